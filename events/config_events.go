@@ -21,7 +21,7 @@ type DepositChannelConfigured struct {
 	Currency     string          `json:"currency"`
 	Min          decimal.Decimal `json:"min"`
 	Max          decimal.Decimal `json:"max"`
-	PasswordHash string          `json:"passwordHash"` // argon2id of the channel password
+	PasswordHash string          `json:"passwordHash"` // hex SHA-256 of the channel password: a shared code checked on every deposit, not a login secret
 	Window       TimeWindow      `json:"window"`
 	Enabled      bool            `json:"enabled"`
 }
