@@ -1,0 +1,168 @@
+package events
+
+import (
+	"encoding/json"
+	"flag"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+var update = flag.Bool("update", false, "write golden files for the current version of every event")
+
+// samples holds one representative payload of every registered event at its current version.
+var samples = []Payload{
+	MemberRegistered{MemberID: MemberID("0912345678"), Account: "0912345678", Role: RoleMember, PasswordHash: "$argon2id$v=19$m=65536,t=1,p=2$c2FsdA$aGFzaA", InviteCode: "LOTBOOK", OwnInviteCode: "K7M2Q9"},
+	InviteCodeIssued{Code: "K7M2Q9", MemberID: MemberID("0912345678")},
+	LoginPasswordChanged{PasswordHash: "$argon2id$v=19$m=65536,t=1,p=2$c2FsdA$bmV3"},
+	SessionOpened{TokenHash: strings.Repeat("ab", 32), ExpiresAt: mustTime("2026-11-29T01:02:03Z")},
+	SessionClosed{TokenHash: strings.Repeat("ab", 32)},
+	FundPasswordSet{Hash: "$argon2id$v=19$m=65536,t=1,p=2$c2FsdA$ZnVuZA"},
+	FundPasswordRejected{Attempt: 2},
+	AccountFlagChanged{Flag: FlagTradeBanned, On: true, Reason: "chargeback under review"},
+	FileUploaded{FileID: strings.Repeat("0f", 32), ContentType: "image/jpeg", Size: 48213, Width: 800, Height: 600},
+	DepositRequested{OrderNo: "D2611220001", ChannelID: "bank", ChannelName: "Bank transfer", Currency: "TWD", Amount: decimal.RequireFromString("5000"), ProofFileID: strings.Repeat("0f", 32)},
+	DepositApproved{OrderNo: "D2611220001", Currency: "TWD", Amount: decimal.RequireFromString("5000"), Remark: "matched statement",
+		Postings: Transfer(HouseBankClearing, MemberAvailable(MemberID("0912345678")), "TWD", decimal.RequireFromString("5000"))},
+	DepositRejected{OrderNo: "D2611220002", Remark: "proof unreadable"},
+	DepositChannelConfigured{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: decimal.RequireFromString("1000"), Max: decimal.RequireFromString("1000000"),
+		PasswordHash: strings.Repeat("cd", 32), Window: TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true}, Enabled: true},
+	SiteConfigured{Name: "title", Value: "lotbook"},
+}
+
+func mustTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}
+
+// TestGoldenEveryStoredVersion decodes a stored sample of every version of every event (files
+// named Name.vN.json) and checks that it upcasts to the current version's golden payload. A new
+// version of an event must add its upcaster and keep the old golden file.
+func TestGoldenEveryStoredVersion(t *testing.T) {
+	if *update {
+		for _, p := range samples {
+			typ, data, err := Encode(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pretty map[string]any
+			_ = json.Unmarshal(data, &pretty)
+			out, _ := json.MarshalIndent(pretty, "", "  ")
+			if err := os.WriteFile(filepath.Join("testdata", "golden", typ+".json"), append(out, '\n'), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	bySample := map[string]Payload{}
+	for _, p := range samples {
+		bySample[p.EventName()] = p
+	}
+	for name, version := range Registered() {
+		want, ok := bySample[name]
+		if !ok {
+			t.Errorf("%s has no sample in catalogue_test.go", name)
+			continue
+		}
+		for v := 1; v <= version; v++ {
+			typ := name + ".v" + strconv.Itoa(v)
+			data, err := os.ReadFile(filepath.Join("testdata", "golden", typ+".json"))
+			if err != nil {
+				t.Errorf("%s: no golden file (run go test ./events -run Golden -update): %v", typ, err)
+				continue
+			}
+			got, err := Decode(typ, data)
+			if err != nil {
+				t.Errorf("%s: %v", typ, err)
+				continue
+			}
+			if !equalPayload(got, want) {
+				t.Errorf("%s decodes to\n%#v\nwant\n%#v", typ, got, want)
+			}
+		}
+	}
+}
+
+// equalPayload compares through JSON so that decimals with the same value compare equal.
+func equalPayload(a, b Payload) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	var x, y any
+	_ = json.Unmarshal(ja, &x)
+	_ = json.Unmarshal(jb, &y)
+	return reflect.DeepEqual(x, y)
+}
+
+func TestDecodeRejectsUnknownAndFutureTypes(t *testing.T) {
+	for _, typ := range []string{"Nope.v1", "DepositApproved", "DepositApproved.v0", "DepositApproved.v99", "DepositApproved.vx"} {
+		if _, err := Decode(typ, []byte(`{}`)); err == nil {
+			t.Errorf("Decode(%q) succeeded, want an error", typ)
+		}
+	}
+}
+
+// renamedV3 stands for an event whose field was renamed twice: v1 "amt", v2 "amount_v2", v3 "amount".
+type renamedV3 struct {
+	Amount string `json:"amount"`
+}
+
+func (renamedV3) EventName() string { return "TestRenamed" }
+
+func TestUpcasterChainRunsInOrder(t *testing.T) {
+	register(renamedV3{}, 3, map[int]Upcaster{
+		1: func(old json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(strings.Replace(string(old), `"amt"`, `"amount_v2"`, 1)), nil
+		},
+		2: func(old json.RawMessage) (json.RawMessage, error) {
+			return json.RawMessage(strings.Replace(string(old), `"amount_v2"`, `"amount"`, 1)), nil
+		},
+	})
+	defer delete(registry, "TestRenamed")
+	for typ, data := range map[string]string{"TestRenamed.v1": `{"amt":"12.50"}`, "TestRenamed.v2": `{"amount_v2":"12.50"}`, "TestRenamed.v3": `{"amount":"12.50"}`} {
+		got, err := Decode(typ, []byte(data))
+		if err != nil || got.(renamedV3).Amount != "12.50" {
+			t.Errorf("Decode(%s) = %#v, %v", typ, got, err)
+		}
+	}
+}
+
+func TestCheckBalanced(t *testing.T) {
+	d := decimal.RequireFromString
+	m := MemberAvailable("m1")
+	cases := []struct {
+		name string
+		ps   []Posting
+		ok   bool
+	}{
+		{"transfer", Transfer(HouseBankClearing, m, "TWD", d("100")), true},
+		{"two currencies each balanced", append(Transfer(m, HouseExchangeClearing, "TWD", d("320")), Transfer(HouseExchangeClearing, m, "USD", d("10"))...), true},
+		{"off by a cent", []Posting{{m, "TWD", d("100")}, {HouseBankClearing, "TWD", d("-99.99")}}, false},
+		{"balanced across currencies only", []Posting{{m, "TWD", d("10")}, {HouseBankClearing, "USD", d("-10")}}, false},
+		{"zero leg", []Posting{{m, "TWD", d("0")}}, false},
+		{"no account", []Posting{{"", "TWD", d("1")}, {m, "TWD", d("-1")}}, false},
+		{"empty", nil, false},
+	}
+	for _, c := range cases {
+		if err := CheckBalanced(c.ps); (err == nil) != c.ok {
+			t.Errorf("%s: CheckBalanced = %v, want ok=%v", c.name, err, c.ok)
+		}
+	}
+}
+
+func TestEventIDDeterministic(t *testing.T) {
+	a := EventID("key-1", "account-x", 0)
+	if a != EventID("key-1", "account-x", 0) {
+		t.Fatal("same command, stream and index must give the same id")
+	}
+	if a == EventID("key-1", "account-x", 1) || a == EventID("key-2", "account-x", 0) || a == EventID("key-1", "account-y", 0) {
+		t.Fatal("ids must differ by index, command and stream")
+	}
+}
