@@ -127,7 +127,9 @@ func (f fakeReadModels) Names() []string {
 	return out
 }
 
-func (f fakeReadModels) Compare(_ context.Context, name string) ([]string, error) { return f[name], nil }
+func (f fakeReadModels) Compare(_ context.Context, name string) ([]string, error) {
+	return f[name], nil
+}
 
 func TestVerify(t *testing.T) {
 	ctx := context.Background()
