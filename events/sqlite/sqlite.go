@@ -1,0 +1,311 @@
+// Package sqlite is the default events.Store: one SQLite file (modernc.org/sqlite, pure Go) in WAL
+// mode. One writer goroutine group-commits concurrent appends: every append that queued while the
+// previous transaction committed shares the next BEGIN IMMEDIATE transaction and its fsync. Global
+// positions are assigned as max+1 inside that transaction, so they are gap-free and readers see
+// them in order, also when another process writes to the same file.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	sqlitedrv "modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/internal/backend"
+)
+
+const (
+	maxBatchEvents = 4096
+	pageSize       = 1000
+	// pollInterval catches commits by other processes, which cannot notify this one.
+	pollInterval = 500 * time.Millisecond
+)
+
+const schema = `
+CREATE TABLE IF NOT EXISTS events (
+	position INTEGER PRIMARY KEY,
+	id       BLOB    NOT NULL UNIQUE,
+	stream   TEXT    NOT NULL,
+	version  INTEGER NOT NULL,
+	type     TEXT    NOT NULL,
+	data     BLOB    NOT NULL,
+	metadata TEXT    NOT NULL,
+	UNIQUE (stream, version)
+)`
+
+// Store is an events.Store on one SQLite file.
+type Store struct {
+	db        *sql.DB // readers; WAL lets them run beside the writer
+	wconn     *sql.Conn
+	queue     *backend.Queue
+	notifier  backend.Notifier
+	feed      backend.Feed
+	stmts     writerStmts
+	writerEnd chan struct{}
+	closeOnce sync.Once
+	closeErr  error
+
+	transactions atomic.Int64
+	events       atomic.Int64
+}
+
+type writerStmts struct {
+	head, version, lookup, insert *sql.Stmt
+}
+
+var _ events.Store = (*Store)(nil)
+
+// Open opens (creating if needed) the event store in the SQLite file at path.
+func Open(ctx context.Context, path string) (*Store, error) {
+	if path == "" || strings.ContainsAny(path, "?#") || strings.HasPrefix(path, ":memory:") {
+		return nil, fmt.Errorf("sqlite events: unsupported path %q (need a file path without ? or #)", path)
+	}
+	// synchronous(FULL): an acknowledged append survives power loss, not only a crash.
+	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite events: open %s: %w", path, err)
+	}
+	db.SetMaxOpenConns(8)
+	db.SetMaxIdleConns(8)
+	s := &Store{db: db, queue: backend.NewQueue(), writerEnd: make(chan struct{})}
+	if err := s.init(ctx); err != nil {
+		_ = db.Close()
+		return nil, fmt.Errorf("sqlite events: open %s: %w", path, err)
+	}
+	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
+	go s.writer()
+	return s, nil
+}
+
+func (s *Store) init(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, schema); err != nil {
+		return fmt.Errorf("create schema: %w", err)
+	}
+	conn, err := s.db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("writer connection: %w", err)
+	}
+	s.wconn = conn
+	for _, p := range []struct {
+		st  **sql.Stmt
+		sql string
+	}{
+		{&s.stmts.head, `SELECT coalesce(max(position), 0) FROM events`},
+		{&s.stmts.version, `SELECT coalesce(max(version), 0) FROM events WHERE stream = ?`},
+		{&s.stmts.lookup, `SELECT stream, version, position FROM events WHERE id = ?`},
+		{&s.stmts.insert, `INSERT INTO events (position, id, stream, version, type, data, metadata) VALUES (?, ?, ?, ?, ?, ?, ?)`},
+	} {
+		if *p.st, err = conn.PrepareContext(ctx, p.sql); err != nil {
+			_ = conn.Close()
+			return fmt.Errorf("prepare %q: %w", p.sql, err)
+		}
+	}
+	return nil
+}
+
+// Stats returns how many write transactions committed and how many events they inserted; their
+// ratio is the mean group-commit batch size.
+func (s *Store) Stats() (transactions, events int64) {
+	return s.transactions.Load(), s.events.Load()
+}
+
+// Append implements events.Store.
+func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
+	return s.queue.Append(ctx, stream, expected, evs)
+}
+
+func (s *Store) writer() {
+	defer close(s.writerEnd)
+	for {
+		batch, ok := s.queue.Next(maxBatchEvents)
+		if !ok {
+			return
+		}
+		s.commit(batch)
+	}
+}
+
+// commit writes one batch in one transaction. If the transaction fails as a whole, each request
+// it had not answered is retried alone, so that one bad append cannot fail the others; a retry of
+// an append that did commit after all finds its event ids and answers as a retry.
+func (s *Store) commit(batch []*backend.Request) {
+	pending, err := s.write(batch)
+	if err == nil {
+		return
+	}
+	if len(batch) == 1 {
+		for _, r := range pending {
+			r.Done(events.AppendResult{}, err)
+		}
+		return
+	}
+	for _, r := range pending {
+		s.commit([]*backend.Request{r})
+	}
+}
+
+// write runs one transaction for batch. On error it returns the requests it has not answered.
+func (s *Store) write(batch []*backend.Request) ([]*backend.Request, error) {
+	ctx := context.Background() // a begun transaction is finished; callers' contexts are checked in the plan
+	if _, err := s.wconn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return batch, fmt.Errorf("sqlite events: begin: %w", err)
+	}
+	plan, err := s.plan(ctx, batch)
+	if err != nil {
+		_, _ = s.wconn.ExecContext(ctx, "ROLLBACK")
+		return batch, err
+	}
+	for _, r := range plan.Rows {
+		if _, err := s.stmts.insert.ExecContext(ctx, r.Position, r.ID[:], r.Stream, r.Version, r.Type, r.Data, string(r.Metadata)); err != nil {
+			_, _ = s.wconn.ExecContext(ctx, "ROLLBACK")
+			if isUnique(err) {
+				// Only another writer that skipped BEGIN IMMEDIATE could get here.
+				return plan.Accepted(), fmt.Errorf("sqlite events: insert %s v%d: %w", r.Stream, r.Version, events.ErrWrongExpectedVersion)
+			}
+			return plan.Accepted(), fmt.Errorf("sqlite events: insert %s v%d: %w", r.Stream, r.Version, err)
+		}
+	}
+	if len(plan.Rows) == 0 {
+		_, _ = s.wconn.ExecContext(ctx, "ROLLBACK")
+		plan.Commit()
+		return nil, nil
+	}
+	if _, err := s.wconn.ExecContext(ctx, "COMMIT"); err != nil {
+		_, _ = s.wconn.ExecContext(ctx, "ROLLBACK")
+		return plan.Accepted(), fmt.Errorf("sqlite events: commit: %w", err)
+	}
+	s.transactions.Add(1)
+	s.events.Add(int64(len(plan.Rows)))
+	plan.Commit()
+	s.notifier.Notify()
+	return nil, nil
+}
+
+// plan reads the state the batch's checks need, inside the transaction, and checks the batch.
+func (s *Store) plan(ctx context.Context, batch []*backend.Request) (*backend.Plan, error) {
+	var head int64
+	if err := s.stmts.head.QueryRowContext(ctx).Scan(&head); err != nil {
+		return nil, fmt.Errorf("sqlite events: read head: %w", err)
+	}
+	streams, ids := backend.Keys(batch)
+	versions := make(map[string]int64, len(streams))
+	for _, st := range streams {
+		var v int64
+		if err := s.stmts.version.QueryRowContext(ctx, st).Scan(&v); err != nil {
+			return nil, fmt.Errorf("sqlite events: read version of %s: %w", st, err)
+		}
+		versions[st] = v
+	}
+	stored := map[uuid.UUID]backend.Stored{}
+	for _, id := range ids {
+		var x backend.Stored
+		err := s.stmts.lookup.QueryRowContext(ctx, id[:]).Scan(&x.Stream, &x.Version, &x.Position)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+		case err != nil:
+			return nil, fmt.Errorf("sqlite events: look up event %s: %w", id, err)
+		default:
+			stored[id] = x
+		}
+	}
+	return backend.NewPlan(head, batch, versions, stored, time.Now()), nil
+}
+
+func isUnique(err error) bool {
+	var e *sqlitedrv.Error
+	return errors.As(err, &e) && (e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
+}
+
+// ReadStream implements events.Store.
+func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int64) ([]events.RecordedEvent, error) {
+	rows, err := s.db.QueryContext(ctx,
+		`SELECT position, id, stream, version, type, data, metadata FROM events WHERE stream = ? AND version > ? ORDER BY version`,
+		stream, afterVersion)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("sqlite events: read %s: %w", stream, err))
+	}
+	return scan(rows)
+}
+
+// ReadAll implements events.Store.
+func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("sqlite events: read all: limit %d must be positive", limit)
+	}
+	rows, err := s.db.QueryContext(ctx,
+		`SELECT position, id, stream, version, type, data, metadata FROM events WHERE position > ? ORDER BY position LIMIT ?`,
+		afterPosition, limit)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("sqlite events: read all after %d: %w", afterPosition, err))
+	}
+	return scan(rows)
+}
+
+func scan(rows *sql.Rows) ([]events.RecordedEvent, error) {
+	defer rows.Close()
+	var out []events.RecordedEvent
+	for rows.Next() {
+		var e events.RecordedEvent
+		var id []byte
+		var meta string
+		if err := rows.Scan(&e.Position, &id, &e.Stream, &e.Version, &e.Type, &e.Data, &meta); err != nil {
+			return nil, fmt.Errorf("sqlite events: scan: %w", err)
+		}
+		var err error
+		if e.ID, err = uuid.FromBytes(id); err != nil {
+			return nil, fmt.Errorf("sqlite events: event at %d: %w", e.Position, err)
+		}
+		if e.Metadata, err = backend.UnmarshalMetadata([]byte(meta)); err != nil {
+			return nil, fmt.Errorf("sqlite events: event at %d: %w", e.Position, err)
+		}
+		out = append(out, e)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("sqlite events: read: %w", err)
+	}
+	return out, nil
+}
+
+// Head implements events.Store.
+func (s *Store) Head(ctx context.Context) (int64, error) {
+	var h int64
+	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) FROM events`).Scan(&h); err != nil {
+		return 0, s.readErr(fmt.Errorf("sqlite events: head: %w", err))
+	}
+	return h, nil
+}
+
+// Subscribe implements events.Store: catch-up by ReadAll pages, then woken by this store's writer
+// (or, for other processes' commits, by a poll every 500 ms).
+func (s *Store) Subscribe(ctx context.Context, afterPosition int64, handle func(context.Context, []events.RecordedEvent) error) error {
+	return s.feed.Subscribe(ctx, afterPosition, handle)
+}
+
+func (s *Store) readErr(err error) error {
+	select {
+	case <-s.queue.Closed():
+		return events.ErrClosed
+	default:
+		return err
+	}
+}
+
+// Close stops the writer after the transaction in flight and closes the file. Safe to call twice.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.queue.Close()
+		<-s.writerEnd
+		s.closeErr = errors.Join(s.wconn.Close(), s.db.Close())
+	})
+	return s.closeErr
+}

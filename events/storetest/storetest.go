@@ -1,0 +1,815 @@
+// Package storetest is the conformance suite that every events.Store backend passes. A backend's
+// test calls Run with a constructor that returns a fresh, empty store for each subtest.
+package storetest
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// Option adjusts the suite to what a backend declares about itself.
+type Option func(*config)
+
+type config struct {
+	sparse bool
+}
+
+// SparsePositions declares that the backend's global positions increase strictly but are not
+// consecutive integers (KurrentDB's commit positions are log offsets). Every other check stays.
+func SparsePositions() Option { return func(c *config) { c.sparse = true } }
+
+// Run runs the whole suite. newStore must return a fresh, empty store; the suite closes it.
+func Run(t *testing.T, newStore func(t *testing.T) events.Store, opts ...Option) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
+	s := suite{cfg: c, newStore: newStore}
+	tests := []struct {
+		name string
+		fn   func(t *testing.T)
+	}{
+		{"AppendAndReadStream", s.appendAndReadStream},
+		{"MetadataRoundTrip", s.metadataRoundTrip},
+		{"ExpectedVersion", s.expectedVersion},
+		{"IdempotentReappend", s.idempotentReappend},
+		{"ReadAll", s.readAll},
+		{"Head", s.head},
+		{"SubscribeCatchUpThenLive", s.subscribeCatchUpThenLive},
+		{"SubscribeAfterPosition", s.subscribeAfterPosition},
+		{"SubscribeHandlerError", s.subscribeHandlerError},
+		{"SubscribeContextCancel", s.subscribeContextCancel},
+		{"Closed", s.closed},
+		{"ManyWriters", s.manyWriters},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, tc.fn)
+	}
+}
+
+type suite struct {
+	cfg      config
+	newStore func(t *testing.T) events.Store
+}
+
+func (s suite) open(t *testing.T) events.Store {
+	t.Helper()
+	st := s.newStore(t)
+	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+func testContext(t *testing.T, d time.Duration) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), d)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// event builds a test event with a fresh id and a payload naming n.
+func event(n int) events.EventData {
+	return events.EventData{
+		ID:   uuid.New(),
+		Type: "StoreTestHappened.v1",
+		Data: []byte(fmt.Sprintf(`{"n":%d,"note":"x  y"}`, n)),
+		Metadata: events.Metadata{
+			CommandID:     uuid.NewString(),
+			Actor:         "system",
+			CorrelationID: "corr-" + fmt.Sprint(n),
+			CausationID:   "cause-" + fmt.Sprint(n),
+			ServerTime:    time.Now().UTC(),
+		},
+	}
+}
+
+func batch(from, n int) []events.EventData {
+	out := make([]events.EventData, n)
+	for i := range out {
+		out[i] = event(from + i)
+	}
+	return out
+}
+
+func mustAppend(t *testing.T, st events.Store, stream string, expected int64, evs []events.EventData) events.AppendResult {
+	t.Helper()
+	res, err := st.Append(testContext(t, 10*time.Second), stream, expected, evs)
+	if err != nil {
+		t.Fatalf("append %d events to %s at %d: %v", len(evs), stream, expected, err)
+	}
+	return res
+}
+
+func mustReadStream(t *testing.T, st events.Store, stream string, after int64) []events.RecordedEvent {
+	t.Helper()
+	got, err := st.ReadStream(testContext(t, 10*time.Second), stream, after)
+	if err != nil {
+		t.Fatalf("read stream %s after %d: %v", stream, after, err)
+	}
+	return got
+}
+
+func mustReadAll(t *testing.T, st events.Store, after int64, limit int) []events.RecordedEvent {
+	t.Helper()
+	got, err := st.ReadAll(testContext(t, 10*time.Second), after, limit)
+	if err != nil {
+		t.Fatalf("read all after %d limit %d: %v", after, limit, err)
+	}
+	return got
+}
+
+func mustHead(t *testing.T, st events.Store) int64 {
+	t.Helper()
+	h, err := st.Head(testContext(t, 10*time.Second))
+	if err != nil {
+		t.Fatalf("head: %v", err)
+	}
+	return h
+}
+
+// sameEvent fails unless got is want as recorded in stream at version.
+func sameEvent(t *testing.T, got events.RecordedEvent, want events.EventData, stream string, version int64) {
+	t.Helper()
+	if got.ID != want.ID || got.Stream != stream || got.Version != version || got.Type != want.Type {
+		t.Fatalf("got event %s %s v%d %s, want %s %s v%d %s",
+			got.ID, got.Stream, got.Version, got.Type, want.ID, stream, version, want.Type)
+	}
+	if string(got.Data) != string(want.Data) {
+		t.Fatalf("event %s data %q, want byte-identical %q", got.ID, got.Data, want.Data)
+	}
+	gm, wm := got.Metadata, want.Metadata
+	if gm.CommandID != wm.CommandID || gm.Actor != wm.Actor || gm.CorrelationID != wm.CorrelationID || gm.CausationID != wm.CausationID {
+		t.Fatalf("event %s metadata %+v, want %+v", got.ID, gm, wm)
+	}
+	if gm.ServerTime.Location() != time.UTC {
+		t.Fatalf("event %s server time %v is not in UTC", got.ID, gm.ServerTime)
+	}
+	if d := gm.ServerTime.Sub(wm.ServerTime); d >= time.Microsecond || d <= -time.Microsecond {
+		t.Fatalf("event %s server time %v, want %v to the microsecond", got.ID, gm.ServerTime, wm.ServerTime)
+	}
+}
+
+// checkOrder fails unless positions increase (by exactly one when the backend is dense).
+func (s suite) checkOrder(t *testing.T, evs []events.RecordedEvent, after int64) {
+	t.Helper()
+	prev := after
+	for i, e := range evs {
+		if e.Position <= prev || (!s.cfg.sparse && e.Position != prev+1) {
+			t.Fatalf("event %d has position %d after %d (dense=%v)", i, e.Position, prev, !s.cfg.sparse)
+		}
+		prev = e.Position
+	}
+}
+
+func (s suite) appendAndReadStream(t *testing.T) {
+	st := s.open(t)
+	evs := batch(1, 3)
+	res := mustAppend(t, st, "order-1", events.NoStream, evs)
+	if res.Version != 3 {
+		t.Fatalf("version after 3 events = %d, want 3", res.Version)
+	}
+	if !s.cfg.sparse && res.Position != 3 {
+		t.Fatalf("position after 3 events in an empty store = %d, want 3", res.Position)
+	}
+	got := mustReadStream(t, st, "order-1", 0)
+	if len(got) != 3 {
+		t.Fatalf("read %d events, want 3", len(got))
+	}
+	for i := range got {
+		sameEvent(t, got[i], evs[i], "order-1", int64(i+1))
+	}
+	s.checkOrder(t, got, 0)
+	if got[2].Position != res.Position {
+		t.Fatalf("last event position %d, append said %d", got[2].Position, res.Position)
+	}
+
+	more := batch(4, 2)
+	res2 := mustAppend(t, st, "order-1", 3, more)
+	if res2.Version != 5 || res2.Position <= res.Position {
+		t.Fatalf("second append = %+v after %+v", res2, res)
+	}
+	tail := mustReadStream(t, st, "order-1", 3)
+	if len(tail) != 2 {
+		t.Fatalf("read after version 3: %d events, want 2", len(tail))
+	}
+	sameEvent(t, tail[0], more[0], "order-1", 4)
+	sameEvent(t, tail[1], more[1], "order-1", 5)
+	if n := len(mustReadStream(t, st, "order-1", 5)); n != 0 {
+		t.Fatalf("read after the last version returned %d events", n)
+	}
+	if n := len(mustReadStream(t, st, "no-such-stream", 0)); n != 0 {
+		t.Fatalf("missing stream returned %d events", n)
+	}
+	// A stream whose name prefixes another must not see its events.
+	mustAppend(t, st, "order-10", events.NoStream, batch(6, 1))
+	if n := len(mustReadStream(t, st, "order-1", 0)); n != 5 {
+		t.Fatalf("order-1 has %d events after appending to order-10, want 5", n)
+	}
+}
+
+func (s suite) metadataRoundTrip(t *testing.T) {
+	st := s.open(t)
+	taipei := time.FixedZone("Asia/Taipei", 8*3600)
+	e := event(1)
+	e.Metadata = events.Metadata{
+		CommandID:     "4b0f9a4e-3c1d-4a57-9d0e-2f8c6b1a7e55",
+		Actor:         "ops:alice",
+		CorrelationID: "flow-42",
+		CausationID:   "cmd-7",
+		ServerTime:    time.Date(2025, 3, 14, 9, 26, 53, 589793238, taipei),
+	}
+	e.Data = []byte(`{"amount":"1000.50","z":1,"a":[1,2,{"k":"\u00e9"}],  "sp":"  "}`)
+	mustAppend(t, st, "meta", events.NoStream, []events.EventData{e})
+	got := mustReadStream(t, st, "meta", 0)
+	if len(got) != 1 {
+		t.Fatalf("read %d events, want 1", len(got))
+	}
+	sameEvent(t, got[0], e, "meta", 1)
+	all := mustReadAll(t, st, 0, 10)
+	if len(all) != 1 {
+		t.Fatalf("read all: %d events, want 1", len(all))
+	}
+	sameEvent(t, all[0], e, "meta", 1)
+
+	// Optional fields stay empty; a zero server time is stamped by the store.
+	bare := events.EventData{ID: uuid.New(), Type: "StoreTestHappened.v1", Data: []byte(`{}`),
+		Metadata: events.Metadata{CommandID: "c", Actor: "system"}}
+	before := time.Now()
+	mustAppend(t, st, "meta", 1, []events.EventData{bare})
+	got = mustReadStream(t, st, "meta", 1)
+	if len(got) != 1 {
+		t.Fatalf("read %d events, want 1", len(got))
+	}
+	m := got[0].Metadata
+	if m.CorrelationID != "" || m.CausationID != "" || m.CommandID != "c" || m.Actor != "system" {
+		t.Fatalf("bare metadata came back as %+v", m)
+	}
+	if m.ServerTime.Location() != time.UTC || m.ServerTime.Before(before.Add(-time.Minute)) || m.ServerTime.After(time.Now().Add(time.Minute)) {
+		t.Fatalf("zero server time stamped as %v, want about now in UTC", m.ServerTime)
+	}
+	var v any
+	if err := json.Unmarshal(got[0].Data, &v); err != nil {
+		t.Fatalf("data is not JSON: %v", err)
+	}
+}
+
+func (s suite) expectedVersion(t *testing.T) {
+	st := s.open(t)
+	ctx := testContext(t, 20*time.Second)
+	wrong := func(what string, stream string, expected int64) {
+		t.Helper()
+		head := mustHead(t, st)
+		_, err := st.Append(ctx, stream, expected, batch(100, 2))
+		if !errors.Is(err, events.ErrWrongExpectedVersion) {
+			t.Fatalf("%s: err = %v, want ErrWrongExpectedVersion", what, err)
+		}
+		if h := mustHead(t, st); h != head {
+			t.Fatalf("%s: head moved from %d to %d on a rejected append", what, head, h)
+		}
+	}
+	wrong("expecting version 5 on a new stream", "acct-a", 5)
+	wrong("expecting version 1 on a new stream", "acct-a", 1)
+	if n := len(mustReadStream(t, st, "acct-a", 0)); n != 0 {
+		t.Fatalf("rejected appends created %d events", n)
+	}
+	mustAppend(t, st, "acct-a", events.NoStream, batch(1, 2))
+	wrong("expecting no stream on an existing stream", "acct-a", events.NoStream)
+	wrong("expecting a stale version", "acct-a", 1)
+	wrong("expecting a future version", "acct-a", 3)
+	if res := mustAppend(t, st, "acct-a", 2, batch(3, 1)); res.Version != 3 {
+		t.Fatalf("append at version 2 gave version %d, want 3", res.Version)
+	}
+	if res := mustAppend(t, st, "acct-a", events.AnyVersion, batch(4, 2)); res.Version != 5 {
+		t.Fatalf("append with AnyVersion on an existing stream gave version %d, want 5", res.Version)
+	}
+	if res := mustAppend(t, st, "acct-b", events.AnyVersion, batch(6, 1)); res.Version != 1 {
+		t.Fatalf("append with AnyVersion on a new stream gave version %d, want 1", res.Version)
+	}
+	got := mustReadStream(t, st, "acct-a", 0)
+	if len(got) != 5 {
+		t.Fatalf("acct-a has %d events, want 5", len(got))
+	}
+	for i, e := range got {
+		if e.Version != int64(i+1) {
+			t.Fatalf("acct-a event %d has version %d", i, e.Version)
+		}
+	}
+
+	// Many concurrent appends expecting the same version: exactly one wins.
+	const racers = 16
+	var wins, conflicts atomic.Int64
+	var wg sync.WaitGroup
+	for i := 0; i < racers; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, err := st.Append(ctx, "race", events.NoStream, batch(i, 2))
+			switch {
+			case err == nil:
+				wins.Add(1)
+			case errors.Is(err, events.ErrWrongExpectedVersion):
+				conflicts.Add(1)
+			default:
+				t.Errorf("racer %d: %v", i, err)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() != 1 || conflicts.Load() != racers-1 {
+		t.Fatalf("%d racers expecting NoStream: %d won, %d conflicted; want 1 and %d", racers, wins.Load(), conflicts.Load(), racers-1)
+	}
+	if n := len(mustReadStream(t, st, "race", 0)); n != 2 {
+		t.Fatalf("race stream has %d events, want 2", n)
+	}
+}
+
+func (s suite) idempotentReappend(t *testing.T) {
+	st := s.open(t)
+	ctx := testContext(t, 20*time.Second)
+	first := batch(1, 3)
+	res := mustAppend(t, st, "member-x", events.NoStream, first)
+	mustAppend(t, st, "member-x", 3, batch(4, 1))
+	mustAppend(t, st, "other", events.NoStream, batch(5, 2))
+	head := mustHead(t, st)
+
+	for _, expected := range []int64{events.NoStream, events.AnyVersion, 4, 1, 9} {
+		again, err := st.Append(ctx, "member-x", expected, first)
+		if err != nil {
+			t.Fatalf("re-append expecting %d: %v", expected, err)
+		}
+		if again != res {
+			t.Fatalf("re-append expecting %d returned %+v, want the stored %+v", expected, again, res)
+		}
+	}
+	if h := mustHead(t, st); h != head {
+		t.Fatalf("head moved from %d to %d on idempotent re-appends", head, h)
+	}
+	if n := len(mustReadStream(t, st, "member-x", 0)); n != 4 {
+		t.Fatalf("member-x has %d events after re-appends, want 4", n)
+	}
+
+	// Concurrent retries of one command: one write, every caller gets the same answer.
+	retry := batch(10, 2)
+	var wg sync.WaitGroup
+	results := make([]events.AppendResult, 8)
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := st.Append(ctx, "member-y", events.NoStream, retry)
+			if err != nil {
+				t.Errorf("concurrent retry %d: %v", i, err)
+			}
+			results[i] = r
+		}()
+	}
+	wg.Wait()
+	for i, r := range results {
+		if r != results[0] || r.Version != 2 {
+			t.Fatalf("concurrent retry %d got %+v, retry 0 got %+v", i, r, results[0])
+		}
+	}
+	if n := len(mustReadStream(t, st, "member-y", 0)); n != 2 {
+		t.Fatalf("member-y has %d events after concurrent retries, want 2", n)
+	}
+
+	// Stored ids mixed with new ones are not a retry: refused, nothing written.
+	head = mustHead(t, st)
+	mixed := append([]events.EventData{first[0]}, event(99))
+	if _, err := st.Append(ctx, "member-x", events.AnyVersion, mixed); err == nil {
+		t.Fatalf("append of a stored id with a new one succeeded")
+	}
+	if h := mustHead(t, st); h != head {
+		t.Fatalf("head moved from %d to %d on a refused mixed append", head, h)
+	}
+}
+
+func (s suite) readAll(t *testing.T) {
+	st := s.open(t)
+	if got := mustReadAll(t, st, 0, 100); len(got) != 0 {
+		t.Fatalf("empty store read %d events", len(got))
+	}
+	var want []events.EventData
+	var streams []string
+	for i := 0; i < 12; i++ {
+		stream := fmt.Sprintf("s-%d", i%3)
+		evs := batch(i*2, 1+i%2)
+		mustAppend(t, st, stream, events.AnyVersion, evs)
+		for range evs {
+			streams = append(streams, stream)
+		}
+		want = append(want, evs...)
+	}
+	all := mustReadAll(t, st, 0, 1000)
+	if len(all) != len(want) {
+		t.Fatalf("read all: %d events, want %d", len(all), len(want))
+	}
+	s.checkOrder(t, all, 0)
+	versions := map[string]int64{}
+	for i, e := range all {
+		versions[streams[i]]++
+		sameEvent(t, e, want[i], streams[i], versions[streams[i]])
+	}
+	// Paging with limit and afterPosition walks the same sequence.
+	var paged []events.RecordedEvent
+	after := int64(0)
+	for {
+		page := mustReadAll(t, st, after, 5)
+		if len(page) > 5 {
+			t.Fatalf("limit 5 returned %d events", len(page))
+		}
+		if len(page) == 0 {
+			break
+		}
+		paged = append(paged, page...)
+		after = page[len(page)-1].Position
+	}
+	if len(paged) != len(all) {
+		t.Fatalf("paging read %d events, want %d", len(paged), len(all))
+	}
+	for i := range paged {
+		if paged[i].ID != all[i].ID || paged[i].Position != all[i].Position {
+			t.Fatalf("paged event %d is %s@%d, want %s@%d", i, paged[i].ID, paged[i].Position, all[i].ID, all[i].Position)
+		}
+	}
+	mid := all[6].Position
+	rest := mustReadAll(t, st, mid, 1000)
+	if len(rest) != len(all)-7 || rest[0].ID != all[7].ID {
+		t.Fatalf("read after position %d: %d events starting %v, want %d starting %s", mid, len(rest), rest, len(all)-7, all[7].ID)
+	}
+	if n := len(mustReadAll(t, st, all[len(all)-1].Position, 10)); n != 0 {
+		t.Fatalf("read after the last position returned %d events", n)
+	}
+}
+
+func (s suite) head(t *testing.T) {
+	st := s.open(t)
+	if h := mustHead(t, st); h != 0 {
+		t.Fatalf("head of an empty store = %d, want 0", h)
+	}
+	r1 := mustAppend(t, st, "h-1", events.NoStream, batch(1, 2))
+	if h := mustHead(t, st); h != r1.Position {
+		t.Fatalf("head = %d, want %d", h, r1.Position)
+	}
+	r2 := mustAppend(t, st, "h-2", events.NoStream, batch(3, 3))
+	if h := mustHead(t, st); h != r2.Position {
+		t.Fatalf("head = %d, want %d", h, r2.Position)
+	}
+	if !s.cfg.sparse && r2.Position != 5 {
+		t.Fatalf("position after 5 events = %d", r2.Position)
+	}
+}
+
+// collector gathers what a subscription delivers and says when it has n events.
+type collector struct {
+	mu     sync.Mutex
+	got    []events.RecordedEvent
+	pages  int
+	want   int
+	done   chan struct{}
+	closed bool
+}
+
+func newCollector(want int) *collector { return &collector{want: want, done: make(chan struct{})} }
+
+func (c *collector) handle(_ context.Context, page []events.RecordedEvent) error {
+	if len(page) == 0 {
+		return errors.New("storetest: handler got an empty page")
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.got = append(c.got, page...)
+	c.pages++
+	if len(c.got) >= c.want && !c.closed {
+		c.closed = true
+		close(c.done)
+	}
+	return nil
+}
+
+func (c *collector) events() []events.RecordedEvent {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]events.RecordedEvent(nil), c.got...)
+}
+
+func (c *collector) wait(t *testing.T, d time.Duration) {
+	t.Helper()
+	select {
+	case <-c.done:
+	case <-time.After(d):
+		t.Fatalf("subscription delivered %d of %d events within %v", len(c.events()), c.want, d)
+	}
+}
+
+// subscribe runs st.Subscribe in the background; the returned func stops it and returns its error.
+func subscribe(st events.Store, after int64, handle func(context.Context, []events.RecordedEvent) error) (stop func() error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	errc := make(chan error, 1)
+	go func() { errc <- st.Subscribe(ctx, after, handle) }()
+	return func() error {
+		cancel()
+		select {
+		case err := <-errc:
+			return err
+		case <-time.After(10 * time.Second):
+			return errors.New("storetest: subscription did not stop within 10s of cancel")
+		}
+	}
+}
+
+func (s suite) subscribeCatchUpThenLive(t *testing.T) {
+	st := s.open(t)
+	var want []events.EventData
+	for i := 0; i < 30; i++ {
+		evs := batch(i, 1+i%3)
+		mustAppend(t, st, fmt.Sprintf("sub-%d", i%4), events.AnyVersion, evs)
+		want = append(want, evs...)
+	}
+	stored := len(want)
+	for i := 0; i < 10; i++ {
+		want = append(want, event(1000+i))
+	}
+	c := newCollector(len(want))
+	stop := subscribe(st, 0, c.handle)
+	// Live appends, spaced so that some arrive while the subscription is idle.
+	for i := stored; i < len(want); i++ {
+		mustAppend(t, st, "sub-live", events.AnyVersion, []events.EventData{want[i]})
+		time.Sleep(5 * time.Millisecond)
+	}
+	c.wait(t, 15*time.Second)
+	time.Sleep(100 * time.Millisecond) // anything delivered twice would show up now
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled subscription returned %v, want context.Canceled", err)
+	}
+	got := c.events()
+	if len(got) != len(want) {
+		t.Fatalf("subscription delivered %d events, want %d", len(got), len(want))
+	}
+	s.checkOrder(t, got, 0)
+	for i := range want {
+		if got[i].ID != want[i].ID {
+			t.Fatalf("delivered event %d is %s, want %s", i, got[i].ID, want[i].ID)
+		}
+	}
+}
+
+func (s suite) subscribeAfterPosition(t *testing.T) {
+	st := s.open(t)
+	mustAppend(t, st, "a", events.NoStream, batch(0, 5))
+	all := mustReadAll(t, st, 0, 100)
+	after := all[2].Position
+	c := newCollector(2)
+	stop := subscribe(st, after, c.handle)
+	c.wait(t, 10*time.Second)
+	more := batch(10, 3)
+	c2 := newCollector(5)
+	stop2 := subscribe(st, after, c2.handle)
+	mustAppend(t, st, "a", 5, more)
+	c2.wait(t, 10*time.Second)
+	_ = stop()
+	_ = stop2()
+	got := c2.events()
+	if len(got) != 5 || got[0].ID != all[3].ID || got[4].ID != more[2].ID {
+		t.Fatalf("subscription after %d delivered %d events", after, len(got))
+	}
+	s.checkOrder(t, got, after)
+}
+
+func (s suite) subscribeHandlerError(t *testing.T) {
+	st := s.open(t)
+	mustAppend(t, st, "e", events.NoStream, batch(0, 3))
+	boom := errors.New("projector broke")
+	calls := 0
+	ctx := testContext(t, 10*time.Second)
+	err := st.Subscribe(ctx, 0, func(context.Context, []events.RecordedEvent) error {
+		calls++
+		return boom
+	})
+	if !errors.Is(err, boom) {
+		t.Fatalf("Subscribe returned %v, want the handler's error", err)
+	}
+	if calls != 1 {
+		t.Fatalf("handler called %d times after failing, want 1", calls)
+	}
+	// A live page failing stops it too.
+	errc := make(chan error, 1)
+	go func() {
+		errc <- st.Subscribe(ctx, 3, func(context.Context, []events.RecordedEvent) error { return boom })
+	}()
+	time.Sleep(50 * time.Millisecond)
+	mustAppend(t, st, "e", 3, batch(3, 1))
+	select {
+	case err := <-errc:
+		if !errors.Is(err, boom) {
+			t.Fatalf("live Subscribe returned %v, want the handler's error", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("live Subscribe did not stop on the handler's error")
+	}
+}
+
+func (s suite) subscribeContextCancel(t *testing.T) {
+	st := s.open(t)
+	mustAppend(t, st, "c", events.NoStream, batch(0, 2))
+	c := newCollector(2)
+	stop := subscribe(st, 0, c.handle)
+	c.wait(t, 10*time.Second)
+	time.Sleep(50 * time.Millisecond) // idle, waiting for live events
+	start := time.Now()
+	if err := stop(); !errors.Is(err, context.Canceled) {
+		t.Fatalf("Subscribe returned %v, want context.Canceled", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Fatalf("Subscribe took %v to notice the cancel", d)
+	}
+	// An already ended context stops it before anything is delivered.
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	called := false
+	err := st.Subscribe(ctx, 0, func(context.Context, []events.RecordedEvent) error { called = true; return nil })
+	if !errors.Is(err, context.Canceled) || called {
+		t.Fatalf("Subscribe with a cancelled context returned %v (handler called: %v)", err, called)
+	}
+}
+
+func (s suite) closed(t *testing.T) {
+	st := s.newStore(t)
+	mustAppend(t, st, "z", events.NoStream, batch(0, 1))
+	if err := st.Close(); err != nil {
+		t.Fatalf("close: %v", err)
+	}
+	if err := st.Close(); err != nil {
+		t.Fatalf("second close: %v", err)
+	}
+	ctx := testContext(t, 5*time.Second)
+	if _, err := st.Append(ctx, "z", events.AnyVersion, batch(1, 1)); !errors.Is(err, events.ErrClosed) {
+		t.Fatalf("append after close: %v, want ErrClosed", err)
+	}
+}
+
+// manyWriters is the gap test of ARCHITECTURE.md: concurrent writers, some contending on shared
+// streams, while a subscriber started at 0 must see every event exactly once, in order.
+func (s suite) manyWriters(t *testing.T) {
+	st := s.open(t)
+	ManyWriters(t, []events.Store{st}, st, s.cfg.sparse)
+}
+
+// ManyWriters appends 20,000 events with 8 concurrent writers spread over the given stores (which
+// share one database) and checks that a subscriber on sub, started at position 0 before the
+// writers, receives every event exactly once with strictly increasing positions (consecutive
+// unless sparse), each stream's versions in order, and the positions Append returned.
+func ManyWriters(t *testing.T, writers []events.Store, sub events.Store, sparse bool) {
+	const (
+		nWriters  = 8
+		total     = 20000
+		perWriter = total / nWriters
+		ownPer    = 16 // streams per writer
+		shared    = 3  // streams every writer contends on
+	)
+	ctx := testContext(t, 90*time.Second)
+	c := newCollector(total)
+	stop := subscribe(sub, 0, c.handle)
+	defer func() { _ = stop() }()
+
+	type ack struct {
+		ids []uuid.UUID
+		res events.AppendResult
+	}
+	acks := make([][]ack, nWriters)
+	var conflicts atomic.Int64
+	start := time.Now()
+	var wg sync.WaitGroup
+	for w := 0; w < nWriters; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st := writers[w%len(writers)]
+			own := map[string]int64{}
+			known := map[string]int64{} // last version seen of shared streams
+			written := 0
+			for i := 0; written < perWriter; i++ {
+				n := min(1+(i+w)%4, perWriter-written)
+				evs := batch(w*perWriter+written, n)
+				var stream string
+				var res events.AppendResult
+				var err error
+				if i%6 == 5 {
+					stream = fmt.Sprintf("mw-shared-%d", i%shared)
+					for attempt := 0; ; attempt++ {
+						res, err = st.Append(ctx, stream, known[stream], evs)
+						if !errors.Is(err, events.ErrWrongExpectedVersion) {
+							break
+						}
+						conflicts.Add(1)
+						if attempt > 1000 {
+							t.Errorf("writer %d: gave up on %s after %d conflicts", w, stream, attempt)
+							return
+						}
+						seen, rerr := st.ReadStream(ctx, stream, known[stream])
+						if rerr != nil {
+							t.Errorf("writer %d: read %s: %v", w, stream, rerr)
+							return
+						}
+						if len(seen) > 0 {
+							known[stream] = seen[len(seen)-1].Version
+						}
+					}
+				} else {
+					stream = fmt.Sprintf("mw-%d-%d", w, i%ownPer)
+					expected := own[stream]
+					if i%7 == 0 {
+						expected = events.AnyVersion
+					}
+					res, err = st.Append(ctx, stream, expected, evs)
+				}
+				if err != nil {
+					t.Errorf("writer %d: append to %s: %v", w, stream, err)
+					return
+				}
+				if i%6 == 5 {
+					known[stream] = res.Version
+				} else {
+					own[stream] = res.Version
+				}
+				ids := make([]uuid.UUID, n)
+				for k := range evs {
+					ids[k] = evs[k].ID
+				}
+				acks[w] = append(acks[w], ack{ids: ids, res: res})
+				written += n
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	elapsed := time.Since(start)
+	c.wait(t, 30*time.Second)
+	time.Sleep(200 * time.Millisecond) // anything delivered twice would show up now
+	got := c.events()
+	t.Logf("%d events by %d writers over %d store(s) in %v (%.0f events/s), %d conflicts retried, subscriber pages %d",
+		total, nWriters, len(writers), elapsed.Round(time.Millisecond), float64(total)/elapsed.Seconds(), conflicts.Load(), c.pages)
+	if len(got) != total {
+		t.Fatalf("subscriber received %d events, want exactly %d", len(got), total)
+	}
+	byID := make(map[uuid.UUID]events.RecordedEvent, total)
+	versions := map[string]int64{}
+	prev := int64(0)
+	for i, e := range got {
+		if _, dup := byID[e.ID]; dup {
+			t.Fatalf("event %s delivered twice", e.ID)
+		}
+		byID[e.ID] = e
+		if e.Position <= prev || (!sparse && e.Position != prev+1) {
+			t.Fatalf("delivery %d: position %d after %d (a gap or a reorder)", i, e.Position, prev)
+		}
+		prev = e.Position
+		if e.Version != versions[e.Stream]+1 {
+			t.Fatalf("delivery %d: %s version %d after %d", i, e.Stream, e.Version, versions[e.Stream])
+		}
+		versions[e.Stream] = e.Version
+	}
+	for w := range acks {
+		for _, a := range acks[w] {
+			for k, id := range a.ids {
+				e, ok := byID[id]
+				if !ok {
+					t.Fatalf("acknowledged event %s never delivered", id)
+				}
+				if k == len(a.ids)-1 && (e.Position != a.res.Position || e.Version != a.res.Version) {
+					t.Fatalf("event %s delivered at %d v%d, Append said %+v", id, e.Position, e.Version, a.res)
+				}
+			}
+		}
+	}
+	if h := mustHead(t, sub); h != prev {
+		t.Fatalf("head %d, last delivered position %d", h, prev)
+	}
+	all := make([]events.RecordedEvent, 0, total)
+	for after := int64(0); ; {
+		page := mustReadAll(t, sub, after, 5000)
+		if len(page) == 0 {
+			break
+		}
+		all = append(all, page...)
+		after = page[len(page)-1].Position
+	}
+	if len(all) != total {
+		t.Fatalf("read all: %d events, want %d", len(all), total)
+	}
+	for i := range all {
+		if all[i].ID != got[i].ID {
+			t.Fatalf("read all and the subscription disagree at %d", i)
+		}
+	}
+}
