@@ -1,0 +1,223 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+// client speaks lotbook's HTTP API (ARCHITECTURE.md "HTTP API conventions").
+type client struct {
+	base string
+	http *http.Client
+}
+
+func newClient(base string, conns int) *client {
+	tr := &http.Transport{MaxIdleConns: conns * 2, MaxIdleConnsPerHost: conns * 2, IdleConnTimeout: time.Minute}
+	return &client{base: base, http: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+}
+
+// session is a logged-in user's headers.
+type session struct {
+	Account string `json:"account"`
+	Token   string `json:"token"`
+}
+
+type envelope struct {
+	Status int             `json:"status"`
+	Msg    string          `json:"msg"`
+	Data   json.RawMessage `json:"data"`
+}
+
+// apiError is a refusal: the HTTP status and the message key.
+type apiError struct {
+	Status int
+	Msg    string
+	Retry  time.Duration
+}
+
+func (e *apiError) Error() string { return fmt.Sprintf("HTTP %d %s", e.Status, e.Msg) }
+
+// do sends one request and decodes data into out. Every POST carries a fresh Idempotency-Key
+// unless key is given.
+func (c *client) do(ctx context.Context, s *session, method, path, key string, body any, out any, hdr map[string]string) error {
+	var rd io.Reader
+	contentType := ""
+	switch b := body.(type) {
+	case nil:
+	case *multipartBody:
+		rd, contentType = bytes.NewReader(b.data), b.contentType
+	default:
+		raw, err := json.Marshal(b)
+		if err != nil {
+			return err
+		}
+		rd, contentType = bytes.NewReader(raw), "application/json"
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
+	if err != nil {
+		return err
+	}
+	if contentType != "" {
+		req.Header.Set("Content-Type", contentType)
+	}
+	if method != http.MethodGet {
+		if key == "" {
+			key = uuid.NewString()
+		}
+		req.Header.Set("Idempotency-Key", key)
+	}
+	if s != nil {
+		req.Header.Set("token", s.Token)
+		req.Header.Set("account", s.Account)
+	}
+	for k, v := range hdr {
+		req.Header.Set(k, v)
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	var env envelope
+	if err := json.Unmarshal(raw, &env); err != nil {
+		return fmt.Errorf("%s %s: HTTP %d, not an envelope: %.200s", method, path, resp.StatusCode, raw)
+	}
+	if resp.StatusCode != http.StatusOK || env.Status != 1 {
+		e := &apiError{Status: resp.StatusCode, Msg: env.Msg}
+		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
+			e.Retry = time.Duration(s) * time.Second
+		}
+		return e
+	}
+	if out != nil {
+		if err := json.Unmarshal(env.Data, out); err != nil {
+			return fmt.Errorf("%s %s: data: %w", method, path, err)
+		}
+	}
+	return nil
+}
+
+type multipartBody struct {
+	data        []byte
+	contentType string
+}
+
+// proofImage is a small PNG that passes the upload's sniffing and re-encoding.
+func proofImage(seed int) (*multipartBody, error) {
+	img := image.NewRGBA(image.Rect(0, 0, 32, 32))
+	for x := range 32 {
+		for y := range 32 {
+			img.Set(x, y, color.RGBA{uint8(seed), uint8(x * 8), uint8(y * 8), 255})
+		}
+	}
+	var pic bytes.Buffer
+	if err := png.Encode(&pic, img); err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	w := multipart.NewWriter(&buf)
+	part, err := w.CreateFormFile("file", "proof.png")
+	if err != nil {
+		return nil, err
+	}
+	if _, err := part.Write(pic.Bytes()); err != nil {
+		return nil, err
+	}
+	if err := w.Close(); err != nil {
+		return nil, err
+	}
+	return &multipartBody{data: buf.Bytes(), contentType: w.FormDataContentType()}, nil
+}
+
+func (c *client) login(ctx context.Context, account, password string) (*session, error) {
+	var s session
+	err := c.do(ctx, nil, http.MethodPost, "/api/vue/user/login", "",
+		map[string]string{"account": account, "password": password}, &s, nil)
+	if err != nil {
+		return nil, fmt.Errorf("login %s: %w", account, err)
+	}
+	return &s, nil
+}
+
+func (c *client) register(ctx context.Context, account, password, invite string) (*session, error) {
+	var s session
+	for {
+		err := c.do(ctx, nil, http.MethodPost, "/api/vue/user/register", "", map[string]string{
+			"account": account, "password": password, "confirmPassword": password, "inviteCode": invite,
+		}, &s, nil)
+		if e, ok := err.(*apiError); ok && e.Status == http.StatusTooManyRequests {
+			// Registration is rate limited per IP; against a shared server the tool waits its turn.
+			wait := max(e.Retry, time.Second)
+			select {
+			case <-time.After(wait):
+				continue
+			case <-ctx.Done():
+				return nil, ctx.Err()
+			}
+		}
+		if e, ok := err.(*apiError); ok && e.Msg == "account_exists" {
+			return c.login(ctx, account, password)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("register %s: %w", account, err)
+		}
+		return &s, nil
+	}
+}
+
+func (c *client) upload(ctx context.Context, s *session, n int) (string, error) {
+	body, err := proofImage(n)
+	if err != nil {
+		return "", err
+	}
+	var out struct {
+		ID string `json:"id"`
+	}
+	if err := c.do(ctx, s, http.MethodPost, "/api/vue/files", "", body, &out, nil); err != nil {
+		return "", fmt.Errorf("upload proof: %w", err)
+	}
+	return out.ID, nil
+}
+
+type orderResult struct {
+	OrderNo  string `json:"orderNo"`
+	Status   string `json:"status"`
+	Position int64  `json:"position"`
+}
+
+func (c *client) deposit(ctx context.Context, s *session, key, amount, proof string) (orderResult, error) {
+	var out orderResult
+	err := c.do(ctx, s, http.MethodPost, "/api/vue/funds/deposits", key, map[string]string{
+		"channelId": "bank", "amount": amount, "proofFileId": proof, "channelPassword": "8888",
+	}, &out, nil)
+	return out, err
+}
+
+func (c *client) approve(ctx context.Context, ops *session, orderNo string) (orderResult, error) {
+	var out orderResult
+	err := c.do(ctx, ops, http.MethodPost, "/api/vue/ops/deposits/"+orderNo+"/approve", "",
+		map[string]string{"remark": "load test"}, &out, nil)
+	return out, err
+}
+
+// readAt reads the member's info once projections reached position (read-your-writes).
+func (c *client) readAt(ctx context.Context, s *session, position int64) error {
+	return c.do(ctx, s, http.MethodGet, "/api/vue/user/info", "", nil, nil,
+		map[string]string{"Lotbook-Position": strconv.FormatInt(position, 10)})
+}

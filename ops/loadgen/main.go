@@ -1,0 +1,379 @@
+// Command loadgen drives lotbook over HTTP for `make bench`: it starts `lotbook serve` on a fresh
+// data folder (or targets a running server with -url), registers members once, then sends deposit
+// requests (and ops approvals for a share of them) from concurrent clients for a fixed time. It
+// prints commands/s, request latency p50/p99, projection lag p99 (command acknowledged → visible
+// in a read that waits for its position), the server's memory, and optionally how fast
+// `lotbook rebuild` replays the log that the run wrote.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/google/uuid"
+)
+
+type config struct {
+	bin, url, data  string
+	members         int
+	clients         int
+	duration        time.Duration
+	approveShare    float64
+	lagEvery        int
+	rebuild         string
+	jsonOut, keep   bool
+	registerWorkers int
+}
+
+// Result is what one run measured; ops/bench reads it as JSON.
+type Result struct {
+	Members        int            `json:"members"`
+	Clients        int            `json:"clients"`
+	Seconds        float64        `json:"seconds"`
+	Commands       int64          `json:"commands"`
+	Deposits       int64          `json:"deposits"`
+	Approvals      int64          `json:"approvals"`
+	CommandsPerSec float64        `json:"commandsPerSec"`
+	P50ms          float64        `json:"p50ms"`
+	P99ms          float64        `json:"p99ms"`
+	Errors         map[string]int `json:"errors"`
+	LagSamples     int            `json:"lagSamples"`
+	LagP50ms       float64        `json:"lagP50ms"`
+	LagP99ms       float64        `json:"lagP99ms"`
+	Head           int64          `json:"head"`
+	RSSIdleMB      float64        `json:"rssIdleMB,omitempty"`
+	RSSLoadMB      float64        `json:"rssLoadMB,omitempty"`
+	HWMMB          float64        `json:"hwmMB,omitempty"`
+	Rebuilds       []Rebuild      `json:"rebuilds,omitempty"`
+}
+
+// Rebuild is one `lotbook rebuild NAME` over the run's log.
+type Rebuild struct {
+	Name         string  `json:"name"`
+	Events       int64   `json:"events"`
+	Seconds      float64 `json:"seconds"`
+	EventsPerSec float64 `json:"eventsPerSec"`
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.bin, "bin", "bin/lotbook", "lotbook binary to start (ignored with -url)")
+	flag.StringVar(&c.url, "url", "", "target a running server instead of starting one (registration then obeys its rate limits)")
+	flag.StringVar(&c.data, "data", "", "data folder of the started server (default: a fresh temporary folder)")
+	flag.IntVar(&c.members, "members", 128, "members to register")
+	flag.IntVar(&c.clients, "clients", 64, "concurrent clients")
+	flag.DurationVar(&c.duration, "duration", 15*time.Second, "how long to send commands")
+	flag.Float64Var(&c.approveShare, "approve", 0.3, "share of deposits an ops user approves right away")
+	flag.IntVar(&c.lagEvery, "lag-every", 20, "measure projection lag on every n-th command")
+	flag.StringVar(&c.rebuild, "rebuild", "", "comma-separated read models to rebuild after the run, timed (needs the started server)")
+	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
+	flag.BoolVar(&c.keep, "keep", false, "keep the temporary data folder")
+	flag.IntVar(&c.registerWorkers, "register-workers", 4, "concurrent registrations (each costs an argon2id hash)")
+	flag.Parse()
+
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := run(ctx, c, log)
+	if err != nil {
+		log.Error("loadgen failed", "err", err)
+		os.Exit(1)
+	}
+	if c.jsonOut {
+		_ = json.NewEncoder(os.Stdout).Encode(res)
+		return
+	}
+	printResult(res)
+}
+
+func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
+	if c.members < 1 || c.clients < 1 {
+		return nil, errors.New("need at least one member and one client")
+	}
+	var srv *server
+	base := strings.TrimRight(c.url, "/")
+	if base == "" {
+		dir := c.data
+		if dir == "" {
+			tmp, err := os.MkdirTemp("", "lotbook-load-")
+			if err != nil {
+				return nil, err
+			}
+			dir = tmp
+			if !c.keep {
+				defer os.RemoveAll(tmp)
+			}
+		}
+		var err error
+		if srv, err = startServer(ctx, c.bin, dir, log); err != nil {
+			return nil, err
+		}
+		defer srv.stop()
+		base = srv.base
+	}
+	cl := newClient(base, c.clients)
+
+	log.Info("registering members", "n", c.members)
+	ops, err := cl.login(ctx, "ops", "opsdemo1")
+	if err != nil {
+		return nil, fmt.Errorf("the server needs the demo ops user (serve --demo): %w", err)
+	}
+	members, err := registerMembers(ctx, cl, c)
+	if err != nil {
+		return nil, err
+	}
+
+	res := &Result{Members: c.members, Clients: c.clients, Errors: map[string]int{}}
+	if srv != nil {
+		time.Sleep(time.Second) // let the registration burst settle before the idle reading
+		res.RSSIdleMB = float64(procStatusKB(srv.pid(), "VmRSS")) / 1024
+	}
+
+	log.Info("sending deposit commands", "clients", c.clients, "duration", c.duration)
+	drive(ctx, cl, ops, members, c, res, srv)
+
+	if srv != nil {
+		res.HWMMB = float64(procStatusKB(srv.pid(), "VmHWM")) / 1024
+		if c.rebuild != "" {
+			if err := srv.stop(); err != nil {
+				return nil, err
+			}
+			for name := range strings.SplitSeq(c.rebuild, ",") {
+				rb, err := srv.rebuild(ctx, strings.TrimSpace(name))
+				if err != nil {
+					return nil, err
+				}
+				res.Rebuilds = append(res.Rebuilds, rb)
+			}
+		}
+	}
+	return res, nil
+}
+
+// member is a registered member with a proof image ready for deposits.
+type member struct {
+	s     *session
+	proof string
+}
+
+func registerMembers(ctx context.Context, cl *client, c config) ([]member, error) {
+	members := make([]member, c.members)
+	jobs := make(chan int)
+	errs := make(chan error, c.registerWorkers)
+	var wg sync.WaitGroup
+	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs.
+	prefix := 10 + rand.IntN(80)
+	for range c.registerWorkers {
+		wg.Go(func() {
+			for i := range jobs {
+				account := fmt.Sprintf("09%02d%06d", prefix, i)
+				s, err := cl.register(ctx, account, "load1234", "LOTBOOK")
+				if err == nil {
+					var proof string
+					if proof, err = cl.upload(ctx, s, i); err == nil {
+						members[i] = member{s: s, proof: proof}
+						continue
+					}
+				}
+				errs <- err
+				return
+			}
+		})
+	}
+	var err error
+feed:
+	for i := range c.members {
+		select {
+		case jobs <- i:
+		case err = <-errs:
+			break feed
+		case <-ctx.Done():
+			err = ctx.Err()
+			break feed
+		}
+	}
+	close(jobs)
+	wg.Wait()
+	if err == nil {
+		select {
+		case err = <-errs:
+		default:
+		}
+	}
+	return members, err
+}
+
+// ack is an acknowledged command handed to the lag probes.
+type ack struct {
+	position int64
+	at       time.Time
+	s        *session
+}
+
+type clientStats struct {
+	latencies []time.Duration
+	deposits  int64
+	approvals int64
+	errors    map[string]int
+}
+
+func drive(ctx context.Context, cl *client, ops *session, members []member, c config, res *Result, srv *server) {
+	ctx, cancel := context.WithTimeout(ctx, c.duration)
+	defer cancel()
+	probes := make(chan ack, 1024)
+	var lagMu sync.Mutex
+	var lags []time.Duration
+	var probeWG sync.WaitGroup
+	for range 4 {
+		probeWG.Go(func() {
+			for a := range probes {
+				// A fresh context: the last probes finish after the load stops.
+				pctx, pcancel := context.WithTimeout(context.Background(), 5*time.Second)
+				err := cl.readAt(pctx, a.s, a.position)
+				pcancel()
+				if err == nil {
+					d := time.Since(a.at)
+					lagMu.Lock()
+					lags = append(lags, d)
+					lagMu.Unlock()
+				}
+			}
+		})
+	}
+	var peakRSS atomic.Int64
+	if srv != nil {
+		go func() {
+			t := time.NewTicker(200 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-ctx.Done():
+					return
+				case <-t.C:
+					if kb := procStatusKB(srv.pid(), "VmRSS"); kb > peakRSS.Load() {
+						peakRSS.Store(kb)
+					}
+				}
+			}
+		}()
+	}
+	var head atomic.Int64
+	stats := make([]clientStats, c.clients)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for i := range c.clients {
+		st := &stats[i]
+		st.errors = map[string]int{}
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(i), uint64(start.UnixNano())))
+			n := 0
+			record := func(t0 time.Time, pos int64, s *session, err error) bool {
+				if err != nil {
+					if ctx.Err() != nil {
+						return false
+					}
+					var ae *apiError
+					if errors.As(err, &ae) {
+						st.errors[ae.Msg]++
+					} else {
+						st.errors["transport"]++
+					}
+					return false
+				}
+				now := time.Now()
+				st.latencies = append(st.latencies, now.Sub(t0))
+				for {
+					h := head.Load()
+					if pos <= h || head.CompareAndSwap(h, pos) {
+						break
+					}
+				}
+				n++
+				if c.lagEvery > 0 && n%c.lagEvery == 0 {
+					select {
+					case probes <- ack{position: pos, at: now, s: s}:
+					default:
+					}
+				}
+				return true
+			}
+			for k := i; ctx.Err() == nil; k += c.clients {
+				m := members[k%len(members)]
+				amount := fmt.Sprint(1000 + rng.IntN(9000))
+				t0 := time.Now()
+				order, err := cl.deposit(ctx, m.s, uuid.NewString(), amount, m.proof)
+				if !record(t0, order.Position, m.s, err) {
+					continue
+				}
+				st.deposits++
+				if rng.Float64() < c.approveShare {
+					t0 = time.Now()
+					ap, err := cl.approve(ctx, ops, order.OrderNo)
+					if record(t0, ap.Position, ops, err) {
+						st.approvals++
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(probes)
+	probeWG.Wait()
+
+	var all []time.Duration
+	for _, st := range stats {
+		all = append(all, st.latencies...)
+		res.Deposits += st.deposits
+		res.Approvals += st.approvals
+		for k, v := range st.errors {
+			res.Errors[k] += v
+		}
+	}
+	all = sortedCopy(all)
+	lags = sortedCopy(lags)
+	res.Seconds = elapsed.Seconds()
+	res.Commands = res.Deposits + res.Approvals
+	res.CommandsPerSec = float64(res.Commands) / elapsed.Seconds()
+	res.P50ms, res.P99ms = percentile(all, 0.50), percentile(all, 0.99)
+	res.LagSamples = len(lags)
+	res.LagP50ms, res.LagP99ms = percentile(lags, 0.50), percentile(lags, 0.99)
+	res.Head = head.Load()
+	res.RSSLoadMB = float64(peakRSS.Load()) / 1024
+}
+
+func printResult(r *Result) {
+	fmt.Printf("members %d, clients %d, %.1f s\n", r.Members, r.Clients, r.Seconds)
+	fmt.Printf("%-34s %12s\n", "figure", "value")
+	row := func(name, format string, v any) { fmt.Printf("%-34s %12s\n", name, fmt.Sprintf(format, v)) }
+	row("HTTP commands/s", "%.0f", r.CommandsPerSec)
+	row("commands (deposits + approvals)", "%s", fmt.Sprintf("%d+%d", r.Deposits, r.Approvals))
+	row("command latency p50 (ms)", "%.2f", r.P50ms)
+	row("command latency p99 (ms)", "%.2f", r.P99ms)
+	row("projection lag p50 (ms)", "%.2f", r.LagP50ms)
+	row("projection lag p99 (ms)", "%.2f", r.LagP99ms)
+	row("lag samples", "%d", r.LagSamples)
+	if r.RSSIdleMB > 0 {
+		row("server RSS idle (MB)", "%.0f", r.RSSIdleMB)
+		row("server RSS under load (MB)", "%.0f", r.RSSLoadMB)
+		row("server peak RSS (MB)", "%.0f", r.HWMMB)
+	}
+	for _, rb := range r.Rebuilds {
+		row("rebuild "+rb.Name+" (events/s)", "%.0f", rb.EventsPerSec)
+	}
+	for k, v := range r.Errors {
+		row("refused: "+k, "%d", v)
+	}
+}

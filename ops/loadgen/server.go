@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"regexp"
+	"strconv"
+	"syscall"
+	"time"
+)
+
+// loadEnv is added to the started server's environment.
+var loadEnv []string
+
+// server is a `lotbook serve --demo` process started by the tool.
+type server struct {
+	bin, dir, base string
+	cmd            *exec.Cmd
+	done           chan error
+	log            *slog.Logger
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
+
+func startServer(ctx context.Context, bin, dir string, log *slog.Logger) (*server, error) {
+	port, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("free port: %w", err)
+	}
+	addr := "127.0.0.1:" + strconv.Itoa(port)
+	logFile, err := os.Create(dir + "/serve.log")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--data", dir)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	cmd.Env = append(os.Environ(), loadEnv...)
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	s := &server{bin: bin, dir: dir, base: "http://" + addr, cmd: cmd, done: make(chan error, 1), log: log}
+	go func() { s.done <- cmd.Wait(); logFile.Close() }()
+	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr, "data", dir)
+	deadline := time.Now().Add(60 * time.Second)
+	for {
+		resp, err := http.Get(s.base + "/readyz")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s, nil
+			}
+		}
+		select {
+		case err := <-s.done:
+			s.done <- err
+			return nil, fmt.Errorf("lotbook serve exited (%v); see %s/serve.log", err, dir)
+		case <-ctx.Done():
+			_ = s.stop()
+			return nil, ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			_ = s.stop()
+			return nil, fmt.Errorf("lotbook serve not ready after 60 s; see %s/serve.log", dir)
+		}
+	}
+}
+
+func (s *server) pid() int { return s.cmd.Process.Pid }
+
+// stop ends the server gracefully (SIGTERM), killing it if it does not exit within 20 s.
+func (s *server) stop() error {
+	if s.cmd.ProcessState != nil {
+		return nil
+	}
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		s.done <- err
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			return err
+		}
+		return nil
+	case <-time.After(20 * time.Second):
+		_ = s.cmd.Process.Kill()
+		err := <-s.done
+		s.done <- err
+		return fmt.Errorf("lotbook serve did not stop within 20 s")
+	}
+}
+
+// rebuiltLine is the summary `lotbook rebuild` prints: events replayed and seconds spent on them
+// (without the process start).
+var rebuiltLine = regexp.MustCompile(`rebuilt \S+: (\d+) events in ([0-9.]+)s`)
+
+// rebuild runs `lotbook rebuild NAME` over the data folder of the stopped server.
+func (s *server) rebuild(ctx context.Context, name string) (Rebuild, error) {
+	cmd := exec.CommandContext(ctx, s.bin, "rebuild", name, "--data", s.dir)
+	cmd.Env = os.Environ()
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	if err := cmd.Run(); err != nil {
+		return Rebuild{}, fmt.Errorf("lotbook rebuild %s: %w: %s", name, err, out.Bytes())
+	}
+	m := rebuiltLine.FindSubmatch(out.Bytes())
+	if m == nil {
+		return Rebuild{}, fmt.Errorf("lotbook rebuild %s: no summary line in %q", name, out.Bytes())
+	}
+	n, _ := strconv.ParseInt(string(m[1]), 10, 64)
+	secs, _ := strconv.ParseFloat(string(m[2]), 64)
+	s.log.Info("rebuilt", "name", name, "events", n, "seconds", secs)
+	return Rebuild{Name: name, Events: n, Seconds: secs, EventsPerSec: float64(n) / secs}, nil
+}
