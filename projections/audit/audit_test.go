@@ -4,75 +4,27 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
+	"github.com/google/uuid"
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/sqlite"
 	"github.com/shopspring/decimal"
 )
 
-// memStore is the smallest events.Store that keeps the contract's ordering, for audit's tests.
-type memStore struct {
-	mu  sync.Mutex
-	all []events.RecordedEvent
-}
-
-func (s *memStore) Append(_ context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var v int64
-	for _, e := range s.all {
-		if e.Stream == stream {
-			v = e.Version
-		}
+// newStore is a fresh SQLite event store, the default backend.
+func newStore(t *testing.T) events.Store {
+	t.Helper()
+	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "events.db"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	if expected != events.AnyVersion && expected != v {
-		return events.AppendResult{}, events.ErrWrongExpectedVersion
-	}
-	for _, e := range evs {
-		v++
-		s.all = append(s.all, events.RecordedEvent{ID: e.ID, Stream: stream, Version: v,
-			Position: int64(len(s.all) + 1), Type: e.Type, Data: e.Data, Metadata: e.Metadata})
-	}
-	return events.AppendResult{Version: v, Position: int64(len(s.all))}, nil
+	t.Cleanup(func() { s.Close() })
+	return s
 }
-
-func (s *memStore) ReadStream(_ context.Context, stream string, after int64) ([]events.RecordedEvent, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []events.RecordedEvent
-	for _, e := range s.all {
-		if e.Stream == stream && e.Version > after {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-func (s *memStore) ReadAll(_ context.Context, after int64, limit int) ([]events.RecordedEvent, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if after >= int64(len(s.all)) {
-		return nil, nil
-	}
-	end := min(int(after)+limit, len(s.all))
-	return append([]events.RecordedEvent(nil), s.all[after:end]...), nil
-}
-
-func (s *memStore) Subscribe(ctx context.Context, _ int64, _ func(context.Context, []events.RecordedEvent) error) error {
-	<-ctx.Done()
-	return ctx.Err()
-}
-
-func (s *memStore) Head(context.Context) (int64, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return int64(len(s.all)), nil
-}
-
-func (s *memStore) Close() error { return nil }
 
 // logBuilder appends typed events with readable metadata.
 type logBuilder struct {
@@ -184,7 +136,7 @@ func TestVerify(t *testing.T) {
 		{
 			name: "undecodable event",
 			build: func(b *logBuilder) {
-				_, err := b.store.Append(ctx, "member-x", events.NoStream, []events.EventData{{Type: "Nonsense.v1", Data: []byte(`{}`)}})
+				_, err := b.store.Append(ctx, "member-x", events.NoStream, []events.EventData{{ID: uuid.New(), Type: "Nonsense.v1", Data: []byte(`{}`)}})
 				if err != nil {
 					b.t.Fatal(err)
 				}
@@ -194,7 +146,7 @@ func TestVerify(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			store := &memStore{}
+			store := newStore(t)
 			tc.build(&logBuilder{t: t, store: store})
 			rep, err := Verify(ctx, store, tc.db)
 			if err != nil {
@@ -221,7 +173,7 @@ func TestVerify(t *testing.T) {
 }
 
 func TestVerifyPages(t *testing.T) {
-	store := &memStore{}
+	store := newStore(t)
 	b := &logBuilder{t: t, store: store}
 	id := events.MemberID("0912345678")
 	for i := range pageSize + 7 {
@@ -238,7 +190,7 @@ func TestVerifyPages(t *testing.T) {
 }
 
 func TestTimeline(t *testing.T) {
-	store := &memStore{}
+	store := newStore(t)
 	b := &logBuilder{t: t, store: store}
 	id := journey(b, "0912345678")
 	journey(b, "0987654321") // another member's events never show up
