@@ -1,0 +1,104 @@
+// Package identity holds the rules for login accounts and passwords: Taiwan mobile numbers,
+// Taiwan ID numbers with their check digit, login passwords and fund passwords.
+package identity
+
+import "strings"
+
+// ValidMobile reports whether s is a Taiwan mobile number: 10 digits starting with 09.
+func ValidMobile(s string) bool {
+	if len(s) != 10 || !strings.HasPrefix(s, "09") {
+		return false
+	}
+	return allDigits(s)
+}
+
+// letterCodes are the two-digit values of the first letter of a Taiwan ID number (the letters
+// follow the order in which the issuing areas were created, hence I, O, W, X, Y and Z out of order).
+var letterCodes = map[byte]int{
+	'A': 10, 'B': 11, 'C': 12, 'D': 13, 'E': 14, 'F': 15, 'G': 16, 'H': 17, 'I': 34,
+	'J': 18, 'K': 19, 'L': 20, 'M': 21, 'N': 22, 'O': 35, 'P': 23, 'Q': 24, 'R': 25,
+	'S': 26, 'T': 27, 'U': 28, 'V': 29, 'W': 32, 'X': 30, 'Y': 31, 'Z': 33,
+}
+
+// ValidTaiwanID reports whether s is a Taiwan national ID number (an upper-case letter, 1 or 2,
+// eight more digits) or a new-format resident certificate number (second character 8 or 9, issued
+// since 2021), with a correct check digit: the letter's two-digit code weighted 1 and 9, the next
+// eight digits weighted 8 down to 1, the check digit weighted 1, the sum divisible by 10.
+func ValidTaiwanID(s string) bool {
+	if len(s) != 10 {
+		return false
+	}
+	code, ok := letterCodes[s[0]]
+	if !ok || !allDigits(s[1:]) {
+		return false
+	}
+	switch s[1] {
+	case '1', '2', '8', '9':
+	default:
+		return false
+	}
+	sum := code/10 + (code%10)*9
+	for i := 1; i <= 8; i++ {
+		sum += int(s[i]-'0') * (9 - i)
+	}
+	sum += int(s[9] - '0')
+	return sum%10 == 0
+}
+
+// NormalizeAccount returns the canonical form of a login account: an ID number typed with a
+// lower-case letter is upper-cased so that both spellings are one account; anything else is
+// returned unchanged (no trimming: a space makes the account invalid, it is not silently fixed).
+func NormalizeAccount(s string) string {
+	if len(s) == 10 && s[0] >= 'a' && s[0] <= 'z' {
+		if up := strings.ToUpper(s[:1]) + s[1:]; ValidTaiwanID(up) {
+			return up
+		}
+	}
+	return s
+}
+
+// ValidMemberAccount reports whether s (normalised) may register as a member: a mobile number
+// or a Taiwan ID number.
+func ValidMemberAccount(s string) bool { return ValidMobile(s) || ValidTaiwanID(s) }
+
+// ValidStaffAccount reports whether s is a plain staff user name: 2 to 32 lower-case letters,
+// digits, '.', '_' or '-', starting with a letter. Staff are created by ops tooling only.
+func ValidStaffAccount(s string) bool {
+	if len(s) < 2 || len(s) > 32 || s[0] < 'a' || s[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidLoginPassword reports whether s is 8 to 20 ASCII letters or digits. The spec's rule is
+// "English letters or numbers, eight characters"; the issue lifts the cap to 20.
+func ValidLoginPassword(s string) bool {
+	if len(s) < 8 || len(s) > 20 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// ValidFundPassword reports whether s is exactly 6 ASCII digits.
+func ValidFundPassword(s string) bool { return len(s) == 6 && allDigits(s) }
+
+func allDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
