@@ -1,0 +1,417 @@
+// Package postgres is the events.Store on PostgreSQL (pgx v5).
+//
+// Gap-free positions under concurrent writers: every write transaction first takes one
+// transaction-scoped advisory lock, then assigns positions max+1.. and commits, releasing the lock.
+// Transactions that write events therefore commit one after another in position order (also across
+// processes and Store instances on one database), so a reader can never see position n+1 while n
+// is still uncommitted: ReadAll and Subscribe never skip an event that commits late.
+//
+// Throughput comes from group commit: one writer goroutine per Store takes every append waiting
+// in its queue, checks them all in memory against the state read inside the locked transaction,
+// and inserts the accepted ones with one statement, in one transaction and one fsync.
+package postgres
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgxpool"
+
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/internal/backend"
+)
+
+const (
+	maxBatchEvents = 8192
+	pageSize       = 1000
+	pollInterval   = time.Second // only matters when a notification was lost
+	writeTimeout   = 30 * time.Second
+	notifyChannel  = "lotbook_events"
+	// Advisory lock keys: appends serialize on appendLock; schema creation on schemaLock.
+	appendLock int64 = 0x6c6f74626f6f6b01
+	schemaLock int64 = 0x6c6f74626f6f6b02
+)
+
+const schema = `
+CREATE TABLE IF NOT EXISTS events (
+	position bigint PRIMARY KEY,
+	id       uuid   NOT NULL UNIQUE,
+	stream   text   NOT NULL,
+	version  bigint NOT NULL,
+	type     text   NOT NULL,
+	data     bytea  NOT NULL,
+	metadata jsonb  NOT NULL,
+	UNIQUE (stream, version)
+)`
+
+// Statements of the writer's two round trips.
+const (
+	sqlLock     = `SELECT pg_advisory_xact_lock($1)`
+	sqlHead     = `SELECT coalesce(max(position), 0) FROM events`
+	sqlVersions = `SELECT s, coalesce((SELECT max(version) FROM events WHERE stream = s), 0) FROM unnest($1::text[]) AS s`
+	sqlStored   = `SELECT id, stream, version, position FROM events WHERE id = ANY($1::uuid[])`
+	sqlInsert   = `INSERT INTO events (position, id, stream, version, type, data, metadata)
+		SELECT * FROM unnest($1::bigint[], $2::uuid[], $3::text[], $4::bigint[], $5::text[], $6::bytea[], $7::jsonb[])`
+	sqlNotify = `SELECT pg_notify('` + notifyChannel + `', $1)`
+)
+
+// Store is an events.Store on one PostgreSQL database.
+type Store struct {
+	pool      *pgxpool.Pool
+	queue     *backend.Queue
+	notifier  backend.Notifier
+	feed      backend.Feed
+	writerEnd chan struct{}
+
+	listenOnce   sync.Once
+	listenCancel context.CancelFunc
+	listenEnd    chan struct{}
+
+	closeOnce sync.Once
+
+	transactions atomic.Int64
+	events       atomic.Int64
+}
+
+var _ events.Store = (*Store)(nil)
+
+// Open connects to the database at dsn (a pgx connection string; pool_max_conns defaults to 8)
+// and creates the events table if absent.
+func Open(ctx context.Context, dsn string) (*Store, error) {
+	cfg, err := pgxpool.ParseConfig(dsn)
+	if err != nil {
+		return nil, fmt.Errorf("postgres events: parse dsn: %w", err)
+	}
+	if !strings.Contains(dsn, "pool_max_conns") {
+		cfg.MaxConns = 8 // the writer, the listener and readers
+	}
+	pool, err := pgxpool.NewWithConfig(ctx, cfg)
+	if err != nil {
+		return nil, fmt.Errorf("postgres events: connect: %w", err)
+	}
+	if err := createSchema(ctx, pool); err != nil {
+		pool.Close()
+		return nil, err
+	}
+	s := &Store{pool: pool, queue: backend.NewQueue(), writerEnd: make(chan struct{}), listenEnd: make(chan struct{})}
+	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
+	go s.writer()
+	return s, nil
+}
+
+func createSchema(ctx context.Context, pool *pgxpool.Pool) error {
+	// Concurrent CREATE TABLE IF NOT EXISTS can still collide in the catalog; the lock orders them.
+	err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, schemaLock); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, schema)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("postgres events: create schema: %w", err)
+	}
+	return nil
+}
+
+// Stats returns how many write transactions committed and how many events they inserted; their
+// ratio is the mean group-commit batch size.
+func (s *Store) Stats() (transactions, events int64) {
+	return s.transactions.Load(), s.events.Load()
+}
+
+// Append implements events.Store.
+func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
+	return s.queue.Append(ctx, stream, expected, evs)
+}
+
+func (s *Store) writer() {
+	defer close(s.writerEnd)
+	for {
+		batch, ok := s.queue.Next(maxBatchEvents)
+		if !ok {
+			return
+		}
+		s.commit(batch)
+	}
+}
+
+// commit writes one batch in one transaction. If the transaction fails as a whole, each request
+// it had not answered is retried alone, so that one bad append cannot fail the others; a retry of
+// an append that did commit after all (a lost COMMIT reply) finds its event ids and answers as a
+// retry. Alone, a unique violation is the final optimistic concurrency guard.
+func (s *Store) commit(batch []*backend.Request) {
+	pending, err := s.write(batch)
+	if err == nil {
+		return
+	}
+	if len(batch) == 1 {
+		var pgErr *pgconn.PgError
+		if errors.As(err, &pgErr) && pgErr.Code == "23505" {
+			err = fmt.Errorf("%w (%s)", events.ErrWrongExpectedVersion, pgErr.ConstraintName)
+		}
+		for _, r := range pending {
+			r.Done(events.AppendResult{}, fmt.Errorf("append to %s: %w", r.Stream, err))
+		}
+		return
+	}
+	slog.Warn("postgres events: batch failed, retrying its appends one by one", "appends", len(pending), "err", err)
+	for _, r := range pending {
+		s.commit([]*backend.Request{r})
+	}
+}
+
+// write runs one transaction for batch in two round trips. On error it returns the requests it has
+// not answered.
+func (s *Store) write(batch []*backend.Request) ([]*backend.Request, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return batch, fmt.Errorf("postgres events: acquire writer connection: %w", err)
+	}
+	defer func() {
+		if conn.Conn().PgConn().TxStatus() != 'I' {
+			if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
+				_ = conn.Conn().Close(ctx) // the pool drops it on Release
+			}
+		}
+		conn.Release()
+	}()
+
+	plan, err := s.plan(ctx, conn.Conn(), batch)
+	if err != nil {
+		return batch, err
+	}
+	if len(plan.Rows) == 0 {
+		// Nothing to write: every request was refused or is a retry of stored events.
+		if _, err := conn.Exec(ctx, "ROLLBACK"); err != nil {
+			return plan.Accepted(), fmt.Errorf("postgres events: rollback: %w", err)
+		}
+		plan.Commit()
+		return nil, nil
+	}
+	if err := s.insert(ctx, conn.Conn(), plan.Rows); err != nil {
+		return plan.Accepted(), err
+	}
+	s.transactions.Add(1)
+	s.events.Add(int64(len(plan.Rows)))
+	plan.Commit()
+	s.notifier.Notify()
+	return nil, nil
+}
+
+// plan begins the transaction, takes the append lock, reads the head, the versions of the batch's
+// streams and which of its event ids are stored, and checks the batch against them.
+func (s *Store) plan(ctx context.Context, conn *pgx.Conn, batch []*backend.Request) (*backend.Plan, error) {
+	streams, ids := backend.Keys(batch)
+	b := &pgx.Batch{}
+	b.Queue("BEGIN")
+	b.Queue(sqlLock, appendLock)
+	b.Queue(sqlHead)
+	b.Queue(sqlVersions, streams)
+	b.Queue(sqlStored, ids)
+	br := conn.SendBatch(ctx, b)
+	defer br.Close()
+	for range 2 {
+		if _, err := br.Exec(); err != nil {
+			return nil, fmt.Errorf("postgres events: begin and lock: %w", err)
+		}
+	}
+	var head int64
+	if err := br.QueryRow().Scan(&head); err != nil {
+		return nil, fmt.Errorf("postgres events: read head: %w", err)
+	}
+	versions := make(map[string]int64, len(streams))
+	rows, err := br.Query()
+	if err != nil {
+		return nil, fmt.Errorf("postgres events: read stream versions: %w", err)
+	}
+	var name string
+	var v int64
+	if _, err := pgx.ForEachRow(rows, []any{&name, &v}, func() error { versions[name] = v; return nil }); err != nil {
+		return nil, fmt.Errorf("postgres events: read stream versions: %w", err)
+	}
+	stored := map[uuid.UUID]backend.Stored{}
+	rows, err = br.Query()
+	if err != nil {
+		return nil, fmt.Errorf("postgres events: look up event ids: %w", err)
+	}
+	var id uuid.UUID
+	var x backend.Stored
+	if _, err := pgx.ForEachRow(rows, []any{&id, &x.Stream, &x.Version, &x.Position}, func() error { stored[id] = x; return nil }); err != nil {
+		return nil, fmt.Errorf("postgres events: look up event ids: %w", err)
+	}
+	if err := br.Close(); err != nil {
+		return nil, fmt.Errorf("postgres events: read state: %w", err)
+	}
+	return backend.NewPlan(head, batch, versions, stored, time.Now()), nil
+}
+
+// insert writes the rows, notifies listeners and commits, in one round trip.
+func (s *Store) insert(ctx context.Context, conn *pgx.Conn, rows []backend.Row) error {
+	n := len(rows)
+	pos, ver := make([]int64, n), make([]int64, n)
+	ids := make([]uuid.UUID, n)
+	streams, types, metas := make([]string, n), make([]string, n), make([]string, n)
+	data := make([][]byte, n)
+	for i, r := range rows {
+		pos[i], ids[i], streams[i], ver[i], types[i], data[i], metas[i] = r.Position, r.ID, r.Stream, r.Version, r.Type, r.Data, string(r.Metadata)
+	}
+	b := &pgx.Batch{}
+	b.Queue(sqlInsert, pos, ids, streams, ver, types, data, metas)
+	b.Queue(sqlNotify, strconv.FormatInt(rows[n-1].Position, 10))
+	b.Queue("COMMIT")
+	br := conn.SendBatch(ctx, b)
+	for _, step := range []string{"insert", "notify", "commit"} {
+		if _, err := br.Exec(); err != nil {
+			_ = br.Close()
+			return fmt.Errorf("postgres events: %s %d events: %w", step, n, err)
+		}
+	}
+	if err := br.Close(); err != nil {
+		return fmt.Errorf("postgres events: commit %d events: %w", n, err)
+	}
+	return nil
+}
+
+const selectEvents = `SELECT position, id, stream, version, type, data, metadata FROM events `
+
+// ReadStream implements events.Store.
+func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int64) ([]events.RecordedEvent, error) {
+	rows, err := s.pool.Query(ctx, selectEvents+`WHERE stream = $1 AND version > $2 ORDER BY version`, stream, afterVersion)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("postgres events: read %s: %w", stream, err))
+	}
+	out, err := scan(rows)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("postgres events: read %s: %w", stream, err))
+	}
+	return out, nil
+}
+
+// ReadAll implements events.Store.
+func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("postgres events: read all: limit %d must be positive", limit)
+	}
+	rows, err := s.pool.Query(ctx, selectEvents+`WHERE position > $1 ORDER BY position LIMIT $2`, afterPosition, limit)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("postgres events: read all after %d: %w", afterPosition, err))
+	}
+	out, err := scan(rows)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("postgres events: read all after %d: %w", afterPosition, err))
+	}
+	return out, nil
+}
+
+func scan(rows pgx.Rows) ([]events.RecordedEvent, error) {
+	var out []events.RecordedEvent
+	var e events.RecordedEvent
+	var meta []byte
+	_, err := pgx.ForEachRow(rows, []any{&e.Position, &e.ID, &e.Stream, &e.Version, &e.Type, &e.Data, &meta}, func() error {
+		m, err := backend.UnmarshalMetadata(meta)
+		if err != nil {
+			return fmt.Errorf("event at %d: %w", e.Position, err)
+		}
+		e.Metadata = m
+		out = append(out, e)
+		e.Data = nil // the next row must not share this one's buffer
+		return nil
+	})
+	return out, err
+}
+
+// Head implements events.Store.
+func (s *Store) Head(ctx context.Context) (int64, error) {
+	var h int64
+	if err := s.pool.QueryRow(ctx, sqlHead).Scan(&h); err != nil {
+		return 0, s.readErr(fmt.Errorf("postgres events: head: %w", err))
+	}
+	return h, nil
+}
+
+// Subscribe implements events.Store: catch-up by ReadAll pages, then woken by LISTEN/NOTIFY (the
+// notification is sent in each write transaction, so every process's commits wake it), with a
+// one-second poll in case a notification is lost.
+func (s *Store) Subscribe(ctx context.Context, afterPosition int64, handle func(context.Context, []events.RecordedEvent) error) error {
+	s.listenOnce.Do(s.startListener)
+	return s.feed.Subscribe(ctx, afterPosition, handle)
+}
+
+func (s *Store) startListener() {
+	ctx, cancel := context.WithCancel(context.Background())
+	s.listenCancel = cancel
+	go func() {
+		defer close(s.listenEnd)
+		for {
+			err := s.listen(ctx)
+			if ctx.Err() != nil {
+				return
+			}
+			slog.Warn("postgres events: LISTEN connection lost, reconnecting", "err", err)
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(time.Second):
+			}
+		}
+	}()
+}
+
+// listen holds one connection in LISTEN and wakes subscribers on every notification.
+func (s *Store) listen(ctx context.Context) error {
+	conn, err := s.pool.Acquire(ctx)
+	if err != nil {
+		return fmt.Errorf("acquire: %w", err)
+	}
+	defer conn.Release()
+	if _, err := conn.Exec(ctx, "LISTEN "+notifyChannel); err != nil {
+		return fmt.Errorf("listen: %w", err)
+	}
+	// Drop the connection's LISTEN state before it goes back to the pool.
+	defer func() { _ = conn.Conn().Close(context.Background()) }()
+	s.notifier.Notify() // commits made while not listening
+	for {
+		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
+			return fmt.Errorf("wait for notification: %w", err)
+		}
+		s.notifier.Notify()
+	}
+}
+
+func (s *Store) readErr(err error) error {
+	select {
+	case <-s.queue.Closed():
+		return events.ErrClosed
+	default:
+		return err
+	}
+}
+
+// Close stops the writer after the transaction in flight, the listener, and the pool. Safe to
+// call twice.
+func (s *Store) Close() error {
+	s.closeOnce.Do(func() {
+		s.queue.Close()
+		<-s.writerEnd
+		s.listenOnce.Do(func() { close(s.listenEnd) }) // never started: nothing to wait for
+		if s.listenCancel != nil {
+			s.listenCancel()
+		}
+		<-s.listenEnd
+		s.pool.Close()
+	})
+	return nil
+}

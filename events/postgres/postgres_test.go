@@ -1,0 +1,38 @@
+package postgres_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/postgres"
+	"github.com/lotbook/lotbook/events/postgres/pgtest"
+	"github.com/lotbook/lotbook/events/storetest"
+)
+
+func open(t *testing.T, dsn string) *postgres.Store {
+	t.Helper()
+	s, err := postgres.Open(context.Background(), dsn)
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	return s
+}
+
+func TestConformance(t *testing.T) {
+	storetest.Run(t, func(t *testing.T) events.Store {
+		return open(t, pgtest.NewDatabase(t))
+	})
+}
+
+// TestManyWritersTwoStores runs the gap test with two Store instances (two pools, two writer
+// goroutines, as two processes would) appending to one database at once.
+func TestManyWritersTwoStores(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	a, b := open(t, dsn), open(t, dsn)
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	storetest.ManyWriters(t, []events.Store{a, b}, b, false)
+	ta, ea := a.Stats()
+	tb, eb := b.Stats()
+	t.Logf("store a: %d events in %d transactions; store b: %d events in %d transactions", ea, ta, eb, tb)
+}
