@@ -1,0 +1,234 @@
+// Command bench runs every figure of `make bench` and prints them as one table: event store
+// append benchmarks (go test -bench under events/), the HTTP load run of ops/loadgen with its
+// timed rebuilds, and the web app's gzipped size (web/scripts/size.mjs). With -runs n it repeats
+// the load run and reports medians.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"maps"
+	"os"
+	"os/exec"
+	"slices"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+)
+
+type row struct{ section, figure, value, target string }
+
+func main() {
+	bin := flag.String("bin", "bin/lotbook", "lotbook binary")
+	runs := flag.Int("runs", 1, "load runs (medians are reported)")
+	duration := flag.String("duration", "15s", "length of each load run")
+	clients := flag.Int("clients", 64, "concurrent HTTP clients")
+	rebuild := flag.String("rebuild", "balances", "read models whose rebuild is timed after each load run")
+	benchtime := flag.String("benchtime", "", "go test -benchtime for the store benchmarks (default: theirs)")
+	flag.Parse()
+
+	var rows []row
+	var failures []string
+	fail := func(step string, err error) {
+		failures = append(failures, fmt.Sprintf("%s: %v", step, err))
+		fmt.Fprintf(os.Stderr, "bench: %s: %v\n", step, err)
+	}
+
+	fmt.Fprintln(os.Stderr, "bench: event store append benchmarks")
+	if r, err := storeBenchmarks(*benchtime); err != nil {
+		fail("store benchmarks", err)
+	} else {
+		rows = append(rows, r...)
+	}
+
+	fmt.Fprintf(os.Stderr, "bench: HTTP load, %d run(s) of %s\n", *runs, *duration)
+	if r, err := loadRuns(*bin, *runs, *duration, *clients, *rebuild); err != nil {
+		fail("load", err)
+	} else {
+		rows = append(rows, r...)
+	}
+
+	if _, err := os.Stat("web/scripts/size.mjs"); err == nil {
+		fmt.Fprintln(os.Stderr, "bench: web size")
+		if r, err := webSize(); err != nil {
+			fail("web size", err)
+		} else {
+			rows = append(rows, r...)
+		}
+	} else {
+		rows = append(rows, row{"web", "first route gzipped", "web/scripts/size.mjs missing", "≤150 KB"})
+	}
+
+	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "section\tfigure\tvalue\ttarget\t")
+	fmt.Fprintln(tw, "-------\t------\t-----\t------\t")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t\n", r.section, r.figure, r.value, r.target)
+	}
+	tw.Flush()
+	if len(failures) > 0 {
+		fmt.Println("\nnot measured:")
+		for _, f := range failures {
+			fmt.Println("  " + f)
+		}
+		os.Exit(1)
+	}
+}
+
+// storeBenchmarks runs the append benchmarks of the event store packages and turns each
+// benchmark line into rows of its reported metrics (events/s, batch size, latency, ...).
+func storeBenchmarks(benchtime string) ([]row, error) {
+	args := []string{"test", "-run", "^$", "-bench", ".", "-count", "1"}
+	if benchtime != "" {
+		args = append(args, "-benchtime", benchtime)
+	}
+	args = append(args, "./events/...")
+	cmd := exec.Command("go", args...)
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
+	}
+	var rows []row
+	pkg := ""
+	sc := bufio.NewScanner(bytes.NewReader(out))
+	for sc.Scan() {
+		line := sc.Text()
+		if p, ok := strings.CutPrefix(line, "pkg: "); ok {
+			pkg = strings.TrimPrefix(p, "github.com/lotbook/lotbook/")
+			continue
+		}
+		f := strings.Fields(line)
+		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
+			continue
+		}
+		name := strings.TrimPrefix(f[0], "Benchmark")
+		if i := strings.LastIndexByte(name, '-'); i > 0 {
+			name = name[:i] // the GOMAXPROCS suffix
+		}
+		var metrics []string
+		for i := 2; i+1 < len(f); i += 2 {
+			if f[i+1] == "ns/op" || f[i+1] == "B/op" || f[i+1] == "allocs/op" {
+				continue
+			}
+			metrics = append(metrics, f[i]+" "+f[i+1])
+		}
+		if len(metrics) == 0 {
+			metrics = append(metrics, f[2]+" "+f[3])
+		}
+		rows = append(rows, row{pkg, name, strings.Join(metrics, ", "), storeTarget(pkg, name)})
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no benchmarks found under events/")
+	}
+	return rows, nil
+}
+
+func storeTarget(pkg, name string) string {
+	if strings.Contains(pkg, "postgres") && strings.Contains(name, "64") {
+		return "≥50,000 events/s"
+	}
+	return ""
+}
+
+// loadResult mirrors the fields of ops/loadgen's JSON that the table shows.
+type loadResult struct {
+	CommandsPerSec float64        `json:"commandsPerSec"`
+	Commands       int64          `json:"commands"`
+	P50ms          float64        `json:"p50ms"`
+	P99ms          float64        `json:"p99ms"`
+	LagP50ms       float64        `json:"lagP50ms"`
+	LagP99ms       float64        `json:"lagP99ms"`
+	RSSIdleMB      float64        `json:"rssIdleMB"`
+	RSSLoadMB      float64        `json:"rssLoadMB"`
+	HWMMB          float64        `json:"hwmMB"`
+	Errors         map[string]int `json:"errors"`
+	Rebuilds       []struct {
+		Name         string  `json:"name"`
+		Events       int64   `json:"events"`
+		EventsPerSec float64 `json:"eventsPerSec"`
+	} `json:"rebuilds"`
+}
+
+func loadRuns(bin string, runs int, duration string, clients int, rebuild string) ([]row, error) {
+	var results []loadResult
+	for i := range runs {
+		fmt.Fprintf(os.Stderr, "bench: load run %d/%d\n", i+1, runs)
+		cmd := exec.Command("go", "run", "./ops/loadgen", "-bin", bin, "-json", "-duration", duration,
+			"-clients", strconv.Itoa(clients), "-rebuild", rebuild)
+		cmd.Stderr = os.Stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return nil, fmt.Errorf("loadgen: %w", err)
+		}
+		var r loadResult
+		if err := json.Unmarshal(out, &r); err != nil {
+			return nil, fmt.Errorf("loadgen output: %w: %s", err, out)
+		}
+		results = append(results, r)
+	}
+	med := func(get func(loadResult) float64) float64 {
+		vs := make([]float64, len(results))
+		for i, r := range results {
+			vs[i] = get(r)
+		}
+		slices.Sort(vs)
+		return vs[len(vs)/2]
+	}
+	label := "HTTP"
+	if runs > 1 {
+		label = fmt.Sprintf("HTTP (median of %d)", runs)
+	}
+	f0 := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+	f1 := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	rows := []row{
+		{label, fmt.Sprintf("deposit commands/s (%d clients)", clients), f0(med(func(r loadResult) float64 { return r.CommandsPerSec })), "≥5,000"},
+		{label, "command latency p50 / p99 (ms)", f1(med(func(r loadResult) float64 { return r.P50ms })) + " / " + f1(med(func(r loadResult) float64 { return r.P99ms })), ""},
+		{label, "projection lag p50 / p99 (ms)", f1(med(func(r loadResult) float64 { return r.LagP50ms })) + " / " + f1(med(func(r loadResult) float64 { return r.LagP99ms })), "p99 ≤100"},
+		{label, "server RSS idle / under load / peak (MB)", f0(med(func(r loadResult) float64 { return r.RSSIdleMB })) + " / " +
+			f0(med(func(r loadResult) float64 { return r.RSSLoadMB })) + " / " + f0(med(func(r loadResult) float64 { return r.HWMMB })), ""},
+	}
+	refused := map[string]int{}
+	for _, r := range results {
+		for k, v := range r.Errors {
+			refused[k] += v
+		}
+	}
+	for _, k := range slices.Sorted(maps.Keys(refused)) {
+		rows = append(rows, row{label, "refused: " + k, strconv.Itoa(refused[k]), ""})
+	}
+	for i, rb := range results[0].Rebuilds {
+		rate := med(func(r loadResult) float64 { return r.Rebuilds[i].EventsPerSec })
+		rows = append(rows, row{"rebuild", fmt.Sprintf("%s events/s (%d events)", rb.Name, rb.Events), f0(rate), "≥100,000"})
+	}
+	return rows, nil
+}
+
+// webSize runs web/scripts/size.mjs; each line it prints becomes a row.
+func webSize() ([]row, error) {
+	cmd := exec.Command("node", "web/scripts/size.mjs")
+	cmd.Stderr = os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("node web/scripts/size.mjs: %w", err)
+	}
+	var rows []row
+	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
+		if line = strings.TrimSpace(line); line == "" {
+			continue
+		}
+		fig, val, found := strings.Cut(line, ":")
+		if !found {
+			fig, val = line, ""
+		}
+		target := ""
+		if strings.Contains(strings.ToLower(fig), "first") {
+			target = "≤150 KB"
+		}
+		rows = append(rows, row{"web", strings.TrimSpace(fig), strings.TrimSpace(val), target})
+	}
+	return rows, nil
+}
