@@ -1,0 +1,31 @@
+import { useEffect } from 'react';
+import { Outlet, ScrollRestoration, useNavigate, useNavigation } from 'react-router-dom';
+import { setLoginRedirect } from '@/lib/api/client';
+import { useAppConfig } from '@/lib/config';
+import { canGoBack } from '@/lib/nav';
+import { installNativeBackButton } from '@/lib/native';
+import { removeTransientKeys } from '@/lib/session';
+import { TAB_PATHS } from './tabs';
+
+/** The root shell: scroll restoration, the 401 redirect, the native back button, config. */
+export function RootShell() {
+  const navigate = useNavigate();
+  const navigation = useNavigation();
+  useAppConfig();
+
+  useEffect(() => {
+    setLoginRedirect(() => void navigate('/login/login', { replace: true }));
+    void installNativeBackButton(() => void navigate(-1), canGoBack);
+    // Spec section 3: these keys do not outlive the root shell.
+    return removeTransientKeys;
+  }, [navigate]);
+
+  return (
+    <>
+      <div className={navigation.state === 'loading' ? 'route-progress active' : 'route-progress'} aria-hidden />
+      <Outlet />
+      {/* Tab roots keep one scroll position each; other pages restore per history entry. */}
+      <ScrollRestoration getKey={(loc) => (TAB_PATHS.includes(loc.pathname) ? loc.pathname : loc.key)} />
+    </>
+  );
+}

@@ -1,0 +1,8 @@
+/** Route meta (the spec's meta): keepAlive keeps a screen's state while away from it. */
+export interface RouteHandle {
+  keepAlive?: boolean;
+}
+
+export function handleOf(h: unknown): RouteHandle {
+  return (h && typeof h === 'object' ? h : {}) as RouteHandle;
+}

@@ -1,0 +1,57 @@
+import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { RequireRole, RequireSession } from './guards';
+import { RootShell } from './RootShell';
+import type { RouteHandle } from './routeHandle';
+import { TabsLayout } from './TabsLayout';
+
+type PageModule = { default: React.ComponentType };
+/** Every screen is its own chunk: the first route carries only the shell and the welcome page. */
+const page = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
+const keepAlive: RouteHandle = { keepAlive: true };
+
+export const routes: RouteObject[] = [
+  {
+    path: '/',
+    element: <RootShell />,
+    children: [
+      { index: true, element: <Navigate to="/login/start" replace /> },
+      { path: 'login/start', lazy: page(() => import('@/features/auth/StartPage')) },
+      { path: 'login/login', lazy: page(() => import('@/features/auth/LoginPage')) },
+      { path: 'login/register', lazy: page(() => import('@/features/auth/RegisterPage')) },
+      { path: 'user/language', lazy: page(() => import('@/features/user/LanguagePage')) },
+      { path: 'user/agreement', lazy: page(() => import('@/features/user/AgreementPage')) },
+      { path: 'user/aboutUs', lazy: page(() => import('@/features/user/AboutUsPage')) },
+      {
+        element: <RequireSession />,
+        children: [
+          {
+            element: <TabsLayout />,
+            children: [
+              { path: 'home/index', handle: keepAlive, lazy: page(() => import('@/features/home/HomePage')) },
+              { path: 'user/usercenter', lazy: page(() => import('@/features/user/UserCenterPage')) },
+            ],
+          },
+          { path: 'user/setting', lazy: page(() => import('@/features/user/SettingPage')) },
+          { path: 'user/loginPassword', lazy: page(() => import('@/features/user/LoginPasswordPage')) },
+          { path: 'user/setPassword', lazy: page(() => import('@/features/user/SetPasswordPage')) },
+          { path: 'user/recharge', lazy: page(() => import('@/features/funds/RechargePage')) },
+          { path: 'user/rechargeChannel', lazy: page(() => import('@/features/funds/RechargeChannelPage')) },
+          { path: 'user/FundingDetails', handle: keepAlive, lazy: page(() => import('@/features/funds/FundingDetailsPage')) },
+          {
+            element: <RequireRole role="ops" />,
+            children: [{ path: 'ops/deposits', lazy: page(() => import('@/features/ops/DepositReviewPage')) }],
+          },
+          {
+            element: <RequireRole role="auditor" />,
+            children: [{ path: 'audit/timeline', lazy: page(() => import('@/features/audit/TimelinePage')) }],
+          },
+        ],
+      },
+      { path: '*', lazy: page(() => import('@/features/home/NotFoundPage')) },
+    ],
+  },
+];
+
+export function makeRouter() {
+  return createHashRouter(routes);
+}

@@ -1,0 +1,99 @@
+import { useQuery } from '@tanstack/react-query';
+import { Button } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ListEmpty, ListLoading } from '@/components/ListState';
+import { Page } from '@/components/Page';
+import { api, type DataOf } from '@/lib/api/client';
+import { money, taipeiTime } from '@/lib/filters';
+import { trendClass } from '@/lib/trend';
+
+type TimelineEvent = DataOf<'/api/vue/audit/accounts/{account}/timeline', 'get'>['events'][number];
+
+function EventItem({ e }: { e: TimelineEvent }) {
+  const { t } = useTranslation();
+  const balances = Object.entries(e.balances ?? {});
+  return (
+    <div className="record timeline-event" data-testid="timeline-event" data-position={e.position} data-type={e.type}>
+      <div className="record-row">
+        <strong>{e.type}</strong>
+        <span className="muted num">
+          {t('audit.position')} {e.position}
+        </span>
+      </div>
+      <div className="record-row muted">
+        <span className="num">{taipeiTime(e.time)}</span>
+        <span>
+          {t('audit.actor')}: {e.actor}
+        </span>
+      </div>
+      {e.postings.length ? (
+        <div className="postings">
+          {e.postings.map((p, i) => (
+            <div key={i} className="record-row">
+              <span>{p.account}</span>
+              <span className={`num ${trendClass(p.amount)}`}>
+                {p.currency} {money(p.amount)}
+              </span>
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {balances.length ? (
+        <div className="record-row" data-testid="timeline-balance">
+          <span className="muted">{t('audit.balanceAfter')}</span>
+          <span className="num">
+            {balances.map(([cur, b]) => (
+              <span key={cur} data-testid={`timeline-balance-${cur}`} data-available={b.available} data-frozen={b.frozen}>
+                {cur} {t('audit.available')} {money(b.available)} · {t('audit.frozen')} {money(b.frozen)}
+              </span>
+            ))}
+          </span>
+        </div>
+      ) : null}
+      <div className="summary">{JSON.stringify(e.summary)}</div>
+    </div>
+  );
+}
+
+/** Auditor: an account's events, replayed, with the balance after each. */
+export default function TimelinePage() {
+  const { t } = useTranslation();
+  const [input, setInput] = useState('');
+  const [account, setAccount] = useState('');
+  const q = useQuery({
+    queryKey: ['audit', 'timeline', account],
+    queryFn: ({ signal }) => api.get('/api/vue/audit/accounts/{account}/timeline', { params: { account }, signal }),
+    enabled: account !== '',
+  });
+  const submit = (ev: FormEvent) => {
+    ev.preventDefault();
+    setAccount(input.trim());
+  };
+  return (
+    <Page title={t('audit.title')} testId="audit-page">
+      <form className="audit-search" onSubmit={submit} data-testid="audit-form">
+        <input className="ops-remark" data-testid="audit-account" value={input} onChange={(e) => setInput(e.target.value)} placeholder={t('audit.accountPlaceholder')} maxLength={32} />
+        <Button color="primary" type="submit" data-testid="audit-search">
+          {t('audit.search')}
+        </Button>
+      </form>
+      {!account ? (
+        <div className="list-state">{t('audit.hint')}</div>
+      ) : q.isPending ? (
+        <ListLoading />
+      ) : !q.data?.events.length ? (
+        <ListEmpty />
+      ) : (
+        <>
+          <div className="muted" data-testid="audit-count" style={{ margin: '0.04rem 0 0.1rem' }}>
+            {t('audit.events', { count: q.data.events.length })}
+          </div>
+          {q.data.events.map((e) => (
+            <EventItem key={e.position} e={e} />
+          ))}
+        </>
+      )}
+    </Page>
+  );
+}

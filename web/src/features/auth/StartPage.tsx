@@ -1,0 +1,82 @@
+import { Button, Dialog } from 'antd-mobile';
+import { useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { BrandLogo } from '@/components/BrandLogo';
+
+const SLIDES = [
+  { icon: '📈', title: 'start.slide1Title', text: 'start.slide1Text' },
+  { icon: '📒', title: 'start.slide2Title', text: 'start.slide2Text' },
+  { icon: '🔐', title: 'start.slide3Title', text: 'start.slide3Text' },
+] as const;
+
+/** Welcome carousel: skip, next, register, I have an account, contact us. */
+export default function StartPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const track = useRef<HTMLDivElement>(null);
+  const [index, setIndex] = useState(0);
+  const last = index === SLIDES.length - 1;
+
+  const go = (i: number) => {
+    setIndex(i);
+    const el = track.current;
+    // jsdom has no scrollTo on elements.
+    if (el && typeof el.scrollTo === 'function') el.scrollTo({ left: i * el.clientWidth, behavior: 'smooth' });
+  };
+
+  return (
+    <div className="welcome" data-testid="welcome">
+      <div className="welcome-top">
+        <BrandLogo className="welcome-logo" />
+        <button type="button" className="welcome-skip" data-testid="welcome-skip" onClick={() => void navigate('/login/login')}>
+          {t('start.skip')}
+        </button>
+      </div>
+      <div
+        className="welcome-track"
+        ref={track}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          if (el.clientWidth > 0) setIndex(Math.round(el.scrollLeft / el.clientWidth));
+        }}
+      >
+        {SLIDES.map((s, i) => (
+          <section className="welcome-slide" key={s.title} data-testid={`welcome-slide-${i}`} aria-hidden={i !== index}>
+            <div className="welcome-art" aria-hidden>
+              {s.icon}
+            </div>
+            <h2>{t(s.title)}</h2>
+            <p>{t(s.text)}</p>
+          </section>
+        ))}
+      </div>
+      <div className="welcome-dots" aria-hidden>
+        {SLIDES.map((s, i) => (
+          <span key={s.title} className={i === index ? 'dot active' : 'dot'} />
+        ))}
+      </div>
+      <div className="welcome-actions">
+        {last ? null : (
+          <Button block shape="rounded" fill="outline" className="welcome-next" data-testid="welcome-next" onClick={() => go(index + 1)}>
+            {t('start.next')}
+          </Button>
+        )}
+        <Button block shape="rounded" color="primary" className="welcome-register" data-testid="welcome-register" onClick={() => void navigate('/login/register')}>
+          {t('start.register')}
+        </Button>
+        <Button block shape="rounded" fill="none" className="welcome-login" data-testid="welcome-login" onClick={() => void navigate('/login/login')}>
+          {t('start.haveAccount')}
+        </Button>
+        <button
+          type="button"
+          className="welcome-contact"
+          data-testid="welcome-contact"
+          onClick={() => void Dialog.alert({ title: t('start.contactUs'), content: t('start.contactText'), confirmText: t('common.confirm') })}
+        >
+          {t('start.contactUs')}
+        </button>
+      </div>
+    </div>
+  );
+}

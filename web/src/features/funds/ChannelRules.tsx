@@ -1,0 +1,33 @@
+import { useTranslation } from 'react-i18next';
+import { money } from '@/lib/filters';
+import type { Channel } from './api';
+import { formatWeekdays } from './validation';
+
+/** A channel's rules as the member sees them: min, max, window, open now. */
+export function ChannelRules({ ch }: { ch: Channel }) {
+  const { t } = useTranslation();
+  const names = t('weekdays', { returnObjects: true });
+  const open = ch.openNow || ch.window.alwaysOpen;
+  return (
+    <>
+      <div className="record-row">
+        <strong data-testid="channel-name">{ch.name}</strong>
+        <span className={`badge ${open ? 'badge-approved' : 'badge-unverified'}`} data-testid="channel-open" data-open={open}>
+          {t(open ? 'funds.openNow' : 'funds.closedNow')}
+        </span>
+      </div>
+      <div className="channel-rules">
+        <div data-testid="channel-limits">
+          {t('funds.limits', { min: `${ch.currency} ${money(ch.min)}`, max: money(ch.max) })}
+        </div>
+        <div data-testid="channel-window">
+          {t('funds.window')}：
+          {ch.window.alwaysOpen
+            ? t('funds.alwaysOpen')
+            : t('funds.weekdaysRange', { days: formatWeekdays(ch.window.weekdays, names), open: ch.window.open, close: ch.window.close })}
+          {!ch.window.alwaysOpen && ch.window.closedOnHolidays ? `，${t('funds.holidaysClosed')}` : ''}
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,127 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Button, ImageUploader, type ImageUploadItem } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router-dom';
+import { FormError } from '@/components/FormError';
+import { ListEmpty, ListLoading } from '@/components/ListState';
+import { Page } from '@/components/Page';
+import { TextField } from '@/components/TextField';
+import { useAction } from '@/lib/action';
+import { api, type BodyOf } from '@/lib/api/client';
+import { queryKeys } from '@/lib/query';
+import { toast, toastMessage } from '@/lib/toast';
+import type { FieldError } from '@/lib/validation';
+import { fundKeys, useChannels } from './api';
+import { ChannelRules } from './ChannelRules';
+import { checkProofFile, type DepositValues, validateDeposit } from './validation';
+
+/** Deposit into one channel: amount, proof image (uploaded first), channel password. */
+export default function RechargeChannelPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const qc = useQueryClient();
+  const [params] = useSearchParams();
+  const channels = useChannels();
+  const id = params.get('id');
+  const ch = channels.data?.find((c) => c.id === id) ?? (id ? undefined : channels.data?.[0]);
+
+  const [v, setV] = useState<DepositValues>({ amount: '', proofFileId: '', channelPassword: '' });
+  const [files, setFiles] = useState<ImageUploadItem[]>([]);
+  const [err, setErr] = useState<FieldError<keyof DepositValues | 'window'> | null>(null);
+  const set = (k: keyof DepositValues) => (val: string) => {
+    setV((p) => ({ ...p, [k]: val }));
+    if (err?.field === k) setErr(null);
+  };
+
+  const deposit = useAction(
+    (body: BodyOf<'/api/vue/funds/deposits'>, key) => api.post('/api/vue/funds/deposits', body, { idempotencyKey: key }),
+    {
+      onSuccess: () => {
+        toast.show(t('funds.submitted'));
+        void qc.invalidateQueries({ queryKey: fundKeys.recordsAll });
+        void qc.invalidateQueries({ queryKey: queryKeys.userInfo });
+        void navigate('/user/FundingDetails', { replace: true });
+      },
+    },
+  );
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    if (!ch) return;
+    const fe = validateDeposit(v, ch);
+    setErr(fe);
+    if (fe) toastMessage(fe.key);
+    else deposit.run({ channelId: ch.id, amount: v.amount.trim(), proofFileId: v.proofFileId, channelPassword: v.channelPassword });
+  };
+
+  return (
+    <Page title={t('funds.channelTitle')} testId="recharge-channel-page">
+      {channels.isPending ? (
+        <ListLoading />
+      ) : !ch ? (
+        <ListEmpty text={t('msg.channel_not_found')} />
+      ) : (
+        <form onSubmit={submit} noValidate data-testid="deposit-form">
+          <div className="channel">
+            <ChannelRules ch={ch} />
+          </div>
+          <TextField
+            label={`${t('funds.amount')} (${ch.currency})`}
+            testId="deposit-amount"
+            value={v.amount}
+            onChange={(s) => set('amount')(s.replace(/[^\d.]/g, ''))}
+            placeholder={t('funds.amountPlaceholder')}
+            inputMode="decimal"
+            maxLength={18}
+            invalid={err?.field === 'amount'}
+          />
+          <div className={err?.field === 'proofFileId' ? 'field invalid' : 'field'}>
+            <div className="field-label">{t('funds.proof')}</div>
+            <ImageUploader
+              data-testid="deposit-proof"
+              className="proof-uploader"
+              value={files}
+              maxCount={1}
+              accept="image/jpeg,image/png,image/webp"
+              beforeUpload={(file) => {
+                const bad = checkProofFile(file);
+                if (bad) {
+                  toastMessage(bad);
+                  return null;
+                }
+                return file;
+              }}
+              upload={async (file) => {
+                const { id: fileId } = await api.upload(file);
+                set('proofFileId')(fileId);
+                return { url: URL.createObjectURL(file), extra: { id: fileId } };
+              }}
+              onChange={(items) => {
+                setFiles(items);
+                const done = items[0]?.extra as { id?: string } | undefined;
+                set('proofFileId')(done?.id ?? '');
+              }}
+            />
+            <div className="proof-hint">{t('funds.proofHint')}</div>
+          </div>
+          <TextField
+            label={t('funds.channelPassword')}
+            testId="deposit-channel-password"
+            type="password"
+            value={v.channelPassword}
+            onChange={set('channelPassword')}
+            placeholder={t('funds.channelPasswordPlaceholder')}
+            autoComplete="off"
+            maxLength={64}
+            invalid={err?.field === 'channelPassword'}
+          />
+          <FormError errorKey={err?.key ?? null} />
+          <Button block color="primary" size="large" shape="rounded" type="submit" loading={deposit.pending} data-testid="deposit-submit">
+            {t('funds.submit')}
+          </Button>
+        </form>
+      )}
+    </Page>
+  );
+}

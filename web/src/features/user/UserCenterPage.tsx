@@ -1,0 +1,113 @@
+import { Button, List } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router-dom';
+import { money } from '@/lib/filters';
+import { currentLang } from '@/lib/i18n';
+import { useSession } from '@/lib/session';
+import { trendClass } from '@/lib/trend';
+import { useUserInfo } from '@/lib/user';
+import { useLogout } from './useLogout';
+
+function Amount({ v, testId, trend }: { v: string | undefined; testId: string; trend?: boolean }) {
+  return (
+    <div className={`v num ${trend ? trendClass(v) : ''}`} data-testid={testId}>
+      {v === undefined ? '--' : money(v)}
+    </div>
+  );
+}
+
+export default function UserCenterPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const session = useSession();
+  const info = useUserInfo();
+  const logout = useLogout();
+  const a = info.data?.assets;
+  const status = info.data?.realNameStatus;
+  const go = (to: string) => () => void navigate(to);
+
+  return (
+    <div className="page" data-testid="usercenter-page">
+      <div className="page-body">
+        <div className="asset-card">
+          <div className="asset-head">
+            <div className="user-account" data-testid="user-account">
+              {info.data?.account ?? session.account}
+            </div>
+            <span className={`badge badge-${status ?? 'unverified'}`} data-testid="verification-badge" data-status={status ?? ''}>
+              {t(`user.realName.${status ?? 'unverified'}`)}
+            </span>
+          </div>
+          <div className="asset-label" style={{ marginTop: '0.12rem' }}>
+            {t('user.totalAssets')} ({t('common.currency')})
+          </div>
+          <div className="asset-total num" data-testid="asset-total">
+            {a ? money(a.total) : '--'}
+          </div>
+          <div className="asset-grid">
+            <div>
+              <div className="asset-label">{t('user.available')}</div>
+              <Amount v={a?.available} testId="asset-available" />
+            </div>
+            <div>
+              <div className="asset-label">{t('user.frozen')}</div>
+              <Amount v={a?.frozen} testId="asset-frozen" />
+            </div>
+            <div>
+              <div className="asset-label">{t('user.profit')}</div>
+              <Amount v={a?.profit} testId="asset-profit" trend />
+            </div>
+            <div>
+              <div className="asset-label">{t('user.usd')} (US$)</div>
+              <Amount v={a?.usd} testId="asset-usd" />
+            </div>
+          </div>
+          <div className="asset-actions">
+            <Button shape="rounded" className="asset-btn" data-testid="usercenter-deposit" onClick={go('/user/recharge')}>
+              {t('user.deposit')}
+            </Button>
+          </div>
+        </div>
+
+        <List className="menu" mode="card">
+          <List.Item onClick={go('/user/FundingDetails')} data-testid="menu-fund-records">
+            {t('user.fundRecords')}
+          </List.Item>
+          <List.Item onClick={go('/user/loginPassword')} data-testid="menu-login-password">
+            {t('user.loginPassword')}
+          </List.Item>
+          <List.Item
+            onClick={go('/user/setPassword')}
+            data-testid="menu-fund-password"
+            extra={info.data && !info.data.fundPasswordSet ? t('user.fundPasswordNotSet') : undefined}
+          >
+            {t('user.fundPassword')}
+          </List.Item>
+          <List.Item onClick={go('/user/language')} data-testid="menu-language" extra={t(`language.${currentLang()}`)}>
+            {t('user.language')}
+          </List.Item>
+          <List.Item onClick={go('/user/setting')} data-testid="menu-setting">
+            {t('user.setting')}
+          </List.Item>
+          {session.role === 'ops' ? (
+            <List.Item onClick={go('/ops/deposits')} data-testid="menu-ops-deposits">
+              {t('user.opsDeposits')}
+            </List.Item>
+          ) : null}
+          {session.role === 'auditor' ? (
+            <List.Item onClick={go('/audit/timeline')} data-testid="menu-audit">
+              {t('user.auditTimeline')}
+            </List.Item>
+          ) : null}
+          {info.data?.inviteCode ? (
+            <List.Item extra={<span data-testid="user-invite-code">{info.data.inviteCode}</span>}>{t('user.inviteCode')}</List.Item>
+          ) : null}
+        </List>
+
+        <Button block shape="rounded" className="logout-btn" data-testid="logout" onClick={logout}>
+          {t('user.logout')}
+        </Button>
+      </div>
+    </div>
+  );
+}
