@@ -61,7 +61,7 @@ func NewPlan(head int64, batch []*Request, versions map[string]int64, stored map
 			r.Done(events.AppendResult{}, fmt.Errorf("append to %s: %w", r.Stream, err))
 			continue
 		}
-		if res, done, err := idempotent(r, stored); done {
+		if res, done, err := Retry(r.Stream, r.Events, stored); done {
 			if err != nil {
 				r.Done(events.AppendResult{}, err)
 				continue
@@ -106,13 +106,14 @@ func NewPlan(head int64, batch []*Request, versions map[string]int64, stored map
 	return p
 }
 
-// idempotent reports whether r's event ids are already stored. All of them stored, in r's stream
-// and in order, is a retry: the stored result. Some of them stored is a conflict.
-func idempotent(r *Request, stored map[uuid.UUID]Stored) (events.AppendResult, bool, error) {
+// Retry reports whether the event ids of an append to stream are already stored. All of them
+// stored, in that stream and in order, is a retry: done, with the stored result. Some of them
+// stored is a conflict: done, with an error wrapping events.ErrWrongExpectedVersion.
+func Retry(stream string, evs []events.EventData, stored map[uuid.UUID]Stored) (res events.AppendResult, done bool, err error) {
 	found := 0
 	var hit Stored
 	var hitID uuid.UUID
-	for _, e := range r.Events {
+	for _, e := range evs {
 		if s, ok := stored[e.ID]; ok {
 			if found == 0 {
 				hit, hitID = s, e.ID
@@ -123,23 +124,23 @@ func idempotent(r *Request, stored map[uuid.UUID]Stored) (events.AppendResult, b
 	if found == 0 {
 		return events.AppendResult{}, false, nil
 	}
-	if found == len(r.Events) {
-		first := stored[r.Events[0].ID]
+	if found == len(evs) {
+		first := stored[evs[0].ID]
 		retry := true
-		for i, e := range r.Events {
+		for i, e := range evs {
 			s := stored[e.ID]
-			if s.Stream != r.Stream || s.Version != first.Version+int64(i) {
+			if s.Stream != stream || s.Version != first.Version+int64(i) {
 				retry = false
 				break
 			}
 		}
 		if retry {
-			last := stored[r.Events[len(r.Events)-1].ID]
+			last := stored[evs[len(evs)-1].ID]
 			return events.AppendResult{Version: last.Version, Position: last.Position}, true, nil
 		}
 	}
 	return events.AppendResult{}, true, fmt.Errorf("append to %s: event %s is already stored in %s v%d, not as a retry of this append: %w",
-		r.Stream, hitID, hit.Stream, hit.Version, events.ErrWrongExpectedVersion)
+		stream, hitID, hit.Stream, hit.Version, events.ErrWrongExpectedVersion)
 }
 
 // Accepted are the requests Commit answers; if the transaction fails the backend answers them.
