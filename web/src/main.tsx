@@ -1,11 +1,12 @@
-import { unstableSetRender } from 'antd-mobile';
+import 'antd-mobile/es/global';
+import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from './app/App';
 import { initI18n } from './lib/i18n';
 import './app/styles.css';
 
 // antd-mobile v5 renders toasts and dialogs with React 18's render; on React 19 they show nothing
-// until it is given createRoot.
+// until it is given createRoot. (Deep imports keep the whole kit out of the first route.)
 const roots = new WeakMap<Element | DocumentFragment, Root>();
 unstableSetRender((node, container) => {
   let root = roots.get(container);
@@ -21,8 +22,6 @@ unstableSetRender((node, container) => {
   };
 });
 
-initI18n();
-
 const el = document.getElementById('root');
 if (!el) throw new Error('index.html has no #root');
-createRoot(el).render(<App />);
+void initI18n().then(() => createRoot(el).render(<App />));

@@ -5,6 +5,8 @@ import { useAppConfig } from '@/lib/config';
 import { canGoBack } from '@/lib/nav';
 import { installNativeBackButton } from '@/lib/native';
 import { removeTransientKeys } from '@/lib/session';
+import { preloadToast } from '@/lib/toast';
+import { antdReady } from './antdReady';
 import { TAB_PATHS } from './tabs';
 
 /** The root shell: scroll restoration, the 401 redirect, the native back button, config. */
@@ -16,6 +18,12 @@ export function RootShell() {
   useEffect(() => {
     setLoginRedirect(() => void navigate('/login/login', { replace: true }));
     void installNativeBackButton(() => void navigate(-1), canGoBack);
+    // Fetch the toast and the kit's locale once the first screen is up, before they are needed.
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 500));
+    idle(() => {
+      void preloadToast();
+      void antdReady();
+    });
     // Spec section 3: these keys do not outlive the root shell.
     return removeTransientKeys;
   }, [navigate]);

@@ -1,12 +1,16 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
+import { antdReady } from './antdReady';
 import { RequireRole, RequireSession } from './guards';
 import { RootShell } from './RootShell';
 import type { RouteHandle } from './routeHandle';
-import { TabsLayout } from './TabsLayout';
 
 type PageModule = { default: React.ComponentType };
+
 /** Every screen is its own chunk: the first route carries only the shell and the welcome page. */
-const page = (load: () => Promise<PageModule>) => async () => ({ Component: (await load()).default });
+const page = (load: () => Promise<PageModule>) => async () => {
+  const [mod] = await Promise.all([load(), antdReady()]);
+  return { Component: mod.default };
+};
 const keepAlive: RouteHandle = { keepAlive: true };
 
 export const routes: RouteObject[] = [
@@ -15,7 +19,8 @@ export const routes: RouteObject[] = [
     element: <RootShell />,
     children: [
       { index: true, element: <Navigate to="/login/start" replace /> },
-      { path: 'login/start', lazy: page(() => import('@/features/auth/StartPage')) },
+      // The welcome page uses no kit component, so it does not wait for the kit's locale.
+      { path: 'login/start', lazy: async () => ({ Component: (await import('@/features/auth/StartPage')).default }) },
       { path: 'login/login', lazy: page(() => import('@/features/auth/LoginPage')) },
       { path: 'login/register', lazy: page(() => import('@/features/auth/RegisterPage')) },
       { path: 'user/language', lazy: page(() => import('@/features/user/LanguagePage')) },
@@ -25,7 +30,7 @@ export const routes: RouteObject[] = [
         element: <RequireSession />,
         children: [
           {
-            element: <TabsLayout />,
+            lazy: async () => ({ Component: (await import('./TabsLayout')).TabsLayout }),
             children: [
               { path: 'home/index', handle: keepAlive, lazy: page(() => import('@/features/home/HomePage')) },
               { path: 'user/usercenter', lazy: page(() => import('@/features/user/UserCenterPage')) },

@@ -1,4 +1,3 @@
-import { Button, Dialog } from 'antd-mobile';
 import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
@@ -57,22 +56,25 @@ export default function StartPage() {
         ))}
       </div>
       <div className="welcome-actions">
-        {last ? null : (
-          <Button block shape="rounded" fill="outline" className="welcome-next" data-testid="welcome-next" onClick={() => go(index + 1)}>
-            {t('start.next')}
-          </Button>
-        )}
-        <Button block shape="rounded" color="primary" className="welcome-register" data-testid="welcome-register" onClick={() => void navigate('/login/register')}>
+        {/* Plain buttons: the welcome page is the first route and carries no UI kit. */}
+        <button type="button" className="welcome-btn welcome-next" data-testid="welcome-next" disabled={last} onClick={() => go(index + 1)}>
+          {t('start.next')}
+        </button>
+        <button type="button" className="welcome-btn welcome-register" data-testid="welcome-register" onClick={() => void navigate('/login/register')}>
           {t('start.register')}
-        </Button>
-        <Button block shape="rounded" fill="none" className="welcome-login" data-testid="welcome-login" onClick={() => void navigate('/login/login')}>
+        </button>
+        <button type="button" className="welcome-btn welcome-login" data-testid="welcome-login" onClick={() => void navigate('/login/login')}>
           {t('start.haveAccount')}
-        </Button>
+        </button>
         <button
           type="button"
           className="welcome-contact"
           data-testid="welcome-contact"
-          onClick={() => void Dialog.alert({ title: t('start.contactUs'), content: t('start.contactText'), confirmText: t('common.confirm') })}
+          onClick={() =>
+            void import('antd-mobile/es/components/dialog').then(({ default: Dialog }) =>
+              Dialog.alert({ title: t('start.contactUs'), content: t('start.contactText'), confirmText: t('common.confirm') }),
+            )
+          }
         >
           {t('start.contactUs')}
         </button>

@@ -305,8 +305,25 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Role auditor only. Every event of the account's streams in order, with the balances after each. */
+        /** @description Role auditor only (ops run the queues, auditors read the ledger). Every event of the account's member and account streams in order, with the balances after each. */
         get: operations["auditTimeline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/logo.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The default site logo (config "logo" is a path relative to the image base /api/). */
+        get: operations["logo"];
         put?: never;
         post?: never;
         delete?: never;
@@ -714,9 +731,8 @@ export interface operations {
     logout: {
         parameters: {
             query?: never;
-            header: {
-                /** @description A UUID the client makes per user action. */
-                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            header?: {
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
             cookie?: never;
@@ -1238,6 +1254,26 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+        };
+    };
+    logo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description an SVG image */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
         };
     };
     metrics: {

@@ -1,6 +1,5 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import en from './locales/en';
 import zhTW, { type Messages } from './locales/zh-TW';
 
 declare module 'i18next' {
@@ -61,30 +60,41 @@ export function currentLang(): AppLang {
   return i18n.language === 'en' ? 'en' : 'tw';
 }
 
-export function setLanguage(lang: AppLang): Promise<unknown> {
-  store(lang);
-  document.documentElement.lang = toI18nCode(lang);
-  return i18n.changeLanguage(toI18nCode(lang));
+// English is fetched when first needed; tw, the default, ships in the entry.
+let enLoaded: Promise<void> | undefined;
+function loadLanguage(lang: AppLang): Promise<void> {
+  if (lang !== 'en') return Promise.resolve();
+  enLoaded ??= import('./locales/en').then((m) => {
+    i18n.addResourceBundle('en', 'translation', m.default, true, true);
+  });
+  return enLoaded;
 }
 
-/** Initialises i18next synchronously (both languages are bundled; they are small). */
-export function initI18n(loc: { search: string; hash: string } = window.location): typeof i18n {
+export async function setLanguage(lang: AppLang): Promise<void> {
+  store(lang);
+  await loadLanguage(lang);
+  document.documentElement.lang = toI18nCode(lang);
+  await i18n.changeLanguage(toI18nCode(lang));
+}
+
+/** Initialises i18next in the detected language (resolves once its texts are loaded). */
+export async function initI18n(loc: { search: string; hash: string } = window.location): Promise<typeof i18n> {
   const { lang, fromQuery } = detectLanguage(loc, readStored());
   if (fromQuery) store(lang);
   document.documentElement.lang = toI18nCode(lang);
   if (!i18n.isInitialized) {
     void i18n.use(initReactI18next).init({
-      resources: { 'zh-TW': { translation: zhTW }, en: { translation: en } },
-      lng: toI18nCode(lang),
+      resources: { 'zh-TW': { translation: zhTW } },
+      lng: 'zh-TW',
       fallbackLng: false,
       supportedLngs: ['zh-TW', 'en'],
       initAsync: false,
       interpolation: { escapeValue: false },
       returnNull: false,
     });
-  } else if (i18n.language !== toI18nCode(lang)) {
-    void i18n.changeLanguage(toI18nCode(lang));
   }
+  await loadLanguage(lang);
+  if (i18n.language !== toI18nCode(lang)) await i18n.changeLanguage(toI18nCode(lang));
   return i18n;
 }
 
