@@ -1,0 +1,207 @@
+package commands
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands/rules/money"
+	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/rules/window"
+	"github.com/lotbook/lotbook/events"
+)
+
+// accountState is the account aggregate (stream account-<id>): the member's deposits and cash
+// per currency, computed from the postings of the stream's money events.
+type accountState struct {
+	memberID  string
+	available string // ledger account names of this member
+	frozen    string
+	deposits  map[string]*deposit
+	balances  map[string]Balance
+}
+
+type deposit struct {
+	currency string
+	amount   decimal.Decimal
+	status   string
+}
+
+func newAccountState(memberID string) *accountState {
+	return &accountState{
+		memberID:  memberID,
+		available: events.MemberAvailable(memberID),
+		frozen:    events.MemberFrozen(memberID),
+		deposits:  map[string]*deposit{},
+		balances:  map[string]Balance{},
+	}
+}
+
+func (a *accountState) apply(_ events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.DepositRequested:
+		a.deposits[e.OrderNo] = &deposit{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
+	case events.DepositApproved:
+		if d := a.deposits[e.OrderNo]; d != nil {
+			d.status = events.ReviewApproved
+		}
+	case events.DepositRejected:
+		if d := a.deposits[e.OrderNo]; d != nil {
+			d.status = events.ReviewRejected
+		}
+	}
+	if m, ok := p.(events.MovesMoney); ok {
+		for _, leg := range m.MoneyPostings() {
+			b := a.balances[leg.Currency]
+			switch leg.Account {
+			case a.available:
+				b.Available = b.Available.Add(leg.Amount)
+			case a.frozen:
+				b.Frozen = b.Frozen.Add(leg.Amount)
+			default:
+				continue
+			}
+			a.balances[leg.Currency] = b
+		}
+	}
+}
+
+func (a *accountState) snapshot() any {
+	out := make(map[string]Balance, len(a.balances))
+	for c, b := range a.balances {
+		out[c] = b
+	}
+	return out
+}
+
+// memberFacts are what a deposit needs to know from the member stream.
+type memberFacts struct {
+	registered bool
+	disabled   bool
+	frozen     bool
+	ownsProof  bool
+}
+
+// depositRequest is a deposit with everything its decision needs from other streams.
+type depositRequest struct {
+	in      DepositInput
+	member  memberFacts
+	channel *events.DepositChannelConfigured // nil when the channel does not exist
+	now     time.Time
+	cal     window.Calendar
+	orderNo func(n int) string // the n-th candidate order number
+}
+
+// decideDepositRequest applies the spec's deposit rules in this order: the member's state, the
+// channel, the amount and its limits, the time window, the proof, the channel password.
+func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, error) {
+	switch {
+	case !r.member.registered:
+		return nil, notFound(KeyAccountNotExist)
+	case r.member.disabled:
+		return nil, forbidden(KeyAccountDisabled)
+	case r.member.frozen:
+		return nil, forbidden(KeyAccountFrozen)
+	}
+	ch := r.channel
+	if ch == nil {
+		return nil, notFound(KeyChannelNotFound)
+	}
+	if !ch.Enabled {
+		return nil, rule(KeyChannelClosed)
+	}
+	amount, err := money.ParseAmount(r.in.Amount, ch.Currency)
+	if err != nil {
+		return nil, invalid(err.Error())
+	}
+	if amount.LessThan(ch.Min) {
+		return nil, rule(KeyAmountBelowMinimum)
+	}
+	if amount.GreaterThan(ch.Max) {
+		return nil, rule(KeyAmountAboveMaximum)
+	}
+	if !window.Open(ch.Window, r.now, r.cal) {
+		return nil, rule(KeyDepositWindowClosed)
+	}
+	if r.in.ProofFileID == "" {
+		return nil, invalid(KeyDepositProofRequired)
+	}
+	if !r.member.ownsProof {
+		return nil, notFound(KeyFileNotFound)
+	}
+	if ch.PasswordHash != "" && !secret.Equal(secret.ChannelPasswordHash(r.in.ChannelPassword), ch.PasswordHash) {
+		return nil, rule(KeyChannelPasswordWrong)
+	}
+	orderNo := ""
+	for n := 0; orderNo == "" || a.deposits[orderNo] != nil; n++ {
+		orderNo = r.orderNo(n)
+	}
+	return []events.Payload{events.DepositRequested{
+		OrderNo:     orderNo,
+		ChannelID:   ch.ID,
+		ChannelName: ch.Name,
+		Currency:    ch.Currency,
+		Amount:      amount,
+		ProofFileID: r.in.ProofFileID,
+	}}, nil
+}
+
+// pendingDeposit finds a deposit that can still be reviewed.
+func (a *accountState) pendingDeposit(orderNo string) (*deposit, error) {
+	d := a.deposits[orderNo]
+	if d == nil {
+		return nil, notFound(KeyOrderNotFound)
+	}
+	if d.status != events.ReviewPending {
+		return nil, rule(KeyOrderNotPending)
+	}
+	return d, nil
+}
+
+// decideApproveDeposit credits the member from bank clearing.
+func decideApproveDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	d, err := a.pendingDeposit(orderNo)
+	if err != nil {
+		return nil, err
+	}
+	postings := events.Transfer(events.HouseBankClearing, a.available, d.currency, d.amount)
+	if err := events.CheckBalanced(postings); err != nil {
+		return nil, unavailable(fmt.Errorf("deposit %s: %w", orderNo, err))
+	}
+	return []events.Payload{events.DepositApproved{
+		OrderNo: orderNo, Currency: d.currency, Amount: d.amount, Remark: remark, Postings: postings,
+	}}, nil
+}
+
+// decideRejectDeposit closes the deposit without moving money; the remark tells the member why.
+func decideRejectDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	if _, err := a.pendingDeposit(orderNo); err != nil {
+		return nil, err
+	}
+	return []events.Payload{events.DepositRejected{OrderNo: orderNo, Remark: remark}}, nil
+}
+
+// depositOrderNo is the n-th candidate order number of a deposit command: "D", the date in
+// Asia/Taipei, and 16 digits derived from the member and the command id. Deterministic, so a
+// retried command proposes the same number; 10^16 numbers a day make a collision between
+// members negligible, and within one account the next candidate is taken.
+func depositOrderNo(memberID, commandID string, day time.Time, n int) string {
+	sum := sha256.Sum256([]byte(memberID + "\x00" + commandID + "\x00" + fmt.Sprint(n)))
+	x := binary.BigEndian.Uint64(sum[:8]) % 10_000_000_000_000_000
+	return fmt.Sprintf("D%s%016d", day.In(taipei).Format("20060102"), x)
+}
+
+// remarkLimit bounds an ops remark (characters).
+const remarkLimit = 500
+
+func cleanRemark(s string) (string, *Error) {
+	s = strings.TrimSpace(s)
+	if len([]rune(s)) > remarkLimit {
+		return "", invalid(KeyInvalidRequest)
+	}
+	return s, nil
+}

@@ -1,0 +1,163 @@
+package commands
+
+import (
+	"container/list"
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// state is an aggregate's state; apply is its evolve function, fed every event of the stream in
+// order (the recorded event carries metadata such as the server time).
+type state interface {
+	apply(r events.RecordedEvent, p events.Payload)
+}
+
+// snapshotter is a state that keeps, per command, a copy of what the command's answer reports
+// (the account's balances right after it).
+type snapshotter interface {
+	snapshot() any
+}
+
+// record is what one command wrote to one stream: enough to give the same answer again.
+type record struct {
+	payloads []events.Payload
+	position int64 // global position of the command's last event in the stream
+	snapshot any   // state snapshot after that event, when the state keeps one
+}
+
+// entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
+// this process, so conflicts only come from other processes; the store's expected-version check
+// stays the guard.
+type entry struct {
+	mu       sync.Mutex
+	stream   string
+	version  int64 // events applied
+	position int64 // global position of the last event applied
+	st       state
+	seen     map[string]*record // command id -> what it wrote here
+}
+
+func newEntry(stream string) *entry {
+	return &entry{stream: stream, st: stateFor(stream), seen: map[string]*record{}}
+}
+
+// stateFor picks the aggregate of a stream from its name.
+func stateFor(stream string) state {
+	switch {
+	case strings.HasPrefix(stream, "member-"):
+		return &memberState{}
+	case strings.HasPrefix(stream, "account-"):
+		return newAccountState(strings.TrimPrefix(stream, "account-"))
+	case strings.HasPrefix(stream, "invite-"):
+		return &inviteState{}
+	case stream == events.ConfigStream:
+		return newConfigState()
+	default:
+		panic("commands: no aggregate for stream " + stream)
+	}
+}
+
+// cache keeps the most recently used aggregates. An entry evicted while a command holds it
+// simply becomes private to that command; the next load reads the stream again.
+type cache struct {
+	mu  sync.Mutex
+	cap int
+	ll  *list.List // front = most recently used; values are *entry
+	m   map[string]*list.Element
+}
+
+func newCache(capacity int) *cache {
+	return &cache{cap: capacity, ll: list.New(), m: map[string]*list.Element{}}
+}
+
+func (c *cache) get(stream string) *entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.m[stream]; ok {
+		c.ll.MoveToFront(el)
+		return el.Value.(*entry)
+	}
+	e := newEntry(stream)
+	c.m[stream] = c.ll.PushFront(e)
+	for c.ll.Len() > c.cap {
+		last := c.ll.Back()
+		c.ll.Remove(last)
+		delete(c.m, last.Value.(*entry).stream)
+	}
+	return e
+}
+
+// drop forgets a stream whose cached state can no longer be trusted.
+func (c *cache) drop(e *entry) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.m[e.stream]; ok && el.Value.(*entry) == e {
+		c.ll.Remove(el)
+		delete(c.m, e.stream)
+	}
+}
+
+func (c *cache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ll.Len()
+}
+
+// load returns the stream's aggregate, locked and caught up with the store (only events after
+// the cached version are read). The caller unlocks e.mu.
+func (s *Service) load(ctx context.Context, stream string) (*entry, error) {
+	e := s.cache.get(stream)
+	e.mu.Lock()
+	if err := s.catchUp(ctx, e); err != nil {
+		e.mu.Unlock()
+		return nil, err
+	}
+	return e, nil
+}
+
+func (s *Service) catchUp(ctx context.Context, e *entry) error {
+	recs, err := s.store.ReadStream(ctx, e.stream, e.version)
+	if err != nil {
+		return unavailable(fmt.Errorf("read %s after v%d: %w", e.stream, e.version, err))
+	}
+	for _, r := range recs {
+		p, err := events.DecodeRecorded(r)
+		if err != nil {
+			// The state may be half applied: start this stream over next time.
+			s.cache.drop(e)
+			e.version, e.position, e.st, e.seen = 0, 0, stateFor(e.stream), map[string]*record{}
+			return unavailable(err)
+		}
+		e.st.apply(r, p)
+		e.version, e.position = r.Version, r.Position
+		if id := r.Metadata.CommandID; id != "" {
+			rec := e.seen[id]
+			if rec == nil {
+				rec = &record{}
+				e.seen[id] = rec
+			}
+			rec.payloads = append(rec.payloads, p)
+			rec.position = r.Position
+			if sn, ok := e.st.(snapshotter); ok {
+				rec.snapshot = sn.snapshot()
+			}
+		}
+	}
+	return nil
+}
+
+// view runs f on a stream's caught-up state under its lock, to read facts another stream's
+// decision needs.
+func view[S state, T any](ctx context.Context, s *Service, stream string, f func(st S, e *entry) T) (T, error) {
+	var zero T
+	e, err := s.load(ctx, stream)
+	if err != nil {
+		return zero, err
+	}
+	defer e.mu.Unlock()
+	return f(e.st.(S), e), nil
+}

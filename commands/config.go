@@ -1,0 +1,119 @@
+package commands
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"reflect"
+	"strconv"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// configState is the config aggregate (stream config): deposit channels and site config.
+type configState struct {
+	channels map[string]events.DepositChannelConfigured
+	site     map[string]string
+}
+
+func newConfigState() *configState {
+	return &configState{channels: map[string]events.DepositChannelConfigured{}, site: map[string]string{}}
+}
+
+func (c *configState) apply(_ events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.DepositChannelConfigured:
+		c.channels[e.ID] = e
+	case events.SiteConfigured:
+		c.site[e.Name] = e.Value
+	}
+}
+
+// decideConfigureChannel defines or redefines a channel; the same definition again changes
+// nothing. An empty password hash keeps the current one.
+func decideConfigureChannel(c *configState, ch events.DepositChannelConfigured) ([]events.Payload, error) {
+	old, exists := c.channels[ch.ID]
+	if exists && ch.PasswordHash == "" {
+		ch.PasswordHash = old.PasswordHash
+	}
+	if exists && sameChannel(old, ch) {
+		return nil, nil
+	}
+	return []events.Payload{ch}, nil
+}
+
+func sameChannel(a, b events.DepositChannelConfigured) bool {
+	return a.ID == b.ID && a.Name == b.Name && a.Currency == b.Currency &&
+		a.Min.Equal(b.Min) && a.Max.Equal(b.Max) && a.PasswordHash == b.PasswordHash &&
+		a.Enabled == b.Enabled && reflect.DeepEqual(a.Window, b.Window)
+}
+
+// decideSiteConfig sets one entry; the same value again changes nothing.
+func decideSiteConfig(c *configState, name, value string) ([]events.Payload, error) {
+	if old, ok := c.site[name]; ok && old == value {
+		return nil, nil
+	}
+	return []events.Payload{events.SiteConfigured{Name: name, Value: value}}, nil
+}
+
+// inviteState is an invite code's aggregate (stream invite-<CODE>): issued once, to a member or
+// as a root code (empty member id).
+type inviteState struct {
+	issued   bool
+	memberID string
+}
+
+func (i *inviteState) apply(_ events.RecordedEvent, p events.Payload) {
+	if e, ok := p.(events.InviteCodeIssued); ok && !i.issued {
+		i.issued, i.memberID = true, e.MemberID
+	}
+}
+
+// errCodeTaken tells the registration to try its next candidate code.
+var errCodeTaken = refuse(KindConflict, KeyInviteCodeExists)
+
+// decideIssueInvite gives code to memberID (empty for a root code). Issuing it again to the same
+// holder changes nothing; a code held by someone else is refused.
+func decideIssueInvite(i *inviteState, code, memberID string) ([]events.Payload, error) {
+	if i.issued {
+		if i.memberID == memberID {
+			return nil, nil
+		}
+		return nil, errCodeTaken
+	}
+	return []events.Payload{events.InviteCodeIssued{Code: code, MemberID: memberID}}, nil
+}
+
+// inviteAlphabet has no letters easily misread (I, L, O look like 1, 1, 0).
+const inviteAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ"
+
+// inviteCandidate is the n-th code a member may get: 7 letters (23^7, about 3.4 billion codes)
+// derived from the member id, 8 letters after 8 collisions. Deterministic, so two racing
+// registrations of one account pick the same code and a retried registration finds its own.
+func inviteCandidate(memberID string, n int) string {
+	sum := sha256.Sum256([]byte(memberID + "#" + strconv.Itoa(n)))
+	x := binary.BigEndian.Uint64(sum[:8])
+	length := 7
+	if n >= 8 {
+		length = 8
+	}
+	b := make([]byte, length)
+	for i := range b {
+		b[i] = inviteAlphabet[x%uint64(len(inviteAlphabet))]
+		x /= uint64(len(inviteAlphabet))
+	}
+	return string(b)
+}
+
+// validInviteCode: 4 to 16 upper-case letters or digits (codes are upper-cased before this).
+func validInviteCode(code string) bool {
+	if len(code) < 4 || len(code) > 16 {
+		return false
+	}
+	for i := 0; i < len(code); i++ {
+		c := code[i]
+		if !(c >= 'A' && c <= 'Z' || c >= '0' && c <= '9') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,147 @@
+package commands
+
+import (
+	"errors"
+	"net/http"
+)
+
+// Kind classifies a refusal; the API turns it into an HTTP status.
+type Kind int
+
+// The kinds of refusal, with their HTTP status.
+const (
+	KindInvalid      Kind = iota + 1 // 400: the request itself is malformed or a field breaks its rule
+	KindUnauthorized                 // 401: no or expired session
+	KindForbidden                    // 403: forbidden, or the account's state refuses it (flags, lock)
+	KindNotFound                     // 404: the thing named does not exist
+	KindConflict                     // 409: conflicts with what exists (reused key, taken code)
+	KindRule                         // 422: a business rule refuses it
+	KindRateLimited                  // 429
+	KindUnavailable                  // 503: the store is busy or failing; retry later
+)
+
+// HTTPStatus is the status the API answers with.
+func (k Kind) HTTPStatus() int {
+	switch k {
+	case KindInvalid:
+		return http.StatusBadRequest
+	case KindUnauthorized:
+		return http.StatusUnauthorized
+	case KindForbidden:
+		return http.StatusForbidden
+	case KindNotFound:
+		return http.StatusNotFound
+	case KindConflict:
+		return http.StatusConflict
+	case KindRule:
+		return http.StatusUnprocessableEntity
+	case KindRateLimited:
+		return http.StatusTooManyRequests
+	default:
+		return http.StatusServiceUnavailable
+	}
+}
+
+func (k Kind) String() string {
+	switch k {
+	case KindInvalid:
+		return "invalid"
+	case KindUnauthorized:
+		return "unauthorized"
+	case KindForbidden:
+		return "forbidden"
+	case KindNotFound:
+		return "not_found"
+	case KindConflict:
+		return "conflict"
+	case KindRule:
+		return "rule"
+	case KindRateLimited:
+		return "rate_limited"
+	case KindUnavailable:
+		return "unavailable"
+	default:
+		return "unknown"
+	}
+}
+
+// Error is a refusal with the message key the client translates. Err, when set, is the cause
+// (for logs; never shown to members).
+type Error struct {
+	Kind Kind
+	Key  string
+	Err  error
+}
+
+func (e *Error) Error() string {
+	if e.Err != nil {
+		return e.Key + ": " + e.Err.Error()
+	}
+	return e.Key
+}
+
+func (e *Error) Unwrap() error { return e.Err }
+
+// AsError returns the *Error in err's chain, if any.
+func AsError(err error) (*Error, bool) {
+	var e *Error
+	ok := errors.As(err, &e)
+	return e, ok
+}
+
+func refuse(k Kind, key string) *Error { return &Error{Kind: k, Key: key} }
+
+func invalid(key string) *Error   { return refuse(KindInvalid, key) }
+func rule(key string) *Error      { return refuse(KindRule, key) }
+func forbidden(key string) *Error { return refuse(KindForbidden, key) }
+func notFound(key string) *Error  { return refuse(KindNotFound, key) }
+
+// unavailable wraps a store or internal failure; the member sees system_busy.
+func unavailable(err error) *Error {
+	return &Error{Kind: KindUnavailable, Key: KeySystemBusy, Err: err}
+}
+
+// Message keys used by commands (the full list lives with the API and the web app).
+const (
+	KeyInvalidRequest          = "invalid_request"
+	KeySystemBusy              = "system_busy"
+	KeyIdempotencyConflict     = "idempotency_conflict"
+	KeyAccountRequired         = "account_required"
+	KeyPasswordRequired        = "password_required"
+	KeyConfirmPasswordRequired = "confirm_password_required"
+	KeyInviteCodeRequired      = "invite_code_required"
+	KeyPasswordsInconsistent   = "passwords_inconsistent"
+	KeyAccountInvalid          = "account_invalid"
+	KeyPasswordInvalid         = "password_invalid"
+	KeyAccountExists           = "account_exists"
+	KeyInviterNotExist         = "inviter_not_exist"
+	KeyAccountNotExist         = "account_not_exist"
+	KeyAccountOrPasswordWrong  = "account_or_password_wrong"
+	KeyAccountFrozen           = "account_frozen"
+	KeyLoginBanned             = "login_banned"
+	KeyAccountDisabled         = "account_disabled"
+	KeyOldPasswordRequired     = "old_password_required"
+	KeyOldPasswordWrong        = "old_password_wrong"
+	KeyFundPasswordRequired    = "fund_password_required"
+	KeyFundPasswordInvalid     = "fund_password_invalid"
+	KeyFundPasswordWrong       = "fund_password_wrong"
+	KeyFundPasswordNotSet      = "fund_password_not_set"
+	KeyFundPasswordAlreadySet  = "fund_password_already_set"
+	KeyFundPasswordLocked      = "fund_password_locked"
+	KeyChannelNotFound         = "channel_not_found"
+	KeyChannelClosed           = "channel_closed"
+	KeyChannelPasswordWrong    = "channel_password_wrong"
+	KeyDepositProofRequired    = "deposit_proof_required"
+	KeyDepositWindowClosed     = "deposit_window_closed"
+	KeyAmountRequired          = "amount_required"
+	KeyAmountInvalid           = "amount_invalid"
+	KeyAmountBelowMinimum      = "amount_below_minimum"
+	KeyAmountAboveMaximum      = "amount_above_maximum"
+	KeyOrderNotFound           = "order_not_found"
+	KeyOrderNotPending         = "order_not_pending"
+	KeyRemarkRequired          = "remark_required"
+	KeyFlagInvalid             = "flag_invalid"
+	KeyFileNotFound            = "file_not_found"
+	// KeyInviteCodeExists refuses a root invite code that a member already holds (ops tooling only).
+	KeyInviteCodeExists = "invite_code_exists"
+)

@@ -1,0 +1,116 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// execute runs one command against one stream: load, return the earlier record if this command
+// already wrote here, else decide and append with the loaded version. On a write conflict it
+// reloads and decides again, at most maxAttempts times, then answers system_busy. After an
+// append it reads its own events back, so the record returned is what the store holds (a
+// concurrent duplicate of the same command may have written first).
+//
+// decide returns the events to append; none means nothing changes, and the record then carries
+// only the stream's current position.
+func execute[S state](ctx context.Context, s *Service, c cmd, stream string, decide func(st S) ([]events.Payload, error)) (*record, error) {
+	for attempt := 1; ; attempt++ {
+		e, err := s.load(ctx, stream)
+		if err != nil {
+			return nil, err
+		}
+		if rec := e.seen[c.CommandID]; rec != nil {
+			e.mu.Unlock()
+			return rec, nil
+		}
+		payloads, err := decide(e.st.(S))
+		if err != nil {
+			e.mu.Unlock()
+			return nil, err
+		}
+		if len(payloads) == 0 {
+			rec := &record{position: e.position}
+			if sn, ok := e.st.(snapshotter); ok {
+				rec.snapshot = sn.snapshot()
+			}
+			e.mu.Unlock()
+			return rec, nil
+		}
+		data, err := encode(c, stream, payloads)
+		if err != nil {
+			e.mu.Unlock()
+			return nil, unavailable(err)
+		}
+		_, err = s.store.Append(ctx, stream, e.version, data)
+		if errors.Is(err, events.ErrWrongExpectedVersion) {
+			e.mu.Unlock()
+			if attempt >= s.maxAttempts {
+				s.log.WarnContext(ctx, "command gave up after write conflicts", "stream", stream, "command", c.CommandID, "attempts", attempt)
+				return nil, unavailable(fmt.Errorf("%s: %d write conflicts", stream, attempt))
+			}
+			if err := backoff(ctx, attempt); err != nil {
+				return nil, unavailable(err)
+			}
+			continue
+		}
+		if err != nil {
+			e.mu.Unlock()
+			s.log.ErrorContext(ctx, "append failed", "stream", stream, "command", c.CommandID, "err", err)
+			return nil, unavailable(fmt.Errorf("append to %s: %w", stream, err))
+		}
+		err = s.catchUp(ctx, e)
+		rec := e.seen[c.CommandID]
+		e.mu.Unlock()
+		if err != nil {
+			return nil, err
+		}
+		if rec == nil {
+			return nil, unavailable(fmt.Errorf("%s: appended events of %s not found on read-back", stream, c.CommandID))
+		}
+		return rec, nil
+	}
+}
+
+// backoff waits a little, growing and jittered, before the next attempt after a conflict.
+func backoff(ctx context.Context, attempt int) error {
+	d := time.Duration(attempt) * time.Duration(500+rand.IntN(1500)) * time.Microsecond
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
+}
+
+// encode turns payloads into EventData with ids derived from the command id, so that a retried
+// command re-appends the same ids and the store writes it once.
+func encode(c cmd, stream string, payloads []events.Payload) ([]events.EventData, error) {
+	md := events.Metadata{
+		CommandID:     c.CommandID,
+		Actor:         c.Actor,
+		CorrelationID: c.CorrelationID,
+		CausationID:   c.CommandID,
+		ServerTime:    c.now,
+	}
+	out := make([]events.EventData, len(payloads))
+	for i, p := range payloads {
+		if m, ok := p.(events.MovesMoney); ok {
+			if err := events.CheckBalanced(m.MoneyPostings()); err != nil {
+				return nil, fmt.Errorf("%s in %s: %w", p.EventName(), stream, err)
+			}
+		}
+		typ, data, err := events.Encode(p)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = events.EventData{ID: events.EventID(c.CommandID, stream, i), Type: typ, Data: data, Metadata: md}
+	}
+	return out, nil
+}

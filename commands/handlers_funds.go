@@ -1,0 +1,127 @@
+package commands
+
+import (
+	"context"
+
+	"github.com/lotbook/lotbook/commands/rules/window"
+	"github.com/lotbook/lotbook/events"
+)
+
+// RequestDeposit records a member's deposit with its proof, for ops to review.
+func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string, in DepositInput) (OrderResult, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return OrderResult{}, err
+	}
+	if !validMemberID(memberID) {
+		return OrderResult{}, notFound(KeyAccountNotExist)
+	}
+	stream := events.AccountStream(memberID)
+	// A replay answers before the member's state or the channel are looked at again.
+	earlier, err := view(ctx, s, stream, func(_ *accountState, e *entry) *record { return e.seen[c.CommandID] })
+	if err != nil {
+		return OrderResult{}, err
+	}
+	if earlier != nil {
+		return orderAnswer(earlier)
+	}
+	facts, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) memberFacts {
+		return memberFacts{
+			registered: m.registered && m.role == events.RoleMember,
+			disabled:   m.flags[events.FlagDisabled],
+			frozen:     m.flags[events.FlagFrozen],
+			ownsProof:  in.ProofFileID != "" && m.files[in.ProofFileID],
+		}
+	})
+	if err != nil {
+		return OrderResult{}, err
+	}
+	channel, err := view(ctx, s, events.ConfigStream, func(cfg *configState, _ *entry) *events.DepositChannelConfigured {
+		if ch, ok := cfg.channels[in.ChannelID]; ok {
+			return &ch
+		}
+		return nil
+	})
+	if err != nil {
+		return OrderResult{}, err
+	}
+	req := depositRequest{
+		in: in, member: facts, channel: channel, now: c.now, cal: s.cal,
+		orderNo: func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
+	}
+	rec, err := execute(ctx, s, c, stream, func(a *accountState) ([]events.Payload, error) {
+		return decideDepositRequest(a, req)
+	})
+	if err != nil {
+		return OrderResult{}, err
+	}
+	return orderAnswer(rec)
+}
+
+// ApproveDeposit credits a pending deposit to the member (ops).
+func (s *Service) ApproveDeposit(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
+	return s.review(ctx, meta, memberID, orderNo, remark, decideApproveDeposit)
+}
+
+// RejectDeposit closes a pending deposit without moving money (ops); the remark is required.
+func (s *Service) RejectDeposit(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
+	r, e := cleanRemark(remark)
+	if e != nil {
+		return OrderResult{}, e
+	}
+	if r == "" {
+		return OrderResult{}, invalid(KeyRemarkRequired)
+	}
+	return s.review(ctx, meta, memberID, orderNo, r, decideRejectDeposit)
+}
+
+func (s *Service) review(ctx context.Context, meta Meta, memberID, orderNo, remark string,
+	decide func(a *accountState, orderNo, remark string) ([]events.Payload, error)) (OrderResult, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return OrderResult{}, err
+	}
+	remark, e := cleanRemark(remark)
+	if e != nil {
+		return OrderResult{}, e
+	}
+	if !validMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
+		return OrderResult{}, notFound(KeyOrderNotFound)
+	}
+	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+		return decide(a, orderNo, remark)
+	})
+	if err != nil {
+		return OrderResult{}, err
+	}
+	return orderAnswer(rec)
+}
+
+// orderAnswer is the answer of a deposit command's record. A record without a deposit event
+// belongs to another command under the same key.
+func orderAnswer(rec *record) (OrderResult, error) {
+	out := OrderResult{Position: rec.position}
+	if b, ok := rec.snapshot.(map[string]Balance); ok {
+		out.Balances = b
+	}
+	for _, p := range rec.payloads {
+		switch e := p.(type) {
+		case events.DepositRequested:
+			out.OrderNo, out.Status = e.OrderNo, events.ReviewPending
+		case events.DepositApproved:
+			out.OrderNo, out.Status = e.OrderNo, events.ReviewApproved
+		case events.DepositRejected:
+			out.OrderNo, out.Status = e.OrderNo, events.ReviewRejected
+		}
+	}
+	if out.OrderNo == "" {
+		return OrderResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+	}
+	return out, nil
+}
+
+// DepositWindowOpen tells whether a window is open now by this service's clock and calendar (for
+// the channel list's openNow).
+func (s *Service) DepositWindowOpen(w events.TimeWindow) bool {
+	return window.Open(w, s.clock(), s.cal)
+}

@@ -1,0 +1,423 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/lotbook/lotbook/commands/rules/identity"
+	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/events"
+)
+
+// verify checks a password against an argon2id hash; a malformed stored hash never matches.
+func (s *Service) verify(hash, password string) bool {
+	ok, err := secret.VerifyPassword(hash, password)
+	if err != nil && hash != "" {
+		s.log.Error("stored password hash is malformed", "err", err)
+	}
+	return ok
+}
+
+func (s *Service) hash(password string) (string, error) {
+	h, err := secret.HashPassword(password, s.cost)
+	if err != nil {
+		return "", unavailable(err)
+	}
+	return h, nil
+}
+
+// newSession makes a token and the event that records its hash.
+func (s *Service) newSession(c cmd) (string, events.SessionOpened, error) {
+	tok, err := secret.NewToken()
+	if err != nil {
+		return "", events.SessionOpened{}, unavailable(err)
+	}
+	return tok, events.SessionOpened{TokenHash: secret.HashToken(tok), ExpiresAt: c.now.Add(s.ttl)}, nil
+}
+
+// sessionFrom answers a command that opened a session; token is empty on a replay.
+func sessionFrom(rec *record, token string) Session {
+	out := Session{Token: token, Position: rec.position}
+	for _, p := range rec.payloads {
+		switch e := p.(type) {
+		case events.MemberRegistered:
+			out.MemberID, out.Account, out.Role = e.MemberID, e.Account, e.Role
+		case events.SessionOpened:
+			out.ExpiresAt = e.ExpiresAt
+		}
+	}
+	return out
+}
+
+// Register checks the form and the invite code, gives the member their own invite code, opens
+// the member stream (whose first append, expected version NoStream, is the account's uniqueness
+// check) and a first session.
+func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Session, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Session{}, err
+	}
+	if e := validateRegistration(in); e != nil {
+		return Session{}, e
+	}
+	account := identity.NormalizeAccount(in.Account)
+	memberID := events.MemberID(account)
+	stream := events.MemberStream(memberID)
+
+	// A replay answers before anything else is checked again.
+	type pre struct {
+		rec        *record
+		registered bool
+	}
+	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
+		return pre{e.seen[c.CommandID], m.registered}
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	if p.rec != nil {
+		return s.registerAnswer(p.rec, "", account)
+	}
+	if p.registered {
+		return Session{}, rule(KeyAccountExists)
+	}
+
+	code := strings.ToUpper(in.InviteCode)
+	inviter, err := s.inviter(ctx, code)
+	if err != nil {
+		return Session{}, err
+	}
+	own, err := s.claimInviteCode(ctx, c, memberID)
+	if err != nil {
+		return Session{}, err
+	}
+	pwHash, err := s.hash(in.Password)
+	if err != nil {
+		return Session{}, err
+	}
+	token, session, err := s.newSession(c)
+	if err != nil {
+		return Session{}, err
+	}
+	reg := events.MemberRegistered{
+		MemberID: memberID, Account: account, Role: events.RoleMember, PasswordHash: pwHash,
+		InviteCode: code, InviterID: inviter, OwnInviteCode: own,
+	}
+	rec, err := execute(ctx, s, c, stream, func(m *memberState) ([]events.Payload, error) {
+		return decideRegister(m, reg, session)
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	return s.registerAnswer(rec, token, account)
+}
+
+// registerAnswer is the session of a registration record. A replayed registration has no token;
+// a record without a registration belongs to another kind of command under the same key.
+func (s *Service) registerAnswer(rec *record, token, account string) (Session, error) {
+	out := sessionFrom(rec, token)
+	if out.MemberID == "" || out.Account != account {
+		return Session{}, refuse(KindConflict, KeyIdempotencyConflict)
+	}
+	if out.Token != "" && !s.sessionIsFrom(rec, token) {
+		// A concurrent duplicate of this command won the race: its token is not ours.
+		out.Token = ""
+	}
+	return out, nil
+}
+
+func (s *Service) sessionIsFrom(rec *record, token string) bool {
+	for _, p := range rec.payloads {
+		if e, ok := p.(events.SessionOpened); ok {
+			return secret.Equal(e.TokenHash, secret.HashToken(token))
+		}
+	}
+	return false
+}
+
+// inviter is the member who handed out code ("" for a root code); inviter_not_exist when no one
+// did.
+func (s *Service) inviter(ctx context.Context, code string) (string, error) {
+	if !validInviteCode(code) {
+		return "", rule(KeyInviterNotExist)
+	}
+	type found struct {
+		issued   bool
+		memberID string
+	}
+	f, err := view(ctx, s, events.InviteStream(code), func(i *inviteState, _ *entry) found {
+		return found{i.issued, i.memberID}
+	})
+	if err != nil {
+		return "", err
+	}
+	if !f.issued {
+		return "", rule(KeyInviterNotExist)
+	}
+	return f.memberID, nil
+}
+
+// claimInviteCode issues the member's own code on its invite stream, trying the member's
+// candidates in order until one is free (or already theirs).
+func (s *Service) claimInviteCode(ctx context.Context, c cmd, memberID string) (string, error) {
+	for n := 0; n < 32; n++ {
+		code := inviteCandidate(memberID, n)
+		_, err := execute(ctx, s, c, events.InviteStream(code), func(i *inviteState) ([]events.Payload, error) {
+			return decideIssueInvite(i, code, memberID)
+		})
+		if errors.Is(err, errCodeTaken) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		return code, nil
+	}
+	return "", unavailable(fmt.Errorf("no free invite code for member %s", memberID))
+}
+
+// Login opens a session for a member, ops or auditor user.
+func (s *Service) Login(ctx context.Context, meta Meta, account, password string) (Session, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Session{}, err
+	}
+	switch {
+	case account == "":
+		return Session{}, invalid(KeyAccountRequired)
+	case password == "":
+		return Session{}, invalid(KeyPasswordRequired)
+	}
+	account = identity.NormalizeAccount(account)
+	memberID := events.MemberID(account)
+	token, session, err := s.newSession(c)
+	if err != nil {
+		return Session{}, err
+	}
+	var who memberState
+	rec, err := execute(ctx, s, c, events.MemberStream(memberID), func(m *memberState) ([]events.Payload, error) {
+		who = memberState{memberID: m.memberID, account: m.account, role: m.role}
+		return decideLogin(m, password, s.verify, session)
+	})
+	if err != nil {
+		return Session{}, err
+	}
+	out := Session{MemberID: memberID, Account: account, Position: rec.position}
+	if who.role != "" {
+		out.Role = who.role
+	} else {
+		out.Role = s.roleOf(ctx, memberID)
+	}
+	for _, p := range rec.payloads {
+		if e, ok := p.(events.SessionOpened); ok {
+			out.ExpiresAt = e.ExpiresAt
+			if secret.Equal(e.TokenHash, session.TokenHash) {
+				out.Token = token
+			}
+		}
+	}
+	if out.ExpiresAt.IsZero() {
+		return Session{}, refuse(KindConflict, KeyIdempotencyConflict)
+	}
+	return out, nil
+}
+
+// roleOf reads a member's role (for a replayed login, whose decide did not run).
+func (s *Service) roleOf(ctx context.Context, memberID string) string {
+	role, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) string { return m.role })
+	if err != nil {
+		return ""
+	}
+	return role
+}
+
+// memberCommand runs a command on a member's own stream.
+func (s *Service) memberCommand(ctx context.Context, c cmd, memberID string, decide func(m *memberState) ([]events.Payload, error)) (*record, error) {
+	if !validMemberID(memberID) {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	return execute(ctx, s, c, events.MemberStream(memberID), decide)
+}
+
+// Logout closes the session of token.
+func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	h := secret.HashToken(token)
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideLogout(m, h, c.now)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// ChangeLoginPassword replaces the login password; every session of the member ends.
+func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, memberID, oldPw, newPw, confirm string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	if e := validatePasswordChange(oldPw, newPw, confirm); e != nil {
+		return Result{}, e
+	}
+	newHash, err := s.hash(newPw)
+	if err != nil {
+		return Result{}, err
+	}
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideChangeLoginPassword(m, oldPw, newHash, s.verify)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// SetFundPassword sets the 6-digit fund password the first time; the login password confirms it.
+func (s *Service) SetFundPassword(ctx context.Context, meta Meta, memberID, loginPassword, fundPw, confirm string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	if loginPassword == "" {
+		return Result{}, invalid(KeyPasswordRequired)
+	}
+	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
+		return Result{}, e
+	}
+	fundHash, err := s.hash(fundPw)
+	if err != nil {
+		return Result{}, err
+	}
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideSetFundPassword(m, loginPassword, fundHash, s.verify)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// ChangeFundPassword replaces the fund password; a wrong old one counts towards the lock.
+func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, memberID, oldFundPw, fundPw, confirm string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	if oldFundPw == "" {
+		return Result{}, invalid(KeyFundPasswordRequired)
+	}
+	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
+		return Result{}, e
+	}
+	newHash, err := s.hash(fundPw)
+	if err != nil {
+		return Result{}, err
+	}
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideChangeFundPassword(m, oldFundPw, newHash, c.now, s.verify)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if e := fundRefusal(rec); e != nil {
+		return Result{Position: rec.position}, e
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// VerifyFundPassword checks the fund password before a withdrawal. A wrong one is recorded
+// (FundPasswordRejected) and refused with fund_password_wrong; the fifth within 24 hours, and
+// every try while five stand, with fund_password_locked.
+func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, fundPw string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	if fundPw == "" {
+		return Result{}, invalid(KeyFundPasswordRequired)
+	}
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideVerifyFundPassword(m, fundPw, c.now, s.verify)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if e := fundRefusal(rec); e != nil {
+		return Result{Position: rec.position}, e
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// SetAccountFlag sets or clears a flag on account, by an ops user, with a reason.
+func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	if !validFlag(flag) {
+		return Result{}, invalid(KeyFlagInvalid)
+	}
+	reason, e := cleanRemark(reason)
+	if e != nil {
+		return Result{}, e
+	}
+	if reason == "" {
+		return Result{}, invalid(KeyRemarkRequired)
+	}
+	if account == "" {
+		return Result{}, invalid(KeyAccountRequired)
+	}
+	memberID := events.MemberID(identity.NormalizeAccount(account))
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideSetFlag(m, flag, on, reason)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// RecordUpload remembers that the member uploaded a file (the API stored and re-encoded it), so
+// that the member may name it as a deposit proof.
+func (s *Service) RecordUpload(ctx context.Context, meta Meta, memberID string, f events.FileUploaded) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	if !validFileID(f.FileID) || f.Size <= 0 || f.Width <= 0 || f.Height <= 0 {
+		return Result{}, invalid(KeyInvalidRequest)
+	}
+	switch f.ContentType {
+	case "image/jpeg", "image/png", "image/webp":
+	default:
+		return Result{}, invalid(KeyInvalidRequest)
+	}
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideRecordUpload(m, f)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// validFileID: a lower-case hex SHA-256.
+func validFileID(id string) bool {
+	if len(id) != 64 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,333 @@
+package commands
+
+import (
+	"time"
+
+	"github.com/lotbook/lotbook/commands/rules/identity"
+	"github.com/lotbook/lotbook/events"
+)
+
+// Fund password lock: this many wrong tries within lockWindow lock it.
+const (
+	fundLockTries  = 5
+	fundLockWindow = 24 * time.Hour
+)
+
+// memberState is the member aggregate (stream member-<id>).
+type memberState struct {
+	registered     bool
+	memberID       string
+	account        string
+	role           string
+	passwordHash   string
+	ownInviteCode  string
+	sessions       map[string]time.Time // token hash -> expiry
+	fundHash       string
+	fundRejections []time.Time // server times of wrong fund passwords within the last lockWindow
+	flags          map[string]bool
+	files          map[string]bool
+}
+
+func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
+	at := r.Metadata.ServerTime
+	switch e := p.(type) {
+	case events.MemberRegistered:
+		m.registered = true
+		m.memberID, m.account, m.role = e.MemberID, e.Account, e.Role
+		m.passwordHash, m.ownInviteCode = e.PasswordHash, e.OwnInviteCode
+	case events.SessionOpened:
+		if m.sessions == nil {
+			m.sessions = map[string]time.Time{}
+		}
+		// Forget expired sessions as time goes by, so the map stays small.
+		for h, exp := range m.sessions {
+			if !exp.After(at) {
+				delete(m.sessions, h)
+			}
+		}
+		m.sessions[e.TokenHash] = e.ExpiresAt
+	case events.SessionClosed:
+		delete(m.sessions, e.TokenHash)
+	case events.LoginPasswordChanged:
+		m.passwordHash = e.PasswordHash
+		m.sessions = nil
+	case events.FundPasswordSet:
+		m.fundHash = e.Hash
+		m.fundRejections = nil
+	case events.FundPasswordRejected:
+		m.fundRejections = append(recentRejections(m.fundRejections, at), at)
+	case events.AccountFlagChanged:
+		if m.flags == nil {
+			m.flags = map[string]bool{}
+		}
+		if e.On {
+			m.flags[e.Flag] = true
+		} else {
+			delete(m.flags, e.Flag)
+		}
+	case events.FileUploaded:
+		if m.files == nil {
+			m.files = map[string]bool{}
+		}
+		m.files[e.FileID] = true
+	}
+}
+
+// recentRejections keeps the rejections that still count at now.
+func recentRejections(ts []time.Time, now time.Time) []time.Time {
+	out := ts[:0:0]
+	for _, t := range ts {
+		if now.Sub(t) < fundLockWindow {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (m *memberState) fundLocked(now time.Time) bool {
+	return len(recentRejections(m.fundRejections, now)) >= fundLockTries
+}
+
+// verifier checks a password against a stored hash (argon2id in the service, a fake in tests).
+type verifier func(hash, password string) bool
+
+// --- registration ---
+
+// validateRegistration checks the form before anything is read: required fields first, in the
+// form's order, then formats, then the confirmation.
+func validateRegistration(in RegisterInput) *Error {
+	switch {
+	case in.Account == "":
+		return invalid(KeyAccountRequired)
+	case in.Password == "":
+		return invalid(KeyPasswordRequired)
+	case in.ConfirmPassword == "":
+		return invalid(KeyConfirmPasswordRequired)
+	case in.InviteCode == "":
+		return invalid(KeyInviteCodeRequired)
+	case !identity.ValidMemberAccount(identity.NormalizeAccount(in.Account)):
+		return invalid(KeyAccountInvalid)
+	case !identity.ValidLoginPassword(in.Password):
+		return invalid(KeyPasswordInvalid)
+	case in.Password != in.ConfirmPassword:
+		return invalid(KeyPasswordsInconsistent)
+	}
+	return nil
+}
+
+// decideRegister opens the member stream: the registration and the first session.
+func decideRegister(m *memberState, reg events.MemberRegistered, session events.SessionOpened) ([]events.Payload, error) {
+	if m.registered {
+		return nil, rule(KeyAccountExists)
+	}
+	return []events.Payload{reg, session}, nil
+}
+
+// decideAddStaff registers an ops or auditor user; the same account with the same role again
+// changes nothing.
+func decideAddStaff(m *memberState, reg events.MemberRegistered) ([]events.Payload, error) {
+	if m.registered {
+		if m.role == reg.Role {
+			return nil, nil
+		}
+		return nil, rule(KeyAccountExists)
+	}
+	return []events.Payload{reg}, nil
+}
+
+// --- sessions ---
+
+// refuseFlags answers for the first of flags that is set on the member, in the order given.
+func (m *memberState) refuseFlags(flags ...string) *Error {
+	for _, f := range flags {
+		if !m.flags[f] {
+			continue
+		}
+		switch f {
+		case events.FlagDisabled:
+			return forbidden(KeyAccountDisabled)
+		case events.FlagFrozen:
+			return forbidden(KeyAccountFrozen)
+		case events.FlagLoginBanned:
+			return forbidden(KeyLoginBanned)
+		}
+	}
+	return nil
+}
+
+// decideLogin checks the password, then the flags (only someone who knows the password learns
+// the account's state), then opens a session. An unknown account gets account_not_exist, a wrong
+// password account_or_password_wrong, as the spec's catalogue lists both.
+func decideLogin(m *memberState, password string, verify verifier, session events.SessionOpened) ([]events.Payload, error) {
+	if !m.registered {
+		return nil, rule(KeyAccountNotExist)
+	}
+	if !verify(m.passwordHash, password) {
+		return nil, rule(KeyAccountOrPasswordWrong)
+	}
+	if err := m.refuseFlags(events.FlagDisabled, events.FlagFrozen, events.FlagLoginBanned); err != nil {
+		return nil, err
+	}
+	return []events.Payload{session}, nil
+}
+
+// decideLogout closes the session if it is open; closing an unknown or expired one changes
+// nothing.
+func decideLogout(m *memberState, tokenHash string, now time.Time) ([]events.Payload, error) {
+	if exp, ok := m.sessions[tokenHash]; !ok || !exp.After(now) {
+		return nil, nil
+	}
+	return []events.Payload{events.SessionClosed{TokenHash: tokenHash}}, nil
+}
+
+// --- login password ---
+
+func validatePasswordChange(oldPw, newPw, confirm string) *Error {
+	switch {
+	case oldPw == "":
+		return invalid(KeyOldPasswordRequired)
+	case newPw == "":
+		return invalid(KeyPasswordRequired)
+	case confirm == "":
+		return invalid(KeyConfirmPasswordRequired)
+	case !identity.ValidLoginPassword(newPw):
+		return invalid(KeyPasswordInvalid)
+	case newPw != confirm:
+		return invalid(KeyPasswordsInconsistent)
+	}
+	return nil
+}
+
+// decideChangeLoginPassword replaces the password; the event ends every session.
+func decideChangeLoginPassword(m *memberState, oldPw, newHash string, verify verifier) ([]events.Payload, error) {
+	if !m.registered {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	if err := m.refuseFlags(events.FlagDisabled); err != nil {
+		return nil, err
+	}
+	if !verify(m.passwordHash, oldPw) {
+		return nil, rule(KeyOldPasswordWrong)
+	}
+	return []events.Payload{events.LoginPasswordChanged{PasswordHash: newHash}}, nil
+}
+
+// --- fund password ---
+
+func validateFundPasswordPair(fundPw, confirm string) *Error {
+	switch {
+	case fundPw == "":
+		return invalid(KeyFundPasswordRequired)
+	case confirm == "":
+		return invalid(KeyConfirmPasswordRequired)
+	case !identity.ValidFundPassword(fundPw):
+		return invalid(KeyFundPasswordInvalid)
+	case fundPw != confirm:
+		return invalid(KeyPasswordsInconsistent)
+	}
+	return nil
+}
+
+// decideSetFundPassword sets the fund password the first time; it needs the login password.
+func decideSetFundPassword(m *memberState, loginPw, fundHash string, verify verifier) ([]events.Payload, error) {
+	if !m.registered {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	if err := m.refuseFlags(events.FlagDisabled); err != nil {
+		return nil, err
+	}
+	if m.fundHash != "" {
+		return nil, rule(KeyFundPasswordAlreadySet)
+	}
+	if !verify(m.passwordHash, loginPw) {
+		return nil, rule(KeyAccountOrPasswordWrong)
+	}
+	return []events.Payload{events.FundPasswordSet{Hash: fundHash}}, nil
+}
+
+// checkFundPassword is the common core of verify and change: refused when unset or locked; a
+// wrong password is recorded (FundPasswordRejected) and answered by fundRefusal.
+func checkFundPassword(m *memberState, fundPw string, now time.Time, verify verifier) (ok bool, evs []events.Payload, err error) {
+	if !m.registered {
+		return false, nil, notFound(KeyAccountNotExist)
+	}
+	if e := m.refuseFlags(events.FlagDisabled); e != nil {
+		return false, nil, e
+	}
+	if m.fundHash == "" {
+		return false, nil, rule(KeyFundPasswordNotSet)
+	}
+	if m.fundLocked(now) {
+		return false, nil, forbidden(KeyFundPasswordLocked)
+	}
+	if !verify(m.fundHash, fundPw) {
+		attempt := len(recentRejections(m.fundRejections, now)) + 1
+		return false, []events.Payload{events.FundPasswordRejected{Attempt: attempt}}, nil
+	}
+	return true, nil, nil
+}
+
+// decideChangeFundPassword replaces the fund password when the old one is right.
+func decideChangeFundPassword(m *memberState, oldPw, newHash string, now time.Time, verify verifier) ([]events.Payload, error) {
+	ok, evs, err := checkFundPassword(m, oldPw, now, verify)
+	if !ok {
+		return evs, err
+	}
+	return []events.Payload{events.FundPasswordSet{Hash: newHash}}, nil
+}
+
+// decideVerifyFundPassword writes nothing when the password is right.
+func decideVerifyFundPassword(m *memberState, fundPw string, now time.Time, verify verifier) ([]events.Payload, error) {
+	_, evs, err := checkFundPassword(m, fundPw, now, verify)
+	return evs, err
+}
+
+// fundRefusal is the answer to a command that recorded a wrong fund password: the try that
+// reaches the limit is told the password is now locked.
+func fundRefusal(rec *record) *Error {
+	for _, p := range rec.payloads {
+		if r, ok := p.(events.FundPasswordRejected); ok {
+			if r.Attempt >= fundLockTries {
+				return forbidden(KeyFundPasswordLocked)
+			}
+			return rule(KeyFundPasswordWrong)
+		}
+	}
+	return nil
+}
+
+// --- flags and uploads ---
+
+func validFlag(f string) bool {
+	for _, known := range events.AllFlags {
+		if f == known {
+			return true
+		}
+	}
+	return false
+}
+
+// decideSetFlag records an ops decision on a flag; setting a flag to what it is changes nothing.
+func decideSetFlag(m *memberState, flag string, on bool, reason string) ([]events.Payload, error) {
+	if !m.registered {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	if m.flags[flag] == on {
+		return nil, nil
+	}
+	return []events.Payload{events.AccountFlagChanged{Flag: flag, On: on, Reason: reason}}, nil
+}
+
+// decideRecordUpload remembers a member's file; the same file again changes nothing.
+func decideRecordUpload(m *memberState, f events.FileUploaded) ([]events.Payload, error) {
+	if !m.registered {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	if err := m.refuseFlags(events.FlagDisabled); err != nil {
+		return nil, err
+	}
+	if m.files[f.FileID] {
+		return nil, nil
+	}
+	return []events.Payload{f}, nil
+}

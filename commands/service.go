@@ -1,0 +1,170 @@
+// Package commands is lotbook's write side: command handlers that load an aggregate's stream,
+// decide with pure functions, and append with the expected version, retrying on conflicts.
+//
+// Streams and aggregates: member-<id> (registration, credentials, sessions, fund password, flags,
+// uploads), account-<id> (deposits and the member's balances from postings), invite-<CODE> (who
+// handed out a code) and config (deposit channels, site config). Each command is idempotent on
+// its Meta.CommandID: when a stream already holds events of that command, the earlier result is
+// returned and nothing is decided again.
+package commands
+
+import (
+	"log/slog"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/market/calendar"
+)
+
+// Meta identifies a command and its caller. CommandID is the client's Idempotency-Key; Actor is
+// "member:<account>", "ops:<account>", "auditor:<account>" or "system".
+type Meta struct {
+	CommandID, Actor, CorrelationID string
+}
+
+// Calendar tells exchange holidays; market/calendar.Taiwan() implements it.
+type Calendar interface {
+	IsHoliday(day time.Time) bool
+}
+
+// PasswordCost is the argon2id work factor for new login and fund password hashes.
+type PasswordCost = secret.Cost
+
+// Options configure a Service. Zero values take the defaults noted.
+type Options struct {
+	Clock        func() time.Time // time.Now
+	Calendar     Calendar         // market/calendar.Taiwan()
+	SessionTTL   time.Duration    // 7 days
+	PasswordCost PasswordCost     // secret.DefaultCost; tests use secret.TestCost
+	Logger       *slog.Logger     // slog.Default()
+	CacheStreams int              // aggregates kept in memory, least recently used evicted; 100,000
+	MaxAttempts  int              // tries of one command under write conflicts before system_busy; 10
+}
+
+// Service handles commands against one event store. It is safe for concurrent use; several
+// Services (API instances) may share one store.
+type Service struct {
+	store       events.Store
+	clock       func() time.Time
+	cal         Calendar
+	ttl         time.Duration
+	cost        PasswordCost
+	log         *slog.Logger
+	cache       *cache
+	maxAttempts int
+}
+
+// New returns a Service over store.
+func New(store events.Store, opts Options) *Service {
+	s := &Service{
+		store: store, clock: opts.Clock, cal: opts.Calendar, ttl: opts.SessionTTL,
+		cost: opts.PasswordCost, log: opts.Logger, maxAttempts: opts.MaxAttempts,
+	}
+	if s.clock == nil {
+		s.clock = time.Now
+	}
+	if s.cal == nil {
+		s.cal = calendar.Taiwan()
+	}
+	if s.ttl <= 0 {
+		s.ttl = 7 * 24 * time.Hour
+	}
+	if s.cost == (PasswordCost{}) {
+		s.cost = secret.DefaultCost
+	}
+	if s.log == nil {
+		s.log = slog.Default()
+	}
+	if s.maxAttempts <= 0 {
+		s.maxAttempts = 10
+	}
+	size := opts.CacheStreams
+	if size <= 0 {
+		size = 100_000
+	}
+	s.cache = newCache(size)
+	return s
+}
+
+// Result is the global position of the command's last event (or, when it changed nothing, of
+// the last event of the stream it looked at), for read-your-writes.
+type Result struct {
+	Position int64
+}
+
+// Session is an opened login session. Token is shown once: only its hash is stored, so a
+// replayed Register or Login (same CommandID) returns the session without its token.
+type Session struct {
+	MemberID, Account, Role, Token string
+	ExpiresAt                      time.Time
+	Position                       int64
+}
+
+// RegisterInput is a member's registration form.
+type RegisterInput struct {
+	Account, Password, ConfirmPassword, InviteCode string
+}
+
+// DepositInput is a member's deposit request.
+type DepositInput struct {
+	ChannelID, Amount, ProofFileID, ChannelPassword string
+}
+
+// Balance is one currency of a member's cash.
+type Balance struct {
+	Available, Frozen decimal.Decimal
+}
+
+// OrderResult answers a deposit command. Balances are the member's cash per currency right after
+// the command's events (authoritative, from the write side).
+type OrderResult struct {
+	OrderNo, Status string
+	Position        int64
+	Balances        map[string]Balance
+}
+
+// ChannelInput defines a deposit channel. Min and Max are decimal strings in the channel's
+// currency. An empty Password keeps the channel's current code (none for a new channel).
+type ChannelInput struct {
+	ID, Name, Currency, Min, Max, Password string
+	Window                                 events.TimeWindow
+	Enabled                                bool
+}
+
+// cmd is one command in flight: its metadata and the one server time (UTC) its rules and its
+// events use.
+type cmd struct {
+	Meta
+	now time.Time
+}
+
+// begin fills what a caller left empty: a fresh command id (login and register may come without
+// an Idempotency-Key), "system" as actor, the command id as correlation.
+func (s *Service) begin(m Meta) (cmd, error) {
+	if m.CommandID == "" {
+		m.CommandID = uuid.NewString()
+	}
+	if len(m.CommandID) > 128 {
+		return cmd{}, invalid(KeyInvalidRequest)
+	}
+	if m.Actor == "" {
+		m.Actor = "system"
+	}
+	if m.CorrelationID == "" {
+		m.CorrelationID = m.CommandID
+	}
+	return cmd{Meta: m, now: s.clock().UTC()}, nil
+}
+
+// validMemberID guards stream names built from ids the API passes on.
+func validMemberID(id string) bool {
+	u, err := uuid.Parse(id)
+	return err == nil && u.String() == id
+}
+
+// taipei is where order numbers take their date.
+var taipei = calendar.Taiwan().Location()
