@@ -1,8 +1,15 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
+import { initI18n, setLanguage } from '@/lib/i18n';
 
-afterEach(() => {
+beforeAll(async () => {
+  await initI18n({ search: '', hash: '' });
+});
+
+afterEach(async () => {
   cleanup();
+  localStorage.clear();
+  await setLanguage('tw');
   localStorage.clear();
 });
