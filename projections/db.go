@@ -1,0 +1,328 @@
+// Package projections builds lotbook's read models from the event log: a Watermill router runs
+// one projector per read model over the store's global feed, each applying pages of events in one
+// read-model transaction together with its checkpoint. It also owns the read-model queries, the
+// idempotency records of the HTTP layer, rebuilds and comparisons with a fresh replay.
+package projections
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
+	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
+)
+
+// ErrNotFound is returned by queries for a single row that does not exist.
+var ErrNotFound = errors.New("projections: not found")
+
+// ReadDB is the read-model database: SQLite (dataDir/read.db) or PostgreSQL.
+type ReadDB struct {
+	d dialect
+	w *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
+	r *sql.DB // reads; the same pool as w on PostgreSQL
+}
+
+// checkpoints is the one table shared by all projectors: name -> position, plus the schema hash
+// that the projector's tables were created with (a mismatch resets the projection on open).
+const checkpointsDDL = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
+	name TEXT NOT NULL PRIMARY KEY,
+	schema_hash TEXT NOT NULL,
+	position BIGINT NOT NULL,
+	updated_at BIGINT NOT NULL)`
+
+// OpenReadDB opens (and creates the schema of) the read-model database: SQLite in
+// dataDir/read.db unless databaseURL names a PostgreSQL database.
+func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, error) {
+	db := &ReadDB{}
+	if databaseURL != "" {
+		pg, err := sql.Open("pgx", databaseURL)
+		if err != nil {
+			return nil, fmt.Errorf("open read db: %w", err)
+		}
+		pg.SetMaxOpenConns(16)
+		pg.SetMaxIdleConns(16)
+		db.d, db.w, db.r = dialect{postgres: true}, pg, pg
+	} else {
+		if err := os.MkdirAll(dataDir, 0o750); err != nil {
+			return nil, fmt.Errorf("open read db: %w", err)
+		}
+		path := filepath.Join(dataDir, "read.db")
+		// synchronous=NORMAL in WAL mode does not fsync each commit: the SQLite twin of
+		// synchronous_commit=off. A crash loses at most the last commits, each whole with its
+		// checkpoint, and the projector resumes from there.
+		base := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-65536)"
+		w, err := sql.Open("sqlite", base+"&_txlock=immediate")
+		if err != nil {
+			return nil, fmt.Errorf("open read db: %w", err)
+		}
+		w.SetMaxOpenConns(1) // SQLite has one writer; queueing in Go beats spinning on busy_timeout
+		r, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
+		if err != nil {
+			w.Close()
+			return nil, fmt.Errorf("open read db: %w", err)
+		}
+		r.SetMaxOpenConns(8)
+		r.SetMaxIdleConns(8)
+		db.d, db.w, db.r = dialect{}, w, r
+	}
+	if err := db.w.PingContext(ctx); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("open read db: %w", err)
+	}
+	if err := db.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return db, nil
+}
+
+// Close closes the database.
+func (db *ReadDB) Close() error {
+	err := db.w.Close()
+	if db.r != db.w {
+		err = errors.Join(err, db.r.Close())
+	}
+	return err
+}
+
+// writeTx runs fn in one read-model write transaction. On PostgreSQL it does not wait for the
+// WAL flush: read models can always be rebuilt from the log, while event appends stay durable.
+func (db *ReadDB) writeTx(ctx context.Context, fn func(w *wtx) error) error {
+	tx, err := db.w.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("begin read-model tx: %w", err)
+	}
+	w := &wtx{tx: tx, d: db.d}
+	if db.d.postgres {
+		if err := w.exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	if err := fn(w); err != nil {
+		tx.Rollback()
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("commit read-model tx: %w", err)
+	}
+	return nil
+}
+
+// migrate creates the shared tables and every projector's tables. A projector whose tables are
+// missing or were created with another schema gets fresh tables and starts again from position
+// 0: read models are caches of the log. The idempotency records are not a projection and are
+// never dropped.
+func (db *ReadDB) migrate(ctx context.Context) error {
+	return db.writeTx(ctx, func(w *wtx) error {
+		if db.d.postgres {
+			// Serializes concurrent openers (server and CLI) so that tables are created once.
+			if err := w.exec(ctx, "SELECT pg_advisory_xact_lock(7746210394)"); err != nil {
+				return err
+			}
+		}
+		if err := w.exec(ctx, checkpointsDDL); err != nil {
+			return err
+		}
+		if err := w.exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS idempotency_records (
+			idem_key TEXT NOT NULL PRIMARY KEY, actor TEXT NOT NULL, request_hash TEXT NOT NULL,
+			http_status BIGINT NOT NULL, body %s NOT NULL, created_at BIGINT NOT NULL)`, db.d.typeName(kBlob))); err != nil {
+			return err
+		}
+		for _, p := range projectors {
+			hash, found, err := checkpointSchema(ctx, w, p.name)
+			if err != nil {
+				return err
+			}
+			exist, err := db.tablesExist(ctx, w, p.tables, "")
+			if err != nil {
+				return err
+			}
+			if found && hash == p.schemaHash() && exist {
+				continue
+			}
+			if err := db.createTables(ctx, w, p, "", true); err != nil {
+				return err
+			}
+			if err := setCheckpoint(ctx, w, p.name, p.schemaHash(), 0); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// createTables drops and creates the projector's tables under suffix, with their indexes unless
+// they are to be filled in bulk first (an index built once at the end is cheaper).
+func (db *ReadDB) createTables(ctx context.Context, w *wtx, p *projector, suffix string, indexes bool) error {
+	if err := db.dropTables(ctx, w, p, suffix); err != nil {
+		return err
+	}
+	for _, t := range p.tables {
+		tag := randomTag()
+		if err := w.exec(ctx, db.d.createTable(t, suffix, tag)); err != nil {
+			return fmt.Errorf("create %s%s: %w", t.name, suffix, err)
+		}
+		if !indexes {
+			continue
+		}
+		for _, ix := range db.d.createIndexes(t, suffix, tag) {
+			if err := w.exec(ctx, ix); err != nil {
+				return fmt.Errorf("index %s%s: %w", t.name, suffix, err)
+			}
+		}
+	}
+	return nil
+}
+
+func (db *ReadDB) dropTables(ctx context.Context, w *wtx, p *projector, suffix string) error {
+	for _, t := range p.tables {
+		if err := w.exec(ctx, "DROP TABLE IF EXISTS "+t.name+suffix); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (db *ReadDB) tablesExist(ctx context.Context, w *wtx, tables []*table, suffix string) (bool, error) {
+	q := "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
+	if db.d.postgres {
+		q = "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
+	}
+	for _, t := range tables {
+		var n int
+		if err := w.tx.QueryRowContext(ctx, db.d.rebind(q), t.name+suffix).Scan(&n); err != nil {
+			return false, fmt.Errorf("look up table %s: %w", t.name+suffix, err)
+		}
+		if n == 0 {
+			return false, nil
+		}
+	}
+	return true, nil
+}
+
+func randomTag() string {
+	var b [4]byte
+	if _, err := rand.Read(b[:]); err != nil {
+		panic(err) // crypto/rand never fails on supported platforms
+	}
+	return hex.EncodeToString(b[:])
+}
+
+func checkpointSchema(ctx context.Context, w *wtx, name string) (string, bool, error) {
+	var hash string
+	err := w.tx.QueryRowContext(ctx, w.d.rebind("SELECT schema_hash FROM projection_checkpoints WHERE name = ?"), name).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read checkpoint %s: %w", name, err)
+	}
+	return hash, true, nil
+}
+
+// lockCheckpoint reads a checkpoint inside a write transaction, locking its row on PostgreSQL so
+// that a projector and a rebuild swap (maybe in another process) never interleave.
+func lockCheckpoint(ctx context.Context, w *wtx, name string) (int64, error) {
+	var pos int64
+	err := w.tx.QueryRowContext(ctx, w.d.rebind("SELECT position FROM projection_checkpoints WHERE name = ?"+w.d.forUpdate()), name).Scan(&pos)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("checkpoint %s: %w", name, ErrNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read checkpoint %s: %w", name, err)
+	}
+	return pos, nil
+}
+
+func setCheckpoint(ctx context.Context, w *wtx, name, hash string, pos int64) error {
+	return w.exec(ctx, `INSERT INTO projection_checkpoints (name, schema_hash, position, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET schema_hash = excluded.schema_hash, position = excluded.position, updated_at = excluded.updated_at`,
+		name, hash, pos, time.Now().UnixMicro())
+}
+
+func deleteCheckpoint(ctx context.Context, w *wtx, name string) error {
+	return w.exec(ctx, "DELETE FROM projection_checkpoints WHERE name = ?", name)
+}
+
+// checkpoints returns every live projector's position.
+func (db *ReadDB) checkpoints(ctx context.Context) (map[string]int64, error) {
+	rows, err := db.r.QueryContext(ctx, "SELECT name, position FROM projection_checkpoints")
+	if err != nil {
+		return nil, fmt.Errorf("read checkpoints: %w", err)
+	}
+	defer rows.Close()
+	out := map[string]int64{}
+	for rows.Next() {
+		var name string
+		var pos int64
+		if err := rows.Scan(&name, &pos); err != nil {
+			return nil, fmt.Errorf("read checkpoints: %w", err)
+		}
+		out[name] = pos
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read checkpoints: %w", err)
+	}
+	return out, nil
+}
+
+// IdemRecord is the stored answer to a state-changing HTTP request, keyed by its
+// Idempotency-Key.
+type IdemRecord struct {
+	Key         string
+	Actor       string
+	RequestHash string
+	HTTPStatus  int
+	Body        []byte
+}
+
+// GetIdempotency returns the record stored under key, if any.
+func (db *ReadDB) GetIdempotency(ctx context.Context, key string) (IdemRecord, bool, error) {
+	rec := IdemRecord{Key: key}
+	err := db.r.QueryRowContext(ctx, db.d.rebind("SELECT actor, request_hash, http_status, body FROM idempotency_records WHERE idem_key = ?"), key).
+		Scan(&rec.Actor, &rec.RequestHash, &rec.HTTPStatus, &rec.Body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return IdemRecord{}, false, nil
+	}
+	if err != nil {
+		return IdemRecord{}, false, fmt.Errorf("get idempotency record: %w", err)
+	}
+	return rec, true, nil
+}
+
+// PutIdempotency stores rec unless a record with its key exists (the first answer wins). It is
+// written without waiting for the WAL flush: losing the last records in a crash only means a
+// retried command is decided again, and commands are idempotent by their event ids.
+func (db *ReadDB) PutIdempotency(ctx context.Context, rec IdemRecord) error {
+	err := db.writeTx(ctx, func(w *wtx) error {
+		return w.exec(ctx, `INSERT INTO idempotency_records (idem_key, actor, request_hash, http_status, body, created_at)
+			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING`,
+			rec.Key, rec.Actor, rec.RequestHash, rec.HTTPStatus, nonNil(rec.Body), time.Now().UnixMicro())
+	})
+	if err != nil {
+		return fmt.Errorf("put idempotency record: %w", err)
+	}
+	return nil
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// likePattern escapes a user's search text for LIKE ... ESCAPE '\'.
+func likePattern(q string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return "%" + r.Replace(q) + "%"
+}

@@ -1,0 +1,555 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+func TestApply(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		db := e.open()
+		r := e.run(db, nil)
+
+		e.add(events.ConfigStream, "system",
+			events.DepositChannelConfigured{ID: "bank", Name: "Bank", Currency: "TWD", Min: dec("1000"), Max: dec("1000000"),
+				PasswordHash: "h", Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true}, Enabled: true},
+			events.SiteConfigured{Name: "title", Value: "lotbook"},
+			events.SiteConfigured{Name: "logo", Value: "logo.svg"},
+			events.SiteConfigured{Name: "title", Value: "LotBook"})
+		m := e.register("0912345678")
+		other := e.register("0922222222")
+		e.add(events.MemberStream(m), "member:0912345678",
+			events.SessionOpened{TokenHash: "t1", ExpiresAt: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)},
+			events.FundPasswordSet{Hash: "h"},
+			events.FileUploaded{FileID: "f1", ContentType: "image/png", Size: 10, Width: 2, Height: 2})
+		e.add(events.MemberStream(m), "ops:ops", events.AccountFlagChanged{Flag: events.FlagWithdrawalBanned, On: true, Reason: "r"},
+			events.AccountFlagChanged{Flag: events.FlagFrozen, On: true, Reason: "r"},
+			events.AccountFlagChanged{Flag: events.FlagFrozen, On: false, Reason: "r"},
+			events.AccountFlagChanged{Flag: events.FlagTradeBanned, On: true, Reason: "r"})
+		e.requestDeposit(m, "D1", "5000")
+		e.requestDeposit(m, "D2", "2500.5")
+		e.approveDeposit(m, "D1", "5000")
+		e.add(events.AccountStream(m), "ops:ops", events.DepositRejected{OrderNo: "D2", Remark: "blurry proof"})
+		e.requestDeposit(other, "D3", "1000")
+		r.waitFor(t, e.head())
+
+		s, err := db.SessionByTokenHash(ctx, "t1")
+		if err != nil || s.MemberID != m || s.Account != "0912345678" || s.Role != events.RoleMember || !s.ExpiresAt.Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) {
+			t.Fatalf("session = %+v, %v", s, err)
+		}
+		if _, err := db.SessionByTokenHash(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("unknown session: %v", err)
+		}
+		mem, err := db.MemberByAccount(ctx, "0912345678")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := Member{MemberID: m, Account: "0912345678", Role: events.RoleMember, InviteCode: "I0912345678",
+			RealNameStatus: RealNameUnverified, FundPasswordSet: true,
+			Flags: []string{events.FlagTradeBanned, events.FlagWithdrawalBanned}}
+		if mem.MemberID != want.MemberID || mem.InviteCode != want.InviteCode || mem.RealNameStatus != want.RealNameStatus ||
+			!mem.FundPasswordSet || fmt.Sprint(mem.Flags) != fmt.Sprint(want.Flags) || mem.CreatedAt.IsZero() {
+			t.Fatalf("member = %+v", mem)
+		}
+		if byID, err := db.MemberByID(ctx, other); err != nil || byID.Account != "0922222222" || byID.FundPasswordSet || len(byID.Flags) != 0 {
+			t.Fatalf("member by id = %+v, %v", byID, err)
+		}
+		if _, err := db.MemberByAccount(ctx, "0900000000"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("unknown member: %v", err)
+		}
+		list, more, err := db.Members(ctx, "0922", 1, 10)
+		if err != nil || more || len(list) != 1 || list[0].MemberID != other {
+			t.Fatalf("Members(0922) = %+v, %v, %v", list, more, err)
+		}
+		list, more, err = db.Members(ctx, "", 1, 1)
+		if err != nil || !more || len(list) != 1 || list[0].MemberID != other {
+			t.Fatalf("Members page 1 = %+v, %v, %v", list, more, err)
+		}
+		if owned, err := db.FileOwnedBy(ctx, "f1", m); err != nil || !owned {
+			t.Fatalf("FileOwnedBy(f1, m) = %v, %v", owned, err)
+		}
+		if owned, err := db.FileOwnedBy(ctx, "f1", other); err != nil || owned {
+			t.Fatalf("FileOwnedBy(f1, other) = %v, %v", owned, err)
+		}
+
+		mustBalance(t, db, m, "TWD", "5000", "0")
+		if bs, err := db.Balances(ctx, other); err != nil || len(bs) != 0 {
+			t.Fatalf("balances of other = %v, %v", bs, err)
+		}
+		house, err := db.HouseBalances(ctx)
+		if err != nil || !house[events.HouseBankClearing]["TWD"].Equal(dec("-5000")) {
+			t.Fatalf("house = %v, %v", house, err)
+		}
+
+		recs, more, err := db.FundRecords(ctx, m, "all", 1, 20)
+		if err != nil || more || len(recs) != 2 {
+			t.Fatalf("fund records = %+v, %v, %v", recs, more, err)
+		}
+		if recs[0].OrderNo != "D2" || recs[0].Status != events.ReviewRejected || recs[0].Remark != "blurry proof" ||
+			!recs[0].Amount.Equal(dec("2500.5")) || recs[0].Type != RecordDeposit || recs[0].ChannelName != "Bank" ||
+			recs[0].ProofFileID != "f-D2" || !recs[0].UpdatedAt.After(recs[0].CreatedAt) {
+			t.Fatalf("record 0 = %+v", recs[0])
+		}
+		if recs[1].OrderNo != "D1" || recs[1].Status != events.ReviewApproved {
+			t.Fatalf("record 1 = %+v", recs[1])
+		}
+		if w, _, err := db.FundRecords(ctx, m, RecordWithdraw, 1, 20); err != nil || len(w) != 0 {
+			t.Fatalf("withdraw records = %+v, %v", w, err)
+		}
+
+		pending, _, err := db.DepositQueue(ctx, events.ReviewPending, 1, 20)
+		if err != nil || len(pending) != 1 || pending[0].OrderNo != "D3" || pending[0].Account != "0922222222" || pending[0].MemberID != other {
+			t.Fatalf("pending = %+v, %v", pending, err)
+		}
+		d, err := db.DepositByOrderNo(ctx, "D1")
+		if err != nil || d.Status != events.ReviewApproved || d.ReviewedBy != "ops:ops" || d.Account != "0912345678" || !d.Amount.Equal(dec("5000")) {
+			t.Fatalf("D1 = %+v, %v", d, err)
+		}
+		if _, err := db.DepositByOrderNo(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("unknown deposit: %v", err)
+		}
+
+		chans, err := db.Channels(ctx)
+		if err != nil || len(chans) != 1 || chans[0].ID != "bank" || !chans[0].Min.Equal(dec("1000")) || !chans[0].Enabled ||
+			chans[0].Window.TZ != "Asia/Taipei" || len(chans[0].Window.Weekdays) != 5 {
+			t.Fatalf("channels = %+v, %v", chans, err)
+		}
+		cfg, err := db.SiteConfig(ctx)
+		if err != nil || fmt.Sprint(cfg) != "[{logo logo.svg} {title LotBook}]" {
+			t.Fatalf("site config = %v, %v", cfg, err)
+		}
+
+		// Sessions end on logout and, all of them, on a password change.
+		e.add(events.MemberStream(m), "member:0912345678", events.SessionOpened{TokenHash: "t2", ExpiresAt: time.Now().Add(time.Hour)},
+			events.SessionOpened{TokenHash: "t3", ExpiresAt: time.Now().Add(time.Hour)}, events.SessionClosed{TokenHash: "t2"})
+		r.waitFor(t, e.head())
+		for tok, open := range map[string]bool{"t1": true, "t2": false, "t3": true} {
+			if _, err := db.SessionByTokenHash(ctx, tok); (err == nil) != open {
+				t.Fatalf("session %s open=%v: %v", tok, open, err)
+			}
+		}
+		e.add(events.MemberStream(m), "member:0912345678", events.LoginPasswordChanged{PasswordHash: "new"},
+			events.SessionOpened{TokenHash: "t4", ExpiresAt: time.Now().Add(time.Hour)})
+		r.waitFor(t, e.head())
+		for tok, open := range map[string]bool{"t1": false, "t3": false, "t4": true} {
+			if _, err := db.SessionByTokenHash(ctx, tok); (err == nil) != open {
+				t.Fatalf("after password change: session %s open=%v: %v", tok, open, err)
+			}
+		}
+		noDiffs(t, r.Runner)
+	})
+}
+
+// TestPageFolding applies a whole history as one page and as single events: the read models
+// must come out the same (what a page folds in memory equals what it reads back).
+func TestPageFolding(t *testing.T) {
+	e := sqliteEnv(t)
+	ctx := context.Background()
+	m := e.register("0912345678")
+	e.add(events.MemberStream(m), "member:x", events.SessionOpened{TokenHash: "a", ExpiresAt: time.Now()},
+		events.LoginPasswordChanged{PasswordHash: "p"}, events.SessionOpened{TokenHash: "b", ExpiresAt: time.Now()},
+		events.SessionClosed{TokenHash: "b"}, events.SessionOpened{TokenHash: "b", ExpiresAt: time.Now()},
+		events.AccountFlagChanged{Flag: events.FlagFrozen, On: true})
+	for i := range 5 {
+		order := fmt.Sprintf("D%d", i)
+		e.requestDeposit(m, order, "1000")
+		e.approveDeposit(m, order, "1000")
+	}
+	e.add(events.ConfigStream, "system", events.DepositChannelConfigured{ID: "bank", Name: "A", Currency: "TWD", Min: dec("1"), Max: dec("2")},
+		events.DepositChannelConfigured{ID: "cash", Name: "C", Currency: "TWD", Min: dec("1"), Max: dec("2")},
+		events.DepositChannelConfigured{ID: "bank", Name: "B", Currency: "TWD", Min: dec("1"), Max: dec("3")})
+	log, err := e.store.ReadAll(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := e.open()
+	r := NewRunner(db, e.store, nil, nil)
+	// Live tables get the log one event per transaction, in random page sizes; Compare replays it
+	// in pages of rebuildPage.
+	for i := 0; i < len(log); {
+		n := 1 + i%3
+		page := log[i:min(len(log), i+n)]
+		for _, p := range projectors {
+			if err := db.writeTx(ctx, func(w *wtx) error { _, err := p.applyPage(ctx, w, p.name, page); return err }); err != nil {
+				t.Fatal(err)
+			}
+		}
+		i += n
+	}
+	mustBalance(t, db, m, "TWD", "5000", "0")
+	chans, err := db.Channels(ctx)
+	if err != nil || len(chans) != 2 || chans[0].Name != "B" || chans[1].ID != "cash" {
+		t.Fatalf("channels = %+v, %v", chans, err)
+	}
+	if _, err := db.SessionByTokenHash(ctx, "b"); err != nil {
+		t.Fatalf("session b: %v", err)
+	}
+	if _, err := db.SessionByTokenHash(ctx, "a"); !errors.Is(err, ErrNotFound) {
+		t.Fatalf("session a: %v", err)
+	}
+	noDiffs(t, r)
+}
+
+func TestResumeWithoutDoubleApply(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		m := e.register("0912345678")
+		e.requestDeposit(m, "D1", "1000")
+		e.approveDeposit(m, "D1", "1000")
+		db := e.open()
+		r := e.run(db, nil)
+		r.waitFor(t, e.head())
+		mustBalance(t, db, m, "TWD", "1000", "0")
+		r.stop()
+
+		// Redelivering an applied page (as after a crash between commit and ack) changes nothing.
+		log, err := e.store.ReadAll(ctx, 0, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := db.writeTx(ctx, func(w *wtx) error {
+			_, err := balancesProjector.applyPage(ctx, w, "balances", log)
+			return err
+		}); err != nil {
+			t.Fatal(err)
+		}
+		mustBalance(t, db, m, "TWD", "1000", "0")
+
+		// A page that fails half-way leaves neither rows nor checkpoint behind.
+		e.requestDeposit(m, "D2", "2000")
+		e.approveDeposit(m, "D2", "2000")
+		tail, err := e.store.ReadAll(ctx, log[len(log)-1].Position, 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		boom := errors.New("boom")
+		err = db.writeTx(ctx, func(w *wtx) error {
+			if _, err := balancesProjector.applyPage(ctx, w, "balances", tail); err != nil {
+				return err
+			}
+			return boom
+		})
+		if !errors.Is(err, boom) {
+			t.Fatalf("writeTx = %v", err)
+		}
+		mustBalance(t, db, m, "TWD", "1000", "0")
+		db.Close()
+
+		// After a restart every projector resumes after its checkpoint.
+		db = e.open()
+		r = e.run(db, nil)
+		e.requestDeposit(m, "D3", "300")
+		e.approveDeposit(m, "D3", "300")
+		r.waitFor(t, e.head())
+		mustBalance(t, db, m, "TWD", "3300", "0")
+		recs, _, err := db.FundRecords(ctx, m, "all", 1, 10)
+		if err != nil || len(recs) != 3 {
+			t.Fatalf("records = %+v, %v", recs, err)
+		}
+		noDiffs(t, r.Runner)
+	})
+}
+
+func TestWaitFor(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		db := e.open()
+		r := e.run(db, nil)
+		m := e.register("0912345678")
+		r.waitFor(t, e.head())
+		if r.Position() != e.head() {
+			t.Fatalf("Position = %d, head %d", r.Position(), e.head())
+		}
+		target := e.head() + 2
+		done := make(chan error, 1)
+		go func() {
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			done <- r.WaitFor(ctx, target)
+		}()
+		select {
+		case err := <-done:
+			t.Fatalf("WaitFor returned before the events existed: %v", err)
+		case <-time.After(100 * time.Millisecond):
+		}
+		e.requestDeposit(m, "D1", "1000")
+		e.approveDeposit(m, "D1", "1000")
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		mustBalance(t, db, m, "TWD", "1000", "0")
+
+		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+		defer cancel()
+		if err := r.WaitFor(ctx, e.head()+100); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("WaitFor beyond the head = %v", err)
+		}
+	})
+}
+
+func TestRebuildWhileServing(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		var members []string
+		for i := range 20 {
+			members = append(members, e.register(fmt.Sprintf("09%08d", i)))
+		}
+		for i := range 300 {
+			m := members[i%len(members)]
+			order := fmt.Sprintf("A%d", i)
+			e.requestDeposit(m, order, "1000")
+			e.approveDeposit(m, order, "1000")
+		}
+		db := e.open()
+		r := e.run(db, nil)
+		r.waitFor(t, e.head())
+
+		// Writers keep appending while every read model is rebuilt; reads keep answering.
+		stop := make(chan struct{})
+		var wg sync.WaitGroup
+		wg.Add(2)
+		go func() {
+			defer wg.Done()
+			for i := 0; ; i++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				m := members[i%len(members)]
+				order := fmt.Sprintf("B%d", i)
+				e.requestDeposit(m, order, "10")
+				e.approveDeposit(m, order, "10")
+			}
+		}()
+		readErrs := make(chan error, 1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				if _, err := db.Balances(ctx, members[0]); err != nil {
+					select {
+					case readErrs <- err:
+					default:
+					}
+				}
+				if _, _, err := db.FundRecords(ctx, members[0], "all", 1, 20); err != nil {
+					select {
+					case readErrs <- err:
+					default:
+					}
+				}
+				time.Sleep(time.Millisecond)
+			}
+		}()
+		for _, name := range r.Names() {
+			var last, total int64
+			if err := r.Rebuild(ctx, name, func(done, tot int64) { last, total = done, tot }); err != nil {
+				t.Fatalf("Rebuild(%s): %v", name, err)
+			}
+			if last == 0 || last != total {
+				t.Fatalf("Rebuild(%s) progress ended at %d/%d", name, last, total)
+			}
+		}
+		close(stop)
+		wg.Wait()
+		select {
+		case err := <-readErrs:
+			t.Fatalf("read during rebuild: %v", err)
+		default:
+		}
+		r.waitFor(t, e.head())
+		noDiffs(t, r.Runner)
+		var sum int64
+		for _, m := range members {
+			bs, err := db.Balances(ctx, m)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += bs["TWD"].Available.IntPart()
+		}
+		house, err := db.HouseBalances(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if -house[events.HouseBankClearing]["TWD"].IntPart() != sum {
+			t.Fatalf("members hold %d, bank clearing %s", sum, house[events.HouseBankClearing]["TWD"])
+		}
+
+		// A second rebuild works too (fresh constraint and index names), also with no runner.
+		r.stop()
+		if err := NewRunner(db, e.store, nil, nil).Rebuild(ctx, "fund_records", nil); err != nil {
+			t.Fatal(err)
+		}
+		noDiffs(t, NewRunner(db, e.store, nil, nil))
+	})
+}
+
+func TestCompareDetectsTampering(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		m := e.register("0912345678")
+		e.requestDeposit(m, "D1", "1000")
+		e.approveDeposit(m, "D1", "1000")
+		db := e.open()
+		r := e.run(db, nil)
+		r.waitFor(t, e.head())
+		noDiffs(t, r.Runner)
+
+		if _, err := db.w.ExecContext(ctx, db.d.rebind("UPDATE balances SET available = ? WHERE member_id = ?"), "1000000", m); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := db.w.ExecContext(ctx, db.d.rebind("DELETE FROM fund_records WHERE record_id = ?"), "D1"); err != nil {
+			t.Fatal(err)
+		}
+		diffs, err := r.Compare(ctx, "balances")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diffs) != 1 || !strings.Contains(diffs[0], m) || !strings.Contains(diffs[0], `available read model "1000000", replay "1000"`) {
+			t.Fatalf("balances diffs = %q", diffs)
+		}
+		diffs, err = r.Compare(ctx, "fund_records")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(diffs) != 1 || !strings.Contains(diffs[0], "record_id=D1") || !strings.Contains(diffs[0], "missing from the read model") {
+			t.Fatalf("fund_records diffs = %q", diffs)
+		}
+		if _, err := r.Compare(ctx, "nope"); !errors.Is(err, ErrNotFound) {
+			t.Fatalf("Compare(nope) = %v", err)
+		}
+		// Rebuild repairs it.
+		if err := r.Rebuild(ctx, "balances", nil); err != nil {
+			t.Fatal(err)
+		}
+		mustBalance(t, db, m, "TWD", "1000", "0")
+	})
+}
+
+// TestMoneyProjectionStalls: an event with unbalanced postings stops the balances projector
+// (failure counted, stalled gauge set) while the other projectors go on.
+func TestMoneyProjectionStalls(t *testing.T) {
+	e := sqliteEnv(t)
+	m := e.register("0912345678")
+	e.requestDeposit(m, "D1", "1000")
+	bad := e.add(events.AccountStream(m), "ops:ops", events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: dec("1000"),
+		Postings: []events.Posting{{Account: events.MemberAvailable(m), Currency: "TWD", Amount: dec("1000")}}})
+	e.register("0922222222")
+	db := e.open()
+	reg := prometheus.NewRegistry()
+	r := e.run(db, reg)
+
+	deadline := time.Now().Add(10 * time.Second)
+	for testutil.ToFloat64(r.failures.WithLabelValues("balances")) < 2 {
+		if time.Now().After(deadline) {
+			t.Fatal("balances projector did not fail")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if got := testutil.ToFloat64(r.stalled.WithLabelValues("balances")); got != 1 {
+		t.Fatalf("stalled = %v", got)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, name := range []string{"members", "fund_records"} {
+		for {
+			r.mu.Lock()
+			pos := r.pos[name]
+			r.mu.Unlock()
+			if pos == e.head() {
+				break
+			}
+			if ctx.Err() != nil {
+				t.Fatalf("%s stuck at %d", name, pos)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	r.mu.Lock()
+	pos := r.pos["balances"]
+	r.mu.Unlock()
+	if pos >= bad {
+		t.Fatalf("balances moved past the failing event: %d >= %d", pos, bad)
+	}
+	if r.Position() >= bad {
+		t.Fatalf("Position %d passed the failing event %d", r.Position(), bad)
+	}
+}
+
+func TestMetrics(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		m := e.register("0912345678")
+		e.requestDeposit(m, "D1", "1000")
+		db := e.open()
+		reg := prometheus.NewRegistry()
+		r := e.run(db, reg)
+		r.waitFor(t, e.head())
+		got := gather(t, reg)
+		for _, name := range r.Names() {
+			for metric, want := range map[string]float64{
+				"lotbook_projection_position": float64(e.head()), "lotbook_projection_lag_events": 0,
+				"lotbook_projection_lag_seconds": 0, "lotbook_projection_failures_total": 0, "lotbook_projection_stalled": 0,
+			} {
+				if v, ok := got[metric+"/"+name]; !ok || v != want {
+					t.Fatalf("%s{projector=%q} = %v (present %v), want %v", metric, name, v, ok, want)
+				}
+			}
+		}
+
+		// A runner that has not caught up reports the events it lacks and their age.
+		r.stop()
+		e.requestDeposit(m, "D2", "1000")
+		reg = prometheus.NewRegistry()
+		lagging := NewRunner(db, e.store, nil, reg)
+		if err := lagging.loadCheckpoints(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		got = gather(t, reg)
+		for _, name := range r.Names() {
+			if got["lotbook_projection_lag_events/"+name] != 1 || got["lotbook_projection_lag_seconds/"+name] <= 0 {
+				t.Fatalf("%s: lag %v events, %v s", name, got["lotbook_projection_lag_events/"+name], got["lotbook_projection_lag_seconds/"+name])
+			}
+		}
+	})
+}
+
+// gather returns every series of g as "name/projector" -> value.
+func gather(t testing.TB, g prometheus.Gatherer) map[string]float64 {
+	t.Helper()
+	mfs, err := g.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]float64{}
+	for _, mf := range mfs {
+		for _, m := range mf.GetMetric() {
+			var projector string
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "projector" {
+					projector = l.GetValue()
+				}
+			}
+			v := m.GetGauge().GetValue()
+			if m.GetCounter() != nil {
+				v = m.GetCounter().GetValue()
+			}
+			out[mf.GetName()+"/"+projector] = v
+		}
+	}
+	return out
+}

@@ -1,0 +1,388 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// Session is an open session. Expired sessions are returned too (with their ExpiresAt): the
+// caller compares with its own clock, because the projection cannot drop rows by wall time and
+// still equal a replay of the log.
+type Session struct {
+	MemberID, Account, Role string
+	ExpiresAt               time.Time
+}
+
+// Member is a member's (or staff user's) profile.
+type Member struct {
+	MemberID, Account, Role, InviteCode, RealNameStatus string
+	InviterID                                           string
+	FundPasswordSet                                     bool
+	Flags                                               []string // on flags, in events.AllFlags order
+	CreatedAt                                           time.Time
+}
+
+// HasFlag reports whether flag is on.
+func (m Member) HasFlag(flag string) bool {
+	return slices.Contains(m.Flags, flag)
+}
+
+// Balance is a member's cash in one currency.
+type Balance struct {
+	Available, Frozen decimal.Decimal
+}
+
+// FundRecord is one line of a member's money history.
+type FundRecord struct {
+	OrderNo, MemberID, Type, Currency string
+	Amount                            decimal.Decimal
+	Status, Remark                    string
+	ChannelID, ChannelName            string
+	ProofFileID                       string
+	CreatedAt, UpdatedAt              time.Time
+}
+
+// Deposit is a deposit in the ops review queue.
+type Deposit struct {
+	OrderNo, MemberID, Account, Currency string
+	Amount                               decimal.Decimal
+	ChannelID, ChannelName, ProofFileID  string
+	Status, Remark                       string
+	ReviewedBy                           string // actor of the decision, empty while pending
+	CreatedAt, UpdatedAt                 time.Time
+}
+
+// Channel is a deposit channel.
+type Channel struct {
+	ID, Name, Currency string
+	Min, Max           decimal.Decimal
+	Window             events.TimeWindow
+	Enabled            bool
+	UpdatedAt          time.Time
+}
+
+// NameValue is one entry of the site config.
+type NameValue struct {
+	Name, Value string
+}
+
+func (db *ReadDB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	return db.r.QueryRowContext(ctx, db.d.rebind(q), args...)
+}
+
+func (db *ReadDB) query(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
+	rows, err := db.r.QueryContext(ctx, db.d.rebind(q), args...)
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("%s: %w", what, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
+}
+
+// SessionByTokenHash returns the session whose token hashes to hash, or ErrNotFound.
+func (db *ReadDB) SessionByTokenHash(ctx context.Context, hash string) (Session, error) {
+	var s Session
+	var exp int64
+	err := db.queryRow(ctx, `SELECT s.member_id, m.account, m.role, s.expires_at FROM sessions s
+		JOIN members m ON m.member_id = s.member_id WHERE s.token_hash = ?`, hash).Scan(&s.MemberID, &s.Account, &s.Role, &exp)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Session{}, ErrNotFound
+	}
+	if err != nil {
+		return Session{}, fmt.Errorf("session by token: %w", err)
+	}
+	s.ExpiresAt = fromMicros(exp)
+	return s, nil
+}
+
+const memberCols = "member_id, account, role, invite_code, inviter_id, real_name_status, fund_password_set, flags, created_at, updated_at, seq, position"
+
+func (r *memberRow) member() Member {
+	m := Member{MemberID: r.memberID, Account: r.account, Role: r.role, InviteCode: r.inviteCode, InviterID: r.inviterID,
+		RealNameStatus: r.realNameStatus, FundPasswordSet: r.fundPasswordSet != 0, Flags: []string{}, CreatedAt: fromMicros(r.createdAt)}
+	if r.flags != "" {
+		m.Flags = strings.Split(r.flags, ",")
+	}
+	return m
+}
+
+func (db *ReadDB) member(ctx context.Context, col, val string) (Member, error) {
+	var r memberRow
+	err := r.scan(db.queryRow(ctx, "SELECT "+memberCols+" FROM members WHERE "+col+" = ?", val))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Member{}, ErrNotFound
+	}
+	if err != nil {
+		return Member{}, fmt.Errorf("member by %s: %w", col, err)
+	}
+	return r.member(), nil
+}
+
+// MemberByAccount returns the member who logs in as account, or ErrNotFound.
+func (db *ReadDB) MemberByAccount(ctx context.Context, account string) (Member, error) {
+	return db.member(ctx, "account", account)
+}
+
+// MemberByID returns the member with id, or ErrNotFound.
+func (db *ReadDB) MemberByID(ctx context.Context, id string) (Member, error) {
+	return db.member(ctx, "member_id", id)
+}
+
+// pageArgs turns a 1-based page and size into LIMIT (one more row, to tell hasMore) and OFFSET.
+func pageArgs(page, size int) (limit, offset int) {
+	if page < 1 {
+		page = 1
+	}
+	if size < 1 {
+		size = 20
+	}
+	return size + 1, (page - 1) * size
+}
+
+// Members lists members whose account contains q (all when q is empty), newest first.
+func (db *ReadDB) Members(ctx context.Context, q string, page, size int) ([]Member, bool, error) {
+	limit, offset := pageArgs(page, size)
+	where, args := "", []any{}
+	if q != "" {
+		where, args = `WHERE account LIKE ? ESCAPE '\'`, append(args, likePattern(q))
+	}
+	var out []Member
+	err := db.query(ctx, "members", "SELECT "+memberCols+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
+		append(args, limit, offset), func(rows *sql.Rows) error {
+			var r memberRow
+			if err := r.scan(rows); err != nil {
+				return err
+			}
+			out = append(out, r.member())
+			return nil
+		})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
+
+func trimPage[T any](items []T, limit int) ([]T, bool, error) {
+	if len(items) == limit {
+		return items[:limit-1], true, nil
+	}
+	if items == nil {
+		items = []T{}
+	}
+	return items, false, nil
+}
+
+// Balances returns a member's cash per currency (an empty map when nothing was ever credited).
+func (db *ReadDB) Balances(ctx context.Context, memberID string) (map[string]Balance, error) {
+	out := map[string]Balance{}
+	err := db.query(ctx, "balances", "SELECT currency, available, frozen FROM balances WHERE member_id = ?", []any{memberID},
+		func(rows *sql.Rows) error {
+			var cur, a, f string
+			if err := rows.Scan(&cur, &a, &f); err != nil {
+				return err
+			}
+			var b Balance
+			var err error
+			if b.Available, err = decimal.NewFromString(a); err != nil {
+				return err
+			}
+			if b.Frozen, err = decimal.NewFromString(f); err != nil {
+				return err
+			}
+			out[cur] = b
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// HouseBalances returns the total of every house account per currency.
+func (db *ReadDB) HouseBalances(ctx context.Context) (map[string]map[string]decimal.Decimal, error) {
+	out := map[string]map[string]decimal.Decimal{}
+	err := db.query(ctx, "house balances", "SELECT account, currency, amount FROM house_balances", nil, func(rows *sql.Rows) error {
+		var acct, cur, a string
+		if err := rows.Scan(&acct, &cur, &a); err != nil {
+			return err
+		}
+		v, err := decimal.NewFromString(a)
+		if err != nil {
+			return err
+		}
+		if out[acct] == nil {
+			out[acct] = map[string]decimal.Decimal{}
+		}
+		out[acct][cur] = v
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FundRecords lists a member's fund records of type typ ("all", "deposit", "withdraw"), newest
+// first.
+func (db *ReadDB) FundRecords(ctx context.Context, memberID, typ string, page, size int) ([]FundRecord, bool, error) {
+	limit, offset := pageArgs(page, size)
+	where, args := "member_id = ?", []any{memberID}
+	if typ != "" && typ != "all" {
+		where, args = where+" AND type = ?", append(args, typ)
+	}
+	var out []FundRecord
+	err := db.query(ctx, "fund records", `SELECT record_id, member_id, type, order_no, currency, amount, status, remark,
+		channel_id, channel_name, proof_file_id, created_at, updated_at, seq, position FROM fund_records WHERE `+where+
+		" ORDER BY seq DESC LIMIT ? OFFSET ?", append(args, limit, offset), func(rows *sql.Rows) error {
+		var r fundRow
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+		amount, err := decimal.NewFromString(r.amount)
+		if err != nil {
+			return err
+		}
+		out = append(out, FundRecord{OrderNo: r.orderNo, MemberID: r.memberID, Type: r.typ, Currency: r.currency, Amount: amount,
+			Status: r.status, Remark: r.remark, ChannelID: r.channelID, ChannelName: r.channelName, ProofFileID: r.proofFileID,
+			CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)})
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
+
+const reviewCols = `order_no, member_id, account, currency, amount, channel_id, channel_name, proof_file_id,
+	status, remark, reviewed_by, created_at, updated_at, seq, position`
+
+func (r *reviewRow) deposit() (Deposit, error) {
+	amount, err := decimal.NewFromString(r.amount)
+	if err != nil {
+		return Deposit{}, fmt.Errorf("deposit %s amount: %w", r.orderNo, err)
+	}
+	return Deposit{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Currency: r.currency, Amount: amount,
+		ChannelID: r.channelID, ChannelName: r.channelName, ProofFileID: r.proofFileID, Status: r.status, Remark: r.remark,
+		ReviewedBy: r.reviewedBy, CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
+}
+
+// DepositQueue lists deposits with status (pending, approved, rejected; all when empty). Pending
+// deposits come oldest first (the order to review them in), decided ones newest first.
+func (db *ReadDB) DepositQueue(ctx context.Context, status string, page, size int) ([]Deposit, bool, error) {
+	limit, offset := pageArgs(page, size)
+	where, args, order := "", []any{}, "DESC"
+	if status != "" {
+		where, args = "WHERE status = ? ", append(args, status)
+	}
+	if status == events.ReviewPending {
+		order = "ASC"
+	}
+	var out []Deposit
+	err := db.query(ctx, "deposit queue", "SELECT "+reviewCols+" FROM deposit_reviews "+where+"ORDER BY seq "+order+" LIMIT ? OFFSET ?",
+		append(args, limit, offset), func(rows *sql.Rows) error {
+			var r reviewRow
+			if err := r.scan(rows); err != nil {
+				return err
+			}
+			d, err := r.deposit()
+			if err != nil {
+				return err
+			}
+			out = append(out, d)
+			return nil
+		})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
+
+// DepositByOrderNo returns one deposit of the review queue, or ErrNotFound.
+func (db *ReadDB) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit, error) {
+	var r reviewRow
+	row := db.queryRow(ctx, "SELECT "+reviewCols+" FROM deposit_reviews WHERE order_no = ?", orderNo)
+	err := row.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelID, &r.channelName, &r.proofFileID,
+		&r.status, &r.remark, &r.reviewedBy, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Deposit{}, ErrNotFound
+	}
+	if err != nil {
+		return Deposit{}, fmt.Errorf("deposit %s: %w", orderNo, err)
+	}
+	return r.deposit()
+}
+
+// Channels lists every deposit channel (enabled or not) in the order they were first defined.
+func (db *ReadDB) Channels(ctx context.Context) ([]Channel, error) {
+	out := []Channel{}
+	err := db.query(ctx, "channels", `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
+		FROM deposit_channels ORDER BY seq`, nil, func(rows *sql.Rows) error {
+		var c Channel
+		var lo, hi, win string
+		var enabled, updated int64
+		if err := rows.Scan(&c.ID, &c.Name, &c.Currency, &lo, &hi, &win, &enabled, &updated); err != nil {
+			return err
+		}
+		var err error
+		if c.Min, err = decimal.NewFromString(lo); err != nil {
+			return err
+		}
+		if c.Max, err = decimal.NewFromString(hi); err != nil {
+			return err
+		}
+		if err := json.Unmarshal([]byte(win), &c.Window); err != nil {
+			return err
+		}
+		c.Enabled, c.UpdatedAt = enabled != 0, fromMicros(updated)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// SiteConfig returns every site config entry, sorted by name.
+func (db *ReadDB) SiteConfig(ctx context.Context) ([]NameValue, error) {
+	out := []NameValue{}
+	err := db.query(ctx, "site config", "SELECT name, value FROM site_config ORDER BY name", nil, func(rows *sql.Rows) error {
+		var nv NameValue
+		if err := rows.Scan(&nv.Name, &nv.Value); err != nil {
+			return err
+		}
+		out = append(out, nv)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// FileOwnedBy reports whether memberID uploaded the file fileID.
+func (db *ReadDB) FileOwnedBy(ctx context.Context, fileID, memberID string) (bool, error) {
+	var n int
+	if err := db.queryRow(ctx, "SELECT COUNT(*) FROM member_files WHERE file_id = ? AND member_id = ?", fileID, memberID).Scan(&n); err != nil {
+		return false, fmt.Errorf("file owner: %w", err)
+	}
+	return n > 0, nil
+}

@@ -1,0 +1,308 @@
+package projections
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// rebuildPage is the number of events per transaction when building a read model from the log:
+// large pages let a projector fold many events per row before writing.
+const rebuildPage = 20000
+
+// Rebuild builds the read model name into fresh tables from position 0 while the live tables
+// keep serving, then swaps them in within one transaction and lets the live projector continue
+// after the rebuilt position. progress, when not nil, gets (events done, events in the log).
+// It works whether or not this process runs the projector: the swap locks the live checkpoint in
+// the database, so a server applying pages in another process waits for it.
+func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, total int64)) error {
+	p, err := projectorByName(name)
+	if err != nil {
+		return err
+	}
+	const suffix = "_rebuild"
+	cpName := name + suffix
+	if err := r.db.writeTx(ctx, func(w *wtx) error {
+		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
+			return err
+		}
+		return setCheckpoint(ctx, w, cpName, p.schemaHash(), 0)
+	}); err != nil {
+		return fmt.Errorf("rebuild %s: %w", name, err)
+	}
+	total, err := r.store.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("rebuild %s: %w", name, err)
+	}
+	report := func(done int64) {
+		if progress != nil {
+			total = max(total, done)
+			progress(done, total)
+		}
+	}
+	done, err := r.build(ctx, p, suffix, cpName, 0, 0, report)
+	if err != nil {
+		return fmt.Errorf("rebuild %s: %w", name, err)
+	}
+	err = r.db.writeTx(ctx, func(w *wtx) error {
+		for _, t := range p.tables {
+			for _, ix := range r.db.d.createIndexes(t, suffix, randomTag()) {
+				if err := w.exec(ctx, ix); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("rebuild %s: index: %w", name, err)
+	}
+	err = r.db.writeTx(ctx, func(w *wtx) error {
+		live, err := lockCheckpoint(ctx, w, name)
+		if err != nil {
+			return err
+		}
+		w.suffix = suffix
+		if done, err = r.catchUpInTx(ctx, w, p, cpName, live); err != nil {
+			return err
+		}
+		w.suffix = ""
+		for _, t := range p.tables {
+			if err := w.exec(ctx, "DROP TABLE "+t.name); err != nil {
+				return err
+			}
+			if err := w.exec(ctx, "ALTER TABLE "+t.name+suffix+" RENAME TO "+t.name); err != nil {
+				return err
+			}
+		}
+		if err := setCheckpoint(ctx, w, name, p.schemaHash(), done); err != nil {
+			return err
+		}
+		return deleteCheckpoint(ctx, w, cpName)
+	})
+	if err != nil {
+		return fmt.Errorf("rebuild %s: swap: %w", name, err)
+	}
+	r.advance(name, done)
+	report(done)
+	r.logger.Info("read model rebuilt and swapped in", "projector", name, "position", done)
+	return nil
+}
+
+// build applies the log after from (up to until, or to the head when until is 0) to the
+// projector's tables under suffix, one transaction per page, with the next page read from the
+// store while the current one is applied. It returns the position reached.
+func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string, from, until int64, report func(int64)) (int64, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	type result struct {
+		page []events.RecordedEvent
+		err  error
+	}
+	pages := make(chan result, 2)
+	go func() {
+		defer close(pages)
+		at := from
+		for until == 0 || at < until {
+			limit := rebuildPage
+			if until > 0 {
+				limit = int(min(int64(limit), until-at))
+			}
+			page, err := r.store.ReadAll(ctx, at, limit)
+			if err != nil || len(page) == 0 {
+				if err != nil {
+					pages <- result{err: err}
+				}
+				return
+			}
+			select {
+			case pages <- result{page: page}:
+			case <-ctx.Done():
+				return
+			}
+			at = page[len(page)-1].Position
+		}
+	}()
+	at := from
+	for res := range pages {
+		if res.err != nil {
+			return at, fmt.Errorf("read log after %d: %w", at, res.err)
+		}
+		err := r.db.writeTx(ctx, func(w *wtx) error {
+			w.suffix = suffix
+			var err error
+			at, err = p.applyPage(ctx, w, cpName, res.page)
+			return err
+		})
+		if err != nil {
+			return at, err
+		}
+		if report != nil {
+			report(at)
+		}
+	}
+	return at, nil
+}
+
+// catchUpInTx applies the log from the checkpoint cpName up to until inside w's transaction
+// (which holds the live checkpoint's lock). It returns the position reached (at least until).
+func (r *Runner) catchUpInTx(ctx context.Context, w *wtx, p *projector, cpName string, until int64) (int64, error) {
+	at, err := lockCheckpoint(ctx, w, cpName)
+	if err != nil {
+		return 0, err
+	}
+	for at < until {
+		page, err := r.store.ReadAll(ctx, at, int(min(int64(rebuildPage), until-at)))
+		if err != nil {
+			return 0, fmt.Errorf("read log after %d: %w", at, err)
+		}
+		if len(page) == 0 {
+			return 0, fmt.Errorf("log ends at %d, before the live checkpoint %d", at, until)
+		}
+		if at, err = p.applyPage(ctx, w, cpName, page); err != nil {
+			return 0, err
+		}
+	}
+	return at, nil
+}
+
+// maxDiffs bounds the differences Compare lists.
+const maxDiffs = 100
+
+// Compare replays the log into scratch tables up to the live checkpoint of the read model name
+// and returns the rows that differ from the live tables (empty when they are equal).
+func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
+	p, err := projectorByName(name)
+	if err != nil {
+		return nil, err
+	}
+	suffix := "_cmp_" + randomTag()
+	cpName := name + suffix
+	if err := r.db.writeTx(ctx, func(w *wtx) error {
+		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
+			return err
+		}
+		return setCheckpoint(ctx, w, cpName, p.schemaHash(), 0)
+	}); err != nil {
+		return nil, fmt.Errorf("compare %s: %w", name, err)
+	}
+	defer func() {
+		err := r.db.writeTx(context.WithoutCancel(ctx), func(w *wtx) error {
+			if err := r.db.dropTables(ctx, w, p, suffix); err != nil {
+				return err
+			}
+			return deleteCheckpoint(ctx, w, cpName)
+		})
+		if err != nil {
+			r.logger.Error("compare: drop scratch tables", "projector", name, "err", err)
+		}
+	}()
+	cps, err := r.db.checkpoints(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.build(ctx, p, suffix, cpName, 0, cps[name], nil); err != nil {
+		return nil, fmt.Errorf("compare %s: %w", name, err)
+	}
+	var diffs []string
+	// The last stretch and the comparison run under the live checkpoint's lock, so that both
+	// sides stand at the same position.
+	err = r.db.writeTx(ctx, func(w *wtx) error {
+		live, err := lockCheckpoint(ctx, w, name)
+		if err != nil {
+			return err
+		}
+		w.suffix = suffix
+		if _, err := r.catchUpInTx(ctx, w, p, cpName, live); err != nil {
+			return err
+		}
+		for _, t := range p.tables {
+			d, err := diffTable(ctx, w, t, suffix)
+			if err != nil {
+				return err
+			}
+			diffs = append(diffs, d...)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("compare %s: %w", name, err)
+	}
+	if len(diffs) > maxDiffs {
+		diffs = append(diffs[:maxDiffs], fmt.Sprintf("... and %d more differences", len(diffs)-maxDiffs))
+	}
+	return diffs, nil
+}
+
+// diffTable compares every row of the live table with its replayed copy under suffix.
+func diffTable(ctx context.Context, w *wtx, t *table, suffix string) ([]string, error) {
+	cols := t.colNames()
+	keyIdx := make([]int, len(t.key))
+	for i, k := range t.key {
+		for j, c := range cols {
+			if c == k {
+				keyIdx[i] = j
+			}
+		}
+	}
+	keyOf := func(row []string) string {
+		parts := make([]string, len(keyIdx))
+		for i, j := range keyIdx {
+			parts[i] = cols[j] + "=" + row[j]
+		}
+		return strings.Join(parts, " ")
+	}
+	load := func(name string, each func(row []string)) error {
+		rows, err := w.query(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+name)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			row := make([]string, len(cols))
+			ptrs := make([]any, len(cols))
+			for i := range row {
+				ptrs[i] = &row[i]
+			}
+			if err := rows.Scan(ptrs...); err != nil {
+				return fmt.Errorf("scan %s: %w", name, err)
+			}
+			each(row)
+		}
+		return rows.Err()
+	}
+	replay := map[string][]string{}
+	if err := load(t.name+suffix, func(row []string) { replay[keyOf(row)] = row }); err != nil {
+		return nil, err
+	}
+	var diffs []string
+	err := load(t.name, func(row []string) {
+		key := keyOf(row)
+		want, ok := replay[key]
+		if !ok {
+			diffs = append(diffs, fmt.Sprintf("%s [%s]: in the read model, not in the replay", t.name, key))
+			return
+		}
+		delete(replay, key)
+		var cells []string
+		for i := range cols {
+			if row[i] != want[i] {
+				cells = append(cells, fmt.Sprintf("%s read model %q, replay %q", cols[i], row[i], want[i]))
+			}
+		}
+		if len(cells) > 0 {
+			diffs = append(diffs, fmt.Sprintf("%s [%s]: %s", t.name, key, strings.Join(cells, "; ")))
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	for key := range replay {
+		diffs = append(diffs, fmt.Sprintf("%s [%s]: in the replay, missing from the read model", t.name, key))
+	}
+	sort.Strings(diffs)
+	return diffs, nil
+}

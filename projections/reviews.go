@@ -1,0 +1,156 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// The review_queue projection is what ops staff review: deposits by status, with the member's
+// login account (kept in review_accounts from MemberRegistered, so that this projection needs no
+// other projector's tables) and the reviewer of each decision.
+
+var depositReviewsTable = &table{
+	name: "deposit_reviews",
+	cols: []column{
+		{"order_no", kText}, {"member_id", kText}, {"account", kText}, {"currency", kText}, {"amount", kText},
+		{"channel_id", kText}, {"channel_name", kText}, {"proof_file_id", kText}, {"status", kText},
+		{"remark", kText}, {"reviewed_by", kText}, {"created_at", kInt}, {"updated_at", kInt},
+		{"seq", kInt}, {"position", kInt},
+	},
+	key:     []string{"order_no"},
+	indexes: []string{"status, seq"},
+}
+
+var reviewAccountsTable = &table{
+	name: "review_accounts",
+	cols: []column{{"member_id", kText}, {"account", kText}},
+	key:  []string{"member_id"},
+}
+
+var reviewQueueProjector = &projector{
+	name:    "review_queue",
+	version: 1,
+	tables:  []*table{depositReviewsTable, reviewAccountsTable},
+	wants: func(p events.Payload) bool {
+		switch p.(type) {
+		case events.MemberRegistered, events.DepositRequested, events.DepositApproved, events.DepositRejected:
+			return true
+		}
+		return false
+	},
+	apply: applyReviewQueue,
+}
+
+type reviewRow struct {
+	orderNo, memberID, account, currency, amount, channelID, channelName, proofFileID string
+	status, remark, reviewedBy                                                        string
+	createdAt, updatedAt, seq, position                                               int64
+}
+
+func (r *reviewRow) args() []any {
+	return []any{r.orderNo, r.memberID, r.account, r.currency, r.amount, r.channelID, r.channelName, r.proofFileID,
+		r.status, r.remark, r.reviewedBy, r.createdAt, r.updatedAt, r.seq, r.position}
+}
+
+func (r *reviewRow) scan(rows *sql.Rows) error {
+	return rows.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelID, &r.channelName, &r.proofFileID,
+		&r.status, &r.remark, &r.reviewedBy, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
+}
+
+func applyReviewQueue(ctx context.Context, w *wtx, evs []decoded) error {
+	accounts := map[string]string{}      // member id -> account, registered in this page
+	needAccount := map[string]struct{}{} // members whose account is looked up
+	touched := map[string]*reviewRow{}   // order no -> row
+	missing := map[string]struct{}{}     // orders decided in this page, requested before it
+	for _, d := range evs {
+		switch e := d.p.(type) {
+		case events.MemberRegistered:
+			accounts[e.MemberID] = e.Account
+		case events.DepositRequested:
+			touched[e.OrderNo] = nil
+			if member, err := memberOf(d.ev.Stream); err == nil {
+				if _, ok := accounts[member]; !ok {
+					needAccount[member] = struct{}{}
+				}
+			}
+		case events.DepositApproved:
+			if _, seen := touched[e.OrderNo]; !seen {
+				missing[e.OrderNo] = struct{}{}
+			}
+		case events.DepositRejected:
+			if _, seen := touched[e.OrderNo]; !seen {
+				missing[e.OrderNo] = struct{}{}
+			}
+		}
+	}
+	if err := w.selectIn(ctx, reviewAccountsTable, "member_id", keysOf(needAccount), func(rows *sql.Rows) error {
+		var id, account string
+		if err := rows.Scan(&id, &account); err != nil {
+			return err
+		}
+		if _, ok := accounts[id]; !ok {
+			accounts[id] = account
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := w.selectIn(ctx, depositReviewsTable, "order_no", keysOf(missing), func(rows *sql.Rows) error {
+		r := &reviewRow{}
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+		touched[r.orderNo] = r
+		return nil
+	}); err != nil {
+		return err
+	}
+	var accountRows [][]any
+	for _, d := range evs {
+		at := micros(d.ev.Metadata.ServerTime)
+		switch e := d.p.(type) {
+		case events.MemberRegistered:
+			accountRows = append(accountRows, []any{e.MemberID, e.Account})
+		case events.DepositRequested:
+			member, err := memberOf(d.ev.Stream)
+			if err != nil {
+				return d.fail(err)
+			}
+			if touched[e.OrderNo] != nil {
+				return d.fail(fmt.Errorf("deposit %s requested twice", e.OrderNo))
+			}
+			touched[e.OrderNo] = &reviewRow{orderNo: e.OrderNo, memberID: member, account: accounts[member],
+				currency: e.Currency, amount: e.Amount.String(), channelID: e.ChannelID, channelName: e.ChannelName,
+				proofFileID: e.ProofFileID, status: events.ReviewPending, createdAt: at, updatedAt: at,
+				seq: d.ev.Position, position: d.ev.Position}
+		case events.DepositApproved:
+			if err := decideReview(touched, d, e.OrderNo, events.ReviewApproved, e.Remark, at); err != nil {
+				return err
+			}
+		case events.DepositRejected:
+			if err := decideReview(touched, d, e.OrderNo, events.ReviewRejected, e.Remark, at); err != nil {
+				return err
+			}
+		}
+	}
+	if err := w.upsert(ctx, reviewAccountsTable, accountRows); err != nil {
+		return err
+	}
+	rows := make([][]any, 0, len(touched))
+	for _, r := range touched {
+		rows = append(rows, r.args())
+	}
+	return w.upsert(ctx, depositReviewsTable, rows)
+}
+
+func decideReview(touched map[string]*reviewRow, d decoded, orderNo, status, remark string, at int64) error {
+	r := touched[orderNo]
+	if r == nil {
+		return d.fail(fmt.Errorf("deposit %s decided but never requested", orderNo))
+	}
+	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.ev.Metadata.Actor, at, d.ev.Position
+	return nil
+}

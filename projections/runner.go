@@ -1,0 +1,238 @@
+package projections
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill"
+	"github.com/ThreeDotsLabs/watermill/message"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// maxPage bounds the events one projector applies in one transaction.
+const maxPage = 5000
+
+// Runner runs every projector over the event store's feed and tells readers how far the read
+// models have come.
+type Runner struct {
+	db     *ReadDB
+	store  events.Store
+	logger *slog.Logger
+
+	mu      sync.Mutex
+	pos     map[string]int64 // projector -> checkpoint
+	changed chan struct{}    // closed and replaced whenever a checkpoint moves
+
+	failures *prometheus.CounterVec
+	stalled  *prometheus.GaugeVec
+}
+
+// NewRunner prepares the projectors; Run starts them. Metrics are registered on reg when it is
+// not nil.
+func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg prometheus.Registerer) *Runner {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	r := &Runner{
+		db: db, store: store, logger: logger.With("component", "projections"),
+		pos: map[string]int64{}, changed: make(chan struct{}),
+		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lotbook_projection_failures_total",
+			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
+		}, []string{"projector"}),
+		stalled: prometheus.NewGaugeVec(prometheus.GaugeOpts{
+			Name: "lotbook_projection_stalled",
+			Help: "1 while a projector is stuck on a page that fails to apply.",
+		}, []string{"projector"}),
+	}
+	for _, p := range projectors {
+		r.failures.WithLabelValues(p.name)
+		r.stalled.WithLabelValues(p.name).Set(0)
+	}
+	if reg != nil {
+		for _, c := range []prometheus.Collector{r.failures, r.stalled, &lagCollector{r: r}} {
+			if err := reg.Register(c); err != nil {
+				r.logger.Error("register projection metrics", "err", err)
+			}
+		}
+	}
+	return r
+}
+
+// Names lists the read models, each of which Rebuild and Compare accept.
+func (r *Runner) Names() []string {
+	out := make([]string, len(projectors))
+	for i, p := range projectors {
+		out[i] = p.name
+	}
+	return out
+}
+
+// Run runs the projectors in a Watermill router until ctx ends. Every projector has its own
+// subscription and checkpoint, so each progresses at its own pace.
+func (r *Runner) Run(ctx context.Context) error {
+	if err := r.loadCheckpoints(ctx); err != nil {
+		return err
+	}
+	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 15 * time.Second},
+		watermill.NewSlogLoggerWithLevelMapping(r.logger, map[slog.Level]slog.Level{slog.LevelInfo: slog.LevelDebug}))
+	if err != nil {
+		return fmt.Errorf("projections router: %w", err)
+	}
+	sub := &feed{store: r.store, db: r.db, logger: r.logger, maxPage: maxPage}
+	for _, p := range projectors {
+		router.AddConsumerHandler(p.name, p.name, sub, r.handler(p))
+	}
+	go func() {
+		<-ctx.Done()
+		if err := router.Close(); err != nil {
+			r.logger.Error("close projections router", "err", err)
+		}
+	}()
+	if err := router.Run(ctx); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("projections router: %w", err)
+	}
+	return nil
+}
+
+func (r *Runner) loadCheckpoints(ctx context.Context) error {
+	cps, err := r.db.checkpoints(ctx)
+	if err != nil {
+		return err
+	}
+	for _, p := range projectors {
+		r.advance(p.name, cps[p.name])
+	}
+	return nil
+}
+
+func (r *Runner) handler(p *projector) message.NoPublishHandlerFunc {
+	return func(msg *message.Message) error {
+		page, err := pageOf(msg)
+		if err != nil {
+			return err
+		}
+		ctx := msg.Context()
+		var pos int64
+		err = r.db.writeTx(ctx, func(w *wtx) error {
+			pos, err = p.applyPage(ctx, w, p.name, page)
+			return err
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			r.failures.WithLabelValues(p.name).Inc()
+			r.stalled.WithLabelValues(p.name).Set(1)
+			r.logger.Error("projection stalled: page failed, retrying it (never skipped)", "projector", p.name,
+				"money", p.money, "from", page[0].Position, "to", page[len(page)-1].Position, "err", err)
+			return err
+		}
+		r.stalled.WithLabelValues(p.name).Set(0)
+		r.advance(p.name, pos)
+		return nil
+	}
+}
+
+func (r *Runner) advance(name string, pos int64) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if cur, ok := r.pos[name]; ok && cur >= pos {
+		return
+	}
+	r.pos[name] = pos
+	close(r.changed)
+	r.changed = make(chan struct{})
+}
+
+// Position is the lowest checkpoint over all projectors: every read model reflects at least the
+// events up to it.
+func (r *Runner) Position() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.lowest()
+}
+
+func (r *Runner) lowest() int64 {
+	low := int64(-1)
+	for _, p := range projectors {
+		pos := r.pos[p.name]
+		if low < 0 || pos < low {
+			low = pos
+		}
+	}
+	return low
+}
+
+// WaitFor returns when every projector has applied the events up to position (read-your-writes),
+// or with ctx's error; the caller bounds ctx.
+func (r *Runner) WaitFor(ctx context.Context, position int64) error {
+	for {
+		r.mu.Lock()
+		reached, changed := r.lowest() >= position, r.changed
+		r.mu.Unlock()
+		if reached {
+			return nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return fmt.Errorf("wait for projections to reach %d: %w", position, ctx.Err())
+		}
+	}
+}
+
+// lagCollector reports each projector's position and lag at scrape time, against the store's
+// head. lag_seconds is the age of the oldest event a projector has not applied yet (0 when caught
+// up): unlike the age of the newest applied event, it does not grow while nothing is written.
+type lagCollector struct{ r *Runner }
+
+var (
+	positionDesc   = prometheus.NewDesc("lotbook_projection_position", "Global position up to which a projector has applied the log.", []string{"projector"}, nil)
+	lagEventsDesc  = prometheus.NewDesc("lotbook_projection_lag_events", "Events committed to the log that a projector has not applied yet.", []string{"projector"}, nil)
+	lagSecondsDesc = prometheus.NewDesc("lotbook_projection_lag_seconds", "Age of the oldest event a projector has not applied yet (0 when caught up).", []string{"projector"}, nil)
+)
+
+func (c *lagCollector) Describe(ch chan<- *prometheus.Desc) {
+	ch <- positionDesc
+	ch <- lagEventsDesc
+	ch <- lagSecondsDesc
+}
+
+func (c *lagCollector) Collect(ch chan<- prometheus.Metric) {
+	c.r.mu.Lock()
+	pos := make(map[string]int64, len(c.r.pos))
+	for k, v := range c.r.pos {
+		pos[k] = v
+	}
+	c.r.mu.Unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	head, headErr := c.r.store.Head(ctx)
+	ages := map[int64]float64{}
+	for _, p := range projectors {
+		at := pos[p.name]
+		ch <- prometheus.MustNewConstMetric(positionDesc, prometheus.GaugeValue, float64(at), p.name)
+		if headErr != nil {
+			continue
+		}
+		ch <- prometheus.MustNewConstMetric(lagEventsDesc, prometheus.GaugeValue, float64(max(0, head-at)), p.name)
+		age, known := ages[at]
+		if !known && at < head {
+			if next, err := c.r.store.ReadAll(ctx, at, 1); err == nil && len(next) == 1 {
+				age = max(0, time.Since(next[0].Metadata.ServerTime).Seconds())
+			}
+			ages[at] = age
+		}
+		ch <- prometheus.MustNewConstMetric(lagSecondsDesc, prometheus.GaugeValue, age, p.name)
+	}
+	if headErr != nil && !errors.Is(headErr, context.Canceled) {
+		c.r.logger.Warn("projection lag: store head unknown", "err", headErr)
+	}
+}

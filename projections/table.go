@@ -1,0 +1,258 @@
+package projections
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// The read models are written through one small dialect layer so that every projector and
+// query has a single code path for SQLite and PostgreSQL. Both speak `INSERT ... ON CONFLICT
+// (...) DO UPDATE SET c = excluded.c` and row values; they differ in placeholders ("?" versus
+// "$n"), in a few type names, and in locking (SQLite's write transactions are BEGIN IMMEDIATE,
+// PostgreSQL locks the checkpoint row FOR UPDATE). Decimals are stored as TEXT (exact, and summed
+// in Go with shopspring/decimal, never by the database in floating point); times as BIGINT unix
+// microseconds (UTC); booleans as BIGINT 0/1.
+
+type dialect struct{ postgres bool }
+
+// rebind turns "?" placeholders into "$1, $2, ..." for PostgreSQL. Our SQL text never holds a
+// literal question mark.
+func (d dialect) rebind(q string) string {
+	if !d.postgres {
+		return q
+	}
+	var b strings.Builder
+	b.Grow(len(q) + 16)
+	n := 0
+	for i := 0; i < len(q); i++ {
+		if q[i] == '?' {
+			n++
+			fmt.Fprintf(&b, "$%d", n)
+			continue
+		}
+		b.WriteByte(q[i])
+	}
+	return b.String()
+}
+
+func (d dialect) forUpdate() string {
+	if d.postgres {
+		return " FOR UPDATE"
+	}
+	return "" // the SQLite write transaction already holds the database's write lock
+}
+
+type colKind int
+
+const (
+	kText colKind = iota
+	kInt
+	kBlob
+)
+
+func (d dialect) typeName(k colKind) string {
+	switch k {
+	case kInt:
+		return "BIGINT"
+	case kBlob:
+		if d.postgres {
+			return "BYTEA"
+		}
+		return "BLOB"
+	default:
+		return "TEXT"
+	}
+}
+
+type column struct {
+	name string
+	kind colKind
+}
+
+// table describes one read-model table: its columns, primary key and secondary indexes.
+// Projectors write whole rows in column order.
+type table struct {
+	name    string
+	cols    []column
+	key     []string
+	indexes []string // column lists, e.g. "member_id, created_at DESC"
+}
+
+func (t *table) colNames() []string {
+	out := make([]string, len(t.cols))
+	for i, c := range t.cols {
+		out[i] = c.name
+	}
+	return out
+}
+
+// signature is a stable description of the table's shape; a change of it resets the projection.
+func (t *table) signature() string {
+	var b strings.Builder
+	b.WriteString(t.name)
+	for _, c := range t.cols {
+		fmt.Fprintf(&b, "|%s:%d", c.name, c.kind)
+	}
+	fmt.Fprintf(&b, "|key:%s|ix:%s", strings.Join(t.key, ","), strings.Join(t.indexes, ";"))
+	return b.String()
+}
+
+// createTable is the DDL of the table under name+suffix. Constraint and index names carry a
+// random tag: they are global names in both databases and survive a table rename, so a later
+// rebuild must never reuse them.
+func (d dialect) createTable(t *table, suffix, tag string) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "CREATE TABLE %s%s (", t.name, suffix)
+	for _, c := range t.cols {
+		fmt.Fprintf(&b, "%s %s NOT NULL, ", c.name, d.typeName(c.kind))
+	}
+	fmt.Fprintf(&b, "CONSTRAINT pk_%s_%s PRIMARY KEY (%s))", t.name, tag, strings.Join(t.key, ", "))
+	return b.String()
+}
+
+func (d dialect) createIndexes(t *table, suffix, tag string) []string {
+	out := make([]string, len(t.indexes))
+	for i, ix := range t.indexes {
+		out[i] = fmt.Sprintf("CREATE INDEX ix_%s_%s_%d ON %s%s (%s)", t.name, tag, i, t.name, suffix, ix)
+	}
+	return out
+}
+
+func schemaHash(version int, tables []*table) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "v%d", version)
+	for _, t := range tables {
+		h.Write([]byte("\n" + t.signature()))
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// maxParams keeps every statement below SQLite's (32766) and PostgreSQL's (65535) limits.
+const maxParams = 30000
+
+// wtx is a read-model write transaction. suffix selects the table set a projector writes:
+// "" for the live tables, "_rebuild" or "_cmp..." for the fresh copies built from the log.
+type wtx struct {
+	tx     *sql.Tx
+	d      dialect
+	suffix string
+}
+
+func (w *wtx) t(tb *table) string { return tb.name + w.suffix }
+
+func (w *wtx) exec(ctx context.Context, q string, args ...any) error {
+	if _, err := w.tx.ExecContext(ctx, w.d.rebind(q), args...); err != nil {
+		return fmt.Errorf("exec %.80q: %w", q, err)
+	}
+	return nil
+}
+
+func (w *wtx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	rows, err := w.tx.QueryContext(ctx, w.d.rebind(q), args...)
+	if err != nil {
+		return nil, fmt.Errorf("query %.80q: %w", q, err)
+	}
+	return rows, nil
+}
+
+// upsert writes whole rows (column order of tb), replacing rows with the same key, in
+// multi-row statements.
+func (w *wtx) upsert(ctx context.Context, tb *table, rows [][]any) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	cols := tb.colNames()
+	var set []string
+	for _, c := range cols {
+		if !slices.Contains(tb.key, c) {
+			set = append(set, c+" = excluded."+c)
+		}
+	}
+	conflict := "DO NOTHING"
+	if len(set) > 0 {
+		conflict = "DO UPDATE SET " + strings.Join(set, ", ")
+	}
+	tuple := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
+	per := maxParams / len(cols)
+	for start := 0; start < len(rows); start += per {
+		chunk := rows[start:min(len(rows), start+per)]
+		var b strings.Builder
+		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", w.t(tb), strings.Join(cols, ", "))
+		args := make([]any, 0, len(chunk)*len(cols))
+		for i, r := range chunk {
+			if len(r) != len(cols) {
+				return fmt.Errorf("upsert %s: row has %d values for %d columns", tb.name, len(r), len(cols))
+			}
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(tuple)
+			args = append(args, r...)
+		}
+		fmt.Fprintf(&b, " ON CONFLICT (%s) %s", strings.Join(tb.key, ", "), conflict)
+		if err := w.exec(ctx, b.String(), args...); err != nil {
+			return fmt.Errorf("upsert %s: %w", tb.name, err)
+		}
+	}
+	return nil
+}
+
+// deleteIn deletes the rows whose column col is one of vals.
+func (w *wtx) deleteIn(ctx context.Context, tb *table, col string, vals []any) error {
+	for start := 0; start < len(vals); start += maxParams {
+		chunk := vals[start:min(len(vals), start+maxParams)]
+		q := fmt.Sprintf("DELETE FROM %s WHERE %s IN (%s)", w.t(tb), col, placeholders(len(chunk)))
+		if err := w.exec(ctx, q, chunk...); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// selectIn scans the whole rows (column order of tb) whose column col is one of vals.
+func (w *wtx) selectIn(ctx context.Context, tb *table, col string, vals []any, scan func(*sql.Rows) error) error {
+	for start := 0; start < len(vals); start += maxParams {
+		chunk := vals[start:min(len(vals), start+maxParams)]
+		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.t(tb), col, placeholders(len(chunk)))
+		rows, err := w.query(ctx, q, chunk...)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			if err := scan(rows); err != nil {
+				rows.Close()
+				return fmt.Errorf("scan %s: %w", tb.name, err)
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return fmt.Errorf("select %s: %w", tb.name, err)
+		}
+	}
+	return nil
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+// keysOf turns a set of strings into query arguments.
+func keysOf[V any](m map[string]V) []any {
+	out := make([]any, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+func boolInt(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
