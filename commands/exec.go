@@ -49,6 +49,7 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 		_, err = s.store.Append(ctx, stream, e.version, data)
 		if errors.Is(err, events.ErrWrongExpectedVersion) {
 			e.mu.Unlock()
+			s.conflicts.Add(1)
 			if attempt >= s.maxAttempts {
 				s.log.WarnContext(ctx, "command gave up after write conflicts", "stream", stream, "command", c.CommandID, "attempts", attempt)
 				return nil, unavailable(fmt.Errorf("%s: %d write conflicts", stream, attempt))

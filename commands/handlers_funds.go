@@ -23,7 +23,7 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 		return OrderResult{}, err
 	}
 	if earlier != nil {
-		return orderAnswer(earlier)
+		return orderAnswer(earlier, events.ReviewPending)
 	}
 	facts, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) memberFacts {
 		return memberFacts{
@@ -55,12 +55,12 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 	if err != nil {
 		return OrderResult{}, err
 	}
-	return orderAnswer(rec)
+	return orderAnswer(rec, events.ReviewPending)
 }
 
 // ApproveDeposit credits a pending deposit to the member (ops).
 func (s *Service) ApproveDeposit(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, memberID, orderNo, remark, decideApproveDeposit)
+	return s.review(ctx, meta, memberID, orderNo, remark, events.ReviewApproved, decideApproveDeposit)
 }
 
 // RejectDeposit closes a pending deposit without moving money (ops); the remark is required.
@@ -72,10 +72,10 @@ func (s *Service) RejectDeposit(ctx context.Context, meta Meta, memberID, orderN
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, memberID, orderNo, r, decideRejectDeposit)
+	return s.review(ctx, meta, memberID, orderNo, r, events.ReviewRejected, decideRejectDeposit)
 }
 
-func (s *Service) review(ctx context.Context, meta Meta, memberID, orderNo, remark string,
+func (s *Service) review(ctx context.Context, meta Meta, memberID, orderNo, remark, outcome string,
 	decide func(a *accountState, orderNo, remark string) ([]events.Payload, error)) (OrderResult, error) {
 	c, err := s.begin(meta)
 	if err != nil {
@@ -94,12 +94,12 @@ func (s *Service) review(ctx context.Context, meta Meta, memberID, orderNo, rema
 	if err != nil {
 		return OrderResult{}, err
 	}
-	return orderAnswer(rec)
+	return orderAnswer(rec, outcome)
 }
 
-// orderAnswer is the answer of a deposit command's record. A record without a deposit event
-// belongs to another command under the same key.
-func orderAnswer(rec *record) (OrderResult, error) {
+// orderAnswer is the answer of a deposit command's record, whose event must be the one that
+// leads to status; otherwise the record belongs to another command under the same key.
+func orderAnswer(rec *record, status string) (OrderResult, error) {
 	out := OrderResult{Position: rec.position}
 	if b, ok := rec.snapshot.(map[string]Balance); ok {
 		out.Balances = b
@@ -114,7 +114,7 @@ func orderAnswer(rec *record) (OrderResult, error) {
 			out.OrderNo, out.Status = e.OrderNo, events.ReviewRejected
 		}
 	}
-	if out.OrderNo == "" {
+	if out.OrderNo == "" || out.Status != status {
 		return OrderResult{}, refuse(KindConflict, KeyIdempotencyConflict)
 	}
 	return out, nil

@@ -10,6 +10,7 @@ package commands
 
 import (
 	"log/slog"
+	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -56,7 +57,12 @@ type Service struct {
 	log         *slog.Logger
 	cache       *cache
 	maxAttempts int
+	conflicts   atomic.Int64
 }
+
+// Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
+// writes from other processes to the same streams.
+func (s *Service) Conflicts() int64 { return s.conflicts.Load() }
 
 // New returns a Service over store.
 func New(store events.Store, opts Options) *Service {
