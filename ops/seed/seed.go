@@ -1,0 +1,100 @@
+// Package seed writes lotbook's demo data through the command side, idempotently: every command
+// carries a deterministic idempotency key, so seeding twice (every `serve --demo`) writes nothing new.
+package seed
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/google/uuid"
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/events"
+)
+
+// Demo credentials, also listed in README.md.
+const (
+	InviteCode      = "LOTBOOK"
+	MemberAccount   = "0912345678"
+	MemberPassword  = "demo1234"
+	FundPassword    = "123456"
+	OpsAccount      = "ops"
+	OpsPassword     = "opsdemo1"
+	AuditorAccount  = "audit"
+	AuditorPassword = "auditdemo1"
+	ChannelID       = "bank"
+	ChannelPassword = "8888"
+	Title           = "lotbook"
+)
+
+// LogoPath is the logo's path relative to the app's image base /api/ (the API serves it).
+const LogoPath = "logo.svg"
+
+// seedNamespace roots the demo commands' idempotency keys.
+var seedNamespace = uuid.MustParse("3d0f7a4e-5b2c-5e18-8a61-9c7b2f4d1e03")
+
+func meta(step string) commands.Meta {
+	return commands.Meta{CommandID: uuid.NewSHA1(seedNamespace, []byte(step)).String(), Actor: "system"}
+}
+
+// alreadyDone tells the refusals that mean an earlier seed (or a person) already did the step.
+func alreadyDone(err error, keys ...string) bool {
+	var ce *commands.Error
+	if !errors.As(err, &ce) {
+		return false
+	}
+	for _, k := range keys {
+		if ce.Key == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Demo seeds the root invite code, the demo member with a fund password, the ops and auditor
+// users, the always-open `bank` deposit channel and the site config. It is safe to call on every
+// start.
+func Demo(ctx context.Context, svc *commands.Service) error {
+	if _, err := svc.IssueRootInviteCode(ctx, meta("invite"), InviteCode); err != nil {
+		return fmt.Errorf("seed: invite code: %w", err)
+	}
+	_, err := svc.Register(ctx, meta("member"), commands.RegisterInput{
+		Account: MemberAccount, Password: MemberPassword, ConfirmPassword: MemberPassword, InviteCode: InviteCode,
+	})
+	if err != nil && !alreadyDone(err, "account_exists") {
+		return fmt.Errorf("seed: member %s: %w", MemberAccount, err)
+	}
+	_, err = svc.SetFundPassword(ctx, meta("fund-password"), events.MemberID(MemberAccount),
+		MemberPassword, FundPassword, FundPassword)
+	if err != nil && !alreadyDone(err, "fund_password_already_set") {
+		return fmt.Errorf("seed: fund password: %w", err)
+	}
+	for _, u := range []struct{ account, role, password string }{
+		{OpsAccount, events.RoleOps, OpsPassword},
+		{AuditorAccount, events.RoleAuditor, AuditorPassword},
+	} {
+		if _, err := svc.AddStaff(ctx, meta("staff:"+u.account), u.account, u.role, u.password); err != nil {
+			return fmt.Errorf("seed: %s user %s: %w", u.role, u.account, err)
+		}
+	}
+	if _, err := svc.ConfigureDepositChannel(ctx, meta("channel:"+ChannelID), Channel()); err != nil {
+		return fmt.Errorf("seed: channel %s: %w", ChannelID, err)
+	}
+	for _, c := range [][2]string{{"title", Title}, {"logo", LogoPath}} {
+		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), c[0], c[1]); err != nil {
+			return fmt.Errorf("seed: site config %s: %w", c[0], err)
+		}
+	}
+	return nil
+}
+
+// Channel is the demo deposit channel: bank transfer in TWD, 1,000 to 1,000,000, weekdays
+// 09:30–19:30 Taipei time and closed on exchange holidays, but always open in the demo.
+func Channel() commands.ChannelInput {
+	return commands.ChannelInput{
+		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
+		Password: ChannelPassword, Enabled: true,
+		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30",
+			TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true},
+	}
+}

@@ -1,0 +1,71 @@
+package seed_test
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/uuid"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/sqlite"
+	"github.com/lotbook/lotbook/ops/seed"
+)
+
+func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost})
+	if err := seed.Demo(ctx, svc); err != nil {
+		t.Fatal(err)
+	}
+	head, err := store.Head(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A second start (and a fresh Service with a cold cache, as after a restart) writes nothing.
+	for _, s := range []*commands.Service{svc, commands.New(store, commands.Options{PasswordCost: secret.TestCost})} {
+		if err := seed.Demo(ctx, s); err != nil {
+			t.Fatalf("second seed: %v", err)
+		}
+		if again, _ := store.Head(ctx); again != head {
+			t.Fatalf("second seed wrote events: head %d -> %d", head, again)
+		}
+	}
+
+	meta := func() commands.Meta { return commands.Meta{CommandID: uuid.NewString(), Actor: "system"} }
+	for _, u := range []struct{ account, password, role string }{
+		{seed.MemberAccount, seed.MemberPassword, events.RoleMember},
+		{seed.OpsAccount, seed.OpsPassword, events.RoleOps},
+		{seed.AuditorAccount, seed.AuditorPassword, events.RoleAuditor},
+	} {
+		s, err := svc.Login(ctx, meta(), u.account, u.password)
+		if err != nil {
+			t.Fatalf("login %s: %v", u.account, err)
+		}
+		if s.Role != u.role {
+			t.Fatalf("%s has role %s, want %s", u.account, s.Role, u.role)
+		}
+	}
+	if _, err := svc.VerifyFundPassword(ctx, meta(), events.MemberID(seed.MemberAccount), seed.FundPassword); err != nil {
+		t.Fatalf("fund password: %v", err)
+	}
+	// The channel takes a demo deposit at any hour (AlwaysOpen) with its password.
+	file := events.FileUploaded{FileID: strings.Repeat("ab", 32), ContentType: "image/png", Size: 10, Width: 1, Height: 1}
+	memberID := events.MemberID(seed.MemberAccount)
+	if _, err := svc.RecordUpload(ctx, meta(), memberID, file); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := svc.RequestDeposit(ctx, meta(), memberID, commands.DepositInput{
+		ChannelID: seed.ChannelID, Amount: "1000", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword,
+	}); err != nil {
+		t.Fatalf("deposit on the demo channel: %v", err)
+	}
+}
