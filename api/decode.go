@@ -1,0 +1,68 @@
+package api
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+)
+
+// maxJSONBody bounds every JSON request body; the largest legitimate one is far below it.
+const maxJSONBody = 64 << 10
+
+// readBody reads a JSON request body up to maxJSONBody.
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, errInvalidRequest(fmt.Errorf("body over %d bytes", maxJSONBody))
+		}
+		return nil, errInvalidRequest(fmt.Errorf("read body: %w", err))
+	}
+	return b, nil
+}
+
+// decodeStrict decodes exactly one JSON object into dst: the names must be the schema's own
+// (exact case), every required field present and not null, no unknown fields, types exact (so a
+// JSON number where the contract has a decimal string is refused), nothing after the value.
+func decodeStrict(body []byte, sh requestShape, dst any) error {
+	var fields map[string]json.RawMessage
+	if err := oneValue(body, &fields, false); err != nil {
+		return errInvalidRequest(err)
+	}
+	if fields == nil {
+		return errInvalidRequest(errors.New("body is not an object"))
+	}
+	for k := range fields {
+		if !sh.props[k] {
+			return errInvalidRequest(fmt.Errorf("%s: unknown field %q", sh.name, k))
+		}
+	}
+	for _, k := range sh.required {
+		v, ok := fields[k]
+		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return errInvalidRequest(fmt.Errorf("%s: missing field %q", sh.name, k))
+		}
+	}
+	if err := oneValue(body, dst, true); err != nil {
+		return errInvalidRequest(err)
+	}
+	return nil
+}
+
+func oneValue(body []byte, dst any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(dst); err != nil {
+		return fmt.Errorf("decode: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}

@@ -1,0 +1,156 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"strconv"
+
+	"github.com/gorilla/mux"
+
+	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/events"
+)
+
+// multipartSlack is room for the multipart framing around a file of maxUploadBytes.
+const multipartSlack = 64 << 10
+
+// upload takes one image in the multipart field "file", checks it by content, re-encodes it,
+// stores it by the hash of the clean bytes and records it as the caller's.
+func (s *server) upload(c *call) (reply, error) {
+	raw, err := readUpload(c.w, c.r)
+	if err != nil {
+		return reply{}, err
+	}
+	actor := c.meta().Actor
+	hash := requestHash(c.r.Method, c.r.URL.Path, raw)
+	if c.idemKey != "" {
+		if done, err := s.replay(c, c.idemKey, actor, hash); done || err != nil {
+			return reply{written: done}, err
+		}
+	}
+	img, err := reencode(raw)
+	if err != nil {
+		return reply{}, err
+	}
+	id, err := s.files.put(img.Bytes)
+	if err != nil {
+		return reply{}, err
+	}
+	if _, err := s.cmd.RecordUpload(c.ctx(), c.meta(), c.sess.MemberID, events.FileUploaded{
+		FileID: id, ContentType: img.ContentType, Size: int64(len(img.Bytes)), Width: img.Width, Height: img.Height,
+	}); err != nil {
+		return reply{}, err
+	}
+	rep := reply{key: wire.MessageKeyOk, data: wire.FileRef{Id: id}}
+	if c.idemKey == "" {
+		return rep, nil
+	}
+	s.storeAndWrite(c, c.idemKey, actor, hash, rep)
+	return reply{written: true}, nil
+}
+
+// readUpload reads the "file" part, refusing bodies over the limit before buffering them.
+func readUpload(w http.ResponseWriter, r *http.Request) ([]byte, error) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxUploadBytes+multipartSlack)
+	mr, err := r.MultipartReader()
+	if err != nil {
+		return nil, errInvalidRequest(fmt.Errorf("multipart: %w", err))
+	}
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return nil, errFileRequired
+		}
+		if err != nil {
+			return nil, uploadReadError(err)
+		}
+		if part.FormName() != "file" {
+			part.Close()
+			continue
+		}
+		return readPart(part)
+	}
+}
+
+func readPart(part *multipart.Part) ([]byte, error) {
+	defer part.Close()
+	raw, err := io.ReadAll(io.LimitReader(part, maxUploadBytes+1))
+	if err != nil {
+		return nil, uploadReadError(err)
+	}
+	if len(raw) > maxUploadBytes {
+		return nil, errFileTooLarge
+	}
+	if len(raw) == 0 {
+		return nil, errFileRequired
+	}
+	return raw, nil
+}
+
+func uploadReadError(err error) error {
+	var mbe *http.MaxBytesError
+	if errors.As(err, &mbe) {
+		return errFileTooLarge
+	}
+	return errInvalidRequest(fmt.Errorf("read upload: %w", err))
+}
+
+// file serves an upload to its owner and to ops, never cached by shared caches.
+func (s *server) file(c *call) (reply, error) {
+	id := mux.Vars(c.r)["id"]
+	if !validFileID(id) {
+		return reply{}, errFileNotFound
+	}
+	if c.sess.Role != events.RoleOps {
+		owned, err := s.fileOwned(c, id)
+		if err != nil {
+			return reply{}, err
+		}
+		if !owned {
+			// Same answer whether it exists or belongs to someone else: ids do not leak.
+			return reply{}, errFileNotFound
+		}
+	}
+	f, err := s.files.open(id)
+	if err != nil {
+		return reply{}, err
+	}
+	defer f.Close()
+	ct, err := sniffStored(f)
+	if err != nil {
+		return reply{}, err
+	}
+	st, err := f.Stat()
+	if err != nil {
+		return reply{}, fmt.Errorf("stat file: %w", err)
+	}
+	h := c.w.Header()
+	h.Set("Content-Type", ct)
+	h.Set("Content-Length", strconv.FormatInt(st.Size(), 10))
+	h.Set("Cache-Control", "private, no-store")
+	h.Set("Content-Security-Policy", "default-src 'none'; sandbox")
+	h.Set("Content-Disposition", "inline")
+	c.w.WriteHeader(http.StatusOK)
+	if c.r.Method != http.MethodHead {
+		_, _ = io.Copy(c.w, f)
+	}
+	return reply{written: true}, nil
+}
+
+// fileOwned asks the read model, looking once more after catching up: the upload may be a
+// moment old.
+func (s *server) fileOwned(c *call, id string) (bool, error) {
+	for try := 0; ; try++ {
+		owned, err := s.read.FileOwnedBy(c.ctx(), id, c.sess.MemberID)
+		if err != nil && !isNotFound(err) {
+			return false, fmt.Errorf("file owner: %w", err)
+		}
+		if owned || try == 1 {
+			return owned, nil
+		}
+		s.catchUpHead(c.ctx())
+	}
+}

@@ -1,0 +1,190 @@
+package api
+
+import (
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+
+	"github.com/gorilla/mux"
+
+	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/window"
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
+)
+
+func (s *server) channels(c *call) (reply, error) {
+	chs, err := s.read.Channels(c.ctx())
+	if err != nil {
+		return reply{}, fmt.Errorf("channels: %w", err)
+	}
+	now := s.now()
+	out := make([]wire.DepositChannel, 0, len(chs))
+	for _, ch := range chs {
+		out = append(out, wire.DepositChannel{
+			Id: ch.ID, Name: ch.Name, Currency: ch.Currency, Min: money(ch.Min), Max: money(ch.Max),
+			Window:  windowOut(ch.Window),
+			OpenNow: window.Open(ch.Window, now, s.calendar),
+		})
+	}
+	return ok(out)
+}
+
+func windowOut(w events.TimeWindow) wire.TimeWindow {
+	days := w.Weekdays
+	if days == nil {
+		days = []int{}
+	}
+	return wire.TimeWindow{Weekdays: days, Open: w.Open, Close: w.Close, Tz: w.TZ,
+		ClosedOnHolidays: w.ClosedOnHolidays, AlwaysOpen: w.AlwaysOpen}
+}
+
+func (s *server) requestDeposit(c *call) (reply, error) {
+	var req wire.DepositRequest
+	if err := c.decode("DepositRequest", &req); err != nil {
+		return reply{}, err
+	}
+	res, err := s.cmd.RequestDeposit(c.ctx(), c.meta(), c.sess.MemberID, commands.DepositInput{
+		ChannelID: req.ChannelId, Amount: req.Amount, ProofFileID: req.ProofFileId, ChannelPassword: req.ChannelPassword,
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(orderOut(res))
+}
+
+func orderOut(r commands.OrderResult) wire.OrderResult {
+	return wire.OrderResult{OrderNo: r.OrderNo, Status: wire.ReviewStatus(r.Status), Position: r.Position}
+}
+
+// paging reads page (from 1) and size (1..100, default 20); anything else is invalid_request.
+func paging(q url.Values) (page, size int, err error) {
+	page, size = 1, 20
+	if v := q.Get("page"); v != "" {
+		if page, err = strconv.Atoi(v); err != nil || page < 1 {
+			return 0, 0, errInvalidRequest(fmt.Errorf("page %q", v))
+		}
+	}
+	if v := q.Get("size"); v != "" {
+		if size, err = strconv.Atoi(v); err != nil || size < 1 || size > 100 {
+			return 0, 0, errInvalidRequest(fmt.Errorf("size %q", v))
+		}
+	}
+	return page, size, nil
+}
+
+func (s *server) fundRecords(c *call) (reply, error) {
+	q := c.r.URL.Query()
+	typ := q.Get("type")
+	switch typ {
+	case "":
+		typ = "all"
+	case "all", "deposit", "withdraw":
+	default:
+		return reply{}, errInvalidRequest(fmt.Errorf("type %q", typ))
+	}
+	page, size, err := paging(q)
+	if err != nil {
+		return reply{}, err
+	}
+	recs, more, err := s.read.FundRecords(c.ctx(), c.sess.MemberID, typ, page, size)
+	if err != nil {
+		return reply{}, fmt.Errorf("fund records: %w", err)
+	}
+	items := make([]wire.FundRecord, 0, len(recs))
+	for _, r := range recs {
+		items = append(items, fundRecordOut(r))
+	}
+	return ok(wire.FundRecordPage{Items: items, Page: page, HasMore: more})
+}
+
+func fundRecordOut(r projections.FundRecord) wire.FundRecord {
+	return wire.FundRecord{
+		OrderNo: r.OrderNo, Type: wire.FundRecordType(r.Type), Currency: r.Currency, Amount: money(r.Amount),
+		Status: wire.ReviewStatus(r.Status), Remark: r.Remark, ChannelName: r.ChannelName,
+		ProofFileId: r.ProofFileID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+	}
+}
+
+func (s *server) opsDeposits(c *call) (reply, error) {
+	q := c.r.URL.Query()
+	status := q.Get("status")
+	if status == "" {
+		status = events.ReviewPending
+	}
+	if !wire.ReviewStatus(status).Valid() {
+		return reply{}, errInvalidRequest(fmt.Errorf("status %q", status))
+	}
+	page, size, err := paging(q)
+	if err != nil {
+		return reply{}, err
+	}
+	deps, more, err := s.read.DepositQueue(c.ctx(), status, page, size)
+	if err != nil {
+		return reply{}, fmt.Errorf("deposit queue: %w", err)
+	}
+	items := make([]wire.OpsDeposit, 0, len(deps))
+	for _, d := range deps {
+		items = append(items, wire.OpsDeposit{
+			OrderNo: d.OrderNo, Account: d.Account, Currency: d.Currency, Amount: money(d.Amount),
+			ChannelName: d.ChannelName, ProofFileId: d.ProofFileID, Status: wire.ReviewStatus(d.Status),
+			Remark: d.Remark, CreatedAt: d.CreatedAt.UTC(),
+		})
+	}
+	return ok(wire.OpsDepositPage{Items: items, Page: page, HasMore: more})
+}
+
+// depositOwner finds whose deposit orderNo is; the commands act on that member's stream.
+func (s *server) depositOwner(c *call) (string, string, error) {
+	orderNo := mux.Vars(c.r)["orderNo"]
+	d, err := s.read.DepositByOrderNo(c.ctx(), orderNo)
+	if isNotFound(err) {
+		s.catchUpHead(c.ctx())
+		d, err = s.read.DepositByOrderNo(c.ctx(), orderNo)
+	}
+	if err != nil {
+		if isNotFound(err) {
+			return "", "", refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, nil)
+		}
+		return "", "", fmt.Errorf("deposit %s: %w", orderNo, err)
+	}
+	return d.MemberID, orderNo, nil
+}
+
+func (s *server) approveDeposit(c *call) (reply, error) {
+	var req wire.ApproveRequest
+	if err := c.decode("ApproveRequest", &req); err != nil {
+		return reply{}, err
+	}
+	memberID, orderNo, err := s.depositOwner(c)
+	if err != nil {
+		return reply{}, err
+	}
+	remark := ""
+	if req.Remark != nil {
+		remark = *req.Remark
+	}
+	res, err := s.cmd.ApproveDeposit(c.ctx(), c.meta(), memberID, orderNo, remark)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(orderOut(res))
+}
+
+func (s *server) rejectDeposit(c *call) (reply, error) {
+	var req wire.RejectRequest
+	if err := c.decode("RejectRequest", &req); err != nil {
+		return reply{}, err
+	}
+	memberID, orderNo, err := s.depositOwner(c)
+	if err != nil {
+		return reply{}, err
+	}
+	res, err := s.cmd.RejectDeposit(c.ctx(), c.meta(), memberID, orderNo, req.Remark)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(orderOut(res))
+}

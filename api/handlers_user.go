@@ -1,0 +1,208 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/projections"
+)
+
+var errRateLimited = func(wait time.Duration) *apiError {
+	return refuse(http.StatusTooManyRequests, wire.MessageKeyRateLimited, fmt.Errorf("retry after %v", wait))
+}
+
+// limit takes a token from each limiter; the first refusal answers 429 with Retry-After.
+func (s *server) limit(c *call, checks ...func() (bool, time.Duration)) error {
+	for _, check := range checks {
+		if allowed, wait := check(); !allowed {
+			secs := int(wait/time.Second) + 1
+			c.w.Header().Set("Retry-After", fmt.Sprint(secs))
+			return errRateLimited(wait)
+		}
+	}
+	return nil
+}
+
+func (s *server) register(c *call) (reply, error) {
+	var req wire.RegisterRequest
+	if err := c.decode("RegisterRequest", &req); err != nil {
+		return reply{}, err
+	}
+	ip := clientIP(c.r)
+	if err := s.limit(c, func() (bool, time.Duration) { return s.registerIP.allow(ip) }); err != nil {
+		return reply{}, err
+	}
+	sess, err := s.cmd.Register(c.ctx(), c.meta(), commands.RegisterInput{
+		Account: req.Account, Password: req.Password, ConfirmPassword: req.ConfirmPassword, InviteCode: req.InviteCode,
+	})
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(wire.RegisterResult{Token: sess.Token, Account: sess.Account, Role: wire.Role(sess.Role), Position: sess.Position})
+}
+
+func (s *server) login(c *call) (reply, error) {
+	var req wire.LoginRequest
+	if err := c.decode("LoginRequest", &req); err != nil {
+		return reply{}, err
+	}
+	ip := clientIP(c.r)
+	if err := s.limit(c,
+		func() (bool, time.Duration) { return s.loginIP.allow(ip) },
+		func() (bool, time.Duration) { return s.loginAccount.allow(req.Account) },
+	); err != nil {
+		return reply{}, err
+	}
+	// A login always opens a new session: the command id is fresh even when the client sent a
+	// key, because a replay could not hand back the earlier token (only its hash is stored).
+	meta := c.meta()
+	meta.CommandID = newUUID()
+	meta.Actor = "member:" + req.Account
+	sess, err := s.cmd.Login(c.ctx(), meta, req.Account, req.Password)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(wire.Session{Token: sess.Token, Account: sess.Account, Role: wire.Role(sess.Role)})
+}
+
+func (s *server) logout(c *call) (reply, error) {
+	res, err := s.cmd.Logout(c.ctx(), c.meta(), c.sess.MemberID, c.r.Header.Get("token"))
+	if err != nil {
+		return reply{}, err
+	}
+	// The token must stop working as soon as the client hears so.
+	s.catchUpTo(c.ctx(), res.Position)
+	return ok(wire.Empty{})
+}
+
+func (s *server) userInfo(c *call) (reply, error) {
+	m, err := s.read.MemberByID(c.ctx(), c.sess.MemberID)
+	if err != nil {
+		return reply{}, fmt.Errorf("member %s: %w", c.sess.MemberID, err)
+	}
+	bals, err := s.read.Balances(c.ctx(), c.sess.MemberID)
+	if err != nil {
+		return reply{}, fmt.Errorf("balances of %s: %w", c.sess.MemberID, err)
+	}
+	twd, usd := bals["TWD"], bals["USD"]
+	flags := make([]wire.AccountFlag, 0, len(m.Flags))
+	for _, f := range m.Flags {
+		flags = append(flags, wire.AccountFlag(f))
+	}
+	return ok(wire.UserInfo{
+		Account:         m.Account,
+		Role:            wire.Role(m.Role),
+		RealNameStatus:  wire.RealNameStatus(orDefault(m.RealNameStatus, "unverified")),
+		InviteCode:      m.InviteCode,
+		FundPasswordSet: m.FundPasswordSet,
+		Flags:           flags,
+		Assets: wire.Assets{
+			Available: money(twd.Available),
+			Frozen:    money(twd.Frozen),
+			Total:     money(twd.Available.Add(twd.Frozen)),
+			Profit:    money(decimal.Zero), // no trading yet: nothing to gain or lose
+			Usd:       money(usd.Available.Add(usd.Frozen)),
+		},
+	})
+}
+
+func (s *server) changePassword(c *call) (reply, error) {
+	var req wire.ChangePasswordRequest
+	if err := c.decode("ChangePasswordRequest", &req); err != nil {
+		return reply{}, err
+	}
+	res, err := s.cmd.ChangeLoginPassword(c.ctx(), c.meta(), c.sess.MemberID, req.OldPassword, req.NewPassword, req.ConfirmPassword)
+	if err != nil {
+		return reply{}, err
+	}
+	s.catchUpTo(c.ctx(), res.Position) // every session ends before the client hears so
+	return reply{key: wire.MessageKeyPasswordChanged, data: wire.CommandResult{Position: res.Position}}, nil
+}
+
+func (s *server) setFundPassword(c *call) (reply, error) {
+	var req wire.SetFundPasswordRequest
+	if err := c.decode("SetFundPasswordRequest", &req); err != nil {
+		return reply{}, err
+	}
+	res, err := s.cmd.SetFundPassword(c.ctx(), c.meta(), c.sess.MemberID, req.LoginPassword, req.FundPassword, req.ConfirmFundPassword)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(wire.CommandResult{Position: res.Position})
+}
+
+func (s *server) changeFundPassword(c *call) (reply, error) {
+	var req wire.ChangeFundPasswordRequest
+	if err := c.decode("ChangeFundPasswordRequest", &req); err != nil {
+		return reply{}, err
+	}
+	res, err := s.cmd.ChangeFundPassword(c.ctx(), c.meta(), c.sess.MemberID, req.OldFundPassword, req.FundPassword, req.ConfirmFundPassword)
+	if err != nil {
+		return reply{}, err
+	}
+	return ok(wire.CommandResult{Position: res.Position})
+}
+
+// config answers the public site config with defaults for what ops has not set.
+func (s *server) config(c *call) (reply, error) {
+	body, err := readBody(c.w, c.r)
+	if err != nil {
+		return reply{}, err
+	}
+	c.body = body
+	var req wire.ConfigRequest
+	if err := c.decode("ConfigRequest", &req); err != nil {
+		return reply{}, err
+	}
+	if !req.Type.Valid() {
+		return reply{}, errInvalidRequest(fmt.Errorf("config type %q", req.Type))
+	}
+	entries, err := s.read.SiteConfig(c.ctx())
+	if err != nil {
+		return reply{}, fmt.Errorf("site config: %w", err)
+	}
+	out := make([]wire.ConfigEntry, 0, len(entries)+3)
+	seen := map[string]bool{}
+	for _, e := range entries {
+		if e.Name == "demo" {
+			continue // the server's mode, not data
+		}
+		out = append(out, wire.ConfigEntry{Name: e.Name, Value: e.Value})
+		seen[e.Name] = true
+	}
+	for _, d := range []wire.ConfigEntry{{Name: "logo", Value: "logo.svg"}, {Name: "title", Value: "lotbook"}} {
+		if !seen[d.Name] {
+			out = append(out, d)
+		}
+	}
+	out = append(out, wire.ConfigEntry{Name: "demo", Value: fmt.Sprint(s.demo)})
+	return ok(out)
+}
+
+// commandErrorAnswer maps refusals of the write side and misses of the read side.
+func commandErrorAnswer(err error) (int, wire.MessageKey, bool) {
+	var ce *commands.Error
+	if errors.As(err, &ce) {
+		return ce.Kind.HTTPStatus(), wire.MessageKey(ce.Key), true
+	}
+	if errors.Is(err, projections.ErrNotFound) {
+		return http.StatusNotFound, wire.MessageKeyNotFound, true
+	}
+	return 0, "", false
+}
+
+func money(d decimal.Decimal) string { return d.StringFixed(2) }
+
+func orDefault(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+

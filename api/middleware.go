@@ -1,0 +1,301 @@
+package api
+
+import (
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/gorilla/mux"
+
+	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
+)
+
+// statusWriter remembers the status and size of an answer for the access log and metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int64
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += int64(n)
+	return n, err
+}
+
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// Hijack keeps WebSocket upgrades possible through the wrapper.
+func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	h, ok := w.ResponseWriter.(http.Hijacker)
+	if !ok {
+		return nil, nil, errors.New("api: response writer cannot hijack")
+	}
+	return h.Hijack()
+}
+
+// accessLog logs one line per request: method, route template, status, size, duration, client
+// IP. Never headers (tokens), bodies (passwords) or query strings.
+func (s *server) accessLog(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		name := "static"
+		if rt := mux.CurrentRoute(r); rt != nil && rt.GetName() != "" {
+			name = rt.GetName()
+		}
+		d := time.Since(start)
+		s.metrics.requests.WithLabelValues(name, strconv.Itoa(sw.status)).Inc()
+		s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
+		s.log.LogAttrs(r.Context(), levelFor(sw.status), "http",
+			slog.String("method", r.Method), slog.String("route", name), slog.Int("status", sw.status),
+			slog.Int64("bytes", sw.bytes), slog.Duration("duration", d), slog.String("ip", clientIP(r)))
+	})
+}
+
+// recoverPanics turns a panic in a handler into 500 system_busy and a logged stack.
+func (s *server) recoverPanics(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path,
+					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+				writeRaw(w, http.StatusInternalServerError, encodeEnvelope(0, wire.MessageKeySystemBusy, nil))
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+func securityHeaders(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := w.Header()
+		h.Set("X-Content-Type-Options", "nosniff")
+		h.Set("X-Frame-Options", "DENY")
+		h.Set("Referrer-Policy", "no-referrer")
+		next.ServeHTTP(w, r)
+	})
+}
+
+// tokenHash is how sessions are keyed: the server never stores a token, only its SHA-256.
+func tokenHash(token string) string {
+	sum := sha256.Sum256([]byte(token))
+	return hex.EncodeToString(sum[:])
+}
+
+// authenticate finds the session of the token and account headers. A session opened by a login
+// a moment ago may not be projected yet: on a miss it waits (bounded) for the store's head and
+// looks once more, so that the first call after login works.
+func (s *server) authenticate(r *http.Request) (projections.Session, error) {
+	token, account := r.Header.Get("token"), r.Header.Get("account")
+	if token == "" || account == "" {
+		return projections.Session{}, errUnauthorized
+	}
+	ctx := r.Context()
+	hash := tokenHash(token)
+	sess, err := s.read.SessionByTokenHash(ctx, hash)
+	if errors.Is(err, projections.ErrNotFound) {
+		s.catchUpHead(ctx)
+		sess, err = s.read.SessionByTokenHash(ctx, hash)
+	}
+	if errors.Is(err, projections.ErrNotFound) {
+		return projections.Session{}, errUnauthorized
+	}
+	if err != nil {
+		return projections.Session{}, fmt.Errorf("session lookup: %w", err)
+	}
+	if !s.now().Before(sess.ExpiresAt) || sess.Account != account {
+		return projections.Session{}, errUnauthorized
+	}
+	m, err := s.read.MemberByID(ctx, sess.MemberID)
+	if err != nil {
+		return projections.Session{}, fmt.Errorf("member of session: %w", err)
+	}
+	for _, f := range m.Flags {
+		if f == events.FlagDisabled {
+			return projections.Session{}, refuse(http.StatusForbidden, wire.MessageKeyAccountDisabled, nil)
+		}
+	}
+	return sess, nil
+}
+
+// keyedLocks serialises requests carrying the same idempotency key within this process, so a
+// duplicate sent while the first is still running waits and then gets the stored answer.
+type keyedLocks struct {
+	mu    sync.Mutex
+	locks map[string]*keyedLock
+}
+
+type keyedLock struct {
+	ch   chan struct{}
+	refs int
+}
+
+func newKeyedLocks() *keyedLocks { return &keyedLocks{locks: map[string]*keyedLock{}} }
+
+func (k *keyedLocks) lock(ctx context.Context, key string) (unlock func(), err error) {
+	k.mu.Lock()
+	l, ok := k.locks[key]
+	if !ok {
+		l = &keyedLock{ch: make(chan struct{}, 1)}
+		k.locks[key] = l
+	}
+	l.refs++
+	k.mu.Unlock()
+	release := func() {
+		k.mu.Lock()
+		if l.refs--; l.refs == 0 {
+			delete(k.locks, key)
+		}
+		k.mu.Unlock()
+	}
+	select {
+	case l.ch <- struct{}{}:
+		return func() { <-l.ch; release() }, nil
+	case <-ctx.Done():
+		release()
+		return nil, ctx.Err()
+	}
+}
+
+// command runs a state-changing route: Idempotency-Key, body read once, replay of a stored
+// answer, conflict on reuse with another request, the handler, and the answer stored.
+func (s *server) command(c *call, rt route) {
+	key := c.r.Header.Get("Idempotency-Key")
+	if key != "" {
+		if _, err := uuid.Parse(key); err != nil {
+			writeError(c.w, c.r, s.log, errInvalidRequest(fmt.Errorf("Idempotency-Key is not a UUID")))
+			return
+		}
+	} else if rt.idem == idemRequired {
+		writeError(c.w, c.r, s.log, refuse(http.StatusBadRequest, wire.MessageKeyIdempotencyKeyRequired, nil))
+		return
+	}
+	c.idemKey = key
+	if rt.path != "/api/vue/files" { // multipart bodies are read by the upload handler
+		body, err := readBody(c.w, c.r)
+		if err != nil {
+			writeError(c.w, c.r, s.log, err)
+			return
+		}
+		c.body = body
+	}
+	if rt.idem == idemOptional || key == "" {
+		rep, err := rt.handle(c)
+		s.finish(c, rep, err)
+		return
+	}
+	unlock, err := s.idemLocks.lock(c.r.Context(), key)
+	if err != nil {
+		writeError(c.w, c.r, s.log, fmt.Errorf("idempotency lock: %w", err))
+		return
+	}
+	defer unlock()
+	actor := c.meta().Actor
+	if rt.path == "/api/vue/files" {
+		// The upload's hash depends on the file's content, known only after reading it: the
+		// handler checks and stores the record itself.
+		rep, err := rt.handle(c)
+		s.finish(c, rep, err)
+		return
+	}
+	hash := requestHash(c.r.Method, c.r.URL.Path, c.body)
+	if done, err := s.replay(c, key, actor, hash); done || err != nil {
+		if err != nil {
+			writeError(c.w, c.r, s.log, err)
+		}
+		return
+	}
+	rep, err := rt.handle(c)
+	if err != nil {
+		writeError(c.w, c.r, s.log, err)
+		return
+	}
+	s.storeAndWrite(c, key, actor, hash, rep)
+}
+
+func requestHash(method, path string, body []byte) string {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\n%s\n", method, path)
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// replay answers from a stored record: the same request gets the same answer, another request
+// under the same key (or another user's key) is a conflict.
+func (s *server) replay(c *call, key, actor, hash string) (bool, error) {
+	rec, found, err := s.read.GetIdempotency(c.r.Context(), key)
+	if err != nil {
+		return false, fmt.Errorf("idempotency lookup: %w", err)
+	}
+	if !found {
+		return false, nil
+	}
+	if rec.Actor != actor || rec.RequestHash != hash {
+		return false, refuse(http.StatusConflict, wire.MessageKeyIdempotencyConflict, nil)
+	}
+	c.w.Header().Set("Idempotent-Replayed", "true")
+	writeRaw(c.w, rec.HTTPStatus, rec.Body)
+	return true, nil
+}
+
+// storeAndWrite keeps a successful answer for replays, then sends it. Refusals are not stored:
+// they changed nothing, so running them again is harmless and may succeed later.
+func (s *server) storeAndWrite(c *call, key, actor, hash string, rep reply) {
+	data := rep.data
+	if data == nil {
+		data = struct{}{}
+	}
+	body := encodeEnvelope(1, rep.key, data)
+	rec := projections.IdemRecord{Key: key, Actor: actor, RequestHash: hash, HTTPStatus: http.StatusOK, Body: body}
+	if err := s.read.PutIdempotency(c.r.Context(), rec); err != nil {
+		// The command is applied; a retry is still safe because its events carry this key.
+		s.log.WarnContext(c.r.Context(), "idempotency record not stored", "err", err)
+	}
+	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
+	writeRaw(c.w, http.StatusOK, body)
+}
+
+func newUUID() string { return uuid.NewString() }
+
+// levelFor logs server errors as errors, refusals as info and successes at debug, so that a
+// busy server does not write one line per request unless asked to.
+func levelFor(status int) slog.Level {
+	switch {
+	case status >= 500:
+		return slog.LevelError
+	case status >= 400:
+		return slog.LevelInfo
+	}
+	return slog.LevelDebug
+}

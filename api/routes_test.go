@@ -1,0 +1,113 @@
+package api
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gorilla/mux"
+)
+
+// TestRoutesMatchOpenAPI: every route the server registers is an operation of openapi.yaml and
+// every operation is served.
+func TestRoutesMatchOpenAPI(t *testing.T) {
+	st := newTestStack(t, testDB{kind: "sqlite"})
+	var served []string
+	err := st.handler.(*mux.Router).Walk(func(r *mux.Route, _ *mux.Router, _ []*mux.Route) error {
+		if name := r.GetName(); name != "" {
+			served = append(served, name)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(served)
+	documented := contract.operations()
+	for _, op := range served {
+		if !slices.Contains(documented, op) {
+			t.Errorf("served but not in openapi.yaml: %s", op)
+		}
+	}
+	for _, op := range documented {
+		if !slices.Contains(served, op) {
+			t.Errorf("in openapi.yaml but not served: %s", op)
+		}
+	}
+}
+
+// TestRequestSchemasAreClosed: every request body the handlers decode is a closed schema of the
+// document (contract.shape panics otherwise).
+func TestRequestSchemasAreClosed(t *testing.T) {
+	for _, name := range schemaNamesDecoded(t) {
+		if _, ok := contract.shapes[name]; !ok {
+			t.Errorf("handlers decode %s, which openapi.yaml lacks or leaves open", name)
+		}
+	}
+}
+
+// schemaNamesDecoded finds the string literals passed to c.decode in this package's handlers.
+func schemaNamesDecoded(t *testing.T) []string {
+	var names []string
+	for _, key := range stringArgsOf(t, ".", "decode") {
+		names = append(names, key)
+	}
+	if len(names) < 8 {
+		t.Fatalf("found only %d decode calls: %v", len(names), names)
+	}
+	return names
+}
+
+// stringArgsOf returns the string literal first arguments of calls to a method or function named
+// fn in the non-test Go files of dir.
+func stringArgsOf(t *testing.T, dir, fn string) []string {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		af, err := parser.ParseFile(fset, f, src, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(af, func(n ast.Node) bool {
+			call, ok := n.(*ast.CallExpr)
+			if !ok || len(call.Args) == 0 {
+				return true
+			}
+			name := ""
+			switch f := call.Fun.(type) {
+			case *ast.SelectorExpr:
+				name = f.Sel.Name
+			case *ast.Ident:
+				name = f.Name
+			}
+			if name != fn {
+				return true
+			}
+			if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+				if s, err := strconv.Unquote(lit.Value); err == nil {
+					out = append(out, s)
+				}
+			}
+			return true
+		})
+	}
+	return out
+}

@@ -1,0 +1,278 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"strconv"
+	"time"
+
+	"github.com/gorilla/mux"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
+)
+
+// waitBound caps every read-your-writes wait (Lotbook-Position, session lookups after login).
+const waitBound = 2 * time.Second
+
+// access says who may call a route.
+type access int
+
+const (
+	public      access = iota // no session
+	anyUser                   // any logged-in user (member, ops, auditor)
+	memberOnly                // role member
+	opsOnly                   // role ops
+	auditorOnly               // role auditor
+)
+
+// idemMode says how a route treats Idempotency-Key.
+type idemMode int
+
+const (
+	idemNone     idemMode = iota // reads
+	idemOptional                 // login, register, logout: the key may be sent, no answer is stored (it would hold a token)
+	idemRequired                 // every other state-changing request
+)
+
+// route is one operation of api/openapi.yaml.
+type route struct {
+	method, path string
+	access       access
+	idem         idemMode
+	handle       func(c *call) (reply, error)
+}
+
+// reply is what a handler answers: the message key (ok unless said) and data, or written when
+// the handler wrote a non-envelope body itself (images).
+type reply struct {
+	key     wire.MessageKey
+	data    any
+	written bool
+}
+
+func ok(data any) (reply, error) { return reply{key: wire.MessageKeyOk, data: data}, nil }
+
+// call is one request as handlers see it.
+type call struct {
+	w       http.ResponseWriter
+	r       *http.Request
+	sess    *projections.Session // nil on public routes
+	idemKey string
+	body    []byte // JSON body of POST routes (read once, hashed for idempotency)
+}
+
+func (c *call) ctx() context.Context { return c.r.Context() }
+
+// meta is the command metadata: the idempotency key is the command id, so a retried command
+// re-derives the same event ids and can never write twice.
+func (c *call) meta() commands.Meta {
+	m := commands.Meta{CommandID: c.idemKey, Actor: "system"}
+	if m.CommandID == "" {
+		m.CommandID = newUUID()
+	}
+	if c.sess != nil {
+		m.Actor = c.sess.Role + ":" + c.sess.Account
+	}
+	return m
+}
+
+// decode reads the JSON body strictly against the request schema named in openapi.yaml.
+func (c *call) decode(schema string, dst any) error {
+	return decodeStrict(c.body, contract.shape(schema), dst)
+}
+
+// server holds what the handlers share.
+type server struct {
+	cmd    *commands.Service
+	read   *projections.ReadDB
+	runner *projections.Runner
+	store  events.Store
+	log    *slog.Logger
+	files  fileStore
+	web    fs.FS
+	demo   bool
+	now    func() time.Time
+	calendar commands.Calendar
+
+	loginAccount, loginIP, registerIP *limiter
+	idemLocks                         *keyedLocks
+	metrics                           *httpMetrics
+}
+
+func (s *server) routes() []route {
+	return []route{
+		{"POST", "/api/vue/user/register", public, idemOptional, s.register},
+		{"POST", "/api/vue/user/login", public, idemOptional, s.login},
+		{"POST", "/api/vue/user/logout", anyUser, idemOptional, s.logout},
+		{"GET", "/api/vue/user/info", anyUser, idemNone, s.userInfo},
+		{"POST", "/api/vue/user/password", anyUser, idemRequired, s.changePassword},
+		{"POST", "/api/vue/user/fundPassword", memberOnly, idemRequired, s.setFundPassword},
+		{"POST", "/api/vue/user/fundPassword/change", memberOnly, idemRequired, s.changeFundPassword},
+		{"POST", "/api/vue/common/config", public, idemNone, s.config},
+		{"POST", "/api/vue/files", anyUser, idemRequired, s.upload},
+		{"GET", "/api/vue/files/{id}", anyUser, idemNone, s.file},
+		{"GET", "/api/vue/funds/channels", anyUser, idemNone, s.channels},
+		{"POST", "/api/vue/funds/deposits", memberOnly, idemRequired, s.requestDeposit},
+		{"GET", "/api/vue/funds/records", memberOnly, idemNone, s.fundRecords},
+		{"GET", "/api/vue/ops/deposits", opsOnly, idemNone, s.opsDeposits},
+		{"POST", "/api/vue/ops/deposits/{orderNo}/approve", opsOnly, idemRequired, s.approveDeposit},
+		{"POST", "/api/vue/ops/deposits/{orderNo}/reject", opsOnly, idemRequired, s.rejectDeposit},
+		{"GET", "/api/vue/ops/members", opsOnly, idemNone, s.opsMembers},
+		{"POST", "/api/vue/ops/members/{account}/flags", opsOnly, idemRequired, s.setFlag},
+		{"GET", "/api/vue/audit/accounts/{account}/timeline", auditorOnly, idemNone, s.timeline},
+	}
+}
+
+// router builds the mux: API routes, health and metrics, the embedded web app.
+func (s *server) router(metricsHandler http.Handler) *mux.Router {
+	m := mux.NewRouter()
+	m.Use(s.recoverPanics, s.accessLog, securityHeaders)
+	for _, rt := range s.routes() {
+		m.Handle(rt.path, s.endpoint(rt)).Methods(rt.method).Name(rt.method + " " + rt.path)
+	}
+	m.Handle("/metrics", metricsHandler).Methods("GET").Name("GET /metrics")
+	m.HandleFunc("/healthz", s.healthz).Methods("GET").Name("GET /healthz")
+	m.HandleFunc("/readyz", s.readyz).Methods("GET").Name("GET /readyz")
+	m.HandleFunc("/api/logo.svg", s.logo).Methods("GET").Name("GET /api/logo.svg")
+	api := m.PathPrefix("/api/").Subrouter()
+	api.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, r, s.log, errNotFound)
+	})
+	m.MethodNotAllowedHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		writeRaw(w, http.StatusMethodNotAllowed, encodeEnvelope(0, wire.MessageKeyNotFound, nil))
+	})
+	m.PathPrefix("/api/").Handler(api.NotFoundHandler)
+	m.PathPrefix("/").Handler(s.static()).Methods("GET", "HEAD")
+	return m
+}
+
+// endpoint wraps a handler with authentication, role checks, read-your-writes and idempotency.
+func (s *server) endpoint(rt route) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c := &call{w: w, r: r}
+		if err := s.admit(c, rt); err != nil {
+			writeError(w, r, s.log, err)
+			return
+		}
+		if rt.idem == idemNone {
+			rep, err := rt.handle(c)
+			s.finish(c, rep, err)
+			return
+		}
+		s.command(c, rt)
+	})
+}
+
+// admit runs the checks common to every route before its handler.
+func (s *server) admit(c *call, rt route) error {
+	if rt.access != public {
+		sess, err := s.authenticate(c.r)
+		if err != nil {
+			return err
+		}
+		if err := roleAllows(rt.access, sess.Role); err != nil {
+			return err
+		}
+		c.sess = &sess
+	}
+	return s.waitForPosition(c.r)
+}
+
+func roleAllows(a access, role string) error {
+	switch {
+	case a == memberOnly && role != events.RoleMember,
+		a == opsOnly && role != events.RoleOps,
+		a == auditorOnly && role != events.RoleAuditor:
+		return errForbidden
+	}
+	return nil
+}
+
+// waitForPosition honours Lotbook-Position: wait (bounded) until projections reached it. On
+// time-out the read is served as it is; the client sees the position in the answer's header.
+func (s *server) waitForPosition(r *http.Request) error {
+	v := r.Header.Get("Lotbook-Position")
+	if v == "" {
+		return nil
+	}
+	pos, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || pos < 0 {
+		return errInvalidRequest(errors.New("bad Lotbook-Position"))
+	}
+	s.catchUpTo(r.Context(), pos)
+	return nil
+}
+
+// catchUpTo waits, at most waitBound, until the projections reached pos. On time-out the caller
+// goes on with what the read models hold.
+func (s *server) catchUpTo(ctx context.Context, pos int64) {
+	if s.runner.Position() >= pos {
+		return
+	}
+	wctx, cancel := context.WithTimeout(ctx, waitBound)
+	defer cancel()
+	if err := s.runner.WaitFor(wctx, pos); err != nil && ctx.Err() == nil {
+		s.log.WarnContext(ctx, "read-your-writes wait timed out", "want", pos, "have", s.runner.Position())
+	}
+}
+
+// catchUpHead waits (bounded) until the projections reached the store's head. Used on a miss
+// that may only be projection lag: a session just opened, an order or file just written.
+func (s *server) catchUpHead(ctx context.Context) {
+	head, err := s.store.Head(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "store head", "err", err)
+		return
+	}
+	s.catchUpTo(ctx, head)
+}
+
+// finish writes a handler's answer.
+func (s *server) finish(c *call, rep reply, err error) {
+	if err != nil {
+		writeError(c.w, c.r, s.log, err)
+		return
+	}
+	if rep.written {
+		return
+	}
+	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
+	writeOKKey(c.w, rep.key, rep.data)
+}
+
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// httpMetrics counts requests per route template (never per raw path, which would explode).
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	latency  *prometheus.HistogramVec
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "lotbook_http_requests_total", Help: "HTTP requests by route and status.",
+		}, []string{"route", "status"}),
+		latency: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name: "lotbook_http_request_seconds", Help: "HTTP request latency by route.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"route"}),
+	}
+	reg.MustRegister(m.requests, m.latency)
+	return m
+}
+

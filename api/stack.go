@@ -1,0 +1,199 @@
+// Package api is lotbook's HTTP side: the envelope, sessions, idempotency, rate limits, uploads,
+// the handlers that turn requests into commands and queries, and the embedded web build.
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/backend"
+	"github.com/lotbook/lotbook/market/calendar"
+	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/web"
+)
+
+// Config opens a Stack. Only DataDir is required: with no URLs everything is SQLite in DataDir.
+type Config struct {
+	DataDir     string // SQLite files and uploads (DataDir/files)
+	DatabaseURL string // PostgreSQL for read models, and for events unless EventsURL is set
+	EventsURL   string // events only: postgres://, esdb:// or kurrentdb://
+	Demo        bool   // the app says so (config "demo"); seeding is ops/seed's job
+	Logger      *slog.Logger
+
+	// Tests and tools may override these; zero values are production defaults.
+	PasswordCost commands.PasswordCost
+	Clock        func() time.Time
+	RateLimits   RateLimits
+	Web          fs.FS // the web build; default the one embedded in the binary
+}
+
+// Stack is one running lotbook: store, read models, command service, projection runner.
+type Stack struct {
+	Store    events.Store
+	Read     *projections.ReadDB
+	Commands *commands.Service
+	Runner   *projections.Runner
+	Registry *prometheus.Registry
+
+	cfg      Config
+	handler  http.Handler
+	once     sync.Once
+	closeErr error
+}
+
+// OpenStack opens the event store and the read models and wires the command service and the
+// projection runner. Call Run to start projecting and Handler to serve.
+func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	if cfg.Web == nil {
+		cfg.Web = web.Dist()
+	}
+	eventsURL := cfg.EventsURL
+	if eventsURL == "" {
+		eventsURL = cfg.DatabaseURL
+	}
+	store, err := backend.Open(ctx, cfg.DataDir, eventsURL)
+	if err != nil {
+		return nil, fmt.Errorf("api: open event store: %w", err)
+	}
+	read, err := projections.OpenReadDB(ctx, cfg.DataDir, cfg.DatabaseURL)
+	if err != nil {
+		store.Close()
+		return nil, fmt.Errorf("api: open read models: %w", err)
+	}
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	cmd := commands.New(store, commands.Options{
+		Clock:        cfg.Clock,
+		Calendar:     calendar.Taiwan(),
+		PasswordCost: cfg.PasswordCost,
+		Logger:       cfg.Logger,
+	})
+	st := &Stack{
+		Store:    store,
+		Read:     read,
+		Commands: cmd,
+		Runner:   projections.NewRunner(read, store, cfg.Logger, reg),
+		Registry: reg,
+		cfg:      cfg,
+	}
+	st.handler = st.newServer().router(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	return st, nil
+}
+
+func (st *Stack) newServer() *server {
+	lim := st.cfg.RateLimits.withDefaults()
+	return &server{
+		cmd:          st.Commands,
+		read:         st.Read,
+		runner:       st.Runner,
+		store:        st.Store,
+		log:          st.cfg.Logger,
+		files:        fileStore{dir: filepath.Join(st.cfg.DataDir, "files")},
+		web:          st.cfg.Web,
+		demo:         st.cfg.Demo,
+		now:          st.cfg.Clock,
+		calendar:     calendar.Taiwan(),
+		loginAccount: newLimiter(lim.LoginPerAccount, time.Minute, st.cfg.Clock),
+		loginIP:      newLimiter(lim.LoginPerIP, time.Minute, st.cfg.Clock),
+		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),
+		idemLocks:    newKeyedLocks(),
+		metrics:      newHTTPMetrics(st.Registry),
+	}
+}
+
+// Handler is the whole HTTP surface: /api/vue/..., /metrics, /healthz, /readyz and the web app.
+func (st *Stack) Handler() http.Handler { return st.handler }
+
+// Run projects events until ctx ends.
+func (st *Stack) Run(ctx context.Context) error {
+	if err := st.Runner.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("api: projections: %w", err)
+	}
+	return nil
+}
+
+// Close closes the read models and the store.
+func (st *Stack) Close() error {
+	st.once.Do(func() {
+		st.closeErr = errors.Join(st.Read.Close(), st.Store.Close())
+	})
+	return st.closeErr
+}
+
+// Serve serves h on addr until ctx ends, then shuts down gracefully (in-flight requests get
+// up to 10 s to finish).
+func Serve(ctx context.Context, addr string, h http.Handler) error {
+	srv := &http.Server{
+		Addr:              addr,
+		Handler:           h,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		MaxHeaderBytes:    64 << 10,
+	}
+	errc := make(chan error, 1)
+	go func() { errc <- srv.ListenAndServe() }()
+	select {
+	case err := <-errc:
+		return fmt.Errorf("api: serve %s: %w", addr, err)
+	case <-ctx.Done():
+	}
+	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	if err := srv.Shutdown(sctx); err != nil {
+		return fmt.Errorf("api: shutdown: %w", err)
+	}
+	if err := <-errc; err != nil && !errors.Is(err, http.ErrServerClosed) {
+		return fmt.Errorf("api: serve %s: %w", addr, err)
+	}
+	return nil
+}
+
+// readyLag is how far behind the store projections may be for the instance to take traffic.
+const readyLag = 10000
+
+func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	_, _ = w.Write([]byte("ok\n"))
+}
+
+// readyz: the store answers and the projections are within readyLag events of its head.
+func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	head, err := s.store.Head(ctx)
+	if err != nil {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "event store unreachable\n")
+		return
+	}
+	pos := s.runner.Position()
+	if head-pos > readyLag {
+		w.WriteHeader(http.StatusServiceUnavailable)
+		fmt.Fprintf(w, "projections behind: %d of %d\n", pos, head)
+		return
+	}
+	fmt.Fprintf(w, "ok %d/%d\n", pos, head)
+}
