@@ -38,10 +38,12 @@ func refuse(status int, key wire.MessageKey, cause error) *apiError {
 }
 
 var (
-	errInvalidRequest = func(cause error) *apiError { return refuse(http.StatusBadRequest, wire.MessageKeyInvalidRequest, cause) }
-	errUnauthorized   = refuse(http.StatusUnauthorized, wire.MessageKeyUnauthorized, nil)
-	errForbidden      = refuse(http.StatusForbidden, wire.MessageKeyForbidden, nil)
-	errNotFound       = refuse(http.StatusNotFound, wire.MessageKeyNotFound, nil)
+	errInvalidRequest = func(cause error) *apiError {
+		return refuse(http.StatusBadRequest, wire.MessageKeyInvalidRequest, cause)
+	}
+	errUnauthorized = refuse(http.StatusUnauthorized, wire.MessageKeyUnauthorized, nil)
+	errForbidden    = refuse(http.StatusForbidden, wire.MessageKeyForbidden, nil)
+	errNotFound     = refuse(http.StatusNotFound, wire.MessageKeyNotFound, nil)
 )
 
 // encodeEnvelope renders a body once, so idempotent replays can store exactly what was sent.

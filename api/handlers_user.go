@@ -205,4 +205,3 @@ func orDefault(s, def string) string {
 	}
 	return s
 }
-

@@ -91,15 +91,15 @@ func (c *call) decode(schema string, dst any) error {
 
 // server holds what the handlers share.
 type server struct {
-	cmd    *commands.Service
-	read   *projections.ReadDB
-	runner *projections.Runner
-	store  events.Store
-	log    *slog.Logger
-	files  fileStore
-	web    fs.FS
-	demo   bool
-	now    func() time.Time
+	cmd      *commands.Service
+	read     *projections.ReadDB
+	runner   *projections.Runner
+	store    events.Store
+	log      *slog.Logger
+	files    fileStore
+	web      fs.FS
+	demo     bool
+	now      func() time.Time
 	calendar commands.Calendar
 
 	loginAccount, loginIP, registerIP *limiter
@@ -275,4 +275,3 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 	reg.MustRegister(m.requests, m.latency)
 	return m
 }
-
