@@ -16,41 +16,34 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 	if !validMemberID(memberID) {
 		return OrderResult{}, notFound(KeyAccountNotExist)
 	}
-	stream := events.AccountStream(memberID)
-	// A replay answers before the member's state or the channel are looked at again.
-	earlier, err := view(ctx, s, stream, func(_ *accountState, e *entry) *record { return e.seen[c.CommandID] })
-	if err != nil {
-		return OrderResult{}, err
-	}
-	if earlier != nil {
-		return orderAnswer(earlier, events.ReviewPending)
-	}
-	facts, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) memberFacts {
-		return memberFacts{
-			registered: m.registered && m.role == events.RoleMember,
-			disabled:   m.flags[events.FlagDisabled],
-			frozen:     m.flags[events.FlagFrozen],
-			ownsProof:  in.ProofFileID != "" && m.files[in.ProofFileID],
+	// The member's state and the channel are read inside the account's decision, after its
+	// replay check: a retried command gets its earlier answer even if they changed since. (Lock
+	// order: account, then member or config; no command takes them the other way round.)
+	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+		facts, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) memberFacts {
+			return memberFacts{
+				registered: m.registered && m.role == events.RoleMember,
+				disabled:   m.flags[events.FlagDisabled],
+				frozen:     m.flags[events.FlagFrozen],
+				ownsProof:  in.ProofFileID != "" && m.files[in.ProofFileID],
+			}
+		})
+		if err != nil {
+			return nil, err
 		}
-	})
-	if err != nil {
-		return OrderResult{}, err
-	}
-	channel, err := view(ctx, s, events.ConfigStream, func(cfg *configState, _ *entry) *events.DepositChannelConfigured {
-		if ch, ok := cfg.channels[in.ChannelID]; ok {
-			return &ch
+		channel, err := view(ctx, s, events.ConfigStream, func(cfg *configState, _ *entry) *events.DepositChannelConfigured {
+			if ch, ok := cfg.channels[in.ChannelID]; ok {
+				return &ch
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, err
 		}
-		return nil
-	})
-	if err != nil {
-		return OrderResult{}, err
-	}
-	req := depositRequest{
-		in: in, member: facts, channel: channel, now: c.now, cal: s.cal,
-		orderNo: func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
-	}
-	rec, err := execute(ctx, s, c, stream, func(a *accountState) ([]events.Payload, error) {
-		return decideDepositRequest(a, req)
+		return decideDepositRequest(a, depositRequest{
+			in: in, member: facts, channel: channel, now: c.now, cal: s.cal,
+			orderNo: func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
+		})
 	})
 	if err != nil {
 		return OrderResult{}, err

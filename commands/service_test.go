@@ -33,14 +33,14 @@ func (c *clock) add(d time.Duration) {
 }
 
 type fixture struct {
-	t     *testing.T
+	t     testing.TB
 	ctx   context.Context
 	store events.Store
 	clock *clock
 	svc   *Service
 }
 
-func openStore(t *testing.T) events.Store {
+func openStore(t testing.TB) events.Store {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "events.db"))
 	if err != nil {
@@ -50,7 +50,7 @@ func openStore(t *testing.T) events.Store {
 	return st
 }
 
-func newFixture(t *testing.T, opts ...func(*Options)) *fixture {
+func newFixture(t testing.TB, opts ...func(*Options)) *fixture {
 	t.Helper()
 	f := &fixture{t: t, ctx: context.Background(), store: openStore(t), clock: &clock{t: t0}}
 	f.svc = f.service(opts...)

@@ -1,0 +1,39 @@
+package commands
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+)
+
+// BenchmarkDepositAndApprove: a deposit request and its approval per op, from parallel callers,
+// each on its own member, on the SQLite store (group commit, fsync per batch).
+func BenchmarkDepositAndApprove(b *testing.B) {
+	f := newFixture(b)
+	f.seed(true)
+	const members = 64
+	var ids, proofs []string
+	for i := 0; i < members; i++ {
+		s := f.register(fmt.Sprintf("09%08d", i), "LOTBOOK")
+		ids = append(ids, s.MemberID)
+		proofs = append(proofs, f.upload(s.MemberID))
+	}
+	var next atomic.Int64
+	b.SetParallelism(16)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := int(next.Add(1)) % members
+		for pb.Next() {
+			r, err := f.svc.RequestDeposit(f.ctx, meta("member"), ids[i], DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proofs[i], ChannelPassword: "8888"})
+			if err != nil {
+				b.Error(err)
+				return
+			}
+			if _, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ids[i], r.OrderNo, ""); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+	b.ReportMetric(float64(b.N*2)/b.Elapsed().Seconds(), "commands/s")
+}
