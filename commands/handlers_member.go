@@ -78,7 +78,7 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 		return Session{}, err
 	}
 	if p.rec != nil {
-		return s.registerAnswer(p.rec, "", account)
+		return registerAnswer(p.rec, "", account)
 	}
 	if p.registered {
 		return Session{}, rule(KeyAccountExists)
@@ -111,24 +111,25 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 	if err != nil {
 		return Session{}, err
 	}
-	return s.registerAnswer(rec, token, account)
+	return registerAnswer(rec, token, account)
 }
 
 // registerAnswer is the session of a registration record. A replayed registration has no token;
 // a record without a registration belongs to another kind of command under the same key.
-func (s *Service) registerAnswer(rec *record, token, account string) (Session, error) {
+func registerAnswer(rec *record, token, account string) (Session, error) {
 	out := sessionFrom(rec, token)
 	if out.MemberID == "" || out.Account != account {
 		return Session{}, refuse(KindConflict, KeyIdempotencyConflict)
 	}
-	if out.Token != "" && !s.sessionIsFrom(rec, token) {
+	if out.Token != "" && !sessionIsFrom(rec, token) {
 		// A concurrent duplicate of this command won the race: its token is not ours.
 		out.Token = ""
 	}
 	return out, nil
 }
 
-func (s *Service) sessionIsFrom(rec *record, token string) bool {
+// sessionIsFrom tells whether the record's session is the one token opened.
+func sessionIsFrom(rec *record, token string) bool {
 	for _, p := range rec.payloads {
 		if e, ok := p.(events.SessionOpened); ok {
 			return secret.Equal(e.TokenHash, secret.HashToken(token))

@@ -6,6 +6,12 @@
 // handed out a code) and config (deposit channels, site config). Each command is idempotent on
 // its Meta.CommandID: when a stream already holds events of that command, the earlier result is
 // returned and nothing is decided again.
+//
+// Refusals are *Error values with a message key. Field rules answer KindInvalid (400); an account's
+// flags and the fund password lock KindForbidden (403); unknown channels, orders, files and
+// members KindNotFound (404); business rules, including login failures (account_not_exist,
+// account_or_password_wrong: 422, not 401, because 401 sends the app to its login page),
+// KindRule (422); store trouble and exhausted retries KindUnavailable (503, system_busy).
 package commands
 
 import (
