@@ -1,9 +1,6 @@
 package commands
 
-import (
-	"errors"
-	"net/http"
-)
+import "errors"
 
 // Kind classifies a refusal; the API turns it into an HTTP status.
 type Kind int
@@ -20,25 +17,25 @@ const (
 	KindUnavailable                  // 503: the store is busy or failing; retry later
 )
 
-// HTTPStatus is the status the API answers with.
+// HTTPStatus is the status the API answers with (numbers only: commands knows no HTTP).
 func (k Kind) HTTPStatus() int {
 	switch k {
 	case KindInvalid:
-		return http.StatusBadRequest
+		return 400
 	case KindUnauthorized:
-		return http.StatusUnauthorized
+		return 401
 	case KindForbidden:
-		return http.StatusForbidden
+		return 403
 	case KindNotFound:
-		return http.StatusNotFound
+		return 404
 	case KindConflict:
-		return http.StatusConflict
+		return 409
 	case KindRule:
-		return http.StatusUnprocessableEntity
+		return 422
 	case KindRateLimited:
-		return http.StatusTooManyRequests
+		return 429
 	default:
-		return http.StatusServiceUnavailable
+		return 503
 	}
 }
 
