@@ -2,6 +2,7 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { afterEach, beforeAll } from 'vitest';
 import { initI18n, setLanguage } from '@/lib/i18n';
+import { reloadSession } from '@/lib/session';
 
 beforeAll(async () => {
   await initI18n({ search: '', hash: '' });
@@ -12,4 +13,5 @@ afterEach(async () => {
   localStorage.clear();
   await setLanguage('tw');
   localStorage.clear();
+  reloadSession();
 });

@@ -1,0 +1,110 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { act, render, renderHook, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { useAction } from '@/lib/action';
+import { makeQueryClient } from '@/lib/query';
+import { saveSession } from '@/lib/session';
+import { apiMock } from '@/test/render';
+import { RequireRole, RequireSession } from './guards';
+import { RootShell } from './RootShell';
+import { TabsLayout } from './TabsLayout';
+
+beforeEach(() => {
+  vi.stubGlobal('fetch', apiMock().fetch);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+function app(initial: string) {
+  const router = createMemoryRouter(
+    [
+      {
+        path: '/',
+        element: <RootShell />,
+        children: [
+          { path: 'login/login', element: <div data-testid="login">login</div> },
+          {
+            element: <RequireSession />,
+            children: [
+              {
+                element: <TabsLayout />,
+                children: [
+                  { path: 'home/index', element: <div data-testid="home">home</div> },
+                  { path: 'user/usercenter', element: <div data-testid="mine">mine</div> },
+                ],
+              },
+              { element: <RequireRole role="ops" />, children: [{ path: 'ops/deposits', element: <div data-testid="ops">ops</div> }] },
+            ],
+          },
+        ],
+      },
+    ],
+    { initialEntries: [initial] },
+  );
+  const client = makeQueryClient();
+  return render(
+    <QueryClientProvider client={client}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+}
+
+describe('root shell', () => {
+  it('removes tklm, zjkm and hklm when it unmounts', () => {
+    saveSession({ token: 't', account: 'a', role: 'member' });
+    for (const k of ['tklm', 'zjkm', 'hklm']) localStorage.setItem(k, '1');
+    const view = app('/home/index');
+    expect(localStorage.getItem('tklm')).toBe('1');
+    view.unmount();
+    expect(['tklm', 'zjkm', 'hklm'].map((k) => localStorage.getItem(k))).toEqual([null, null, null]);
+    expect(localStorage.getItem('tokend')).toBe('t');
+  });
+
+  it('sends visitors without a session to login', () => {
+    app('/home/index');
+    expect(screen.getByTestId('login')).toBeInTheDocument();
+  });
+
+  it('shows only the tabs that exist, the current one with navActive', () => {
+    saveSession({ token: 't', account: 'a', role: 'member' });
+    app('/home/index');
+    expect(screen.getByTestId('home')).toBeInTheDocument();
+    const tabs = screen.getByTestId('tab-bar').querySelectorAll('a');
+    expect([...tabs].map((a) => a.getAttribute('data-testid'))).toEqual(['tab-home', 'tab-mine']);
+    expect(screen.getByTestId('tab-home')).toHaveClass('navActive');
+    expect(screen.getByTestId('tab-mine')).not.toHaveClass('navActive');
+  });
+
+  it('keeps members out of ops screens', () => {
+    saveSession({ token: 't', account: 'a', role: 'member' });
+    app('/ops/deposits');
+    expect(screen.getByTestId('home')).toBeInTheDocument();
+  });
+});
+
+describe('useAction', () => {
+  it('makes one idempotency key per press and ignores presses while running', async () => {
+    const keys: string[] = [];
+    let finish: () => void = () => {};
+    const fn = vi.fn((_: number, key: string) => {
+      keys.push(key);
+      return new Promise<void>((resolve) => {
+        finish = resolve;
+      });
+    });
+    const client = makeQueryClient();
+    const { result } = renderHook(() => useAction(fn), {
+      wrapper: ({ children }) => <QueryClientProvider client={client}>{children}</QueryClientProvider>,
+    });
+    await act(async () => result.current.run(1));
+    await act(async () => result.current.run(1));
+    expect(fn).toHaveBeenCalledTimes(1);
+    await act(async () => finish());
+    await act(async () => result.current.run(2));
+    await act(async () => finish());
+    expect(fn).toHaveBeenCalledTimes(2);
+    expect(keys[0]).not.toBe(keys[1]);
+  });
+});
