@@ -59,13 +59,13 @@ func journey(b *logBuilder, account string) string {
 		Role: events.RoleMember, PasswordHash: "$argon2id$secret", InviteCode: "LOTBOOK"})
 	b.add(events.MemberStream(id), "member:"+account, events.SessionOpened{TokenHash: "abc", ExpiresAt: time.Date(2026, 3, 3, 0, 0, 0, 0, time.UTC)})
 	b.add(events.MemberStream(id), "member:"+account, events.FundPasswordSet{Hash: "$argon2id$fund"})
-	b.add(events.AccountStream(id), "member:"+account, events.DepositRequested{OrderNo: "D1", ChannelID: "bank",
+	b.add(events.AccountStream(id), "member:"+account, events.DepositRequested{OrderNo: "D1-" + account, ChannelID: "bank",
 		ChannelName: "Bank", Currency: "TWD", Amount: dec("5000"), ProofFileID: "f1"})
-	b.add(events.AccountStream(id), "ops:ops", events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: dec("5000"),
+	b.add(events.AccountStream(id), "ops:ops", events.DepositApproved{OrderNo: "D1-" + account, Currency: "TWD", Amount: dec("5000"),
 		Postings: events.Transfer(events.HouseBankClearing, events.MemberAvailable(id), "TWD", dec("5000"))})
-	b.add(events.AccountStream(id), "member:"+account, events.DepositRequested{OrderNo: "D2", ChannelID: "bank",
+	b.add(events.AccountStream(id), "member:"+account, events.DepositRequested{OrderNo: "D2-" + account, ChannelID: "bank",
 		ChannelName: "Bank", Currency: "TWD", Amount: dec("1000"), ProofFileID: "f1"})
-	b.add(events.AccountStream(id), "ops:ops", events.DepositRejected{OrderNo: "D2", Remark: "blurred"})
+	b.add(events.AccountStream(id), "ops:ops", events.DepositRejected{OrderNo: "D2-" + account, Remark: "blurred"})
 	return id
 }
 
@@ -174,11 +174,18 @@ func TestVerify(t *testing.T) {
 
 func TestVerifyPages(t *testing.T) {
 	store := newStore(t)
-	b := &logBuilder{t: t, store: store}
 	id := events.MemberID("0912345678")
-	for i := range pageSize + 7 {
-		b.add(events.AccountStream(id), "ops:ops", events.DepositApproved{OrderNo: fmt.Sprint(i), Currency: "TWD", Amount: dec("1"),
+	batch := make([]events.EventData, pageSize+7)
+	for i := range batch {
+		typ, data, err := events.Encode(events.DepositApproved{OrderNo: fmt.Sprint(i), Currency: "TWD", Amount: dec("1"),
 			Postings: events.Transfer(events.HouseBankClearing, events.MemberAvailable(id), "TWD", dec("1"))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		batch[i] = events.EventData{ID: uuid.New(), Type: typ, Data: data, Metadata: events.Metadata{CommandID: "c", Actor: "system"}}
+	}
+	if _, err := store.Append(context.Background(), events.AccountStream(id), events.NoStream, batch); err != nil {
+		t.Fatal(err)
 	}
 	rep, err := Verify(context.Background(), store, nil)
 	if err != nil {

@@ -52,15 +52,17 @@ func (f Finding) String() string {
 
 // Report is the outcome of Verify.
 type Report struct {
-	Head        int64                      `json:"head"`        // last global position checked
-	Events      int64                      `json:"events"`      // events replayed
-	Streams     int                        `json:"streams"`     // streams seen
-	MoneyEvents int64                      `json:"moneyEvents"` // events carrying postings
-	Members     int                        `json:"members"`     // members with a cash account
-	Totals      map[string]decimal.Decimal `json:"totals"`      // sum of all postings per currency (zero when sound)
-	ReadModels  []string                   `json:"readModels"`  // read models compared with their replay
-	Findings    []Finding                  `json:"findings"`
-	Dropped     int                        `json:"dropped"` // findings beyond the first maxFindings
+	Head            int64                      `json:"head"`        // last global position checked
+	Events          int64                      `json:"events"`      // events replayed
+	Streams         int                        `json:"streams"`     // streams seen
+	MoneyEvents     int64                      `json:"moneyEvents"` // events carrying postings
+	Members         int                        `json:"members"`     // members with a cash account
+	Totals          map[string]decimal.Decimal `json:"totals"`      // sum of all postings per currency (zero when sound)
+	ReadModels      []string                   `json:"readModels"`  // read models compared with their replay
+	Findings        []Finding                  `json:"findings"`
+	BalancesChecked bool                       `json:"balancesChecked"`     // the balances read model was compared with the postings
+	Unchecked       int                        `json:"unchecked,omitempty"` // balances left out because events after Head moved them
+	Dropped         int                        `json:"dropped"`             // findings beyond the first maxFindings
 }
 
 // OK reports whether no invariant is broken.
@@ -80,7 +82,14 @@ func (r Report) String() string {
 		fmt.Fprintf(&b, "sum of postings %s: %s\n", c, r.Totals[c])
 	}
 	if len(r.ReadModels) > 0 {
-		fmt.Fprintf(&b, "read models compared: %s\n", strings.Join(r.ReadModels, ", "))
+		fmt.Fprintf(&b, "read models compared with their replay: %s\n", strings.Join(r.ReadModels, ", "))
+	}
+	if r.BalancesChecked {
+		fmt.Fprintf(&b, "balances read model compared with the postings")
+		if r.Unchecked > 0 {
+			fmt.Fprintf(&b, " (%d moved by events during the check, left out)", r.Unchecked)
+		}
+		b.WriteString("\n")
 	}
 	if r.OK() {
 		b.WriteString("OK: every posting balances, no balance ever negative, read models equal their replay\n")
@@ -148,9 +157,14 @@ func memberAccount(account string) (id, kind string, ok bool) {
 }
 
 // Verify replays the whole log from position 0 to the head at the time of the call and checks
-// the ledger's invariants; with a non-nil db it also compares every read model with its replay.
+// the ledger's invariants; with a non-nil db (projections.Runner) it also compares every read
+// model with its replay, and WithBalances cross-checks the balances served with the postings.
 // Findings go into the report; the error is for failures to read at all.
-func Verify(ctx context.Context, store events.Store, db ReadModels) (Report, error) {
+func Verify(ctx context.Context, store events.Store, db ReadModels, opts ...Option) (Report, error) {
+	var o options
+	for _, opt := range opts {
+		opt(&o)
+	}
 	rep := Report{Totals: map[string]decimal.Decimal{}}
 	head, err := store.Head(ctx)
 	if err != nil {
@@ -200,6 +214,12 @@ func Verify(ctx context.Context, store events.Store, db ReadModels) (Report, err
 		if err := compareReadModels(ctx, &rep, db); err != nil {
 			return rep, err
 		}
+	}
+	if o.balances != nil {
+		if err := compareBalances(ctx, &rep, store, db, o.balances, led); err != nil {
+			return rep, err
+		}
+		rep.BalancesChecked = true
 	}
 	return rep, nil
 }
