@@ -181,7 +181,7 @@ func TestPageFolding(t *testing.T) {
 		n := 1 + i%3
 		page := log[i:min(len(log), i+n)]
 		for _, p := range projectors {
-			if err := db.writeTx(ctx, func(w *wtx) error { _, err := p.applyPage(ctx, w, p.name, page); return err }); err != nil {
+			if err := db.writeTx(ctx, func(w *wtx) error { _, err := p.applyPage(ctx, w, p.name, wrap(page)); return err }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -219,7 +219,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 			t.Fatal(err)
 		}
 		if err := db.writeTx(ctx, func(w *wtx) error {
-			_, err := balancesProjector.applyPage(ctx, w, "balances", log)
+			_, err := balancesProjector.applyPage(ctx, w, "balances", wrap(log))
 			return err
 		}); err != nil {
 			t.Fatal(err)
@@ -235,7 +235,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		}
 		boom := errors.New("boom")
 		err = db.writeTx(ctx, func(w *wtx) error {
-			if _, err := balancesProjector.applyPage(ctx, w, "balances", tail); err != nil {
+			if _, err := balancesProjector.applyPage(ctx, w, "balances", wrap(tail)); err != nil {
 				return err
 			}
 			return boom

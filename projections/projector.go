@@ -22,8 +22,8 @@ type projector struct {
 	wants   func(events.Payload) bool
 	apply   func(ctx context.Context, w *wtx, evs []decoded) error
 
-	mu       sync.Mutex
-	relevant map[string]bool // stored type ("Name.vN") -> wants; a type's Go shape never changes
+	relevant sync.Map // stored type ("Name.vN") -> wants (bool); a type's Go shape never changes
+	hashOnce sync.Once
 	hash     string
 }
 
@@ -50,42 +50,32 @@ func projectorByName(name string) (*projector, error) {
 }
 
 func (p *projector) schemaHash() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.hash == "" {
-		p.hash = schemaHash(p.version, p.tables)
-	}
+	p.hashOnce.Do(func() { p.hash = schemaHash(p.version, p.tables) })
 	return p.hash
 }
 
-// select decodes the events of page this projector wants. An event of a type it has not seen is
-// decoded once to learn whether the projector wants that type; an event that does not decode
-// fails the page (the projector stalls on it rather than skip it).
-func (p *projector) selectEvents(page []events.RecordedEvent) ([]decoded, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.relevant == nil {
-		p.relevant = map[string]bool{}
-	}
+// selectEvents returns the events of page this projector wants, decoded. An event of a type it
+// has not seen is decoded to learn whether the projector wants that type; an event that does not
+// decode fails the page (the projector stalls on it rather than skip it).
+func (p *projector) selectEvents(page []*entry) ([]decoded, error) {
 	var out []decoded
-	for i := range page {
-		ev := &page[i]
-		want, known := p.relevant[ev.Type]
-		if known && !want {
+	for _, e := range page {
+		want, known := p.relevant.Load(e.ev.Type)
+		if known && !want.(bool) {
 			continue
 		}
-		pl, err := events.DecodeRecorded(*ev)
+		pl, err := e.payload()
 		if err != nil {
-			return nil, fmt.Errorf("%s: event %d: %w", p.name, ev.Position, err)
+			return nil, fmt.Errorf("%s: event %d: %w", p.name, e.ev.Position, err)
 		}
 		if !known {
-			want = p.wants(pl)
-			p.relevant[ev.Type] = want
-			if !want {
+			w := p.wants(pl)
+			p.relevant.Store(e.ev.Type, w)
+			if !w {
 				continue
 			}
 		}
-		out = append(out, decoded{ev: ev, p: pl})
+		out = append(out, decoded{ev: &e.ev, p: pl})
 	}
 	return out, nil
 }
@@ -95,12 +85,12 @@ func (p *projector) selectEvents(page []events.RecordedEvent) ([]decoded, error)
 // Events at or below the checkpoint are dropped, so a page delivered twice (a restart, a
 // subscription that lags behind a rebuild swap) never applies twice. It returns the new
 // checkpoint.
-func (p *projector) applyPage(ctx context.Context, w *wtx, cpName string, page []events.RecordedEvent) (int64, error) {
+func (p *projector) applyPage(ctx context.Context, w *wtx, cpName string, page []*entry) (int64, error) {
 	cp, err := lockCheckpoint(ctx, w, cpName)
 	if err != nil {
 		return 0, err
 	}
-	for len(page) > 0 && page[0].Position <= cp {
+	for len(page) > 0 && page[0].ev.Position <= cp {
 		page = page[1:]
 	}
 	if len(page) == 0 {
@@ -115,11 +105,11 @@ func (p *projector) applyPage(ctx context.Context, w *wtx, cpName string, page [
 			return 0, fmt.Errorf("%s: %w", p.name, err)
 		}
 	}
-	last := page[len(page)-1]
-	if err := setCheckpoint(ctx, w, cpName, p.schemaHash(), last.Position); err != nil {
+	last := page[len(page)-1].ev.Position
+	if err := setCheckpoint(ctx, w, cpName, p.schemaHash(), last); err != nil {
 		return 0, err
 	}
-	return last.Position, nil
+	return last, nil
 }
 
 // memberOf is the member id of a member-<id> or account-<id> stream.

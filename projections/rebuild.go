@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-
-	"github.com/lotbook/lotbook/events"
 )
 
 // rebuildPage is the number of events per transaction when building a read model from the log:
@@ -99,7 +97,7 @@ func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string,
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
-		page []events.RecordedEvent
+		page []*entry
 		err  error
 	}
 	pages := make(chan result, 2)
@@ -119,7 +117,7 @@ func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string,
 				return
 			}
 			select {
-			case pages <- result{page: page}:
+			case pages <- result{page: wrap(page)}:
 			case <-ctx.Done():
 				return
 			}
@@ -162,7 +160,7 @@ func (r *Runner) catchUpInTx(ctx context.Context, w *wtx, p *projector, cpName s
 		if len(page) == 0 {
 			return 0, fmt.Errorf("log ends at %d, before the live checkpoint %d", at, until)
 		}
-		if at, err = p.applyPage(ctx, w, cpName, page); err != nil {
+		if at, err = p.applyPage(ctx, w, cpName, wrap(page)); err != nil {
 			return 0, err
 		}
 	}

@@ -15,8 +15,17 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// maxPage bounds the events one projector applies in one transaction.
-const maxPage = 5000
+const (
+	// maxPage bounds the events one projector applies in one transaction.
+	maxPage = 5000
+	// hubCapacity bounds the events the shared feed buffers ahead of the slowest projector.
+	hubCapacity = 4 * maxPage
+	// A page with nothing a projector wants moves its checkpoint in memory only, and in the
+	// database with its next applied page or once the unsaved stretch exceeds these bounds: a
+	// restart then re-reads at most that stretch (harmlessly: it holds nothing to apply).
+	lazyEvents = 20000
+	lazyAge    = time.Second
+)
 
 // Runner runs every projector over the event store's feed and tells readers how far the read
 // models have come.
@@ -27,6 +36,7 @@ type Runner struct {
 
 	mu      sync.Mutex
 	pos     map[string]int64 // projector -> checkpoint
+	saved   map[string]saved // projector -> checkpoint last written to the database
 	changed chan struct{}    // closed and replaced whenever a checkpoint moves
 
 	failures *prometheus.CounterVec
@@ -41,7 +51,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 	}
 	r := &Runner{
 		db: db, store: store, logger: logger.With("component", "projections"),
-		pos: map[string]int64{}, changed: make(chan struct{}),
+		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}),
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lotbook_projection_failures_total",
 			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
@@ -85,7 +95,13 @@ func (r *Runner) Run(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("projections router: %w", err)
 	}
-	sub := &feed{store: r.store, db: r.db, logger: r.logger, maxPage: maxPage}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	// The shared reader starts at the furthest checkpoint; projectors behind it read the store
+	// directly until they reach it.
+	hub := newHub(r.store, r.logger, hubCapacity)
+	go hub.run(ctx, r.highest())
+	sub := &feed{store: r.store, db: r.db, logger: r.logger, maxPage: maxPage, hub: hub}
 	for _, p := range projectors {
 		router.AddConsumerHandler(p.name, p.name, sub, r.handler(p))
 	}
@@ -95,10 +111,49 @@ func (r *Runner) Run(ctx context.Context) error {
 			r.logger.Error("close projections router", "err", err)
 		}
 	}()
-	if err := router.Run(ctx); err != nil && ctx.Err() == nil {
+	err = router.Run(ctx)
+	if ferr := r.flush(context.WithoutCancel(ctx)); ferr != nil {
+		r.logger.Warn("save skipped checkpoints", "err", ferr)
+	}
+	if err != nil && ctx.Err() == nil {
 		return fmt.Errorf("projections router: %w", err)
 	}
 	return nil
+}
+
+// flush writes the checkpoints that moved in memory only (over pages with nothing to apply).
+func (r *Runner) flush(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	r.mu.Lock()
+	behind := map[string]int64{}
+	for _, p := range projectors {
+		if r.pos[p.name] > r.saved[p.name].pos {
+			behind[p.name] = r.pos[p.name]
+		}
+	}
+	r.mu.Unlock()
+	if len(behind) == 0 {
+		return nil
+	}
+	return r.db.writeTx(ctx, func(w *wtx) error {
+		for _, p := range projectors {
+			pos, ok := behind[p.name]
+			if !ok {
+				continue
+			}
+			cp, err := lockCheckpoint(ctx, w, p.name)
+			if err != nil {
+				return err
+			}
+			if cp < pos {
+				if err := setCheckpoint(ctx, w, p.name, p.schemaHash(), pos); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
 }
 
 func (r *Runner) loadCheckpoints(ctx context.Context) error {
@@ -106,10 +161,39 @@ func (r *Runner) loadCheckpoints(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	r.mu.Lock()
+	for _, p := range projectors {
+		r.saved[p.name] = saved{pos: cps[p.name], at: time.Now()}
+	}
+	r.mu.Unlock()
 	for _, p := range projectors {
 		r.advance(p.name, cps[p.name])
 	}
 	return nil
+}
+
+type saved struct {
+	pos int64
+	at  time.Time
+}
+
+func (r *Runner) highest() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var high int64
+	for _, pos := range r.pos {
+		high = max(high, pos)
+	}
+	return high
+}
+
+// skippable reports whether a page ending at last, with nothing the projector wants, may move
+// the checkpoint in memory only.
+func (r *Runner) skippable(name string, last int64) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	s := r.saved[name]
+	return last-s.pos < lazyEvents && time.Since(s.at) < lazyAge
 }
 
 func (r *Runner) handler(p *projector) message.NoPublishHandlerFunc {
@@ -119,11 +203,19 @@ func (r *Runner) handler(p *projector) message.NoPublishHandlerFunc {
 			return err
 		}
 		ctx := msg.Context()
+		last := page[len(page)-1].ev.Position
+		evs, err := p.selectEvents(page)
+		if err == nil && len(evs) == 0 && r.skippable(p.name, last) {
+			r.advance(p.name, last)
+			return nil
+		}
 		var pos int64
-		err = r.db.writeTx(ctx, func(w *wtx) error {
-			pos, err = p.applyPage(ctx, w, p.name, page)
-			return err
-		})
+		if err == nil {
+			err = r.db.writeTx(ctx, func(w *wtx) error {
+				pos, err = p.applyPage(ctx, w, p.name, page)
+				return err
+			})
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -131,10 +223,13 @@ func (r *Runner) handler(p *projector) message.NoPublishHandlerFunc {
 			r.failures.WithLabelValues(p.name).Inc()
 			r.stalled.WithLabelValues(p.name).Set(1)
 			r.logger.Error("projection stalled: page failed, retrying it (never skipped)", "projector", p.name,
-				"money", p.money, "from", page[0].Position, "to", page[len(page)-1].Position, "err", err)
+				"money", p.money, "from", page[0].ev.Position, "to", last, "err", err)
 			return err
 		}
 		r.stalled.WithLabelValues(p.name).Set(0)
+		r.mu.Lock()
+		r.saved[p.name] = saved{pos: pos, at: time.Now()}
+		r.mu.Unlock()
 		r.advance(p.name, pos)
 		return nil
 	}
