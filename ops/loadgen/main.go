@@ -102,7 +102,17 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if c.members < 1 || c.clients < 1 {
 		return nil, errors.New("need at least one member and one client")
 	}
+	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs.
+	prefix := 10 + rand.IntN(80)
+	accounts := make([]string, c.members)
+	for i := range accounts {
+		accounts[i] = fmt.Sprintf("09%02d%06d", prefix, i)
+	}
+	const password = "load1234"
+
 	var srv *server
+	var sessions []*session
+	var registered int64
 	base := strings.TrimRight(c.url, "/")
 	if base == "" {
 		dir := c.data
@@ -116,7 +126,11 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 				defer os.RemoveAll(tmp)
 			}
 		}
+		log.Info("registering members through the command side", "n", c.members, "data", dir)
 		var err error
+		if sessions, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers); err != nil {
+			return nil, err
+		}
 		if srv, err = startServer(ctx, c.bin, dir, log); err != nil {
 			return nil, err
 		}
@@ -124,13 +138,19 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		base = srv.base
 	}
 	cl := newClient(base, c.clients)
-
-	log.Info("registering members", "n", c.members)
 	ops, err := cl.login(ctx, "ops", "opsdemo1")
 	if err != nil {
 		return nil, fmt.Errorf("the server needs the demo ops user (serve --demo): %w", err)
 	}
-	members, err := registerMembers(ctx, cl, c)
+	if sessions == nil {
+		log.Info("registering members over HTTP (rate limited)", "n", c.members)
+		if sessions, err = registerHTTP(ctx, cl, accounts, password, c.registerWorkers); err != nil {
+			return nil, err
+		}
+	} else if err := cl.readAt(ctx, ops, registered); err != nil {
+		return nil, fmt.Errorf("waiting for the server to project the registrations: %w", err)
+	}
+	members, err := uploadProofs(ctx, cl, sessions, c.registerWorkers)
 	if err != nil {
 		return nil, err
 	}
@@ -168,51 +188,57 @@ type member struct {
 	proof string
 }
 
-func registerMembers(ctx context.Context, cl *client, c config) ([]member, error) {
-	members := make([]member, c.members)
+// parallel runs fn for 0..n-1 on workers goroutines and returns the first error.
+func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
 	jobs := make(chan int)
-	errs := make(chan error, c.registerWorkers)
+	var once sync.Once
+	var first error
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
 	var wg sync.WaitGroup
-	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs.
-	prefix := 10 + rand.IntN(80)
-	for range c.registerWorkers {
+	for range workers {
 		wg.Go(func() {
 			for i := range jobs {
-				account := fmt.Sprintf("09%02d%06d", prefix, i)
-				s, err := cl.register(ctx, account, "load1234", "LOTBOOK")
-				if err == nil {
-					var proof string
-					if proof, err = cl.upload(ctx, s, i); err == nil {
-						members[i] = member{s: s, proof: proof}
-						continue
-					}
+				if err := fn(i); err != nil {
+					once.Do(func() { first = err; cancel() })
 				}
-				errs <- err
-				return
 			}
 		})
 	}
-	var err error
 feed:
-	for i := range c.members {
+	for i := range n {
 		select {
 		case jobs <- i:
-		case err = <-errs:
-			break feed
 		case <-ctx.Done():
-			err = ctx.Err()
 			break feed
 		}
 	}
 	close(jobs)
 	wg.Wait()
-	if err == nil {
-		select {
-		case err = <-errs:
-		default:
-		}
+	if first == nil {
+		first = ctx.Err()
 	}
-	return members, err
+	return first
+}
+
+func registerHTTP(ctx context.Context, cl *client, accounts []string, password string, workers int) ([]*session, error) {
+	out := make([]*session, len(accounts))
+	err := parallel(ctx, len(accounts), workers, func(i int) error {
+		s, err := cl.register(ctx, accounts[i], password, "LOTBOOK")
+		out[i] = s
+		return err
+	})
+	return out, err
+}
+
+func uploadProofs(ctx context.Context, cl *client, sessions []*session, workers int) ([]member, error) {
+	out := make([]member, len(sessions))
+	err := parallel(ctx, len(sessions), workers, func(i int) error {
+		proof, err := cl.upload(ctx, sessions[i], i)
+		out[i] = member{s: sessions[i], proof: proof}
+		return err
+	})
+	return out, err
 }
 
 // ack is an acknowledged command handed to the lag probes.

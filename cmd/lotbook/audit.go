@@ -1,0 +1,155 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/audit"
+)
+
+func replay(ctx context.Context, args []string, stdout io.Writer) error {
+	var e env
+	fs := newFlags("replay", &e)
+	account := fs.String("account", "", "the member's login account")
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 || *account == "" {
+		return fmt.Errorf("%w: replay needs --account ACCOUNT and nothing else", errUsage)
+	}
+	store, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	memberID := events.MemberID(strings.TrimSpace(*account))
+	entries, err := audit.Timeline(ctx, store, memberID)
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return fmt.Errorf("no events for account %q (member %s)", *account, memberID)
+	}
+	writeTimeline(stdout, *account, memberID, entries)
+	return nil
+}
+
+// writeTimeline prints one row per event with the member's own legs and the balances after it,
+// one available/frozen column pair per currency the member ever held.
+func writeTimeline(w io.Writer, account, memberID string, entries []audit.Entry) {
+	currencies := map[string]bool{}
+	for _, en := range entries {
+		for c := range en.Balances {
+			currencies[c] = true
+		}
+	}
+	cur := slices.Sorted(maps.Keys(currencies))
+	fmt.Fprintf(w, "account %s (member %s): %d events\n\n", account, memberID, len(entries))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	head := []string{"position", "time (UTC)", "stream", "ver", "event", "actor", "change"}
+	for _, c := range cur {
+		head = append(head, c+" available", c+" frozen")
+	}
+	head = append(head, "details")
+	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
+	avail, frozen := events.MemberAvailable(memberID), events.MemberFrozen(memberID)
+	for _, en := range entries {
+		var change []string
+		for _, p := range en.Postings {
+			switch p.Account {
+			case avail:
+				change = append(change, fmt.Sprintf("available %s %s", signed(p.Amount.String()), p.Currency))
+			case frozen:
+				change = append(change, fmt.Sprintf("frozen %s %s", signed(p.Amount.String()), p.Currency))
+			}
+		}
+		row := []string{
+			fmt.Sprint(en.Position), en.Time.Format("2006-01-02 15:04:05"), strings.SplitN(en.Stream, "-", 2)[0],
+			fmt.Sprint(en.Version), en.Type, en.Actor, strings.Join(change, ", "),
+		}
+		for _, c := range cur {
+			b := en.Balances[c]
+			row = append(row, b.Available.StringFixed(2), b.Frozen.StringFixed(2))
+		}
+		row = append(row, details(en.Summary))
+		fmt.Fprintln(tw, strings.Join(row, "\t")+"\t")
+	}
+	tw.Flush()
+}
+
+func signed(s string) string {
+	if strings.HasPrefix(s, "-") {
+		return s
+	}
+	return "+" + s
+}
+
+// details is the summary as sorted key=value pairs, cut to stay readable.
+func details(summary map[string]any) string {
+	var parts []string
+	for _, k := range slices.Sorted(maps.Keys(summary)) {
+		v := fmt.Sprint(summary[k])
+		if v == "" || v == "<nil>" {
+			continue
+		}
+		parts = append(parts, k+"="+v)
+	}
+	s := strings.Join(parts, " ")
+	if len(s) > 80 {
+		s = s[:77] + "..."
+	}
+	return s
+}
+
+func verify(ctx context.Context, args []string, stdout io.Writer, log *slog.Logger) error {
+	var e env
+	fs := newFlags("verify", &e)
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: verify takes no arguments, got %q", errUsage, pos)
+	}
+	store, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	db, err := e.openReadDB(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+
+	// Bring the read models up to the log's head first, as serve would on start: a read model
+	// that is merely behind (the server was killed) is not wrong, and the balance check compares
+	// at the head. Projectors are safe to run next to a live server's.
+	runner := projections.NewRunner(db, store, log, nil)
+	rctx, stop := context.WithCancel(ctx)
+	done := make(chan error, 1)
+	go func() { done <- runner.Run(rctx) }()
+	defer func() { stop(); <-done }()
+	head, err := store.Head(ctx)
+	if err != nil {
+		return err
+	}
+	if err := runner.WaitFor(ctx, head); err != nil {
+		return fmt.Errorf("bring read models to position %d: %w", head, err)
+	}
+
+	rep, err := audit.Verify(ctx, store, runner, audit.WithBalances(db))
+	if err != nil {
+		return err
+	}
+	fmt.Fprint(stdout, rep.String())
+	if !rep.OK() {
+		return failed{msg: "verify found problems"}
+	}
+	return nil
+}

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lotbook/lotbook/projections"
+)
+
+func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
+	var e env
+	fs := newFlags("rebuild", &e)
+	pos, err := parse(fs, args)
+	if err != nil {
+		return err
+	}
+	store, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	db, err := e.openReadDB(ctx)
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	runner := projections.NewRunner(db, store, log, nil)
+	names := runner.Names()
+	if len(pos) != 1 || !slices.Contains(names, pos[0]) {
+		return fmt.Errorf("%w: rebuild needs one read model name: %s", errUsage, strings.Join(names, ", "))
+	}
+	name := pos[0]
+	bar := &progressBar{w: stderr, label: "rebuild " + name}
+	start := time.Now()
+	if err := runner.Rebuild(ctx, name, bar.update); err != nil {
+		bar.finish()
+		return fmt.Errorf("rebuild %s: %w", name, err)
+	}
+	elapsed := time.Since(start)
+	bar.finish()
+	fmt.Fprintf(stdout, "rebuilt %s: %d events in %.3fs (%.0f events/s); the new tables now serve\n",
+		name, bar.done, elapsed.Seconds(), float64(bar.done)/elapsed.Seconds())
+	return nil
+}
+
+// progressBar redraws one line on stderr, at most ten times a second.
+type progressBar struct {
+	w           io.Writer
+	label       string
+	done, total int64
+	drawn       time.Time
+	started     bool
+}
+
+func (p *progressBar) update(done, total int64) {
+	p.done, p.total = done, total
+	if time.Since(p.drawn) < 100*time.Millisecond && done < total {
+		return
+	}
+	p.draw()
+}
+
+func (p *progressBar) draw() {
+	p.drawn, p.started = time.Now(), true
+	const width = 30
+	frac := 1.0
+	if p.total > 0 {
+		frac = min(float64(p.done)/float64(p.total), 1)
+	}
+	n := int(frac * width)
+	fmt.Fprintf(p.w, "\r%s [%s%s] %3.0f%% %d/%d events", p.label,
+		strings.Repeat("#", n), strings.Repeat(" ", width-n), frac*100, p.done, p.total)
+}
+
+func (p *progressBar) finish() {
+	if p.started {
+		p.draw()
+		fmt.Fprintln(p.w)
+	}
+}

@@ -1,0 +1,71 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"sync"
+
+	"github.com/lotbook/lotbook/api"
+	"github.com/lotbook/lotbook/ops/seed"
+)
+
+func serve(ctx context.Context, args []string, log *slog.Logger) error {
+	var e env
+	fs := newFlags("serve", &e)
+	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
+	demo := fs.Bool("demo", false, "seed the demo users and channel, deposit window always open")
+	if pos, err := parse(fs, args); err != nil {
+		return err
+	} else if len(pos) > 0 {
+		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, pos)
+	}
+	if err := os.MkdirAll(e.data, 0o750); err != nil {
+		return fmt.Errorf("data folder: %w", err)
+	}
+	st, err := api.OpenStack(ctx, api.Config{
+		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log,
+	})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	var runErr error
+	wg.Go(func() {
+		// Projections stopping means reads go stale: take the server down with them.
+		runErr = st.Run(ctx)
+		cancel()
+	})
+	if *demo {
+		if err := seed.Demo(ctx, st.Commands); err != nil {
+			cancel()
+			wg.Wait()
+			return err
+		}
+		log.Info("demo data seeded", "member", seed.MemberAccount, "ops", seed.OpsAccount, "auditor", seed.AuditorAccount)
+	}
+	log.Info("lotbook serving", "addr", "http://"+*addr, "data", e.data, "demo", *demo,
+		"read models", dbKind(e.databaseURL), "events", dbKind(e.storeURL()))
+	serveErr := api.Serve(ctx, *addr, st.Handler())
+	cancel()
+	wg.Wait()
+	return errors.Join(serveErr, runErr)
+}
+
+func dbKind(url string) string {
+	if url == "" {
+		return "sqlite"
+	}
+	for i := range len(url) {
+		if url[i] == ':' {
+			return url[:i]
+		}
+	}
+	return "?"
+}
