@@ -1,7 +1,7 @@
 // Package crashtest kills `lotbook serve` with SIGKILL in the middle of a stream of deposit
 // commands and proves that, after a restart, every acknowledged command is stored exactly once,
 // a retry with the same idempotency key gets the same answer and writes nothing, and
-// `lotbook verify` passes.
+// `lotbook verify` passes. It runs on SQLite (the default) and on PostgreSQL (LOTBOOK_TEST_PG).
 package crashtest
 
 import (
@@ -21,6 +21,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
 	"testing"
@@ -30,6 +31,7 @@ import (
 
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
+	"github.com/lotbook/lotbook/events/postgres/pgtest"
 )
 
 // binary is the lotbook binary under test: $LOTBOOK_BIN (make sets it) or a fresh build.
@@ -62,7 +64,7 @@ type server struct {
 	done chan struct{}
 }
 
-func start(t *testing.T, bin, dir string) *server {
+func start(t *testing.T, bin, dir, dbURL string) *server {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -76,7 +78,7 @@ func start(t *testing.T, bin, dir string) *server {
 	}
 	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--data", dir)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	cmd.Env = os.Environ()
+	cmd.Env = withDB(dbURL)
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -122,6 +124,21 @@ func tail(dir string) string {
 		b = b[len(b)-4000:]
 	}
 	return string(b)
+}
+
+// withDB is the environment of a lotbook process: PostgreSQL for events and read models when
+// dbURL is set, SQLite in the data folder otherwise.
+func withDB(dbURL string) []string {
+	env := []string{}
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "LOTBOOK_DATABASE_URL=") && !strings.HasPrefix(kv, "LOTBOOK_EVENTS_URL=") {
+			env = append(env, kv)
+		}
+	}
+	if dbURL != "" {
+		env = append(env, "LOTBOOK_DATABASE_URL="+dbURL)
+	}
+	return env
 }
 
 type session struct{ Token, Account string }
@@ -225,8 +242,13 @@ func TestKill9DuringDeposits(t *testing.T) {
 		t.Skip("builds and kills the server: not in -short")
 	}
 	bin := binary(t)
+	t.Run("sqlite", func(t *testing.T) { crash(t, bin, "") })
+	t.Run("postgres", func(t *testing.T) { crash(t, bin, pgtest.NewDatabase(t)) })
+}
+
+func crash(t *testing.T, bin, dbURL string) {
 	dir := t.TempDir()
-	srv := start(t, bin, dir)
+	srv := start(t, bin, dir, dbURL)
 	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 32}}
 
 	ops := login(t, hc, srv.base, "ops", "opsdemo1")
@@ -302,7 +324,7 @@ func TestKill9DuringDeposits(t *testing.T) {
 
 	countByCommand := func() (map[string]int, int64) {
 		t.Helper()
-		store, err := backend.Open(context.Background(), dir, "")
+		store, err := backend.Open(context.Background(), dir, dbURL)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -335,7 +357,7 @@ func TestKill9DuringDeposits(t *testing.T) {
 	}
 	checkOnce("after kill -9")
 
-	srv = start(t, bin, dir)
+	srv = start(t, bin, dir, dbURL)
 	before := checkOnce("after restart")
 	for _, a := range acks {
 		st, msg, data, err := postJSON(context.Background(), hc, srv.base, a.session, a.path, a.key, a.body)
@@ -352,7 +374,9 @@ func TestKill9DuringDeposits(t *testing.T) {
 	}
 	srv.stop()
 
-	out, err := exec.Command(bin, "verify", "--data", dir).CombinedOutput()
+	verify := exec.Command(bin, "verify", "--data", dir)
+	verify.Env = withDB(dbURL)
+	out, err := verify.CombinedOutput()
 	if err != nil {
 		t.Fatalf("lotbook verify after the crash: %v\n%s", err, out)
 	}
