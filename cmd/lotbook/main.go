@@ -76,7 +76,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "verify":
 		return verify(ctx, rest, stdout, log)
 	case "rebuild":
-		return rebuild(ctx, rest, stdout, stderr, log)
+		return rebuild(ctx, rest, stdout, stderr)
 	case "user":
 		if len(rest) == 0 || rest[0] != "add" {
 			return fmt.Errorf("%w: user needs a subcommand: add", errUsage)

@@ -12,7 +12,7 @@ import (
 	"github.com/lotbook/lotbook/projections"
 )
 
-func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *slog.Logger) error {
+func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var e env
 	fs := newFlags("rebuild", &e)
 	pos, err := parse(fs, args)
@@ -29,7 +29,9 @@ func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 		return err
 	}
 	defer db.Close()
-	runner := projections.NewRunner(db, store, log, nil)
+	// The summary line says what the projector would log; only its warnings interrupt the bar.
+	quiet := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
+	runner := projections.NewRunner(db, store, quiet, nil)
 	names := runner.Names()
 	if len(pos) != 1 || !slices.Contains(names, pos[0]) {
 		return fmt.Errorf("%w: rebuild needs one read model name: %s", errUsage, strings.Join(names, ", "))
@@ -50,11 +52,12 @@ func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer, log *
 
 // progressBar redraws one line on stderr, at most ten times a second.
 type progressBar struct {
-	w           io.Writer
-	label       string
-	done, total int64
-	drawn       time.Time
-	started     bool
+	w                     io.Writer
+	label                 string
+	done, total           int64
+	drawnDone, drawnTotal int64
+	drawn                 time.Time
+	started               bool
 }
 
 func (p *progressBar) update(done, total int64) {
@@ -66,7 +69,10 @@ func (p *progressBar) update(done, total int64) {
 }
 
 func (p *progressBar) draw() {
-	p.drawn, p.started = time.Now(), true
+	if p.started && p.done == p.drawnDone && p.total == p.drawnTotal {
+		return
+	}
+	p.drawn, p.started, p.drawnDone, p.drawnTotal = time.Now(), true, p.done, p.total
 	const width = 30
 	frac := 1.0
 	if p.total > 0 {

@@ -68,7 +68,7 @@ func userAdd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 func promptPassword(stderr io.Writer) (string, error) {
 	fd := int(os.Stdin.Fd())
 	if !term.IsTerminal(fd) {
-		return "", fmt.Errorf("%w: no terminal to prompt on: give --password or --password-stdin", errUsage)
+		return "", errors.New("no terminal to prompt for the password on: give --password-stdin or --password")
 	}
 	read := func(prompt string) (string, error) {
 		fmt.Fprint(stderr, prompt)
