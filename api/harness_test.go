@@ -66,7 +66,7 @@ func (c *testClock) Advance(d time.Duration) {
 	c.mu.Unlock()
 }
 
-func testLogger(t *testing.T) *slog.Logger {
+func testLogger(t testing.TB) *slog.Logger {
 	if testing.Verbose() {
 		return slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	}
@@ -84,7 +84,7 @@ func newTestStack(t *testing.T, db testDB) *Stack {
 	return st
 }
 
-func openTestStack(t *testing.T, db testDB, lim RateLimits, clock *testClock) (*Stack, context.CancelFunc) {
+func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock) (*Stack, context.CancelFunc) {
 	t.Helper()
 	cfg := Config{
 		DataDir:      t.TempDir(),
@@ -120,7 +120,7 @@ func openTestStack(t *testing.T, db testDB, lim RateLimits, clock *testClock) (*
 
 // harness is a running server with the demo's staff, invite code and channels.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	st    *Stack
 	srv   *httptest.Server
 	clock *testClock
@@ -128,7 +128,7 @@ type harness struct {
 	aud   *client
 }
 
-func newHarness(t *testing.T, db testDB, lim RateLimits) *harness {
+func newHarness(t testing.TB, db testDB, lim RateLimits) *harness {
 	t.Helper()
 	clock := newTestClock()
 	st, _ := openTestStack(t, db, lim, clock)
@@ -219,7 +219,7 @@ func (a answer) String() string {
 }
 
 // data decodes the answer's data strictly into v (the server must not send undocumented fields).
-func (a answer) data(t *testing.T, v any) {
+func (a answer) data(t testing.TB, v any) {
 	t.Helper()
 	dec := json.NewDecoder(bytes.NewReader(a.Data))
 	dec.DisallowUnknownFields()
@@ -337,7 +337,7 @@ func (h *harness) register(account string) *client {
 }
 
 // want checks an answer's HTTP status and message key.
-func want(t *testing.T, a answer, code int, msg string) {
+func want(t testing.TB, a answer, code int, msg string) {
 	t.Helper()
 	if a.code != code || a.Msg != msg || (a.Status == 1) != (code == 200) {
 		t.Fatalf("got %s, want %d %s", a, code, msg)
