@@ -91,19 +91,33 @@ func signed(s string) string {
 	return "+" + s
 }
 
-// details is the summary as sorted key=value pairs, cut to stay readable.
+// detailOrder puts the fields an auditor looks for first; the rest follow by name.
+var detailOrder = []string{"orderNo", "amount", "currency", "status", "flag", "on", "reason", "remark", "role", "account"}
+
+// details is the summary as key=value pairs (the member id is the header's), cut to stay readable.
 func details(summary map[string]any) string {
+	keys := slices.Sorted(maps.Keys(summary))
+	slices.SortStableFunc(keys, func(a, b string) int {
+		ia, ib := slices.Index(detailOrder, a), slices.Index(detailOrder, b)
+		if ia < 0 {
+			ia = len(detailOrder)
+		}
+		if ib < 0 {
+			ib = len(detailOrder)
+		}
+		return ia - ib
+	})
 	var parts []string
-	for _, k := range slices.Sorted(maps.Keys(summary)) {
+	for _, k := range keys {
 		v := fmt.Sprint(summary[k])
-		if v == "" || v == "<nil>" {
+		if k == "memberId" || v == "" || v == "<nil>" {
 			continue
 		}
 		parts = append(parts, k+"="+v)
 	}
 	s := strings.Join(parts, " ")
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if len(s) > 100 {
+		s = s[:97] + "..."
 	}
 	return s
 }
