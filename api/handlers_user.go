@@ -38,7 +38,7 @@ func (s *server) register(c *call) (reply, error) {
 	if err := s.limit(c, func() (bool, time.Duration) { return s.registerIP.allow(ip) }); err != nil {
 		return reply{}, err
 	}
-	sess, err := s.cmd.Register(c.ctx(), c.meta(), commands.RegisterInput{
+	sess, err := s.cmd.Register(c.ctx(), sessionMeta(c, req.Account), commands.RegisterInput{
 		Account: req.Account, Password: req.Password, ConfirmPassword: req.ConfirmPassword, InviteCode: req.InviteCode,
 	})
 	if err != nil {
@@ -59,16 +59,23 @@ func (s *server) login(c *call) (reply, error) {
 	); err != nil {
 		return reply{}, err
 	}
-	// A login always opens a new session: the command id is fresh even when the client sent a
-	// key, because a replay could not hand back the earlier token (only its hash is stored).
-	meta := c.meta()
-	meta.CommandID = newUUID()
-	meta.Actor = "member:" + req.Account
+	meta := sessionMeta(c, req.Account)
+	if m, err := s.read.MemberByAccount(c.ctx(), req.Account); err == nil {
+		meta.Actor = m.Role + ":" + m.Account // staff log in here too
+	}
 	sess, err := s.cmd.Login(c.ctx(), meta, req.Account, req.Password)
 	if err != nil {
 		return reply{}, err
 	}
 	return ok(wire.Session{Token: sess.Token, Account: sess.Account, Role: wire.Role(sess.Role)})
+}
+
+// sessionMeta is the metadata of register and login. Their command id is always fresh, even
+// when the client sent a key: a replay could not hand back the earlier token (only its hash is
+// stored), so a repeated register answers account_exists and a repeated login opens another
+// session, which is what a user pressing the button twice expects.
+func sessionMeta(c *call, account string) commands.Meta {
+	return commands.Meta{CommandID: newUUID(), Actor: "member:" + account, CorrelationID: c.idemKey}
 }
 
 func (s *server) logout(c *call) (reply, error) {
