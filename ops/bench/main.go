@@ -1,5 +1,5 @@
 // Command bench runs every figure of `make bench` and prints them as one table: event store
-// append benchmarks (go test -bench under events/), the HTTP load run of ops/loadgen with its
+// append benchmarks (events/bench/appendbench), the HTTP load run of ops/loadgen with its
 // timed rebuilds, and the web app's gzipped size (web/scripts/size.mjs). With -runs n it repeats
 // the load run and reports medians.
 package main
@@ -27,7 +27,8 @@ func main() {
 	duration := flag.String("duration", "15s", "length of each load run")
 	clients := flag.Int("clients", 64, "concurrent HTTP clients")
 	rebuild := flag.String("rebuild", "balances", "read models whose rebuild is timed after each load run")
-	benchtime := flag.String("benchtime", "", "go test -benchtime for the store benchmarks (default: theirs)")
+	storeRuns := flag.Int("store-runs", 3, "runs per append benchmark configuration (medians)")
+	storeDuration := flag.String("store-duration", "3s", "length of each append benchmark run")
 	flag.Parse()
 
 	var rows []row
@@ -38,7 +39,7 @@ func main() {
 	}
 
 	fmt.Fprintln(os.Stderr, "bench: event store append benchmarks")
-	if r, err := storeBenchmarks(*benchtime); err != nil {
+	if r, err := storeBenchmarks(*storeRuns, *storeDuration); err != nil {
 		fail("store benchmarks", err)
 	} else {
 		rows = append(rows, r...)
@@ -78,14 +79,10 @@ func main() {
 	}
 }
 
-// storeBenchmarks runs the append benchmarks of the event store packages and turns each
-// benchmark line into rows of its reported metrics (events/s, batch size, latency, ...).
-func storeBenchmarks(benchtime string) ([]row, error) {
-	args := []string{"test", "-run", "^$", "-bench", ".", "-count", "1"}
-	if benchtime != "" {
-		args = append(args, "-benchtime", benchtime)
-	}
-	args = append(args, "./events/...")
+// storeBenchmarks runs the store helper's append benchmark (events/bench/appendbench: medians
+// of several runs on fresh stores) and turns its table into rows.
+func storeBenchmarks(runs int, duration string) ([]row, error) {
+	args := []string{"run", "./events/bench/appendbench", "-runs", strconv.Itoa(runs), "-duration", duration}
 	cmd := exec.Command("go", args...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
@@ -93,45 +90,24 @@ func storeBenchmarks(benchtime string) ([]row, error) {
 		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
 	}
 	var rows []row
-	pkg := ""
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		line := sc.Text()
-		if p, ok := strings.CutPrefix(line, "pkg: "); ok {
-			pkg = strings.TrimPrefix(p, "github.com/lotbook/lotbook/")
+		// backend writers events/append events/s batch p50 p99 runs
+		f := strings.Fields(sc.Text())
+		if len(f) != 8 || f[0] == "backend" {
 			continue
 		}
-		f := strings.Fields(line)
-		if len(f) < 4 || !strings.HasPrefix(f[0], "Benchmark") {
-			continue
+		target := ""
+		if f[0] == "postgres" && f[1] == "64" {
+			target = "≥50,000 events/s"
 		}
-		name := strings.TrimPrefix(f[0], "Benchmark")
-		if i := strings.LastIndexByte(name, '-'); i > 0 {
-			name = name[:i] // the GOMAXPROCS suffix
-		}
-		var metrics []string
-		for i := 2; i+1 < len(f); i += 2 {
-			if f[i+1] == "ns/op" || f[i+1] == "B/op" || f[i+1] == "allocs/op" {
-				continue
-			}
-			metrics = append(metrics, f[i]+" "+f[i+1])
-		}
-		if len(metrics) == 0 {
-			metrics = append(metrics, f[2]+" "+f[3])
-		}
-		rows = append(rows, row{pkg, name, strings.Join(metrics, ", "), storeTarget(pkg, name)})
+		rows = append(rows, row{"append " + f[0], fmt.Sprintf("%s writers: events/s, mean batch, p50 / p99", f[1]),
+			fmt.Sprintf("%s, %s, %s / %s", f[3], f[4], f[5], f[6]), target})
 	}
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("no benchmarks found under events/")
+		return nil, fmt.Errorf("no rows in the append benchmark's output:\n%s", out)
 	}
 	return rows, nil
-}
-
-func storeTarget(pkg, name string) string {
-	if strings.Contains(pkg, "postgres") && strings.Contains(name, "64") {
-		return "≥50,000 events/s"
-	}
-	return ""
 }
 
 // loadResult mirrors the fields of ops/loadgen's JSON that the table shows.

@@ -39,24 +39,27 @@ type config struct {
 
 // Result is what one run measured; ops/bench reads it as JSON.
 type Result struct {
-	Members        int            `json:"members"`
-	Clients        int            `json:"clients"`
-	Seconds        float64        `json:"seconds"`
-	Commands       int64          `json:"commands"`
-	Deposits       int64          `json:"deposits"`
-	Approvals      int64          `json:"approvals"`
-	CommandsPerSec float64        `json:"commandsPerSec"`
-	P50ms          float64        `json:"p50ms"`
-	P99ms          float64        `json:"p99ms"`
-	Errors         map[string]int `json:"errors"`
-	LagSamples     int            `json:"lagSamples"`
-	LagP50ms       float64        `json:"lagP50ms"`
-	LagP99ms       float64        `json:"lagP99ms"`
-	Head           int64          `json:"head"`
-	RSSIdleMB      float64        `json:"rssIdleMB,omitempty"`
-	RSSLoadMB      float64        `json:"rssLoadMB,omitempty"`
-	HWMMB          float64        `json:"hwmMB,omitempty"`
-	Rebuilds       []Rebuild      `json:"rebuilds,omitempty"`
+	Members         int            `json:"members"`
+	Clients         int            `json:"clients"`
+	Seconds         float64        `json:"seconds"`
+	Commands        int64          `json:"commands"`
+	Deposits        int64          `json:"deposits"`
+	Approvals       int64          `json:"approvals"`
+	CommandsPerSec  float64        `json:"commandsPerSec"`
+	P50ms           float64        `json:"p50ms"`
+	P99ms           float64        `json:"p99ms"`
+	Errors          map[string]int `json:"errors"`
+	LagSamples      int            `json:"lagSamples"`
+	LagP50ms        float64        `json:"lagP50ms"`
+	LagP99ms        float64        `json:"lagP99ms"`
+	Head            int64          `json:"head"`
+	RSSIdleMB       float64        `json:"rssIdleMB,omitempty"`
+	RSSLoadMB       float64        `json:"rssLoadMB,omitempty"`
+	HWMMB           float64        `json:"hwmMB,omitempty"`
+	ServerCPUPct    float64        `json:"serverCpuPct,omitempty"`      // of one core, during the load
+	ServerCPUPerCmd float64        `json:"serverCpuPerCmdMs,omitempty"` // server CPU milliseconds per command
+	LoadgenCPUPct   float64        `json:"loadgenCpuPct"`               // this tool's own share of the machine
+	Rebuilds        []Rebuild      `json:"rebuilds,omitempty"`
 }
 
 // Rebuild is one `lotbook rebuild NAME` over the run's log.
@@ -297,6 +300,11 @@ func drive(ctx context.Context, cl *client, ops *session, members []member, c co
 	}
 	var head atomic.Int64
 	stats := make([]clientStats, c.clients)
+	var cpu0 time.Duration
+	if srv != nil {
+		cpu0 = procCPU(srv.pid())
+	}
+	self0 := procCPU(os.Getpid())
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range c.clients {
@@ -356,6 +364,16 @@ func drive(ctx context.Context, cl *client, ops *session, members []member, c co
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
+	if srv != nil {
+		used := procCPU(srv.pid()) - cpu0
+		res.ServerCPUPct = 100 * used.Seconds() / elapsed.Seconds()
+		defer func() {
+			if res.Commands > 0 {
+				res.ServerCPUPerCmd = used.Seconds() * 1000 / float64(res.Commands)
+			}
+		}()
+	}
+	res.LoadgenCPUPct = 100 * (procCPU(os.Getpid()) - self0).Seconds() / elapsed.Seconds()
 	close(probes)
 	probeWG.Wait()
 
@@ -395,7 +413,10 @@ func printResult(r *Result) {
 		row("server RSS idle (MB)", "%.0f", r.RSSIdleMB)
 		row("server RSS under load (MB)", "%.0f", r.RSSLoadMB)
 		row("server peak RSS (MB)", "%.0f", r.HWMMB)
+		row("server CPU (% of a core)", "%.0f", r.ServerCPUPct)
+		row("server CPU per command (ms)", "%.2f", r.ServerCPUPerCmd)
 	}
+	row("loadgen CPU (% of a core)", "%.0f", r.LoadgenCPUPct)
 	for _, rb := range r.Rebuilds {
 		row("rebuild "+rb.Name+" (events/s)", "%.0f", rb.EventsPerSec)
 	}
