@@ -17,6 +17,8 @@ export const routes: RouteObject[] = [
   {
     path: '/',
     element: <RootShell />,
+    // Shown while the first screen's chunk loads: the page colour, no layout to jump.
+    hydrateFallbackElement: <div className="boot" />,
     children: [
       { index: true, element: <Navigate to="/login/start" replace /> },
       // The welcome page uses no kit component, so it does not wait for the kit's locale.

@@ -24,10 +24,11 @@ function joinImage(path: string): string {
   return IMAGE_BASE + path.replace(/^\/+/, '').replace(/^api\//, '');
 }
 
+/** The site config; its failure is silent (the app works without it, with its own title). */
 export function useAppConfig() {
   const q = useQuery({
     queryKey: queryKeys.config,
-    queryFn: async ({ signal }) => toAppConfig(await api.query('/api/vue/common/config', { type: 'all' }, { signal })),
+    queryFn: async ({ signal }) => toAppConfig(await api.query('/api/vue/common/config', { type: 'all' }, { signal, silent: true })),
     staleTime: 5 * 60_000,
   });
   const title = q.data?.title;

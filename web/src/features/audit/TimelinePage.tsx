@@ -45,7 +45,7 @@ function EventItem({ e }: { e: TimelineEvent }) {
           <span className="num">
             {balances.map(([cur, b]) => (
               <span key={cur} data-testid={`timeline-balance-${cur}`} data-available={b.available} data-frozen={b.frozen}>
-                {cur} {t('audit.available')} {money(b.available)} · {t('audit.frozen')} {money(b.frozen)}
+                {t('audit.balanceLine', { currency: cur, available: money(b.available), frozen: money(b.frozen) })}
               </span>
             ))}
           </span>

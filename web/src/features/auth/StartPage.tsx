@@ -3,10 +3,23 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { BrandLogo } from '@/components/BrandLogo';
 
+// Line icons drawn inline: the welcome page is the first route, so it carries no icon library.
+const icon = (d: string) =>
+  function Icon() {
+    return (
+      <svg viewBox="0 0 24 24" width="1em" height="1em" fill="none" stroke="currentColor" strokeWidth={1.8} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+        <path d={d} />
+      </svg>
+    );
+  };
+const ChartIcon = icon('M3 20h18M6 16l4-5 3 3 6-8');
+const LedgerIcon = icon('M5 3h11l3 3v15H5zM9 9h7M9 13h7M9 17h4');
+const ShieldIcon = icon('M12 3l8 3v6c0 5-3.5 8-8 9-4.5-1-8-4-8-9V6zM8.5 12l2.5 2.5 4.5-5');
+
 const SLIDES = [
-  { icon: '📈', title: 'start.slide1Title', text: 'start.slide1Text' },
-  { icon: '📒', title: 'start.slide2Title', text: 'start.slide2Text' },
-  { icon: '🔐', title: 'start.slide3Title', text: 'start.slide3Text' },
+  { Icon: ChartIcon, title: 'start.slide1Title', text: 'start.slide1Text' },
+  { Icon: LedgerIcon, title: 'start.slide2Title', text: 'start.slide2Text' },
+  { Icon: ShieldIcon, title: 'start.slide3Title', text: 'start.slide3Text' },
 ] as const;
 
 /** Welcome carousel: skip, next, register, I have an account, contact us. */
@@ -43,7 +56,7 @@ export default function StartPage() {
         {SLIDES.map((s, i) => (
           <section className="welcome-slide" key={s.title} data-testid={`welcome-slide-${i}`} aria-hidden={i !== index}>
             <div className="welcome-art" aria-hidden>
-              {s.icon}
+              <s.Icon />
             </div>
             <h2>{t(s.title)}</h2>
             <p>{t(s.text)}</p>

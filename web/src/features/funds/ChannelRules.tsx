@@ -8,6 +8,8 @@ export function ChannelRules({ ch }: { ch: Channel }) {
   const { t } = useTranslation();
   const names = t('weekdays', { returnObjects: true });
   const open = ch.openNow || ch.window.alwaysOpen;
+  const hours = t('funds.weekdaysRange', { days: formatWeekdays(ch.window.weekdays, names, t('funds.daySeparator')), open: ch.window.open, close: ch.window.close });
+  const windowText = ch.window.alwaysOpen ? t('funds.alwaysOpen') : ch.window.closedOnHolidays ? t('funds.withHolidays', { value: hours }) : hours;
   return (
     <>
       <div className="record-row">
@@ -20,13 +22,7 @@ export function ChannelRules({ ch }: { ch: Channel }) {
         <div data-testid="channel-limits">
           {t('funds.limits', { min: `${ch.currency} ${money(ch.min)}`, max: money(ch.max) })}
         </div>
-        <div data-testid="channel-window">
-          {t('funds.window')}：
-          {ch.window.alwaysOpen
-            ? t('funds.alwaysOpen')
-            : t('funds.weekdaysRange', { days: formatWeekdays(ch.window.weekdays, names), open: ch.window.open, close: ch.window.close })}
-          {!ch.window.alwaysOpen && ch.window.closedOnHolidays ? `，${t('funds.holidaysClosed')}` : ''}
-        </div>
+        <div data-testid="channel-window">{t('funds.window', { value: windowText })}</div>
       </div>
     </>
   );

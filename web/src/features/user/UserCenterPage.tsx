@@ -58,7 +58,7 @@ export default function UserCenterPage() {
               <Amount v={a?.profit} testId="asset-profit" trend />
             </div>
             <div>
-              <div className="asset-label">{t('user.usd')} (US$)</div>
+              <div className="asset-label">{t('user.usd')}</div>
               <Amount v={a?.usd} testId="asset-usd" />
             </div>
           </div>

@@ -128,6 +128,12 @@ describe('api client: toasts', () => {
     ]);
   });
 
+  it('stays silent for background calls that ask so', async () => {
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    await expect(api.query('/api/vue/common/config', { type: 'all' }, { silent: true })).rejects.toBeInstanceOf(ApiError);
+    expect(shown).toEqual([]);
+  });
+
   it('shows the generic text when the network fails', async () => {
     fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
     await expect(api.get('/api/vue/funds/channels')).rejects.toMatchObject({ kind: 'network' });

@@ -1,6 +1,6 @@
 import type { paths } from './schema';
 import { clearSession, getSession } from '../session';
-import { toastGeneric, toastMessage } from '../toast';
+import { toastGeneric as showGeneric, toastMessage as showMessage } from '../toast';
 
 export const API_BASE = '/api/vue/';
 /** Images and files live under the origin plus /api/ (spec section 7). */
@@ -52,8 +52,9 @@ type QueryOf<Op> = Op extends { parameters: { query?: infer X } } ? ([X] extends
 interface CallOptions {
   /** Idempotency key of the user action; made here when a POST has none. */
   idempotencyKey?: string;
-  /** Reads: wait until projections reached the highest position this client has seen. */
   signal?: AbortSignal;
+  /** No toast on failure (background calls the user did not ask for, such as the config). */
+  silent?: boolean;
 }
 
 // ---- read-your-writes and the 401 redirect ----------------------------------------------------
@@ -105,6 +106,7 @@ interface RawRequest {
   json?: unknown;
   idempotencyKey?: string;
   signal?: AbortSignal;
+  silent?: boolean;
 }
 
 function fill(path: string, params: Record<string, string> | undefined): string {
@@ -126,6 +128,8 @@ function withQuery(path: string, query: Record<string, unknown> | undefined): st
  * after 1.5 s; the returned promise rejects with an ApiError either way.
  */
 export async function request<T>(req: RawRequest): Promise<T> {
+  const toastGeneric = req.silent ? () => {} : showGeneric;
+  const toastMessage = req.silent ? () => {} : showMessage;
   if (!req.url.startsWith(API_BASE)) throw new Error(`api path outside ${API_BASE}: ${req.url}`);
   const headers: Record<string, string> = { Accept: 'application/json' };
   const { token, account } = getSession();
@@ -201,7 +205,7 @@ type PostArgs<P extends PathsWith<'post'>> = CallOptions & {
 export const api = {
   get<P extends PathsWith<'get'>>(path: P, args: GetArgs<P> = {}): Promise<DataOf<P, 'get'>> {
     const url = withQuery(fill(path, args.params as Record<string, string> | undefined), args.query as Record<string, unknown> | undefined);
-    return request({ method: 'GET', url, signal: args.signal });
+    return request({ method: 'GET', url, signal: args.signal, silent: args.silent });
   },
 
   /** A state-changing POST; it always carries an Idempotency-Key (made here if not given). */
@@ -217,7 +221,7 @@ export const api = {
 
   /** A POST that reads (the spec's config call): no idempotency key. */
   query<P extends PathsWith<'post'>>(path: P, body: BodyOf<P>, args: CallOptions = {}): Promise<DataOf<P, 'post'>> {
-    return request({ method: 'POST', url: path, json: body, signal: args.signal });
+    return request({ method: 'POST', url: path, json: body, signal: args.signal, silent: args.silent });
   },
 
   /** Multipart upload to /api/vue/files. */
