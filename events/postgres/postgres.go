@@ -7,8 +7,12 @@
 // is still uncommitted: ReadAll and Subscribe never skip an event that commits late.
 //
 // Throughput comes from group commit: one writer goroutine per Store takes every append waiting
-// in its queue, checks them all in memory against the state read inside the locked transaction,
-// and inserts the accepted ones with one statement, in one transaction and one fsync.
+// in its queue and sends them as one call of a PL/pgSQL function, in one implicit transaction: it
+// takes the lock, checks every expected version, inserts the accepted events with one statement
+// and commits with one fsync. One round trip, and the lock is never held across the network.
+// Appends the function refuses (conflicts, or retries of stored event ids with a stale expected
+// version) and batches it cannot take go through a client-planned transaction (backend.NewPlan)
+// that answers retries with the stored result.
 package postgres
 
 import (
@@ -25,6 +29,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/pgtype"
 	"github.com/jackc/pgx/v5/pgxpool"
 
 	"github.com/lotbook/lotbook/events"
@@ -53,6 +58,60 @@ CREATE TABLE IF NOT EXISTS events (
 	metadata jsonb  NOT NULL,
 	UNIQUE (stream, version)
 )`
+
+// appendFunction is the group commit's fast path: one statement, in its own implicit transaction,
+// that takes the append lock, checks every request's expected version against the database and
+// the requests before it in the batch, inserts the accepted events with positions max+1.. and
+// notifies listeners. The lock is held only while the server runs it and flushes the commit, never
+// across a round trip to the client. A batch holding an already stored event id fails on the
+// unique index of id and goes to the client-planned path, which answers retries.
+//
+// p_lock is the append lock's key. Per request: p_streams, p_prev (index of the batch's previous request to the same stream, 0 if
+// none), p_expected, p_counts. Per event: its request, its index in the request, its stream and its
+// columns. Returns per request (accepted, stream version after it, position of its last event).
+const appendFunction = `
+CREATE OR REPLACE FUNCTION lotbook_append_v1(p_lock bigint,
+	p_streams text[], p_prev int[], p_expected bigint[], p_counts int[],
+	p_ev_req int[], p_ev_ord int[], p_ev_stream text[],
+	p_ids uuid[], p_types text[], p_data bytea[], p_meta jsonb[])
+RETURNS TABLE (accepted boolean, version bigint, pos bigint)
+LANGUAGE plpgsql AS $fn$
+DECLARE
+	nreq int := cardinality(p_streams);
+	head bigint;
+	cur bigint;
+	dbv bigint[];
+	after_v bigint[] := array_fill(0::bigint, ARRAY[nreq]);
+	base_v bigint[] := array_fill(NULL::bigint, ARRAY[nreq]);
+	base_p bigint[] := array_fill(NULL::bigint, ARRAY[nreq]);
+BEGIN
+	PERFORM pg_advisory_xact_lock(p_lock);
+	SELECT coalesce(max(e.position), 0) INTO head FROM events e;
+	SELECT array_agg(CASE WHEN t.prev = 0 THEN coalesce((SELECT max(e.version) FROM events e WHERE e.stream = t.s), 0) END ORDER BY t.ord)
+	  INTO dbv FROM unnest(p_streams, p_prev) WITH ORDINALITY AS t(s, prev, ord);
+	FOR r IN 1 .. nreq LOOP
+		IF p_prev[r] = 0 THEN cur := dbv[r]; ELSE cur := after_v[p_prev[r]]; END IF;
+		IF p_expected[r] = -1 OR p_expected[r] = cur THEN
+			base_v[r] := cur;
+			base_p[r] := head;
+			head := head + p_counts[r];
+			cur := cur + p_counts[r];
+		END IF;
+		after_v[r] := cur;
+	END LOOP;
+	INSERT INTO events (position, id, stream, version, type, data, metadata)
+	SELECT base_p[u.r] + u.o, u.id, u.s, base_v[u.r] + u.o, u.t, u.d, u.m
+	  FROM unnest(p_ev_req, p_ev_ord, p_ev_stream, p_ids, p_types, p_data, p_meta) AS u(r, o, s, id, t, d, m)
+	 WHERE base_v[u.r] IS NOT NULL;
+	IF FOUND THEN
+		PERFORM pg_notify('` + notifyChannel + `', head::text);
+	END IF;
+	RETURN QUERY SELECT base_v[t.r] IS NOT NULL, after_v[t.r], coalesce(base_p[t.r] + p_counts[t.r], 0)
+	  FROM generate_subscripts(p_streams, 1) AS t(r) ORDER BY t.r;
+END
+$fn$`
+
+const sqlAppend = `SELECT accepted, version, pos FROM lotbook_append_v1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
 
 // Statements of the writer's two round trips.
 const (
@@ -115,7 +174,10 @@ func createSchema(ctx context.Context, pool *pgxpool.Pool) error {
 		if _, err := tx.Exec(ctx, `SELECT pg_advisory_xact_lock($1)`, schemaLock); err != nil {
 			return err
 		}
-		_, err := tx.Exec(ctx, schema)
+		if _, err := tx.Exec(ctx, schema); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, appendFunction)
 		return err
 	})
 	if err != nil {
@@ -146,11 +208,126 @@ func (s *Store) writer() {
 	}
 }
 
-// commit writes one batch in one transaction. If the transaction fails as a whole, each request
-// it had not answered is retried alone, so that one bad append cannot fail the others; a retry of
-// an append that did commit after all (a lost COMMIT reply) finds its event ids and answers as a
-// retry. Alone, a unique violation is the final optimistic concurrency guard.
+// commit writes one batch: in one statement when it can (fast), else planned by the client.
 func (s *Store) commit(batch []*backend.Request) {
+	live := batch[:0:0]
+	for _, r := range batch {
+		if err := r.Ctx.Err(); err != nil {
+			r.Done(events.AppendResult{}, fmt.Errorf("append to %s: %w", r.Stream, err))
+			continue
+		}
+		live = append(live, r)
+	}
+	if len(live) == 0 {
+		return
+	}
+	if err := s.fast(live); err != nil {
+		if !errors.Is(err, errRetry) {
+			slog.Warn("postgres events: batch statement failed, planning it on the client", "appends", len(live), "err", err)
+		}
+		s.planned(live)
+	}
+}
+
+// errRetry sends a batch holding already stored event ids to the planned path, which answers them.
+var errRetry = errors.New("postgres events: batch holds stored event ids")
+
+// fast runs the batch as one call of lotbook_append_v1 and hands the appends it refused to the
+// planned path. On error it has answered no request and written nothing.
+func (s *Store) fast(batch []*backend.Request) error {
+	nev := 0
+	for _, r := range batch {
+		nev += len(r.Events)
+	}
+	streams, prev := make([]string, len(batch)), make([]int32, len(batch))
+	expected, counts := make([]int64, len(batch)), make([]int32, len(batch))
+	evReq, evOrd, evStream := make([]int32, 0, nev), make([]int32, 0, nev), make([]string, 0, nev)
+	ids, types, data, metas := make([]pgtype.UUID, 0, nev), make([]string, 0, nev), make([][]byte, 0, nev), make([]string, 0, nev)
+	last := map[string]int32{}
+	seen := make(map[uuid.UUID]struct{}, nev)
+	now := time.Now()
+	for i, r := range batch {
+		streams[i], prev[i], expected[i], counts[i] = r.Stream, last[r.Stream], r.Expected, int32(len(r.Events))
+		last[r.Stream] = int32(i + 1)
+		for j, e := range r.Events {
+			if _, dup := seen[e.ID]; dup {
+				return errRetry // a retry racing its original in one batch
+			}
+			seen[e.ID] = struct{}{}
+			meta, err := backend.MarshalMetadata(e.Metadata, now)
+			if err != nil {
+				return err
+			}
+			d := e.Data
+			if d == nil {
+				d = []byte{}
+			}
+			evReq, evOrd, evStream = append(evReq, int32(i+1)), append(evOrd, int32(j+1)), append(evStream, r.Stream)
+			ids, types, data, metas = append(ids, pgtype.UUID{Bytes: e.ID, Valid: true}), append(types, e.Type), append(data, d), append(metas, string(meta))
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	rows, err := s.pool.Query(ctx, sqlAppend, appendLock, streams, prev, expected, counts, evReq, evOrd, evStream, ids, types, data, metas)
+	if err != nil {
+		return batchErr(err)
+	}
+	type outcome struct {
+		ok       bool
+		ver, pos int64
+	}
+	out := make([]outcome, 0, len(batch))
+	var o outcome
+	// ForEachRow reads to the end of the statement, its commit included, before answering anyone.
+	if _, err := pgx.ForEachRow(rows, []any{&o.ok, &o.ver, &o.pos}, func() error { out = append(out, o); return nil }); err != nil {
+		return batchErr(err)
+	}
+	if len(out) != len(batch) {
+		return fmt.Errorf("postgres events: append batch answered %d of %d appends", len(out), len(batch))
+	}
+	written := int64(0)
+	for i, r := range batch {
+		if out[i].ok {
+			written += int64(len(r.Events))
+		}
+	}
+	if written > 0 {
+		s.transactions.Add(1)
+		s.events.Add(written)
+	}
+	var refused []*backend.Request
+	for i, r := range batch {
+		if out[i].ok {
+			r.Done(events.AppendResult{Version: out[i].ver, Position: out[i].pos}, nil)
+		} else {
+			refused = append(refused, r)
+		}
+	}
+	if written > 0 {
+		s.notifier.Notify()
+	}
+	if len(refused) > 0 {
+		// A refused append is a conflict or a retry of stored events with a stale expected
+		// version; the planned path tells them apart.
+		s.planned(refused)
+	}
+	return nil
+}
+
+func batchErr(err error) error {
+	var pgErr *pgconn.PgError
+	if errors.As(err, &pgErr) && pgErr.Code == "23505" && pgErr.ConstraintName == "events_id_key" {
+		return errRetry
+	}
+	return fmt.Errorf("postgres events: append batch: %w", err)
+}
+
+// planned writes a batch with the checks planned on the client (backend.NewPlan), which also
+// answers retries of stored events. If the transaction fails as a whole, each request it had not
+// answered is retried alone, so that one bad append cannot fail the others; a retry of an append
+// that did commit after all (a lost COMMIT reply) finds its event ids and answers as a retry.
+// Alone, a unique violation is the final optimistic concurrency guard.
+func (s *Store) planned(batch []*backend.Request) {
 	pending, err := s.write(batch)
 	if err == nil {
 		return
@@ -167,7 +344,7 @@ func (s *Store) commit(batch []*backend.Request) {
 	}
 	slog.Warn("postgres events: batch failed, retrying its appends one by one", "appends", len(pending), "err", err)
 	for _, r := range pending {
-		s.commit([]*backend.Request{r})
+		s.planned([]*backend.Request{r})
 	}
 }
 
@@ -220,7 +397,7 @@ func (s *Store) plan(ctx context.Context, conn *pgx.Conn, batch []*backend.Reque
 	b.Queue(sqlLock, appendLock)
 	b.Queue(sqlHead)
 	b.Queue(sqlVersions, streams)
-	b.Queue(sqlStored, ids)
+	b.Queue(sqlStored, pgUUIDs(ids))
 	br := conn.SendBatch(ctx, b)
 	defer br.Close()
 	for range 2 {
@@ -247,9 +424,9 @@ func (s *Store) plan(ctx context.Context, conn *pgx.Conn, batch []*backend.Reque
 	if err != nil {
 		return nil, fmt.Errorf("postgres events: look up event ids: %w", err)
 	}
-	var id uuid.UUID
+	var id pgtype.UUID
 	var x backend.Stored
-	if _, err := pgx.ForEachRow(rows, []any{&id, &x.Stream, &x.Version, &x.Position}, func() error { stored[id] = x; return nil }); err != nil {
+	if _, err := pgx.ForEachRow(rows, []any{&id, &x.Stream, &x.Version, &x.Position}, func() error { stored[id.Bytes] = x; return nil }); err != nil {
 		return nil, fmt.Errorf("postgres events: look up event ids: %w", err)
 	}
 	if err := br.Close(); err != nil {
@@ -262,11 +439,11 @@ func (s *Store) plan(ctx context.Context, conn *pgx.Conn, batch []*backend.Reque
 func (s *Store) insert(ctx context.Context, conn *pgx.Conn, rows []backend.Row) error {
 	n := len(rows)
 	pos, ver := make([]int64, n), make([]int64, n)
-	ids := make([]uuid.UUID, n)
+	ids := make([]pgtype.UUID, n)
 	streams, types, metas := make([]string, n), make([]string, n), make([]string, n)
 	data := make([][]byte, n)
 	for i, r := range rows {
-		pos[i], ids[i], streams[i], ver[i], types[i], data[i], metas[i] = r.Position, r.ID, r.Stream, r.Version, r.Type, r.Data, string(r.Metadata)
+		pos[i], ids[i], streams[i], ver[i], types[i], data[i], metas[i] = r.Position, pgtype.UUID{Bytes: r.ID, Valid: true}, r.Stream, r.Version, r.Type, r.Data, string(r.Metadata)
 	}
 	b := &pgx.Batch{}
 	b.Queue(sqlInsert, pos, ids, streams, ver, types, data, metas)
@@ -316,11 +493,22 @@ func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]
 	return out, nil
 }
 
+// pgUUIDs converts ids for pgx's binary uuid encoding (uuid.UUID would go through its text form).
+func pgUUIDs(ids []uuid.UUID) []pgtype.UUID {
+	out := make([]pgtype.UUID, len(ids))
+	for i, id := range ids {
+		out[i] = pgtype.UUID{Bytes: id, Valid: true}
+	}
+	return out
+}
+
 func scan(rows pgx.Rows) ([]events.RecordedEvent, error) {
 	var out []events.RecordedEvent
 	var e events.RecordedEvent
+	var id pgtype.UUID
 	var meta []byte
-	_, err := pgx.ForEachRow(rows, []any{&e.Position, &e.ID, &e.Stream, &e.Version, &e.Type, &e.Data, &meta}, func() error {
+	_, err := pgx.ForEachRow(rows, []any{&e.Position, &id, &e.Stream, &e.Version, &e.Type, &e.Data, &meta}, func() error {
+		e.ID = id.Bytes
 		m, err := backend.UnmarshalMetadata(meta)
 		if err != nil {
 			return fmt.Errorf("event at %d: %w", e.Position, err)

@@ -10,7 +10,7 @@ import (
 	"github.com/lotbook/lotbook/events/storetest"
 )
 
-func open(t *testing.T, path string) *sqlite.Store {
+func open(t testing.TB, path string) *sqlite.Store {
 	t.Helper()
 	s, err := sqlite.Open(context.Background(), path)
 	if err != nil {

@@ -697,7 +697,7 @@ func ManyWriters(t *testing.T, writers []events.Store, sub events.Store, sparse 
 			known := map[string]int64{} // last version seen of shared streams
 			written := 0
 			for i := 0; written < perWriter; i++ {
-				n := min(1+(i+w)%4, perWriter-written)
+				n := min(1+(i+w)%8, perWriter-written)
 				evs := batch(w*perWriter+written, n)
 				var stream string
 				var res events.AppendResult

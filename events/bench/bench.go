@@ -1,0 +1,182 @@
+// Package bench measures event store appends: concurrent writers, each appending to its own
+// streams with exact expected versions (as command handlers do), timing every append.
+package bench
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// Stats is implemented by the backends that group-commit (sqlite, postgres).
+type Stats interface {
+	Stats() (transactions, events int64)
+}
+
+// Result is one measured run.
+type Result struct {
+	Appends      int64
+	Events       int64
+	Transactions int64 // 0 when the store does not report Stats
+	Elapsed      time.Duration
+	P50, P99     time.Duration
+}
+
+// EventsPerSec is the append throughput.
+func (r Result) EventsPerSec() float64 { return float64(r.Events) / r.Elapsed.Seconds() }
+
+// BatchSize is the mean number of events per write transaction (0 when unknown).
+func (r Result) BatchSize() float64 {
+	if r.Transactions == 0 {
+		return 0
+	}
+	return float64(r.Events) / float64(r.Transactions)
+}
+
+// Config describes a run. It ends after Appends appends in total, or at Duration, whichever is set.
+type Config struct {
+	Writers         int
+	EventsPerAppend int
+	Appends         int
+	Duration        time.Duration
+	// StreamsPerWriter spreads each writer over several streams, so that streams stay short.
+	StreamsPerWriter int
+}
+
+// payload is about the size of a DepositApproved with two postings.
+var payload = []byte(`{"orderNo":"D20250314092653000001","currency":"TWD","amount":"1000.00","remark":"",` +
+	`"postings":[{"account":"house:bank_clearing","currency":"TWD","amount":"-1000.00"},` +
+	`{"account":"member:5f0c3e2a-8d7b-5a1e-9c4f-2b6d8e0a1c3f:available","currency":"TWD","amount":"1000.00"}]}`)
+
+// Run appends with cfg.Writers concurrent writers and measures throughput and latency.
+func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
+	if cfg.Writers < 1 || cfg.EventsPerAppend < 1 || (cfg.Appends < 1 && cfg.Duration <= 0) {
+		return Result{}, fmt.Errorf("bench: bad config %+v", cfg)
+	}
+	if cfg.StreamsPerWriter < 1 {
+		cfg.StreamsPerWriter = 16
+	}
+	run := uuid.NewString()[:8] // fresh stream names when one store serves several runs
+	var t0, e0 int64
+	stats, hasStats := st.(Stats)
+	if hasStats {
+		t0, e0 = stats.Stats()
+	}
+	var deadline time.Time
+	if cfg.Duration > 0 {
+		deadline = time.Now().Add(cfg.Duration)
+	}
+	var remaining atomic.Int64
+	remaining.Store(int64(cfg.Appends))
+	lat := make([][]time.Duration, cfg.Writers)
+	errs := make(chan error, cfg.Writers)
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range cfg.Writers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			versions := make([]int64, cfg.StreamsPerWriter)
+			evs := make([]events.EventData, cfg.EventsPerAppend)
+			meta := events.Metadata{Actor: "system", CorrelationID: run}
+			for i := 0; ; i++ {
+				if cfg.Appends > 0 && remaining.Add(-1) < 0 {
+					return
+				}
+				if cfg.Duration > 0 && time.Now().After(deadline) {
+					return
+				}
+				k := i % cfg.StreamsPerWriter
+				meta.CommandID = uuid.NewString()
+				for j := range evs {
+					evs[j] = events.EventData{ID: uuid.New(), Type: "DepositApproved.v1", Data: payload, Metadata: meta}
+				}
+				t := time.Now()
+				res, err := st.Append(ctx, fmt.Sprintf("bench-%s-%d-%d", run, w, k), versions[k], evs)
+				if err != nil {
+					errs <- fmt.Errorf("writer %d: %w", w, err)
+					return
+				}
+				lat[w] = append(lat[w], time.Since(t))
+				versions[k] = res.Version
+			}
+		}()
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	close(errs)
+	if err := <-errs; err != nil {
+		return Result{}, err
+	}
+	all := slices.Concat(lat...)
+	slices.Sort(all)
+	r := Result{Appends: int64(len(all)), Events: int64(len(all) * cfg.EventsPerAppend), Elapsed: elapsed}
+	if len(all) > 0 {
+		r.P50 = all[len(all)/2]
+		r.P99 = all[min(len(all)-1, len(all)*99/100)]
+	}
+	if hasStats {
+		t1, e1 := stats.Stats()
+		r.Transactions = t1 - t0
+		if e1-e0 != r.Events {
+			return r, fmt.Errorf("bench: store counted %d events, writers %d", e1-e0, r.Events)
+		}
+	}
+	return r, nil
+}
+
+// Summary is the median of each figure over several runs.
+type Summary struct {
+	Runs         int
+	EventsPerSec float64
+	BatchSize    float64
+	P50, P99     time.Duration
+}
+
+// Summarize takes the median of every figure separately.
+func Summarize(rs []Result) Summary {
+	median := func(f func(Result) float64) float64 {
+		if len(rs) == 0 {
+			return 0
+		}
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = f(r)
+		}
+		slices.Sort(v)
+		if len(v)%2 == 0 {
+			return (v[len(v)/2-1] + v[len(v)/2]) / 2
+		}
+		return v[len(v)/2]
+	}
+	return Summary{
+		Runs:         len(rs),
+		EventsPerSec: median(Result.EventsPerSec),
+		BatchSize:    median(Result.BatchSize),
+		P50:          time.Duration(median(func(r Result) float64 { return float64(r.P50) })),
+		P99:          time.Duration(median(func(r Result) float64 { return float64(r.P99) })),
+	}
+}
+
+// Report runs b.N single-event appends with the given writers and reports the figures as
+// benchmark metrics (events/s, events/txn, p50-µs, p99-µs).
+func Report(b *testing.B, st events.Store, writers int) {
+	b.Helper()
+	b.ResetTimer()
+	r, err := Run(context.Background(), st, Config{Writers: writers, EventsPerAppend: 1, Appends: b.N})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportMetric(r.EventsPerSec(), "events/s")
+	b.ReportMetric(r.BatchSize(), "events/txn")
+	b.ReportMetric(float64(r.P50.Microseconds()), "p50-µs")
+	b.ReportMetric(float64(r.P99.Microseconds()), "p99-µs")
+}
