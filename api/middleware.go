@@ -254,7 +254,7 @@ func requestHash(method, path string, body []byte) string {
 // replay answers from a stored record: the same request gets the same answer, another request
 // under the same key (or another user's key) is a conflict.
 func (s *server) replay(c *call, key, actor, hash string) (bool, error) {
-	rec, found, err := s.read.GetIdempotency(c.r.Context(), key)
+	rec, found, err := s.idem.get(c.r.Context(), key)
 	if err != nil {
 		return false, fmt.Errorf("idempotency lookup: %w", err)
 	}
@@ -278,7 +278,7 @@ func (s *server) storeAndWrite(c *call, key, actor, hash string, rep reply) {
 	}
 	body := encodeEnvelope(1, rep.key, data)
 	rec := projections.IdemRecord{Key: key, Actor: actor, RequestHash: hash, HTTPStatus: http.StatusOK, Body: body}
-	if err := s.read.PutIdempotency(c.r.Context(), rec); err != nil {
+	if err := s.idem.put(c.r.Context(), rec); err != nil {
 		// The command is applied; a retry is still safe because its events carry this key.
 		s.log.WarnContext(c.r.Context(), "idempotency record not stored", "err", err)
 	}

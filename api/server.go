@@ -104,6 +104,7 @@ type server struct {
 
 	loginAccount, loginIP, registerIP *limiter
 	idemLocks                         *keyedLocks
+	idem                              *idemRecords
 	metrics                           *httpMetrics
 }
 

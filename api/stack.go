@@ -50,6 +50,7 @@ type Stack struct {
 
 	cfg      Config
 	handler  http.Handler
+	idem     *idemRecords
 	once     sync.Once
 	closeErr error
 }
@@ -95,7 +96,9 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Registry: reg,
 		cfg:      cfg,
 	}
-	st.handler = st.newServer().router(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	srv := st.newServer()
+	st.idem = srv.idem
+	st.handler = srv.router(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return st, nil
 }
 
@@ -116,6 +119,7 @@ func (st *Stack) newServer() *server {
 		loginIP:      newLimiter(lim.LoginPerIP, time.Minute, st.cfg.Clock),
 		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),
 		idemLocks:    newKeyedLocks(),
+		idem:         newIdemRecords(st.Read, st.cfg.Logger),
 		metrics:      newHTTPMetrics(st.Registry),
 	}
 }
@@ -131,9 +135,11 @@ func (st *Stack) Run(ctx context.Context) error {
 	return nil
 }
 
-// Close closes the read models and the store.
+// Close writes the queued idempotency records, then closes the read models and the store.
+// Stop serving first.
 func (st *Stack) Close() error {
 	st.once.Do(func() {
+		st.idem.close()
 		st.closeErr = errors.Join(st.Read.Close(), st.Store.Close())
 	})
 	return st.closeErr
