@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"strconv"
 	"strings"
@@ -295,4 +296,29 @@ func TestLotbookPositionHeader(t *testing.T) {
 	if p, _ := strconv.ParseInt(a.header.Get("Lotbook-Position"), 10, 64); p < h.head() {
 		t.Fatalf("answer at position %d, head %d", p, h.head())
 	}
+}
+
+func TestUploadRetryReplays(t *testing.T) {
+	h := newHarness(t, testDB{kind: "sqlite"}, RateLimits{})
+	m := h.register("0912345678")
+	key := uuid.NewString()
+	send := func(img []byte) answer {
+		var b bytes.Buffer
+		mw := multipart.NewWriter(&b) // a new boundary each time, as a browser retry makes
+		fw, _ := mw.CreateFormFile("file", "proof.png")
+		_, _ = fw.Write(img)
+		_ = mw.Close()
+		return m.raw("POST", "/api/vue/files", mw.FormDataContentType(), b.Bytes(), "Idempotency-Key", key)
+	}
+	img := pngBytes(t, 12, 12)
+	first := send(img)
+	want(t, first, 200, "ok")
+	h.unchanged(func() {
+		again := send(img)
+		want(t, again, 200, "ok")
+		if !bytes.Equal(again.Data, first.Data) {
+			t.Fatalf("retry answered %s, first %s", again.Data, first.Data)
+		}
+		want(t, send(pngBytes(t, 13, 13)), 409, "idempotency_conflict")
+	})
 }
