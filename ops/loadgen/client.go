@@ -52,6 +52,12 @@ func (e *apiError) Error() string { return fmt.Sprintf("HTTP %d %s", e.Status, e
 // do sends one request and decodes data into out. Every POST carries a fresh Idempotency-Key
 // unless key is given.
 func (c *client) do(ctx context.Context, s *session, method, path, key string, body any, out any, hdr map[string]string) error {
+	_, err := c.doHeader(ctx, s, method, path, key, body, out, hdr)
+	return err
+}
+
+// doHeader is do that also returns the answer's headers.
+func (c *client) doHeader(ctx context.Context, s *session, method, path, key string, body any, out any, hdr map[string]string) (http.Header, error) {
 	var rd io.Reader
 	contentType := ""
 	switch b := body.(type) {
@@ -61,13 +67,13 @@ func (c *client) do(ctx context.Context, s *session, method, path, key string, b
 	default:
 		raw, err := json.Marshal(b)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		rd, contentType = bytes.NewReader(raw), "application/json"
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, rd)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if contentType != "" {
 		req.Header.Set("Content-Type", contentType)
@@ -87,30 +93,30 @@ func (c *client) do(ctx context.Context, s *session, method, path, key string, b
 	}
 	resp, err := c.http.Do(req)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	var env envelope
 	if err := json.Unmarshal(raw, &env); err != nil {
-		return fmt.Errorf("%s %s: HTTP %d, not an envelope: %.200s", method, path, resp.StatusCode, raw)
+		return nil, fmt.Errorf("%s %s: HTTP %d, not an envelope: %.200s", method, path, resp.StatusCode, raw)
 	}
 	if resp.StatusCode != http.StatusOK || env.Status != 1 {
 		e := &apiError{Status: resp.StatusCode, Msg: env.Msg}
 		if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
 			e.Retry = time.Duration(s) * time.Second
 		}
-		return e
+		return resp.Header, e
 	}
 	if out != nil {
 		if err := json.Unmarshal(env.Data, out); err != nil {
-			return fmt.Errorf("%s %s: data: %w", method, path, err)
+			return resp.Header, fmt.Errorf("%s %s: data: %w", method, path, err)
 		}
 	}
-	return nil
+	return resp.Header, nil
 }
 
 type multipartBody struct {
@@ -220,4 +226,27 @@ func (c *client) approve(ctx context.Context, ops *session, orderNo string) (ord
 func (c *client) readAt(ctx context.Context, s *session, position int64) error {
 	return c.do(ctx, s, http.MethodGet, "/api/vue/user/info", "", nil, nil,
 		map[string]string{"Lotbook-Position": strconv.FormatInt(position, 10)})
+}
+
+// waitProjected polls until the server's projections reached position (reads answer with the
+// position they reflect in Lotbook-Position); a big log takes a while to catch up after start.
+func (c *client) waitProjected(ctx context.Context, s *session, position int64, limit time.Duration) error {
+	deadline := time.Now().Add(limit)
+	for {
+		h, err := c.doHeader(ctx, s, http.MethodGet, "/api/vue/user/info", "", nil, nil,
+			map[string]string{"Lotbook-Position": strconv.FormatInt(position, 10)})
+		if err == nil {
+			if p, perr := strconv.ParseInt(h.Get("Lotbook-Position"), 10, 64); perr == nil && p >= position {
+				return nil
+			}
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("projections did not reach position %d within %s (last error %v)", position, limit, err)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
 }

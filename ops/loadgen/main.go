@@ -35,6 +35,7 @@ type config struct {
 	rebuild         string
 	jsonOut, keep   bool
 	registerWorkers int
+	fill            int
 }
 
 // Result is what one run measured; ops/bench reads it as JSON.
@@ -77,13 +78,14 @@ func main() {
 	flag.StringVar(&c.data, "data", "", "data folder of the started server (default: a fresh temporary folder)")
 	flag.IntVar(&c.members, "members", 128, "members to register")
 	flag.IntVar(&c.clients, "clients", 64, "concurrent clients")
-	flag.DurationVar(&c.duration, "duration", 15*time.Second, "how long to send commands")
+	flag.DurationVar(&c.duration, "duration", 15*time.Second, "how long to send commands (0: none, for a rebuild timing only)")
 	flag.Float64Var(&c.approveShare, "approve", 0.3, "share of deposits an ops user approves right away")
 	flag.IntVar(&c.lagEvery, "lag-every", 20, "measure projection lag on every n-th command")
 	flag.StringVar(&c.rebuild, "rebuild", "", "comma-separated read models to rebuild after the run, timed (needs the started server)")
 	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary data folder")
 	flag.IntVar(&c.registerWorkers, "register-workers", 4, "concurrent registrations (each costs an argon2id hash)")
+	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
 	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
@@ -131,7 +133,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		}
 		log.Info("registering members through the command side", "n", c.members, "data", dir)
 		var err error
-		if sessions, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers); err != nil {
+		if sessions, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers, c.fill); err != nil {
 			return nil, err
 		}
 		if srv, err = startServer(ctx, c.bin, dir, log); err != nil {
@@ -150,7 +152,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		if sessions, err = registerHTTP(ctx, cl, accounts, password, c.registerWorkers); err != nil {
 			return nil, err
 		}
-	} else if err := cl.readAt(ctx, ops, registered); err != nil {
+	} else if err := cl.waitProjected(ctx, ops, registered, 10*time.Minute); err != nil {
 		return nil, fmt.Errorf("waiting for the server to project the registrations: %w", err)
 	}
 	members, err := uploadProofs(ctx, cl, sessions, c.registerWorkers)
@@ -164,8 +166,10 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		res.RSSIdleMB = float64(procStatusKB(srv.pid(), "VmRSS")) / 1024
 	}
 
-	log.Info("sending deposit commands", "clients", c.clients, "duration", c.duration)
-	drive(ctx, cl, ops, members, c, res, srv)
+	if c.duration > 0 {
+		log.Info("sending deposit commands", "clients", c.clients, "duration", c.duration)
+		drive(ctx, cl, ops, members, c, res, srv)
+	}
 
 	if srv != nil {
 		res.HWMMB = float64(procStatusKB(srv.pid(), "VmHWM")) / 1024
