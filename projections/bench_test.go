@@ -12,6 +12,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/postgres/pgtest"
 )
 
 // benchLog fills e's store with LOTBOOK_BENCH_EVENTS (default 200,000) deposit events: members
@@ -71,62 +72,80 @@ func benchLog(b *testing.B, e *env) int64 {
 	return head
 }
 
-// BenchmarkRebuild times Rebuild of each read model over a log of deposit events in SQLite
-// (the events store and the read database), and reports events/s.
+// readDBs are the read databases the benchmarks run against: SQLite in dir, and a fresh
+// PostgreSQL database.
+func readDBs(b *testing.B, dir string) map[string]func() *ReadDB {
+	open := func(dir, dsn string) func() *ReadDB {
+		return func() *ReadDB {
+			db, err := OpenReadDB(context.Background(), dir, dsn)
+			if err != nil {
+				b.Fatal(err)
+			}
+			return db
+		}
+	}
+	return map[string]func() *ReadDB{"sqlite": open(dir, ""), "postgres": open("", pgtest.NewDatabase(b))}
+}
+
+// BenchmarkRebuild times Rebuild of each read model over a log of deposit events in a SQLite
+// event store, into SQLite and into PostgreSQL, and reports events/s.
 func BenchmarkRebuild(b *testing.B) {
 	e := sqliteEnv(b)
 	head := benchLog(b, e)
-	db := e.open()
-	r := NewRunner(db, e.store, nil, nil)
-	for _, name := range []string{"balances", "fund_records", "review_queue", "members"} {
-		b.Run(name, func(b *testing.B) {
-			var elapsed time.Duration
-			for b.Loop() {
-				start := time.Now()
-				if err := r.Rebuild(context.Background(), name, nil); err != nil {
-					b.Fatal(err)
+	for _, kind := range []string{"sqlite", "postgres"} {
+		db := readDBs(b, b.TempDir())[kind]()
+		r := NewRunner(db, e.store, nil, nil)
+		for _, name := range []string{"balances", "fund_records", "review_queue", "members"} {
+			b.Run(kind+"/"+name, func(b *testing.B) {
+				var elapsed time.Duration
+				for b.Loop() {
+					start := time.Now()
+					if err := r.Rebuild(context.Background(), name, nil); err != nil {
+						b.Fatal(err)
+					}
+					elapsed += time.Since(start)
 				}
-				elapsed += time.Since(start)
-			}
-			rate := float64(head) * float64(b.N) / elapsed.Seconds()
-			b.ReportMetric(rate, "events/s")
-			fmt.Printf("rebuild %-13s %d events: %.0f events/s\n", name, head, rate)
-		})
+				rate := float64(head) * float64(b.N) / elapsed.Seconds()
+				b.ReportMetric(rate, "events/s")
+				fmt.Printf("rebuild %-8s %-13s %d events: %.0f events/s\n", kind, name, head, rate)
+			})
+		}
+		db.Close()
 	}
 }
 
 // BenchmarkCatchUp times the live pipeline (Watermill router, all projectors at once) applying
-// the same log from position 0 to a fresh SQLite read database, and reports log events/s.
+// the same log from position 0 to a fresh read database, and reports log events/s.
 func BenchmarkCatchUp(b *testing.B) {
 	e := sqliteEnv(b)
 	head := benchLog(b, e)
-	var elapsed time.Duration
-	for b.Loop() {
-		b.StopTimer()
-		dir := b.TempDir()
-		db, err := OpenReadDB(context.Background(), dir, "")
-		if err != nil {
-			b.Fatal(err)
-		}
-		r := NewRunner(db, e.store, nil, nil)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		b.StartTimer()
-		start := time.Now()
-		go func() { done <- r.Run(ctx) }()
-		wctx, wcancel := context.WithTimeout(ctx, 5*time.Minute)
-		if err := r.WaitFor(wctx, head); err != nil {
-			b.Fatal(err)
-		}
-		elapsed += time.Since(start)
-		wcancel()
-		cancel()
-		if err := <-done; err != nil {
-			b.Fatal(err)
-		}
-		db.Close()
+	for _, kind := range []string{"sqlite", "postgres"} {
+		b.Run(kind, func(b *testing.B) {
+			var elapsed time.Duration
+			for b.Loop() {
+				b.StopTimer()
+				db := readDBs(b, b.TempDir())[kind]()
+				r := NewRunner(db, e.store, nil, nil)
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan error, 1)
+				b.StartTimer()
+				start := time.Now()
+				go func() { done <- r.Run(ctx) }()
+				wctx, wcancel := context.WithTimeout(ctx, 5*time.Minute)
+				if err := r.WaitFor(wctx, head); err != nil {
+					b.Fatal(err)
+				}
+				elapsed += time.Since(start)
+				wcancel()
+				cancel()
+				if err := <-done; err != nil {
+					b.Fatal(err)
+				}
+				db.Close()
+			}
+			rate := float64(head) * float64(b.N) / elapsed.Seconds()
+			b.ReportMetric(rate, "events/s")
+			fmt.Printf("catch-up %-8s (5 projectors) %d events: %.0f events/s\n", kind, head, rate)
+		})
 	}
-	rate := float64(head) * float64(b.N) / elapsed.Seconds()
-	b.ReportMetric(rate, "events/s")
-	fmt.Printf("catch-up (5 projectors) %d events: %.0f events/s\n", head, rate)
 }

@@ -16,8 +16,9 @@ import (
 	"strings"
 	"time"
 
-	_ "github.com/jackc/pgx/v5/stdlib" // database/sql driver "pgx"
-	_ "modernc.org/sqlite"             // database/sql driver "sqlite"
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/stdlib"
+	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 )
 
 // ErrNotFound is returned by queries for a single row that does not exist.
@@ -43,10 +44,16 @@ const checkpointsDDL = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
 func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, error) {
 	db := &ReadDB{}
 	if databaseURL != "" {
-		pg, err := sql.Open("pgx", databaseURL)
+		cfg, err := pgx.ParseConfig(databaseURL)
 		if err != nil {
 			return nil, fmt.Errorf("open read db: %w", err)
 		}
+		if !strings.Contains(databaseURL, "default_query_exec_mode") {
+			// One round trip per statement and no server-side prepared statement per distinct
+			// multi-row upsert: arguments are plain strings, integers and bytes.
+			cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
+		}
+		pg := stdlib.OpenDB(*cfg)
 		pg.SetMaxOpenConns(16)
 		pg.SetMaxIdleConns(16)
 		db.d, db.w, db.r = dialect{postgres: true}, pg, pg

@@ -197,8 +197,10 @@ type hubReader struct {
 	stalled bool
 }
 
-func newHub(store events.Store, logger *slog.Logger, capacity int) *hub {
-	return &hub{store: store, logger: logger, capacity: capacity, readers: map[string]*hubReader{}, changed: make(chan struct{})}
+// newHub returns a hub whose buffer starts after position from.
+func newHub(store events.Store, logger *slog.Logger, capacity int, from int64) *hub {
+	return &hub{store: store, logger: logger, capacity: capacity, start: from, end: from,
+		readers: map[string]*hubReader{}, changed: make(chan struct{})}
 }
 
 func (h *hub) broadcast() {
@@ -206,11 +208,8 @@ func (h *hub) broadcast() {
 	h.changed = make(chan struct{})
 }
 
-// run reads the log after from into the buffer until ctx ends.
-func (h *hub) run(ctx context.Context, from int64) {
-	h.mu.Lock()
-	h.start, h.end = from, from
-	h.mu.Unlock()
+// run reads the log into the buffer until ctx ends.
+func (h *hub) run(ctx context.Context) {
 	pause := newBackoff()
 	for ctx.Err() == nil {
 		err := h.store.Subscribe(ctx, h.last(), func(ctx context.Context, page []events.RecordedEvent) error {

@@ -127,7 +127,10 @@ type running struct {
 }
 
 func (e *env) run(db *ReadDB, reg prometheus.Registerer) *running {
-	r := NewRunner(db, e.store, nil, reg)
+	return e.runWith(NewRunner(db, e.store, nil, reg))
+}
+
+func (e *env) runWith(r *Runner) *running {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()

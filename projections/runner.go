@@ -18,8 +18,6 @@ import (
 const (
 	// maxPage bounds the events one projector applies in one transaction.
 	maxPage = 5000
-	// hubCapacity bounds the events the shared feed buffers ahead of the slowest projector.
-	hubCapacity = 4 * maxPage
 	// A page with nothing a projector wants moves its checkpoint in memory only, and in the
 	// database with its next applied page or once the unsaved stretch exceeds these bounds: a
 	// restart then re-reads at most that stretch (harmlessly: it holds nothing to apply).
@@ -39,6 +37,8 @@ type Runner struct {
 	saved   map[string]saved // projector -> checkpoint last written to the database
 	changed chan struct{}    // closed and replaced whenever a checkpoint moves
 
+	hubCapacity int // events the shared feed buffers ahead of the slowest healthy projector
+
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
 }
@@ -51,7 +51,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 	}
 	r := &Runner{
 		db: db, store: store, logger: logger.With("component", "projections"),
-		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}),
+		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), hubCapacity: 4 * maxPage,
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lotbook_projection_failures_total",
 			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
@@ -99,8 +99,8 @@ func (r *Runner) Run(ctx context.Context) error {
 	defer cancel()
 	// The shared reader starts at the furthest checkpoint; projectors behind it read the store
 	// directly until they reach it.
-	hub := newHub(r.store, r.logger, hubCapacity)
-	go hub.run(ctx, r.highest())
+	hub := newHub(r.store, r.logger, r.hubCapacity, r.highest())
+	go hub.run(ctx)
 	sub := &feed{store: r.store, db: r.db, logger: r.logger, maxPage: maxPage, hub: hub}
 	for _, p := range projectors {
 		router.AddConsumerHandler(p.name, p.name, sub, r.handler(p))
