@@ -79,10 +79,12 @@ let redirectTimer: ReturnType<typeof setTimeout> | undefined;
 export function setLoginRedirect(fn: () => void): void {
   goLogin = fn;
 }
+/** Ends the session and goes to login 1.5 s later, so the toast can be read where it appeared. */
 function scheduleLogin(): void {
   if (redirectTimer !== undefined) return;
   redirectTimer = setTimeout(() => {
     redirectTimer = undefined;
+    clearSession();
     goLogin();
   }, LOGIN_REDIRECT_MS);
 }
@@ -125,7 +127,7 @@ function withQuery(path: string, query: Record<string, unknown> | undefined): st
 /**
  * Sends one request and unwraps the envelope. Failures toast as the spec says (the server's
  * translated msg for 2 s, else the generic text for 3 s), 401 ends the session and goes to login
- * after 1.5 s; the returned promise rejects with an ApiError either way.
+ * 1.5 s later; the returned promise rejects with an ApiError either way.
  */
 export async function request<T>(req: RawRequest): Promise<T> {
   const toastGeneric = req.silent ? () => {} : showGeneric;
@@ -174,7 +176,6 @@ export async function request<T>(req: RawRequest): Promise<T> {
   if (res.status === 401) {
     if (env?.msg) toastMessage(env.msg);
     else toastGeneric();
-    clearSession();
     scheduleLogin();
     throw new ApiError('http', 401, env?.msg, env?.data);
   }
