@@ -15,12 +15,15 @@ const rebuildPage = 20000
 // keep serving, then swaps them in within one transaction and lets the live projector continue
 // after the rebuilt position. progress, when not nil, gets (events done, events in the log).
 // It works whether or not this process runs the projector: the swap locks the live checkpoint in
-// the database, so a server applying pages in another process waits for it.
+// the database, so a server applying pages in another process waits for it. Rebuilds of one
+// Runner run one at a time; two processes must not rebuild the same read model at once.
 func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, total int64)) error {
 	p, err := projectorByName(name)
 	if err != nil {
 		return err
 	}
+	r.rebuildMu.Lock()
+	defer r.rebuildMu.Unlock()
 	const suffix = "_rebuild"
 	cpName := name + suffix
 	if err := r.db.writeTx(ctx, func(w *wtx) error {

@@ -37,7 +37,8 @@ type Runner struct {
 	saved   map[string]saved // projector -> checkpoint last written to the database
 	changed chan struct{}    // closed and replaced whenever a checkpoint moves
 
-	hubCapacity int // events the shared feed buffers ahead of the slowest healthy projector
+	hubCapacity int        // events the shared feed buffers ahead of the slowest healthy projector
+	rebuildMu   sync.Mutex // one rebuild at a time: they share the _rebuild table names
 
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
