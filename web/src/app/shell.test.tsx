@@ -1,5 +1,6 @@
 import { QueryClientProvider } from '@tanstack/react-query';
-import { act, render, renderHook, screen } from '@testing-library/react';
+import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
+import { useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAction } from '@/lib/action';
@@ -81,6 +82,46 @@ describe('root shell', () => {
     saveSession({ token: 't', account: 'a', role: 'member' });
     app('/ops/deposits');
     expect(screen.getByTestId('home')).toBeInTheDocument();
+  });
+});
+
+function Counter({ id }: { id: string }) {
+  const [n, setN] = useState(0);
+  return (
+    <button data-testid={id} onClick={() => setN(n + 1)}>
+      {n}
+    </button>
+  );
+}
+
+describe('keepAlive routes', () => {
+  it('keep their state while the user is elsewhere; others start afresh', async () => {
+    saveSession({ token: 't', account: 'a', role: 'member' });
+    const router = createMemoryRouter(
+      [
+        {
+          element: <RequireSession />,
+          children: [
+            { path: '/kept', handle: { keepAlive: true }, element: <Counter id="kept" /> },
+            { path: '/plain', element: <Counter id="plain" /> },
+            { path: '/other', element: <div data-testid="other" /> },
+          ],
+        },
+      ],
+      { initialEntries: ['/kept'] },
+    );
+    render(<RouterProvider router={router} />);
+    fireEvent.click(screen.getByTestId('kept'));
+    fireEvent.click(screen.getByTestId('kept'));
+    await act(() => router.navigate('/plain'));
+    fireEvent.click(screen.getByTestId('plain'));
+    expect(screen.getByTestId('plain')).toHaveTextContent('1');
+    await act(() => router.navigate('/other'));
+    await act(() => router.navigate('/kept'));
+    expect(screen.getByTestId('kept')).toHaveTextContent('2');
+    expect(screen.getByTestId('kept')).toBeVisible();
+    await act(() => router.navigate('/plain'));
+    expect(screen.getByTestId('plain')).toHaveTextContent('0');
   });
 });
 

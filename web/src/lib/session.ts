@@ -86,6 +86,13 @@ export function reloadSession(): void {
   set(load());
 }
 
+// A login or logout in another tab changes localStorage there; follow it here.
+if (typeof window !== 'undefined') {
+  window.addEventListener('storage', (e) => {
+    if (e.key === null || e.key === TOKEN_KEY || e.key === ACCOUNT_KEY || e.key === ROLE_KEY) reloadSession();
+  });
+}
+
 export function subscribeSession(l: () => void): () => void {
   listeners.add(l);
   return () => listeners.delete(l);
