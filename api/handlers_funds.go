@@ -23,6 +23,9 @@ func (s *server) channels(c *call) (reply, error) {
 	now := s.now()
 	out := make([]wire.DepositChannel, 0, len(chs))
 	for _, ch := range chs {
+		if !ch.Enabled {
+			continue // switched off by ops: members do not see it
+		}
 		out = append(out, wire.DepositChannel{
 			Id: ch.ID, Name: ch.Name, Currency: ch.Currency, Min: money(ch.Min), Max: money(ch.Max),
 			Window:  windowOut(ch.Window),

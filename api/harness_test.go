@@ -165,6 +165,9 @@ func (h *harness) seed() {
 	must(c.ConfigureDepositChannel(ctx, meta("seed-night"), commands.ChannelInput{
 		ID: "night", Name: "Night desk", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: night, Enabled: true,
 	}))
+	must(c.ConfigureDepositChannel(ctx, meta("seed-off"), commands.ChannelInput{
+		ID: "off", Name: "Retired", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: weekdays, Enabled: false,
+	}))
 	h.catchUp()
 }
 

@@ -142,6 +142,7 @@ func TestDepositRules(t *testing.T) {
 			{"someone else's proof", dep("bank", "1000", of.Id, "8888"), 404, "file_not_found"},
 			{"made-up proof", dep("bank", "1000", strings.Repeat("a", 64), "8888"), 404, "file_not_found"},
 			{"window closed", dep("night", "1000", proof, "8888"), 422, "deposit_window_closed"},
+			{"channel switched off", dep("off", "1000", proof, "8888"), 422, "channel_closed"},
 		}
 		for _, tc := range cases {
 			h.unchanged(func() {
