@@ -26,9 +26,10 @@ var ErrNotFound = errors.New("projections: not found")
 
 // ReadDB is the read-model database: SQLite (dataDir/read.db) or PostgreSQL.
 type ReadDB struct {
-	d dialect
-	w *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
-	r *sql.DB // reads; the same pool as w on PostgreSQL
+	d    dialect
+	w    *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
+	r    *sql.DB // reads; the same pool as w on PostgreSQL
+	idem idemWriter
 }
 
 // checkpoints is the one table shared by all projectors: name -> position, plus the schema hash
@@ -42,7 +43,7 @@ const checkpointsDDL = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
 // OpenReadDB opens (and creates the schema of) the read-model database: SQLite in
 // dataDir/read.db unless databaseURL names a PostgreSQL database.
 func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, error) {
-	db := &ReadDB{}
+	db := &ReadDB{idem: newIdemWriter()}
 	if databaseURL != "" {
 		cfg, err := pgx.ParseConfig(databaseURL)
 		if err != nil {
@@ -93,6 +94,7 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 
 // Close closes the database.
 func (db *ReadDB) Close() error {
+	db.idem.close()
 	err := db.w.Close()
 	if db.r != db.w {
 		err = errors.Join(err, db.r.Close())
@@ -280,52 +282,6 @@ func (db *ReadDB) checkpoints(ctx context.Context) (map[string]int64, error) {
 		return nil, fmt.Errorf("read checkpoints: %w", err)
 	}
 	return out, nil
-}
-
-// IdemRecord is the stored answer to a state-changing HTTP request, keyed by its
-// Idempotency-Key.
-type IdemRecord struct {
-	Key         string
-	Actor       string
-	RequestHash string
-	HTTPStatus  int
-	Body        []byte
-}
-
-// GetIdempotency returns the record stored under key, if any.
-func (db *ReadDB) GetIdempotency(ctx context.Context, key string) (IdemRecord, bool, error) {
-	rec := IdemRecord{Key: key}
-	err := db.r.QueryRowContext(ctx, db.d.rebind("SELECT actor, request_hash, http_status, body FROM idempotency_records WHERE idem_key = ?"), key).
-		Scan(&rec.Actor, &rec.RequestHash, &rec.HTTPStatus, &rec.Body)
-	if errors.Is(err, sql.ErrNoRows) {
-		return IdemRecord{}, false, nil
-	}
-	if err != nil {
-		return IdemRecord{}, false, fmt.Errorf("get idempotency record: %w", err)
-	}
-	return rec, true, nil
-}
-
-// PutIdempotency stores rec unless a record with its key exists (the first answer wins). It is
-// written without waiting for the WAL flush: losing the last records in a crash only means a
-// retried command is decided again, and commands are idempotent by their event ids.
-func (db *ReadDB) PutIdempotency(ctx context.Context, rec IdemRecord) error {
-	err := db.writeTx(ctx, func(w *wtx) error {
-		return w.exec(ctx, `INSERT INTO idempotency_records (idem_key, actor, request_hash, http_status, body, created_at)
-			VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (idem_key) DO NOTHING`,
-			rec.Key, rec.Actor, rec.RequestHash, rec.HTTPStatus, nonNil(rec.Body), time.Now().UnixMicro())
-	})
-	if err != nil {
-		return fmt.Errorf("put idempotency record: %w", err)
-	}
-	return nil
-}
-
-func nonNil(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	return b
 }
 
 // likePattern escapes a user's search text for LIKE ... ESCAPE '\'.

@@ -600,3 +600,50 @@ func gather(t testing.TB, g prometheus.Gatherer) map[string]float64 {
 	}
 	return out
 }
+
+func TestIdempotencyRecords(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		db := e.open()
+		if _, found, err := db.GetIdempotency(ctx, "k0"); err != nil || found {
+			t.Fatalf("Get(k0) = %v, %v", found, err)
+		}
+		// Concurrent puts share transactions; the first answer under a key wins.
+		var wg sync.WaitGroup
+		errs := make(chan error, 200)
+		for i := range 200 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				rec := IdemRecord{Key: fmt.Sprintf("k%d", i%100), Actor: "member:a", RequestHash: "h", HTTPStatus: 200 + i/100, Body: []byte(`{"status":1}`)}
+				if i >= 100 {
+					time.Sleep(20 * time.Millisecond) // the second writer of each key comes later
+				}
+				errs <- db.PutIdempotency(ctx, rec)
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		for i := range 100 {
+			rec, found, err := db.GetIdempotency(ctx, fmt.Sprintf("k%d", i))
+			if err != nil || !found || rec.HTTPStatus != 200 || string(rec.Body) != `{"status":1}` || rec.Actor != "member:a" || rec.RequestHash != "h" {
+				t.Fatalf("Get(k%d) = %+v, %v, %v", i, rec, found, err)
+			}
+		}
+		if err := db.PutIdempotency(ctx, IdemRecord{Key: "empty", HTTPStatus: 204}); err != nil {
+			t.Fatal(err)
+		}
+		if rec, found, err := db.GetIdempotency(ctx, "empty"); err != nil || !found || len(rec.Body) != 0 {
+			t.Fatalf("Get(empty) = %+v, %v, %v", rec, found, err)
+		}
+		db.Close()
+		if err := db.PutIdempotency(ctx, IdemRecord{Key: "late"}); !errors.Is(err, errReadDBClosed) {
+			t.Fatalf("Put after Close = %v", err)
+		}
+	})
+}

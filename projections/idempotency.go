@@ -1,0 +1,156 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+)
+
+// IdemRecord is the stored answer to a state-changing HTTP request, keyed by its
+// Idempotency-Key. The records are not a projection: they are never dropped or rebuilt.
+type IdemRecord struct {
+	Key         string
+	Actor       string
+	RequestHash string
+	HTTPStatus  int
+	Body        []byte
+}
+
+// GetIdempotency returns the record stored under key, if any.
+func (db *ReadDB) GetIdempotency(ctx context.Context, key string) (IdemRecord, bool, error) {
+	rec := IdemRecord{Key: key}
+	err := db.queryRow(ctx, "SELECT actor, request_hash, http_status, body FROM idempotency_records WHERE idem_key = ?", key).
+		Scan(&rec.Actor, &rec.RequestHash, &rec.HTTPStatus, &rec.Body)
+	if errors.Is(err, sql.ErrNoRows) {
+		return IdemRecord{}, false, nil
+	}
+	if err != nil {
+		return IdemRecord{}, false, fmt.Errorf("get idempotency record: %w", err)
+	}
+	return rec, true, nil
+}
+
+// PutIdempotency stores rec unless a record with its key exists (the first answer wins).
+//
+// Concurrent calls share one transaction (group commit): every command answer writes a record,
+// and one transaction each would make the read database's single SQLite writer the bottleneck of
+// the command path. Records are written without waiting for PostgreSQL's WAL flush: losing the
+// last ones in a crash only means a retried command is decided again, and commands are
+// idempotent by their event ids.
+func (db *ReadDB) PutIdempotency(ctx context.Context, rec IdemRecord) error {
+	if err := db.idem.put(ctx, db, rec); err != nil {
+		return fmt.Errorf("put idempotency record: %w", err)
+	}
+	return nil
+}
+
+// idemWriter batches PutIdempotency calls: the first call starts a writer goroutine that takes
+// every request queued while the previous batch was written.
+type idemWriter struct {
+	start   sync.Once
+	queue   chan idemRequest
+	quit    chan struct{} // closed by close
+	stopped chan struct{} // closed when the writer has ended
+	stop    sync.Once
+}
+
+type idemRequest struct {
+	rec  IdemRecord
+	at   int64
+	done chan error
+}
+
+const idemBatch = 500
+
+var errReadDBClosed = errors.New("read database closed")
+
+func newIdemWriter() idemWriter {
+	return idemWriter{queue: make(chan idemRequest, idemBatch), quit: make(chan struct{}), stopped: make(chan struct{})}
+}
+
+func (iw *idemWriter) put(ctx context.Context, db *ReadDB, rec IdemRecord) error {
+	iw.start.Do(func() { go iw.run(db) })
+	req := idemRequest{rec: rec, at: time.Now().UnixMicro(), done: make(chan error, 1)}
+	select {
+	case iw.queue <- req:
+	case <-iw.quit:
+		return errReadDBClosed
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case err := <-req.done:
+		return err
+	case <-iw.stopped:
+		select {
+		case err := <-req.done:
+			return err
+		default:
+			return errReadDBClosed
+		}
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (iw *idemWriter) run(db *ReadDB) {
+	defer close(iw.stopped)
+	for {
+		var batch []idemRequest
+		select {
+		case req := <-iw.queue:
+			batch = append(batch, req)
+		case <-iw.quit:
+			return
+		}
+	drain:
+		for len(batch) < idemBatch {
+			select {
+			case req := <-iw.queue:
+				batch = append(batch, req)
+			default:
+				break drain
+			}
+		}
+		err := db.writeIdempotency(batch)
+		for _, req := range batch {
+			req.done <- err
+		}
+	}
+}
+
+// close ends the writer after the batch it is writing.
+func (iw *idemWriter) close() {
+	iw.stop.Do(func() {
+		close(iw.quit)
+		iw.start.Do(func() { close(iw.stopped) }) // never started
+		<-iw.stopped
+	})
+}
+
+func (db *ReadDB) writeIdempotency(batch []idemRequest) error {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return db.writeTx(ctx, func(w *wtx) error {
+		var q strings.Builder
+		q.WriteString("INSERT INTO idempotency_records (idem_key, actor, request_hash, http_status, body, created_at) VALUES ")
+		args := make([]any, 0, 6*len(batch))
+		for i, req := range batch {
+			if i > 0 {
+				q.WriteByte(',')
+			}
+			q.WriteString("(?, ?, ?, ?, ?, ?)")
+			body := req.rec.Body
+			if body == nil {
+				body = []byte{}
+			}
+			args = append(args, req.rec.Key, req.rec.Actor, req.rec.RequestHash, req.rec.HTTPStatus, body, req.at)
+		}
+		q.WriteString(" ON CONFLICT (idem_key) DO NOTHING")
+		return w.exec(ctx, q.String(), args...)
+	})
+}
