@@ -97,10 +97,19 @@ func storeBenchmarks(runs int, duration string) ([]row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go %s: %w\n%s", strings.Join(args, " "), err, out)
 	}
+	rows := appendRows(out)
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no rows in the append benchmark's output:\n%s", out)
+	}
+	return rows, nil
+}
+
+// appendRows turns appendbench's table (backend, writers, events/append, events/s, mean batch,
+// p50, p99, runs) into rows.
+func appendRows(out []byte) []row {
 	var rows []row
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		// backend writers events/append events/s batch p50 p99 runs
 		f := strings.Fields(sc.Text())
 		if len(f) != 8 || f[0] == "backend" {
 			continue
@@ -112,10 +121,7 @@ func storeBenchmarks(runs int, duration string) ([]row, error) {
 		rows = append(rows, row{"append " + f[0], fmt.Sprintf("%s writers: events/s, mean batch, p50 / p99", f[1]),
 			fmt.Sprintf("%s, %s, %s / %s", f[3], f[4], f[5], f[6]), target})
 	}
-	if len(rows) == 0 {
-		return nil, fmt.Errorf("no rows in the append benchmark's output:\n%s", out)
-	}
-	return rows, nil
+	return rows
 }
 
 // loadResult mirrors the fields of ops/loadgen's JSON that the table shows.

@@ -1,0 +1,27 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestAppendRows(t *testing.T) {
+	out := []byte(`  backend  writers  events/append  events/s  mean batch (events/txn)       p50       p99  runs
+   sqlite        1              1      2178                      1.0     241µs    4.018ms     3
+ postgres       64              1     58183                     32.3   6.025ms   36.92ms     3
+`)
+	want := []row{
+		{"append sqlite", "1 writers: events/s, mean batch, p50 / p99", "2178, 1.0, 241µs / 4.018ms", ""},
+		{"append postgres", "64 writers: events/s, mean batch, p50 / p99", "58183, 32.3, 6.025ms / 36.92ms", "≥50,000 events/s"},
+	}
+	if got := appendRows(out); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %#v\nwant %#v", got, want)
+	}
+}
+
+func TestMedian(t *testing.T) {
+	rs := []loadResult{{CommandsPerSec: 3}, {CommandsPerSec: 1}, {CommandsPerSec: 2}}
+	if got := median(rs, func(r loadResult) float64 { return r.CommandsPerSec }); got != 2 {
+		t.Fatalf("median %v, want 2", got)
+	}
+}
