@@ -37,10 +37,11 @@ func refuse(status int, key wire.MessageKey, cause error) *apiError {
 	return &apiError{status: status, key: key, err: cause}
 }
 
+func errInvalidRequest(cause error) *apiError {
+	return refuse(http.StatusBadRequest, wire.MessageKeyInvalidRequest, cause)
+}
+
 var (
-	errInvalidRequest = func(cause error) *apiError {
-		return refuse(http.StatusBadRequest, wire.MessageKeyInvalidRequest, cause)
-	}
 	errUnauthorized = refuse(http.StatusUnauthorized, wire.MessageKeyUnauthorized, nil)
 	errForbidden    = refuse(http.StatusForbidden, wire.MessageKeyForbidden, nil)
 	errNotFound     = refuse(http.StatusNotFound, wire.MessageKeyNotFound, nil)

@@ -13,7 +13,7 @@ import (
 	"github.com/lotbook/lotbook/projections"
 )
 
-var errRateLimited = func(wait time.Duration) *apiError {
+func errRateLimited(wait time.Duration) *apiError {
 	return refuse(http.StatusTooManyRequests, wire.MessageKeyRateLimited, fmt.Errorf("retry after %v", wait))
 }
 

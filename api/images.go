@@ -25,14 +25,16 @@ const (
 )
 
 var (
-	errFileTooLarge   = refuse(http.StatusRequestEntityTooLarge, wire.MessageKeyFileTooLarge, nil)
-	errFileTypeBad    = refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, nil)
-	errFileRequired   = refuse(http.StatusBadRequest, wire.MessageKeyFileRequired, nil)
-	errFileNotFound   = refuse(http.StatusNotFound, wire.MessageKeyFileNotFound, nil)
-	errFileUnreadable = func(cause error) *apiError {
-		return refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, cause)
-	}
+	errFileTooLarge = refuse(http.StatusRequestEntityTooLarge, wire.MessageKeyFileTooLarge, nil)
+	errFileTypeBad  = refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, nil)
+	errFileRequired = refuse(http.StatusBadRequest, wire.MessageKeyFileRequired, nil)
+	errFileNotFound = refuse(http.StatusNotFound, wire.MessageKeyFileNotFound, nil)
 )
+
+// errFileUnreadable refuses an image whose content does not decode as what its bytes claim.
+func errFileUnreadable(cause error) *apiError {
+	return refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, cause)
+}
 
 // imageKind is what the leading bytes say; file names and declared content types are ignored.
 func imageKind(b []byte) string {
