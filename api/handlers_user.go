@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -55,7 +56,8 @@ func (s *server) login(c *call) (reply, error) {
 	ip := clientIP(c.r)
 	if err := s.limit(c,
 		func() (bool, time.Duration) { return s.loginIP.allow(ip) },
-		func() (bool, time.Duration) { return s.loginAccount.allow(req.Account) },
+		// Normalised so that case or spaces do not open another bucket for the same account.
+		func() (bool, time.Duration) { return s.loginAccount.allow(strings.ToUpper(strings.TrimSpace(req.Account))) },
 	); err != nil {
 		return reply{}, err
 	}
