@@ -57,7 +57,9 @@ func (s *server) login(c *call) (reply, error) {
 	if err := s.limit(c,
 		func() (bool, time.Duration) { return s.loginIP.allow(ip) },
 		// Normalised so that case or spaces do not open another bucket for the same account.
-		func() (bool, time.Duration) { return s.loginAccount.allow(strings.ToUpper(strings.TrimSpace(req.Account))) },
+		func() (bool, time.Duration) {
+			return s.loginAccount.allow(strings.ToUpper(strings.TrimSpace(req.Account)))
+		},
 	); err != nil {
 		return reply{}, err
 	}
