@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -28,6 +29,7 @@ type Result struct {
 	Transactions int64 // 0 when the store does not report Stats
 	Elapsed      time.Duration
 	P50, P99     time.Duration
+	ProcessCPU   time.Duration // CPU time of this process during the run (writers and store client)
 }
 
 // EventsPerSec is the append throughput.
@@ -74,6 +76,7 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 	if cfg.Duration > 0 {
 		deadline = time.Now().Add(cfg.Duration)
 	}
+	cpu0 := processCPU()
 	var remaining atomic.Int64
 	remaining.Store(int64(cfg.Appends))
 	lat := make([][]time.Duration, cfg.Writers)
@@ -118,7 +121,7 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 	}
 	all := slices.Concat(lat...)
 	slices.Sort(all)
-	r := Result{Appends: int64(len(all)), Events: int64(len(all) * cfg.EventsPerAppend), Elapsed: elapsed}
+	r := Result{Appends: int64(len(all)), Events: int64(len(all) * cfg.EventsPerAppend), Elapsed: elapsed, ProcessCPU: processCPU() - cpu0}
 	if len(all) > 0 {
 		r.P50 = all[len(all)/2]
 		r.P99 = all[min(len(all)-1, len(all)*99/100)]
@@ -133,16 +136,28 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 	return r, nil
 }
 
-// Summary is the median of each figure over several runs.
-type Summary struct {
-	Runs         int
-	EventsPerSec float64
-	BatchSize    float64
-	P50, P99     time.Duration
+// processCPU is the user and system CPU time this process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
-// Summarize takes the median of every figure separately.
-func Summarize(rs []Result) Summary {
+// Summary is the median of each figure over several runs.
+type Summary struct {
+	Runs          int
+	EventsPerSec  float64
+	BatchSize     float64
+	P50, P99      time.Duration
+	CPUPerEvent   time.Duration // this process
+	ExtraPerEvent time.Duration // Extra (e.g. the database server's CPU), when measured
+}
+
+// Summarize takes the median of every figure separately. extra, if not nil, holds a further CPU
+// time per run (the database server's) to report per event.
+func Summarize(rs []Result, extra []time.Duration) Summary {
 	median := func(f func(Result) float64) float64 {
 		if len(rs) == 0 {
 			return 0
@@ -157,13 +172,23 @@ func Summarize(rs []Result) Summary {
 		}
 		return v[len(v)/2]
 	}
-	return Summary{
+	s := Summary{
 		Runs:         len(rs),
 		EventsPerSec: median(Result.EventsPerSec),
 		BatchSize:    median(Result.BatchSize),
 		P50:          time.Duration(median(func(r Result) float64 { return float64(r.P50) })),
 		P99:          time.Duration(median(func(r Result) float64 { return float64(r.P99) })),
+		CPUPerEvent:  time.Duration(median(func(r Result) float64 { return float64(r.ProcessCPU) / float64(max(r.Events, 1)) })),
 	}
+	if len(extra) == len(rs) && len(rs) > 0 {
+		v := make([]float64, len(rs))
+		for i, r := range rs {
+			v[i] = float64(extra[i]) / float64(max(r.Events, 1))
+		}
+		slices.Sort(v)
+		s.ExtraPerEvent = time.Duration(v[len(v)/2])
+	}
+	return s
 }
 
 // Report runs b.N single-event appends with the given writers and reports the figures as

@@ -18,6 +18,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/jackc/pgx/v5"
+
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/bench"
 	"github.com/lotbook/lotbook/events/postgres"
@@ -44,13 +46,14 @@ func main() {
 		writers = append(writers, n)
 	}
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "backend\twriters\tevents/append\tevents/s\tmean batch (events/txn)\tp50\tp99\truns\t\n")
+	fmt.Fprintf(tw, "backend\twriters\tevents/append\tevents/s\tmean batch (events/txn)\tp50\tp99\tCPU/event (Go)\tCPU/event (server)\truns\t\n")
 	failed := false
 	for _, b := range strings.Split(*backends, ",") {
 		for _, w := range writers {
 			var results []bench.Result
+			var server []time.Duration
 			for i := range *runs {
-				r, err := run(strings.TrimSpace(b), *pg, bench.Config{Writers: w, EventsPerAppend: *perAppend, Duration: *duration})
+				r, srv, err := run(strings.TrimSpace(b), *pg, bench.Config{Writers: w, EventsPerAppend: *perAppend, Duration: *duration})
 				if err != nil {
 					fmt.Fprintf(os.Stderr, "appendbench: %s, %d writers, run %d: %v\n", b, w, i+1, err)
 					failed = true
@@ -59,10 +62,17 @@ func main() {
 				fmt.Fprintf(os.Stderr, "appendbench: %s, %d writers, run %d: %.0f events/s, batch %.1f, p50 %v, p99 %v\n",
 					b, w, i+1, r.EventsPerSec(), r.BatchSize(), r.P50.Round(time.Microsecond), r.P99.Round(time.Microsecond))
 				results = append(results, r)
+				if srv >= 0 {
+					server = append(server, srv)
+				}
 			}
-			s := bench.Summarize(results)
-			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.1f\t%v\t%v\t%d\t\n", b, w, *perAppend, s.EventsPerSec, s.BatchSize,
-				s.P50.Round(time.Microsecond), s.P99.Round(time.Microsecond), s.Runs)
+			s := bench.Summarize(results, server)
+			srv := "-"
+			if s.ExtraPerEvent > 0 {
+				srv = s.ExtraPerEvent.Round(100 * time.Nanosecond).String()
+			}
+			fmt.Fprintf(tw, "%s\t%d\t%d\t%.0f\t%.1f\t%v\t%v\t%v\t%s\t%d\t\n", b, w, *perAppend, s.EventsPerSec, s.BatchSize,
+				s.P50.Round(time.Microsecond), s.P99.Round(time.Microsecond), s.CPUPerEvent.Round(100*time.Nanosecond), srv, s.Runs)
 		}
 	}
 	tw.Flush()
@@ -71,38 +81,82 @@ func main() {
 	}
 }
 
-// run measures one configuration on a fresh store.
-func run(backend, pgDSN string, cfg bench.Config) (bench.Result, error) {
+// run measures one configuration on a fresh store. For PostgreSQL it also returns the CPU time the
+// database's server processes used during the run (-1 when it cannot be read: a remote server).
+func run(backend, pgDSN string, cfg bench.Config) (bench.Result, time.Duration, error) {
 	ctx := context.Background()
 	var st events.Store
+	serverCPU := func() time.Duration { return -1 }
 	switch backend {
 	case "sqlite":
 		dir, err := os.MkdirTemp("", "appendbench")
 		if err != nil {
-			return bench.Result{}, err
+			return bench.Result{}, 0, err
 		}
 		defer os.RemoveAll(dir)
 		if st, err = sqlite.Open(ctx, filepath.Join(dir, "events.db")); err != nil {
-			return bench.Result{}, err
+			return bench.Result{}, 0, err
 		}
 	case "postgres":
 		dsn, drop, err := pgtest.CreateDatabase(ctx, pgDSN)
 		if err != nil {
-			return bench.Result{}, err
+			return bench.Result{}, 0, err
 		}
 		defer func() { _ = drop(context.Background()) }()
 		if st, err = postgres.Open(ctx, dsn); err != nil {
-			return bench.Result{}, err
+			return bench.Result{}, 0, err
 		}
+		conn, err := pgx.Connect(ctx, dsn)
+		if err != nil {
+			return bench.Result{}, 0, err
+		}
+		defer conn.Close(ctx)
+		serverCPU = func() time.Duration { return backendsCPU(ctx, conn) }
 	default:
-		return bench.Result{}, fmt.Errorf("unknown backend %q", backend)
+		return bench.Result{}, 0, fmt.Errorf("unknown backend %q", backend)
 	}
 	defer st.Close()
 	// A short warm-up fills caches and prepared statements before the measured run.
 	warm := cfg
 	warm.Duration = cfg.Duration / 10
 	if _, err := bench.Run(ctx, st, warm); err != nil {
-		return bench.Result{}, fmt.Errorf("warm-up: %w", err)
+		return bench.Result{}, 0, fmt.Errorf("warm-up: %w", err)
 	}
-	return bench.Run(ctx, st, cfg)
+	before := serverCPU()
+	r, err := bench.Run(ctx, st, cfg)
+	after := serverCPU()
+	if before < 0 || after < 0 {
+		return r, -1, err
+	}
+	return r, after - before, err
+}
+
+// backendsCPU sums the CPU time of the server processes connected to conn's database, from
+// /proc (so only for a server on this machine); -1 when unreadable.
+func backendsCPU(ctx context.Context, conn *pgx.Conn) time.Duration {
+	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+	if err != nil {
+		return -1
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int])
+	if err != nil {
+		return -1
+	}
+	var total time.Duration
+	for _, pid := range pids {
+		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+		if err != nil {
+			return -1
+		}
+		// Fields after the command name: utime and stime are the 12th and 13th, in clock ticks
+		// (100 per second on Linux).
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
+		if len(f) < 13 {
+			return -1
+		}
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		total += time.Duration(u+s) * 10 * time.Millisecond
+	}
+	return total
 }
