@@ -94,8 +94,9 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 }
 
 // build applies the log after from (up to until, or to the head when until is 0) to the
-// projector's tables under suffix, one transaction per page, with the next page read from the
-// store while the current one is applied. It returns the position reached.
+// projector's tables under suffix, one transaction per page. Three stages overlap: reading the
+// next page from the store, decoding the page after the one being applied, and applying.
+// It returns the position reached.
 func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string, from, until int64, report func(int64)) (int64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -103,9 +104,9 @@ func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string,
 		page []*entry
 		err  error
 	}
-	pages := make(chan result, 2)
+	read := make(chan result, 1)
 	go func() {
-		defer close(pages)
+		defer close(read)
 		at := from
 		for until == 0 || at < until {
 			limit := rebuildPage
@@ -115,16 +116,31 @@ func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string,
 			page, err := r.store.ReadAll(ctx, at, limit)
 			if err != nil || len(page) == 0 {
 				if err != nil {
-					pages <- result{err: err}
+					read <- result{err: err}
 				}
 				return
 			}
 			select {
-			case pages <- result{page: wrap(page)}:
+			case read <- result{page: wrap(page)}:
 			case <-ctx.Done():
 				return
 			}
 			at = page[len(page)-1].Position
+		}
+	}()
+	pages := make(chan result, 1)
+	go func() {
+		defer close(pages)
+		for res := range read {
+			if res.err == nil {
+				// Decodes into the entries; a decoding error surfaces again when the page is applied.
+				_, _ = p.selectEvents(res.page)
+			}
+			select {
+			case pages <- res:
+			case <-ctx.Done():
+				return
+			}
 		}
 	}()
 	at := from
