@@ -1,0 +1,56 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { resetClientState } from '@/lib/api/client';
+import { saveSession } from '@/lib/session';
+import { apiMock, envelope, renderPage } from '@/test/render';
+import TimelinePage from './TimelinePage';
+
+let server: ReturnType<typeof apiMock>;
+beforeEach(() => {
+  resetClientState();
+  saveSession({ token: 'tok', account: 'audit', role: 'auditor' });
+  server = apiMock();
+  vi.stubGlobal('fetch', server.fetch);
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+it("shows an account's events with the balance after each", async () => {
+  const user = userEvent.setup();
+  server.on('/api/vue/audit/accounts/', () =>
+    envelope({
+      account: '0912345678',
+      events: [
+        { position: 3, stream: 'member-x', version: 1, type: 'MemberRegistered.v1', time: '2026-01-02T01:00:00Z', actor: 'system', commandId: 'c1', summary: { account: '0912345678' }, postings: [], balances: {} },
+        {
+          position: 9,
+          stream: 'account-x',
+          version: 2,
+          type: 'DepositApproved.v1',
+          time: '2026-01-02T02:00:00Z',
+          actor: 'ops:ops',
+          commandId: 'c2',
+          summary: { orderNo: 'D1' },
+          postings: [
+            { account: 'house:bank', currency: 'TWD', amount: '-5000' },
+            { account: 'member:x:available', currency: 'TWD', amount: '5000' },
+          ],
+          balances: { TWD: { available: '5000', frozen: '0' } },
+        },
+      ],
+    }),
+  );
+  renderPage('/audit/timeline', TimelinePage);
+  await user.type(screen.getByTestId('audit-account'), ' 0912345678 ');
+  await user.click(screen.getByTestId('audit-search'));
+  const events = await screen.findAllByTestId('timeline-event');
+  expect(events).toHaveLength(2);
+  expect(server.calls[0]!.url).toBe('/api/vue/audit/accounts/0912345678/timeline');
+  expect(screen.getByTestId('audit-count')).toHaveTextContent('共 2 筆事件');
+  const bal = screen.getByTestId('timeline-balance-TWD');
+  expect(bal).toHaveAttribute('data-available', '5000');
+  expect(bal).toHaveTextContent('TWD 可用 5,000.00 · 凍結 0.00');
+  expect(events[1]).toHaveTextContent('-5,000.00');
+});
