@@ -146,7 +146,11 @@ func (db *ReadDB) MemberByID(ctx context.Context, id string) (Member, error) {
 	return db.member(ctx, "member_id", id)
 }
 
-// pageArgs turns a 1-based page and size into LIMIT (one more row, to tell hasMore) and OFFSET.
+// maxPageSize bounds the rows one list query returns.
+const maxPageSize = 200
+
+// pageArgs turns a 1-based page and size (default 20, at most maxPageSize) into LIMIT (one more
+// row, to tell hasMore) and OFFSET.
 func pageArgs(page, size int) (limit, offset int) {
 	if page < 1 {
 		page = 1
@@ -154,6 +158,7 @@ func pageArgs(page, size int) (limit, offset int) {
 	if size < 1 {
 		size = 20
 	}
+	size = min(size, maxPageSize)
 	return size + 1, (page - 1) * size
 }
 

@@ -86,7 +86,8 @@ func (r *Runner) Names() []string {
 }
 
 // Run runs the projectors in a Watermill router until ctx ends. Every projector has its own
-// subscription and checkpoint, so each progresses at its own pace.
+// subscription and checkpoint: a failing projector stalls alone while the others go on, and one
+// behind the others catches up on its own. Projectors that keep up share one reader of the log.
 func (r *Runner) Run(ctx context.Context) error {
 	if err := r.loadCheckpoints(ctx); err != nil {
 		return err

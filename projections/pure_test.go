@@ -1,0 +1,74 @@
+package projections
+
+import "testing"
+
+func TestLedgerAccount(t *testing.T) {
+	for _, tc := range []struct {
+		account       string
+		member        string
+		frozen, house bool
+		wantErr       bool
+	}{
+		{account: "member:abc:available", member: "abc"},
+		{account: "member:abc:frozen", member: "abc", frozen: true},
+		{account: "house:bank_clearing", house: true},
+		{account: "house:", wantErr: true},
+		{account: "member::available", wantErr: true},
+		{account: "member:abc:loans", wantErr: true},
+		{account: "world", wantErr: true},
+		{account: "", wantErr: true},
+	} {
+		member, frozen, house, err := ledgerAccount(tc.account)
+		if (err != nil) != tc.wantErr || member != tc.member || frozen != tc.frozen || house != tc.house {
+			t.Errorf("ledgerAccount(%q) = %q, %v, %v, %v", tc.account, member, frozen, house, err)
+		}
+	}
+}
+
+func TestSetFlag(t *testing.T) {
+	for _, tc := range []struct {
+		stored, flag string
+		on           bool
+		want         string
+	}{
+		{"", "frozen", true, "frozen"},
+		{"frozen", "frozen", true, "frozen"},
+		{"frozen", "frozen", false, ""},
+		{"withdrawal_banned", "frozen", true, "frozen,withdrawal_banned"},
+		{"disabled,frozen", "login_banned", true, "frozen,login_banned,disabled"},
+		{"frozen,zzz_new", "frozen", false, "zzz_new"},
+		{"", "frozen", false, ""},
+	} {
+		if got := setFlag(tc.stored, tc.flag, tc.on); got != tc.want {
+			t.Errorf("setFlag(%q, %q, %v) = %q, want %q", tc.stored, tc.flag, tc.on, got, tc.want)
+		}
+	}
+}
+
+func TestRebind(t *testing.T) {
+	q := "SELECT a FROM t WHERE b = ? AND c IN (?, ?)"
+	if got := (dialect{}).rebind(q); got != q {
+		t.Errorf("sqlite rebind = %q", got)
+	}
+	if got := (dialect{postgres: true}).rebind(q); got != "SELECT a FROM t WHERE b = $1 AND c IN ($2, $3)" {
+		t.Errorf("postgres rebind = %q", got)
+	}
+}
+
+func TestLikePattern(t *testing.T) {
+	for in, want := range map[string]string{"0912": "%0912%", "a%b": `%a\%b%`, "a_b": `%a\_b%`, `a\b`: `%a\\b%`} {
+		if got := likePattern(in); got != want {
+			t.Errorf("likePattern(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPageArgs(t *testing.T) {
+	for _, tc := range []struct{ page, size, limit, offset int }{
+		{1, 20, 21, 0}, {3, 10, 11, 20}, {0, 0, 21, 0}, {-1, 5, 6, 0}, {2, 1000, 201, 200},
+	} {
+		if l, o := pageArgs(tc.page, tc.size); l != tc.limit || o != tc.offset {
+			t.Errorf("pageArgs(%d, %d) = %d, %d", tc.page, tc.size, l, o)
+		}
+	}
+}
