@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"sync"
 	"syscall"
@@ -161,6 +162,54 @@ func BenchmarkCatchUp(b *testing.B) {
 			b.ReportMetric(float64(head)*float64(b.N)/cpu.Seconds(), "events/cpu-s")
 			fmt.Printf("catch-up %-8s (5 projectors) %d events: %.0f events/s (%.0f events per CPU second of this process)\n",
 				kind, head, rate, float64(head)*float64(b.N)/cpu.Seconds())
+		})
+	}
+}
+
+// BenchmarkReadYourWrites measures, per backend, the time from an append's return until every
+// projector has applied it (what a read carrying Lotbook-Position waits for), with 8 concurrent
+// writers of deposit requests and approvals, and reports p50 and p99.
+func BenchmarkReadYourWrites(b *testing.B) {
+	for _, kind := range []string{"sqlite", "postgres"} {
+		b.Run(kind, func(b *testing.B) {
+			e := sqliteEnv(b)
+			if kind == "postgres" {
+				e = postgresEnv(b)
+			}
+			db := e.open()
+			r := e.run(db, nil)
+			var mu sync.Mutex
+			var lat []time.Duration
+			var wg sync.WaitGroup
+			n := b.N
+			for w := range 8 {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					m := e.register(fmt.Sprintf("09%08d", w))
+					for i := w; i < n; i += 8 {
+						order := fmt.Sprintf("W%d-%d", w, i)
+						pos := e.requestDeposit(m, order, "1000")
+						if i%2 == 1 {
+							pos = e.approveDeposit(m, order, "1000")
+						}
+						start := time.Now()
+						r.waitFor(b, pos)
+						mu.Lock()
+						lat = append(lat, time.Since(start))
+						mu.Unlock()
+					}
+				}()
+			}
+			wg.Wait()
+			slices.Sort(lat)
+			if len(lat) == 0 {
+				return
+			}
+			p50, p99 := lat[len(lat)/2], lat[len(lat)*99/100]
+			b.ReportMetric(float64(p50.Microseconds()), "p50-µs")
+			b.ReportMetric(float64(p99.Microseconds()), "p99-µs")
+			fmt.Printf("read-your-writes %-8s %d commands, 8 writers: p50 %s, p99 %s\n", kind, len(lat), p50, p99)
 		})
 	}
 }
