@@ -1,0 +1,239 @@
+package candles
+
+import (
+	"errors"
+	"sync"
+	"time"
+
+	"github.com/lotbook/lotbook/market/price"
+)
+
+// History supplies bars older than what the store holds.
+type History interface {
+	// Bars returns up to n bars of base built from symbol's trades strictly before `before`, the
+	// newest ones, oldest first (the last may be partial when `before` falls inside it).
+	Bars(symbol string, base Base, before time.Time, n int) []Bar
+}
+
+// Trade is what the store aggregates.
+type Trade struct {
+	Symbol string
+	Time   time.Time
+	Price  price.Price
+	Size   int64       // shares
+	Value  price.Price // NT$ in hundredths (price × size for a stock; the index's turnover change)
+}
+
+// Limits bound the store per symbol.
+type Limits struct {
+	Minutes int // 1-minute bars kept per symbol
+	Days    int // daily bars kept per symbol
+	MaxPage int // most candles one query returns
+}
+
+// DefaultLimits keep one trading day of minutes and about a year of days per symbol in memory;
+// older bars come from History.
+var DefaultLimits = Limits{Minutes: 300, Days: 260, MaxPage: 1000}
+
+// ErrLimit is returned for a non-positive page size.
+var ErrLimit = errors.New("limit must be positive")
+
+// Store keeps recent bars per symbol, bounded, and answers paged queries.
+type Store struct {
+	hist   History
+	limits Limits
+
+	mu   sync.RWMutex
+	syms map[string]*series
+}
+
+type series struct {
+	min, day ring
+}
+
+// NewStore makes a store; hist may be nil when there is no older data.
+func NewStore(hist History, limits Limits) *Store {
+	if limits.Minutes <= 0 {
+		limits.Minutes = DefaultLimits.Minutes
+	}
+	if limits.Days <= 0 {
+		limits.Days = DefaultLimits.Days
+	}
+	if limits.MaxPage <= 0 {
+		limits.MaxPage = DefaultLimits.MaxPage
+	}
+	return &Store{hist: hist, limits: limits, syms: map[string]*series{}}
+}
+
+// Add folds one trade into the symbol's minute and day bars. A symbol's first trade first loads
+// its history up to that trade, so the bar in progress is complete.
+func (s *Store) Add(t Trade) {
+	s.mu.RLock()
+	sr := s.syms[t.Symbol]
+	s.mu.RUnlock()
+	if sr == nil {
+		// Load outside the lock: History may be slow; a racing first trade loads twice, one wins.
+		fresh := &series{min: newRing(s.limits.Minutes), day: newRing(s.limits.Days)}
+		if s.hist != nil {
+			for _, b := range s.hist.Bars(t.Symbol, Minutes, t.Time, s.limits.Minutes) {
+				fresh.min.push(b)
+			}
+			for _, b := range s.hist.Bars(t.Symbol, Days, t.Time, s.limits.Days) {
+				fresh.day.push(b)
+			}
+		}
+		s.mu.Lock()
+		if sr = s.syms[t.Symbol]; sr == nil {
+			sr = fresh
+			s.syms[t.Symbol] = sr
+		}
+		s.mu.Unlock()
+	}
+	b := Bar{Open: t.Price, High: t.Price, Low: t.Price, Close: t.Price, Volume: t.Size, Turnover: t.Value}
+	s.mu.Lock()
+	b.Time = Min1.Bucket(t.Time)
+	sr.min.add(b)
+	b.Time = Day.Bucket(t.Time)
+	sr.day.add(b)
+	s.mu.Unlock()
+}
+
+// Query returns up to limit candles of iv that start before `before` (zero: no bound), newest
+// last. Paging backwards: pass the Time of the oldest candle received.
+func (s *Store) Query(symbol string, iv Interval, before time.Time, limit int) ([]Bar, error) {
+	if limit <= 0 {
+		return nil, ErrLimit
+	}
+	if limit > s.limits.MaxPage {
+		limit = s.limits.MaxPage
+	}
+	cut := before
+	if !cut.IsZero() {
+		// A `before` inside a candle keeps that whole candle.
+		if b := iv.Bucket(before); !b.Equal(before) {
+			cut = iv.next(b)
+		}
+	}
+	want := (limit + 1) * iv.PerBucket()
+	base := iv.Base()
+
+	s.mu.RLock()
+	var recent []Bar
+	if sr := s.syms[symbol]; sr != nil {
+		r := &sr.min
+		if base == Days {
+			r = &sr.day
+		}
+		recent = r.before(cut, want)
+	}
+	s.mu.RUnlock()
+
+	bars := recent
+	exhausted := true
+	if len(recent) < want && s.hist != nil {
+		older := cut
+		if len(recent) > 0 {
+			older = recent[0].Time
+		}
+		if older.IsZero() {
+			older = time.Now()
+		}
+		need := want - len(recent)
+		h := s.hist.Bars(symbol, base, older, need)
+		exhausted = len(h) < need
+		bars = append(append(make([]Bar, 0, len(h)+len(recent)), h...), recent...)
+	} else if len(recent) == want {
+		exhausted = false
+	}
+	out := Aggregate(bars, iv)
+	if !exhausted && len(out) > 0 {
+		// The oldest candle may be missing base bars beyond what was fetched.
+		out = out[1:]
+	}
+	if len(out) > limit {
+		out = out[len(out)-limit:]
+	}
+	return out, nil
+}
+
+// Symbols is the number of symbols with bars in memory.
+func (s *Store) Symbols() int {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return len(s.syms)
+}
+
+// ring is a bounded, time-ordered list of bars: the oldest fall off.
+type ring struct {
+	bars  []bar
+	start int // index of the oldest
+	n     int
+}
+
+// bar is Bar without the time zone pointer and with 32-bit prices: 40 bytes instead of 72,
+// which matters at thousands of symbols.
+type bar struct {
+	t                      int64 // unix seconds
+	open, high, low, close int32
+	volume                 int64
+	turnover               int64
+}
+
+func pack(b Bar) bar {
+	return bar{t: b.Time.Unix(), open: int32(b.Open), high: int32(b.High), low: int32(b.Low),
+		close: int32(b.Close), volume: b.Volume, turnover: int64(b.Turnover)}
+}
+
+func (b bar) unpack() Bar {
+	return Bar{Time: time.Unix(b.t, 0).In(Location), Open: price.Price(b.open), High: price.Price(b.high),
+		Low: price.Price(b.low), Close: price.Price(b.close), Volume: b.volume, Turnover: price.Price(b.turnover)}
+}
+
+func newRing(capacity int) ring { return ring{bars: make([]bar, 0, min(capacity, 16)), n: capacity} }
+
+func (r *ring) at(i int) *bar { return &r.bars[(r.start+i)%len(r.bars)] }
+
+func (r *ring) push(b Bar) {
+	if len(r.bars) < r.n {
+		// Still growing: the ring is in order from index 0.
+		r.bars = append(r.bars, pack(b))
+		return
+	}
+	r.bars[r.start] = pack(b)
+	r.start = (r.start + 1) % len(r.bars)
+}
+
+// add merges b into the newest bar when it has the same start, else appends it. Trades arrive in
+// time order per symbol, so an older bucket cannot come back.
+func (r *ring) add(b Bar) {
+	if l := len(r.bars); l > 0 {
+		last := r.at(l - 1)
+		if last.t == b.Time.Unix() {
+			nb := last.unpack()
+			nb.merge(b)
+			*last = pack(nb)
+			return
+		}
+		if last.t > b.Time.Unix() {
+			return
+		}
+	}
+	r.push(b)
+}
+
+// before returns up to n of the newest bars starting before cut (all when cut is zero), oldest first.
+func (r *ring) before(cut time.Time, n int) []Bar {
+	end := len(r.bars)
+	if !cut.IsZero() {
+		c := cut.Unix()
+		for end > 0 && r.at(end-1).t >= c {
+			end--
+		}
+	}
+	from := max(0, end-n)
+	out := make([]Bar, 0, end-from)
+	for i := from; i < end; i++ {
+		out = append(out, r.at(i).unpack())
+	}
+	return out
+}

@@ -1,0 +1,122 @@
+package sim
+
+import (
+	"context"
+	"time"
+
+	"github.com/lotbook/lotbook/market/feed"
+	"github.com/lotbook/lotbook/market/rules"
+)
+
+// Snapshot is a symbol's quote with the best five levels (none for an index).
+func (s *Sim) Snapshot(symbol string) (feed.Snapshot, bool) {
+	e, ok := s.bySym[symbol]
+	if !ok {
+		return feed.Snapshot{}, false
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	if e.inst < 0 {
+		return feed.Snapshot{Quote: s.indices[e.idx].q}, true
+	}
+	l := s.insts[e.inst]
+	snap := feed.Snapshot{Quote: l.q}
+	snap.Bids, snap.Asks = s.book(l)
+	return snap, true
+}
+
+// Quotes appends every instrument's quote (in catalogue order) to dst.
+func (s *Sim) Quotes(dst []feed.Quote) []feed.Quote {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	for _, l := range s.insts {
+		dst = append(dst, l.q)
+	}
+	return dst
+}
+
+// IndexQuotes are the indices' quotes, listed first.
+func (s *Sim) IndexQuotes() []feed.Quote {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	out := make([]feed.Quote, len(s.indices))
+	for i, x := range s.indices {
+		out[i] = x.q
+	}
+	return out
+}
+
+// book is a plausible best five around the last price, changing every few seconds while the
+// market trades and frozen outside: the spread is one tick, sizes scale with the symbol's
+// liquidity, and levels stop at the limits. At a limit the far side is empty and a large queue waits
+// at the limit price, as on a locked limit day. Callers hold mu.
+func (s *Sim) book(l *instrument) (bids, asks []feed.Level) {
+	q := &l.q
+	p := l.p
+	stamp := q.Time.Unix()
+	if c := s.clock.Load(); c >= s.today.open && c < s.today.close {
+		stamp = c / 3
+	}
+	r := newRNG(key(s.seed, p.ch, pBook, uint64(stamp)))
+	unit := max(1, p.dayLots/float64(max(1, s.today.minutes))/2)
+	size := func(scale float64) int64 {
+		return max(1, int64(unit*scale*(0.3+2.2*r.float()))) * 1000
+	}
+	last, lu, ld := q.Last, q.LimitUp, q.LimitDown
+	bid := last
+	if r.float() < 0.5 {
+		bid = rules.Down(last, p.kind)
+	}
+	switch {
+	case last == lu && lu != ld:
+		bid = lu
+	case last == ld && lu != ld:
+		bid = 0
+	}
+	ask := rules.Up(bid, p.kind)
+	if bid == 0 {
+		ask = ld
+	}
+	for i, px := 0, bid; i < 5 && px >= ld && px > 0; i, px = i+1, rules.Down(px, p.kind) {
+		scale := 1 + float64(i)*0.4
+		if px == lu {
+			scale = 40
+		}
+		bids = append(bids, feed.Level{Price: px, Size: size(scale)})
+		if px == rules.Down(px, p.kind) {
+			break
+		}
+	}
+	for i, px := 0, ask; i < 5 && px <= lu && last != lu; i, px = i+1, rules.Up(px, p.kind) {
+		scale := 1 + float64(i)*0.4
+		if px == ld {
+			scale = 40
+		}
+		asks = append(asks, feed.Level{Price: px, Size: size(scale)})
+	}
+	return bids, asks
+}
+
+// Run advances the simulator to now() every interval until ctx ends.
+func (s *Sim) Run(ctx context.Context, now func() time.Time, every time.Duration) error {
+	t := time.NewTicker(every)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-t.C:
+			s.Advance(now())
+		}
+	}
+}
+
+// Kind is the tick table of an instrument symbol (stocks for unknown ones and indices).
+func (s *Sim) Kind(symbol string) rules.Kind {
+	if e, ok := s.bySym[symbol]; ok && e.inst >= 0 {
+		return s.params[e.inst].kind
+	}
+	return rules.Stock
+}
+
+var _ feed.Feed = (*Sim)(nil)
