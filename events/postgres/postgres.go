@@ -66,19 +66,24 @@ CREATE TABLE IF NOT EXISTS events (
 // across a round trip to the client. A batch holding an already stored event id fails on the
 // unique index of id and goes to the client-planned path, which answers retries.
 //
-// p_lock is the append lock's key. Per request: p_streams, p_prev (index of the batch's previous request to the same stream, 0 if
-// none), p_expected, p_counts. Per event: its request, its index in the request, its stream and its
-// columns. Returns per request (accepted, stream version after it, position of its last event).
+// p_lock is the append lock's key. p_known_head is the head this Store's writer left after its
+// last write; when the head is still there, nobody else wrote since, and the stream versions the
+// writer remembers (p_known, -1 when unknown) are current and need no index lookup. Per request:
+// p_streams, p_prev (index of the batch's previous request to the same stream, 0 if none),
+// p_expected, p_counts, p_known. Per event: its request, its index in the request, its stream and
+// its columns. Returns per request: accepted, the stream's version after it, the position of its
+// last event (0 when refused), whether the known versions held, and the head after the batch.
 const appendFunction = `
-CREATE OR REPLACE FUNCTION lotbook_append_v1(p_lock bigint,
-	p_streams text[], p_prev int[], p_expected bigint[], p_counts int[],
+CREATE OR REPLACE FUNCTION lotbook_append_v1(p_lock bigint, p_known_head bigint,
+	p_streams text[], p_prev int[], p_expected bigint[], p_counts int[], p_known bigint[],
 	p_ev_req int[], p_ev_ord int[], p_ev_stream text[],
 	p_ids uuid[], p_types text[], p_data bytea[], p_meta jsonb[])
-RETURNS TABLE (accepted boolean, version bigint, pos bigint)
+RETURNS TABLE (accepted boolean, version bigint, pos bigint, known_held boolean, head bigint)
 LANGUAGE plpgsql AS $fn$
 DECLARE
 	nreq int := cardinality(p_streams);
-	head bigint;
+	h bigint;
+	held boolean;
 	cur bigint;
 	dbv bigint[];
 	after_v bigint[] := array_fill(0::bigint, ARRAY[nreq]);
@@ -86,15 +91,20 @@ DECLARE
 	base_p bigint[] := array_fill(NULL::bigint, ARRAY[nreq]);
 BEGIN
 	PERFORM pg_advisory_xact_lock(p_lock);
-	SELECT coalesce(max(e.position), 0) INTO head FROM events e;
-	SELECT array_agg(CASE WHEN t.prev = 0 THEN coalesce((SELECT max(e.version) FROM events e WHERE e.stream = t.s), 0) END ORDER BY t.ord)
-	  INTO dbv FROM unnest(p_streams, p_prev) WITH ORDINALITY AS t(s, prev, ord);
+	SELECT coalesce(max(e.position), 0) INTO h FROM events e;
+	held := h = p_known_head;
+	SELECT array_agg(CASE
+			WHEN t.prev <> 0 THEN NULL
+			WHEN held AND t.k >= 0 THEN t.k
+			ELSE coalesce((SELECT max(e.version) FROM events e WHERE e.stream = t.s), 0)
+		END ORDER BY t.ord)
+	  INTO dbv FROM unnest(p_streams, p_prev, p_known) WITH ORDINALITY AS t(s, prev, k, ord);
 	FOR r IN 1 .. nreq LOOP
 		IF p_prev[r] = 0 THEN cur := dbv[r]; ELSE cur := after_v[p_prev[r]]; END IF;
 		IF p_expected[r] = -1 OR p_expected[r] = cur THEN
 			base_v[r] := cur;
-			base_p[r] := head;
-			head := head + p_counts[r];
+			base_p[r] := h;
+			h := h + p_counts[r];
 			cur := cur + p_counts[r];
 		END IF;
 		after_v[r] := cur;
@@ -104,14 +114,15 @@ BEGIN
 	  FROM unnest(p_ev_req, p_ev_ord, p_ev_stream, p_ids, p_types, p_data, p_meta) AS u(r, o, s, id, t, d, m)
 	 WHERE base_v[u.r] IS NOT NULL;
 	IF FOUND THEN
-		PERFORM pg_notify('` + notifyChannel + `', head::text);
+		PERFORM pg_notify('` + notifyChannel + `', h::text);
 	END IF;
-	RETURN QUERY SELECT base_v[t.r] IS NOT NULL, after_v[t.r], coalesce(base_p[t.r] + p_counts[t.r], 0)
+	RETURN QUERY SELECT base_v[t.r] IS NOT NULL, after_v[t.r], coalesce(base_p[t.r] + p_counts[t.r], 0), held, h
 	  FROM generate_subscripts(p_streams, 1) AS t(r) ORDER BY t.r;
 END
 $fn$`
 
-const sqlAppend = `SELECT accepted, version, pos FROM lotbook_append_v1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`
+const sqlAppend = `SELECT accepted, version, pos, known_held, head
+	FROM lotbook_append_v1($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`
 
 // Statements of the writer's two round trips.
 const (
@@ -138,9 +149,17 @@ type Store struct {
 
 	closeOnce sync.Once
 
+	// known is what the writer goroutine (its only user) knows of the stream versions as of
+	// knownHead, the head its last write left; knownHead -1 knows nothing.
+	known     map[string]int64
+	knownHead int64
+
 	transactions atomic.Int64
 	events       atomic.Int64
 }
+
+// maxKnown bounds the remembered stream versions; past it the writer forgets them all.
+const maxKnown = 100_000
 
 var _ events.Store = (*Store)(nil)
 
@@ -162,7 +181,8 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{pool: pool, queue: backend.NewQueue(), writerEnd: make(chan struct{}), listenEnd: make(chan struct{})}
+	s := &Store{pool: pool, queue: backend.NewQueue(), writerEnd: make(chan struct{}), listenEnd: make(chan struct{}),
+		known: map[string]int64{}, knownHead: -1}
 	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
 	go s.writer()
 	return s, nil
@@ -240,7 +260,7 @@ func (s *Store) fast(batch []*backend.Request) error {
 		nev += len(r.Events)
 	}
 	streams, prev := make([]string, len(batch)), make([]int32, len(batch))
-	expected, counts := make([]int64, len(batch)), make([]int32, len(batch))
+	expected, counts, known := make([]int64, len(batch)), make([]int32, len(batch)), make([]int64, len(batch))
 	evReq, evOrd, evStream := make([]int32, 0, nev), make([]int32, 0, nev), make([]string, 0, nev)
 	ids, types, data, metas := make([]pgtype.UUID, 0, nev), make([]string, 0, nev), make([][]byte, 0, nev), make([]string, 0, nev)
 	last := map[string]int32{}
@@ -249,6 +269,11 @@ func (s *Store) fast(batch []*backend.Request) error {
 	for i, r := range batch {
 		streams[i], prev[i], expected[i], counts[i] = r.Stream, last[r.Stream], r.Expected, int32(len(r.Events))
 		last[r.Stream] = int32(i + 1)
+		if v, ok := s.known[r.Stream]; ok {
+			known[i] = v
+		} else {
+			known[i] = -1
+		}
 		for j, e := range r.Events {
 			if _, dup := seen[e.ID]; dup {
 				return errRetry // a retry racing its original in one batch
@@ -268,23 +293,34 @@ func (s *Store) fast(batch []*backend.Request) error {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
 	defer cancel()
-	rows, err := s.pool.Query(ctx, sqlAppend, appendLock, streams, prev, expected, counts, evReq, evOrd, evStream, ids, types, data, metas)
+	// Whatever happens next, the versions known now may not hold after it unless it succeeds.
+	knownHead := s.knownHead
+	s.knownHead = -1
+	rows, err := s.pool.Query(ctx, sqlAppend, appendLock, knownHead, streams, prev, expected, counts, known,
+		evReq, evOrd, evStream, ids, types, data, metas)
 	if err != nil {
 		return batchErr(err)
 	}
 	type outcome struct {
-		ok       bool
-		ver, pos int64
+		ok, held       bool
+		ver, pos, head int64
 	}
 	out := make([]outcome, 0, len(batch))
 	var o outcome
 	// ForEachRow reads to the end of the statement, its commit included, before answering anyone.
-	if _, err := pgx.ForEachRow(rows, []any{&o.ok, &o.ver, &o.pos}, func() error { out = append(out, o); return nil }); err != nil {
+	if _, err := pgx.ForEachRow(rows, []any{&o.ok, &o.ver, &o.pos, &o.held, &o.head}, func() error { out = append(out, o); return nil }); err != nil {
 		return batchErr(err)
 	}
 	if len(out) != len(batch) {
 		return fmt.Errorf("postgres events: append batch answered %d of %d appends", len(out), len(batch))
 	}
+	if !out[0].held || len(s.known) > maxKnown {
+		clear(s.known) // another writer moved the head: what we knew may be stale
+	}
+	for i, r := range batch {
+		s.known[r.Stream] = out[i].ver // in batch order, so the last request to a stream wins
+	}
+	s.knownHead = out[0].head
 	written := int64(0)
 	for i, r := range batch {
 		if out[i].ok {
@@ -328,6 +364,7 @@ func batchErr(err error) error {
 // that did commit after all (a lost COMMIT reply) finds its event ids and answers as a retry.
 // Alone, a unique violation is the final optimistic concurrency guard.
 func (s *Store) planned(batch []*backend.Request) {
+	s.knownHead = -1 // this path writes without keeping the known versions
 	pending, err := s.write(batch)
 	if err == nil {
 		return
