@@ -560,6 +560,9 @@ func (s suite) subscribeCatchUpThenLive(t *testing.T) {
 			t.Fatalf("delivered event %d is %s, want %s", i, got[i].ID, want[i].ID)
 		}
 	}
+	if c.pages >= len(got) {
+		t.Fatalf("%d events came in %d pages: catch-up must deliver stored events in pages", len(got), c.pages)
+	}
 }
 
 func (s suite) subscribeAfterPosition(t *testing.T) {
