@@ -165,8 +165,49 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 				return err
 			}
 		}
-		return nil
+		return db.dropAbandoned(ctx, w)
 	})
+}
+
+// abandonedAfter is how long the scratch tables of a rebuild or comparison may go unwritten
+// before the next open drops them as left behind by a crash (a running one writes every page).
+const abandonedAfter = time.Hour
+
+// dropAbandoned drops the scratch tables (and checkpoint) of rebuilds and comparisons that
+// stopped long ago.
+func (db *ReadDB) dropAbandoned(ctx context.Context, w *wtx) error {
+	rows, err := w.query(ctx, "SELECT name FROM projection_checkpoints WHERE updated_at < ?", time.Now().Add(-abandonedAfter).UnixMicro())
+	if err != nil {
+		return err
+	}
+	var names []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return fmt.Errorf("read checkpoints: %w", err)
+		}
+		names = append(names, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read checkpoints: %w", err)
+	}
+	for _, n := range names {
+		for _, p := range projectors {
+			suffix, ok := strings.CutPrefix(n, p.name)
+			if !ok || (suffix != rebuildSuffix && !strings.HasPrefix(suffix, compareSuffix)) {
+				continue
+			}
+			if err := db.dropTables(ctx, w, p, suffix); err != nil {
+				return err
+			}
+			if err := deleteCheckpoint(ctx, w, n); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // createTables drops and creates the projector's tables under suffix, with their indexes unless

@@ -647,3 +647,44 @@ func TestIdempotencyRecords(t *testing.T) {
 		}
 	})
 }
+
+// TestAbandonedScratchTables: tables of a comparison that crashed are dropped on the next open,
+// once old enough; recent ones (maybe another process's, still running) are kept.
+func TestAbandonedScratchTables(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		db := e.open()
+		for suffix, age := range map[string]time.Duration{"_cmp_old": 2 * abandonedAfter, "_cmp_new": time.Minute} {
+			if err := db.writeTx(ctx, func(w *wtx) error {
+				if err := db.createTables(ctx, w, balancesProjector, suffix, false); err != nil {
+					return err
+				}
+				if err := setCheckpoint(ctx, w, "balances"+suffix, "x", 0); err != nil {
+					return err
+				}
+				return w.exec(ctx, "UPDATE projection_checkpoints SET updated_at = ? WHERE name = ?", time.Now().Add(-age).UnixMicro(), "balances"+suffix)
+			}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		db.Close()
+		db = e.open()
+		if err := db.writeTx(ctx, func(w *wtx) error {
+			for suffix, want := range map[string]bool{"_cmp_old": false, "_cmp_new": true} {
+				exist, err := db.tablesExist(ctx, w, balancesProjector.tables, suffix)
+				if err != nil {
+					return err
+				}
+				if exist != want {
+					t.Errorf("tables %s exist = %v", suffix, exist)
+				}
+				if _, found, err := checkpointSchema(ctx, w, "balances"+suffix); err != nil || found != want {
+					t.Errorf("checkpoint %s found = %v, %v", suffix, found, err)
+				}
+			}
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}

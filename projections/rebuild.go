@@ -7,6 +7,12 @@ import (
 	"strings"
 )
 
+// Table name suffixes of the fresh copies that Rebuild and Compare build from the log.
+const (
+	rebuildSuffix = "_rebuild"
+	compareSuffix = "_cmp_"
+)
+
 // rebuildPage is the number of events per transaction when building a read model from the log:
 // large pages let a projector fold many events per row before writing.
 const rebuildPage = 20000
@@ -24,7 +30,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 	}
 	r.rebuildMu.Lock()
 	defer r.rebuildMu.Unlock()
-	const suffix = "_rebuild"
+	const suffix = rebuildSuffix
 	cpName := name + suffix
 	if err := r.db.writeTx(ctx, func(w *wtx) error {
 		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
@@ -196,7 +202,7 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	suffix := "_cmp_" + randomTag()
+	suffix := compareSuffix + randomTag()
 	cpName := name + suffix
 	if err := r.db.writeTx(ctx, func(w *wtx) error {
 		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
