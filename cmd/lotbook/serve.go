@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net/http"
+	_ "net/http/pprof" // on http.DefaultServeMux, served only with --pprof
 	"os"
 	"sync"
 
@@ -17,6 +19,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := newFlags("serve", &e)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	demo := fs.Bool("demo", false, "seed the demo users and channel, deposit window always open")
+	pprofAddr := fs.String("pprof", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off by default")
 	if pos, err := parse(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -42,6 +45,14 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		runErr = st.Run(ctx)
 		cancel()
 	})
+	if *pprofAddr != "" {
+		wg.Go(func() {
+			if err := api.Serve(ctx, *pprofAddr, http.DefaultServeMux); err != nil {
+				log.Error("pprof listener", "err", err)
+			}
+		})
+		log.Info("profiler listening", "addr", "http://"+*pprofAddr+"/debug/pprof/")
+	}
 	if *demo {
 		if err := seed.Demo(ctx, st.Commands); err != nil {
 			cancel()

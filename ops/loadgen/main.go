@@ -36,6 +36,7 @@ type config struct {
 	jsonOut, keep   bool
 	registerWorkers int
 	fill            int
+	cpuProfile      string
 }
 
 // Result is what one run measured; ops/bench reads it as JSON.
@@ -85,6 +86,7 @@ func main() {
 	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary data folder")
 	flag.IntVar(&c.registerWorkers, "register-workers", 4, "concurrent registrations (each costs an argon2id hash)")
+	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write the started server's CPU profile during the load to this file (go tool pprof)")
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
@@ -136,7 +138,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		if sessions, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers, c.fill); err != nil {
 			return nil, err
 		}
-		if srv, err = startServer(ctx, c.bin, dir, log); err != nil {
+		if srv, err = startServer(ctx, c.bin, dir, c.cpuProfile != "", log); err != nil {
 			return nil, err
 		}
 		defer srv.stop()
@@ -168,7 +170,16 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 
 	if c.duration > 0 {
 		log.Info("sending deposit commands", "clients", c.clients, "duration", c.duration)
+		profiled := make(chan error, 1)
+		if c.cpuProfile != "" && srv != nil {
+			go func() { profiled <- srv.profile(ctx, c.duration, c.cpuProfile) }()
+		} else {
+			profiled <- nil
+		}
 		drive(ctx, cl, ops, members, c, res, srv)
+		if err := <-profiled; err != nil {
+			return nil, err
+		}
 	}
 
 	if srv != nil {

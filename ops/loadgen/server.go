@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -22,6 +23,7 @@ var loadEnv []string
 // server is a `lotbook serve --demo` process started by the tool.
 type server struct {
 	bin, dir, base string
+	pprof          string // the profiler's address when started with it
 	cmd            *exec.Cmd
 	done           chan error
 	log            *slog.Logger
@@ -36,23 +38,33 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-func startServer(ctx context.Context, bin, dir string, log *slog.Logger) (*server, error) {
+func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Logger) (*server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, fmt.Errorf("free port: %w", err)
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(port)
+	args := []string{"serve", "--demo", "--addr", addr, "--data", dir}
+	pprofAddr := ""
+	if pprof {
+		pp, err := freePort()
+		if err != nil {
+			return nil, fmt.Errorf("free port: %w", err)
+		}
+		pprofAddr = "127.0.0.1:" + strconv.Itoa(pp)
+		args = append(args, "--pprof", pprofAddr)
+	}
 	logFile, err := os.Create(dir + "/serve.log")
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--data", dir)
+	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	cmd.Env = append(os.Environ(), loadEnv...)
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	s := &server{bin: bin, dir: dir, base: "http://" + addr, cmd: cmd, done: make(chan error, 1), log: log}
+	s := &server{bin: bin, dir: dir, base: "http://" + addr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
 	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr, "data", dir)
 	deadline := time.Now().Add(60 * time.Second)
@@ -125,4 +137,32 @@ func (s *server) rebuild(ctx context.Context, name string) (Rebuild, error) {
 	secs, _ := strconv.ParseFloat(string(m[2]), 64)
 	s.log.Info("rebuilt", "name", name, "events", n, "seconds", secs)
 	return Rebuild{Name: name, Events: n, Seconds: secs, EventsPerSec: float64(n) / secs}, nil
+}
+
+// profile saves the server's CPU profile over most of the load's duration to file.
+func (s *server) profile(ctx context.Context, d time.Duration, file string) error {
+	secs := max(1, int((d-time.Second)/time.Second))
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
+		fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", s.pprof, secs), nil)
+	if err != nil {
+		return err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return fmt.Errorf("cpu profile: HTTP %d", resp.StatusCode)
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(f, resp.Body); err != nil {
+		f.Close()
+		return fmt.Errorf("cpu profile: %w", err)
+	}
+	s.log.Info("server CPU profile written", "file", file)
+	return f.Close()
 }
