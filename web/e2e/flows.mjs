@@ -1,0 +1,62 @@
+// User actions shared by the browser tests, done through the screens as a person would.
+import assert from 'node:assert/strict';
+import { dialogButton, nextResponse, openRoute, tid, waitHash, waitToast } from './harness.mjs';
+import { TEXTS } from './texts.mjs';
+
+/** Opens the app at the welcome page in the given language (?lang= is stored by the app). */
+export async function openApp(page, base, lang) {
+  await page.goto(`${base}/?lang=${lang}`);
+  await waitHash(page, '/login/start');
+  await tid(page, 'welcome').waitFor();
+  await page.waitForFunction((l) => document.documentElement.lang === l, TEXTS[lang].htmlLang);
+}
+
+/** Fills and sends the login form (already on /login/login); resolves with the response. */
+export async function submitLogin(page, account, password, { agree = true } = {}) {
+  const form = tid(page, 'login-form');
+  await form.waitFor();
+  await tid(page, 'login-account').fill(account);
+  await tid(page, 'login-password').fill(password);
+  if (agree) await tid(page, 'login-agree').check();
+  const res = nextResponse(page, 'POST', '/api/vue/user/login');
+  await tid(page, 'login-submit').click();
+  return res;
+}
+
+/** Logs in through the form and waits for the role's landing screen. */
+export async function login(page, lang, account, password, landing = { hash: '/home/index', testId: 'home-page' }) {
+  if (!(await page.evaluate(() => location.hash)).startsWith('#/login/login')) await openRoute(page, '/login/login');
+  const res = await submitLogin(page, account, password);
+  assert.equal(res.status, 200, `login ${account}: ${JSON.stringify(res.body)}`);
+  await waitToast(page, TEXTS[lang].loginSuccess);
+  await waitHash(page, landing.hash);
+  await tid(page, landing.testId).waitFor();
+}
+
+/** Logs out from mine (the dialog's confirm), and waits for the login screen. */
+export async function logout(page, lang) {
+  await openRoute(page, '/user/usercenter');
+  await tid(page, 'logout').click();
+  await page.locator('.adm-dialog-content').filter({ hasText: TEXTS[lang].logoutConfirm }).waitFor();
+  const res = nextResponse(page, 'POST', '/api/vue/user/logout');
+  await dialogButton(page, TEXTS[lang].confirm);
+  assert.equal((await res).status, 200);
+  await waitHash(page, '/login/login');
+  await tid(page, 'login-form').waitFor();
+  assert.equal(await page.evaluate(() => localStorage.getItem('tokend')), null, 'the token is removed on logout');
+}
+
+/** Fills the register form (already on /login/register) and sends it; resolves with the response. */
+export async function submitRegister(page, { account, password, confirm = password, invite = 'LOTBOOK', agree = true }) {
+  await tid(page, 'register-form').waitFor();
+  await tid(page, 'register-account').fill(account);
+  await tid(page, 'register-password').fill(password);
+  await tid(page, 'register-confirm').fill(confirm);
+  await tid(page, 'register-invite').fill(invite);
+  const box = tid(page, 'register-agree');
+  if (agree) await box.check();
+  else await box.uncheck();
+  const res = nextResponse(page, 'POST', '/api/vue/user/register');
+  await tid(page, 'register-submit').click();
+  return res;
+}
