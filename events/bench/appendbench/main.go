@@ -18,8 +18,6 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/jackc/pgx/v5"
-
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/bench"
 	"github.com/lotbook/lotbook/events/postgres"
@@ -106,12 +104,13 @@ func run(backend, pgDSN string, cfg bench.Config) (bench.Result, time.Duration, 
 		if st, err = postgres.Open(ctx, dsn); err != nil {
 			return bench.Result{}, 0, err
 		}
-		conn, err := pgx.Connect(ctx, dsn)
-		if err != nil {
-			return bench.Result{}, 0, err
+		serverCPU = func() time.Duration {
+			d, err := pgtest.ServerCPU(ctx, dsn)
+			if err != nil {
+				return -1
+			}
+			return d
 		}
-		defer conn.Close(ctx)
-		serverCPU = func() time.Duration { return backendsCPU(ctx, conn) }
 	default:
 		return bench.Result{}, 0, fmt.Errorf("unknown backend %q", backend)
 	}
@@ -129,34 +128,4 @@ func run(backend, pgDSN string, cfg bench.Config) (bench.Result, time.Duration, 
 		return r, -1, err
 	}
 	return r, after - before, err
-}
-
-// backendsCPU sums the CPU time of the server processes connected to conn's database, from
-// /proc (so only for a server on this machine); -1 when unreadable.
-func backendsCPU(ctx context.Context, conn *pgx.Conn) time.Duration {
-	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
-	if err != nil {
-		return -1
-	}
-	pids, err := pgx.CollectRows(rows, pgx.RowTo[int])
-	if err != nil {
-		return -1
-	}
-	var total time.Duration
-	for _, pid := range pids {
-		b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-		if err != nil {
-			return -1
-		}
-		// Fields after the command name: utime and stime are the 12th and 13th, in clock ticks
-		// (100 per second on Linux).
-		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+2:]))
-		if len(f) < 13 {
-			return -1
-		}
-		u, _ := strconv.ParseInt(f[11], 10, 64)
-		s, _ := strconv.ParseInt(f[12], 10, 64)
-		total += time.Duration(u+s) * 10 * time.Millisecond
-	}
-	return total
 }

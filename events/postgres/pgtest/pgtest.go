@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -100,4 +101,43 @@ func redact(dsn string) string {
 		return u.String()
 	}
 	return dsn
+}
+
+// ServerCPU sums the CPU time used so far by the server processes connected to the database of
+// dsn, read from /proc: it works for a server on this machine only. Benchmarks take the difference
+// over a run to report the database's CPU per event.
+func ServerCPU(ctx context.Context, dsn string) (time.Duration, error) {
+	conn, err := pgx.Connect(ctx, dsn)
+	if err != nil {
+		return 0, fmt.Errorf("pgtest: connect: %w", err)
+	}
+	defer conn.Close(ctx)
+	rows, err := conn.Query(ctx, `SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)
+	if err != nil {
+		return 0, fmt.Errorf("pgtest: list server processes: %w", err)
+	}
+	pids, err := pgx.CollectRows(rows, pgx.RowTo[int32])
+	if err != nil {
+		return 0, fmt.Errorf("pgtest: list server processes: %w", err)
+	}
+	var total time.Duration
+	for _, pid := range pids {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			return 0, fmt.Errorf("pgtest: server process %d: %w", pid, err)
+		}
+		// After the command name in parentheses, utime and stime are the 12th and 13th fields,
+		// in clock ticks of 10 ms.
+		f := strings.Fields(string(b[strings.LastIndexByte(string(b), ')')+1:]))
+		if len(f) < 13 {
+			return 0, fmt.Errorf("pgtest: server process %d: short /proc stat", pid)
+		}
+		u, errU := strconv.ParseInt(f[11], 10, 64)
+		s, errS := strconv.ParseInt(f[12], 10, 64)
+		if errU != nil || errS != nil {
+			return 0, fmt.Errorf("pgtest: server process %d: bad /proc stat", pid)
+		}
+		total += time.Duration(u+s) * 10 * time.Millisecond
+	}
+	return total, nil
 }
