@@ -1,7 +1,7 @@
 // User actions shared by the browser tests, done through the screens as a person would.
 import assert from 'node:assert/strict';
-import { dialogButton, nextResponse, openRoute, tid, waitHash, waitToast } from './harness.mjs';
-import { TEXTS } from './texts.mjs';
+import { dialogButton, nextResponse, openRoute, PHONE, shot, tid, waitHash, waitToast } from './harness.mjs';
+import { RAW_KEY, TEXTS } from './texts.mjs';
 
 /** Opens the app at the welcome page in the given language (?lang= is stored by the app). */
 export async function openApp(page, base, lang) {
@@ -59,4 +59,23 @@ export async function submitRegister(page, { account, password, confirm = passwo
   const res = nextResponse(page, 'POST', '/api/vue/user/register');
   await tid(page, 'register-submit').click();
   return res;
+}
+
+/**
+ * Checks a screen, then saves its screenshot: no translation key shown instead of a text, no
+ * Chinese on an English screen, nothing wider than the phone (the app must work from 320 px).
+ */
+export async function screen(page, lang, name, opts) {
+  const text = await page.locator('body').innerText();
+  assert.doesNotMatch(text, RAW_KEY, `${name}: a translation key is shown instead of its text`);
+  // The language list names 繁體中文 in its own script on purpose.
+  if (lang === 'en') assert.doesNotMatch(text.replaceAll('繁體中文', ''), /[\u4e00-\u9fff]/, `${name}: Chinese text on an English screen`);
+  const wide = await page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    if (document.documentElement.scrollWidth <= w) return null;
+    const out = [...document.querySelectorAll('body *')].find((el) => el.getBoundingClientRect().right > w + 1 && el.children.length === 0);
+    return { scrollWidth: document.documentElement.scrollWidth, width: w, element: out ? `${out.tagName.toLowerCase()}.${out.className} "${out.textContent?.slice(0, 60)}"` : '?' };
+  });
+  await shot(page, lang, name, opts);
+  assert.equal(wide, null, `${name}: the page is wider than the ${PHONE.viewport.width} px phone: ${JSON.stringify(wide)}`);
 }

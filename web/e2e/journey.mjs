@@ -3,18 +3,9 @@
 // balance on mine and the approved record, the auditor sees the balance in the timeline.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { login, logout, openApp, submitRegister } from './flows.mjs';
+import { login, logout, openApp, screen, submitRegister } from './flows.mjs';
 import { dialogButton, DEMO, freshMobile, money, newPhone, nextResponse, proofPng, setup, shot, tid, waitHash, waitText, waitToast } from './harness.mjs';
-import { RAW_KEY, TEXTS } from './texts.mjs';
-
-/** Screenshot after checking that the screen shows no translation key and, in English, no Chinese. */
-export async function screen(page, lang, name) {
-  const text = await page.locator('body').innerText();
-  assert.doesNotMatch(text, RAW_KEY, `${name}: a translation key is shown instead of its text`);
-  // The language list names 繁體中文 in its own script on purpose.
-  if (lang === 'en') assert.doesNotMatch(text.replaceAll('繁體中文', ''), /[\u4e00-\u9fff]/, `${name}: Chinese text on an English screen`);
-  await shot(page, lang, name);
-}
+import { TEXTS } from './texts.mjs';
 
 export function journey(lang, amount) {
   const T = TEXTS[lang];
@@ -163,7 +154,6 @@ export function journey(lang, amount) {
       await waitText(atApproval, new RegExp(money(amount).replace(/[.,]/g, '\\$&')));
       const last = page.locator('[data-testid=timeline-balance-TWD]').last();
       assert.equal(Number(await last.getAttribute('data-available')), Number(amount));
-      await atApproval.scrollIntoViewIfNeeded();
       await screen(page, lang, '12-audit-timeline');
     });
 
