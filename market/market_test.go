@@ -1,6 +1,7 @@
 package market
 
 import (
+	"context"
 	"errors"
 	"sync"
 	"testing"
@@ -165,5 +166,48 @@ func TestFacade(t *testing.T) {
 	}
 	if sess := s.Session(); sess.Phase != "continuous" || sess.Demo {
 		t.Errorf("session %+v", sess)
+	}
+}
+
+// Readers and the ticking simulator share the service safely (run with -race).
+func TestConcurrentReaders(t *testing.T) {
+	start := time.Date(2026, 11, 20, 9, 0, 0, 0, tpe)
+	var mu sync.Mutex
+	at := start
+	now := func() time.Time { mu.Lock(); defer mu.Unlock(); at = at.Add(time.Second); return at }
+	s, err := New(Config{Seed: 3, Now: now, Tick: time.Millisecond})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	done := make(chan error, 1)
+	go func() { done <- s.Run(ctx) }()
+	sub := s.Subscribe()
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for ctx.Err() == nil {
+				if _, err := s.Quote("2330"); err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := s.Candles("TAIEX", "1m", time.Time{}, 20); err != nil {
+					t.Error(err)
+					return
+				}
+				if _, err := s.Stocks(ListQuery{Tab: "gainers"}); err != nil {
+					t.Error(err)
+					return
+				}
+				sub.Take()
+			}
+		}()
+	}
+	wg.Wait()
+	if err := <-done; !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("Run: %v", err)
 	}
 }

@@ -66,7 +66,8 @@ func NewStore(hist History, limits Limits) *Store {
 }
 
 // Add folds one trade into the symbol's minute and day bars. A symbol's first trade first loads
-// its history up to that trade, so the bar in progress is complete.
+// from History the bars in progress up to that trade, so they are complete; older bars stay in
+// History and Query reads them there.
 func (s *Store) Add(t Trade) {
 	s.mu.RLock()
 	sr := s.syms[t.Symbol]
@@ -75,10 +76,10 @@ func (s *Store) Add(t Trade) {
 		// Load outside the lock: History may be slow; a racing first trade loads twice, one wins.
 		fresh := &series{min: newRing(s.limits.Minutes), day: newRing(s.limits.Days)}
 		if s.hist != nil {
-			for _, b := range s.hist.Bars(t.Symbol, Minutes, t.Time, s.limits.Minutes) {
+			for _, b := range s.hist.Bars(t.Symbol, Minutes, t.Time, 1) {
 				fresh.min.push(b)
 			}
-			for _, b := range s.hist.Bars(t.Symbol, Days, t.Time, s.limits.Days) {
+			for _, b := range s.hist.Bars(t.Symbol, Days, t.Time, 1) {
 				fresh.day.push(b)
 			}
 		}
@@ -189,13 +190,18 @@ func (b bar) unpack() Bar {
 		Low: price.Price(b.low), Close: price.Price(b.close), Volume: b.volume, Turnover: price.Price(b.turnover)}
 }
 
-func newRing(capacity int) ring { return ring{bars: make([]bar, 0, min(capacity, 16)), n: capacity} }
+func newRing(capacity int) ring { return ring{bars: make([]bar, 0, min(capacity, 8)), n: capacity} }
 
 func (r *ring) at(i int) *bar { return &r.bars[(r.start+i)%len(r.bars)] }
 
 func (r *ring) push(b Bar) {
 	if len(r.bars) < r.n {
-		// Still growing: the ring is in order from index 0.
+		// Still growing: the ring is in order from index 0. Grow by doubling, never past n.
+		if len(r.bars) == cap(r.bars) {
+			grown := make([]bar, len(r.bars), min(r.n, 2*cap(r.bars)))
+			copy(grown, r.bars)
+			r.bars = grown
+		}
 		r.bars = append(r.bars, pack(b))
 		return
 	}
