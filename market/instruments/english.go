@@ -143,7 +143,6 @@ var known = []struct {
 	{"2884", "E.SUN Financial Holding", "", "31", 16_600_000_000},
 	{"2885", "Yuanta Financial Holding", "", "35", 13_300_000_000},
 	{"2886", "Mega Financial Holding", "", "40", 14_900_000_000},
-	{"2887", "Taishin Shin Kong Financial Holding", "", "", 0},
 	{"2890", "SinoPac Financial Holdings", "", "24", 12_600_000_000},
 	{"2891", "CTBC Financial Holding", "", "45", 19_500_000_000},
 	{"2892", "First Financial Holding", "", "29", 14_000_000_000},
