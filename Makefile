@@ -13,7 +13,7 @@ GO_SRC    := $(shell find . -name '*.go' -not -path './web/*' -not -path './bin/
 # npm script presence, so targets call only what the web app provides.
 has_script = $(shell node -e 'process.exit((require("./web/package.json").scripts||{})["$(1)"]?0:1)' 2>/dev/null && echo yes)
 
-.PHONY: run test bench lint web-deps web-test go-test e2e clean
+.PHONY: run test bench lint web-deps web-test web-build go-test e2e clean
 
 web/node_modules/.package-lock.json: web/package.json web/package-lock.json
 	$(NPM) --prefix web ci --no-audit --no-fund
@@ -46,7 +46,16 @@ e2e: $(BIN)
 		LOTBOOK_BIN="$(CURDIR)/$(BIN)" $(NPM) --prefix web run e2e; \
 	else echo "e2e: web/package.json has no e2e script yet, skipped"; fi
 
-test: web-test web/dist/index.html go-test e2e
+# Every part runs even when an earlier one fails, so that one failure does not hide the others.
+test:
+	@failed=""; \
+	for part in web-test web-build go-test e2e; do \
+		$(MAKE) --no-print-directory $$part || failed="$$failed $$part"; \
+	done; \
+	if [ -n "$$failed" ]; then echo "make test: FAILED:$$failed"; exit 1; fi; \
+	echo "make test: all passed"
+
+web-build: web/dist/index.html
 
 lint: web/dist/index.html
 	@out="$$(gofmt -l $$(find . -name '*.go' -not -path './web/*' -not -path './bin/*'))"; \
