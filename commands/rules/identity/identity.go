@@ -2,7 +2,10 @@
 // Taiwan ID numbers with their check digit, login passwords and fund passwords.
 package identity
 
-import "strings"
+import (
+	"strings"
+	"unicode"
+)
 
 // ValidMobile reports whether s is a Taiwan mobile number: 10 digits starting with 09.
 func ValidMobile(s string) bool {
@@ -101,4 +104,47 @@ func allDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// MaskID shows the first three and last three characters of an ID number with the middle
+// starred (A123456789 -> A12****789); anything shorter than 7 characters is starred whole.
+func MaskID(id string) string {
+	if len(id) < 7 {
+		return strings.Repeat("*", len(id))
+	}
+	return id[:3] + strings.Repeat("*", len(id)-6) + id[len(id)-3:]
+}
+
+// maxNameRunes bounds a person's name as typed (Chinese names are 2-4 characters, romanised ones
+// longer).
+const maxNameRunes = 50
+
+// NormalizeName trims a name and collapses runs of white space to one space, so that "王 小明 "
+// and "王 小明" are one name.
+func NormalizeName(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// ValidName reports whether s (normalised) is a person's name: 2 to 50 characters, letters of any
+// script, with single spaces, '.', '·', '-' or '\” between them.
+func ValidName(s string) bool {
+	rs := []rune(s)
+	if len(rs) < 2 || len(rs) > maxNameRunes {
+		return false
+	}
+	for _, r := range rs {
+		switch {
+		case unicode.IsLetter(r), unicode.Is(unicode.Mn, r):
+		case r == ' ' || r == '.' || r == '·' || r == '-' || r == '\'':
+		default:
+			return false
+		}
+	}
+	return unicode.IsLetter(rs[0])
+}
+
+// SameName reports whether two names are the same person's as typed: equal after normalising,
+// ignoring the case of Latin letters.
+func SameName(a, b string) bool {
+	return strings.EqualFold(NormalizeName(a), NormalizeName(b))
 }

@@ -1,6 +1,9 @@
 package identity
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestValidMobile(t *testing.T) {
 	tests := []struct {
@@ -145,5 +148,50 @@ func TestValidFundPassword(t *testing.T) {
 		if got := ValidFundPassword(tc.in); got != tc.want {
 			t.Errorf("ValidFundPassword(%q) = %v, want %v", tc.in, got, tc.want)
 		}
+	}
+}
+
+func TestMaskID(t *testing.T) {
+	for in, want := range map[string]string{
+		"A123456789": "A12****789",
+		"AB12345":    "AB1*345",
+		"A12345":     "******",
+		"":           "",
+	} {
+		if got := MaskID(in); got != want {
+			t.Errorf("MaskID(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestNames(t *testing.T) {
+	for s, ok := range map[string]bool{
+		"王小明":                   true,
+		"Wang Xiao-Ming":        true,
+		"Mary O'Neil":           true,
+		"Abdul K. Rahman":       true,
+		"阿美·族":                  true,
+		"王":                     false,
+		"":                      false,
+		"Bob1":                  false,
+		"-Bob":                  false,
+		"Robert'); DROP --":     false,
+		strings.Repeat("名", 51): false,
+	} {
+		if got := ValidName(NormalizeName(s)); got != ok {
+			t.Errorf("ValidName(%q) = %v, want %v", s, got, ok)
+		}
+	}
+	if NormalizeName("  王 \t小明  ") != "王 小明" {
+		t.Errorf("NormalizeName = %q", NormalizeName("  王 \t小明  "))
+	}
+	same := [][2]string{{"王小明", " 王小明 "}, {"wang xiaoming", "WANG  XIAOMING"}}
+	for _, p := range same {
+		if !SameName(p[0], p[1]) {
+			t.Errorf("SameName(%q, %q) = false", p[0], p[1])
+		}
+	}
+	if SameName("王小明", "王小名") || SameName("Wang", "Wong") {
+		t.Error("different names compare equal")
 	}
 }

@@ -74,3 +74,9 @@ func digits(s string) bool {
 	}
 	return true
 }
+
+// Convert is amount times rate, rounded down (towards zero) to the minor unit of currency to:
+// the member never receives a fraction the currency does not have, and the house never pays one.
+func Convert(amount, rate decimal.Decimal, to string) decimal.Decimal {
+	return amount.Mul(rate).RoundDown(MinorUnits(to))
+}

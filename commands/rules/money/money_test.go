@@ -134,3 +134,20 @@ func FuzzParseAmount(f *testing.F) {
 		}
 	})
 }
+
+func TestConvert(t *testing.T) {
+	d := decimal.RequireFromString
+	cases := []struct{ amount, rate, to, want string }{
+		{"1000", "0.03125", "USD", "31.25"},
+		{"1000", "0.0312499", "USD", "31.24"}, // 31.2499 rounds down
+		{"31.25", "32", "TWD", "1000"},
+		{"100", "4.6875", "JPY", "468"}, // JPY has no minor unit
+		{"0.01", "0.0003", "USD", "0"},  // too small to convert
+		{"1", "25000.5", "VND", "25000"},
+	}
+	for _, c := range cases {
+		if got := Convert(d(c.amount), d(c.rate), c.to); !got.Equal(d(c.want)) {
+			t.Errorf("Convert(%s, %s, %s) = %s, want %s", c.amount, c.rate, c.to, got, c.want)
+		}
+	}
+}
