@@ -17,7 +17,10 @@ type WithdrawalRequested struct {
 	Currency    string          `json:"currency"`
 	Amount      decimal.Decimal `json:"amount"`
 	CardID      string          `json:"cardId"`
+	HolderName  string          `json:"holderName"` // the card as it was at the request: ops pay out to it
 	BankName    string          `json:"bankName"`
+	Branch      string          `json:"branch"`
+	BankCode    string          `json:"bankCode"`
 	CardLast4   string          `json:"cardLast4"`
 	Postings    []Posting       `json:"postings"`
 }
