@@ -204,9 +204,10 @@ export async function shot(page, lang, name, { toasts = false } = {}) {
 
 /** Clicks a dialog's button (they animate in; Playwright's click waits until it is stable). */
 export async function dialogButton(page, text) {
-  const btn = page.locator('.adm-dialog-button').filter({ hasText: text }).filter({ visible: true });
+  const btn = page.locator('.adm-dialog-body .adm-dialog-button').filter({ hasText: text }).filter({ visible: true });
   await btn.click();
-  await page.locator('.adm-dialog').filter({ visible: true }).waitFor({ state: 'detached' }).catch(() => {});
+  // The dialog animates out; wait until it is gone so the next click reaches the page.
+  await page.locator('.adm-dialog-body').filter({ visible: true }).first().waitFor({ state: 'hidden' });
 }
 
 /** Resolves with the JSON body of the next response to METHOD path (prefix match on the path). */

@@ -1,0 +1,101 @@
+// The spec's navigation rules (section 2): the root redirects to /login/start; a page that needs a
+// session sends to login; back with no history goes to /home/index, with history it goes back;
+// a link to the page already shown reloads it.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { login, openApp } from './flows.mjs';
+import { DEMO, newPhone, setup, tid, waitHash } from './harness.mjs';
+
+let fx;
+let phone;
+before(async () => {
+  fx = await setup();
+  phone = await newPhone(fx.browser);
+});
+after(async () => {
+  await fx?.teardown();
+});
+
+/** Marks the current document; a reload loses the mark. */
+const mark = (page) => page.evaluate(() => Object.assign(window, { __e2eMark: true }));
+const marked = (page) => page.evaluate(() => window.__e2eMark === true);
+const backArrow = (page) => page.locator('.adm-nav-bar-back').filter({ visible: true });
+
+test('navigation rules', { timeout: 60_000 }, async (t) => {
+  const { page } = phone;
+  const base = fx.server.base;
+  const step = (name, fn) => fx.step(t, `nav-${name}`, page, fn);
+
+  await step('root redirects to /login/start', async () => {
+    await page.goto(`${base}/`);
+    await waitHash(page, '/login/start');
+    await tid(page, 'welcome').waitFor();
+    await page.goto(`${base}/#/`);
+    await waitHash(page, '/login/start');
+    await tid(page, 'welcome').waitFor();
+  });
+
+  await step('a session is needed', async () => {
+    await page.goto(`${base}/#/user/usercenter`);
+    await waitHash(page, '/login/login');
+    await tid(page, 'login-form').waitFor();
+  });
+
+  await step('back with history goes back', async () => {
+    await openApp(page, base, 'tw');
+    await tid(page, 'welcome-login').click();
+    await login(page, 'tw', DEMO.member.account, DEMO.member.password);
+    await tid(page, 'tab-mine').click();
+    await waitHash(page, '/user/usercenter');
+    await tid(page, 'menu-setting').click();
+    await waitHash(page, '/user/setting');
+    await tid(page, 'setting-about').click();
+    await waitHash(page, '/user/aboutUs');
+    await backArrow(page).click();
+    await waitHash(page, '/user/setting');
+    await backArrow(page).click();
+    await waitHash(page, '/user/usercenter');
+    await tid(page, 'usercenter-page').waitFor();
+  });
+
+  await step('back with no history goes home', async () => {
+    // A new tab opened straight at an inner page has no history before it.
+    const fresh = await phone.context.newPage();
+    try {
+      await fresh.goto(`${base}/#/user/FundingDetails`);
+      await tid(fresh, 'funding-details-page').waitFor();
+      assert.equal(await fresh.evaluate(() => window.history.state?.idx ?? 0), 0);
+      const entries = await fresh.evaluate(() => window.history.length);
+      await backArrow(fresh).click();
+      await waitHash(fresh, '/home/index');
+      await tid(fresh, 'home-page').waitFor();
+      // Home replaces the entry, so the browser's back does not return to the inner page.
+      assert.equal(await fresh.evaluate(() => window.history.length), entries);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  await step('the current page reloads, another does not', async () => {
+    await page.goto(`${base}/#/home/index`);
+    await tid(page, 'home-page').waitFor();
+    assert.match(await tid(page, 'tab-home').getAttribute('class'), /\bnavActive\b/);
+    assert.doesNotMatch(await tid(page, 'tab-mine').getAttribute('class'), /\bnavActive\b/);
+
+    await mark(page);
+    await tid(page, 'tab-mine').click();
+    await waitHash(page, '/user/usercenter');
+    await tid(page, 'usercenter-page').waitFor();
+    assert.equal(await marked(page), true, 'going to another page does not reload');
+    assert.match(await tid(page, 'tab-mine').getAttribute('class'), /\bnavActive\b/);
+
+    const loaded = page.waitForEvent('load');
+    await tid(page, 'tab-mine').click();
+    await loaded;
+    await tid(page, 'usercenter-page').waitFor();
+    assert.equal(await marked(page), false, 'the link to the page shown reloads it');
+    await waitHash(page, '/user/usercenter');
+  });
+
+  assert.deepEqual(phone.pageErrors.map(String), [], 'no uncaught errors in the page');
+});

@@ -1,0 +1,39 @@
+// `npm run e2e`: the browser tests (node:test, one lotbook server and one Chromium per file).
+// Uses LOTBOOK_BIN (as `make e2e` sets it), else builds bin/lotbook with make. Screenshots go to
+// screenshots/ at the repository root (LOTBOOK_SCREENSHOTS overrides), cleared first.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CHROMIUM, ROOT, SHOTS } from './harness.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+if (!existsSync(CHROMIUM)) {
+  console.error(`e2e: ${CHROMIUM} is missing; install Debian's Chromium (apt-get install chromium), never a downloaded browser`);
+  process.exit(1);
+}
+if (!process.env.LOTBOOK_BIN) {
+  const made = spawnSync('make', ['-C', ROOT, 'bin/lotbook'], { stdio: 'inherit' });
+  if (made.status !== 0) process.exit(made.status ?? 1);
+  process.env.LOTBOOK_BIN = join(ROOT, 'bin/lotbook');
+}
+for (const sub of ['tw', 'en', 'failures']) rmSync(join(SHOTS, sub), { recursive: true, force: true });
+
+// A file filter on the command line runs only the matching files: `npm run e2e -- journey`.
+const only = process.argv.slice(2);
+const files = readdirSync(here)
+  .filter((f) => f.endsWith('.e2e.mjs'))
+  .filter((f) => only.length === 0 || only.some((o) => f.includes(o)))
+  .sort()
+  .map((f) => join(here, f));
+if (files.length === 0) {
+  console.error(`e2e: no test file matches ${only.join(' ')}`);
+  process.exit(1);
+}
+
+// Two files at a time: each is a server plus a browser, and the machine has two cores.
+const started = Date.now();
+const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+console.log(`e2e: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${SHOTS}`);
+process.exit(run.status ?? 1);
