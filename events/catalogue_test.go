@@ -59,6 +59,8 @@ var samples = []Payload{
 	CreditScoreChanged{Delta: -5, Score: 95, Reason: "deposit_rejected", Ref: "D2611220002", By: "ops:ops"},
 	WithdrawalChannelConfigured{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: decimal.RequireFromString("100"), Max: decimal.RequireFromString("500000"),
 		Window: TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00", TZ: "Asia/Taipei", ClosedOnHolidays: true}, Enabled: true},
+	FavoriteAdded{Symbol: "2330"},
+	FavoriteRemoved{Symbol: "2330"},
 }
 
 func mustTime(s string) time.Time {
