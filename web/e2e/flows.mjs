@@ -64,8 +64,10 @@ export async function submitRegister(page, { account, password, confirm = passwo
 /**
  * Checks a screen, then saves its screenshot: no translation key shown instead of a text, no
  * Chinese on an English screen, nothing wider than the phone (the app must work from 320 px).
+ * opts.toasts keeps toasts in the picture; opts.knownWide = {t, todo} turns the width check into
+ * a TODO subtest of t for a known, reported bug.
  */
-export async function screen(page, lang, name, opts) {
+export async function screen(page, lang, name, opts = {}) {
   const text = await page.locator('body').innerText();
   assert.doesNotMatch(text, RAW_KEY, `${name}: a translation key is shown instead of its text`);
   // The language list names 繁體中文 in its own script on purpose.
@@ -77,5 +79,8 @@ export async function screen(page, lang, name, opts) {
     return { scrollWidth: document.documentElement.scrollWidth, width: w, element: out ? `${out.tagName.toLowerCase()}.${out.className} "${out.textContent?.slice(0, 60)}"` : '?' };
   });
   await shot(page, lang, name, opts);
-  assert.equal(wide, null, `${name}: the page is wider than the ${PHONE.viewport.width} px phone: ${JSON.stringify(wide)}`);
+  const tooWide = () => assert.equal(wide, null, `${name}: the page is wider than the ${PHONE.viewport.width} px phone: ${JSON.stringify(wide)}`);
+  // A known layout bug is reported as a separate TODO subtest instead of failing the journey.
+  if (opts.knownWide) await opts.knownWide.t.test(`${name} fits the phone width`, { todo: opts.knownWide.todo }, tooWide);
+  else tooWide();
 }

@@ -276,9 +276,9 @@ export async function setup() {
       await server.stop();
     },
     async step(t, name, page, fn) {
-      await t.test(name, async () => {
+      await t.test(name, async (st) => {
         try {
-          await fn();
+          await fn(st);
         } catch (e) {
           const dir = join(SHOTS, 'failures');
           mkdirSync(dir, { recursive: true });
