@@ -26,6 +26,7 @@ type memberState struct {
 	fundRejections []time.Time // server times of wrong fund passwords within the last lockWindow
 	flags          map[string]bool
 	files          map[string]bool
+	favorites      []string // symbols, in the order added
 }
 
 func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
@@ -70,6 +71,8 @@ func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
 			m.files = map[string]bool{}
 		}
 		m.files[e.FileID] = true
+	case events.FavoriteAdded, events.FavoriteRemoved:
+		m.applyFavorite(p)
 	}
 }
 
