@@ -23,6 +23,7 @@ type accountState struct {
 	frozen    string
 	deposits  map[string]*deposit
 	balances  map[string]Balance
+	funds     // withdrawals, exchange quotes, credit score (funds.go)
 }
 
 type deposit struct {
@@ -38,10 +39,12 @@ func newAccountState(memberID string) *accountState {
 		frozen:    events.MemberFrozen(memberID),
 		deposits:  map[string]*deposit{},
 		balances:  map[string]Balance{},
+		funds:     newFunds(),
 	}
 }
 
-func (a *accountState) apply(_ events.RecordedEvent, p events.Payload) {
+func (a *accountState) apply(r events.RecordedEvent, p events.Payload) {
+	a.applyFunds(r, p)
 	switch e := p.(type) {
 	case events.DepositRequested:
 		a.deposits[e.OrderNo] = &deposit{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
@@ -136,10 +139,7 @@ func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, 
 	if ch.PasswordHash != "" && !secret.Equal(secret.ChannelPasswordHash(r.in.ChannelPassword), ch.PasswordHash) {
 		return nil, rule(KeyChannelPasswordWrong)
 	}
-	orderNo := ""
-	for n := 0; orderNo == "" || a.deposits[orderNo] != nil; n++ {
-		orderNo = r.orderNo(n)
-	}
+	orderNo := a.freeOrderNo(r.orderNo)
 	return []events.Payload{events.DepositRequested{
 		OrderNo:     orderNo,
 		ChannelID:   ch.ID,
@@ -190,9 +190,24 @@ func decideRejectDeposit(a *accountState, orderNo, remark string) ([]events.Payl
 // retried command proposes the same number; 10^16 numbers a day make a collision between
 // members negligible, and within one account the next candidate is taken.
 func depositOrderNo(memberID, commandID string, day time.Time, n int) string {
+	return orderNumber("D", memberID, commandID, day, n)
+}
+
+// orderNumber is depositOrderNo's scheme under another prefix (W withdrawals, X exchanges).
+func orderNumber(prefix, memberID, commandID string, day time.Time, n int) string {
 	sum := sha256.Sum256([]byte(memberID + "\x00" + commandID + "\x00" + fmt.Sprint(n)))
 	x := binary.BigEndian.Uint64(sum[:8]) % 10_000_000_000_000_000
-	return fmt.Sprintf("D%s%016d", day.In(taipei).Format("20060102"), x)
+	return fmt.Sprintf("%s%s%016d", prefix, day.In(taipei).Format("20060102"), x)
+}
+
+// freeOrderNo is the first candidate order number no order of this account holds yet.
+func (a *accountState) freeOrderNo(candidate func(n int) string) string {
+	for n := 0; ; n++ {
+		no := candidate(n)
+		if a.deposits[no] == nil && a.withdrawals[no] == nil && !a.exchanges[no] {
+			return no
+		}
+	}
 }
 
 // remarkLimit bounds an ops remark (characters).

@@ -56,6 +56,8 @@ func stateFor(stream string) state {
 		return &inviteState{}
 	case stream == events.ConfigStream:
 		return newConfigState()
+	case strings.HasPrefix(stream, "idnumber-"), strings.HasPrefix(stream, "card-"):
+		return &guardState{}
 	default:
 		panic("commands: no aggregate for stream " + stream)
 	}

@@ -9,14 +9,18 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// configState is the config aggregate (stream config): deposit channels and site config.
+// configState is the config aggregate (stream config): deposit and withdrawal channels and site
+// config.
 type configState struct {
-	channels map[string]events.DepositChannelConfigured
-	site     map[string]string
+	channels    map[string]events.DepositChannelConfigured
+	site        map[string]string
+	withdrawals map[string]events.WithdrawalChannelConfigured
+	wOrder      []string // withdrawal channel ids in the order first defined
 }
 
 func newConfigState() *configState {
-	return &configState{channels: map[string]events.DepositChannelConfigured{}, site: map[string]string{}}
+	return &configState{channels: map[string]events.DepositChannelConfigured{}, site: map[string]string{},
+		withdrawals: map[string]events.WithdrawalChannelConfigured{}}
 }
 
 func (c *configState) apply(_ events.RecordedEvent, p events.Payload) {
@@ -25,6 +29,11 @@ func (c *configState) apply(_ events.RecordedEvent, p events.Payload) {
 		c.channels[e.ID] = e
 	case events.SiteConfigured:
 		c.site[e.Name] = e.Value
+	case events.WithdrawalChannelConfigured:
+		if _, ok := c.withdrawals[e.ID]; !ok {
+			c.wOrder = append(c.wOrder, e.ID)
+		}
+		c.withdrawals[e.ID] = e
 	}
 }
 
@@ -116,4 +125,28 @@ func validInviteCode(code string) bool {
 		}
 	}
 	return true
+}
+
+// withdrawalChannel is the channel withdrawals go through: the first defined one that is
+// enabled; nil and channel_not_found or channel_closed when there is none.
+func (c *configState) withdrawalChannel() (*events.WithdrawalChannelConfigured, *Error) {
+	for _, id := range c.wOrder {
+		if ch := c.withdrawals[id]; ch.Enabled {
+			return &ch, nil
+		}
+	}
+	if len(c.wOrder) == 0 {
+		return nil, notFound(KeyChannelNotFound)
+	}
+	return nil, rule(KeyChannelClosed)
+}
+
+// decideConfigureWithdrawalChannel defines or redefines a withdrawal channel; the same
+// definition again changes nothing.
+func decideConfigureWithdrawalChannel(c *configState, ch events.WithdrawalChannelConfigured) ([]events.Payload, error) {
+	if old, ok := c.withdrawals[ch.ID]; ok && old.Name == ch.Name && old.Currency == ch.Currency && old.Min.Equal(ch.Min) &&
+		old.Max.Equal(ch.Max) && old.Enabled == ch.Enabled && reflect.DeepEqual(old.Window, ch.Window) {
+		return nil, nil
+	}
+	return []events.Payload{ch}, nil
 }

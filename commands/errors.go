@@ -88,10 +88,11 @@ func AsError(err error) (*Error, bool) {
 
 func refuse(k Kind, key string) *Error { return &Error{Kind: k, Key: key} }
 
-func invalid(key string) *Error   { return refuse(KindInvalid, key) }
-func rule(key string) *Error      { return refuse(KindRule, key) }
-func forbidden(key string) *Error { return refuse(KindForbidden, key) }
-func notFound(key string) *Error  { return refuse(KindNotFound, key) }
+func invalid(key string) *Error     { return refuse(KindInvalid, key) }
+func rule(key string) *Error        { return refuse(KindRule, key) }
+func forbidden(key string) *Error   { return refuse(KindForbidden, key) }
+func notFound(key string) *Error    { return refuse(KindNotFound, key) }
+func tooFrequent(key string) *Error { return refuse(KindRateLimited, key) }
 
 // unavailable wraps a store or internal failure; the member sees system_busy.
 func unavailable(err error) *Error {
@@ -139,6 +140,42 @@ const (
 	KeyRemarkRequired          = "remark_required"
 	KeyFlagInvalid             = "flag_invalid"
 	KeyFileNotFound            = "file_not_found"
+	KeySubmitTooFrequent       = "submit_too_frequent"
+	KeyWithdrawalBanned        = "withdrawal_banned"
+	KeyInsufficientBalance     = "insufficient_balance"
+	KeyFundOperationPending    = "fund_operation_pending"
+	// Identity verification.
+	KeyNameRequired        = "name_required"
+	KeyNameInvalid         = "name_invalid"
+	KeyIDNumberRequired    = "id_number_required"
+	KeyIDNumberInvalid     = "id_number_invalid"
+	KeyIDPhotosRequired    = "id_photos_required"
+	KeyIDNumberExists      = "id_number_exists"
+	KeyRealNamePending     = "realname_pending"
+	KeyRealNameVerified    = "realname_verified"
+	KeyRealNameNotPending  = "realname_not_pending"
+	KeyRealNameNotVerified = "realname_not_verified"
+	// Bank cards.
+	KeyCardFieldsRequired = "card_fields_required"
+	KeyCardNumberInvalid  = "card_number_invalid"
+	KeyBankCodeInvalid    = "bank_code_invalid"
+	KeyIFSCInvalid        = "ifsc_invalid"
+	KeyUPIInvalid         = "upi_invalid"
+	KeyCardNotOwn         = "card_not_own"
+	KeyCardExists         = "card_exists"
+	KeyCardNotFound       = "card_not_found"
+	KeyCardRequired       = "card_required"
+	// Withdrawals.
+	KeyWithdrawWindowClosed = "withdraw_window_closed"
+	KeyCreditScoreTooLow    = "credit_score_too_low"
+	KeyLoanUnpaid           = "loan_unpaid"
+	// Currency exchange.
+	KeyExchangeCurrencyInvalid = "exchange_currency_invalid"
+	KeyExchangeSameCurrency    = "exchange_same_currency"
+	KeyExchangePairUnsupported = "exchange_pair_unsupported"
+	KeyExchangeQuoteNotFound   = "exchange_quote_not_found"
+	KeyExchangeQuoteExpired    = "exchange_quote_expired"
+	KeyExchangeQuoteUsed       = "exchange_quote_used"
 	// KeyInviteCodeExists refuses a root invite code that a member already holds (ops tooling only).
 	KeyInviteCodeExists = "invite_code_exists"
 )

@@ -171,3 +171,27 @@ func validConfigName(n string) bool {
 	}
 	return true
 }
+
+// ConfigureWithdrawalChannel defines or redefines a withdrawal channel (limits and window as
+// data) on the config stream. The channel's Password is not used: withdrawals need the fund
+// password instead.
+func (s *Service) ConfigureWithdrawalChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	in.Password = ""
+	dc, e := channelFrom(in)
+	if e != nil {
+		return Result{}, e
+	}
+	ch := events.WithdrawalChannelConfigured{ID: dc.ID, Name: dc.Name, Currency: dc.Currency, Min: dc.Min, Max: dc.Max,
+		Window: dc.Window, Enabled: dc.Enabled}
+	rec, err := execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
+		return decideConfigureWithdrawalChannel(cfg, ch)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}

@@ -3,6 +3,7 @@ package commands
 import (
 	"context"
 
+	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
@@ -53,7 +54,16 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 
 // ApproveDeposit credits a pending deposit to the member (ops).
 func (s *Service) ApproveDeposit(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, memberID, orderNo, remark, events.ReviewApproved, decideApproveDeposit)
+	return s.review(ctx, meta, memberID, orderNo, remark, events.ReviewApproved,
+		withCredit(decideApproveDeposit, credit.ReasonDepositApproved, actorOf(meta)))
+}
+
+// actorOf is who a command's events name (begin's default for an empty actor).
+func actorOf(m Meta) string {
+	if m.Actor == "" {
+		return "system"
+	}
+	return m.Actor
 }
 
 // RejectDeposit closes a pending deposit without moving money (ops); the remark is required.
@@ -65,7 +75,8 @@ func (s *Service) RejectDeposit(ctx context.Context, meta Meta, memberID, orderN
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, memberID, orderNo, r, events.ReviewRejected, decideRejectDeposit)
+	return s.review(ctx, meta, memberID, orderNo, r, events.ReviewRejected,
+		withCredit(decideRejectDeposit, credit.ReasonDepositRejected, actorOf(meta)))
 }
 
 func (s *Service) review(ctx context.Context, meta Meta, memberID, orderNo, remark, outcome string,
@@ -90,7 +101,7 @@ func (s *Service) review(ctx context.Context, meta Meta, memberID, orderNo, rema
 	return orderAnswer(rec, outcome)
 }
 
-// orderAnswer is the answer of a deposit command's record, whose event must be the one that
+// orderAnswer is the answer of a deposit or withdrawal command's record, whose event must be the one that
 // leads to status; otherwise the record belongs to another command under the same key.
 func orderAnswer(rec *record, status string) (OrderResult, error) {
 	out := OrderResult{Position: rec.position}
@@ -104,6 +115,12 @@ func orderAnswer(rec *record, status string) (OrderResult, error) {
 		case events.DepositApproved:
 			out.OrderNo, out.Status = e.OrderNo, events.ReviewApproved
 		case events.DepositRejected:
+			out.OrderNo, out.Status = e.OrderNo, events.ReviewRejected
+		case events.WithdrawalRequested:
+			out.OrderNo, out.Status = e.OrderNo, events.ReviewPending
+		case events.WithdrawalApproved:
+			out.OrderNo, out.Status = e.OrderNo, events.ReviewApproved
+		case events.WithdrawalRejected:
 			out.OrderNo, out.Status = e.OrderNo, events.ReviewRejected
 		}
 	}

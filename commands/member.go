@@ -26,6 +26,8 @@ type memberState struct {
 	fundRejections []time.Time // server times of wrong fund passwords within the last lockWindow
 	flags          map[string]bool
 	files          map[string]bool
+	realName       realName
+	cards          map[string]*bankCard
 	favorites      []string // symbols, in the order added
 }
 
@@ -71,6 +73,8 @@ func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
 			m.files = map[string]bool{}
 		}
 		m.files[e.FileID] = true
+	case events.RealNameSubmitted, events.RealNameApproved, events.RealNameRejected, events.BankCardBound, events.BankCardUnbound:
+		m.applyIdentity(e)
 	case events.FavoriteAdded, events.FavoriteRemoved:
 		m.applyFavorite(p)
 	}

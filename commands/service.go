@@ -22,6 +22,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market/calendar"
@@ -50,6 +51,10 @@ type Options struct {
 	Logger       *slog.Logger     // slog.Default()
 	CacheStreams int              // aggregates kept in memory, least recently used evicted; 100,000
 	MaxAttempts  int              // tries of one command under write conflicts before system_busy; 10
+	// Sealer encrypts ID and card numbers and makes their keyed hashes. Without one, identity
+	// verification and card binding answer system_busy (api.OpenStack always sets it).
+	Sealer *secret.Sealer
+	Rates  fx.Rates // exchange rates; fx.Simulated{}
 }
 
 // Service handles commands against one event store. It is safe for concurrent use; several
@@ -64,6 +69,8 @@ type Service struct {
 	cache       *cache
 	maxAttempts int
 	conflicts   atomic.Int64
+	sealer      *secret.Sealer
+	rates       fx.Rates
 }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
@@ -75,6 +82,10 @@ func New(store events.Store, opts Options) *Service {
 	s := &Service{
 		store: store, clock: opts.Clock, cal: opts.Calendar, ttl: opts.SessionTTL,
 		cost: opts.PasswordCost, log: opts.Logger, maxAttempts: opts.MaxAttempts,
+		sealer: opts.Sealer, rates: opts.Rates,
+	}
+	if s.rates == nil {
+		s.rates = fx.Simulated{}
 	}
 	if s.clock == nil {
 		s.clock = time.Now

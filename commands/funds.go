@@ -1,0 +1,312 @@
+package commands
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands/fx"
+	"github.com/lotbook/lotbook/commands/rules/credit"
+	"github.com/lotbook/lotbook/commands/rules/money"
+	"github.com/lotbook/lotbook/commands/rules/window"
+	"github.com/lotbook/lotbook/events"
+)
+
+// Withdrawals, currency exchange and the credit score: the account aggregate's part.
+
+// Withdrawal and exchange constants.
+const (
+	withdrawInterval = 30 * time.Second // one withdrawal request per member per interval
+	quoteTTL         = 30 * time.Second // an exchange quote holds its rate this long
+	quoteKeep        = time.Hour        // expired quotes are forgotten this long after expiry
+)
+
+type withdrawal struct {
+	currency string
+	amount   decimal.Decimal
+	status   string
+}
+
+type quote struct {
+	events.ExchangeQuoted
+	used bool
+}
+
+// funds is the part of accountState this file keeps.
+type funds struct {
+	withdrawals      map[string]*withdrawal
+	lastWithdrawalAt time.Time
+	quotes           map[string]*quote
+	exchanges        map[string]bool // order numbers
+	score            int
+}
+
+func newFunds() funds {
+	return funds{withdrawals: map[string]*withdrawal{}, quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
+}
+
+func (a *accountState) applyFunds(r events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.WithdrawalRequested:
+		a.withdrawals[e.OrderNo] = &withdrawal{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
+		a.lastWithdrawalAt = r.Metadata.ServerTime
+	case events.WithdrawalApproved:
+		if w := a.withdrawals[e.OrderNo]; w != nil {
+			w.status = events.ReviewApproved
+		}
+	case events.WithdrawalRejected:
+		if w := a.withdrawals[e.OrderNo]; w != nil {
+			w.status = events.ReviewRejected
+		}
+	case events.ExchangeQuoted:
+		// Forget long-expired quotes as new ones come, so the state stays small.
+		for id, q := range a.quotes {
+			if r.Metadata.ServerTime.Sub(q.ExpiresAt) > quoteKeep {
+				delete(a.quotes, id)
+			}
+		}
+		a.quotes[e.QuoteID] = &quote{ExchangeQuoted: e}
+	case events.ExchangeExecuted:
+		if q := a.quotes[e.QuoteID]; q != nil {
+			q.used = true
+		}
+		a.exchanges[e.OrderNo] = true
+	case events.CreditScoreChanged:
+		a.score = e.Score
+	}
+}
+
+// pendingOperation tells whether a deposit or a withdrawal of the member waits for review.
+func (a *accountState) pendingOperation() bool {
+	for _, d := range a.deposits {
+		if d.status == events.ReviewPending {
+			return true
+		}
+	}
+	for _, w := range a.withdrawals {
+		if w.status == events.ReviewPending {
+			return true
+		}
+	}
+	return false
+}
+
+// withdrawable is the settled cash a member may take out. With no trading yet it is all the
+// available cash; sale proceeds that settle T+2 will be subtracted here until they settle.
+func (a *accountState) withdrawable(currency string) decimal.Decimal {
+	return a.balances[currency].Available
+}
+
+// unpaidLoan tells whether the member owes a loan, which blocks withdrawals. Loans do not exist
+// yet, so the rule is in place and always satisfied.
+func (a *accountState) unpaidLoan() bool { return false }
+
+// creditChange is the score event of a rule-driven change, none when the score is at its bound.
+func (a *accountState) creditChange(reason, ref, by string) []events.Payload {
+	after, applied := credit.Apply(a.score, reason)
+	if applied == 0 {
+		return nil
+	}
+	return []events.Payload{events.CreditScoreChanged{Delta: applied, Score: after, Reason: reason, Ref: ref, By: by}}
+}
+
+// withCredit adds the credit-score change that a deposit decision makes under the published rule.
+func withCredit(decide func(a *accountState, orderNo, remark string) ([]events.Payload, error), reason, by string) func(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	return func(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+		evs, err := decide(a, orderNo, remark)
+		if err != nil {
+			return nil, err
+		}
+		return append(evs, a.creditChange(reason, orderNo, by)...), nil
+	}
+}
+
+// withdrawFacts are what a withdrawal needs to know from the member stream.
+type withdrawFacts struct {
+	registered, disabled, frozen, banned, fundSet bool
+	card                                          *bankCard // the chosen card, nil when not the member's
+}
+
+// withdrawalRequest is a withdrawal with everything its decision needs from other streams.
+type withdrawalRequest struct {
+	amount     string
+	member     withdrawFacts
+	channel    *events.WithdrawalChannelConfigured
+	channelErr *Error // why there is no channel
+	now        time.Time
+	cal        window.Calendar
+	verifyFund func() error // checks the fund password, recording a wrong one; nil when right
+	orderNo    func(n int) string
+}
+
+// decideWithdrawalRequest applies the withdrawal rules in the spec's order: the member's state,
+// the fund password set, the card, the channel's limits and window, the fund password itself,
+// then the account: not too frequent, nothing else pending, the credit score, no unpaid loan,
+// enough withdrawable cash. The amount moves from available to frozen.
+func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Payload, error) {
+	m := r.member
+	switch {
+	case !m.registered:
+		return nil, notFound(KeyAccountNotExist)
+	case m.disabled:
+		return nil, forbidden(KeyAccountDisabled)
+	case m.frozen:
+		return nil, forbidden(KeyAccountFrozen)
+	case m.banned:
+		return nil, forbidden(KeyWithdrawalBanned)
+	case !m.fundSet:
+		return nil, rule(KeyFundPasswordNotSet)
+	case m.card == nil:
+		return nil, notFound(KeyCardNotFound)
+	case r.channel == nil:
+		return nil, r.channelErr
+	}
+	ch := r.channel
+	amount, err := money.ParseAmount(r.amount, ch.Currency)
+	if err != nil {
+		return nil, invalid(err.Error())
+	}
+	if amount.LessThan(ch.Min) {
+		return nil, rule(KeyAmountBelowMinimum)
+	}
+	if amount.GreaterThan(ch.Max) {
+		return nil, rule(KeyAmountAboveMaximum)
+	}
+	if !window.Open(ch.Window, r.now, r.cal) {
+		return nil, rule(KeyWithdrawWindowClosed)
+	}
+	if err := r.verifyFund(); err != nil {
+		return nil, err
+	}
+	switch {
+	case !a.lastWithdrawalAt.IsZero() && r.now.Sub(a.lastWithdrawalAt) < withdrawInterval:
+		return nil, tooFrequent(KeySubmitTooFrequent)
+	case a.pendingOperation():
+		return nil, rule(KeyFundOperationPending)
+	case !credit.MayWithdraw(a.score):
+		return nil, rule(KeyCreditScoreTooLow)
+	case a.unpaidLoan():
+		return nil, rule(KeyLoanUnpaid)
+	case amount.GreaterThan(a.withdrawable(ch.Currency)):
+		return nil, rule(KeyInsufficientBalance)
+	}
+	c := m.card
+	return []events.Payload{events.WithdrawalRequested{
+		OrderNo: a.freeOrderNo(r.orderNo), ChannelID: ch.ID, ChannelName: ch.Name, Currency: ch.Currency, Amount: amount,
+		CardID: c.id, HolderName: c.holder, BankName: c.bankName, Branch: c.branch, BankCode: c.bankCode, CardLast4: c.last4,
+		Postings: events.Transfer(a.available, a.frozen, ch.Currency, amount),
+	}}, nil
+}
+
+func (a *accountState) pendingWithdrawal(orderNo string) (*withdrawal, error) {
+	w := a.withdrawals[orderNo]
+	if w == nil {
+		return nil, notFound(KeyOrderNotFound)
+	}
+	if w.status != events.ReviewPending {
+		return nil, rule(KeyOrderNotPending)
+	}
+	return w, nil
+}
+
+// decideApproveWithdrawal pays the frozen amount out to bank clearing.
+func decideApproveWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	w, err := a.pendingWithdrawal(orderNo)
+	if err != nil {
+		return nil, err
+	}
+	return []events.Payload{events.WithdrawalApproved{OrderNo: orderNo, Currency: w.currency, Amount: w.amount, Remark: remark,
+		Postings: events.Transfer(a.frozen, events.HouseBankClearing, w.currency, w.amount)}}, nil
+}
+
+// decideRejectWithdrawal releases the frozen amount back to available.
+func decideRejectWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	w, err := a.pendingWithdrawal(orderNo)
+	if err != nil {
+		return nil, err
+	}
+	return []events.Payload{events.WithdrawalRejected{OrderNo: orderNo, Currency: w.currency, Amount: w.amount, Remark: remark,
+		Postings: events.Transfer(a.frozen, a.available, w.currency, w.amount)}}, nil
+}
+
+// validateExchange checks an exchange form: amount, then currencies (supported, different,
+// an allowed pair), then the amount within the source currency's minor unit.
+func validateExchange(from, to, amount string) (decimal.Decimal, *Error) {
+	switch {
+	case amount == "":
+		return decimal.Decimal{}, invalid(KeyAmountRequired)
+	case !fx.Supported(from) || !fx.Supported(to):
+		return decimal.Decimal{}, invalid(KeyExchangeCurrencyInvalid)
+	case from == to:
+		return decimal.Decimal{}, invalid(KeyExchangeSameCurrency)
+	case !fx.PairAllowed(from, to):
+		return decimal.Decimal{}, rule(KeyExchangePairUnsupported)
+	}
+	d, err := money.ParseAmount(amount, from)
+	if err != nil {
+		return decimal.Decimal{}, invalid(err.Error())
+	}
+	return d, nil
+}
+
+// exchangeFacts are what an exchange needs from the member stream.
+type exchangeFacts struct {
+	registered, disabled, frozen bool
+}
+
+func (f exchangeFacts) refuse() *Error {
+	switch {
+	case !f.registered:
+		return notFound(KeyAccountNotExist)
+	case f.disabled:
+		return forbidden(KeyAccountDisabled)
+	case f.frozen:
+		return forbidden(KeyAccountFrozen)
+	}
+	return nil
+}
+
+// decideQuote locks rate for quoteTTL: the member must hold the amount, and the converted
+// amount, rounded down to the target's minor unit, must not be zero.
+func decideQuote(a *accountState, f exchangeFacts, quoteID, from, to string, amount, rate decimal.Decimal, now time.Time) ([]events.Payload, error) {
+	if err := f.refuse(); err != nil {
+		return nil, err
+	}
+	if amount.GreaterThan(a.balances[from].Available) {
+		return nil, rule(KeyInsufficientBalance)
+	}
+	if !rate.IsPositive() {
+		return nil, unavailable(fmt.Errorf("rate %s/%s is %s", from, to, rate))
+	}
+	toAmount := money.Convert(amount, rate, to)
+	if !toAmount.IsPositive() {
+		return nil, rule(KeyAmountBelowMinimum)
+	}
+	return []events.Payload{events.ExchangeQuoted{QuoteID: quoteID, From: from, To: to, Amount: amount, Rate: rate,
+		ToAmount: toAmount, ExpiresAt: now.Add(quoteTTL)}}, nil
+}
+
+// decideExchange converts at a live quote: From goes from the member's available cash into
+// exchange clearing, To comes out of it. A quote is used once.
+func decideExchange(a *accountState, f exchangeFacts, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
+	q := a.quotes[quoteID]
+	switch {
+	case q == nil:
+		return nil, notFound(KeyExchangeQuoteNotFound)
+	case q.used:
+		return nil, rule(KeyExchangeQuoteUsed)
+	case !now.Before(q.ExpiresAt):
+		return nil, rule(KeyExchangeQuoteExpired)
+	}
+	if err := f.refuse(); err != nil {
+		return nil, err
+	}
+	if q.Amount.GreaterThan(a.balances[q.From].Available) {
+		return nil, rule(KeyInsufficientBalance)
+	}
+	postings := append(events.Transfer(a.available, events.HouseExchangeClearing, q.From, q.Amount),
+		events.Transfer(events.HouseExchangeClearing, a.available, q.To, q.ToAmount)...)
+	return []events.Payload{events.ExchangeExecuted{OrderNo: a.freeOrderNo(orderNo), QuoteID: q.QuoteID, From: q.From, To: q.To,
+		FromAmount: q.Amount, ToAmount: q.ToAmount, Rate: q.Rate, Postings: postings}}, nil
+}

@@ -1,0 +1,329 @@
+package commands
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/google/uuid"
+
+	banking "github.com/lotbook/lotbook/commands/rules/bank"
+	"github.com/lotbook/lotbook/commands/rules/identity"
+	"github.com/lotbook/lotbook/events"
+)
+
+// RealNameInput is a member's identity verification form.
+type RealNameInput struct {
+	Name, IDNumber, FrontFileID, BackFileID string
+}
+
+// CardInput is a member's bank card form. IFSC and UPI are optional.
+type CardInput struct {
+	HolderName, BankName, Branch, CardNumber, BankCode, IFSC, UPI string
+}
+
+// CardResult answers a card binding.
+type CardResult struct {
+	CardID, Last4 string
+	Position      int64
+}
+
+// ReviewResult answers an ops decision on an identity submission.
+type ReviewResult struct {
+	Status   string // events.RealNameStatusVerified or ...Rejected
+	Position int64
+}
+
+// Keyed-hash domains and seal contexts of personal numbers: a sealed ID number opens only as the
+// ID number of the member it was sealed for.
+const (
+	idNumberDomain = "idnumber"
+	cardDomain     = "card"
+)
+
+// SealContextIDNumber and SealContextCard are the contexts personal numbers are sealed under, for
+// the readers that may open them (ops reviewing an identity).
+func SealContextIDNumber(memberID string) string { return idNumberDomain + ":" + memberID }
+func SealContextCard(memberID string) string     { return cardDomain + ":" + memberID }
+
+// fieldLimit bounds free-text fields of the forms (characters).
+const fieldLimit = 64
+
+func tooLong(fields ...string) bool {
+	for _, f := range fields {
+		if len([]rune(f)) > fieldLimit {
+			return true
+		}
+	}
+	return false
+}
+
+func validateRealName(in RealNameInput) (name, id string, err *Error) {
+	name = identity.NormalizeName(in.Name)
+	id = strings.ToUpper(strings.TrimSpace(in.IDNumber))
+	switch {
+	case name == "":
+		return "", "", invalid(KeyNameRequired)
+	case id == "":
+		return "", "", invalid(KeyIDNumberRequired)
+	case in.FrontFileID == "" || in.BackFileID == "":
+		return "", "", invalid(KeyIDPhotosRequired)
+	case !identity.ValidName(name):
+		return "", "", invalid(KeyNameInvalid)
+	case !identity.ValidTaiwanID(id):
+		return "", "", invalid(KeyIDNumberInvalid)
+	case in.FrontFileID == in.BackFileID:
+		// Two sides of a card are two pictures.
+		return "", "", invalid(KeyIDPhotosRequired)
+	}
+	return name, id, nil
+}
+
+// SubmitRealName records a member's identity for ops to review. The ID number is checked (Taiwan
+// check digit), claimed for this member on its guard stream (one member per ID number), sealed
+// (AES-GCM) and stored with its keyed hash and masked form; the photos must be the member's own.
+func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string, in RealNameInput) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	name, id, e := validateRealName(in)
+	if e != nil {
+		return Result{}, e
+	}
+	if !validMemberID(memberID) {
+		return Result{}, notFound(KeyAccountNotExist)
+	}
+	if s.sealer == nil {
+		return Result{}, unavailable(errors.New("no secret key configured for personal data"))
+	}
+	sub := events.RealNameSubmitted{
+		SubmissionID: c.CommandID, Name: name, IDNumberKeyedHash: s.sealer.KeyedHash(idNumberDomain, id),
+		IDNumberMasked: identity.MaskID(id), FrontFileID: in.FrontFileID, BackFileID: in.BackFileID,
+	}
+	stream := events.MemberStream(memberID)
+	// A replay answers first; then the member's own rules, before the ID number is claimed.
+	type pre struct {
+		rec *record
+		err error
+	}
+	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
+		if rec := e.seen[c.CommandID]; rec != nil {
+			return pre{rec: rec}
+		}
+		_, err := decideSubmitRealName(m, sub)
+		return pre{err: err}
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	if p.rec != nil {
+		return submissionAnswer(p.rec)
+	}
+	if p.err != nil {
+		return Result{}, p.err
+	}
+	if err := s.claim(ctx, c, events.IDNumberGuardStream(sub.IDNumberKeyedHash), memberID, c.CommandID, KeyIDNumberExists,
+		func(m *memberState) bool { return m.usesIDNumber(sub.IDNumberKeyedHash) }); err != nil {
+		return Result{}, err
+	}
+	if sub.IDNumberCipher, err = s.sealer.Seal(id, SealContextIDNumber(memberID)); err != nil {
+		return Result{}, unavailable(err)
+	}
+	rec, err := execute(ctx, s, c, stream, func(m *memberState) ([]events.Payload, error) {
+		return decideSubmitRealName(m, sub)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return submissionAnswer(rec)
+}
+
+func submissionAnswer(rec *record) (Result, error) {
+	for _, p := range rec.payloads {
+		if _, ok := p.(events.RealNameSubmitted); ok {
+			return Result{Position: rec.position}, nil
+		}
+	}
+	return Result{}, refuse(KindConflict, KeyIdempotencyConflict)
+}
+
+// claim takes the value of a guard stream for memberID (see decideClaim); inUse tells from a
+// holder's member state whether it still uses the value. Lock order: guard, then the holder's
+// member stream; nothing takes them the other way round.
+func (s *Service) claim(ctx context.Context, c cmd, guard, memberID, ref, takenKey string, inUse func(m *memberState) bool) error {
+	_, err := execute(ctx, s, c, guard, func(g *guardState) ([]events.Payload, error) {
+		return decideClaim(g, memberID, ref, c.now, func(holder string) (bool, error) {
+			return view(ctx, s, events.MemberStream(holder), func(m *memberState, _ *entry) bool { return inUse(m) })
+		}, rule(takenKey))
+	})
+	return err
+}
+
+// ApproveRealName verifies the pending identity of account (ops).
+func (s *Service) ApproveRealName(ctx context.Context, meta Meta, account, remark string) (ReviewResult, error) {
+	return s.reviewRealName(ctx, meta, account, remark, true)
+}
+
+// RejectRealName rejects the pending identity of account with a reason (ops); the member may
+// submit again.
+func (s *Service) RejectRealName(ctx context.Context, meta Meta, account, remark string) (ReviewResult, error) {
+	return s.reviewRealName(ctx, meta, account, remark, false)
+}
+
+func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark string, approve bool) (ReviewResult, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return ReviewResult{}, err
+	}
+	remark, e := cleanRemark(remark)
+	if e != nil {
+		return ReviewResult{}, e
+	}
+	if !approve && remark == "" {
+		return ReviewResult{}, invalid(KeyRemarkRequired)
+	}
+	if account == "" {
+		return ReviewResult{}, notFound(KeyAccountNotExist)
+	}
+	memberID := events.MemberID(identity.NormalizeAccount(account))
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideReviewRealName(m, approve, remark)
+	})
+	if err != nil {
+		return ReviewResult{}, err
+	}
+	out := ReviewResult{Position: rec.position}
+	for _, p := range rec.payloads {
+		switch p.(type) {
+		case events.RealNameApproved:
+			out.Status = events.RealNameStatusVerified
+		case events.RealNameRejected:
+			out.Status = events.RealNameStatusRejected
+		}
+	}
+	if want := map[bool]string{true: events.RealNameStatusVerified, false: events.RealNameStatusRejected}[approve]; out.Status != want {
+		return ReviewResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+	}
+	return out, nil
+}
+
+// cardNamespace roots card ids, derived from the binding command's id.
+var cardNamespace = uuid.MustParse("8e3c1d0a-7b42-5f19-a6c8-2d5e9f0b4a71")
+
+func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
+	card := events.BankCardBound{
+		HolderName: identity.NormalizeName(in.HolderName),
+		BankName:   strings.TrimSpace(in.BankName),
+		Branch:     strings.TrimSpace(in.Branch),
+		BankCode:   strings.TrimSpace(in.BankCode),
+		IFSC:       strings.ToUpper(strings.TrimSpace(in.IFSC)),
+		UPI:        strings.TrimSpace(in.UPI),
+	}
+	number := banking.NormalizeNumber(in.CardNumber)
+	switch {
+	case card.HolderName == "" || card.BankName == "" || card.Branch == "" || number == "" || card.BankCode == "":
+		return card, "", invalid(KeyCardFieldsRequired)
+	case tooLong(card.HolderName, card.BankName, card.Branch):
+		return card, "", invalid(KeyInvalidRequest)
+	case !banking.ValidNumber(number):
+		return card, "", invalid(KeyCardNumberInvalid)
+	case !banking.ValidBankCode(card.BankCode):
+		return card, "", invalid(KeyBankCodeInvalid)
+	case card.IFSC != "" && !banking.ValidIFSC(card.IFSC):
+		return card, "", invalid(KeyIFSCInvalid)
+	case card.UPI != "" && !banking.ValidUPI(card.UPI):
+		return card, "", invalid(KeyUPIInvalid)
+	}
+	card.CardLast4 = banking.Last4(number)
+	return card, number, nil
+}
+
+// BindCard adds a withdrawal card for a verified member whose verified name is the holder's.
+// The number is claimed on its guard stream (a number is bound to one card at a time, across all
+// members), sealed, and shown only by its last four digits.
+func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in CardInput) (CardResult, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return CardResult{}, err
+	}
+	card, number, e := validateCard(in)
+	if e != nil {
+		return CardResult{}, e
+	}
+	if !validMemberID(memberID) {
+		return CardResult{}, notFound(KeyAccountNotExist)
+	}
+	if s.sealer == nil {
+		return CardResult{}, unavailable(errors.New("no secret key configured for personal data"))
+	}
+	card.CardID = uuid.NewSHA1(cardNamespace, []byte(c.CommandID)).String()
+	card.CardNumberKeyedHash = s.sealer.KeyedHash(cardDomain, number)
+	stream := events.MemberStream(memberID)
+	type pre struct {
+		rec *record
+		err error
+	}
+	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
+		if rec := e.seen[c.CommandID]; rec != nil {
+			return pre{rec: rec}
+		}
+		_, err := decideBindCard(m, card)
+		return pre{err: err}
+	})
+	if err != nil {
+		return CardResult{}, err
+	}
+	if p.rec != nil {
+		return cardAnswer(p.rec)
+	}
+	if p.err != nil {
+		return CardResult{}, p.err
+	}
+	if err := s.claim(ctx, c, events.CardGuardStream(card.CardNumberKeyedHash), memberID, card.CardID, KeyCardExists,
+		func(m *memberState) bool { return m.hasCardNumber(card.CardNumberKeyedHash) }); err != nil {
+		return CardResult{}, err
+	}
+	if card.CardNumberCipher, err = s.sealer.Seal(number, SealContextCard(memberID)); err != nil {
+		return CardResult{}, unavailable(err)
+	}
+	rec, err := execute(ctx, s, c, stream, func(m *memberState) ([]events.Payload, error) {
+		return decideBindCard(m, card)
+	})
+	if err != nil {
+		return CardResult{}, err
+	}
+	return cardAnswer(rec)
+}
+
+func cardAnswer(rec *record) (CardResult, error) {
+	for _, p := range rec.payloads {
+		if e, ok := p.(events.BankCardBound); ok {
+			return CardResult{CardID: e.CardID, Last4: e.CardLast4, Position: rec.position}, nil
+		}
+	}
+	return CardResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+}
+
+// UnbindCard removes one of the member's cards.
+func (s *Service) UnbindCard(ctx context.Context, meta Meta, memberID, cardID string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	if cardID == "" || len(cardID) > 64 {
+		return Result{}, notFound(KeyCardNotFound)
+	}
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideUnbindCard(m, cardID)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	for _, p := range rec.payloads {
+		if e, ok := p.(events.BankCardUnbound); ok && e.CardID == cardID {
+			return Result{Position: rec.position}, nil
+		}
+	}
+	return Result{}, refuse(KindConflict, KeyIdempotencyConflict)
+}

@@ -1,0 +1,224 @@
+package commands
+
+import (
+	"context"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands/rules/credit"
+	"github.com/lotbook/lotbook/events"
+)
+
+// WithdrawalInput is a member's withdrawal request.
+type WithdrawalInput struct {
+	Amount, CardID, FundPassword string
+}
+
+// RequestWithdrawal freezes the amount for ops to pay out to the member's card. The fund
+// password is checked with the lock rules of VerifyFundPassword (a wrong one is recorded on the
+// member stream even though the withdrawal is refused).
+func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID string, in WithdrawalInput) (OrderResult, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return OrderResult{}, err
+	}
+	switch {
+	case in.Amount == "":
+		return OrderResult{}, invalid(KeyAmountRequired)
+	case in.CardID == "":
+		return OrderResult{}, invalid(KeyCardRequired)
+	case in.FundPassword == "":
+		return OrderResult{}, invalid(KeyFundPasswordRequired)
+	}
+	if !validMemberID(memberID) {
+		return OrderResult{}, notFound(KeyAccountNotExist)
+	}
+	// Lock order as for deposits: account, then member or config, one at a time.
+	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+		facts, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) withdrawFacts {
+			f := withdrawFacts{
+				registered: m.registered && m.role == events.RoleMember,
+				disabled:   m.flags[events.FlagDisabled],
+				frozen:     m.flags[events.FlagFrozen],
+				banned:     m.flags[events.FlagWithdrawalBanned],
+				fundSet:    m.fundHash != "",
+			}
+			if card := m.cards[in.CardID]; card != nil {
+				cp := *card
+				f.card = &cp
+			}
+			return f
+		})
+		if err != nil {
+			return nil, err
+		}
+		type found struct {
+			ch  *events.WithdrawalChannelConfigured
+			err *Error
+		}
+		ch, err := view(ctx, s, events.ConfigStream, func(cfg *configState, _ *entry) found {
+			ch, e := cfg.withdrawalChannel()
+			return found{ch, e}
+		})
+		if err != nil {
+			return nil, err
+		}
+		return decideWithdrawalRequest(a, withdrawalRequest{
+			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.now, cal: s.cal,
+			verifyFund: func() error {
+				rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+					return decideVerifyFundPassword(m, in.FundPassword, c.now, s.verify)
+				})
+				if err != nil {
+					return err
+				}
+				if e := fundRefusal(rec); e != nil {
+					return e
+				}
+				return nil
+			},
+			orderNo: func(n int) string { return orderNumber("W", memberID, c.CommandID, c.now, n) },
+		})
+	})
+	if err != nil {
+		return OrderResult{}, err
+	}
+	return orderAnswer(rec, events.ReviewPending)
+}
+
+// ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).
+func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
+	return s.review(ctx, meta, memberID, orderNo, remark, events.ReviewApproved, decideApproveWithdrawal)
+}
+
+// RejectWithdrawal releases a pending withdrawal's frozen amount (ops); the remark is required.
+func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
+	r, e := cleanRemark(remark)
+	if e != nil {
+		return OrderResult{}, e
+	}
+	if r == "" {
+		return OrderResult{}, invalid(KeyRemarkRequired)
+	}
+	return s.review(ctx, meta, memberID, orderNo, r, events.ReviewRejected, decideRejectWithdrawal)
+}
+
+// QuoteInput asks for an exchange rate.
+type QuoteInput struct {
+	From, To, Amount string
+}
+
+// Quote is a locked exchange rate.
+type Quote struct {
+	QuoteID, From, To string
+	Amount, Rate      decimal.Decimal
+	ToAmount          decimal.Decimal
+	ExpiresAt         time.Time
+	Position          int64
+}
+
+// ExchangeResult is an executed exchange with the member's balances right after it.
+type ExchangeResult struct {
+	OrderNo, From, To    string
+	FromAmount, ToAmount decimal.Decimal
+	Rate                 decimal.Decimal
+	Position             int64
+	Balances             map[string]Balance
+}
+
+// quoteNamespace roots quote ids, derived from the quoting command's id.
+var quoteNamespace = uuid.MustParse("4a7d2c90-1e6b-5c38-9f05-b8e1d3a6c247")
+
+func (s *Service) exchangeFacts(ctx context.Context, memberID string) (exchangeFacts, error) {
+	return view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) exchangeFacts {
+		return exchangeFacts{registered: m.registered && m.role == events.RoleMember,
+			disabled: m.flags[events.FlagDisabled], frozen: m.flags[events.FlagFrozen]}
+	})
+}
+
+// QuoteExchange locks the feed's current rate for 30 seconds (an ExchangeQuoted event on the
+// account stream, so that any API instance can execute it). No fee is charged.
+func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string, in QuoteInput) (Quote, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Quote{}, err
+	}
+	amount, e := validateExchange(in.From, in.To, in.Amount)
+	if e != nil {
+		return Quote{}, e
+	}
+	if !validMemberID(memberID) {
+		return Quote{}, notFound(KeyAccountNotExist)
+	}
+	rate, err := s.rates.Rate(in.From, in.To, c.now)
+	if err != nil {
+		return Quote{}, unavailable(err)
+	}
+	quoteID := uuid.NewSHA1(quoteNamespace, []byte(c.CommandID)).String()
+	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+		f, err := s.exchangeFacts(ctx, memberID)
+		if err != nil {
+			return nil, err
+		}
+		return decideQuote(a, f, quoteID, in.From, in.To, amount, rate, c.now)
+	})
+	if err != nil {
+		return Quote{}, err
+	}
+	for _, p := range rec.payloads {
+		if q, ok := p.(events.ExchangeQuoted); ok {
+			return Quote{QuoteID: q.QuoteID, From: q.From, To: q.To, Amount: q.Amount, Rate: q.Rate, ToAmount: q.ToAmount,
+				ExpiresAt: q.ExpiresAt, Position: rec.position}, nil
+		}
+	}
+	return Quote{}, refuse(KindConflict, KeyIdempotencyConflict)
+}
+
+// Exchange converts at a quote the member holds, before it expires.
+func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID string) (ExchangeResult, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return ExchangeResult{}, err
+	}
+	if quoteID == "" || len(quoteID) > 64 {
+		return ExchangeResult{}, notFound(KeyExchangeQuoteNotFound)
+	}
+	if !validMemberID(memberID) {
+		return ExchangeResult{}, notFound(KeyAccountNotExist)
+	}
+	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+		f, err := s.exchangeFacts(ctx, memberID)
+		if err != nil {
+			return nil, err
+		}
+		return decideExchange(a, f, quoteID, c.now, func(n int) string { return orderNumber("X", memberID, c.CommandID, c.now, n) })
+	})
+	if err != nil {
+		return ExchangeResult{}, err
+	}
+	for _, p := range rec.payloads {
+		if x, ok := p.(events.ExchangeExecuted); ok && x.QuoteID == quoteID {
+			out := ExchangeResult{OrderNo: x.OrderNo, From: x.From, To: x.To, FromAmount: x.FromAmount, ToAmount: x.ToAmount,
+				Rate: x.Rate, Position: rec.position}
+			if b, ok := rec.snapshot.(map[string]Balance); ok {
+				out.Balances = b
+			}
+			return out, nil
+		}
+	}
+	return ExchangeResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+}
+
+// CreditRule is the published credit-score rule the app shows.
+type CreditRule struct {
+	Start, Min, Max, WithdrawThreshold int
+	Changes                            []credit.Change
+}
+
+// PublishedCreditRule returns the rule commands apply (commands/rules/credit).
+func PublishedCreditRule() CreditRule {
+	return CreditRule{Start: credit.Start, Min: credit.Min, Max: credit.Max, WithdrawThreshold: credit.WithdrawThreshold,
+		Changes: append([]credit.Change(nil), credit.Changes...)}
+}
