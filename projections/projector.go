@@ -38,7 +38,7 @@ func (d decoded) fail(err error) error {
 }
 
 // projectors is the fixed set of read models, in the order Names reports them.
-var projectors = []*projector{membersProjector, balancesProjector, fundRecordsProjector, reviewQueueProjector, configProjector}
+var projectors = []*projector{membersProjector, balancesProjector, fundRecordsProjector, reviewQueueProjector, configProjector, favoritesProjector}
 
 func projectorByName(name string) (*projector, error) {
 	for _, p := range projectors {
