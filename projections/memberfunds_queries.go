@@ -1,0 +1,255 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// RealName is a member's latest identity submission. IDCipher is the sealed ID number: only ops
+// reviewing it get it opened (by the API, which holds the key).
+type RealName struct {
+	MemberID, Account, SubmissionID, Name string
+	IDCipher, IDMasked                    string
+	FrontFileID, BackFileID               string
+	Status, Remark, ReviewedBy            string
+	SubmittedAt, UpdatedAt                time.Time
+}
+
+// Card is a bound bank card; the number is known by its last four digits only.
+type Card struct {
+	CardID, MemberID, HolderName, BankName, Branch, BankCode, Last4, IFSC, UPI string
+	BoundAt                                                                    time.Time
+}
+
+// Withdrawal is a withdrawal in the ops queue, with the card it pays out to.
+type Withdrawal struct {
+	OrderNo, MemberID, Account, Currency              string
+	Amount                                            decimal.Decimal
+	ChannelName, CardID, HolderName, BankName, Branch string
+	BankCode, CardLast4, Status, Remark, ReviewedBy   string
+	CreatedAt, UpdatedAt                              time.Time
+}
+
+// FundLine is one line of a member's whole money history: deposits (fund_records), withdrawals,
+// both legs of each exchange (signed amounts, same order number), credit score changes (Amount is
+// the change, CreditScore the score after; no currency).
+type FundLine struct {
+	OrderNo, Type, Currency  string
+	Amount                   decimal.Decimal
+	Status, Remark           string
+	ChannelName, ProofFileID string
+	BankName, CardLast4      string
+	Rate                     string // exchanges only
+	CreditScore              int    // credit changes only; -1 otherwise
+	CreatedAt, UpdatedAt     time.Time
+}
+
+const realNameCols = `member_id, account, submission_id, name, id_cipher, id_masked, front_file_id, back_file_id, status,
+	remark, reviewed_by, submitted_at, updated_at, seq, position`
+
+func (r *realNameRow) realName() RealName {
+	return RealName{MemberID: r.memberID, Account: r.account, SubmissionID: r.submissionID, Name: r.name, IDCipher: r.idCipher,
+		IDMasked: r.idMasked, FrontFileID: r.front, BackFileID: r.back, Status: r.status, Remark: r.remark,
+		ReviewedBy: r.reviewedBy, SubmittedAt: fromMicros(r.submittedAt), UpdatedAt: fromMicros(r.updatedAt)}
+}
+
+// RealNameOf returns the member's latest identity submission, or ErrNotFound when they never
+// submitted one.
+func (db *ReadDB) RealNameOf(ctx context.Context, memberID string) (RealName, error) {
+	var r realNameRow
+	err := r.scan(db.queryRow(ctx, "SELECT "+realNameCols+" FROM realname WHERE member_id = ?", memberID))
+	if errors.Is(err, sql.ErrNoRows) {
+		return RealName{}, ErrNotFound
+	}
+	if err != nil {
+		return RealName{}, fmt.Errorf("realname of %s: %w", memberID, err)
+	}
+	return r.realName(), nil
+}
+
+// RealNameQueue lists identity submissions with status (all when empty): pending ones oldest
+// first, decided ones newest first.
+func (db *ReadDB) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
+	limit, offset := pageArgs(page, size)
+	where, args, order := "", []any{}, "DESC"
+	if status != "" {
+		where, args = "WHERE status = ? ", append(args, status)
+	}
+	if status == events.RealNameStatusPending {
+		order = "ASC"
+	}
+	var out []RealName
+	err := db.query(ctx, "realname queue", "SELECT "+realNameCols+" FROM realname "+where+"ORDER BY seq "+order+" LIMIT ? OFFSET ?",
+		append(args, limit, offset), func(rows *sql.Rows) error {
+			var r realNameRow
+			if err := r.scan(rows); err != nil {
+				return err
+			}
+			out = append(out, r.realName())
+			return nil
+		})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
+
+// RealNameStatuses returns the identity status of each member that ever submitted one.
+func (db *ReadDB) RealNameStatuses(ctx context.Context, memberIDs []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(memberIDs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(memberIDs))
+	for i, id := range memberIDs {
+		args[i] = id
+	}
+	err := db.query(ctx, "realname statuses", "SELECT member_id, status FROM realname WHERE member_id IN ("+placeholders(len(args))+")",
+		args, func(rows *sql.Rows) error {
+			var id, st string
+			if err := rows.Scan(&id, &st); err != nil {
+				return err
+			}
+			out[id] = st
+			return nil
+		})
+	return out, err
+}
+
+// CardsOf lists the member's bound cards, oldest first.
+func (db *ReadDB) CardsOf(ctx context.Context, memberID string) ([]Card, error) {
+	out := []Card{}
+	err := db.query(ctx, "cards", `SELECT card_id, member_id, holder_name, bank_name, branch, bank_code, last4, ifsc, upi, bound_at
+		FROM bank_cards WHERE member_id = ? ORDER BY seq`, []any{memberID}, func(rows *sql.Rows) error {
+		var c Card
+		var bound int64
+		if err := rows.Scan(&c.CardID, &c.MemberID, &c.HolderName, &c.BankName, &c.Branch, &c.BankCode, &c.Last4, &c.IFSC, &c.UPI, &bound); err != nil {
+			return err
+		}
+		c.BoundAt = fromMicros(bound)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+const withdrawalCols = `order_no, member_id, account, currency, amount, channel_name, card_id, holder_name, bank_name, branch,
+	bank_code, card_last4, status, remark, reviewed_by, created_at, updated_at, seq, position`
+
+func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
+	amount, err := decimal.NewFromString(r.amount)
+	if err != nil {
+		return Withdrawal{}, fmt.Errorf("withdrawal %s amount: %w", r.orderNo, err)
+	}
+	return Withdrawal{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Currency: r.currency, Amount: amount,
+		ChannelName: r.channelName, CardID: r.cardID, HolderName: r.holderName, BankName: r.bankName, Branch: r.branch,
+		BankCode: r.bankCode, CardLast4: r.cardLast4, Status: r.status, Remark: r.remark, ReviewedBy: r.reviewedBy,
+		CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
+}
+
+// WithdrawalQueue lists withdrawals with status (all when empty): pending ones oldest first,
+// decided ones newest first.
+func (db *ReadDB) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
+	limit, offset := pageArgs(page, size)
+	where, args, order := "", []any{}, "DESC"
+	if status != "" {
+		where, args = "WHERE status = ? ", append(args, status)
+	}
+	if status == events.ReviewPending {
+		order = "ASC"
+	}
+	var out []Withdrawal
+	err := db.query(ctx, "withdrawal queue", "SELECT "+withdrawalCols+" FROM withdrawals "+where+"ORDER BY seq "+order+" LIMIT ? OFFSET ?",
+		append(args, limit, offset), func(rows *sql.Rows) error {
+			var r withdrawalRow
+			if err := r.scan(rows); err != nil {
+				return err
+			}
+			w, err := r.withdrawal()
+			if err != nil {
+				return err
+			}
+			out = append(out, w)
+			return nil
+		})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
+
+// WithdrawalByOrderNo returns one withdrawal, or ErrNotFound.
+func (db *ReadDB) WithdrawalByOrderNo(ctx context.Context, orderNo string) (Withdrawal, error) {
+	var r withdrawalRow
+	err := r.scan(db.queryRow(ctx, "SELECT "+withdrawalCols+" FROM withdrawals WHERE order_no = ?", orderNo))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Withdrawal{}, ErrNotFound
+	}
+	if err != nil {
+		return Withdrawal{}, fmt.Errorf("withdrawal %s: %w", orderNo, err)
+	}
+	return r.withdrawal()
+}
+
+// CreditScoreOf returns the member's credit score, found false while no event changed it (the
+// score is then the rule's start value, which the write side owns).
+func (db *ReadDB) CreditScoreOf(ctx context.Context, memberID string) (score int, found bool, err error) {
+	err = db.queryRow(ctx, "SELECT score FROM credit_scores WHERE member_id = ?", memberID).Scan(&score)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, false, nil
+	}
+	if err != nil {
+		return 0, false, fmt.Errorf("credit score of %s: %w", memberID, err)
+	}
+	return score, true, nil
+}
+
+// FundHistory lists a member's money history of type typ ("all", "deposit", "withdraw",
+// "exchange", "credit"), newest first; the two legs of an exchange come source first.
+func (db *ReadDB) FundHistory(ctx context.Context, memberID, typ string, page, size int) ([]FundLine, bool, error) {
+	limit, offset := pageArgs(page, size)
+	filter, args := "", []any{memberID}
+	if typ != "" && typ != "all" {
+		filter, args = " AND type = ?", append(args, typ)
+	}
+	args = append(args, args...)
+	q := `SELECT order_no, type, currency, amount, status, remark, channel_name, proof_file_id, '' AS bank_name, '' AS card_last4,
+			'' AS rate, ` + fmt.Sprint(noScore) + ` AS credit_score, created_at, updated_at, seq, 0 AS leg
+		FROM fund_records WHERE member_id = ?` + filter + `
+		UNION ALL
+		SELECT order_no, type, currency, amount, status, remark, channel_name, '', bank_name, card_last4, rate, credit_score,
+			created_at, updated_at, seq, leg
+		FROM fund_moves WHERE member_id = ?` + filter + `
+		ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?`
+	var out []FundLine
+	err := db.query(ctx, "fund history", q, append(args, limit, offset), func(rows *sql.Rows) error {
+		var l FundLine
+		var amount string
+		var score, created, updated, seq, leg int64
+		if err := rows.Scan(&l.OrderNo, &l.Type, &l.Currency, &amount, &l.Status, &l.Remark, &l.ChannelName, &l.ProofFileID,
+			&l.BankName, &l.CardLast4, &l.Rate, &score, &created, &updated, &seq, &leg); err != nil {
+			return err
+		}
+		var err error
+		if l.Amount, err = decimal.NewFromString(amount); err != nil {
+			return err
+		}
+		l.CreditScore, l.CreatedAt, l.UpdatedAt = int(score), fromMicros(created), fromMicros(updated)
+		out = append(out, l)
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
