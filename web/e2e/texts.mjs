@@ -1,5 +1,8 @@
 // The texts the browser tests expect on screen, written out (not imported from the app) so a
 // wrong or missing translation fails here. Keys follow web/src/lib/i18n/locales.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+
 export const TEXTS = {
   tw: {
     htmlLang: 'zh-TW',
@@ -72,8 +75,13 @@ export const TEXTS = {
 };
 
 /**
- * Translation keys that leak when a text is missing (i18next shows the key): any of these
- * prefixes followed by a dot and a name in the page's text is a missing translation.
+ * Translation keys that leak when a text is missing (i18next shows the key): a top-level
+ * namespace of the translation file followed by a dot and a name, in the page's text.
  */
-export const RAW_KEY =
-  /\b(?:common|units|pull|tabs|start|auth|home|user|setting|password|language|agreement|about|funds|weekdays|ops|audit|notFound|msg)\.[a-zA-Z_]+/;
+function namespaces() {
+  const src = readFileSync(new URL('../src/lib/i18n/locales/zh-TW.ts', import.meta.url), 'utf8');
+  const names = [...src.matchAll(/^ {2}([a-zA-Z]+): /gm)].map((m) => m[1]);
+  assert.ok(names.includes('msg'), 'the namespaces of zh-TW.ts are found');
+  return [...new Set(names)];
+}
+export const RAW_KEY = new RegExp(`\\b(?:${namespaces().join('|')})\\.[a-zA-Z_]+`);
