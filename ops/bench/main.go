@@ -13,6 +13,7 @@ import (
 	"maps"
 	"os"
 	"os/exec"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -104,22 +105,37 @@ func storeBenchmarks(runs int, duration string) ([]row, error) {
 	return rows, nil
 }
 
-// appendRows turns appendbench's table (backend, writers, events/append, events/s, mean batch,
-// p50, p99, runs) into rows.
+// appendRows turns appendbench's table into rows. Its header names the columns (two or more
+// spaces apart, names may hold single spaces); the values hold no spaces.
 func appendRows(out []byte) []row {
 	var rows []row
+	var cols []string
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
-		f := strings.Fields(sc.Text())
-		if len(f) != 8 || f[0] == "backend" {
+		line := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(line, "backend") {
+			cols = regexp.MustCompile(`\s{2,}`).Split(line, -1)
 			continue
 		}
+		f := strings.Fields(line)
+		if cols == nil || len(f) != len(cols) {
+			continue
+		}
+		v := map[string]string{}
+		for i, c := range cols {
+			v[c] = f[i]
+		}
 		target := ""
-		if f[0] == "postgres" && f[1] == "64" {
+		if v["backend"] == "postgres" && v["writers"] == "64" {
 			target = "≥50,000 events/s"
 		}
-		rows = append(rows, row{"append " + f[0], fmt.Sprintf("%s writers: events/s, mean batch, p50 / p99", f[1]),
-			fmt.Sprintf("%s, %s, %s / %s", f[3], f[4], f[5], f[6]), target})
+		value := fmt.Sprintf("%s, %s, %s / %s", v["events/s"], v["mean batch (events/txn)"], v["p50"], v["p99"])
+		figure := v["writers"] + " writers: events/s, mean batch, p50 / p99"
+		if cpu, ok := v["CPU/event (Go)"]; ok {
+			figure += ", CPU/event Go / database"
+			value += fmt.Sprintf(", %s / %s", cpu, v["CPU/event (server)"])
+		}
+		rows = append(rows, row{"append " + v["backend"], figure, value, target})
 	}
 	return rows
 }

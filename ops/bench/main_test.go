@@ -17,6 +17,14 @@ func TestAppendRows(t *testing.T) {
 	if got := appendRows(out); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %#v\nwant %#v", got, want)
 	}
+	withCPU := []byte(`   backend  writers  events/append  events/s  mean batch (events/txn)      p50       p99  CPU/event (Go)  CPU/event (server)  runs
+    sqlite        1              1      4046                      1.0    174µs   1.791ms         132.6µs                   -     3
+`)
+	want = []row{{"append sqlite", "1 writers: events/s, mean batch, p50 / p99, CPU/event Go / database",
+		"4046, 1.0, 174µs / 1.791ms, 132.6µs / -", ""}}
+	if got := appendRows(withCPU); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got %#v\nwant %#v", got, want)
+	}
 }
 
 func TestMedian(t *testing.T) {
