@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
 	"strconv"
 
@@ -75,6 +76,14 @@ var creditScoresTable = &table{
 	key:  []string{"member_id"},
 }
 
+// withdrawalChannelsTable keeps its first position (seq) as display order across redefinitions.
+var withdrawalChannelsTable = &table{
+	name: "withdrawal_channels",
+	cols: []column{{"id", kText}, {"name", kText}, {"currency", kText}, {"min_amount", kText}, {"max_amount", kText},
+		{"time_window", kText}, {"enabled", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt}},
+	key: []string{"id"},
+}
+
 var fundsAccountsTable = &table{
 	name: "funds_accounts",
 	cols: []column{{"member_id", kText}, {"account", kText}},
@@ -85,12 +94,13 @@ var memberFundsProjector = &projector{
 	name:    "member_funds",
 	version: 1,
 	money:   true,
-	tables:  []*table{realNameTable, bankCardsTable, withdrawalsTable, fundMovesTable, creditScoresTable, fundsAccountsTable},
+	tables: []*table{realNameTable, bankCardsTable, withdrawalsTable, fundMovesTable, creditScoresTable, fundsAccountsTable,
+		withdrawalChannelsTable},
 	wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MemberRegistered, events.RealNameSubmitted, events.RealNameApproved, events.RealNameRejected,
 			events.BankCardBound, events.BankCardUnbound, events.WithdrawalRequested, events.WithdrawalApproved,
-			events.WithdrawalRejected, events.ExchangeExecuted, events.CreditScoreChanged:
+			events.WithdrawalRejected, events.ExchangeExecuted, events.CreditScoreChanged, events.WithdrawalChannelConfigured:
 			return true
 		}
 		return false
@@ -162,11 +172,12 @@ type memberFundsPage struct {
 	cards       map[string][]any // card id -> row, nil when unbound in this page
 	scores      map[string][]any
 	newAccounts [][]any
+	channels    map[string][]any
 }
 
 func applyMemberFunds(ctx context.Context, w *wtx, evs []decoded) error {
 	pg := &memberFundsPage{accounts: map[string]string{}, realNames: map[string]*realNameRow{}, withdrawals: map[string]*withdrawalRow{},
-		moves: map[string]*moveRow{}, cards: map[string][]any{}, scores: map[string][]any{}}
+		moves: map[string]*moveRow{}, cards: map[string][]any{}, scores: map[string][]any{}, channels: map[string][]any{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
 	}
@@ -243,20 +254,56 @@ func (pg *memberFundsPage) load(ctx context.Context, w *wtx, evs []decoded) erro
 	}); err != nil {
 		return err
 	}
-	return w.selectIn(ctx, fundMovesTable, "record_id", keysOf(needWithdrawal), func(rows *sql.Rows) error {
+	if err := w.selectIn(ctx, fundMovesTable, "record_id", keysOf(needWithdrawal), func(rows *sql.Rows) error {
 		r := &moveRow{}
 		if err := r.scan(rows); err != nil {
 			return err
 		}
 		pg.moves[r.recordID] = r
 		return nil
+	}); err != nil {
+		return err
+	}
+	return pg.loadChannels(ctx, w, evs)
+}
+
+// loadChannels keeps the first position of channels redefined in this page.
+func (pg *memberFundsPage) loadChannels(ctx context.Context, w *wtx, evs []decoded) error {
+	ids := map[string]struct{}{}
+	for _, d := range evs {
+		if e, ok := d.p.(events.WithdrawalChannelConfigured); ok {
+			ids[e.ID] = struct{}{}
+		}
+	}
+	return w.selectIn(ctx, withdrawalChannelsTable, "id", keysOf(ids), func(rows *sql.Rows) error {
+		row := make([]any, 10)
+		var id, name, cur, lo, hi, win string
+		var enabled, updated, seq, pos int64
+		if err := rows.Scan(&id, &name, &cur, &lo, &hi, &win, &enabled, &updated, &seq, &pos); err != nil {
+			return err
+		}
+		row[0], row[8] = id, seq
+		pg.channels[id] = row
+		return nil
 	})
 }
 
 func (pg *memberFundsPage) apply(d decoded) error {
 	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
-	if e, ok := d.p.(events.MemberRegistered); ok {
+	switch e := d.p.(type) {
+	case events.MemberRegistered:
 		pg.newAccounts = append(pg.newAccounts, []any{e.MemberID, e.Account})
+		return nil
+	case events.WithdrawalChannelConfigured:
+		win, err := json.Marshal(e.Window)
+		if err != nil {
+			return d.fail(fmt.Errorf("channel window: %w", err))
+		}
+		seq := pos
+		if prev := pg.channels[e.ID]; prev != nil {
+			seq = prev[8].(int64)
+		}
+		pg.channels[e.ID] = []any{e.ID, e.Name, e.Currency, e.Min.String(), e.Max.String(), string(win), boolInt(e.Enabled), at, seq, pos}
 		return nil
 	}
 	member, err := memberOf(d.ev.Stream)
@@ -372,5 +419,12 @@ func (pg *memberFundsPage) write(ctx context.Context, w *wtx) error {
 	if err := w.upsert(ctx, fundMovesTable, ms); err != nil {
 		return err
 	}
-	return w.upsert(ctx, creditScoresTable, ss)
+	if err := w.upsert(ctx, creditScoresTable, ss); err != nil {
+		return err
+	}
+	var chs [][]any
+	for _, r := range pg.channels {
+		chs = append(chs, r) // every loaded row was redefined by an event of this page
+	}
+	return w.upsert(ctx, withdrawalChannelsTable, chs)
 }

@@ -14,6 +14,12 @@ func TestMemberFunds(t *testing.T) {
 		ctx := context.Background()
 		db := e.open()
 		r := e.run(db, nil)
+		win := events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00", TZ: "Asia/Taipei", ClosedOnHolidays: true}
+		e.add(events.ConfigStream, "system",
+			events.WithdrawalChannelConfigured{ID: "bank", Name: "Bank", Currency: "TWD", Min: dec("100"), Max: dec("500000"), Window: win, Enabled: true},
+			events.WithdrawalChannelConfigured{ID: "wire", Name: "Wire", Currency: "USD", Min: dec("10"), Max: dec("1000"), Window: win})
+		e.add(events.ConfigStream, "system",
+			events.WithdrawalChannelConfigured{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: dec("100"), Max: dec("400000"), Window: win, Enabled: true})
 		m := e.register("0912345678")
 		other := e.register("0922222222")
 		ms, as := events.MemberStream(m), events.AccountStream(m)
@@ -117,6 +123,11 @@ func TestMemberFunds(t *testing.T) {
 		}
 		if ls, more, _ := db.FundHistory(ctx, m, "all", 2, 4); len(ls) != 2 || more {
 			t.Fatalf("page 2: %d lines, more %v", len(ls), more)
+		}
+		chs, err := db.WithdrawalChannels(ctx)
+		if err != nil || len(chs) != 2 || chs[0].ID != "bank" || chs[0].Name != "Bank transfer" || !chs[0].Max.Equal(dec("400000")) ||
+			!chs[0].Enabled || chs[1].Enabled || chs[0].Window.Open != "09:00" {
+			t.Fatalf("withdrawal channels %+v %v", chs, err)
 		}
 		noDiffs(t, r.Runner)
 		if err := r.Rebuild(ctx, "member_funds", nil); err != nil {
