@@ -1,8 +1,9 @@
 // Refused forms, in both languages: client-side validation stops a form with the translated
 // message before it sends; a refusal by the server shows its message key, translated, as a toast.
+// Ends with ops rejecting a deposit (a remark is required) and the member seeing why.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { login, openApp, screen, submitLogin, submitRegister } from './flows.mjs';
+import { login, logout, openApp, screen, submitLogin, submitRegister } from './flows.mjs';
 import { DEMO, freshMobile, newPhone, nextResponse, openRoute, proofPng, setup, tid, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
@@ -28,7 +29,8 @@ async function refusedLocally(page, submitTestId, path, message) {
 }
 
 for (const lang of ['tw', 'en']) {
-  const M = TEXTS[lang].msg;
+  const T = TEXTS[lang];
+  const M = T.msg;
 
   test(`refused forms show translated messages (${lang})`, { timeout: 90_000 }, async (t) => {
     const { context, page, pageErrors } = await newPhone(fx.browser);
@@ -115,6 +117,43 @@ for (const lang of ['tw', 'en']) {
       // The form stays, with what was entered, for another try.
       await waitHash(page, '/user/rechargeChannel?id=bank');
       assert.equal(await tid(page, 'deposit-amount').inputValue(), '1500');
+    });
+
+    await step('ops rejects with a remark', async () => {
+      // The refused form from the step before, now with the right channel password.
+      await tid(page, 'deposit-channel-password').fill('8888');
+      const sent = nextResponse(page, 'POST', '/api/vue/funds/deposits');
+      await tid(page, 'deposit-submit').click();
+      const res = await sent;
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      const orderNo = res.body.data.orderNo;
+      await waitHash(page, '/user/FundingDetails');
+      await logout(page, lang);
+
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      const item = tid(page, 'ops-deposit').and(page.locator(`[data-order-no="${orderNo}"]`));
+      await item.getByTestId('ops-reject').click();
+      await refusedLocally(page, 'ops-reject-confirm', `/api/vue/ops/deposits/${orderNo}/reject`, M.remark_required);
+      await item.getByTestId('ops-reject-remark').fill(T.rejectRemark);
+      await screen(page, lang, '26-ops-reject');
+      const rejected = nextResponse(page, 'POST', `/api/vue/ops/deposits/${orderNo}/reject`);
+      await item.getByTestId('ops-reject-confirm').click();
+      const r = await rejected;
+      assert.equal(r.status, 200, JSON.stringify(r.body));
+      assert.equal(r.body.data.status, 'rejected');
+      await waitToast(page, T.rejectedToast);
+      await item.waitFor({ state: 'detached' });
+      await logout(page, lang);
+
+      await login(page, lang, DEMO.member.account, DEMO.member.password);
+      await tid(page, 'shortcut-fundRecords').click();
+      await waitHash(page, '/user/FundingDetails');
+      const rec = tid(page, 'fund-record').and(page.locator(`[data-order-no="${orderNo}"]`));
+      await waitText(rec.getByTestId('fund-record-status'), T.statusRejected);
+      await waitText(rec.getByTestId('fund-record-remark'), T.rejectRemark);
+      assert.equal(await rec.getAttribute('data-status'), 'rejected');
+      // The other language's run rejected one of the demo member's deposits too.
+      await screen(page, lang, '27-fund-records-rejected', { userText: [TEXTS.tw.rejectRemark] });
     });
 
     assert.deepEqual(pageErrors.map(String), [], 'no uncaught errors in the page');

@@ -18,6 +18,9 @@ export const TEXTS = {
     statusApproved: '已通過',
     approve: '通過',
     approvedToast: '已通過',
+    rejectedToast: '已駁回',
+    statusRejected: '已駁回',
+    rejectRemark: '轉帳憑證不清楚',
     tabHome: '首頁',
     tabMine: '我的',
     msg: {
@@ -36,6 +39,7 @@ export const TEXTS = {
       amount_below_minimum: '金額低於最低限額',
       amount_above_maximum: '金額高於最高限額',
       deposit_proof_required: '請先上傳儲值憑證',
+      remark_required: '請輸入備註',
     },
   },
   en: {
@@ -52,6 +56,9 @@ export const TEXTS = {
     statusApproved: 'Passed',
     approve: 'Approve',
     approvedToast: 'Approved',
+    rejectedToast: 'Rejected',
+    statusRejected: 'Rejected',
+    rejectRemark: 'The transfer proof is unreadable',
     tabHome: 'Home',
     tabMine: 'Mine',
     msg: {
@@ -70,6 +77,7 @@ export const TEXTS = {
       amount_below_minimum: 'The amount is below the minimum',
       amount_above_maximum: 'The amount is above the maximum',
       deposit_proof_required: 'Please upload the deposit proof first',
+      remark_required: 'Please enter a remark',
     },
   },
 };
