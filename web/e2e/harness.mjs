@@ -262,12 +262,17 @@ export function proofPng(width = 64, height = 48) {
 }
 
 /**
- * One file's fixture: server, browser, and `step` that, when a step fails, saves a screenshot of
- * the page to screenshots/failures/ and adds the server log's tail to the error.
+ * One file's fixture: server, browser, and `step`, a subtest of t that, when it fails, saves a
+ * screenshot of the page to screenshots/failures/ and adds the server log's tail to the error;
+ * the steps after a failed one are skipped (they depend on it).
  */
 export async function setup() {
   const server = await startServer();
-  const browser = await launchBrowser();
+  const browser = await launchBrowser().catch(async (e) => {
+    await server.stop();
+    throw e;
+  });
+  const failed = new WeakSet();
   return {
     server,
     browser,
@@ -276,10 +281,12 @@ export async function setup() {
       await server.stop();
     },
     async step(t, name, page, fn) {
+      if (failed.has(t)) return t.test(name, { skip: 'an earlier step failed' }, () => {});
       await t.test(name, async (st) => {
         try {
           await fn(st);
         } catch (e) {
+          failed.add(t);
           const dir = join(SHOTS, 'failures');
           mkdirSync(dir, { recursive: true });
           const file = join(dir, `${name.replace(/[^\w-]+/g, '_')}.png`);
