@@ -12,6 +12,7 @@ import (
 	"mime/multipart"
 	"net/http"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/google/uuid"
@@ -249,4 +250,44 @@ func (c *client) waitProjected(ctx context.Context, s *session, position int64, 
 		case <-time.After(200 * time.Millisecond):
 		}
 	}
+}
+
+// projectionLag reads /metrics: the largest lotbook_projection_lag_seconds over the projectors
+// (the age of the oldest event some read model has not applied yet).
+func (c *client) projectionLag(ctx context.Context) (time.Duration, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := c.http.Do(req)
+	if err != nil {
+		return 0, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return 0, err
+	}
+	return maxLagSeconds(string(raw))
+}
+
+// maxLagSeconds is the largest lotbook_projection_lag_seconds sample of a Prometheus text page.
+func maxLagSeconds(page string) (time.Duration, error) {
+	found := false
+	var worst float64
+	for line := range strings.SplitSeq(page, "\n") {
+		if !strings.HasPrefix(line, "lotbook_projection_lag_seconds{") {
+			continue
+		}
+		f := strings.Fields(line)
+		v, err := strconv.ParseFloat(f[len(f)-1], 64)
+		if err != nil {
+			return 0, fmt.Errorf("metrics: %q: %w", line, err)
+		}
+		found, worst = true, max(worst, v)
+	}
+	if !found {
+		return 0, fmt.Errorf("metrics: no lotbook_projection_lag_seconds")
+	}
+	return time.Duration(worst * float64(time.Second)), nil
 }

@@ -54,6 +54,8 @@ type Result struct {
 	LagSamples      int            `json:"lagSamples"`
 	LagP50ms        float64        `json:"lagP50ms"`
 	LagP99ms        float64        `json:"lagP99ms"`
+	MetricLagP99ms  float64        `json:"metricLagP99ms"` // lotbook_projection_lag_seconds (worst projector), sampled every 100 ms
+	MetricLagMaxms  float64        `json:"metricLagMaxMs"`
 	Head            int64          `json:"head"`
 	RSSIdleMB       float64        `json:"rssIdleMB,omitempty"`
 	RSSLoadMB       float64        `json:"rssLoadMB,omitempty"`
@@ -296,6 +298,23 @@ func drive(ctx context.Context, cl *client, ops *session, members []member, c co
 			}
 		})
 	}
+	var metricLags []time.Duration
+	metricsDone := make(chan struct{})
+	go func() {
+		defer close(metricsDone)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+				if lag, err := cl.projectionLag(ctx); err == nil {
+					metricLags = append(metricLags, lag)
+				}
+			}
+		}
+	}()
 	var peakRSS atomic.Int64
 	if srv != nil {
 		go func() {
@@ -391,6 +410,9 @@ func drive(ctx context.Context, cl *client, ops *session, members []member, c co
 	res.LoadgenCPUPct = 100 * (procCPU(os.Getpid()) - self0).Seconds() / elapsed.Seconds()
 	close(probes)
 	probeWG.Wait()
+	<-metricsDone
+	metricLags = sortedCopy(metricLags)
+	res.MetricLagP99ms, res.MetricLagMaxms = percentile(metricLags, 0.99), percentile(metricLags, 1)
 
 	var all []time.Duration
 	for _, st := range stats {
@@ -424,6 +446,7 @@ func printResult(r *Result) {
 	row("projection lag p50 (ms)", "%.2f", r.LagP50ms)
 	row("projection lag p99 (ms)", "%.2f", r.LagP99ms)
 	row("lag samples", "%d", r.LagSamples)
+	row("lag metric p99 / max (ms)", "%s", fmt.Sprintf("%.1f / %.1f", r.MetricLagP99ms, r.MetricLagMaxms))
 	if r.RSSIdleMB > 0 {
 		row("server RSS idle (MB)", "%.0f", r.RSSIdleMB)
 		row("server RSS under load (MB)", "%.0f", r.RSSLoadMB)

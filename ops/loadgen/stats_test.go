@@ -40,3 +40,18 @@ func TestProcReadings(t *testing.T) {
 		}
 	}
 }
+
+func TestMaxLagSeconds(t *testing.T) {
+	page := `# HELP lotbook_projection_lag_seconds Age of the oldest event a projector has not applied yet.
+# TYPE lotbook_projection_lag_seconds gauge
+lotbook_projection_lag_seconds{projector="balances"} 0.012
+lotbook_projection_lag_seconds{projector="members"} 0.25
+lotbook_projection_lag_events{projector="members"} 40
+`
+	if got, err := maxLagSeconds(page); err != nil || got != 250*time.Millisecond {
+		t.Fatalf("got %v, %v; want 250ms", got, err)
+	}
+	if _, err := maxLagSeconds("go_goroutines 8\n"); err == nil {
+		t.Fatal("a page without the metric is not an error")
+	}
+}
