@@ -1,6 +1,7 @@
-/** The bottom tabs whose features exist; market, trade and copy-trade join with their issues. */
+/** The bottom tabs whose features exist; trade and copy-trade join with their issues. */
 export const TABS = [
   { key: 'home', path: '/home/index' },
+  { key: 'market', path: '/market/market' },
   { key: 'mine', path: '/user/usercenter' },
 ] as const;
 

@@ -1,15 +1,20 @@
-import { BillOutline, FileOutline, PayCircleOutline, SearchOutline } from 'antd-mobile-icons';
+import { BillOutline, FileOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { BrandLogo } from '@/components/BrandLogo';
+import { ListEmpty, ListLoading } from '@/components/ListState';
+import { IndexCards } from '@/components/market/IndexCards';
+import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { useAppConfig } from '@/lib/config';
 import { money } from '@/lib/filters';
+import { useHot, useIndices } from '@/lib/market/api';
+import { useLiveQuotes } from '@/lib/market/live';
 import { useSession } from '@/lib/session';
 import { useUserInfo } from '@/lib/user';
 
 interface Shortcut {
-  key: 'deposit' | 'fundRecords' | 'opsDeposits' | 'auditTimeline';
+  key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'opsDeposits' | 'auditTimeline';
   to: string;
   icon: ComponentType<{ className?: string }>;
 }
@@ -17,6 +22,9 @@ interface Shortcut {
 /** Home shortcuts whose features exist; the others of the spec arrive with their issues. */
 function shortcutsFor(role: string): Shortcut[] {
   const list: Shortcut[] = [
+    { key: 'market', to: '/market/market', icon: HistogramOutline },
+    { key: 'etf', to: '/home/etf', icon: PieOutline },
+    { key: 'favorites', to: '/market/favo', icon: StarOutline },
     { key: 'deposit', to: '/user/recharge', icon: PayCircleOutline },
     { key: 'fundRecords', to: '/user/FundingDetails', icon: BillOutline },
   ];
@@ -25,12 +33,19 @@ function shortcutsFor(role: string): Shortcut[] {
   return list;
 }
 
+/** How many hot stocks home shows (the full list is /market/stockHot/stockList). */
+const HOT_ON_HOME = 10;
+
 export default function HomePage() {
   const { t } = useTranslation();
   const session = useSession();
   const info = useUserInfo();
   const config = useAppConfig();
   const total = info.data?.assets.total;
+  const indices = useIndices();
+  const hot = useHot('listed');
+  const hotTop = (hot.data ?? []).slice(0, HOT_ON_HOME);
+  useLiveQuotes([...(indices.data ?? []), ...hotTop].map((q) => q.symbol));
   return (
     <div className="page" data-testid="home-page">
       <div className="home-head">
@@ -38,6 +53,11 @@ export default function HomePage() {
         <div className="home-title">{config.data?.title || t('common.appName')}</div>
       </div>
       <div className="page-body">
+        <AppLink to="/home/searchIndex" className="home-search" data-testid="home-search">
+          <SearchOutline />
+          <span>{t('market.searchPlaceholder')}</span>
+        </AppLink>
+        <IndexCards items={indices.data} loading={indices.isPending} />
         <div className="asset-card">
           <div className="asset-label">{t('home.greeting', { account: session.account })}</div>
           <div className="asset-label" style={{ marginTop: '0.1rem' }}>
@@ -59,6 +79,16 @@ export default function HomePage() {
               </AppLink>
             ))}
           </div>
+        </div>
+        <div className="card flush-card" data-testid="home-hot">
+          <div className="section-row">
+            <span className="section-title">{t('market.hotTitle')}</span>
+            <AppLink to="/market/stockHot/stockList" className="muted more-link" data-testid="home-hot-more">
+              {t('market.more')}
+            </AppLink>
+          </div>
+          <QuoteHead />
+          {hot.isPending ? <ListLoading /> : hotTop.length === 0 ? <ListEmpty /> : hotTop.map((q, i) => <QuoteRow key={q.symbol} q={q} rank={i + 1} />)}
         </div>
         <div className="card">
           <div className="section-title">{t('home.noticeTitle')}</div>

@@ -102,7 +102,7 @@ export function newIdempotencyKey(): string {
 // ---- the one request function --------------------------------------------------------------
 
 interface RawRequest {
-  method: 'GET' | 'POST';
+  method: 'GET' | 'POST' | 'DELETE';
   url: string;
   body?: BodyInit;
   json?: unknown;

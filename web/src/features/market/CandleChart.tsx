@@ -1,0 +1,180 @@
+import { useQuery } from '@tanstack/react-query';
+import {
+  CandlestickSeries,
+  createChart,
+  HistogramSeries,
+  type CandlestickData,
+  type HistogramData,
+  type IChartApi,
+  type ISeriesApi,
+  type LogicalRange,
+  type UTCTimestamp,
+} from 'lightweight-charts';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { currentLang } from '@/lib/i18n';
+import { CANDLE_PAGE, marketApi, marketKeys } from '@/lib/market/api';
+import { chartTime } from '@/lib/market/format';
+import { useLive } from '@/lib/market/live';
+import type { Candle, Interval } from '@/lib/market/types';
+
+// Taiwan colours: red candles rise, green candles fall.
+const UP = '#e02424';
+const DOWN = '#059669';
+const UP_VOL = 'rgba(224, 36, 36, 0.45)';
+const DOWN_VOL = 'rgba(5, 150, 105, 0.45)';
+
+interface Bar {
+  iso: string;
+  candle: CandlestickData<UTCTimestamp>;
+  volume: HistogramData<UTCTimestamp>;
+}
+
+function toBar(c: Candle): Bar {
+  const time = chartTime(c.time) as UTCTimestamp;
+  const open = Number(c.open);
+  const close = Number(c.close);
+  return {
+    iso: c.time,
+    candle: { time, open, high: Number(c.high), low: Number(c.low), close },
+    volume: { time, value: Number(c.volume) || 0, color: close >= open ? UP_VOL : DOWN_VOL },
+  };
+}
+
+/** Merges bars by time (later arrivals win), oldest first. */
+function mergeBars(a: readonly Bar[], b: readonly Bar[]): Bar[] {
+  const byTime = new Map<number, Bar>();
+  for (const bar of [...a, ...b]) byTime.set(bar.candle.time, bar);
+  return [...byTime.values()].sort((x, y) => x.candle.time - y.candle.time);
+}
+
+const intraday = (iv: Interval) => iv.endsWith('m');
+
+interface Chart {
+  chart: IChartApi;
+  candles: ISeriesApi<'Candlestick'>;
+  volume: ISeriesApi<'Histogram'>;
+}
+
+/**
+ * Candles and volume bars of one symbol at one interval. The chart is driven imperatively:
+ * history through setData, live candles from the socket through series.update, outside React.
+ * Scrolling to the left edge loads older candles.
+ */
+export default function CandleChart({ symbol, interval }: { symbol: string; interval: Interval }) {
+  const { t } = useTranslation();
+  const box = useRef<HTMLDivElement>(null);
+  const chartRef = useRef<Chart | null>(null);
+  const bars = useRef<Bar[]>([]);
+  const older = useRef({ hasMore: true, loading: false });
+  const [empty, setEmpty] = useState(false);
+  const live = useLive();
+  const q = useQuery({
+    queryKey: marketKeys.candles(symbol, interval),
+    queryFn: ({ signal }) => marketApi.candles(symbol, interval, { limit: CANDLE_PAGE }, signal),
+  });
+
+  // The chart itself: made once per mount, removed on unmount.
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const chart = createChart(el, {
+      autoSize: true,
+      layout: { background: { color: '#ffffff' }, textColor: '#6b7280', fontSize: 10, attributionLogo: true },
+      grid: { vertLines: { color: '#f3f4f6' }, horzLines: { color: '#f3f4f6' } },
+      rightPriceScale: { borderVisible: false },
+      timeScale: { borderVisible: false, timeVisible: intraday(interval), secondsVisible: false },
+      localization: { locale: currentLang() === 'en' ? 'en-US' : 'zh-TW', dateFormat: 'yyyy-MM-dd' },
+      handleScale: { axisPressedMouseMove: false },
+    });
+    const candles = chart.addSeries(CandlestickSeries, {
+      upColor: UP,
+      downColor: DOWN,
+      borderUpColor: UP,
+      borderDownColor: DOWN,
+      wickUpColor: UP,
+      wickDownColor: DOWN,
+    });
+    candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.28 } });
+    const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '' });
+    volume.priceScale().applyOptions({ scaleMargins: { top: 0.78, bottom: 0 } });
+    chartRef.current = { chart, candles, volume };
+
+    const loadOlder = async (range: LogicalRange | null) => {
+      const st = older.current;
+      const first = bars.current[0];
+      if (!range || range.from > 10 || !st.hasMore || st.loading || !first) return;
+      st.loading = true;
+      try {
+        const page = await marketApi.candles(symbol, interval, { before: first.iso, limit: CANDLE_PAGE });
+        if (chartRef.current?.chart !== chart) return;
+        st.hasMore = page.hasMore;
+        const before = bars.current.length;
+        bars.current = mergeBars(page.items.map(toBar), bars.current);
+        const added = bars.current.length - before;
+        if (added > 0) {
+          const visible = chart.timeScale().getVisibleLogicalRange();
+          candles.setData(bars.current.map((b) => b.candle));
+          volume.setData(bars.current.map((b) => b.volume));
+          if (visible) chart.timeScale().setVisibleLogicalRange({ from: visible.from + added, to: visible.to + added });
+        }
+      } catch {
+        st.hasMore = false; // the client already told the user; stop asking on every scroll
+      } finally {
+        st.loading = false;
+      }
+    };
+    const onRange = (r: LogicalRange | null) => void loadOlder(r);
+    chart.timeScale().subscribeVisibleLogicalRangeChange(onRange);
+    return () => {
+      chart.timeScale().unsubscribeVisibleLogicalRangeChange(onRange);
+      chartRef.current = null;
+      chart.remove();
+    };
+  }, [symbol, interval]);
+
+  // History (first load, and refetches after a reconnect): the newest page replaces its span.
+  useEffect(() => {
+    const c = chartRef.current;
+    if (!c || !q.data) return;
+    const first = bars.current.length === 0;
+    bars.current = mergeBars(bars.current, q.data.items.map(toBar));
+    if (first) older.current.hasMore = q.data.hasMore;
+    c.candles.setData(bars.current.map((b) => b.candle));
+    c.volume.setData(bars.current.map((b) => b.volume));
+    if (first) c.chart.timeScale().scrollToRealTime();
+    setEmpty(bars.current.length === 0);
+  }, [q.data]);
+
+  // Live candles: straight into the series, no React render per tick.
+  useEffect(() => {
+    const unsubscribe = live.socket.subscribe([symbol], [`candles:${interval}`]);
+    const off = live.onCandle((m) => {
+      const c = chartRef.current;
+      if (!c || m.symbol !== symbol || m.interval !== interval) return;
+      const bar = toBar(m.data as unknown as Candle);
+      const last = bars.current[bars.current.length - 1];
+      if (last && bar.candle.time < last.candle.time) return; // stale frame
+      if (last && bar.candle.time === last.candle.time) bars.current[bars.current.length - 1] = bar;
+      else bars.current.push(bar);
+      c.candles.update(bar.candle);
+      c.volume.update(bar.volume);
+      setEmpty(false);
+    });
+    return () => {
+      off();
+      unsubscribe();
+    };
+  }, [live, symbol, interval]);
+
+  return (
+    <div className="chart-box" data-testid="chart" data-interval={interval}>
+      <div ref={box} className="chart-canvas" />
+      {empty ? (
+        <div className="chart-empty muted" data-testid="chart-empty">
+          {t('market.chartEmpty')}
+        </div>
+      ) : null}
+    </div>
+  );
+}

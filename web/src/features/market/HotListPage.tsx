@@ -1,0 +1,45 @@
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ListEmpty, ListLoading } from '@/components/ListState';
+import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
+import { Page } from '@/components/Page';
+import { PullRefresh } from '@/components/PullRefresh';
+import { useHot } from '@/lib/market/api';
+import { formatBig, parseUnits } from '@/lib/market/format';
+import { useLiveQuotes } from '@/lib/market/live';
+import type { MarketKind } from '@/lib/market/types';
+import { MarketSwitch } from './MarketSwitch';
+import './market-pages.css';
+
+/** Hot stocks: the top 20 by turnover, listed or OTC. */
+export default function HotListPage() {
+  const { t } = useTranslation();
+  const [market, setMarket] = useState<MarketKind>('listed');
+  const q = useHot(market);
+  const items = q.data ?? [];
+  useLiveQuotes(items.map((i) => i.symbol));
+  const units = parseUnits(t('market.units'));
+  return (
+    <Page title={t('market.hotTitle')} testId="hot-page" right={<MarketSwitch value={market} onChange={setMarket} testPrefix="hot" />} className="flush-page">
+      <PullRefresh onRefresh={() => q.refetch()}>
+        <div className="quote-list" data-testid="hot-list" data-market={market}>
+          <QuoteHead />
+          {q.isPending ? (
+            <ListLoading />
+          ) : items.length === 0 ? (
+            <ListEmpty />
+          ) : (
+            items.map((s, i) => (
+              <QuoteRow
+                key={s.symbol}
+                q={s}
+                rank={i + 1}
+                note={<span className="qrow-note">{t('market.turnoverValue', { value: formatBig(s.turnover, units) })}</span>}
+              />
+            ))
+          )}
+        </div>
+      </PullRefresh>
+    </Page>
+  );
+}

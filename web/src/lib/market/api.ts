@@ -1,0 +1,115 @@
+import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { request } from '@/lib/api/client';
+import { useSession } from '@/lib/session';
+import type { CandlePage, FavoriteType, InstrumentType, Interval, ListPage, ListTab, MarketKind, Quote, QuoteDetail } from './types';
+
+// The market calls of issue 4. They are not in api/openapi.yaml's generated types yet, so the
+// answers are typed here after the agreed contract (types.ts).
+
+const BASE = '/api/vue/market/';
+
+function qs(params: Record<string, string | number | undefined>): string {
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+const enc = encodeURIComponent;
+
+export const LIST_PAGE_SIZE = 20;
+export const CANDLE_PAGE = 300;
+
+export const marketApi = {
+  stocks(p: { tab: ListTab; market: MarketKind; type?: Exclude<InstrumentType, 'index'>; page: number; size?: number }, signal?: AbortSignal) {
+    return request<ListPage>({ method: 'GET', url: `${BASE}stocks${qs({ tab: p.tab, market: p.market, type: p.type, page: p.page, size: p.size ?? LIST_PAGE_SIZE })}`, signal });
+  },
+  quote(symbol: string, signal?: AbortSignal) {
+    return request<QuoteDetail>({ method: 'GET', url: `${BASE}stocks/${enc(symbol)}`, signal });
+  },
+  candles(symbol: string, interval: Interval, opts: { before?: string; limit?: number } = {}, signal?: AbortSignal) {
+    return request<CandlePage>({
+      method: 'GET',
+      url: `${BASE}stocks/${enc(symbol)}/candles${qs({ interval, before: opts.before, limit: opts.limit ?? CANDLE_PAGE })}`,
+      signal,
+    });
+  },
+  search(q: string, signal?: AbortSignal) {
+    return request<Quote[]>({ method: 'GET', url: `${BASE}search${qs({ q })}`, signal });
+  },
+  indices(signal?: AbortSignal) {
+    return request<Quote[]>({ method: 'GET', url: `${BASE}indices`, signal });
+  },
+  hot(market: MarketKind, signal?: AbortSignal) {
+    return request<Quote[]>({ method: 'GET', url: `${BASE}hot${qs({ market })}`, signal });
+  },
+  /** The spec's call: a read, so no idempotency key. */
+  favorites(type: FavoriteType, signal?: AbortSignal) {
+    return request<Quote[]>({ method: 'POST', url: '/api/vue/user/Optionallist', json: { type }, signal });
+  },
+  addFavorite(symbol: string, idempotencyKey: string) {
+    return request<{ symbol: string; position: number }>({ method: 'POST', url: '/api/vue/user/favorites', json: { symbol }, idempotencyKey });
+  },
+  removeFavorite(symbol: string, idempotencyKey: string) {
+    return request<{ symbol: string; position: number }>({ method: 'DELETE', url: `/api/vue/user/favorites/${enc(symbol)}`, idempotencyKey });
+  },
+};
+
+/** Every market query lives under ['market']: live quotes patch them, a reconnect refetches them. */
+export const marketKeys = {
+  all: ['market'] as const,
+  list: (tab: ListTab, market: MarketKind, type: string) => ['market', 'list', tab, market, type] as const,
+  quote: (symbol: string) => ['market', 'quote', symbol] as const,
+  candles: (symbol: string, interval: Interval) => ['market', 'candles', symbol, interval] as const,
+  search: (q: string) => ['market', 'search', q] as const,
+  indices: ['market', 'indices'] as const,
+  hot: (market: MarketKind) => ['market', 'hot', market] as const,
+  favorites: (type: FavoriteType) => ['market', 'favorites', type] as const,
+  favoritesAll: ['market', 'favorites'] as const,
+};
+
+export function useMarketList(tab: ListTab, market: MarketKind, type: 'stock' | 'etf' = 'stock') {
+  return useInfiniteQuery({
+    queryKey: marketKeys.list(tab, market, type),
+    initialPageParam: 1,
+    queryFn: ({ pageParam, signal }) => marketApi.stocks({ tab, market, type, page: pageParam }, signal),
+    getNextPageParam: (last) => (last.hasMore ? last.page + 1 : undefined),
+  });
+}
+
+export function useQuote(symbol: string) {
+  return useQuery({
+    queryKey: marketKeys.quote(symbol),
+    queryFn: ({ signal }) => marketApi.quote(symbol, signal),
+    enabled: symbol !== '',
+  });
+}
+
+export function useSearch(q: string) {
+  const term = q.trim();
+  return useQuery({
+    queryKey: marketKeys.search(term),
+    queryFn: ({ signal }) => marketApi.search(term, signal),
+    enabled: term !== '',
+    staleTime: 30_000,
+    placeholderData: (prev) => prev,
+  });
+}
+
+export function useIndices() {
+  return useQuery({ queryKey: marketKeys.indices, queryFn: ({ signal }) => marketApi.indices(signal) });
+}
+
+export function useHot(market: MarketKind) {
+  return useQuery({ queryKey: marketKeys.hot(market), queryFn: ({ signal }) => marketApi.hot(market, signal) });
+}
+
+/** The member's favourites (members only: nothing is asked without a session). */
+export function useFavorites(type: FavoriteType = 'all') {
+  const { token } = useSession();
+  return useQuery({
+    queryKey: marketKeys.favorites(type),
+    queryFn: ({ signal }) => marketApi.favorites(type, signal),
+    enabled: token !== '',
+  });
+}
