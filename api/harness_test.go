@@ -94,6 +94,7 @@ func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock) (*
 		RateLimits:   lim,
 		Web:          testWeb,
 		Demo:         true,
+		Market:       testMarket(t),
 	}
 	if db.kind == "postgres" {
 		cfg.DatabaseURL = pgtest.NewDatabase(t)

@@ -54,7 +54,11 @@ func (w *statusWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 	if !ok {
 		return nil, nil, errors.New("api: response writer cannot hijack")
 	}
-	return h.Hijack()
+	conn, rw, err := h.Hijack()
+	if err == nil && w.status == 0 {
+		w.status = http.StatusSwitchingProtocols
+	}
+	return conn, rw, err
 }
 
 // accessLog logs one line per request: method, route template, status, size, duration, client
@@ -73,7 +77,9 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 		}
 		d := time.Since(start)
 		s.metrics.requests.WithLabelValues(name, strconv.Itoa(sw.status)).Inc()
-		s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
+		if sw.status != http.StatusSwitchingProtocols { // a socket's lifetime is no latency
+			s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
+		}
 		s.log.LogAttrs(r.Context(), levelFor(sw.status), "http",
 			slog.String("method", r.Method), slog.String("route", name), slog.Int("status", sw.status),
 			slog.Int64("bytes", sw.bytes), slog.Duration("duration", d), slog.String("ip", clientIP(r)))

@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
 )
 
@@ -101,6 +102,9 @@ type server struct {
 	demo     bool
 	now      func() time.Time
 	calendar commands.Calendar
+	mkt      *market.Service
+	hot      *hotLists
+	ws       *wsHub
 
 	loginAccount, loginIP, registerIP *limiter
 	idemLocks                         *keyedLocks
@@ -129,6 +133,15 @@ func (s *server) routes() []route {
 		{"GET", "/api/vue/ops/members", opsOnly, idemNone, s.opsMembers},
 		{"POST", "/api/vue/ops/members/{account}/flags", opsOnly, idemRequired, s.setFlag},
 		{"GET", "/api/vue/audit/accounts/{account}/timeline", auditorOnly, idemNone, s.timeline},
+		{"GET", "/api/vue/market/stocks", public, idemNone, s.marketStocks},
+		{"GET", "/api/vue/market/stocks/{symbol}", public, idemNone, s.marketQuote},
+		{"GET", "/api/vue/market/stocks/{symbol}/candles", public, idemNone, s.marketCandles},
+		{"GET", "/api/vue/market/search", public, idemNone, s.marketSearch},
+		{"GET", "/api/vue/market/indices", public, idemNone, s.marketIndices},
+		{"GET", "/api/vue/market/hot", public, idemNone, s.marketHot},
+		{"POST", "/api/vue/user/Optionallist", memberOnly, idemNone, s.optionalList},
+		{"POST", "/api/vue/user/favorites", memberOnly, idemRequired, s.addFavorite},
+		{"DELETE", "/api/vue/user/favorites/{symbol}", memberOnly, idemRequired, s.removeFavorite},
 	}
 }
 
@@ -143,6 +156,7 @@ func (s *server) router(metricsHandler http.Handler) *mux.Router {
 	m.HandleFunc("/healthz", s.healthz).Methods("GET").Name("GET /healthz")
 	m.HandleFunc("/readyz", s.readyz).Methods("GET").Name("GET /readyz")
 	m.HandleFunc("/api/logo.svg", s.logo).Methods("GET").Name("GET /api/logo.svg")
+	m.HandleFunc("/api/vue/ws", s.ws.serve).Methods("GET").Name("GET /api/vue/ws")
 	api := m.PathPrefix("/api/").Subrouter()
 	api.NotFoundHandler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, s.log, errNotFound)

@@ -20,6 +20,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
+	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/calendar"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/web"
@@ -31,14 +32,23 @@ type Config struct {
 	DatabaseURL string // PostgreSQL for read models, and for events unless EventsURL is set
 	EventsURL   string // events only: postgres://, esdb:// or kurrentdb://
 	Demo        bool   // the app says so (config "demo"); seeding is ops/seed's job
-	Logger      *slog.Logger
+	// MarketSeed picks the simulated market (0: DefaultMarketSeed). One seed always gives the
+	// same prices for the same instants, across restarts and instances.
+	MarketSeed uint64
+	Logger     *slog.Logger
 
 	// Tests and tools may override these; zero values are production defaults.
 	PasswordCost commands.PasswordCost
 	Clock        func() time.Time
 	RateLimits   RateLimits
 	Web          fs.FS // the web build; default the one embedded in the binary
+	// Market is a market built by the caller (tests share one), who then runs it; nil builds
+	// the simulator (Demo: trading around the clock) and runs it with the stack.
+	Market *market.Service
 }
+
+// DefaultMarketSeed is the simulated market's seed unless configured (LOTBOOK_MARKET_SEED).
+const DefaultMarketSeed = 1
 
 // Stack is one running lotbook: store, read models, command service, projection runner.
 type Stack struct {
@@ -47,8 +57,11 @@ type Stack struct {
 	Commands *commands.Service
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
+	Market   *market.Service // the only source of prices
 
 	cfg      Config
+	ownsMkt  bool
+	ws       *wsHub
 	handler  http.Handler
 	idem     *idemRecords
 	once     sync.Once
@@ -80,6 +93,19 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		store.Close()
 		return nil, fmt.Errorf("api: open read models: %w", err)
 	}
+	mkt, owns := cfg.Market, false
+	if mkt == nil {
+		seed := cfg.MarketSeed
+		if seed == 0 {
+			seed = DefaultMarketSeed
+		}
+		if mkt, err = market.New(market.Config{Seed: seed, Demo: cfg.Demo, Now: cfg.Clock}); err != nil {
+			read.Close()
+			store.Close()
+			return nil, fmt.Errorf("api: market: %w", err)
+		}
+		owns = true
+	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	cmd := commands.New(store, commands.Options{
@@ -94,10 +120,13 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Commands: cmd,
 		Runner:   projections.NewRunner(read, store, cfg.Logger, reg),
 		Registry: reg,
+		Market:   mkt,
 		cfg:      cfg,
+		ownsMkt:  owns,
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
+	st.ws = srv.ws
 	st.handler = srv.router(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
 	return st, nil
 }
@@ -121,15 +150,33 @@ func (st *Stack) newServer() *server {
 		idemLocks:    newKeyedLocks(),
 		idem:         newIdemRecords(st.Read, st.cfg.Logger),
 		metrics:      newHTTPMetrics(st.Registry),
+		mkt:          st.Market,
+		hot:          newHotLists(),
+		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 	}
 }
 
 // Handler is the whole HTTP surface: /api/vue/..., /metrics, /healthz, /readyz and the web app.
 func (st *Stack) Handler() http.Handler { return st.handler }
 
-// Run projects events until ctx ends.
+// Run projects events, moves the market (when the stack built it) and streams it to sockets
+// until ctx ends; it returns when all three stopped.
 func (st *Stack) Run(ctx context.Context) error {
-	if err := st.Runner.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	wg.Go(func() { st.ws.run(ctx) })
+	if st.ownsMkt {
+		wg.Go(func() {
+			if err := st.Market.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				st.cfg.Logger.Error("market stopped", "err", err)
+			}
+		})
+	}
+	err := st.Runner.Run(ctx)
+	cancel()
+	wg.Wait()
+	if err != nil && !errors.Is(err, context.Canceled) {
 		return fmt.Errorf("api: projections: %w", err)
 	}
 	return nil

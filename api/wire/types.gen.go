@@ -36,15 +36,48 @@ func (e AccountFlag) Valid() bool {
 	}
 }
 
+// Defines values for CandleInterval.
+const (
+	N15m CandleInterval = "15m"
+	N1M  CandleInterval = "1M"
+	N1d  CandleInterval = "1d"
+	N1m  CandleInterval = "1m"
+	N1y  CandleInterval = "1y"
+	N30m CandleInterval = "30m"
+	N3m  CandleInterval = "3m"
+)
+
+// Valid indicates whether the value is a known member of the CandleInterval enum.
+func (e CandleInterval) Valid() bool {
+	switch e {
+	case N15m:
+		return true
+	case N1M:
+		return true
+	case N1d:
+		return true
+	case N1m:
+		return true
+	case N1y:
+		return true
+	case N30m:
+		return true
+	case N3m:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConfigRequestType.
 const (
-	All ConfigRequestType = "all"
+	ConfigRequestTypeAll ConfigRequestType = "all"
 )
 
 // Valid indicates whether the value is a known member of the ConfigRequestType enum.
 func (e ConfigRequestType) Valid() bool {
 	switch e {
-	case All:
+	case ConfigRequestTypeAll:
 		return true
 	default:
 		return false
@@ -96,6 +129,72 @@ func (e FundRecordType) Valid() bool {
 	case Deposit:
 		return true
 	case Withdraw:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for InstrumentType.
+const (
+	Etf   InstrumentType = "etf"
+	Index InstrumentType = "index"
+	Stock InstrumentType = "stock"
+)
+
+// Valid indicates whether the value is a known member of the InstrumentType enum.
+func (e InstrumentType) Valid() bool {
+	switch e {
+	case Etf:
+		return true
+	case Index:
+		return true
+	case Stock:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MarketKind.
+const (
+	MarketKindListed MarketKind = "listed"
+	MarketKindOtc    MarketKind = "otc"
+)
+
+// Valid indicates whether the value is a known member of the MarketKind enum.
+func (e MarketKind) Valid() bool {
+	switch e {
+	case MarketKindListed:
+		return true
+	case MarketKindOtc:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for MarketSessionPhase.
+const (
+	AfterHoursFixed MarketSessionPhase = "after_hours_fixed"
+	Closed          MarketSessionPhase = "closed"
+	ClosingAuction  MarketSessionPhase = "closing_auction"
+	Continuous      MarketSessionPhase = "continuous"
+	PreOpen         MarketSessionPhase = "pre_open"
+)
+
+// Valid indicates whether the value is a known member of the MarketSessionPhase enum.
+func (e MarketSessionPhase) Valid() bool {
+	switch e {
+	case AfterHoursFixed:
+		return true
+	case Closed:
+		return true
+	case ClosingAuction:
+		return true
+	case Continuous:
+		return true
+	case PreOpen:
 		return true
 	default:
 		return false
@@ -282,6 +381,27 @@ func (e MessageKey) Valid() bool {
 	}
 }
 
+// Defines values for OptionalListRequestType.
+const (
+	OptionalListRequestTypeAll    OptionalListRequestType = "all"
+	OptionalListRequestTypeListed OptionalListRequestType = "listed"
+	OptionalListRequestTypeOtc    OptionalListRequestType = "otc"
+)
+
+// Valid indicates whether the value is a known member of the OptionalListRequestType enum.
+func (e OptionalListRequestType) Valid() bool {
+	switch e {
+	case OptionalListRequestTypeAll:
+		return true
+	case OptionalListRequestTypeListed:
+		return true
+	case OptionalListRequestTypeOtc:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for RealNameStatus.
 const (
 	RealNameStatusPending    RealNameStatus = "pending"
@@ -348,6 +468,69 @@ func (e Role) Valid() bool {
 	}
 }
 
+// Defines values for WsCandleFrameType.
+const (
+	WsCandleFrameTypeCandle WsCandleFrameType = "candle"
+)
+
+// Valid indicates whether the value is a known member of the WsCandleFrameType enum.
+func (e WsCandleFrameType) Valid() bool {
+	switch e {
+	case WsCandleFrameTypeCandle:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WsErrorFrameType.
+const (
+	WsErrorFrameTypeError WsErrorFrameType = "error"
+)
+
+// Valid indicates whether the value is a known member of the WsErrorFrameType enum.
+func (e WsErrorFrameType) Valid() bool {
+	switch e {
+	case WsErrorFrameTypeError:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WsQuoteFrameType.
+const (
+	WsQuoteFrameTypeQuote WsQuoteFrameType = "quote"
+)
+
+// Valid indicates whether the value is a known member of the WsQuoteFrameType enum.
+func (e WsQuoteFrameType) Valid() bool {
+	switch e {
+	case WsQuoteFrameTypeQuote:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WsRequestOp.
+const (
+	Subscribe   WsRequestOp = "subscribe"
+	Unsubscribe WsRequestOp = "unsubscribe"
+)
+
+// Valid indicates whether the value is a known member of the WsRequestOp enum.
+func (e WsRequestOp) Valid() bool {
+	switch e {
+	case Subscribe:
+		return true
+	case Unsubscribe:
+		return true
+	default:
+		return false
+	}
+}
+
 // AccountFlag defines model for AccountFlag.
 type AccountFlag string
 
@@ -393,6 +576,61 @@ type Balance struct {
 	//
 	// Example: 1000.00
 	Frozen Decimal `json:"frozen"`
+}
+
+// BookLevel defines model for BookLevel.
+type BookLevel struct {
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Size shares
+	Size int64 `json:"size"`
+}
+
+// Candle defines model for Candle.
+type Candle struct {
+	// Close a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Close Decimal `json:"close"`
+
+	// High a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	High Decimal `json:"high"`
+
+	// Low a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Low Decimal `json:"low"`
+
+	// Open a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Open Decimal `json:"open"`
+
+	// Time the start of the candle
+	Time time.Time `json:"time"`
+
+	// Turnover a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Turnover Decimal `json:"turnover"`
+
+	// Volume shares
+	Volume int64 `json:"volume"`
+}
+
+// CandleInterval defines model for CandleInterval.
+type CandleInterval string
+
+// CandlePage defines model for CandlePage.
+type CandlePage struct {
+	// HasMore older candles exist (send the first item's time as before)
+	HasMore bool     `json:"hasMore"`
+	Items   []Candle `json:"items"`
 }
 
 // ChangeFundPasswordRequest defines model for ChangeFundPasswordRequest.
@@ -495,6 +733,20 @@ type ErrorEnvelope struct {
 // ErrorEnvelopeStatus defines model for ErrorEnvelope.Status.
 type ErrorEnvelopeStatus int
 
+// FavoriteRequest defines model for FavoriteRequest.
+type FavoriteRequest struct {
+	Symbol string `json:"symbol"`
+}
+
+// FavoriteResult defines model for FavoriteResult.
+type FavoriteResult struct {
+	// Position global event position
+	Position Position `json:"position"`
+
+	// Symbol the canonical code
+	Symbol string `json:"symbol"`
+}
+
 // FileRef defines model for FileRef.
 type FileRef struct {
 	// Id hex SHA-256 of the re-encoded bytes
@@ -537,11 +789,30 @@ type FundRecordPage struct {
 // FundRecordType defines model for FundRecordType.
 type FundRecordType string
 
+// InstrumentType defines model for InstrumentType.
+type InstrumentType string
+
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
 	Account  string `json:"account"`
 	Password string `json:"password"`
 }
+
+// MarketKind defines model for MarketKind.
+type MarketKind string
+
+// MarketSession defines model for MarketSession.
+type MarketSession struct {
+	// Demo the simulated market trades around the clock (demo mode; the app labels it)
+	Demo bool `json:"demo"`
+
+	// Open the market is in a session (phase is not closed)
+	Open  bool               `json:"open"`
+	Phase MarketSessionPhase `json:"phase"`
+}
+
+// MarketSessionPhase defines model for MarketSession.Phase.
+type MarketSessionPhase string
 
 // MessageKey Stable message keys the server sends in msg; the web app translates every one.
 type MessageKey string
@@ -586,6 +857,14 @@ type OpsMemberPage struct {
 	Page    int         `json:"page"`
 }
 
+// OptionalListRequest defines model for OptionalListRequest.
+type OptionalListRequest struct {
+	Type OptionalListRequestType `json:"type"`
+}
+
+// OptionalListRequestType defines model for OptionalListRequest.Type.
+type OptionalListRequestType string
+
 // OrderResult defines model for OrderResult.
 type OrderResult struct {
 	OrderNo string `json:"orderNo"`
@@ -606,6 +885,143 @@ type Posting struct {
 	// Amount signed; the legs of one event sum to zero per currency
 	Amount   Decimal `json:"amount"`
 	Currency string  `json:"currency"`
+}
+
+// Quote defines model for Quote.
+type Quote struct {
+	// Asks best five asks, best first
+	Asks []BookLevel `json:"asks"`
+
+	// Bids best five bids, best first (only in the quote route and the socket; empty in lists and for indices)
+	Bids []BookLevel `json:"bids"`
+
+	// Change a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Change Decimal `json:"change"`
+
+	// ChangePercent percent, two decimals
+	ChangePercent Decimal `json:"changePercent"`
+
+	// High a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	High Decimal `json:"high"`
+
+	// LimitDown a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	LimitDown Decimal `json:"limitDown"`
+
+	// LimitUp "0.00" for indices, as limitDown
+	LimitUp Decimal `json:"limitUp"`
+
+	// Low a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Low    Decimal    `json:"low"`
+	Market MarketKind `json:"market"`
+
+	// Name Chinese name
+	Name string `json:"name"`
+
+	// NameEn English name (the Chinese one when there is none)
+	NameEn string `json:"nameEn"`
+
+	// Open "0.00" before the day's first trade, as high and low
+	Open Decimal `json:"open"`
+
+	// PrevClose the day's reference price
+	PrevClose Decimal `json:"prevClose"`
+
+	// Price last trade, or the reference before the day's first trade
+	Price Decimal `json:"price"`
+
+	// Symbol Example: 2330
+	Symbol string `json:"symbol"`
+
+	// Time the last trade, or the start of the trading day before the first
+	Time time.Time `json:"time"`
+
+	// Turnover NT$ traded today
+	Turnover Decimal        `json:"turnover"`
+	Type     InstrumentType `json:"type"`
+
+	// Volume shares traded today (a board lot is 1,000)
+	Volume int64 `json:"volume"`
+}
+
+// QuoteDetail defines model for QuoteDetail.
+type QuoteDetail struct {
+	// Asks best five asks, best first
+	Asks []BookLevel `json:"asks"`
+
+	// Bids best five bids, best first (only in the quote route and the socket; empty in lists and for indices)
+	Bids []BookLevel `json:"bids"`
+
+	// Change a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Change Decimal `json:"change"`
+
+	// ChangePercent percent, two decimals
+	ChangePercent Decimal `json:"changePercent"`
+
+	// High a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	High Decimal `json:"high"`
+
+	// LimitDown a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	LimitDown Decimal `json:"limitDown"`
+
+	// LimitUp "0.00" for indices, as limitDown
+	LimitUp Decimal `json:"limitUp"`
+
+	// Low a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Low    Decimal    `json:"low"`
+	Market MarketKind `json:"market"`
+
+	// Name Chinese name
+	Name string `json:"name"`
+
+	// NameEn English name (the Chinese one when there is none)
+	NameEn string `json:"nameEn"`
+
+	// Open "0.00" before the day's first trade, as high and low
+	Open Decimal `json:"open"`
+
+	// PrevClose the day's reference price
+	PrevClose Decimal `json:"prevClose"`
+
+	// Price last trade, or the reference before the day's first trade
+	Price   Decimal       `json:"price"`
+	Session MarketSession `json:"session"`
+
+	// Symbol Example: 2330
+	Symbol string `json:"symbol"`
+
+	// Time the last trade, or the start of the trading day before the first
+	Time time.Time `json:"time"`
+
+	// Turnover NT$ traded today
+	Turnover Decimal        `json:"turnover"`
+	Type     InstrumentType `json:"type"`
+
+	// Volume shares traded today (a board lot is 1,000)
+	Volume int64 `json:"volume"`
+}
+
+// QuotePage defines model for QuotePage.
+type QuotePage struct {
+	HasMore bool    `json:"hasMore"`
+	Items   []Quote `json:"items"`
+	Page    int     `json:"page"`
+	Total   int     `json:"total"`
 }
 
 // RealNameStatus defines model for RealNameStatus.
@@ -726,6 +1142,57 @@ type UserInfo struct {
 	Role           Role           `json:"role"`
 }
 
+// WsCandleFrame defines model for WsCandleFrame.
+type WsCandleFrame struct {
+	// Data the candle in progress (the latest of its interval)
+	Data     Candle            `json:"data"`
+	Interval CandleInterval    `json:"interval"`
+	Symbol   string            `json:"symbol"`
+	Ts       time.Time         `json:"ts"`
+	Type     WsCandleFrameType `json:"type"`
+}
+
+// WsCandleFrameType defines model for WsCandleFrame.Type.
+type WsCandleFrameType string
+
+// WsErrorFrame defines model for WsErrorFrame.
+type WsErrorFrame struct {
+	// Msg Stable message keys the server sends in msg; the web app translates every one.
+	Msg MessageKey `json:"msg"`
+
+	// Symbol the symbol refused, when the refusal is about one
+	Symbol *string          `json:"symbol,omitempty"`
+	Type   WsErrorFrameType `json:"type"`
+}
+
+// WsErrorFrameType defines model for WsErrorFrame.Type.
+type WsErrorFrameType string
+
+// WsQuoteFrame defines model for WsQuoteFrame.
+type WsQuoteFrame struct {
+	Data Quote `json:"data"`
+
+	// Ts when the server published this state (for delivery-delay figures)
+	Ts   time.Time        `json:"ts"`
+	Type WsQuoteFrameType `json:"type"`
+}
+
+// WsQuoteFrameType defines model for WsQuoteFrame.Type.
+type WsQuoteFrameType string
+
+// WsRequest A socket message from the client, e.g. {"op":"subscribe","symbols":["2330"],"channels":["quote","candles:1m"]}.
+type WsRequest struct {
+	// Channels quote (with best five) and candles:<interval>; default [quote] on subscribe, every channel on unsubscribe
+	Channels *[]string   `json:"channels,omitempty"`
+	Op       WsRequestOp `json:"op"`
+
+	// Symbols codes (or TAIEX, TPEX for quotes); unsubscribe without symbols drops every symbol
+	Symbols *[]string `json:"symbols,omitempty"`
+}
+
+// WsRequestOp defines model for WsRequest.Op.
+type WsRequestOp string
+
 // AccountPath defines model for AccountPath.
 type AccountPath = string
 
@@ -746,6 +1213,9 @@ type Page = int
 
 // Size defines model for Size.
 type Size = int
+
+// Symbol defines model for Symbol.
+type Symbol = string
 
 // Error defines model for Error.
 type Error = ErrorEnvelope

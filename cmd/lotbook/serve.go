@@ -8,6 +8,7 @@ import (
 	"net/http"
 	_ "net/http/pprof" // on http.DefaultServeMux, served only with --pprof
 	"os"
+	"strconv"
 	"sync"
 
 	"github.com/lotbook/lotbook/api"
@@ -25,11 +26,15 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, pos)
 	}
+	marketSeed, err := parseMarketSeed(os.Getenv("LOTBOOK_MARKET_SEED"))
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(e.data, 0o750); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
 	st, err := api.OpenStack(ctx, api.Config{
-		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log,
+		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log, MarketSeed: marketSeed,
 	})
 	if err != nil {
 		return err
@@ -67,6 +72,18 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	cancel()
 	wg.Wait()
 	return errors.Join(serveErr, runErr)
+}
+
+// parseMarketSeed reads LOTBOOK_MARKET_SEED: empty for the default, else a positive integer.
+func parseMarketSeed(v string) (uint64, error) {
+	if v == "" {
+		return api.DefaultMarketSeed, nil
+	}
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil || n == 0 {
+		return 0, fmt.Errorf("%w: LOTBOOK_MARKET_SEED must be a positive integer, got %q", errUsage, v)
+	}
+	return n, nil
 }
 
 func dbKind(url string) string {

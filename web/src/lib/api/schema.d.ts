@@ -315,6 +315,195 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/market/stocks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description A page of the market list. Tabs: all (by code), gainers (change percent, highest first),
+         *     losers (lowest first), volume (shares traded, most first); ties by code. A page past the
+         *     end (other than page 1) answers 400 invalid_request. Items carry no best five (empty bids
+         *     and asks).
+         */
+        get: operations["marketStocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/market/stocks/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The quote with best five, the day's reference (prevClose), limit-up and limit-down prices, and the session now. */
+        get: operations["marketQuote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/market/stocks/{symbol}/candles": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Candles that start before `before` (default now), oldest first. Page backwards by sending
+         *     the oldest item's time as the next `before`. Minute candles reach back five trading days,
+         *     daily ones three years.
+         */
+        get: operations["marketCandles"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/market/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Stocks and ETFs by code or by name in Chinese or English, best matches first, at most 20 (none for an empty q). */
+        get: operations["marketSearch"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/market/indices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The listed (TAIEX) and over-the-counter (TPEX) indices, cap weighted over the simulated prices. */
+        get: operations["marketIndices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/market/hot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The 20 stocks and ETFs with the highest turnover today (both markets when market is absent). */
+        get: operations["marketHot"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/user/Optionallist": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The member's favourites with their quotes, in the order they were added. Members only; a read (no Idempotency-Key). */
+        post: operations["optionalList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/user/favorites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Adds a stock or ETF to the member's favourites (again is no change). Unknown symbols answer 404 not_found. */
+        post: operations["addFavorite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/user/favorites/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Removes a favourite (one that is not a favourite is no change). Unknown symbols answer 404 not_found. */
+        delete: operations["removeFavorite"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ws": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description WebSocket upgrade (same origin only when the browser sends Origin; no session needed:
+         *     market data is public). The client sends WsRequest messages; the server sends
+         *     WsQuoteFrame, WsCandleFrame and WsErrorFrame messages. On subscribe the server sends the
+         *     current state of every (symbol, channel) pair at once, then every change. A slow client
+         *     gets the latest state per pair, never a backlog. At most 200 symbols per connection and
+         *     about 5 requests per second (burst 20); refusals come as error frames (not_found for an
+         *     unknown symbol, invalid_request for a malformed request or too many symbols,
+         *     rate_limited). The server pings every 30 s and drops a connection that does not answer
+         *     within 60 s or does not take a frame within 10 s.
+         */
+        get: operations["marketSocket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logo.svg": {
         parameters: {
             query?: never;
@@ -635,6 +824,147 @@ export interface components {
             account: string;
             events: components["schemas"]["TimelineEvent"][];
         };
+        /** @enum {string} */
+        MarketKind: "listed" | "otc";
+        /** @enum {string} */
+        InstrumentType: "stock" | "etf" | "index";
+        /** @enum {string} */
+        CandleInterval: "1m" | "3m" | "15m" | "30m" | "1d" | "1M" | "1y";
+        BookLevel: {
+            price: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description shares
+             */
+            size: number;
+        };
+        Quote: {
+            /** @example 2330 */
+            symbol: string;
+            /** @description Chinese name */
+            name: string;
+            /** @description English name (the Chinese one when there is none) */
+            nameEn: string;
+            market: components["schemas"]["MarketKind"];
+            type: components["schemas"]["InstrumentType"];
+            /** @description last trade, or the reference before the day's first trade */
+            price: components["schemas"]["Decimal"];
+            change: components["schemas"]["Decimal"];
+            /** @description percent, two decimals */
+            changePercent: components["schemas"]["Decimal"];
+            /** @description the day's reference price */
+            prevClose: components["schemas"]["Decimal"];
+            /** @description "0.00" before the day's first trade, as high and low */
+            open: components["schemas"]["Decimal"];
+            high: components["schemas"]["Decimal"];
+            low: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description shares traded today (a board lot is 1,000)
+             */
+            volume: number;
+            /** @description NT$ traded today */
+            turnover: components["schemas"]["Decimal"];
+            /** @description "0.00" for indices, as limitDown */
+            limitUp: components["schemas"]["Decimal"];
+            limitDown: components["schemas"]["Decimal"];
+            /** @description best five bids, best first (only in the quote route and the socket; empty in lists and for indices) */
+            bids: components["schemas"]["BookLevel"][];
+            /** @description best five asks, best first */
+            asks: components["schemas"]["BookLevel"][];
+            /**
+             * Format: date-time
+             * @description the last trade, or the start of the trading day before the first
+             */
+            time: string;
+        };
+        MarketSession: {
+            /** @enum {string} */
+            phase: "closed" | "pre_open" | "continuous" | "closing_auction" | "after_hours_fixed";
+            /** @description the market is in a session (phase is not closed) */
+            open: boolean;
+            /** @description the simulated market trades around the clock (demo mode; the app labels it) */
+            demo: boolean;
+        };
+        QuoteDetail: components["schemas"]["Quote"] & {
+            session: components["schemas"]["MarketSession"];
+        };
+        QuotePage: {
+            items: components["schemas"]["Quote"][];
+            page: number;
+            hasMore: boolean;
+            total: number;
+        };
+        Candle: {
+            /**
+             * Format: date-time
+             * @description the start of the candle
+             */
+            time: string;
+            open: components["schemas"]["Decimal"];
+            high: components["schemas"]["Decimal"];
+            low: components["schemas"]["Decimal"];
+            close: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description shares
+             */
+            volume: number;
+            turnover: components["schemas"]["Decimal"];
+        };
+        CandlePage: {
+            items: components["schemas"]["Candle"][];
+            /** @description older candles exist (send the first item's time as before) */
+            hasMore: boolean;
+        };
+        OptionalListRequest: {
+            /** @enum {string} */
+            type: "all" | "listed" | "otc";
+        };
+        FavoriteRequest: {
+            symbol: string;
+        };
+        FavoriteResult: {
+            /** @description the canonical code */
+            symbol: string;
+            position: components["schemas"]["Position"];
+        };
+        /** @description A socket message from the client, e.g. {"op":"subscribe","symbols":["2330"],"channels":["quote","candles:1m"]}. */
+        WsRequest: {
+            /** @enum {string} */
+            op: "subscribe" | "unsubscribe";
+            /** @description codes (or TAIEX, TPEX for quotes); unsubscribe without symbols drops every symbol */
+            symbols?: string[];
+            /** @description quote (with best five) and candles:<interval>; default [quote] on subscribe, every channel on unsubscribe */
+            channels?: string[];
+        };
+        WsQuoteFrame: {
+            /** @enum {string} */
+            type: "quote";
+            data: components["schemas"]["Quote"];
+            /**
+             * Format: date-time
+             * @description when the server published this state (for delivery-delay figures)
+             */
+            ts: string;
+        };
+        WsCandleFrame: {
+            /** @enum {string} */
+            type: "candle";
+            symbol: string;
+            interval: components["schemas"]["CandleInterval"];
+            /** @description the candle in progress (the latest of its interval) */
+            data: components["schemas"]["Candle"];
+            /** Format: date-time */
+            ts: string;
+        };
+        WsErrorFrame: {
+            /** @enum {string} */
+            type: "error";
+            msg: components["schemas"]["MessageKey"];
+            /** @description the symbol refused, when the refusal is about one */
+            symbol?: string;
+        };
     };
     responses: {
         /** @description refused; msg says why */
@@ -657,6 +987,8 @@ export interface components {
         Size: number;
         OrderNo: string;
         AccountPath: string;
+        /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
+        Symbol: string;
     };
     requestBodies: never;
     headers: never;
@@ -1254,6 +1586,297 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+        };
+    };
+    marketStocks: {
+        parameters: {
+            query?: {
+                tab?: "all" | "gainers" | "losers" | "volume";
+                /** @description both markets when absent */
+                market?: components["schemas"]["MarketKind"];
+                /** @description stocks and ETFs when absent */
+                type?: "stock" | "etf";
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one page of quotes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["QuotePage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+        };
+    };
+    marketQuote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
+                symbol: components["parameters"]["Symbol"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the quote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["QuoteDetail"];
+                    };
+                };
+            };
+            404: components["responses"]["Error"];
+        };
+    };
+    marketCandles: {
+        parameters: {
+            query: {
+                interval: components["schemas"]["CandleInterval"];
+                before?: string;
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
+                symbol: components["parameters"]["Symbol"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description candles, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CandlePage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    marketSearch: {
+        parameters: {
+            query?: {
+                q?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description matching quotes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Quote"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+        };
+    };
+    marketIndices: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description TAIEX then TPEX */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Quote"][];
+                    };
+                };
+            };
+        };
+    };
+    marketHot: {
+        parameters: {
+            query?: {
+                market?: components["schemas"]["MarketKind"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description quotes, highest turnover first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Quote"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+        };
+    };
+    optionalList: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OptionalListRequest"];
+            };
+        };
+        responses: {
+            /** @description favourite quotes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Quote"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    addFavorite: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FavoriteRequest"];
+            };
+        };
+        responses: {
+            /** @description added */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["FavoriteResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    removeFavorite: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
+                symbol: components["parameters"]["Symbol"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description removed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["FavoriteResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    marketSocket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description switching protocols to WebSocket */
+            101: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description not a WebSocket handshake */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description cross-origin request refused */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
         };
     };
     logo: {
