@@ -50,6 +50,7 @@ type Store struct {
 	notifier  backend.Notifier
 	feed      backend.Feed
 	stmts     writerStmts
+	reads     readerStmts
 	writerEnd chan struct{}
 	closeOnce sync.Once
 	closeErr  error
@@ -61,6 +62,14 @@ type Store struct {
 type writerStmts struct {
 	head, version, lookup, insert *sql.Stmt
 }
+
+// readerStmts are prepared once on the reader pool (database/sql keeps one prepared copy per
+// connection): parsing the SQL of every stream read cost about as much as running it.
+type readerStmts struct {
+	stream, all, head *sql.Stmt
+}
+
+const selectEvents = `SELECT position, id, stream, version, type, data, metadata FROM events `
 
 var _ events.Store = (*Store)(nil)
 
@@ -96,6 +105,19 @@ func (s *Store) init(ctx context.Context) error {
 		return fmt.Errorf("writer connection: %w", err)
 	}
 	s.wconn = conn
+	for _, p := range []struct {
+		st  **sql.Stmt
+		sql string
+	}{
+		{&s.reads.stream, selectEvents + `WHERE stream = ? AND version > ? ORDER BY version`},
+		{&s.reads.all, selectEvents + `WHERE position > ? ORDER BY position LIMIT ?`},
+		{&s.reads.head, `SELECT coalesce(max(position), 0) FROM events`},
+	} {
+		if *p.st, err = s.db.PrepareContext(ctx, p.sql); err != nil {
+			_ = conn.Close()
+			return fmt.Errorf("prepare %q: %w", p.sql, err)
+		}
+	}
 	for _, p := range []struct {
 		st  **sql.Stmt
 		sql string
@@ -228,9 +250,7 @@ func isUnique(err error) bool {
 
 // ReadStream implements events.Store.
 func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int64) ([]events.RecordedEvent, error) {
-	rows, err := s.db.QueryContext(ctx,
-		`SELECT position, id, stream, version, type, data, metadata FROM events WHERE stream = ? AND version > ? ORDER BY version`,
-		stream, afterVersion)
+	rows, err := s.reads.stream.QueryContext(ctx, stream, afterVersion)
 	if err != nil {
 		return nil, s.readErr(fmt.Errorf("sqlite events: read %s: %w", stream, err))
 	}
@@ -242,9 +262,7 @@ func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]
 	if limit <= 0 {
 		return nil, fmt.Errorf("sqlite events: read all: limit %d must be positive", limit)
 	}
-	rows, err := s.db.QueryContext(ctx,
-		`SELECT position, id, stream, version, type, data, metadata FROM events WHERE position > ? ORDER BY position LIMIT ?`,
-		afterPosition, limit)
+	rows, err := s.reads.all.QueryContext(ctx, afterPosition, limit)
 	if err != nil {
 		return nil, s.readErr(fmt.Errorf("sqlite events: read all after %d: %w", afterPosition, err))
 	}
@@ -279,7 +297,7 @@ func scan(rows *sql.Rows) ([]events.RecordedEvent, error) {
 // Head implements events.Store.
 func (s *Store) Head(ctx context.Context) (int64, error) {
 	var h int64
-	if err := s.db.QueryRowContext(ctx, `SELECT coalesce(max(position), 0) FROM events`).Scan(&h); err != nil {
+	if err := s.reads.head.QueryRowContext(ctx).Scan(&h); err != nil {
 		return 0, s.readErr(fmt.Errorf("sqlite events: head: %w", err))
 	}
 	return h, nil
@@ -305,7 +323,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.queue.Close()
 		<-s.writerEnd
-		s.closeErr = errors.Join(s.wconn.Close(), s.db.Close())
+		s.closeErr = errors.Join(s.reads.stream.Close(), s.reads.all.Close(), s.reads.head.Close(), s.wconn.Close(), s.db.Close())
 	})
 	return s.closeErr
 }
