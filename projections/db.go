@@ -30,6 +30,8 @@ type ReadDB struct {
 	w    *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
 	r    *sql.DB // reads; the same pool as w on PostgreSQL
 	idem idemWriter
+	// Prepared statements of r and w, on SQLite only (nil on PostgreSQL).
+	rstmts, wstmts *stmtCache
 }
 
 // checkpoints is the one table shared by all projectors: name -> position, plus the schema hash
@@ -89,12 +91,25 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 		db.Close()
 		return nil, err
 	}
+	if !db.d.postgres {
+		db.rstmts, db.wstmts = newStmtCache(db.r), newStmtCache(db.w)
+		// Every projector page runs these; the write connection's statements are prepared now,
+		// while no transaction holds it.
+		for _, q := range []string{sqlLockCheckpoint, sqlSetCheckpoint} {
+			if err := db.wstmts.prepare(ctx, q); err != nil {
+				db.Close()
+				return nil, fmt.Errorf("open read db: prepare %q: %w", q, err)
+			}
+		}
+	}
 	return db, nil
 }
 
 // Close closes the database.
 func (db *ReadDB) Close() error {
 	db.idem.close()
+	db.rstmts.close()
+	db.wstmts.close()
 	err := db.w.Close()
 	if db.r != db.w {
 		err = errors.Join(err, db.r.Close())
@@ -109,7 +124,7 @@ func (db *ReadDB) writeTx(ctx context.Context, fn func(w *wtx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin read-model tx: %w", err)
 	}
-	w := &wtx{tx: tx, d: db.d}
+	w := &wtx{tx: tx, d: db.d, stmts: db.wstmts}
 	if db.d.postgres {
 		if err := w.exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
 			tx.Rollback()
@@ -283,7 +298,7 @@ func checkpointSchema(ctx context.Context, w *wtx, name string) (string, bool, e
 // that a projector and a rebuild swap (maybe in another process) never interleave.
 func lockCheckpoint(ctx context.Context, w *wtx, name string) (int64, error) {
 	var pos int64
-	err := w.tx.QueryRowContext(ctx, w.d.rebind("SELECT position FROM projection_checkpoints WHERE name = ?"+w.d.forUpdate()), name).Scan(&pos)
+	err := w.queryRow(ctx, sqlLockCheckpoint+w.d.forUpdate(), name).Scan(&pos)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("checkpoint %s: %w", name, ErrNotFound)
 	}
@@ -293,10 +308,14 @@ func lockCheckpoint(ctx context.Context, w *wtx, name string) (int64, error) {
 	return pos, nil
 }
 
+const (
+	sqlLockCheckpoint = "SELECT position FROM projection_checkpoints WHERE name = ?"
+	sqlSetCheckpoint  = `INSERT INTO projection_checkpoints (name, schema_hash, position, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET schema_hash = excluded.schema_hash, position = excluded.position, updated_at = excluded.updated_at`
+)
+
 func setCheckpoint(ctx context.Context, w *wtx, name, hash string, pos int64) error {
-	return w.exec(ctx, `INSERT INTO projection_checkpoints (name, schema_hash, position, updated_at) VALUES (?, ?, ?, ?)
-		ON CONFLICT (name) DO UPDATE SET schema_hash = excluded.schema_hash, position = excluded.position, updated_at = excluded.updated_at`,
-		name, hash, pos, time.Now().UnixMicro())
+	return w.exec(ctx, sqlSetCheckpoint, name, hash, pos, time.Now().UnixMicro())
 }
 
 func deleteCheckpoint(ctx context.Context, w *wtx, name string) error {

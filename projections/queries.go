@@ -77,11 +77,20 @@ type NameValue struct {
 }
 
 func (db *ReadDB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := db.rstmts.get(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
 	return db.r.QueryRowContext(ctx, db.d.rebind(q), args...)
 }
 
 func (db *ReadDB) query(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
-	rows, err := db.r.QueryContext(ctx, db.d.rebind(q), args...)
+	var rows *sql.Rows
+	var err error
+	if st := db.rstmts.get(ctx, q); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = db.r.QueryContext(ctx, db.d.rebind(q), args...)
+	}
 	if err != nil {
 		return fmt.Errorf("%s: %w", what, err)
 	}

@@ -141,15 +141,30 @@ type wtx struct {
 	tx     *sql.Tx
 	d      dialect
 	suffix string
+	stmts  *stmtCache // the write connection's prepared statements (SQLite)
 }
 
 func (w *wtx) t(tb *table) string { return tb.name + w.suffix }
 
 func (w *wtx) exec(ctx context.Context, q string, args ...any) error {
+	if st := w.stmts.lookup(q); st != nil {
+		if _, err := w.tx.StmtContext(ctx, st).ExecContext(ctx, args...); err != nil {
+			return fmt.Errorf("exec %.80q: %w", q, err)
+		}
+		return nil
+	}
 	if _, err := w.tx.ExecContext(ctx, w.d.rebind(q), args...); err != nil {
 		return fmt.Errorf("exec %.80q: %w", q, err)
 	}
 	return nil
+}
+
+// queryRow runs a single-row query, prepared when the statement is cached.
+func (w *wtx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := w.stmts.lookup(q); st != nil {
+		return w.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+	}
+	return w.tx.QueryRowContext(ctx, w.d.rebind(q), args...)
 }
 
 func (w *wtx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
