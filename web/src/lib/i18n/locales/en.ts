@@ -265,7 +265,7 @@ const en: Messages = {
       closing_auction: 'Closing auction',
       after_hours_fixed: 'After-hours',
     },
-    demo: 'Demo market (trades around the clock)',
+    demo: 'Demo, trades 24 h',
   },
   notFound: { title: 'Page not found', home: 'Go home' },
   msg: {
