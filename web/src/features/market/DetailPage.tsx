@@ -109,7 +109,7 @@ export default function DetailPage() {
   const d = q.data;
   const title = d ? (
     <span className="detail-title">
-      <span>{displayName(d, currentLang())}</span>
+      <span className="detail-title-name">{displayName(d, currentLang())}</span>
       <span className="muted num">{d.symbol}</span>
     </span>
   ) : (
