@@ -61,6 +61,9 @@ export async function submitRegister(page, { account, password, confirm = passwo
   return res;
 }
 
+/** Elements whose text is data, in whatever language it was written. */
+const DATA_TEXT = '[data-testid=quote-name]';
+
 /**
  * Checks a screen, then saves its screenshot: no translation key shown instead of a text, no
  * Chinese on an English screen, nothing wider than the phone (the app must work from 320 px).
@@ -68,8 +71,10 @@ export async function submitRegister(page, { account, password, confirm = passwo
  * a TODO subtest of t for a known, reported bug.
  */
 export async function screen(page, lang, name, opts = {}) {
-  // Data that users typed (such as a remark in the other language) is not the app's text.
-  const text = (opts.userText ?? []).reduce((txt, u) => txt.replaceAll(u, ''), await page.locator('body').innerText());
+  // Data is not the app's text: what users typed (a remark in the other language) and
+  // instrument names (Chinese where the market has no English name).
+  const data = await page.locator(DATA_TEXT).allInnerTexts();
+  const text = [...(opts.userText ?? []), ...data].reduce((txt, u) => txt.replaceAll(u, ''), await page.locator('body').innerText());
   assert.doesNotMatch(text, RAW_KEY, `${name}: a translation key is shown instead of its text`);
   // The language list names 繁體中文 in its own script on purpose.
   if (lang === 'en') assert.doesNotMatch(text.replaceAll('繁體中文', ''), /[\u4e00-\u9fff]/, `${name}: Chinese text on an English screen`);
