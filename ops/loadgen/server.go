@@ -17,8 +17,6 @@ import (
 	"time"
 )
 
-// loadEnv is added to the started server's environment.
-var loadEnv []string
 
 // server is a `lotbook serve --demo` process started by the tool.
 type server struct {
@@ -60,7 +58,7 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 	}
 	cmd := exec.Command(bin, args...)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
-	cmd.Env = append(os.Environ(), loadEnv...)
+	cmd.Env = os.Environ()
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}

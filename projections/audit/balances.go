@@ -63,7 +63,7 @@ func compareBalances(ctx context.Context, rep *Report, store events.Store, rm Re
 	members := map[string]bool{}
 	house := map[string]bool{}
 	for account := range led.sums {
-		if id, _, ok := memberAccount(account); ok {
+		if id, ok := memberAccount(account); ok {
 			members[id] = true
 		} else if strings.HasPrefix(account, "house:") {
 			house[account] = true

@@ -143,17 +143,17 @@ func (l *ledger) apply(p events.Posting) decimal.Decimal {
 	return m[p.Currency]
 }
 
-// memberAccount splits "member:<id>:available|frozen" into id and kind.
-func memberAccount(account string) (id, kind string, ok bool) {
+// memberAccount is the member id of "member:<id>:available" or "member:<id>:frozen".
+func memberAccount(account string) (id string, ok bool) {
 	rest, found := strings.CutPrefix(account, "member:")
 	if !found {
-		return "", "", false
+		return "", false
 	}
 	i := strings.LastIndexByte(rest, ':')
 	if i <= 0 {
-		return "", "", false
+		return "", false
 	}
-	return rest[:i], rest[i+1:], true
+	return rest[:i], true
 }
 
 // Verify replays the whole log from position 0 to the head at the time of the call and checks
@@ -199,7 +199,7 @@ func Verify(ctx context.Context, store events.Store, db ReadModels, opts ...Opti
 
 	members := map[string]bool{}
 	for account := range led.sums {
-		if id, _, ok := memberAccount(account); ok {
+		if id, ok := memberAccount(account); ok {
 			members[id] = true
 		}
 	}
@@ -253,7 +253,7 @@ func checkEvent(rep *Report, led *ledger, versions map[string]int64, prev int64,
 	}
 	for _, ps := range postings {
 		after := led.apply(ps)
-		id, _, member := memberAccount(ps.Account)
+		id, member := memberAccount(ps.Account)
 		if !member {
 			continue
 		}
