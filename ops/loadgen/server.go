@@ -17,7 +17,6 @@ import (
 	"time"
 )
 
-
 // server is a `lotbook serve --demo` process started by the tool.
 type server struct {
 	bin, dir, base string
