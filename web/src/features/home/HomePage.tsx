@@ -24,10 +24,11 @@ function shortcutsFor(role: string): Shortcut[] {
   const list: Shortcut[] = [
     { key: 'market', to: '/market/market', icon: HistogramOutline },
     { key: 'etf', to: '/home/etf', icon: PieOutline },
-    { key: 'favorites', to: '/market/favo', icon: StarOutline },
     { key: 'deposit', to: '/user/recharge', icon: PayCircleOutline },
     { key: 'fundRecords', to: '/user/FundingDetails', icon: BillOutline },
   ];
+  // Favourites are the members' own.
+  if (role === 'member') list.splice(2, 0, { key: 'favorites', to: '/market/favo', icon: StarOutline });
   if (role === 'ops') list.push({ key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline });
   if (role === 'auditor') list.push({ key: 'auditTimeline', to: '/audit/timeline', icon: SearchOutline });
   return list;

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { currentLang } from '@/lib/i18n';
-import { useQuote } from '@/lib/market/api';
+import { useCanFavorite, useQuote } from '@/lib/market/api';
 import { displayName, formatBig, formatChange, formatLots, formatPercent, formatPrice, formatShares, parseUnits, priceTrend } from '@/lib/market/format';
 import { useLiveQuotes } from '@/lib/market/live';
 import { INTERVALS, type Interval, type Level, type QuoteDetail } from '@/lib/market/types';
@@ -106,6 +106,7 @@ export default function DetailPage() {
   useLiveQuotes(symbol ? [symbol] : []);
   const [interval, setIv] = useState<Interval>('1m');
   const fav = useFavorite(symbol);
+  const canFavorite = useCanFavorite();
   const d = q.data;
   const title = d ? (
     <span className="detail-title">
@@ -116,7 +117,7 @@ export default function DetailPage() {
     symbol
   );
   const favButton =
-    d && d.type !== 'index' ? (
+    d && d.type !== 'index' && canFavorite ? (
       <span
         role="button"
         className={fav.on ? 'fav-toggle on' : 'fav-toggle'}
@@ -173,7 +174,7 @@ export default function DetailPage() {
               </div>
             </div>
           ) : null}
-          {d.type !== 'index' ? (
+          {d.type !== 'index' && canFavorite ? (
             <div className="detail-actions">
               <Button block color={fav.on ? 'default' : 'primary'} loading={fav.pending} disabled={!fav.known} onClick={fav.toggle} data-testid="favorite-button">
                 {t(fav.on ? 'market.removeFavorite' : 'market.addFavorite')}

@@ -49,7 +49,7 @@ export default function FavoritesPage() {
       <PullRefresh onRefresh={() => q.refetch()}>
         <div className="quote-list" data-testid="favo-list">
           <QuoteHead />
-          {q.isPending ? (
+          {q.isLoading ? (
             <ListLoading />
           ) : items.length === 0 ? (
             <div className="favo-empty">

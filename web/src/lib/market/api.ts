@@ -104,12 +104,18 @@ export function useHot(market: MarketKind) {
   return useQuery({ queryKey: marketKeys.hot(market), queryFn: ({ signal }) => marketApi.hot(market, signal) });
 }
 
-/** The member's favourites (members only: nothing is asked without a session). */
+/** Favourites are the members' own (ops and auditors have none: the server answers 403). */
+export function useCanFavorite(): boolean {
+  const { token, role } = useSession();
+  return token !== '' && role === 'member';
+}
+
+/** The member's favourites (nothing is asked for other roles or without a session). */
 export function useFavorites(type: FavoriteType = 'all') {
-  const { token } = useSession();
+  const enabled = useCanFavorite();
   return useQuery({
     queryKey: marketKeys.favorites(type),
     queryFn: ({ signal }) => marketApi.favorites(type, signal),
-    enabled: token !== '',
+    enabled,
   });
 }
