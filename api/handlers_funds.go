@@ -84,7 +84,7 @@ func (s *server) fundRecords(c *call) (reply, error) {
 	switch typ {
 	case "":
 		typ = "all"
-	case "all", "deposit", "withdraw":
+	case "all", "deposit", "withdraw", "exchange", "credit":
 	default:
 		return reply{}, errInvalidRequest(fmt.Errorf("type %q", typ))
 	}
@@ -92,23 +92,33 @@ func (s *server) fundRecords(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	recs, more, err := s.read.FundRecords(c.ctx(), c.sess.MemberID, typ, page, size)
+	lines, more, err := s.read.FundHistory(c.ctx(), c.sess.MemberID, typ, page, size)
 	if err != nil {
 		return reply{}, fmt.Errorf("fund records: %w", err)
 	}
-	items := make([]wire.FundRecord, 0, len(recs))
-	for _, r := range recs {
-		items = append(items, fundRecordOut(r))
+	items := make([]wire.FundRecord, 0, len(lines))
+	for _, l := range lines {
+		items = append(items, fundRecordOut(l))
 	}
 	return ok(wire.FundRecordPage{Items: items, Page: page, HasMore: more})
 }
 
-func fundRecordOut(r projections.FundRecord) wire.FundRecord {
-	return wire.FundRecord{
-		OrderNo: r.OrderNo, Type: wire.FundRecordType(r.Type), Currency: r.Currency, Amount: money(r.Amount),
-		Status: wire.ReviewStatus(r.Status), Remark: r.Remark, ChannelName: r.ChannelName,
-		ProofFileId: r.ProofFileID, CreatedAt: r.CreatedAt.UTC(), UpdatedAt: r.UpdatedAt.UTC(),
+func fundRecordOut(l projections.FundLine) wire.FundRecord {
+	out := wire.FundRecord{
+		OrderNo: l.OrderNo, Type: wire.FundRecordType(l.Type), Currency: l.Currency, Amount: amountIn(l.Amount, l.Currency),
+		Status: wire.FundRecordStatus(l.Status), Remark: l.Remark, ChannelName: l.ChannelName,
+		ProofFileId: l.ProofFileID, CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(),
 	}
+	switch l.Type {
+	case projections.RecordWithdraw:
+		out.BankName, out.CardLast4 = &l.BankName, &l.CardLast4
+	case projections.RecordExchange:
+		out.Rate = &l.Rate
+	case projections.RecordCredit:
+		out.Amount = l.Amount.String() // points, not money
+		out.CreditScore = &l.CreditScore
+	}
+	return out
 }
 
 func (s *server) opsDeposits(c *call) (reply, error) {

@@ -32,10 +32,18 @@ func (s *server) opsMembers(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, fmt.Errorf("members: %w", err)
 	}
+	ids := make([]string, 0, len(ms))
+	for _, m := range ms {
+		ids = append(ids, m.MemberID)
+	}
+	statuses, err := s.realNameStatuses(c, ids...)
+	if err != nil {
+		return reply{}, err
+	}
 	items := make([]wire.OpsMember, 0, len(ms))
 	for _, m := range ms {
 		items = append(items, wire.OpsMember{
-			Account: m.Account, Role: wire.Role(m.Role), RealNameStatus: wire.RealNameStatus(orDefault(m.RealNameStatus, "unverified")),
+			Account: m.Account, Role: wire.Role(m.Role), RealNameStatus: statuses[m.MemberID],
 			Flags: flagsOut(m.Flags), CreatedAt: m.CreatedAt.UTC(),
 		})
 	}

@@ -102,6 +102,14 @@ func (s *server) userInfo(c *call) (reply, error) {
 		return reply{}, fmt.Errorf("balances of %s: %w", c.sess.MemberID, err)
 	}
 	twd, usd := bals["TWD"], bals["USD"]
+	score, err := s.creditScore(c, c.sess.MemberID)
+	if err != nil {
+		return reply{}, err
+	}
+	status, err := s.realNameStatuses(c, c.sess.MemberID)
+	if err != nil {
+		return reply{}, err
+	}
 	flags := make([]wire.AccountFlag, 0, len(m.Flags))
 	for _, f := range m.Flags {
 		flags = append(flags, wire.AccountFlag(f))
@@ -109,9 +117,10 @@ func (s *server) userInfo(c *call) (reply, error) {
 	return ok(wire.UserInfo{
 		Account:         m.Account,
 		Role:            wire.Role(m.Role),
-		RealNameStatus:  wire.RealNameStatus(orDefault(m.RealNameStatus, "unverified")),
+		RealNameStatus:  status[c.sess.MemberID],
 		InviteCode:      m.InviteCode,
 		FundPasswordSet: m.FundPasswordSet,
+		CreditScore:     score,
 		Flags:           flags,
 		Assets: wire.Assets{
 			Available: money(twd.Available),

@@ -102,7 +102,7 @@ func TestJourney(t *testing.T) {
 
 		var recs wire.FundRecordPage
 		m.get("/api/vue/funds/records?type=deposit", "Lotbook-Position", strconv.FormatInt(approved.Position, 10)).data(t, &recs)
-		if len(recs.Items) != 1 || recs.Items[0].Status != wire.ReviewStatusApproved || recs.Items[0].Amount != "5000.00" ||
+		if len(recs.Items) != 1 || recs.Items[0].Status != wire.FundRecordStatusApproved || recs.Items[0].Amount != "5000.00" ||
 			recs.Items[0].Remark != "matched bank statement" || recs.Items[0].ChannelName != "Bank transfer" || recs.HasMore {
 			t.Fatalf("records %+v", recs)
 		}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
@@ -102,6 +103,7 @@ type server struct {
 	demo     bool
 	now      func() time.Time
 	calendar commands.Calendar
+	sealer   *secret.Sealer // opens ID numbers for ops reviewing them
 	mkt      *market.Service
 	hot      *hotLists
 	ws       *wsHub
@@ -133,6 +135,23 @@ func (s *server) routes() []route {
 		{"GET", "/api/vue/ops/members", opsOnly, idemNone, s.opsMembers},
 		{"POST", "/api/vue/ops/members/{account}/flags", opsOnly, idemRequired, s.setFlag},
 		{"GET", "/api/vue/audit/accounts/{account}/timeline", auditorOnly, idemNone, s.timeline},
+		{"GET", "/api/vue/user/realname", memberOnly, idemNone, s.myRealName},
+		{"POST", "/api/vue/user/realname", memberOnly, idemRequired, s.submitRealName},
+		{"GET", "/api/vue/user/creditRule", anyUser, idemNone, s.creditRule},
+		{"GET", "/api/vue/user/cards", memberOnly, idemNone, s.myCards},
+		{"POST", "/api/vue/user/cards", memberOnly, idemRequired, s.bindCard},
+		{"DELETE", "/api/vue/user/cards/{id}", memberOnly, idemRequired, s.unbindCard},
+		{"GET", "/api/vue/funds/withdrawChannels", anyUser, idemNone, s.withdrawChannels},
+		{"POST", "/api/vue/funds/withdrawals", memberOnly, idemRequired, s.requestWithdrawal},
+		{"GET", "/api/vue/funds/balances", memberOnly, idemNone, s.balances},
+		{"POST", "/api/vue/funds/exchange/quote", memberOnly, idemRequired, s.exchangeQuote},
+		{"POST", "/api/vue/funds/exchange", memberOnly, idemRequired, s.exchange},
+		{"GET", "/api/vue/ops/realname", opsOnly, idemNone, s.opsRealNames},
+		{"POST", "/api/vue/ops/realname/{account}/approve", opsOnly, idemRequired, s.approveRealName},
+		{"POST", "/api/vue/ops/realname/{account}/reject", opsOnly, idemRequired, s.rejectRealName},
+		{"GET", "/api/vue/ops/withdrawals", opsOnly, idemNone, s.opsWithdrawals},
+		{"POST", "/api/vue/ops/withdrawals/{orderNo}/approve", opsOnly, idemRequired, s.approveWithdrawal},
+		{"POST", "/api/vue/ops/withdrawals/{orderNo}/reject", opsOnly, idemRequired, s.rejectWithdrawal},
 		{"GET", "/api/vue/market/stocks", public, idemNone, s.marketStocks},
 		{"GET", "/api/vue/market/stocks/{symbol}", public, idemNone, s.marketQuote},
 		{"GET", "/api/vue/market/stocks/{symbol}/candles", public, idemNone, s.marketCandles},

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
 	"github.com/lotbook/lotbook/market"
@@ -32,6 +33,9 @@ type Config struct {
 	DatabaseURL string // PostgreSQL for read models, and for events unless EventsURL is set
 	EventsURL   string // events only: postgres://, esdb:// or kurrentdb://
 	Demo        bool   // the app says so (config "demo"); seeding is ops/seed's job
+	// SecretKey (LOTBOOK_SECRET_KEY, 32 bytes) encrypts ID and card numbers and keys their
+	// hashes. Required unless Demo, which falls back to a public development key.
+	SecretKey []byte
 	// MarketSeed picks the simulated market (0: DefaultMarketSeed). One seed always gives the
 	// same prices for the same instants, across restarts and instances.
 	MarketSeed uint64
@@ -60,6 +64,7 @@ type Stack struct {
 	Market   *market.Service // the only source of prices
 
 	cfg      Config
+	sealer   *secret.Sealer
 	ownsMkt  bool
 	ws       *wsHub
 	handler  http.Handler
@@ -79,6 +84,10 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	}
 	if cfg.Web == nil {
 		cfg.Web = web.Dist()
+	}
+	sealer, err := sealerFor(cfg)
+	if err != nil {
+		return nil, err
 	}
 	eventsURL := cfg.EventsURL
 	if eventsURL == "" {
@@ -113,6 +122,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Calendar:     calendar.Taiwan(),
 		PasswordCost: cfg.PasswordCost,
 		Logger:       cfg.Logger,
+		Sealer:       sealer,
 	})
 	st := &Stack{
 		Store:    store,
@@ -122,6 +132,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Registry: reg,
 		Market:   mkt,
 		cfg:      cfg,
+		sealer:   sealer,
 		ownsMkt:  owns,
 	}
 	srv := st.newServer()
@@ -144,6 +155,7 @@ func (st *Stack) newServer() *server {
 		demo:         st.cfg.Demo,
 		now:          st.cfg.Clock,
 		calendar:     calendar.Taiwan(),
+		sealer:       st.sealer,
 		loginAccount: newLimiter(lim.LoginPerAccount, time.Minute, st.cfg.Clock),
 		loginIP:      newLimiter(lim.LoginPerIP, time.Minute, st.cfg.Clock),
 		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),

@@ -84,6 +84,24 @@ func (e ConfigRequestType) Valid() bool {
 	}
 }
 
+// Defines values for CreditChangeReason.
+const (
+	DepositApproved CreditChangeReason = "deposit_approved"
+	DepositRejected CreditChangeReason = "deposit_rejected"
+)
+
+// Valid indicates whether the value is a known member of the CreditChangeReason enum.
+func (e CreditChangeReason) Valid() bool {
+	switch e {
+	case DepositApproved:
+		return true
+	case DepositRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EnvelopeStatus.
 const (
 	EnvelopeStatusN0 EnvelopeStatus = 0
@@ -117,16 +135,46 @@ func (e ErrorEnvelopeStatus) Valid() bool {
 	}
 }
 
+// Defines values for FundRecordStatus.
+const (
+	FundRecordStatusApproved  FundRecordStatus = "approved"
+	FundRecordStatusCompleted FundRecordStatus = "completed"
+	FundRecordStatusPending   FundRecordStatus = "pending"
+	FundRecordStatusRejected  FundRecordStatus = "rejected"
+)
+
+// Valid indicates whether the value is a known member of the FundRecordStatus enum.
+func (e FundRecordStatus) Valid() bool {
+	switch e {
+	case FundRecordStatusApproved:
+		return true
+	case FundRecordStatusCompleted:
+		return true
+	case FundRecordStatusPending:
+		return true
+	case FundRecordStatusRejected:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FundRecordType.
 const (
+	Credit   FundRecordType = "credit"
 	Deposit  FundRecordType = "deposit"
+	Exchange FundRecordType = "exchange"
 	Withdraw FundRecordType = "withdraw"
 )
 
 // Valid indicates whether the value is a known member of the FundRecordType enum.
 func (e FundRecordType) Valid() bool {
 	switch e {
+	case Credit:
+		return true
 	case Deposit:
+		return true
+	case Exchange:
 		return true
 	case Withdraw:
 		return true
@@ -214,12 +262,27 @@ const (
 	MessageKeyAmountBelowMinimum      MessageKey = "amount_below_minimum"
 	MessageKeyAmountInvalid           MessageKey = "amount_invalid"
 	MessageKeyAmountRequired          MessageKey = "amount_required"
+	MessageKeyBankCodeInvalid         MessageKey = "bank_code_invalid"
+	MessageKeyCardExists              MessageKey = "card_exists"
+	MessageKeyCardFieldsRequired      MessageKey = "card_fields_required"
+	MessageKeyCardNotFound            MessageKey = "card_not_found"
+	MessageKeyCardNotOwn              MessageKey = "card_not_own"
+	MessageKeyCardNumberInvalid       MessageKey = "card_number_invalid"
+	MessageKeyCardRequired            MessageKey = "card_required"
+	MessageKeyCardUnbound             MessageKey = "card_unbound"
 	MessageKeyChannelClosed           MessageKey = "channel_closed"
 	MessageKeyChannelNotFound         MessageKey = "channel_not_found"
 	MessageKeyChannelPasswordWrong    MessageKey = "channel_password_wrong"
 	MessageKeyConfirmPasswordRequired MessageKey = "confirm_password_required"
+	MessageKeyCreditScoreTooLow       MessageKey = "credit_score_too_low"
 	MessageKeyDepositProofRequired    MessageKey = "deposit_proof_required"
 	MessageKeyDepositWindowClosed     MessageKey = "deposit_window_closed"
+	MessageKeyExchangeCurrencyInvalid MessageKey = "exchange_currency_invalid"
+	MessageKeyExchangePairUnsupported MessageKey = "exchange_pair_unsupported"
+	MessageKeyExchangeQuoteExpired    MessageKey = "exchange_quote_expired"
+	MessageKeyExchangeQuoteNotFound   MessageKey = "exchange_quote_not_found"
+	MessageKeyExchangeQuoteUsed       MessageKey = "exchange_quote_used"
+	MessageKeyExchangeSameCurrency    MessageKey = "exchange_same_currency"
 	MessageKeyFileNotFound            MessageKey = "file_not_found"
 	MessageKeyFileRequired            MessageKey = "file_required"
 	MessageKeyFileTooLarge            MessageKey = "file_too_large"
@@ -233,14 +296,22 @@ const (
 	MessageKeyFundPasswordNotSet      MessageKey = "fund_password_not_set"
 	MessageKeyFundPasswordRequired    MessageKey = "fund_password_required"
 	MessageKeyFundPasswordWrong       MessageKey = "fund_password_wrong"
+	MessageKeyIdNumberExists          MessageKey = "id_number_exists"
+	MessageKeyIdNumberInvalid         MessageKey = "id_number_invalid"
+	MessageKeyIdNumberRequired        MessageKey = "id_number_required"
+	MessageKeyIdPhotosRequired        MessageKey = "id_photos_required"
 	MessageKeyIdempotencyConflict     MessageKey = "idempotency_conflict"
 	MessageKeyIdempotencyKeyRequired  MessageKey = "idempotency_key_required"
+	MessageKeyIfscInvalid             MessageKey = "ifsc_invalid"
 	MessageKeyInsufficientBalance     MessageKey = "insufficient_balance"
 	MessageKeyInvalidRequest          MessageKey = "invalid_request"
 	MessageKeyInviteCodeRequired      MessageKey = "invite_code_required"
 	MessageKeyInviterNotExist         MessageKey = "inviter_not_exist"
+	MessageKeyLoanUnpaid              MessageKey = "loan_unpaid"
 	MessageKeyLoginBanned             MessageKey = "login_banned"
 	MessageKeyLoginFailed             MessageKey = "login_failed"
+	MessageKeyNameInvalid             MessageKey = "name_invalid"
+	MessageKeyNameRequired            MessageKey = "name_required"
 	MessageKeyNotFound                MessageKey = "not_found"
 	MessageKeyOk                      MessageKey = "ok"
 	MessageKeyOldPasswordRequired     MessageKey = "old_password_required"
@@ -252,12 +323,19 @@ const (
 	MessageKeyPasswordRequired        MessageKey = "password_required"
 	MessageKeyPasswordsInconsistent   MessageKey = "passwords_inconsistent"
 	MessageKeyRateLimited             MessageKey = "rate_limited"
+	MessageKeyRealnameNotPending      MessageKey = "realname_not_pending"
+	MessageKeyRealnameNotVerified     MessageKey = "realname_not_verified"
+	MessageKeyRealnamePending         MessageKey = "realname_pending"
+	MessageKeyRealnameSubmitted       MessageKey = "realname_submitted"
+	MessageKeyRealnameVerified        MessageKey = "realname_verified"
 	MessageKeyRegisterFailed          MessageKey = "register_failed"
 	MessageKeyRemarkRequired          MessageKey = "remark_required"
 	MessageKeySubmitTooFrequent       MessageKey = "submit_too_frequent"
 	MessageKeySystemBusy              MessageKey = "system_busy"
 	MessageKeyTradeBanned             MessageKey = "trade_banned"
 	MessageKeyUnauthorized            MessageKey = "unauthorized"
+	MessageKeyUpiInvalid              MessageKey = "upi_invalid"
+	MessageKeyWithdrawWindowClosed    MessageKey = "withdraw_window_closed"
 	MessageKeyWithdrawalBanned        MessageKey = "withdrawal_banned"
 )
 
@@ -286,6 +364,22 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyAmountRequired:
 		return true
+	case MessageKeyBankCodeInvalid:
+		return true
+	case MessageKeyCardExists:
+		return true
+	case MessageKeyCardFieldsRequired:
+		return true
+	case MessageKeyCardNotFound:
+		return true
+	case MessageKeyCardNotOwn:
+		return true
+	case MessageKeyCardNumberInvalid:
+		return true
+	case MessageKeyCardRequired:
+		return true
+	case MessageKeyCardUnbound:
+		return true
 	case MessageKeyChannelClosed:
 		return true
 	case MessageKeyChannelNotFound:
@@ -294,9 +388,23 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyConfirmPasswordRequired:
 		return true
+	case MessageKeyCreditScoreTooLow:
+		return true
 	case MessageKeyDepositProofRequired:
 		return true
 	case MessageKeyDepositWindowClosed:
+		return true
+	case MessageKeyExchangeCurrencyInvalid:
+		return true
+	case MessageKeyExchangePairUnsupported:
+		return true
+	case MessageKeyExchangeQuoteExpired:
+		return true
+	case MessageKeyExchangeQuoteNotFound:
+		return true
+	case MessageKeyExchangeQuoteUsed:
+		return true
+	case MessageKeyExchangeSameCurrency:
 		return true
 	case MessageKeyFileNotFound:
 		return true
@@ -324,9 +432,19 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyFundPasswordWrong:
 		return true
+	case MessageKeyIdNumberExists:
+		return true
+	case MessageKeyIdNumberInvalid:
+		return true
+	case MessageKeyIdNumberRequired:
+		return true
+	case MessageKeyIdPhotosRequired:
+		return true
 	case MessageKeyIdempotencyConflict:
 		return true
 	case MessageKeyIdempotencyKeyRequired:
+		return true
+	case MessageKeyIfscInvalid:
 		return true
 	case MessageKeyInsufficientBalance:
 		return true
@@ -336,9 +454,15 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyInviterNotExist:
 		return true
+	case MessageKeyLoanUnpaid:
+		return true
 	case MessageKeyLoginBanned:
 		return true
 	case MessageKeyLoginFailed:
+		return true
+	case MessageKeyNameInvalid:
+		return true
+	case MessageKeyNameRequired:
 		return true
 	case MessageKeyNotFound:
 		return true
@@ -362,6 +486,16 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyRateLimited:
 		return true
+	case MessageKeyRealnameNotPending:
+		return true
+	case MessageKeyRealnameNotVerified:
+		return true
+	case MessageKeyRealnamePending:
+		return true
+	case MessageKeyRealnameSubmitted:
+		return true
+	case MessageKeyRealnameVerified:
+		return true
 	case MessageKeyRegisterFailed:
 		return true
 	case MessageKeyRemarkRequired:
@@ -373,6 +507,10 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyTradeBanned:
 		return true
 	case MessageKeyUnauthorized:
+		return true
+	case MessageKeyUpiInvalid:
+		return true
+	case MessageKeyWithdrawWindowClosed:
 		return true
 	case MessageKeyWithdrawalBanned:
 		return true
@@ -561,7 +699,7 @@ type Assets struct {
 	// Example: 1000.00
 	Total Decimal `json:"total"`
 
-	// Usd total assets in USD
+	// Usd the USD balance (available and frozen)
 	Usd Decimal `json:"usd"`
 }
 
@@ -576,6 +714,36 @@ type Balance struct {
 	//
 	// Example: 1000.00
 	Frozen Decimal `json:"frozen"`
+}
+
+// BankCard defines model for BankCard.
+type BankCard struct {
+	BankCode string    `json:"bankCode"`
+	BankName string    `json:"bankName"`
+	BoundAt  time.Time `json:"boundAt"`
+	Branch   string    `json:"branch"`
+
+	// CardNumberMasked Example: **** 6789
+	CardNumberMasked string `json:"cardNumberMasked"`
+	HolderName       string `json:"holderName"`
+	Id               string `json:"id"`
+	Ifsc             string `json:"ifsc"`
+	Last4            string `json:"last4"`
+	Upi              string `json:"upi"`
+}
+
+// BindCardRequest defines model for BindCardRequest.
+type BindCardRequest struct {
+	// BankCode 3 digits
+	BankCode string `json:"bankCode"`
+	BankName string `json:"bankName"`
+	Branch   string `json:"branch"`
+
+	// CardNumber 10 to 16 digits
+	CardNumber string  `json:"cardNumber"`
+	HolderName string  `json:"holderName"`
+	Ifsc       *string `json:"ifsc,omitempty"`
+	Upi        *string `json:"upi,omitempty"`
 }
 
 // BookLevel defines model for BookLevel.
@@ -633,6 +801,15 @@ type CandlePage struct {
 	Items   []Candle `json:"items"`
 }
 
+// CardResult defines model for CardResult.
+type CardResult struct {
+	Id    string `json:"id"`
+	Last4 string `json:"last4"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
 // ChangeFundPasswordRequest defines model for ChangeFundPasswordRequest.
 type ChangeFundPasswordRequest struct {
 	ConfirmFundPassword string `json:"confirmFundPassword"`
@@ -666,6 +843,50 @@ type ConfigRequest struct {
 
 // ConfigRequestType defines model for ConfigRequest.Type.
 type ConfigRequestType string
+
+// CreditChange defines model for CreditChange.
+type CreditChange struct {
+	// Delta points added (negative taken), within min and max
+	Delta  int                `json:"delta"`
+	Reason CreditChangeReason `json:"reason"`
+}
+
+// CreditChangeReason defines model for CreditChange.Reason.
+type CreditChangeReason string
+
+// CreditRule defines model for CreditRule.
+type CreditRule struct {
+	// Changes every event that changes a score; nothing else does
+	Changes []CreditChange `json:"changes"`
+	Max     int            `json:"max"`
+	Min     int            `json:"min"`
+
+	// Score the caller's score now
+	Score int `json:"score"`
+	Start int `json:"start"`
+
+	// WithdrawThreshold a withdrawal needs a score at least this
+	WithdrawThreshold int `json:"withdrawThreshold"`
+}
+
+// CurrencyBalance defines model for CurrencyBalance.
+type CurrencyBalance struct {
+	// Available a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Available Decimal `json:"available"`
+	Currency  string  `json:"currency"`
+
+	// Frozen a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Frozen Decimal `json:"frozen"`
+
+	// Total a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Total Decimal `json:"total"`
+}
 
 // Decimal a decimal number as a string, never a float
 //
@@ -733,6 +954,71 @@ type ErrorEnvelope struct {
 // ErrorEnvelopeStatus defines model for ErrorEnvelope.Status.
 type ErrorEnvelopeStatus int
 
+// ExchangeQuote defines model for ExchangeQuote.
+type ExchangeQuote struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount    Decimal   `json:"amount"`
+	ExpiresAt time.Time `json:"expiresAt"`
+	From      string    `json:"from"`
+
+	// Position global event position
+	Position Position `json:"position"`
+	QuoteId  string   `json:"quoteId"`
+
+	// Rate units of to per unit of from
+	Rate Decimal `json:"rate"`
+	To   string  `json:"to"`
+
+	// ToAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ToAmount Decimal `json:"toAmount"`
+}
+
+// ExchangeQuoteRequest defines model for ExchangeQuoteRequest.
+type ExchangeQuoteRequest struct {
+	// Amount in from
+	Amount Decimal `json:"amount"`
+
+	// From Example: TWD
+	From string `json:"from"`
+
+	// To Example: USD
+	To string `json:"to"`
+}
+
+// ExchangeRequest defines model for ExchangeRequest.
+type ExchangeRequest struct {
+	QuoteId string `json:"quoteId"`
+}
+
+// ExchangeResult defines model for ExchangeResult.
+type ExchangeResult struct {
+	From string `json:"from"`
+
+	// FromAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	FromAmount Decimal `json:"fromAmount"`
+	OrderNo    string  `json:"orderNo"`
+
+	// Position global event position
+	Position Position `json:"position"`
+
+	// Rate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Rate Decimal `json:"rate"`
+	To   string  `json:"to"`
+
+	// ToAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ToAmount Decimal `json:"toAmount"`
+}
+
 // FavoriteRequest defines model for FavoriteRequest.
 type FavoriteRequest struct {
 	Symbol string `json:"symbol"`
@@ -767,16 +1053,32 @@ type FundRecord struct {
 	// Amount a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	Amount      Decimal        `json:"amount"`
-	ChannelName string         `json:"channelName"`
-	CreatedAt   time.Time      `json:"createdAt"`
-	Currency    string         `json:"currency"`
-	OrderNo     string         `json:"orderNo"`
-	ProofFileId string         `json:"proofFileId"`
-	Remark      string         `json:"remark"`
-	Status      ReviewStatus   `json:"status"`
-	Type        FundRecordType `json:"type"`
-	UpdatedAt   time.Time      `json:"updatedAt"`
+	Amount Decimal `json:"amount"`
+
+	// BankName withdrawals only
+	BankName *string `json:"bankName,omitempty"`
+
+	// CardLast4 withdrawals only
+	CardLast4   *string   `json:"cardLast4,omitempty"`
+	ChannelName string    `json:"channelName"`
+	CreatedAt   time.Time `json:"createdAt"`
+
+	// CreditScore credit changes only (type credit; amount is the change, currency empty), the score after it
+	CreditScore *int   `json:"creditScore,omitempty"`
+	Currency    string `json:"currency"`
+	OrderNo     string `json:"orderNo"`
+	ProofFileId string `json:"proofFileId"`
+
+	// Rate exchanges only; each exchange is two lines with one orderNo, the amount taken (negative) and the amount received
+	Rate *Decimal `json:"rate,omitempty"`
+
+	// Remark ops' remark; for credit changes the reason (deposit_approved, deposit_rejected)
+	Remark string `json:"remark"`
+
+	// Status review states of deposits and withdrawals; completed for exchanges and credit changes
+	Status    FundRecordStatus `json:"status"`
+	Type      FundRecordType   `json:"type"`
+	UpdatedAt time.Time        `json:"updatedAt"`
 }
 
 // FundRecordPage defines model for FundRecordPage.
@@ -785,6 +1087,9 @@ type FundRecordPage struct {
 	Items   []FundRecord `json:"items"`
 	Page    int          `json:"page"`
 }
+
+// FundRecordStatus review states of deposits and withdrawals; completed for exchanges and credit changes
+type FundRecordStatus string
 
 // FundRecordType defines model for FundRecordType.
 type FundRecordType string
@@ -855,6 +1160,60 @@ type OpsMemberPage struct {
 	HasMore bool        `json:"hasMore"`
 	Items   []OpsMember `json:"items"`
 	Page    int         `json:"page"`
+}
+
+// OpsRealName defines model for OpsRealName.
+type OpsRealName struct {
+	Account     string `json:"account"`
+	BackFileId  string `json:"backFileId"`
+	FrontFileId string `json:"frontFileId"`
+
+	// IdNumber in the clear, for ops reviewing it
+	IdNumber       string `json:"idNumber"`
+	IdNumberMasked string `json:"idNumberMasked"`
+	Name           string `json:"name"`
+	Remark         string `json:"remark"`
+
+	// ReviewedBy actor of the decision, empty while pending
+	ReviewedBy  string         `json:"reviewedBy"`
+	Status      RealNameStatus `json:"status"`
+	SubmittedAt time.Time      `json:"submittedAt"`
+}
+
+// OpsRealNamePage defines model for OpsRealNamePage.
+type OpsRealNamePage struct {
+	HasMore bool          `json:"hasMore"`
+	Items   []OpsRealName `json:"items"`
+	Page    int           `json:"page"`
+}
+
+// OpsWithdrawal defines model for OpsWithdrawal.
+type OpsWithdrawal struct {
+	Account string `json:"account"`
+
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount           Decimal      `json:"amount"`
+	BankCode         string       `json:"bankCode"`
+	BankName         string       `json:"bankName"`
+	Branch           string       `json:"branch"`
+	CardNumberMasked string       `json:"cardNumberMasked"`
+	ChannelName      string       `json:"channelName"`
+	CreatedAt        time.Time    `json:"createdAt"`
+	Currency         string       `json:"currency"`
+	HolderName       string       `json:"holderName"`
+	OrderNo          string       `json:"orderNo"`
+	Remark           string       `json:"remark"`
+	ReviewedBy       string       `json:"reviewedBy"`
+	Status           ReviewStatus `json:"status"`
+}
+
+// OpsWithdrawalPage defines model for OpsWithdrawalPage.
+type OpsWithdrawalPage struct {
+	HasMore bool            `json:"hasMore"`
+	Items   []OpsWithdrawal `json:"items"`
+	Page    int             `json:"page"`
 }
 
 // OptionalListRequest defines model for OptionalListRequest.
@@ -1024,8 +1383,54 @@ type QuotePage struct {
 	Total   int     `json:"total"`
 }
 
+// RealNameRequest defines model for RealNameRequest.
+type RealNameRequest struct {
+	BackFileId string `json:"backFileId"`
+
+	// FrontFileId an upload of the member's (POST /api/vue/files)
+	FrontFileId string `json:"frontFileId"`
+
+	// IdNumber Taiwan ID number (or new resident certificate number), check digit validated
+	IdNumber string `json:"idNumber"`
+
+	// Name 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe
+	Name string `json:"name"`
+}
+
+// RealNameResult defines model for RealNameResult.
+type RealNameResult struct {
+	// Position global event position
+	Position Position       `json:"position"`
+	Status   RealNameStatus `json:"status"`
+}
+
+// RealNameReviewResult defines model for RealNameReviewResult.
+type RealNameReviewResult struct {
+	Account string `json:"account"`
+
+	// Position global event position
+	Position Position       `json:"position"`
+	Status   RealNameStatus `json:"status"`
+}
+
 // RealNameStatus defines model for RealNameStatus.
 type RealNameStatus string
+
+// RealNameView defines model for RealNameView.
+type RealNameView struct {
+	BackFileId  string `json:"backFileId"`
+	FrontFileId string `json:"frontFileId"`
+
+	// IdNumberMasked Example: A12****789
+	IdNumberMasked string `json:"idNumberMasked"`
+	Name           string `json:"name"`
+
+	// Remark ops' reason (why it was rejected)
+	Remark      string         `json:"remark"`
+	ReviewedAt  *time.Time     `json:"reviewedAt,omitempty"`
+	Status      RealNameStatus `json:"status"`
+	SubmittedAt *time.Time     `json:"submittedAt,omitempty"`
+}
 
 // RegisterRequest defines model for RegisterRequest.
 type RegisterRequest struct {
@@ -1131,8 +1536,11 @@ type TimelineEvent struct {
 
 // UserInfo defines model for UserInfo.
 type UserInfo struct {
-	Account         string        `json:"account"`
-	Assets          Assets        `json:"assets"`
+	Account string `json:"account"`
+	Assets  Assets `json:"assets"`
+
+	// CreditScore see GET /api/vue/user/creditRule (staff users show the start value)
+	CreditScore     int           `json:"creditScore"`
 	Flags           []AccountFlag `json:"flags"`
 	FundPasswordSet bool          `json:"fundPasswordSet"`
 
@@ -1140,6 +1548,36 @@ type UserInfo struct {
 	InviteCode     string         `json:"inviteCode"`
 	RealNameStatus RealNameStatus `json:"realNameStatus"`
 	Role           Role           `json:"role"`
+}
+
+// WithdrawChannel defines model for WithdrawChannel.
+type WithdrawChannel struct {
+	// Currency Example: TWD
+	Currency string `json:"currency"`
+	Id       string `json:"id"`
+
+	// Max a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Max Decimal `json:"max"`
+
+	// Min a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Min     Decimal    `json:"min"`
+	Name    string     `json:"name"`
+	OpenNow bool       `json:"openNow"`
+	Window  TimeWindow `json:"window"`
+}
+
+// WithdrawalRequest defines model for WithdrawalRequest.
+type WithdrawalRequest struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount       Decimal `json:"amount"`
+	CardId       string  `json:"cardId"`
+	FundPassword string  `json:"fundPassword"`
 }
 
 // WsCandleFrame defines model for WsCandleFrame.

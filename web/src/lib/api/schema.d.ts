@@ -504,6 +504,285 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/user/realname": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's own identity verification, the ID number masked. status unverified before any submission (the other fields empty). */
+        get: operations["myRealName"];
+        put?: never;
+        /**
+         * @description Submits the name, the Taiwan ID number (check digit validated) and both ID photos (the
+         *     member's own uploads) for ops to review; answers msg realname_submitted. Allowed when
+         *     unverified or rejected. An ID number belongs to one member (id_number_exists). It is
+         *     stored encrypted and shown masked (A12****789) everywhere except to ops reviewing it.
+         */
+        post: operations["submitRealName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/user/creditRule": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The published credit-score rule (start, bounds, the events that change a score and by how much, the withdrawal threshold) and the caller's score. Scores change only through CreditScoreChanged events, listed in fund records (type credit). */
+        get: operations["creditRule"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/user/cards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's bound cards, numbers masked to the last four digits. */
+        get: operations["myCards"];
+        put?: never;
+        /**
+         * @description Binds a withdrawal card. Needs a verified identity (realname_not_verified); the holder
+         *     must be the verified name (card_not_own); all fields but ifsc and upi are required
+         *     (card_fields_required). cardNumber is a Taiwan bank account number, 10 to 16 digits
+         *     (spaces and hyphens ignored; no Luhn check: Taiwan account numbers carry none); bankCode
+         *     3 digits; ifsc ^[A-Z]{4}0[A-Z0-9]{6}$; upi name@handle. A number bound to any card
+         *     already is refused (card_exists).
+         */
+        post: operations["bindCard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/user/cards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description Unbinds one of the member's cards (msg card_unbound); another member's card id answers 404 card_not_found. */
+        delete: operations["unbindCard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/funds/withdrawChannels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Enabled withdrawal channels; withdrawals go through the first one. Limits and window are data. */
+        get: operations["withdrawChannels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/funds/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Moves the amount from available to frozen for ops to pay out to the card. Rules, in order:
+         *     account state (403 account_frozen, account_disabled, withdrawal_banned); fund password
+         *     set (fund_password_not_set); the card is the member's (404 card_not_found); the
+         *     channel's minimum and maximum; its window (withdraw_window_closed); the fund password
+         *     (fund_password_wrong; 5 wrong within 24 h: 403 fund_password_locked); one request per 30
+         *     s (429 submit_too_frequent); no deposit or withdrawal pending (fund_operation_pending);
+         *     credit score at least the threshold (credit_score_too_low); no unpaid loan (loan_unpaid;
+         *     loans do not exist yet); within the withdrawable balance (insufficient_balance).
+         */
+        post: operations["requestWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/funds/balances": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's cash in every exchangeable currency (zero where none), amounts with the currency's minor unit. */
+        get: operations["balances"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/funds/exchange/quote": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Locks the bank rate for 30 s (no fee). amount is in from; toAmount is amount x rate rounded
+         *     down to to's minor unit. Currencies CNY, TWD, HKD, USD, THB, JPY, VND, MYR, KRW, INR;
+         *     INR only to and from USD (exchange_pair_unsupported); from and to must differ
+         *     (exchange_same_currency); the member must hold the amount (insufficient_balance).
+         */
+        post: operations["exchangeQuote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/funds/exchange": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Converts at a quote of the member's before it expires (exchange_quote_expired), once (exchange_quote_used); another member's quote id answers 404 exchange_quote_not_found. */
+        post: operations["exchange"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/realname": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Identity submissions by status (default pending, oldest first) with the ID number in the clear and the photos' file ids (GET /api/vue/files/{id}). */
+        get: operations["opsRealNames"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/realname/{account}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["approveRealName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/realname/{account}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["rejectRealName"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/withdrawals": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Withdrawals by status (default pending, oldest first) with the card to pay out to (number masked). */
+        get: operations["opsWithdrawals"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/withdrawals/{orderNo}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["approveWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/withdrawals/{orderNo}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post: operations["rejectWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/logo.svg": {
         parameters: {
             query?: never;
@@ -577,7 +856,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found";
+        MessageKey: "ok" | "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -613,7 +892,7 @@ export interface components {
         /** @enum {string} */
         ReviewStatus: "pending" | "approved" | "rejected";
         /** @enum {string} */
-        FundRecordType: "deposit" | "withdraw";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -643,7 +922,7 @@ export interface components {
             available: components["schemas"]["Decimal"];
             frozen: components["schemas"]["Decimal"];
             profit: components["schemas"]["Decimal"];
-            /** @description total assets in USD */
+            /** @description the USD balance (available and frozen) */
             usd: components["schemas"]["Decimal"];
         };
         UserInfo: {
@@ -653,6 +932,8 @@ export interface components {
             /** @description the code this member hands out */
             inviteCode: string;
             fundPasswordSet: boolean;
+            /** @description see GET /api/vue/user/creditRule (staff users show the start value) */
+            creditScore: number;
             flags: components["schemas"]["AccountFlag"][];
             assets: components["schemas"]["Assets"];
         };
@@ -728,10 +1009,19 @@ export interface components {
             type: components["schemas"]["FundRecordType"];
             currency: string;
             amount: components["schemas"]["Decimal"];
-            status: components["schemas"]["ReviewStatus"];
+            status: components["schemas"]["FundRecordStatus"];
+            /** @description ops' remark; for credit changes the reason (deposit_approved, deposit_rejected) */
             remark: string;
             channelName: string;
             proofFileId: string;
+            /** @description withdrawals only */
+            bankName?: string;
+            /** @description withdrawals only */
+            cardLast4?: string;
+            /** @description exchanges only; each exchange is two lines with one orderNo, the amount taken (negative) and the amount received */
+            rate?: components["schemas"]["Decimal"];
+            /** @description credit changes only (type credit; amount is the change, currency empty), the score after it */
+            creditScore?: number;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -764,6 +1054,185 @@ export interface components {
         };
         RejectRequest: {
             remark: string;
+        };
+        /**
+         * @description review states of deposits and withdrawals; completed for exchanges and credit changes
+         * @enum {string}
+         */
+        FundRecordStatus: "pending" | "approved" | "rejected" | "completed";
+        RealNameRequest: {
+            /** @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe */
+            name: string;
+            /** @description Taiwan ID number (or new resident certificate number), check digit validated */
+            idNumber: string;
+            /** @description an upload of the member's (POST /api/vue/files) */
+            frontFileId: string;
+            backFileId: string;
+        };
+        RealNameResult: {
+            status: components["schemas"]["RealNameStatus"];
+            position: components["schemas"]["Position"];
+        };
+        RealNameView: {
+            status: components["schemas"]["RealNameStatus"];
+            name: string;
+            /** @example A12****789 */
+            idNumberMasked: string;
+            frontFileId: string;
+            backFileId: string;
+            /** @description ops' reason (why it was rejected) */
+            remark: string;
+            /** Format: date-time */
+            submittedAt?: string;
+            /** Format: date-time */
+            reviewedAt?: string;
+        };
+        RealNameReviewResult: {
+            account: string;
+            status: components["schemas"]["RealNameStatus"];
+            position: components["schemas"]["Position"];
+        };
+        OpsRealName: {
+            account: string;
+            name: string;
+            /** @description in the clear, for ops reviewing it */
+            idNumber: string;
+            idNumberMasked: string;
+            frontFileId: string;
+            backFileId: string;
+            status: components["schemas"]["RealNameStatus"];
+            remark: string;
+            /** @description actor of the decision, empty while pending */
+            reviewedBy: string;
+            /** Format: date-time */
+            submittedAt: string;
+        };
+        OpsRealNamePage: {
+            items: components["schemas"]["OpsRealName"][];
+            page: number;
+            hasMore: boolean;
+        };
+        CreditChange: {
+            /** @enum {string} */
+            reason: "deposit_approved" | "deposit_rejected";
+            /** @description points added (negative taken), within min and max */
+            delta: number;
+        };
+        CreditRule: {
+            /** @description the caller's score now */
+            score: number;
+            start: number;
+            min: number;
+            max: number;
+            /** @description a withdrawal needs a score at least this */
+            withdrawThreshold: number;
+            /** @description every event that changes a score; nothing else does */
+            changes: components["schemas"]["CreditChange"][];
+        };
+        BindCardRequest: {
+            holderName: string;
+            bankName: string;
+            branch: string;
+            /** @description 10 to 16 digits */
+            cardNumber: string;
+            /** @description 3 digits */
+            bankCode: string;
+            ifsc?: string;
+            upi?: string;
+        };
+        CardResult: {
+            id: string;
+            last4: string;
+            position: components["schemas"]["Position"];
+        };
+        BankCard: {
+            id: string;
+            holderName: string;
+            bankName: string;
+            branch: string;
+            bankCode: string;
+            /** @example **** 6789 */
+            cardNumberMasked: string;
+            last4: string;
+            ifsc: string;
+            upi: string;
+            /** Format: date-time */
+            boundAt: string;
+        };
+        WithdrawChannel: {
+            id: string;
+            name: string;
+            /** @example TWD */
+            currency: string;
+            min: components["schemas"]["Decimal"];
+            max: components["schemas"]["Decimal"];
+            window: components["schemas"]["TimeWindow"];
+            openNow: boolean;
+        };
+        WithdrawalRequest: {
+            amount: components["schemas"]["Decimal"];
+            cardId: string;
+            fundPassword: string;
+        };
+        CurrencyBalance: {
+            currency: string;
+            available: components["schemas"]["Decimal"];
+            frozen: components["schemas"]["Decimal"];
+            total: components["schemas"]["Decimal"];
+        };
+        ExchangeQuoteRequest: {
+            /** @example TWD */
+            from: string;
+            /** @example USD */
+            to: string;
+            /** @description in from */
+            amount: components["schemas"]["Decimal"];
+        };
+        ExchangeQuote: {
+            quoteId: string;
+            from: string;
+            to: string;
+            amount: components["schemas"]["Decimal"];
+            /** @description units of to per unit of from */
+            rate: components["schemas"]["Decimal"];
+            toAmount: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            expiresAt: string;
+            position: components["schemas"]["Position"];
+        };
+        ExchangeRequest: {
+            quoteId: string;
+        };
+        ExchangeResult: {
+            orderNo: string;
+            from: string;
+            to: string;
+            fromAmount: components["schemas"]["Decimal"];
+            toAmount: components["schemas"]["Decimal"];
+            rate: components["schemas"]["Decimal"];
+            position: components["schemas"]["Position"];
+        };
+        OpsWithdrawal: {
+            orderNo: string;
+            account: string;
+            currency: string;
+            amount: components["schemas"]["Decimal"];
+            channelName: string;
+            holderName: string;
+            bankName: string;
+            branch: string;
+            bankCode: string;
+            cardNumberMasked: string;
+            status: components["schemas"]["ReviewStatus"];
+            remark: string;
+            reviewedBy: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        OpsWithdrawalPage: {
+            items: components["schemas"]["OpsWithdrawal"][];
+            page: number;
+            hasMore: boolean;
         };
         OpsMember: {
             account: string;
@@ -1363,7 +1832,7 @@ export interface operations {
     fundRecords: {
         parameters: {
             query?: {
-                type?: "all" | "deposit" | "withdraw";
+                type?: "all" | "deposit" | "withdraw" | "exchange" | "credit";
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -1877,6 +2346,553 @@ export interface operations {
                 };
                 content?: never;
             };
+        };
+    };
+    myRealName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the latest submission */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["RealNameView"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    submitRealName: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RealNameRequest"];
+            };
+        };
+        responses: {
+            /** @description submitted, under review (msg realname_submitted) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["RealNameResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    creditRule: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rule */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditRule"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    myCards: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description bound cards, oldest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BankCard"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    bindCard: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BindCardRequest"];
+            };
+        };
+        responses: {
+            /** @description bound */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CardResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    unbindCard: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description unbound (msg card_unbound) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    withdrawChannels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description withdrawal channels with their rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["WithdrawChannel"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    requestWithdrawal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WithdrawalRequest"];
+            };
+        };
+        responses: {
+            /** @description the withdrawal waits for review */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OrderResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    balances: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description one line per currency, in the app's order */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CurrencyBalance"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    exchangeQuote: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeQuoteRequest"];
+            };
+        };
+        responses: {
+            /** @description the locked quote */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ExchangeQuote"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    exchange: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ExchangeRequest"];
+            };
+        };
+        responses: {
+            /** @description converted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ExchangeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsRealNames: {
+        parameters: {
+            query?: {
+                status?: "pending" | "verified" | "rejected";
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description submissions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OpsRealNamePage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    approveRealName: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                account: components["parameters"]["AccountPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description verified */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["RealNameReviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    rejectRealName: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                account: components["parameters"]["AccountPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+            };
+        };
+        responses: {
+            /** @description rejected; the member sees the remark and may submit again */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["RealNameReviewResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsWithdrawals: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["ReviewStatus"];
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description withdrawals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OpsWithdrawalPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    approveWithdrawal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description paid out (frozen to bank clearing) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OrderResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    rejectWithdrawal: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+            };
+        };
+        responses: {
+            /** @description rejected; the frozen amount is released to available */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OrderResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
         };
     };
     logo: {
