@@ -228,7 +228,7 @@ func TestRealNameVerification(t *testing.T) {
 		}
 		h.refused(422, "realname_verified", func() answer { return m.post("/api/vue/user/realname", form("王小明", "A123456789", front, back)) })
 		var members wire.OpsMemberPage
-		h.ops.get("/api/vue/ops/members?q=" + m.account).data(t, &members)
+		h.ops.get("/api/vue/ops/members?q="+m.account).data(t, &members)
 		if len(members.Items) != 1 || members.Items[0].RealNameStatus != wire.RealNameStatusVerified {
 			t.Fatalf("ops member list %+v", members)
 		}
@@ -294,7 +294,9 @@ func TestBankCards(t *testing.T) {
 		other := h.register("0987654321")
 		other.verify("B200000004")
 		h.refused(422, "card_exists", func() answer { return other.post("/api/vue/user/cards", cardForm("0123456789012")) })
-		h.refused(404, "card_not_found", func() answer { return other.raw("DELETE", "/api/vue/user/cards/"+card.Id, "", nil, "Idempotency-Key", newUUID()) })
+		h.refused(404, "card_not_found", func() answer {
+			return other.raw("DELETE", "/api/vue/user/cards/"+card.Id, "", nil, "Idempotency-Key", newUUID())
+		})
 		var none []wire.BankCard
 		other.get("/api/vue/user/cards").data(t, &none)
 		if len(none) != 0 {
@@ -308,7 +310,9 @@ func TestBankCards(t *testing.T) {
 		if len(cards) != 0 {
 			t.Fatalf("after unbind %+v", cards)
 		}
-		h.refused(404, "card_not_found", func() answer { return m.raw("DELETE", "/api/vue/user/cards/"+card.Id, "", nil, "Idempotency-Key", newUUID()) })
+		h.refused(404, "card_not_found", func() answer {
+			return m.raw("DELETE", "/api/vue/user/cards/"+card.Id, "", nil, "Idempotency-Key", newUUID())
+		})
 		// Unbound, the number can be bound again (by its owner at once; by others after the
 		// guard's grace minute).
 		m.bindCard("0123456789012")
@@ -758,7 +762,9 @@ func TestAuthorizationMatrix(t *testing.T) {
 		for _, r := range opsRoutes {
 			for _, c := range []*client{a, b} {
 				var ans answer
-				h.unchanged(func() { ans = c.raw(r.method, r.path, "application/json", []byte(`{"remark":"x"}`), "Idempotency-Key", newUUID()) })
+				h.unchanged(func() {
+					ans = c.raw(r.method, r.path, "application/json", []byte(`{"remark":"x"}`), "Idempotency-Key", newUUID())
+				})
 				if ans.code != http.StatusForbidden || ans.Msg != "forbidden" {
 					t.Fatalf("member on %s %s: %s", r.method, r.path, ans)
 				}
