@@ -183,23 +183,36 @@ export async function openRoute(page, path) {
 }
 
 /**
- * Saves a full-page screenshot as screenshots/<lang>/<name>.png, from the top of the page.
- * Toasts left over from the previous action are hidden unless the screen is about one.
+ * Saves a screenshot of the whole page as screenshots/<lang>/<name>.png. The viewport is made as
+ * tall as the page for the picture (a full-page capture would paint the fixed tab bar in the
+ * middle of a long page), then restored. Toasts left over from the previous action are hidden
+ * unless the screen is about one.
  */
 export async function shot(page, lang, name, { toasts = false } = {}) {
   const dir = join(SHOTS, lang);
   mkdirSync(dir, { recursive: true });
-  await page.evaluate(async () => {
+  const size = page.viewportSize();
+  const height = await page.evaluate(async () => {
     window.scrollTo(0, 0);
     await document.fonts.ready;
+    return document.documentElement.scrollHeight;
   });
-  await page.screenshot({
-    path: join(dir, `${name}.png`),
-    fullPage: true,
-    animations: 'disabled',
-    caret: 'hide',
-    style: toasts ? '' : '.adm-toast-mask { display: none !important; }',
-  });
+  const tall = Math.min(Math.max(height, size.height), 4000);
+  if (tall > size.height) {
+    await page.setViewportSize({ width: size.width, height: tall });
+    // Two frames: the resize is laid out and painted before the capture.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  }
+  try {
+    await page.screenshot({
+      path: join(dir, `${name}.png`),
+      animations: 'disabled',
+      caret: 'hide',
+      style: toasts ? '' : '.adm-toast-mask { display: none !important; }',
+    });
+  } finally {
+    if (tall > size.height) await page.setViewportSize(size);
+  }
 }
 
 /** Clicks a dialog's button (they animate in; Playwright's click waits until it is stable). */

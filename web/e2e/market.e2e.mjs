@@ -61,7 +61,7 @@ for (const lang of ['tw', 'en']) {
       await tid(page, 'index-TPEX').waitFor();
       assert.ok((await tid(page, 'home-hot').getByTestId('quote-row').count()) >= 5, 'hot list on home');
       await waitText(tid(page, 'tab-market'), L.tabMarket);
-      await shot(page, lang, 'market-01-home');
+      await screen(page, lang, 'market-01-home');
     });
 
     await step('market list, tabs and the OTC switch', async () => {
@@ -75,15 +75,14 @@ for (const lang of ['tw', 'en']) {
         const pct = Number((await row.getByTestId('quote-percent').innerText()).replace('%', ''));
         assert.equal(trend, pct > 0 ? 'up' : pct < 0 ? 'down' : 'flat', `row ${await row.getAttribute('data-symbol')} ${pct}% is ${trend}`);
       }
-      if (lang === 'tw') await screen(page, lang, 'market-02-list');
-      else await shot(page, lang, 'market-02-list'); // instruments without an English name show their Chinese one
+      await screen(page, lang, 'market-02-list');
 
       await waitText(tid(page, 'market-tab-gainers'), L.gainers);
       await tid(page, 'market-tab-gainers').click();
       await tid(page, 'quote-list-gainers').getByTestId('quote-row').first().waitFor();
       const up = await percents(page);
       assert.deepEqual(up, [...up].sort((a, b) => b - a), 'gainers are sorted by change, highest first');
-      await shot(page, lang, 'market-03-gainers');
+      await screen(page, lang, 'market-03-gainers');
 
       await tid(page, 'market-tab-losers').click();
       await tid(page, 'quote-list-losers').getByTestId('quote-row').first().waitFor();
@@ -157,7 +156,7 @@ for (const lang of ['tw', 'en']) {
         assert.equal(await tid(page, 'search-result').first().getAttribute('data-symbol'), '2330', `search ${q}`);
       }
       await input.press('Enter');
-      await shot(page, lang, 'market-07-search'); // popular names may be Chinese in en (no English name)
+      await screen(page, lang, 'market-07-search');
       await input.fill('');
       await waitText(tid(page, 'history-item').first(), 'TSMC');
       await tid(page, 'history-clear').click();
