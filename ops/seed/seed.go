@@ -52,7 +52,7 @@ func alreadyDone(err error, keys ...string) bool {
 }
 
 // Demo seeds the root invite code, the demo member with a fund password, the ops and auditor
-// users, the always-open `bank` deposit channel and the site config. It is safe to call on every
+// users, the always-open `bank` deposit and withdrawal channels and the site config. It is safe to call on every
 // start.
 func Demo(ctx context.Context, svc *commands.Service) error {
 	if _, err := svc.IssueRootInviteCode(ctx, meta("invite"), InviteCode); err != nil {
@@ -80,6 +80,9 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 	if _, err := svc.ConfigureDepositChannel(ctx, meta("channel:"+ChannelID), Channel()); err != nil {
 		return fmt.Errorf("seed: channel %s: %w", ChannelID, err)
 	}
+	if _, err := svc.ConfigureWithdrawalChannel(ctx, meta("withdrawal-channel:"+ChannelID), WithdrawalChannel()); err != nil {
+		return fmt.Errorf("seed: withdrawal channel %s: %w", ChannelID, err)
+	}
 	for _, c := range [][2]string{{"title", Title}, {"logo", LogoPath}} {
 		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), c[0], c[1]); err != nil {
 			return fmt.Errorf("seed: site config %s: %w", c[0], err)
@@ -95,6 +98,16 @@ func Channel() commands.ChannelInput {
 		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
 		Password: ChannelPassword, Enabled: true,
 		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30",
+			TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true},
+	}
+}
+
+// WithdrawalChannel is the demo withdrawal channel: bank transfer in TWD, 100 to 500,000,
+// weekdays 09:00–17:00 Taipei time and closed on exchange holidays, but always open in the demo.
+func WithdrawalChannel() commands.ChannelInput {
+	return commands.ChannelInput{
+		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "100", Max: "500000", Enabled: true,
+		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00",
 			TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true},
 	}
 }

@@ -57,6 +57,25 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 	if _, err := svc.VerifyFundPassword(ctx, meta(), events.MemberID(seed.MemberAccount), seed.FundPassword); err != nil {
 		t.Fatalf("fund password: %v", err)
 	}
+	// The withdrawal channel is seeded with its published limits, open at any hour in the demo.
+	cfg, err := store.ReadStream(ctx, events.ConfigStream, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var withdrawals []events.WithdrawalChannelConfigured
+	for _, r := range cfg {
+		p, err := events.DecodeRecorded(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w, ok := p.(events.WithdrawalChannelConfigured); ok {
+			withdrawals = append(withdrawals, w)
+		}
+	}
+	if len(withdrawals) != 1 || withdrawals[0].ID != seed.ChannelID || withdrawals[0].Min.String() != "100" ||
+		withdrawals[0].Max.String() != "500000" || !withdrawals[0].Window.AlwaysOpen || !withdrawals[0].Enabled {
+		t.Fatalf("withdrawal channels %+v", withdrawals)
+	}
 	// The channel takes a demo deposit at any hour (AlwaysOpen) with its password.
 	file := events.FileUploaded{FileID: strings.Repeat("ab", 32), ContentType: "image/png", Size: 10, Width: 1, Height: 1}
 	memberID := events.MemberID(seed.MemberAccount)
