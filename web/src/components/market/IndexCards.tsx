@@ -18,7 +18,9 @@ export function IndexCards({ items, loading }: { items: Quote[] | undefined; loa
             const trend = priceTrend(q.price, q.prevClose);
             return (
               <AppLink key={q.symbol} to={detailPath(q.symbol)} className={`index-card ${trend}`} data-testid={`index-${q.symbol}`} data-trend={trend || 'flat'}>
-                <div className="index-name">{displayName(q, currentLang())}</div>
+                <div className="index-name" data-testid="quote-name">
+                  {displayName(q, currentLang())}
+                </div>
                 <div className="index-value num" data-testid="index-value">
                   {formatPrice(q.price)}
                 </div>

@@ -110,7 +110,9 @@ export default function DetailPage() {
   const d = q.data;
   const title = d ? (
     <span className="detail-title">
-      <span className="detail-title-name">{displayName(d, currentLang())}</span>
+      <span className="detail-title-name" data-testid="quote-name">
+        {displayName(d, currentLang())}
+      </span>
       <span className="muted num">{d.symbol}</span>
     </span>
   ) : (

@@ -103,7 +103,7 @@ export default function SearchPage() {
             <div className="chips">
               {(hot.data ?? []).slice(0, 10).map((s) => (
                 <AppLink key={s.symbol} to={detailPath(s.symbol)} className="chip" data-testid="hot-chip">
-                  {displayName(s, currentLang())} <span className="muted num">{s.symbol}</span>
+                  <span data-testid="quote-name">{displayName(s, currentLang())}</span> <span className="muted num">{s.symbol}</span>
                 </AppLink>
               ))}
             </div>
