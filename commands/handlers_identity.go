@@ -41,10 +41,12 @@ const (
 	cardDomain     = "card"
 )
 
-// SealContextIDNumber and SealContextCard are the contexts personal numbers are sealed under, for
-// the readers that may open them (ops reviewing an identity).
+// SealContextIDNumber is the context a member's ID number is sealed under, for the readers that
+// may open it (ops reviewing an identity).
 func SealContextIDNumber(memberID string) string { return idNumberDomain + ":" + memberID }
-func SealContextCard(memberID string) string     { return cardDomain + ":" + memberID }
+
+// SealContextCard is the context a member's card numbers are sealed under.
+func SealContextCard(memberID string) string { return cardDomain + ":" + memberID }
 
 // fieldLimit bounds free-text fields of the forms (characters).
 const fieldLimit = 64

@@ -1845,7 +1845,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the member's deposits and withdrawals, newest first */
+            /** @description the member's deposits, withdrawals, exchanges (two lines each) and credit score changes, newest first */
             200: {
                 headers: {
                     [name: string]: unknown;
