@@ -1,19 +1,10 @@
 import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
-import { request } from '@/lib/api/client';
+import { api, request } from '@/lib/api/client';
+import type { components } from '@/lib/api/schema';
 import { useSession } from '@/lib/session';
-import type { CandlePage, FavoriteType, InstrumentType, Interval, ListPage, ListTab, MarketKind, Quote, QuoteDetail } from './types';
+import type { CandlePage, FavoriteType, Interval, ListPage, ListTab, MarketKind, Quote, QuoteDetail } from './types';
 
-// The market calls of issue 4. They are not in api/openapi.yaml's generated types yet, so the
-// answers are typed here after the agreed contract (types.ts).
-
-const BASE = '/api/vue/market/';
-
-function qs(params: Record<string, string | number | undefined>): string {
-  const q = new URLSearchParams();
-  for (const [k, v] of Object.entries(params)) if (v !== undefined && v !== '') q.set(k, String(v));
-  const s = q.toString();
-  return s ? `?${s}` : '';
-}
+// The market calls of issue 4, typed by the schema generated from api/openapi.yaml.
 
 const enc = encodeURIComponent;
 
@@ -21,37 +12,34 @@ export const LIST_PAGE_SIZE = 20;
 export const CANDLE_PAGE = 300;
 
 export const marketApi = {
-  stocks(p: { tab: ListTab; market: MarketKind; type?: Exclude<InstrumentType, 'index'>; page: number; size?: number }, signal?: AbortSignal) {
-    return request<ListPage>({ method: 'GET', url: `${BASE}stocks${qs({ tab: p.tab, market: p.market, type: p.type, page: p.page, size: p.size ?? LIST_PAGE_SIZE })}`, signal });
+  stocks(p: { tab: ListTab; market: MarketKind; type?: 'stock' | 'etf'; page: number; size?: number }, signal?: AbortSignal): Promise<ListPage> {
+    return api.get('/api/vue/market/stocks', { query: { tab: p.tab, market: p.market, type: p.type, page: p.page, size: p.size ?? LIST_PAGE_SIZE }, signal });
   },
-  quote(symbol: string, signal?: AbortSignal) {
-    return request<QuoteDetail>({ method: 'GET', url: `${BASE}stocks/${enc(symbol)}`, signal });
+  quote(symbol: string, signal?: AbortSignal): Promise<QuoteDetail> {
+    return api.get('/api/vue/market/stocks/{symbol}', { params: { symbol }, signal });
   },
-  candles(symbol: string, interval: Interval, opts: { before?: string; limit?: number } = {}, signal?: AbortSignal) {
-    return request<CandlePage>({
-      method: 'GET',
-      url: `${BASE}stocks/${enc(symbol)}/candles${qs({ interval, before: opts.before, limit: opts.limit ?? CANDLE_PAGE })}`,
-      signal,
-    });
+  candles(symbol: string, interval: Interval, opts: { before?: string; limit?: number } = {}, signal?: AbortSignal): Promise<CandlePage> {
+    return api.get('/api/vue/market/stocks/{symbol}/candles', { params: { symbol }, query: { interval, before: opts.before, limit: opts.limit ?? CANDLE_PAGE }, signal });
   },
-  search(q: string, signal?: AbortSignal) {
-    return request<Quote[]>({ method: 'GET', url: `${BASE}search${qs({ q })}`, signal });
+  search(q: string, signal?: AbortSignal): Promise<Quote[]> {
+    return api.get('/api/vue/market/search', { query: { q }, signal });
   },
-  indices(signal?: AbortSignal) {
-    return request<Quote[]>({ method: 'GET', url: `${BASE}indices`, signal });
+  indices(signal?: AbortSignal): Promise<Quote[]> {
+    return api.get('/api/vue/market/indices', { signal });
   },
-  hot(market: MarketKind, signal?: AbortSignal) {
-    return request<Quote[]>({ method: 'GET', url: `${BASE}hot${qs({ market })}`, signal });
+  hot(market: MarketKind, signal?: AbortSignal): Promise<Quote[]> {
+    return api.get('/api/vue/market/hot', { query: { market }, signal });
   },
   /** The spec's call: a read, so no idempotency key. */
-  favorites(type: FavoriteType, signal?: AbortSignal) {
-    return request<Quote[]>({ method: 'POST', url: '/api/vue/user/Optionallist', json: { type }, signal });
+  favorites(type: FavoriteType, signal?: AbortSignal): Promise<Quote[]> {
+    return api.query('/api/vue/user/Optionallist', { type }, { signal });
   },
   addFavorite(symbol: string, idempotencyKey: string) {
-    return request<{ symbol: string; position: number }>({ method: 'POST', url: '/api/vue/user/favorites', json: { symbol }, idempotencyKey });
+    return api.post('/api/vue/user/favorites', { symbol }, { idempotencyKey });
   },
+  /** The client's typed helpers have no DELETE; the answer is the schema's FavoriteResult. */
   removeFavorite(symbol: string, idempotencyKey: string) {
-    return request<{ symbol: string; position: number }>({ method: 'DELETE', url: `/api/vue/user/favorites/${enc(symbol)}`, idempotencyKey });
+    return request<components['schemas']['FavoriteResult']>({ method: 'DELETE', url: `/api/vue/user/favorites/${enc(symbol)}`, idempotencyKey });
   },
 };
 

@@ -1,12 +1,11 @@
 import { compareDecimal, money } from '@/lib/filters';
 import type { AppLang } from '@/lib/i18n';
-import type { Quote } from './types';
 
 /** Shares in a board lot (張), spec section 9. */
 export const LOT = 1000;
 
 /** The instrument's name in the language shown: Chinese in tw, English (if any) in en. */
-export function displayName(q: Pick<Quote, 'name' | 'nameEn'>, lang: AppLang): string {
+export function displayName(q: { name: string; nameEn?: string }, lang: AppLang): string {
   return lang === 'en' && q.nameEn ? q.nameEn : q.name;
 }
 

@@ -5,8 +5,9 @@ import { FakeSocket } from '@/test/fakeSocket';
 import { quote } from '@/test/market';
 import { marketKeys } from './api';
 import { installLive, patchQuotes } from './live';
+import type { QuotePush } from './types';
 
-const batch = (...qs: Array<Parameters<typeof quote>[0]>) => new Map(qs.map((q) => [q.symbol, q]));
+const batch = (...qs: QuotePush[]) => new Map(qs.map((q) => [q.symbol, q]));
 
 describe('patchQuotes', () => {
   const a = quote({ symbol: '2330' });

@@ -4,21 +4,21 @@ import { type FrameScheduler, frameBatcher, nextFrame } from '@/lib/socket/frame
 import type { ServerMessage, SocketManager } from '@/lib/socket/manager';
 import { appSocket } from '@/lib/socket/socket';
 import { marketKeys } from './api';
-import type { Quote } from './types';
+import type { QuotePush } from './types';
 
-type Patch = Map<string, Partial<Quote> & { symbol: string }>;
+type Patch = Map<string, QuotePush>;
 
 function isQuoteLike(v: unknown): v is { symbol: string; time?: string } {
   return !!v && typeof v === 'object' && typeof (v as { symbol?: unknown }).symbol === 'string';
 }
 
 /** A pushed quote over a cached one; an older push (by its time) never overwrites newer data. */
-function merge<T extends { symbol: string; time?: string }>(old: T, q: Partial<Quote>): T {
+function merge<T extends { symbol: string; time?: string }>(old: T, q: QuotePush): T {
   if (old.time && q.time && Date.parse(q.time) < Date.parse(old.time)) return old;
-  const next = { ...old, ...q } as T & Partial<Quote>;
+  const next = { ...old, ...q } as T & QuotePush;
   // A push without a book (null or absent) keeps the book already shown.
-  if (q.bids == null) next.bids = (old as Partial<Quote>).bids;
-  if (q.asks == null) next.asks = (old as Partial<Quote>).asks;
+  if (q.bids == null) next.bids = (old as QuotePush).bids;
+  if (q.asks == null) next.asks = (old as QuotePush).asks;
   return next;
 }
 
@@ -81,10 +81,10 @@ const bridges = new WeakMap<QueryClient, LiveBridge>();
 export function installLive(client: QueryClient, socket: SocketManager, schedule: FrameScheduler = nextFrame): LiveBridge {
   const existing = bridges.get(client);
   if (existing) return existing;
-  const batcher = frameBatcher<string, Partial<Quote> & { symbol: string }>((batch) => applyQuotes(client, batch), schedule);
+  const batcher = frameBatcher<string, QuotePush>((batch) => applyQuotes(client, batch), schedule);
   const candleListeners = new Set<(m: Extract<ServerMessage, { type: 'candle' }>) => void>();
   socket.onMessage((m) => {
-    if (m.type === 'quote') batcher.push(m.data.symbol, m.data as unknown as Partial<Quote> & { symbol: string });
+    if (m.type === 'quote') batcher.push(m.data.symbol, m.data as unknown as QuotePush);
     else if (m.type === 'candle') candleListeners.forEach((l) => l(m));
   });
   socket.onReconnect(() => void client.invalidateQueries({ queryKey: marketKeys.all }));
