@@ -31,6 +31,7 @@ usage:
 environment:
   LOTBOOK_DATABASE_URL  PostgreSQL for read models (and events unless LOTBOOK_EVENTS_URL is set)
   LOTBOOK_EVENTS_URL    event store only: postgres://..., esdb://... or kurrentdb://...
+  LOTBOOK_SECRET_KEY    32 bytes (64 hex digits or base64) sealing ID and card numbers; required without --demo
   LOTBOOK_MARKET_SEED   the simulated market's seed (default 1): same seed, same prices
 `
 

@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/lotbook/lotbook/api"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
@@ -30,11 +31,16 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	secretKey, err := parseSecretKey(os.Getenv("LOTBOOK_SECRET_KEY"))
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(e.data, 0o750); err != nil {
 		return fmt.Errorf("data folder: %w", err)
 	}
 	st, err := api.OpenStack(ctx, api.Config{
-		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log, MarketSeed: marketSeed,
+		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log,
+		MarketSeed: marketSeed, SecretKey: secretKey,
 	})
 	if err != nil {
 		return err
@@ -84,6 +90,19 @@ func parseMarketSeed(v string) (uint64, error) {
 		return 0, fmt.Errorf("%w: LOTBOOK_MARKET_SEED must be a positive integer, got %q", errUsage, v)
 	}
 	return n, nil
+}
+
+// parseSecretKey reads LOTBOOK_SECRET_KEY (32 bytes as 64 hex digits or base64); empty means
+// none, which only --demo accepts.
+func parseSecretKey(v string) ([]byte, error) {
+	if v == "" {
+		return nil, nil
+	}
+	key, err := secret.ParseKey(v)
+	if err != nil {
+		return nil, fmt.Errorf("%w: LOTBOOK_SECRET_KEY: %v", errUsage, err)
+	}
+	return key, nil
 }
 
 func dbKind(url string) string {
