@@ -34,15 +34,16 @@ func (db *ReadDB) GetIdempotency(ctx context.Context, key string) (IdemRecord, b
 	return rec, true, nil
 }
 
-// PutIdempotency stores rec unless a record with its key exists (the first answer wins).
+// PutIdempotency stores each record unless a record with its key exists (the first answer wins).
 //
-// Concurrent calls share one transaction (group commit): every command answer writes a record,
+// Concurrent calls, and the records of one call, share one transaction (group commit): every
+// command answer writes a record,
 // and one transaction each would make the read database's single SQLite writer the bottleneck of
 // the command path. Records are written without waiting for PostgreSQL's WAL flush: losing the
 // last ones in a crash only means a retried command is decided again, and commands are
 // idempotent by their event ids.
-func (db *ReadDB) PutIdempotency(ctx context.Context, rec IdemRecord) error {
-	if err := db.idem.put(ctx, db, rec); err != nil {
+func (db *ReadDB) PutIdempotency(ctx context.Context, recs ...IdemRecord) error {
+	if err := db.idem.put(ctx, db, recs); err != nil {
 		return fmt.Errorf("put idempotency record: %w", err)
 	}
 	return nil
@@ -72,29 +73,41 @@ func newIdemWriter() idemWriter {
 	return idemWriter{queue: make(chan idemRequest, idemBatch), quit: make(chan struct{}), stopped: make(chan struct{})}
 }
 
-func (iw *idemWriter) put(ctx context.Context, db *ReadDB, rec IdemRecord) error {
+func (iw *idemWriter) put(ctx context.Context, db *ReadDB, recs []IdemRecord) error {
 	iw.start.Do(func() { go iw.run(db) })
-	req := idemRequest{rec: rec, at: time.Now().UnixMicro(), done: make(chan error, 1)}
-	select {
-	case iw.queue <- req:
-	case <-iw.quit:
-		return errReadDBClosed
-	case <-ctx.Done():
-		return ctx.Err()
-	}
-	select {
-	case err := <-req.done:
-		return err
-	case <-iw.stopped:
+	// All requests of one call share one answer channel, buffered for all of them.
+	done := make(chan error, len(recs))
+	at := time.Now().UnixMicro()
+	for _, rec := range recs {
 		select {
-		case err := <-req.done:
-			return err
-		default:
+		case iw.queue <- idemRequest{rec: rec, at: at, done: done}:
+		case <-iw.quit:
 			return errReadDBClosed
+		case <-ctx.Done():
+			return ctx.Err()
 		}
-	case <-ctx.Done():
-		return ctx.Err()
 	}
+	var first error
+	for range recs {
+		select {
+		case err := <-done:
+			if first == nil {
+				first = err
+			}
+		case <-iw.stopped:
+			select {
+			case err := <-done:
+				if first == nil {
+					first = err
+				}
+			default:
+				return errReadDBClosed
+			}
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+	return first
 }
 
 func (iw *idemWriter) run(db *ReadDB) {
