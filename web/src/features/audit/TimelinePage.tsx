@@ -10,6 +10,12 @@ import { trendClass } from '@/lib/trend';
 
 type TimelineEvent = DataOf<'/api/vue/audit/accounts/{account}/timeline', 'get'>['events'][number];
 
+/** The ledger account's translation key: the member's own cash accounts and the house accounts. */
+export function ledgerKey(account: string): string | undefined {
+  const m = /^member:[^:]+:(available|frozen)$/.exec(account) ?? /^house:([a-z_]+)$/.exec(account);
+  return m ? `audit.ledger.${m[1]}` : undefined;
+}
+
 function EventItem({ e }: { e: TimelineEvent }) {
   const { t } = useTranslation();
   const balances = Object.entries(e.balances ?? {});
@@ -31,7 +37,7 @@ function EventItem({ e }: { e: TimelineEvent }) {
         <div className="postings">
           {e.postings.map((p, i) => (
             <div key={i} className="record-row">
-              <span>{p.account}</span>
+              <span title={p.account}>{t(ledgerKey(p.account) ?? '', { defaultValue: p.account })}</span>
               <span className={`num ${trendClass(p.amount)}`}>
                 {p.currency} {money(p.amount)}
               </span>

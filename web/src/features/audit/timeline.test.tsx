@@ -4,7 +4,7 @@ import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { resetClientState } from '@/lib/api/client';
 import { saveSession } from '@/lib/session';
 import { apiMock, envelope, renderPage } from '@/test/render';
-import TimelinePage from './TimelinePage';
+import TimelinePage, { ledgerKey } from './TimelinePage';
 
 let server: ReturnType<typeof apiMock>;
 beforeEach(() => {
@@ -34,7 +34,7 @@ it("shows an account's events with the balance after each", async () => {
           commandId: 'c2',
           summary: { orderNo: 'D1' },
           postings: [
-            { account: 'house:bank', currency: 'TWD', amount: '-5000' },
+            { account: 'house:bank_clearing', currency: 'TWD', amount: '-5000' },
             { account: 'member:x:available', currency: 'TWD', amount: '5000' },
           ],
           balances: { TWD: { available: '5000', frozen: '0' } },
@@ -53,4 +53,19 @@ it("shows an account's events with the balance after each", async () => {
   expect(bal).toHaveAttribute('data-available', '5000');
   expect(bal).toHaveTextContent('TWD 可用 5,000.00 · 凍結 0.00');
   expect(events[1]).toHaveTextContent('-5,000.00');
+  // Ledger accounts read as names, the raw account stays available on hover.
+  expect(events[1]).toHaveTextContent('銀行清算');
+  expect(events[1]).toHaveTextContent('會員可用資金');
+  expect(screen.getByTitle('member:x:available')).toBeInTheDocument();
+});
+
+it.each([
+  ['member:6f7c8c38-67c4-5e87-b229-97feed470669:available', 'audit.ledger.available'],
+  ['member:abc:frozen', 'audit.ledger.frozen'],
+  ['house:bank_clearing', 'audit.ledger.bank_clearing'],
+  ['house:exchange_clearing', 'audit.ledger.exchange_clearing'],
+  ['member:abc:loans', undefined],
+  ['bank', undefined],
+])('ledgerKey(%s) = %s', (account, key) => {
+  expect(ledgerKey(account)).toBe(key);
 });

@@ -207,6 +207,14 @@ const en: Messages = {
     balanceAfter: 'Balance after',
     balanceLine: '{{currency}} available {{available}} · frozen {{frozen}}',
     hint: 'Enter an account to replay its events and balances one by one',
+    ledger: {
+      available: 'Member available',
+      frozen: 'Member frozen',
+      bank_clearing: 'Bank clearing',
+      fees_revenue: 'Fee revenue',
+      tax_payable: 'Tax payable',
+      exchange_clearing: 'Exchange clearing',
+    },
   },
   market: {
     title: 'Market',

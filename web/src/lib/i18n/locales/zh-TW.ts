@@ -205,6 +205,14 @@ const zhTW = {
     balanceAfter: '事件後餘額',
     balanceLine: '{{currency}} 可用 {{available}} · 凍結 {{frozen}}',
     hint: '輸入帳號，逐筆重播其事件與餘額',
+    ledger: {
+      available: '會員可用資金',
+      frozen: '會員凍結資金',
+      bank_clearing: '銀行清算',
+      fees_revenue: '手續費收入',
+      tax_payable: '應付稅款',
+      exchange_clearing: '換匯清算',
+    },
   },
   market: {
     title: '行情',
