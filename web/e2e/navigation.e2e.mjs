@@ -1,10 +1,10 @@
 // The spec's navigation rules (section 2): the root redirects to /login/start; a page that needs a
 // session sends to login; back with no history goes to /home/index, with history it goes back;
-// a link to the page already shown reloads it.
+// a link to the page already shown reloads it; a 401 toasts and goes to login after 1.5 s.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { login, openApp } from './flows.mjs';
-import { DEMO, newPhone, setup, tid, waitHash } from './harness.mjs';
+import { DEMO, newPhone, setup, tid, waitHash, waitToast } from './harness.mjs';
 
 let fx;
 let phone;
@@ -95,6 +95,23 @@ test('navigation rules', { timeout: 60_000 }, async (t) => {
     await tid(page, 'usercenter-page').waitFor();
     assert.equal(await marked(page), false, 'the link to the page shown reloads it');
     await waitHash(page, '/user/usercenter');
+  });
+
+  await step('an expired session goes to login after the toast', async () => {
+    // A token the server does not know, as after an expiry or a password change elsewhere.
+    await page.evaluate(() => localStorage.setItem('tokend', 'expired-token'));
+    await waitHash(page, '/user/usercenter');
+    const info = page.waitForResponse((r) => new URL(r.url()).pathname === '/api/vue/user/info');
+    await page.reload();
+    assert.equal((await info).status(), 401);
+    const answered = Date.now();
+    await waitToast(page, '請先登入');
+    await waitHash(page, '/login/login');
+    // The spec's 1,500 ms, with room for the time the response took to reach this process.
+    const waited = Date.now() - answered;
+    assert.ok(waited >= 1000, `went to login ${waited} ms after the 401`);
+    await tid(page, 'login-form').waitFor();
+    assert.equal(await page.evaluate(() => localStorage.getItem('tokend')), null, 'the dead token is dropped');
   });
 
   assert.deepEqual(phone.pageErrors.map(String), [], 'no uncaught errors in the page');
