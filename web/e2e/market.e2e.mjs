@@ -69,6 +69,8 @@ for (const lang of ['tw', 'en']) {
       await waitHash(page, '/market/market');
       await tid(page, 'quote-list-all').getByTestId('quote-row').first().waitFor();
       assert.match(await tid(page, 'tab-market').getAttribute('class'), /\bnavActive\b/);
+      // Home is kept alive but hidden: it let go of its live symbols.
+      await until(() => frames.sent.some((m) => m.op === 'unsubscribe' && m.symbols.includes('TAIEX')), 'hidden home unsubscribes the indices');
       // Taiwan colours: a rising row is red (up), a falling one green (down).
       for (const row of await tid(page, 'quote-row').all()) {
         const trend = await row.getAttribute('data-trend');

@@ -2,10 +2,12 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { act, fireEvent, render, renderHook, screen } from '@testing-library/react';
 import { useState } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAction } from '@/lib/action';
 import { makeQueryClient } from '@/lib/query';
 import { saveSession } from '@/lib/session';
+import { preloadToast } from '@/lib/toast';
+import { antdReady } from './antdReady';
 import { apiMock } from '@/test/render';
 import { RequireRole, RequireSession } from './guards';
 import { RootShell } from './RootShell';
@@ -16,6 +18,11 @@ beforeEach(() => {
 });
 afterEach(() => {
   vi.unstubAllGlobals();
+});
+// The shell preloads the kit's locale and the toast when idle: let those imports finish before
+// the environment is torn down, or they fail after the run.
+afterAll(async () => {
+  await Promise.all([antdReady(), preloadToast()]);
 });
 
 function app(initial: string) {
