@@ -115,10 +115,12 @@ func Summary(p events.Payload) (map[string]any, error) {
 	return m, nil
 }
 
-// secretField matches the names under which the catalogue stores credentials: passwordHash,
-// hash (fund password), tokenHash, and anything else naming a password or token.
+// secretField matches the names under which the catalogue stores credentials and sealed
+// personal numbers: passwordHash, hash (fund password), tokenHash, the AES-GCM ciphers and keyed
+// hashes of ID and card numbers, and anything else naming a password, token or secret. The masked
+// forms (idNumberMasked, last4) stay: they are what the member sees too.
 func secretField(name string) bool {
 	n := strings.ToLower(name)
 	return n == "hash" || strings.Contains(n, "password") || strings.Contains(n, "token") ||
-		strings.Contains(n, "secret")
+		strings.Contains(n, "secret") || strings.HasSuffix(n, "cipher") || strings.HasSuffix(n, "keyedhash")
 }

@@ -237,3 +237,15 @@ func TestTimeline(t *testing.T) {
 		t.Fatalf("balances not decimal strings: %s", raw)
 	}
 }
+
+func TestSecretFieldHidesCredentialsAndSealedNumbers(t *testing.T) {
+	for name, secret := range map[string]bool{
+		"passwordHash": true, "hash": true, "tokenHash": true, "idNumberCipher": true,
+		"idNumberKeyedHash": true, "cardNumberCipher": true, "cardNumberKeyedHash": true,
+		"idNumberMasked": false, "last4": false, "amount": false, "orderNo": false, "name": false,
+	} {
+		if got := secretField(name); got != secret {
+			t.Errorf("secretField(%q) = %v, want %v", name, got, secret)
+		}
+	}
+}
