@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
+import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { currentLang } from '@/lib/i18n';
-import { displayName, formatPercent, formatPrice, priceTrend } from '@/lib/market/format';
+import { displayName, formatBig, formatLots, formatPercent, formatPrice, parseUnits, priceTrend } from '@/lib/market/format';
 import type { Quote } from '@/lib/market/types';
 import './market.css';
 
@@ -10,14 +10,46 @@ export function detailPath(symbol: string): string {
   return `/market/marketDetail?symbol=${encodeURIComponent(symbol)}`;
 }
 
-/** The market badge shown beside a code: 市 / 櫃 style short labels. */
+/** The market badge shown beside a code (上市 / 上櫃 in short). */
 export function MarketBadge({ market }: { market: Quote['market'] }) {
   const { t } = useTranslation();
   return <span className={`mkt-badge mkt-badge-${market}`}>{t(`market.short.${market}`)}</span>;
 }
 
-/** One instrument: name, code, price and change percent in Taiwan colours (red up, green down). */
-export function QuoteRow(props: { q: Quote; rank?: number; right?: ReactNode; note?: ReactNode; link?: boolean; onOpen?: () => void; testId?: string; action?: ReactNode }) {
+/** An extra figure beside the code: the day's volume (lots) or turnover. */
+export type RowExtra = 'volume' | 'turnover';
+
+function Extra({ q, kind }: { q: Quote; kind: RowExtra }) {
+  const { t } = useTranslation();
+  if (kind === 'volume') {
+    return (
+      <span className="qrow-note" data-testid="quote-volume">
+        {t('market.lotsValue', { lots: formatLots(q.volume) })}
+      </span>
+    );
+  }
+  return (
+    <span className="qrow-note" data-testid="quote-turnover">
+      {t('market.turnoverValue', { value: formatBig(q.turnover, parseUnits(t('market.units'))) })}
+    </span>
+  );
+}
+
+interface RowProps {
+  q: Quote;
+  rank?: number;
+  extra?: RowExtra;
+  link?: boolean;
+  onOpen?: () => void;
+  testId?: string;
+  action?: ReactNode;
+}
+
+/**
+ * One instrument: name, code, price and change percent in Taiwan colours (red up, green down).
+ * Memoised: a live update re-renders only the rows whose quote object changed.
+ */
+export const QuoteRow = memo(function QuoteRow(props: RowProps) {
   useTranslation(); // re-render on language change
   const { q } = props;
   const trend = priceTrend(q.price, q.prevClose);
@@ -31,17 +63,15 @@ export function QuoteRow(props: { q: Quote; rank?: number; right?: ReactNode; no
         <span className="qrow-code num">
           <MarketBadge market={q.market} />
           <span data-testid="quote-code">{q.symbol}</span>
-          {props.note}
+          {props.extra ? <Extra q={q} kind={props.extra} /> : null}
         </span>
       </span>
       <span className={`qrow-price num ${trend}`} data-testid="quote-price">
         {formatPrice(q.price)}
       </span>
-      {props.right ?? (
-        <span className={`qrow-pct num pill-${trend || 'flat'}`} data-testid="quote-percent">
-          {formatPercent(q.changePercent)}
-        </span>
-      )}
+      <span className={`qrow-pct num pill-${trend || 'flat'}`} data-testid="quote-percent">
+        {formatPercent(q.changePercent)}
+      </span>
       {props.action}
     </>
   );
@@ -52,16 +82,16 @@ export function QuoteRow(props: { q: Quote; rank?: number; right?: ReactNode; no
       {body}
     </AppLink>
   );
-}
+});
 
 /** The column heads above a quote list. */
-export function QuoteHead({ right }: { right?: ReactNode }) {
+export function QuoteHead() {
   const { t } = useTranslation();
   return (
     <div className="qhead">
       <span className="qrow-name">{t('market.col.name')}</span>
       <span className="qrow-price">{t('market.col.price')}</span>
-      <span className="qrow-pct-head">{right ?? t('market.col.change')}</span>
+      <span className="qrow-pct-head">{t('market.col.change')}</span>
     </div>
   );
 }

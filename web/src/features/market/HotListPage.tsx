@@ -5,7 +5,6 @@ import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { useHot } from '@/lib/market/api';
-import { formatBig, parseUnits } from '@/lib/market/format';
 import { useLiveQuotes } from '@/lib/market/live';
 import type { MarketKind } from '@/lib/market/types';
 import { MarketSwitch } from './MarketSwitch';
@@ -18,7 +17,6 @@ export default function HotListPage() {
   const q = useHot(market);
   const items = q.data ?? [];
   useLiveQuotes(items.map((i) => i.symbol));
-  const units = parseUnits(t('market.units'));
   return (
     <Page title={t('market.hotTitle')} testId="hot-page" right={<MarketSwitch value={market} onChange={setMarket} testPrefix="hot" />} className="flush-page">
       <PullRefresh onRefresh={() => q.refetch()}>
@@ -30,12 +28,7 @@ export default function HotListPage() {
             <ListEmpty />
           ) : (
             items.map((s, i) => (
-              <QuoteRow
-                key={s.symbol}
-                q={s}
-                rank={i + 1}
-                note={<span className="qrow-note">{t('market.turnoverValue', { value: formatBig(s.turnover, units) })}</span>}
-              />
+              <QuoteRow key={s.symbol} q={s} rank={i + 1} extra="turnover" />
             ))
           )}
         </div>

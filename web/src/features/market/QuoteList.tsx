@@ -5,7 +5,6 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { PullRefresh } from '@/components/PullRefresh';
 import { useMarketList } from '@/lib/market/api';
-import { formatLots } from '@/lib/market/format';
 import { useLiveQuotes } from '@/lib/market/live';
 import { useVisibleSymbols } from '@/lib/market/visible';
 import type { ListTab, MarketKind } from '@/lib/market/types';
@@ -29,17 +28,7 @@ export function QuoteList({ tab, market, type }: { tab: ListTab; market: MarketK
         ) : (
           <>
             {items.map((s) => (
-              <QuoteRow
-                key={s.symbol}
-                q={s}
-                note={
-                  tab === 'volume' ? (
-                    <span className="qrow-note" data-testid="quote-volume">
-                      {t('market.lotsValue', { lots: formatLots(s.volume) })}
-                    </span>
-                  ) : null
-                }
-              />
+              <QuoteRow key={s.symbol} q={s} extra={tab === 'volume' ? 'volume' : undefined} />
             ))}
             <InfiniteScroll
               hasMore={q.hasNextPage}

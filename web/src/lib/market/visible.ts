@@ -2,7 +2,8 @@ import { type RefObject, useEffect, useState } from 'react';
 
 /** At most this many rows of one list are live at a time (the server takes 200 per socket). */
 export const MAX_LIVE_ROWS = 60;
-const SETTLE_MS = 150;
+// Long enough that a scrolling list stays under the socket's request rate (about 5 a second).
+const SETTLE_MS = 400;
 
 function same(a: readonly string[], b: readonly string[]): boolean {
   return a.length === b.length && a.every((x, i) => x === b[i]);
