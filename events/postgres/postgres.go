@@ -241,12 +241,129 @@ func (s *Store) commit(batch []*backend.Request) {
 	if len(live) == 0 {
 		return
 	}
+	if s.direct(live) {
+		return
+	}
 	if err := s.fast(live); err != nil {
 		if !errors.Is(err, errRetry) {
 			slog.Warn("postgres events: batch statement failed, planning it on the client", "appends", len(live), "err", err)
 		}
 		s.planned(live)
 	}
+}
+
+// direct writes a batch whose checks this writer can make alone: it knows the head and the
+// version of every stream the batch appends to (or the append creates a stream), as of its own
+// last write, and nobody else has written since if that write is still the head. It then assigns
+// positions and versions itself and sends the lock, one INSERT and the notification in one
+// pipeline, which PostgreSQL runs as one implicit transaction: one round trip and no PL/pgSQL.
+// The function's fixed cost per call (about 0.25 ms of server CPU, measured) was most of the
+// server's work per event at the batch sizes of 64 writers.
+//
+// Whether the writer's knowledge held is proved by the INSERT itself: if anyone else wrote, the
+// position after the known head is taken (primary key) and a stream the batch creates may exist
+// (UNIQUE (stream, version)); either violation rolls the transaction back and the batch goes to
+// the function path, which reads the database's state. It reports false, having answered
+// nobody and written nothing, when the batch needs that path.
+func (s *Store) direct(batch []*backend.Request) bool {
+	if s.knownHead < 0 {
+		return false
+	}
+	nev := 0
+	for _, r := range batch {
+		nev += len(r.Events)
+	}
+	pos, ver := make([]int64, 0, nev), make([]int64, 0, nev)
+	ids, streams := make([]pgtype.UUID, 0, nev), make([]string, 0, nev)
+	types, data, metas := make([]string, 0, nev), make([][]byte, 0, nev), make([]string, 0, nev)
+	after := make(map[string]int64, len(batch)) // stream versions after the batch's requests so far
+	seen := make(map[uuid.UUID]struct{}, nev)
+	results := make([]events.AppendResult, 0, len(batch))
+	var accepted, refused []*backend.Request
+	head := s.knownHead
+	now := time.Now()
+	for _, r := range batch {
+		cur, ok := after[r.Stream]
+		if !ok {
+			cur, ok = s.known[r.Stream]
+		}
+		if !ok {
+			if r.Expected != events.NoStream {
+				return false // the stream's version is unknown here
+			}
+			cur = 0 // a new stream, unless UNIQUE (stream, version) says otherwise
+		}
+		if r.Expected != events.AnyVersion && r.Expected != cur {
+			refused = append(refused, r) // a conflict or a retry: the planned path tells them apart
+			continue
+		}
+		for _, e := range r.Events {
+			if _, dup := seen[e.ID]; dup {
+				return false // a retry racing its original in one batch
+			}
+			seen[e.ID] = struct{}{}
+			meta, err := backend.MarshalMetadata(e.Metadata, now)
+			if err != nil {
+				return false
+			}
+			d := e.Data
+			if d == nil {
+				d = []byte{}
+			}
+			head++
+			cur++
+			pos, ver, streams, types = append(pos, head), append(ver, cur), append(streams, r.Stream), append(types, e.Type)
+			ids, data, metas = append(ids, pgtype.UUID{Bytes: e.ID, Valid: true}), append(data, d), append(metas, string(meta))
+		}
+		after[r.Stream] = cur
+		accepted = append(accepted, r)
+		results = append(results, events.AppendResult{Version: cur, Position: head})
+	}
+	if len(accepted) == 0 {
+		return false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
+	defer cancel()
+	b := &pgx.Batch{}
+	b.Queue(sqlLock, appendLock)
+	b.Queue(sqlInsert, pos, ids, streams, ver, types, data, metas)
+	b.Queue(sqlNotify, strconv.FormatInt(head, 10))
+	br := s.pool.SendBatch(ctx, b)
+	_, errLock := br.Exec()
+	tag, errInsert := br.Exec()
+	_, errNotify := br.Exec()
+	err := errors.Join(errLock, errInsert, errNotify, br.Close())
+	if err == nil && tag.RowsAffected() != int64(len(pos)) {
+		err = fmt.Errorf("inserted %d of %d events", tag.RowsAffected(), len(pos))
+	}
+	if err != nil {
+		// Someone else wrote, a stored event id came again, or the database failed: the
+		// function path reads the state and answers (nothing was written).
+		var pgErr *pgconn.PgError
+		if !errors.As(err, &pgErr) || pgErr.Code != "23505" {
+			slog.Warn("postgres events: direct batch failed, trying the batch statement", "appends", len(batch), "err", err)
+		}
+		s.knownHead = -1
+		clear(s.known)
+		return false
+	}
+	if len(s.known) > maxKnown {
+		clear(s.known)
+	}
+	for st, v := range after {
+		s.known[st] = v
+	}
+	s.knownHead = head
+	s.transactions.Add(1)
+	s.events.Add(int64(len(pos)))
+	for i, r := range accepted {
+		r.Done(results[i], nil)
+	}
+	s.notifier.Notify()
+	if len(refused) > 0 {
+		s.planned(refused)
+	}
+	return true
 }
 
 // errRetry sends a batch holding already stored event ids to the planned path, which answers them.

@@ -84,3 +84,47 @@ func TestTwoStoresOneStream(t *testing.T) {
 		}
 	}
 }
+
+// TestTwoStoresNewStreams checks the writer's own positioning of appends (which assumes a stream
+// it does not know is new) against streams and positions another Store wrote meanwhile.
+func TestTwoStoresNewStreams(t *testing.T) {
+	dsn := pgtest.NewDatabase(t)
+	a, b := open(t, dsn), open(t, dsn)
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	ctx := context.Background()
+	steps := []struct {
+		st       *postgres.Store
+		stream   string
+		expected int64
+		version  int64 // 0: wrong expected version
+	}{
+		{a, "s1", events.NoStream, 1},
+		{b, "s2", events.NoStream, 1},
+		{a, "s2", events.NoStream, 0}, // a never saw s2, and b moved the head
+		{a, "s3", events.NoStream, 1},
+		{b, "s3", events.NoStream, 0},
+		{b, "s4", events.NoStream, 1},
+		{a, "s1", 1, 2}, // a's known version of s1 still holds after b's writes
+		{a, "s5", events.NoStream, 1},
+		{a, "s5", 1, 2},
+	}
+	for i, s := range steps {
+		evs := []events.EventData{{ID: uuid.New(), Type: "T.v1", Data: []byte(`{}`), Metadata: events.Metadata{Actor: "system"}}}
+		res, err := s.st.Append(ctx, s.stream, s.expected, evs)
+		switch {
+		case s.version == 0 && !errors.Is(err, events.ErrWrongExpectedVersion):
+			t.Fatalf("step %d: err %v, want ErrWrongExpectedVersion", i, err)
+		case s.version != 0 && (err != nil || res.Version != s.version):
+			t.Fatalf("step %d: %+v, %v; want version %d", i, res, err, s.version)
+		}
+	}
+	all, err := a.ReadAll(ctx, 0, 100)
+	if err != nil || len(all) != 7 {
+		t.Fatalf("log has %d events (%v), want 7", len(all), err)
+	}
+	for i, e := range all {
+		if e.Position != int64(i+1) {
+			t.Fatalf("event %d at position %d", i, e.Position)
+		}
+	}
+}
