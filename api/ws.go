@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"net/http"
 	"slices"
 	"strings"
@@ -37,6 +38,10 @@ const (
 	wsReqPerSec   = 5
 	wsReadBuffer  = 1024
 	wsWriteBuffer = 4096
+	// wsSendBuffer caps the kernel's send buffer of a socket (autotuning would grow it to
+	// megabytes): a client that falls behind then waits on at most this much of stale frames
+	// before the latest states, and the server holds no more for it.
+	wsSendBuffer = 64 << 10
 )
 
 // Channels are bits of a mask: quote (with best five), then candles of each interval.
@@ -101,6 +106,8 @@ type wsHub struct {
 	metrics  *wsMetrics
 	upgrader websocket.Upgrader
 	indices  map[string]bool
+	// writeWait is how long one frame may take to go out (wsWriteWait; tests change it).
+	writeWait time.Duration
 
 	// mu guards the subscription's symbol set, seq and every connection's subscriptions. Fan-out
 	// holds it shared; (un)subscribing holds it exclusively.
@@ -120,6 +127,8 @@ func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) 
 		sub:     mkt.Subscribe(wsNoSymbol),
 		watch:   map[string]map[*wsConn]chanMask{},
 		conns:   map[*wsConn]struct{}{},
+
+		writeWait: wsWriteWait,
 	}
 	for _, q := range mkt.Indices() {
 		h.indices[q.Symbol] = true
@@ -243,8 +252,13 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader answered (400 not a handshake, 403 another origin)
 	}
-	c := newWSConn(ws, h.metrics)
+	if tc, ok := ws.NetConn().(*net.TCPConn); ok {
+		if err := tc.SetWriteBuffer(wsSendBuffer); err != nil {
+			h.log.Debug("socket send buffer", "err", err)
+		}
+	}
 	h.mu.Lock()
+	c := newWSConn(ws, h.metrics, h.writeWait)
 	h.conns[c] = struct{}{}
 	h.mu.Unlock()
 	h.metrics.conns.Inc()
@@ -438,9 +452,10 @@ func (h *wsHub) closeAll() {
 // wsConn is one client socket: its subscriptions (guarded by the hub's mu) and what is pending
 // for it (guarded by mu).
 type wsConn struct {
-	ws      *websocket.Conn
-	metrics *wsMetrics
-	subs    map[string]chanMask
+	ws        *websocket.Conn
+	metrics   *wsMetrics
+	writeWait time.Duration
+	subs      map[string]chanMask
 
 	mu      sync.Mutex
 	pending map[frameKey]*frame
@@ -455,9 +470,9 @@ type wsConn struct {
 	last   time.Time
 }
 
-func newWSConn(ws *websocket.Conn, m *wsMetrics) *wsConn {
+func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {
 	return &wsConn{
-		ws: ws, metrics: m, subs: map[string]chanMask{},
+		ws: ws, metrics: m, writeWait: writeWait, subs: map[string]chanMask{},
 		pending: map[frameKey]*frame{}, vers: map[frameKey]uint64{},
 		ready: make(chan struct{}, 1), done: make(chan struct{}),
 		tokens: wsReqBurst, last: time.Now(),
@@ -547,7 +562,7 @@ func (c *wsConn) close() {
 	_ = c.ws.Close()
 }
 
-// writeLoop sends pending frames and pings. A write that does not finish within wsWriteWait
+// writeLoop sends pending frames and pings. A write that does not finish within writeWait
 // ends the connection: the client is gone or not reading at all.
 func (c *wsConn) writeLoop() {
 	ping := time.NewTicker(wsPingPeriod)
@@ -559,13 +574,13 @@ func (c *wsConn) writeLoop() {
 		case <-c.done:
 			return
 		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(wsWriteWait)); err != nil {
+			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.writeWait)); err != nil {
 				return
 			}
 		case <-c.ready:
 			buf = c.take(buf[:0])
 			for _, m := range buf {
-				if err := c.ws.SetWriteDeadline(time.Now().Add(wsWriteWait)); err != nil {
+				if err := c.ws.SetWriteDeadline(time.Now().Add(c.writeWait)); err != nil {
 					return
 				}
 				if err := c.ws.WritePreparedMessage(m); err != nil {
