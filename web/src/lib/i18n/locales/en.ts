@@ -274,6 +274,7 @@ const en: Messages = {
       closing_auction: 'Closing auction',
       after_hours_fixed: 'After-hours',
     },
+    reconnecting: 'Connection lost, reconnecting…',
     demo: 'Demo, trades 24 h',
   },
   notFound: { title: 'Page not found', home: 'Go home' },

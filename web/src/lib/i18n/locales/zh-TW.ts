@@ -272,6 +272,7 @@ const zhTW = {
       closing_auction: '收盤集合競價',
       after_hours_fixed: '盤後定價交易',
     },
+    reconnecting: '連線中斷，正在重新連線…',
     demo: '示範行情（全天交易）',
   },
   notFound: { title: '找不到頁面', home: '回首頁' },
