@@ -18,7 +18,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/market"
 )
 
 // wsFrame is any server frame, decoded loosely; data is decoded by type.
@@ -536,7 +535,7 @@ func TestConnPending(t *testing.T) {
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 1000 {
-				c.offer(frameKey{"S", g}, mk2(t, uint64(20000+i)))
+				c.offer(frameKey{"S", g}, stateFrame(t, uint64(20000+i)))
 			}
 		})
 	}
@@ -546,7 +545,7 @@ func TestConnPending(t *testing.T) {
 	}
 }
 
-func mk2(t *testing.T, ver uint64) *frame {
+func stateFrame(t *testing.T, ver uint64) *frame {
 	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, []byte("x"))
 	if err != nil {
 		t.Error(err)
@@ -554,4 +553,3 @@ func mk2(t *testing.T, ver uint64) *frame {
 	return &frame{msg: pm, ver: ver}
 }
 
-var _ = market.ErrUnknownSymbol
