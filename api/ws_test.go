@@ -552,4 +552,3 @@ func stateFrame(t *testing.T, ver uint64) *frame {
 	}
 	return &frame{msg: pm, ver: ver}
 }
-
