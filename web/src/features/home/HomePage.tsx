@@ -2,6 +2,7 @@ import { BillOutline, FileOutline, HistogramOutline, PayCircleOutline, PieOutlin
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
+import { LiveNotice } from '@/components/market/LiveNotice';
 import { BrandLogo } from '@/components/BrandLogo';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { IndexCards } from '@/components/market/IndexCards';
@@ -49,6 +50,7 @@ export default function HomePage() {
   useLiveQuotes([...(indices.data ?? []), ...hotTop].map((q) => q.symbol));
   return (
     <div className="page" data-testid="home-page">
+      <LiveNotice />
       <div className="home-head">
         <BrandLogo className="home-logo" />
         <div className="home-title">{config.data?.title || t('common.appName')}</div>

@@ -4,6 +4,7 @@ import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading } from '@/components/ListState';
+import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
 import { currentLang } from '@/lib/i18n';
 import { useCanFavorite, useQuote } from '@/lib/market/api';
@@ -134,6 +135,7 @@ export default function DetailPage() {
     ) : null;
   return (
     <Page title={title} testId="detail-page" right={favButton} className="detail-page">
+      <LiveNotice />
       {q.isPending && symbol ? (
         <ListLoading />
       ) : !d ? (

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
+import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { useFavorites } from '@/lib/market/api';
@@ -31,6 +32,7 @@ export default function FavoritesPage() {
   );
   return (
     <Page title={t('market.favoTitle')} testId="favo-page" right={items.length > 0 || editing ? edit : null} className="flush-page">
+      <LiveNotice />
       <div className="mkt-switch favo-types" role="tablist">
         {TYPES.map((k) => (
           <button

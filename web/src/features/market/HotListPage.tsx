@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
+import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { useHot } from '@/lib/market/api';
@@ -19,6 +20,7 @@ export default function HotListPage() {
   useLiveQuotes(items.map((i) => i.symbol));
   return (
     <Page title={t('market.hotTitle')} testId="hot-page" right={<MarketSwitch value={market} onChange={setMarket} testPrefix="hot" />} className="flush-page">
+      <LiveNotice />
       <PullRefresh onRefresh={() => q.refetch()}>
         <div className="quote-list" data-testid="hot-list" data-market={market}>
           <QuoteHead />

@@ -3,6 +3,7 @@ import { FireFill, SearchOutline, StarOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
+import { LiveNotice } from '@/components/market/LiveNotice';
 import { LIST_TABS, type ListTab, type MarketKind } from '@/lib/market/types';
 import { MarketSwitch } from './MarketSwitch';
 import { QuoteList } from './QuoteList';
@@ -15,6 +16,7 @@ export default function MarketPage() {
   const [tab, setTab] = useState<ListTab>('all');
   return (
     <div className="page market-page" data-testid="market-page">
+      <LiveNotice />
       <div className="market-top">
         <div className="market-bar">
           <span className="market-title">{t('market.title')}</span>

@@ -2,6 +2,7 @@ import { CloseCircleFill, DeleteOutline, SearchOutline } from 'antd-mobile-icons
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
+import { LiveNotice } from '@/components/market/LiveNotice';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { detailPath, QuoteRow } from '@/components/market/QuoteRow';
 import { currentLang } from '@/lib/i18n';
@@ -39,6 +40,7 @@ export default function SearchPage() {
 
   return (
     <div className="page search-page" data-testid="search-page">
+      <LiveNotice />
       <form
         className="search-bar"
         role="search"

@@ -283,3 +283,21 @@ describe('search', () => {
     expect(await screen.findByTestId('search-empty')).toHaveTextContent('找不到符合的股票');
   });
 });
+
+describe('connection notice', () => {
+  it('shows while the socket waits to reconnect, and refetches after it is back', async () => {
+    server.on('/api/vue/market/stocks', () => envelope({ items: [tsmc], page: 1, hasMore: false, total: 1 }));
+    renderPage('/market/market', MarketPage);
+    await screen.findAllByTestId('quote-row');
+    const { ws } = await openSocket();
+    expect(screen.queryByTestId('live-reconnecting')).toBeNull();
+    act(() => ws.drop());
+    expect(await screen.findByTestId('live-reconnecting')).toHaveTextContent('連線中斷，正在重新連線…');
+    const listCalls = callsTo('/api/vue/market/stocks').length;
+    act(() => socket.retryNow());
+    act(() => FakeSocket.last().open());
+    await waitFor(() => expect(screen.queryByTestId('live-reconnecting')).toBeNull());
+    await waitFor(() => expect(callsTo('/api/vue/market/stocks').length).toBeGreaterThan(listCalls));
+    expect(FakeSocket.last().take()).toEqual([{ op: 'subscribe', symbols: ['2330'], channels: ['quote'] }]);
+  });
+});

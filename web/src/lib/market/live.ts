@@ -1,7 +1,7 @@
 import { notifyManager, type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { type FrameScheduler, frameBatcher, nextFrame } from '@/lib/socket/frame';
-import type { ServerMessage, SocketManager } from '@/lib/socket/manager';
+import type { ServerMessage, SocketManager, SocketStatus } from '@/lib/socket/manager';
 import { appSocket } from '@/lib/socket/socket';
 import { marketKeys } from './api';
 import type { QuotePush } from './types';
@@ -116,4 +116,13 @@ export function useLiveQuotes(symbols: readonly string[]): void {
     if (!key) return;
     return live.socket.subscribe(key.split(','), ['quote']);
   }, [live, key]);
+}
+
+/** The socket's state, for a "reconnecting" notice. */
+export function useSocketStatus(): SocketStatus {
+  const { socket } = useLive();
+  return useSyncExternalStore(
+    (cb) => socket.onStatus(cb),
+    () => socket.status,
+  );
 }

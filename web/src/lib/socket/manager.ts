@@ -121,7 +121,9 @@ export class SocketManager {
 
   onStatus(fn: (s: SocketStatus) => void): () => void {
     this.statusListeners.add(fn);
-    return () => this.statusListeners.delete(fn);
+    return () => {
+      this.statusListeners.delete(fn);
+    };
   }
 
   /** Retry at once if waiting (the browser came back online, the page became visible). */
