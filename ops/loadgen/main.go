@@ -166,7 +166,11 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 
 	res := &Result{Members: c.members, Clients: c.clients, Errors: map[string]int{}}
 	if srv != nil {
-		time.Sleep(time.Second) // let the registration burst settle before the idle reading
+		// Start-up work (projections catching up, the market simulator building its history)
+		// must not count against the load, nor its memory as the idle reading.
+		if !waitQuiet(ctx, srv.pid(), 60*time.Second) {
+			log.Warn("the server never went quiet; measuring anyway")
+		}
 		res.RSSIdleMB = float64(procStatusKB(srv.pid(), "VmRSS")) / 1024
 	}
 

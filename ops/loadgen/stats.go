@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"os"
 	"slices"
 	"strconv"
@@ -60,4 +61,22 @@ func procCPU(pid int) time.Duration {
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	const ticks = 100 // USER_HZ on Linux
 	return time.Duration(utime+stime) * time.Second / ticks
+}
+
+// waitQuiet waits until the process uses under a tenth of a core over half a second, or limit.
+func waitQuiet(ctx context.Context, pid int, limit time.Duration) bool {
+	const window = 500 * time.Millisecond
+	deadline := time.Now().Add(limit)
+	for time.Now().Before(deadline) {
+		before := procCPU(pid)
+		select {
+		case <-ctx.Done():
+			return false
+		case <-time.After(window):
+		}
+		if procCPU(pid)-before < window/10 {
+			return true
+		}
+	}
+	return false
 }
