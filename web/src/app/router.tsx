@@ -51,9 +51,19 @@ export const routes: RouteObject[] = [
           { path: 'user/recharge', lazy: page(() => import('@/features/funds/RechargePage')) },
           { path: 'user/rechargeChannel', lazy: page(() => import('@/features/funds/RechargeChannelPage')) },
           { path: 'user/FundingDetails', handle: keepAlive, lazy: page(() => import('@/features/funds/FundingDetailsPage')) },
+          { path: 'user/withdraw', lazy: page(() => import('@/features/funds/WithdrawPage')) },
+          { path: 'user/exchange', lazy: page(() => import('@/features/funds/ExchangePage')) },
+          { path: 'user/bandCard', lazy: page(() => import('@/features/user/RealNamePage')) },
+          { path: 'user/BankCard', lazy: page(() => import('@/features/user/BankCardPage')) },
+          { path: 'user/WithCard', lazy: page(() => import('@/features/user/WithCardPage')) },
+          { path: 'user/creditRule', lazy: page(() => import('@/features/user/CreditRulePage')) },
           {
             element: <RequireRole role="ops" />,
-            children: [{ path: 'ops/deposits', lazy: page(() => import('@/features/ops/DepositReviewPage')) }],
+            children: [
+              { path: 'ops/deposits', lazy: page(() => import('@/features/ops/DepositReviewPage')) },
+              { path: 'ops/realname', lazy: page(() => import('@/features/ops/RealNameReviewPage')) },
+              { path: 'ops/withdrawals', lazy: page(() => import('@/features/ops/WithdrawalReviewPage')) },
+            ],
           },
           {
             element: <RequireRole role="auditor" />,

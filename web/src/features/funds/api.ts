@@ -3,7 +3,8 @@ import { api, type DataOf } from '@/lib/api/client';
 
 export type Channel = DataOf<'/api/vue/funds/channels', 'get'>[number];
 export type FundRecord = DataOf<'/api/vue/funds/records', 'get'>['items'][number];
-export type RecordType = 'deposit' | 'withdraw';
+/** The fund record tabs: stored value, withdrawal, exchange, and everything (with credit score changes). */
+export type RecordType = 'deposit' | 'withdraw' | 'exchange' | 'all';
 
 export const fundKeys = {
   channels: ['funds', 'channels'] as const,

@@ -11,6 +11,7 @@ import { useAction } from '@/lib/action';
 import { api, type DataOf } from '@/lib/api/client';
 import { money, taipeiTime } from '@/lib/filters';
 import { toast } from '@/lib/toast';
+import { OpsNav } from './OpsNav';
 import { validateReject } from './validation';
 
 type Status = 'pending' | 'approved' | 'rejected';
@@ -170,6 +171,7 @@ export default function DepositReviewPage() {
   const [status, setStatus] = useState<Status>('pending');
   return (
     <Page title={t('ops.depositsTitle')} testId="ops-deposits-page">
+      <OpsNav />
       <Tabs activeKey={status} onChange={(k) => setStatus(k as Status)} className="record-tabs">
         {(['pending', 'approved', 'rejected'] as const).map((s) => (
           <Tabs.Tab key={s} title={<span data-testid={`ops-tab-${s}`}>{t(`funds.status.${s}`)}</span>} />

@@ -6,6 +6,8 @@ import { currentLang } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { trendClass } from '@/lib/trend';
 import { useUserInfo } from '@/lib/user';
+import { useWalletT } from '@/lib/wallet/i18n';
+import '@/lib/wallet/wallet.css';
 import { useLogout } from './useLogout';
 
 function Amount({ v, testId, trend }: { v: string | undefined; testId: string; trend?: boolean }) {
@@ -18,6 +20,7 @@ function Amount({ v, testId, trend }: { v: string | undefined; testId: string; t
 
 export default function UserCenterPage() {
   const { t } = useTranslation();
+  const w = useWalletT();
   const navigate = useNavigate();
   const session = useSession();
   const info = useUserInfo();
@@ -25,6 +28,8 @@ export default function UserCenterPage() {
   const a = info.data?.assets;
   const status = info.data?.realNameStatus;
   const go = (to: string) => () => void navigate(to);
+  // Money of one's own: members only (staff have no balances, cards or identity to verify).
+  const member = session.role === 'member';
 
   return (
     <div className="page" data-testid="usercenter-page">
@@ -34,9 +39,9 @@ export default function UserCenterPage() {
             <div className="user-account" data-testid="user-account">
               {info.data?.account ?? session.account}
             </div>
-            <span className={`badge badge-${status ?? 'unverified'}`} data-testid="verification-badge" data-status={status ?? ''}>
+            <button type="button" className={`badge badge-${status ?? 'unverified'}`} data-testid="verification-badge" data-status={status ?? ''} onClick={go('/user/bandCard')}>
               {t(`user.realName.${status ?? 'unverified'}`)}
-            </span>
+            </button>
           </div>
           <div className="asset-label" style={{ marginTop: '0.12rem' }}>
             {t('user.totalAssets')} ({t('common.currency')})
@@ -66,6 +71,16 @@ export default function UserCenterPage() {
             <Button shape="rounded" className="asset-btn" data-testid="usercenter-deposit" onClick={go('/user/recharge')}>
               {t('user.deposit')}
             </Button>
+            {member ? (
+              <>
+                <Button shape="rounded" className="asset-btn" data-testid="usercenter-withdraw" onClick={go('/user/withdraw')}>
+                  {w('mine.withdraw')}
+                </Button>
+                <Button shape="rounded" className="asset-btn" data-testid="usercenter-exchange" onClick={go('/user/exchange')}>
+                  {w('mine.exchange')}
+                </Button>
+              </>
+            ) : null}
           </div>
         </div>
 
@@ -73,6 +88,34 @@ export default function UserCenterPage() {
           <List.Item onClick={go('/user/FundingDetails')} data-testid="menu-fund-records">
             {t('user.fundRecords')}
           </List.Item>
+          {member ? (
+            <>
+              <List.Item
+                onClick={go('/user/bandCard')}
+                data-testid="menu-realname"
+                extra={
+                  <span className={`badge badge-${status ?? 'unverified'}`} data-testid="menu-realname-status">
+                    {t(`user.realName.${status ?? 'unverified'}`)}
+                  </span>
+                }
+              >
+                {w('mine.realName')}
+              </List.Item>
+              <List.Item onClick={go('/user/BankCard')} data-testid="menu-bank-cards">
+                {w('mine.bankCards')}
+              </List.Item>
+              <List.Item onClick={go('/user/exchange')} data-testid="menu-exchange">
+                {w('mine.remittance')}
+              </List.Item>
+              <List.Item
+                onClick={go('/user/creditRule')}
+                data-testid="menu-credit"
+                extra={info.data ? <span data-testid="user-credit-score">{w('mine.creditScoreValue', { score: info.data.creditScore })}</span> : undefined}
+              >
+                {w('mine.creditScore')}
+              </List.Item>
+            </>
+          ) : null}
           <List.Item onClick={go('/user/loginPassword')} data-testid="menu-login-password">
             {t('user.loginPassword')}
           </List.Item>
@@ -92,6 +135,16 @@ export default function UserCenterPage() {
           {session.role === 'ops' ? (
             <List.Item onClick={go('/ops/deposits')} data-testid="menu-ops-deposits">
               {t('user.opsDeposits')}
+            </List.Item>
+          ) : null}
+          {session.role === 'ops' ? (
+            <List.Item onClick={go('/ops/realname')} data-testid="menu-ops-realname">
+              {w('mine.opsRealName')}
+            </List.Item>
+          ) : null}
+          {session.role === 'ops' ? (
+            <List.Item onClick={go('/ops/withdrawals')} data-testid="menu-ops-withdrawals">
+              {w('mine.opsWithdrawals')}
             </List.Item>
           ) : null}
           {session.role === 'auditor' ? (

@@ -1,0 +1,119 @@
+// Validation of the identity and bank card forms: the server's rules (commands/rules/identity,
+// commands/rules/bank, commands/handlers_identity.go), checked before sending.
+import { type FieldError, isTaiwanId } from '@/lib/validation';
+
+/** Trims and collapses runs of white space, as the server stores a name. */
+export function normalizeName(s: string): string {
+  return s.trim().split(/\s+/u).filter(Boolean).join(' ');
+}
+
+const NAME_CHAR = /^[\p{L}\p{Mn} .·'-]$/u;
+
+/**
+ * A person's name (normalised): 2 to 50 characters, letters of any script with spaces, '.',
+ * '·', '-' or an apostrophe between them, starting with a letter.
+ */
+export function isValidName(s: string): boolean {
+  const chars = [...s];
+  if (chars.length < 2 || chars.length > 50) return false;
+  return /^\p{L}$/u.test(chars[0]!) && chars.every((c) => NAME_CHAR.test(c));
+}
+
+/** The same person's name as typed: equal after normalising, Latin case ignored. */
+export function sameName(a: string, b: string): boolean {
+  return normalizeName(a).toLowerCase() === normalizeName(b).toLowerCase();
+}
+
+export interface RealNameValues {
+  name: string;
+  idNumber: string;
+  frontFileId: string;
+  backFileId: string;
+}
+
+/** Identity: name, Taiwan ID number with its check digit, both photos (two different ones). */
+export function validateRealName(v: RealNameValues): FieldError<keyof RealNameValues> | null {
+  const name = normalizeName(v.name);
+  const id = v.idNumber.trim().toUpperCase();
+  if (!name) return { field: 'name', key: 'name_required' };
+  if (!isValidName(name)) return { field: 'name', key: 'name_invalid' };
+  if (!id) return { field: 'idNumber', key: 'id_number_required' };
+  if (!isTaiwanId(id)) return { field: 'idNumber', key: 'id_number_invalid' };
+  if (!v.frontFileId) return { field: 'frontFileId', key: 'id_photos_required' };
+  if (!v.backFileId) return { field: 'backFileId', key: 'id_photos_required' };
+  if (v.frontFileId === v.backFileId) return { field: 'backFileId', key: 'wallet.err.same_photo' };
+  return null;
+}
+
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
+
+/** Checks a chosen photo before upload; the server sniffs the content again. */
+export function checkImageFile(f: { size: number; type: string }): 'file_too_large' | 'file_type_invalid' | null {
+  if (f.type && !IMAGE_TYPES.includes(f.type)) return 'file_type_invalid';
+  if (f.size > MAX_UPLOAD_BYTES) return 'file_too_large';
+  return null;
+}
+
+export interface CardValues {
+  holderName: string;
+  bankName: string;
+  branch: string;
+  cardNumber: string;
+  bankCode: string;
+  ifsc: string;
+  upi: string;
+}
+
+/** The longest free text the server takes in a card field (characters). */
+export const CARD_FIELD_MAX = 64;
+
+/** Removes the spaces and hyphens people type inside account numbers. */
+export function normalizeCardNumber(s: string): string {
+  return s.replace(/[ -]/g, '');
+}
+
+const IFSC = /^[A-Z]{4}0[A-Z0-9]{6}$/;
+const UPI = /^[A-Za-z0-9][A-Za-z0-9._-]{1,255}@[A-Za-z][A-Za-z0-9]{1,63}$/;
+
+/**
+ * A bank card: holder, bank, branch, number and bank code required; the number 10 to 16
+ * digits (no Luhn check: Taiwan account numbers carry none); the bank code 3 digits; IFSC and
+ * UPI checked when given; the holder must be the verified name (when it is known).
+ */
+export function validateCard(v: CardValues, verifiedName?: string): FieldError<keyof CardValues> | null {
+  const holder = normalizeName(v.holderName);
+  const number = normalizeCardNumber(v.cardNumber);
+  const required: Array<[keyof CardValues, string]> = [
+    ['holderName', holder],
+    ['bankName', v.bankName.trim()],
+    ['branch', v.branch.trim()],
+    ['cardNumber', number],
+    ['bankCode', v.bankCode.trim()],
+  ];
+  const empty = required.find(([, s]) => s === '');
+  if (empty) return { field: empty[0], key: 'card_fields_required' };
+  const long = required.find(([, s]) => [...s].length > CARD_FIELD_MAX);
+  if (long) return { field: long[0], key: 'invalid_request' };
+  if (!/^\d{10,16}$/.test(number)) return { field: 'cardNumber', key: 'card_number_invalid' };
+  if (!/^\d{3}$/.test(v.bankCode.trim())) return { field: 'bankCode', key: 'bank_code_invalid' };
+  const ifsc = v.ifsc.trim().toUpperCase();
+  if (ifsc && !IFSC.test(ifsc)) return { field: 'ifsc', key: 'ifsc_invalid' };
+  const upi = v.upi.trim();
+  if (upi && !UPI.test(upi)) return { field: 'upi', key: 'upi_invalid' };
+  if (verifiedName && !sameName(holder, verifiedName)) return { field: 'holderName', key: 'card_not_own' };
+  return null;
+}
+
+/** The body the server takes: trimmed, the number without separators, IFSC upper-cased. */
+export function cardBody(v: CardValues) {
+  return {
+    holderName: normalizeName(v.holderName),
+    bankName: v.bankName.trim(),
+    branch: v.branch.trim(),
+    cardNumber: normalizeCardNumber(v.cardNumber),
+    bankCode: v.bankCode.trim(),
+    ...(v.ifsc.trim() ? { ifsc: v.ifsc.trim().toUpperCase() } : {}),
+    ...(v.upi.trim() ? { upi: v.upi.trim() } : {}),
+  };
+}
