@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { login, logout, openApp, screen, submitRegister } from './flows.mjs';
-import { dialogButton, DEMO, freshMobile, money, newPhone, nextResponse, proofPng, setup, shot, tid, waitHash, waitText, waitToast } from './harness.mjs';
+import { dialogButton, DEMO, freshMobile, money, newPhone, nextResponse, proofPng, setup, tid, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
 export function journey(lang, amount) {
