@@ -1,7 +1,6 @@
 package backend
 
 import (
-	"encoding/json"
 	"fmt"
 	"time"
 
@@ -168,7 +167,7 @@ func MarshalMetadata(m events.Metadata, now time.Time) ([]byte, error) {
 	if t.IsZero() {
 		t = now
 	}
-	b, err := json.Marshal(metadata{
+	b, err := encodeMetadata(metadata{
 		CommandID: m.CommandID, Actor: m.Actor, CorrelationID: m.CorrelationID, CausationID: m.CausationID,
 		ServerTime: t.UTC().Format(time.RFC3339Nano),
 	})
@@ -180,8 +179,8 @@ func MarshalMetadata(m events.Metadata, now time.Time) ([]byte, error) {
 
 // UnmarshalMetadata decodes stored metadata; the server time comes back in UTC.
 func UnmarshalMetadata(b []byte) (events.Metadata, error) {
-	var m metadata
-	if err := json.Unmarshal(b, &m); err != nil {
+	m, err := decodeMetadata(b)
+	if err != nil {
 		return events.Metadata{}, fmt.Errorf("decode metadata: %w", err)
 	}
 	t, err := time.Parse(time.RFC3339Nano, m.ServerTime)
