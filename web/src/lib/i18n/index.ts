@@ -1,11 +1,13 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import type { MarketMessages } from '@/lib/market/locales/zh-TW';
 import zhTW, { type Messages } from './locales/zh-TW';
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    resources: { translation: Messages };
+    // market.* ships with the market screens (lib/market/texts.ts), typed here all the same.
+    resources: { translation: Messages & { market: MarketMessages } };
   }
 }
 

@@ -2,6 +2,8 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, request } from '@/lib/api/client';
 import type { components } from '@/lib/api/schema';
 import { useSession } from '@/lib/session';
+// Every market screen reads its texts through these calls' module.
+import './texts';
 import type { CandlePage, FavoriteType, Interval, ListPage, ListTab, MarketKind, Quote, QuoteDetail } from './types';
 
 // The market calls of issue 4, typed by the schema generated from api/openapi.yaml.
