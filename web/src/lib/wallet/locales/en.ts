@@ -137,7 +137,7 @@ const walletEN: WalletMessages = {
     threshold: 'Needed to withdraw',
     thresholdValue: 'At least {{value}}',
     changes: 'What changes it',
-    changesNote: 'Only these events change a score; each change is listed in your fund records.',
+    changesNote: 'Only the events above change a score; each change and its reason is listed under All in fund records.',
     history: 'My score changes',
     after: 'Score after: {{score}}',
     delta: '{{delta}} pts',

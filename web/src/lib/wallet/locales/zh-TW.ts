@@ -138,7 +138,7 @@ const walletTW = {
     threshold: '提領門檻',
     thresholdValue: '至少 {{value}} 分',
     changes: '變動規則',
-    changesNote: '信用分只會因下列事件變動，每次變動都會記錄在資金明細中。',
+    changesNote: '信用分只會因上列事件變動，每次變動連同原因都列在資金紀錄的「全部」分頁。',
     history: '我的信用分紀錄',
     after: '變動後 {{score}} 分',
     delta: '{{delta}} 分',
