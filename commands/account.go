@@ -24,6 +24,7 @@ type accountState struct {
 	deposits  map[string]*deposit
 	balances  map[string]Balance
 	funds     // withdrawals, exchange quotes, credit score (funds.go)
+	trading   // orders, positions, unsettled proceeds (trading.go)
 }
 
 type deposit struct {
@@ -40,11 +41,13 @@ func newAccountState(memberID string) *accountState {
 		deposits:  map[string]*deposit{},
 		balances:  map[string]Balance{},
 		funds:     newFunds(),
+		trading:   newTrading(),
 	}
 }
 
 func (a *accountState) apply(r events.RecordedEvent, p events.Payload) {
 	a.applyFunds(r, p)
+	a.applyTrading(r, p)
 	switch e := p.(type) {
 	case events.DepositRequested:
 		a.deposits[e.OrderNo] = &deposit{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
@@ -204,7 +207,7 @@ func orderNumber(prefix, memberID, commandID string, day time.Time, n int) strin
 func (a *accountState) freeOrderNo(candidate func(n int) string) string {
 	for n := 0; ; n++ {
 		no := candidate(n)
-		if a.deposits[no] == nil && a.withdrawals[no] == nil && !a.exchanges[no] {
+		if a.deposits[no] == nil && a.withdrawals[no] == nil && !a.exchanges[no] && a.orders[no] == nil {
 			return no
 		}
 	}

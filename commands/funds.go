@@ -92,10 +92,14 @@ func (a *accountState) pendingOperation() bool {
 	return false
 }
 
-// withdrawable is the settled cash a member may take out. With no trading yet it is all the
-// available cash; sale proceeds that settle T+2 will be subtracted here until they settle.
-func (a *accountState) withdrawable(currency string) decimal.Decimal {
-	return a.balances[currency].Available
+// withdrawable is the settled cash a member may take out: the available cash less sale proceeds
+// that have not settled (T+2) at now; they can be traded with at once but not withdrawn.
+func (a *accountState) withdrawable(currency string, now time.Time) decimal.Decimal {
+	avail := a.balances[currency].Available
+	if currency != TWD {
+		return avail
+	}
+	return decimal.Max(decimal.Zero, avail.Sub(a.trading.unsettledAt(now)))
 }
 
 // unpaidLoan tells whether the member owes a loan, which blocks withdrawals. Loans do not exist
@@ -188,8 +192,10 @@ func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Pay
 		return nil, rule(KeyCreditScoreTooLow)
 	case a.unpaidLoan():
 		return nil, rule(KeyLoanUnpaid)
-	case amount.GreaterThan(a.withdrawable(ch.Currency)):
+	case amount.GreaterThan(a.balances[ch.Currency].Available):
 		return nil, rule(KeyInsufficientBalance)
+	case amount.GreaterThan(a.withdrawable(ch.Currency, r.now)):
+		return nil, rule(KeyInsufficientWithdrawable)
 	}
 	c := m.card
 	return []events.Payload{events.WithdrawalRequested{

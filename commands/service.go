@@ -55,6 +55,8 @@ type Options struct {
 	// verification and card binding answer system_busy (api.OpenStack always sets it).
 	Sealer *secret.Sealer
 	Rates  fx.Rates // exchange rates; fx.Simulated{}
+	// Trading are the broker's lock and holding rules on closing positions (none by default).
+	Trading TradingRules
 }
 
 // Service handles commands against one event store. It is safe for concurrent use; several
@@ -71,6 +73,7 @@ type Service struct {
 	conflicts   atomic.Int64
 	sealer      *secret.Sealer
 	rates       fx.Rates
+	trade       TradingRules
 }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
@@ -82,7 +85,7 @@ func New(store events.Store, opts Options) *Service {
 	s := &Service{
 		store: store, clock: opts.Clock, cal: opts.Calendar, ttl: opts.SessionTTL,
 		cost: opts.PasswordCost, log: opts.Logger, maxAttempts: opts.MaxAttempts,
-		sealer: opts.Sealer, rates: opts.Rates,
+		sealer: opts.Sealer, rates: opts.Rates, trade: opts.Trading,
 	}
 	if s.rates == nil {
 		s.rates = fx.Simulated{}

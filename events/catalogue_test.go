@@ -61,7 +61,36 @@ var samples = []Payload{
 		Window: TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00", TZ: "Asia/Taipei", ClosedOnHolidays: true}, Enabled: true},
 	FavoriteAdded{Symbol: "2330"},
 	FavoriteRemoved{Symbol: "2330"},
+	OrderPlaced{OrderNo: "T26030200000000000001", PositionID: "T26030200000000000001", Intent: IntentOpen, Symbol: "2330", Name: "台積電",
+		Kind: "stock", Side: SideBuy, Direction: DirectionLong, Type: OrderLimit, Shares: 2000, Price: decimal.RequireFromString("1000"),
+		Leverage: decimal.RequireFromString("2.5"), TradingDay: "2026-03-02", By: OrderByMember, Quote: sampleQuote},
+	TradeCashFrozen{OrderNo: "T26030200000000000001", Amount: decimal.RequireFromString("803850"),
+		Postings: Transfer(MemberAvailable(MemberID("0912345678")), MemberFrozen(MemberID("0912345678")), "TWD", decimal.RequireFromString("803850"))},
+	OrderFilled{OrderNo: "T26030200000000000001", PositionID: "T26030200000000000001", Seq: 1, Side: SideBuy,
+		Executions: []Execution{{Price: decimal.RequireFromString("999"), Shares: 1000}}, Shares: 1000, Amount: decimal.RequireFromString("999000"),
+		Commission: decimal.RequireFromString("1423"), Tax: decimal.Zero, Loan: decimal.RequireFromString("599000"), Margin: decimal.Zero,
+		Cash: decimal.RequireFromString("-401423"), Profit: decimal.Zero, Basis: decimal.RequireFromString("1000423"), Remaining: 1000, Quote: sampleQuote,
+		Postings: []Posting{
+			{Account: MemberFrozen(MemberID("0912345678")), Currency: "TWD", Amount: decimal.RequireFromString("-401423")},
+			{Account: HouseMarginLoans, Currency: "TWD", Amount: decimal.RequireFromString("-599000")},
+			{Account: HouseTradeClearing, Currency: "TWD", Amount: decimal.RequireFromString("999000")},
+			{Account: HouseFeesRevenue, Currency: "TWD", Amount: decimal.RequireFromString("1423")},
+		}},
+	TradeCashReleased{OrderNo: "T26030200000000000001", Amount: decimal.RequireFromString("1003"),
+		Postings: Transfer(MemberFrozen(MemberID("0912345678")), MemberAvailable(MemberID("0912345678")), "TWD", decimal.RequireFromString("1003"))},
+	OrderCancelled{OrderNo: "T26030200000000000001", PositionID: "T26030200000000000001", Shares: 1000, Reason: CancelByMember},
+	OrderExpired{OrderNo: "T26030200000000000002", PositionID: "T26030200000000000002", Shares: 3, TradingDay: "2026-03-02"},
+	MarginCallIssued{MarginRatio: sampleRatio, Deadline: "2026-03-04"},
+	MarginCallMet{MarginRatio: MarginRatio{Ratio: decimal.RequireFromString("1.35"), LongValue: decimal.RequireFromString("810000"),
+		Loans: decimal.RequireFromString("600000"), ShortCollateral: decimal.Zero, ShortValue: decimal.Zero}},
+	ForcedCloseStarted{MarginRatio: sampleRatio, Reason: "ratio_below_forced", Positions: []string{"T26030200000000000001"}},
 }
+
+var sampleQuote = QuoteUsed{Time: mustTime("2026-03-02T02:00:01Z"), Last: decimal.RequireFromString("999"),
+	Bids: []BookLevel{{Price: decimal.RequireFromString("998"), Size: 12000}}, Asks: []BookLevel{{Price: decimal.RequireFromString("999"), Size: 9000}}}
+
+var sampleRatio = MarginRatio{Ratio: decimal.RequireFromString("1.1983"), LongValue: decimal.RequireFromString("719000"),
+	Loans: decimal.RequireFromString("600000"), ShortCollateral: decimal.Zero, ShortValue: decimal.Zero}
 
 func mustTime(s string) time.Time {
 	t, err := time.Parse(time.RFC3339, s)
