@@ -29,6 +29,8 @@ var fundRecordsTable = &table{
 	},
 	key:     []string{"record_id"},
 	indexes: []string{"member_id, seq", "member_id, type, seq"},
+	fixed: []string{"member_id", "type", "order_no", "currency", "amount", "channel_id", "channel_name",
+		"proof_file_id", "created_at", "seq"},
 }
 
 var fundRecordsProjector = &projector{

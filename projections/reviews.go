@@ -22,6 +22,8 @@ var depositReviewsTable = &table{
 	},
 	key:     []string{"order_no"},
 	indexes: []string{"status, seq"},
+	fixed: []string{"member_id", "account", "currency", "amount", "channel_id", "channel_name", "proof_file_id",
+		"created_at", "seq"},
 }
 
 var reviewAccountsTable = &table{
