@@ -129,6 +129,19 @@ for (const lang of ['tw', 'en']) {
       await page.locator('[data-testid=chart][data-interval="1d"]').filter({ visible: true }).locator('canvas').first().waitFor();
       assert.equal(await tid(page, 'interval-1d').getAttribute('aria-selected'), 'true');
       await until(() => frames.sent.some((m) => m.op === 'subscribe' && m.channels.includes('candles:1d') && m.symbols.includes('2330')), 'live daily candles');
+      // Dragging the chart into the past loads older candles (paged with before=).
+      const older = page.waitForRequest((r) => r.url().includes('/api/vue/market/stocks/2330/candles?') && new URL(r.url()).searchParams.has('before'), { timeout: 20_000 });
+      const box = await tid(page, 'chart').boundingBox();
+      const y = box.y + box.height / 2;
+      let paged = false;
+      older.then(() => (paged = true), () => {});
+      for (let i = 0; i < 30 && !paged; i++) {
+        await page.mouse.move(box.x + 20, y);
+        await page.mouse.down();
+        await page.mouse.move(box.x + box.width - 60, y, { steps: 6 });
+        await page.mouse.up();
+      }
+      assert.equal(new URL((await older).url()).searchParams.get('interval'), '1d');
       await shot(page, lang, 'market-05-detail-day');
     });
 

@@ -66,7 +66,9 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
   const box = useRef<HTMLDivElement>(null);
   const chartRef = useRef<Chart | null>(null);
   const bars = useRef<Bar[]>([]);
-  const older = useRef({ hasMore: true, loading: false });
+  // Live bars and older pages wait for the history: a live snapshot first would look like the
+  // whole history and page backwards from today.
+  const older = useRef({ ready: false, hasMore: true, loading: false });
   const [empty, setEmpty] = useState(false);
   const live = useLive();
   const q = useQuery({
@@ -103,7 +105,7 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
     const loadOlder = async (range: LogicalRange | null) => {
       const st = older.current;
       const first = bars.current[0];
-      if (!range || range.from > 10 || !st.hasMore || st.loading || !first) return;
+      if (!range || range.from > 10 || !st.ready || !st.hasMore || st.loading || !first) return;
       st.loading = true;
       try {
         const page = await marketApi.candles(symbol, interval, { before: first.iso, limit: CANDLE_PAGE });
@@ -137,9 +139,9 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
   useEffect(() => {
     const c = chartRef.current;
     if (!c || !q.data) return;
-    const first = bars.current.length === 0;
+    const first = !older.current.ready;
     bars.current = mergeBars(bars.current, q.data.items.map(toBar));
-    if (first) older.current.hasMore = q.data.hasMore;
+    if (first) Object.assign(older.current, { ready: true, hasMore: q.data.hasMore });
     c.candles.setData(bars.current.map((b) => b.candle));
     c.volume.setData(bars.current.map((b) => b.volume));
     if (first) c.chart.timeScale().scrollToRealTime();
@@ -151,7 +153,7 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
     const unsubscribe = live.socket.subscribe([symbol], [`candles:${interval}`]);
     const off = live.onCandle((m) => {
       const c = chartRef.current;
-      if (!c || m.symbol !== symbol || m.interval !== interval) return;
+      if (!c || !older.current.ready || m.symbol !== symbol || m.interval !== interval) return;
       const bar = toBar(m.data as unknown as Candle);
       const last = bars.current[bars.current.length - 1];
       if (last && bar.candle.time < last.candle.time) return; // stale frame
