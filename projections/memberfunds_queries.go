@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -49,6 +50,7 @@ type FundLine struct {
 	BankName, CardLast4      string
 	Rate                     string // exchanges only
 	CreditScore              int    // credit changes only; -1 otherwise
+	Symbol, SettleDate       string // trade lines only (trading.go); SettleDate on a sale's trade line
 	CreatedAt, UpdatedAt     time.Time
 }
 
@@ -216,21 +218,26 @@ func (db *ReadDB) CreditScoreOf(ctx context.Context, memberID string) (score int
 }
 
 // FundHistory lists a member's money history of type typ ("all", "deposit", "withdraw",
-// "exchange", "credit"), newest first; the two legs of an exchange come source first.
+// "exchange", "credit", or a trade line type: "trade", "fee", "tax", "financing", "collateral"),
+// newest first; the two legs of an exchange come source first, a fill's lines in that order.
 func (db *ReadDB) FundHistory(ctx context.Context, memberID, typ string, page, size int) ([]FundLine, bool, error) {
 	limit, offset := pageArgs(page, size)
 	filter, args := "", []any{memberID}
 	if typ != "" && typ != "all" {
 		filter, args = " AND type = ?", append(args, typ)
 	}
-	args = append(args, args...)
+	args = slices.Concat(args, args, args) // one set for each of the three tables
 	q := `SELECT order_no, type, currency, amount, status, remark, channel_name, proof_file_id, '' AS bank_name, '' AS card_last4,
-			'' AS rate, ` + fmt.Sprint(noScore) + ` AS credit_score, created_at, updated_at, seq, 0 AS leg
+			'' AS rate, ` + fmt.Sprint(noScore) + ` AS credit_score, '' AS symbol, '' AS settle_date, created_at, updated_at, seq, 0 AS leg
 		FROM fund_records WHERE member_id = ?` + filter + `
 		UNION ALL
 		SELECT order_no, type, currency, amount, status, remark, channel_name, '', bank_name, card_last4, rate, credit_score,
-			created_at, updated_at, seq, leg
+			'', '', created_at, updated_at, seq, leg
 		FROM fund_moves WHERE member_id = ?` + filter + `
+		UNION ALL
+		SELECT order_no, type, currency, amount, '` + StatusCompleted + `', remark, '', '', '', '', '', ` + fmt.Sprint(noScore) + `,
+			symbol, settle_date, created_at, created_at, seq, leg
+		FROM trade_moves WHERE member_id = ?` + filter + `
 		ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?`
 	var out []FundLine
 	err := db.query(ctx, "fund history", q, append(args, limit, offset), func(rows *sql.Rows) error {
@@ -238,7 +245,7 @@ func (db *ReadDB) FundHistory(ctx context.Context, memberID, typ string, page, s
 		var amount string
 		var score, created, updated, seq, leg int64
 		if err := rows.Scan(&l.OrderNo, &l.Type, &l.Currency, &amount, &l.Status, &l.Remark, &l.ChannelName, &l.ProofFileID,
-			&l.BankName, &l.CardLast4, &l.Rate, &score, &created, &updated, &seq, &leg); err != nil {
+			&l.BankName, &l.CardLast4, &l.Rate, &score, &l.Symbol, &l.SettleDate, &created, &updated, &seq, &leg); err != nil {
 			return err
 		}
 		var err error

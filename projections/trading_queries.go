@@ -1,0 +1,299 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+)
+
+// Order is one order as members see it.
+type Order struct {
+	OrderNo, MemberID, PositionID, Intent string
+	Symbol, Name, Kind                    string
+	Side, Direction, Type                 string
+	Shares                                int64
+	OddLot, DayTrade                      bool
+	Price, Leverage                       decimal.Decimal // Price: the limit, or a market order's protective price
+	PlacedBy, TradingDay                  string
+	Status, Reason                        string
+	Filled                                int64
+	Amount, Commission, Tax               decimal.Decimal
+	CreatedAt, UpdatedAt                  time.Time
+}
+
+// AvgPrice is the average fill price, zero before the first fill.
+func (o Order) AvgPrice() decimal.Decimal {
+	if o.Filled == 0 {
+		return decimal.Zero
+	}
+	return o.Amount.DivRound(decimal.NewFromInt(o.Filled), 4)
+}
+
+// Position is one position: the shares one opening order bought (long) or sold short.
+type Position struct {
+	ID, MemberID, Symbol, Name, Kind, Direction string
+	Leverage                                    decimal.Decimal
+	DayTrade                                    bool
+	OpenDay, Status                             string
+	Shares, Closing                             int64 // held now; of them in a working closing order
+	Bought, ExitShares                          int64 // opened in all; closed in all
+	EntryAmount, ExitAmount                     decimal.Decimal
+	Fees, Tax                                   decimal.Decimal // paid on both sides
+	Loan, Margin                                decimal.Decimal // financing outstanding (long), margin held (short)
+	Basis                                       decimal.Decimal // long: cost of the held shares with commission; short: their net sale proceeds
+	Profit                                      decimal.Decimal // realised
+	OpenWorking                                 bool
+	CloseOrder                                  string
+	OpenedAt, ClosedAt, CreatedAt, UpdatedAt    time.Time // OpenedAt, ClosedAt zero until they happen
+}
+
+// EntryPrice is the average opening price, zero before the first fill.
+func (p Position) EntryPrice() decimal.Decimal {
+	if p.Bought == 0 {
+		return decimal.Zero
+	}
+	return p.EntryAmount.DivRound(decimal.NewFromInt(p.Bought), 4)
+}
+
+// ExitPrice is the average closing price, zero before the first close.
+func (p Position) ExitPrice() decimal.Decimal {
+	if p.ExitShares == 0 {
+		return decimal.Zero
+	}
+	return p.ExitAmount.DivRound(decimal.NewFromInt(p.ExitShares), 4)
+}
+
+// Notice is a margin notice the member sees: a margin call, the call met, a forced close.
+type Notice struct {
+	ID, Type         string
+	Ratio            decimal.Decimal
+	Deadline, Reason string
+	Positions        []string
+	CreatedAt        time.Time
+}
+
+const orderCols = `order_no, member_id, position_id, intent, symbol, name, kind, side, direction, type, shares, odd_lot, price,
+	leverage, day_trade, placed_by, trading_day, status, filled, amount, commission, tax, reason, created_at, updated_at, seq, position`
+
+const positionCols = `id, member_id, symbol, name, kind, direction, leverage, day_trade, open_day, status, shares, closing,
+	bought, entry_amount, exit_shares, exit_amount, fees, tax, loan, margin, basis, profit, open_working, close_order,
+	opened_at, closed_at, created_at, updated_at, seq, position`
+
+func decs(ss ...string) ([]decimal.Decimal, error) {
+	out := make([]decimal.Decimal, len(ss))
+	for i, s := range ss {
+		v, err := decimal.NewFromString(s)
+		if err != nil {
+			return nil, fmt.Errorf("stored decimal %q: %w", s, err)
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func (r *orderRow) order() (Order, error) {
+	v, err := decs(r.price, r.leverage, r.amount, r.commission, r.tax)
+	if err != nil {
+		return Order{}, fmt.Errorf("order %s: %w", r.orderNo, err)
+	}
+	return Order{OrderNo: r.orderNo, MemberID: r.memberID, PositionID: r.positionID, Intent: r.intent, Symbol: r.symbol, Name: r.name,
+		Kind: r.kind, Side: r.side, Direction: r.direction, Type: r.typ, Shares: r.shares, OddLot: r.oddLot != 0, DayTrade: r.dayTrade != 0,
+		Price: v[0], Leverage: v[1], PlacedBy: r.placedBy, TradingDay: r.tradingDay, Status: r.status, Reason: r.reason,
+		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
+}
+
+func optMicros(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return fromMicros(v)
+}
+
+func (r *positionRow) position() (Position, error) {
+	v, err := decs(r.leverage, r.entryAmount, r.exitAmount, r.fees, r.tax, r.loan, r.margin, r.basis, r.profit)
+	if err != nil {
+		return Position{}, fmt.Errorf("position %s: %w", r.id, err)
+	}
+	return Position{ID: r.id, MemberID: r.memberID, Symbol: r.symbol, Name: r.name, Kind: r.kind, Direction: r.direction,
+		Leverage: v[0], DayTrade: r.dayTrade != 0, OpenDay: r.openDay, Status: r.status, Shares: r.shares, Closing: r.closing,
+		Bought: r.bought, ExitShares: r.exitShares, EntryAmount: v[1], ExitAmount: v[2], Fees: v[3], Tax: v[4], Loan: v[5],
+		Margin: v[6], Basis: v[7], Profit: v[8], OpenWorking: r.openWorking != 0, CloseOrder: r.closeOrder,
+		OpenedAt: optMicros(r.openedAt), ClosedAt: optMicros(r.closedAt), CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
+}
+
+// inList is "col IN (?, ...)" with its arguments.
+func inList(col string, vals []string) (string, []any) {
+	args := make([]any, len(vals))
+	for i, v := range vals {
+		args[i] = v
+	}
+	return col + " IN (" + placeholders(len(vals)) + ")", args
+}
+
+// Orders lists a member's orders with one of statuses (all when none), newest first.
+func (db *ReadDB) Orders(ctx context.Context, memberID string, statuses []string, page, size int) ([]Order, bool, error) {
+	limit, offset := pageArgs(page, size)
+	where, args := "member_id = ?", []any{memberID}
+	if len(statuses) > 0 {
+		in, more := inList("status", statuses)
+		where, args = where+" AND "+in, append(args, more...)
+	}
+	var out []Order
+	err := db.query(ctx, "orders", "SELECT "+orderCols+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
+		append(args, limit, offset), func(rows *sql.Rows) error {
+			var r orderRow
+			if err := r.scan(rows); err != nil {
+				return err
+			}
+			o, err := r.order()
+			if err != nil {
+				return err
+			}
+			out = append(out, o)
+			return nil
+		})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
+
+// OrderByNo returns one order, or ErrNotFound.
+func (db *ReadDB) OrderByNo(ctx context.Context, orderNo string) (Order, error) {
+	var r orderRow
+	err := r.scan(db.queryRow(ctx, "SELECT "+orderCols+" FROM trade_orders WHERE order_no = ?", orderNo))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Order{}, ErrNotFound
+	}
+	if err != nil {
+		return Order{}, fmt.Errorf("order %s: %w", orderNo, err)
+	}
+	return r.order()
+}
+
+// OrdersOfPosition lists the orders that opened and closed a position, oldest first.
+func (db *ReadDB) OrdersOfPosition(ctx context.Context, positionID string) ([]Order, error) {
+	out := []Order{}
+	err := db.query(ctx, "orders of position", "SELECT "+orderCols+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
+		[]any{positionID}, func(rows *sql.Rows) error {
+			var r orderRow
+			if err := r.scan(rows); err != nil {
+				return err
+			}
+			o, err := r.order()
+			if err != nil {
+				return err
+			}
+			out = append(out, o)
+			return nil
+		})
+	return out, err
+}
+
+// Positions lists a member's positions with one of statuses (all when none), newest first; page
+// 0 lists them all.
+func (db *ReadDB) Positions(ctx context.Context, memberID string, statuses []string, page, size int) ([]Position, bool, error) {
+	where, args := "member_id = ?", []any{memberID}
+	if len(statuses) > 0 {
+		in, more := inList("status", statuses)
+		where, args = where+" AND "+in, append(args, more...)
+	}
+	q := "SELECT " + positionCols + " FROM trade_positions WHERE " + where + " ORDER BY seq DESC"
+	limit := 0
+	if page > 0 {
+		var offset int
+		limit, offset = pageArgs(page, size)
+		q += " LIMIT ? OFFSET ?"
+		args = append(args, limit, offset)
+	}
+	var out []Position
+	err := db.query(ctx, "positions", q, args, func(rows *sql.Rows) error {
+		var r positionRow
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+		p, err := r.position()
+		if err != nil {
+			return err
+		}
+		out = append(out, p)
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	if limit == 0 {
+		if out == nil {
+			out = []Position{}
+		}
+		return out, false, nil
+	}
+	return trimPage(out, limit)
+}
+
+// PositionByID returns one position, or ErrNotFound.
+func (db *ReadDB) PositionByID(ctx context.Context, id string) (Position, error) {
+	var r positionRow
+	err := r.scan(db.queryRow(ctx, "SELECT "+positionCols+" FROM trade_positions WHERE id = ?", id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return Position{}, ErrNotFound
+	}
+	if err != nil {
+		return Position{}, fmt.Errorf("position %s: %w", id, err)
+	}
+	return r.position()
+}
+
+// RealisedProfit is the profit all of a member's closes realised, net of fees and taxes.
+func (db *ReadDB) RealisedProfit(ctx context.Context, memberID string) (decimal.Decimal, error) {
+	sum := decimal.Zero
+	err := db.query(ctx, "realised profit", "SELECT profit FROM trade_positions WHERE member_id = ? AND exit_shares > 0",
+		[]any{memberID}, func(rows *sql.Rows) error {
+			var s string
+			if err := rows.Scan(&s); err != nil {
+				return err
+			}
+			v, err := decimal.NewFromString(s)
+			if err != nil {
+				return err
+			}
+			sum = sum.Add(v)
+			return nil
+		})
+	return sum, err
+}
+
+// Notices lists a member's margin notices, newest first.
+func (db *ReadDB) Notices(ctx context.Context, memberID string, page, size int) ([]Notice, bool, error) {
+	limit, offset := pageArgs(page, size)
+	var out []Notice
+	err := db.query(ctx, "notices", `SELECT id, type, ratio, deadline, reason, positions, created_at FROM trade_notices
+		WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`, []any{memberID, limit, offset}, func(rows *sql.Rows) error {
+		var n Notice
+		var ratio, list string
+		var at int64
+		if err := rows.Scan(&n.ID, &n.Type, &ratio, &n.Deadline, &n.Reason, &list, &at); err != nil {
+			return err
+		}
+		var err error
+		if n.Ratio, err = decimal.NewFromString(ratio); err != nil {
+			return err
+		}
+		n.Positions = []string{}
+		if list != "" {
+			n.Positions = strings.Split(list, ",")
+		}
+		n.CreatedAt = fromMicros(at)
+		out = append(out, n)
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return trimPage(out, limit)
+}
