@@ -9,6 +9,7 @@ import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
 import { api, type BodyOf } from '@/lib/api/client';
 import { taipeiTime } from '@/lib/filters';
+import { translateMessage } from '@/lib/i18n';
 import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
@@ -74,7 +75,7 @@ function RealNameForm({ again }: { again: boolean }) {
   };
   const submit = useAction((body: BodyOf<'/api/vue/user/realname'>, key) => api.post('/api/vue/user/realname', body, { idempotencyKey: key }), {
     onSuccess: () => {
-      toast.show(w('realName.submitted'));
+      toast.show(translateMessage('realname_submitted'));
       void qc.invalidateQueries({ queryKey: walletKeys.realName });
       void qc.invalidateQueries({ queryKey: queryKeys.userInfo });
     },

@@ -23,7 +23,6 @@ const walletEN: WalletMessages = {
     photoHint: 'Upload clear photos of both sides of your ID card (JPEG, PNG or WebP, up to 5 MB)',
     submit: 'Submit for review',
     resubmit: 'Submit again',
-    submitted: 'Submitted, waiting for review',
     statusLabel: 'Status',
     verifiedText: 'Your identity is verified',
     pendingText: 'Under review; once verified you can bind bank cards and withdraw',

@@ -24,7 +24,6 @@ const walletTW = {
     photoHint: '請上傳清晰的身分證正反面照片（JPEG、PNG 或 WebP，5 MB 以內）',
     submit: '送出認證',
     resubmit: '重新送出',
-    submitted: '已送出，等待審核',
     statusLabel: '認證狀態',
     verifiedText: '您的身分已通過驗證',
     pendingText: '資料審核中，通過後即可綁定銀行卡與提領',
