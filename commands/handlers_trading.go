@@ -289,7 +289,7 @@ func (a *accountState) decideClose(pos *tradePosition, sp orderSpec, mkt Market,
 		r.cancel(pos.id, events.CancelPositionClosing)
 	}
 	if pos.closeOrder != "" {
-		r.cancel(pos.closeOrder, events.CancelForcedClose)
+		r.cancel(pos.closeOrder, by) // only a rule's close finds one working: members' are refused
 	}
 	buy := pos.short()
 	side := events.SideSell

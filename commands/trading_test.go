@@ -328,3 +328,66 @@ func TestRuleClosesAndLockRules(t *testing.T) {
 	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, p.PositionID, CloseInput{Type: "market"}, next)
 	wantKey(t, err, KeyPositionNotHolding)
 }
+
+func TestMarginCallMetAndForcedClose(t *testing.T) {
+	f, m := tradingFixture(t)
+	long, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 2, Price: "100", Leverage: "2.5"},
+		mkt("100", nil, []matching.Level{lv("100", 5000)}))
+	f.must(err)
+	at := func(last string) map[string]Market { // days later: the band has moved with the price
+		v := mkt(last, []matching.Level{lv(last, 5000)}, nil)
+		v.Quote.LimitDown, v.Quote.LimitUp, v.TradingDay = d("70"), d("85"), "2026-11-26"
+		return map[string]Market{"1101": v}
+	}
+	check := func(last, want string) MarginResult {
+		t.Helper()
+		r, err := f.svc.MarginCheck(f.ctx, meta("system"), m, at(last))
+		f.must(err)
+		if r.Decision != want {
+			t.Fatalf("at %s: ratio %s decision %q, want %q", last, r.Ratio, r.Decision, want)
+		}
+		return r
+	}
+	// Loan 120,000 on 2,000 shares: 130 % is 78.00 a share.
+	if r := check("100", ""); !r.Ratio.Equal(d("1.6666")) || !r.Owed {
+		t.Fatalf("at cost %+v", r)
+	}
+	check("77.5", "margin_call") // 155,000 / 120,000 = 1.2916
+	check("77", "")              // still called, not yet forced
+	check("80", "margin_call_met")
+	check("77.5", "margin_call")
+	f.clock.add(72 * time.Hour) // Thursday: past the deadline (Wednesday)
+	check("77.5", "forced_close")
+	p := f.position(m, long.PositionID)
+	if p.status() != PositionClosed || !p.loan.IsZero() {
+		t.Fatalf("after forced close %+v", p)
+	}
+	// 155,000 - 220 commission - 465 tax - 120,000 loan: 34,315 back; 80,285 were paid in.
+	f.wantCash(m, "954030", "0")
+	if r := check("77.5", ""); r.Owed {
+		t.Fatalf("nothing owed after the close: %+v", r)
+	}
+}
+
+func TestDayTradeCloseByRule(t *testing.T) {
+	f, m := tradingFixture(t)
+	book := mkt("100", []matching.Level{lv("100", 5000)}, []matching.Level{lv("100", 5000)})
+	dt, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1, DayTrade: true}, book)
+	f.must(err)
+	plain, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1}, book)
+	f.must(err)
+	r, err := f.svc.CloseByRule(f.ctx, meta("system"), m, plain.PositionID, events.OrderByDayTradeClose, book)
+	f.must(err)
+	if r.OrderNo != "" {
+		t.Fatalf("closed a position that is no day trade: %+v", r)
+	}
+	r, err = f.svc.CloseByRule(f.ctx, meta("system"), m, dt.PositionID, events.OrderByDayTradeClose, book)
+	f.must(err)
+	fl := f.fills(r.OrderNo)
+	if r.Status != OrderFilled || len(fl) != 1 || !fl[0].DayTrade || !fl[0].Tax.Equal(d("150")) {
+		t.Fatalf("day-trade close %+v %+v", r, fl)
+	}
+	if p := f.position(m, dt.PositionID); p.status() != PositionClosed {
+		t.Fatalf("day trade %+v", p)
+	}
+}

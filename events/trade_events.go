@@ -45,6 +45,7 @@ const (
 	CancelMarketUnfilled  = "market_unfilled"  // a market order's rest that the book could not fill within its protective price
 	CancelPositionClosing = "position_closing" // the rest of an opening order, cancelled when its position was closed
 	CancelForcedClose     = "forced_close"     // cancelled to close the position by force
+	CancelDayTradeClose   = "day_trade_close"  // cancelled to close a day trade at the end of the session
 )
 
 // BookLevel is one price level of the simulated book.
