@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -20,24 +21,25 @@ import (
 	"github.com/lotbook/lotbook/market"
 )
 
-// The market socket, GET /api/vue/ws. One hub per server takes the market's changes (one market
-// subscription watching the union of every connection's symbols), renders each (symbol, channel)
-// frame once and offers it to the connections that want it. A connection holds at most one
-// pending frame per (symbol, channel), the latest, so a client that reads slowly skips states
-// instead of growing a queue; its writer sends what is pending whenever the socket can take it.
+// The market socket, GET /api/vue/ws. One hub goroutine owns every subscription: it takes the
+// market's changes (one market subscription watching the union of the connections' symbols),
+// renders each (symbol, channel) frame once, keeps it as that pair's latest state and offers it
+// to the connections that want it; it also applies (un)subscriptions, so a snapshot (the latest
+// state it published) is always ordered before the changes that follow it. A connection holds
+// at most one pending frame per (symbol, channel), the newest, so a client that reads slowly
+// skips states instead of growing a queue; its writer sends what is pending whenever the socket
+// can take it.
 
 // Socket limits.
 const (
-	wsMaxSymbols  = 200              // distinct symbols per connection
-	wsMaxMessage  = 16 << 10         // bytes per client message (200 symbols fit easily)
-	wsWriteWait   = 10 * time.Second // a frame the client does not take in this time drops it
-	wsPongWait    = 60 * time.Second // silence (no pong, no message) that drops a client
-	wsPingPeriod  = 30 * time.Second
-	wsMaxErrors   = 8  // pending error frames per connection; more are dropped
-	wsReqBurst    = 20 // client requests: burst, then wsReqPerSec
-	wsReqPerSec   = 5
-	wsReadBuffer  = 1024
-	wsWriteBuffer = 4096
+	wsMaxSymbols = 200              // distinct symbols per connection
+	wsMaxMessage = 16 << 10         // bytes per client message (200 symbols fit easily)
+	wsWriteWait  = 10 * time.Second // a frame the client does not take in this time drops it
+	wsPongWait   = 60 * time.Second // silence (no pong, no message) that drops a client
+	wsPingPeriod = 30 * time.Second
+	wsMaxErrors  = 8  // pending error frames per connection; more are dropped
+	wsReqBurst   = 20 // client requests: burst, then wsReqPerSec
+	wsReqPerSec  = 5
 	// wsSendBuffer caps the kernel's send buffer of a socket (autotuning would grow it to
 	// megabytes): a client that falls behind then waits on at most this much of stale frames
 	// before the latest states, and the server holds no more for it.
@@ -45,11 +47,11 @@ const (
 )
 
 // Channels are bits of a mask: quote (with best five), then candles of each interval.
-var wsChannels = []string{"quote", "candles:1m", "candles:3m", "candles:15m", "candles:30m", "candles:1d", "candles:1M", "candles:1y"}
+var wsChannels = [...]string{"quote", "candles:1m", "candles:3m", "candles:15m", "candles:30m", "candles:1d", "candles:1M", "candles:1y"}
 
 const (
 	chQuote   = 0
-	chAllMask = 1<<8 - 1
+	chAllMask = 1<<len(wsChannels) - 1
 )
 
 type chanMask uint8
@@ -57,7 +59,7 @@ type chanMask uint8
 func parseChannels(names []string) (chanMask, bool) {
 	var m chanMask
 	for _, n := range names {
-		i := slices.Index(wsChannels, n)
+		i := slices.Index(wsChannels[:], n)
 		if i < 0 {
 			return 0, false
 		}
@@ -73,13 +75,6 @@ func interval(bit int) string { return strings.TrimPrefix(wsChannels[bit], "cand
 type frameKey struct {
 	symbol string
 	ch     int
-}
-
-// frame is one rendered server message, shared by every connection it goes to. ver orders the
-// states of a key: a connection never replaces a newer state with an older one.
-type frame struct {
-	msg *websocket.PreparedMessage
-	ver uint64
 }
 
 type wsMetrics struct {
@@ -99,6 +94,14 @@ func newWSMetrics(reg prometheus.Registerer) *wsMetrics {
 	return m
 }
 
+// symEntry is one watched symbol: who wants which channel, and the latest frame of each wanted
+// channel.
+type symEntry struct {
+	conns  map[*wsConn]chanMask
+	counts [len(wsChannels)]int32
+	latest [len(wsChannels)]*websocket.PreparedMessage
+}
+
 // wsHub serves the market socket.
 type wsHub struct {
 	mkt      *market.Service
@@ -107,14 +110,13 @@ type wsHub struct {
 	upgrader websocket.Upgrader
 	indices  map[string]bool
 	// writeWait is how long one frame may take to go out (wsWriteWait; tests change it).
-	writeWait time.Duration
+	writeWait atomic.Int64
+	reqs      chan func()
+	stopped   chan struct{} // closed when run returns
 
-	// mu guards the subscription's symbol set, seq and every connection's subscriptions. Fan-out
-	// holds it shared; (un)subscribing holds it exclusively.
-	mu    sync.RWMutex
+	// Owned by the hub goroutine.
 	sub   *market.Subscription
-	seq   uint64
-	watch map[string]map[*wsConn]chanMask // symbol -> connection -> channels
+	syms  map[string]*symEntry
 	conns map[*wsConn]struct{}
 }
 
@@ -124,20 +126,18 @@ func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) 
 		log:     log,
 		metrics: newWSMetrics(reg),
 		indices: map[string]bool{},
+		reqs:    make(chan func(), 256),
+		stopped: make(chan struct{}),
 		sub:     mkt.Subscribe(wsNoSymbol),
-		watch:   map[string]map[*wsConn]chanMask{},
+		syms:    map[string]*symEntry{},
 		conns:   map[*wsConn]struct{}{},
-
-		writeWait: wsWriteWait,
 	}
+	h.writeWait.Store(int64(wsWriteWait))
 	for _, q := range mkt.Indices() {
 		h.indices[q.Symbol] = true
 	}
 	h.upgrader = websocket.Upgrader{
-		ReadBufferSize:  wsReadBuffer,
-		WriteBufferSize: wsWriteBuffer,
-		// Write buffers only while writing control frames: idle sockets hold none.
-		WriteBufferPool:  &sync.Pool{},
+		// Zero sizes: the connection reuses the buffers net/http already holds for it.
 		HandshakeTimeout: 10 * time.Second,
 		// CheckOrigin nil: gorilla's same-origin check (an Origin header must name this host;
 		// clients that send none, which are not browsers, are let in).
@@ -148,63 +148,82 @@ func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) 
 // wsNoSymbol starts the market subscription empty: subscribing with no symbol would watch all.
 const wsNoSymbol = "\x00"
 
-// run fans out market changes until ctx ends, then closes every socket.
+// run fans out market changes and applies requests until ctx ends, then closes every socket.
 func (h *wsHub) run(ctx context.Context) {
+	defer close(h.stopped)
 	defer h.closeAll()
+	go h.warm(ctx)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-h.sub.Ready():
 			h.broadcast()
+		case fn := <-h.reqs:
+			fn()
 		}
 	}
 }
 
-// broadcast takes the changed quotes and offers each wanted frame to its connections. Frames
-// are rendered lazily, once per (symbol, channel), when the first connection wants them.
-func (h *wsHub) broadcast() {
-	h.mu.Lock()
-	quotes := h.sub.Take()
-	h.seq++
-	ver := 2 * h.seq
-	h.mu.Unlock()
-	if len(quotes) == 0 {
-		return
+// warm asks the market once for the indices' candles: their first query builds the index's
+// history from every constituent (seconds), which the hub goroutine must not pay for a client.
+func (h *wsHub) warm(ctx context.Context) {
+	for sym := range h.indices {
+		for bit := 1; bit < len(wsChannels); bit++ {
+			if ctx.Err() != nil {
+				return
+			}
+			if _, err := h.mkt.Candles(sym, interval(bit), time.Time{}, 1); err != nil {
+				h.log.Warn("warming index candles", "symbol", sym, "interval", interval(bit), "err", err)
+			}
+		}
 	}
+}
+
+// do runs fn on the hub goroutine; false when the hub has stopped.
+func (h *wsHub) do(fn func()) bool {
+	select {
+	case h.reqs <- fn:
+		return true
+	case <-h.stopped:
+		return false
+	}
+}
+
+// broadcast takes the changed quotes, renders each wanted channel once and offers it.
+func (h *wsHub) broadcast() {
+	quotes := h.sub.Take()
 	now := time.Now()
-	h.mu.RLock()
-	defer h.mu.RUnlock()
-	var frames [8]*frame // one per channel of wsChannels
 	for _, q := range quotes {
-		conns := h.watch[q.Symbol]
-		if len(conns) == 0 {
+		e := h.syms[q.Symbol]
+		if e == nil {
 			continue
 		}
-		clear(frames[:])
-		failed := chanMask(0)
-		for c, mask := range conns {
+		var fresh chanMask
+		for bit := range wsChannels {
+			if e.counts[bit] == 0 {
+				continue
+			}
+			pm, err := h.render(q, bit, now)
+			if err != nil {
+				h.log.Warn("socket frame", "symbol", q.Symbol, "channel", wsChannels[bit], "err", err)
+				continue
+			}
+			e.latest[bit] = pm
+			fresh |= 1 << bit
+		}
+		for c, mask := range e.conns {
 			for bit := range wsChannels {
-				if mask&(1<<bit) == 0 || failed&(1<<bit) != 0 {
-					continue
+				if mask&fresh&(1<<bit) != 0 {
+					c.offer(frameKey{q.Symbol, bit}, e.latest[bit])
 				}
-				if frames[bit] == nil {
-					f, err := h.render(q, bit, ver, now)
-					if err != nil {
-						h.log.Warn("socket frame", "symbol", q.Symbol, "channel", wsChannels[bit], "err", err)
-						failed |= 1 << bit
-						continue
-					}
-					frames[bit] = f
-				}
-				c.offer(frameKey{q.Symbol, bit}, frames[bit])
 			}
 		}
 	}
 }
 
 // render builds the frame of one channel of q: the quote itself, or the symbol's latest candle.
-func (h *wsHub) render(q market.Quote, bit int, ver uint64, now time.Time) (*frame, error) {
+func (h *wsHub) render(q market.Quote, bit int, now time.Time) (*websocket.PreparedMessage, error) {
 	var v any
 	if bit == chQuote {
 		v = wire.WsQuoteFrame{Type: "quote", Data: quoteOut(q), Ts: now.UTC()}
@@ -219,10 +238,10 @@ func (h *wsHub) render(q market.Quote, bit int, ver uint64, now time.Time) (*fra
 		}
 		v = wire.WsCandleFrame{Type: "candle", Symbol: q.Symbol, Interval: wire.CandleInterval(iv), Data: candleOut(cs[len(cs)-1]), Ts: now.UTC()}
 	}
-	return newFrame(v, ver)
+	return prepare(v)
 }
 
-func newFrame(v any, ver uint64) (*frame, error) {
+func prepare(v any) (*websocket.PreparedMessage, error) {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("encode frame: %w", err)
@@ -231,19 +250,19 @@ func newFrame(v any, ver uint64) (*frame, error) {
 	if err != nil {
 		return nil, fmt.Errorf("prepare frame: %w", err)
 	}
-	return &frame{msg: pm, ver: ver}, nil
+	return pm, nil
 }
 
-func errorFrame(key wire.MessageKey, symbol string) *frame {
+func errorFrame(key wire.MessageKey, symbol string) *websocket.PreparedMessage {
 	v := wire.WsErrorFrame{Type: "error", Msg: key}
 	if symbol != "" {
 		v.Symbol = &symbol
 	}
-	f, err := newFrame(v, 0)
+	pm, err := prepare(v)
 	if err != nil {
 		panic("api: error frame: " + err.Error()) // our own constant shapes
 	}
-	return f
+	return pm
 }
 
 // serve upgrades the request and runs the connection until the client leaves.
@@ -257,20 +276,22 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 			h.log.Debug("socket send buffer", "err", err)
 		}
 	}
-	h.mu.Lock()
-	c := newWSConn(ws, h.metrics, h.writeWait)
-	h.conns[c] = struct{}{}
-	h.mu.Unlock()
+	c := newWSConn(ws, h.metrics, time.Duration(h.writeWait.Load()))
+	if !h.do(func() { h.conns[c] = struct{}{} }) {
+		c.close()
+		return
+	}
 	h.metrics.conns.Inc()
 	defer func() {
-		h.drop(c)
+		h.do(func() { h.drop(c) })
+		c.close()
 		h.metrics.conns.Dec()
 	}()
 	go c.writeLoop()
 	c.readLoop(h)
 }
 
-// request applies one client message.
+// request checks one client message and hands it to the hub goroutine.
 func (h *wsHub) request(c *wsConn, msg []byte) {
 	var req wire.WsRequest
 	if err := decodeStrict(msg, contract.shape("WsRequest"), &req); err != nil {
@@ -296,15 +317,27 @@ func (h *wsHub) request(c *wsConn, msg []byte) {
 	symbols = slices.Compact(symbols)
 	switch req.Op {
 	case wire.Subscribe:
+		if len(symbols) == 0 {
+			c.fail(wire.MessageKeyInvalidRequest, "")
+			return
+		}
 		if mask == 0 {
 			mask = 1 << chQuote
 		}
-		h.subscribe(c, symbols, mask)
+		known := symbols[:0]
+		for _, s := range symbols {
+			if h.known(s) {
+				known = append(known, s)
+			} else {
+				c.fail(wire.MessageKeyNotFound, s)
+			}
+		}
+		h.do(func() { h.subscribe(c, known, mask) })
 	case wire.Unsubscribe:
 		if mask == 0 {
 			mask = chAllMask
 		}
-		h.unsubscribe(c, symbols, mask)
+		h.do(func() { h.unsubscribe(c, symbols, mask) })
 	default:
 		c.fail(wire.MessageKeyInvalidRequest, "")
 	}
@@ -318,78 +351,74 @@ func (h *wsHub) known(sym string) bool {
 	return err == nil
 }
 
-// subscribe adds (symbols, channels) and sends their current state at once. Unknown symbols get
-// an error frame each; a request that would pass wsMaxSymbols is refused whole.
+// subscribe adds (symbols, channels) and offers their latest state at once. A request that
+// would pass wsMaxSymbols is refused whole. Hub goroutine only.
 func (h *wsHub) subscribe(c *wsConn, symbols []string, mask chanMask) {
-	if len(symbols) == 0 {
-		c.fail(wire.MessageKeyInvalidRequest, "")
+	if _, open := h.conns[c]; !open || len(symbols) == 0 {
 		return
 	}
-	var ok []string
-	for _, s := range symbols {
-		if h.known(s) {
-			ok = append(ok, s)
-		} else {
-			c.fail(wire.MessageKeyNotFound, s)
-		}
-	}
-	h.mu.Lock()
 	added := 0
-	for _, s := range ok {
+	for _, s := range symbols {
 		if _, has := c.subs[s]; !has {
 			added++
 		}
 	}
 	if len(c.subs)+added > wsMaxSymbols {
-		h.mu.Unlock()
 		c.fail(wire.MessageKeyInvalidRequest, "")
 		return
 	}
 	var watch []string
-	for _, s := range ok {
-		conns := h.watch[s]
-		if conns == nil {
-			conns = map[*wsConn]chanMask{}
-			h.watch[s] = conns
+	for _, s := range symbols {
+		e := h.syms[s]
+		if e == nil {
+			e = &symEntry{conns: map[*wsConn]chanMask{}}
+			h.syms[s] = e
 			watch = append(watch, s)
 		}
-		c.subs[s] |= mask
-		conns[c] = c.subs[s]
+		old := e.conns[c]
+		for bit := range wsChannels {
+			if mask&^old&(1<<bit) != 0 {
+				e.counts[bit]++
+			}
+		}
+		e.conns[c] = old | mask
+		c.subs[s] = old | mask
 	}
 	if len(watch) > 0 {
 		h.sub.Watch(watch...)
 	}
-	// Batches numbered up to seq took their quotes before this point: the snapshot taken below
-	// is newer, so it ranks between them and the next batch.
-	ver := 2*h.seq + 1
-	h.mu.Unlock()
-
 	now := time.Now()
-	for _, s := range ok {
-		q, err := h.mkt.Quote(s)
-		if err != nil {
-			c.fail(wire.MessageKeyNotFound, s)
-			continue
-		}
+	for _, s := range symbols {
+		e := h.syms[s]
+		var q *market.Quote
 		for bit := range wsChannels {
 			if mask&(1<<bit) == 0 {
 				continue
 			}
-			f, err := h.render(q, bit, ver, now)
-			if err != nil {
-				h.log.Warn("socket snapshot", "symbol", s, "channel", wsChannels[bit], "err", err)
-				continue
+			if e.latest[bit] == nil { // nobody watched this channel: render it now
+				if q == nil {
+					mq, err := h.mkt.Quote(s)
+					if err != nil {
+						c.fail(wire.MessageKeyNotFound, s)
+						break
+					}
+					q = &mq
+				}
+				pm, err := h.render(*q, bit, now)
+				if err != nil {
+					h.log.Warn("socket snapshot", "symbol", s, "channel", wsChannels[bit], "err", err)
+					continue
+				}
+				e.latest[bit] = pm
 			}
-			c.offer(frameKey{s, bit}, f)
+			c.offer(frameKey{s, bit}, e.latest[bit])
 		}
 	}
 }
 
 // unsubscribe removes channels of symbols (every symbol when none is named); pending frames of
-// what was removed are dropped.
+// what was removed are dropped. Hub goroutine only.
 func (h *wsHub) unsubscribe(c *wsConn, symbols []string, mask chanMask) {
-	h.mu.Lock()
-	defer h.mu.Unlock()
 	if len(symbols) == 0 {
 		symbols = make([]string, 0, len(c.subs))
 		for s := range c.subs {
@@ -402,20 +431,25 @@ func (h *wsHub) unsubscribe(c *wsConn, symbols []string, mask chanMask) {
 		if !ok {
 			continue
 		}
-		left := have &^ mask
-		c.forget(s, have&mask)
-		if left != 0 {
-			c.subs[s] = left
-			h.watch[s][c] = left
+		e := h.syms[s]
+		gone := have & mask
+		for bit := range wsChannels {
+			if gone&(1<<bit) != 0 {
+				if e.counts[bit]--; e.counts[bit] == 0 {
+					e.latest[bit] = nil // nobody keeps it current any more
+				}
+			}
+		}
+		c.forget(s, gone)
+		if left := have &^ mask; left != 0 {
+			c.subs[s], e.conns[c] = left, left
 			continue
 		}
 		delete(c.subs, s)
-		if conns := h.watch[s]; conns != nil {
-			delete(conns, c)
-			if len(conns) == 0 {
-				delete(h.watch, s)
-				unwatch = append(unwatch, s)
-			}
+		delete(e.conns, c)
+		if len(e.conns) == 0 {
+			delete(h.syms, s)
+			unwatch = append(unwatch, s)
 		}
 	}
 	if len(unwatch) > 0 {
@@ -423,25 +457,16 @@ func (h *wsHub) unsubscribe(c *wsConn, symbols []string, mask chanMask) {
 	}
 }
 
-// drop forgets a connection that ended.
+// drop forgets a connection that ended. Hub goroutine only.
 func (h *wsHub) drop(c *wsConn) {
 	h.unsubscribe(c, nil, chAllMask)
-	h.mu.Lock()
 	delete(h.conns, c)
-	h.mu.Unlock()
-	c.close()
 }
 
 // closeAll ends every connection (the server is stopping: hijacked sockets are not closed by
-// http.Server.Shutdown).
+// http.Server.Shutdown). Hub goroutine only.
 func (h *wsHub) closeAll() {
-	h.mu.Lock()
-	conns := make([]*wsConn, 0, len(h.conns))
 	for c := range h.conns {
-		conns = append(conns, c)
-	}
-	h.mu.Unlock()
-	for _, c := range conns {
 		_ = c.ws.WriteControl(websocket.CloseMessage,
 			websocket.FormatCloseMessage(websocket.CloseGoingAway, "server stopping"), time.Now().Add(time.Second))
 		c.close()
@@ -449,8 +474,8 @@ func (h *wsHub) closeAll() {
 	h.sub.Close()
 }
 
-// wsConn is one client socket: its subscriptions (guarded by the hub's mu) and what is pending
-// for it (guarded by mu).
+// wsConn is one client socket: its subscriptions (owned by the hub goroutine) and what is
+// pending for it (guarded by mu).
 type wsConn struct {
 	ws        *websocket.Conn
 	metrics   *wsMetrics
@@ -458,10 +483,9 @@ type wsConn struct {
 	subs      map[string]chanMask
 
 	mu      sync.Mutex
-	pending map[frameKey]*frame
-	order   []frameKey          // keys with a pending frame, in the order they first changed
-	vers    map[frameKey]uint64 // version of the newest frame offered per key
-	errs    []*frame
+	pending map[frameKey]*websocket.PreparedMessage
+	order   []frameKey // keys with a pending frame, in the order they first changed
+	errs    []*websocket.PreparedMessage
 	ready   chan struct{}
 	done    chan struct{}
 	closed  bool
@@ -473,8 +497,8 @@ type wsConn struct {
 func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {
 	return &wsConn{
 		ws: ws, metrics: m, writeWait: writeWait, subs: map[string]chanMask{},
-		pending: map[frameKey]*frame{}, vers: map[frameKey]uint64{},
-		ready: make(chan struct{}, 1), done: make(chan struct{}),
+		pending: map[frameKey]*websocket.PreparedMessage{},
+		ready:   make(chan struct{}, 1), done: make(chan struct{}),
 		tokens: wsReqBurst, last: time.Now(),
 	}
 }
@@ -486,20 +510,19 @@ func (c *wsConn) signal() {
 	}
 }
 
-// offer makes f the pending frame of k unless a newer state was offered already.
-func (c *wsConn) offer(k frameKey, f *frame) {
+// offer makes pm the pending frame of k, replacing one the writer has not taken yet.
+func (c *wsConn) offer(k frameKey, pm *websocket.PreparedMessage) {
 	c.mu.Lock()
-	if c.closed || f.ver < c.vers[k] {
+	if c.closed {
 		c.mu.Unlock()
 		return
 	}
-	c.vers[k] = f.ver
 	if _, waiting := c.pending[k]; waiting {
 		c.metrics.replaced.Inc()
 	} else {
 		c.order = append(c.order, k)
 	}
-	c.pending[k] = f
+	c.pending[k] = pm
 	c.mu.Unlock()
 	c.signal()
 }
@@ -516,17 +539,13 @@ func (c *wsConn) fail(key wire.MessageKey, symbol string) {
 	c.signal()
 }
 
-// forget drops the pending frames and versions of the channels of symbol.
+// forget drops the pending frames of the channels of symbol.
 func (c *wsConn) forget(symbol string, mask chanMask) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for bit := range wsChannels {
-		if mask&(1<<bit) == 0 {
-			continue
-		}
 		k := frameKey{symbol, bit}
-		delete(c.vers, k)
-		if _, ok := c.pending[k]; ok {
+		if _, ok := c.pending[k]; ok && mask&(1<<bit) != 0 {
 			delete(c.pending, k)
 			c.order = slices.DeleteFunc(c.order, func(o frameKey) bool { return o == k })
 		}
@@ -537,12 +556,10 @@ func (c *wsConn) forget(symbol string, mask chanMask) {
 func (c *wsConn) take(buf []*websocket.PreparedMessage) []*websocket.PreparedMessage {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for _, f := range c.errs {
-		buf = append(buf, f.msg)
-	}
+	buf = append(buf, c.errs...)
 	c.errs = c.errs[:0]
 	for _, k := range c.order {
-		buf = append(buf, c.pending[k].msg)
+		buf = append(buf, c.pending[k])
 		delete(c.pending, k)
 	}
 	c.order = c.order[:0]
@@ -602,10 +619,6 @@ func (c *wsConn) readLoop(h *wsHub) {
 	for {
 		kind, msg, err := c.ws.ReadMessage()
 		if err != nil {
-			var ce *websocket.CloseError
-			if !errors.As(err, &ce) && !errors.Is(err, websocket.ErrReadLimit) {
-				h.log.Debug("socket read", "err", err)
-			}
 			if errors.Is(err, websocket.ErrReadLimit) {
 				_ = c.ws.WriteControl(websocket.CloseMessage,
 					websocket.FormatCloseMessage(websocket.CloseMessageTooBig, ""), time.Now().Add(time.Second))

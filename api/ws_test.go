@@ -55,7 +55,8 @@ func strictJSON(b []byte, v any) error {
 }
 
 // wsClient reads in its own goroutine once a test starts reading (gorilla allows no read after
-// a timed-out one), one frame ahead: a test that never calls next is a client that does not read.
+// a timed-out one), into a buffer of frames (answering pings meanwhile), or one frame ahead for
+// a slow client: a test that never calls next then is a client that does not read.
 type wsClient struct {
 	t      testing.TB
 	ws     *websocket.Conn
@@ -66,7 +67,8 @@ type wsClient struct {
 
 func (h *harness) wsURL() string { return "ws" + strings.TrimPrefix(h.srv.URL, "http") + "/api/vue/ws" }
 
-// dial opens the market socket; rcvBuf > 0 shrinks the client's receive buffer (a slow reader).
+// dial opens the market socket; rcvBuf > 0 makes a slow reader: a small receive buffer, no
+// frames read ahead.
 func (h *harness) dial(header http.Header, rcvBuf int) (*wsClient, *http.Response, error) {
 	d := websocket.Dialer{HandshakeTimeout: 5 * time.Second}
 	if rcvBuf > 0 {
@@ -82,7 +84,11 @@ func (h *harness) dial(header http.Header, rcvBuf int) (*wsClient, *http.Respons
 	if err != nil {
 		return nil, resp, err
 	}
-	c := &wsClient{t: h.t, ws: ws, frames: make(chan []byte), err: make(chan error, 1)}
+	ahead := 4096
+	if rcvBuf > 0 {
+		ahead = 0
+	}
+	c := &wsClient{t: h.t, ws: ws, frames: make(chan []byte, ahead), err: make(chan error, 1)}
 	h.t.Cleanup(func() { ws.Close() })
 	return c, resp, nil
 }
@@ -233,7 +239,8 @@ func TestSocketSnapshotAndLive(t *testing.T) {
 	}
 
 	// The market moves: the quote and the candles follow.
-	advanceMarket(t, 2*time.Minute)
+	c.startReading()
+	advanceMarket(t, 70*time.Second)
 	live := c.until(5*time.Second, "live 2330 quote", func(f wsFrame) bool { return isQuote("2330")(f) && f.quote(t).Time.After(q.Time) })
 	checkQuote(t, live.quote(t))
 	first := got["1m 2330"].candle(t)
@@ -246,7 +253,7 @@ func TestSocketSnapshotAndLive(t *testing.T) {
 	for f, ok := c.next(200 * time.Millisecond); ok; f, ok = c.next(200 * time.Millisecond) {
 		_ = f // drain what was on its way
 	}
-	advanceMarket(t, time.Minute)
+	advanceMarket(t, 20*time.Second)
 	c.until(5*time.Second, "2330 quote after unsubscribing its candles", isQuote("2330"))
 	for f, ok := c.next(500 * time.Millisecond); ok; f, ok = c.next(500 * time.Millisecond) {
 		if !isQuote("2330")(f) {
@@ -354,7 +361,7 @@ func TestSocketSlowClient(t *testing.T) {
 	pending := func() (int, int) {
 		conn.mu.Lock()
 		defer conn.mu.Unlock()
-		return len(conn.pending), len(conn.vers)
+		return len(conn.pending), len(conn.order)
 	}
 	replaced0 := testutil.ToFloat64(hub.metrics.replaced)
 	maxPending, full := 0, 0
@@ -367,7 +374,7 @@ func TestSocketSlowClient(t *testing.T) {
 		p, v := pending()
 		maxPending = max(maxPending, p)
 		if p > keys || v > keys {
-			t.Fatalf("%d pending frames, %d versions for %d keys", p, v, keys)
+			t.Fatalf("%d pending frames (%d in order) for %d keys", p, v, keys)
 		}
 		if p >= keys/2 {
 			full++
@@ -428,21 +435,32 @@ func busiest(h *harness) []string {
 }
 
 func (h *harness) setWriteWait(d time.Duration) {
-	h.st.ws.mu.Lock()
-	h.st.ws.writeWait = d
-	h.st.ws.mu.Unlock()
+	h.st.ws.writeWait.Store(int64(d))
+}
+
+// hubState is what the hub goroutine holds: the open connections and the symbols watched.
+func (h *harness) hubState() (conns []*wsConn, symbols int) {
+	done := make(chan struct{})
+	if !h.st.ws.do(func() {
+		for c := range h.st.ws.conns {
+			conns = append(conns, c)
+		}
+		symbols = len(h.st.ws.syms)
+		close(done)
+	}) {
+		h.t.Fatal("hub stopped")
+	}
+	<-done
+	return conns, symbols
 }
 
 // serverConn is the server side of the harness's only socket.
 func (h *harness) serverConn() *wsConn {
 	h.t.Helper()
 	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		h.st.ws.mu.RLock()
-		for c := range h.st.ws.conns {
-			h.st.ws.mu.RUnlock()
-			return c
+		if conns, _ := h.hubState(); len(conns) > 0 {
+			return conns[0]
 		}
-		h.st.ws.mu.RUnlock()
 	}
 	h.t.Fatal("no server-side connection")
 	return nil
@@ -462,9 +480,8 @@ func TestSocketStuckClient(t *testing.T) {
 	for start := time.Now(); ; {
 		advanceMarket(t, 5*time.Second)
 		time.Sleep(20 * time.Millisecond)
-		h.st.ws.mu.RLock()
-		left, watched := len(h.st.ws.conns), len(h.st.ws.watch)
-		h.st.ws.mu.RUnlock()
+		conns, watched := h.hubState()
+		left := len(conns)
 		if left == 0 && watched == 0 {
 			break
 		}
@@ -499,23 +516,22 @@ func TestSocketReconnect(t *testing.T) {
 }
 
 // TestConnPending: the per-connection buffer keeps one frame per key, the newest, in the order
-// keys first changed; an older state never replaces a newer one.
+// keys first changed.
 func TestConnPending(t *testing.T) {
 	m := &wsMetrics{replaced: prometheus.NewCounter(prometheus.CounterOpts{Name: "x"})}
 	c := newWSConn(nil, m, time.Second)
-	frames := map[uint64]*websocket.PreparedMessage{}
-	mk := func(ver uint64) *frame {
-		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, []byte(fmt.Sprint(ver)))
+	frames := map[int]*websocket.PreparedMessage{}
+	mk := func(n int) *websocket.PreparedMessage {
+		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, []byte(fmt.Sprint(n)))
 		if err != nil {
 			t.Fatal(err)
 		}
-		frames[ver] = pm
-		return &frame{msg: pm, ver: ver}
+		frames[n] = pm
+		return pm
 	}
-	for ver := uint64(1); ver <= 10000; ver++ {
-		c.offer(frameKey{fmt.Sprintf("S%02d", ver%50), int(ver % 2)}, mk(ver))
+	for n := 1; n <= 10000; n++ {
+		c.offer(frameKey{fmt.Sprintf("S%02d", n%50), n % 2}, mk(n))
 	}
-	c.offer(frameKey{"S01", 1}, mk(3)) // older than what is pending
 	if len(c.pending) != 50 || testutil.ToFloat64(m.replaced) != 10000-50 {
 		t.Fatalf("%d pending, %v replaced", len(c.pending), testutil.ToFloat64(m.replaced))
 	}
@@ -526,16 +542,25 @@ func TestConnPending(t *testing.T) {
 	if len(c.take(nil)) != 0 {
 		t.Fatal("take twice")
 	}
+	c.offer(frameKey{"S01", 1}, mk(1))
+	c.offer(frameKey{"S02", 0}, mk(2))
 	c.forget("S01", 1<<1)
-	c.offer(frameKey{"S01", 1}, mk(3)) // forgotten key: any state is new again
-	if got := c.take(nil); len(got) != 1 || got[0] != frames[3] {
+	if got := c.take(nil); len(got) != 1 || got[0] != frames[2] {
 		t.Fatalf("after forget: %d", len(got))
 	}
+	for i := range wsMaxErrors + 3 {
+		c.fail(wire.MessageKeyInvalidRequest, fmt.Sprint(i))
+	}
+	c.offer(frameKey{"S03", 0}, mk(3))
+	if got := c.take(nil); len(got) != wsMaxErrors+1 || got[wsMaxErrors] != frames[3] {
+		t.Fatalf("errors first, bounded: %d", len(got))
+	}
 	var wg sync.WaitGroup
+	pm := mk(4)
 	for g := range 8 {
 		wg.Go(func() {
-			for i := range 1000 {
-				c.offer(frameKey{"S", g}, stateFrame(t, uint64(20000+i)))
+			for range 1000 {
+				c.offer(frameKey{"S", g}, pm)
 			}
 		})
 	}
@@ -543,12 +568,4 @@ func TestConnPending(t *testing.T) {
 	if len(c.take(nil)) != 8 {
 		t.Fatal("concurrent offers")
 	}
-}
-
-func stateFrame(t *testing.T, ver uint64) *frame {
-	pm, err := websocket.NewPreparedMessage(websocket.TextMessage, []byte("x"))
-	if err != nil {
-		t.Error(err)
-	}
-	return &frame{msg: pm, ver: ver}
 }
