@@ -143,11 +143,7 @@ func (s *server) authenticate(r *http.Request) (projections.Session, error) {
 	if !s.now().Before(sess.ExpiresAt) || sess.Account != account {
 		return projections.Session{}, errUnauthorized
 	}
-	m, err := s.read.MemberByID(ctx, sess.MemberID)
-	if err != nil {
-		return projections.Session{}, fmt.Errorf("member of session: %w", err)
-	}
-	for _, f := range m.Flags {
+	for _, f := range sess.Flags {
 		if f == events.FlagDisabled {
 			return projections.Session{}, refuse(http.StatusForbidden, wire.MessageKeyAccountDisabled, nil)
 		}

@@ -21,6 +21,7 @@ import (
 type Session struct {
 	MemberID, Account, Role string
 	ExpiresAt               time.Time
+	Flags                   []string // the member's on flags, as Member.Flags: every request checks them
 }
 
 // Member is a member's (or staff user's) profile.
@@ -110,8 +111,9 @@ func (db *ReadDB) query(ctx context.Context, what, q string, args []any, scan fu
 func (db *ReadDB) SessionByTokenHash(ctx context.Context, hash string) (Session, error) {
 	var s Session
 	var exp int64
-	err := db.queryRow(ctx, `SELECT s.member_id, m.account, m.role, s.expires_at FROM sessions s
-		JOIN members m ON m.member_id = s.member_id WHERE s.token_hash = ?`, hash).Scan(&s.MemberID, &s.Account, &s.Role, &exp)
+	var flags string
+	err := db.queryRow(ctx, `SELECT s.member_id, m.account, m.role, s.expires_at, m.flags FROM sessions s
+		JOIN members m ON m.member_id = s.member_id WHERE s.token_hash = ?`, hash).Scan(&s.MemberID, &s.Account, &s.Role, &exp, &flags)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, ErrNotFound
 	}
@@ -119,6 +121,10 @@ func (db *ReadDB) SessionByTokenHash(ctx context.Context, hash string) (Session,
 		return Session{}, fmt.Errorf("session by token: %w", err)
 	}
 	s.ExpiresAt = fromMicros(exp)
+	s.Flags = []string{}
+	if flags != "" {
+		s.Flags = strings.Split(flags, ",")
+	}
 	return s, nil
 }
 
