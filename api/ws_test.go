@@ -1,6 +1,7 @@
 package api
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -520,14 +521,11 @@ func TestSocketReconnect(t *testing.T) {
 func TestConnPending(t *testing.T) {
 	m := &wsMetrics{replaced: prometheus.NewCounter(prometheus.CounterOpts{Name: "x"})}
 	c := newWSConn(nil, m, time.Second)
-	frames := map[int]*websocket.PreparedMessage{}
-	mk := func(n int) *websocket.PreparedMessage {
-		pm, err := websocket.NewPreparedMessage(websocket.TextMessage, []byte(fmt.Sprint(n)))
-		if err != nil {
-			t.Fatal(err)
-		}
-		frames[n] = pm
-		return pm
+	frames := map[int][]byte{}
+	mk := func(n int) []byte {
+		f := textFrame([]byte(fmt.Sprint(n)))
+		frames[n] = f
+		return f
 	}
 	for n := 1; n <= 10000; n++ {
 		c.offer(frameKey{fmt.Sprintf("S%02d", n%50), n % 2}, mk(n))
@@ -536,7 +534,7 @@ func TestConnPending(t *testing.T) {
 		t.Fatalf("%d pending, %v replaced", len(c.pending), testutil.ToFloat64(m.replaced))
 	}
 	got := c.take(nil)
-	if len(got) != 50 || got[0] != frames[9951] || got[49] != frames[10000] {
+	if len(got) != 50 || !bytes.Equal(got[0], frames[9951]) || !bytes.Equal(got[49], frames[10000]) {
 		t.Fatalf("take: %d frames", len(got))
 	}
 	if len(c.take(nil)) != 0 {
@@ -545,27 +543,46 @@ func TestConnPending(t *testing.T) {
 	c.offer(frameKey{"S01", 1}, mk(1))
 	c.offer(frameKey{"S02", 0}, mk(2))
 	c.forget("S01", 1<<1)
-	if got := c.take(nil); len(got) != 1 || got[0] != frames[2] {
+	if got := c.take(nil); len(got) != 1 || !bytes.Equal(got[0], frames[2]) {
 		t.Fatalf("after forget: %d", len(got))
 	}
 	for i := range wsMaxErrors + 3 {
 		c.fail(wire.MessageKeyInvalidRequest, fmt.Sprint(i))
 	}
 	c.offer(frameKey{"S03", 0}, mk(3))
-	if got := c.take(nil); len(got) != wsMaxErrors+1 || got[wsMaxErrors] != frames[3] {
+	if got := c.take(nil); len(got) != wsMaxErrors+1 || !bytes.Equal(got[wsMaxErrors], frames[3]) {
 		t.Fatalf("errors first, bounded: %d", len(got))
 	}
 	var wg sync.WaitGroup
-	pm := mk(4)
+	f := mk(4)
 	for g := range 8 {
 		wg.Go(func() {
 			for range 1000 {
-				c.offer(frameKey{"S", g}, pm)
+				c.offer(frameKey{"S", g}, f)
 			}
 		})
 	}
 	wg.Wait()
 	if len(c.take(nil)) != 8 {
 		t.Fatal("concurrent offers")
+	}
+}
+
+func TestTextFrame(t *testing.T) {
+	for _, tc := range []struct {
+		n      int
+		header []byte
+	}{
+		{0, []byte{0x81, 0}},
+		{125, []byte{0x81, 125}},
+		{126, []byte{0x81, 126, 0, 126}},
+		{65535, []byte{0x81, 126, 0xff, 0xff}},
+		{65536, []byte{0x81, 127, 0, 0, 0, 0, 0, 1, 0, 0}},
+	} {
+		payload := bytes.Repeat([]byte("x"), tc.n)
+		f := textFrame(payload)
+		if !bytes.Equal(f[:len(tc.header)], tc.header) || !bytes.Equal(f[len(tc.header):], payload) {
+			t.Errorf("%d bytes: header % x", tc.n, f[:min(len(f), 10)])
+		}
 	}
 }
