@@ -172,7 +172,7 @@ const walletEN: WalletMessages = {
     bank: 'Bank',
     branch: 'Branch',
     bankCode: 'Bank code',
-    card: 'Account',
+    card: 'Bank account',
     approveRealName: "Approve {{name}}'s identity?",
     approveWithdrawal: 'Paid out {{amount}}? Approve this withdrawal?',
     status: {

@@ -173,7 +173,7 @@ const walletTW = {
     bank: '銀行',
     branch: '分行',
     bankCode: '銀行代碼',
-    card: '帳號',
+    card: '銀行帳號',
     approveRealName: '確定通過 {{name}} 的實名認證？',
     approveWithdrawal: '確定已撥款 {{amount}} 並通過這筆提領？',
     status: {
