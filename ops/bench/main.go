@@ -1,7 +1,7 @@
 // Command bench runs every figure of `make bench` and prints them as one table: event store
 // append benchmarks (events/bench/appendbench), the HTTP load run of ops/loadgen with its
-// timed rebuilds, and the web app's gzipped size (web/scripts/size.mjs). With -runs n it repeats
-// the load run and reports medians.
+// timed rebuilds, the market socket's fan-out (ops/wsbench), and the web app's gzipped size
+// (web/scripts/size.mjs). With -runs n it repeats the load run and reports medians.
 package main
 
 import (
@@ -31,6 +31,9 @@ func main() {
 	fill := flag.Int("fill", 300000, "events in the big log the rebuilds replay")
 	storeRuns := flag.Int("store-runs", 3, "runs per append benchmark configuration (medians)")
 	storeDuration := flag.String("store-duration", "3s", "length of each append benchmark run")
+	wsConns := flag.Int("ws-conns", 10000, "WebSocket clients of the fan-out run (0 skips it)")
+	wsSymbols := flag.Int("ws-symbols", 50, "symbols each WebSocket client subscribes to")
+	wsDuration := flag.String("ws-duration", "20s", "measurement window of the fan-out run")
 	flag.Parse()
 
 	var rows []row
@@ -59,6 +62,15 @@ func main() {
 		fail("rebuild", err)
 	} else {
 		rows = append(rows, r...)
+	}
+
+	if *wsConns > 0 {
+		fmt.Fprintf(os.Stderr, "bench: WebSocket fan-out, %d clients × %d symbols\n", *wsConns, *wsSymbols)
+		if r, err := wsFanout(*bin, *wsConns, *wsSymbols, *wsDuration); err != nil {
+			fail("websocket fan-out", err)
+		} else {
+			rows = append(rows, r...)
+		}
 	}
 
 	if _, err := os.Stat("web/scripts/size.mjs"); err == nil {

@@ -1,0 +1,515 @@
+// Command wsbench measures the market socket's fan-out for `make bench`: it starts `lotbook serve
+// --demo` (or targets -url), opens many WebSocket clients that each subscribe to the busiest
+// symbols, and reports over a fixed window the messages delivered per second, the delivery delay
+// (client receive time minus the frame's ts, when the server published the state; one clock,
+// one machine), the server's memory per connection and its CPU, including idle CPU before any
+// client (the simulator ticking every instrument).
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"os/signal"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+type config struct {
+	bin, url    string
+	conns       int
+	symbols     int
+	channels    string
+	duration    time.Duration
+	warmup      time.Duration
+	dialWorkers int
+	jsonOut     bool
+}
+
+// Result is one run's figures; ops/bench reads it as JSON.
+type Result struct {
+	Conns          int      `json:"conns"`
+	Symbols        []string `json:"symbols"`
+	Channels       []string `json:"channels"`
+	Connected      int      `json:"connected"`
+	Dropped        int64    `json:"dropped"`
+	ErrorFrames    int64    `json:"errorFrames"`
+	Seconds        float64  `json:"seconds"`
+	Messages       int64    `json:"messages"`
+	MessagesPerSec float64  `json:"messagesPerSec"`
+	DelayP50ms     float64  `json:"delayP50ms"`
+	DelayP99ms     float64  `json:"delayP99ms"`
+	DelayMaxms     float64  `json:"delayMaxms"`
+	ConnectSeconds float64  `json:"connectSeconds"`
+	RSSBeforeMB    float64  `json:"rssBeforeMB,omitempty"`
+	RSSAfterMB     float64  `json:"rssAfterMB,omitempty"`
+	KBPerConn      float64  `json:"kbPerConn,omitempty"`    // server Go heap and stacks in use, per connection
+	IdleCPUPct     float64  `json:"idleCpuPct,omitempty"`   // server, of one core, no client (simulator ticking)
+	ServerCPUPct   float64  `json:"serverCpuPct,omitempty"` // server, of one core, during the window
+	ClientCPUPct   float64  `json:"clientCpuPct"`           // this tool, of one core, during the window
+}
+
+func main() {
+	var c config
+	flag.StringVar(&c.bin, "bin", "bin/lotbook", "lotbook binary to start (ignored with -url)")
+	flag.StringVar(&c.url, "url", "", "target a running server (http://host:port) instead of starting one")
+	flag.IntVar(&c.conns, "conns", 10000, "WebSocket clients")
+	flag.IntVar(&c.symbols, "symbols", 50, "symbols per client: the busiest by volume (each trades every few seconds)")
+	flag.StringVar(&c.channels, "channels", "quote", "comma-separated channels per symbol (quote, candles:1m, ...)")
+	flag.DurationVar(&c.duration, "duration", 20*time.Second, "measurement window")
+	flag.DurationVar(&c.warmup, "warmup", 3*time.Second, "wait after the last client subscribed, before measuring")
+	flag.IntVar(&c.dialWorkers, "dial-workers", 32, "concurrent handshakes while connecting")
+	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
+	flag.Parse()
+
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := run(ctx, c, log)
+	if err != nil {
+		log.Error("wsbench failed", "err", err)
+		os.Exit(1)
+	}
+	if c.jsonOut {
+		_ = json.NewEncoder(os.Stdout).Encode(res)
+		return
+	}
+	fmt.Printf("%d clients × %d symbols (%s): %.0f messages/s delivered, delay p50 %.1f ms / p99 %.1f ms / max %.1f ms\n",
+		res.Connected, len(res.Symbols), strings.Join(res.Channels, ","), res.MessagesPerSec, res.DelayP50ms, res.DelayP99ms, res.DelayMaxms)
+	fmt.Printf("server: %.1f KB per connection, CPU %.0f%% of one core (idle %.1f%%); this tool %.0f%%; %d dropped, %d error frames\n",
+		res.KBPerConn, res.ServerCPUPct, res.IdleCPUPct, res.ClientCPUPct, res.Dropped, res.ErrorFrames)
+}
+
+func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
+	if c.conns < 1 || c.symbols < 1 {
+		return nil, errors.New("need at least one client and one symbol")
+	}
+	res := &Result{Conns: c.conns, Channels: strings.Split(c.channels, ",")}
+	base, pid := c.url, 0
+	if base == "" {
+		dir, err := os.MkdirTemp("", "lotbook-wsbench-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(dir)
+		srv, err := startServer(ctx, c.bin, dir, log)
+		if err != nil {
+			return nil, err
+		}
+		defer func() {
+			if err := srv.stop(); err != nil {
+				log.Warn("stopping lotbook", "err", err)
+			}
+		}()
+		base, pid = srv.base, srv.cmd.Process.Pid
+	}
+	syms, err := busiest(ctx, base, c.symbols)
+	if err != nil {
+		return nil, err
+	}
+	res.Symbols = syms
+
+	if pid != 0 {
+		// Idle: the server with no client, the simulator ticking every instrument once a second
+		// (after the start's one-off work: history, warming the index candles).
+		if err := sleep(ctx, 10*time.Second); err != nil {
+			return nil, err
+		}
+		cpu0, t0 := procCPU(pid), time.Now()
+		if err := sleep(ctx, 5*time.Second); err != nil {
+			return nil, err
+		}
+		res.IdleCPUPct = 100 * (procCPU(pid) - cpu0).Seconds() / time.Since(t0).Seconds()
+		res.RSSBeforeMB = float64(procStatusKB(pid, "VmRSS")) / 1024
+	}
+	mem0, err := inUse(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+
+	sub, err := json.Marshal(map[string]any{"op": "subscribe", "symbols": syms, "channels": res.Channels})
+	if err != nil {
+		return nil, err
+	}
+	wsURL := "ws" + strings.TrimPrefix(base, "http") + "/api/vue/ws"
+	var measuring atomic.Bool
+	clients := make([]*client, c.conns)
+	t0 := time.Now()
+	if err := parallel(ctx, c.conns, c.dialWorkers, func(i int) error {
+		cl, err := dial(ctx, wsURL, sub, &measuring)
+		clients[i] = cl
+		return err
+	}); err != nil {
+		closeAll(clients)
+		return nil, fmt.Errorf("connect: %w", err)
+	}
+	defer closeAll(clients)
+	res.Connected = len(clients)
+	res.ConnectSeconds = time.Since(t0).Seconds()
+	log.Info("clients subscribed", "clients", len(clients), "symbols", len(syms), "seconds", res.ConnectSeconds)
+	if err := sleep(ctx, c.warmup); err != nil {
+		return nil, err
+	}
+	if pid != 0 {
+		res.RSSAfterMB = float64(procStatusKB(pid, "VmRSS")) / 1024
+	}
+	mem1, err := inUse(ctx, base)
+	if err != nil {
+		return nil, err
+	}
+	res.KBPerConn = (mem1 - mem0) / 1024 / float64(len(clients))
+
+	var srvCPU0 time.Duration
+	if pid != 0 {
+		srvCPU0 = procCPU(pid)
+	}
+	selfCPU0 := procCPU(os.Getpid())
+	start := time.Now()
+	measuring.Store(true)
+	if err := sleep(ctx, c.duration); err != nil {
+		return nil, err
+	}
+	measuring.Store(false)
+	elapsed := time.Since(start)
+	if pid != 0 {
+		res.ServerCPUPct = 100 * (procCPU(pid) - srvCPU0).Seconds() / elapsed.Seconds()
+	}
+	res.ClientCPUPct = 100 * (procCPU(os.Getpid()) - selfCPU0).Seconds() / elapsed.Seconds()
+
+	var delays []time.Duration
+	for _, cl := range clients {
+		cl.mu.Lock()
+		res.Messages += cl.messages
+		res.ErrorFrames += cl.errors
+		delays = append(delays, cl.delays...)
+		if cl.dropped {
+			res.Dropped++
+		}
+		cl.mu.Unlock()
+	}
+	slices.Sort(delays)
+	res.Seconds = elapsed.Seconds()
+	res.MessagesPerSec = float64(res.Messages) / elapsed.Seconds()
+	res.DelayP50ms = percentile(delays, 0.50)
+	res.DelayP99ms = percentile(delays, 0.99)
+	res.DelayMaxms = percentile(delays, 1)
+	return res, nil
+}
+
+// busiest are the n symbols with the most volume today: they trade every second or so.
+func busiest(ctx context.Context, base string, n int) ([]string, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, fmt.Sprintf("%s/api/vue/market/stocks?tab=volume&size=%d", base, min(n, 100)), nil)
+	if err != nil {
+		return nil, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("market list: %w", err)
+	}
+	defer resp.Body.Close()
+	var env struct {
+		Status int `json:"status"`
+		Data   struct {
+			Items []struct {
+				Symbol string `json:"symbol"`
+			} `json:"items"`
+		} `json:"data"`
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&env); err != nil || env.Status != 1 {
+		return nil, fmt.Errorf("market list: HTTP %d: %v", resp.StatusCode, err)
+	}
+	var out []string
+	for _, it := range env.Data.Items {
+		out = append(out, it.Symbol)
+	}
+	if len(out) < n {
+		return nil, fmt.Errorf("market list has %d symbols, want %d", len(out), n)
+	}
+	return out, nil
+}
+
+// inUse is the server's Go heap and goroutine stacks in use, in bytes, from its /metrics.
+func inUse(ctx context.Context, base string) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+	if err != nil {
+		return 0, err
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		return 0, fmt.Errorf("metrics: %w", err)
+	}
+	defer resp.Body.Close()
+	var b bytes.Buffer
+	if _, err := b.ReadFrom(resp.Body); err != nil {
+		return 0, fmt.Errorf("metrics: %w", err)
+	}
+	return metricSum(b.String(), "go_memstats_heap_inuse_bytes", "go_memstats_stack_inuse_bytes")
+}
+
+// metricSum adds the values of unlabelled metrics in Prometheus text format.
+func metricSum(page string, names ...string) (float64, error) {
+	var sum float64
+	found := 0
+	for line := range strings.SplitSeq(page, "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && slices.Contains(names, f[0]) {
+			v, err := strconv.ParseFloat(f[1], 64)
+			if err != nil {
+				return 0, fmt.Errorf("metric %s: %w", f[0], err)
+			}
+			sum += v
+			found++
+		}
+	}
+	if found != len(names) {
+		return 0, fmt.Errorf("metrics page lacks some of %v", names)
+	}
+	return sum, nil
+}
+
+// client is one socket; its reader counts frames and, while measuring, their delays.
+type client struct {
+	ws *websocket.Conn
+
+	mu       sync.Mutex
+	messages int64
+	errors   int64
+	delays   []time.Duration
+	dropped  bool
+}
+
+var dialer = websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 2048, WriteBufferSize: 512}
+
+func dial(ctx context.Context, url string, sub []byte, measuring *atomic.Bool) (*client, error) {
+	ws, _, err := dialer.DialContext(ctx, url, nil)
+	if err != nil {
+		return nil, err
+	}
+	if err := ws.WriteMessage(websocket.TextMessage, sub); err != nil {
+		ws.Close()
+		return nil, err
+	}
+	c := &client{ws: ws}
+	go c.read(measuring)
+	return c, nil
+}
+
+var tsField = []byte(`"ts":"`)
+
+func (c *client) read(measuring *atomic.Bool) {
+	for {
+		_, msg, err := c.ws.ReadMessage()
+		if err != nil {
+			c.mu.Lock()
+			c.dropped = !errors.Is(err, net.ErrClosed)
+			c.mu.Unlock()
+			return
+		}
+		now := time.Now()
+		if !measuring.Load() {
+			continue
+		}
+		if bytes.HasPrefix(msg, []byte(`{"msg"`)) { // an error frame (fields are sorted by name)
+			c.mu.Lock()
+			c.errors++
+			c.mu.Unlock()
+			continue
+		}
+		d, ok := delay(msg, now)
+		c.mu.Lock()
+		c.messages++
+		if ok {
+			c.delays = append(c.delays, d)
+		}
+		c.mu.Unlock()
+	}
+}
+
+// delay is now minus the frame's ts (found without decoding the whole frame).
+func delay(msg []byte, now time.Time) (time.Duration, bool) {
+	i := bytes.LastIndex(msg, tsField)
+	if i < 0 {
+		return 0, false
+	}
+	rest := msg[i+len(tsField):]
+	j := bytes.IndexByte(rest, '"')
+	if j < 0 {
+		return 0, false
+	}
+	ts, err := time.Parse(time.RFC3339Nano, string(rest[:j]))
+	if err != nil {
+		return 0, false
+	}
+	return now.Sub(ts), true
+}
+
+func closeAll(clients []*client) {
+	for _, c := range clients {
+		if c != nil {
+			c.ws.Close()
+		}
+	}
+}
+
+// parallel runs fn(0..n-1) on workers goroutines; the first error stops it.
+func parallel(ctx context.Context, n, workers int, fn func(i int) error) error {
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	next := atomic.Int64{}
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for ctx.Err() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= n {
+					return
+				}
+				if err := fn(i); err != nil {
+					cancel(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	return context.Cause(ctx)
+}
+
+func sleep(ctx context.Context, d time.Duration) error {
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-time.After(d):
+		return nil
+	}
+}
+
+// percentile of sorted durations in milliseconds (q in 0..1).
+func percentile(sorted []time.Duration, q float64) float64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(q*float64(len(sorted)-1) + 0.5)
+	return float64(sorted[i]) / float64(time.Millisecond)
+}
+
+// server is a `lotbook serve --demo` process started by the tool.
+type server struct {
+	base string
+	cmd  *exec.Cmd
+	done chan error
+}
+
+func startServer(ctx context.Context, bin, dir string, log *slog.Logger) (*server, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	addr := l.Addr().String()
+	l.Close()
+	logFile, err := os.Create(dir + "/serve.log")
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--data", dir)
+	cmd.Stdout, cmd.Stderr = logFile, logFile
+	if err := cmd.Start(); err != nil {
+		logFile.Close()
+		return nil, fmt.Errorf("start %s: %w", bin, err)
+	}
+	s := &server{base: "http://" + addr, cmd: cmd, done: make(chan error, 1)}
+	go func() { s.done <- cmd.Wait(); logFile.Close() }()
+	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr)
+	deadline := time.Now().Add(2 * time.Minute) // the simulator builds its history first
+	for {
+		if resp, err := http.Get(s.base + "/readyz"); err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == http.StatusOK {
+				return s, nil
+			}
+		}
+		select {
+		case err := <-s.done:
+			s.done <- err
+			return nil, fmt.Errorf("lotbook serve exited (%v); see its log in %s", err, dir)
+		case <-ctx.Done():
+			_ = s.stop()
+			return nil, ctx.Err()
+		case <-time.After(200 * time.Millisecond):
+		}
+		if time.Now().After(deadline) {
+			_ = s.stop()
+			return nil, errors.New("lotbook serve not ready after 2 minutes")
+		}
+	}
+}
+
+// stop ends the server with SIGTERM, killing it after 20 s.
+func (s *server) stop() error {
+	_ = s.cmd.Process.Signal(syscall.SIGTERM)
+	select {
+	case err := <-s.done:
+		s.done <- err
+		var ee *exec.ExitError
+		if err != nil && !errors.As(err, &ee) {
+			return err
+		}
+		return nil
+	case <-time.After(20 * time.Second):
+		_ = s.cmd.Process.Kill()
+		<-s.done
+		return errors.New("lotbook serve did not stop within 20 s")
+	}
+}
+
+// procStatusKB reads a "Vm..." field of /proc/<pid>/status in kB (0 when unavailable).
+func procStatusKB(pid int, field string) int64 {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				n, _ := strconv.ParseInt(f[0], 10, 64)
+				return n
+			}
+		}
+	}
+	return 0
+}
+
+// procCPU is the user+system CPU time a process has used so far (0 when unavailable).
+func procCPU(pid int) time.Duration {
+	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return 0
+	}
+	i := strings.LastIndexByte(string(raw), ')') // the command name may hold spaces
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(string(raw[i+1:]))
+	if len(f) < 13 {
+		return 0
+	}
+	utime, _ := strconv.ParseInt(f[11], 10, 64)
+	stime, _ := strconv.ParseInt(f[12], 10, 64)
+	const ticks = 100 // USER_HZ on Linux
+	return time.Duration(utime+stime) * time.Second / ticks
+}
