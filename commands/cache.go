@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/lotbook/lotbook/events"
 )
@@ -39,6 +40,7 @@ type entry struct {
 	position int64 // global position of the last event applied
 	st       state
 	seen     map[string]*record // command id -> what it wrote here
+	checked  time.Time          // when it last caught up with the store (zero: never)
 }
 
 func newEntry(stream string) *entry {
@@ -109,16 +111,22 @@ func (c *cache) len() int {
 	return c.ll.Len()
 }
 
-// load returns the stream's aggregate, locked and caught up with the store (only events after
-// the cached version are read). The caller unlocks e.mu.
-func (s *Service) load(ctx context.Context, stream string) (*entry, error) {
-	e := s.cache.get(stream)
+// loadWithin returns the stream's aggregate, locked and caught up with the store (only events
+// after the cached version are read), unless it trusts the cached aggregate: it caught up less
+// than fresh ago (or, with fresh < 0, ever). The caller unlocks e.mu. Inside this process every write
+// to a stream goes through its entry (execute catches up after appending), so a cached entry
+// misses only other processes' writes. caught tells whether it read the store just now.
+func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Duration) (e *entry, caught bool, err error) {
+	e = s.cache.get(stream)
 	e.mu.Lock()
+	if !e.checked.IsZero() && (fresh < 0 || time.Since(e.checked) < fresh) {
+		return e, false, nil
+	}
 	if err := s.catchUp(ctx, e); err != nil {
 		e.mu.Unlock()
-		return nil, err
+		return nil, false, err
 	}
-	return e, nil
+	return e, true, nil
 }
 
 func (s *Service) catchUp(ctx context.Context, e *entry) error {
@@ -131,7 +139,7 @@ func (s *Service) catchUp(ctx context.Context, e *entry) error {
 		if err != nil {
 			// The state may be half applied: start this stream over next time.
 			s.cache.drop(e)
-			e.version, e.position, e.st, e.seen = 0, 0, stateFor(e.stream), map[string]*record{}
+			e.version, e.position, e.st, e.seen, e.checked = 0, 0, stateFor(e.stream), map[string]*record{}, time.Time{}
 			return unavailable(err)
 		}
 		e.st.apply(r, p)
@@ -149,14 +157,22 @@ func (s *Service) catchUp(ctx context.Context, e *entry) error {
 			}
 		}
 	}
+	e.checked = time.Now()
 	return nil
 }
 
-// view runs f on a stream's caught-up state under its lock, to read facts another stream's
-// decision needs.
+// viewFresh is how old a cached aggregate that view reads may be before it reads the store again:
+// other processes' writes to a stream that a decision only looks at (a member's flags, a
+// channel) count from that much later. It is of the order of the time between such a read and
+// the append it informs, during which such a write goes unseen anyway. Under load it spares
+// most reads of the streams every deposit looks at (config, and the member's own).
+const viewFresh = 20 * time.Millisecond
+
+// view runs f on a stream's state under its lock, caught up within viewFresh, to read facts
+// another stream's decision needs.
 func view[S state, T any](ctx context.Context, s *Service, stream string, f func(st S, e *entry) T) (T, error) {
 	var zero T
-	e, err := s.load(ctx, stream)
+	e, _, err := s.loadWithin(ctx, stream, viewFresh)
 	if err != nil {
 		return zero, err
 	}

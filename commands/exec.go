@@ -16,11 +16,21 @@ import (
 // append it reads its own events back, so the record returned is what the store holds (a
 // concurrent duplicate of the same command may have written first).
 //
+// The first decision uses the cached aggregate without reading the store: the append's expected
+// version proves it current (a write by another process is a conflict, and a duplicate of this
+// command there is answered with its stored events). A refusal or a decision to change nothing
+// proves nothing, so the stream is read again before it is answered, and decided once more if
+// that found events.
+//
 // decide returns the events to append; none means nothing changes, and the record then carries
 // only the stream's current position.
 func execute[S state](ctx context.Context, s *Service, c cmd, stream string, decide func(st S) ([]events.Payload, error)) (*record, error) {
 	for attempt := 1; ; attempt++ {
-		e, err := s.load(ctx, stream)
+		fresh := time.Duration(-1) // any entry that ever caught up: the append checks it
+		if attempt > 1 {
+			fresh = 0 // after a conflict, read what the other writer wrote
+		}
+		e, caught, err := s.loadWithin(ctx, stream, fresh)
 		if err != nil {
 			return nil, err
 		}
@@ -29,6 +39,20 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 			return rec, nil
 		}
 		payloads, err := decide(e.st.(S))
+		if (err != nil || len(payloads) == 0) && !caught {
+			v := e.version
+			if cerr := s.catchUp(ctx, e); cerr != nil {
+				e.mu.Unlock()
+				return nil, cerr
+			}
+			if e.version != v {
+				if rec := e.seen[c.CommandID]; rec != nil {
+					e.mu.Unlock()
+					return rec, nil
+				}
+				payloads, err = decide(e.st.(S))
+			}
+		}
 		if err != nil {
 			e.mu.Unlock()
 			return nil, err

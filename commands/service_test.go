@@ -763,3 +763,47 @@ func (a *alwaysConflict) Append(context.Context, string, int64, []events.EventDa
 	a.appends.Add(1)
 	return events.AppendResult{}, events.ErrWrongExpectedVersion
 }
+
+// TestCachedStateMeetsOtherInstances: an instance decides on its cached aggregate without reading
+// the store first; what another instance wrote meanwhile still counts. A refusal is confirmed by
+// a read (and decided again), a stale write is a conflict, and a command another instance
+// already applied is answered with its events.
+func TestCachedStateMeetsOtherInstances(t *testing.T) {
+	f := newFixture(t)
+	f.seed(true)
+	s := f.register("0912345678", "LOTBOOK")
+	proof := f.upload(s.MemberID)
+	in := DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"}
+	f.deposit(s.MemberID, "1000") // f.svc caches the account
+	other := f.service()
+
+	// An order only the other instance has seen: "order not found" on the cache is re-checked.
+	d, err := other.RequestDeposit(f.ctx, meta("member"), s.MemberID, in)
+	f.must(err)
+	a, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "")
+	f.must(err)
+	if a.Status != events.ReviewApproved || !a.Balances["TWD"].Available.Equal(decimal.NewFromInt(2000)) {
+		t.Fatalf("approval on a stale cache: %+v", a)
+	}
+
+	// The other instance approves again on its stale cache: a conflict, then not pending.
+	_, err = other.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "")
+	wantKey(t, err, KeyOrderNotPending)
+
+	// A command the other instance applied, retried here on a cache without it.
+	m := meta("member")
+	first, err := other.RequestDeposit(f.ctx, m, s.MemberID, in)
+	f.must(err)
+	again, err := f.svc.RequestDeposit(f.ctx, m, s.MemberID, in)
+	f.must(err)
+	if again.OrderNo != first.OrderNo || again.Position != first.Position {
+		t.Fatalf("retry on a stale cache answered %+v, first %+v", again, first)
+	}
+	all := f.checkLog()
+	if got := count(all, "DepositRequested"); got != 3 {
+		t.Fatalf("%d deposit requests, want 3", got)
+	}
+	if got := count(all, "DepositApproved"); got != 1 {
+		t.Fatalf("%d approvals, want 1", got)
+	}
+}
