@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -84,7 +85,7 @@ func (s *server) fundRecords(c *call) (reply, error) {
 	switch typ {
 	case "":
 		typ = "all"
-	case "all", "deposit", "withdraw", "exchange", "credit":
+	case "all", "deposit", "withdraw", "exchange", "credit", "trade", "fee", "tax", "financing", "collateral":
 	default:
 		return reply{}, errInvalidRequest(fmt.Errorf("type %q", typ))
 	}
@@ -98,12 +99,12 @@ func (s *server) fundRecords(c *call) (reply, error) {
 	}
 	items := make([]wire.FundRecord, 0, len(lines))
 	for _, l := range lines {
-		items = append(items, fundRecordOut(l))
+		items = append(items, fundRecordOut(l, s.now()))
 	}
 	return ok(wire.FundRecordPage{Items: items, Page: page, HasMore: more})
 }
 
-func fundRecordOut(l projections.FundLine) wire.FundRecord {
+func fundRecordOut(l projections.FundLine, now time.Time) wire.FundRecord {
 	out := wire.FundRecord{
 		OrderNo: l.OrderNo, Type: wire.FundRecordType(l.Type), Currency: l.Currency, Amount: amountIn(l.Amount, l.Currency),
 		Status: wire.FundRecordStatus(l.Status), Remark: l.Remark, ChannelName: l.ChannelName,
@@ -117,6 +118,8 @@ func fundRecordOut(l projections.FundLine) wire.FundRecord {
 	case projections.RecordCredit:
 		out.Amount = l.Amount.String() // points, not money
 		out.CreditScore = &l.CreditScore
+	case projections.RecordTrade, projections.RecordFee, projections.RecordTax, projections.RecordFinancing, projections.RecordCollateral:
+		tradeLineOut(&out, l, now)
 	}
 	return out
 }

@@ -110,6 +110,10 @@ func (s *server) userInfo(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	equity, profit, err := s.tradeTotals(c, c.sess.MemberID)
+	if err != nil {
+		return reply{}, err
+	}
 	flags := make([]wire.AccountFlag, 0, len(m.Flags))
 	for _, f := range m.Flags {
 		flags = append(flags, wire.AccountFlag(f))
@@ -125,8 +129,8 @@ func (s *server) userInfo(c *call) (reply, error) {
 		Assets: wire.Assets{
 			Available: money(twd.Available),
 			Frozen:    money(twd.Frozen),
-			Total:     money(twd.Available.Add(twd.Frozen)),
-			Profit:    money(decimal.Zero), // no trading yet: nothing to gain or lose
+			Total:     money(twd.Available.Add(twd.Frozen).Add(equity)), // cash and positions at live prices
+			Profit:    money(profit),                                    // realised and unrealised
 			Usd:       money(usd.Available.Add(usd.Frozen)),
 		},
 	})

@@ -107,6 +107,7 @@ type server struct {
 	mkt      *market.Service
 	hot      *hotLists
 	ws       *wsHub
+	trade    *tradeEngine
 
 	loginAccount, loginIP, registerIP *limiter
 	idemLocks                         *keyedLocks
@@ -161,6 +162,16 @@ func (s *server) routes() []route {
 		{"POST", "/api/vue/user/Optionallist", memberOnly, idemNone, s.optionalList},
 		{"POST", "/api/vue/user/favorites", memberOnly, idemRequired, s.addFavorite},
 		{"DELETE", "/api/vue/user/favorites/{symbol}", memberOnly, idemRequired, s.removeFavorite},
+		{"POST", "/api/vue/trade/orders", memberOnly, idemRequired, s.placeOrder},
+		{"GET", "/api/vue/trade/orders", memberOnly, idemNone, s.orders},
+		{"DELETE", "/api/vue/trade/orders/{orderNo}", memberOnly, idemRequired, s.cancelOrder},
+		{"POST", "/api/vue/trade/orders/{orderNo}/cancel", memberOnly, idemRequired, s.cancelOrder},
+		{"GET", "/api/vue/trade/positions", memberOnly, idemNone, s.positions},
+		{"GET", "/api/vue/trade/positions/{id}", memberOnly, idemNone, s.position},
+		{"POST", "/api/vue/trade/positions/{id}/close", memberOnly, idemRequired, s.closePosition},
+		{"GET", "/api/vue/trade/dayTrading", memberOnly, idemNone, s.dayTrading},
+		{"GET", "/api/vue/trade/notices", memberOnly, idemNone, s.tradeNotices},
+		{"GET", "/api/vue/trade/rules", public, idemNone, s.tradeRules},
 	}
 }
 

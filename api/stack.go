@@ -67,6 +67,7 @@ type Stack struct {
 	sealer   *secret.Sealer
 	ownsMkt  bool
 	ws       *wsHub
+	trade    *tradeEngine
 	handler  http.Handler
 	idem     *idemRecords
 	once     sync.Once
@@ -134,6 +135,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		cfg:      cfg,
 		sealer:   sealer,
 		ownsMkt:  owns,
+		trade:    newTradeEngine(cmd, store, mkt, cfg.Clock, cfg.Logger),
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -165,6 +167,7 @@ func (st *Stack) newServer() *server {
 		mkt:          st.Market,
 		hot:          newHotLists(),
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
+		trade:        st.trade,
 	}
 }
 
@@ -178,6 +181,7 @@ func (st *Stack) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { st.ws.run(ctx) })
+	wg.Go(func() { st.trade.run(ctx) })
 	if st.ownsMkt {
 		wg.Go(func() {
 			if err := st.Market.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

@@ -23,7 +23,8 @@ type TradingRules struct {
 // command, its position, the global position of the command's last event and the member's cash.
 type TradeResult struct {
 	OrderNo, Status, PositionID string
-	Filled                      int64
+	Filled                      int64 // shares the command filled
+	Remaining                   int64 // shares of the order still working after it (0 once done)
 	Position                    int64
 	Balances                    map[string]Balance
 }
@@ -328,7 +329,7 @@ func tradeAnswer(rec *record, which string) (TradeResult, error) {
 	}
 	for _, p := range rec.payloads {
 		if e, ok := p.(events.OrderPlaced); ok && (e.Intent == which || e.OrderNo == which) {
-			out.OrderNo, out.PositionID, out.Status = e.OrderNo, e.PositionID, OrderPending
+			out.OrderNo, out.PositionID, out.Status, out.Remaining = e.OrderNo, e.PositionID, OrderPending, e.Shares
 		}
 	}
 	if out.OrderNo == "" && which != events.IntentOpen && which != events.IntentClose {
@@ -341,7 +342,7 @@ func tradeAnswer(rec *record, which string) (TradeResult, error) {
 		switch e := p.(type) {
 		case events.OrderFilled:
 			if e.OrderNo == out.OrderNo {
-				out.PositionID, out.Filled = e.PositionID, out.Filled+e.Shares
+				out.PositionID, out.Filled, out.Remaining = e.PositionID, out.Filled+e.Shares, e.Remaining
 				out.Status = OrderPartial
 				if e.Remaining == 0 {
 					out.Status = OrderFilled
@@ -349,11 +350,11 @@ func tradeAnswer(rec *record, which string) (TradeResult, error) {
 			}
 		case events.OrderCancelled:
 			if e.OrderNo == out.OrderNo {
-				out.PositionID, out.Status = e.PositionID, OrderCancelled
+				out.PositionID, out.Status, out.Remaining = e.PositionID, OrderCancelled, 0
 			}
 		case events.OrderExpired:
 			if e.OrderNo == out.OrderNo {
-				out.PositionID, out.Status = e.PositionID, OrderExpired
+				out.PositionID, out.Status, out.Remaining = e.PositionID, OrderExpired, 0
 			}
 		}
 	}

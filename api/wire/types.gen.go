@@ -69,6 +69,24 @@ func (e CandleInterval) Valid() bool {
 	}
 }
 
+// Defines values for CloseRequestType.
+const (
+	CloseRequestTypeLimit  CloseRequestType = "limit"
+	CloseRequestTypeMarket CloseRequestType = "market"
+)
+
+// Valid indicates whether the value is a known member of the CloseRequestType enum.
+func (e CloseRequestType) Valid() bool {
+	switch e {
+	case CloseRequestTypeLimit:
+		return true
+	case CloseRequestTypeMarket:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConfigRequestType.
 const (
 	ConfigRequestTypeAll ConfigRequestType = "all"
@@ -141,6 +159,7 @@ const (
 	FundRecordStatusCompleted FundRecordStatus = "completed"
 	FundRecordStatusPending   FundRecordStatus = "pending"
 	FundRecordStatusRejected  FundRecordStatus = "rejected"
+	FundRecordStatusUnsettled FundRecordStatus = "unsettled"
 )
 
 // Valid indicates whether the value is a known member of the FundRecordStatus enum.
@@ -154,6 +173,8 @@ func (e FundRecordStatus) Valid() bool {
 		return true
 	case FundRecordStatusRejected:
 		return true
+	case FundRecordStatusUnsettled:
+		return true
 	default:
 		return false
 	}
@@ -161,20 +182,35 @@ func (e FundRecordStatus) Valid() bool {
 
 // Defines values for FundRecordType.
 const (
-	Credit   FundRecordType = "credit"
-	Deposit  FundRecordType = "deposit"
-	Exchange FundRecordType = "exchange"
-	Withdraw FundRecordType = "withdraw"
+	Collateral FundRecordType = "collateral"
+	Credit     FundRecordType = "credit"
+	Deposit    FundRecordType = "deposit"
+	Exchange   FundRecordType = "exchange"
+	Fee        FundRecordType = "fee"
+	Financing  FundRecordType = "financing"
+	Tax        FundRecordType = "tax"
+	Trade      FundRecordType = "trade"
+	Withdraw   FundRecordType = "withdraw"
 )
 
 // Valid indicates whether the value is a known member of the FundRecordType enum.
 func (e FundRecordType) Valid() bool {
 	switch e {
+	case Collateral:
+		return true
 	case Credit:
 		return true
 	case Deposit:
 		return true
 	case Exchange:
+		return true
+	case Fee:
+		return true
+	case Financing:
+		return true
+	case Tax:
+		return true
+	case Trade:
 		return true
 	case Withdraw:
 		return true
@@ -251,92 +287,113 @@ func (e MarketSessionPhase) Valid() bool {
 
 // Defines values for MessageKey.
 const (
-	MessageKeyAccountDisabled         MessageKey = "account_disabled"
-	MessageKeyAccountExists           MessageKey = "account_exists"
-	MessageKeyAccountFrozen           MessageKey = "account_frozen"
-	MessageKeyAccountInvalid          MessageKey = "account_invalid"
-	MessageKeyAccountNotExist         MessageKey = "account_not_exist"
-	MessageKeyAccountOrPasswordWrong  MessageKey = "account_or_password_wrong"
-	MessageKeyAccountRequired         MessageKey = "account_required"
-	MessageKeyAmountAboveMaximum      MessageKey = "amount_above_maximum"
-	MessageKeyAmountBelowMinimum      MessageKey = "amount_below_minimum"
-	MessageKeyAmountInvalid           MessageKey = "amount_invalid"
-	MessageKeyAmountRequired          MessageKey = "amount_required"
-	MessageKeyBankCodeInvalid         MessageKey = "bank_code_invalid"
-	MessageKeyCardExists              MessageKey = "card_exists"
-	MessageKeyCardFieldsRequired      MessageKey = "card_fields_required"
-	MessageKeyCardNotFound            MessageKey = "card_not_found"
-	MessageKeyCardNotOwn              MessageKey = "card_not_own"
-	MessageKeyCardNumberInvalid       MessageKey = "card_number_invalid"
-	MessageKeyCardRequired            MessageKey = "card_required"
-	MessageKeyCardUnbound             MessageKey = "card_unbound"
-	MessageKeyChannelClosed           MessageKey = "channel_closed"
-	MessageKeyChannelNotFound         MessageKey = "channel_not_found"
-	MessageKeyChannelPasswordWrong    MessageKey = "channel_password_wrong"
-	MessageKeyConfirmPasswordRequired MessageKey = "confirm_password_required"
-	MessageKeyCreditScoreTooLow       MessageKey = "credit_score_too_low"
-	MessageKeyDepositProofRequired    MessageKey = "deposit_proof_required"
-	MessageKeyDepositWindowClosed     MessageKey = "deposit_window_closed"
-	MessageKeyExchangeCurrencyInvalid MessageKey = "exchange_currency_invalid"
-	MessageKeyExchangePairUnsupported MessageKey = "exchange_pair_unsupported"
-	MessageKeyExchangeQuoteExpired    MessageKey = "exchange_quote_expired"
-	MessageKeyExchangeQuoteNotFound   MessageKey = "exchange_quote_not_found"
-	MessageKeyExchangeQuoteUsed       MessageKey = "exchange_quote_used"
-	MessageKeyExchangeSameCurrency    MessageKey = "exchange_same_currency"
-	MessageKeyFileNotFound            MessageKey = "file_not_found"
-	MessageKeyFileRequired            MessageKey = "file_required"
-	MessageKeyFileTooLarge            MessageKey = "file_too_large"
-	MessageKeyFileTypeInvalid         MessageKey = "file_type_invalid"
-	MessageKeyFlagInvalid             MessageKey = "flag_invalid"
-	MessageKeyForbidden               MessageKey = "forbidden"
-	MessageKeyFundOperationPending    MessageKey = "fund_operation_pending"
-	MessageKeyFundPasswordAlreadySet  MessageKey = "fund_password_already_set"
-	MessageKeyFundPasswordInvalid     MessageKey = "fund_password_invalid"
-	MessageKeyFundPasswordLocked      MessageKey = "fund_password_locked"
-	MessageKeyFundPasswordNotSet      MessageKey = "fund_password_not_set"
-	MessageKeyFundPasswordRequired    MessageKey = "fund_password_required"
-	MessageKeyFundPasswordWrong       MessageKey = "fund_password_wrong"
-	MessageKeyIdNumberExists          MessageKey = "id_number_exists"
-	MessageKeyIdNumberInvalid         MessageKey = "id_number_invalid"
-	MessageKeyIdNumberRequired        MessageKey = "id_number_required"
-	MessageKeyIdPhotosRequired        MessageKey = "id_photos_required"
-	MessageKeyIdempotencyConflict     MessageKey = "idempotency_conflict"
-	MessageKeyIdempotencyKeyRequired  MessageKey = "idempotency_key_required"
-	MessageKeyIfscInvalid             MessageKey = "ifsc_invalid"
-	MessageKeyInsufficientBalance     MessageKey = "insufficient_balance"
-	MessageKeyInvalidRequest          MessageKey = "invalid_request"
-	MessageKeyInviteCodeRequired      MessageKey = "invite_code_required"
-	MessageKeyInviterNotExist         MessageKey = "inviter_not_exist"
-	MessageKeyLoanUnpaid              MessageKey = "loan_unpaid"
-	MessageKeyLoginBanned             MessageKey = "login_banned"
-	MessageKeyLoginFailed             MessageKey = "login_failed"
-	MessageKeyNameInvalid             MessageKey = "name_invalid"
-	MessageKeyNameRequired            MessageKey = "name_required"
-	MessageKeyNotFound                MessageKey = "not_found"
-	MessageKeyOk                      MessageKey = "ok"
-	MessageKeyOldPasswordRequired     MessageKey = "old_password_required"
-	MessageKeyOldPasswordWrong        MessageKey = "old_password_wrong"
-	MessageKeyOrderNotFound           MessageKey = "order_not_found"
-	MessageKeyOrderNotPending         MessageKey = "order_not_pending"
-	MessageKeyPasswordChanged         MessageKey = "password_changed"
-	MessageKeyPasswordInvalid         MessageKey = "password_invalid"
-	MessageKeyPasswordRequired        MessageKey = "password_required"
-	MessageKeyPasswordsInconsistent   MessageKey = "passwords_inconsistent"
-	MessageKeyRateLimited             MessageKey = "rate_limited"
-	MessageKeyRealnameNotPending      MessageKey = "realname_not_pending"
-	MessageKeyRealnameNotVerified     MessageKey = "realname_not_verified"
-	MessageKeyRealnamePending         MessageKey = "realname_pending"
-	MessageKeyRealnameSubmitted       MessageKey = "realname_submitted"
-	MessageKeyRealnameVerified        MessageKey = "realname_verified"
-	MessageKeyRegisterFailed          MessageKey = "register_failed"
-	MessageKeyRemarkRequired          MessageKey = "remark_required"
-	MessageKeySubmitTooFrequent       MessageKey = "submit_too_frequent"
-	MessageKeySystemBusy              MessageKey = "system_busy"
-	MessageKeyTradeBanned             MessageKey = "trade_banned"
-	MessageKeyUnauthorized            MessageKey = "unauthorized"
-	MessageKeyUpiInvalid              MessageKey = "upi_invalid"
-	MessageKeyWithdrawWindowClosed    MessageKey = "withdraw_window_closed"
-	MessageKeyWithdrawalBanned        MessageKey = "withdrawal_banned"
+	MessageKeyAccountDisabled          MessageKey = "account_disabled"
+	MessageKeyAccountExists            MessageKey = "account_exists"
+	MessageKeyAccountFrozen            MessageKey = "account_frozen"
+	MessageKeyAccountInvalid           MessageKey = "account_invalid"
+	MessageKeyAccountNotExist          MessageKey = "account_not_exist"
+	MessageKeyAccountOrPasswordWrong   MessageKey = "account_or_password_wrong"
+	MessageKeyAccountRequired          MessageKey = "account_required"
+	MessageKeyAmountAboveMaximum       MessageKey = "amount_above_maximum"
+	MessageKeyAmountBelowMinimum       MessageKey = "amount_below_minimum"
+	MessageKeyAmountInvalid            MessageKey = "amount_invalid"
+	MessageKeyAmountRequired           MessageKey = "amount_required"
+	MessageKeyBankCodeInvalid          MessageKey = "bank_code_invalid"
+	MessageKeyCardExists               MessageKey = "card_exists"
+	MessageKeyCardFieldsRequired       MessageKey = "card_fields_required"
+	MessageKeyCardNotFound             MessageKey = "card_not_found"
+	MessageKeyCardNotOwn               MessageKey = "card_not_own"
+	MessageKeyCardNumberInvalid        MessageKey = "card_number_invalid"
+	MessageKeyCardRequired             MessageKey = "card_required"
+	MessageKeyCardUnbound              MessageKey = "card_unbound"
+	MessageKeyChannelClosed            MessageKey = "channel_closed"
+	MessageKeyChannelNotFound          MessageKey = "channel_not_found"
+	MessageKeyChannelPasswordWrong     MessageKey = "channel_password_wrong"
+	MessageKeyCloseQuantityInvalid     MessageKey = "close_quantity_invalid"
+	MessageKeyCloseSubmitted           MessageKey = "close_submitted"
+	MessageKeyConfirmPasswordRequired  MessageKey = "confirm_password_required"
+	MessageKeyCreditScoreTooLow        MessageKey = "credit_score_too_low"
+	MessageKeyDayTradeBoardLotOnly     MessageKey = "day_trade_board_lot_only"
+	MessageKeyDepositProofRequired     MessageKey = "deposit_proof_required"
+	MessageKeyDepositWindowClosed      MessageKey = "deposit_window_closed"
+	MessageKeyExchangeCurrencyInvalid  MessageKey = "exchange_currency_invalid"
+	MessageKeyExchangePairUnsupported  MessageKey = "exchange_pair_unsupported"
+	MessageKeyExchangeQuoteExpired     MessageKey = "exchange_quote_expired"
+	MessageKeyExchangeQuoteNotFound    MessageKey = "exchange_quote_not_found"
+	MessageKeyExchangeQuoteUsed        MessageKey = "exchange_quote_used"
+	MessageKeyExchangeSameCurrency     MessageKey = "exchange_same_currency"
+	MessageKeyFileNotFound             MessageKey = "file_not_found"
+	MessageKeyFileRequired             MessageKey = "file_required"
+	MessageKeyFileTooLarge             MessageKey = "file_too_large"
+	MessageKeyFileTypeInvalid          MessageKey = "file_type_invalid"
+	MessageKeyFlagInvalid              MessageKey = "flag_invalid"
+	MessageKeyForbidden                MessageKey = "forbidden"
+	MessageKeyFundOperationPending     MessageKey = "fund_operation_pending"
+	MessageKeyFundPasswordAlreadySet   MessageKey = "fund_password_already_set"
+	MessageKeyFundPasswordInvalid      MessageKey = "fund_password_invalid"
+	MessageKeyFundPasswordLocked       MessageKey = "fund_password_locked"
+	MessageKeyFundPasswordNotSet       MessageKey = "fund_password_not_set"
+	MessageKeyFundPasswordRequired     MessageKey = "fund_password_required"
+	MessageKeyFundPasswordWrong        MessageKey = "fund_password_wrong"
+	MessageKeyIdNumberExists           MessageKey = "id_number_exists"
+	MessageKeyIdNumberInvalid          MessageKey = "id_number_invalid"
+	MessageKeyIdNumberRequired         MessageKey = "id_number_required"
+	MessageKeyIdPhotosRequired         MessageKey = "id_photos_required"
+	MessageKeyIdempotencyConflict      MessageKey = "idempotency_conflict"
+	MessageKeyIdempotencyKeyRequired   MessageKey = "idempotency_key_required"
+	MessageKeyIfscInvalid              MessageKey = "ifsc_invalid"
+	MessageKeyInsufficientBalance      MessageKey = "insufficient_balance"
+	MessageKeyInsufficientWithdrawable MessageKey = "insufficient_withdrawable"
+	MessageKeyInvalidRequest           MessageKey = "invalid_request"
+	MessageKeyInviteCodeRequired       MessageKey = "invite_code_required"
+	MessageKeyInviterNotExist          MessageKey = "inviter_not_exist"
+	MessageKeyLeverageInvalid          MessageKey = "leverage_invalid"
+	MessageKeyLoanUnpaid               MessageKey = "loan_unpaid"
+	MessageKeyLoginBanned              MessageKey = "login_banned"
+	MessageKeyLoginFailed              MessageKey = "login_failed"
+	MessageKeyNameInvalid              MessageKey = "name_invalid"
+	MessageKeyNameRequired             MessageKey = "name_required"
+	MessageKeyNotFound                 MessageKey = "not_found"
+	MessageKeyNotTradingTime           MessageKey = "not_trading_time"
+	MessageKeyOddLotCashOnly           MessageKey = "odd_lot_cash_only"
+	MessageKeyOk                       MessageKey = "ok"
+	MessageKeyOldPasswordRequired      MessageKey = "old_password_required"
+	MessageKeyOldPasswordWrong         MessageKey = "old_password_wrong"
+	MessageKeyOrderCancelled           MessageKey = "order_cancelled"
+	MessageKeyOrderNotFound            MessageKey = "order_not_found"
+	MessageKeyOrderNotPending          MessageKey = "order_not_pending"
+	MessageKeyPasswordChanged          MessageKey = "password_changed"
+	MessageKeyPasswordInvalid          MessageKey = "password_invalid"
+	MessageKeyPasswordRequired         MessageKey = "password_required"
+	MessageKeyPasswordsInconsistent    MessageKey = "passwords_inconsistent"
+	MessageKeyPositionLocked           MessageKey = "position_locked"
+	MessageKeyPositionNotFound         MessageKey = "position_not_found"
+	MessageKeyPositionNotHolding       MessageKey = "position_not_holding"
+	MessageKeyPriceInvalid             MessageKey = "price_invalid"
+	MessageKeyPriceNotObtained         MessageKey = "price_not_obtained"
+	MessageKeyPriceNotOnTick           MessageKey = "price_not_on_tick"
+	MessageKeyPriceOutOfBand           MessageKey = "price_out_of_band"
+	MessageKeyPriceRequired            MessageKey = "price_required"
+	MessageKeyQuantityInvalid          MessageKey = "quantity_invalid"
+	MessageKeyQuantityRequired         MessageKey = "quantity_required"
+	MessageKeyRateLimited              MessageKey = "rate_limited"
+	MessageKeyRealnameNotPending       MessageKey = "realname_not_pending"
+	MessageKeyRealnameNotVerified      MessageKey = "realname_not_verified"
+	MessageKeyRealnamePending          MessageKey = "realname_pending"
+	MessageKeyRealnameSubmitted        MessageKey = "realname_submitted"
+	MessageKeyRealnameVerified         MessageKey = "realname_verified"
+	MessageKeyRegisterFailed           MessageKey = "register_failed"
+	MessageKeyRemarkRequired           MessageKey = "remark_required"
+	MessageKeySaleNotAllowedYet        MessageKey = "sale_not_allowed_yet"
+	MessageKeySubmitTooFrequent        MessageKey = "submit_too_frequent"
+	MessageKeySymbolNotFound           MessageKey = "symbol_not_found"
+	MessageKeySymbolRequired           MessageKey = "symbol_required"
+	MessageKeySystemBusy               MessageKey = "system_busy"
+	MessageKeyTradeBanned              MessageKey = "trade_banned"
+	MessageKeyUnauthorized             MessageKey = "unauthorized"
+	MessageKeyUpiInvalid               MessageKey = "upi_invalid"
+	MessageKeyWithdrawWindowClosed     MessageKey = "withdraw_window_closed"
+	MessageKeyWithdrawalBanned         MessageKey = "withdrawal_banned"
 )
 
 // Valid indicates whether the value is a known member of the MessageKey enum.
@@ -386,9 +443,15 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyChannelPasswordWrong:
 		return true
+	case MessageKeyCloseQuantityInvalid:
+		return true
+	case MessageKeyCloseSubmitted:
+		return true
 	case MessageKeyConfirmPasswordRequired:
 		return true
 	case MessageKeyCreditScoreTooLow:
+		return true
+	case MessageKeyDayTradeBoardLotOnly:
 		return true
 	case MessageKeyDepositProofRequired:
 		return true
@@ -448,11 +511,15 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyInsufficientBalance:
 		return true
+	case MessageKeyInsufficientWithdrawable:
+		return true
 	case MessageKeyInvalidRequest:
 		return true
 	case MessageKeyInviteCodeRequired:
 		return true
 	case MessageKeyInviterNotExist:
+		return true
+	case MessageKeyLeverageInvalid:
 		return true
 	case MessageKeyLoanUnpaid:
 		return true
@@ -466,11 +533,17 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyNotFound:
 		return true
+	case MessageKeyNotTradingTime:
+		return true
+	case MessageKeyOddLotCashOnly:
+		return true
 	case MessageKeyOk:
 		return true
 	case MessageKeyOldPasswordRequired:
 		return true
 	case MessageKeyOldPasswordWrong:
+		return true
+	case MessageKeyOrderCancelled:
 		return true
 	case MessageKeyOrderNotFound:
 		return true
@@ -483,6 +556,26 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyPasswordRequired:
 		return true
 	case MessageKeyPasswordsInconsistent:
+		return true
+	case MessageKeyPositionLocked:
+		return true
+	case MessageKeyPositionNotFound:
+		return true
+	case MessageKeyPositionNotHolding:
+		return true
+	case MessageKeyPriceInvalid:
+		return true
+	case MessageKeyPriceNotObtained:
+		return true
+	case MessageKeyPriceNotOnTick:
+		return true
+	case MessageKeyPriceOutOfBand:
+		return true
+	case MessageKeyPriceRequired:
+		return true
+	case MessageKeyQuantityInvalid:
+		return true
+	case MessageKeyQuantityRequired:
 		return true
 	case MessageKeyRateLimited:
 		return true
@@ -500,7 +593,13 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyRemarkRequired:
 		return true
+	case MessageKeySaleNotAllowedYet:
+		return true
 	case MessageKeySubmitTooFrequent:
+		return true
+	case MessageKeySymbolNotFound:
+		return true
+	case MessageKeySymbolRequired:
 		return true
 	case MessageKeySystemBusy:
 		return true
@@ -534,6 +633,42 @@ func (e OptionalListRequestType) Valid() bool {
 	case OptionalListRequestTypeListed:
 		return true
 	case OptionalListRequestTypeOtc:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OrderRequestDirection.
+const (
+	OrderRequestDirectionLong  OrderRequestDirection = "long"
+	OrderRequestDirectionShort OrderRequestDirection = "short"
+)
+
+// Valid indicates whether the value is a known member of the OrderRequestDirection enum.
+func (e OrderRequestDirection) Valid() bool {
+	switch e {
+	case OrderRequestDirectionLong:
+		return true
+	case OrderRequestDirectionShort:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OrderRequestType.
+const (
+	OrderRequestTypeLimit  OrderRequestType = "limit"
+	OrderRequestTypeMarket OrderRequestType = "market"
+)
+
+// Valid indicates whether the value is a known member of the OrderRequestType enum.
+func (e OrderRequestType) Valid() bool {
+	switch e {
+	case OrderRequestTypeLimit:
+		return true
+	case OrderRequestTypeMarket:
 		return true
 	default:
 		return false
@@ -600,6 +735,213 @@ func (e Role) Valid() bool {
 	case Member:
 		return true
 	case Ops:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeNoticeType.
+const (
+	NoticeForcedClose   TradeNoticeType = "forced_close"
+	NoticeMarginCall    TradeNoticeType = "margin_call"
+	NoticeMarginCallMet TradeNoticeType = "margin_call_met"
+)
+
+// Valid indicates whether the value is a known member of the TradeNoticeType enum.
+func (e TradeNoticeType) Valid() bool {
+	switch e {
+	case NoticeForcedClose:
+		return true
+	case NoticeMarginCall:
+		return true
+	case NoticeMarginCallMet:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeOrderDirection.
+const (
+	TradeOrderDirectionLong  TradeOrderDirection = "long"
+	TradeOrderDirectionShort TradeOrderDirection = "short"
+)
+
+// Valid indicates whether the value is a known member of the TradeOrderDirection enum.
+func (e TradeOrderDirection) Valid() bool {
+	switch e {
+	case TradeOrderDirectionLong:
+		return true
+	case TradeOrderDirectionShort:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeOrderIntent.
+const (
+	Close TradeOrderIntent = "close"
+	Open  TradeOrderIntent = "open"
+)
+
+// Valid indicates whether the value is a known member of the TradeOrderIntent enum.
+func (e TradeOrderIntent) Valid() bool {
+	switch e {
+	case Close:
+		return true
+	case Open:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeOrderPlacedBy.
+const (
+	PlacedByDayTradeClose TradeOrderPlacedBy = "day_trade_close"
+	PlacedByForcedClose   TradeOrderPlacedBy = "forced_close"
+	PlacedByMember        TradeOrderPlacedBy = "member"
+)
+
+// Valid indicates whether the value is a known member of the TradeOrderPlacedBy enum.
+func (e TradeOrderPlacedBy) Valid() bool {
+	switch e {
+	case PlacedByDayTradeClose:
+		return true
+	case PlacedByForcedClose:
+		return true
+	case PlacedByMember:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeOrderSide.
+const (
+	Buy  TradeOrderSide = "buy"
+	Sell TradeOrderSide = "sell"
+)
+
+// Valid indicates whether the value is a known member of the TradeOrderSide enum.
+func (e TradeOrderSide) Valid() bool {
+	switch e {
+	case Buy:
+		return true
+	case Sell:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeOrderType.
+const (
+	TradeOrderTypeLimit  TradeOrderType = "limit"
+	TradeOrderTypeMarket TradeOrderType = "market"
+)
+
+// Valid indicates whether the value is a known member of the TradeOrderType enum.
+func (e TradeOrderType) Valid() bool {
+	switch e {
+	case TradeOrderTypeLimit:
+		return true
+	case TradeOrderTypeMarket:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeOrderStatus.
+const (
+	TradeOrderStatusCancelled TradeOrderStatus = "cancelled"
+	TradeOrderStatusExpired   TradeOrderStatus = "expired"
+	TradeOrderStatusFilled    TradeOrderStatus = "filled"
+	TradeOrderStatusPartial   TradeOrderStatus = "partial"
+	TradeOrderStatusPending   TradeOrderStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the TradeOrderStatus enum.
+func (e TradeOrderStatus) Valid() bool {
+	switch e {
+	case TradeOrderStatusCancelled:
+		return true
+	case TradeOrderStatusExpired:
+		return true
+	case TradeOrderStatusFilled:
+		return true
+	case TradeOrderStatusPartial:
+		return true
+	case TradeOrderStatusPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradePositionDirection.
+const (
+	TradePositionDirectionLong  TradePositionDirection = "long"
+	TradePositionDirectionShort TradePositionDirection = "short"
+)
+
+// Valid indicates whether the value is a known member of the TradePositionDirection enum.
+func (e TradePositionDirection) Valid() bool {
+	switch e {
+	case TradePositionDirectionLong:
+		return true
+	case TradePositionDirectionShort:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradePositionInstrumentType.
+const (
+	TradeKindBondEtf TradePositionInstrumentType = "bond_etf"
+	TradeKindEtf     TradePositionInstrumentType = "etf"
+	TradeKindStock   TradePositionInstrumentType = "stock"
+)
+
+// Valid indicates whether the value is a known member of the TradePositionInstrumentType enum.
+func (e TradePositionInstrumentType) Valid() bool {
+	switch e {
+	case TradeKindBondEtf:
+		return true
+	case TradeKindEtf:
+		return true
+	case TradeKindStock:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradePositionStatus.
+const (
+	PositionCancelled TradePositionStatus = "cancelled"
+	PositionClosed    TradePositionStatus = "closed"
+	PositionClosing   TradePositionStatus = "closing"
+	PositionHolding   TradePositionStatus = "holding"
+	PositionPending   TradePositionStatus = "pending"
+)
+
+// Valid indicates whether the value is a known member of the TradePositionStatus enum.
+func (e TradePositionStatus) Valid() bool {
+	switch e {
+	case PositionCancelled:
+		return true
+	case PositionClosed:
+		return true
+	case PositionClosing:
+		return true
+	case PositionHolding:
+		return true
+	case PositionPending:
 		return true
 	default:
 		return false
@@ -824,6 +1166,22 @@ type ChangePasswordRequest struct {
 	OldPassword     string `json:"oldPassword"`
 }
 
+// CloseRequest defines model for CloseRequest.
+type CloseRequest struct {
+	// Lots part of a board-lot position; neither lots nor shares closes it all
+	Lots *int64 `json:"lots,omitempty"`
+
+	// Price the limit price (limit closes)
+	Price *Decimal `json:"price,omitempty"`
+
+	// Shares part of an odd-lot position
+	Shares *int64           `json:"shares,omitempty"`
+	Type   CloseRequestType `json:"type"`
+}
+
+// CloseRequestType defines model for CloseRequest.Type.
+type CloseRequestType string
+
 // CommandResult defines model for CommandResult.
 type CommandResult struct {
 	// Position global event position
@@ -886,6 +1244,29 @@ type CurrencyBalance struct {
 	//
 	// Example: 1000.00
 	Total Decimal `json:"total"`
+}
+
+// DayTradingSummary defines model for DayTradingSummary.
+type DayTradingSummary struct {
+	// Committed the member's own money put into today's day trades
+	Committed Decimal `json:"committed"`
+
+	// HoldingShares shares of today's day trades still open
+	HoldingShares int64           `json:"holdingShares"`
+	Orders        []TradeOrder    `json:"orders"`
+	Positions     []TradePosition `json:"positions"`
+
+	// Profit realised and unrealised profit of today's day trades
+	Profit Decimal `json:"profit"`
+
+	// ReturnRate profit / committed in percent, two decimals
+	ReturnRate Decimal `json:"returnRate"`
+
+	// TradingDay YYYY-MM-DD in Asia/Taipei
+	TradingDay string `json:"tradingDay"`
+
+	// Valuation their market value at live prices
+	Valuation Decimal `json:"valuation"`
 }
 
 // Decimal a decimal number as a string, never a float
@@ -1075,10 +1456,23 @@ type FundRecord struct {
 	// Remark ops' remark; for credit changes the reason (deposit_approved, deposit_rejected)
 	Remark string `json:"remark"`
 
-	// Status review states of deposits and withdrawals; completed for exchanges and credit changes
-	Status    FundRecordStatus `json:"status"`
-	Type      FundRecordType   `json:"type"`
-	UpdatedAt time.Time        `json:"updatedAt"`
+	// SettleDate a sale's trade line, the settlement date (T+2), YYYY-MM-DD in Asia/Taipei
+	SettleDate *string `json:"settleDate,omitempty"`
+
+	// Status review states of deposits and withdrawals; completed for exchanges, credit changes and trade
+	// lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
+	// once, and can be withdrawn from that day)
+	Status FundRecordStatus `json:"status"`
+
+	// Symbol trade lines only; remark holds the instrument's name
+	Symbol *string `json:"symbol,omitempty"`
+
+	// Type deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
+	// the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
+	// fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
+	// collateral (short proceeds and margin held by the broker, negative, or given back)
+	Type      FundRecordType `json:"type"`
+	UpdatedAt time.Time      `json:"updatedAt"`
 }
 
 // FundRecordPage defines model for FundRecordPage.
@@ -1088,10 +1482,15 @@ type FundRecordPage struct {
 	Page    int          `json:"page"`
 }
 
-// FundRecordStatus review states of deposits and withdrawals; completed for exchanges and credit changes
+// FundRecordStatus review states of deposits and withdrawals; completed for exchanges, credit changes and trade
+// lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
+// once, and can be withdrawn from that day)
 type FundRecordStatus string
 
-// FundRecordType defines model for FundRecordType.
+// FundRecordType deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
+// the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
+// fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
+// collateral (short proceeds and margin held by the broker, negative, or given back)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.
@@ -1223,6 +1622,35 @@ type OptionalListRequest struct {
 
 // OptionalListRequestType defines model for OptionalListRequest.Type.
 type OptionalListRequestType string
+
+// OrderRequest defines model for OrderRequest.
+type OrderRequest struct {
+	// DayTrade a day trade, closed automatically at the end of the continuous session
+	DayTrade  *bool                 `json:"dayTrade,omitempty"`
+	Direction OrderRequestDirection `json:"direction"`
+
+	// Leverage 1 (default) to 2.5 for longs, 1 to 1.11 for shorts, two decimals at most
+	Leverage *Decimal `json:"leverage,omitempty"`
+
+	// Lots board lots of 1,000 shares (1 to 499); set lots or shares, not both
+	Lots *int64 `json:"lots,omitempty"`
+
+	// Price the limit price (limit orders); on the tick grid and inside the day's band
+	Price *Decimal `json:"price,omitempty"`
+
+	// Shares an odd-lot order of 1 to 999 shares
+	Shares *int64 `json:"shares,omitempty"`
+
+	// Symbol stock or ETF code, e.g. 2330, 0050
+	Symbol string           `json:"symbol"`
+	Type   OrderRequestType `json:"type"`
+}
+
+// OrderRequestDirection defines model for OrderRequest.Direction.
+type OrderRequestDirection string
+
+// OrderRequestType defines model for OrderRequest.Type.
+type OrderRequestType string
 
 // OrderResult defines model for OrderResult.
 type OrderResult struct {
@@ -1534,6 +1962,302 @@ type TimelineEvent struct {
 	Version int64  `json:"version"`
 }
 
+// TradeNotice defines model for TradeNotice.
+type TradeNotice struct {
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Deadline margin calls, the last day (YYYY-MM-DD, Asia/Taipei) to restore 130 %
+	Deadline  string   `json:"deadline"`
+	Id        string   `json:"id"`
+	Positions []string `json:"positions"`
+
+	// Ratio the maintenance ratio then (1.3 is 130 %)
+	Ratio Decimal `json:"ratio"`
+
+	// Reason forced closes, ratio_below_forced or deadline_passed
+	Reason string          `json:"reason"`
+	Type   TradeNoticeType `json:"type"`
+}
+
+// TradeNoticeType defines model for TradeNotice.Type.
+type TradeNoticeType string
+
+// TradeNoticePage defines model for TradeNoticePage.
+type TradeNoticePage struct {
+	HasMore bool          `json:"hasMore"`
+	Items   []TradeNotice `json:"items"`
+	Page    int           `json:"page"`
+
+	// Ratio the account's maintenance ratio at live prices, null without margin positions
+	Ratio *Decimal `json:"ratio"`
+}
+
+// TradeOrder defines model for TradeOrder.
+type TradeOrder struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount Decimal `json:"amount"`
+
+	// AvgPrice a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	AvgPrice Decimal `json:"avgPrice"`
+
+	// Commission a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Commission Decimal             `json:"commission"`
+	CreatedAt  time.Time           `json:"createdAt"`
+	DayTrade   bool                `json:"dayTrade"`
+	Direction  TradeOrderDirection `json:"direction"`
+	Filled     int64               `json:"filled"`
+	Intent     TradeOrderIntent    `json:"intent"`
+
+	// Leverage a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Leverage   Decimal            `json:"leverage"`
+	Name       string             `json:"name"`
+	OddLot     bool               `json:"oddLot"`
+	OrderNo    string             `json:"orderNo"`
+	PlacedBy   TradeOrderPlacedBy `json:"placedBy"`
+	PositionId string             `json:"positionId"`
+
+	// Price the limit, or a market order's protective price
+	Price Decimal `json:"price"`
+
+	// Reason why a cancelled order stopped (member, market_unfilled, position_closing, forced_close)
+	Reason string           `json:"reason"`
+	Shares int64            `json:"shares"`
+	Side   TradeOrderSide   `json:"side"`
+	Status TradeOrderStatus `json:"status"`
+	Symbol string           `json:"symbol"`
+
+	// Tax a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Tax Decimal `json:"tax"`
+
+	// TradingDay YYYY-MM-DD in Asia/Taipei; a day order expires when its session ends
+	TradingDay string         `json:"tradingDay"`
+	Type       TradeOrderType `json:"type"`
+	UpdatedAt  time.Time      `json:"updatedAt"`
+}
+
+// TradeOrderDirection defines model for TradeOrder.Direction.
+type TradeOrderDirection string
+
+// TradeOrderIntent defines model for TradeOrder.Intent.
+type TradeOrderIntent string
+
+// TradeOrderPlacedBy defines model for TradeOrder.PlacedBy.
+type TradeOrderPlacedBy string
+
+// TradeOrderSide defines model for TradeOrder.Side.
+type TradeOrderSide string
+
+// TradeOrderType defines model for TradeOrder.Type.
+type TradeOrderType string
+
+// TradeOrderPage defines model for TradeOrderPage.
+type TradeOrderPage struct {
+	HasMore bool         `json:"hasMore"`
+	Items   []TradeOrder `json:"items"`
+	Page    int          `json:"page"`
+}
+
+// TradeOrderStatus defines model for TradeOrderStatus.
+type TradeOrderStatus string
+
+// TradePosition defines model for TradePosition.
+type TradePosition struct {
+	ClosedAt *time.Time `json:"closedAt"`
+
+	// ClosingShares of them, in a working closing order
+	ClosingShares int64                  `json:"closingShares"`
+	CreatedAt     time.Time              `json:"createdAt"`
+	DayTrade      bool                   `json:"dayTrade"`
+	Direction     TradePositionDirection `json:"direction"`
+
+	// EntryPrice a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	EntryPrice Decimal `json:"entryPrice"`
+
+	// ExitPrice average closing price, 0.00 before the first close
+	ExitPrice Decimal `json:"exitPrice"`
+
+	// Fee commission paid, both sides
+	Fee            Decimal                     `json:"fee"`
+	Id             string                      `json:"id"`
+	InstrumentType TradePositionInstrumentType `json:"instrumentType"`
+
+	// Leverage a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Leverage Decimal `json:"leverage"`
+
+	// Loan financing outstanding (margin longs)
+	Loan Decimal `json:"loan"`
+
+	// Lots shares / 1,000
+	Lots Decimal `json:"lots"`
+
+	// Margin the member's own money in the held shares (long, cost less financing; short, the margin)
+	Margin Decimal `json:"margin"`
+
+	// MarketValue held shares at the live price
+	MarketValue Decimal    `json:"marketValue"`
+	Name        string     `json:"name"`
+	OpenedAt    *time.Time `json:"openedAt"`
+
+	// OrderNo the opening order's number (the position's id)
+	OrderNo string `json:"orderNo"`
+
+	// Price the live last price
+	Price Decimal `json:"price"`
+
+	// Profit realised by closes, net of fees and tax
+	Profit Decimal `json:"profit"`
+
+	// Shares held now (for closed positions, the shares that were opened)
+	Shares int64 `json:"shares"`
+
+	// Status pending (opening order not filled yet, cancellable), holding, closing (preparing to close), closed, cancelled
+	Status TradePositionStatus `json:"status"`
+	Symbol string              `json:"symbol"`
+
+	// Tax a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Tax Decimal `json:"tax"`
+
+	// UnrealisedProfit the held shares at the live price less what they cost and the estimated commission and tax of closing
+	UnrealisedProfit Decimal `json:"unrealisedProfit"`
+}
+
+// TradePositionDirection defines model for TradePosition.Direction.
+type TradePositionDirection string
+
+// TradePositionInstrumentType defines model for TradePosition.InstrumentType.
+type TradePositionInstrumentType string
+
+// TradePositionDetail defines model for TradePositionDetail.
+type TradePositionDetail struct {
+	Orders   []TradeOrder  `json:"orders"`
+	Position TradePosition `json:"position"`
+}
+
+// TradePositionPage defines model for TradePositionPage.
+type TradePositionPage struct {
+	HasMore bool            `json:"hasMore"`
+	Items   []TradePosition `json:"items"`
+	Page    int             `json:"page"`
+}
+
+// TradePositionStatus pending (opening order not filled yet, cancellable), holding, closing (preparing to close), closed, cancelled
+type TradePositionStatus string
+
+// TradeResult defines model for TradeResult.
+type TradeResult struct {
+	// Filled shares this command filled
+	Filled  int64  `json:"filled"`
+	OrderNo string `json:"orderNo"`
+
+	// Position global event position
+	Position   Position         `json:"position"`
+	PositionId string           `json:"positionId"`
+	Status     TradeOrderStatus `json:"status"`
+}
+
+// TradeRules defines model for TradeRules.
+type TradeRules struct {
+	BoardLot int `json:"boardLot"`
+
+	// BondEtfTaxRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	BondEtfTaxRate   Decimal `json:"bondEtfTaxRate"`
+	CallDeadlineDays int     `json:"callDeadlineDays"`
+
+	// CommissionRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	CommissionRate Decimal `json:"commissionRate"`
+
+	// DayTradeTaxRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	DayTradeTaxRate Decimal `json:"dayTradeTaxRate"`
+
+	// EtfTaxRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	EtfTaxRate Decimal `json:"etfTaxRate"`
+
+	// ForcedCloseRatio a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ForcedCloseRatio Decimal `json:"forcedCloseRatio"`
+
+	// HoldDays a position can be sold this many trading days after it was opened at the earliest (0 same day; day trades exempt)
+	HoldDays int `json:"holdDays"`
+
+	// LoanUnit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	LoanUnit Decimal `json:"loanUnit"`
+
+	// LockMinutes a position cannot be closed for this long after its first fill (0 none)
+	LockMinutes int `json:"lockMinutes"`
+
+	// MaintenanceRatio a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaintenanceRatio Decimal `json:"maintenanceRatio"`
+
+	// MaxFinancing a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxFinancing Decimal `json:"maxFinancing"`
+
+	// MaxLongLeverage a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxLongLeverage Decimal `json:"maxLongLeverage"`
+	MaxLots         int     `json:"maxLots"`
+
+	// MaxShortLeverage a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxShortLeverage Decimal `json:"maxShortLeverage"`
+
+	// MinCommissionBoardLot a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinCommissionBoardLot Decimal `json:"minCommissionBoardLot"`
+
+	// MinCommissionOddLot a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinCommissionOddLot Decimal `json:"minCommissionOddLot"`
+
+	// MinShortMargin a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinShortMargin Decimal `json:"minShortMargin"`
+
+	// ProtectiveStep how far beyond the last price a market order may fill
+	ProtectiveStep Decimal `json:"protectiveStep"`
+	SettlementDays int     `json:"settlementDays"`
+
+	// StockTaxRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	StockTaxRate Decimal `json:"stockTaxRate"`
+}
+
 // UserInfo defines model for UserInfo.
 type UserInfo struct {
 	Account string `json:"account"`
@@ -1648,6 +2372,9 @@ type OrderNo = string
 
 // Page defines model for Page.
 type Page = int
+
+// PositionId defines model for PositionId.
+type PositionId = string
 
 // Size defines model for Size.
 type Size = int

@@ -848,6 +848,186 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/trade/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["orders"];
+        put?: never;
+        /**
+         * @description Opens a position: a buy (direction long) or a short sale (direction short), at a limit or at
+         *     market, in board lots (lots, 1 to 499; 1 lot = 1,000 shares) or, in the odd-lot session, in
+         *     shares (1 to 999). Leverage is the traded value over the member's own money: longs 1 to 2.5
+         *     (financing up to 60 %, loans in whole NT$1,000), shorts 1 to 1.11 (margin at least 90 %);
+         *     odd lots trade long for cash only. dayTrade marks a day trade: closed automatically at the
+         *     end of the continuous session. The cash the order may need is frozen at once (buys: amount
+         *     at the limit, or at market the protective price 3.5 % beyond the last price, with the
+         *     estimated commission, less the financing; shorts: the margin at the limit-up price) and
+         *     the unused rest released when the order is done.
+         *     While the market matches, the order crosses the simulated book at once, level by level
+         *     (market orders within the protective price; their unfilled rest is cancelled); a limit
+         *     order's rest works until it fills on later quotes, is cancelled, or its trading day ends.
+         *     Rules, in order: fields (symbol_required, quantity_required, quantity_invalid,
+         *     leverage_invalid, odd_lot_cash_only, day_trade_board_lot_only, price_required,
+         *     price_invalid); account state (403 account_frozen, account_disabled, trade_banned); the
+         *     market (404 symbol_not_found, price_not_obtained, price_out_of_band, price_not_on_tick,
+         *     not_trading_time — market orders and day trades only while the market matches); the cash
+         *     (insufficient_balance).
+         */
+        post: operations["placeOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/orders/{orderNo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** @description the same as POST /api/vue/trade/orders/{orderNo}/cancel */
+        delete: operations["cancelOrderDelete"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/orders/{orderNo}/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Cancels the member's working order (pending or partly filled) and releases what it holds
+         *     frozen; msg order_cancelled. A done order answers order_not_pending, someone else's or an
+         *     unknown one 404 order_not_found. Orders the rules placed (forced and day-trade closes)
+         *     cannot be cancelled.
+         */
+        post: operations["cancelOrder"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/positions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["positions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/positions/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["position"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/positions/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Sells a long's shares or buys a short's back: all (no lots or shares) or part (lots for a
+         *     board-lot position, shares for an odd-lot one), at market or at a limit, through the same
+         *     matching as any order; msg close_submitted. A still working opening order's rest is
+         *     cancelled first. Rules: position_not_found (404), position_not_holding (nothing held, or
+         *     a close already working), close_quantity_invalid, the broker's rules (position_locked,
+         *     sale_not_allowed_yet; GET /api/vue/trade/rules), then the order rules of placeOrder.
+         *     A sale's proceeds can be traded with at once and withdrawn from the settlement day (T+2).
+         */
+        post: operations["closePosition"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/dayTrading": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["dayTrading"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/notices": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["tradeNotices"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/trade/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get: operations["tradeRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -856,7 +1036,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used";
+        MessageKey: "ok" | "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -891,8 +1071,14 @@ export interface components {
         AccountFlag: "frozen" | "login_banned" | "trade_banned" | "withdrawal_banned" | "disabled";
         /** @enum {string} */
         ReviewStatus: "pending" | "approved" | "rejected";
-        /** @enum {string} */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit";
+        /**
+         * @description deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
+         *     the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
+         *     fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
+         *     collateral (short proceeds and margin held by the broker, negative, or given back)
+         * @enum {string}
+         */
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -1022,6 +1208,10 @@ export interface components {
             rate?: components["schemas"]["Decimal"];
             /** @description credit changes only (type credit; amount is the change, currency empty), the score after it */
             creditScore?: number;
+            /** @description trade lines only; remark holds the instrument's name */
+            symbol?: string;
+            /** @description a sale's trade line, the settlement date (T+2), YYYY-MM-DD in Asia/Taipei */
+            settleDate?: string;
             /** Format: date-time */
             createdAt: string;
             /** Format: date-time */
@@ -1056,10 +1246,12 @@ export interface components {
             remark: string;
         };
         /**
-         * @description review states of deposits and withdrawals; completed for exchanges and credit changes
+         * @description review states of deposits and withdrawals; completed for exchanges, credit changes and trade
+         *     lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
+         *     once, and can be withdrawn from that day)
          * @enum {string}
          */
-        FundRecordStatus: "pending" | "approved" | "rejected" | "completed";
+        FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled";
         RealNameRequest: {
             /** @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe */
             name: string;
@@ -1434,6 +1626,232 @@ export interface components {
             /** @description the symbol refused, when the refusal is about one */
             symbol?: string;
         };
+        OrderRequest: {
+            /** @description stock or ETF code, e.g. 2330, 0050 */
+            symbol: string;
+            /** @enum {string} */
+            direction: "long" | "short";
+            /** @enum {string} */
+            type: "limit" | "market";
+            /**
+             * Format: int64
+             * @description board lots of 1,000 shares (1 to 499); set lots or shares, not both
+             */
+            lots?: number;
+            /**
+             * Format: int64
+             * @description an odd-lot order of 1 to 999 shares
+             */
+            shares?: number;
+            /** @description the limit price (limit orders); on the tick grid and inside the day's band */
+            price?: components["schemas"]["Decimal"];
+            /** @description 1 (default) to 2.5 for longs, 1 to 1.11 for shorts, two decimals at most */
+            leverage?: components["schemas"]["Decimal"];
+            /** @description a day trade, closed automatically at the end of the continuous session */
+            dayTrade?: boolean;
+        };
+        CloseRequest: {
+            /** @enum {string} */
+            type: "limit" | "market";
+            /**
+             * Format: int64
+             * @description part of a board-lot position; neither lots nor shares closes it all
+             */
+            lots?: number;
+            /**
+             * Format: int64
+             * @description part of an odd-lot position
+             */
+            shares?: number;
+            /** @description the limit price (limit closes) */
+            price?: components["schemas"]["Decimal"];
+        };
+        /** @enum {string} */
+        TradeOrderStatus: "pending" | "partial" | "filled" | "cancelled" | "expired";
+        /**
+         * @description pending (opening order not filled yet, cancellable), holding, closing (preparing to close), closed, cancelled
+         * @enum {string}
+         */
+        TradePositionStatus: "pending" | "holding" | "closing" | "closed" | "cancelled";
+        TradeResult: {
+            orderNo: string;
+            status: components["schemas"]["TradeOrderStatus"];
+            positionId: string;
+            /**
+             * Format: int64
+             * @description shares this command filled
+             */
+            filled: number;
+            position: components["schemas"]["Position"];
+        };
+        TradeOrder: {
+            orderNo: string;
+            positionId: string;
+            /** @enum {string} */
+            intent: "open" | "close";
+            symbol: string;
+            name: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /** @enum {string} */
+            direction: "long" | "short";
+            /** @enum {string} */
+            type: "limit" | "market";
+            /** Format: int64 */
+            shares: number;
+            oddLot: boolean;
+            /** @description the limit, or a market order's protective price */
+            price: components["schemas"]["Decimal"];
+            leverage: components["schemas"]["Decimal"];
+            dayTrade: boolean;
+            /** @enum {string} */
+            placedBy: "member" | "forced_close" | "day_trade_close";
+            /** @description YYYY-MM-DD in Asia/Taipei; a day order expires when its session ends */
+            tradingDay: string;
+            status: components["schemas"]["TradeOrderStatus"];
+            /** @description why a cancelled order stopped (member, market_unfilled, position_closing, forced_close) */
+            reason: string;
+            /** Format: int64 */
+            filled: number;
+            avgPrice: components["schemas"]["Decimal"];
+            amount: components["schemas"]["Decimal"];
+            commission: components["schemas"]["Decimal"];
+            tax: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        TradeOrderPage: {
+            items: components["schemas"]["TradeOrder"][];
+            page: number;
+            hasMore: boolean;
+        };
+        TradePosition: {
+            id: string;
+            /** @description the opening order's number (the position's id) */
+            orderNo: string;
+            symbol: string;
+            name: string;
+            /** @enum {string} */
+            instrumentType: "stock" | "etf" | "bond_etf";
+            /** @enum {string} */
+            direction: "long" | "short";
+            status: components["schemas"]["TradePositionStatus"];
+            /**
+             * Format: int64
+             * @description held now (for closed positions, the shares that were opened)
+             */
+            shares: number;
+            /**
+             * Format: int64
+             * @description of them, in a working closing order
+             */
+            closingShares: number;
+            /** @description shares / 1,000 */
+            lots: components["schemas"]["Decimal"];
+            leverage: components["schemas"]["Decimal"];
+            dayTrade: boolean;
+            entryPrice: components["schemas"]["Decimal"];
+            /** @description average closing price, 0.00 before the first close */
+            exitPrice: components["schemas"]["Decimal"];
+            /** @description the live last price */
+            price: components["schemas"]["Decimal"];
+            /** @description held shares at the live price */
+            marketValue: components["schemas"]["Decimal"];
+            /** @description commission paid, both sides */
+            fee: components["schemas"]["Decimal"];
+            tax: components["schemas"]["Decimal"];
+            /** @description the member's own money in the held shares (long, cost less financing; short, the margin) */
+            margin: components["schemas"]["Decimal"];
+            /** @description financing outstanding (margin longs) */
+            loan: components["schemas"]["Decimal"];
+            /** @description realised by closes, net of fees and tax */
+            profit: components["schemas"]["Decimal"];
+            /** @description the held shares at the live price less what they cost and the estimated commission and tax of closing */
+            unrealisedProfit: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            openedAt: string | null;
+            /** Format: date-time */
+            closedAt: string | null;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TradePositionPage: {
+            items: components["schemas"]["TradePosition"][];
+            page: number;
+            hasMore: boolean;
+        };
+        TradePositionDetail: {
+            position: components["schemas"]["TradePosition"];
+            orders: components["schemas"]["TradeOrder"][];
+        };
+        DayTradingSummary: {
+            /** @description YYYY-MM-DD in Asia/Taipei */
+            tradingDay: string;
+            /**
+             * Format: int64
+             * @description shares of today's day trades still open
+             */
+            holdingShares: number;
+            /** @description their market value at live prices */
+            valuation: components["schemas"]["Decimal"];
+            /** @description the member's own money put into today's day trades */
+            committed: components["schemas"]["Decimal"];
+            /** @description realised and unrealised profit of today's day trades */
+            profit: components["schemas"]["Decimal"];
+            /** @description profit / committed in percent, two decimals */
+            returnRate: components["schemas"]["Decimal"];
+            positions: components["schemas"]["TradePosition"][];
+            orders: components["schemas"]["TradeOrder"][];
+        };
+        TradeNotice: {
+            id: string;
+            /** @enum {string} */
+            type: "margin_call" | "margin_call_met" | "forced_close";
+            /** @description the maintenance ratio then (1.3 is 130 %) */
+            ratio: components["schemas"]["Decimal"];
+            /** @description margin calls, the last day (YYYY-MM-DD, Asia/Taipei) to restore 130 % */
+            deadline: string;
+            /** @description forced closes, ratio_below_forced or deadline_passed */
+            reason: string;
+            positions: string[];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        TradeNoticePage: {
+            items: components["schemas"]["TradeNotice"][];
+            page: number;
+            hasMore: boolean;
+            /** @description the account's maintenance ratio at live prices, null without margin positions */
+            ratio: components["schemas"]["Decimal"] | null;
+        };
+        TradeRules: {
+            commissionRate: components["schemas"]["Decimal"];
+            minCommissionBoardLot: components["schemas"]["Decimal"];
+            minCommissionOddLot: components["schemas"]["Decimal"];
+            stockTaxRate: components["schemas"]["Decimal"];
+            etfTaxRate: components["schemas"]["Decimal"];
+            bondEtfTaxRate: components["schemas"]["Decimal"];
+            dayTradeTaxRate: components["schemas"]["Decimal"];
+            maxFinancing: components["schemas"]["Decimal"];
+            minShortMargin: components["schemas"]["Decimal"];
+            maxLongLeverage: components["schemas"]["Decimal"];
+            maxShortLeverage: components["schemas"]["Decimal"];
+            maintenanceRatio: components["schemas"]["Decimal"];
+            forcedCloseRatio: components["schemas"]["Decimal"];
+            callDeadlineDays: number;
+            loanUnit: components["schemas"]["Decimal"];
+            settlementDays: number;
+            /** @description how far beyond the last price a market order may fill */
+            protectiveStep: components["schemas"]["Decimal"];
+            boardLot: number;
+            maxLots: number;
+            /** @description a position cannot be closed for this long after its first fill (0 none) */
+            lockMinutes: number;
+            /** @description a position can be sold this many trading days after it was opened at the earliest (0 same day; day trades exempt) */
+            holdDays: number;
+        };
     };
     responses: {
         /** @description refused; msg says why */
@@ -1455,6 +1873,8 @@ export interface components {
         Page: number;
         Size: number;
         OrderNo: string;
+        /** @description a position's id (its opening order's number) */
+        PositionId: string;
         AccountPath: string;
         /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
         Symbol: string;
@@ -1832,7 +2252,7 @@ export interface operations {
     fundRecords: {
         parameters: {
             query?: {
-                type?: "all" | "deposit" | "withdraw" | "exchange" | "credit";
+                type?: "all" | "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral";
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2980,6 +3400,327 @@ export interface operations {
                 };
                 content: {
                     "text/plain": string;
+                };
+            };
+        };
+    };
+    orders: {
+        parameters: {
+            query?: {
+                /** @description working (pending and partly filled), done (filled, cancelled, expired), or one status */
+                status?: "all" | "working" | "done" | "pending" | "partial" | "filled" | "cancelled" | "expired";
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member's orders, newest first */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeOrderPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    placeOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRequest"];
+            };
+        };
+        responses: {
+            /** @description the order, its status after matching at once, its position */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    cancelOrderDelete: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description cancelled (msg order_cancelled); the frozen rest is released */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeResult"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    cancelOrder: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description cancelled (msg order_cancelled) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    positions: {
+        parameters: {
+            query?: {
+                /** @description holding (holding and closing), pending (opening order not filled yet), closed (closed and cancelled), all */
+                status?: "holding" | "pending" | "closed" | "all";
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member's positions, newest first, valued at live quotes */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradePositionPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    position: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                /** @description a position's id (its opening order's number) */
+                id: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the position with the orders that opened and closed it */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradePositionDetail"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    closePosition: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a position's id (its opening order's number) */
+                id: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CloseRequest"];
+            };
+        };
+        responses: {
+            /** @description the closing order and its status (msg close_submitted) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    dayTrading: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description today's day trades (positions opened with dayTrade) valued at live quotes, with their orders */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DayTradingSummary"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    tradeNotices: {
+        parameters: {
+            query?: {
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description margin calls, calls met and forced closes, newest first, with the account's current maintenance ratio */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeNoticePage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    tradeRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the fees, taxes, margin and broker rules the server applies, for the app's rules page */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeRules"];
+                    };
                 };
             };
         };

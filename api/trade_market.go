@@ -1,0 +1,89 @@
+package api
+
+import (
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/fees"
+	"github.com/lotbook/lotbook/commands/rules/matching"
+	"github.com/lotbook/lotbook/market"
+	"github.com/lotbook/lotbook/market/calendar"
+	"github.com/lotbook/lotbook/market/rules"
+)
+
+// tradeMarket is what trading reads from the market; *market.Service is the one implementation
+// that serves (prices come only from it). Scenario tests wrap it to script one symbol's book.
+type tradeMarket interface {
+	Quote(symbol string) (market.Quote, error)
+	Instrument(symbol string) (market.Instrument, error)
+	CheckPrice(symbol string, p decimal.Decimal) error
+	Session() market.SessionInfo
+}
+
+var taipei = calendar.Taiwan().Location()
+
+// tradingDay is the Asia/Taipei date of t: within every session (exchange or demo hours) the
+// trading day is the calendar day.
+func tradingDay(t time.Time) string { return t.In(taipei).Format(time.DateOnly) }
+
+// kindOf is the tax kind of an instrument: bond ETFs (codes ending in B) pay no transaction tax.
+func kindOf(in market.Instrument) fees.Kind {
+	switch {
+	case in.Type == "etf" && strings.HasSuffix(in.Symbol, "B"):
+		return fees.BondETF
+	case in.Type == "etf":
+		return fees.ETF
+	}
+	return fees.Stock
+}
+
+// priceKey names why the market refuses a limit price.
+func priceKey(err error) string {
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, rules.ErrAboveLimit), errors.Is(err, rules.ErrBelowLimit):
+		return commands.KeyPriceOutOfBand
+	case errors.Is(err, rules.ErrOffTick):
+		return commands.KeyPriceNotOnTick
+	}
+	return commands.KeyPriceInvalid
+}
+
+func levelsIn(ls []market.Level) []matching.Level {
+	out := make([]matching.Level, len(ls))
+	for i, l := range ls {
+		out[i] = matching.Level{Price: l.Price, Size: l.Size}
+	}
+	return out
+}
+
+// marketView is what commands decide an order on: the symbol's quote with best five, its tax
+// kind, the session and the trading day at now. An unknown symbol (or an index) gives a view
+// without symbol, which commands refuse with symbol_not_found.
+func marketView(m tradeMarket, symbol string, now time.Time) commands.Market {
+	in, err := m.Instrument(symbol)
+	if err != nil {
+		return commands.Market{}
+	}
+	q, err := m.Quote(in.Symbol)
+	if err != nil {
+		return commands.Market{}
+	}
+	return viewOf(m, in, q, now)
+}
+
+func viewOf(m tradeMarket, in market.Instrument, q market.Quote, now time.Time) commands.Market {
+	ss := m.Session()
+	return commands.Market{
+		Symbol: in.Symbol, Name: in.Name, Kind: kindOf(in),
+		Quote: commands.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown,
+			Bids: levelsIn(q.Bids), Asks: levelsIn(q.Asks), Time: q.Time},
+		Phase: ss.Phase, OddLot: ss.OddLot, TradingDay: tradingDay(now),
+		CheckPrice: func(p decimal.Decimal) string { return priceKey(m.CheckPrice(in.Symbol, p)) },
+	}
+}
