@@ -69,6 +69,17 @@ async function waitReady(base, proc, deadline) {
   throw new Error(`lotbook at ${base} not ready within the deadline`);
 }
 
+// Every server this process started. They must not outlive it: a test that fails before its
+// teardown would otherwise leave the server running, and its pipes would keep this process (and
+// so the whole run) waiting forever.
+const servers = new Map();
+process.on('exit', () => {
+  for (const [p, data] of servers) {
+    p.kill('SIGKILL');
+    rmSync(data, { recursive: true, force: true });
+  }
+});
+
 /**
  * Starts `lotbook serve --demo` on a free port and a fresh data folder, waits for /readyz.
  * The port is picked before the server binds it; on the rare lost race the start is retried.
@@ -79,6 +90,7 @@ export async function startServer() {
   // Embedded SQLite only, whatever the developer's shell points at.
   delete env.LOTBOOK_DATABASE_URL;
   delete env.LOTBOOK_EVENTS_URL;
+  let last = '';
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
@@ -87,39 +99,58 @@ export async function startServer() {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    const keep = (b) => {
-      log.push(b.toString());
-      if (log.length > 400) log.splice(0, log.length - 400);
+    servers.set(proc, data);
+    proc.once('exit', () => servers.delete(proc));
+    // The server alone does not keep this process alive (see servers above).
+    proc.unref();
+    for (const out of [proc.stdout, proc.stderr]) {
+      out.unref();
+      out.on('data', (b) => {
+        log.push(b.toString());
+        if (log.length > 400) log.splice(0, log.length - 400);
+      });
+    }
+    const stop = async () => {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        const exited = new Promise((r) => proc.once('exit', r));
+        proc.kill('SIGTERM');
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
+        await exited;
+        clearTimeout(timer);
+      }
     };
-    proc.stdout.on('data', keep);
-    proc.stderr.on('data', keep);
-    const spawned = new Promise((ok, fail) => {
-      proc.once('spawn', ok);
-      proc.once('error', fail);
-    });
-    await spawned.catch((e) => {
+    try {
+      await new Promise((ok, fail) => {
+        proc.once('spawn', ok);
+        proc.once('error', fail);
+      });
+    } catch (e) {
       throw new Error(`cannot start ${BIN} (run \`make bin/lotbook\` or set LOTBOOK_BIN): ${e.message}`);
-    });
-    if (await waitReady(base, proc, Date.now() + 20_000)) {
+    }
+    let ready;
+    try {
+      // Generous: on a loaded two-core machine the demo seed and catch-up can take a while.
+      ready = await waitReady(base, proc, Date.now() + 60_000);
+    } catch (e) {
+      await stop();
+      rmSync(data, { recursive: true, force: true });
+      throw new Error(`${e.message}\n${log.join('')}`);
+    }
+    if (ready) {
       return {
         base,
         data,
         log: () => log.join(''),
         async stop() {
-          if (proc.exitCode === null) {
-            const exited = new Promise((r) => proc.once('exit', r));
-            proc.kill('SIGTERM');
-            const timer = setTimeout(() => proc.kill('SIGKILL'), 5000);
-            await exited;
-            clearTimeout(timer);
-          }
+          await stop();
           rmSync(data, { recursive: true, force: true });
         },
       };
     }
-    if (attempt === 2) throw new Error(`lotbook exited with ${proc.exitCode}:\n${log.join('')}`);
+    last = `lotbook exited with ${proc.exitCode}:\n${log.join('')}`;
   }
-  throw new Error('unreachable');
+  rmSync(data, { recursive: true, force: true });
+  throw new Error(last);
 }
 
 export function launchBrowser() {

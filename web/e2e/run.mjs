@@ -1,7 +1,7 @@
 // `npm run e2e`: the browser tests (node:test, one lotbook server and one Chromium per file).
 // Uses LOTBOOK_BIN (as `make e2e` sets it), else builds bin/lotbook with make. Screenshots go to
 // screenshots/ at the repository root (LOTBOOK_SCREENSHOTS overrides), cleared first.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -33,7 +33,19 @@ if (files.length === 0) {
 }
 
 // Two files at a time: each is a server plus a browser, and the machine has two cores.
+// --test-force-exit ends a file's process once its tests are done, even if a failed test left a
+// handle open; the watchdog ends the whole run (its process group) if it hangs anyway.
+const WATCHDOG_MS = 15 * 60_000;
 const started = Date.now();
-const run = spawnSync(process.execPath, ['--test', '--test-concurrency=2', '--test-reporter=spec', ...files], { stdio: 'inherit' });
+const run = spawn(process.execPath, ['--test', '--test-force-exit', '--test-concurrency=2', '--test-reporter=spec', ...files], {
+  stdio: 'inherit',
+  detached: true,
+});
+const watchdog = setTimeout(() => {
+  console.error(`e2e: still running after ${WATCHDOG_MS / 60_000} min, stopping it`);
+  process.kill(-run.pid, 'SIGKILL');
+}, WATCHDOG_MS);
+const [code, signal] = await new Promise((r) => run.once('exit', (c, s) => r([c, s])));
+clearTimeout(watchdog);
 console.log(`e2e: ${files.length} files in ${((Date.now() - started) / 1000).toFixed(1)} s; screenshots in ${SHOTS}`);
-process.exit(run.status ?? 1);
+process.exit(signal ? 1 : (code ?? 1));
