@@ -97,11 +97,14 @@ func newWSMetrics(reg prometheus.Registerer) *wsMetrics {
 }
 
 // symEntry is one watched symbol: who wants which channel, and the latest frame of each wanted
-// channel.
+// channel. A channel's first frame is rendered off the hub goroutine (an index's first candles
+// take the market seconds); until then it is rendering, then ready and kept current.
 type symEntry struct {
-	conns  map[*wsConn]chanMask
-	counts [len(wsChannels)]int32
-	latest [len(wsChannels)][]byte
+	conns            map[*wsConn]chanMask
+	counts           [len(wsChannels)]int32
+	latest           [len(wsChannels)][]byte
+	ready, rendering chanMask
+	changes          uint64 // quotes taken for the symbol: tells whether a first render is stale
 }
 
 // wsHub serves the market socket.
@@ -154,7 +157,6 @@ const wsNoSymbol = "\x00"
 func (h *wsHub) run(ctx context.Context) {
 	defer close(h.stopped)
 	defer h.closeAll()
-	go h.warm(ctx)
 	for {
 		select {
 		case <-ctx.Done():
@@ -163,21 +165,6 @@ func (h *wsHub) run(ctx context.Context) {
 			h.broadcast()
 		case fn := <-h.reqs:
 			fn()
-		}
-	}
-}
-
-// warm asks the market once for the indices' candles: their first query builds the index's
-// history from every constituent (seconds), which the hub goroutine must not pay for a client.
-func (h *wsHub) warm(ctx context.Context) {
-	for sym := range h.indices {
-		for bit := 1; bit < len(wsChannels); bit++ {
-			if ctx.Err() != nil {
-				return
-			}
-			if _, err := h.mkt.Candles(sym, interval(bit), time.Time{}, 1); err != nil {
-				h.log.Warn("warming index candles", "symbol", sym, "interval", interval(bit), "err", err)
-			}
 		}
 	}
 }
@@ -201,9 +188,10 @@ func (h *wsHub) broadcast() {
 		if e == nil {
 			continue
 		}
+		e.changes++
 		var fresh chanMask
 		for bit := range wsChannels {
-			if e.counts[bit] == 0 {
+			if e.ready&(1<<bit) == 0 {
 				continue
 			}
 			pm, err := h.render(q, bit, now)
@@ -405,31 +393,87 @@ func (h *wsHub) subscribe(c *wsConn, symbols []string, mask chanMask) {
 	if len(watch) > 0 {
 		h.sub.Watch(watch...)
 	}
-	now := time.Now()
+	var jobs []renderJob
 	for _, s := range symbols {
 		e := h.syms[s]
-		var q *market.Quote
 		for bit := range wsChannels {
-			if mask&(1<<bit) == 0 {
-				continue
+			if mask&e.ready&(1<<bit) != 0 {
+				c.offer(frameKey{s, bit}, e.latest[bit])
 			}
-			if e.latest[bit] == nil { // nobody watched this channel: render it now
-				if q == nil {
-					mq, err := h.mkt.Quote(s)
-					if err != nil {
-						c.fail(wire.MessageKeyNotFound, s)
-						break
+		}
+		if need := mask &^ e.ready &^ e.rendering; need != 0 {
+			e.rendering |= need
+			jobs = append(jobs, renderJob{symbol: s, entry: e, bits: need, changes: e.changes})
+		}
+	}
+	if len(jobs) > 0 {
+		go h.renderFirst(jobs)
+	}
+}
+
+// renderJob is the first render of some channels of a symbol.
+type renderJob struct {
+	symbol  string
+	entry   *symEntry
+	bits    chanMask
+	changes uint64
+}
+
+// renderFirst renders first frames off the hub goroutine and hands each symbol's back to it.
+func (h *wsHub) renderFirst(jobs []renderJob) {
+	for _, j := range jobs {
+		var frames [len(wsChannels)][]byte
+		if q, err := h.mkt.Quote(j.symbol); err == nil {
+			now := time.Now()
+			for bit := range wsChannels {
+				if j.bits&(1<<bit) != 0 {
+					if frames[bit], err = h.render(q, bit, now); err != nil {
+						h.log.Warn("socket snapshot", "symbol", j.symbol, "channel", wsChannels[bit], "err", err)
 					}
-					q = &mq
 				}
-				pm, err := h.render(*q, bit, now)
-				if err != nil {
-					h.log.Warn("socket snapshot", "symbol", s, "channel", wsChannels[bit], "err", err)
-					continue
-				}
-				e.latest[bit] = pm
 			}
-			c.offer(frameKey{s, bit}, e.latest[bit])
+		}
+		if !h.do(func() { h.rendered(j, frames) }) {
+			return
+		}
+	}
+}
+
+// rendered makes first frames the latest state and offers them to every subscriber of their
+// channel. A frame the market moved past while it rendered is rendered again here, which is
+// quick now that the market has the symbol's history at hand. Hub goroutine only.
+func (h *wsHub) rendered(j renderJob, frames [len(wsChannels)][]byte) {
+	e := j.entry
+	if h.syms[j.symbol] != e {
+		return // nobody watched the symbol since (a newer entry renders its own)
+	}
+	e.rendering &^= j.bits
+	var q *market.Quote
+	for bit := range wsChannels {
+		if j.bits&(1<<bit) == 0 || e.counts[bit] == 0 {
+			continue
+		}
+		f := frames[bit]
+		if e.changes != j.changes || f == nil {
+			if q == nil {
+				mq, err := h.mkt.Quote(j.symbol)
+				if err != nil {
+					return
+				}
+				q = &mq
+			}
+			var err error
+			if f, err = h.render(*q, bit, time.Now()); err != nil {
+				h.log.Warn("socket snapshot", "symbol", j.symbol, "channel", wsChannels[bit], "err", err)
+				continue // not ready: the next subscription tries again
+			}
+		}
+		e.latest[bit] = f
+		e.ready |= 1 << bit
+		for c, mask := range e.conns {
+			if mask&(1<<bit) != 0 {
+				c.offer(frameKey{j.symbol, bit}, f)
+			}
 		}
 	}
 }
@@ -454,7 +498,7 @@ func (h *wsHub) unsubscribe(c *wsConn, symbols []string, mask chanMask) {
 		for bit := range wsChannels {
 			if gone&(1<<bit) != 0 {
 				if e.counts[bit]--; e.counts[bit] == 0 {
-					e.latest[bit] = nil // nobody keeps it current any more
+					e.latest[bit], e.ready = nil, e.ready&^(1<<bit) // nobody keeps it current any more
 				}
 			}
 		}
