@@ -88,6 +88,10 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 		go func() {
 			defer wg.Done()
 			versions := make([]int64, cfg.StreamsPerWriter)
+			streams := make([]string, cfg.StreamsPerWriter)
+			for k := range streams {
+				streams[k] = fmt.Sprintf("bench-%s-%d-%d", run, w, k)
+			}
 			evs := make([]events.EventData, cfg.EventsPerAppend)
 			meta := events.Metadata{Actor: "system", CorrelationID: run}
 			for i := 0; ; i++ {
@@ -103,7 +107,7 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 					evs[j] = events.EventData{ID: uuid.New(), Type: "DepositApproved.v1", Data: payload, Metadata: meta}
 				}
 				t := time.Now()
-				res, err := st.Append(ctx, fmt.Sprintf("bench-%s-%d-%d", run, w, k), versions[k], evs)
+				res, err := st.Append(ctx, streams[k], versions[k], evs)
 				if err != nil {
 					errs <- fmt.Errorf("writer %d: %w", w, err)
 					return

@@ -18,6 +18,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/google/uuid"
+
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/bench"
 	"github.com/lotbook/lotbook/events/postgres"
@@ -33,6 +35,9 @@ func main() {
 	perAppend := flag.Int("events", 1, "events per append")
 	pg := flag.String("pg", pgtest.AdminDSN(), "PostgreSQL server (a fresh database is created on it per run)")
 	flag.Parse()
+	// The writers make two random UUIDs per append: drawn from a pool, not a getrandom call
+	// each, so that the figures measure the store rather than the load's own randomness.
+	uuid.EnableRandPool()
 
 	var writers []int
 	for _, f := range strings.Split(*writerList, ",") {
