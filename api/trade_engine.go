@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -17,6 +18,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
@@ -88,7 +90,7 @@ type engPosition struct {
 	memberID, id, symbol, openDay string
 	short, dayTrade, openWorking  bool
 	shares, closing               int64
-	loan                          decimal.Decimal
+	loan, basis, margin           decimal.Decimal // as the account aggregate keeps them (OrderFilled's figures)
 }
 
 type tradeEngine struct {
@@ -102,8 +104,9 @@ type tradeEngine struct {
 	feed      quoteFeed
 	orders    map[string]*engOrder
 	positions map[string]*engPosition
-	resting   map[string]int // symbol -> working orders
-	watch     []string       // symbols to start watching
+	resting   map[string]int    // symbol -> working orders
+	calls     map[string]string // member -> deadline of the open margin call
+	watch     []string          // symbols to start watching
 	unwatch   []string
 	kick      chan struct{}
 	ready     chan struct{} // closed once the log is folded to the head seen at start
@@ -113,7 +116,7 @@ type tradeEngine struct {
 
 func newTradeEngine(cmd *commands.Service, store events.Store, mkt *market.Service, now func() time.Time, log *slog.Logger) *tradeEngine {
 	return &tradeEngine{cmd: cmd, store: store, log: log, now: now, mkt: mkt, feed: &marketFeed{mkt: mkt},
-		orders: map[string]*engOrder{}, positions: map[string]*engPosition{}, resting: map[string]int{},
+		orders: map[string]*engOrder{}, positions: map[string]*engPosition{}, resting: map[string]int{}, calls: map[string]string{},
 		kick: make(chan struct{}, 1), ready: make(chan struct{})}
 }
 
@@ -197,7 +200,8 @@ func (e *tradeEngine) isReady() bool {
 
 // tradeEvent is whether a stored type is one the engine folds (decoding only those).
 func tradeEvent(typ string) bool {
-	for _, p := range []string{"OrderPlaced.", "OrderFilled.", "OrderCancelled.", "OrderExpired."} {
+	for _, p := range []string{"OrderPlaced.", "OrderFilled.", "OrderCancelled.", "OrderExpired.", "MarginCallIssued.",
+		"MarginCallMet.", "ForcedCloseStarted."} {
 		if strings.HasPrefix(typ, p) {
 			return true
 		}
@@ -231,21 +235,28 @@ func (e *tradeEngine) fold(page []events.RecordedEvent) {
 				}
 			}
 			if pos := e.positions[ev.PositionID]; pos != nil {
+				sign := decimal.NewFromInt(1)
 				if opening := (ev.Side == events.SideBuy) != pos.short; opening {
 					pos.shares += ev.Shares
-					pos.loan = pos.loan.Add(ev.Loan)
 					pos.openWorking = pos.openWorking && ev.Remaining > 0
 				} else {
+					sign = sign.Neg()
 					pos.shares -= ev.Shares
 					pos.closing -= ev.Shares
-					pos.loan = pos.loan.Sub(ev.Loan)
 				}
+				pos.loan = pos.loan.Add(ev.Loan.Mul(sign))
+				pos.basis = pos.basis.Add(ev.Basis.Mul(sign))
+				pos.margin = pos.margin.Add(ev.Margin.Mul(sign))
 				e.tidy(pos)
 			}
 		case events.OrderCancelled:
 			e.stopped(ev.OrderNo, ev.PositionID, ev.Shares)
 		case events.OrderExpired:
 			e.stopped(ev.OrderNo, ev.PositionID, ev.Shares)
+		case events.MarginCallIssued:
+			e.calls[member] = ev.Deadline
+		case events.MarginCallMet, events.ForcedCloseStarted:
+			delete(e.calls, member)
 		}
 	}
 }
@@ -412,7 +423,8 @@ func (e *tradeEngine) sweep(ctx context.Context) {
 	m := e.mkt
 	var expire []engOrder
 	var dayTrades []engPosition
-	margined := map[string][]string{} // member -> symbols
+	margined := map[string][]engPosition{}
+	calls := map[string]string{}
 	ss := m.Session()
 	session := commands.Market{Phase: ss.Phase, OddLot: ss.OddLot}
 	for _, o := range e.orders {
@@ -428,10 +440,11 @@ func (e *tradeEngine) sweep(ctx context.Context) {
 			dayTrades = append(dayTrades, *p)
 		}
 		if p.short || p.loan.IsPositive() {
-			if !slices.Contains(margined[p.memberID], p.symbol) {
-				margined[p.memberID] = append(margined[p.memberID], p.symbol)
-			}
+			margined[p.memberID] = append(margined[p.memberID], *p)
 		}
+	}
+	for member, deadline := range e.calls {
+		calls[member] = deadline
 	}
 	e.mu.Unlock()
 	for _, o := range expire {
@@ -448,14 +461,34 @@ func (e *tradeEngine) sweep(ctx context.Context) {
 		}
 	}
 	second := strconv.FormatInt(now.Unix(), 10)
-	for member, symbols := range margined {
+	for member, held := range margined {
+		views := map[string]commands.Market{}
+		var acc margin.Account
+		for _, p := range held {
+			if _, seen := views[p.symbol]; !seen {
+				views[p.symbol] = marketView(m, p.symbol, now)
+			}
+			value := views[p.symbol].Quote.Last.Mul(decimal.NewFromInt(p.shares))
+			if p.short {
+				acc.ShortCollateral, acc.ShortValue = acc.ShortCollateral.Add(p.basis).Add(p.margin), acc.ShortValue.Add(value)
+			} else {
+				acc.LongValue, acc.Loans = acc.LongValue.Add(value), acc.Loans.Add(p.loan)
+			}
+		}
+		// Only a change of the rule's state needs the command, which decides on the account's own
+		// figures: a call to make or to lift, a forced close.
+		ratio, owed := margin.Ratio(acc)
+		deadline, called := calls[member]
+		below := owed && margin.Call(ratio)
+		force := owed && (margin.ForceNow(ratio) || below && called && today > deadline)
+		if below == called && !force {
+			continue
+		}
 		// The check's id names the second and the prices it saw: instances sweeping the same
 		// second with the same prices decide once, new prices decide again.
-		views := map[string]commands.Market{}
-		slices.Sort(symbols)
+		symbols := slices.Sorted(maps.Keys(views))
 		prices := sha256.New()
 		for _, sym := range symbols {
-			views[sym] = marketView(m, sym, now)
 			fmt.Fprintf(prices, "%s=%s;", sym, views[sym].Quote.Last)
 		}
 		meta := commands.Meta{CommandID: member + "/margin/" + second + "/" + hex.EncodeToString(prices.Sum(nil)[:8]), Actor: "system"}

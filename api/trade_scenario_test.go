@@ -513,3 +513,107 @@ func TestTradeMarginCallAndForcedClose(t *testing.T) {
 		}
 	})
 }
+
+func TestTradeDayOrderExpiresWhenItsDayEnds(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		th := newTradeHarness(t, h, "1000000")
+		m := th.m
+		th.mkt.book("2603", "186.5", "186.5", lvls("186", 5000), lvls("187", 5000))
+		o := m.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "180"})
+		m.wantCash(o.Position, "819744.00", "180256.00")
+		th.sweep()
+		if got := m.orderNamed(o.OrderNo); got.Status != wire.TradeOrderStatusPending {
+			t.Fatalf("expired during its day: %+v", got)
+		}
+		h.clock.Advance(24 * time.Hour)
+		th.sweep()
+		if got := m.orderNamed(o.OrderNo); got.Status != wire.TradeOrderStatusExpired || got.TradingDay != "2026-03-02" {
+			t.Fatalf("the next day %+v", got)
+		}
+		m.wantCash(h.head(), "1000000.00", "0.00")
+		if p := m.positionNamed(o.OrderNo).Position; p.Status != wire.PositionCancelled {
+			t.Fatalf("position of the expired order %+v", p)
+		}
+	})
+}
+
+func TestTradeConcurrentOrdersNeverOverspend(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		th := newTradeHarness(t, h, "1000000")
+		m := th.m
+		th.mkt.book("2603", "186.5", "186.5", lvls("186", 5000), lvls("187", 5000))
+		body := map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "186"}
+		var wg sync.WaitGroup
+		answers := make([]answer, 20)
+		for i := range answers {
+			wg.Go(func() { answers[i] = m.order(body) })
+		}
+		wg.Wait()
+		placed := 0
+		for _, a := range answers {
+			switch {
+			case a.code == 200:
+				placed++
+			case a.code != 422 || a.Msg != "insufficient_balance":
+				t.Fatalf("concurrent order: %s", a)
+			}
+		}
+		// Each freezes 186,265: five fit in 1,000,000, a sixth does not.
+		if placed != 5 {
+			t.Fatalf("%d of 20 orders placed, want 5", placed)
+		}
+		m.wantCash(h.head(), "68675.00", "931325.00")
+		// The same key from many clients at once places one order.
+		key := uuid.NewString()
+		small := map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 0, "shares": 100, "price": "186"}
+		nos := make([]string, 8)
+		for i := range nos {
+			wg.Go(func() {
+				a := m.postKey("/api/vue/trade/orders", key, small)
+				if a.code == 200 {
+					var r wire.TradeResult
+					a.data(t, &r)
+					nos[i] = r.OrderNo
+				}
+			})
+		}
+		wg.Wait()
+		for _, no := range nos {
+			if no == "" || no != nos[0] {
+				t.Fatalf("one key, orders %v", nos)
+			}
+		}
+	})
+}
+
+func TestTradeShortETFRoundTrip(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		th := newTradeHarness(t, h, "1000000")
+		m := th.m
+		th.mkt.book("0050", "62.6", "62.5", lvls("62.5", 5000), lvls("62.55", 5000))
+		o := m.placed(map[string]any{"symbol": "0050", "direction": "short", "type": "market", "lots": 1, "leverage": "1.11"})
+		// 62,500 sold: commission 89, ETF tax 0.1 % = 62; margin 56,307 (56,306.31 up).
+		if o.Status != wire.TradeOrderStatusFilled {
+			t.Fatalf("short sale %+v", o)
+		}
+		m.wantCash(o.Position, "943693.00", "0.00")
+		if p := m.positionNamed(o.OrderNo).Position; p.Direction != wire.TradePositionDirectionShort || p.InstrumentType != wire.TradeKindEtf ||
+			p.Margin != "56307.00" || p.Tax != "62.00" || p.Fee != "89.00" {
+			t.Fatalf("short position %+v", p)
+		}
+		th.mkt.book("0050", "62.6", "62", lvls("61.95", 5000), lvls("62", 5000))
+		a := m.post("/api/vue/trade/positions/"+o.OrderNo+"/close", map[string]any{"type": "limit", "price": "62"})
+		want(t, a, 200, "close_submitted")
+		var cl wire.TradeResult
+		a.data(t, &cl)
+		// Collateral 62,349 + 56,307 less 62,000 and commission 88: 56,568 back; profit 261.
+		if u := m.cash(cl.Position); u.Assets.Available != "1000261.00" || u.Assets.Profit != "261.00" {
+			t.Fatalf("after the cover %+v", u.Assets)
+		}
+		var lines wire.FundRecordPage
+		m.at("/api/vue/funds/records?type=collateral", cl.Position, &lines)
+		if len(lines.Items) != 2 || lines.Items[0].Amount != "118656.00" || lines.Items[1].Amount != "-118656.00" {
+			t.Fatalf("collateral lines %+v", lines.Items)
+		}
+	})
+}
