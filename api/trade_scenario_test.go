@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync"
@@ -12,6 +13,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/rules"
 )
@@ -616,4 +618,62 @@ func TestTradeShortETFRoundTrip(t *testing.T) {
 			t.Fatalf("collateral lines %+v", lines.Items)
 		}
 	})
+}
+
+// TestTradeEngineRebuildsItsBookFromTheLog: a resting order survives a restart; the new process's
+// engine folds it from the log and fills it on the next quote.
+func TestTradeEngineRebuildsItsBookFromTheLog(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	clock := newTestClock()
+	open := func() (*Stack, *httptest.Server, context.CancelFunc, chan error) {
+		st, err := OpenStack(context.Background(), Config{DataDir: dir, Logger: testLogger(t), PasswordCost: commands.PasswordCost{Time: 1, MemoryKiB: 64, Threads: 1},
+			Clock: clock.Now, Web: testWeb, Demo: true, Market: testMarket(t),
+			RateLimits: RateLimits{LoginPerAccount: 1000, LoginPerIP: 1000, RegisterPerIP: 1000}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- st.Run(ctx) }()
+		return st, httptest.NewServer(st.Handler()), cancel, done
+	}
+	stop := func(st *Stack, srv *httptest.Server, cancel context.CancelFunc, done chan error) {
+		srv.Close()
+		cancel()
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+		if err := st.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st, srv, cancel, done := open()
+	h := &harness{t: t, st: st, srv: srv, clock: clock}
+	h.seed()
+	h.ops = h.login("ops", "opsdemo1")
+	th := newTradeHarness(t, h, "1000000")
+	th.mkt.book("2603", "186.5", "186.5", lvls("186", 5000), lvls("187", 5000))
+	o := th.m.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "186"})
+	member := th.m
+	h.catchUp()
+	stop(st, srv, cancel, done)
+
+	st, srv, cancel, done = open()
+	defer stop(st, srv, cancel, done)
+	h2 := &harness{t: t, st: st, srv: srv, clock: clock}
+	th2 := newTradeHarness(t, h2, "")
+	th2.st.trade.mu.Lock()
+	resting := th2.st.trade.orders[o.OrderNo] != nil
+	th2.st.trade.mu.Unlock()
+	if !resting {
+		t.Fatal("the restarted engine does not hold the resting order")
+	}
+	th2.mkt.book("2603", "186.5", "186", lvls("185.5", 5000), lvls("186", 5000))
+	th2.match("2603")
+	member.h = h2
+	if got := member.orderNamed(o.OrderNo); got.Status != wire.TradeOrderStatusFilled || got.Filled != 1000 {
+		t.Fatalf("after the restart %+v", got)
+	}
+	h2.verify()
 }
