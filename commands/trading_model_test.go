@@ -1,0 +1,261 @@
+package commands
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands/rules/matching"
+	"github.com/lotbook/lotbook/events"
+)
+
+// A state-machine test: random orders, fills, partial fills, cancels, closes and margin checks
+// against a simple model of what must hold — order shares filled and working, position shares,
+// cash never negative, frozen cash exactly the working orders' reservations — checked after
+// every step; at the end everything is closed and the cash equals the deposit plus the profit
+// realised.
+
+type modelOrder struct {
+	shares, filled int64
+	working        bool
+	position       string
+	open           bool
+}
+
+type tradeModel struct {
+	orders    map[string]*modelOrder
+	positions map[string]int64 // id -> shares held
+}
+
+func (md *tradeModel) apply(r TradeResult, open bool, shares int64) {
+	o := md.orders[r.OrderNo]
+	if o == nil {
+		o = &modelOrder{shares: shares, working: true, position: r.PositionID, open: open}
+		md.orders[r.OrderNo] = o
+	}
+	o.filled += r.Filled
+	if open {
+		md.positions[r.PositionID] += r.Filled
+	} else {
+		md.positions[r.PositionID] -= r.Filled
+	}
+	switch r.Status {
+	case OrderFilled, OrderCancelled, OrderExpired:
+		o.working = false
+	}
+}
+
+func TestTradingStateMachine(t *testing.T) {
+	for seed := uint64(1); seed <= 6; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { runTradingModel(t, seed) })
+	}
+}
+
+func runTradingModel(t *testing.T, seed uint64) {
+	f, m := tradingFixture(t)
+	rng := rand.New(rand.NewPCG(seed, 7))
+	md := &tradeModel{orders: map[string]*modelOrder{}, positions: map[string]int64{}}
+	tick := d("0.5")
+	priceAt := func(steps int) decimal.Decimal { return d("100").Add(tick.Mul(decimal.NewFromInt(int64(steps)))) }
+	book := func(last int) Market {
+		size := func() int64 { return int64(1+rng.IntN(3)) * 1000 }
+		return mkt(priceAt(last).String(),
+			[]matching.Level{lv(priceAt(last).String(), size()), lv(priceAt(last-1).String(), size())},
+			[]matching.Level{lv(priceAt(last).String(), size()), lv(priceAt(last+1).String(), size())})
+	}
+	pick := func(want func(*modelOrder) bool) string {
+		var keys []string
+		for k, o := range md.orders {
+			if want(o) {
+				keys = append(keys, k)
+			}
+		}
+		if len(keys) == 0 {
+			return ""
+		}
+		sortStrings(keys)
+		return keys[rng.IntN(len(keys))]
+	}
+	seq := 0
+	for step := 0; step < 60; step++ {
+		last := rng.IntN(9) - 4 // 98 to 102
+		mk := book(last)
+		switch op := rng.IntN(5); op {
+		case 0, 1: // place
+			dir, lev := events.DirectionLong, []string{"1", "1.5", "2.5"}[rng.IntN(3)]
+			if rng.IntN(3) == 0 {
+				dir, lev = events.DirectionShort, []string{"1", "1.11"}[rng.IntN(2)]
+			}
+			in := OrderInput{Symbol: "1101", Direction: dir, Type: events.OrderLimit, Lots: int64(1 + rng.IntN(3)), Leverage: lev,
+				Price: priceAt(last + rng.IntN(5) - 2).String()}
+			if rng.IntN(3) == 0 {
+				in.Type, in.Price = events.OrderMarket, ""
+			}
+			r, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, in, mk)
+			if e, ok := AsError(err); ok && e.Key == KeyInsufficientBalance {
+				continue
+			}
+			f.must(err)
+			md.apply(r, true, in.Lots*BoardLot)
+		case 2: // a quote update crosses a resting order, maybe in part
+			no := pick(func(o *modelOrder) bool { return o.working })
+			if no == "" {
+				continue
+			}
+			seq++
+			r, err := f.svc.FillOrder(f.ctx, Meta{CommandID: fmt.Sprintf("%s/fill/%d", no, seq), Actor: "system"}, m, no, book(last+rng.IntN(7)-3))
+			f.must(err)
+			if r.Filled > 0 {
+				md.apply(r, md.orders[no].open, 0)
+			}
+		case 3: // cancel
+			no := pick(func(o *modelOrder) bool { return o.working })
+			if no == "" {
+				continue
+			}
+			r, err := f.svc.CancelOrder(f.ctx, meta("member"), m, no)
+			f.must(err)
+			md.apply(r, md.orders[no].open, 0)
+		case 4: // close a holding position at market
+			id := ""
+			for k, n := range md.positions {
+				if n > 0 && (id == "" || k < id) && !closing(md, k) {
+					id = k
+				}
+			}
+			if id == "" {
+				continue
+			}
+			r, err := f.svc.ClosePosition(f.ctx, meta("member"), m, id, CloseInput{Type: events.OrderMarket}, mk)
+			if e, ok := AsError(err); ok && e.Key == KeyInsufficientBalance {
+				continue
+			}
+			f.must(err)
+			for no, o := range md.orders { // the opening order's rest was cancelled with it
+				if no == id && o.working {
+					o.working = false
+				}
+			}
+			md.apply(r, false, md.positions[id])
+		}
+		checkModel(t, f, m, md, step)
+		// Now and then the price jumps far (as over several days): the maintenance rule acts.
+		check := mk
+		if shock := rng.IntN(8); shock < 2 {
+			px := []string{"55", "190"}[shock]
+			check = mkt(px, []matching.Level{lv(px, 100000)}, []matching.Level{lv(px, 100000)})
+			check.Quote.LimitDown, check.Quote.LimitUp = d(px).Mul(d("0.9")), d(px).Mul(d("1.1"))
+		}
+		if _, err := f.svc.MarginCheck(f.ctx, meta("system"), m, map[string]Market{"1101": check}); err != nil {
+			t.Fatalf("step %d margin check: %v", step, err)
+		}
+		syncModel(t, f, m, md) // a forced close may have closed positions
+	}
+	// Close what is left at 100 and compare the cash with the profit realised.
+	for no, o := range md.orders {
+		if o.working {
+			_, err := f.svc.CancelOrder(f.ctx, meta("member"), m, no)
+			f.must(err)
+		}
+	}
+	syncModel(t, f, m, md)
+	for id, n := range md.positions {
+		if n > 0 {
+			_, err := f.svc.ClosePosition(f.ctx, meta("member"), m, id, CloseInput{Type: events.OrderMarket},
+				mkt("100", []matching.Level{lv("100", 100000)}, []matching.Level{lv("100", 100000)}))
+			f.must(err)
+		}
+	}
+	realised, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) decimal.Decimal {
+		sum := decimal.Zero
+		for _, p := range a.positions {
+			if p.shares != 0 {
+				t.Errorf("position %s still holds %d", p.id, p.shares)
+			}
+			sum = sum.Add(p.realised)
+		}
+		return sum
+	})
+	f.must(err)
+	if b := f.balance(m); !b.Frozen.IsZero() || !b.Available.Equal(d("1000000").Add(realised)) {
+		t.Fatalf("all closed: cash %+v, want 1,000,000 %+v realised and nothing frozen", b, realised)
+	}
+	all := f.checkLog()
+	t.Logf("seed %d: %d orders, %d fills, %d cancels, %d margin calls, %d forced closes, realised %s", seed, count(all, "OrderPlaced"),
+		count(all, "OrderFilled"), count(all, "OrderCancelled"), count(all, "MarginCallIssued"), count(all, "ForcedCloseStarted"), realised)
+}
+
+func closing(md *tradeModel, id string) bool {
+	for _, o := range md.orders {
+		if !o.open && o.position == id && o.working {
+			return true
+		}
+	}
+	return false
+}
+
+func sortStrings(s []string) {
+	for i := 1; i < len(s); i++ {
+		for j := i; j > 0 && s[j] < s[j-1]; j-- {
+			s[j], s[j-1] = s[j-1], s[j]
+		}
+	}
+}
+
+// checkModel compares the aggregate with the model and checks the cash invariants.
+func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
+	t.Helper()
+	_, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) bool {
+		b := a.balances[TWD]
+		if b.Available.IsNegative() || b.Frozen.IsNegative() {
+			t.Fatalf("step %d: negative cash %+v", step, b)
+		}
+		reserved := decimal.Zero
+		for no, o := range a.orders {
+			mo := md.orders[no]
+			if mo == nil {
+				continue // placed by a rule (forced close): synced below
+			}
+			if o.filled != mo.filled || o.working != mo.working {
+				t.Fatalf("step %d: order %s filled %d working %v, model %d %v", step, no, o.filled, o.working, mo.filled, mo.working)
+			}
+			if o.working {
+				reserved = reserved.Add(o.reserved)
+			} else if !o.reserved.IsZero() {
+				t.Fatalf("step %d: done order %s still holds %s", step, no, o.reserved)
+			}
+		}
+		if !reserved.Equal(b.Frozen) {
+			t.Fatalf("step %d: frozen %s, working orders reserve %s", step, b.Frozen, reserved)
+		}
+		for id, n := range md.positions {
+			if p := a.positions[id]; p == nil || p.shares != n || p.shares < 0 || p.closing < 0 || p.closing > p.shares {
+				t.Fatalf("step %d: position %s %+v, model holds %d", step, id, p, n)
+			}
+		}
+		return true
+	})
+	f.must(err)
+}
+
+// syncModel takes over what rules did (forced closes, their orders) from the aggregate.
+func syncModel(t *testing.T, f *fixture, m string, md *tradeModel) {
+	t.Helper()
+	_, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) bool {
+		for no, o := range a.orders {
+			mo := md.orders[no]
+			if mo == nil {
+				mo = &modelOrder{shares: o.Shares, position: o.PositionID, open: o.Intent == events.IntentOpen}
+				md.orders[no] = mo
+			}
+			mo.filled, mo.working = o.filled, o.working
+		}
+		for id, p := range a.positions {
+			md.positions[id] = p.shares
+		}
+		return true
+	})
+	f.must(err)
+}
