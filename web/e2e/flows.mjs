@@ -67,8 +67,7 @@ const DATA_TEXT = '[data-testid=quote-name]';
 /**
  * Checks a screen, then saves its screenshot: no translation key shown instead of a text, no
  * Chinese on an English screen, nothing wider than the phone (the app must work from 320 px).
- * opts.toasts keeps toasts in the picture; opts.userText lists typed data to ignore; opts.knownWide = {t, todo} turns the width check into
- * a TODO subtest of t for a known, reported bug.
+ * opts.toasts keeps toasts in the picture; opts.userText lists typed data to ignore.
  */
 export async function screen(page, lang, name, opts = {}) {
   // Data is not the app's text: what users typed (a remark in the other language) and
@@ -85,8 +84,5 @@ export async function screen(page, lang, name, opts = {}) {
     return { scrollWidth: document.documentElement.scrollWidth, width: w, element: out ? `${out.tagName.toLowerCase()}.${out.className} "${out.textContent?.slice(0, 60)}"` : '?' };
   });
   await shot(page, lang, name, opts);
-  const tooWide = () => assert.equal(wide, null, `${name}: the page is wider than the ${PHONE.viewport.width} px phone: ${JSON.stringify(wide)}`);
-  // A known layout bug is reported as a separate TODO subtest instead of failing the journey.
-  if (opts.knownWide) await opts.knownWide.t.test(`${name} fits the phone width`, { todo: opts.knownWide.todo }, tooWide);
-  else tooWide();
+  assert.equal(wide, null, `${name}: the page is wider than the ${PHONE.viewport.width} px phone: ${JSON.stringify(wide)}`);
 }
