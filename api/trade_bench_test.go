@@ -1,0 +1,91 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+)
+
+// TestTradeThroughput measures orders placed per second over HTTP (8 members, odd-lot market
+// buys that fill at once) with p50/p99, and quote-update-to-fill latency of resting orders (one
+// update crossing one resting order, through the engine's fill command). It runs only with
+// LOTBOOK_TRADE_BENCH=1 (sqlite, or postgres with LOTBOOK_TRADE_BENCH_DB=postgres).
+func TestTradeThroughput(t *testing.T) {
+	if os.Getenv("LOTBOOK_TRADE_BENCH") == "" {
+		t.Skip("set LOTBOOK_TRADE_BENCH=1 to measure")
+	}
+	db := testDB{kind: "sqlite"}
+	if os.Getenv("LOTBOOK_TRADE_BENCH_DB") == "postgres" {
+		db.kind = "postgres"
+	}
+	h := newHarness(t, db, RateLimits{LoginPerAccount: 1000, LoginPerIP: 1000, RegisterPerIP: 1000})
+	th := newTradeHarness(t, h, "1000000")
+	m := th.m
+	members := []*client{m}
+	for i := range 7 {
+		c := h.register(fmt.Sprintf("095%07d", i))
+		c.fund("1000000")
+		members = append(members, c)
+	}
+	th.mkt.book("2603", "186.5", "186.5", lvls("186", 1_000_000), lvls("186.5", 1_000_000))
+	const clients, perClient = 8, 250
+	lat := make([][]time.Duration, clients)
+	start := time.Now()
+	var wg sync.WaitGroup
+	for c := range clients {
+		wg.Go(func() {
+			for range perClient {
+				t0 := time.Now()
+				a := members[c].order(map[string]any{"symbol": "2603", "direction": "long", "type": "market", "shares": 1})
+				lat[c] = append(lat[c], time.Since(t0))
+				if a.code != 200 {
+					t.Errorf("order: %s", a)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	elapsed := time.Since(start)
+	all := slices.Concat(lat...)
+	slices.Sort(all)
+	q := func(p float64) time.Duration { return all[int(p*float64(len(all)-1))] }
+	fmt.Printf("trade bench (%s): %d orders over HTTP by %d members: %.0f orders/s, p50 %v, p99 %v\n",
+		db.kind, len(all), clients, float64(len(all))/elapsed.Seconds(), q(0.5).Round(time.Microsecond), q(0.99).Round(time.Microsecond))
+
+	// Resting limit orders, then one crossing update each.
+	var fills []time.Duration
+	for i := range 200 {
+		th.mkt.book("2603", "186.5", "186.5", lvls("186", 1_000_000), lvls("186.5", 1_000_000))
+		o := m.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "shares": 1, "price": "186"})
+		h.catchUp()
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		for {
+			th.st.trade.mu.Lock()
+			folded := th.st.trade.orders[o.OrderNo] != nil
+			th.st.trade.mu.Unlock()
+			if folded || ctx.Err() != nil {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		cancel()
+		th.mkt.book("2603", "186.5", "186", lvls("185.5", 1_000_000), lvls("186", 1_000_000))
+		t0 := time.Now()
+		th.match("2603")
+		fills = append(fills, time.Since(t0))
+		th.st.trade.mu.Lock()
+		left := th.st.trade.orders[o.OrderNo] != nil
+		th.st.trade.mu.Unlock()
+		if left {
+			t.Fatalf("order %d did not fill", i)
+		}
+	}
+	slices.Sort(fills)
+	fmt.Printf("trade bench (%s): quote update to fill of a resting order: p50 %v, p99 %v over %d\n", db.kind,
+		fills[len(fills)/2].Round(time.Microsecond), fills[len(fills)*99/100].Round(time.Microsecond), len(fills))
+}
