@@ -40,6 +40,9 @@ type Config struct {
 	// same prices for the same instants, across restarts and instances.
 	MarketSeed uint64
 	Logger     *slog.Logger
+	// Trading are the broker's rules on closing positions (lock minutes, holding days); none by
+	// default. GET /api/vue/trade/rules shows them.
+	Trading commands.TradingRules
 
 	// Tests and tools may override these; zero values are production defaults.
 	PasswordCost commands.PasswordCost
@@ -124,6 +127,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		PasswordCost: cfg.PasswordCost,
 		Logger:       cfg.Logger,
 		Sealer:       sealer,
+		Trading:      cfg.Trading,
 	})
 	st := &Stack{
 		Store:    store,
