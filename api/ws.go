@@ -179,10 +179,12 @@ func (h *wsHub) do(fn func()) bool {
 	}
 }
 
-// broadcast takes the changed quotes, renders each wanted channel once and offers it.
+// broadcast takes the changed quotes, renders each wanted channel once and offers it. Writers
+// are woken once the whole batch is pending, so each sends its share in one write.
 func (h *wsHub) broadcast() {
 	quotes := h.sub.Take()
 	now := time.Now()
+	var wake []*wsConn
 	for _, q := range quotes {
 		e := h.syms[q.Symbol]
 		if e == nil {
@@ -204,11 +206,14 @@ func (h *wsHub) broadcast() {
 		}
 		for c, mask := range e.conns {
 			for bit := range wsChannels {
-				if mask&fresh&(1<<bit) != 0 {
-					c.offer(frameKey{q.Symbol, bit}, e.latest[bit])
+				if mask&fresh&(1<<bit) != 0 && c.hold(frameKey{q.Symbol, bit}, e.latest[bit]) {
+					wake = append(wake, c)
 				}
 			}
 		}
+	}
+	for _, c := range wake {
+		c.signal()
 	}
 }
 
@@ -572,21 +577,28 @@ func (c *wsConn) signal() {
 	}
 }
 
-// offer makes f the pending frame of k, replacing one the writer has not taken yet.
+// offer makes f the pending frame of k and wakes the writer.
 func (c *wsConn) offer(k frameKey, f []byte) {
+	c.hold(k, f)
+	c.signal()
+}
+
+// hold makes f the pending frame of k, replacing one the writer has not taken yet, without
+// waking the writer; true when nothing else was pending (the caller must wake it).
+func (c *wsConn) hold(k frameKey, f []byte) bool {
 	c.mu.Lock()
+	defer c.mu.Unlock()
 	if c.closed {
-		c.mu.Unlock()
-		return
+		return false
 	}
+	first := len(c.order) == 0
 	if _, waiting := c.pending[k]; waiting {
 		c.metrics.replaced.Inc()
 	} else {
 		c.order = append(c.order, k)
 	}
 	c.pending[k] = f
-	c.mu.Unlock()
-	c.signal()
+	return first
 }
 
 // fail queues an error frame (at most wsMaxErrors wait; a client that ignores them loses some).

@@ -192,7 +192,7 @@ func (c *wsClient) until(wait time.Duration, what string, match func(wsFrame) bo
 
 func (c *wsClient) wantError(key, symbol string) {
 	c.t.Helper()
-	f := c.until(3*time.Second, "error "+key, func(f wsFrame) bool { return f.Type == "error" })
+	f := c.until(10*time.Second, "error "+key, func(f wsFrame) bool { return f.Type == "error" })
 	if f.Msg != key || f.Symbol != symbol {
 		c.t.Fatalf("error frame %+v, want %s %q", f, key, symbol)
 	}
@@ -242,10 +242,10 @@ func TestSocketSnapshotAndLive(t *testing.T) {
 	// The market moves: the quote and the candles follow.
 	c.startReading()
 	advanceMarket(t, 70*time.Second)
-	live := c.until(5*time.Second, "live 2330 quote", func(f wsFrame) bool { return isQuote("2330")(f) && f.quote(t).Time.After(q.Time) })
+	live := c.until(15*time.Second, "live 2330 quote", func(f wsFrame) bool { return isQuote("2330")(f) && f.quote(t).Time.After(q.Time) })
 	checkQuote(t, live.quote(t))
 	first := got["1m 2330"].candle(t)
-	c.until(5*time.Second, "a later 1m candle", func(f wsFrame) bool { return isCandle("2330", "1m")(f) && f.candle(t).Time.After(first.Time) })
+	c.until(15*time.Second, "a later 1m candle", func(f wsFrame) bool { return isCandle("2330", "1m")(f) && f.candle(t).Time.After(first.Time) })
 
 	// Unsubscribing a channel stops it; the others go on.
 	c.send(map[string]any{"op": "unsubscribe", "symbols": []string{"2330"}, "channels": []string{"candles:1m", "candles:1d"}})
@@ -255,7 +255,7 @@ func TestSocketSnapshotAndLive(t *testing.T) {
 		_ = f // drain what was on its way
 	}
 	advanceMarket(t, 20*time.Second)
-	c.until(5*time.Second, "2330 quote after unsubscribing its candles", isQuote("2330"))
+	c.until(15*time.Second, "2330 quote after unsubscribing its candles", isQuote("2330"))
 	for f, ok := c.next(500 * time.Millisecond); ok; f, ok = c.next(500 * time.Millisecond) {
 		if !isQuote("2330")(f) {
 			t.Fatalf("frame after unsubscribe: %+v", f)
@@ -268,7 +268,7 @@ func TestSocketRefusals(t *testing.T) {
 	c := h.mustDial()
 	c.subscribe([]string{"9999", "2330"}, "quote")
 	c.wantError("not_found", "9999")
-	c.until(3*time.Second, "2330 snapshot next to the refusal", isQuote("2330"))
+	c.until(10*time.Second, "2330 snapshot next to the refusal", isQuote("2330"))
 	for _, bad := range []any{
 		`{`, `[]`, `{"op":"watch","symbols":["2330"]}`, `{"symbols":["2330"]}`, `{"op":"subscribe","symbols":["2330"],"extra":1}`,
 		map[string]any{"op": "subscribe", "symbols": []string{"2330"}, "channels": []string{"book"}},
@@ -500,20 +500,20 @@ func TestSocketReconnect(t *testing.T) {
 	h := marketHarness(t)
 	c := h.mustDial()
 	c.subscribe([]string{"2317"}, "quote")
-	before := c.until(3*time.Second, "snapshot", isQuote("2317")).quote(t)
+	before := c.until(10*time.Second, "snapshot", isQuote("2317")).quote(t)
 	c.ws.Close()
 
 	advanceMarket(t, 3*time.Minute)
 	c = h.mustDial()
 	start := time.Now()
 	c.subscribe([]string{"2317"}, "quote")
-	after := c.until(3*time.Second, "snapshot after reconnect", isQuote("2317")).quote(t)
+	after := c.until(10*time.Second, "snapshot after reconnect", isQuote("2317")).quote(t)
 	if !after.Time.After(before.Time) || time.Since(start) > time.Second {
 		t.Fatalf("snapshot after reconnect %s (before %s) took %s", after.Time, before.Time, time.Since(start))
 	}
 	// Subscribing again on the same connection sends the snapshot again.
 	c.subscribe([]string{"2317"}, "quote")
-	c.until(3*time.Second, "snapshot on resubscribe", isQuote("2317"))
+	c.until(10*time.Second, "snapshot on resubscribe", isQuote("2317"))
 }
 
 // TestConnPending: the per-connection buffer keeps one frame per key, the newest, in the order

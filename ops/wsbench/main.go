@@ -293,7 +293,8 @@ type client struct {
 	dropped  bool
 }
 
-var dialer = websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 2048, WriteBufferSize: 512}
+// A read buffer of several frames: each read system call takes what has arrived.
+var dialer = websocket.Dialer{HandshakeTimeout: 30 * time.Second, ReadBufferSize: 16 << 10, WriteBufferSize: 512}
 
 func dial(ctx context.Context, url string, sub []byte, measuring *atomic.Bool) (*client, error) {
 	ws, _, err := dialer.DialContext(ctx, url, nil)
