@@ -157,3 +157,41 @@ func TestRingBound(t *testing.T) {
 		t.Error("late trade changed an old bar")
 	}
 }
+
+// With History behind it the store keeps a bounded set of symbols: the first to trade while there
+// is room, then the queried ones in place of the least recently queried.
+func TestStoreSymbolBound(t *testing.T) {
+	var hist fakeHistory
+	for m := range 30 {
+		p := price.Price(1000 + m)
+		hist.bars = append(hist.bars, mk(tp("2026-11-20 09:00:00").Add(time.Duration(m)*time.Minute).Format("2006-01-02 15:04:05"), p, p, p, p, 1000))
+	}
+	s := NewStore(hist, Limits{Minutes: 10, Days: 5, MaxPage: 50, Symbols: 2})
+	trade := func(sym, at string) {
+		s.Add(Trade{Symbol: sym, Time: tp(at), Price: 2000, Size: 1000, Value: 2000 * 1000})
+	}
+	for _, sym := range []string{"A", "B", "C"} {
+		trade(sym, "2026-11-20 09:30:10")
+	}
+	if n := s.Symbols(); n != 2 {
+		t.Fatalf("%d symbols kept, want 2", n)
+	}
+	// C is not kept: history alone answers, without its trade.
+	if got, _ := s.Query("C", Min1, time.Time{}, 1); len(got) != 1 || got[0].Open != 1029 {
+		t.Fatalf("C from history: %+v", got)
+	}
+	s.Query("A", Min1, time.Time{}, 1) // A is now more recently queried than B
+	trade("C", "2026-11-20 09:31:10")
+	if n := s.Symbols(); n != 2 {
+		t.Fatalf("%d symbols kept, want 2", n)
+	}
+	if got, _ := s.Query("C", Min1, time.Time{}, 1); len(got) != 1 || got[0].Volume != 1000 || !got[0].Time.Equal(tp("2026-11-20 09:31:00")) {
+		t.Errorf("C kept from its next trade: %+v", got)
+	}
+	if got, _ := s.Query("A", Min1, time.Time{}, 1); len(got) != 1 || got[0].Open != 2000 || !got[0].Time.Equal(tp("2026-11-20 09:30:00")) {
+		t.Errorf("A still kept with its live trade: %+v", got)
+	}
+	if got, _ := s.Query("B", Min1, time.Time{}, 1); len(got) != 1 || got[0].Open != 1029 {
+		t.Errorf("B dropped, from history: %+v", got)
+	}
+}

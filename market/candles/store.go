@@ -3,6 +3,7 @@ package candles
 import (
 	"errors"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/lotbook/lotbook/market/price"
@@ -24,31 +25,42 @@ type Trade struct {
 	Value  price.Price // NT$ in hundredths (price × size for a stock; the index's turnover change)
 }
 
-// Limits bound the store per symbol.
+// Limits bound the store.
 type Limits struct {
 	Minutes int // 1-minute bars kept per symbol
 	Days    int // daily bars kept per symbol
 	MaxPage int // most candles one query returns
+	// Symbols bounds the symbols with bars kept when there is History to fall back to: a symbol is
+	// kept from its first trade while there is room, or from its next trade once queried, and the
+	// least recently queried one makes room. Without History every symbol is kept.
+	Symbols int
 }
 
-// DefaultLimits keep one trading day of minutes and about a year of days per symbol in memory;
-// older bars come from History.
-var DefaultLimits = Limits{Minutes: 300, Days: 260, MaxPage: 1000}
+// DefaultLimits keep two hours of minutes and about a year of days (they start with the day in
+// progress) for 256 symbols; everything else comes from History.
+var DefaultLimits = Limits{Minutes: 120, Days: 260, MaxPage: 1000, Symbols: 256}
+
+// unbounded asks History for its newest bars: History clamps `before` to its own clock, which
+// need not be the wall clock.
+var unbounded = time.Unix(1<<40, 0)
 
 // ErrLimit is returned for a non-positive page size.
 var ErrLimit = errors.New("limit must be positive")
 
-// Store keeps recent bars per symbol, bounded, and answers paged queries.
+// Store keeps recent bars of a bounded set of symbols and answers paged queries.
 type Store struct {
 	hist   History
 	limits Limits
+	uses   atomic.Int64 // counts queries, to tell the least recently queried symbol
 
-	mu   sync.RWMutex
-	syms map[string]*series
+	mu     sync.RWMutex
+	syms   map[string]*series
+	wanted map[string]bool // queried symbols to keep from their next trade
 }
 
 type series struct {
 	min, day ring
+	used     atomic.Int64 // the uses count at its latest query; 0 never queried
 }
 
 // NewStore makes a store; hist may be nil when there is no older data.
@@ -62,21 +74,28 @@ func NewStore(hist History, limits Limits) *Store {
 	if limits.MaxPage <= 0 {
 		limits.MaxPage = DefaultLimits.MaxPage
 	}
-	return &Store{hist: hist, limits: limits, syms: map[string]*series{}}
+	if limits.Symbols <= 0 {
+		limits.Symbols = DefaultLimits.Symbols
+	}
+	return &Store{hist: hist, limits: limits, syms: map[string]*series{}, wanted: map[string]bool{}}
 }
 
-// Add folds one trade into the symbol's minute and day bars. A symbol's first trade first loads
-// from History the bars in progress up to that trade, so they are complete; older bars stay in
-// History and Query reads them there.
+// Add folds one trade into the symbol's minute and day bars. A symbol starts being kept on a
+// trade (see Limits.Symbols) by loading from History its newest minutes and the day in progress
+// up to that trade; older bars stay in History and Query reads them there.
 func (s *Store) Add(t Trade) {
 	s.mu.RLock()
 	sr := s.syms[t.Symbol]
+	admit := sr == nil && (s.hist == nil || s.wanted[t.Symbol] || len(s.syms) < s.limits.Symbols)
 	s.mu.RUnlock()
 	if sr == nil {
+		if !admit {
+			return
+		}
 		// Load outside the lock: History may be slow; a racing first trade loads twice, one wins.
 		fresh := &series{min: newRing(s.limits.Minutes), day: newRing(s.limits.Days)}
 		if s.hist != nil {
-			for _, b := range s.hist.Bars(t.Symbol, Minutes, t.Time, 1) {
+			for _, b := range s.hist.Bars(t.Symbol, Minutes, t.Time, s.limits.Minutes) {
 				fresh.min.push(b)
 			}
 			for _, b := range s.hist.Bars(t.Symbol, Days, t.Time, 1) {
@@ -85,8 +104,12 @@ func (s *Store) Add(t Trade) {
 		}
 		s.mu.Lock()
 		if sr = s.syms[t.Symbol]; sr == nil {
+			if s.hist != nil && len(s.syms) >= s.limits.Symbols {
+				s.evict()
+			}
 			sr = fresh
 			s.syms[t.Symbol] = sr
+			delete(s.wanted, t.Symbol)
 		}
 		s.mu.Unlock()
 	}
@@ -120,7 +143,9 @@ func (s *Store) Query(symbol string, iv Interval, before time.Time, limit int) (
 
 	s.mu.RLock()
 	var recent []Bar
-	if sr := s.syms[symbol]; sr != nil {
+	sr := s.syms[symbol]
+	if sr != nil {
+		sr.used.Store(s.uses.Add(1))
 		r := &sr.min
 		if base == Days {
 			r = &sr.day
@@ -128,6 +153,9 @@ func (s *Store) Query(symbol string, iv Interval, before time.Time, limit int) (
 		recent = r.before(cut, want)
 	}
 	s.mu.RUnlock()
+	if sr == nil && s.hist != nil {
+		s.want(symbol)
+	}
 
 	bars := recent
 	exhausted := true
@@ -137,7 +165,7 @@ func (s *Store) Query(symbol string, iv Interval, before time.Time, limit int) (
 			older = recent[0].Time
 		}
 		if older.IsZero() {
-			older = time.Now()
+			older = unbounded
 		}
 		need := want - len(recent)
 		h := s.hist.Bars(symbol, base, older, need)
@@ -155,6 +183,29 @@ func (s *Store) Query(symbol string, iv Interval, before time.Time, limit int) (
 		out = out[len(out)-limit:]
 	}
 	return out, nil
+}
+
+// want keeps symbol from its next trade.
+func (s *Store) want(symbol string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.wanted) >= s.limits.Symbols {
+		// Symbols that never trade would pile up.
+		clear(s.wanted)
+	}
+	s.wanted[symbol] = true
+}
+
+// evict drops the least recently queried symbol. Callers hold mu.
+func (s *Store) evict() {
+	var victim string
+	oldest := int64(-1)
+	for sym, sr := range s.syms {
+		if u := sr.used.Load(); oldest < 0 || u < oldest {
+			victim, oldest = sym, u
+		}
+	}
+	delete(s.syms, victim)
 }
 
 // Symbols is the number of symbols with bars in memory.

@@ -1,11 +1,16 @@
 package sim
 
 import (
+	"sync"
 	"time"
 
 	"github.com/lotbook/lotbook/market/candles"
 	"github.com/lotbook/lotbook/market/price"
 )
+
+// History is computed when asked, symbol by symbol and day by day: every day and every minute of
+// the model can be generated alone, so nothing but the chains' kept values, the live day and a few
+// small caches stays in memory.
 
 // event is one generated trade.
 type event struct {
@@ -14,26 +19,37 @@ type event struct {
 	lots  int64
 }
 
-// dayEvents calls fn with instrument i's trades of day pos in time order, stopping before `before`.
-// It uses only immutable state, so it runs without locks.
-func (s *Sim) dayEvents(tab *table, i, pos int, before int64, fn func(event)) {
+// planBufs lend plan memory to history queries, which run on the callers' goroutines.
+var planBufs = sync.Pool{New: func() any { return new(planBuf) }}
+
+// dayPlan is instrument i's day pos: its bar and its plan, built in b.
+func (s *Sim) dayPlan(tab *table, i, pos int, b *planBuf) (day, *intraday) {
+	p := &s.params[i]
+	ref, cl := tab.refClose(i, pos)
+	d := p.dayBar(s.seed, tab.k(pos), ref, cl)
+	return d, p.plan(s.seed, tab.k(pos), &d, s.timesOf(tab, pos).minutes, b)
+}
+
+// events calls fn with the trades of minutes [lo, hi) of instrument i's day pos (with the opening
+// auction when lo is 0, and the closing auction when hi is the day's last minute) in time order,
+// stopping before `before`. It uses only immutable state, so it runs without locks.
+func (s *Sim) events(tab *table, i, pos int, d *day, it *intraday, lo, hi int, before int64, fn func(event)) {
 	dt := s.timesOf(tab, pos)
 	if before <= dt.open {
 		return
 	}
 	p := &s.params[i]
 	k := tab.k(pos)
-	d := p.dayBar(s.seed, k, tab.ref(i, pos), tab.close(i, pos))
-	it := p.plan(s.seed, k, &d, dt.minutes)
-	fn(event{at: dt.open, price: d.open, lots: it.openLots})
-	var buf []print
-	for j := range it.lots {
+	if lo == 0 {
+		fn(event{at: dt.open, price: d.open, lots: it.openLots})
+	}
+	var buf [20]print
+	for j := lo; j < hi; j++ {
 		base := dt.open + int64(j)*60
 		if base >= before {
 			return
 		}
-		buf = p.prints(s.seed, k, j, &d, &it, buf)
-		for _, pr := range buf {
+		for _, pr := range p.prints(s.seed, k, j, d, it.minute(j, d), buf[:0]) {
 			at := base + int64(pr.sec)
 			if at >= before {
 				return
@@ -41,9 +57,17 @@ func (s *Sim) dayEvents(tab *table, i, pos int, before int64, fn func(event)) {
 			fn(event{at: at, price: pr.price, lots: int64(pr.lots)})
 		}
 	}
-	if dt.close < before {
+	if hi == dt.minutes && dt.close < before {
 		fn(event{at: dt.close, price: d.close, lots: it.closeLots})
 	}
+}
+
+// dayEvents calls fn with instrument i's trades of day pos in time order, stopping before `before`.
+func (s *Sim) dayEvents(tab *table, i, pos int, before int64, fn func(event)) {
+	b := planBufs.Get().(*planBuf)
+	defer planBufs.Put(b)
+	d, it := s.dayPlan(tab, i, pos, b)
+	s.events(tab, i, pos, &d, it, 0, len(it.lots), before, fn)
 }
 
 // minuteBars folds events into 1-minute bars.
@@ -65,15 +89,87 @@ func (m *minuteBars) add(at int64, px price.Price, shares int64, value price.Pri
 // taipei is the zone of every time the simulator hands out.
 var taipei = candles.Location
 
-// instMinutes are instrument i's minute bars of day pos before `before`.
-func (s *Sim) instMinutes(tab *table, i, pos int, before int64) []candles.Bar {
-	var m minuteBars
+// instMinutes are up to n of instrument i's newest minute bars of day pos before `before`. Only
+// the minutes asked are generated: a minute's trades need the day's plan, not the minutes before.
+func (s *Sim) instMinutes(tab *table, i, pos int, before int64, n int) []candles.Bar {
+	dt := s.timesOf(tab, pos)
+	if before <= dt.open || n <= 0 {
+		return nil
+	}
+	b := planBufs.Get().(*planBuf)
+	defer planBufs.Put(b)
+	d, it := s.dayPlan(tab, i, pos, b)
+	hi := min(dt.minutes, int((before-dt.open+59)/60))
+	var out []candles.Bar
+	for lo := hi; ; {
+		from := max(0, lo-max(n-len(out), 8))
+		var m minuteBars
+		s.events(tab, i, pos, &d, it, from, lo, before, func(e event) {
+			sh := e.lots * 1000
+			m.add(e.at, e.price, sh, e.price*price.Price(sh))
+		})
+		out = append(m.bars, out...)
+		lo = from
+		if len(out) >= n || lo == 0 {
+			break
+		}
+	}
+	return out[max(0, len(out)-n):]
+}
+
+// instDay is instrument i's exact daily bar of day pos from its trades before `before`, false
+// when it has none. Complete days are cached.
+func (s *Sim) instDay(tab *table, i, pos int, before int64) (candles.Bar, bool) {
+	day := tab.days[pos].In(taipei)
+	// The live day up to now: the quote is the fold of every trade so far.
+	s.mu.RLock()
+	q := s.insts[i].q
+	live := q.Day.Equal(day) && s.clock.Load() < before
+	s.mu.RUnlock()
+	if live {
+		if !q.Traded() {
+			return candles.Bar{}, false
+		}
+		return candles.Bar{Time: day, Open: q.Open, High: q.High, Low: q.Low, Close: q.Last, Volume: q.Volume, Turnover: q.Turnover}, true
+	}
+	dt := s.timesOf(tab, pos)
+	complete := before > dt.close
+	key := dayKey{i, dt.start}
+	if complete {
+		if b, ok := s.daily.get(key); ok {
+			return b, true
+		}
+	}
+	var b candles.Bar
+	n := 0
 	s.dayEvents(tab, i, pos, before, func(e event) {
 		sh := e.lots * 1000
-		m.add(e.at, e.price, sh, e.price*price.Price(sh))
+		if n == 0 {
+			b = candles.Bar{Time: day, Open: e.price, High: e.price, Low: e.price}
+		}
+		b.High, b.Low, b.Close = max(b.High, e.price), min(b.Low, e.price), e.price
+		b.Volume += sh
+		b.Turnover += e.price * price.Price(sh)
+		n++
 	})
-	return m.bars
+	if n == 0 {
+		return candles.Bar{}, false
+	}
+	if complete {
+		s.daily.put(key, b)
+	}
+	return b, true
 }
+
+// dayKey names an instrument's day in the daily cache.
+type dayKey struct {
+	inst int
+	day  int64 // unix start
+}
+
+// dailyCache bounds the exact daily bars kept: four complete days in the minute window for each of
+// 512 symbols.
+const dailyCache = 2048
 
 // daily folds minute bars into the day's bar.
 func daily(day time.Time, mins []candles.Bar) (candles.Bar, bool) {
@@ -111,17 +207,42 @@ func (s *Sim) Bars(symbol string, base candles.Base, before time.Time, n int) []
 		cur--
 	}
 	first := cur - s.minuteDays + 1
+	top := tab.pos(s.sched.DayStart(time.Unix(b-1, 0)))
+	// An instrument's daily bars need its chain over the days asked (and one more: the newest day
+	// may have no bar yet), walked once.
+	var chain []int32
+	lo := max(0, top-n-1)
+	if base == candles.Days && e.inst >= 0 && top >= 0 {
+		chain = make([]int32, top-lo+2)
+		tab.chain(e.inst, lo, top+1, chain)
+	}
 	var chunks [][]candles.Bar
 	got := 0
-	for pos := tab.pos(s.sched.DayStart(time.Unix(b-1, 0))); pos >= 0 && got < n; pos-- {
+	for pos := top; pos >= 0 && got < n; pos-- {
+		if base == candles.Minutes && pos < first {
+			break
+		}
 		var part []candles.Bar
-		if base == candles.Minutes {
-			if pos < first {
-				break
+		switch {
+		case base == candles.Minutes && e.inst >= 0:
+			part = s.instMinutes(tab, e.inst, pos, b, n-got)
+		case base == candles.Minutes:
+			part = s.indexMinutes(s.indices[e.idx], tab, pos, b)
+		case pos >= first && e.inst >= 0:
+			if bar, ok := s.instDay(tab, e.inst, pos, b); ok {
+				part = []candles.Bar{bar}
 			}
-			part = s.minutesOf(e, tab, pos, b)
-		} else if bar, ok := s.dayOf(e, tab, pos, b, pos >= first); ok {
-			part = []candles.Bar{bar}
+		case pos >= first:
+			if bar, ok := daily(tab.days[pos].In(taipei), s.indexMinutes(s.indices[e.idx], tab, pos, b)); ok {
+				part = []candles.Bar{bar}
+			}
+		case e.inst >= 0:
+			ref, cl := price.Price(chain[pos-lo]), price.Price(chain[pos-lo+1])
+			d := s.params[e.inst].dayBar(s.seed, tab.k(pos), ref, cl)
+			part = []candles.Bar{{Time: tab.days[pos].In(taipei), Open: d.open, High: d.high, Low: d.low, Close: d.close,
+				Volume: d.lots * 1000, Turnover: d.estTurnover()}}
+		default:
+			part = []candles.Bar{s.indexDayEstimate(s.indices[e.idx], tab, pos)}
 		}
 		if len(part) > n-got {
 			part = part[len(part)-(n-got):]
@@ -134,135 +255,4 @@ func (s *Sim) Bars(symbol string, base candles.Base, before time.Time, n int) []
 		out = append(out, chunks[i]...)
 	}
 	return out
-}
-
-func (s *Sim) minutesOf(e entry, tab *table, pos int, before int64) []candles.Bar {
-	if e.inst >= 0 {
-		return s.instMinutes(tab, e.inst, pos, before)
-	}
-	return s.indexDayMinutes(s.indices[e.idx], tab, pos, before)
-}
-
-// dayOf is the daily bar of day pos from trades before `before`: built from its minutes when
-// exact, else from the daily model.
-func (s *Sim) dayOf(e entry, tab *table, pos int, before int64, exact bool) (candles.Bar, bool) {
-	day := tab.days[pos].In(taipei)
-	if exact {
-		return daily(day, s.minutesOf(e, tab, pos, before))
-	}
-	if e.inst >= 0 {
-		i := e.inst
-		p := &s.params[i]
-		d := p.dayBar(s.seed, tab.k(pos), tab.ref(i, pos), tab.close(i, pos))
-		return candles.Bar{Time: day, Open: d.open, High: d.high, Low: d.low, Close: d.close,
-			Volume: d.lots * 1000, Turnover: d.estTurnover()}, true
-	}
-	return s.indexDayEstimate(s.indices[e.idx], tab, pos), true
-}
-
-// indexDayMinutes replays every constituent's trades of day pos second by second, exactly as the
-// live index publishes them, and folds the values into minute bars. Complete days are cached.
-func (s *Sim) indexDayMinutes(x *indexState, tab *table, pos int, before int64) []candles.Bar {
-	dt := s.timesOf(tab, pos)
-	complete := before > dt.close
-	if complete {
-		x.cacheMu.Lock()
-		bars, ok := x.minutes[dt.start]
-		x.cacheMu.Unlock()
-		if ok {
-			return bars
-		}
-	}
-	type memberEvent struct {
-		event
-		member int32
-	}
-	var raw []memberEvent
-	for j, i := range x.members {
-		s.dayEvents(tab, i, pos, before, func(e event) { raw = append(raw, memberEvent{e, int32(j)}) })
-	}
-	// Counting sort by second (stable: each member's events are already in order).
-	count := make([]int32, dt.close-dt.open+2)
-	for _, e := range raw {
-		count[e.at-dt.open+1]++
-	}
-	for i := 1; i < len(count); i++ {
-		count[i] += count[i-1]
-	}
-	evs := make([]memberEvent, len(raw))
-	for _, e := range raw {
-		evs[count[e.at-dt.open]] = e
-		count[e.at-dt.open]++
-	}
-	last := make([]price.Price, len(x.members))
-	var capSum int64
-	for j, i := range x.members {
-		last[j] = tab.ref(i, pos)
-		capSum += x.x.Delta(j, 0, last[j])
-	}
-	var m minuteBars
-	for a := 0; a < len(evs); {
-		at := evs[a].at
-		var vol int64
-		var val price.Price
-		for ; a < len(evs) && evs[a].at == at; a++ {
-			ev := evs[a]
-			capSum += x.x.Delta(int(ev.member), last[ev.member], ev.price)
-			last[ev.member] = ev.price
-			sh := ev.lots * 1000
-			vol += sh
-			val += ev.price * price.Price(sh)
-		}
-		m.add(at, x.x.Value(capSum), vol, val)
-	}
-	if complete {
-		x.cacheMu.Lock()
-		// Keep the cache to the minute window (plus a day of slack).
-		if len(x.minutes) > s.minuteDays+1 {
-			oldest := tab.days[max(0, pos-s.minuteDays-1)].Unix()
-			for k := range x.minutes {
-				if k < oldest {
-					delete(x.minutes, k)
-				}
-			}
-		}
-		x.minutes[dt.start] = m.bars
-		x.cacheMu.Unlock()
-	}
-	return m.bars
-}
-
-// indexDayEstimate is an index's daily bar for a day without minute history: open and close are
-// exact (the constituents' opens and closes), volume exact, turnover estimated like the
-// constituents', and high and low estimated as 30 % of the constituents' combined excursions beyond
-// open and close (constituents do not all peak at the same moment).
-func (s *Sim) indexDayEstimate(x *indexState, tab *table, pos int) candles.Bar {
-	key := tab.days[pos].Unix()
-	x.cacheMu.Lock()
-	b, ok := x.days[key]
-	x.cacheMu.Unlock()
-	if ok {
-		return b
-	}
-	k := tab.k(pos)
-	var capO, capC, upEx, downEx int64
-	var vol int64
-	var turn price.Price
-	for j, i := range x.members {
-		p := &s.params[i]
-		d := p.dayBar(s.seed, k, tab.ref(i, pos), tab.close(i, pos))
-		capO += x.x.Delta(j, 0, d.open)
-		capC += x.x.Delta(j, 0, d.close)
-		upEx += x.x.Delta(j, max(d.open, d.close), d.high)
-		downEx += x.x.Delta(j, d.low, min(d.open, d.close))
-		vol += d.lots * 1000
-		turn += d.estTurnover()
-	}
-	b = candles.Bar{Time: tab.days[pos].In(taipei), Open: x.x.Value(capO), Close: x.x.Value(capC),
-		High: x.x.Value(max(capO, capC) + upEx*3/10), Low: x.x.Value(min(capO, capC) - downEx*3/10),
-		Volume: vol, Turnover: turn}
-	x.cacheMu.Lock()
-	x.days[key] = b
-	x.cacheMu.Unlock()
-	return b
 }

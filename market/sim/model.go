@@ -213,10 +213,26 @@ type intraday struct {
 	locked    int           // first minute that stays at the limit; len(path) when none
 }
 
-// plan builds the minutes of day d with n minutes of continuous trading.
-func (p *params) plan(seed uint64, k int, d *day, n int) intraday {
+// planBuf is the memory plan works in, reused from day to day and symbol to symbol: a plan is
+// 12 bytes a minute plus 16 of scratch, and the demo's days have 1,430 minutes.
+type planBuf struct {
+	it   intraday
+	y, w []float64
+}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// plan builds the minutes of day d with n minutes of continuous trading, in b's memory: the
+// result is valid until b is used again.
+func (p *params) plan(seed uint64, k int, d *day, n int, b *planBuf) *intraday {
 	r := newRNG(key(seed, p.ch, pPath, uint64(k)))
-	it := intraday{path: make([]price.Price, n), lots: make([]int32, n), locked: n}
+	it := &b.it
+	it.path, it.lots, it.locked = grow(it.path, n), grow(it.lots, n), n
 	t := n
 	if d.lockAt >= 0 {
 		t = max(3, int(float64(n)*d.lockAt))
@@ -226,7 +242,9 @@ func (p *params) plan(seed uint64, k int, d *day, n int) intraday {
 	lh, ll := math.Log(d.high.Float()), math.Log(d.low.Float())
 	hiOC, loOC := math.Max(lo, lc), math.Min(lo, lc)
 	// y[j] is the log price at the end of minute j-1; y[0] is the open, y[t] the close.
-	y := make([]float64, t+1)
+	b.y = grow(b.y, t+1)
+	y := b.y
+	y[0] = 0
 	for j := 1; j <= t; j++ {
 		y[j] = y[j-1] + r.norm()
 	}
@@ -285,7 +303,8 @@ func (p *params) plan(seed uint64, k int, d *day, n int) intraday {
 	it.openLots = max(1, int64(float64(d.lots)*(0.02+0.03*r.float())))
 	it.closeLots = max(1, int64(float64(d.lots)*(0.04+0.06*r.float())))
 	cont := d.lots - it.openLots - it.closeLots
-	w := make([]float64, n)
+	b.w = grow(b.w, n)
+	w := b.w
 	total := 0.0
 	edge := float64(n) / 12
 	for j := range w {
@@ -369,12 +388,28 @@ type print struct {
 	lots  int32
 }
 
+// minute is what prints needs of one minute of a plan.
+type minute struct {
+	from, to price.Price // the previous minute's close (the open for minute 0) and this one's
+	lots     int32
+	quiet    bool // locked at the limit: no noise
+}
+
+// minute j of the plan of day d.
+func (it *intraday) minute(j int, d *day) minute {
+	m := minute{from: d.open, to: it.path[j], lots: it.lots[j], quiet: j >= it.locked}
+	if j > 0 {
+		m.from = it.path[j-1]
+	}
+	return m
+}
+
 // prints are minute j's trades: they step from the previous minute's close (the open for j=0)
 // to this minute's close, one tick of noise, within the day's low and high. Minute 0's second 0 is
 // the opening auction's, so its trades start at second 1.
-func (p *params) prints(seed uint64, k, j int, d *day, it *intraday, buf []print) []print {
+func (p *params) prints(seed uint64, k, j int, d *day, m minute, buf []print) []print {
 	buf = buf[:0]
-	lots := int(it.lots[j])
+	lots := int(m.lots)
 	if lots <= 0 {
 		return buf
 	}
@@ -393,12 +428,7 @@ func (p *params) prints(seed uint64, k, j int, d *day, it *intraday, buf []print
 			c++
 		}
 	}
-	from := d.open
-	if j > 0 {
-		from = it.path[j-1]
-	}
-	to := it.path[j]
-	quiet := j >= it.locked // locked at the limit: no noise
+	from, to, quiet := m.from, m.to, m.quiet
 	rest := lots - n
 	i := 0
 	for s := first; s < 60; s++ {

@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/lotbook/lotbook/market/candles"
 	"github.com/lotbook/lotbook/market/feed"
 	"github.com/lotbook/lotbook/market/index"
 	"github.com/lotbook/lotbook/market/instruments"
@@ -47,11 +48,14 @@ type Sim struct {
 	tab   atomic.Pointer[table]
 	clock atomic.Int64 // last second whose trades are applied (unix)
 
-	adv   sync.Mutex   // one Advance at a time
-	mu    sync.RWMutex // guards the live state below and in insts/indices
-	today dayTimes
-	pos   int // table position of the day whose quotes stand
-	out   []feed.Update
+	adv     sync.Mutex   // one Advance at a time
+	mu      sync.RWMutex // guards the live state below and in insts/indices
+	today   dayTimes
+	pos     int // table position of the day whose quotes stand
+	out     []feed.Update
+	liveBuf planBuf // where the live instruments' plans are built
+
+	daily *lru[dayKey, candles.Bar] // exact daily bars of complete days in the minute window
 
 	subMu sync.Mutex
 	subs  map[int]feed.Handler
@@ -73,7 +77,7 @@ type instrument struct {
 	in  *instruments.Instrument
 	p   *params
 	d   day
-	it  intraday
+	win window
 	buf []print
 
 	// Cursor over the day's events: 0 opening auction, 1 continuous minutes, 2 closing auction, 3 done.
@@ -92,7 +96,7 @@ type instrument struct {
 // closes over the history window, then the current day's trades up to now.
 func New(cat *instruments.Catalog, cfg Config, now time.Time) (*Sim, error) {
 	s := &Sim{seed: cfg.Seed, sched: cfg.Schedule, years: cfg.Years, minuteDays: cfg.MinuteDays,
-		epoch: cfg.Epoch, bySym: map[string]entry{}, subs: map[int]feed.Handler{}}
+		epoch: cfg.Epoch, bySym: map[string]entry{}, subs: map[int]feed.Handler{}, daily: newLRU[dayKey, candles.Bar](dailyCache)}
 	if s.sched == nil {
 		s.sched = session.Taiwan()
 	}
@@ -119,20 +123,14 @@ func New(cat *instruments.Catalog, cfg Config, now time.Time) (*Sim, error) {
 	}
 	s.tab.Store(s.build(now))
 	for j, def := range index.All {
-		s.indices = append(s.indices, s.newIndex(def))
+		s.indices = append(s.indices, s.newIndex(def, j))
 		s.bySym[def.Symbol] = entry{inst: -1, idx: j}
 	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	sec := now.Unix()
 	s.clock.Store(sec)
-	s.rollTo(s.stateDay(sec))
-	for _, l := range s.insts {
-		s.advanceInst(l, sec, nil)
-	}
-	for _, x := range s.indices {
-		x.catchUp(s, sec)
-	}
+	s.catchUp(s.stateDay(sec), sec)
 	return s, nil
 }
 
@@ -174,27 +172,40 @@ func (s *Sim) timesOf(tab *table, pos int) dayTimes {
 
 // rollTo makes day pos the current day of every symbol. Callers hold mu.
 func (s *Sim) rollTo(pos int) {
+	tab, pos := s.setDay(pos)
+	done := s.today.start
+	s.pos = pos
+	s.today = s.timesOf(tab, pos)
+	for i, l := range s.insts {
+		it := s.startDay(l, i, tab, pos, &s.liveBuf)
+		l.win.fill(it, &l.d, 0, l.win.end(l.p.ch, 0, s.today.minutes))
+	}
+	for _, x := range s.indices {
+		x.roll(s, tab, pos, done)
+	}
+}
+
+// setDay extends the table when day pos nears its end (a year after it was built; same seed,
+// same past) and returns the table with pos in it.
+func (s *Sim) setDay(pos int) (*table, int) {
 	tab := s.tab.Load()
 	if pos+2 >= len(tab.days) {
-		// A year has passed since the table was built: extend it (same seed, same past).
 		day := tab.days[pos]
 		tab = s.build(day)
 		s.tab.Store(tab)
 		pos = tab.pos(day)
 	}
-	s.pos = pos
-	s.today = s.timesOf(tab, pos)
-	k := tab.k(pos)
-	for i, l := range s.insts {
-		ref, cl := tab.ref(i, pos), tab.close(i, pos)
-		l.d = l.p.dayBar(s.seed, k, ref, cl)
-		l.it = l.p.plan(s.seed, k, &l.d, s.today.minutes)
-		l.phase, l.minute, l.next, l.buf = 0, 0, 0, l.buf[:0]
-		l.nextAt = s.today.open
-		l.q = feed.Quote{Symbol: l.in.Code, Day: tab.days[pos].In(taipei), Time: time.Unix(s.today.preOpen, 0).In(taipei),
-			Last: ref, Ref: ref, LimitUp: rules.LimitUp(ref, l.p.kind), LimitDown: rules.LimitDown(ref, l.p.kind)}
-	}
-	for _, x := range s.indices {
-		x.roll(s, tab, pos)
-	}
+	return tab, pos
+}
+
+// startDay makes day pos instrument l's current day, before its first trade, and returns the
+// day's plan, built in b.
+func (s *Sim) startDay(l *instrument, i int, tab *table, pos int, b *planBuf) *intraday {
+	ref, cl := tab.refClose(i, pos)
+	l.d = l.p.dayBar(s.seed, tab.k(pos), ref, cl)
+	l.phase, l.minute, l.next, l.buf = 0, 0, 0, l.buf[:0]
+	l.nextAt = s.today.open
+	l.q = feed.Quote{Symbol: l.in.Code, Day: tab.days[pos].In(taipei), Time: time.Unix(s.today.preOpen, 0).In(taipei),
+		Last: ref, Ref: ref, LimitUp: rules.LimitUp(ref, l.p.kind), LimitDown: rules.LimitDown(ref, l.p.kind)}
+	return l.p.plan(s.seed, tab.k(pos), &l.d, s.today.minutes, b)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/lotbook/lotbook/market/candles"
 	"github.com/lotbook/lotbook/market/feed"
 	"github.com/lotbook/lotbook/market/instruments"
+	"github.com/lotbook/lotbook/market/price"
 	"github.com/lotbook/lotbook/market/rules"
 	"github.com/lotbook/lotbook/market/session"
 )
@@ -93,9 +94,9 @@ func TestTradesOnTickInBandInSession(t *testing.T) {
 	for i, l := range s.insts {
 		for pos := cur - 4; pos <= cur; pos++ {
 			dt := s.timesOf(tab, pos)
-			ref := tab.ref(i, pos)
+			ref, cl := tab.refClose(i, pos)
 			lu, ld := rules.LimitUp(ref, l.p.kind), rules.LimitDown(ref, l.p.kind)
-			d := l.p.dayBar(s.seed, tab.k(pos), ref, tab.close(i, pos))
+			d := l.p.dayBar(s.seed, tab.k(pos), ref, cl)
 			var first, last feed.Quote
 			var hi, lo = rules.Down(0, l.p.kind), lu + 1
 			var vol int64
@@ -129,12 +130,14 @@ func TestChainsAndLimitDays(t *testing.T) {
 	s := newSim(t, 11, at("2026-11-20 14:00:00"))
 	tab := s.tab.Load()
 	ups, downs, days := 0, 0, 0
+	c := make([]int32, len(tab.days)+1)
 	for i, l := range s.insts {
 		if l.in.Type != instruments.StockType {
 			continue
 		}
+		tab.chain(i, 0, len(tab.days), c)
 		for pos := range tab.days {
-			ref, cl := tab.ref(i, pos), tab.close(i, pos)
+			ref, cl := price.Price(c[pos]), price.Price(c[pos+1])
 			if !rules.InBand(cl, ref, l.p.kind) || !rules.Valid(cl, l.p.kind) {
 				t.Fatalf("%s day %d: close %s outside band of %s", l.in.Code, pos, cl, ref)
 			}
@@ -271,6 +274,40 @@ func TestLiveCandlesMatchHistory(t *testing.T) {
 			for i := range live {
 				if live[i] != gen[i] {
 					t.Fatalf("%s %s candle %d: live %+v, history %+v", sym, iv, i, live[i], gen[i])
+				}
+			}
+		}
+	}
+}
+
+// The kept chain values and the walks between them give every range of a chain exactly as one
+// walk over the whole table does.
+func TestChainRanges(t *testing.T) {
+	s := newSim(t, 5, at("2026-11-20 10:00:00"))
+	tab := s.tab.Load()
+	n := len(tab.days)
+	for _, i := range []int{0, 1, 700, len(s.insts) - 1} {
+		p := &s.params[i]
+		full := make([]int32, n+1)
+		full[tab.k0] = int32(p.ref0)
+		for pos := tab.k0; pos < n; pos++ {
+			full[pos+1] = int32(p.closeAfter(s.seed, tab.k(pos), tab.mkt[pos], price.Price(full[pos])))
+		}
+		for pos := tab.k0 - 1; pos >= 0; pos-- {
+			full[pos] = int32(p.refBefore(s.seed, tab.k(pos), tab.mkt[pos], price.Price(full[pos+1])))
+		}
+		ranges := [][2]int{{0, n}, {0, 0}, {n, n}, {tab.k0, tab.k0}, {tab.k0 - 1, tab.k0}, {tab.k0 - span, tab.k0 + span}}
+		r := newRNG(uint64(i))
+		for range 300 {
+			lo := r.intn(n + 1)
+			ranges = append(ranges, [2]int{lo, lo + r.intn(min(n+1-lo, 3*span))})
+		}
+		for _, rg := range ranges {
+			got := make([]int32, rg[1]-rg[0]+1)
+			tab.chain(i, rg[0], rg[1], got)
+			for j, v := range got {
+				if v != full[rg[0]+j] {
+					t.Fatalf("instrument %d, range %v: value %d at %d, want %d", i, rg, v, rg[0]+j, full[rg[0]+j])
 				}
 			}
 		}

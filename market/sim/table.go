@@ -10,21 +10,77 @@ import (
 	"github.com/lotbook/lotbook/market/session"
 )
 
+// span is the distance between the chain values a table keeps. Each chain is a recurrence (a
+// day's close follows from its reference, the previous close), so any value is recomputed from
+// the kept one before it in at most span-1 steps of about 60 ns, while four years of some 2,300
+// chains shrink from 13 MB to 0.4 MB.
+const span = 32
+
 // table is the immutable calendar of simulated trading days with every instrument's chain of
-// references and closes. It is replaced, never changed, so history queries read it without locks.
+// references and closes, kept every span days. It is replaced, never changed, so history queries
+// read it without locks.
 type table struct {
+	seed uint64
+	ps   []params
 	days []time.Time // trading-day starts (00:00 Asia/Taipei), ascending
 	k0   int         // position of day 0 (the epoch)
-	// chain[i][pos] is instrument i's reference on day pos; chain[i][pos+1] its close. int32
-	// hundredths (up to NT$21 million) halve the memory of some two thousand chains.
-	chain [][]int32
+	mkt  []float64   // the market factor of each day
+
+	// The chain c of instrument i has len(days)+1 values: c[pos] is the reference of day pos and
+	// c[pos+1] its close. c[k0] is the instrument's reference price; days after it follow forward,
+	// days before it backward. keep[i*stride+j] is c[k0+(j-below)*span] (int32 hundredths reach
+	// NT$21 million).
+	keep   []int32
+	stride int
+	below  int // kept values before k0
 }
 
 // k is the model's day number of position pos.
 func (t *table) k(pos int) int { return pos - t.k0 }
 
-func (t *table) ref(i, pos int) price.Price   { return price.Price(t.chain[i][pos]) }
-func (t *table) close(i, pos int) price.Price { return price.Price(t.chain[i][pos+1]) }
+// refClose are instrument i's reference and close on day pos.
+func (t *table) refClose(i, pos int) (ref, close price.Price) {
+	var c [2]int32
+	t.chain(i, pos, pos+1, c[:])
+	return price.Price(c[0]), price.Price(c[1])
+}
+
+// chain fills dst with instrument i's chain values c[lo..hi] (len(dst) == hi-lo+1), walking from
+// the nearest kept values.
+func (t *table) chain(i, lo, hi int, dst []int32) {
+	p := &t.ps[i]
+	kept := t.keep[i*t.stride : (i+1)*t.stride]
+	if lo < t.k0 {
+		// Backward from the kept value at or after min(hi, k0-1).
+		top := min(hi, t.k0-1)
+		a := (t.k0 - top) / span
+		v := kept[t.below-a]
+		for q := t.k0 - a*span; ; q-- {
+			if q <= top {
+				dst[q-lo] = v
+			}
+			if q == lo {
+				break
+			}
+			v = int32(p.refBefore(t.seed, t.k(q-1), t.mkt[q-1], price.Price(v)))
+		}
+	}
+	if hi >= t.k0 {
+		// Forward from the kept value at or before max(lo, k0).
+		from := max(lo, t.k0)
+		b := (from - t.k0) / span
+		v := kept[t.below+b]
+		for q := t.k0 + b*span; ; q++ {
+			if q >= from {
+				dst[q-lo] = v
+			}
+			if q == hi {
+				break
+			}
+			v = int32(p.closeAfter(t.seed, t.k(q), t.mkt[q], price.Price(v)))
+		}
+	}
+}
 
 // pos is the position of the trading day starting at day, or of the last trading day before it;
 // -1 when day is before the table.
@@ -34,9 +90,9 @@ func (t *table) pos(day time.Time) int {
 }
 
 // buildTable lists trading days from `from` to `to` and computes the chains: forward from the
-// epoch's reference prices, backward for the days before it.
+// epoch's reference prices, backward for the days before it, keeping every span-th value.
 func buildTable(seed uint64, sched *session.Schedule, ps []params, epoch, from, to time.Time) *table {
-	t := &table{}
+	t := &table{seed: seed, ps: ps}
 	for d := sched.DayStart(from); !d.After(to); d = d.AddDate(0, 0, 1) {
 		if sched.IsTradingDay(d) {
 			t.days = append(t.days, d)
@@ -45,11 +101,13 @@ func buildTable(seed uint64, sched *session.Schedule, ps []params, epoch, from, 
 	e := sched.DayStart(epoch)
 	t.k0 = sort.Search(len(t.days), func(i int) bool { return !t.days[i].Before(e) })
 	n := len(t.days)
-	mkt := make([]float64, n)
-	for pos := range mkt {
-		mkt[pos] = market(seed, t.k(pos))
+	t.mkt = make([]float64, n)
+	for pos := range t.mkt {
+		t.mkt[pos] = market(seed, t.k(pos))
 	}
-	t.chain = make([][]int32, len(ps))
+	t.below = t.k0 / span
+	t.stride = t.below + (n-t.k0)/span + 1
+	t.keep = make([]int32, len(ps)*t.stride)
 	// Chains are independent: split them over the cores.
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
 	var wg sync.WaitGroup
@@ -59,17 +117,22 @@ func buildTable(seed uint64, sched *session.Schedule, ps []params, epoch, from, 
 			defer wg.Done()
 			for i := w; i < len(ps); i += workers {
 				p := &ps[i]
-				c := make([]int32, n+1)
-				if t.k0 <= n {
-					c[t.k0] = int32(p.ref0)
-				}
+				kept := t.keep[i*t.stride : (i+1)*t.stride]
+				v := int32(p.ref0)
+				kept[t.below] = v
 				for pos := t.k0; pos < n; pos++ {
-					c[pos+1] = int32(p.closeAfter(seed, t.k(pos), mkt[pos], price.Price(c[pos])))
+					v = int32(p.closeAfter(seed, t.k(pos), t.mkt[pos], price.Price(v)))
+					if (pos+1-t.k0)%span == 0 {
+						kept[t.below+(pos+1-t.k0)/span] = v
+					}
 				}
-				for pos := min(t.k0, n) - 1; pos >= 0; pos-- {
-					c[pos] = int32(p.refBefore(seed, t.k(pos), mkt[pos], price.Price(c[pos+1])))
+				v = int32(p.ref0)
+				for pos := t.k0 - 1; pos >= 0; pos-- {
+					v = int32(p.refBefore(seed, t.k(pos), t.mkt[pos], price.Price(v)))
+					if (t.k0-pos)%span == 0 {
+						kept[t.below-(t.k0-pos)/span] = v
+					}
 				}
-				t.chain[i] = c
 			}
 		}()
 	}
