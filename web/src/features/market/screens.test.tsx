@@ -200,6 +200,42 @@ describe('stock detail', () => {
     expect(screen.getByTestId('favorite-button')).toHaveTextContent('移除自選');
   });
 
+  // The server's favourites read model lags the command: a read sees the added symbol only once
+  // it asks for the command's position (as the real server waits for its projections).
+  function laggingFavourites(hold?: () => Promise<never>) {
+    vi.stubGlobal('fetch', (url: string, init: RequestInit & { headers: Record<string, string> }) => {
+      if (!url.endsWith('/api/vue/user/Optionallist')) return server.fetch(url, init);
+      server.calls.push({ url, init });
+      if (hold && favorites.length > 0) return hold();
+      const caughtUp = Number(init.headers['Lotbook-Position'] ?? 0) >= 7;
+      return Promise.resolve(envelope(caughtUp ? favorites.map((s) => quote({ symbol: s })) : []));
+    });
+  }
+
+  it('the read after adding a favourite asks for the command position, so the star stays on', async () => {
+    laggingFavourites();
+    renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
+    const button = await screen.findByTestId('favorite-button');
+    await waitFor(() => expect(button).not.toBeDisabled());
+    await userEvent.click(button);
+    await waitFor(() => expect(callsTo('/api/vue/user/Optionallist')).toHaveLength(2));
+    expect(callsTo('/api/vue/user/Optionallist')[1]!.init.headers['Lotbook-Position']).toBe('7');
+    await waitFor(() => expect(screen.getByTestId('favorite-button')).not.toHaveClass('adm-button-loading'));
+    expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('data-on', 'true');
+  });
+
+  it('the star turns on from the command answer, before the favourites are read again', async () => {
+    laggingFavourites(() => new Promise<never>(() => {}));
+    const { client } = renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
+    const button = await screen.findByTestId('favorite-button');
+    await waitFor(() => expect(button).not.toBeDisabled());
+    await userEvent.click(button);
+    await waitFor(() => expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('data-on', 'true'));
+    const cached = client.getQueryData<Array<{ symbol: string; bids: unknown[] }>>(['market', 'favorites', 'all']);
+    expect(cached?.map((q) => q.symbol)).toEqual(['2330']);
+    expect(cached?.[0]?.bids).toEqual([]);
+  });
+
   it('shows a not-found state for an unknown symbol', async () => {
     server.on('/api/vue/market/stocks/NOPE', () => envelope(null, 0, 'not_found', 404));
     renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=nope' });

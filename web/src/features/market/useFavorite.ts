@@ -1,22 +1,44 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '@/lib/action';
 import { marketApi, marketKeys, useFavorites } from '@/lib/market/api';
-import type { Quote } from '@/lib/market/types';
+import type { Quote, QuoteDetail } from '@/lib/market/types';
 import { toast } from '@/lib/toast';
 
 /** Removes a symbol from every cached favourites list (all, listed, otc). */
-function dropCached(client: ReturnType<typeof useQueryClient>, symbol: string) {
+function dropCached(client: QueryClient, symbol: string) {
   client.setQueriesData<Quote[]>({ queryKey: marketKeys.favoritesAll }, (old) => old?.filter((q) => q.symbol !== symbol));
 }
 
-/** Adds or removes favourites; the lists are refetched after each change. */
+/**
+ * Appends a just-added favourite to the cached lists it belongs to, from the detail quote in the
+ * cache (the command answers only the symbol), so the screens show it without waiting for a read.
+ */
+export function addCached(client: QueryClient, symbol: string) {
+  const detail = client.getQueryData<QuoteDetail>(marketKeys.quote(symbol));
+  if (!detail) return;
+  const { session: _, ...rest } = detail;
+  // Lists carry no best five.
+  const quote: Quote = { ...rest, bids: [], asks: [] };
+  for (const [key, list] of client.getQueriesData<Quote[]>({ queryKey: marketKeys.favoritesAll })) {
+    const type = key[2];
+    if (!list || (type !== 'all' && type !== quote.market) || list.some((q) => q.symbol === symbol)) continue;
+    client.setQueryData<Quote[]>(key, [...list, quote]);
+  }
+}
+
+/**
+ * Adds or removes favourites. The cached lists change at once from the command's answer; the
+ * refetch that follows carries the answer's position (Lotbook-Position), so it cannot bring back
+ * the list as it was before the change.
+ */
 export function useFavoriteActions() {
   const { t } = useTranslation();
   const client = useQueryClient();
   const refresh = () => client.invalidateQueries({ queryKey: marketKeys.favoritesAll });
   const add = useAction((symbol: string, key) => marketApi.addFavorite(symbol, key), {
-    onSuccess: () => {
+    onSuccess: (_, symbol) => {
+      addCached(client, symbol);
       toast.show(t('market.favoriteAdded'));
       return refresh();
     },

@@ -81,6 +81,17 @@ describe('api client: envelope and headers', () => {
     expect(lastCall().init.headers['Lotbook-Position']).toBe('42');
   });
 
+  it('sends Lotbook-Position on a POST that reads (favourites after adding one), not on commands', async () => {
+    fetchMock.mockResolvedValueOnce(reply(200, { status: 1, msg: 'ok', data: { symbol: '2330', position: 57 } }));
+    await api.post('/api/vue/user/favorites', { symbol: '2330' });
+    fetchMock.mockResolvedValueOnce(reply(200, { status: 1, msg: 'ok', data: { symbol: '2317', position: 58 } }));
+    await api.post('/api/vue/user/favorites', { symbol: '2317' });
+    expect(lastCall().init.headers['Lotbook-Position']).toBeUndefined();
+    fetchMock.mockResolvedValueOnce(reply(200, { status: 1, msg: 'ok', data: [] }));
+    await api.query('/api/vue/user/Optionallist', { type: 'all' });
+    expect(lastCall().init.headers['Lotbook-Position']).toBe('58');
+  });
+
   it('the config call is a POST without an idempotency key', async () => {
     fetchMock.mockResolvedValueOnce(reply(200, { status: 1, msg: 'ok', data: [{ name: 'title', value: 'lotbook' }] }));
     await api.query('/api/vue/common/config', { type: 'all' });

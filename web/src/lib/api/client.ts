@@ -109,6 +109,8 @@ interface RawRequest {
   idempotencyKey?: string;
   signal?: AbortSignal;
   silent?: boolean;
+  /** A POST that only reads (config, favourites): it asks for read-your-writes like a GET. */
+  read?: boolean;
 }
 
 function fill(path: string, params: Record<string, string> | undefined): string {
@@ -138,7 +140,7 @@ export async function request<T>(req: RawRequest): Promise<T> {
   if (token) headers.token = token;
   if (account) headers.account = account;
   if (req.idempotencyKey) headers['Idempotency-Key'] = req.idempotencyKey;
-  if (req.method === 'GET' && lastPosition > 0) headers['Lotbook-Position'] = String(lastPosition);
+  if ((req.method === 'GET' || req.read) && lastPosition > 0) headers['Lotbook-Position'] = String(lastPosition);
   let body = req.body;
   if (req.json !== undefined) {
     headers['Content-Type'] = 'application/json';
@@ -222,7 +224,7 @@ export const api = {
 
   /** A POST that reads (the spec's config call): no idempotency key. */
   query<P extends PathsWith<'post'>>(path: P, body: BodyOf<P>, args: CallOptions = {}): Promise<DataOf<P, 'post'>> {
-    return request({ method: 'POST', url: path, json: body, signal: args.signal, silent: args.silent });
+    return request({ method: 'POST', url: path, json: body, signal: args.signal, silent: args.silent, read: true });
   },
 
   /** Multipart upload to /api/vue/files. */
