@@ -4,7 +4,6 @@
 
 export type Kind = 'stock' | 'etf' | 'bond_etf';
 
-const PRICE_SCALE = 100n; // prices have two decimals
 const RATE_DIGITS = 8;
 const RATE_SCALE = 10n ** BigInt(RATE_DIGITS);
 
