@@ -2334,7 +2334,7 @@ type WsErrorFrameType string
 type WsQuoteFrame struct {
 	Data Quote `json:"data"`
 
-	// Ts when the server published this state (for delivery-delay figures)
+	// Ts when the server published this state (a snapshot carries the time its state was published); for delivery-delay figures
 	Ts   time.Time        `json:"ts"`
 	Type WsQuoteFrameType `json:"type"`
 }

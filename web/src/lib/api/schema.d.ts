@@ -1605,7 +1605,7 @@ export interface components {
             data: components["schemas"]["Quote"];
             /**
              * Format: date-time
-             * @description when the server published this state (for delivery-delay figures)
+             * @description when the server published this state (a snapshot carries the time its state was published); for delivery-delay figures
              */
             ts: string;
         };
