@@ -56,6 +56,7 @@ func (s *server) requestDeposit(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	s.owners.add(res.OrderNo, c.sess.MemberID)
 	return ok(orderOut(res))
 }
 
@@ -155,6 +156,9 @@ func (s *server) opsDeposits(c *call) (reply, error) {
 // depositOwner finds whose deposit orderNo is; the commands act on that member's stream.
 func (s *server) depositOwner(c *call) (string, string, error) {
 	orderNo := mux.Vars(c.r)["orderNo"]
+	if memberID, ok := s.owners.get(orderNo); ok {
+		return memberID, orderNo, nil
+	}
 	d, err := s.read.DepositByOrderNo(c.ctx(), orderNo)
 	if isNotFound(err) {
 		s.catchUpHead(c.ctx())

@@ -112,6 +112,7 @@ type server struct {
 	loginAccount, loginIP, registerIP *limiter
 	idemLocks                         *keyedLocks
 	idem                              *idemRecords
+	owners                            *orderOwners // deposits taken here, for ops decisions
 	metrics                           *httpMetrics
 }
 

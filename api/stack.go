@@ -166,6 +166,7 @@ func (st *Stack) newServer() *server {
 		loginIP:      newLimiter(lim.LoginPerIP, time.Minute, st.cfg.Clock),
 		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),
 		idemLocks:    newKeyedLocks(),
+		owners:       newOrderOwners(),
 		idem:         newIdemRecords(st.Read, st.cfg.Logger),
 		metrics:      newHTTPMetrics(st.Registry),
 		mkt:          st.Market,
