@@ -1,10 +1,10 @@
-import { AppOutline, HistogramOutline, UserOutline } from 'antd-mobile-icons';
+import { AppOutline, BillOutline, HistogramOutline, UserOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { Outlet } from 'react-router-dom';
 import { AppNavLink } from '@/components/AppLink';
 import { TABS } from './tabs';
 
-const ICONS = { home: AppOutline, market: HistogramOutline, mine: UserOutline } as const;
+const ICONS = { home: AppOutline, market: HistogramOutline, trade: BillOutline, mine: UserOutline } as const;
 
 /** Tab roots: the page scrolls, the tab bar stays fixed at the bottom. */
 export function TabsLayout() {

@@ -1,7 +1,8 @@
-/** The bottom tabs whose features exist; trade and copy-trade join with their issues. */
+/** The bottom tabs whose features exist; copy-trade joins with its issue. */
 export const TABS = [
   { key: 'home', path: '/home/index' },
   { key: 'market', path: '/market/market' },
+  { key: 'trade', path: '/position/position' },
   { key: 'mine', path: '/user/usercenter' },
 ] as const;
 

@@ -2,7 +2,7 @@ import { Button } from 'antd-mobile';
 import { StarFill, StarOutline } from 'antd-mobile-icons';
 import { lazy, Suspense, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router-dom';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
@@ -12,6 +12,7 @@ import { displayName, formatBig, formatChange, formatLots, formatPercent, format
 import { useLiveQuotes } from '@/lib/market/live';
 import { INTERVALS, type Interval, type Level, type QuoteDetail } from '@/lib/market/types';
 import { compareDecimal, taipeiTime } from '@/lib/filters';
+import { useTradeT } from '@/lib/trade/texts';
 import { useFavorite } from './useFavorite';
 import './market-pages.css';
 
@@ -108,6 +109,8 @@ export default function DetailPage() {
   const [interval, setIv] = useState<Interval>('1m');
   const fav = useFavorite(symbol);
   const canFavorite = useCanFavorite();
+  const tt = useTradeT();
+  const navigate = useNavigate();
   const d = q.data;
   const title = d ? (
     <span className="detail-title">
@@ -176,6 +179,16 @@ export default function DetailPage() {
                 <BookSide side="bid" levels={d.bids ?? []} prevClose={d.prevClose} />
                 <BookSide side="ask" levels={d.asks ?? []} prevClose={d.prevClose} />
               </div>
+            </div>
+          ) : null}
+          {d.type !== 'index' && canFavorite ? (
+            <div className="detail-actions" style={{ display: 'flex', gap: '0.1rem' }}>
+              <Button block color="danger" onClick={() => navigate(`/market/marketBuy?symbol=${d.symbol}&side=buy`)} data-testid="detail-buy">
+                {tt('buy')}
+              </Button>
+              <Button block color="success" onClick={() => navigate(`/market/marketBuy?symbol=${d.symbol}&side=sell`)} data-testid="detail-sell">
+                {tt('sell')}
+              </Button>
             </div>
           ) : null}
           {d.type !== 'index' && canFavorite ? (

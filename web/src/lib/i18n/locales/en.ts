@@ -26,7 +26,7 @@ const en: Messages = {
     loading: 'Loading…',
     success: 'Refreshed',
   },
-  tabs: { home: 'Home', market: 'Market', mine: 'Mine' },
+  tabs: { home: 'Home', market: 'Market', trade: 'Trade', mine: 'Mine' },
   start: {
     skip: 'Skip',
     next: 'Next',

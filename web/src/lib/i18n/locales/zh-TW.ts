@@ -25,7 +25,7 @@ const zhTW = {
     loading: '載入中…',
     success: '重新整理完成',
   },
-  tabs: { home: '首頁', market: '行情', mine: '我的' },
+  tabs: { home: '首頁', market: '行情', trade: '交易', mine: '我的' },
   start: {
     skip: '略過',
     next: '下一步',

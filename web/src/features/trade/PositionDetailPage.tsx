@@ -1,0 +1,67 @@
+import { useSearchParams } from 'react-router-dom';
+import { ListEmpty, ListLoading } from '@/components/ListState';
+import { Page } from '@/components/Page';
+import { money, taipeiTime } from '@/lib/filters';
+import { formatPrice } from '@/lib/market/format';
+import { usePosition } from '@/lib/trade/api';
+import { useTradeT } from '@/lib/trade/texts';
+import { trendClass } from '@/lib/trend';
+import { sizeOf } from './ticket';
+import './trade.css';
+
+function Kv({ label, value, cls = '', testId }: { label: string; value: string; cls?: string; testId: string }) {
+  return (
+    <div className="kv">
+      <span>{label}</span>
+      <span className={`num ${cls}`} data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+/** One position: /position/positionDetail?id= */
+export default function PositionDetailPage() {
+  const t = useTradeT();
+  const [params] = useSearchParams();
+  const id = params.get('id') ?? '';
+  const q = usePosition(id);
+  const p = q.data?.position;
+  if (!p) {
+    return (
+      <Page title={t('pos.detail')} testId="position-detail-page">
+        {q.isPending && id ? <ListLoading /> : <ListEmpty text={t('pos.empty')} />}
+      </Page>
+    );
+  }
+  const size = sizeOf(p.shares);
+  const open = p.status === 'holding' || p.status === 'closing' || p.status === 'pending';
+  const pl = open ? p.unrealisedProfit : p.profit;
+  return (
+    <Page title={t('pos.detail')} testId="position-detail-page">
+      <div className="card" data-status={p.status}>
+        <div className="pos-head">
+          <span>
+            {p.name} <span className="muted num">{p.symbol}</span>
+          </span>
+          <span data-testid="pd-status">{t(`status.${p.status}`)}</span>
+        </div>
+        <Kv label={t('pos.orderNo')} value={p.orderNo} testId="pd-order-no" />
+        <Kv label={t('pos.type')} value={`${t(p.direction)}${p.dayTrade ? ` · ${t('dayTrade')}` : ''}`} testId="pd-type" />
+        <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} testId="pd-qty" />
+        <Kv label={t('leverage')} value={`${p.leverage}×`} testId="pd-leverage" />
+        <Kv label={t('pos.entry')} value={formatPrice(p.entryPrice)} testId="pd-entry" />
+        <Kv label={t('pos.openedAt')} value={taipeiTime(p.openedAt)} testId="pd-opened" />
+        <Kv label={t('pos.exit')} value={formatPrice(p.exitPrice)} testId="pd-exit" />
+        <Kv label={t('pos.closedAt')} value={taipeiTime(p.closedAt)} testId="pd-closed" />
+        <Kv label={t('pos.now')} value={formatPrice(p.price)} testId="pd-price" />
+        <Kv label={t('pos.marketValue')} value={money(p.marketValue)} testId="pd-market-value" />
+        <Kv label={t('pos.fee')} value={money(p.fee)} testId="pd-fee" />
+        <Kv label={t('pos.tax')} value={money(p.tax)} testId="pd-tax" />
+        <Kv label={t('pos.margin')} value={money(p.margin)} testId="pd-margin" />
+        {p.loan !== '0' && p.loan !== '0.00' ? <Kv label={t('est.loan')} value={money(p.loan)} testId="pd-loan" /> : null}
+        <Kv label={t(open ? 'pos.unrealised' : 'pos.profit')} value={money(pl)} cls={trendClass(pl)} testId="pd-profit" />
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,183 @@
+import { Button, Dialog } from 'antd-mobile';
+import { useRef, useState } from 'react';
+import { AppLink } from '@/components/AppLink';
+import { ListEmpty, ListLoading } from '@/components/ListState';
+import { Page } from '@/components/Page';
+import { useAction } from '@/lib/action';
+import { money } from '@/lib/filters';
+import { formatPrice } from '@/lib/market/format';
+import { toast } from '@/lib/toast';
+import { tradeApi, useOrders, usePositions, useTradeChanged, type CloseRequest, type TradeOrder, type TradePosition } from '@/lib/trade/api';
+import { useTradeT } from '@/lib/trade/texts';
+import { trendClass } from '@/lib/trend';
+import { sizeOf } from './ticket';
+import './trade.css';
+
+type Tab = 'holdings' | 'orders' | 'terminated';
+const TABS: Tab[] = ['holdings', 'orders', 'terminated'];
+
+function Kv({ label, value, cls = '', testId }: { label: string; value: string; cls?: string; testId?: string }) {
+  return (
+    <div className="kv">
+      <span>{label}</span>
+      <span className={`num ${cls}`} data-testid={testId}>
+        {value}
+      </span>
+    </div>
+  );
+}
+
+function Holding({ p, onClose }: { p: TradePosition; onClose: (p: TradePosition) => void }) {
+  const t = useTradeT();
+  const size = sizeOf(p.shares);
+  return (
+    <div className="card pos-card" data-testid="position" data-id={p.id} data-symbol={p.symbol} data-status={p.status}>
+      <AppLink to={`/position/positionDetail?id=${encodeURIComponent(p.id)}`} className="pos-head" style={{ color: 'inherit' }}>
+        <span>
+          {p.name} <span className="muted num">{p.symbol}</span>
+        </span>
+        <span className={p.direction === 'long' ? 'up' : 'down'}>{t(p.direction)}</span>
+      </AppLink>
+      <div className="pos-grid">
+        <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+        <Kv label={t('leverage')} value={`${p.leverage}×`} />
+        <Kv label={t('pos.entry')} value={formatPrice(p.entryPrice)} />
+        <Kv label={t('pos.now')} value={formatPrice(p.price)} testId="position-price" />
+        <Kv label={t('pos.marketValue')} value={money(p.marketValue)} />
+        <Kv label={t('pos.unrealised')} value={money(p.unrealisedProfit)} cls={trendClass(p.unrealisedProfit)} testId="position-profit" />
+      </div>
+      <div className="pos-actions">
+        <span className="muted">{t(`status.${p.status}`)}</span>
+        {p.status === 'holding' ? (
+          <Button size="small" color="primary" data-testid="position-close" onClick={() => onClose(p)}>
+            {t('pos.close')}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+function Terminated({ p }: { p: TradePosition }) {
+  const t = useTradeT();
+  const size = sizeOf(p.shares);
+  return (
+    <AppLink to={`/position/positionDetail?id=${encodeURIComponent(p.id)}`} className="card pos-card" data-testid="closed-position" data-id={p.id} data-symbol={p.symbol} data-status={p.status}>
+      <div className="pos-head">
+        <span>
+          {p.name} <span className="muted num">{p.symbol}</span>
+        </span>
+        <span className="muted">{t(`status.${p.status}`)}</span>
+      </div>
+      <div className="pos-grid">
+        <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+        <Kv label={t(p.direction)} value={`${p.leverage}×`} />
+        <Kv label={t('pos.entry')} value={formatPrice(p.entryPrice)} />
+        <Kv label={t('pos.exit')} value={formatPrice(p.exitPrice)} />
+        <Kv label={t('pos.fee')} value={money(p.fee)} />
+        <Kv label={t('pos.tax')} value={money(p.tax)} />
+        <Kv label={t('pos.profit')} value={money(p.profit)} cls={trendClass(p.profit)} testId="closed-profit" />
+      </div>
+    </AppLink>
+  );
+}
+
+function Order({ o, onCancel }: { o: TradeOrder; onCancel: (o: TradeOrder) => void }) {
+  const t = useTradeT();
+  const size = sizeOf(o.shares);
+  const working = o.status === 'pending' || o.status === 'partial';
+  return (
+    <div className="card pos-card" data-testid="order" data-order-no={o.orderNo} data-status={o.status}>
+      <div className="pos-head">
+        <span>
+          {o.name} <span className="muted num">{o.symbol}</span>
+        </span>
+        <span className={o.side === 'buy' ? 'up' : 'down'}>{t(o.side)}</span>
+      </div>
+      <div className="pos-grid">
+        <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+        <Kv label={t(o.type)} value={formatPrice(o.price)} />
+        <Kv label={t('pos.orderNo')} value={o.orderNo} />
+        <Kv label={t('status.filled')} value={String(o.filled)} />
+      </div>
+      <div className="pos-actions">
+        <span className="muted" data-testid="order-status">
+          {t(`status.${o.status}`)}
+        </span>
+        {working && o.intent === 'open' ? (
+          <Button size="small" data-testid="order-cancel" onClick={() => onCancel(o)}>
+            {t('pos.cancel')}
+          </Button>
+        ) : null}
+      </div>
+    </div>
+  );
+}
+
+/** Positions: holdings (live profit), working orders, terminated positions. */
+export default function PositionPage() {
+  const t = useTradeT();
+  const [tab, setTab] = useState<Tab>('holdings');
+  const holdings = usePositions('holding', tab === 'holdings');
+  const pending = usePositions('pending', tab === 'holdings');
+  const orders = useOrders('working');
+  const closed = usePositions('closed');
+  const changed = useTradeChanged();
+  const qtyRef = useRef<HTMLInputElement | null>(null);
+
+  const cancel = useAction((orderNo: string, key: string) => tradeApi.cancel(orderNo, key), {
+    onSuccess: () => {
+      changed();
+      toast.show(t('status.cancelled'));
+    },
+  });
+  const close = useAction((v: { id: string; body: CloseRequest }, key: string) => tradeApi.close(v.id, v.body, key), {
+    onSuccess: (r) => {
+      changed();
+      toast.show(t('placed', { status: t(`status.${r.status}`) }));
+    },
+  });
+
+  const askCancel = (o: TradeOrder) =>
+    void Dialog.confirm({ content: t('pos.cancelConfirm', { orderNo: o.orderNo }), confirmText: t('pos.cancel'), onConfirm: () => cancel.run(o.orderNo) });
+  const askClose = (p: TradePosition) => {
+    const size = sizeOf(p.shares - p.closingShares);
+    void Dialog.confirm({
+      title: t('pos.closeTitle', { name: p.name }),
+      content: (
+        <div className="field-row">
+          <label htmlFor="close-qty">{`${t('pos.closeQty')} (${t(size.unit)})`}</label>
+          <input id="close-qty" data-testid="close-qty" ref={qtyRef} inputMode="numeric" defaultValue={String(size.n)} />
+        </div>
+      ),
+      confirmText: t('pos.close'),
+      onConfirm: () => {
+        const n = Number(qtyRef.current?.value ?? size.n);
+        const body: CloseRequest = { type: 'market' };
+        // Everything left: neither lots nor shares closes it all.
+        if (Number.isInteger(n) && n > 0 && n < size.n) body[size.unit] = n;
+        close.run({ id: p.id, body });
+      },
+    });
+  };
+
+  const list = (loading: boolean, rows: React.ReactNode[]) => (loading ? <ListLoading /> : rows.length === 0 ? <ListEmpty text={t('pos.empty')} /> : rows);
+  return (
+    <Page title={t('pos.title')} back={false} testId="position-page">
+      <div className="seg" role="tablist">
+        {TABS.map((k) => (
+          <button key={k} type="button" role="tab" aria-pressed={tab === k} aria-selected={tab === k} data-testid={`pos-tab-${k}`} onClick={() => setTab(k)}>
+            {t(`pos.${k}`)}
+          </button>
+        ))}
+      </div>
+      <div data-testid={`pos-list-${tab}`}>
+        {tab === 'holdings'
+          ? list(holdings.isPending, [...(pending.data?.items ?? []), ...(holdings.data?.items ?? [])].map((p) => <Holding key={p.id} p={p} onClose={askClose} />))
+          : tab === 'orders'
+            ? list(orders.isPending, (orders.data?.items ?? []).map((o) => <Order key={o.orderNo} o={o} onCancel={askCancel} />))
+            : list(closed.isPending, (closed.data?.items ?? []).map((p) => <Terminated key={p.id} p={p} />))}
+      </div>
+    </Page>
+  );
+}

@@ -1,0 +1,54 @@
+import { ListLoading } from '@/components/ListState';
+import { Page } from '@/components/Page';
+import { useTradeRules } from '@/lib/trade/api';
+import { scaled, unscaled } from '@/lib/trade/rules';
+import { useTradeT, type TradeKey } from '@/lib/trade/texts';
+import './trade.css';
+
+/** A rate as a percent: 0.001425 → 0.1425 %. */
+const pct = (v: string) => `${unscaled(scaled(v, 6) ?? 0n, 4).replace(/\.?0+$/, '')} %`;
+
+/** The broker's published trading rules, as GET /api/vue/trade/rules sends them. */
+export default function TradeRulesPage() {
+  const t = useTradeT();
+  const r = useTradeRules().data;
+  const rows: [TradeKey, string, string][] = r
+    ? [
+        ['rulesPage.commission', 'commissionRate', pct(r.commissionRate)],
+        ['rulesPage.minBoard', 'minCommissionBoardLot', `NT$${r.minCommissionBoardLot}`],
+        ['rulesPage.minOdd', 'minCommissionOddLot', `NT$${r.minCommissionOddLot}`],
+        ['rulesPage.stockTax', 'stockTaxRate', pct(r.stockTaxRate)],
+        ['rulesPage.etfTax', 'etfTaxRate', pct(r.etfTaxRate)],
+        ['rulesPage.bondEtfTax', 'bondEtfTaxRate', pct(r.bondEtfTaxRate)],
+        ['rulesPage.dayTradeTax', 'dayTradeTaxRate', pct(r.dayTradeTaxRate)],
+        ['rulesPage.maxFinancing', 'maxFinancing', pct(r.maxFinancing)],
+        ['rulesPage.minShortMargin', 'minShortMargin', pct(r.minShortMargin)],
+        ['rulesPage.maintenance', 'maintenanceRatio', pct(r.maintenanceRatio)],
+        ['rulesPage.forced', 'forcedCloseRatio', pct(r.forcedCloseRatio)],
+        ['rulesPage.callDays', 'callDeadlineDays', String(r.callDeadlineDays)],
+        ['rulesPage.settlement', 'settlementDays', `T+${r.settlementDays}`],
+        ['rulesPage.lock', 'lockMinutes', String(r.lockMinutes)],
+        ['rulesPage.hold', 'holdDays', String(r.holdDays)],
+        ['rulesPage.boardLot', 'boardLot', String(r.boardLot)],
+        ['rulesPage.maxLots', 'maxLots', String(r.maxLots)],
+      ]
+    : [];
+  return (
+    <Page title={t('rules')} testId="trade-rules-page">
+      {!r ? (
+        <ListLoading />
+      ) : (
+        <div className="card">
+          {rows.map(([label, id, value]) => (
+            <div className="kv" key={id}>
+              <span>{t(label)}</span>
+              <span className="num" data-testid={`rule-${id}`}>
+                {value}
+              </span>
+            </div>
+          ))}
+        </div>
+      )}
+    </Page>
+  );
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from 'vitest';
+import { leverageChoices, sizeOf, validateTicket, type TicketFields } from './ticket';
+
+const base: TicketFields = { type: 'limit', qty: '1', price: '1000', kind: 'stock', limitUp: '1100.00', limitDown: '900.00' };
+
+describe('validateTicket', () => {
+  it.each([
+    [{}, null],
+    [{ qty: '' }, 'err.quantity'],
+    [{ qty: '0' }, 'err.quantity'],
+    [{ qty: '1.5' }, 'err.quantity'],
+    [{ price: '' }, 'err.price'],
+    [{ price: '0' }, 'err.price'],
+    [{ price: '1001' }, 'err.tick'],
+    [{ price: '1105' }, 'err.band'],
+    [{ price: '895' }, 'err.band'],
+    [{ price: '1100' }, null],
+    [{ type: 'market', price: '' }, null],
+    [{ limitUp: '0.00', limitDown: '0.00', price: '2000' }, null],
+  ] as const)('%o → %s', (patch, key) => {
+    expect(validateTicket({ ...base, ...patch })?.key ?? null).toBe(key);
+  });
+});
+
+describe('leverageChoices', () => {
+  it('follows the financing and short-margin limits', () => {
+    expect(leverageChoices('long', false)).toEqual(['1', '1.5', '2', '2.5']);
+    expect(leverageChoices('short', false)).toEqual(['1', '1.11']);
+    expect(leverageChoices('long', true)).toEqual(['1']);
+  });
+});
+
+describe('sizeOf', () => {
+  it('counts board lots in lots and the rest in shares', () => {
+    expect(sizeOf(2000)).toEqual({ n: 2, unit: 'lots' });
+    expect(sizeOf(500)).toEqual({ n: 500, unit: 'shares' });
+    expect(sizeOf(0)).toEqual({ n: 0, unit: 'shares' });
+  });
+});
