@@ -6,6 +6,7 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { money, taipeiTime } from '@/lib/filters';
+import { type TradeKey, useTradeT } from '@/lib/trade/texts';
 import { type WalletKey, useWalletT } from '@/lib/wallet/i18n';
 import { type FundRecord, type RecordType, useFundRecords } from './api';
 import { groupRecords, tabOf } from './records';
@@ -21,9 +22,13 @@ function Line({ label, children, testId }: { label: string; children: React.Reac
   );
 }
 
+/** The lines of a trade fill (issue 5), labelled by their kind. */
+const TRADE_LINES = new Set(['trade', 'fee', 'tax', 'financing', 'collateral']);
+
 function RecordItem({ r }: { r: FundRecord }) {
   const { t } = useTranslation();
   const w = useWalletT();
+  const tt = useTradeT();
   if (r.type === 'credit') {
     const delta = Number(r.amount) > 0 ? `+${r.amount}` : r.amount;
     return (
@@ -52,12 +57,19 @@ function RecordItem({ r }: { r: FundRecord }) {
     <div className="record" data-testid="fund-record" data-order-no={r.orderNo} data-type={r.type} data-status={r.status}>
       <div className="record-row">
         <span className="record-amount num" data-testid="fund-record-amount">
+          {TRADE_LINES.has(r.type) ? <span data-testid="fund-record-type">{tt(`fund.${r.type}` as TradeKey)} </span> : null}
           {r.currency} {money(r.amount)}
         </span>
         <span className={`badge badge-${r.status}`} data-testid="fund-record-status">
           {t(`funds.status.${r.status}`)}
         </span>
       </div>
+      {r.symbol ? <Line label={tt('fund.instrument')}>{`${r.remark} ${r.symbol}`}</Line> : null}
+      {r.settleDate ? (
+        <Line label={tt('fund.settleDate')} testId="fund-record-settle">
+          <span className="num">{r.settleDate}</span>
+        </Line>
+      ) : null}
       <Line label={t('funds.orderNo')}>
         <span className="num">{r.orderNo}</span>
       </Line>
@@ -70,7 +82,7 @@ function RecordItem({ r }: { r: FundRecord }) {
       <Line label={t('funds.time')}>
         <span className="num">{taipeiTime(r.createdAt)}</span>
       </Line>
-      {r.remark ? (
+      {r.remark && !r.symbol ? (
         <Line label={t('funds.remark')} testId="fund-record-remark">
           {r.remark}
         </Line>

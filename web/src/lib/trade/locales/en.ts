@@ -82,7 +82,7 @@ const tradeEN: TradeMessages = {
     boardLot: 'Shares per lot',
     maxLots: 'Lots per order, at most',
   },
-  fund: { trade: 'Trade', fee: 'Service fee', tax: 'Tax', financing: 'Financing', collateral: 'Collateral', unsettled: 'Unsettled' },
+  fund: { trade: 'Trade', fee: 'Service fee', tax: 'Tax', financing: 'Financing', collateral: 'Collateral', unsettled: 'Unsettled', instrument: 'Instrument', settleDate: 'Settles on' },
 };
 
 export default tradeEN;

@@ -80,7 +80,7 @@ const tradeTW = {
     boardLot: '每張股數',
     maxLots: '單筆最多張數',
   },
-  fund: { trade: '交易', fee: '手續費', tax: '交易稅', financing: '融資', collateral: '擔保品', unsettled: '待交割' },
+  fund: { trade: '交易', fee: '手續費', tax: '交易稅', financing: '融資', collateral: '擔保品', unsettled: '待交割', instrument: '標的', settleDate: '交割日' },
 };
 
 export type TradeMessages = typeof tradeTW;
