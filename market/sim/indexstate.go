@@ -176,48 +176,68 @@ func (x *indexState) catchUp(s *Sim, sec int64) {
 	}
 }
 
-// secSums are an index's constituent trades of one day summed second by second: the change of
-// the cap sum, shares and value. The sums are exact integers, so constituents can be added in any
-// order, by several workers, and the values come out exactly as when the trades are applied one
-// after another; memory grows with the day's seconds, not with its trades (some ten million in a
-// demo day).
+// secSums are an index's constituent trades of one day summed: the change of the cap sum second by
+// second (and which seconds traded), shares and value minute by minute. The sums are exact
+// integers, so constituents can be added in any order, by several workers, and the values come
+// out exactly as when the trades are applied one after another; memory grows with the day's
+// seconds, not with its trades (some ten million in a demo day). The day opens on a whole minute.
 type secSums struct {
-	open                   int64 // unix second of element 0
-	capDelta, shares, vals []int64
+	open   int64    // unix second of element 0
+	capSec []int64  // change of the cap sum in each second
+	traded []uint64 // a bit per second in which a constituent traded
+	mins   []minSum
 }
+
+type minSum struct{ shares, value int64 }
 
 func newSecSums(open, last int64) *secSums {
 	n := last - open + 1
-	return &secSums{open: open, capDelta: make([]int64, n), shares: make([]int64, n), vals: make([]int64, n)}
+	return &secSums{open: open, capSec: make([]int64, n), traded: make([]uint64, (n+63)/64), mins: make([]minSum, (n+59)/60)}
 }
 
 func (a *secSums) add(at, capDelta, shares int64, value price.Price) {
 	i := at - a.open
-	a.capDelta[i] += capDelta
-	a.shares[i] += shares
-	a.vals[i] += int64(value)
+	a.capSec[i] += capDelta
+	a.traded[i/64] |= 1 << (i % 64)
+	m := &a.mins[i/60]
+	m.shares += shares
+	m.value += int64(value)
 }
 
 func (a *secSums) merge(b *secSums) {
-	for i := range a.shares {
-		a.capDelta[i] += b.capDelta[i]
-		a.shares[i] += b.shares[i]
-		a.vals[i] += b.vals[i]
+	for i := range a.capSec {
+		a.capSec[i] += b.capSec[i]
+	}
+	for i := range a.traded {
+		a.traded[i] |= b.traded[i]
+	}
+	for i := range a.mins {
+		a.mins[i].shares += b.mins[i].shares
+		a.mins[i].value += b.mins[i].value
 	}
 }
 
 // bars samples the value at the end of every second with trades, from cap sum capSum at the
 // open, into minute bars; and returns the cap sum at the end.
 func (a *secSums) bars(x *index.Index, capSum int64) ([]candles.Bar, int64) {
-	var m minuteBars
-	for i, sh := range a.shares {
-		if sh == 0 {
+	var bars []candles.Bar
+	for i, d := range a.capSec {
+		if a.traded[i/64]&(1<<(i%64)) == 0 {
 			continue
 		}
-		capSum += a.capDelta[i]
-		m.add(a.open+int64(i), x.Value(capSum), sh, price.Price(a.vals[i]))
+		capSum += d
+		v := x.Value(capSum)
+		start := a.open + int64(i-i%60)
+		if n := len(bars); n > 0 && bars[n-1].Time.Unix() == start {
+			b := &bars[n-1]
+			b.High, b.Low, b.Close = max(b.High, v), min(b.Low, v), v
+			continue
+		}
+		m := a.mins[i/60]
+		bars = append(bars, candles.Bar{Time: time.Unix(start, 0).In(taipei), Open: v, High: v, Low: v, Close: v,
+			Volume: m.shares, Turnover: price.Price(m.value)})
 	}
-	return m.bars, capSum
+	return bars, capSum
 }
 
 // catchAcc is one catch-up worker's sums, per index.

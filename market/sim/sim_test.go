@@ -313,3 +313,21 @@ func TestChainRanges(t *testing.T) {
 		}
 	}
 }
+
+// Near its end the table is built again further ahead, with the same past.
+func TestTableExtends(t *testing.T) {
+	s := newSim(t, 5, at("2026-11-20 10:00:00"))
+	tab := s.tab.Load()
+	pos := len(tab.days) - 2
+	want, _ := tab.refClose(0, pos)
+	s.mu.Lock()
+	s.rollTo(pos)
+	s.mu.Unlock()
+	next := s.tab.Load()
+	if next == tab || next.pos(tab.days[pos])+2 >= len(next.days) {
+		t.Fatalf("table not extended: %d days, then %d", len(tab.days), len(next.days))
+	}
+	if q := s.insts[0].q; q.Ref != want || !q.Day.Equal(tab.days[pos]) {
+		t.Errorf("after the extension the day is %s with reference %s, want %s and %s", q.Day, q.Ref, tab.days[pos], want)
+	}
+}
