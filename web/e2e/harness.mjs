@@ -1,7 +1,7 @@
 // Browser-test harness: the real `lotbook serve --demo` on a fresh data folder, and Debian's
 // Chromium driven by playwright-core at a phone viewport. Never a downloaded browser.
 import { spawn } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -80,12 +80,18 @@ process.on('exit', () => {
   }
 });
 
+/** A seeded data folder the run made once (run.mjs); each server starts on its own copy. */
+export const TEMPLATE_ENV = 'LOTBOOK_E2E_TEMPLATE';
+
 /**
  * Starts `lotbook serve --demo` on a free port and a fresh data folder, waits for /readyz.
+ * The folder is a copy of the run's seeded template when there is one (the demo seed hashes
+ * passwords with argon2: seeding takes seconds of CPU per server under load), else empty.
  * The port is picked before the server binds it; on the rare lost race the start is retried.
  */
 export async function startServer() {
   const data = mkdtempSync(join(tmpdir(), 'lotbook-e2e-'));
+  if (process.env[TEMPLATE_ENV]) cpSync(process.env[TEMPLATE_ENV], data, { recursive: true });
   const env = { ...process.env };
   // Embedded SQLite only, whatever the developer's shell points at.
   delete env.LOTBOOK_DATABASE_URL;
@@ -141,6 +147,8 @@ export async function startServer() {
         base,
         data,
         log: () => log.join(''),
+        /** Stops the server, keeping its data folder. */
+        halt: stop,
         async stop() {
           await stop();
           rmSync(data, { recursive: true, force: true });
@@ -151,6 +159,16 @@ export async function startServer() {
   }
   rmSync(data, { recursive: true, force: true });
   throw new Error(last);
+}
+
+/**
+ * Seeds a data folder for the run's servers: a server on a fresh folder, stopped once ready (its
+ * databases closed cleanly). The caller removes the folder.
+ */
+export async function seedTemplate() {
+  const server = await startServer();
+  await server.halt();
+  return server.data;
 }
 
 export function launchBrowser() {
