@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { channelName } from '@/lib/channels';
 import { money } from '@/lib/filters';
 import type { Channel } from './api';
 import { formatWeekdays } from './validation';
@@ -13,7 +14,7 @@ export function ChannelRules({ ch }: { ch: Channel }) {
   return (
     <>
       <div className="record-row">
-        <strong data-testid="channel-name">{ch.name}</strong>
+        <strong data-testid="channel-name">{channelName(t, ch.name, ch.id)}</strong>
         <span className={`badge ${open ? 'badge-approved' : 'badge-unverified'}`} data-testid="channel-open" data-open={open}>
           {t(open ? 'funds.openNow' : 'funds.closedNow')}
         </span>

@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClientState } from '@/lib/api/client';
@@ -48,6 +48,9 @@ describe('deposit channels', () => {
     expect(cards[0]).toHaveTextContent('國定假日休息');
     expect(cards[1]).toHaveTextContent('示範環境：全天開放');
     expect(cards[1]).toHaveTextContent('服務中');
+    // The demo's channel in the screen's language; a channel named by ops as named.
+    expect(within(cards[0]!).getByTestId('channel-name')).toHaveTextContent(/^銀行轉帳$/);
+    expect(within(cards[1]!).getByTestId('channel-name')).toHaveTextContent(/^Demo$/);
   });
 
   it('shows the empty state', async () => {

@@ -6,9 +6,11 @@ import { AuthedImage } from '@/components/AuthedImage';
 import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
+import { OrderNo } from '@/components/OrderNo';
 import { PullRefresh } from '@/components/PullRefresh';
 import { useAction } from '@/lib/action';
 import { api, type DataOf } from '@/lib/api/client';
+import { channelName } from '@/lib/channels';
 import { money, taipeiTime } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import { OpsNav } from './OpsNav';
@@ -55,7 +57,7 @@ function DepositItem({ d, onDone }: { d: OpsDeposit; onDone: () => void }) {
           </div>
           <div className="record-row">
             <span className="muted">{t('ops.channel')}</span>
-            <span>{d.channelName}</span>
+            <span data-testid="ops-deposit-channel">{channelName(t, d.channelName)}</span>
           </div>
           <div className="record-row">
             <span className="muted">{t('ops.time')}</span>
@@ -63,7 +65,7 @@ function DepositItem({ d, onDone }: { d: OpsDeposit; onDone: () => void }) {
           </div>
           <div className="record-row">
             <span className="muted">{t('funds.orderNo')}</span>
-            <span className="num">{d.orderNo}</span>
+            <OrderNo value={d.orderNo} testId="ops-deposit-order-no" />
           </div>
           {d.remark ? (
             <div className="record-row">

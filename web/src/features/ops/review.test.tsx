@@ -51,6 +51,32 @@ describe('deposit review', () => {
     expect(file.init.headers).toMatchObject({ token: 'tok', account: 'ops' });
   });
 
+  it("shortens a long order number on the narrow card (whole on tap and in the title), and names the demo channel in the screen's language", async () => {
+    const orderNo = 'D202611220226360969569073';
+    server.on('/api/vue/ops/deposits?', () => envelope({ items: [{ ...pending, orderNo }], page: 1, hasMore: false }));
+    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    renderPage('/ops/deposits', DepositReviewPage);
+    const no = await screen.findByTestId('ops-deposit-order-no');
+    expect(no).toHaveTextContent(/^D20261\.\.\.569073$/);
+    expect(no).toHaveAttribute('title', orderNo);
+    expect(screen.getByTestId('ops-deposit')).toHaveAttribute('data-order-no', orderNo);
+    await userEvent.click(no);
+    expect(no).toHaveTextContent(orderNo);
+    expect(no).toHaveAttribute('aria-expanded', 'true');
+    await userEvent.click(no);
+    expect(no).toHaveTextContent('D20261...569073');
+    expect(screen.getByTestId('ops-deposit-channel')).toHaveTextContent('銀行轉帳');
+  });
+
+  it('shows a short order number whole', async () => {
+    server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));
+    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    renderPage('/ops/deposits', DepositReviewPage);
+    const no = await screen.findByTestId('ops-deposit-order-no');
+    expect(no).toHaveTextContent(/^D9$/);
+    expect(no).not.toHaveAttribute('role');
+  });
+
   it('rejects only with a remark', async () => {
     const user = userEvent.setup();
     server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));

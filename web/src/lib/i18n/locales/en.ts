@@ -170,6 +170,9 @@ const en: Messages = {
     tabDeposit: 'Stored value',
     tabWithdraw: 'Withdrawal',
     orderNo: 'Order no.',
+    /** The demo's channels (ops/seed names them in English); other names show as the server sends them. */
+    channelNames: { bank: 'Bank transfer' },
+    showFullOrderNo: 'Tap to show the whole order number',
     channel: 'Channel',
     remark: 'Remark',
     time: 'Time',

@@ -168,6 +168,9 @@ const zhTW = {
     tabDeposit: '儲值',
     tabWithdraw: '提領',
     orderNo: '單號',
+    /** The demo's channels (ops/seed names them in English); other names show as the server sends them. */
+    channelNames: { bank: '銀行轉帳' },
+    showFullOrderNo: '點一下顯示完整單號',
     channel: '管道',
     remark: '備註',
     time: '時間',
