@@ -64,7 +64,11 @@ function RecordItem({ r }: { r: FundRecord }) {
           {t(`funds.status.${r.status}`)}
         </span>
       </div>
-      {r.symbol ? <Line label={tt('fund.instrument')}>{`${r.remark} ${r.symbol}`}</Line> : null}
+      {r.symbol ? (
+        <Line label={tt('fund.instrument')}>
+          <span data-testid="quote-name">{r.remark}</span> {r.symbol}
+        </Line>
+      ) : null}
       {r.settleDate ? (
         <Line label={tt('fund.settleDate')} testId="fund-record-settle">
           <span className="num">{r.settleDate}</span>

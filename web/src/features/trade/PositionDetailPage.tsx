@@ -42,7 +42,7 @@ export default function PositionDetailPage() {
       <div className="card" data-status={p.status}>
         <div className="pos-head">
           <span>
-            {p.name} <span className="muted num">{p.symbol}</span>
+            <span data-testid="quote-name">{p.name}</span> <span className="muted num">{p.symbol}</span>
           </span>
           <span data-testid="pd-status">{t(`status.${p.status}`)}</span>
         </div>

@@ -34,7 +34,7 @@ function Holding({ p, onClose }: { p: TradePosition; onClose: (p: TradePosition)
     <div className="card pos-card" data-testid="position" data-id={p.id} data-symbol={p.symbol} data-status={p.status}>
       <AppLink to={`/position/positionDetail?id=${encodeURIComponent(p.id)}`} className="pos-head" style={{ color: 'inherit' }}>
         <span>
-          {p.name} <span className="muted num">{p.symbol}</span>
+          <span data-testid="quote-name">{p.name}</span> <span className="muted num">{p.symbol}</span>
         </span>
         <span className={p.direction === 'long' ? 'up' : 'down'}>{t(p.direction)}</span>
       </AppLink>
@@ -65,7 +65,7 @@ function Terminated({ p }: { p: TradePosition }) {
     <AppLink to={`/position/positionDetail?id=${encodeURIComponent(p.id)}`} className="card pos-card" data-testid="closed-position" data-id={p.id} data-symbol={p.symbol} data-status={p.status}>
       <div className="pos-head">
         <span>
-          {p.name} <span className="muted num">{p.symbol}</span>
+          <span data-testid="quote-name">{p.name}</span> <span className="muted num">{p.symbol}</span>
         </span>
         <span className="muted">{t(`status.${p.status}`)}</span>
       </div>
@@ -90,7 +90,7 @@ function Order({ o, onCancel }: { o: TradeOrder; onCancel: (o: TradeOrder) => vo
     <div className="card pos-card" data-testid="order" data-order-no={o.orderNo} data-status={o.status}>
       <div className="pos-head">
         <span>
-          {o.name} <span className="muted num">{o.symbol}</span>
+          <span data-testid="quote-name">{o.name}</span> <span className="muted num">{o.symbol}</span>
         </span>
         <span className={o.side === 'buy' ? 'up' : 'down'}>{t(o.side)}</span>
       </div>

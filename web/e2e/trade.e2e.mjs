@@ -1,0 +1,141 @@
+// Issue 5's trading journey at the phone viewport, in both languages: a member with a balance
+// (deposits approved through the API) buys 1 lot of 2330 at market from the detail screen's buy
+// button, sees it in holdings with live profit, closes it, sees the realised profit in the
+// terminated tab and the fee and tax lines in fund records; a limit price outside the day's band
+// is refused with the translated message. The demo market trades around the clock.
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, test } from 'node:test';
+import { login, openApp, screen } from './flows.mjs';
+import { dialogButton, DEMO, freshMobile, newPhone, nextResponse, openRoute, proofPng, setup, tid, waitHash, waitText } from './harness.mjs';
+
+/** The texts these screens show, written out so that a wrong translation fails here. */
+const X = {
+  tw: { place: '確認下單', band: /^價格須在 [\d,.]+ 與 [\d,.]+ 之間$/, close: '平倉', holding: '持倉中', closed: '已平倉', fee: '手續費', tax: '交易稅', trade: '交易' },
+  en: { place: 'Place order', band: /^The price must be between [\d,.]+ and [\d,.]+$/, close: 'Close', holding: 'Holding', closed: 'Closed', fee: 'Service fee', tax: 'Tax', trade: 'Trade' },
+};
+const MONEY = /^-?[\d,]+\.\d{2}$/;
+
+async function call(base, method, path, { body, session, form } = {}) {
+  const headers = { Accept: 'application/json' };
+  if (session) Object.assign(headers, { token: session.token, account: session.account });
+  if (method !== 'GET') headers['Idempotency-Key'] = randomUUID();
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(`${base}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
+  const env = await res.json();
+  assert.equal(env.status, 1, `${method} ${path}: HTTP ${res.status} ${JSON.stringify(env)}`);
+  return env.data;
+}
+
+/** A registered member with `count` approved deposits of NT$1,000,000 (a lot of 2330 costs about 2 million). */
+async function memberWithBalance(base, member, count) {
+  const reg = await call(base, 'POST', '/api/vue/user/register', {
+    body: { account: member.account, password: member.password, confirmPassword: member.password, inviteCode: 'LOTBOOK' },
+  });
+  const session = { token: reg.token, account: reg.account };
+  const ops = await call(base, 'POST', '/api/vue/user/login', { body: { account: DEMO.ops.account, password: DEMO.ops.password } });
+  for (let i = 0; i < count; i++) {
+    const form = new FormData();
+    form.append('file', new Blob([proofPng()], { type: 'image/png' }), 'proof.png');
+    const file = await call(base, 'POST', '/api/vue/files', { session, form });
+    const dep = await call(base, 'POST', '/api/vue/funds/deposits', { session, body: { channelId: 'bank', amount: '1000000', proofFileId: file.id, channelPassword: '8888' } });
+    await call(base, 'POST', `/api/vue/ops/deposits/${dep.orderNo}/approve`, { session: ops, body: {} });
+  }
+}
+
+let fx;
+before(async () => {
+  fx = await setup();
+});
+after(async () => {
+  await fx?.teardown();
+});
+
+for (const lang of ['tw', 'en']) {
+  test(`buy 2330 at market, hold, close, fee and tax in fund records (${lang})`, { timeout: 180_000 }, async (t) => {
+    const T = X[lang];
+    const member = { account: freshMobile(), password: 'Pass1234word' };
+    const { page, context } = await newPhone(fx.browser);
+    const step = (name, fn) => fx.step(t, `${lang}-trade-${name}`, page, fn);
+    try {
+      await step('open the ticket from the detail screen', async () => {
+        await memberWithBalance(fx.server.base, member, 3);
+        await openApp(page, fx.server.base, lang);
+        await tid(page, 'welcome-login').click();
+        await login(page, lang, member.account, member.password);
+        assert.ok(await tid(page, 'tab-trade').isVisible(), 'the trade tab is shown');
+        await openRoute(page, '/market/marketDetail?symbol=2330');
+        await tid(page, 'detail-buy').click();
+        await waitHash(page, '/market/marketBuy?symbol=2330&side=buy');
+        await tid(page, 'ticket-page').waitFor();
+        await waitText(tid(page, 'ticket-available'), '3,000,000.00');
+        await waitText(tid(page, 'est-marketValue'), MONEY);
+        await screen(page, lang, 'trade-01-ticket');
+      });
+
+      await step('a limit price outside the band is refused', async () => {
+        await tid(page, 'ticket-price').fill('9995');
+        let sent = false;
+        const watch = (r) => {
+          if (r.method() === 'POST' && new URL(r.url()).pathname === '/api/vue/trade/orders') sent = true;
+        };
+        page.on('request', watch);
+        await tid(page, 'ticket-submit').click();
+        await waitText(tid(page, 'form-error'), T.band);
+        page.off('request', watch);
+        assert.equal(sent, false, 'nothing is sent');
+        await screen(page, lang, 'trade-02-band-refused');
+      });
+
+      await step('buy 1 lot at market', async () => {
+        await tid(page, 'ticket-market').click();
+        await tid(page, 'ticket-qty').fill('1');
+        await tid(page, 'ticket-submit').click();
+        const placed = nextResponse(page, 'POST', '/api/vue/trade/orders');
+        await dialogButton(page, T.place);
+        const res = await placed;
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.equal(res.body.data.status, 'filled', JSON.stringify(res.body));
+        await waitHash(page, '/position/position');
+      });
+
+      await step('see it in holdings with live profit', async () => {
+        const row = tid(page, 'position').filter({ has: page.locator('[data-testid=position-profit]') }).first();
+        await row.waitFor();
+        assert.equal(await row.getAttribute('data-symbol'), '2330');
+        assert.equal(await row.getAttribute('data-status'), 'holding');
+        await waitText(row.getByTestId('position-profit'), MONEY);
+        await screen(page, lang, 'trade-03-holdings');
+      });
+
+      await step('close it', async () => {
+        await tid(page, 'position-close').first().click();
+        await page.getByTestId('close-qty').waitFor();
+        const closed = nextResponse(page, 'POST', '/api/vue/trade/positions/');
+        await dialogButton(page, T.close);
+        const res = await closed;
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        await tid(page, 'pos-tab-terminated').click();
+        const row = tid(page, 'closed-position').first();
+        await row.waitFor();
+        assert.equal(await row.getAttribute('data-status'), 'closed');
+        await waitText(row.getByTestId('closed-profit'), MONEY);
+        await screen(page, lang, 'trade-04-terminated');
+      });
+
+      await step('fee and tax in fund records', async () => {
+        await openRoute(page, '/user/FundingDetails?tab=all');
+        const list = tid(page, 'records-all');
+        await list.waitFor();
+        for (const [type, label] of [['fee', T.fee], ['tax', T.tax], ['trade', T.trade]]) {
+          const rec = list.locator(`[data-testid=fund-record][data-type=${type}]`).first();
+          await rec.waitFor();
+          await waitText(rec.getByTestId('fund-record-type'), label);
+        }
+        await screen(page, lang, 'trade-05-fund-records');
+      });
+    } finally {
+      await context.close();
+    }
+  });
+}
