@@ -50,7 +50,8 @@ type Config struct {
 	Epoch time.Time        // the simulator's day 0 (default sim.DefaultEpoch)
 	Now   func() time.Time // the clock (default time.Now); tests inject one
 	Tick  time.Duration    // how often Run advances the simulator (default 1 s)
-	// Candles bounds the in-memory candles per symbol (default candles.DefaultLimits).
+	// Candles bounds the candles kept in memory, per symbol and in symbols (default
+	// candles.DefaultLimits); the simulator computes any others when asked.
 	Candles candles.Limits
 }
 
