@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
+import { channelName } from '@/lib/channels';
 import { money, taipeiTime } from '@/lib/filters';
 import { type TradeKey, useTradeT } from '@/lib/trade/texts';
 import { type WalletKey, useWalletT } from '@/lib/wallet/i18n';
@@ -82,7 +83,7 @@ function RecordItem({ r }: { r: FundRecord }) {
           {`${r.bankName} **** ${r.cardLast4 ?? ''}`}
         </Line>
       ) : null}
-      {r.channelName ? <Line label={t('funds.channel')}>{r.channelName}</Line> : null}
+      {r.channelName ? <Line label={t('funds.channel')}>{channelName(t, r.channelName)}</Line> : null}
       <Line label={t('funds.time')}>
         <span className="num">{taipeiTime(r.createdAt)}</span>
       </Line>

@@ -135,6 +135,7 @@ describe('fund records', () => {
     expect(items[0]).toHaveTextContent('TWD 5,000.00');
     expect(items[0]).toHaveTextContent('已通過');
     expect(items[0]).toHaveTextContent('2026-01-02 09:00:00');
+    expect(items[0]).toHaveTextContent('管道銀行轉帳');
     expect(items[1]).toHaveTextContent('blurry');
     expect(server.calls[0]!.url).toBe('/api/vue/funds/records?type=deposit&page=1&size=20');
   });
