@@ -123,6 +123,23 @@ for (const lang of ['tw', 'en']) {
         await screen(page, lang, 'trade-04-terminated');
       });
 
+      await step('day trading, margin notices and trading rules', async () => {
+        await tid(page, 'to-day-trading').click();
+        await waitHash(page, '/common/dayTrading');
+        await waitText(tid(page, 'day-valuation'), MONEY);
+        await screen(page, lang, 'trade-06-day-trading');
+        await tid(page, 'day-submit').click();
+        await waitHash(page, '/market/marketBuy?symbol=2330&dayTrade=1');
+        assert.equal(await tid(page, 'ticket-daytrade').isChecked(), true, 'the shortcut opens a day-trade ticket');
+        await tid(page, 'ticket-rules').click();
+        await waitHash(page, '/trade/rules');
+        await waitText(tid(page, 'rule-commissionRate'), '0.1425 %');
+        await screen(page, lang, 'trade-07-rules');
+        await openRoute(page, '/trade/notices');
+        await tid(page, 'notice-ratio').waitFor();
+        await screen(page, lang, 'trade-08-notices');
+      });
+
       await step('fee and tax in fund records', async () => {
         await openRoute(page, '/user/FundingDetails?tab=all');
         const list = tid(page, 'records-all');

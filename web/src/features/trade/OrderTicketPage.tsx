@@ -59,7 +59,7 @@ export default function OrderTicketPage() {
   const [qty, setQty] = useState('1');
   const [price, setPrice] = useState('');
   const [leverage, setLeverage] = useState('1');
-  const [dayTrade, setDayTrade] = useState(false);
+  const [dayTrade, setDayTrade] = useState(params.get('dayTrade') === '1');
   const [error, setError] = useState<string>('');
 
   const d = q.data;

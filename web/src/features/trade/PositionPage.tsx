@@ -163,7 +163,21 @@ export default function PositionPage() {
 
   const list = (loading: boolean, rows: React.ReactNode[]) => (loading ? <ListLoading /> : rows.length === 0 ? <ListEmpty text={t('pos.empty')} /> : rows);
   return (
-    <Page title={t('pos.title')} back={false} testId="position-page">
+    <Page
+      title={t('pos.title')}
+      back={false}
+      testId="position-page"
+      right={
+        <span className="pos-links">
+          <AppLink to="/common/dayTrading" data-testid="to-day-trading">
+            {t('day.title')}
+          </AppLink>{' '}
+          <AppLink to="/trade/notices" data-testid="to-notices">
+            {t('notice.title')}
+          </AppLink>
+        </span>
+      }
+    >
       <div className="seg" role="tablist">
         {TABS.map((k) => (
           <button key={k} type="button" role="tab" aria-pressed={tab === k} aria-selected={tab === k} data-testid={`pos-tab-${k}`} onClick={() => setTab(k)}>

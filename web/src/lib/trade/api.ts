@@ -35,6 +35,12 @@ export const tradeApi = {
   close(id: string, body: CloseRequest, idempotencyKey: string) {
     return api.post('/api/vue/trade/positions/{id}/close', body, { params: { id }, idempotencyKey });
   },
+  dayTrading(signal?: AbortSignal) {
+    return api.get('/api/vue/trade/dayTrading', { signal });
+  },
+  notices(signal?: AbortSignal) {
+    return api.get('/api/vue/trade/notices', { signal });
+  },
   rules(signal?: AbortSignal) {
     return api.get('/api/vue/trade/rules', { signal });
   },
@@ -47,6 +53,8 @@ export const tradeKeys = {
   orders: (s: OrderFilter) => ['trade', 'orders', s] as const,
   position: (id: string) => ['trade', 'position', id] as const,
   rules: ['trade', 'rules'] as const,
+  dayTrading: ['trade', 'dayTrading'] as const,
+  notices: ['trade', 'notices'] as const,
 };
 
 /** Live-valued lists refresh every few seconds while shown. */
@@ -87,4 +95,12 @@ export function useTradeChanged(): () => void {
     void qc.invalidateQueries({ queryKey: tradeKeys.all });
     void qc.invalidateQueries({ queryKey: queryKeys.userInfo });
   };
+}
+
+export function useDayTrading() {
+  return useQuery({ queryKey: tradeKeys.dayTrading, queryFn: ({ signal }) => tradeApi.dayTrading(signal), refetchInterval: LIVE_MS });
+}
+
+export function useNotices() {
+  return useQuery({ queryKey: tradeKeys.notices, queryFn: ({ signal }) => tradeApi.notices(signal) });
 }
