@@ -30,6 +30,9 @@ async function until(cond, what, timeout = 15_000) {
   }
 }
 
+/** Waits for a toast with this text (start it before the action: toasts show 2 s). */
+const toast = (page, text) => page.locator('.adm-toast-main').filter({ hasText: text }).first().waitFor();
+
 /**
  * The page's socket to the real server, routed through Playwright: every frame each way is
  * recorded (sent: the app's requests, received: the server's pushes), and `inject` hands the page
@@ -205,17 +208,18 @@ for (const lang of ['tw', 'en']) {
       const toggle = tid(page, 'favorite-toggle');
       await page.waitForFunction(() => !document.querySelector('[data-testid=favorite-button]')?.disabled);
       assert.equal(await toggle.getAttribute('data-on'), 'false');
+      // Toasts show 2 s: wait for them from before the click, alongside the screen's change.
+      const added = toast(page, L.added);
       await tid(page, 'favorite-button').click();
-      await page.locator('[data-testid=favorite-toggle][data-on=true]').filter({ visible: true }).waitFor();
-      await page.locator('.adm-toast-main').filter({ hasText: L.added }).first().waitFor();
+      await Promise.all([page.locator('[data-testid=favorite-toggle][data-on=true]').filter({ visible: true }).waitFor(), added]);
 
       await openRoute(page, '/market/favo');
       await page.locator('[data-testid=favo-row][data-symbol="2330"]').filter({ visible: true }).waitFor();
       await screen(page, lang, 'market-06-favourites');
       await tid(page, 'favo-edit').click();
+      const removed = toast(page, L.removed);
       await tid(page, 'favo-remove-2330').click();
-      await page.locator('.adm-toast-main').filter({ hasText: L.removed }).first().waitFor();
-      await waitText(tid(page, 'list-empty'), L.favoEmpty);
+      await Promise.all([waitText(tid(page, 'list-empty'), L.favoEmpty), removed]);
     });
 
     await step('search by code, Chinese and English name, with history', async () => {

@@ -39,9 +39,9 @@ if (files.length === 0) {
 }
 
 const started = Date.now();
-// One demo seed for the run; every file's server starts on a copy of it.
-const template = await seedTemplate();
-process.on('exit', () => rmSync(template, { recursive: true, force: true }));
+// One demo seed for a run of several files; every file's server starts on a copy of it.
+const template = files.length > 1 ? await seedTemplate() : undefined;
+if (template) process.on('exit', () => rmSync(template, { recursive: true, force: true }));
 
 // Three files at a time (E2E_JOBS overrides): each is a server plus a browser, mostly waiting
 // on each other; on two cores three measured 113 s against 143 s for two, four no better.
@@ -52,7 +52,7 @@ const WATCHDOG_MS = 15 * 60_000;
 const run = spawn(process.execPath, ['--test', '--test-force-exit', `--test-concurrency=${JOBS}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit',
   detached: true,
-  env: { ...process.env, [TEMPLATE_ENV]: template },
+  env: template ? { ...process.env, [TEMPLATE_ENV]: template } : process.env,
 });
 const watchdog = setTimeout(() => {
   console.error(`e2e: still running after ${WATCHDOG_MS / 60_000} min, stopping it`);
