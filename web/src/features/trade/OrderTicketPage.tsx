@@ -93,7 +93,8 @@ export default function OrderTicketPage() {
     if (!d) return;
     const bad = validateTicket({ type, qty, price, kind, limitUp: d.limitUp, limitDown: d.limitDown });
     if (bad) {
-      setError(t(bad.key, bad.opts));
+      const o = bad.opts ?? {};
+      setError(t(bad.key, o.up ? { down: formatPrice(o.down), up: formatPrice(o.up) } : o));
       return;
     }
     setError('');

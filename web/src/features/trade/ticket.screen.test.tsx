@@ -1,0 +1,110 @@
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { Dialog } from 'antd-mobile';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetClientState } from '@/lib/api/client';
+import { SocketManager } from '@/lib/socket/manager';
+import { saveSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
+import { FakeSocket } from '@/test/fakeSocket';
+import { quote } from '@/test/market';
+import { apiMock, envelope, renderPage } from '@/test/render';
+import OrderTicketPage from './OrderTicketPage';
+
+let socket: SocketManager;
+vi.mock('@/lib/socket/socket', () => ({ appSocket: () => socket }));
+
+const rules = {
+  boardLot: 1000,
+  bondEtfTaxRate: '0',
+  callDeadlineDays: 2,
+  commissionRate: '0.001425',
+  dayTradeTaxRate: '0.0015',
+  etfTaxRate: '0.001',
+  forcedCloseRatio: '1.2',
+  holdDays: 0,
+  loanUnit: '1000',
+  lockMinutes: 0,
+  maintenanceRatio: '1.3',
+  maxFinancing: '0.6',
+  maxLongLeverage: '2.5',
+  maxLots: 499,
+  maxShortLeverage: '1.11',
+  minCommissionBoardLot: '20',
+  minCommissionOddLot: '1',
+  minShortMargin: '0.9',
+  protectiveStep: '0.035',
+  settlementDays: 2,
+  stockTaxRate: '0.003',
+};
+const info = { account: '0912345678', role: 'member', realNameStatus: 'verified', inviteCode: 'X', fundPasswordSet: true, flags: [], assets: { total: '2000000', available: '2000000.00', frozen: '0', profit: '0', usd: '0' } };
+
+let server: ReturnType<typeof apiMock>;
+let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
+beforeEach(() => {
+  resetClientState();
+  FakeSocket.reset();
+  socket = new SocketManager({ url: () => 'ws://test/api/vue/ws', create: (u) => new FakeSocket(u) });
+  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  server = apiMock();
+  vi.stubGlobal('fetch', server.fetch);
+  vi.spyOn(toast, 'show').mockImplementation(() => {});
+  asked = undefined;
+  vi.spyOn(Dialog, 'confirm').mockImplementation((p) => {
+    asked = p;
+    return Promise.resolve(true);
+  });
+  server.on('/api/vue/market/stocks/2330', () => envelope({ ...quote({ symbol: '2330' }), session: { phase: 'continuous', open: true, demo: true } }));
+  server.on('/api/vue/trade/rules', () => envelope(rules));
+  server.on('/api/vue/user/info', () => envelope(info));
+});
+afterEach(() => {
+  socket.dispose();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const posts = () => server.calls.filter((c) => c.init.method === 'POST' && new URL(c.url, 'http://x').pathname === '/api/vue/trade/orders');
+
+describe('order ticket', () => {
+  it('estimates with the published rules, checks the price before sending, confirms, then sends', async () => {
+    renderPage('/market/marketBuy', OrderTicketPage, { url: '/market/marketBuy?symbol=2330&side=buy', others: ['/position/position'] });
+    await waitFor(() => expect(screen.getByTestId('est-marketValue')).toHaveTextContent('1,085,000.00'));
+    expect(screen.getByTestId('est-fee')).toHaveTextContent('1,546.00');
+    expect(screen.getByTestId('est-tax')).toHaveTextContent('0.00');
+    await waitFor(() => expect(screen.getByTestId('ticket-available')).toHaveTextContent('2,000,000.00'));
+
+    // Leverage 2.5: financing 60 %, the margin is the rest.
+    fireEvent.click(screen.getByTestId('ticket-leverage-2.5'));
+    expect(screen.getByTestId('est-margin')).toHaveTextContent('434,000.00');
+    fireEvent.click(screen.getByTestId('ticket-leverage-1'));
+
+    // Off the NT$5 grid: refused here, nothing sent.
+    fireEvent.change(screen.getByTestId('ticket-price'), { target: { value: '1086' } });
+    fireEvent.click(screen.getByTestId('ticket-submit'));
+    expect(screen.getByTestId('form-error').textContent).toMatch(/5\.00/);
+    // Beyond limit-up.
+    fireEvent.change(screen.getByTestId('ticket-price'), { target: { value: '1180' } });
+    fireEvent.click(screen.getByTestId('ticket-submit'));
+    expect(screen.getByTestId('form-error').textContent).toMatch(/1,175\.00/);
+    expect(asked).toBeUndefined();
+    expect(posts()).toHaveLength(0);
+
+    // The stepper moves one tick.
+    fireEvent.change(screen.getByTestId('ticket-price'), { target: { value: '1085.00' } });
+    fireEvent.click(screen.getByTestId('ticket-price-up'));
+    expect(screen.getByTestId('ticket-price')).toHaveValue('1090.00');
+
+    server.on('/api/vue/trade/orders', () => envelope({ orderNo: 'T1', status: 'pending', positionId: 'T1', filled: 0, position: 42 }));
+    fireEvent.click(screen.getByTestId('ticket-submit'));
+    expect(screen.getByTestId('form-error')).toHaveTextContent('');
+    expect(asked).toBeDefined();
+    expect(posts()).toHaveLength(0);
+    await act(async () => {
+      await asked!.onConfirm?.();
+    });
+    await waitFor(() => expect(screen.getByTestId('landed')).toHaveTextContent('/position/position'));
+    const [call] = posts();
+    expect(JSON.parse(String(call!.init.body))).toEqual({ symbol: '2330', direction: 'long', type: 'limit', lots: 1, price: '1090.00' });
+    expect(call!.init.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+});
