@@ -33,6 +33,9 @@ type table struct {
 	keep   []int32
 	stride int
 	below  int // kept values before k0
+	// back walks instrument i's chain before k0 when first needed: only history asks for those
+	// days, and walking them is most of a start-up's work while the epoch is recent.
+	back []sync.Once
 }
 
 // k is the model's day number of position pos.
@@ -51,6 +54,7 @@ func (t *table) chain(i, lo, hi int, dst []int32) {
 	p := &t.ps[i]
 	kept := t.keep[i*t.stride : (i+1)*t.stride]
 	if lo < t.k0 {
+		t.back[i].Do(func() { t.walkBack(i) })
 		// Backward from the kept value at or after min(hi, k0-1).
 		top := min(hi, t.k0-1)
 		a := (t.k0 - top) / span
@@ -89,8 +93,22 @@ func (t *table) pos(day time.Time) int {
 	return sort.Search(len(t.days), func(i int) bool { return t.days[i].Unix() > u }) - 1
 }
 
-// buildTable lists trading days from `from` to `to` and computes the chains: forward from the
-// epoch's reference prices, backward for the days before it, keeping every span-th value.
+// walkBack computes instrument i's kept values before k0, backward from its reference price.
+func (t *table) walkBack(i int) {
+	p := &t.ps[i]
+	kept := t.keep[i*t.stride : (i+1)*t.stride]
+	v := int32(p.ref0)
+	for pos := t.k0 - 1; pos >= 0; pos-- {
+		v = int32(p.refBefore(t.seed, t.k(pos), t.mkt[pos], price.Price(v)))
+		if (t.k0-pos)%span == 0 {
+			kept[t.below-(t.k0-pos)/span] = v
+		}
+	}
+}
+
+// buildTable lists trading days from `from` to `to` and computes the chains forward from the
+// epoch's reference prices, keeping every span-th value; the days before the epoch wait for a
+// history query (walkBack).
 func buildTable(seed uint64, sched *session.Schedule, ps []params, epoch, from, to time.Time) *table {
 	t := &table{seed: seed, ps: ps}
 	for d := sched.DayStart(from); !d.After(to); d = d.AddDate(0, 0, 1) {
@@ -108,6 +126,7 @@ func buildTable(seed uint64, sched *session.Schedule, ps []params, epoch, from, 
 	t.below = t.k0 / span
 	t.stride = t.below + (n-t.k0)/span + 1
 	t.keep = make([]int32, len(ps)*t.stride)
+	t.back = make([]sync.Once, len(ps))
 	// Chains are independent: split them over the cores.
 	workers := max(1, min(runtime.GOMAXPROCS(0), 8))
 	var wg sync.WaitGroup
@@ -124,13 +143,6 @@ func buildTable(seed uint64, sched *session.Schedule, ps []params, epoch, from, 
 					v = int32(p.closeAfter(seed, t.k(pos), t.mkt[pos], price.Price(v)))
 					if (pos+1-t.k0)%span == 0 {
 						kept[t.below+(pos+1-t.k0)/span] = v
-					}
-				}
-				v = int32(p.ref0)
-				for pos := t.k0 - 1; pos >= 0; pos-- {
-					v = int32(p.refBefore(seed, t.k(pos), t.mkt[pos], price.Price(v)))
-					if (t.k0-pos)%span == 0 {
-						kept[t.below-(t.k0-pos)/span] = v
 					}
 				}
 			}
