@@ -1,0 +1,130 @@
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { Dialog } from 'antd-mobile';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { resetClientState } from '@/lib/api/client';
+import { saveSession } from '@/lib/session';
+import { toast } from '@/lib/toast';
+import { apiMock, envelope, renderPage } from '@/test/render';
+import PositionPage from './PositionPage';
+
+const position = (over: Record<string, unknown>) => ({
+  id: 'T1',
+  orderNo: 'T1',
+  symbol: '2330',
+  name: '台積電',
+  instrumentType: 'stock',
+  direction: 'long',
+  status: 'holding',
+  shares: 2000,
+  closingShares: 0,
+  lots: '2',
+  leverage: '1.00',
+  dayTrade: false,
+  entryPrice: '1000.00',
+  exitPrice: '0.00',
+  price: '1010.00',
+  marketValue: '2020000.00',
+  fee: '2850.00',
+  tax: '0.00',
+  margin: '2000000.00',
+  loan: '0.00',
+  profit: '0.00',
+  unrealisedProfit: '8271.00',
+  openedAt: '2026-11-22T01:00:00Z',
+  closedAt: null,
+  createdAt: '2026-11-22T01:00:00Z',
+  ...over,
+});
+const order = {
+  orderNo: 'T2',
+  positionId: 'T2',
+  intent: 'open',
+  symbol: '2317',
+  name: '鴻海',
+  side: 'buy',
+  direction: 'long',
+  type: 'limit',
+  shares: 1000,
+  oddLot: false,
+  price: '150.00',
+  leverage: '1.00',
+  dayTrade: false,
+  placedBy: 'member',
+  tradingDay: '2026-11-22',
+  status: 'pending',
+  reason: '',
+  filled: 0,
+  avgPrice: '0.00',
+  amount: '0.00',
+  commission: '0.00',
+  tax: '0.00',
+  createdAt: '2026-11-22T01:00:00Z',
+  updatedAt: '2026-11-22T01:00:00Z',
+};
+const page = (items: unknown[]) => envelope({ items, page: 1, hasMore: false });
+
+let server: ReturnType<typeof apiMock>;
+let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
+beforeEach(() => {
+  resetClientState();
+  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  server = apiMock();
+  vi.stubGlobal('fetch', server.fetch);
+  vi.spyOn(toast, 'show').mockImplementation(() => {});
+  asked = undefined;
+  vi.spyOn(Dialog, 'confirm').mockImplementation((p) => {
+    asked = p;
+    return Promise.resolve(true);
+  });
+  server.on('/api/vue/trade/positions?status=holding', () => page([position({})]));
+  server.on('/api/vue/trade/positions?status=pending', () => page([]));
+  server.on('/api/vue/trade/positions?status=closed', () => page([position({ id: 'T0', status: 'closed', profit: '-1234.00', exitPrice: '990.00', tax: '5940.00' })]));
+  server.on('/api/vue/trade/orders?status=working', () => page([order]));
+  server.on('/api/vue/user/info', () => envelope({}));
+});
+afterEach(() => {
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+const postsTo = (path: string) => server.calls.filter((c) => c.init.method === 'POST' && new URL(c.url, 'http://x').pathname === path);
+
+describe('positions', () => {
+  it('shows live profit in red, closes part of a holding after confirming', async () => {
+    renderPage('/position/position', PositionPage);
+    const row = await screen.findByTestId('position');
+    expect(within(row).getByTestId('position-profit')).toHaveTextContent('8,271.00');
+    expect(within(row).getByTestId('position-profit')).toHaveClass('up');
+    fireEvent.click(within(row).getByTestId('position-close'));
+    expect(asked).toBeDefined();
+    // The dialog's content holds the quantity field (all 2 lots by default); close 1.
+    const content = render(<>{asked!.content}</>);
+    fireEvent.change(content.getByTestId('close-qty'), { target: { value: '1' } });
+    server.on('/api/vue/trade/positions/T1/close', () => envelope({ orderNo: 'C1', status: 'filled', positionId: 'T1', filled: 1000, position: 7 }));
+    await act(async () => {
+      await asked!.onConfirm?.();
+    });
+    await waitFor(() => expect(postsTo('/api/vue/trade/positions/T1/close')).toHaveLength(1));
+    expect(JSON.parse(String(postsTo('/api/vue/trade/positions/T1/close')[0]!.init.body))).toEqual({ type: 'market', lots: 1 });
+  });
+
+  it('cancels a pending order after confirming; terminated shows the realised loss in green', async () => {
+    renderPage('/position/position', PositionPage);
+    await screen.findByTestId('position');
+    fireEvent.click(screen.getByTestId('pos-tab-orders'));
+    const o = await screen.findByTestId('order');
+    expect(o).toHaveAttribute('data-order-no', 'T2');
+    fireEvent.click(within(o).getByTestId('order-cancel'));
+    expect(postsTo('/api/vue/trade/orders/T2/cancel')).toHaveLength(0);
+    server.on('/api/vue/trade/orders/T2/cancel', () => envelope({ orderNo: 'T2', status: 'cancelled', position: 8 }));
+    await act(async () => {
+      await asked!.onConfirm?.();
+    });
+    await waitFor(() => expect(postsTo('/api/vue/trade/orders/T2/cancel')).toHaveLength(1));
+
+    fireEvent.click(screen.getByTestId('pos-tab-terminated'));
+    const closed = await screen.findByTestId('closed-position');
+    expect(within(closed).getByTestId('closed-profit')).toHaveTextContent('-1,234.00');
+    expect(within(closed).getByTestId('closed-profit')).toHaveClass('down');
+  });
+});
