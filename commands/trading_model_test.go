@@ -1,14 +1,18 @@
 package commands
 
 import (
+	"context"
 	"fmt"
 	"math/rand/v2"
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/postgres"
+	"github.com/lotbook/lotbook/events/postgres/pgtest"
 )
 
 // A state-machine test: random orders, fills, partial fills, cancels, closes and margin checks
@@ -47,14 +51,40 @@ func (md *tradeModel) apply(r TradeResult, open bool, shares int64) {
 	}
 }
 
+// The same machine runs on both stores the product ships with: SQLite (the demo) and PostgreSQL
+// (production), each seed on a fresh store.
 func TestTradingStateMachine(t *testing.T) {
-	for seed := uint64(1); seed <= 6; seed++ {
-		t.Run(fmt.Sprint(seed), func(t *testing.T) { runTradingModel(t, seed) })
+	backends := []struct {
+		name string
+		open func(testing.TB) events.Store
+	}{{"sqlite", openStore}, {"postgres", openPostgres}}
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) {
+			for seed := uint64(1); seed <= 6; seed++ {
+				t.Run(fmt.Sprint(seed), func(t *testing.T) { runTradingModel(t, b.open(t), seed) })
+			}
+		})
 	}
 }
 
-func runTradingModel(t *testing.T, seed uint64) {
-	f, m := tradingFixture(t)
+// openPostgres opens an event store on a fresh database; PostgreSQL unreachable fails the test.
+func openPostgres(t testing.TB) events.Store {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	st, err := postgres.Open(ctx, pgtest.NewDatabase(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = st.Close() })
+	return st
+}
+
+func runTradingModel(t *testing.T, st events.Store, seed uint64) {
+	f := &fixture{t: t, ctx: context.Background(), store: st, clock: &clock{t: t0}}
+	f.svc = f.service()
+	f.seed(true)
+	m := f.trader("0912345678")
 	rng := rand.New(rand.NewPCG(seed, 7))
 	md := &tradeModel{orders: map[string]*modelOrder{}, positions: map[string]int64{}}
 	tick := d("0.5")
