@@ -1,7 +1,9 @@
 // Command bench runs every figure of `make bench` and prints them as one table: event store
 // append benchmarks (events/bench/appendbench), the HTTP load run of ops/loadgen with its
-// timed rebuilds, the market socket's fan-out (ops/wsbench), and the web app's gzipped size
-// (web/scripts/size.mjs). With -runs n it repeats the load run and reports medians.
+// timed rebuilds, the market socket's fan-out (ops/wsbench), orders over HTTP and order-to-fill
+// latency (api TestTradeThroughput), in-memory match checks (commands/rules/matching benchmarks),
+// and the web app's gzipped size (web/scripts/size.mjs). With -runs n it repeats the load run and
+// reports medians.
 package main
 
 import (
@@ -34,6 +36,8 @@ func main() {
 	wsConns := flag.Int("ws-conns", 10000, "WebSocket clients of the fan-out run (0 skips it)")
 	wsSymbols := flag.Int("ws-symbols", 50, "symbols each WebSocket client subscribes to")
 	wsDuration := flag.String("ws-duration", "20s", "measurement window of the fan-out run")
+	tradeDB := flag.String("trade-db", "sqlite", "store of the HTTP trading run: sqlite or postgres (empty skips it)")
+	matchTime := flag.String("match-benchtime", "1s", "benchtime of the matching benchmarks (empty skips them)")
 	flag.Parse()
 
 	var rows []row
@@ -68,6 +72,24 @@ func main() {
 		fmt.Fprintf(os.Stderr, "bench: WebSocket fan-out, %d clients × %d symbols\n", *wsConns, *wsSymbols)
 		if r, err := wsFanout(*bin, *wsConns, *wsSymbols, *wsDuration); err != nil {
 			fail("websocket fan-out", err)
+		} else {
+			rows = append(rows, r...)
+		}
+	}
+
+	if *tradeDB != "" {
+		fmt.Fprintf(os.Stderr, "bench: orders over HTTP and order-to-fill latency (%s)\n", *tradeDB)
+		if r, err := tradeHTTP(*tradeDB); err != nil {
+			fail("trade", err)
+		} else {
+			rows = append(rows, r...)
+		}
+	}
+
+	if *matchTime != "" {
+		fmt.Fprintln(os.Stderr, "bench: in-memory matching")
+		if r, err := matchBench(*matchTime); err != nil {
+			fail("matching", err)
 		} else {
 			rows = append(rows, r...)
 		}
