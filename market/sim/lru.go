@@ -56,12 +56,6 @@ func (c *lru[K, V]) put(k K, v V) {
 	c.front(it)
 }
 
-func (c *lru[K, V]) len() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return len(c.items)
-}
-
 func (c *lru[K, V]) unlink(it *lruItem[K, V]) { it.prev.next, it.next.prev = it.next, it.prev }
 
 func (c *lru[K, V]) front(it *lruItem[K, V]) {
