@@ -103,8 +103,33 @@ func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string
 		SubmissionID: c.CommandID, Name: name, IDNumberKeyedHash: s.sealer.KeyedHash(idNumberDomain, id),
 		IDNumberMasked: identity.MaskID(id), FrontFileID: in.FrontFileID, BackFileID: in.BackFileID,
 	}
+	return recordGuarded(ctx, s, c, memberID, guarded[Result]{
+		decide: func(m *memberState) ([]events.Payload, error) { return decideSubmitRealName(m, sub) },
+		guard:  events.IDNumberGuardStream(sub.IDNumberKeyedHash), ref: c.CommandID, takenKey: KeyIDNumberExists,
+		inUse: func(m *memberState) bool { return m.usesIDNumber(sub.IDNumberKeyedHash) },
+		seal: func() (err error) {
+			sub.IDNumberCipher, err = s.sealer.Seal(id, SealContextIDNumber(memberID))
+			return err
+		},
+		answer: submissionAnswer,
+	})
+}
+
+// guarded describes a member command that claims a unique secret (ID or card number) on its guard
+// stream and stores it sealed; decide reads the payload that seal completes.
+type guarded[R any] struct {
+	decide               func(m *memberState) ([]events.Payload, error)
+	guard, ref, takenKey string
+	inUse                func(m *memberState) bool
+	seal                 func() error
+	answer               func(rec *record) (R, error)
+}
+
+// recordGuarded runs a guarded command: a replay answers first; then the member's own rules, before
+// the secret is claimed; the secret is sealed only once claimed, then the payload appended.
+func recordGuarded[R any](ctx context.Context, s *Service, c cmd, memberID string, g guarded[R]) (R, error) {
+	var zero R
 	stream := events.MemberStream(memberID)
-	// A replay answers first; then the member's own rules, before the ID number is claimed.
 	type pre struct {
 		rec *record
 		err error
@@ -113,32 +138,29 @@ func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string
 		if rec := e.seen[c.CommandID]; rec != nil {
 			return pre{rec: rec}
 		}
-		_, err := decideSubmitRealName(m, sub)
+		_, err := g.decide(m)
 		return pre{err: err}
 	})
 	if err != nil {
-		return Result{}, err
+		return zero, err
 	}
 	if p.rec != nil {
-		return submissionAnswer(p.rec)
+		return g.answer(p.rec)
 	}
 	if p.err != nil {
-		return Result{}, p.err
+		return zero, p.err
 	}
-	if err := s.claim(ctx, c, events.IDNumberGuardStream(sub.IDNumberKeyedHash), memberID, c.CommandID, KeyIDNumberExists,
-		func(m *memberState) bool { return m.usesIDNumber(sub.IDNumberKeyedHash) }); err != nil {
-		return Result{}, err
+	if err := s.claim(ctx, c, g.guard, memberID, g.ref, g.takenKey, g.inUse); err != nil {
+		return zero, err
 	}
-	if sub.IDNumberCipher, err = s.sealer.Seal(id, SealContextIDNumber(memberID)); err != nil {
-		return Result{}, unavailable(err)
+	if err := g.seal(); err != nil {
+		return zero, unavailable(err)
 	}
-	rec, err := execute(ctx, s, c, stream, func(m *memberState) ([]events.Payload, error) {
-		return decideSubmitRealName(m, sub)
-	})
+	rec, err := execute(ctx, s, c, stream, g.decide)
 	if err != nil {
-		return Result{}, err
+		return zero, err
 	}
-	return submissionAnswer(rec)
+	return g.answer(rec)
 }
 
 func submissionAnswer(rec *record) (Result, error) {
@@ -261,41 +283,16 @@ func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in C
 	}
 	card.CardID = uuid.NewSHA1(cardNamespace, []byte(c.CommandID)).String()
 	card.CardNumberKeyedHash = s.sealer.KeyedHash(cardDomain, number)
-	stream := events.MemberStream(memberID)
-	type pre struct {
-		rec *record
-		err error
-	}
-	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
-		if rec := e.seen[c.CommandID]; rec != nil {
-			return pre{rec: rec}
-		}
-		_, err := decideBindCard(m, card)
-		return pre{err: err}
+	return recordGuarded(ctx, s, c, memberID, guarded[CardResult]{
+		decide: func(m *memberState) ([]events.Payload, error) { return decideBindCard(m, card) },
+		guard:  events.CardGuardStream(card.CardNumberKeyedHash), ref: card.CardID, takenKey: KeyCardExists,
+		inUse: func(m *memberState) bool { return m.hasCardNumber(card.CardNumberKeyedHash) },
+		seal: func() (err error) {
+			card.CardNumberCipher, err = s.sealer.Seal(number, SealContextCard(memberID))
+			return err
+		},
+		answer: cardAnswer,
 	})
-	if err != nil {
-		return CardResult{}, err
-	}
-	if p.rec != nil {
-		return cardAnswer(p.rec)
-	}
-	if p.err != nil {
-		return CardResult{}, p.err
-	}
-	if err := s.claim(ctx, c, events.CardGuardStream(card.CardNumberKeyedHash), memberID, card.CardID, KeyCardExists,
-		func(m *memberState) bool { return m.hasCardNumber(card.CardNumberKeyedHash) }); err != nil {
-		return CardResult{}, err
-	}
-	if card.CardNumberCipher, err = s.sealer.Seal(number, SealContextCard(memberID)); err != nil {
-		return CardResult{}, unavailable(err)
-	}
-	rec, err := execute(ctx, s, c, stream, func(m *memberState) ([]events.Payload, error) {
-		return decideBindCard(m, card)
-	})
-	if err != nil {
-		return CardResult{}, err
-	}
-	return cardAnswer(rec)
 }
 
 func cardAnswer(rec *record) (CardResult, error) {
