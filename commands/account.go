@@ -21,13 +21,14 @@ type accountState struct {
 	memberID  string
 	available string // ledger account names of this member
 	frozen    string
-	deposits  map[string]*deposit
+	deposits  map[string]*reviewOrder
 	balances  map[string]Balance
 	funds     // withdrawals, exchange quotes, credit score (funds.go)
 	trading   // orders, positions, unsettled proceeds (trading.go)
 }
 
-type deposit struct {
+// reviewOrder is a deposit or withdrawal awaiting (or past) ops review.
+type reviewOrder struct {
 	currency string
 	amount   decimal.Decimal
 	status   string
@@ -38,7 +39,7 @@ func newAccountState(memberID string) *accountState {
 		memberID:  memberID,
 		available: events.MemberAvailable(memberID),
 		frozen:    events.MemberFrozen(memberID),
-		deposits:  map[string]*deposit{},
+		deposits:  map[string]*reviewOrder{},
 		balances:  map[string]Balance{},
 		funds:     newFunds(),
 		trading:   newTrading(),
@@ -50,7 +51,7 @@ func (a *accountState) apply(r events.RecordedEvent, p events.Payload) {
 	a.applyTrading(r, p)
 	switch e := p.(type) {
 	case events.DepositRequested:
-		a.deposits[e.OrderNo] = &deposit{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
+		a.deposits[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
 	case events.DepositApproved:
 		if d := a.deposits[e.OrderNo]; d != nil {
 			d.status = events.ReviewApproved
@@ -153,21 +154,21 @@ func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, 
 	}}, nil
 }
 
-// pendingDeposit finds a deposit that can still be reviewed.
-func (a *accountState) pendingDeposit(orderNo string) (*deposit, error) {
-	d := a.deposits[orderNo]
-	if d == nil {
+// pendingOrder finds a deposit or withdrawal among orders that can still be reviewed.
+func pendingOrder(orders map[string]*reviewOrder, orderNo string) (*reviewOrder, error) {
+	o := orders[orderNo]
+	if o == nil {
 		return nil, notFound(KeyOrderNotFound)
 	}
-	if d.status != events.ReviewPending {
+	if o.status != events.ReviewPending {
 		return nil, rule(KeyOrderNotPending)
 	}
-	return d, nil
+	return o, nil
 }
 
 // decideApproveDeposit credits the member from bank clearing.
 func decideApproveDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	d, err := a.pendingDeposit(orderNo)
+	d, err := pendingOrder(a.deposits, orderNo)
 	if err != nil {
 		return nil, err
 	}
@@ -182,7 +183,7 @@ func decideApproveDeposit(a *accountState, orderNo, remark string) ([]events.Pay
 
 // decideRejectDeposit closes the deposit without moving money; the remark tells the member why.
 func decideRejectDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	if _, err := a.pendingDeposit(orderNo); err != nil {
+	if _, err := pendingOrder(a.deposits, orderNo); err != nil {
 		return nil, err
 	}
 	return []events.Payload{events.DepositRejected{OrderNo: orderNo, Remark: remark}}, nil

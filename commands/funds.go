@@ -22,12 +22,6 @@ const (
 	quoteKeep        = time.Hour        // expired quotes are forgotten this long after expiry
 )
 
-type withdrawal struct {
-	currency string
-	amount   decimal.Decimal
-	status   string
-}
-
 type quote struct {
 	events.ExchangeQuoted
 	used bool
@@ -35,7 +29,7 @@ type quote struct {
 
 // funds is the part of accountState this file keeps.
 type funds struct {
-	withdrawals      map[string]*withdrawal
+	withdrawals      map[string]*reviewOrder
 	lastWithdrawalAt time.Time
 	quotes           map[string]*quote
 	exchanges        map[string]bool // order numbers
@@ -43,13 +37,13 @@ type funds struct {
 }
 
 func newFunds() funds {
-	return funds{withdrawals: map[string]*withdrawal{}, quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
+	return funds{withdrawals: map[string]*reviewOrder{}, quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
 }
 
 func (a *accountState) applyFunds(r events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.WithdrawalRequested:
-		a.withdrawals[e.OrderNo] = &withdrawal{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
+		a.withdrawals[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
 		a.lastWithdrawalAt = r.Metadata.ServerTime
 	case events.WithdrawalApproved:
 		if w := a.withdrawals[e.OrderNo]; w != nil {
@@ -205,20 +199,9 @@ func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Pay
 	}}, nil
 }
 
-func (a *accountState) pendingWithdrawal(orderNo string) (*withdrawal, error) {
-	w := a.withdrawals[orderNo]
-	if w == nil {
-		return nil, notFound(KeyOrderNotFound)
-	}
-	if w.status != events.ReviewPending {
-		return nil, rule(KeyOrderNotPending)
-	}
-	return w, nil
-}
-
 // decideApproveWithdrawal pays the frozen amount out to bank clearing.
 func decideApproveWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	w, err := a.pendingWithdrawal(orderNo)
+	w, err := pendingOrder(a.withdrawals, orderNo)
 	if err != nil {
 		return nil, err
 	}
@@ -228,7 +211,7 @@ func decideApproveWithdrawal(a *accountState, orderNo, remark string) ([]events.
 
 // decideRejectWithdrawal releases the frozen amount back to available.
 func decideRejectWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	w, err := a.pendingWithdrawal(orderNo)
+	w, err := pendingOrder(a.withdrawals, orderNo)
 	if err != nil {
 		return nil, err
 	}
