@@ -32,6 +32,7 @@ type ReadDB struct {
 	idem idemWriter
 	// Prepared statements of r and w, on SQLite only (nil on PostgreSQL).
 	rstmts, wstmts *stmtCache
+	ckpt           *walCheckpointer // SQLite only
 }
 
 // checkpoints is the one table shared by all projectors: name -> position, plus the schema hash
@@ -69,7 +70,7 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 		// synchronous_commit=off. A crash loses at most the last commits, each whole with its
 		// checkpoint, and the projector resumes from there.
 		base := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-65536)"
-		w, err := sql.Open("sqlite", base+"&_txlock=immediate")
+		w, err := sql.Open("sqlite", base+fmt.Sprintf("&_txlock=immediate&_pragma=wal_autocheckpoint(%d)", walAutoCheckpoint))
 		if err != nil {
 			return nil, fmt.Errorf("open read db: %w", err)
 		}
@@ -81,7 +82,14 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 		}
 		r.SetMaxOpenConns(8)
 		r.SetMaxIdleConns(8)
-		db.d, db.w, db.r = dialect{}, w, r
+		ck, err := sql.Open("sqlite", base)
+		if err != nil {
+			w.Close()
+			r.Close()
+			return nil, fmt.Errorf("open read db: %w", err)
+		}
+		ck.SetMaxOpenConns(1)
+		db.d, db.w, db.r, db.ckpt = dialect{}, w, r, startWALCheckpointer(ck)
 	}
 	if err := db.w.PingContext(ctx); err != nil {
 		db.Close()
@@ -110,7 +118,7 @@ func (db *ReadDB) Close() error {
 	db.idem.close()
 	db.rstmts.close()
 	db.wstmts.close()
-	err := db.w.Close()
+	err := errors.Join(db.ckpt.close(), db.w.Close())
 	if db.r != db.w {
 		err = errors.Join(err, db.r.Close())
 	}
