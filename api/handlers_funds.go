@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -173,38 +174,46 @@ func (s *server) depositOwner(c *call) (string, string, error) {
 	return d.MemberID, orderNo, nil
 }
 
-func (s *server) approveDeposit(c *call) (reply, error) {
+// reviewCommand is an ops decision on one member's order (approve or reject).
+type reviewCommand func(ctx context.Context, meta commands.Meta, memberID, orderNo, remark string) (commands.OrderResult, error)
+
+// approve and reject serve deposits and withdrawals alike; owner says whose order it is.
+func (s *server) approve(c *call, owner func(*call) (string, string, error), act reviewCommand) (reply, error) {
 	var req wire.ApproveRequest
 	if err := c.decode("ApproveRequest", &req); err != nil {
-		return reply{}, err
-	}
-	memberID, orderNo, err := s.depositOwner(c)
-	if err != nil {
 		return reply{}, err
 	}
 	remark := ""
 	if req.Remark != nil {
 		remark = *req.Remark
 	}
-	res, err := s.cmd.ApproveDeposit(c.ctx(), c.meta(), memberID, orderNo, remark)
+	return s.review(c, owner, act, remark)
+}
+
+func (s *server) reject(c *call, owner func(*call) (string, string, error), act reviewCommand) (reply, error) {
+	var req wire.RejectRequest
+	if err := c.decode("RejectRequest", &req); err != nil {
+		return reply{}, err
+	}
+	return s.review(c, owner, act, req.Remark)
+}
+
+func (s *server) review(c *call, owner func(*call) (string, string, error), act reviewCommand, remark string) (reply, error) {
+	memberID, orderNo, err := owner(c)
+	if err != nil {
+		return reply{}, err
+	}
+	res, err := act(c.ctx(), c.meta(), memberID, orderNo, remark)
 	if err != nil {
 		return reply{}, err
 	}
 	return ok(orderOut(res))
 }
 
+func (s *server) approveDeposit(c *call) (reply, error) {
+	return s.approve(c, s.depositOwner, s.cmd.ApproveDeposit)
+}
+
 func (s *server) rejectDeposit(c *call) (reply, error) {
-	var req wire.RejectRequest
-	if err := c.decode("RejectRequest", &req); err != nil {
-		return reply{}, err
-	}
-	memberID, orderNo, err := s.depositOwner(c)
-	if err != nil {
-		return reply{}, err
-	}
-	res, err := s.cmd.RejectDeposit(c.ctx(), c.meta(), memberID, orderNo, req.Remark)
-	if err != nil {
-		return reply{}, err
-	}
-	return ok(orderOut(res))
+	return s.reject(c, s.depositOwner, s.cmd.RejectDeposit)
 }

@@ -98,39 +98,11 @@ func (s *server) withdrawalOwner(c *call) (string, string, error) {
 }
 
 func (s *server) approveWithdrawal(c *call) (reply, error) {
-	var req wire.ApproveRequest
-	if err := c.decode("ApproveRequest", &req); err != nil {
-		return reply{}, err
-	}
-	memberID, orderNo, err := s.withdrawalOwner(c)
-	if err != nil {
-		return reply{}, err
-	}
-	remark := ""
-	if req.Remark != nil {
-		remark = *req.Remark
-	}
-	res, err := s.cmd.ApproveWithdrawal(c.ctx(), c.meta(), memberID, orderNo, remark)
-	if err != nil {
-		return reply{}, err
-	}
-	return ok(orderOut(res))
+	return s.approve(c, s.withdrawalOwner, s.cmd.ApproveWithdrawal)
 }
 
 func (s *server) rejectWithdrawal(c *call) (reply, error) {
-	var req wire.RejectRequest
-	if err := c.decode("RejectRequest", &req); err != nil {
-		return reply{}, err
-	}
-	memberID, orderNo, err := s.withdrawalOwner(c)
-	if err != nil {
-		return reply{}, err
-	}
-	res, err := s.cmd.RejectWithdrawal(c.ctx(), c.meta(), memberID, orderNo, req.Remark)
-	if err != nil {
-		return reply{}, err
-	}
-	return ok(orderOut(res))
+	return s.reject(c, s.withdrawalOwner, s.cmd.RejectWithdrawal)
 }
 
 func (s *server) balances(c *call) (reply, error) {
