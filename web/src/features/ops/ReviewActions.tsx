@@ -2,17 +2,38 @@ import { Button, Dialog } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FormError } from '@/components/FormError';
+import { useAction } from '@/lib/action';
+import { toast } from '@/lib/toast';
 import { validateReject } from './validation';
 
 /**
  * Approve (after a confirmation naming what is approved) or reject with a remark the member will
- * see. Test ids start with `prefix`: -approve, -reject, -reject-remark, -reject-confirm.
+ * see; either one toasts and calls onDone when the server accepted it. Test ids start with
+ * `prefix`: -approve, -reject, -reject-remark, -reject-confirm.
  */
-export function ReviewActions(p: { prefix: string; confirmText: string; approving: boolean; rejecting: boolean; onApprove: () => void; onReject: (remark: string) => void }) {
+export function ReviewActions(p: {
+  prefix: string;
+  confirmText: string;
+  approve: (idempotencyKey: string) => Promise<unknown>;
+  reject: (remark: string, idempotencyKey: string) => Promise<unknown>;
+  onDone: () => void;
+}) {
   const { t } = useTranslation();
   const [open, setOpen] = useState(false);
   const [remark, setRemark] = useState('');
   const [err, setErr] = useState<string | null>(null);
+  const approve = useAction((_: void, k) => p.approve(k), {
+    onSuccess: () => {
+      toast.show(t('ops.approved'));
+      p.onDone();
+    },
+  });
+  const reject = useAction((r: string, k) => p.reject(r, k), {
+    onSuccess: () => {
+      toast.show(t('ops.rejected'));
+      p.onDone();
+    },
+  });
   if (open) {
     return (
       <div className="ops-reject">
@@ -35,12 +56,12 @@ export function ReviewActions(p: { prefix: string; confirmText: string; approvin
           <Button
             size="small"
             color="danger"
-            loading={p.rejecting}
+            loading={reject.pending}
             data-testid={`${p.prefix}-reject-confirm`}
             onClick={() => {
               const fe = validateReject(remark);
               setErr(fe?.key ?? null);
-              if (!fe) p.onReject(remark.trim());
+              if (!fe) reject.run(remark.trim());
             }}
           >
             {t('ops.reject')}
@@ -57,14 +78,14 @@ export function ReviewActions(p: { prefix: string; confirmText: string; approvin
       <Button
         size="small"
         color="primary"
-        loading={p.approving}
+        loading={approve.pending}
         data-testid={`${p.prefix}-approve`}
         onClick={() =>
           void Dialog.confirm({
             content: p.confirmText,
             confirmText: t('ops.approve'),
             cancelText: t('common.cancel'),
-            onConfirm: () => p.onApprove(),
+            onConfirm: () => approve.run(),
           })
         }
       >
