@@ -12,6 +12,7 @@ import (
 	"sync"
 
 	"github.com/lotbook/lotbook/api"
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/ops/seed"
 )
@@ -22,10 +23,15 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	demo := fs.Bool("demo", false, "seed the demo users and channel, deposit window always open")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off by default")
+	lockMinutes := fs.Int("lock-minutes", 0, "broker rule: a position can be sold only this many minutes after it opened (0: no lock)")
+	holdDays := fs.Int("hold-days", 0, "broker rule: a position can be sold only this many trading days after it opened, day trades excepted (0: same day allowed)")
 	if pos, err := parse(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: serve takes no arguments, got %q", errUsage, pos)
+	}
+	if *lockMinutes < 0 || *holdDays < 0 {
+		return fmt.Errorf("%w: --lock-minutes and --hold-days cannot be negative", errUsage)
 	}
 	marketSeed, err := parseMarketSeed(os.Getenv("LOTBOOK_MARKET_SEED"))
 	if err != nil {
@@ -41,6 +47,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	st, err := api.OpenStack(ctx, api.Config{
 		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log,
 		MarketSeed: marketSeed, SecretKey: secretKey,
+		Trading: commands.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
 	})
 	if err != nil {
 		return err

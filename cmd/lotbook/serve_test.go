@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"log/slog"
 	"testing"
 )
 
@@ -17,6 +18,15 @@ func TestParseMarketSeed(t *testing.T) {
 		got, err := parseMarketSeed(tc.in)
 		if got != tc.want || (err == nil) != tc.ok || (err != nil && !errors.Is(err, errUsage)) {
 			t.Errorf("parseMarketSeed(%q) = %d, %v", tc.in, got, err)
+		}
+	}
+}
+
+func TestServeRefusesNegativeBrokerRules(t *testing.T) {
+	for _, args := range [][]string{{"--lock-minutes", "-1"}, {"--hold-days", "-2"}} {
+		err := serve(t.Context(), append(args, "--data", t.TempDir()), slog.New(slog.DiscardHandler))
+		if !errors.Is(err, errUsage) {
+			t.Errorf("serve %v = %v, want a usage error", args, err)
 		}
 	}
 }
