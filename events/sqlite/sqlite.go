@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"log/slog"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -28,6 +29,12 @@ const (
 	pageSize       = 1000
 	// pollInterval catches commits by other processes, which cannot notify this one.
 	pollInterval = 500 * time.Millisecond
+	// The WAL is checkpointed into the database file every checkpointEvery by a pooled
+	// connection (PASSIVE: it never blocks the writer), not inside the commit that passes 1000
+	// pages, which held every append waiting while it copied pages and synced the file. The
+	// automatic checkpoint stays only as a bound on the WAL, at autoCheckpoint pages.
+	checkpointEvery = 250 * time.Millisecond
+	autoCheckpoint  = 20000
 )
 
 const schema = `
@@ -52,6 +59,7 @@ type Store struct {
 	stmts     writerStmts
 	reads     readerStmts
 	writerEnd chan struct{}
+	ckptEnd   chan struct{}
 	closeOnce sync.Once
 	closeErr  error
 
@@ -79,21 +87,40 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite events: unsupported path %q (need a file path without ? or #)", path)
 	}
 	// synchronous(FULL): an acknowledged append survives power loss, not only a crash.
-	dsn := path + "?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)"
+	dsn := path + fmt.Sprintf("?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(%d)", autoCheckpoint)
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite events: open %s: %w", path, err)
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
-	s := &Store{db: db, queue: backend.NewQueue(), writerEnd: make(chan struct{})}
+	s := &Store{db: db, queue: backend.NewQueue(), writerEnd: make(chan struct{}), ckptEnd: make(chan struct{})}
 	if err := s.init(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("sqlite events: open %s: %w", path, err)
 	}
 	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
 	go s.writer()
+	go s.checkpointer()
 	return s, nil
+}
+
+func (s *Store) checkpointer() {
+	defer close(s.ckptEnd)
+	t := time.NewTicker(checkpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.queue.Closed():
+			return
+		case <-t.C:
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		if _, err := s.db.ExecContext(ctx, "PRAGMA wal_checkpoint(PASSIVE)"); err != nil {
+			slog.Warn("sqlite events: WAL checkpoint", "err", err)
+		}
+		cancel()
+	}
 }
 
 func (s *Store) init(ctx context.Context) error {
@@ -323,6 +350,7 @@ func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
 		s.queue.Close()
 		<-s.writerEnd
+		<-s.ckptEnd
 		s.closeErr = errors.Join(s.reads.stream.Close(), s.reads.all.Close(), s.reads.head.Close(), s.wconn.Close(), s.db.Close())
 	})
 	return s.closeErr
