@@ -80,24 +80,16 @@ func (db *ReadDB) RealNameOf(ctx context.Context, memberID string) (RealName, er
 // RealNameQueue lists identity submissions with status (all when empty): pending ones oldest
 // first, decided ones newest first.
 func (db *ReadDB) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
-	limit, offset := pageArgs(page, size)
-	where, args, order := "", []any{}, "DESC"
-	if status != "" {
-		where, args = "WHERE status = ? ", append(args, status)
-	}
-	if status == events.RealNameStatusPending {
-		order = "ASC"
-	}
+	q, args, limit := queueQuery(realNameCols, "realname", status, events.RealNameStatusPending, page, size)
 	var out []RealName
-	err := db.query(ctx, "realname queue", "SELECT "+realNameCols+" FROM realname "+where+"ORDER BY seq "+order+" LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows *sql.Rows) error {
-			var r realNameRow
-			if err := r.scan(rows); err != nil {
-				return err
-			}
-			out = append(out, r.realName())
-			return nil
-		})
+	err := db.query(ctx, "realname queue", q, args, func(rows *sql.Rows) error {
+		var r realNameRow
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+		out = append(out, r.realName())
+		return nil
+	})
 	if err != nil {
 		return nil, false, err
 	}
@@ -163,28 +155,20 @@ func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 // WithdrawalQueue lists withdrawals with status (all when empty): pending ones oldest first,
 // decided ones newest first.
 func (db *ReadDB) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
-	limit, offset := pageArgs(page, size)
-	where, args, order := "", []any{}, "DESC"
-	if status != "" {
-		where, args = "WHERE status = ? ", append(args, status)
-	}
-	if status == events.ReviewPending {
-		order = "ASC"
-	}
+	q, args, limit := queueQuery(withdrawalCols, "withdrawals", status, events.ReviewPending, page, size)
 	var out []Withdrawal
-	err := db.query(ctx, "withdrawal queue", "SELECT "+withdrawalCols+" FROM withdrawals "+where+"ORDER BY seq "+order+" LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows *sql.Rows) error {
-			var r withdrawalRow
-			if err := r.scan(rows); err != nil {
-				return err
-			}
-			w, err := r.withdrawal()
-			if err != nil {
-				return err
-			}
-			out = append(out, w)
-			return nil
-		})
+	err := db.query(ctx, "withdrawal queue", q, args, func(rows *sql.Rows) error {
+		var r withdrawalRow
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+		w, err := r.withdrawal()
+		if err != nil {
+			return err
+		}
+		out = append(out, w)
+		return nil
+	})
 	if err != nil {
 		return nil, false, err
 	}

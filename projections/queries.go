@@ -200,6 +200,20 @@ func (db *ReadDB) Members(ctx context.Context, q string, page, size int) ([]Memb
 	return trimPage(out, limit)
 }
 
+// queueQuery is the query of one page of a review queue: the rows of table with status (all when
+// empty), pending ones oldest first (the order to review them in), decided ones newest first.
+func queueQuery(cols, table, status, pending string, page, size int) (q string, args []any, limit int) {
+	limit, offset := pageArgs(page, size)
+	where, order := "", "DESC"
+	if status != "" {
+		where, args = "WHERE status = ? ", append(args, status)
+	}
+	if status == pending {
+		order = "ASC"
+	}
+	return "SELECT " + cols + " FROM " + table + " " + where + "ORDER BY seq " + order + " LIMIT ? OFFSET ?", append(args, limit, offset), limit
+}
+
 func trimPage[T any](items []T, limit int) ([]T, bool, error) {
 	if len(items) == limit {
 		return items[:limit-1], true, nil
@@ -307,28 +321,20 @@ func (r *reviewRow) deposit() (Deposit, error) {
 // DepositQueue lists deposits with status (pending, approved, rejected; all when empty). Pending
 // deposits come oldest first (the order to review them in), decided ones newest first.
 func (db *ReadDB) DepositQueue(ctx context.Context, status string, page, size int) ([]Deposit, bool, error) {
-	limit, offset := pageArgs(page, size)
-	where, args, order := "", []any{}, "DESC"
-	if status != "" {
-		where, args = "WHERE status = ? ", append(args, status)
-	}
-	if status == events.ReviewPending {
-		order = "ASC"
-	}
+	q, args, limit := queueQuery(reviewCols, "deposit_reviews", status, events.ReviewPending, page, size)
 	var out []Deposit
-	err := db.query(ctx, "deposit queue", "SELECT "+reviewCols+" FROM deposit_reviews "+where+"ORDER BY seq "+order+" LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows *sql.Rows) error {
-			var r reviewRow
-			if err := r.scan(rows); err != nil {
-				return err
-			}
-			d, err := r.deposit()
-			if err != nil {
-				return err
-			}
-			out = append(out, d)
-			return nil
-		})
+	err := db.query(ctx, "deposit queue", q, args, func(rows *sql.Rows) error {
+		var r reviewRow
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+		d, err := r.deposit()
+		if err != nil {
+			return err
+		}
+		out = append(out, d)
+		return nil
+	})
 	if err != nil {
 		return nil, false, err
 	}
