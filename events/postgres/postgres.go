@@ -184,7 +184,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	s := &Store{pool: pool, queue: backend.NewQueue(), writerEnd: make(chan struct{}), listenEnd: make(chan struct{}),
 		known: map[string]int64{}, knownHead: -1}
 	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
-	go s.writer()
+	go s.queue.Serve(maxBatchEvents, s.commit, s.writerEnd)
 	return s, nil
 }
 
@@ -215,17 +215,6 @@ func (s *Store) Stats() (transactions, events int64) {
 // Append implements events.Store.
 func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
 	return s.queue.Append(ctx, stream, expected, evs)
-}
-
-func (s *Store) writer() {
-	defer close(s.writerEnd)
-	for {
-		batch, ok := s.queue.Next(maxBatchEvents)
-		if !ok {
-			return
-		}
-		s.commit(batch)
-	}
 }
 
 // commit writes one batch: in one statement when it can (fast), else planned by the client.

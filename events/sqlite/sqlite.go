@@ -100,7 +100,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite events: open %s: %w", path, err)
 	}
 	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
-	go s.writer()
+	go s.queue.Serve(maxBatchEvents, s.commit, s.writerEnd)
 	go s.checkpointer()
 	return s, nil
 }
@@ -171,17 +171,6 @@ func (s *Store) Stats() (transactions, events int64) {
 // Append implements events.Store.
 func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
 	return s.queue.Append(ctx, stream, expected, evs)
-}
-
-func (s *Store) writer() {
-	defer close(s.writerEnd)
-	for {
-		batch, ok := s.queue.Next(maxBatchEvents)
-		if !ok {
-			return
-		}
-		s.commit(batch)
-	}
 }
 
 // commit writes one batch in one transaction. If the transaction fails as a whole, each request

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"github.com/lotbook/lotbook/ops/internal/serve"
 )
 
 // server is a `lotbook serve --demo` process started by the tool.
@@ -64,28 +66,19 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 	s := &server{bin: bin, dir: dir, base: "http://" + addr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
 	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr, "data", dir)
-	deadline := time.Now().Add(60 * time.Second)
-	for {
-		resp, err := http.Get(s.base + "/readyz")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s, nil
-			}
-		}
-		select {
-		case err := <-s.done:
-			s.done <- err
-			return nil, fmt.Errorf("lotbook serve exited (%v); see %s/serve.log", err, dir)
-		case <-ctx.Done():
-			_ = s.stop()
-			return nil, ctx.Err()
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			_ = s.stop()
-			return nil, fmt.Errorf("lotbook serve not ready after 60 s; see %s/serve.log", dir)
-		}
+	err = serve.WaitReady(ctx, s.base, s.done, 100*time.Millisecond, 60*time.Second)
+	var exited *serve.Exited
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.As(err, &exited):
+		return nil, fmt.Errorf("lotbook serve exited (%v); see %s/serve.log", exited.Err, dir)
+	case errors.Is(err, serve.ErrNotReady):
+		_ = s.stop()
+		return nil, fmt.Errorf("lotbook serve not ready after 60 s; see %s/serve.log", dir)
+	default:
+		_ = s.stop()
+		return nil, err
 	}
 }
 

@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/lotbook/lotbook/ops/internal/serve"
 )
 
 type config struct {
@@ -436,27 +437,20 @@ func startServer(ctx context.Context, bin, dir string, log *slog.Logger) (*serve
 	s := &server{base: "http://" + addr, cmd: cmd, done: make(chan error, 1)}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
 	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr)
-	deadline := time.Now().Add(2 * time.Minute) // the simulator builds its history first
-	for {
-		if resp, err := http.Get(s.base + "/readyz"); err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK {
-				return s, nil
-			}
-		}
-		select {
-		case err := <-s.done:
-			s.done <- err
-			return nil, fmt.Errorf("lotbook serve exited (%v); see its log in %s", err, dir)
-		case <-ctx.Done():
-			_ = s.stop()
-			return nil, ctx.Err()
-		case <-time.After(200 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			_ = s.stop()
-			return nil, errors.New("lotbook serve not ready after 2 minutes")
-		}
+	// The simulator builds its history first.
+	err = serve.WaitReady(ctx, s.base, s.done, 200*time.Millisecond, 2*time.Minute)
+	var exited *serve.Exited
+	switch {
+	case err == nil:
+		return s, nil
+	case errors.As(err, &exited):
+		return nil, fmt.Errorf("lotbook serve exited (%v); see its log in %s", exited.Err, dir)
+	case errors.Is(err, serve.ErrNotReady):
+		_ = s.stop()
+		return nil, errors.New("lotbook serve not ready after 2 minutes")
+	default:
+		_ = s.stop()
+		return nil, err
 	}
 }
 

@@ -102,6 +102,19 @@ func (q *Queue) Next(maxEvents int) ([]*Request, bool) {
 	return batch, true
 }
 
+// Serve is a backend's single writer: it hands commit every batch Next returns, at most maxEvents
+// events each, until the queue is closed, and then closes end.
+func (q *Queue) Serve(maxEvents int, commit func([]*Request), end chan<- struct{}) {
+	defer close(end)
+	for {
+		batch, ok := q.Next(maxEvents)
+		if !ok {
+			return
+		}
+		commit(batch)
+	}
+}
+
 // Validate refuses appends no backend can store.
 func Validate(stream string, expected int64, evs []events.EventData) error {
 	if stream == "" {
