@@ -67,12 +67,9 @@ func (r *realNameRow) realName() RealName {
 // submitted one.
 func (db *ReadDB) RealNameOf(ctx context.Context, memberID string) (RealName, error) {
 	var r realNameRow
-	err := r.scan(db.queryRow(ctx, "SELECT "+realNameCols+" FROM realname WHERE member_id = ?", memberID))
-	if errors.Is(err, sql.ErrNoRows) {
-		return RealName{}, ErrNotFound
-	}
-	if err != nil {
-		return RealName{}, fmt.Errorf("realname of %s: %w", memberID, err)
+	row := db.queryRow(ctx, "SELECT "+realNameCols+" FROM realname WHERE member_id = ?", memberID)
+	if err := rowErr(r.scan(row), "realname of "+memberID); err != nil {
+		return RealName{}, err
 	}
 	return r.realName(), nil
 }
@@ -178,12 +175,9 @@ func (db *ReadDB) WithdrawalQueue(ctx context.Context, status string, page, size
 // WithdrawalByOrderNo returns one withdrawal, or ErrNotFound.
 func (db *ReadDB) WithdrawalByOrderNo(ctx context.Context, orderNo string) (Withdrawal, error) {
 	var r withdrawalRow
-	err := r.scan(db.queryRow(ctx, "SELECT "+withdrawalCols+" FROM withdrawals WHERE order_no = ?", orderNo))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Withdrawal{}, ErrNotFound
-	}
-	if err != nil {
-		return Withdrawal{}, fmt.Errorf("withdrawal %s: %w", orderNo, err)
+	row := db.queryRow(ctx, "SELECT "+withdrawalCols+" FROM withdrawals WHERE order_no = ?", orderNo)
+	if err := rowErr(r.scan(row), "withdrawal "+orderNo); err != nil {
+		return Withdrawal{}, err
 	}
 	return r.withdrawal()
 }

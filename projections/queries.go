@@ -141,12 +141,9 @@ func (r *memberRow) member() Member {
 
 func (db *ReadDB) member(ctx context.Context, col, val string) (Member, error) {
 	var r memberRow
-	err := r.scan(db.queryRow(ctx, "SELECT "+memberCols+" FROM members WHERE "+col+" = ?", val))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Member{}, ErrNotFound
-	}
-	if err != nil {
-		return Member{}, fmt.Errorf("member by %s: %w", col, err)
+	row := db.queryRow(ctx, "SELECT "+memberCols+" FROM members WHERE "+col+" = ?", val)
+	if err := rowErr(r.scan(row), "member by "+col); err != nil {
+		return Member{}, err
 	}
 	return r.member(), nil
 }
@@ -212,6 +209,18 @@ func queueQuery(cols, table, status, pending string, page, size int) (q string, 
 		order = "ASC"
 	}
 	return "SELECT " + cols + " FROM " + table + " " + where + "ORDER BY seq " + order + " LIMIT ? OFFSET ?", append(args, limit, offset), limit
+}
+
+// rowErr is the error of a one-row lookup: ErrNotFound when there was no row, any other error
+// wrapped as what, nil when the row was read.
+func rowErr(err error, what string) error {
+	if errors.Is(err, sql.ErrNoRows) {
+		return ErrNotFound
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %w", what, err)
+	}
+	return nil
 }
 
 func trimPage[T any](items []T, limit int) ([]T, bool, error) {
@@ -347,11 +356,8 @@ func (db *ReadDB) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit
 	row := db.queryRow(ctx, "SELECT "+reviewCols+" FROM deposit_reviews WHERE order_no = ?", orderNo)
 	err := row.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelID, &r.channelName, &r.proofFileID,
 		&r.status, &r.remark, &r.reviewedBy, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Deposit{}, ErrNotFound
-	}
-	if err != nil {
-		return Deposit{}, fmt.Errorf("deposit %s: %w", orderNo, err)
+	if err = rowErr(err, "deposit "+orderNo); err != nil {
+		return Deposit{}, err
 	}
 	return r.deposit()
 }

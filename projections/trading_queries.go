@@ -3,7 +3,6 @@ package projections
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -166,12 +165,9 @@ func (db *ReadDB) Orders(ctx context.Context, memberID string, statuses []string
 // OrderByNo returns one order, or ErrNotFound.
 func (db *ReadDB) OrderByNo(ctx context.Context, orderNo string) (Order, error) {
 	var r orderRow
-	err := r.scan(db.queryRow(ctx, "SELECT "+orderCols+" FROM trade_orders WHERE order_no = ?", orderNo))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Order{}, ErrNotFound
-	}
-	if err != nil {
-		return Order{}, fmt.Errorf("order %s: %w", orderNo, err)
+	row := db.queryRow(ctx, "SELECT "+orderCols+" FROM trade_orders WHERE order_no = ?", orderNo)
+	if err := rowErr(r.scan(row), "order "+orderNo); err != nil {
+		return Order{}, err
 	}
 	return r.order()
 }
@@ -239,12 +235,9 @@ func (db *ReadDB) Positions(ctx context.Context, memberID string, statuses []str
 // PositionByID returns one position, or ErrNotFound.
 func (db *ReadDB) PositionByID(ctx context.Context, id string) (Position, error) {
 	var r positionRow
-	err := r.scan(db.queryRow(ctx, "SELECT "+positionCols+" FROM trade_positions WHERE id = ?", id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return Position{}, ErrNotFound
-	}
-	if err != nil {
-		return Position{}, fmt.Errorf("position %s: %w", id, err)
+	row := db.queryRow(ctx, "SELECT "+positionCols+" FROM trade_positions WHERE id = ?", id)
+	if err := rowErr(r.scan(row), "position "+id); err != nil {
+		return Position{}, err
 	}
 	return r.position()
 }
