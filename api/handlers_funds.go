@@ -126,16 +126,25 @@ func fundRecordOut(l projections.FundLine, now time.Time) wire.FundRecord {
 	return out
 }
 
-func (s *server) opsDeposits(c *call) (reply, error) {
+// queueQuery reads an ops review queue's query: the status (def when absent, refused unless valid)
+// and then the page.
+func queueQuery(c *call, def string, valid func(string) bool) (status string, page, size int, err error) {
 	q := c.r.URL.Query()
-	status := q.Get("status")
+	status = q.Get("status")
 	if status == "" {
-		status = events.ReviewPending
+		status = def
 	}
-	if !wire.ReviewStatus(status).Valid() {
-		return reply{}, errInvalidRequest(fmt.Errorf("status %q", status))
+	if !valid(status) {
+		return "", 0, 0, errInvalidRequest(fmt.Errorf("status %q", status))
 	}
-	page, size, err := paging(q)
+	page, size, err = paging(q)
+	return status, page, size, err
+}
+
+func reviewStatusValid(status string) bool { return wire.ReviewStatus(status).Valid() }
+
+func (s *server) opsDeposits(c *call) (reply, error) {
+	status, page, size, err := queueQuery(c, events.ReviewPending, reviewStatusValid)
 	if err != nil {
 		return reply{}, err
 	}

@@ -89,16 +89,13 @@ func (s *server) creditRule(c *call) (reply, error) {
 }
 
 func (s *server) opsRealNames(c *call) (reply, error) {
-	q := c.r.URL.Query()
-	status := q.Get("status")
-	switch status {
-	case "":
-		status = events.RealNameStatusPending
-	case events.RealNameStatusPending, events.RealNameStatusVerified, events.RealNameStatusRejected:
-	default:
-		return reply{}, errInvalidRequest(fmt.Errorf("status %q", status))
-	}
-	page, size, err := paging(q)
+	status, page, size, err := queueQuery(c, events.RealNameStatusPending, func(status string) bool {
+		switch status {
+		case events.RealNameStatusPending, events.RealNameStatusVerified, events.RealNameStatusRejected:
+			return true
+		}
+		return false
+	})
 	if err != nil {
 		return reply{}, err
 	}

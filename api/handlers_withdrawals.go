@@ -54,15 +54,7 @@ func (s *server) requestWithdrawal(c *call) (reply, error) {
 }
 
 func (s *server) opsWithdrawals(c *call) (reply, error) {
-	q := c.r.URL.Query()
-	status := q.Get("status")
-	if status == "" {
-		status = events.ReviewPending
-	}
-	if !wire.ReviewStatus(status).Valid() {
-		return reply{}, errInvalidRequest(fmt.Errorf("status %q", status))
-	}
-	page, size, err := paging(q)
+	status, page, size, err := queueQuery(c, events.ReviewPending, reviewStatusValid)
 	if err != nil {
 		return reply{}, err
 	}
