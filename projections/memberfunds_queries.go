@@ -3,7 +3,6 @@ package projections
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -243,31 +242,5 @@ func (db *ReadDB) FundHistory(ctx context.Context, memberID, typ string, page, s
 // WithdrawalChannels lists every withdrawal channel (enabled or not) in the order they were first
 // defined.
 func (db *ReadDB) WithdrawalChannels(ctx context.Context) ([]Channel, error) {
-	out := []Channel{}
-	err := db.query(ctx, "withdrawal channels", `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
-		FROM withdrawal_channels ORDER BY seq`, nil, func(rows *sql.Rows) error {
-		var c Channel
-		var lo, hi, win string
-		var enabled, updated int64
-		if err := rows.Scan(&c.ID, &c.Name, &c.Currency, &lo, &hi, &win, &enabled, &updated); err != nil {
-			return err
-		}
-		var err error
-		if c.Min, err = decimal.NewFromString(lo); err != nil {
-			return err
-		}
-		if c.Max, err = decimal.NewFromString(hi); err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(win), &c.Window); err != nil {
-			return err
-		}
-		c.Enabled, c.UpdatedAt = enabled != 0, fromMicros(updated)
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return db.channels(ctx, "withdrawal channels", "withdrawal_channels")
 }

@@ -364,9 +364,14 @@ func (db *ReadDB) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit
 
 // Channels lists every deposit channel (enabled or not) in the order they were first defined.
 func (db *ReadDB) Channels(ctx context.Context) ([]Channel, error) {
+	return db.channels(ctx, "channels", "deposit_channels")
+}
+
+// channels lists every channel of table (enabled or not) in the order they were first defined.
+func (db *ReadDB) channels(ctx context.Context, what, table string) ([]Channel, error) {
 	out := []Channel{}
-	err := db.query(ctx, "channels", `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
-		FROM deposit_channels ORDER BY seq`, nil, func(rows *sql.Rows) error {
+	err := db.query(ctx, what, `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
+		FROM `+table+` ORDER BY seq`, nil, func(rows *sql.Rows) error {
 		var c Channel
 		var lo, hi, win string
 		var enabled, updated int64
