@@ -140,6 +140,8 @@ const (
 	KeyRemarkRequired          = "remark_required"
 	KeyFlagInvalid             = "flag_invalid"
 	KeyFileNotFound            = "file_not_found"
+	KeyUploadQuotaExceeded     = "upload_quota_exceeded"
+	KeyDepositProofUsed        = "deposit_proof_used"
 	KeySubmitTooFrequent       = "submit_too_frequent"
 	KeyWithdrawalBanned        = "withdrawal_banned"
 	KeyInsufficientBalance     = "insufficient_balance"
