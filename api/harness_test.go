@@ -39,7 +39,7 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, h *harness)) {
 	for _, db := range backends() {
 		t.Run(db.kind, func(t *testing.T) {
 			t.Parallel()
-			fn(t, newHarness(t, db, RateLimits{LoginPerAccount: 1000, LoginPerIP: 1000, RegisterPerIP: 1000}))
+			fn(t, newHarness(t, db, RateLimits{LoginPerAccount: 1000, LoginPerIP: 1000, RegisterPerIP: 1000, UploadPerMember: 1000}))
 		})
 	}
 }
@@ -84,7 +84,7 @@ func newTestStack(t *testing.T, db testDB) *Stack {
 	return st
 }
 
-func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock) (*Stack, context.CancelFunc) {
+func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock, configure ...func(*Config)) (*Stack, context.CancelFunc) {
 	t.Helper()
 	cfg := Config{
 		DataDir:      t.TempDir(),
@@ -98,6 +98,9 @@ func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock) (*
 	}
 	if db.kind == "postgres" {
 		cfg.DatabaseURL = pgtest.NewDatabase(t)
+	}
+	for _, f := range configure {
+		f(&cfg)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	st, err := OpenStack(ctx, cfg)
@@ -129,10 +132,10 @@ type harness struct {
 	aud   *client
 }
 
-func newHarness(t testing.TB, db testDB, lim RateLimits) *harness {
+func newHarness(t testing.TB, db testDB, lim RateLimits, configure ...func(*Config)) *harness {
 	t.Helper()
 	clock := newTestClock()
-	st, _ := openTestStack(t, db, lim, clock)
+	st, _ := openTestStack(t, db, lim, clock, configure...)
 	srv := httptest.NewServer(st.Handler())
 	t.Cleanup(srv.Close)
 	h := &harness{t: t, st: st, srv: srv, clock: clock}

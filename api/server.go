@@ -110,6 +110,8 @@ type server struct {
 	trade    *tradeEngine
 
 	loginAccount, loginIP, registerIP *limiter
+	uploadMember                      *limiter
+	decodes                           decodeGate // image decodes running at once, server-wide
 	idemLocks                         *keyedLocks
 	idem                              *idemRecords
 	owners                            *orderOwners // deposits taken here, for ops decisions
