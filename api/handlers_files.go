@@ -7,6 +7,7 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"runtime"
 	"strconv"
 	"time"
 
@@ -38,7 +39,7 @@ func (s *server) upload(c *call) (reply, error) {
 	if err := s.limit(c, func() (bool, time.Duration) { return s.uploadMember.allow(c.sess.MemberID) }); err != nil {
 		return reply{}, refuse(http.StatusTooManyRequests, wire.MessageKeyUploadRateLimited, err)
 	}
-	kind, err := checkImage(raw)
+	kind, cost, err := checkImage(raw)
 	if err != nil {
 		return reply{}, err
 	}
@@ -47,7 +48,7 @@ func (s *server) upload(c *call) (reply, error) {
 		return reply{}, err
 	}
 	defer f.discard()
-	img, err := s.reencodeGated(c.ctx(), kind, raw, f)
+	img, err := s.reencodeGated(c.ctx(), kind, cost, raw, f)
 	if err != nil {
 		return reply{}, err
 	}
@@ -70,13 +71,17 @@ func (s *server) upload(c *call) (reply, error) {
 }
 
 // reencodeGated decodes and re-encodes inside the decode gate: the decoded image is garbage
-// once the encoder has written it out.
-func (s *server) reencodeGated(ctx context.Context, kind string, raw []byte, w io.Writer) (cleanImage, error) {
+// once the encoder has written it out. A large decode first collects the images of earlier
+// ones (see collectBefore); it costs this upload a few milliseconds, once per large decode.
+func (s *server) reencodeGated(ctx context.Context, kind string, cost decodeCost, raw []byte, w io.Writer) (cleanImage, error) {
 	leave, err := s.decodes.enter(ctx)
 	if err != nil {
 		return cleanImage{}, err
 	}
 	defer leave()
+	if cost.work >= collectBefore {
+		runtime.GC()
+	}
 	return reencode(kind, raw, w)
 }
 

@@ -112,7 +112,7 @@ func TestReencode(t *testing.T) {
 }
 
 func checkAndReencode(raw []byte, w io.Writer) (cleanImage, error) {
-	kind, err := checkImage(raw)
+	kind, _, err := checkImage(raw)
 	if err != nil {
 		return cleanImage{}, err
 	}
