@@ -31,12 +31,16 @@ const (
 )
 
 var (
-	errFileTooLarge  = refuse(http.StatusRequestEntityTooLarge, wire.MessageKeyFileTooLarge, nil)
-	errFileTypeBad   = refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, nil)
-	errFileRequired  = refuse(http.StatusBadRequest, wire.MessageKeyFileRequired, nil)
-	errFileNotFound  = refuse(http.StatusNotFound, wire.MessageKeyFileNotFound, nil)
-	errImageTooLarge = refuse(http.StatusUnprocessableEntity, wire.MessageKeyImageTooLarge, nil)
+	errFileTooLarge = refuse(http.StatusRequestEntityTooLarge, wire.MessageKeyFileTooLarge, nil)
+	errFileTypeBad  = refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, nil)
+	errFileRequired = refuse(http.StatusBadRequest, wire.MessageKeyFileRequired, nil)
+	errFileNotFound = refuse(http.StatusNotFound, wire.MessageKeyFileNotFound, nil)
 )
+
+// errImageTooLarge refuses an image whose header says it is too costly to decode.
+func errImageTooLarge(cause error) *apiError {
+	return refuse(http.StatusUnprocessableEntity, wire.MessageKeyImageTooLarge, cause)
+}
 
 // errFileUnreadable refuses an image whose content does not decode as what its bytes claim.
 func errFileUnreadable(cause error) *apiError {
@@ -56,6 +60,16 @@ func imageKind(b []byte) string {
 	return ""
 }
 
+// codecs are the decoders of the kinds imageKind tells.
+var codecs = map[string]struct {
+	decodeConfig func(io.Reader) (image.Config, error)
+	decode       func(io.Reader) (image.Image, error)
+}{
+	"jpeg": {jpeg.DecodeConfig, jpeg.Decode},
+	"png":  {png.DecodeConfig, png.Decode},
+	"webp": {webp.DecodeConfig, webp.Decode},
+}
+
 // cleanImage is what re-encoding wrote: only pixels survive (EXIF, GPS, comments and anything
 // appended after the image are dropped).
 type cleanImage struct {
@@ -70,16 +84,7 @@ func checkImage(raw []byte) (string, decodeCost, error) {
 	if kind == "" {
 		return "", decodeCost{}, errFileTypeBad
 	}
-	var decodeConfig func(io.Reader) (image.Config, error)
-	switch kind {
-	case "png":
-		decodeConfig = png.DecodeConfig
-	case "webp":
-		decodeConfig = webp.DecodeConfig
-	default:
-		decodeConfig = jpeg.DecodeConfig
-	}
-	cfg, err := decodeConfig(bytes.NewReader(raw))
+	cfg, err := codecs[kind].decodeConfig(bytes.NewReader(raw))
 	if err != nil {
 		return "", decodeCost{}, errFileUnreadable(fmt.Errorf("%s header: %w", kind, err))
 	}
@@ -92,7 +97,7 @@ func checkImage(raw []byte) (string, decodeCost, error) {
 	}
 	if cfg.Width > maxSide || cfg.Height > maxSide || int64(cfg.Width)*int64(cfg.Height) > maxPixels ||
 		cost.pixels > maxDecodedBytes || cost.work > maxDecodeWork {
-		return "", decodeCost{}, refuse(errImageTooLarge.status, errImageTooLarge.key,
+		return "", decodeCost{}, errImageTooLarge(
 			fmt.Errorf("%s of %dx%d pixels decodes to %d bytes (%d with the decoder's)", kind, cfg.Width, cfg.Height, cost.pixels, cost.work))
 	}
 	return kind, cost, nil
@@ -101,16 +106,7 @@ func checkImage(raw []byte) (string, decodeCost, error) {
 // reencode decodes raw (checked by checkImage as kind) and writes it re-encoded to w: PNG stays
 // PNG (lossless, keeps transparency), JPEG and WebP become JPEG at quality 85.
 func reencode(kind string, raw []byte, w io.Writer) (cleanImage, error) {
-	var decode func(io.Reader) (image.Image, error)
-	switch kind {
-	case "png":
-		decode = png.Decode
-	case "webp":
-		decode = webp.Decode
-	default:
-		decode = jpeg.Decode
-	}
-	img, err := decode(bytes.NewReader(raw))
+	img, err := codecs[kind].decode(bytes.NewReader(raw))
 	if err != nil {
 		return cleanImage{}, errFileUnreadable(fmt.Errorf("decode %s: %w", kind, err))
 	}
