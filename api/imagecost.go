@@ -10,8 +10,8 @@ import (
 // The memory a decode may take. A few KB of compressed PNG can claim 16-bit RGBA at 40
 // megapixels (320 MB decoded), so uploads are priced from their headers before decoding.
 const (
-	maxDecodedBytes = 64 << 20            // the decoded image itself
-	maxDecodeWork   = 2 * maxDecodedBytes // the image plus the decoder's working memory
+	maxDecodedBytes = 64 << 20                // the decoded image itself
+	maxDecodeWork   = maxDecodedBytes * 3 / 2 // the image plus the decoder's working memory
 )
 
 // decodeCost is what decoding an image of this kind will allocate, read from its header only:
@@ -67,7 +67,7 @@ func pngCost(raw []byte) (decodeCost, error) {
 	pixels := w * h * bpp
 	work := pixels
 	if interlaced {
-		work += pixels / 2 // the largest of the seven passes is half the image
+		work += pixels // the seven passes are decoded into images of their own, then merged
 	}
 	return decodeCost{pixels: pixels, work: work}, nil
 }

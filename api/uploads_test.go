@@ -83,7 +83,7 @@ func TestCostOf(t *testing.T) {
 		{"16-bit grey", testimage.PNG(100, 10, 16, testimage.Grey, 0), 2000, 2000},
 		{"16-bit grey with alpha", testimage.PNG(100, 10, 16, testimage.GreyAlpha, 0), 8000, 8000},
 		{"paletted", testimage.PNG(100, 10, 8, testimage.Paletted, 0), 1000, 1000},
-		{"interlaced 8-bit RGBA", pngWith(testimage.PNG(100, 10, 8, testimage.RGBA, 0), func(b []byte) { b[28] = 1 }), 4000, 6000},
+		{"interlaced 8-bit RGBA", testimage.Interlaced(100, 10, 8, testimage.RGBA, 0), 4000, 8000},
 		{"8-bit grey with tRNS", pngWith(grey8, func([]byte) {}, trns), 4000, 4000},
 		{"jpeg 4:2:0 baseline", jpegBytes(t, 32, 16), 32*16 + 2*16*8, 32*16 + 2*16*8},
 		{"jpeg 4:4:4 progressive", jpegFrameOnly(0xC2, 1000, 1000, 0x11, 0x11, 0x11), 3 * 125 * 125 * 64, 3 * 125 * 125 * (64 + 256)},
@@ -125,6 +125,7 @@ func TestCostBoundsTheDecode(t *testing.T) {
 		"lossy webp":            webpBytes(t),
 		"8-bit paletted png":    testimage.PNG(1000, 1000, 8, testimage.Paletted, 0),
 		"16-bit grey+alpha png": testimage.PNG(500, 500, 16, testimage.GreyAlpha, 0),
+		"interlaced RGBA png":   testimage.Interlaced(500, 400, 8, testimage.RGBA, 0),
 	} {
 		t.Run(name, func(t *testing.T) {
 			kind, cost, err := checkImage(raw)

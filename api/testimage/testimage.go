@@ -23,16 +23,35 @@ const (
 // PNG is a w x h image of bit depth depth (8 or 16) and colour type colour, every pixel zero,
 // non-interlaced. seed changes one pixel, so that images of the same shape differ.
 func PNG(w, h, depth, colour int, seed byte) []byte {
+	return encode(w, h, depth, colour, seed, [][4]int{{0, 0, 1, 1}})
+}
+
+// Interlaced is PNG with Adam7 interlacing, which the decoder assembles from seven passes.
+func Interlaced(w, h, depth, colour int, seed byte) []byte {
+	return encode(w, h, depth, colour, seed, [][4]int{
+		{0, 0, 8, 8}, {4, 0, 8, 8}, {0, 4, 4, 8}, {2, 0, 4, 4}, {0, 2, 2, 4}, {1, 0, 2, 2}, {0, 1, 1, 2},
+	})
+}
+
+// encode writes the image as passes, each {x0, y0, dx, dy}: one pass of {0, 0, 1, 1} is a
+// non-interlaced image.
+func encode(w, h, depth, colour int, seed byte, passes [][4]int) []byte {
 	channels := map[int]int{Grey: 1, RGB: 3, Paletted: 1, GreyAlpha: 2, RGBA: 4}[colour]
-	row := make([]byte, 1+w*channels*depth/8) // filter byte 0 (none), then samples
 	var idat bytes.Buffer
 	zw, _ := zlib.NewWriterLevel(&idat, zlib.BestCompression)
-	for y := range h {
-		row[1] = 0
-		if y == 0 {
-			row[1] = seed
+	for i, p := range passes {
+		pw, ph := (w-p[0]+p[2]-1)/p[2], (h-p[1]+p[3]-1)/p[3]
+		if pw <= 0 || ph <= 0 {
+			continue
 		}
-		_, _ = zw.Write(row)
+		row := make([]byte, 1+(pw*channels*depth+7)/8) // filter byte 0 (none), then samples
+		for y := range ph {
+			row[1] = 0
+			if i == 0 && y == 0 {
+				row[1] = seed
+			}
+			_, _ = zw.Write(row)
+		}
 	}
 	_ = zw.Close()
 
@@ -42,6 +61,9 @@ func PNG(w, h, depth, colour int, seed byte) []byte {
 	binary.BigEndian.PutUint32(ihdr[0:], uint32(w))
 	binary.BigEndian.PutUint32(ihdr[4:], uint32(h))
 	ihdr[8], ihdr[9] = byte(depth), byte(colour)
+	if len(passes) > 1 {
+		ihdr[12] = 1 // Adam7
+	}
 	chunk(&out, "IHDR", ihdr)
 	if colour == Paletted {
 		chunk(&out, "PLTE", []byte{0, 0, 0, 255, 255, 255})

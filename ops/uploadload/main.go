@@ -4,7 +4,7 @@
 // every upload at the same moment and reads the server's peak resident memory (VmHWM in
 // /proc/PID/status). The uploads are PNGs of zero pixels: "bombs", 16-bit RGBA at 40 megapixels
 // (320 MB decoded, a few hundred KB sent), and the largest image the server accepts, 8-bit RGBA
-// at 4096 x 4096 (64 MB decoded).
+// at 4096 x 4096 (64 MB decoded); optionally the costliest accepted decode, an interlaced PNG.
 //
 //	go build -o bin/lotbook ./cmd/lotbook && go run ./ops/uploadload -bin bin/lotbook
 //
@@ -42,12 +42,13 @@ func main() {
 	bin := flag.String("bin", "bin/lotbook", "lotbook binary to start")
 	bombs := flag.Int("bombs", 8, "uploads of 16-bit RGBA PNG at 6400 x 6400 (320 MB decoded)")
 	largest := flag.Int("largest", 8, "uploads of 8-bit RGBA PNG at 4096 x 4096 (64 MB decoded, the largest accepted)")
+	interlaced := flag.Int("interlaced", 0, "uploads of interlaced 8-bit RGBA PNG at 3547 x 3547 (the costliest accepted decode: 48 MB, and its passes)")
 	maxMB := flag.Float64("max-mb", 400, "peak resident memory allowed (MB)")
 	abortMB := flag.Float64("abort-mb", 4096, "kill the server when its resident memory passes this (MB)")
 	keep := flag.Bool("keep", false, "keep the data folder")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	res, err := run(context.Background(), *bin, *bombs, *largest, *abortMB, *keep, log)
+	res, err := run(context.Background(), *bin, *bombs, *largest, *interlaced, *abortMB, *keep, log)
 	if err != nil {
 		log.Error("uploadload failed", "err", err)
 		os.Exit(1)
@@ -74,13 +75,16 @@ type upload struct {
 	png  []byte
 }
 
-func run(ctx context.Context, bin string, bombs, largest int, abortMB float64, keep bool, log *slog.Logger) (*Result, error) {
+func run(ctx context.Context, bin string, bombs, largest, interlaced int, abortMB float64, keep bool, log *slog.Logger) (*Result, error) {
 	var ups []upload
 	for i := range bombs {
 		ups = append(ups, upload{"bomb", testimage.PNG(6400, 6400, 16, testimage.RGBA, byte(i+1))})
 	}
 	for i := range largest {
 		ups = append(ups, upload{"largest", testimage.PNG(4096, 4096, 8, testimage.RGBA, byte(i+1))})
+	}
+	for i := range interlaced {
+		ups = append(ups, upload{"interlaced", testimage.Interlaced(3547, 3547, 8, testimage.RGBA, byte(i+1))})
 	}
 	if len(ups) == 0 || len(ups) > 200 {
 		return nil, errors.New("send between 1 and 200 uploads")
