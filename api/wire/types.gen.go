@@ -362,6 +362,7 @@ const (
 	MessageKeyOrderCancelled           MessageKey = "order_cancelled"
 	MessageKeyOrderNotFound            MessageKey = "order_not_found"
 	MessageKeyOrderNotPending          MessageKey = "order_not_pending"
+	MessageKeyPageOutOfRange           MessageKey = "page_out_of_range"
 	MessageKeyPasswordChanged          MessageKey = "password_changed"
 	MessageKeyPasswordInvalid          MessageKey = "password_invalid"
 	MessageKeyPasswordRequired         MessageKey = "password_required"
@@ -548,6 +549,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyOrderNotFound:
 		return true
 	case MessageKeyOrderNotPending:
+		return true
+	case MessageKeyPageOutOfRange:
 		return true
 	case MessageKeyPasswordChanged:
 		return true

@@ -224,6 +224,7 @@ const en: Messages = {
   msg: {
     ok: 'Success',
     invalid_request: 'Invalid request',
+    page_out_of_range: 'No more pages',
     unauthorized: 'Please log in first',
     forbidden: 'Not allowed',
     not_found: 'Not found',

@@ -222,6 +222,7 @@ const zhTW = {
   msg: {
     ok: '成功',
     invalid_request: '請求格式錯誤',
+    page_out_of_range: '已無更多頁面',
     unauthorized: '請先登入',
     forbidden: '沒有權限',
     not_found: '找不到資料',
