@@ -353,6 +353,7 @@ const (
 	MessageKeyLoginFailed              MessageKey = "login_failed"
 	MessageKeyNameInvalid              MessageKey = "name_invalid"
 	MessageKeyNameRequired             MessageKey = "name_required"
+	MessageKeyNameTooManyMarks         MessageKey = "name_too_many_marks"
 	MessageKeyNotFound                 MessageKey = "not_found"
 	MessageKeyNotTradingTime           MessageKey = "not_trading_time"
 	MessageKeyOddLotCashOnly           MessageKey = "odd_lot_cash_only"
@@ -531,6 +532,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyNameInvalid:
 		return true
 	case MessageKeyNameRequired:
+		return true
+	case MessageKeyNameTooManyMarks:
 		return true
 	case MessageKeyNotFound:
 		return true
@@ -1085,7 +1088,9 @@ type BindCardRequest struct {
 	Branch   string `json:"branch"`
 
 	// CardNumber 10 to 16 digits
-	CardNumber string  `json:"cardNumber"`
+	CardNumber string `json:"cardNumber"`
+
+	// HolderName the verified real name (compared after NFC); the same bound on combining marks as RealNameRequest.name
 	HolderName string  `json:"holderName"`
 	Ifsc       *string `json:"ifsc,omitempty"`
 	Upi        *string `json:"upi,omitempty"`
@@ -1824,7 +1829,8 @@ type RealNameRequest struct {
 	// IdNumber Taiwan ID number (or new resident certificate number), check digit validated
 	IdNumber string `json:"idNumber"`
 
-	// Name 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe
+	// Name 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.
+	// More than 2 combining marks in a row or 20 in all answers 400 name_too_many_marks.
 	Name string `json:"name"`
 }
 
