@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 )
 
 // maxJSONBody bounds every JSON request body; the largest legitimate one is far below it.
@@ -69,6 +70,21 @@ func oneValue(body []byte, dst any, strict bool) error {
 		return errors.New("more than one JSON value")
 	}
 	return nil
+}
+
+// queryCount parses a count from a query string in the grammar of typed numbers: ASCII digits only
+// (Atoi alone takes a sign). A value past int is strconv.ErrRange.
+func queryCount(v string) (int, error) {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, fmt.Errorf("%q is not a count", v)
+		}
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("count: %w", err)
+	}
+	return n, nil
 }
 
 // noDuplicateKeys walks body's tokens and refuses a name given twice in one object, at any depth.

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -132,7 +131,7 @@ func (s *server) marketCandles(c *call) (reply, error) {
 	}
 	limit := defaultCandlePage
 	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
+		n, err := queryCount(v)
 		if err != nil || n < 1 || n > maxCandlePage {
 			return reply{}, errInvalidRequest(fmt.Errorf("limit %q", v))
 		}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/projections"
 )
 
@@ -42,6 +43,13 @@ func TestPagingIsBounded(t *testing.T) {
 				}
 			}
 		}
+		// Counts are plain digits: no sign, no space, no exponent.
+		for _, q := range []string{"page=+2", "page=%202", "page=2%20", "page=1e1", "size=+20", "size=020.0"} {
+			want(t, m.get("/api/vue/funds/records?"+q), 400, "invalid_request")
+			want(t, h.anon().get("/api/vue/market/stocks?"+q), 400, "invalid_request")
+		}
+		h.anon().getOK("/api/vue/market/stocks/2330/candles?interval=1d&limit=5", new(wire.CandlePage))
+		want(t, h.anon().get("/api/vue/market/stocks/2330/candles?interval=1d&limit=+5"), 400, "invalid_request")
 		// The deepest page is still served (empty here, so no more after it), except on the
 		// market list, whose page count is known.
 		for _, l := range lists[:len(lists)-1] {
