@@ -180,6 +180,24 @@ func TestDepositRules(t *testing.T) {
 	})
 }
 
+// TestOpsCannotFlagStaff: no flag on an ops or auditor account through the API, whatever the
+// spelling of the account; the staff keep working.
+func TestOpsCannotFlagStaff(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		h.unchanged(func() {
+			for _, account := range []string{"ops", "audit"} {
+				for _, f := range []string{"frozen", "login_banned", "trade_banned", "withdrawal_banned", "disabled"} {
+					a := h.ops.post("/api/vue/ops/members/"+account+"/flags", map[string]any{"flag": f, "on": true, "reason": "takeover"})
+					want(t, a, 403, "staff_account_protected")
+				}
+			}
+		})
+		h.catchUp()
+		want(t, h.ops.get("/api/vue/ops/deposits"), 200, "ok")
+		want(t, h.aud.get("/api/vue/audit/accounts/ops/timeline"), 200, "ok")
+	})
+}
+
 func TestAccountFlags(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		m := h.register("0912345678")

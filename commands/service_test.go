@@ -365,6 +365,45 @@ func TestFlags(t *testing.T) {
 	}
 }
 
+// TestStaffManagedOnlyOnTheServer: ops cannot flag staff; the server operator's commands
+// disable, enable and reset them, and a reset ends the user's sessions.
+func TestStaffManagedOnlyOnTheServer(t *testing.T) {
+	f := newFixture(t)
+	f.seed(true)
+	before := len(f.all())
+	for _, account := range []string{"ops", "audit"} {
+		for _, flag := range events.AllFlags {
+			_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), account, flag, true, "takeover")
+			wantKey(t, err, KeyStaffAccountProtected)
+		}
+	}
+	if len(f.all()) != before {
+		t.Fatal("a refused flag change wrote events")
+	}
+	login := func(pw string) error {
+		_, err := f.svc.Login(f.ctx, meta("ops:ops"), "ops", pw)
+		return err
+	}
+	_, err := f.svc.SetStaffFlag(f.ctx, meta("system"), "ops", events.FlagDisabled, true, "left the company")
+	f.must(err)
+	wantKey(t, login("opsdemo1"), KeyAccountDisabled)
+	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), "ops", events.FlagDisabled, false, "back")
+	f.must(err)
+	f.must(login("opsdemo1"))
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "ops", "fresh1234")
+	f.must(err)
+	wantKey(t, login("opsdemo1"), KeyAccountOrPasswordWrong)
+	f.must(login("fresh1234"))
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "ops", "short")
+	wantKey(t, err, KeyPasswordInvalid)
+	f.register("0912345678", "LOTBOOK")
+	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), "0912345678", events.FlagDisabled, true, "x")
+	wantKey(t, err, KeyAccountNotExist)
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "0912345678", "fresh1234")
+	wantKey(t, err, KeyAccountNotExist)
+	f.checkLog()
+}
+
 func TestPasswords(t *testing.T) {
 	f := newFixture(t)
 	f.seed(true)
