@@ -57,7 +57,7 @@ func TestLoginAndPasswords(t *testing.T) {
 		}
 		h.unchanged(func() {
 			want(t, login("0912345678", "wrongpass1"), 422, "account_or_password_wrong")
-			want(t, login("0900000000", "secret123"), 422, "account_not_exist")
+			want(t, login("0900000000", "secret123"), 422, "account_or_password_wrong")
 			want(t, login("", "secret123"), 400, "account_required")
 			want(t, login("0912345678", ""), 400, "password_required")
 		})
@@ -389,6 +389,8 @@ func TestRateLimits(t *testing.T) {
 	want(t, reg("0911000001"), 200, "ok")
 	want(t, reg("0911000002"), 200, "ok")
 	h.unchanged(func() { want(t, reg("0911000003"), 429, "rate_limited") })
+	// account_exists tells that an account exists: past the limit it is not answered either.
+	h.unchanged(func() { want(t, reg("0911000001"), 429, "rate_limited") })
 }
 
 func TestPlainEndpointsAndStatic(t *testing.T) {

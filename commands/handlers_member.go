@@ -197,10 +197,14 @@ func (s *Service) Login(ctx context.Context, meta Meta, account, password string
 	if err != nil {
 		return Session{}, err
 	}
+	decoy, err := s.decoy()
+	if err != nil {
+		return Session{}, unavailable(fmt.Errorf("decoy password hash: %w", err))
+	}
 	var who memberState
 	rec, err := execute(ctx, s, c, events.MemberStream(memberID), func(m *memberState) ([]events.Payload, error) {
 		who = memberState{memberID: m.memberID, account: m.account, role: m.role}
-		return decideLogin(m, password, s.verify, session)
+		return decideLogin(m, password, decoy, s.verify, session)
 	})
 	if err != nil {
 		return Session{}, err

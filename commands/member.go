@@ -163,13 +163,16 @@ func (m *memberState) refuseFlags(flags ...string) *Error {
 }
 
 // decideLogin checks the password, then the flags (only someone who knows the password learns
-// the account's state), then opens a session. An unknown account gets account_not_exist, a wrong
-// password account_or_password_wrong, as the spec's catalogue lists both.
-func decideLogin(m *memberState, password string, verify verifier, session events.SessionOpened) ([]events.Payload, error) {
+// the account's state), then opens a session. An unknown account and a wrong password get the
+// same answer, account_or_password_wrong, after the same work: the unknown account's password
+// is checked against decoy, a hash of the same cost, so neither the answer nor its time tells
+// whether an account exists.
+func decideLogin(m *memberState, password, decoy string, verify verifier, session events.SessionOpened) ([]events.Payload, error) {
+	hash := m.passwordHash
 	if !m.registered {
-		return nil, rule(KeyAccountNotExist)
+		hash = decoy
 	}
-	if !verify(m.passwordHash, password) {
+	if !verify(hash, password) || !m.registered {
 		return nil, rule(KeyAccountOrPasswordWrong)
 	}
 	if err := m.refuseFlags(events.FlagDisabled, events.FlagFrozen, events.FlagLoginBanned); err != nil {

@@ -129,7 +129,8 @@ func TestDecideLogin(t *testing.T) {
 		kind Kind
 	}{
 		{"ok", registered(), "demo1234", "", 0},
-		{"unknown account", &memberState{}, "demo1234", KeyAccountNotExist, KindRule},
+		{"unknown account: same answer as a wrong password", &memberState{}, "demo1234", KeyAccountOrPasswordWrong, KindRule},
+		{"unknown account, password of the decoy", &memberState{}, "decoy", KeyAccountOrPasswordWrong, KindRule},
 		{"wrong password", registered(), "demo12345", KeyAccountOrPasswordWrong, KindRule},
 		{"wrong password hides the flags", flagged(events.FlagDisabled), "nope", KeyAccountOrPasswordWrong, KindRule},
 		{"disabled", flagged(events.FlagDisabled), "demo1234", KeyAccountDisabled, KindForbidden},
@@ -141,8 +142,18 @@ func TestDecideLogin(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			evs, err := decideLogin(tc.m, tc.pw, fakeVerify, sess)
+			var checked []string
+			verify := func(hash, pw string) bool { checked = append(checked, hash); return fakeVerify(hash, pw) }
+			evs, err := decideLogin(tc.m, tc.pw, "h:decoy", verify, sess)
 			wantKey(t, err, tc.key)
+			// Every login pays one password check, against the decoy when the account is unknown.
+			want := tc.m.passwordHash
+			if !tc.m.registered {
+				want = "h:decoy"
+			}
+			if len(checked) != 1 || checked[0] != want {
+				t.Errorf("checked %v, want [%s]", checked, want)
+			}
 			if err != nil {
 				if e, _ := AsError(err); e.Kind != tc.kind {
 					t.Errorf("kind %v, want %v", e.Kind, tc.kind)

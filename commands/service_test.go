@@ -207,7 +207,7 @@ func TestJourney(t *testing.T) {
 		t.Fatalf("ops login %+v", ops)
 	}
 	_, err = f.svc.Login(f.ctx, meta("member"), "0900000000", "demo1234")
-	wantKey(t, err, KeyAccountNotExist)
+	wantKey(t, err, KeyAccountOrPasswordWrong) // the same answer as a wrong password: no account enumeration
 	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "demo12345")
 	wantKey(t, err, KeyAccountOrPasswordWrong)
 	_, err = f.svc.Login(f.ctx, meta("member"), "", "demo1234")

@@ -29,6 +29,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description An unknown account and a wrong password get the same answer (422 account_or_password_wrong) after the same work (a decoy argon2id check), so login does not tell whether an account exists. Only after the right password does it tell the account's state (403 account_disabled, account_frozen, login_banned). */
         post: operations["login"];
         delete?: never;
         options?: never;
