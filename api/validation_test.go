@@ -3,7 +3,9 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"mime/multipart"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -412,8 +414,20 @@ func TestPlainEndpointsAndStatic(t *testing.T) {
 	if code, _, body := get("/readyz"); code != 200 {
 		t.Fatalf("readyz %d %q", code, body)
 	}
-	if code, _, body := get("/metrics"); code != 200 || !strings.Contains(body, "lotbook_http_requests_total") || !strings.Contains(body, "lotbook_projection") {
-		t.Fatalf("metrics %d, missing series", code)
+	// Metrics have their own listener; the public one does not serve them.
+	if code, _, body := get("/metrics"); code != 404 || strings.Contains(body, "lotbook_") {
+		t.Fatalf("public /metrics answered %d", code)
+	}
+	metrics := httptest.NewServer(h.st.MetricsHandler())
+	defer metrics.Close()
+	resp, err := metrics.Client().Get(metrics.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "lotbook_http_requests_total") || !strings.Contains(string(page), "lotbook_projection") {
+		t.Fatalf("metrics %d, missing series", resp.StatusCode)
 	}
 	if code, cc, body := get("/"); code != 200 || cc != "no-cache" || !strings.Contains(body, "<title>lotbook") {
 		t.Fatalf("index %d %q", code, cc)

@@ -22,7 +22,7 @@ import (
 const usage = `lotbook: an event-sourced brokerage ledger for the Taiwan market
 
 usage:
-  lotbook serve [--addr 127.0.0.1:8080] [--data ./data] [--demo] [--pprof ADDR] [--lock-minutes N] [--hold-days N]
+  lotbook serve [--addr 127.0.0.1:8080] [--metrics-addr 127.0.0.1:9464] [--data ./data] [--demo] [--pprof ADDR] [--lock-minutes N] [--hold-days N]
   lotbook replay --account ACCOUNT [--data ./data]
   lotbook verify [--data ./data]
   lotbook rebuild NAME [--data ./data]
