@@ -47,7 +47,7 @@ func decideConfigureChannel(c *configState, ch events.DepositChannelConfigured, 
 	switch {
 	case password == "" && exists:
 		ch.PasswordHash = old.PasswordHash
-	case password == "":
+	case password == "": // a new channel without a password
 	case exists && !secret.IsLegacyChannelHash(old.PasswordHash) && verify(old.PasswordHash, password):
 		ch.PasswordHash = old.PasswordHash
 	default:
