@@ -139,6 +139,7 @@ const (
 	KeyOrderNotPending         = "order_not_pending"
 	KeyRemarkRequired          = "remark_required"
 	KeyFlagInvalid             = "flag_invalid"
+	KeyStaffAccountProtected   = "staff_account_protected"
 	KeyFileNotFound            = "file_not_found"
 	KeySubmitTooFrequent       = "submit_too_frequent"
 	KeyWithdrawalBanned        = "withdrawal_banned"

@@ -387,6 +387,7 @@ const (
 	MessageKeyRegisterFailed           MessageKey = "register_failed"
 	MessageKeyRemarkRequired           MessageKey = "remark_required"
 	MessageKeySaleNotAllowedYet        MessageKey = "sale_not_allowed_yet"
+	MessageKeyStaffAccountProtected    MessageKey = "staff_account_protected"
 	MessageKeySubmitTooFrequent        MessageKey = "submit_too_frequent"
 	MessageKeySymbolNotFound           MessageKey = "symbol_not_found"
 	MessageKeySymbolRequired           MessageKey = "symbol_required"
@@ -600,6 +601,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyRemarkRequired:
 		return true
 	case MessageKeySaleNotAllowedYet:
+		return true
+	case MessageKeyStaffAccountProtected:
 		return true
 	case MessageKeySubmitTooFrequent:
 		return true

@@ -275,6 +275,7 @@ const en: Messages = {
     order_not_pending: 'The order is no longer pending',
     remark_required: 'Please enter a remark',
     flag_invalid: 'Invalid account flag',
+    staff_account_protected: 'Staff accounts are managed on the server, not here',
     file_required: 'Please choose a file',
     file_too_large: 'The file is larger than 5 MB',
     file_type_invalid: 'Only JPEG, PNG or WebP images',

@@ -273,6 +273,7 @@ const zhTW = {
     order_not_pending: '訂單已不在待處理狀態',
     remark_required: '請輸入備註',
     flag_invalid: '無效的帳戶標記',
+    staff_account_protected: '員工帳號只能在伺服器上管理，無法在此變更',
     file_required: '請選擇檔案',
     file_too_large: '檔案超過 5 MB',
     file_type_invalid: '僅支援 JPEG、PNG 或 WebP 圖片',
