@@ -29,9 +29,11 @@ import (
 )
 
 // Meta identifies a command and its caller. CommandID is the client's Idempotency-Key; Actor is
-// "member:<account>", "ops:<account>", "auditor:<account>" or "system".
+// "member:<account>", "ops:<account>", "auditor:<account>" or "system". Request fingerprints
+// what the caller asked (the API: a keyed hash of the caller, route and body); callers that make
+// deterministic ids of their own (seeds, the trade engine) may leave it empty.
 type Meta struct {
-	CommandID, Actor, CorrelationID string
+	CommandID, Actor, CorrelationID, Request string
 }
 
 // Calendar tells exchange holidays; market/calendar.Taiwan() implements it.
@@ -161,16 +163,20 @@ type ChannelInput struct {
 	Enabled                                bool
 }
 
-// cmd is one command in flight: its metadata and the one server time (UTC) its rules and its
-// events use.
+// cmd is one command in flight: its metadata, the one server time (UTC) its rules and its
+// events use, and its binding: which command this is and what was asked (name, then
+// Meta.Request), stored with its events. A command id belongs to one binding: events of the id
+// with another binding were written by another command and never answer this one.
 type cmd struct {
 	Meta
-	now time.Time
+	now     time.Time
+	binding string
 }
 
 // begin fills what a caller left empty: a fresh command id (login and register may come without
-// an Idempotency-Key), "system" as actor, the command id as correlation.
-func (s *Service) begin(m Meta) (cmd, error) {
+// an Idempotency-Key), "system" as actor, the command id as correlation. name names the command
+// (its binding with Meta.Request).
+func (s *Service) begin(m Meta, name string) (cmd, error) {
 	if m.CommandID == "" {
 		m.CommandID = uuid.NewString()
 	}
@@ -183,7 +189,11 @@ func (s *Service) begin(m Meta) (cmd, error) {
 	if m.CorrelationID == "" {
 		m.CorrelationID = m.CommandID
 	}
-	return cmd{Meta: m, now: s.clock().UTC()}, nil
+	binding := name
+	if m.Request != "" {
+		binding += " " + m.Request
+	}
+	return cmd{Meta: m, now: s.clock().UTC(), binding: binding}, nil
 }
 
 // validMemberID guards stream names built from ids the API passes on.
