@@ -5,7 +5,9 @@
 // uploads), account-<id> (deposits and the member's balances from postings), invite-<CODE> (who
 // handed out a code) and config (deposit channels, site config). Each command is idempotent on
 // its Meta.CommandID: when a stream already holds events of that command, the earlier result is
-// returned and nothing is decided again.
+// returned and nothing is decided again. A command id belongs to one command: events of the id
+// that another command wrote (another command name or request fingerprint, stored in their
+// metadata) answer idempotency_key_reused and are never read as this command's.
 //
 // Refusals are *Error values with a message key. Field rules answer KindInvalid (400); an account's
 // flags and the fund password lock KindForbidden (403); unknown channels, orders, files and
