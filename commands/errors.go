@@ -150,6 +150,7 @@ const (
 	// Identity verification.
 	KeyNameRequired        = "name_required"
 	KeyNameInvalid         = "name_invalid"
+	KeyNameTooManyMarks    = "name_too_many_marks"
 	KeyIDNumberRequired    = "id_number_required"
 	KeyIDNumberInvalid     = "id_number_invalid"
 	KeyIDPhotosRequired    = "id_photos_required"

@@ -222,6 +222,7 @@ const zhTW = {
   msg: {
     ok: '成功',
     invalid_request: '請求格式錯誤',
+    page_out_of_range: '已無更多頁面',
     unauthorized: '請先登入',
     forbidden: '沒有權限',
     not_found: '找不到資料',
@@ -279,6 +280,7 @@ const zhTW = {
     realname_submitted: '已提交，等待審核',
     name_required: '請輸入姓名',
     name_invalid: '請輸入與身分證相同的姓名',
+    name_too_many_marks: '姓名的附加符號過多，請輸入與身分證相同的姓名',
     id_number_required: '請輸入身分證字號',
     id_number_invalid: '身分證字號格式錯誤',
     id_photos_required: '請上傳身分證正反面照片',
