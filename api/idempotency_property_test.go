@@ -24,7 +24,8 @@ import (
 // identically under one key share one key in B: they are retries). Every answer of B is A's,
 // and the two end in the same state.
 
-// The seeds are fixed so that a failure replays; PostgreSQL runs the first ones.
+// The seeds are fixed so that a failure replays; PostgreSQL runs the first (its requests cost
+// several times SQLite's, and the run stays within about 20 s on this machine).
 var keyReuseSeeds = []uint64{1, 2, 3, 4, 5, 6, 7, 8}
 
 const (
@@ -44,7 +45,7 @@ func TestKeyReuseChangesNoOutcome(t *testing.T) {
 	for _, db := range backends() {
 		seeds := keyReuseSeeds
 		if db.kind == "postgres" {
-			seeds = seeds[:2]
+			seeds = seeds[:1]
 		}
 		for _, seed := range seeds {
 			t.Run(fmt.Sprintf("%s/seed%d", db.kind, seed), func(t *testing.T) {
