@@ -24,12 +24,10 @@ func (s *server) upload(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	actor := c.meta().Actor
-	hash := requestHash(c.r.Method, c.r.URL.Path, raw)
-	if c.idemKey != "" {
-		if done, err := s.replay(c, c.idemKey, actor, hash); done || err != nil {
-			return reply{written: done}, err
-		}
+	// The key binds to the file's content, not to the multipart framing (a retry may use
+	// another boundary).
+	if s.bind(c, raw) {
+		return reply{written: true}, nil
 	}
 	img, err := reencode(raw)
 	if err != nil {
@@ -44,12 +42,7 @@ func (s *server) upload(c *call) (reply, error) {
 	}); err != nil {
 		return reply{}, err
 	}
-	rep := reply{key: wire.MessageKeyOk, data: wire.FileRef{Id: id}}
-	if c.idemKey == "" {
-		return rep, nil
-	}
-	s.storeAndWrite(c, c.idemKey, actor, hash, rep)
-	return reply{written: true}, nil
+	return ok(wire.FileRef{Id: id})
 }
 
 // readUpload reads the "file" part, refusing bodies over the limit before buffering them.

@@ -79,7 +79,7 @@ func (s *server) login(c *call) (reply, error) {
 // stored), so a repeated register answers account_exists and a repeated login opens another
 // session, which is what a user pressing the button twice expects.
 func sessionMeta(c *call, account string) commands.Meta {
-	return commands.Meta{CommandID: newUUID(), Actor: "member:" + account, CorrelationID: c.idemKey}
+	return commands.Meta{CommandID: newUUID(), Actor: "member:" + account, CorrelationID: c.idemKey, Request: c.request}
 }
 
 func (s *server) logout(c *call) (reply, error) {

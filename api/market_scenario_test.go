@@ -411,7 +411,7 @@ func TestFavorites(t *testing.T) {
 			if b.header.Get("Idempotent-Replayed") != "true" || string(b.Data) != string(a.Data) {
 				t.Fatalf("replay %s", b)
 			}
-			want(t, m.postKey("/api/vue/user/favorites", key, map[string]string{"symbol": "2317"}), 409, "idempotency_conflict")
+			want(t, m.postKey("/api/vue/user/favorites", key, map[string]string{"symbol": "2317"}), 409, "idempotency_key_reused")
 		})
 
 		// Refusals change nothing.

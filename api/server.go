@@ -40,7 +40,7 @@ type idemMode int
 
 const (
 	idemNone     idemMode = iota // reads
-	idemOptional                 // login, register, logout: the key may be sent, no answer is stored (it would hold a token)
+	idemOptional                 // login, register, logout: the key may be sent and is claimed, no answer is stored (it would hold a token)
 	idemRequired                 // every other state-changing request
 )
 
@@ -69,14 +69,21 @@ type call struct {
 	sess    *projections.Session // nil on public routes
 	idemKey string
 	body    []byte // JSON body of POST routes (read once, hashed for idempotency)
+	// request is the request's fingerprint (server.bind), carried to its command's events.
+	request string
+	// claim is the key's record to store once the handler answered (nil: no key, or answered
+	// by bind); replayable says whether a success is stored with it for replays.
+	claim      *projections.IdemRecord
+	replayable bool
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
 
 // meta is the command metadata: the idempotency key is the command id, so a retried command
-// re-derives the same event ids and can never write twice.
+// re-derives the same event ids and can never write twice; the request's fingerprint binds
+// that id to this request on the command side too.
 func (c *call) meta() commands.Meta {
-	m := commands.Meta{CommandID: c.idemKey, Actor: "system"}
+	m := commands.Meta{CommandID: c.idemKey, Actor: "system", Request: c.request}
 	if m.CommandID == "" {
 		m.CommandID = newUUID()
 	}

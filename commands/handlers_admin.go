@@ -13,7 +13,7 @@ import (
 // AddStaff creates an ops or auditor user. Staff accounts are plain names (not phone numbers);
 // adding an existing user with the same role changes nothing, with another role is refused.
 func (s *Service) AddStaff(ctx context.Context, meta Meta, account, role, password string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "staff.add")
 	if err != nil {
 		return Result{}, err
 	}
@@ -50,7 +50,7 @@ func (s *Service) AddStaff(ctx context.Context, meta Meta, account, role, passwo
 
 // IssueRootInviteCode issues an invite code that names no inviter (the seed's LOTBOOK).
 func (s *Service) IssueRootInviteCode(ctx context.Context, meta Meta, code string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "invite.root")
 	if err != nil {
 		return Result{}, err
 	}
@@ -69,7 +69,7 @@ func (s *Service) IssueRootInviteCode(ctx context.Context, meta Meta, code strin
 
 // ConfigureDepositChannel defines or redefines a deposit channel on the config stream.
 func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "config.deposit-channel")
 	if err != nil {
 		return Result{}, err
 	}
@@ -145,7 +145,7 @@ func validCurrency(cur string) bool {
 
 // SetSiteConfig sets one entry of the public site config (logo, title, demo, ...).
 func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, name, value string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "config.site")
 	if err != nil {
 		return Result{}, err
 	}
@@ -178,7 +178,7 @@ func validConfigName(n string) bool {
 // data) on the config stream. The channel's Password is not used: withdrawals need the fund
 // password instead.
 func (s *Service) ConfigureWithdrawalChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "config.withdrawal-channel")
 	if err != nil {
 		return Result{}, err
 	}

@@ -55,7 +55,7 @@ func sessionFrom(rec *record, token string) Session {
 // the member stream (whose first append, expected version NoStream, is the account's uniqueness
 // check) and a first session.
 func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Session, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "member.register")
 	if err != nil {
 		return Session{}, err
 	}
@@ -69,13 +69,18 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 	// A replay answers before anything else is checked again.
 	type pre struct {
 		rec        *record
+		err        error
 		registered bool
 	}
 	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
-		return pre{e.seen[c.CommandID], m.registered}
+		rec, err := e.replay(c)
+		return pre{rec, err, m.registered}
 	})
 	if err != nil {
 		return Session{}, err
+	}
+	if p.err != nil {
+		return Session{}, p.err
 	}
 	if p.rec != nil {
 		return registerAnswer(p.rec, "", account)
@@ -119,7 +124,7 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 func registerAnswer(rec *record, token, account string) (Session, error) {
 	out := sessionFrom(rec, token)
 	if out.MemberID == "" || out.Account != account {
-		return Session{}, refuse(KindConflict, KeyIdempotencyConflict)
+		return Session{}, keyReused()
 	}
 	if out.Token != "" && !sessionIsFrom(rec, token) {
 		// A concurrent duplicate of this command won the race: its token is not ours.
@@ -181,7 +186,7 @@ func (s *Service) claimInviteCode(ctx context.Context, c cmd, memberID string) (
 
 // Login opens a session for a member, ops or auditor user.
 func (s *Service) Login(ctx context.Context, meta Meta, account, password string) (Session, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "member.login")
 	if err != nil {
 		return Session{}, err
 	}
@@ -224,7 +229,7 @@ func (s *Service) Login(ctx context.Context, meta Meta, account, password string
 		}
 	}
 	if out.ExpiresAt.IsZero() {
-		return Session{}, refuse(KindConflict, KeyIdempotencyConflict)
+		return Session{}, keyReused()
 	}
 	return out, nil
 }
@@ -248,7 +253,7 @@ func (s *Service) memberCommand(ctx context.Context, c cmd, memberID string, dec
 
 // Logout closes the session of token.
 func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "member.logout")
 	if err != nil {
 		return Result{}, err
 	}
@@ -264,7 +269,7 @@ func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string)
 
 // ChangeLoginPassword replaces the login password; every session of the member ends.
 func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, memberID, oldPw, newPw, confirm string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "password.change")
 	if err != nil {
 		return Result{}, err
 	}
@@ -286,7 +291,7 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, memberID, 
 
 // SetFundPassword sets the 6-digit fund password the first time; the login password confirms it.
 func (s *Service) SetFundPassword(ctx context.Context, meta Meta, memberID, loginPassword, fundPw, confirm string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "fund-password.set")
 	if err != nil {
 		return Result{}, err
 	}
@@ -311,7 +316,7 @@ func (s *Service) SetFundPassword(ctx context.Context, meta Meta, memberID, logi
 
 // ChangeFundPassword replaces the fund password; a wrong old one counts towards the lock.
 func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, memberID, oldFundPw, fundPw, confirm string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "fund-password.change")
 	if err != nil {
 		return Result{}, err
 	}
@@ -341,7 +346,7 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, memberID, o
 // (FundPasswordRejected) and refused with fund_password_wrong; the fifth within 24 hours, and
 // every try while five stand, with fund_password_locked.
 func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, fundPw string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "fund-password.verify")
 	if err != nil {
 		return Result{}, err
 	}
@@ -374,7 +379,7 @@ func (s *Service) SetStaffFlag(ctx context.Context, meta Meta, account, flag str
 
 func (s *Service) setFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string,
 	decide func(m *memberState, flag string, on bool, reason string) ([]events.Payload, error)) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "member.flag")
 	if err != nil {
 		return Result{}, err
 	}
@@ -404,7 +409,7 @@ func (s *Service) setFlag(ctx context.Context, meta Meta, account, flag string, 
 // ResetStaffPassword sets a new password on an ops or auditor account without the old one
 // (`lotbook user password` on the server); every session of the user ends.
 func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, account, password string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "staff.password")
 	if err != nil {
 		return Result{}, err
 	}
@@ -433,7 +438,7 @@ func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, account, pa
 // RecordUpload remembers that the member uploaded a file (the API stored and re-encoded it), so
 // that the member may name it as a deposit proof.
 func (s *Service) RecordUpload(ctx context.Context, meta Meta, memberID string, f events.FileUploaded) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "file.upload")
 	if err != nil {
 		return Result{}, err
 	}

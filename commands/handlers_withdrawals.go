@@ -20,7 +20,7 @@ type WithdrawalInput struct {
 // password is checked with the lock rules of VerifyFundPassword (a wrong one is recorded on the
 // member stream even though the withdrawal is refused).
 func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID string, in WithdrawalInput) (OrderResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "withdrawal.request")
 	if err != nil {
 		return OrderResult{}, err
 	}
@@ -90,7 +90,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 
 // ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).
 func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, memberID, orderNo, remark, events.ReviewApproved, decideApproveWithdrawal)
+	return s.review(ctx, meta, "withdrawal.approve", memberID, orderNo, remark, events.ReviewApproved, decideApproveWithdrawal)
 }
 
 // RejectWithdrawal releases a pending withdrawal's frozen amount (ops); the remark is required.
@@ -102,7 +102,7 @@ func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, memberID, ord
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, memberID, orderNo, r, events.ReviewRejected, decideRejectWithdrawal)
+	return s.review(ctx, meta, "withdrawal.reject", memberID, orderNo, r, events.ReviewRejected, decideRejectWithdrawal)
 }
 
 // QuoteInput asks for an exchange rate.
@@ -141,7 +141,7 @@ func (s *Service) exchangeFacts(ctx context.Context, memberID string) (exchangeF
 // QuoteExchange locks the feed's current rate for 30 seconds (an ExchangeQuoted event on the
 // account stream, so that any API instance can execute it). No fee is charged.
 func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string, in QuoteInput) (Quote, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "exchange.quote")
 	if err != nil {
 		return Quote{}, err
 	}
@@ -173,12 +173,12 @@ func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string,
 				ExpiresAt: q.ExpiresAt, Position: rec.position}, nil
 		}
 	}
-	return Quote{}, refuse(KindConflict, KeyIdempotencyConflict)
+	return Quote{}, keyReused()
 }
 
 // Exchange converts at a quote the member holds, before it expires.
 func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID string) (ExchangeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "exchange.execute")
 	if err != nil {
 		return ExchangeResult{}, err
 	}
@@ -208,7 +208,7 @@ func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID str
 			return out, nil
 		}
 	}
-	return ExchangeResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+	return ExchangeResult{}, keyReused()
 }
 
 // CreditRule is the published credit-score rule the app shows.

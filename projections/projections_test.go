@@ -641,6 +641,24 @@ func TestIdempotencyRecords(t *testing.T) {
 		if rec, found, err := db.GetIdempotency(ctx, "empty"); err != nil || !found || len(rec.Body) != 0 {
 			t.Fatalf("Get(empty) = %+v, %v, %v", rec, found, err)
 		}
+		// A claim without an answer takes the answer of the same request, in one batch or
+		// later; never another request's, and a stored answer never changes.
+		claim := IdemRecord{Key: "claim", Actor: "member:a", RequestHash: "h"}
+		answered := IdemRecord{Key: "claim", Actor: "member:a", RequestHash: "h", HTTPStatus: 200, Body: []byte(`{"status":1}`)}
+		other := IdemRecord{Key: "claim", Actor: "member:b", RequestHash: "h", HTTPStatus: 200, Body: []byte(`{"status":2}`)}
+		batched := answered
+		batched.Key = "batched"
+		for _, put := range [][]IdemRecord{{claim}, {other}, {answered}, {claim, func() IdemRecord { c := claim; c.Key = "batched"; return c }(), batched}} {
+			if err := db.PutIdempotency(ctx, put...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, want := range []IdemRecord{answered, batched} {
+			if rec, found, err := db.GetIdempotency(ctx, want.Key); err != nil || !found || rec.HTTPStatus != 200 ||
+				string(rec.Body) != `{"status":1}` || rec.Actor != "member:a" {
+				t.Fatalf("Get(%s) = %+v, %v, %v", want.Key, rec, found, err)
+			}
+		}
 		db.Close()
 		if err := db.PutIdempotency(ctx, IdemRecord{Key: "late"}); !errors.Is(err, errReadDBClosed) {
 			t.Fatalf("Put after Close = %v", err)

@@ -339,8 +339,8 @@ const (
 	MessageKeyIdNumberInvalid          MessageKey = "id_number_invalid"
 	MessageKeyIdNumberRequired         MessageKey = "id_number_required"
 	MessageKeyIdPhotosRequired         MessageKey = "id_photos_required"
-	MessageKeyIdempotencyConflict      MessageKey = "idempotency_conflict"
 	MessageKeyIdempotencyKeyRequired   MessageKey = "idempotency_key_required"
+	MessageKeyIdempotencyKeyReused     MessageKey = "idempotency_key_reused"
 	MessageKeyIfscInvalid              MessageKey = "ifsc_invalid"
 	MessageKeyInsufficientBalance      MessageKey = "insufficient_balance"
 	MessageKeyInsufficientWithdrawable MessageKey = "insufficient_withdrawable"
@@ -506,9 +506,9 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyIdPhotosRequired:
 		return true
-	case MessageKeyIdempotencyConflict:
-		return true
 	case MessageKeyIdempotencyKeyRequired:
+		return true
+	case MessageKeyIdempotencyKeyReused:
 		return true
 	case MessageKeyIfscInvalid:
 		return true

@@ -1022,7 +1022,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -1857,6 +1857,7 @@ export interface components {
     parameters: {
         /** @description A UUID the client makes per user action. */
         IdempotencyKey: string;
+        /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
         IdempotencyKeyOptional: string;
         /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
         LotbookPosition: number;
@@ -1883,6 +1884,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1915,6 +1917,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1939,6 +1942,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
             422: components["responses"]["Error"];
             429: components["responses"]["Error"];
         };
@@ -1947,6 +1951,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1966,6 +1971,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            409: components["responses"]["Error"];
         };
     };
     userInfo: {

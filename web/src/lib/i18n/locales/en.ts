@@ -229,7 +229,7 @@ const en: Messages = {
     forbidden: 'Not allowed',
     not_found: 'Not found',
     idempotency_key_required: 'The request has no idempotency key',
-    idempotency_conflict: 'A repeated request did not match the first one',
+    idempotency_key_reused: 'This request was already used for another action; nothing was done. Please try again',
     rate_limited: 'Too many attempts, please try again later',
     system_busy: 'The system is busy, please try again later',
     submit_too_frequent: 'Submitting too frequently',

@@ -227,7 +227,7 @@ const zhTW = {
     forbidden: '沒有權限',
     not_found: '找不到資料',
     idempotency_key_required: '請求缺少識別碼',
-    idempotency_conflict: '重複的請求內容不一致',
+    idempotency_key_reused: '此請求識別碼已用於其他操作，未執行任何變更，請重新送出',
     rate_limited: '操作太頻繁，請稍後再試',
     system_busy: '系統繁忙，請稍後再試',
     submit_too_frequent: '提交過於頻繁',
