@@ -416,7 +416,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The 20 stocks and ETFs with the highest turnover today (both markets when market is absent). */
+        /** @description The 20 stocks and ETFs with the highest turnover today (both markets when market is absent or twd). */
         get: operations["marketHot"];
         put?: never;
         post?: never;
@@ -636,7 +636,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The member's cash in every exchangeable currency (zero where none), amounts with the currency's minor unit. */
+        /** @description The member's cash in every exchangeable currency (zero where none), amounts with the currency's minor unit, and how much of it a withdrawal accepts now. */
         get: operations["balances"];
         put?: never;
         post?: never;
@@ -1104,8 +1104,14 @@ export interface components {
             role: components["schemas"]["Role"];
         };
         Assets: {
+            /**
+             * @description In TWD: the cash of every currency (available and frozen) converted at the current
+             *     exchange rate, plus positions at live prices; an exchange at a quoted rate keeps it.
+             */
             total: components["schemas"]["Decimal"];
+            /** @description the TWD cash available */
             available: components["schemas"]["Decimal"];
+            /** @description the TWD cash frozen */
             frozen: components["schemas"]["Decimal"];
             profit: components["schemas"]["Decimal"];
             /** @description the USD balance (available and frozen) */
@@ -1371,6 +1377,12 @@ export interface components {
             available: components["schemas"]["Decimal"];
             frozen: components["schemas"]["Decimal"];
             total: components["schemas"]["Decimal"];
+            /**
+             * @description The most a withdrawal in this currency accepts now, by the rule the withdrawal itself
+             *     applies: available cash less sale proceeds not yet settled (T+2); frozen funds are not
+             *     in it; zero while a loan is unpaid. The channel's minimum and maximum apply on top.
+             */
+            withdrawable: components["schemas"]["Decimal"];
         };
         ExchangeQuoteRequest: {
             /** @example TWD */
@@ -1487,6 +1499,11 @@ export interface components {
         };
         /** @enum {string} */
         MarketKind: "listed" | "otc";
+        /**
+         * @description a market to list; twd, the spec's stock type constant, is all Taiwan stocks (both markets)
+         * @enum {string}
+         */
+        MarketFilter: "listed" | "otc" | "twd";
         /** @enum {string} */
         InstrumentType: "stock" | "etf" | "index";
         /** @enum {string} */
@@ -1579,8 +1596,11 @@ export interface components {
             hasMore: boolean;
         };
         OptionalListRequest: {
-            /** @enum {string} */
-            type: "all" | "listed" | "otc";
+            /**
+             * @description twd is the spec's stock type constant, all Taiwan stocks (as all)
+             * @enum {string}
+             */
+            type: "all" | "listed" | "otc" | "twd";
         };
         FavoriteRequest: {
             symbol: string;
@@ -2481,10 +2501,10 @@ export interface operations {
         parameters: {
             query?: {
                 tab?: "all" | "gainers" | "losers" | "volume";
-                /** @description both markets when absent */
-                market?: components["schemas"]["MarketKind"];
-                /** @description stocks and ETFs when absent */
-                type?: "stock" | "etf";
+                /** @description both markets when absent or twd */
+                market?: components["schemas"]["MarketFilter"];
+                /** @description stocks and ETFs when absent or twd (the spec's stock type constant, all Taiwan stocks) */
+                type?: "stock" | "etf" | "twd";
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2615,7 +2635,7 @@ export interface operations {
     marketHot: {
         parameters: {
             query?: {
-                market?: components["schemas"]["MarketKind"];
+                market?: components["schemas"]["MarketFilter"];
             };
             header?: never;
             path?: never;
