@@ -63,8 +63,8 @@ export default function HomePage() {
         <IndexCards items={indices.data} loading={indices.isPending} />
         <div className="asset-card">
           <div className="asset-label">{t('home.greeting', { account: session.account })}</div>
-          <div className="asset-label" style={{ marginTop: '0.1rem' }}>
-            {t('home.totalAssets')} ({t('common.currency')})
+          <div className="asset-label" data-testid="home-total-label" style={{ marginTop: '0.1rem' }}>
+            {t('home.totalAssets', { currency: t('common.currency') })}
           </div>
           <div className="asset-total num" data-testid="home-total">
             {total === undefined ? '--' : money(total)}

@@ -43,8 +43,8 @@ export default function UserCenterPage() {
               {t(`user.realName.${status ?? 'unverified'}`)}
             </button>
           </div>
-          <div className="asset-label" style={{ marginTop: '0.12rem' }}>
-            {t('user.totalAssets')} ({t('common.currency')})
+          <div className="asset-label" data-testid="asset-total-label" style={{ marginTop: '0.12rem' }}>
+            {t('user.totalAssets', { currency: t('common.currency') })}
           </div>
           <div className="asset-total num" data-testid="asset-total">
             {a ? money(a.total) : '--'}
