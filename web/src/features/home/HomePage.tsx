@@ -12,7 +12,7 @@ import { money } from '@/lib/filters';
 import { useHot, useIndices } from '@/lib/market/api';
 import { useLiveQuotes } from '@/lib/market/live';
 import { useSession } from '@/lib/session';
-import { useUserInfo } from '@/lib/user';
+import { useRole, useUserInfo } from '@/lib/user';
 
 interface Shortcut {
   key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'opsDeposits' | 'auditTimeline';
@@ -42,6 +42,7 @@ export default function HomePage() {
   const { t } = useTranslation();
   const session = useSession();
   const info = useUserInfo();
+  const role = useRole();
   const config = useAppConfig();
   const total = info.data?.assets.total;
   const indices = useIndices();
@@ -73,7 +74,7 @@ export default function HomePage() {
         <div className="card">
           <div className="section-title">{t('home.shortcuts')}</div>
           <div className="shortcuts">
-            {shortcutsFor(session.role).map((s) => (
+            {shortcutsFor(role).map((s) => (
               <AppLink key={s.key} to={s.to} className="shortcut" data-testid={`shortcut-${s.key}`}>
                 <span className="shortcut-icon">
                   <s.icon />

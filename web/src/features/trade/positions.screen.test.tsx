@@ -67,7 +67,7 @@ let server: ReturnType<typeof apiMock>;
 let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   vi.spyOn(toast, 'show').mockImplementation(() => {});
