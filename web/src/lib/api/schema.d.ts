@@ -620,7 +620,9 @@ export interface paths {
          *     (fund_password_wrong; 5 wrong within 24 h: 403 fund_password_locked); one request per 30
          *     s (429 submit_too_frequent); no deposit or withdrawal pending (fund_operation_pending);
          *     credit score at least the threshold (credit_score_too_low); no unpaid loan (loan_unpaid;
-         *     loans do not exist yet); within the withdrawable balance (insufficient_balance).
+         *     loans do not exist yet); within the available cash (insufficient_balance) and within the
+         *     withdrawable figure of GET /api/vue/funds/balances, which leaves out sale proceeds not yet
+         *     settled (insufficient_withdrawable).
          */
         post: operations["requestWithdrawal"];
         delete?: never;
