@@ -189,6 +189,7 @@ func newHotLists() *hotLists {
 }
 
 func (h *hotLists) top(mkt *market.Service, m string) ([]market.Quote, error) {
+	m = market.Filter(m) // one list for "" and its synonym
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if at, found := h.at[m]; found && time.Since(at) < time.Second {
@@ -227,6 +228,10 @@ func (s *server) optionalList(c *call) (reply, error) {
 	if !req.Type.Valid() {
 		return reply{}, errInvalidRequest(fmt.Errorf("type %q", req.Type))
 	}
+	only := market.Filter(string(req.Type)) // one market, or "" for all of them (all, twd)
+	if req.Type == wire.OptionalListRequestTypeAll {
+		only = ""
+	}
 	syms, err := s.read.Favorites(c.ctx(), c.sess.MemberID)
 	if err != nil {
 		return reply{}, fmt.Errorf("favorites of %s: %w", c.sess.MemberID, err)
@@ -237,7 +242,7 @@ func (s *server) optionalList(c *call) (reply, error) {
 		if err != nil {
 			continue // the instrument list no longer has it
 		}
-		if req.Type != wire.OptionalListRequestTypeAll && q.Market != string(req.Type) {
+		if only != "" && q.Market != only {
 			continue
 		}
 		q.Bids, q.Asks = nil, nil // lists carry no best five

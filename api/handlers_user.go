@@ -114,6 +114,14 @@ func (s *server) userInfo(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
+	cash := make(map[string]decimal.Decimal, len(bals))
+	for cur, b := range bals {
+		cash[cur] = b.Available.Add(b.Frozen)
+	}
+	cashTWD, err := s.cmd.ValueIn("TWD", cash)
+	if err != nil {
+		return reply{}, fmt.Errorf("cash of %s in TWD: %w", c.sess.MemberID, err)
+	}
 	flags := make([]wire.AccountFlag, 0, len(m.Flags))
 	for _, f := range m.Flags {
 		flags = append(flags, wire.AccountFlag(f))
@@ -129,8 +137,8 @@ func (s *server) userInfo(c *call) (reply, error) {
 		Assets: wire.Assets{
 			Available: money(twd.Available),
 			Frozen:    money(twd.Frozen),
-			Total:     money(twd.Available.Add(twd.Frozen).Add(equity)), // cash and positions at live prices
-			Profit:    money(profit),                                    // realised and unrealised
+			Total:     money(cashTWD.Add(equity)), // cash of every currency in TWD and positions at live prices
+			Profit:    money(profit),              // realised and unrealised
 			Usd:       money(usd.Available.Add(usd.Frozen)),
 		},
 	})

@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/events"
 )
@@ -86,6 +87,32 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 		return OrderResult{}, err
 	}
 	return orderAnswer(rec, events.ReviewPending)
+}
+
+// Withdrawable is, per currency the app exchanges, the most a withdrawal would accept now (the
+// amount check of RequestWithdrawal, before the channel's limits): what the withdraw screen shows.
+func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string]decimal.Decimal, error) {
+	if !validMemberID(memberID) {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	now := s.clock().UTC()
+	return view(ctx, s, events.AccountStream(memberID), func(a *accountState, _ *entry) map[string]decimal.Decimal {
+		out := make(map[string]decimal.Decimal, len(fx.Currencies))
+		for _, cur := range fx.Currencies {
+			out[cur] = a.withdrawable(cur, now)
+		}
+		return out
+	})
+}
+
+// ValueIn is the worth in currency to of a member's cash in several currencies at the rates an
+// exchange would be quoted now (fx.Value over this service's feed).
+func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decimal.Decimal, error) {
+	v, err := fx.Value(s.rates, amounts, to, s.clock().UTC())
+	if err != nil {
+		return decimal.Decimal{}, unavailable(err)
+	}
+	return v, nil
 }
 
 // ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
@@ -307,6 +308,14 @@ func TestProceedsWithdrawableOnSettlement(t *testing.T) {
 	// Bought 100,000 + 142; sold 100,000 - 142 - 150: available 100,066, of which 99,708 settle on
 	// 25 November: 358 withdrawable until then.
 	f.wantCash(m, "100066", "0")
+	// The figure the withdraw screen shows is the one the decision checks.
+	w, err := f.svc.Withdrawable(f.ctx, m)
+	f.must(err)
+	if !w[TWD].Equal(d("358")) || !w["USD"].IsZero() || len(w) != len(fx.Currencies) {
+		t.Fatalf("withdrawable %v", w)
+	}
+	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "358.01", CardID: card, FundPassword: "123456"})
+	wantKey(t, err, KeyInsufficientWithdrawable)
 	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
 	wantKey(t, err, KeyInsufficientWithdrawable)
 	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "200000", CardID: card, FundPassword: "123456"})

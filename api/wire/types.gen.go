@@ -240,6 +240,27 @@ func (e InstrumentType) Valid() bool {
 	}
 }
 
+// Defines values for MarketFilter.
+const (
+	MarketFilterListed MarketFilter = "listed"
+	MarketFilterOtc    MarketFilter = "otc"
+	MarketFilterTwd    MarketFilter = "twd"
+)
+
+// Valid indicates whether the value is a known member of the MarketFilter enum.
+func (e MarketFilter) Valid() bool {
+	switch e {
+	case MarketFilterListed:
+		return true
+	case MarketFilterOtc:
+		return true
+	case MarketFilterTwd:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketKind.
 const (
 	MarketKindListed MarketKind = "listed"
@@ -632,6 +653,7 @@ const (
 	OptionalListRequestTypeAll    OptionalListRequestType = "all"
 	OptionalListRequestTypeListed OptionalListRequestType = "listed"
 	OptionalListRequestTypeOtc    OptionalListRequestType = "otc"
+	OptionalListRequestTypeTwd    OptionalListRequestType = "twd"
 )
 
 // Valid indicates whether the value is a known member of the OptionalListRequestType enum.
@@ -642,6 +664,8 @@ func (e OptionalListRequestType) Valid() bool {
 	case OptionalListRequestTypeListed:
 		return true
 	case OptionalListRequestTypeOtc:
+		return true
+	case OptionalListRequestTypeTwd:
 		return true
 	default:
 		return false
@@ -1030,14 +1054,10 @@ type ApproveRequest struct {
 
 // Assets defines model for Assets.
 type Assets struct {
-	// Available a decimal number as a string, never a float
-	//
-	// Example: 1000.00
+	// Available the TWD cash available
 	Available Decimal `json:"available"`
 
-	// Frozen a decimal number as a string, never a float
-	//
-	// Example: 1000.00
+	// Frozen the TWD cash frozen
 	Frozen Decimal `json:"frozen"`
 
 	// Profit a decimal number as a string, never a float
@@ -1045,9 +1065,8 @@ type Assets struct {
 	// Example: 1000.00
 	Profit Decimal `json:"profit"`
 
-	// Total a decimal number as a string, never a float
-	//
-	// Example: 1000.00
+	// Total In TWD: the cash of every currency (available and frozen) converted at the current
+	// exchange rate, plus positions at live prices; an exchange at a quoted rate keeps it.
 	Total Decimal `json:"total"`
 
 	// Usd the USD balance (available and frozen)
@@ -1255,6 +1274,11 @@ type CurrencyBalance struct {
 	//
 	// Example: 1000.00
 	Total Decimal `json:"total"`
+
+	// Withdrawable The most a withdrawal in this currency accepts now, by the rule the withdrawal itself
+	// applies: available cash less sale proceeds not yet settled (T+2); frozen funds are not
+	// in it; zero while a loan is unpaid. The channel's minimum and maximum apply on top.
+	Withdrawable Decimal `json:"withdrawable"`
 }
 
 // DayTradingSummary defines model for DayTradingSummary.
@@ -1513,6 +1537,9 @@ type LoginRequest struct {
 	Password string `json:"password"`
 }
 
+// MarketFilter a market to list; twd, the spec's stock type constant, is all Taiwan stocks (both markets)
+type MarketFilter string
+
 // MarketKind defines model for MarketKind.
 type MarketKind string
 
@@ -1628,10 +1655,11 @@ type OpsWithdrawalPage struct {
 
 // OptionalListRequest defines model for OptionalListRequest.
 type OptionalListRequest struct {
+	// Type twd is the spec's stock type constant, all Taiwan stocks (as all)
 	Type OptionalListRequestType `json:"type"`
 }
 
-// OptionalListRequestType defines model for OptionalListRequest.Type.
+// OptionalListRequestType twd is the spec's stock type constant, all Taiwan stocks (as all)
 type OptionalListRequestType string
 
 // OrderRequest defines model for OrderRequest.

@@ -418,7 +418,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The 20 stocks and ETFs with the highest turnover today (both markets when market is absent). */
+        /** @description The 20 stocks and ETFs with the highest turnover today (both markets when market is absent or twd). */
         get: operations["marketHot"];
         put?: never;
         post?: never;
@@ -622,7 +622,9 @@ export interface paths {
          *     (fund_password_wrong; 5 wrong within 24 h: 403 fund_password_locked); one request per 30
          *     s (429 submit_too_frequent); no deposit or withdrawal pending (fund_operation_pending);
          *     credit score at least the threshold (credit_score_too_low); no unpaid loan (loan_unpaid;
-         *     loans do not exist yet); within the withdrawable balance (insufficient_balance).
+         *     loans do not exist yet); within the available cash (insufficient_balance) and within the
+         *     withdrawable figure of GET /api/vue/funds/balances, which leaves out sale proceeds not yet
+         *     settled (insufficient_withdrawable).
          */
         post: operations["requestWithdrawal"];
         delete?: never;
@@ -638,7 +640,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The member's cash in every exchangeable currency (zero where none), amounts with the currency's minor unit. */
+        /** @description The member's cash in every exchangeable currency (zero where none), amounts with the currency's minor unit, and how much of it a withdrawal accepts now. */
         get: operations["balances"];
         put?: never;
         post?: never;
@@ -1090,8 +1092,14 @@ export interface components {
             role: components["schemas"]["Role"];
         };
         Assets: {
+            /**
+             * @description In TWD: the cash of every currency (available and frozen) converted at the current
+             *     exchange rate, plus positions at live prices; an exchange at a quoted rate keeps it.
+             */
             total: components["schemas"]["Decimal"];
+            /** @description the TWD cash available */
             available: components["schemas"]["Decimal"];
+            /** @description the TWD cash frozen */
             frozen: components["schemas"]["Decimal"];
             profit: components["schemas"]["Decimal"];
             /** @description the USD balance (available and frozen) */
@@ -1361,6 +1369,12 @@ export interface components {
             available: components["schemas"]["Decimal"];
             frozen: components["schemas"]["Decimal"];
             total: components["schemas"]["Decimal"];
+            /**
+             * @description The most a withdrawal in this currency accepts now, by the rule the withdrawal itself
+             *     applies: available cash less sale proceeds not yet settled (T+2); frozen funds are not
+             *     in it; zero while a loan is unpaid. The channel's minimum and maximum apply on top.
+             */
+            withdrawable: components["schemas"]["Decimal"];
         };
         ExchangeQuoteRequest: {
             /** @example TWD */
@@ -1477,6 +1491,11 @@ export interface components {
         };
         /** @enum {string} */
         MarketKind: "listed" | "otc";
+        /**
+         * @description a market to list; twd, the spec's stock type constant, is all Taiwan stocks (both markets)
+         * @enum {string}
+         */
+        MarketFilter: "listed" | "otc" | "twd";
         /** @enum {string} */
         InstrumentType: "stock" | "etf" | "index";
         /** @enum {string} */
@@ -1569,8 +1588,11 @@ export interface components {
             hasMore: boolean;
         };
         OptionalListRequest: {
-            /** @enum {string} */
-            type: "all" | "listed" | "otc";
+            /**
+             * @description twd is the spec's stock type constant, all Taiwan stocks (as all)
+             * @enum {string}
+             */
+            type: "all" | "listed" | "otc" | "twd";
         };
         FavoriteRequest: {
             symbol: string;
@@ -2493,10 +2515,10 @@ export interface operations {
         parameters: {
             query?: {
                 tab?: "all" | "gainers" | "losers" | "volume";
-                /** @description both markets when absent */
-                market?: components["schemas"]["MarketKind"];
-                /** @description stocks and ETFs when absent */
-                type?: "stock" | "etf";
+                /** @description both markets when absent or twd */
+                market?: components["schemas"]["MarketFilter"];
+                /** @description stocks and ETFs when absent or twd (the spec's stock type constant, all Taiwan stocks) */
+                type?: "stock" | "etf" | "twd";
                 /**
                  * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
                  *     400 page_out_of_range.
@@ -2631,7 +2653,7 @@ export interface operations {
     marketHot: {
         parameters: {
             query?: {
-                market?: components["schemas"]["MarketKind"];
+                market?: components["schemas"]["MarketFilter"];
             };
             header?: never;
             path?: never;

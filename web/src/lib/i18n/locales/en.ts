@@ -69,7 +69,7 @@ const en: Messages = {
   home: {
     title: 'Home',
     greeting: 'Hello, {{account}}',
-    totalAssets: 'Total assets',
+    totalAssets: 'Total assets, all currencies in {{currency}}',
     shortcuts: 'Shortcuts',
     market: 'Market',
     etf: 'ETFs',
@@ -83,7 +83,7 @@ const en: Messages = {
   },
   user: {
     title: 'Mine',
-    totalAssets: 'Total assets',
+    totalAssets: 'Total assets, all currencies in {{currency}}',
     frozen: 'Frozen',
     available: 'Available',
     profit: 'Profit',

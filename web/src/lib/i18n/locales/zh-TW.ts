@@ -67,7 +67,7 @@ const zhTW = {
   home: {
     title: '首頁',
     greeting: '您好，{{account}}',
-    totalAssets: '總資產',
+    totalAssets: '總資產（全幣別折合{{currency}}）',
     shortcuts: '常用功能',
     market: '行情',
     etf: 'ETF',
@@ -81,7 +81,7 @@ const zhTW = {
   },
   user: {
     title: '我的',
-    totalAssets: '總資產',
+    totalAssets: '總資產（全幣別折合{{currency}}）',
     frozen: '凍結資金',
     available: '可用資金',
     profit: '盈虧',
