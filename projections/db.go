@@ -26,10 +26,11 @@ var ErrNotFound = errors.New("projections: not found")
 
 // ReadDB is the read-model database: SQLite (dataDir/read.db) or PostgreSQL.
 type ReadDB struct {
-	d    dialect
-	w    *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
-	r    *sql.DB // reads; the same pool as w on PostgreSQL
-	idem idemWriter
+	*Reader // queries on the read pool
+	d       dialect
+	w       *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
+	r       *sql.DB // reads; the same pool as w on PostgreSQL
+	idem    idemWriter
 	// Prepared statements of r and w, on SQLite only (nil on PostgreSQL).
 	rstmts, wstmts *stmtCache
 	ckpt           *walCheckpointer // SQLite only
@@ -110,6 +111,7 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 			}
 		}
 	}
+	db.Reader = &Reader{d: db.d, r: db.r, stmts: db.rstmts}
 	return db, nil
 }
 

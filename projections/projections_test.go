@@ -484,7 +484,8 @@ func TestCompareDetectsTampering(t *testing.T) {
 }
 
 // TestMoneyProjectionStalls: an event with unbalanced postings stops the balances projector
-// (failure counted, stalled gauge set) while the other projectors go on.
+// (failure counted, stalled gauge set) and the account unit it applies pages with, while the
+// other projectors go on.
 func TestMoneyProjectionStalls(t *testing.T) {
 	e := sqliteEnv(t)
 	m := e.register("0912345678")
@@ -513,7 +514,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, name := range []string{"members", "fund_records"} {
+	for _, name := range []string{"fund_records", "review_queue"} {
 		for {
 			r.mu.Lock()
 			pos := r.pos[name]
@@ -527,11 +528,13 @@ func TestMoneyProjectionStalls(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	r.mu.Lock()
-	pos := r.pos["balances"]
-	r.mu.Unlock()
-	if pos >= bad {
-		t.Fatalf("balances moved past the failing event: %d >= %d", pos, bad)
+	for _, name := range []string{"balances", "members", "member_funds", "trading"} {
+		r.mu.Lock()
+		pos := r.pos[name]
+		r.mu.Unlock()
+		if pos >= bad {
+			t.Fatalf("%s moved past the failing event: %d >= %d", name, pos, bad)
+		}
 	}
 	if r.Position() >= bad {
 		t.Fatalf("Position %d passed the failing event %d", r.Position(), bad)
