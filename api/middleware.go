@@ -212,8 +212,15 @@ func (s *server) command(c *call, rt route) {
 		}
 		c.body = body
 	}
-	if rt.idem == idemOptional || key == "" {
+	handle := func(c *call) (reply, error) {
 		rep, err := rt.handle(c)
+		if err == nil {
+			s.noteWrite(c, rep)
+		}
+		return rep, err
+	}
+	if rt.idem == idemOptional || key == "" {
+		rep, err := handle(c)
 		s.finish(c, rep, err)
 		return
 	}
@@ -227,7 +234,7 @@ func (s *server) command(c *call, rt route) {
 	if rt.path == "/api/vue/files" {
 		// The upload's hash depends on the file's content, known only after reading it: the
 		// handler checks and stores the record itself.
-		rep, err := rt.handle(c)
+		rep, err := handle(c)
 		s.finish(c, rep, err)
 		return
 	}
@@ -238,7 +245,7 @@ func (s *server) command(c *call, rt route) {
 		}
 		return
 	}
-	rep, err := rt.handle(c)
+	rep, err := handle(c)
 	if err != nil {
 		writeError(c.w, c.r, s.log, err)
 		return

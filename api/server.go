@@ -69,6 +69,9 @@ type call struct {
 	sess    *projections.Session // nil on public routes
 	idemKey string
 	body    []byte // JSON body of POST routes (read once, hashed for idempotency)
+	// position is the log position a snapshot read reflects (0: the answer was not read from
+	// one snapshot, and carries how far every projection has come).
+	position int64
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
@@ -113,6 +116,7 @@ type server struct {
 	idemLocks                         *keyedLocks
 	idem                              *idemRecords
 	owners                            *orderOwners // deposits taken here, for ops decisions
+	written                           *sessionPositions
 	metrics                           *httpMetrics
 }
 
@@ -229,7 +233,7 @@ func (s *server) admit(c *call, rt route) error {
 		}
 		c.sess = &sess
 	}
-	return s.waitForPosition(c.r)
+	return s.waitForPosition(c)
 }
 
 func roleAllows(a access, role string) error {
@@ -242,18 +246,46 @@ func roleAllows(a access, role string) error {
 	return nil
 }
 
-// waitForPosition honours Lotbook-Position: wait (bounded) until projections reached it. On
-// time-out the read is served as it is; the client sees the position in the answer's header.
-func (s *server) waitForPosition(r *http.Request) error {
-	v := r.Header.Get("Lotbook-Position")
-	if v == "" {
-		return nil
+// waitForPosition waits (bounded) until projections reached the highest of Lotbook-Position and
+// the positions this session's own writes answered with, so that a client that sends no header
+// still reads its own writes. On time-out the read is served as it is; the client sees the
+// position in the answer's header.
+func (s *server) waitForPosition(c *call) error {
+	var pos int64
+	if v := c.r.Header.Get("Lotbook-Position"); v != "" {
+		p, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || p < 0 {
+			return errInvalidRequest(errors.New("bad Lotbook-Position"))
+		}
+		pos = p
 	}
-	pos, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || pos < 0 {
-		return errInvalidRequest(errors.New("bad Lotbook-Position"))
+	if c.sess != nil {
+		pos = max(pos, s.written.get(tokenHash(c.r.Header.Get("token"))))
 	}
-	s.catchUpTo(r.Context(), pos)
+	if pos > 0 {
+		s.catchUpTo(c.ctx(), pos)
+	}
+	return nil
+}
+
+// noteWrite remembers the position a session's write answered with, for its next requests.
+func (s *server) noteWrite(c *call, rep reply) {
+	if c.sess == nil {
+		return
+	}
+	if pos := answerPosition(rep.data); pos > 0 {
+		s.written.note(tokenHash(c.r.Header.Get("token")), pos)
+	}
+}
+
+// snapshot runs read over one snapshot of the read models; the answer carries the log position
+// that snapshot reflects.
+func (s *server) snapshot(c *call, read func(rd *projections.Reader) error) error {
+	pos, err := s.read.Snapshot(c.ctx(), read)
+	if err != nil {
+		return err
+	}
+	c.position = pos
 	return nil
 }
 
@@ -290,7 +322,11 @@ func (s *server) finish(c *call, rep reply, err error) {
 	if rep.written {
 		return
 	}
-	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
+	pos := c.position
+	if pos == 0 {
+		pos = s.runner.Position()
+	}
+	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(pos, 10))
 	writeOKKey(c.w, rep.key, rep.data)
 }
 
