@@ -17,8 +17,8 @@ const maxSessionPositions = 100_000
 //
 // It lives in this process's memory. With several API instances, a session whose next request
 // lands on another instance does not wait there unless the client sends Lotbook-Position (as the
-// web app does) or the load balancer keeps a session on one instance; each instance runs its own
-// projections over the shared log, so the header is what carries a position across them.
+// web app does) or the load balancer keeps a session on one instance: the instances share the log
+// and the read models, not this map, so the header is what carries a position across them.
 type sessionPositions struct {
 	mu        sync.Mutex
 	cur, prev map[string]int64
