@@ -233,7 +233,7 @@ func (s *server) admit(c *call, rt route) error {
 		}
 		c.sess = &sess
 	}
-	return s.waitForPosition(c)
+	return s.waitForPosition(c, rt)
 }
 
 func roleAllows(a access, role string) error {
@@ -246,11 +246,12 @@ func roleAllows(a access, role string) error {
 	return nil
 }
 
-// waitForPosition waits (bounded) until projections reached the highest of Lotbook-Position and
-// the positions this session's own writes answered with, so that a client that sends no header
-// still reads its own writes. On time-out the read is served as it is; the client sees the
-// position in the answer's header.
-func (s *server) waitForPosition(c *call) error {
+// waitForPosition waits (bounded) until projections reached Lotbook-Position and, before a read,
+// the highest position this session's own writes answered with, so that a client that sends no
+// header still reads its own writes (writes decide on the log, not on read models, and do not
+// wait for them). On time-out the request is served as it is; the client sees the position in
+// the answer's header.
+func (s *server) waitForPosition(c *call, rt route) error {
 	var pos int64
 	if v := c.r.Header.Get("Lotbook-Position"); v != "" {
 		p, err := strconv.ParseInt(v, 10, 64)
@@ -259,7 +260,7 @@ func (s *server) waitForPosition(c *call) error {
 		}
 		pos = p
 	}
-	if c.sess != nil {
+	if c.sess != nil && rt.idem == idemNone {
 		pos = max(pos, s.written.get(tokenHash(c.r.Header.Get("token"))))
 	}
 	if pos > 0 {
