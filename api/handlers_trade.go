@@ -231,12 +231,13 @@ func (s *server) position(c *call) (reply, error) {
 	// The position again with its orders, from one snapshot: a fill in between must not show
 	// in one and not the other.
 	var os []projections.Order
+	id := p.ID
 	err = s.snapshot(c, func(rd *projections.Reader) error {
-		if p, err = rd.PositionByID(c.ctx(), p.ID); err != nil {
-			return fmt.Errorf("position %s: %w", p.ID, err)
+		if p, err = rd.PositionByID(c.ctx(), id); err != nil {
+			return fmt.Errorf("position %s: %w", id, err)
 		}
-		if os, err = rd.OrdersOfPosition(c.ctx(), p.ID); err != nil {
-			return fmt.Errorf("orders of %s: %w", p.ID, err)
+		if os, err = rd.OrdersOfPosition(c.ctx(), id); err != nil {
+			return fmt.Errorf("orders of %s: %w", id, err)
 		}
 		return nil
 	})
