@@ -279,13 +279,23 @@ func TestReadsOwnWritesWithoutHeader(t *testing.T) {
 		}
 
 		// Another read model (favourites) and a POST that reads.
-		want(t, m.post("/api/vue/user/favorites", map[string]string{"symbol": "2330"}), 200, "ok")
+		fav := m.post("/api/vue/user/favorites", map[string]string{"symbol": "2330"})
+		want(t, fav, 200, "ok")
+		var added wire.FavoriteResult
+		fav.data(t, &added)
 		var favs []wire.Quote
 		fa := m.raw("POST", "/api/vue/user/Optionallist", "application/json", []byte(`{"type":"all"}`))
 		want(t, fa, 200, "ok")
 		fa.data(t, &favs)
 		if len(favs) != 1 || favs[0].Symbol != "2330" {
 			t.Fatalf("favourites right after adding one: %+v", favs)
+		}
+		// User info read after that write reflects it too, although nothing in it changed: the
+		// account's read models passed the favourite's position without writing.
+		a = m.get("/api/vue/user/info")
+		want(t, a, 200, "ok")
+		if got, _ := strconv.ParseInt(a.header.Get("Lotbook-Position"), 10, 64); got < added.Position {
+			t.Fatalf("user info reflects %d, before the favourite's %d", got, added.Position)
 		}
 	})
 }

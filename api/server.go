@@ -282,7 +282,7 @@ func (s *server) noteWrite(c *call, rep reply) {
 // snapshot runs read over one snapshot of the read models; the answer carries the log position
 // that snapshot reflects.
 func (s *server) snapshot(c *call, read func(rd *projections.Reader) error) error {
-	pos, err := s.read.Snapshot(c.ctx(), read)
+	pos, err := s.runner.Snapshot(c.ctx(), read)
 	if err != nil {
 		return err
 	}

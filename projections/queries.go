@@ -131,13 +131,13 @@ func (db *Reader) query(ctx context.Context, what, q string, args []any, scan fu
 	return nil
 }
 
-// Snapshot runs read in one read-only transaction over a snapshot of the read models (SQLite's
+// snapshot runs read in one read-only transaction over a snapshot of the read models (SQLite's
 // WAL snapshot; PostgreSQL's REPEATABLE READ), so that a response built from several queries
-// reflects one moment. It returns the log position that the account unit's tables reflect in
-// that snapshot: its projectors commit every page together, so their tables always equal the
-// replay of the log up to one position (the lowest of their checkpoints while one that was reset
-// catches up). read must not wait for the projections: it would wait on its own snapshot.
-func (db *ReadDB) Snapshot(ctx context.Context, read func(*Reader) error) (int64, error) {
+// reflects one moment. It returns the account unit's checkpoint in that snapshot: its projectors
+// commit every page together, so their tables equal the replay of the log up to it (the lowest
+// of their checkpoints while one that was reset catches up). read must not wait for the
+// projections: it would wait on its own snapshot.
+func (db *ReadDB) snapshot(ctx context.Context, read func(*Reader) error) (int64, error) {
 	opts := &sql.TxOptions{ReadOnly: true}
 	if db.d.postgres {
 		opts.Isolation = sql.LevelRepeatableRead

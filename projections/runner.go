@@ -317,6 +317,31 @@ func (r *Runner) lowest() int64 {
 	return low
 }
 
+// Snapshot runs read over one snapshot of the read models (see ReadDB.snapshot) and returns the
+// log position the account unit's tables reflect in it. That is at least the unit's checkpoint
+// in the snapshot, and at least the position this runner had reached before the snapshot began:
+// a position beyond the stored checkpoint was reached over pages with nothing for the unit (kept
+// in memory only), so the tables equal the log there too.
+func (r *Runner) Snapshot(ctx context.Context, read func(*Reader) error) (int64, error) {
+	u, err := unitNamed(accountUnit)
+	if err != nil {
+		return 0, err
+	}
+	r.mu.Lock()
+	reached := int64(-1)
+	for _, p := range u.ps {
+		if pos := r.pos[p.name]; reached < 0 || pos < reached {
+			reached = pos
+		}
+	}
+	r.mu.Unlock()
+	stored, err := r.db.snapshot(ctx, read)
+	if err != nil {
+		return 0, err
+	}
+	return max(stored, reached), nil
+}
+
 // WaitFor returns when every projector has applied the events up to position (read-your-writes),
 // or with ctx's error; the caller bounds ctx.
 func (r *Runner) WaitFor(ctx context.Context, position int64) error {
