@@ -691,3 +691,42 @@ func TestAbandonedScratchTables(t *testing.T) {
 		}
 	})
 }
+
+// TestSnapshotIsOneMoment: queries in one snapshot see the read models as they were when it
+// began, although the projections apply more while it is open, and the snapshot names the
+// position it reflects.
+func TestSnapshotIsOneMoment(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		r := e.run(e.open(), nil)
+		m := e.register("0912345678")
+		e.requestDeposit(m, "D1", "1000")
+		first := e.approveDeposit(m, "D1", "1000")
+		r.waitFor(t, first)
+		var second int64
+		pos, err := r.Snapshot(ctx, func(rd *Reader) error {
+			for i := range 2 {
+				bs, err := rd.Balances(ctx, m)
+				if err != nil {
+					return err
+				}
+				if got := bs["TWD"].Available; !got.Equal(dec("1000")) {
+					t.Errorf("read %d in the snapshot: available %s, want 1000", i, got)
+				}
+				if i == 0 {
+					e.requestDeposit(m, "D2", "500")
+					second = e.approveDeposit(m, "D2", "500")
+					r.waitFor(t, second)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pos < first || pos >= second {
+			t.Fatalf("snapshot reflects %d, want from %d and before %d", pos, first, second)
+		}
+		mustBalance(t, r.db, m, "TWD", "1500", "0")
+	})
+}
