@@ -1,8 +1,9 @@
 // Package projections builds lotbook's read models from the event log: a Watermill router runs
 // one projector per read model over the store's global feed, each applying pages of events in one
 // read-model transaction together with its checkpoint; the read models of a member's account,
-// which answers combine, apply each page together in one transaction. It also owns the read-model queries, the
-// idempotency records of the HTTP layer, rebuilds and comparisons with a fresh replay.
+// which answers combine, apply each page together in one transaction. It also owns the read-model
+// queries, the idempotency records of the HTTP layer, rebuilds and comparisons with a fresh
+// replay.
 package projections
 
 import (
