@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,16 +30,18 @@ const (
 	hotResults        = 20
 )
 
-// marketError maps the market's refusals: an unknown symbol is 404 not_found, any other bad
-// parameter 400 invalid_request.
+// marketError maps the market's refusals: an unknown symbol is 404 not_found, a page past the end
+// 400 page_out_of_range, any other bad parameter 400 invalid_request.
 func marketError(err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, market.ErrUnknownSymbol):
 		return refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
+	case errors.Is(err, market.ErrBadPage):
+		return refuse(http.StatusBadRequest, wire.MessageKeyPageOutOfRange, err)
 	case errors.Is(err, market.ErrBadInterval), errors.Is(err, market.ErrBadTab), errors.Is(err, market.ErrBadMarket),
-		errors.Is(err, market.ErrBadType), errors.Is(err, market.ErrBadPage), errors.Is(err, market.ErrBadLimit):
+		errors.Is(err, market.ErrBadType), errors.Is(err, market.ErrBadLimit):
 		return errInvalidRequest(err)
 	}
 	return err
@@ -130,7 +131,7 @@ func (s *server) marketCandles(c *call) (reply, error) {
 	}
 	limit := defaultCandlePage
 	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
+		n, err := queryCount(v)
 		if err != nil || n < 1 || n > maxCandlePage {
 			return reply{}, errInvalidRequest(fmt.Errorf("limit %q", v))
 		}

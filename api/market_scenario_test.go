@@ -162,7 +162,8 @@ func TestMarketLists(t *testing.T) {
 	if all.HasMore || len(all.Items) == 0 || len(all.Items) > 20 {
 		t.Fatalf("last page %+v", all)
 	}
-	for _, bad := range []string{"page=" + strconv.Itoa(last+1) + "&market=otc&type=etf", "tab=rise", "market=nyse", "type=index",
+	want(t, c.get(fmt.Sprintf("/api/vue/market/stocks?market=otc&type=etf&page=%d", last+1)), 400, "page_out_of_range")
+	for _, bad := range []string{"tab=rise", "market=nyse", "type=index",
 		"page=0", "page=x", "size=0", "size=101"} {
 		want(t, c.get("/api/vue/market/stocks?"+bad), 400, "invalid_request")
 	}

@@ -180,14 +180,15 @@ func (s *server) routes() []route {
 	}
 }
 
-// router builds the mux: API routes, health and metrics, the embedded web app.
-func (s *server) router(metricsHandler http.Handler) *mux.Router {
+// router builds the public mux: API routes, health, the embedded web app. Metrics are not here:
+// they tell an outsider about traffic and internals, so they have their own listener
+// (Stack.MetricsHandler, lotbook serve --metrics-addr).
+func (s *server) router() *mux.Router {
 	m := mux.NewRouter()
 	m.Use(s.recoverPanics, s.accessLog, securityHeaders)
 	for _, rt := range s.routes() {
 		m.Handle(rt.path, s.endpoint(rt)).Methods(rt.method).Name(rt.method + " " + rt.path)
 	}
-	m.Handle("/metrics", metricsHandler).Methods("GET").Name("GET /metrics")
 	m.HandleFunc("/healthz", s.healthz).Methods("GET").Name("GET /healthz")
 	m.HandleFunc("/readyz", s.readyz).Methods("GET").Name("GET /readyz")
 	m.HandleFunc("/api/logo.svg", s.logo).Methods("GET").Name("GET /api/logo.svg")

@@ -139,6 +139,7 @@ const (
 	KeyOrderNotPending         = "order_not_pending"
 	KeyRemarkRequired          = "remark_required"
 	KeyFlagInvalid             = "flag_invalid"
+	KeyStaffAccountProtected   = "staff_account_protected"
 	KeyFileNotFound            = "file_not_found"
 	KeySubmitTooFrequent       = "submit_too_frequent"
 	KeyWithdrawalBanned        = "withdrawal_banned"
@@ -147,6 +148,7 @@ const (
 	// Identity verification.
 	KeyNameRequired        = "name_required"
 	KeyNameInvalid         = "name_invalid"
+	KeyNameTooManyMarks    = "name_too_many_marks"
 	KeyIDNumberRequired    = "id_number_required"
 	KeyIDNumberInvalid     = "id_number_invalid"
 	KeyIDPhotosRequired    = "id_photos_required"

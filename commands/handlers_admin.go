@@ -6,7 +6,6 @@ import (
 
 	"github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/commands/rules/money"
-	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
@@ -78,8 +77,14 @@ func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in Cha
 	if e != nil {
 		return Result{}, e
 	}
+	var newHash string
+	if in.Password != "" {
+		if newHash, err = s.hash(in.Password); err != nil {
+			return Result{}, err
+		}
+	}
 	rec, err := execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
-		return decideConfigureChannel(cfg, ch)
+		return decideConfigureChannel(cfg, ch, in.Password, newHash, s.channelPasswordOK)
 	})
 	if err != nil {
 		return Result{}, err
@@ -89,7 +94,7 @@ func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in Cha
 
 // channelFrom validates a channel definition: id of lower-case letters, digits, '_' or '-'
 // (1-32), a name, a three-letter currency, positive min <= max within the currency's minor unit,
-// a valid window.
+// a valid window. The password is not part of it: ConfigureDepositChannel hashes it.
 func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *Error) {
 	bad := invalid(KeyInvalidRequest)
 	if !validChannelID(in.ID) || strings.TrimSpace(in.Name) == "" || len([]rune(in.Name)) > 64 || !validCurrency(in.Currency) {
@@ -109,9 +114,6 @@ func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *Error) {
 	ch := events.DepositChannelConfigured{
 		ID: in.ID, Name: strings.TrimSpace(in.Name), Currency: in.Currency, Min: lo, Max: hi,
 		Window: in.Window, Enabled: in.Enabled,
-	}
-	if in.Password != "" {
-		ch.PasswordHash = secret.ChannelPasswordHash(in.Password)
 	}
 	return ch, nil
 }
@@ -180,7 +182,6 @@ func (s *Service) ConfigureWithdrawalChannel(ctx context.Context, meta Meta, in 
 	if err != nil {
 		return Result{}, err
 	}
-	in.Password = ""
 	dc, e := channelFrom(in)
 	if e != nil {
 		return Result{}, e

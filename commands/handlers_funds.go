@@ -43,7 +43,8 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 		}
 		return decideDepositRequest(a, depositRequest{
 			in: in, member: facts, channel: channel, now: c.now, cal: s.cal,
-			orderNo: func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
+			orderNo:         func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
+			channelPassword: s.channelPasswordOK,
 		})
 	})
 	if err != nil {

@@ -70,6 +70,8 @@ func validateRealName(in RealNameInput) (name, id string, err *Error) {
 		return "", "", invalid(KeyIDNumberRequired)
 	case in.FrontFileID == "" || in.BackFileID == "":
 		return "", "", invalid(KeyIDPhotosRequired)
+	case identity.TooManyMarks(name):
+		return "", "", invalid(KeyNameTooManyMarks)
 	case !identity.ValidName(name):
 		return "", "", invalid(KeyNameInvalid)
 	case !identity.ValidTaiwanID(id):
@@ -250,6 +252,8 @@ func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
 		return card, "", invalid(KeyCardFieldsRequired)
 	case tooLong(card.HolderName, card.BankName, card.Branch):
 		return card, "", invalid(KeyInvalidRequest)
+	case identity.TooManyMarks(card.HolderName):
+		return card, "", invalid(KeyNameTooManyMarks)
 	case !banking.ValidNumber(number):
 		return card, "", invalid(KeyCardNumberInvalid)
 	case !banking.ValidBankCode(card.BankCode):

@@ -197,10 +197,14 @@ func (s *Service) Login(ctx context.Context, meta Meta, account, password string
 	if err != nil {
 		return Session{}, err
 	}
+	decoy, err := s.decoy()
+	if err != nil {
+		return Session{}, unavailable(fmt.Errorf("decoy password hash: %w", err))
+	}
 	var who memberState
 	rec, err := execute(ctx, s, c, events.MemberStream(memberID), func(m *memberState) ([]events.Payload, error) {
 		who = memberState{memberID: m.memberID, account: m.account, role: m.role}
-		return decideLogin(m, password, s.verify, session)
+		return decideLogin(m, password, decoy, s.verify, session)
 	})
 	if err != nil {
 		return Session{}, err
@@ -356,8 +360,20 @@ func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, f
 	return Result{Position: rec.position}, nil
 }
 
-// SetAccountFlag sets or clears a flag on account, by an ops user, with a reason.
+// SetAccountFlag sets or clears a flag on a member's account, by an ops user, with a reason.
+// Staff accounts are refused with staff_account_protected (see SetStaffFlag).
 func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string) (Result, error) {
+	return s.setFlag(ctx, meta, account, flag, on, reason, decideSetFlag)
+}
+
+// SetStaffFlag sets or clears a flag on an ops or auditor account: `lotbook user disable` and
+// `enable` on the server, never an HTTP route.
+func (s *Service) SetStaffFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string) (Result, error) {
+	return s.setFlag(ctx, meta, account, flag, on, reason, decideSetStaffFlag)
+}
+
+func (s *Service) setFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string,
+	decide func(m *memberState, flag string, on bool, reason string) ([]events.Payload, error)) (Result, error) {
 	c, err := s.begin(meta)
 	if err != nil {
 		return Result{}, err
@@ -377,7 +393,36 @@ func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, account, flag s
 	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
 	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
-		return decideSetFlag(m, flag, on, reason)
+		return decide(m, flag, on, reason)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// ResetStaffPassword sets a new password on an ops or auditor account without the old one
+// (`lotbook user password` on the server); every session of the user ends.
+func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, account, password string) (Result, error) {
+	c, err := s.begin(meta)
+	if err != nil {
+		return Result{}, err
+	}
+	switch {
+	case account == "":
+		return Result{}, invalid(KeyAccountRequired)
+	case password == "":
+		return Result{}, invalid(KeyPasswordRequired)
+	case !identity.ValidLoginPassword(password):
+		return Result{}, invalid(KeyPasswordInvalid)
+	}
+	newHash, err := s.hash(password)
+	if err != nil {
+		return Result{}, err
+	}
+	memberID := events.MemberID(identity.NormalizeAccount(account))
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideResetStaffPassword(m, newHash)
 	})
 	if err != nil {
 		return Result{}, err

@@ -16,6 +16,7 @@ package commands
 
 import (
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -74,6 +75,11 @@ type Service struct {
 	sealer      *secret.Sealer
 	rates       fx.Rates
 	trade       TradingRules
+	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
+	// unknown account is checked against it, so it takes as long as a wrong password.
+	decoy func() (string, error)
+	// channelMemo spares deposits the argon2id of a channel password already checked.
+	channelMemo *verifiedMemo
 }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
@@ -113,6 +119,14 @@ func New(store events.Store, opts Options) *Service {
 		size = 100_000
 	}
 	s.cache = newCache(size)
+	s.channelMemo = newVerifiedMemo()
+	s.decoy = sync.OnceValues(func() (string, error) {
+		tok, err := secret.NewToken()
+		if err != nil {
+			return "", err
+		}
+		return secret.HashPassword(tok, s.cost)
+	})
 	return s
 }
 

@@ -248,10 +248,11 @@ func (s *Service) Stocks(q ListQuery) (Page, error) {
 	}
 	data, order := s.list(q)
 	total := len(order)
-	from := (q.Page - 1) * q.Size
-	if q.Page < 1 || (q.Page > 1 && from >= total) {
+	// Compared in pages, not rows: (Page-1)*Size overflows for a huge page.
+	if q.Page < 1 || (q.Page > 1 && q.Page-1 >= (total+q.Size-1)/q.Size) {
 		return Page{}, fmt.Errorf("%w: page %d of %d items", ErrBadPage, q.Page, total)
 	}
+	from := (q.Page - 1) * q.Size
 	to := min(total, from+q.Size)
 	p := Page{Page: q.Page, Size: q.Size, Total: total, HasMore: to < total}
 	for _, i := range order[from:to] {

@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"math"
 	"strings"
 	"testing"
 )
@@ -69,6 +70,9 @@ func TestLikePattern(t *testing.T) {
 func TestPageArgs(t *testing.T) {
 	for _, tc := range []struct{ page, size, limit, offset int }{
 		{1, 20, 21, 0}, {3, 10, 11, 20}, {0, 0, 21, 0}, {-1, 5, 6, 0}, {2, 1000, 201, 200},
+		// Deep pages stop at MaxOffset instead of overflowing into a negative or wrapped offset.
+		{MaxPage(20), 20, 21, MaxOffset}, {MaxPage(20) + 1, 20, 21, MaxOffset}, {math.MaxInt, 20, 21, MaxOffset},
+		{math.MaxInt/16 + 2, 16, 17, MaxOffset - MaxOffset%16}, {math.MaxInt, 0, 21, MaxOffset},
 	} {
 		if l, o := pageArgs(tc.page, tc.size); l != tc.limit || o != tc.offset {
 			t.Errorf("pageArgs(%d, %d) = %d, %d", tc.page, tc.size, l, o)

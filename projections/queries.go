@@ -239,16 +239,27 @@ func (db *Reader) MemberByID(ctx context.Context, id string) (Member, error) {
 // maxPageSize bounds the rows one list query returns.
 const maxPageSize = 200
 
-// pageArgs turns a 1-based page and size (default 20, at most maxPageSize) into LIMIT (one more
-// row, to tell hasMore) and OFFSET.
-func pageArgs(page, size int) (limit, offset int) {
-	if page < 1 {
-		page = 1
-	}
+// MaxOffset bounds the rows a list query skips before its page. Skipping costs the database about
+// as much as reading, and an offset computed from an unbounded page number overflowed (page 1 on
+// SQLite, an error on PostgreSQL).
+const MaxOffset = 100_000
+
+// pageSize is the rows of a page of size: default 20, at most maxPageSize.
+func pageSize(size int) int {
 	if size < 1 {
-		size = 20
+		return 20
 	}
-	size = min(size, maxPageSize)
+	return min(size, maxPageSize)
+}
+
+// MaxPage is the deepest page of size rows a list serves; the api refuses deeper ones.
+func MaxPage(size int) int { return MaxOffset/pageSize(size) + 1 }
+
+// pageArgs turns a 1-based page and size into LIMIT (one more row, to tell hasMore) and OFFSET.
+// The page is held within 1..MaxPage, so the offset never passes MaxOffset nor overflows.
+func pageArgs(page, size int) (limit, offset int) {
+	size = pageSize(size)
+	page = min(max(page, 1), MaxPage(size))
 	return size + 1, (page - 1) * size
 }
 

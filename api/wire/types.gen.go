@@ -353,6 +353,7 @@ const (
 	MessageKeyLoginFailed              MessageKey = "login_failed"
 	MessageKeyNameInvalid              MessageKey = "name_invalid"
 	MessageKeyNameRequired             MessageKey = "name_required"
+	MessageKeyNameTooManyMarks         MessageKey = "name_too_many_marks"
 	MessageKeyNotFound                 MessageKey = "not_found"
 	MessageKeyNotTradingTime           MessageKey = "not_trading_time"
 	MessageKeyOddLotCashOnly           MessageKey = "odd_lot_cash_only"
@@ -362,6 +363,7 @@ const (
 	MessageKeyOrderCancelled           MessageKey = "order_cancelled"
 	MessageKeyOrderNotFound            MessageKey = "order_not_found"
 	MessageKeyOrderNotPending          MessageKey = "order_not_pending"
+	MessageKeyPageOutOfRange           MessageKey = "page_out_of_range"
 	MessageKeyPasswordChanged          MessageKey = "password_changed"
 	MessageKeyPasswordInvalid          MessageKey = "password_invalid"
 	MessageKeyPasswordRequired         MessageKey = "password_required"
@@ -385,6 +387,7 @@ const (
 	MessageKeyRegisterFailed           MessageKey = "register_failed"
 	MessageKeyRemarkRequired           MessageKey = "remark_required"
 	MessageKeySaleNotAllowedYet        MessageKey = "sale_not_allowed_yet"
+	MessageKeyStaffAccountProtected    MessageKey = "staff_account_protected"
 	MessageKeySubmitTooFrequent        MessageKey = "submit_too_frequent"
 	MessageKeySymbolNotFound           MessageKey = "symbol_not_found"
 	MessageKeySymbolRequired           MessageKey = "symbol_required"
@@ -531,6 +534,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyNameRequired:
 		return true
+	case MessageKeyNameTooManyMarks:
+		return true
 	case MessageKeyNotFound:
 		return true
 	case MessageKeyNotTradingTime:
@@ -548,6 +553,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyOrderNotFound:
 		return true
 	case MessageKeyOrderNotPending:
+		return true
+	case MessageKeyPageOutOfRange:
 		return true
 	case MessageKeyPasswordChanged:
 		return true
@@ -594,6 +601,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyRemarkRequired:
 		return true
 	case MessageKeySaleNotAllowedYet:
+		return true
+	case MessageKeyStaffAccountProtected:
 		return true
 	case MessageKeySubmitTooFrequent:
 		return true
@@ -1082,7 +1091,9 @@ type BindCardRequest struct {
 	Branch   string `json:"branch"`
 
 	// CardNumber 10 to 16 digits
-	CardNumber string  `json:"cardNumber"`
+	CardNumber string `json:"cardNumber"`
+
+	// HolderName the verified real name (compared after NFC); the same bound on combining marks as RealNameRequest.name
 	HolderName string  `json:"holderName"`
 	Ifsc       *string `json:"ifsc,omitempty"`
 	Upi        *string `json:"upi,omitempty"`
@@ -1821,7 +1832,8 @@ type RealNameRequest struct {
 	// IdNumber Taiwan ID number (or new resident certificate number), check digit validated
 	IdNumber string `json:"idNumber"`
 
-	// Name 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe
+	// Name 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.
+	// More than 2 combining marks in a row or 20 in all answers 400 name_too_many_marks.
 	Name string `json:"name"`
 }
 

@@ -29,6 +29,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description An unknown account and a wrong password get the same answer (422 account_or_password_wrong) after the same work (a decoy argon2id check), so login does not tell whether an account exists. Only after the right password does it tell the account's state (403 account_disabled, account_frozen, login_banned). */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -291,6 +292,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description Sets or clears a flag on a member's account. Ops and auditor accounts are refused with 403 staff_account_protected and nothing changes: staff are managed on the server with `lotbook user`. */
         post: operations["setMemberFlag"];
         delete?: never;
         options?: never;
@@ -325,7 +327,7 @@ export interface paths {
         /**
          * @description A page of the market list. Tabs: all (by code), gainers (change percent, highest first),
          *     losers (lowest first), volume (shares traded, most first); ties by code. A page past the
-         *     end (other than page 1) answers 400 invalid_request. Items carry no best five (empty bids
+         *     end (other than page 1) answers 400 page_out_of_range. Items carry no best five (empty bids
          *     and asks).
          */
         get: operations["marketStocks"];
@@ -800,22 +802,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["metrics"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/healthz": {
         parameters: {
             query?: never;
@@ -1036,7 +1022,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -1253,7 +1239,10 @@ export interface components {
          */
         FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled";
         RealNameRequest: {
-            /** @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe */
+            /**
+             * @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.
+             *     More than 2 combining marks in a row or 20 in all answers 400 name_too_many_marks.
+             */
             name: string;
             /** @description Taiwan ID number (or new resident certificate number), check digit validated */
             idNumber: string;
@@ -1322,6 +1311,7 @@ export interface components {
             changes: components["schemas"]["CreditChange"][];
         };
         BindCardRequest: {
+            /** @description the verified real name (compared after NFC); the same bound on combining marks as RealNameRequest.name */
             holderName: string;
             bankName: string;
             branch: string;
@@ -1870,6 +1860,10 @@ export interface components {
         IdempotencyKeyOptional: string;
         /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
         LotbookPosition: number;
+        /**
+         * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+         *     400 page_out_of_range.
+         */
         Page: number;
         Size: number;
         OrderNo: string;
@@ -2253,6 +2247,10 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "all" | "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2284,6 +2282,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: components["schemas"]["ReviewStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2390,6 +2392,10 @@ export interface operations {
             query?: {
                 /** @description part of an account */
                 q?: string;
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2485,6 +2491,10 @@ export interface operations {
                 market?: components["schemas"]["MarketKind"];
                 /** @description stocks and ETFs when absent */
                 type?: "stock" | "etf";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3107,6 +3117,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "verified" | "rejected";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3213,6 +3227,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: components["schemas"]["ReviewStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3335,26 +3353,6 @@ export interface operations {
             };
         };
     };
-    metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text format */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-        };
-    };
     healthz: {
         parameters: {
             query?: never;
@@ -3409,6 +3407,10 @@ export interface operations {
             query?: {
                 /** @description working (pending and partly filled), done (filled, cancelled, expired), or one status */
                 status?: "all" | "working" | "done" | "pending" | "partial" | "filled" | "cancelled" | "expired";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3547,6 +3549,10 @@ export interface operations {
             query?: {
                 /** @description holding (holding and closing), pending (opening order not filled yet), closed (closed and cancelled), all */
                 status?: "holding" | "pending" | "closed" | "all";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3675,6 +3681,10 @@ export interface operations {
     tradeNotices: {
         parameters: {
             query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };

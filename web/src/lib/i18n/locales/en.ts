@@ -224,6 +224,7 @@ const en: Messages = {
   msg: {
     ok: 'Success',
     invalid_request: 'Invalid request',
+    page_out_of_range: 'No more pages',
     unauthorized: 'Please log in first',
     forbidden: 'Not allowed',
     not_found: 'Not found',
@@ -274,6 +275,7 @@ const en: Messages = {
     order_not_pending: 'The order is no longer pending',
     remark_required: 'Please enter a remark',
     flag_invalid: 'Invalid account flag',
+    staff_account_protected: 'Staff accounts are managed on the server, not here',
     file_required: 'Please choose a file',
     file_too_large: 'The file is larger than 5 MB',
     file_type_invalid: 'Only JPEG, PNG or WebP images',
@@ -281,6 +283,7 @@ const en: Messages = {
     realname_submitted: 'Submitted, awaiting review',
     name_required: 'Please enter your name',
     name_invalid: 'Please enter your name as on your ID card',
+    name_too_many_marks: 'The name has too many accent marks; please type it as on your ID card',
     id_number_required: 'Please enter your ID number',
     id_number_invalid: 'Invalid ID number',
     id_photos_required: 'Please upload the front and back of your ID card',

@@ -222,6 +222,7 @@ const zhTW = {
   msg: {
     ok: '成功',
     invalid_request: '請求格式錯誤',
+    page_out_of_range: '已無更多頁面',
     unauthorized: '請先登入',
     forbidden: '沒有權限',
     not_found: '找不到資料',
@@ -272,6 +273,7 @@ const zhTW = {
     order_not_pending: '訂單已不在待處理狀態',
     remark_required: '請輸入備註',
     flag_invalid: '無效的帳戶標記',
+    staff_account_protected: '員工帳號只能在伺服器上管理，無法在此變更',
     file_required: '請選擇檔案',
     file_too_large: '檔案超過 5 MB',
     file_type_invalid: '僅支援 JPEG、PNG 或 WebP 圖片',
@@ -279,6 +281,7 @@ const zhTW = {
     realname_submitted: '已提交，等待審核',
     name_required: '請輸入姓名',
     name_invalid: '請輸入與身分證相同的姓名',
+    name_too_many_marks: '姓名的附加符號過多，請輸入與身分證相同的姓名',
     id_number_required: '請輸入身分證字號',
     id_number_invalid: '身分證字號格式錯誤',
     id_photos_required: '請上傳身分證正反面照片',
