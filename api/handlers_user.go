@@ -92,28 +92,38 @@ func (s *server) logout(c *call) (reply, error) {
 	return ok(wire.Empty{})
 }
 
+// userInfo reads the profile, cash, positions and profit in one snapshot: an order being filled
+// is counted once, in frozen cash or in positions, never in both or neither.
 func (s *server) userInfo(c *call) (reply, error) {
-	m, err := s.read.MemberByID(c.ctx(), c.sess.MemberID)
+	var (
+		m              projections.Member
+		bals           map[string]projections.Balance
+		score          int
+		status         map[string]wire.RealNameStatus
+		equity, profit decimal.Decimal
+	)
+	id := c.sess.MemberID
+	err := s.snapshot(c, func(rd *projections.Reader) error {
+		var err error
+		if m, err = rd.MemberByID(c.ctx(), id); err != nil {
+			return fmt.Errorf("member %s: %w", id, err)
+		}
+		if bals, err = rd.Balances(c.ctx(), id); err != nil {
+			return fmt.Errorf("balances of %s: %w", id, err)
+		}
+		if score, err = creditScore(c.ctx(), rd, id); err != nil {
+			return err
+		}
+		if status, err = realNameStatuses(c.ctx(), rd, id); err != nil {
+			return err
+		}
+		equity, profit, err = s.tradeTotals(c.ctx(), rd, id)
+		return err
+	})
 	if err != nil {
-		return reply{}, fmt.Errorf("member %s: %w", c.sess.MemberID, err)
-	}
-	bals, err := s.read.Balances(c.ctx(), c.sess.MemberID)
-	if err != nil {
-		return reply{}, fmt.Errorf("balances of %s: %w", c.sess.MemberID, err)
+		return reply{}, err
 	}
 	twd, usd := bals["TWD"], bals["USD"]
-	score, err := s.creditScore(c, c.sess.MemberID)
-	if err != nil {
-		return reply{}, err
-	}
-	status, err := s.realNameStatuses(c, c.sess.MemberID)
-	if err != nil {
-		return reply{}, err
-	}
-	equity, profit, err := s.tradeTotals(c, c.sess.MemberID)
-	if err != nil {
-		return reply{}, err
-	}
 	cash := make(map[string]decimal.Decimal, len(bals))
 	for cur, b := range bals {
 		cash[cur] = b.Available.Add(b.Frozen)

@@ -229,6 +229,9 @@ func (s *server) command(c *call, rt route) {
 		}
 	}
 	rep, err := rt.handle(c)
+	if err == nil {
+		s.noteWrite(c, rep)
+	}
 	s.settle(c, rep, err)
 }
 

@@ -75,6 +75,9 @@ type call struct {
 	// by bind); replayable says whether a success is stored with it for replays.
 	claim      *projections.IdemRecord
 	replayable bool
+	// position is the log position a snapshot read reflects (0: the answer was not read from
+	// one snapshot, and carries how far every projection has come).
+	position int64
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
@@ -120,6 +123,7 @@ type server struct {
 	idemLocks                         *keyedLocks
 	idem                              *idemRecords
 	owners                            *orderOwners // deposits taken here, for ops decisions
+	written                           *sessionPositions
 	metrics                           *httpMetrics
 }
 
@@ -237,7 +241,7 @@ func (s *server) admit(c *call, rt route) error {
 		}
 		c.sess = &sess
 	}
-	return s.waitForPosition(c.r)
+	return s.waitForPosition(c, rt)
 }
 
 func roleAllows(a access, role string) error {
@@ -250,18 +254,47 @@ func roleAllows(a access, role string) error {
 	return nil
 }
 
-// waitForPosition honours Lotbook-Position: wait (bounded) until projections reached it. On
-// time-out the read is served as it is; the client sees the position in the answer's header.
-func (s *server) waitForPosition(r *http.Request) error {
-	v := r.Header.Get("Lotbook-Position")
-	if v == "" {
-		return nil
+// waitForPosition waits (bounded) until projections reached Lotbook-Position and, before a read,
+// the highest position this session's own writes answered with, so that a client that sends no
+// header still reads its own writes (writes decide on the log, not on read models, and do not
+// wait for them). On time-out the request is served as it is; the client sees the position in
+// the answer's header.
+func (s *server) waitForPosition(c *call, rt route) error {
+	var pos int64
+	if v := c.r.Header.Get("Lotbook-Position"); v != "" {
+		p, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || p < 0 {
+			return errInvalidRequest(errors.New("bad Lotbook-Position"))
+		}
+		pos = p
 	}
-	pos, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || pos < 0 {
-		return errInvalidRequest(errors.New("bad Lotbook-Position"))
+	if c.sess != nil && rt.idem == idemNone {
+		pos = max(pos, s.written.get(tokenHash(c.r.Header.Get("token"))))
 	}
-	s.catchUpTo(r.Context(), pos)
+	if pos > 0 {
+		s.catchUpTo(c.ctx(), pos)
+	}
+	return nil
+}
+
+// noteWrite remembers the position a session's write answered with, for its next requests.
+func (s *server) noteWrite(c *call, rep reply) {
+	if c.sess == nil {
+		return
+	}
+	if pos := answerPosition(rep.data); pos > 0 {
+		s.written.note(tokenHash(c.r.Header.Get("token")), pos)
+	}
+}
+
+// snapshot runs read over one snapshot of the read models; the answer carries the log position
+// that snapshot reflects.
+func (s *server) snapshot(c *call, read func(rd *projections.Reader) error) error {
+	pos, err := s.runner.Snapshot(c.ctx(), read)
+	if err != nil {
+		return err
+	}
+	c.position = pos
 	return nil
 }
 
@@ -298,7 +331,11 @@ func (s *server) finish(c *call, rep reply, err error) {
 	if rep.written {
 		return
 	}
-	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
+	pos := c.position
+	if pos == 0 {
+		pos = s.runner.Position()
+	}
+	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(pos, 10))
 	writeOKKey(c.w, rep.key, rep.data)
 }
 

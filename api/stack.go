@@ -172,6 +172,7 @@ func (st *Stack) newServer() *server {
 		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),
 		idemLocks:    newKeyedLocks(),
 		owners:       newOrderOwners(),
+		written:      newSessionPositions(maxSessionPositions),
 		idem:         newIdemRecords(st.Read, st.cfg.Logger),
 		metrics:      newHTTPMetrics(st.Registry),
 		mkt:          st.Market,
