@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 )
 
 // maxJSONBody bounds every JSON request body; the largest legitimate one is far below it.
@@ -26,9 +27,13 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 }
 
 // decodeStrict decodes exactly one JSON object into dst: the names must be the schema's own
-// (exact case), every required field present and not null, no unknown fields, types exact (so a
-// JSON number where the contract has a decimal string is refused), nothing after the value.
+// (exact case), each at most once in any object, every required field present and not null, no
+// unknown fields, types exact (so a JSON number where the contract has a decimal string is
+// refused), nothing after the value.
 func decodeStrict(body []byte, sh requestShape, dst any) error {
+	if err := noDuplicateKeys(body); err != nil {
+		return errInvalidRequest(err)
+	}
 	var fields map[string]json.RawMessage
 	if err := oneValue(body, &fields, false); err != nil {
 		return errInvalidRequest(err)
@@ -65,4 +70,65 @@ func oneValue(body []byte, dst any, strict bool) error {
 		return errors.New("more than one JSON value")
 	}
 	return nil
+}
+
+// queryCount parses a count from a query string in the grammar of typed numbers: ASCII digits only
+// (Atoi alone takes a sign). A value past int is strconv.ErrRange.
+func queryCount(v string) (int, error) {
+	for i := 0; i < len(v); i++ {
+		if v[i] < '0' || v[i] > '9' {
+			return 0, fmt.Errorf("%q is not a count", v)
+		}
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		return 0, fmt.Errorf("count: %w", err)
+	}
+	return n, nil
+}
+
+// noDuplicateKeys walks body's tokens and refuses a name given twice in one object, at any depth.
+// encoding/json silently keeps the last one, so a proxy, a log and this server could each read a
+// different request from the same bytes.
+func noDuplicateKeys(body []byte) error {
+	type scope struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var stack []*scope
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("decode: %w", err)
+		}
+		var top *scope
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top != nil && top.keys != nil {
+			if top.wantKey {
+				k := tok.(string) // the decoder yields only strings where a name belongs
+				if top.keys[k] {
+					return fmt.Errorf("field %q given twice", k)
+				}
+				top.keys[k], top.wantKey = true, false
+				continue
+			}
+			top.wantKey = true // this token starts the value; the next one at this depth is a name
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &scope{keys: map[string]bool{}, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, &scope{})
+		}
+	}
 }

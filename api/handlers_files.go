@@ -29,12 +29,10 @@ func (s *server) upload(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	actor := c.meta().Actor
-	hash := requestHash(c.r.Method, c.r.URL.Path, raw)
-	if c.idemKey != "" {
-		if done, err := s.replay(c, c.idemKey, actor, hash); done || err != nil {
-			return reply{written: done}, err
-		}
+	// The key binds to the file's content, not to the multipart framing (a retry may use
+	// another boundary).
+	if s.bind(c, raw) {
+		return reply{written: true}, nil
 	}
 	if err := s.limit(c, func() (bool, time.Duration) { return s.uploadMember.allow(c.sess.MemberID) }); err != nil {
 		return reply{}, refuse(http.StatusTooManyRequests, wire.MessageKeyUploadRateLimited, err)
@@ -62,12 +60,7 @@ func (s *server) upload(c *call) (reply, error) {
 	if _, err := s.cmd.RecordUpload(c.ctx(), c.meta(), c.sess.MemberID, rec); err != nil {
 		return reply{}, err
 	}
-	rep := reply{key: wire.MessageKeyOk, data: wire.FileRef{Id: rec.FileID}}
-	if c.idemKey == "" {
-		return rep, nil
-	}
-	s.storeAndWrite(c, c.idemKey, actor, hash, rep)
-	return reply{written: true}, nil
+	return ok(wire.FileRef{Id: rec.FileID})
 }
 
 // reencodeGated decodes and re-encodes inside the decode gate: the decoded image is garbage

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"net/url"
@@ -65,17 +66,24 @@ func orderOut(r commands.OrderResult) wire.OrderResult {
 	return wire.OrderResult{OrderNo: r.OrderNo, Status: wire.ReviewStatus(r.Status), Position: r.Position}
 }
 
-// paging reads page (from 1) and size (1..100, default 20); anything else is invalid_request.
+// paging reads page (from 1) and size (1..100, default 20), plain digits; anything else is
+// invalid_request. A
+// page deeper than the lists read (projections.MaxPage), even one past int64, is
+// page_out_of_range: no query runs with an offset that overflowed.
 func paging(q url.Values) (page, size int, err error) {
 	page, size = 1, 20
-	if v := q.Get("page"); v != "" {
-		if page, err = strconv.Atoi(v); err != nil || page < 1 {
-			return 0, 0, errInvalidRequest(fmt.Errorf("page %q", v))
+	if v := q.Get("size"); v != "" {
+		if size, err = queryCount(v); err != nil || size < 1 || size > 100 {
+			return 0, 0, errInvalidRequest(fmt.Errorf("size %q", v))
 		}
 	}
-	if v := q.Get("size"); v != "" {
-		if size, err = strconv.Atoi(v); err != nil || size < 1 || size > 100 {
-			return 0, 0, errInvalidRequest(fmt.Errorf("size %q", v))
+	if v := q.Get("page"); v != "" {
+		page, err = queryCount(v)
+		if errors.Is(err, strconv.ErrRange) || err == nil && page > projections.MaxPage(size) {
+			return 0, 0, refuse(http.StatusBadRequest, wire.MessageKeyPageOutOfRange, fmt.Errorf("page %q of %d rows", v, size))
+		}
+		if err != nil || page < 1 {
+			return 0, 0, errInvalidRequest(fmt.Errorf("page %q", v))
 		}
 	}
 	return page, size, nil

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/gorilla/mux"
@@ -50,8 +51,8 @@ func (s *server) myRealName(c *call) (reply, error) {
 
 // realNameStatus is a member's identity status for /user/info and the ops member list: the
 // member_funds read model knows it once they submitted.
-func (s *server) realNameStatuses(c *call, memberIDs ...string) (map[string]wire.RealNameStatus, error) {
-	st, err := s.read.RealNameStatuses(c.ctx(), memberIDs)
+func realNameStatuses(ctx context.Context, rd *projections.Reader, memberIDs ...string) (map[string]wire.RealNameStatus, error) {
+	st, err := rd.RealNameStatuses(ctx, memberIDs)
 	if err != nil {
 		return nil, fmt.Errorf("realname statuses: %w", err)
 	}
@@ -63,8 +64,8 @@ func (s *server) realNameStatuses(c *call, memberIDs ...string) (map[string]wire
 }
 
 // creditScore is the member's score: the start value until an event changed it.
-func (s *server) creditScore(c *call, memberID string) (int, error) {
-	score, found, err := s.read.CreditScoreOf(c.ctx(), memberID)
+func creditScore(ctx context.Context, rd *projections.Reader, memberID string) (int, error) {
+	score, found, err := rd.CreditScoreOf(ctx, memberID)
 	if err != nil {
 		return 0, err
 	}
@@ -75,7 +76,7 @@ func (s *server) creditScore(c *call, memberID string) (int, error) {
 }
 
 func (s *server) creditRule(c *call) (reply, error) {
-	score, err := s.creditScore(c, c.sess.MemberID)
+	score, err := creditScore(c.ctx(), s.read.Reader, c.sess.MemberID)
 	if err != nil {
 		return reply{}, err
 	}

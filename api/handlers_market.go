@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -31,16 +30,18 @@ const (
 	hotResults        = 20
 )
 
-// marketError maps the market's refusals: an unknown symbol is 404 not_found, any other bad
-// parameter 400 invalid_request.
+// marketError maps the market's refusals: an unknown symbol is 404 not_found, a page past the end
+// 400 page_out_of_range, any other bad parameter 400 invalid_request.
 func marketError(err error) error {
 	switch {
 	case err == nil:
 		return nil
 	case errors.Is(err, market.ErrUnknownSymbol):
 		return refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
+	case errors.Is(err, market.ErrBadPage):
+		return refuse(http.StatusBadRequest, wire.MessageKeyPageOutOfRange, err)
 	case errors.Is(err, market.ErrBadInterval), errors.Is(err, market.ErrBadTab), errors.Is(err, market.ErrBadMarket),
-		errors.Is(err, market.ErrBadType), errors.Is(err, market.ErrBadPage), errors.Is(err, market.ErrBadLimit):
+		errors.Is(err, market.ErrBadType), errors.Is(err, market.ErrBadLimit):
 		return errInvalidRequest(err)
 	}
 	return err
@@ -130,7 +131,7 @@ func (s *server) marketCandles(c *call) (reply, error) {
 	}
 	limit := defaultCandlePage
 	if v := q.Get("limit"); v != "" {
-		n, err := strconv.Atoi(v)
+		n, err := queryCount(v)
 		if err != nil || n < 1 || n > maxCandlePage {
 			return reply{}, errInvalidRequest(fmt.Errorf("limit %q", v))
 		}
@@ -188,6 +189,7 @@ func newHotLists() *hotLists {
 }
 
 func (h *hotLists) top(mkt *market.Service, m string) ([]market.Quote, error) {
+	m = market.Filter(m) // one list for "" and its synonym
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	if at, found := h.at[m]; found && time.Since(at) < time.Second {
@@ -226,6 +228,10 @@ func (s *server) optionalList(c *call) (reply, error) {
 	if !req.Type.Valid() {
 		return reply{}, errInvalidRequest(fmt.Errorf("type %q", req.Type))
 	}
+	only := market.Filter(string(req.Type)) // one market, or "" for all of them (all, twd)
+	if req.Type == wire.OptionalListRequestTypeAll {
+		only = ""
+	}
 	syms, err := s.read.Favorites(c.ctx(), c.sess.MemberID)
 	if err != nil {
 		return reply{}, fmt.Errorf("favorites of %s: %w", c.sess.MemberID, err)
@@ -236,7 +242,7 @@ func (s *server) optionalList(c *call) (reply, error) {
 		if err != nil {
 			continue // the instrument list no longer has it
 		}
-		if req.Type != wire.OptionalListRequestTypeAll && q.Market != string(req.Type) {
+		if only != "" && q.Market != only {
 			continue
 		}
 		q.Bids, q.Asks = nil, nil // lists carry no best five

@@ -28,15 +28,20 @@ func (s *server) opsMembers(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	ms, more, err := s.read.Members(c.ctx(), q.Get("q"), page, size)
-	if err != nil {
-		return reply{}, fmt.Errorf("members: %w", err)
-	}
-	ids := make([]string, 0, len(ms))
-	for _, m := range ms {
-		ids = append(ids, m.MemberID)
-	}
-	statuses, err := s.realNameStatuses(c, ids...)
+	var ms []projections.Member
+	var more bool
+	var statuses map[string]wire.RealNameStatus
+	err = s.snapshot(c, func(rd *projections.Reader) error {
+		if ms, more, err = rd.Members(c.ctx(), q.Get("q"), page, size); err != nil {
+			return fmt.Errorf("members: %w", err)
+		}
+		ids := make([]string, 0, len(ms))
+		for _, m := range ms {
+			ids = append(ids, m.MemberID)
+		}
+		statuses, err = realNameStatuses(c.ctx(), rd, ids...)
+		return err
+	})
 	if err != nil {
 		return reply{}, err
 	}

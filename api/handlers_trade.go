@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"time"
@@ -227,9 +228,21 @@ func (s *server) position(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	os, err := s.read.OrdersOfPosition(c.ctx(), p.ID)
+	// The position again with its orders, from one snapshot: a fill in between must not show
+	// in one and not the other.
+	var os []projections.Order
+	id := p.ID
+	err = s.snapshot(c, func(rd *projections.Reader) error {
+		if p, err = rd.PositionByID(c.ctx(), id); err != nil {
+			return fmt.Errorf("position %s: %w", id, err)
+		}
+		if os, err = rd.OrdersOfPosition(c.ctx(), id); err != nil {
+			return fmt.Errorf("orders of %s: %w", id, err)
+		}
+		return nil
+	})
 	if err != nil {
-		return reply{}, fmt.Errorf("orders of %s: %w", p.ID, err)
+		return reply{}, err
 	}
 	out := wire.TradePositionDetail{Position: s.positionOut(p, tradingDay(s.now())), Orders: make([]wire.TradeOrder, 0, len(os))}
 	for _, o := range os {
@@ -264,9 +277,25 @@ func (s *server) closePosition(c *call) (reply, error) {
 
 func (s *server) dayTrading(c *call) (reply, error) {
 	today := tradingDay(s.now())
-	ps, _, err := s.read.Positions(c.ctx(), c.sess.MemberID, nil, 0, 0)
+	var ps []projections.Position
+	orders := map[string][]projections.Order{}
+	err := s.snapshot(c, func(rd *projections.Reader) error {
+		var err error
+		if ps, _, err = rd.Positions(c.ctx(), c.sess.MemberID, nil, 0, 0); err != nil {
+			return fmt.Errorf("positions: %w", err)
+		}
+		for _, p := range ps {
+			if !p.DayTrade || p.OpenDay != today {
+				continue
+			}
+			if orders[p.ID], err = rd.OrdersOfPosition(c.ctx(), p.ID); err != nil {
+				return fmt.Errorf("orders of %s: %w", p.ID, err)
+			}
+		}
+		return nil
+	})
 	if err != nil {
-		return reply{}, fmt.Errorf("positions: %w", err)
+		return reply{}, err
 	}
 	out := wire.DayTradingSummary{TradingDay: today, Positions: []wire.TradePosition{}, Orders: []wire.TradeOrder{}}
 	var valuationSum, committed, profit decimal.Decimal
@@ -283,11 +312,7 @@ func (s *server) dayTrading(c *call) (reply, error) {
 		// thousands) and a short's margin.
 		committed = committed.Add(p.EntryAmount.DivRound(p.Leverage, 2))
 		out.Positions = append(out.Positions, s.positionOut(p, today))
-		os, err := s.read.OrdersOfPosition(c.ctx(), p.ID)
-		if err != nil {
-			return reply{}, fmt.Errorf("orders of %s: %w", p.ID, err)
-		}
-		for _, o := range os {
+		for _, o := range orders[p.ID] {
 			out.Orders = append(out.Orders, tradeOrderOut(o))
 		}
 	}
@@ -329,13 +354,20 @@ func (s *server) tradeNotices(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	ns, more, err := s.read.Notices(c.ctx(), c.sess.MemberID, page, size)
+	var ns []projections.Notice
+	var more bool
+	var ps []projections.Position
+	err = s.snapshot(c, func(rd *projections.Reader) error {
+		if ns, more, err = rd.Notices(c.ctx(), c.sess.MemberID, page, size); err != nil {
+			return fmt.Errorf("notices: %w", err)
+		}
+		if ps, _, err = rd.Positions(c.ctx(), c.sess.MemberID, positionStatuses["holding"], 0, 0); err != nil {
+			return fmt.Errorf("positions: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return reply{}, fmt.Errorf("notices: %w", err)
-	}
-	ps, _, err := s.read.Positions(c.ctx(), c.sess.MemberID, positionStatuses["holding"], 0, 0)
-	if err != nil {
-		return reply{}, fmt.Errorf("positions: %w", err)
+		return reply{}, err
 	}
 	out := wire.TradeNoticePage{Items: make([]wire.TradeNotice, 0, len(ns)), Page: page, HasMore: more, Ratio: s.marginRatio(ps)}
 	for _, n := range ns {
@@ -362,12 +394,12 @@ func (s *server) tradeRules(c *call) (reply, error) {
 
 // tradeTotals are what a member's positions add to the mine screen: their equity to total assets,
 // realised plus unrealised profit.
-func (s *server) tradeTotals(c *call, memberID string) (equity, profit decimal.Decimal, err error) {
-	realised, err := s.read.RealisedProfit(c.ctx(), memberID)
+func (s *server) tradeTotals(ctx context.Context, rd *projections.Reader, memberID string) (equity, profit decimal.Decimal, err error) {
+	realised, err := rd.RealisedProfit(ctx, memberID)
 	if err != nil {
 		return decimal.Zero, decimal.Zero, fmt.Errorf("realised profit: %w", err)
 	}
-	ps, _, err := s.read.Positions(c.ctx(), memberID, positionStatuses["holding"], 0, 0)
+	ps, _, err := rd.Positions(ctx, memberID, positionStatuses["holding"], 0, 0)
 	if err != nil {
 		return decimal.Zero, decimal.Zero, fmt.Errorf("positions: %w", err)
 	}

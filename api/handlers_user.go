@@ -79,7 +79,7 @@ func (s *server) login(c *call) (reply, error) {
 // stored), so a repeated register answers account_exists and a repeated login opens another
 // session, which is what a user pressing the button twice expects.
 func sessionMeta(c *call, account string) commands.Meta {
-	return commands.Meta{CommandID: newUUID(), Actor: "member:" + account, CorrelationID: c.idemKey}
+	return commands.Meta{CommandID: newUUID(), Actor: "member:" + account, CorrelationID: c.idemKey, Request: c.request}
 }
 
 func (s *server) logout(c *call) (reply, error) {
@@ -92,27 +92,45 @@ func (s *server) logout(c *call) (reply, error) {
 	return ok(wire.Empty{})
 }
 
+// userInfo reads the profile, cash, positions and profit in one snapshot: an order being filled
+// is counted once, in frozen cash or in positions, never in both or neither.
 func (s *server) userInfo(c *call) (reply, error) {
-	m, err := s.read.MemberByID(c.ctx(), c.sess.MemberID)
+	var (
+		m              projections.Member
+		bals           map[string]projections.Balance
+		score          int
+		status         map[string]wire.RealNameStatus
+		equity, profit decimal.Decimal
+	)
+	id := c.sess.MemberID
+	err := s.snapshot(c, func(rd *projections.Reader) error {
+		var err error
+		if m, err = rd.MemberByID(c.ctx(), id); err != nil {
+			return fmt.Errorf("member %s: %w", id, err)
+		}
+		if bals, err = rd.Balances(c.ctx(), id); err != nil {
+			return fmt.Errorf("balances of %s: %w", id, err)
+		}
+		if score, err = creditScore(c.ctx(), rd, id); err != nil {
+			return err
+		}
+		if status, err = realNameStatuses(c.ctx(), rd, id); err != nil {
+			return err
+		}
+		equity, profit, err = s.tradeTotals(c.ctx(), rd, id)
+		return err
+	})
 	if err != nil {
-		return reply{}, fmt.Errorf("member %s: %w", c.sess.MemberID, err)
-	}
-	bals, err := s.read.Balances(c.ctx(), c.sess.MemberID)
-	if err != nil {
-		return reply{}, fmt.Errorf("balances of %s: %w", c.sess.MemberID, err)
+		return reply{}, err
 	}
 	twd, usd := bals["TWD"], bals["USD"]
-	score, err := s.creditScore(c, c.sess.MemberID)
-	if err != nil {
-		return reply{}, err
+	cash := make(map[string]decimal.Decimal, len(bals))
+	for cur, b := range bals {
+		cash[cur] = b.Available.Add(b.Frozen)
 	}
-	status, err := s.realNameStatuses(c, c.sess.MemberID)
+	cashTWD, err := s.cmd.ValueIn("TWD", cash)
 	if err != nil {
-		return reply{}, err
-	}
-	equity, profit, err := s.tradeTotals(c, c.sess.MemberID)
-	if err != nil {
-		return reply{}, err
+		return reply{}, fmt.Errorf("cash of %s in TWD: %w", c.sess.MemberID, err)
 	}
 	flags := make([]wire.AccountFlag, 0, len(m.Flags))
 	for _, f := range m.Flags {
@@ -129,8 +147,8 @@ func (s *server) userInfo(c *call) (reply, error) {
 		Assets: wire.Assets{
 			Available: money(twd.Available),
 			Frozen:    money(twd.Frozen),
-			Total:     money(twd.Available.Add(twd.Frozen).Add(equity)), // cash and positions at live prices
-			Profit:    money(profit),                                    // realised and unrealised
+			Total:     money(cashTWD.Add(equity)), // cash of every currency in TWD and positions at live prices
+			Profit:    money(profit),              // realised and unrealised
 			Usd:       money(usd.Available.Add(usd.Frozen)),
 		},
 	})

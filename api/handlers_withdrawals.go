@@ -102,11 +102,17 @@ func (s *server) balances(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, fmt.Errorf("balances of %s: %w", c.sess.MemberID, err)
 	}
+	// Withdrawable comes from the rule the withdrawal itself applies (commands), so that the
+	// figure shown is exactly what a withdrawal accepts.
+	wd, err := s.cmd.Withdrawable(c.ctx(), c.sess.MemberID)
+	if err != nil {
+		return reply{}, fmt.Errorf("withdrawable of %s: %w", c.sess.MemberID, err)
+	}
 	out := make([]wire.CurrencyBalance, 0, len(fx.Currencies))
 	for _, cur := range fx.Currencies {
 		b := bals[cur]
 		out = append(out, wire.CurrencyBalance{Currency: cur, Available: amountIn(b.Available, cur),
-			Frozen: amountIn(b.Frozen, cur), Total: amountIn(b.Available.Add(b.Frozen), cur)})
+			Frozen: amountIn(b.Frozen, cur), Total: amountIn(b.Available.Add(b.Frozen), cur), Withdrawable: amountIn(wd[cur], cur)})
 	}
 	return ok(out)
 }

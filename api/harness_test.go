@@ -84,7 +84,9 @@ func newTestStack(t *testing.T, db testDB) *Stack {
 	return st
 }
 
-func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock, configure ...func(*Config)) (*Stack, context.CancelFunc) {
+// openTestStack opens a stack with cheap password hashing; opts may change the config (a test
+// that measures login timing wants the production cost).
+func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock, opts ...func(*Config)) (*Stack, context.CancelFunc) {
 	t.Helper()
 	cfg := Config{
 		DataDir:      t.TempDir(),
@@ -99,8 +101,8 @@ func openTestStack(t testing.TB, db testDB, lim RateLimits, clock *testClock, co
 	if db.kind == "postgres" {
 		cfg.DatabaseURL = pgtest.NewDatabase(t)
 	}
-	for _, f := range configure {
-		f(&cfg)
+	for _, o := range opts {
+		o(&cfg)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	st, err := OpenStack(ctx, cfg)
@@ -132,10 +134,10 @@ type harness struct {
 	aud   *client
 }
 
-func newHarness(t testing.TB, db testDB, lim RateLimits, configure ...func(*Config)) *harness {
+func newHarness(t testing.TB, db testDB, lim RateLimits, opts ...func(*Config)) *harness {
 	t.Helper()
 	clock := newTestClock()
-	st, _ := openTestStack(t, db, lim, clock, configure...)
+	st, _ := openTestStack(t, db, lim, clock, opts...)
 	srv := httptest.NewServer(st.Handler())
 	t.Cleanup(srv.Close)
 	h := &harness{t: t, st: st, srv: srv, clock: clock}

@@ -9,11 +9,12 @@ import (
 	"github.com/lotbook/lotbook/projections"
 )
 
-// idemWriters write answers for replay in the background: a command's answer does not wait for
-// its record, which shares the read database's writer with the projections. Until a record is
-// written it is served from memory, so a retry in that window replays it too. A crash in that
-// window loses the record, not the guarantee: the retried command carries the same key, its
-// events the same ids, and the command side answers with its earlier result. Each writer takes
+// idemWriters write key claims and answers for replay in the background: a command's answer
+// does not wait for its record, which shares the read database's writer with the projections.
+// Until a record is written it is served from memory, so a retry in that window finds it too. A
+// crash in that window loses the record, not the guarantee: the retried command carries the
+// same key, its events the same ids and request fingerprint, and the command side answers with
+// its earlier result (or idempotency_key_reused for another request). Each writer takes
 // every record queued meanwhile (up to idemBatch) into one write: one transaction per record
 // cost the read database's single writer about as much as a projector's page.
 const (
@@ -27,14 +28,14 @@ type idemRecords struct {
 	log *slog.Logger
 
 	mu      sync.Mutex
-	pending map[string]projections.IdemRecord
-	queue   chan projections.IdemRecord
+	pending map[string]*projections.IdemRecord // the latest record put under a key, until written
+	queue   chan *projections.IdemRecord
 	wg      sync.WaitGroup
 	once    sync.Once
 }
 
 func newIdemRecords(db *projections.ReadDB, log *slog.Logger) *idemRecords {
-	r := &idemRecords{db: db, log: log, pending: map[string]projections.IdemRecord{}, queue: make(chan projections.IdemRecord, idemQueue)}
+	r := &idemRecords{db: db, log: log, pending: map[string]*projections.IdemRecord{}, queue: make(chan *projections.IdemRecord, idemQueue)}
 	for range idemWriters {
 		r.wg.Go(r.write)
 	}
@@ -46,34 +47,42 @@ func (r *idemRecords) get(ctx context.Context, key string) (projections.IdemReco
 	rec, ok := r.pending[key]
 	r.mu.Unlock()
 	if ok {
-		return rec, true, nil
+		return *rec, true, nil
 	}
 	return r.db.GetIdempotency(ctx, key)
 }
 
 // put keeps rec for replays. When the queue is full it writes in the caller's time instead.
 func (r *idemRecords) put(ctx context.Context, rec projections.IdemRecord) error {
+	p := &rec
 	r.mu.Lock()
-	r.pending[rec.Key] = rec
+	r.pending[rec.Key] = p
 	r.mu.Unlock()
 	select {
-	case r.queue <- rec:
+	case r.queue <- p:
 		return nil
 	default:
 	}
 	err := r.db.PutIdempotency(ctx, rec)
-	r.done(rec.Key)
+	r.done(p)
 	return err
 }
 
-func (r *idemRecords) done(key string) {
+// done forgets a written record, unless a later one under its key (a request's answer after
+// its claim) is still to be written.
+func (r *idemRecords) done(recs ...*projections.IdemRecord) {
 	r.mu.Lock()
-	delete(r.pending, key)
+	for _, p := range recs {
+		if r.pending[p.Key] == p {
+			delete(r.pending, p.Key)
+		}
+	}
 	r.mu.Unlock()
 }
 
 func (r *idemRecords) write() {
-	batch := make([]projections.IdemRecord, 0, idemBatch)
+	batch := make([]*projections.IdemRecord, 0, idemBatch)
+	recs := make([]projections.IdemRecord, 0, idemBatch)
 	for rec := range r.queue {
 		batch = append(batch[:0], rec)
 	drain:
@@ -88,17 +97,17 @@ func (r *idemRecords) write() {
 				break drain
 			}
 		}
+		recs = recs[:0]
+		for _, p := range batch {
+			recs = append(recs, *p)
+		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := r.db.PutIdempotency(ctx, batch...)
+		err := r.db.PutIdempotency(ctx, recs...)
 		cancel()
 		if err != nil {
 			r.log.Warn("idempotency records not stored", "records", len(batch), "err", err)
 		}
-		r.mu.Lock()
-		for _, rec := range batch {
-			delete(r.pending, rec.Key)
-		}
-		r.mu.Unlock()
+		r.done(batch...)
 	}
 }
 

@@ -208,12 +208,12 @@ func TestIdempotentRetry(t *testing.T) {
 		})
 		h.unchanged(func() {
 			body["amount"] = "4000"
-			want(t, m.postKey("/api/vue/funds/deposits", key, body), 409, "idempotency_conflict")
+			want(t, m.postKey("/api/vue/funds/deposits", key, body), 409, "idempotency_key_reused")
 		})
 		// Another user's key is not theirs to replay.
 		other := h.register("0987654321")
 		h.unchanged(func() {
-			want(t, other.postKey("/api/vue/funds/deposits", key, body), 409, "idempotency_conflict")
+			want(t, other.postKey("/api/vue/funds/deposits", key, body), 409, "idempotency_key_reused")
 		})
 
 		// Concurrent duplicates: one applies, every answer is the same.
@@ -310,6 +310,6 @@ func TestUploadRetryReplays(t *testing.T) {
 		if !bytes.Equal(again.Data, first.Data) {
 			t.Fatalf("retry answered %s, first %s", again.Data, first.Data)
 		}
-		want(t, send(pngBytes(t, 13, 13)), 409, "idempotency_conflict")
+		want(t, send(pngBytes(t, 13, 13)), 409, "idempotency_key_reused")
 	})
 }

@@ -162,7 +162,8 @@ func TestMarketLists(t *testing.T) {
 	if all.HasMore || len(all.Items) == 0 || len(all.Items) > 20 {
 		t.Fatalf("last page %+v", all)
 	}
-	for _, bad := range []string{"page=" + strconv.Itoa(last+1) + "&market=otc&type=etf", "tab=rise", "market=nyse", "type=index",
+	want(t, c.get(fmt.Sprintf("/api/vue/market/stocks?market=otc&type=etf&page=%d", last+1)), 400, "page_out_of_range")
+	for _, bad := range []string{"tab=rise", "market=nyse", "type=index",
 		"page=0", "page=x", "size=0", "size=101"} {
 		want(t, c.get("/api/vue/market/stocks?"+bad), 400, "invalid_request")
 	}
@@ -410,7 +411,7 @@ func TestFavorites(t *testing.T) {
 			if b.header.Get("Idempotent-Replayed") != "true" || string(b.Data) != string(a.Data) {
 				t.Fatalf("replay %s", b)
 			}
-			want(t, m.postKey("/api/vue/user/favorites", key, map[string]string{"symbol": "2317"}), 409, "idempotency_conflict")
+			want(t, m.postKey("/api/vue/user/favorites", key, map[string]string{"symbol": "2317"}), 409, "idempotency_key_reused")
 		})
 
 		// Refusals change nothing.

@@ -190,8 +190,9 @@ func (k *keyedLocks) lock(ctx context.Context, key string) (unlock func(), err e
 	}
 }
 
-// command runs a state-changing route: Idempotency-Key, body read once, replay of a stored
-// answer, conflict on reuse with another request, the handler, and the answer stored.
+// command runs a state-changing route: Idempotency-Key, body read once, the request bound to
+// the key (a replay of its stored answer, or 409 when the key belongs to another request), the
+// handler, and the key's claim stored with the answer when it may be replayed.
 func (s *server) command(c *call, rt route) {
 	key := c.r.Header.Get("Idempotency-Key")
 	if key != "" {
@@ -204,85 +205,98 @@ func (s *server) command(c *call, rt route) {
 		return
 	}
 	c.idemKey = key
-	if rt.path != "/api/vue/files" { // multipart bodies are read by the upload handler
+	// Register and login answers hold a token the server never keeps; logout goes with them.
+	c.replayable = rt.idem == idemRequired
+	if key != "" {
+		// Requests under one key run one at a time in this process, so the second of two
+		// duplicates finds the first one's claim.
+		unlock, err := s.idemLocks.lock(c.r.Context(), key)
+		if err != nil {
+			writeError(c.w, c.r, s.log, fmt.Errorf("idempotency lock: %w", err))
+			return
+		}
+		defer unlock()
+	}
+	if rt.path != "/api/vue/files" { // multipart bodies are read and bound by the upload handler
 		body, err := readBody(c.w, c.r)
 		if err != nil {
 			writeError(c.w, c.r, s.log, err)
 			return
 		}
 		c.body = body
-	}
-	if rt.idem == idemOptional || key == "" {
-		rep, err := rt.handle(c)
-		s.finish(c, rep, err)
-		return
-	}
-	unlock, err := s.idemLocks.lock(c.r.Context(), key)
-	if err != nil {
-		writeError(c.w, c.r, s.log, fmt.Errorf("idempotency lock: %w", err))
-		return
-	}
-	defer unlock()
-	actor := c.meta().Actor
-	if rt.path == "/api/vue/files" {
-		// The upload's hash depends on the file's content, known only after reading it: the
-		// handler checks and stores the record itself.
-		rep, err := rt.handle(c)
-		s.finish(c, rep, err)
-		return
-	}
-	hash := requestHash(c.r.Method, c.r.URL.Path, c.body)
-	if done, err := s.replay(c, key, actor, hash); done || err != nil {
-		if err != nil {
-			writeError(c.w, c.r, s.log, err)
+		if s.bind(c, body) {
+			return
 		}
-		return
 	}
 	rep, err := rt.handle(c)
-	if err != nil {
-		writeError(c.w, c.r, s.log, err)
+	if err == nil {
+		s.noteWrite(c, rep)
+	}
+	s.settle(c, rep, err)
+}
+
+// requestHash fingerprints a request: caller, method, path and payload. It is keyed (HMAC with a
+// key derived from the server's secret) because payloads hold passwords: a plain hash of a
+// six-digit fund password and a known body is reversed by trying a million candidates.
+func (s *server) requestHash(actor, method, path string, payload []byte) string {
+	sum := sha256.Sum256(payload)
+	return s.sealer.KeyedHash("request", actor+"\n"+method+" "+path+"\n"+hex.EncodeToString(sum[:]))
+}
+
+// bind fingerprints the request for its command's metadata (c.meta) and claims its key: the
+// stored answer of the same earlier request is replayed; a key that another caller, route or
+// payload used answers 409 idempotency_key_reused. It reports whether it answered the request.
+func (s *server) bind(c *call, payload []byte) bool {
+	actor := c.meta().Actor
+	c.request = s.requestHash(actor, c.r.Method, c.r.URL.Path, payload)
+	if c.idemKey == "" {
+		return false
+	}
+	rec, found, err := s.idem.get(c.r.Context(), c.idemKey)
+	switch {
+	case err != nil:
+		writeError(c.w, c.r, s.log, fmt.Errorf("idempotency lookup: %w", err))
+		return true
+	case found && (rec.Actor != actor || rec.RequestHash != c.request):
+		writeError(c.w, c.r, s.log, refuse(http.StatusConflict, wire.MessageKeyIdempotencyKeyReused, nil))
+		return true
+	case found && rec.HTTPStatus != 0:
+		c.w.Header().Set("Idempotent-Replayed", "true")
+		writeRaw(c.w, rec.HTTPStatus, rec.Body)
+		return true
+	}
+	// First use, or a retry of a request whose answer was not kept: it runs (again), and the
+	// command side answers a retry from its own events.
+	c.claim = &projections.IdemRecord{Key: c.idemKey, Actor: actor, RequestHash: c.request}
+	return false
+}
+
+// settle stores the key's claim, with the answer when it may be replayed (a success on a route
+// whose answer holds no token), then sends the answer. A refusal's claim keeps the key its own
+// (no other request may use it) without an answer: the same request sent again is decided again
+// and may succeed later.
+func (s *server) settle(c *call, rep reply, err error) {
+	if c.claim == nil {
+		s.finish(c, rep, err)
 		return
 	}
-	s.storeAndWrite(c, key, actor, hash, rep)
-}
-
-func requestHash(method, path string, body []byte) string {
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\n%s\n", method, path)
-	h.Write(body)
-	return hex.EncodeToString(h.Sum(nil))
-}
-
-// replay answers from a stored record: the same request gets the same answer, another request
-// under the same key (or another user's key) is a conflict.
-func (s *server) replay(c *call, key, actor, hash string) (bool, error) {
-	rec, found, err := s.idem.get(c.r.Context(), key)
-	if err != nil {
-		return false, fmt.Errorf("idempotency lookup: %w", err)
+	rec := *c.claim
+	var body []byte
+	if err == nil && !rep.written && c.replayable {
+		data := rep.data
+		if data == nil {
+			data = struct{}{}
+		}
+		body = encodeEnvelope(1, rep.key, data)
+		rec.HTTPStatus, rec.Body = http.StatusOK, body
 	}
-	if !found {
-		return false, nil
+	if perr := s.idem.put(c.r.Context(), rec); perr != nil {
+		// The command side still binds the key: its events carry the request's fingerprint.
+		s.log.WarnContext(c.r.Context(), "idempotency record not stored", "err", perr)
 	}
-	if rec.Actor != actor || rec.RequestHash != hash {
-		return false, refuse(http.StatusConflict, wire.MessageKeyIdempotencyConflict, nil)
-	}
-	c.w.Header().Set("Idempotent-Replayed", "true")
-	writeRaw(c.w, rec.HTTPStatus, rec.Body)
-	return true, nil
-}
-
-// storeAndWrite keeps a successful answer for replays, then sends it. Refusals are not stored:
-// they changed nothing, so running them again is harmless and may succeed later.
-func (s *server) storeAndWrite(c *call, key, actor, hash string, rep reply) {
-	data := rep.data
-	if data == nil {
-		data = struct{}{}
-	}
-	body := encodeEnvelope(1, rep.key, data)
-	rec := projections.IdemRecord{Key: key, Actor: actor, RequestHash: hash, HTTPStatus: http.StatusOK, Body: body}
-	if err := s.idem.put(c.r.Context(), rec); err != nil {
-		// The command is applied; a retry is still safe because its events carry this key.
-		s.log.WarnContext(c.r.Context(), "idempotency record not stored", "err", err)
+	if body == nil {
+		s.finish(c, rep, err)
+		return
 	}
 	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
 	writeRaw(c.w, http.StatusOK, body)

@@ -40,7 +40,7 @@ type idemMode int
 
 const (
 	idemNone     idemMode = iota // reads
-	idemOptional                 // login, register, logout: the key may be sent, no answer is stored (it would hold a token)
+	idemOptional                 // login, register, logout: the key may be sent and is claimed, no answer is stored (it would hold a token)
 	idemRequired                 // every other state-changing request
 )
 
@@ -69,14 +69,24 @@ type call struct {
 	sess    *projections.Session // nil on public routes
 	idemKey string
 	body    []byte // JSON body of POST routes (read once, hashed for idempotency)
+	// request is the request's fingerprint (server.bind), carried to its command's events.
+	request string
+	// claim is the key's record to store once the handler answered (nil: no key, or answered
+	// by bind); replayable says whether a success is stored with it for replays.
+	claim      *projections.IdemRecord
+	replayable bool
+	// position is the log position a snapshot read reflects (0: the answer was not read from
+	// one snapshot, and carries how far every projection has come).
+	position int64
 }
 
 func (c *call) ctx() context.Context { return c.r.Context() }
 
 // meta is the command metadata: the idempotency key is the command id, so a retried command
-// re-derives the same event ids and can never write twice.
+// re-derives the same event ids and can never write twice; the request's fingerprint binds
+// that id to this request on the command side too.
 func (c *call) meta() commands.Meta {
-	m := commands.Meta{CommandID: c.idemKey, Actor: "system"}
+	m := commands.Meta{CommandID: c.idemKey, Actor: "system", Request: c.request}
 	if m.CommandID == "" {
 		m.CommandID = newUUID()
 	}
@@ -115,6 +125,7 @@ type server struct {
 	idemLocks                         *keyedLocks
 	idem                              *idemRecords
 	owners                            *orderOwners // deposits taken here, for ops decisions
+	written                           *sessionPositions
 	metrics                           *httpMetrics
 }
 
@@ -178,14 +189,15 @@ func (s *server) routes() []route {
 	}
 }
 
-// router builds the mux: API routes, health and metrics, the embedded web app.
-func (s *server) router(metricsHandler http.Handler) *mux.Router {
+// router builds the public mux: API routes, health, the embedded web app. Metrics are not here:
+// they tell an outsider about traffic and internals, so they have their own listener
+// (Stack.MetricsHandler, lotbook serve --metrics-addr).
+func (s *server) router() *mux.Router {
 	m := mux.NewRouter()
 	m.Use(s.recoverPanics, s.accessLog, securityHeaders)
 	for _, rt := range s.routes() {
 		m.Handle(rt.path, s.endpoint(rt)).Methods(rt.method).Name(rt.method + " " + rt.path)
 	}
-	m.Handle("/metrics", metricsHandler).Methods("GET").Name("GET /metrics")
 	m.HandleFunc("/healthz", s.healthz).Methods("GET").Name("GET /healthz")
 	m.HandleFunc("/readyz", s.readyz).Methods("GET").Name("GET /readyz")
 	m.HandleFunc("/api/logo.svg", s.logo).Methods("GET").Name("GET /api/logo.svg")
@@ -231,7 +243,7 @@ func (s *server) admit(c *call, rt route) error {
 		}
 		c.sess = &sess
 	}
-	return s.waitForPosition(c.r)
+	return s.waitForPosition(c, rt)
 }
 
 func roleAllows(a access, role string) error {
@@ -244,18 +256,47 @@ func roleAllows(a access, role string) error {
 	return nil
 }
 
-// waitForPosition honours Lotbook-Position: wait (bounded) until projections reached it. On
-// time-out the read is served as it is; the client sees the position in the answer's header.
-func (s *server) waitForPosition(r *http.Request) error {
-	v := r.Header.Get("Lotbook-Position")
-	if v == "" {
-		return nil
+// waitForPosition waits (bounded) until projections reached Lotbook-Position and, before a read,
+// the highest position this session's own writes answered with, so that a client that sends no
+// header still reads its own writes (writes decide on the log, not on read models, and do not
+// wait for them). On time-out the request is served as it is; the client sees the position in
+// the answer's header.
+func (s *server) waitForPosition(c *call, rt route) error {
+	var pos int64
+	if v := c.r.Header.Get("Lotbook-Position"); v != "" {
+		p, err := strconv.ParseInt(v, 10, 64)
+		if err != nil || p < 0 {
+			return errInvalidRequest(errors.New("bad Lotbook-Position"))
+		}
+		pos = p
 	}
-	pos, err := strconv.ParseInt(v, 10, 64)
-	if err != nil || pos < 0 {
-		return errInvalidRequest(errors.New("bad Lotbook-Position"))
+	if c.sess != nil && rt.idem == idemNone {
+		pos = max(pos, s.written.get(tokenHash(c.r.Header.Get("token"))))
 	}
-	s.catchUpTo(r.Context(), pos)
+	if pos > 0 {
+		s.catchUpTo(c.ctx(), pos)
+	}
+	return nil
+}
+
+// noteWrite remembers the position a session's write answered with, for its next requests.
+func (s *server) noteWrite(c *call, rep reply) {
+	if c.sess == nil {
+		return
+	}
+	if pos := answerPosition(rep.data); pos > 0 {
+		s.written.note(tokenHash(c.r.Header.Get("token")), pos)
+	}
+}
+
+// snapshot runs read over one snapshot of the read models; the answer carries the log position
+// that snapshot reflects.
+func (s *server) snapshot(c *call, read func(rd *projections.Reader) error) error {
+	pos, err := s.runner.Snapshot(c.ctx(), read)
+	if err != nil {
+		return err
+	}
+	c.position = pos
 	return nil
 }
 
@@ -292,7 +333,11 @@ func (s *server) finish(c *call, rep reply, err error) {
 	if rep.written {
 		return
 	}
-	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
+	pos := c.position
+	if pos == 0 {
+		pos = s.runner.Position()
+	}
+	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(pos, 10))
 	writeOKKey(c.w, rep.key, rep.data)
 }
 

@@ -56,6 +56,11 @@ type Config struct {
 	Market *market.Service
 }
 
+// DefaultMetricsAddr is where `lotbook serve` serves /metrics unless told otherwise: loopback,
+// so that only the host (or a scraper given access to it) reads the figures; not 9090, which a
+// Prometheus on the same host takes.
+const DefaultMetricsAddr = "127.0.0.1:9464"
+
 // DefaultMarketSeed is the simulated market's seed unless configured (LOTBOOK_MARKET_SEED).
 const DefaultMarketSeed = 1
 
@@ -149,7 +154,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	st.idem = srv.idem
 	st.decodes = srv.decodes
 	st.ws = srv.ws
-	st.handler = srv.router(promhttp.HandlerFor(reg, promhttp.HandlerOpts{Registry: reg}))
+	st.handler = srv.router()
 	return st, nil
 }
 
@@ -174,6 +179,7 @@ func (st *Stack) newServer() *server {
 		decodes:      newDecodeGate(maxDecodes),
 		idemLocks:    newKeyedLocks(),
 		owners:       newOrderOwners(),
+		written:      newSessionPositions(maxSessionPositions),
 		idem:         newIdemRecords(st.Read, st.cfg.Logger),
 		metrics:      newHTTPMetrics(st.Registry),
 		mkt:          st.Market,
@@ -183,8 +189,16 @@ func (st *Stack) newServer() *server {
 	}
 }
 
-// Handler is the whole HTTP surface: /api/vue/..., /metrics, /healthz, /readyz and the web app.
+// Handler is the public HTTP surface: /api/vue/..., /healthz, /readyz and the web app.
 func (st *Stack) Handler() http.Handler { return st.handler }
+
+// MetricsHandler serves the Prometheus page at /metrics (404 elsewhere), for a listener of its
+// own that only the monitoring network reaches.
+func (st *Stack) MetricsHandler() http.Handler {
+	m := http.NewServeMux()
+	m.Handle("GET /metrics", promhttp.HandlerFor(st.Registry, promhttp.HandlerOpts{Registry: st.Registry}))
+	return m
+}
 
 // Run projects events, moves the market (when the stack built it) and streams it to sockets
 // until ctx ends; it returns when all three stopped.

@@ -400,7 +400,7 @@ func TestTradeRefusalsAndIdempotency(t *testing.T) {
 		if r1.OrderNo != r2.OrderNo || a2.header.Get("Idempotent-Replayed") != "true" {
 			t.Fatalf("replay %+v %+v %v", r1, r2, a2.header)
 		}
-		want(t, m.postKey("/api/vue/trade/orders", key, limit(2, "186")), 409, "idempotency_conflict")
+		want(t, m.postKey("/api/vue/trade/orders", key, limit(2, "186")), 409, "idempotency_key_reused")
 		want(t, m.raw("POST", "/api/vue/trade/orders", "application/json", []byte(`{"symbol":"2603"}`)), 400, "idempotency_key_required")
 		var list wire.TradeOrderPage
 		m.at("/api/vue/trade/orders?status=working", r1.Position, &list)

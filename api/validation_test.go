@@ -3,7 +3,9 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"mime/multipart"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -57,7 +59,7 @@ func TestLoginAndPasswords(t *testing.T) {
 		}
 		h.unchanged(func() {
 			want(t, login("0912345678", "wrongpass1"), 422, "account_or_password_wrong")
-			want(t, login("0900000000", "secret123"), 422, "account_not_exist")
+			want(t, login("0900000000", "secret123"), 422, "account_or_password_wrong")
 			want(t, login("", "secret123"), 400, "account_required")
 			want(t, login("0912345678", ""), 400, "password_required")
 		})
@@ -177,6 +179,24 @@ func TestDepositRules(t *testing.T) {
 		h.unchanged(func() {
 			want(t, m.post("/api/vue/funds/deposits", dep("bank", "1000", proof, "8888")), 422, "deposit_window_closed")
 		})
+	})
+}
+
+// TestOpsCannotFlagStaff: no flag on an ops or auditor account through the API, whatever the
+// spelling of the account; the staff keep working.
+func TestOpsCannotFlagStaff(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		h.unchanged(func() {
+			for _, account := range []string{"ops", "audit"} {
+				for _, f := range []string{"frozen", "login_banned", "trade_banned", "withdrawal_banned", "disabled"} {
+					a := h.ops.post("/api/vue/ops/members/"+account+"/flags", map[string]any{"flag": f, "on": true, "reason": "takeover"})
+					want(t, a, 403, "staff_account_protected")
+				}
+			}
+		})
+		h.catchUp()
+		want(t, h.ops.get("/api/vue/ops/deposits"), 200, "ok")
+		want(t, h.aud.get("/api/vue/audit/accounts/ops/timeline"), 200, "ok")
 	})
 }
 
@@ -371,6 +391,8 @@ func TestRateLimits(t *testing.T) {
 	want(t, reg("0911000001"), 200, "ok")
 	want(t, reg("0911000002"), 200, "ok")
 	h.unchanged(func() { want(t, reg("0911000003"), 429, "rate_limited") })
+	// account_exists tells that an account exists: past the limit it is not answered either.
+	h.unchanged(func() { want(t, reg("0911000001"), 429, "rate_limited") })
 }
 
 func TestPlainEndpointsAndStatic(t *testing.T) {
@@ -392,8 +414,20 @@ func TestPlainEndpointsAndStatic(t *testing.T) {
 	if code, _, body := get("/readyz"); code != 200 {
 		t.Fatalf("readyz %d %q", code, body)
 	}
-	if code, _, body := get("/metrics"); code != 200 || !strings.Contains(body, "lotbook_http_requests_total") || !strings.Contains(body, "lotbook_projection") {
-		t.Fatalf("metrics %d, missing series", code)
+	// Metrics have their own listener; the public one does not serve them.
+	if code, _, body := get("/metrics"); code != 404 || strings.Contains(body, "lotbook_") {
+		t.Fatalf("public /metrics answered %d", code)
+	}
+	metrics := httptest.NewServer(h.st.MetricsHandler())
+	defer metrics.Close()
+	resp, err := metrics.Client().Get(metrics.URL + "/metrics")
+	if err != nil {
+		t.Fatal(err)
+	}
+	page, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != 200 || !strings.Contains(string(page), "lotbook_http_requests_total") || !strings.Contains(string(page), "lotbook_projection") {
+		t.Fatalf("metrics %d, missing series", resp.StatusCode)
 	}
 	if code, cc, body := get("/"); code != 200 || cc != "no-cache" || !strings.Contains(body, "<title>lotbook") {
 		t.Fatalf("index %d %q", code, cc)

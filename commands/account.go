@@ -10,7 +10,6 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands/rules/money"
-	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
@@ -106,6 +105,8 @@ type depositRequest struct {
 	now     time.Time
 	cal     window.Calendar
 	orderNo func(n int) string // the n-th candidate order number
+	// channelPassword checks the given password against the channel's stored hash.
+	channelPassword verifier
 }
 
 // decideDepositRequest applies the spec's deposit rules in this order: the member's state, the
@@ -148,7 +149,7 @@ func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, 
 	if a.proofBacksDeposit(r.in.ProofFileID) {
 		return nil, rule(KeyDepositProofUsed)
 	}
-	if ch.PasswordHash != "" && !secret.Equal(secret.ChannelPasswordHash(r.in.ChannelPassword), ch.PasswordHash) {
+	if ch.PasswordHash != "" && !r.channelPassword(ch.PasswordHash, r.in.ChannelPassword) {
 		return nil, rule(KeyChannelPasswordWrong)
 	}
 	orderNo := a.freeOrderNo(r.orderNo)

@@ -15,7 +15,7 @@ import (
 var bank = events.DepositChannelConfigured{
 	ID: "bank", Name: "Bank transfer", Currency: "TWD",
 	Min: decimal.NewFromInt(1000), Max: decimal.NewFromInt(1000000),
-	PasswordHash: secret.ChannelPasswordHash("8888"),
+	PasswordHash: "h:8888", // fakeVerify's form
 	Window:       events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true},
 	Enabled:      true,
 }
@@ -70,7 +70,7 @@ func TestDecideDepositRequest(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			ch := bank
 			r := depositRequest{in: input, member: member, channel: &ch, now: t0, cal: calendar.Taiwan(),
-				orderNo: func(n int) string { return depositOrderNo("m1", "cmd", t0, n) }}
+				orderNo: func(n int) string { return depositOrderNo("m1", "cmd", t0, n) }, channelPassword: fakeVerify}
 			if tc.mod != nil {
 				tc.mod(&r)
 			}
@@ -117,7 +117,8 @@ func TestDepositProofBacksOneDeposit(t *testing.T) {
 			evs, err := decideDepositRequest(a, depositRequest{
 				in:     DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: "f1", ChannelPassword: "8888"},
 				member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: t0,
-				orderNo: func(n int) string { return depositOrderNo("m1", "cmd", t0, n) },
+				orderNo:         func(n int) string { return depositOrderNo("m1", "cmd", t0, n) },
+				channelPassword: fakeVerify,
 			})
 			wantKey(t, err, tc.key)
 			if e, ok := AsError(err); ok && e.Kind != KindRule {
@@ -152,7 +153,8 @@ func TestOrderNumbers(t *testing.T) {
 	evs, err := decideDepositRequest(a, depositRequest{
 		in:     DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: "f", ChannelPassword: "8888"},
 		member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: t0,
-		orderNo: func(n int) string { return depositOrderNo("m1", "cmd", t0, n) },
+		orderNo:         func(n int) string { return depositOrderNo("m1", "cmd", t0, n) },
+		channelPassword: fakeVerify,
 	})
 	if err != nil || evs[0].(events.DepositRequested).OrderNo != depositOrderNo("m1", "cmd", t0, 1) {
 		t.Fatalf("collision not avoided: %v %v", evs, err)
@@ -221,19 +223,35 @@ func TestReviewDeposit(t *testing.T) {
 
 func TestConfigAndInvites(t *testing.T) {
 	cfg := build(newConfigState(), nil, bank)
-	if evs, _ := decideConfigureChannel(cfg, bank); len(evs) != 0 {
-		t.Errorf("same channel again wrote %v", evs)
-	}
 	noPw := bank
 	noPw.PasswordHash = ""
-	if evs, _ := decideConfigureChannel(cfg, noPw); len(evs) != 0 {
+	if evs, _ := decideConfigureChannel(cfg, noPw, "8888", "h2:8888", fakeVerify); len(evs) != 0 {
+		t.Errorf("same channel and password again wrote %v", evs)
+	}
+	if evs, _ := decideConfigureChannel(cfg, noPw, "", "", fakeVerify); len(evs) != 0 {
 		t.Errorf("an empty password should keep the old one: wrote %v", evs)
 	}
 	off := noPw
 	off.Enabled = false
-	evs, _ := decideConfigureChannel(cfg, off)
+	evs, _ := decideConfigureChannel(cfg, off, "", "", fakeVerify)
 	if len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != bank.PasswordHash || evs[0].(events.DepositChannelConfigured).Enabled {
 		t.Errorf("disabling: %v", evs)
+	}
+	if evs, _ := decideConfigureChannel(cfg, noPw, "9999", "h:9999", fakeVerify); len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != "h:9999" {
+		t.Errorf("a new password: %v", evs)
+	}
+	fresh := noPw
+	fresh.ID = "cash"
+	if evs, _ := decideConfigureChannel(cfg, fresh, "", "", fakeVerify); len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != "" {
+		t.Errorf("a new channel without password: %v", evs)
+	}
+	// A channel of the old kind (unsalted SHA-256) is re-hashed when its password is given again.
+	legacy := bank
+	legacy.PasswordHash = secret.SHA256Hex("8888")
+	old := build(newConfigState(), nil, legacy)
+	if evs, _ := decideConfigureChannel(old, noPw, "8888", "h:8888", func(string, string) bool { return true }); len(evs) != 1 ||
+		evs[0].(events.DepositChannelConfigured).PasswordHash != "h:8888" {
+		t.Errorf("legacy hash kept: %v", evs)
 	}
 	if evs, _ := decideSiteConfig(cfg, "title", "lotbook"); len(evs) != 1 {
 		t.Error("site config not written")

@@ -26,8 +26,9 @@ type snapshotter interface {
 // record is what one command wrote to one stream: enough to give the same answer again.
 type record struct {
 	payloads []events.Payload
-	position int64 // global position of the command's last event in the stream
-	snapshot any   // state snapshot after that event, when the state keeps one
+	position int64  // global position of the command's last event in the stream
+	snapshot any    // state snapshot after that event, when the state keeps one
+	binding  string // the command's binding (cmd.binding), from its first event's metadata
 }
 
 // entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
@@ -39,7 +40,7 @@ type entry struct {
 	version  int64 // events applied
 	position int64 // global position of the last event applied
 	st       state
-	seen     map[string]*record // command id -> what it wrote here
+	seen     map[string]*record // command id -> what it wrote here; read through replay
 	checked  time.Time          // when it last caught up with the store (zero: never)
 }
 
@@ -63,6 +64,21 @@ func stateFor(stream string) state {
 	default:
 		panic("commands: no aggregate for stream " + stream)
 	}
+}
+
+// replay is what command c already wrote to this stream, if anything. Events of c's id that
+// another command wrote (another binding) answer key-reused: nothing of theirs may decide or
+// answer c. Events from before bindings were stored answer only callers that send no request
+// fingerprint (internal callers with deterministic ids, retried across an upgrade).
+func (e *entry) replay(c cmd) (*record, error) {
+	rec := e.seen[c.CommandID]
+	switch {
+	case rec == nil:
+		return nil, nil
+	case rec.binding == c.binding, rec.binding == "" && c.Request == "":
+		return rec, nil
+	}
+	return nil, keyReused()
 }
 
 // cache keeps the most recently used aggregates. An entry evicted while a command holds it
@@ -147,7 +163,7 @@ func (s *Service) catchUp(ctx context.Context, e *entry) error {
 		if id := r.Metadata.CommandID; id != "" {
 			rec := e.seen[id]
 			if rec == nil {
-				rec = &record{}
+				rec = &record{binding: r.Metadata.Request}
 				e.seen[id] = rec
 			}
 			rec.payloads = append(rec.payloads, p)

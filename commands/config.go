@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strconv"
 
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -38,11 +39,19 @@ func (c *configState) apply(_ events.RecordedEvent, p events.Payload) {
 }
 
 // decideConfigureChannel defines or redefines a channel; the same definition again changes
-// nothing. An empty password hash keeps the current one.
-func decideConfigureChannel(c *configState, ch events.DepositChannelConfigured) ([]events.Payload, error) {
+// nothing. password is the channel password given ("" keeps the current one) and newHash its
+// fresh argon2id hash: salted, it differs every time, so the current hash stays when it already
+// matches password, unless it is of the old unsalted kind, which a given password replaces.
+func decideConfigureChannel(c *configState, ch events.DepositChannelConfigured, password, newHash string, verify verifier) ([]events.Payload, error) {
 	old, exists := c.channels[ch.ID]
-	if exists && ch.PasswordHash == "" {
+	switch {
+	case password == "" && exists:
 		ch.PasswordHash = old.PasswordHash
+	case password == "": // a new channel without a password
+	case exists && !secret.IsLegacyChannelHash(old.PasswordHash) && verify(old.PasswordHash, password):
+		ch.PasswordHash = old.PasswordHash
+	default:
+		ch.PasswordHash = newHash
 	}
 	if exists && sameChannel(old, ch) {
 		return nil, nil

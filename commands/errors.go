@@ -94,6 +94,9 @@ func forbidden(key string) *Error   { return refuse(KindForbidden, key) }
 func notFound(key string) *Error    { return refuse(KindNotFound, key) }
 func tooFrequent(key string) *Error { return refuse(KindRateLimited, key) }
 
+// keyReused refuses a command whose id another command already used.
+func keyReused() *Error { return refuse(KindConflict, KeyIdempotencyKeyReused) }
+
 // unavailable wraps a store or internal failure; the member sees system_busy.
 func unavailable(err error) *Error {
 	return &Error{Kind: KindUnavailable, Key: KeySystemBusy, Err: err}
@@ -103,7 +106,7 @@ func unavailable(err error) *Error {
 const (
 	KeyInvalidRequest          = "invalid_request"
 	KeySystemBusy              = "system_busy"
-	KeyIdempotencyConflict     = "idempotency_conflict"
+	KeyIdempotencyKeyReused    = "idempotency_key_reused"
 	KeyAccountRequired         = "account_required"
 	KeyPasswordRequired        = "password_required"
 	KeyConfirmPasswordRequired = "confirm_password_required"
@@ -139,6 +142,7 @@ const (
 	KeyOrderNotPending         = "order_not_pending"
 	KeyRemarkRequired          = "remark_required"
 	KeyFlagInvalid             = "flag_invalid"
+	KeyStaffAccountProtected   = "staff_account_protected"
 	KeyFileNotFound            = "file_not_found"
 	KeyUploadQuotaExceeded     = "upload_quota_exceeded"
 	KeyDepositProofUsed        = "deposit_proof_used"
@@ -149,6 +153,7 @@ const (
 	// Identity verification.
 	KeyNameRequired        = "name_required"
 	KeyNameInvalid         = "name_invalid"
+	KeyNameTooManyMarks    = "name_too_many_marks"
 	KeyIDNumberRequired    = "id_number_required"
 	KeyIDNumberInvalid     = "id_number_invalid"
 	KeyIDPhotosRequired    = "id_photos_required"

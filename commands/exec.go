@@ -11,7 +11,8 @@ import (
 )
 
 // execute runs one command against one stream: load, return the earlier record if this command
-// already wrote here, else decide and append with the loaded version. On a write conflict it
+// already wrote here (key-reused if another command wrote under its id), else decide and append
+// with the loaded version. On a write conflict it
 // reloads and decides again, at most maxAttempts times, then answers system_busy. After an
 // append it reads its own events back, so the record returned is what the store holds (a
 // concurrent duplicate of the same command may have written first).
@@ -34,9 +35,9 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 		if err != nil {
 			return nil, err
 		}
-		if rec := e.seen[c.CommandID]; rec != nil {
+		if rec, err := e.replay(c); rec != nil || err != nil {
 			e.mu.Unlock()
-			return rec, nil
+			return rec, err
 		}
 		payloads, err := decide(e.st.(S))
 		if (err != nil || len(payloads) == 0) && !caught {
@@ -46,9 +47,9 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 				return nil, cerr
 			}
 			if e.version != v {
-				if rec := e.seen[c.CommandID]; rec != nil {
+				if rec, err := e.replay(c); rec != nil || err != nil {
 					e.mu.Unlock()
-					return rec, nil
+					return rec, err
 				}
 				payloads, err = decide(e.st.(S))
 			}
@@ -89,7 +90,12 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 			return nil, unavailable(fmt.Errorf("append to %s: %w", stream, err))
 		}
 		err = s.catchUp(ctx, e)
-		rec := e.seen[c.CommandID]
+		var rec *record
+		if err == nil {
+			// Another command that reused the id may have written it first (its events' ids
+			// are ours, so the store kept its events, not ours).
+			rec, err = e.replay(c)
+		}
 		e.mu.Unlock()
 		if err != nil {
 			return nil, err
@@ -122,6 +128,7 @@ func encode(c cmd, stream string, payloads []events.Payload) ([]events.EventData
 		Actor:         c.Actor,
 		CorrelationID: c.CorrelationID,
 		CausationID:   c.CommandID,
+		Request:       c.binding,
 		ServerTime:    c.now,
 	}
 	out := make([]events.EventData, len(payloads))

@@ -86,11 +86,16 @@ func (a *accountState) pendingOperation() bool {
 	return false
 }
 
-// withdrawable is the settled cash a member may take out: the available cash less sale proceeds
-// that have not settled (T+2) at now; they can be traded with at once but not withdrawn.
+// withdrawable is the most a withdrawal in currency may take out at now, the one figure both the
+// withdrawal decision and the withdraw screen use: the available cash (frozen funds are not in it)
+// less sale proceeds that have not settled (T+2), which can be traded with at once but not
+// withdrawn; nothing while a loan is unpaid.
 func (a *accountState) withdrawable(currency string, now time.Time) decimal.Decimal {
 	avail := a.balances[currency].Available
-	if currency != TWD {
+	switch {
+	case a.unpaidLoan():
+		return decimal.Zero
+	case currency != TWD:
 		return avail
 	}
 	return decimal.Max(decimal.Zero, avail.Sub(a.trading.unsettledAt(now)))

@@ -6,7 +6,6 @@ import (
 
 	"github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/commands/rules/money"
-	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
@@ -14,7 +13,7 @@ import (
 // AddStaff creates an ops or auditor user. Staff accounts are plain names (not phone numbers);
 // adding an existing user with the same role changes nothing, with another role is refused.
 func (s *Service) AddStaff(ctx context.Context, meta Meta, account, role, password string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "staff.add")
 	if err != nil {
 		return Result{}, err
 	}
@@ -51,7 +50,7 @@ func (s *Service) AddStaff(ctx context.Context, meta Meta, account, role, passwo
 
 // IssueRootInviteCode issues an invite code that names no inviter (the seed's LOTBOOK).
 func (s *Service) IssueRootInviteCode(ctx context.Context, meta Meta, code string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "invite.root")
 	if err != nil {
 		return Result{}, err
 	}
@@ -70,7 +69,7 @@ func (s *Service) IssueRootInviteCode(ctx context.Context, meta Meta, code strin
 
 // ConfigureDepositChannel defines or redefines a deposit channel on the config stream.
 func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "config.deposit-channel")
 	if err != nil {
 		return Result{}, err
 	}
@@ -78,8 +77,14 @@ func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in Cha
 	if e != nil {
 		return Result{}, e
 	}
+	var newHash string
+	if in.Password != "" {
+		if newHash, err = s.hash(in.Password); err != nil {
+			return Result{}, err
+		}
+	}
 	rec, err := execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
-		return decideConfigureChannel(cfg, ch)
+		return decideConfigureChannel(cfg, ch, in.Password, newHash, s.channelPasswordOK)
 	})
 	if err != nil {
 		return Result{}, err
@@ -89,7 +94,7 @@ func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in Cha
 
 // channelFrom validates a channel definition: id of lower-case letters, digits, '_' or '-'
 // (1-32), a name, a three-letter currency, positive min <= max within the currency's minor unit,
-// a valid window.
+// a valid window. The password is not part of it: ConfigureDepositChannel hashes it.
 func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *Error) {
 	bad := invalid(KeyInvalidRequest)
 	if !validChannelID(in.ID) || strings.TrimSpace(in.Name) == "" || len([]rune(in.Name)) > 64 || !validCurrency(in.Currency) {
@@ -109,9 +114,6 @@ func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *Error) {
 	ch := events.DepositChannelConfigured{
 		ID: in.ID, Name: strings.TrimSpace(in.Name), Currency: in.Currency, Min: lo, Max: hi,
 		Window: in.Window, Enabled: in.Enabled,
-	}
-	if in.Password != "" {
-		ch.PasswordHash = secret.ChannelPasswordHash(in.Password)
 	}
 	return ch, nil
 }
@@ -143,7 +145,7 @@ func validCurrency(cur string) bool {
 
 // SetSiteConfig sets one entry of the public site config (logo, title, demo, ...).
 func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, name, value string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "config.site")
 	if err != nil {
 		return Result{}, err
 	}
@@ -176,11 +178,10 @@ func validConfigName(n string) bool {
 // data) on the config stream. The channel's Password is not used: withdrawals need the fund
 // password instead.
 func (s *Service) ConfigureWithdrawalChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "config.withdrawal-channel")
 	if err != nil {
 		return Result{}, err
 	}
-	in.Password = ""
 	dc, e := channelFrom(in)
 	if e != nil {
 		return Result{}, e

@@ -71,7 +71,7 @@ func (s *Service) RemoveFavorite(ctx context.Context, meta Meta, memberID, symbo
 }
 
 func (s *Service) favorite(ctx context.Context, meta Meta, memberID, symbol string, on bool) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, map[bool]string{true: "favorite.add", false: "favorite.remove"}[on])
 	if err != nil {
 		return Result{}, err
 	}

@@ -10,7 +10,7 @@ import (
 
 // RequestDeposit records a member's deposit with its proof, for ops to review.
 func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string, in DepositInput) (OrderResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "deposit.request")
 	if err != nil {
 		return OrderResult{}, err
 	}
@@ -43,7 +43,8 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 		}
 		return decideDepositRequest(a, depositRequest{
 			in: in, member: facts, channel: channel, now: c.now, cal: s.cal,
-			orderNo: func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
+			orderNo:         func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
+			channelPassword: s.channelPasswordOK,
 		})
 	})
 	if err != nil {
@@ -54,7 +55,7 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 
 // ApproveDeposit credits a pending deposit to the member (ops).
 func (s *Service) ApproveDeposit(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, memberID, orderNo, remark, events.ReviewApproved,
+	return s.review(ctx, meta, "deposit.approve", memberID, orderNo, remark, events.ReviewApproved,
 		withCredit(decideApproveDeposit, credit.ReasonDepositApproved, actorOf(meta)))
 }
 
@@ -75,13 +76,14 @@ func (s *Service) RejectDeposit(ctx context.Context, meta Meta, memberID, orderN
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, memberID, orderNo, r, events.ReviewRejected,
+	return s.review(ctx, meta, "deposit.reject", memberID, orderNo, r, events.ReviewRejected,
 		withCredit(decideRejectDeposit, credit.ReasonDepositRejected, actorOf(meta)))
 }
 
-func (s *Service) review(ctx context.Context, meta Meta, memberID, orderNo, remark, outcome string,
+// review runs the ops decision name on a pending order of the member's account.
+func (s *Service) review(ctx context.Context, meta Meta, name, memberID, orderNo, remark, outcome string,
 	decide func(a *accountState, orderNo, remark string) ([]events.Payload, error)) (OrderResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, name)
 	if err != nil {
 		return OrderResult{}, err
 	}
@@ -125,7 +127,7 @@ func orderAnswer(rec *record, status string) (OrderResult, error) {
 		}
 	}
 	if out.OrderNo == "" || out.Status != status {
-		return OrderResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+		return OrderResult{}, keyReused()
 	}
 	return out, nil
 }

@@ -70,6 +70,8 @@ func validateRealName(in RealNameInput) (name, id string, err *Error) {
 		return "", "", invalid(KeyIDNumberRequired)
 	case in.FrontFileID == "" || in.BackFileID == "":
 		return "", "", invalid(KeyIDPhotosRequired)
+	case identity.TooManyMarks(name):
+		return "", "", invalid(KeyNameTooManyMarks)
 	case !identity.ValidName(name):
 		return "", "", invalid(KeyNameInvalid)
 	case !identity.ValidTaiwanID(id):
@@ -85,7 +87,7 @@ func validateRealName(in RealNameInput) (name, id string, err *Error) {
 // check digit), claimed for this member on its guard stream (one member per ID number), sealed
 // (AES-GCM) and stored with its keyed hash and masked form; the photos must be the member's own.
 func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string, in RealNameInput) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "realname.submit")
 	if err != nil {
 		return Result{}, err
 	}
@@ -135,8 +137,8 @@ func recordGuarded[R any](ctx context.Context, s *Service, c cmd, memberID strin
 		err error
 	}
 	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
-		if rec := e.seen[c.CommandID]; rec != nil {
-			return pre{rec: rec}
+		if rec, err := e.replay(c); rec != nil || err != nil {
+			return pre{rec: rec, err: err}
 		}
 		_, err := g.decide(m)
 		return pre{err: err}
@@ -169,7 +171,7 @@ func submissionAnswer(rec *record) (Result, error) {
 			return Result{Position: rec.position}, nil
 		}
 	}
-	return Result{}, refuse(KindConflict, KeyIdempotencyConflict)
+	return Result{}, keyReused()
 }
 
 // claim takes the value of a guard stream for memberID (see decideClaim); inUse tells from a
@@ -196,7 +198,7 @@ func (s *Service) RejectRealName(ctx context.Context, meta Meta, account, remark
 }
 
 func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark string, approve bool) (ReviewResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, map[bool]string{true: "realname.approve", false: "realname.reject"}[approve])
 	if err != nil {
 		return ReviewResult{}, err
 	}
@@ -227,7 +229,7 @@ func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark
 		}
 	}
 	if want := map[bool]string{true: events.RealNameStatusVerified, false: events.RealNameStatusRejected}[approve]; out.Status != want {
-		return ReviewResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+		return ReviewResult{}, keyReused()
 	}
 	return out, nil
 }
@@ -250,6 +252,8 @@ func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
 		return card, "", invalid(KeyCardFieldsRequired)
 	case tooLong(card.HolderName, card.BankName, card.Branch):
 		return card, "", invalid(KeyInvalidRequest)
+	case identity.TooManyMarks(card.HolderName):
+		return card, "", invalid(KeyNameTooManyMarks)
 	case !banking.ValidNumber(number):
 		return card, "", invalid(KeyCardNumberInvalid)
 	case !banking.ValidBankCode(card.BankCode):
@@ -267,7 +271,7 @@ func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
 // The number is claimed on its guard stream (a number is bound to one card at a time, across all
 // members), sealed, and shown only by its last four digits.
 func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in CardInput) (CardResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "card.bind")
 	if err != nil {
 		return CardResult{}, err
 	}
@@ -301,12 +305,12 @@ func cardAnswer(rec *record) (CardResult, error) {
 			return CardResult{CardID: e.CardID, Last4: e.CardLast4, Position: rec.position}, nil
 		}
 	}
-	return CardResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+	return CardResult{}, keyReused()
 }
 
 // UnbindCard removes one of the member's cards.
 func (s *Service) UnbindCard(ctx context.Context, meta Meta, memberID, cardID string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "card.unbind")
 	if err != nil {
 		return Result{}, err
 	}
@@ -324,5 +328,5 @@ func (s *Service) UnbindCard(ctx context.Context, meta Meta, memberID, cardID st
 			return Result{Position: rec.position}, nil
 		}
 	}
-	return Result{}, refuse(KindConflict, KeyIdempotencyConflict)
+	return Result{}, keyReused()
 }

@@ -20,7 +20,7 @@ import (
 // events.OrderByDayTradeClose (only day trades) or events.OrderByForcedClose. A working closing
 // order of the member's is cancelled first. Nothing happens to a position that holds nothing.
 func (s *Service) CloseByRule(ctx context.Context, meta Meta, memberID, positionID, by string, mkt Market) (TradeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "position.close-by-rule")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -97,7 +97,7 @@ func (a *accountState) marginAccount(markets map[string]Market) (margin.Account,
 // it; back at 130 % the call is met; below 120 %, or still below 130 % after the deadline, every
 // margin position is closed at market (ForcedCloseStarted and one closing order each).
 func (s *Service) MarginCheck(ctx context.Context, meta Meta, memberID string, markets map[string]Market) (MarginResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "margin.check")
 	if err != nil {
 		return MarginResult{}, err
 	}

@@ -55,7 +55,7 @@ func sessionFrom(rec *record, token string) Session {
 // the member stream (whose first append, expected version NoStream, is the account's uniqueness
 // check) and a first session.
 func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Session, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "member.register")
 	if err != nil {
 		return Session{}, err
 	}
@@ -69,13 +69,18 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 	// A replay answers before anything else is checked again.
 	type pre struct {
 		rec        *record
+		err        error
 		registered bool
 	}
 	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
-		return pre{e.seen[c.CommandID], m.registered}
+		rec, err := e.replay(c)
+		return pre{rec, err, m.registered}
 	})
 	if err != nil {
 		return Session{}, err
+	}
+	if p.err != nil {
+		return Session{}, p.err
 	}
 	if p.rec != nil {
 		return registerAnswer(p.rec, "", account)
@@ -119,7 +124,7 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 func registerAnswer(rec *record, token, account string) (Session, error) {
 	out := sessionFrom(rec, token)
 	if out.MemberID == "" || out.Account != account {
-		return Session{}, refuse(KindConflict, KeyIdempotencyConflict)
+		return Session{}, keyReused()
 	}
 	if out.Token != "" && !sessionIsFrom(rec, token) {
 		// A concurrent duplicate of this command won the race: its token is not ours.
@@ -181,7 +186,7 @@ func (s *Service) claimInviteCode(ctx context.Context, c cmd, memberID string) (
 
 // Login opens a session for a member, ops or auditor user.
 func (s *Service) Login(ctx context.Context, meta Meta, account, password string) (Session, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "member.login")
 	if err != nil {
 		return Session{}, err
 	}
@@ -197,10 +202,14 @@ func (s *Service) Login(ctx context.Context, meta Meta, account, password string
 	if err != nil {
 		return Session{}, err
 	}
+	decoy, err := s.decoy()
+	if err != nil {
+		return Session{}, unavailable(fmt.Errorf("decoy password hash: %w", err))
+	}
 	var who memberState
 	rec, err := execute(ctx, s, c, events.MemberStream(memberID), func(m *memberState) ([]events.Payload, error) {
 		who = memberState{memberID: m.memberID, account: m.account, role: m.role}
-		return decideLogin(m, password, s.verify, session)
+		return decideLogin(m, password, decoy, s.verify, session)
 	})
 	if err != nil {
 		return Session{}, err
@@ -220,7 +229,7 @@ func (s *Service) Login(ctx context.Context, meta Meta, account, password string
 		}
 	}
 	if out.ExpiresAt.IsZero() {
-		return Session{}, refuse(KindConflict, KeyIdempotencyConflict)
+		return Session{}, keyReused()
 	}
 	return out, nil
 }
@@ -244,7 +253,7 @@ func (s *Service) memberCommand(ctx context.Context, c cmd, memberID string, dec
 
 // Logout closes the session of token.
 func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "member.logout")
 	if err != nil {
 		return Result{}, err
 	}
@@ -260,7 +269,7 @@ func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string)
 
 // ChangeLoginPassword replaces the login password; every session of the member ends.
 func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, memberID, oldPw, newPw, confirm string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "password.change")
 	if err != nil {
 		return Result{}, err
 	}
@@ -282,7 +291,7 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, memberID, 
 
 // SetFundPassword sets the 6-digit fund password the first time; the login password confirms it.
 func (s *Service) SetFundPassword(ctx context.Context, meta Meta, memberID, loginPassword, fundPw, confirm string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "fund-password.set")
 	if err != nil {
 		return Result{}, err
 	}
@@ -307,7 +316,7 @@ func (s *Service) SetFundPassword(ctx context.Context, meta Meta, memberID, logi
 
 // ChangeFundPassword replaces the fund password; a wrong old one counts towards the lock.
 func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, memberID, oldFundPw, fundPw, confirm string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "fund-password.change")
 	if err != nil {
 		return Result{}, err
 	}
@@ -337,7 +346,7 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, memberID, o
 // (FundPasswordRejected) and refused with fund_password_wrong; the fifth within 24 hours, and
 // every try while five stand, with fund_password_locked.
 func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, fundPw string) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "fund-password.verify")
 	if err != nil {
 		return Result{}, err
 	}
@@ -356,9 +365,21 @@ func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, f
 	return Result{Position: rec.position}, nil
 }
 
-// SetAccountFlag sets or clears a flag on account, by an ops user, with a reason.
+// SetAccountFlag sets or clears a flag on a member's account, by an ops user, with a reason.
+// Staff accounts are refused with staff_account_protected (see SetStaffFlag).
 func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string) (Result, error) {
-	c, err := s.begin(meta)
+	return s.setFlag(ctx, meta, account, flag, on, reason, decideSetFlag)
+}
+
+// SetStaffFlag sets or clears a flag on an ops or auditor account: `lotbook user disable` and
+// `enable` on the server, never an HTTP route.
+func (s *Service) SetStaffFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string) (Result, error) {
+	return s.setFlag(ctx, meta, account, flag, on, reason, decideSetStaffFlag)
+}
+
+func (s *Service) setFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string,
+	decide func(m *memberState, flag string, on bool, reason string) ([]events.Payload, error)) (Result, error) {
+	c, err := s.begin(meta, "member.flag")
 	if err != nil {
 		return Result{}, err
 	}
@@ -377,7 +398,36 @@ func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, account, flag s
 	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
 	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
-		return decideSetFlag(m, flag, on, reason)
+		return decide(m, flag, on, reason)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.position}, nil
+}
+
+// ResetStaffPassword sets a new password on an ops or auditor account without the old one
+// (`lotbook user password` on the server); every session of the user ends.
+func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, account, password string) (Result, error) {
+	c, err := s.begin(meta, "staff.password")
+	if err != nil {
+		return Result{}, err
+	}
+	switch {
+	case account == "":
+		return Result{}, invalid(KeyAccountRequired)
+	case password == "":
+		return Result{}, invalid(KeyPasswordRequired)
+	case !identity.ValidLoginPassword(password):
+		return Result{}, invalid(KeyPasswordInvalid)
+	}
+	newHash, err := s.hash(password)
+	if err != nil {
+		return Result{}, err
+	}
+	memberID := events.MemberID(identity.NormalizeAccount(account))
+	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+		return decideResetStaffPassword(m, newHash)
 	})
 	if err != nil {
 		return Result{}, err
@@ -389,7 +439,7 @@ func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, account, flag s
 // that the member may name it as a deposit proof. The member's storage quota is decided here,
 // on the member's own stream, so concurrent uploads cannot both take the last bytes.
 func (s *Service) RecordUpload(ctx context.Context, meta Meta, memberID string, f events.FileUploaded) (Result, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "file.upload")
 	if err != nil {
 		return Result{}, err
 	}

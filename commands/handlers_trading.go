@@ -43,7 +43,7 @@ func (s *Service) tradeFacts(ctx context.Context, memberID string) (tradeFacts, 
 // its cash. While the market matches, the order crosses the book at once; a limit order's rest
 // works until it fills, is cancelled or its trading day ends; a market order's rest is cancelled.
 func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in OrderInput, mkt Market) (TradeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "order.place")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -104,7 +104,7 @@ func (a *accountState) decidePlace(sp orderSpec, mkt Market, now time.Time, cal 
 // CancelOrder stops a member's working order and releases what it holds frozen. Orders the
 // rules placed (forced and day-trade closes) are not the member's to cancel.
 func (s *Service) CancelOrder(ctx context.Context, meta Meta, memberID, orderNo string) (TradeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "order.cancel")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -134,7 +134,7 @@ func (s *Service) CancelOrder(ctx context.Context, meta Meta, memberID, orderNo 
 // writes nothing when the order does not cross, its trading day is over or the market does not
 // match now.
 func (s *Service) FillOrder(ctx context.Context, meta Meta, memberID, orderNo string, mkt Market) (TradeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "order.fill")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -164,7 +164,7 @@ func (s *Service) FillOrder(ctx context.Context, meta Meta, memberID, orderNo st
 // ExpireOrder ends a day order whose trading day's session is over (the engine decides when) and
 // releases what it holds frozen. Nothing happens to an order that no longer works.
 func (s *Service) ExpireOrder(ctx context.Context, meta Meta, memberID, orderNo string) (TradeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "order.expire")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -196,7 +196,7 @@ func (s *Service) ExpireOrder(ctx context.Context, meta Meta, memberID, orderNo 
 // limit, through the same matching as any order. A still working opening order's rest is
 // cancelled first. The broker's lock and holding rules apply (TradingRules).
 func (s *Service) ClosePosition(ctx context.Context, meta Meta, memberID, positionID string, in CloseInput, mkt Market) (TradeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "position.close")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -336,7 +336,7 @@ func tradeAnswer(rec *record, which string) (TradeResult, error) {
 		out.OrderNo = which
 	}
 	if out.OrderNo == "" {
-		return TradeResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+		return TradeResult{}, keyReused()
 	}
 	for _, p := range rec.payloads {
 		switch e := p.(type) {

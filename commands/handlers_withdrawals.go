@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/events"
 )
@@ -20,7 +21,7 @@ type WithdrawalInput struct {
 // password is checked with the lock rules of VerifyFundPassword (a wrong one is recorded on the
 // member stream even though the withdrawal is refused).
 func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID string, in WithdrawalInput) (OrderResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "withdrawal.request")
 	if err != nil {
 		return OrderResult{}, err
 	}
@@ -88,9 +89,35 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 	return orderAnswer(rec, events.ReviewPending)
 }
 
+// Withdrawable is, per currency the app exchanges, the most a withdrawal would accept now (the
+// amount check of RequestWithdrawal, before the channel's limits): what the withdraw screen shows.
+func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string]decimal.Decimal, error) {
+	if !validMemberID(memberID) {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	now := s.clock().UTC()
+	return view(ctx, s, events.AccountStream(memberID), func(a *accountState, _ *entry) map[string]decimal.Decimal {
+		out := make(map[string]decimal.Decimal, len(fx.Currencies))
+		for _, cur := range fx.Currencies {
+			out[cur] = a.withdrawable(cur, now)
+		}
+		return out
+	})
+}
+
+// ValueIn is the worth in currency to of a member's cash in several currencies at the rates an
+// exchange would be quoted now (fx.Value over this service's feed).
+func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decimal.Decimal, error) {
+	v, err := fx.Value(s.rates, amounts, to, s.clock().UTC())
+	if err != nil {
+		return decimal.Decimal{}, unavailable(err)
+	}
+	return v, nil
+}
+
 // ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).
 func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, memberID, orderNo, remark, events.ReviewApproved, decideApproveWithdrawal)
+	return s.review(ctx, meta, "withdrawal.approve", memberID, orderNo, remark, events.ReviewApproved, decideApproveWithdrawal)
 }
 
 // RejectWithdrawal releases a pending withdrawal's frozen amount (ops); the remark is required.
@@ -102,7 +129,7 @@ func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, memberID, ord
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, memberID, orderNo, r, events.ReviewRejected, decideRejectWithdrawal)
+	return s.review(ctx, meta, "withdrawal.reject", memberID, orderNo, r, events.ReviewRejected, decideRejectWithdrawal)
 }
 
 // QuoteInput asks for an exchange rate.
@@ -141,7 +168,7 @@ func (s *Service) exchangeFacts(ctx context.Context, memberID string) (exchangeF
 // QuoteExchange locks the feed's current rate for 30 seconds (an ExchangeQuoted event on the
 // account stream, so that any API instance can execute it). No fee is charged.
 func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string, in QuoteInput) (Quote, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "exchange.quote")
 	if err != nil {
 		return Quote{}, err
 	}
@@ -173,12 +200,12 @@ func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string,
 				ExpiresAt: q.ExpiresAt, Position: rec.position}, nil
 		}
 	}
-	return Quote{}, refuse(KindConflict, KeyIdempotencyConflict)
+	return Quote{}, keyReused()
 }
 
 // Exchange converts at a quote the member holds, before it expires.
 func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID string) (ExchangeResult, error) {
-	c, err := s.begin(meta)
+	c, err := s.begin(meta, "exchange.execute")
 	if err != nil {
 		return ExchangeResult{}, err
 	}
@@ -208,7 +235,7 @@ func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID str
 			return out, nil
 		}
 	}
-	return ExchangeResult{}, refuse(KindConflict, KeyIdempotencyConflict)
+	return ExchangeResult{}, keyReused()
 }
 
 // CreditRule is the published credit-score rule the app shows.

@@ -167,13 +167,16 @@ func (m *memberState) refuseFlags(flags ...string) *Error {
 }
 
 // decideLogin checks the password, then the flags (only someone who knows the password learns
-// the account's state), then opens a session. An unknown account gets account_not_exist, a wrong
-// password account_or_password_wrong, as the spec's catalogue lists both.
-func decideLogin(m *memberState, password string, verify verifier, session events.SessionOpened) ([]events.Payload, error) {
+// the account's state), then opens a session. An unknown account and a wrong password get the
+// same answer, account_or_password_wrong, after the same work: the unknown account's password
+// is checked against decoy, a hash of the same cost, so neither the answer nor its time tells
+// whether an account exists.
+func decideLogin(m *memberState, password, decoy string, verify verifier, session events.SessionOpened) ([]events.Payload, error) {
+	hash := m.passwordHash
 	if !m.registered {
-		return nil, rule(KeyAccountNotExist)
+		hash = decoy
 	}
-	if !verify(m.passwordHash, password) {
+	if !verify(hash, password) || !m.registered {
 		return nil, rule(KeyAccountOrPasswordWrong)
 	}
 	if err := m.refuseFlags(events.FlagDisabled, events.FlagFrozen, events.FlagLoginBanned); err != nil {
@@ -318,15 +321,44 @@ func validFlag(f string) bool {
 	return false
 }
 
-// decideSetFlag records an ops decision on a flag; setting a flag to what it is changes nothing.
+// isStaff: an ops or auditor user, managed only by `lotbook user` on the server.
+func (m *memberState) isStaff() bool { return m.registered && m.role != events.RoleMember }
+
+// decideSetFlag records an ops decision on a member's flag. Staff accounts are out of ops'
+// reach: one ops user must not lock out another, or the auditor who checks them.
 func decideSetFlag(m *memberState, flag string, on bool, reason string) ([]events.Payload, error) {
 	if !m.registered {
 		return nil, notFound(KeyAccountNotExist)
 	}
-	if m.flags[flag] == on {
-		return nil, nil
+	if m.isStaff() {
+		return nil, forbidden(KeyStaffAccountProtected)
 	}
-	return []events.Payload{events.AccountFlagChanged{Flag: flag, On: on, Reason: reason}}, nil
+	return changeFlag(m, flag, on, reason), nil
+}
+
+// decideSetStaffFlag is the server operator's decision on a staff account's flag.
+func decideSetStaffFlag(m *memberState, flag string, on bool, reason string) ([]events.Payload, error) {
+	if !m.isStaff() {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	return changeFlag(m, flag, on, reason), nil
+}
+
+// changeFlag: setting a flag to what it is changes nothing.
+func changeFlag(m *memberState, flag string, on bool, reason string) []events.Payload {
+	if m.flags[flag] == on {
+		return nil
+	}
+	return []events.Payload{events.AccountFlagChanged{Flag: flag, On: on, Reason: reason}}
+}
+
+// decideResetStaffPassword replaces a staff user's password without the old one (the server
+// operator's reset); the event ends every session of the user.
+func decideResetStaffPassword(m *memberState, newHash string) ([]events.Payload, error) {
+	if !m.isStaff() {
+		return nil, notFound(KeyAccountNotExist)
+	}
+	return []events.Payload{events.LoginPasswordChanged{PasswordHash: newHash}}, nil
 }
 
 // decideRecordUpload remembers a member's file; the same file again changes nothing. A new

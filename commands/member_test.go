@@ -129,7 +129,8 @@ func TestDecideLogin(t *testing.T) {
 		kind Kind
 	}{
 		{"ok", registered(), "demo1234", "", 0},
-		{"unknown account", &memberState{}, "demo1234", KeyAccountNotExist, KindRule},
+		{"unknown account: same answer as a wrong password", &memberState{}, "demo1234", KeyAccountOrPasswordWrong, KindRule},
+		{"unknown account, password of the decoy", &memberState{}, "decoy", KeyAccountOrPasswordWrong, KindRule},
 		{"wrong password", registered(), "demo12345", KeyAccountOrPasswordWrong, KindRule},
 		{"wrong password hides the flags", flagged(events.FlagDisabled), "nope", KeyAccountOrPasswordWrong, KindRule},
 		{"disabled", flagged(events.FlagDisabled), "demo1234", KeyAccountDisabled, KindForbidden},
@@ -141,8 +142,18 @@ func TestDecideLogin(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			evs, err := decideLogin(tc.m, tc.pw, fakeVerify, sess)
+			var checked []string
+			verify := func(hash, pw string) bool { checked = append(checked, hash); return fakeVerify(hash, pw) }
+			evs, err := decideLogin(tc.m, tc.pw, "h:decoy", verify, sess)
 			wantKey(t, err, tc.key)
+			// Every login pays one password check, against the decoy when the account is unknown.
+			want := tc.m.passwordHash
+			if !tc.m.registered {
+				want = "h:decoy"
+			}
+			if len(checked) != 1 || checked[0] != want {
+				t.Errorf("checked %v, want [%s]", checked, want)
+			}
 			if err != nil {
 				if e, _ := AsError(err); e.Kind != tc.kind {
 					t.Errorf("kind %v, want %v", e.Kind, tc.kind)
@@ -324,6 +335,52 @@ func TestFundPassword(t *testing.T) {
 	}
 	if fundRefusal(&record{payloads: []events.Payload{events.FundPasswordSet{}}}) != nil {
 		t.Fatal("a successful change is not a refusal")
+	}
+}
+
+func TestStaffAccountsAreOutOfOpsReach(t *testing.T) {
+	staff := func(role string, extra ...events.Payload) *memberState {
+		ps := append([]events.Payload{events.MemberRegistered{MemberID: "s1", Account: "ops2", Role: role, PasswordHash: "h:opsdemo1"}}, extra...)
+		return build(&memberState{}, nil, ps...)
+	}
+	disabledOps := staff(events.RoleOps, events.AccountFlagChanged{Flag: events.FlagDisabled, On: true, Reason: "left"})
+	tests := []struct {
+		name   string
+		decide func(m *memberState, flag string, on bool, reason string) ([]events.Payload, error)
+		m      *memberState
+		flag   string
+		on     bool
+		key    string
+		writes int
+	}{
+		{"ops freezes a member", decideSetFlag, registered(), events.FlagFrozen, true, "", 1},
+		{"ops freezes ops", decideSetFlag, staff(events.RoleOps), events.FlagFrozen, true, KeyStaffAccountProtected, 0},
+		{"ops disables ops", decideSetFlag, staff(events.RoleOps), events.FlagDisabled, true, KeyStaffAccountProtected, 0},
+		{"ops disables the auditor", decideSetFlag, staff(events.RoleAuditor), events.FlagDisabled, true, KeyStaffAccountProtected, 0},
+		{"ops re-enables disabled ops", decideSetFlag, disabledOps, events.FlagDisabled, false, KeyStaffAccountProtected, 0},
+		{"ops flags nobody", decideSetFlag, &memberState{}, events.FlagFrozen, true, KeyAccountNotExist, 0},
+		{"server disables ops", decideSetStaffFlag, staff(events.RoleOps), events.FlagDisabled, true, "", 1},
+		{"server disables the auditor", decideSetStaffFlag, staff(events.RoleAuditor), events.FlagDisabled, true, "", 1},
+		{"server enables ops", decideSetStaffFlag, disabledOps, events.FlagDisabled, false, "", 1},
+		{"server disables ops twice", decideSetStaffFlag, disabledOps, events.FlagDisabled, true, "", 0},
+		{"server leaves members to ops", decideSetStaffFlag, registered(), events.FlagDisabled, true, KeyAccountNotExist, 0},
+		{"server flags nobody", decideSetStaffFlag, &memberState{}, events.FlagDisabled, true, KeyAccountNotExist, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs, err := tc.decide(tc.m, tc.flag, tc.on, "reason")
+			wantKey(t, err, tc.key)
+			if len(evs) != tc.writes {
+				t.Fatalf("wrote %v, want %d events", evs, tc.writes)
+			}
+		})
+	}
+	if evs, err := decideResetStaffPassword(staff(events.RoleAuditor), "h:new"); err != nil || len(evs) != 1 || evs[0].(events.LoginPasswordChanged).PasswordHash != "h:new" {
+		t.Fatalf("reset: %v %v", evs, err)
+	}
+	for _, m := range []*memberState{registered(), {}} {
+		_, err := decideResetStaffPassword(m, "h:new")
+		wantKey(t, err, KeyAccountNotExist)
 	}
 }
 

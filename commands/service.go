@@ -5,7 +5,9 @@
 // uploads), account-<id> (deposits and the member's balances from postings), invite-<CODE> (who
 // handed out a code) and config (deposit channels, site config). Each command is idempotent on
 // its Meta.CommandID: when a stream already holds events of that command, the earlier result is
-// returned and nothing is decided again.
+// returned and nothing is decided again. A command id belongs to one command: events of the id
+// that another command wrote (another command name or request fingerprint, stored in their
+// metadata) answer idempotency_key_reused and are never read as this command's.
 //
 // Refusals are *Error values with a message key. Field rules answer KindInvalid (400); an account's
 // flags and the fund password lock KindForbidden (403); unknown channels, orders, files and
@@ -16,6 +18,7 @@ package commands
 
 import (
 	"log/slog"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -29,9 +32,11 @@ import (
 )
 
 // Meta identifies a command and its caller. CommandID is the client's Idempotency-Key; Actor is
-// "member:<account>", "ops:<account>", "auditor:<account>" or "system".
+// "member:<account>", "ops:<account>", "auditor:<account>" or "system". Request fingerprints
+// what the caller asked (the API: a keyed hash of the caller, route and body); callers that make
+// deterministic ids of their own (seeds, the trade engine) may leave it empty.
 type Meta struct {
-	CommandID, Actor, CorrelationID string
+	CommandID, Actor, CorrelationID, Request string
 }
 
 // Calendar tells exchange holidays; market/calendar.Taiwan() implements it.
@@ -81,6 +86,11 @@ type Service struct {
 	rates       fx.Rates
 	trade       TradingRules
 	uploadQuota int64
+	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
+	// unknown account is checked against it, so it takes as long as a wrong password.
+	decoy func() (string, error)
+	// channelMemo spares deposits the argon2id of a channel password already checked.
+	channelMemo *verifiedMemo
 }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
@@ -123,6 +133,14 @@ func New(store events.Store, opts Options) *Service {
 		size = 100_000
 	}
 	s.cache = newCache(size)
+	s.channelMemo = newVerifiedMemo()
+	s.decoy = sync.OnceValues(func() (string, error) {
+		tok, err := secret.NewToken()
+		if err != nil {
+			return "", err
+		}
+		return secret.HashPassword(tok, s.cost)
+	})
 	return s
 }
 
@@ -171,16 +189,20 @@ type ChannelInput struct {
 	Enabled                                bool
 }
 
-// cmd is one command in flight: its metadata and the one server time (UTC) its rules and its
-// events use.
+// cmd is one command in flight: its metadata, the one server time (UTC) its rules and its
+// events use, and its binding: which command this is and what was asked (name, then
+// Meta.Request), stored with its events. A command id belongs to one binding: events of the id
+// with another binding were written by another command and never answer this one.
 type cmd struct {
 	Meta
-	now time.Time
+	now     time.Time
+	binding string
 }
 
 // begin fills what a caller left empty: a fresh command id (login and register may come without
-// an Idempotency-Key), "system" as actor, the command id as correlation.
-func (s *Service) begin(m Meta) (cmd, error) {
+// an Idempotency-Key), "system" as actor, the command id as correlation. name names the command
+// (its binding with Meta.Request).
+func (s *Service) begin(m Meta, name string) (cmd, error) {
 	if m.CommandID == "" {
 		m.CommandID = uuid.NewString()
 	}
@@ -193,7 +215,11 @@ func (s *Service) begin(m Meta) (cmd, error) {
 	if m.CorrelationID == "" {
 		m.CorrelationID = m.CommandID
 	}
-	return cmd{Meta: m, now: s.clock().UTC()}, nil
+	binding := name
+	if m.Request != "" {
+		binding += " " + m.Request
+	}
+	return cmd{Meta: m, now: s.clock().UTC(), binding: binding}, nil
 }
 
 // validMemberID guards stream names built from ids the API passes on.

@@ -207,7 +207,7 @@ func TestJourney(t *testing.T) {
 		t.Fatalf("ops login %+v", ops)
 	}
 	_, err = f.svc.Login(f.ctx, meta("member"), "0900000000", "demo1234")
-	wantKey(t, err, KeyAccountNotExist)
+	wantKey(t, err, KeyAccountOrPasswordWrong) // the same answer as a wrong password: no account enumeration
 	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "demo12345")
 	wantKey(t, err, KeyAccountOrPasswordWrong)
 	_, err = f.svc.Login(f.ctx, meta("member"), "", "demo1234")
@@ -363,6 +363,108 @@ func TestFlags(t *testing.T) {
 	if len(f.all()) != before {
 		t.Error("no-op flag change wrote an event")
 	}
+}
+
+// TestStaffManagedOnlyOnTheServer: ops cannot flag staff; the server operator's commands
+// disable, enable and reset them, and a reset ends the user's sessions.
+func TestStaffManagedOnlyOnTheServer(t *testing.T) {
+	f := newFixture(t)
+	f.seed(true)
+	before := len(f.all())
+	for _, account := range []string{"ops", "audit"} {
+		for _, flag := range events.AllFlags {
+			_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), account, flag, true, "takeover")
+			wantKey(t, err, KeyStaffAccountProtected)
+		}
+	}
+	if len(f.all()) != before {
+		t.Fatal("a refused flag change wrote events")
+	}
+	login := func(pw string) error {
+		_, err := f.svc.Login(f.ctx, meta("ops:ops"), "ops", pw)
+		return err
+	}
+	_, err := f.svc.SetStaffFlag(f.ctx, meta("system"), "ops", events.FlagDisabled, true, "left the company")
+	f.must(err)
+	wantKey(t, login("opsdemo1"), KeyAccountDisabled)
+	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), "ops", events.FlagDisabled, false, "back")
+	f.must(err)
+	f.must(login("opsdemo1"))
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "ops", "fresh1234")
+	f.must(err)
+	wantKey(t, login("opsdemo1"), KeyAccountOrPasswordWrong)
+	f.must(login("fresh1234"))
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "ops", "short")
+	wantKey(t, err, KeyPasswordInvalid)
+	f.register("0912345678", "LOTBOOK")
+	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), "0912345678", events.FlagDisabled, true, "x")
+	wantKey(t, err, KeyAccountNotExist)
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "0912345678", "fresh1234")
+	wantKey(t, err, KeyAccountNotExist)
+	f.checkLog()
+}
+
+// TestChannelPasswordsAreArgon2id: a channel's event carries an argon2id hash, never the
+// password nor its plain SHA-256; a channel configured before (SHA-256 in a stored event) still
+// takes deposits, and giving its password again re-hashes it.
+func TestChannelPasswordsAreArgon2id(t *testing.T) {
+	f := newFixture(t)
+	f.seed(true)
+	s := f.register("0912345678", "LOTBOOK")
+	deposit := func(channel, pw string) error {
+		_, err := f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, DepositInput{ChannelID: channel, Amount: "1000", ProofFileID: f.upload(s.MemberID), ChannelPassword: pw})
+		return err
+	}
+	channelEvents := func() []string {
+		var out []string
+		for _, r := range f.all() {
+			if strings.HasPrefix(r.Type, "DepositChannelConfigured.") {
+				out = append(out, string(r.Data))
+			}
+		}
+		return out
+	}
+	for _, data := range channelEvents() {
+		if !strings.Contains(data, `"passwordHash":"$argon2id$`) || strings.Contains(data, "8888") || strings.Contains(data, secret.SHA256Hex("8888")) {
+			t.Fatalf("channel event %s", data)
+		}
+	}
+	f.must(deposit("bank", "8888"))
+	wantKey(t, deposit("bank", "8889"), KeyChannelPasswordWrong)
+	wantKey(t, deposit("bank", ""), KeyChannelPasswordWrong)
+	f.must(deposit("bank", "8888")) // from the memo this time, same answer
+
+	// The same password again is the same definition: nothing written.
+	bank := ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Enabled: true,
+		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true}}
+	before := len(channelEvents())
+	_, err := f.svc.ConfigureDepositChannel(f.ctx, meta("ops:ops"), bank)
+	f.must(err)
+	if n := len(channelEvents()); n != before {
+		t.Fatalf("reconfiguring with the same password wrote %d events", n-before)
+	}
+
+	// A channel stored before argon2id, with the SHA-256 of its password.
+	w := events.TimeWindow{AlwaysOpen: true}
+	old := events.DepositChannelConfigured{ID: "legacy", Name: "Old desk", Currency: "TWD", Min: decimal.NewFromInt(1000), Max: decimal.NewFromInt(5000),
+		PasswordHash: secret.SHA256Hex("1234"), Window: w, Enabled: true}
+	typ, data, err := events.Encode(old)
+	f.must(err)
+	_, err = f.store.Append(f.ctx, events.ConfigStream, events.AnyVersion, []events.EventData{{ID: events.EventID("legacy", events.ConfigStream, 0), Type: typ, Data: data,
+		Metadata: events.Metadata{CommandID: "legacy", Actor: "system", CorrelationID: "legacy", CausationID: "legacy", ServerTime: t0}}})
+	f.must(err)
+	f.svc = f.service() // a process that reads the log anew
+	f.must(deposit("legacy", "1234"))
+	wantKey(t, deposit("legacy", "1235"), KeyChannelPasswordWrong)
+	_, err = f.svc.ConfigureDepositChannel(f.ctx, meta("ops:ops"), ChannelInput{ID: "legacy", Name: "Old desk", Currency: "TWD", Min: "1000", Max: "5000", Password: "1234", Window: w, Enabled: true})
+	f.must(err)
+	all := channelEvents()
+	if last := all[len(all)-1]; !strings.Contains(last, `"id":"legacy"`) || !strings.Contains(last, `"passwordHash":"$argon2id$`) {
+		t.Fatalf("giving the password again kept the SHA-256: %s", last)
+	}
+	f.must(deposit("legacy", "1234"))
+	wantKey(t, deposit("legacy", "1235"), KeyChannelPasswordWrong)
+	f.checkLog()
 }
 
 func TestPasswords(t *testing.T) {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"errors"
 	"fmt"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
+	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
 	"github.com/lotbook/lotbook/events"
 )
@@ -112,19 +114,17 @@ func quantity(lots, shares int64) (int64, bool, *Error) {
 	return shares, true, nil
 }
 
-// limitPrice parses a limit price: a positive decimal with two decimals at most.
+// limitPrice parses a limit price in the strict grammar of amounts (money.ParseDecimal), two
+// decimals at most.
 func limitPrice(typ, s string) (decimal.Decimal, *Error) {
 	if typ == events.OrderMarket {
 		return decimal.Zero, nil
 	}
-	if s == "" {
+	p, err := money.ParseDecimal(s, centPlaces)
+	switch {
+	case errors.Is(err, money.ErrRequired):
 		return decimal.Zero, invalid(KeyPriceRequired)
-	}
-	if len(s) > 16 {
-		return decimal.Zero, invalid(KeyPriceInvalid)
-	}
-	p, err := decimal.NewFromString(s)
-	if err != nil || !p.IsPositive() || !p.Equal(p.Truncate(centPlaces)) {
+	case err != nil:
 		return decimal.Zero, invalid(KeyPriceInvalid)
 	}
 	return p, nil
@@ -151,8 +151,8 @@ func validateOrder(in OrderInput) (orderSpec, *Error) {
 	}
 	sp.leverage = decimal.NewFromInt(1)
 	if in.Leverage != "" {
-		lev, err := decimal.NewFromString(in.Leverage)
-		if err != nil || len(in.Leverage) > 8 {
+		lev, err := money.ParseDecimal(in.Leverage, centPlaces)
+		if err != nil {
 			return sp, invalid(KeyLeverageInvalid)
 		}
 		sp.leverage = lev

@@ -6,6 +6,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
@@ -228,6 +229,18 @@ func TestOrderRefusals(t *testing.T) {
 		{"zero limit price", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "0"}, book, KeyPriceInvalid},
 		{"three decimals", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "99.555"}, book, KeyPriceInvalid},
 		{"outside the band", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "111"}, book, KeyPriceOutOfBand},
+		// Prices and leverage share the strict grammar of amounts: what decimal.NewFromString
+		// would read as 100 or 1.5 is still refused.
+		{"price exponent", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "1e2"}, book, KeyPriceInvalid},
+		{"price plus sign", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "+100"}, book, KeyPriceInvalid},
+		{"price with space", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: " 100"}, book, KeyPriceInvalid},
+		{"price trailing zeros", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100.000"}, book, KeyPriceInvalid},
+		{"price trailing point", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100."}, book, KeyPriceInvalid},
+		{"price leading point", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: ".5"}, book, KeyPriceInvalid},
+		{"leverage exponent", OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1, Leverage: "15e-1"}, book, KeyLeverageInvalid},
+		{"leverage plus sign", OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1, Leverage: "+2"}, book, KeyLeverageInvalid},
+		{"leverage with space", OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1, Leverage: "2 "}, book, KeyLeverageInvalid},
+		{"leverage three decimals", OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1, Leverage: "1.500"}, book, KeyLeverageInvalid},
 		{"off the tick", OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100.1"}, book, KeyPriceNotOnTick},
 		{"leverage 3", OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1, Leverage: "3"}, book, KeyLeverageInvalid},
 		{"short leverage 2", OrderInput{Symbol: "1101", Direction: "short", Type: "market", Lots: 1, Leverage: "2"}, book, KeyLeverageInvalid},
@@ -295,6 +308,14 @@ func TestProceedsWithdrawableOnSettlement(t *testing.T) {
 	// Bought 100,000 + 142; sold 100,000 - 142 - 150: available 100,066, of which 99,708 settle on
 	// 25 November: 358 withdrawable until then.
 	f.wantCash(m, "100066", "0")
+	// The figure the withdraw screen shows is the one the decision checks.
+	w, err := f.svc.Withdrawable(f.ctx, m)
+	f.must(err)
+	if !w[TWD].Equal(d("358")) || !w["USD"].IsZero() || len(w) != len(fx.Currencies) {
+		t.Fatalf("withdrawable %v", w)
+	}
+	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "358.01", CardID: card, FundPassword: "123456"})
+	wantKey(t, err, KeyInsufficientWithdrawable)
 	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
 	wantKey(t, err, KeyInsufficientWithdrawable)
 	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "200000", CardID: card, FundPassword: "123456"})

@@ -16,14 +16,18 @@ type TimeWindow struct {
 
 // DepositChannelConfigured defines or redefines a deposit channel (config stream).
 type DepositChannelConfigured struct {
-	ID           string          `json:"id"`
-	Name         string          `json:"name"`
-	Currency     string          `json:"currency"`
-	Min          decimal.Decimal `json:"min"`
-	Max          decimal.Decimal `json:"max"`
-	PasswordHash string          `json:"passwordHash"` // hex SHA-256 of the channel password: a shared code checked on every deposit, not a login secret
-	Window       TimeWindow      `json:"window"`
-	Enabled      bool            `json:"enabled"`
+	ID       string          `json:"id"`
+	Name     string          `json:"name"`
+	Currency string          `json:"currency"`
+	Min      decimal.Decimal `json:"min"`
+	Max      decimal.Decimal `json:"max"`
+	// PasswordHash is the channel password's argon2id PHC string, never the password itself.
+	// Channels configured before argon2id carry its unsalted hex SHA-256, still accepted
+	// (secret.VerifyChannelPassword) until the channel's password is given again.
+	PasswordHash string `json:"passwordHash"`
+
+	Window  TimeWindow `json:"window"`
+	Enabled bool       `json:"enabled"`
 }
 
 // SiteConfigured sets one entry of the app's public config (logo, title, ...).

@@ -27,11 +27,16 @@ var (
 
 // Metadata travels with every event.
 type Metadata struct {
-	CommandID     string    `json:"commandId"`               // the caller's idempotency key
-	Actor         string    `json:"actor"`                   // "member:<account>", "ops:<name>", "auditor:<name>", "system"
-	CorrelationID string    `json:"correlationId,omitempty"` // the flow this event belongs to
-	CausationID   string    `json:"causationId,omitempty"`   // the command or event that caused it
-	ServerTime    time.Time `json:"serverTime"`
+	CommandID     string `json:"commandId"`               // the caller's idempotency key
+	Actor         string `json:"actor"`                   // "member:<account>", "ops:<name>", "auditor:<name>", "system"
+	CorrelationID string `json:"correlationId,omitempty"` // the flow this event belongs to
+	CausationID   string `json:"causationId,omitempty"`   // the command or event that caused it
+	// Request fingerprints the command that wrote the event (which command, and a keyed hash of
+	// the caller's request): a command id belongs to one command, and a command finding events
+	// of its id with another fingerprint knows they are not its own. Empty in events written
+	// before fingerprints were kept.
+	Request    string    `json:"request,omitempty"`
+	ServerTime time.Time `json:"serverTime"`
 }
 
 // EventData is an event about to be appended.

@@ -203,11 +203,23 @@ func (s *Service) Indices() []Quote {
 	return out
 }
 
+// AllTaiwan is the spec's stock type constant: every Taiwan stock, of both markets, stocks and
+// ETFs. Wherever a client names a market or an instrument type to list, it means no filter.
+const AllTaiwan = "twd"
+
+// Filter is a client's market or instrument-type filter with AllTaiwan read as no filter ("").
+func Filter(v string) string {
+	if v == AllTaiwan {
+		return ""
+	}
+	return v
+}
+
 // ListQuery selects a page of the market list.
 type ListQuery struct {
 	Tab    string // "all" (by code, the default), "gainers", "losers", "volume"
-	Market string // "listed", "otc", or "" for both
-	Type   string // "stock", "etf", or "" for both
+	Market string // "listed", "otc", or "" (or AllTaiwan) for both
+	Type   string // "stock", "etf", or "" (or AllTaiwan) for both
 	Page   int    // from 1 (0 means 1)
 	Size   int    // 1..100 (0 means 20)
 }
@@ -228,6 +240,7 @@ func (s *Service) Stocks(q ListQuery) (Page, error) {
 	if q.Tab == "" {
 		q.Tab = "all"
 	}
+	q.Market, q.Type = Filter(q.Market), Filter(q.Type)
 	if !slices.Contains([]string{"all", "gainers", "losers", "volume"}, q.Tab) {
 		return Page{}, fmt.Errorf("%w: %q", ErrBadTab, q.Tab)
 	}
@@ -248,10 +261,11 @@ func (s *Service) Stocks(q ListQuery) (Page, error) {
 	}
 	data, order := s.list(q)
 	total := len(order)
-	from := (q.Page - 1) * q.Size
-	if q.Page < 1 || (q.Page > 1 && from >= total) {
+	// Compared in pages, not rows: (Page-1)*Size overflows for a huge page.
+	if q.Page < 1 || (q.Page > 1 && q.Page-1 >= (total+q.Size-1)/q.Size) {
 		return Page{}, fmt.Errorf("%w: page %d of %d items", ErrBadPage, q.Page, total)
 	}
+	from := (q.Page - 1) * q.Size
 	to := min(total, from+q.Size)
 	p := Page{Page: q.Page, Size: q.Size, Total: total, HasMore: to < total}
 	for _, i := range order[from:to] {

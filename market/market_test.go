@@ -3,6 +3,7 @@ package market
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"testing"
 	"time"
@@ -99,6 +100,9 @@ func TestFacade(t *testing.T) {
 		{ListQuery{Type: "bond"}, ErrBadType},
 		{ListQuery{Page: -1}, ErrBadPage},
 		{ListQuery{Page: 1000}, ErrBadPage},
+		// Huge pages whose row offset overflows int are still past the end.
+		{ListQuery{Page: math.MaxInt}, ErrBadPage},
+		{ListQuery{Page: math.MaxInt/20 + 2}, ErrBadPage},
 		{ListQuery{Size: 1000}, ErrBadLimit},
 	} {
 		if _, err := s.Stocks(bad.q); !errors.Is(err, bad.want) {

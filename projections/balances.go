@@ -29,6 +29,7 @@ var houseBalancesTable = &table{
 var balancesProjector = &projector{
 	name:    "balances",
 	version: 1,
+	unit:    accountUnit,
 	money:   true,
 	tables:  []*table{balancesTable, houseBalancesTable},
 	wants: func(p events.Payload) bool {

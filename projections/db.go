@@ -1,7 +1,9 @@
 // Package projections builds lotbook's read models from the event log: a Watermill router runs
 // one projector per read model over the store's global feed, each applying pages of events in one
-// read-model transaction together with its checkpoint. It also owns the read-model queries, the
-// idempotency records of the HTTP layer, rebuilds and comparisons with a fresh replay.
+// read-model transaction together with its checkpoint; the read models of a member's account,
+// which answers combine, apply each page together in one transaction. It also owns the read-model
+// queries, the idempotency records of the HTTP layer, rebuilds and comparisons with a fresh
+// replay.
 package projections
 
 import (
@@ -26,10 +28,11 @@ var ErrNotFound = errors.New("projections: not found")
 
 // ReadDB is the read-model database: SQLite (dataDir/read.db) or PostgreSQL.
 type ReadDB struct {
-	d    dialect
-	w    *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
-	r    *sql.DB // reads; the same pool as w on PostgreSQL
-	idem idemWriter
+	*Reader // queries on the read pool
+	d       dialect
+	w       *sql.DB // writes; on SQLite a single connection whose transactions are BEGIN IMMEDIATE
+	r       *sql.DB // reads; the same pool as w on PostgreSQL
+	idem    idemWriter
 	// Prepared statements of r and w, on SQLite only (nil on PostgreSQL).
 	rstmts, wstmts *stmtCache
 	ckpt           *walCheckpointer // SQLite only
@@ -110,6 +113,7 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 			}
 		}
 	}
+	db.Reader = &Reader{d: db.d, r: db.r, stmts: db.rstmts}
 	return db, nil
 }
 

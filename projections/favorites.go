@@ -89,7 +89,7 @@ func deleteFavorites(ctx context.Context, w *wtx, keys []favoriteKey) error {
 }
 
 // Favorites lists a member's favourite symbols in the order they were added.
-func (db *ReadDB) Favorites(ctx context.Context, memberID string) ([]string, error) {
+func (db *Reader) Favorites(ctx context.Context, memberID string) ([]string, error) {
 	var out []string
 	err := db.query(ctx, "favorites", "SELECT symbol FROM favorites WHERE member_id = ? ORDER BY position",
 		[]any{memberID}, func(rows *sql.Rows) error {

@@ -37,8 +37,8 @@ func wrap(evs []events.RecordedEvent) []*entry {
 }
 
 // feed is the Watermill Subscriber over the event store's global feed (events.Store.Subscribe,
-// the same for every backend). The topic is a projector's name: a subscription starts after that
-// projector's checkpoint, and every message is one page of events (up to maxPage).
+// the same for every backend). The topic is a unit's name: a subscription starts after the lowest
+// checkpoint of the unit's projectors, and every message is one page of events (up to maxPage).
 //
 // The page travels in the message's context (see pageOf), not in its payload: the router runs
 // in this process, and serializing thousands of events to bytes only to parse them again would
@@ -58,6 +58,7 @@ type feed struct {
 	logger  *slog.Logger
 	maxPage int
 	hub     *hub
+	units   map[string]*unit // topic -> the projectors it feeds
 
 	mu      sync.Mutex
 	closed  bool
@@ -94,7 +95,13 @@ func (f *feed) Subscribe(ctx context.Context, topic string) (<-chan *message.Mes
 		f.wg.Done()
 		return nil, err
 	}
-	pos := cps[topic]
+	u, ok := f.units[topic]
+	if !ok {
+		cancel()
+		f.wg.Done()
+		return nil, fmt.Errorf("projections feed: no unit named %q", topic)
+	}
+	pos := u.from(cps)
 	f.hub.track(topic, pos)
 	out := make(chan *message.Message)
 	go func() {

@@ -10,8 +10,9 @@ import (
 	"time"
 )
 
-// IdemRecord is the stored answer to a state-changing HTTP request, keyed by its
-// Idempotency-Key. The records are not a projection: they are never dropped or rebuilt.
+// IdemRecord is the claim of an Idempotency-Key by a state-changing HTTP request (its caller and
+// fingerprint) and, when it may be replayed, the answer sent (HTTPStatus 0: a claim only). The
+// records are not a projection: they are never dropped or rebuilt.
 type IdemRecord struct {
 	Key         string
 	Actor       string
@@ -34,7 +35,9 @@ func (db *ReadDB) GetIdempotency(ctx context.Context, key string) (IdemRecord, b
 	return rec, true, nil
 }
 
-// PutIdempotency stores each record unless a record with its key exists (the first answer wins).
+// PutIdempotency stores each record unless a record with its key exists: the first claim of a
+// key wins, and a claim without an answer takes the answer of the same request (same actor and
+// hash) when one comes; a stored answer never changes.
 //
 // Concurrent calls, and the records of one call, share one transaction (group commit): every
 // command answer writes a record,
@@ -152,7 +155,7 @@ func (db *ReadDB) writeIdempotency(batch []idemRequest) error {
 		var q strings.Builder
 		q.WriteString("INSERT INTO idempotency_records (idem_key, actor, request_hash, http_status, body, created_at) VALUES ")
 		args := make([]any, 0, 6*len(batch))
-		for i, req := range batch {
+		for i, req := range uniqueKeys(batch) {
 			if i > 0 {
 				q.WriteByte(',')
 			}
@@ -163,7 +166,29 @@ func (db *ReadDB) writeIdempotency(batch []idemRequest) error {
 			}
 			args = append(args, req.rec.Key, req.rec.Actor, req.rec.RequestHash, req.rec.HTTPStatus, body, req.at)
 		}
-		q.WriteString(" ON CONFLICT (idem_key) DO NOTHING")
+		q.WriteString(` ON CONFLICT (idem_key) DO UPDATE SET http_status = excluded.http_status, body = excluded.body
+			WHERE idempotency_records.http_status = 0 AND excluded.http_status <> 0
+			AND idempotency_records.actor = excluded.actor AND idempotency_records.request_hash = excluded.request_hash`)
 		return w.exec(ctx, q.String(), args...)
 	})
+}
+
+// uniqueKeys keeps one request per key, the first that holds an answer or else the first (one
+// INSERT may not update a row twice): the claim and the answer of one request may be queued
+// together.
+func uniqueKeys(batch []idemRequest) []idemRequest {
+	at := make(map[string]int, len(batch))
+	out := make([]idemRequest, 0, len(batch))
+	for _, req := range batch {
+		i, seen := at[req.rec.Key]
+		switch {
+		case !seen:
+			at[req.rec.Key] = len(out)
+			out = append(out, req)
+		case out[i].rec.HTTPStatus == 0 && req.rec.HTTPStatus != 0 &&
+			out[i].rec.Actor == req.rec.Actor && out[i].rec.RequestHash == req.rec.RequestHash:
+			out[i] = req
+		}
+	}
+	return out
 }

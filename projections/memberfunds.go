@@ -93,6 +93,7 @@ var fundsAccountsTable = &table{
 var memberFundsProjector = &projector{
 	name:    "member_funds",
 	version: 1,
+	unit:    accountUnit,
 	money:   true,
 	tables: []*table{realNameTable, bankCardsTable, withdrawalsTable, fundMovesTable, creditScoresTable, fundsAccountsTable,
 		withdrawalChannelsTable},

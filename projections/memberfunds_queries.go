@@ -64,7 +64,7 @@ func (r *realNameRow) realName() RealName {
 
 // RealNameOf returns the member's latest identity submission, or ErrNotFound when they never
 // submitted one.
-func (db *ReadDB) RealNameOf(ctx context.Context, memberID string) (RealName, error) {
+func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, error) {
 	var r realNameRow
 	row := db.queryRow(ctx, "SELECT "+realNameCols+" FROM realname WHERE member_id = ?", memberID)
 	if err := rowErr(r.scan(row), "realname of "+memberID); err != nil {
@@ -75,7 +75,7 @@ func (db *ReadDB) RealNameOf(ctx context.Context, memberID string) (RealName, er
 
 // RealNameQueue lists identity submissions with status (all when empty): pending ones oldest
 // first, decided ones newest first.
-func (db *ReadDB) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
+func (db *Reader) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
 	q, args, limit := queueQuery(realNameCols, "realname", status, events.RealNameStatusPending, page, size)
 	var out []RealName
 	err := db.query(ctx, "realname queue", q, args, func(rows *sql.Rows) error {
@@ -93,7 +93,7 @@ func (db *ReadDB) RealNameQueue(ctx context.Context, status string, page, size i
 }
 
 // RealNameStatuses returns the identity status of each member that ever submitted one.
-func (db *ReadDB) RealNameStatuses(ctx context.Context, memberIDs []string) (map[string]string, error) {
+func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map[string]string, error) {
 	out := map[string]string{}
 	if len(memberIDs) == 0 {
 		return out, nil
@@ -115,7 +115,7 @@ func (db *ReadDB) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 }
 
 // CardsOf lists the member's bound cards, oldest first.
-func (db *ReadDB) CardsOf(ctx context.Context, memberID string) ([]Card, error) {
+func (db *Reader) CardsOf(ctx context.Context, memberID string) ([]Card, error) {
 	out := []Card{}
 	err := db.query(ctx, "cards", `SELECT card_id, member_id, holder_name, bank_name, branch, bank_code, last4, ifsc, upi, bound_at
 		FROM bank_cards WHERE member_id = ? ORDER BY seq`, []any{memberID}, func(rows *sql.Rows) error {
@@ -150,7 +150,7 @@ func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 
 // WithdrawalQueue lists withdrawals with status (all when empty): pending ones oldest first,
 // decided ones newest first.
-func (db *ReadDB) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
+func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
 	q, args, limit := queueQuery(withdrawalCols, "withdrawals", status, events.ReviewPending, page, size)
 	var out []Withdrawal
 	err := db.query(ctx, "withdrawal queue", q, args, func(rows *sql.Rows) error {
@@ -172,7 +172,7 @@ func (db *ReadDB) WithdrawalQueue(ctx context.Context, status string, page, size
 }
 
 // WithdrawalByOrderNo returns one withdrawal, or ErrNotFound.
-func (db *ReadDB) WithdrawalByOrderNo(ctx context.Context, orderNo string) (Withdrawal, error) {
+func (db *Reader) WithdrawalByOrderNo(ctx context.Context, orderNo string) (Withdrawal, error) {
 	var r withdrawalRow
 	row := db.queryRow(ctx, "SELECT "+withdrawalCols+" FROM withdrawals WHERE order_no = ?", orderNo)
 	if err := rowErr(r.scan(row), "withdrawal "+orderNo); err != nil {
@@ -183,7 +183,7 @@ func (db *ReadDB) WithdrawalByOrderNo(ctx context.Context, orderNo string) (With
 
 // CreditScoreOf returns the member's credit score, found false while no event changed it (the
 // score is then the rule's start value, which the write side owns).
-func (db *ReadDB) CreditScoreOf(ctx context.Context, memberID string) (score int, found bool, err error) {
+func (db *Reader) CreditScoreOf(ctx context.Context, memberID string) (score int, found bool, err error) {
 	err = db.queryRow(ctx, "SELECT score FROM credit_scores WHERE member_id = ?", memberID).Scan(&score)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
@@ -197,7 +197,7 @@ func (db *ReadDB) CreditScoreOf(ctx context.Context, memberID string) (score int
 // FundHistory lists a member's money history of type typ ("all", "deposit", "withdraw",
 // "exchange", "credit", or a trade line type: "trade", "fee", "tax", "financing", "collateral"),
 // newest first; the two legs of an exchange come source first, a fill's lines in that order.
-func (db *ReadDB) FundHistory(ctx context.Context, memberID, typ string, page, size int) ([]FundLine, bool, error) {
+func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, size int) ([]FundLine, bool, error) {
 	limit, offset := pageArgs(page, size)
 	filter, args := "", []any{memberID}
 	if typ != "" && typ != "all" {
@@ -241,6 +241,6 @@ func (db *ReadDB) FundHistory(ctx context.Context, memberID, typ string, page, s
 
 // WithdrawalChannels lists every withdrawal channel (enabled or not) in the order they were first
 // defined.
-func (db *ReadDB) WithdrawalChannels(ctx context.Context) ([]Channel, error) {
+func (db *Reader) WithdrawalChannels(ctx context.Context) ([]Channel, error) {
 	return db.channels(ctx, "withdrawal channels", "withdrawal_channels")
 }

@@ -43,6 +43,7 @@ var memberFilesTable = &table{
 var membersProjector = &projector{
 	name:    "members",
 	version: 1,
+	unit:    accountUnit,
 	tables:  []*table{membersTable, sessionsTable, memberFilesTable},
 	wants: func(p events.Payload) bool {
 		switch p.(type) {

@@ -484,7 +484,8 @@ func TestCompareDetectsTampering(t *testing.T) {
 }
 
 // TestMoneyProjectionStalls: an event with unbalanced postings stops the balances projector
-// (failure counted, stalled gauge set) while the other projectors go on.
+// (failure counted, stalled gauge set) and the account unit it applies pages with, while the
+// other projectors go on.
 func TestMoneyProjectionStalls(t *testing.T) {
 	e := sqliteEnv(t)
 	m := e.register("0912345678")
@@ -513,7 +514,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, name := range []string{"members", "fund_records"} {
+	for _, name := range []string{"fund_records", "review_queue"} {
 		for {
 			r.mu.Lock()
 			pos := r.pos[name]
@@ -527,11 +528,13 @@ func TestMoneyProjectionStalls(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	r.mu.Lock()
-	pos := r.pos["balances"]
-	r.mu.Unlock()
-	if pos >= bad {
-		t.Fatalf("balances moved past the failing event: %d >= %d", pos, bad)
+	for _, name := range []string{"balances", "members", "member_funds", "trading"} {
+		r.mu.Lock()
+		pos := r.pos[name]
+		r.mu.Unlock()
+		if pos >= bad {
+			t.Fatalf("%s moved past the failing event: %d >= %d", name, pos, bad)
+		}
 	}
 	if r.Position() >= bad {
 		t.Fatalf("Position %d passed the failing event %d", r.Position(), bad)
@@ -641,6 +644,24 @@ func TestIdempotencyRecords(t *testing.T) {
 		if rec, found, err := db.GetIdempotency(ctx, "empty"); err != nil || !found || len(rec.Body) != 0 {
 			t.Fatalf("Get(empty) = %+v, %v, %v", rec, found, err)
 		}
+		// A claim without an answer takes the answer of the same request, in one batch or
+		// later; never another request's, and a stored answer never changes.
+		claim := IdemRecord{Key: "claim", Actor: "member:a", RequestHash: "h"}
+		answered := IdemRecord{Key: "claim", Actor: "member:a", RequestHash: "h", HTTPStatus: 200, Body: []byte(`{"status":1}`)}
+		other := IdemRecord{Key: "claim", Actor: "member:b", RequestHash: "h", HTTPStatus: 200, Body: []byte(`{"status":2}`)}
+		batched := answered
+		batched.Key = "batched"
+		for _, put := range [][]IdemRecord{{claim}, {other}, {answered}, {claim, func() IdemRecord { c := claim; c.Key = "batched"; return c }(), batched}} {
+			if err := db.PutIdempotency(ctx, put...); err != nil {
+				t.Fatal(err)
+			}
+		}
+		for _, want := range []IdemRecord{answered, batched} {
+			if rec, found, err := db.GetIdempotency(ctx, want.Key); err != nil || !found || rec.HTTPStatus != 200 ||
+				string(rec.Body) != `{"status":1}` || rec.Actor != "member:a" {
+				t.Fatalf("Get(%s) = %+v, %v, %v", want.Key, rec, found, err)
+			}
+		}
 		db.Close()
 		if err := db.PutIdempotency(ctx, IdemRecord{Key: "late"}); !errors.Is(err, errReadDBClosed) {
 			t.Fatalf("Put after Close = %v", err)
@@ -686,5 +707,44 @@ func TestAbandonedScratchTables(t *testing.T) {
 		}); err != nil {
 			t.Fatal(err)
 		}
+	})
+}
+
+// TestSnapshotIsOneMoment: queries in one snapshot see the read models as they were when it
+// began, although the projections apply more while it is open, and the snapshot names the
+// position it reflects.
+func TestSnapshotIsOneMoment(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		r := e.run(e.open(), nil)
+		m := e.register("0912345678")
+		e.requestDeposit(m, "D1", "1000")
+		first := e.approveDeposit(m, "D1", "1000")
+		r.waitFor(t, first)
+		var second int64
+		pos, err := r.Snapshot(ctx, func(rd *Reader) error {
+			for i := range 2 {
+				bs, err := rd.Balances(ctx, m)
+				if err != nil {
+					return err
+				}
+				if got := bs["TWD"].Available; !got.Equal(dec("1000")) {
+					t.Errorf("read %d in the snapshot: available %s, want 1000", i, got)
+				}
+				if i == 0 {
+					e.requestDeposit(m, "D2", "500")
+					second = e.approveDeposit(m, "D2", "500")
+					r.waitFor(t, second)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pos < first || pos >= second {
+			t.Fatalf("snapshot reflects %d, want from %d and before %d", pos, first, second)
+		}
+		mustBalance(t, r.db, m, "TWD", "1500", "0")
 	})
 }

@@ -18,9 +18,14 @@ type projector struct {
 	name    string
 	version int  // bump when apply semantics change: the projection is rebuilt on next open
 	money   bool // a money projection: documents that it stalls, never skips (all projectors do)
-	tables  []*table
-	wants   func(events.Payload) bool
-	apply   func(ctx context.Context, w *wtx, evs []decoded) error
+	// unit names the projectors that apply every page together, in one transaction, so that
+	// their tables always reflect one log position: a response that reads several of them (the
+	// mine screen's cash, positions and profit) sees one moment. Empty: the projector is its own
+	// unit and stalls or catches up alone.
+	unit   string
+	tables []*table
+	wants  func(events.Payload) bool
+	apply  func(ctx context.Context, w *wtx, evs []decoded) error
 
 	relevant sync.Map // stored type ("Name.vN") -> wants (bool); a type's Go shape never changes
 	hashOnce sync.Once
@@ -39,6 +44,58 @@ func (d decoded) fail(err error) error {
 
 // projectors is the fixed set of read models, in the order Names reports them.
 var projectors = []*projector{membersProjector, balancesProjector, fundRecordsProjector, reviewQueueProjector, configProjector, favoritesProjector}
+
+// accountUnit holds the read models of a member's account that responses read together.
+const accountUnit = "account"
+
+// unit is projectors applied together: each page is applied to all of them in one read-model
+// transaction that moves all their checkpoints to the page's end.
+type unit struct {
+	name string
+	ps   []*projector
+}
+
+// units groups projectors by their unit, in the order of the first member of each.
+func units(ps []*projector) []*unit {
+	var out []*unit
+	byName := map[string]*unit{}
+	for _, p := range ps {
+		name := p.unit
+		if name == "" {
+			name = p.name
+		}
+		u, ok := byName[name]
+		if !ok {
+			u = &unit{name: name}
+			byName[name] = u
+			out = append(out, u)
+		}
+		u.ps = append(u.ps, p)
+	}
+	return out
+}
+
+// from is where the unit's feed starts: its lowest checkpoint. A projector ahead of it (one that
+// was not reset with the others) drops the events it already has (see applyPage).
+func (u *unit) from(cps map[string]int64) int64 {
+	low := int64(-1)
+	for _, p := range u.ps {
+		if pos := cps[p.name]; low < 0 || pos < low {
+			low = pos
+		}
+	}
+	return max(low, 0)
+}
+
+// unitNamed is the unit called name.
+func unitNamed(name string) (*unit, error) {
+	for _, u := range units(projectors) {
+		if u.name == name {
+			return u, nil
+		}
+	}
+	return nil, fmt.Errorf("projections: no unit named %q: %w", name, ErrNotFound)
+}
 
 func projectorByName(name string) (*projector, error) {
 	for _, p := range projectors {

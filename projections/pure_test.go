@@ -1,6 +1,10 @@
 package projections
 
-import "testing"
+import (
+	"math"
+	"strings"
+	"testing"
+)
 
 func TestLedgerAccount(t *testing.T) {
 	for _, tc := range []struct {
@@ -66,9 +70,45 @@ func TestLikePattern(t *testing.T) {
 func TestPageArgs(t *testing.T) {
 	for _, tc := range []struct{ page, size, limit, offset int }{
 		{1, 20, 21, 0}, {3, 10, 11, 20}, {0, 0, 21, 0}, {-1, 5, 6, 0}, {2, 1000, 201, 200},
+		// Deep pages stop at MaxOffset instead of overflowing into a negative or wrapped offset.
+		{MaxPage(20), 20, 21, MaxOffset}, {MaxPage(20) + 1, 20, 21, MaxOffset}, {math.MaxInt, 20, 21, MaxOffset},
+		{math.MaxInt/16 + 2, 16, 17, MaxOffset - MaxOffset%16}, {math.MaxInt, 0, 21, MaxOffset},
 	} {
 		if l, o := pageArgs(tc.page, tc.size); l != tc.limit || o != tc.offset {
 			t.Errorf("pageArgs(%d, %d) = %d, %d", tc.page, tc.size, l, o)
 		}
+	}
+}
+
+func TestUnits(t *testing.T) {
+	a, b := &projector{name: "a", unit: "u"}, &projector{name: "b"}
+	c := &projector{name: "c", unit: "u"}
+	us := units([]*projector{a, b, c})
+	if len(us) != 2 || us[0].name != "u" || len(us[0].ps) != 2 || us[0].ps[1] != c || us[1].name != "b" || us[1].ps[0] != b {
+		t.Fatalf("units = %+v", us)
+	}
+	for _, tc := range []struct {
+		cps  map[string]int64
+		want int64
+	}{
+		{map[string]int64{"a": 9, "c": 9}, 9},
+		{map[string]int64{"a": 9, "c": 4}, 4}, // c was reset: the unit reads from c's checkpoint
+		{map[string]int64{"a": 9}, 0},
+		{nil, 0},
+	} {
+		if got := us[0].from(tc.cps); got != tc.want {
+			t.Errorf("from(%v) = %d, want %d", tc.cps, got, tc.want)
+		}
+	}
+	acc, err := unitNamed(accountUnit)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, p := range acc.ps {
+		names = append(names, p.name)
+	}
+	if got := strings.Join(names, ","); got != "members,balances,member_funds,trading" {
+		t.Fatalf("account unit = %s", got)
 	}
 }

@@ -77,19 +77,43 @@ type NameValue struct {
 	Name, Value string
 }
 
-func (db *ReadDB) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := db.rstmts.get(ctx, q); st != nil {
+// Reader runs the read-model queries, either on the pool (each query sees the read models as
+// they are when it runs) or inside one snapshot (ReadDB.Snapshot: every query sees one moment).
+type Reader struct {
+	d     dialect
+	r     *sql.DB
+	stmts *stmtCache // SQLite's prepared statements of r; nil on PostgreSQL
+	tx    *sql.Tx    // the snapshot's transaction; nil on the pool
+}
+
+// stmt is q's prepared statement for this reader, or nil when q runs as text.
+func (db *Reader) stmt(ctx context.Context, q string) *sql.Stmt {
+	st := db.stmts.get(ctx, q)
+	if st == nil || db.tx == nil {
+		return st
+	}
+	return db.tx.StmtContext(ctx, st)
+}
+
+func (db *Reader) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+	if st := db.stmt(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
+	}
+	if db.tx != nil {
+		return db.tx.QueryRowContext(ctx, db.d.rebind(q), args...)
 	}
 	return db.r.QueryRowContext(ctx, db.d.rebind(q), args...)
 }
 
-func (db *ReadDB) query(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
+func (db *Reader) query(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
 	var rows *sql.Rows
 	var err error
-	if st := db.rstmts.get(ctx, q); st != nil {
+	switch st := db.stmt(ctx, q); {
+	case st != nil:
 		rows, err = st.QueryContext(ctx, args...)
-	} else {
+	case db.tx != nil:
+		rows, err = db.tx.QueryContext(ctx, db.d.rebind(q), args...)
+	default:
 		rows, err = db.r.QueryContext(ctx, db.d.rebind(q), args...)
 	}
 	if err != nil {
@@ -107,8 +131,62 @@ func (db *ReadDB) query(ctx context.Context, what, q string, args []any, scan fu
 	return nil
 }
 
+// snapshot runs read in one read-only transaction over a snapshot of the read models (SQLite's
+// WAL snapshot; PostgreSQL's REPEATABLE READ), so that a response built from several queries
+// reflects one moment. It returns the account unit's checkpoint in that snapshot: its projectors
+// commit every page together, so their tables equal the replay of the log up to it (the lowest
+// of their checkpoints while one that was reset catches up). read must not wait for the
+// projections: it would wait on its own snapshot.
+func (db *ReadDB) snapshot(ctx context.Context, read func(*Reader) error) (int64, error) {
+	opts := &sql.TxOptions{ReadOnly: true}
+	if db.d.postgres {
+		opts.Isolation = sql.LevelRepeatableRead
+	} else {
+		opts = nil // the read pool is query_only; SQLite's snapshot starts with the first read
+	}
+	tx, err := db.r.BeginTx(ctx, opts)
+	if err != nil {
+		return 0, fmt.Errorf("begin read snapshot: %w", err)
+	}
+	defer tx.Rollback() // after Commit a no-op; on an error there is nothing to keep
+	rd := &Reader{d: db.d, r: db.r, stmts: db.rstmts, tx: tx}
+	pos, err := rd.unitPosition(ctx, accountUnit)
+	if err != nil {
+		return 0, err
+	}
+	if err := read(rd); err != nil {
+		return 0, err
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("end read snapshot: %w", err)
+	}
+	return pos, nil
+}
+
+// unitPosition is the lowest checkpoint of the unit's projectors as this reader sees them.
+func (db *Reader) unitPosition(ctx context.Context, name string) (int64, error) {
+	u, err := unitNamed(name)
+	if err != nil {
+		return 0, err
+	}
+	cps := map[string]int64{}
+	err = db.query(ctx, "read checkpoints", "SELECT name, position FROM projection_checkpoints", nil, func(rows *sql.Rows) error {
+		var n string
+		var pos int64
+		if err := rows.Scan(&n, &pos); err != nil {
+			return err
+		}
+		cps[n] = pos
+		return nil
+	})
+	if err != nil {
+		return 0, err
+	}
+	return u.from(cps), nil
+}
+
 // SessionByTokenHash returns the session whose token hashes to hash, or ErrNotFound.
-func (db *ReadDB) SessionByTokenHash(ctx context.Context, hash string) (Session, error) {
+func (db *Reader) SessionByTokenHash(ctx context.Context, hash string) (Session, error) {
 	var s Session
 	var exp int64
 	var flags string
@@ -139,7 +217,7 @@ func (r *memberRow) member() Member {
 	return m
 }
 
-func (db *ReadDB) member(ctx context.Context, col, val string) (Member, error) {
+func (db *Reader) member(ctx context.Context, col, val string) (Member, error) {
 	var r memberRow
 	row := db.queryRow(ctx, "SELECT "+memberCols+" FROM members WHERE "+col+" = ?", val)
 	if err := rowErr(r.scan(row), "member by "+col); err != nil {
@@ -149,33 +227,44 @@ func (db *ReadDB) member(ctx context.Context, col, val string) (Member, error) {
 }
 
 // MemberByAccount returns the member who logs in as account, or ErrNotFound.
-func (db *ReadDB) MemberByAccount(ctx context.Context, account string) (Member, error) {
+func (db *Reader) MemberByAccount(ctx context.Context, account string) (Member, error) {
 	return db.member(ctx, "account", account)
 }
 
 // MemberByID returns the member with id, or ErrNotFound.
-func (db *ReadDB) MemberByID(ctx context.Context, id string) (Member, error) {
+func (db *Reader) MemberByID(ctx context.Context, id string) (Member, error) {
 	return db.member(ctx, "member_id", id)
 }
 
 // maxPageSize bounds the rows one list query returns.
 const maxPageSize = 200
 
-// pageArgs turns a 1-based page and size (default 20, at most maxPageSize) into LIMIT (one more
-// row, to tell hasMore) and OFFSET.
-func pageArgs(page, size int) (limit, offset int) {
-	if page < 1 {
-		page = 1
-	}
+// MaxOffset bounds the rows a list query skips before its page. Skipping costs the database about
+// as much as reading, and an offset computed from an unbounded page number overflowed (page 1 on
+// SQLite, an error on PostgreSQL).
+const MaxOffset = 100_000
+
+// pageSize is the rows of a page of size: default 20, at most maxPageSize.
+func pageSize(size int) int {
 	if size < 1 {
-		size = 20
+		return 20
 	}
-	size = min(size, maxPageSize)
+	return min(size, maxPageSize)
+}
+
+// MaxPage is the deepest page of size rows a list serves; the api refuses deeper ones.
+func MaxPage(size int) int { return MaxOffset/pageSize(size) + 1 }
+
+// pageArgs turns a 1-based page and size into LIMIT (one more row, to tell hasMore) and OFFSET.
+// The page is held within 1..MaxPage, so the offset never passes MaxOffset nor overflows.
+func pageArgs(page, size int) (limit, offset int) {
+	size = pageSize(size)
+	page = min(max(page, 1), MaxPage(size))
 	return size + 1, (page - 1) * size
 }
 
 // Members lists members whose account contains q (all when q is empty), newest first.
-func (db *ReadDB) Members(ctx context.Context, q string, page, size int) ([]Member, bool, error) {
+func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Member, bool, error) {
 	limit, offset := pageArgs(page, size)
 	where, args := "", []any{}
 	if q != "" {
@@ -234,7 +323,7 @@ func trimPage[T any](items []T, limit int) ([]T, bool, error) {
 }
 
 // Balances returns a member's cash per currency (an empty map when nothing was ever credited).
-func (db *ReadDB) Balances(ctx context.Context, memberID string) (map[string]Balance, error) {
+func (db *Reader) Balances(ctx context.Context, memberID string) (map[string]Balance, error) {
 	out := map[string]Balance{}
 	err := db.query(ctx, "balances", "SELECT currency, available, frozen FROM balances WHERE member_id = ?", []any{memberID},
 		func(rows *sql.Rows) error {
@@ -260,7 +349,7 @@ func (db *ReadDB) Balances(ctx context.Context, memberID string) (map[string]Bal
 }
 
 // HouseBalances returns the total of every house account per currency.
-func (db *ReadDB) HouseBalances(ctx context.Context) (map[string]map[string]decimal.Decimal, error) {
+func (db *Reader) HouseBalances(ctx context.Context) (map[string]map[string]decimal.Decimal, error) {
 	out := map[string]map[string]decimal.Decimal{}
 	err := db.query(ctx, "house balances", "SELECT account, currency, amount FROM house_balances", nil, func(rows *sql.Rows) error {
 		var acct, cur, a string
@@ -285,7 +374,7 @@ func (db *ReadDB) HouseBalances(ctx context.Context) (map[string]map[string]deci
 
 // FundRecords lists a member's fund records of type typ ("all", "deposit", "withdraw"), newest
 // first.
-func (db *ReadDB) FundRecords(ctx context.Context, memberID, typ string, page, size int) ([]FundRecord, bool, error) {
+func (db *Reader) FundRecords(ctx context.Context, memberID, typ string, page, size int) ([]FundRecord, bool, error) {
 	limit, offset := pageArgs(page, size)
 	where, args := "member_id = ?", []any{memberID}
 	if typ != "" && typ != "all" {
@@ -329,7 +418,7 @@ func (r *reviewRow) deposit() (Deposit, error) {
 
 // DepositQueue lists deposits with status (pending, approved, rejected; all when empty). Pending
 // deposits come oldest first (the order to review them in), decided ones newest first.
-func (db *ReadDB) DepositQueue(ctx context.Context, status string, page, size int) ([]Deposit, bool, error) {
+func (db *Reader) DepositQueue(ctx context.Context, status string, page, size int) ([]Deposit, bool, error) {
 	q, args, limit := queueQuery(reviewCols, "deposit_reviews", status, events.ReviewPending, page, size)
 	var out []Deposit
 	err := db.query(ctx, "deposit queue", q, args, func(rows *sql.Rows) error {
@@ -351,7 +440,7 @@ func (db *ReadDB) DepositQueue(ctx context.Context, status string, page, size in
 }
 
 // DepositByOrderNo returns one deposit of the review queue, or ErrNotFound.
-func (db *ReadDB) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit, error) {
+func (db *Reader) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit, error) {
 	var r reviewRow
 	row := db.queryRow(ctx, "SELECT "+reviewCols+" FROM deposit_reviews WHERE order_no = ?", orderNo)
 	err := row.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelID, &r.channelName, &r.proofFileID,
@@ -363,12 +452,12 @@ func (db *ReadDB) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit
 }
 
 // Channels lists every deposit channel (enabled or not) in the order they were first defined.
-func (db *ReadDB) Channels(ctx context.Context) ([]Channel, error) {
+func (db *Reader) Channels(ctx context.Context) ([]Channel, error) {
 	return db.channels(ctx, "channels", "deposit_channels")
 }
 
 // channels lists every channel of table (enabled or not) in the order they were first defined.
-func (db *ReadDB) channels(ctx context.Context, what, table string) ([]Channel, error) {
+func (db *Reader) channels(ctx context.Context, what, table string) ([]Channel, error) {
 	out := []Channel{}
 	err := db.query(ctx, what, `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
 		FROM `+table+` ORDER BY seq`, nil, func(rows *sql.Rows) error {
@@ -399,7 +488,7 @@ func (db *ReadDB) channels(ctx context.Context, what, table string) ([]Channel, 
 }
 
 // SiteConfig returns every site config entry, sorted by name.
-func (db *ReadDB) SiteConfig(ctx context.Context) ([]NameValue, error) {
+func (db *Reader) SiteConfig(ctx context.Context) ([]NameValue, error) {
 	out := []NameValue{}
 	err := db.query(ctx, "site config", "SELECT name, value FROM site_config ORDER BY name", nil, func(rows *sql.Rows) error {
 		var nv NameValue
@@ -416,7 +505,7 @@ func (db *ReadDB) SiteConfig(ctx context.Context) ([]NameValue, error) {
 }
 
 // FileOwnedBy reports whether memberID uploaded the file fileID.
-func (db *ReadDB) FileOwnedBy(ctx context.Context, fileID, memberID string) (bool, error) {
+func (db *Reader) FileOwnedBy(ctx context.Context, fileID, memberID string) (bool, error) {
 	var n int
 	if err := db.queryRow(ctx, "SELECT COUNT(*) FROM member_files WHERE file_id = ? AND member_id = ?", fileID, memberID).Scan(&n); err != nil {
 		return false, fmt.Errorf("file owner: %w", err)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill"
@@ -37,8 +38,9 @@ type Runner struct {
 	saved   map[string]saved // projector -> checkpoint last written to the database
 	changed chan struct{}    // closed and replaced whenever a checkpoint moves
 
-	hubCapacity int        // events the shared feed buffers ahead of the slowest healthy projector
-	rebuildMu   sync.Mutex // one rebuild at a time: they share the _rebuild table names
+	hubCapacity int          // events the shared feed buffers ahead of the slowest healthy projector
+	lag         atomic.Int64 // nanoseconds every page waits before it is applied (SetLag)
+	rebuildMu   sync.Mutex   // one rebuild at a time: they share the _rebuild table names
 
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
@@ -85,9 +87,10 @@ func (r *Runner) Names() []string {
 	return out
 }
 
-// Run runs the projectors in a Watermill router until ctx ends. Every projector has its own
-// subscription and checkpoint: a failing projector stalls alone while the others go on, and one
-// behind the others catches up on its own. Projectors that keep up share one reader of the log.
+// Run runs the projectors in a Watermill router until ctx ends. Every unit of projectors has its
+// own subscription, and every projector its own checkpoint: a failing unit stalls alone while the
+// others go on, and one behind the others catches up on its own. Units that keep up share one
+// reader of the log.
 func (r *Runner) Run(ctx context.Context) error {
 	if err := r.loadCheckpoints(ctx); err != nil {
 		return err
@@ -103,9 +106,11 @@ func (r *Runner) Run(ctx context.Context) error {
 	// directly until they reach it.
 	hub := newHub(r.store, r.logger, r.hubCapacity, r.highest())
 	go hub.run(ctx)
-	sub := &feed{store: r.store, db: r.db, logger: r.logger, maxPage: maxPage, hub: hub}
-	for _, p := range projectors {
-		router.AddConsumerHandler(p.name, p.name, sub, r.handler(p))
+	us := units(projectors)
+	sub := &feed{store: r.store, db: r.db, logger: r.logger, maxPage: maxPage, hub: hub, units: map[string]*unit{}}
+	for _, u := range us {
+		sub.units[u.name] = u
+		router.AddConsumerHandler(u.name, u.name, sub, r.handler(u))
 	}
 	go func() {
 		<-ctx.Done()
@@ -189,16 +194,22 @@ func (r *Runner) highest() int64 {
 	return high
 }
 
-// skippable reports whether a page ending at last, with nothing the projector wants, may move
-// the checkpoint in memory only.
-func (r *Runner) skippable(name string, last int64) bool {
+// skippable reports whether a page ending at last, with nothing the unit wants, may move its
+// checkpoints in memory only.
+func (r *Runner) skippable(u *unit, last int64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	s := r.saved[name]
-	return last-s.pos < lazyEvents && time.Since(s.at) < lazyAge
+	for _, p := range u.ps {
+		s := r.saved[p.name]
+		if last-s.pos >= lazyEvents || time.Since(s.at) >= lazyAge {
+			return false
+		}
+	}
+	return true
 }
 
-func (r *Runner) handler(p *projector) message.NoPublishHandlerFunc {
+// handler applies each page to every projector of u in one read-model transaction.
+func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
 		page, err := pageOf(msg)
 		if err != nil {
@@ -206,34 +217,73 @@ func (r *Runner) handler(p *projector) message.NoPublishHandlerFunc {
 		}
 		ctx := msg.Context()
 		last := page[len(page)-1].ev.Position
-		evs, err := p.selectEvents(page)
-		if err == nil && len(evs) == 0 && r.skippable(p.name, last) {
-			r.advance(p.name, last)
+		wanted := false
+		for _, p := range u.ps {
+			evs, serr := p.selectEvents(page)
+			wanted = wanted || len(evs) > 0
+			err = errors.Join(err, serr)
+		}
+		if err == nil && !wanted && r.skippable(u, last) {
+			for _, p := range u.ps {
+				r.advance(p.name, last)
+			}
 			return nil
 		}
-		var pos int64
+		pos := make([]int64, len(u.ps))
+		if err == nil {
+			err = r.lagBehind(ctx)
+		}
 		if err == nil {
 			err = r.db.writeTx(ctx, func(w *wtx) error {
-				pos, err = p.applyPage(ctx, w, p.name, page)
-				return err
+				for i, p := range u.ps {
+					var err error
+					if pos[i], err = p.applyPage(ctx, w, p.name, page); err != nil {
+						return err
+					}
+				}
+				return nil
 			})
 		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			r.failures.WithLabelValues(p.name).Inc()
-			r.stalled.WithLabelValues(p.name).Set(1)
-			r.logger.Error("projection stalled: page failed, retrying it (never skipped)", "projector", p.name,
-				"money", p.money, "from", page[0].ev.Position, "to", last, "err", err)
+			for _, p := range u.ps {
+				r.failures.WithLabelValues(p.name).Inc()
+				r.stalled.WithLabelValues(p.name).Set(1)
+			}
+			r.logger.Error("projection stalled: page failed, retrying it (never skipped)", "unit", u.name,
+				"from", page[0].ev.Position, "to", last, "err", err)
 			return err
 		}
-		r.stalled.WithLabelValues(p.name).Set(0)
-		r.mu.Lock()
-		r.saved[p.name] = saved{pos: pos, at: time.Now()}
-		r.mu.Unlock()
-		r.advance(p.name, pos)
+		now := time.Now()
+		for i, p := range u.ps {
+			r.stalled.WithLabelValues(p.name).Set(0)
+			r.mu.Lock()
+			r.saved[p.name] = saved{pos: pos[i], at: now}
+			r.mu.Unlock()
+			r.advance(p.name, pos[i])
+		}
 		return nil
+	}
+}
+
+// SetLag makes every page wait d before it is applied, as a loaded server's projections do: tests
+// use it to show that reads wait for the writes they must reflect. The default, 0, does not wait.
+func (r *Runner) SetLag(d time.Duration) { r.lag.Store(int64(d)) }
+
+func (r *Runner) lagBehind(ctx context.Context) error {
+	d := time.Duration(r.lag.Load())
+	if d <= 0 {
+		return nil
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 
@@ -265,6 +315,31 @@ func (r *Runner) lowest() int64 {
 		}
 	}
 	return low
+}
+
+// Snapshot runs read over one snapshot of the read models (see ReadDB.snapshot) and returns the
+// log position the account unit's tables reflect in it. That is at least the unit's checkpoint
+// in the snapshot, and at least the position this runner had reached before the snapshot began:
+// a position beyond the stored checkpoint was reached over pages with nothing for the unit (kept
+// in memory only), so the tables equal the log there too.
+func (r *Runner) Snapshot(ctx context.Context, read func(*Reader) error) (int64, error) {
+	u, err := unitNamed(accountUnit)
+	if err != nil {
+		return 0, err
+	}
+	r.mu.Lock()
+	reached := int64(-1)
+	for _, p := range u.ps {
+		if pos := r.pos[p.name]; reached < 0 || pos < reached {
+			reached = pos
+		}
+	}
+	r.mu.Unlock()
+	stored, err := r.db.snapshot(ctx, read)
+	if err != nil {
+		return 0, err
+	}
+	return max(stored, reached), nil
 }
 
 // WaitFor returns when every projector has applied the events up to position (read-your-writes),

@@ -93,6 +93,7 @@ var tradeNoticesTable = &table{
 var tradingProjector = &projector{
 	name:    "trading",
 	version: 1,
+	unit:    accountUnit,
 	money:   true,
 	tables:  []*table{tradeOrdersTable, tradePositionsTable, tradeMovesTable, tradeNoticesTable},
 	wants: func(p events.Payload) bool {

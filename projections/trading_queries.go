@@ -135,7 +135,7 @@ func inList(col string, vals []string) (string, []any) {
 }
 
 // Orders lists a member's orders with one of statuses (all when none), newest first.
-func (db *ReadDB) Orders(ctx context.Context, memberID string, statuses []string, page, size int) ([]Order, bool, error) {
+func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string, page, size int) ([]Order, bool, error) {
 	limit, offset := pageArgs(page, size)
 	where, args := "member_id = ?", []any{memberID}
 	if len(statuses) > 0 {
@@ -163,7 +163,7 @@ func (db *ReadDB) Orders(ctx context.Context, memberID string, statuses []string
 }
 
 // OrderByNo returns one order, or ErrNotFound.
-func (db *ReadDB) OrderByNo(ctx context.Context, orderNo string) (Order, error) {
+func (db *Reader) OrderByNo(ctx context.Context, orderNo string) (Order, error) {
 	var r orderRow
 	row := db.queryRow(ctx, "SELECT "+orderCols+" FROM trade_orders WHERE order_no = ?", orderNo)
 	if err := rowErr(r.scan(row), "order "+orderNo); err != nil {
@@ -173,7 +173,7 @@ func (db *ReadDB) OrderByNo(ctx context.Context, orderNo string) (Order, error) 
 }
 
 // OrdersOfPosition lists the orders that opened and closed a position, oldest first.
-func (db *ReadDB) OrdersOfPosition(ctx context.Context, positionID string) ([]Order, error) {
+func (db *Reader) OrdersOfPosition(ctx context.Context, positionID string) ([]Order, error) {
 	out := []Order{}
 	err := db.query(ctx, "orders of position", "SELECT "+orderCols+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
 		[]any{positionID}, func(rows *sql.Rows) error {
@@ -193,7 +193,7 @@ func (db *ReadDB) OrdersOfPosition(ctx context.Context, positionID string) ([]Or
 
 // Positions lists a member's positions with one of statuses (all when none), newest first; page
 // 0 lists them all.
-func (db *ReadDB) Positions(ctx context.Context, memberID string, statuses []string, page, size int) ([]Position, bool, error) {
+func (db *Reader) Positions(ctx context.Context, memberID string, statuses []string, page, size int) ([]Position, bool, error) {
 	where, args := "member_id = ?", []any{memberID}
 	if len(statuses) > 0 {
 		in, more := inList("status", statuses)
@@ -233,7 +233,7 @@ func (db *ReadDB) Positions(ctx context.Context, memberID string, statuses []str
 }
 
 // PositionByID returns one position, or ErrNotFound.
-func (db *ReadDB) PositionByID(ctx context.Context, id string) (Position, error) {
+func (db *Reader) PositionByID(ctx context.Context, id string) (Position, error) {
 	var r positionRow
 	row := db.queryRow(ctx, "SELECT "+positionCols+" FROM trade_positions WHERE id = ?", id)
 	if err := rowErr(r.scan(row), "position "+id); err != nil {
@@ -243,7 +243,7 @@ func (db *ReadDB) PositionByID(ctx context.Context, id string) (Position, error)
 }
 
 // RealisedProfit is the profit all of a member's closes realised, net of fees and taxes.
-func (db *ReadDB) RealisedProfit(ctx context.Context, memberID string) (decimal.Decimal, error) {
+func (db *Reader) RealisedProfit(ctx context.Context, memberID string) (decimal.Decimal, error) {
 	sum := decimal.Zero
 	err := db.query(ctx, "realised profit", "SELECT profit FROM trade_positions WHERE member_id = ? AND exit_shares > 0",
 		[]any{memberID}, func(rows *sql.Rows) error {
@@ -262,7 +262,7 @@ func (db *ReadDB) RealisedProfit(ctx context.Context, memberID string) (decimal.
 }
 
 // Notices lists a member's margin notices, newest first.
-func (db *ReadDB) Notices(ctx context.Context, memberID string, page, size int) ([]Notice, bool, error) {
+func (db *Reader) Notices(ctx context.Context, memberID string, page, size int) ([]Notice, bool, error) {
 	limit, offset := pageArgs(page, size)
 	var out []Notice
 	err := db.query(ctx, "notices", `SELECT id, type, ratio, deadline, reason, positions, created_at FROM trade_notices

@@ -240,6 +240,27 @@ func (e InstrumentType) Valid() bool {
 	}
 }
 
+// Defines values for MarketFilter.
+const (
+	MarketFilterListed MarketFilter = "listed"
+	MarketFilterOtc    MarketFilter = "otc"
+	MarketFilterTwd    MarketFilter = "twd"
+)
+
+// Valid indicates whether the value is a known member of the MarketFilter enum.
+func (e MarketFilter) Valid() bool {
+	switch e {
+	case MarketFilterListed:
+		return true
+	case MarketFilterOtc:
+		return true
+	case MarketFilterTwd:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketKind.
 const (
 	MarketKindListed MarketKind = "listed"
@@ -340,8 +361,8 @@ const (
 	MessageKeyIdNumberInvalid          MessageKey = "id_number_invalid"
 	MessageKeyIdNumberRequired         MessageKey = "id_number_required"
 	MessageKeyIdPhotosRequired         MessageKey = "id_photos_required"
-	MessageKeyIdempotencyConflict      MessageKey = "idempotency_conflict"
 	MessageKeyIdempotencyKeyRequired   MessageKey = "idempotency_key_required"
+	MessageKeyIdempotencyKeyReused     MessageKey = "idempotency_key_reused"
 	MessageKeyIfscInvalid              MessageKey = "ifsc_invalid"
 	MessageKeyImageTooLarge            MessageKey = "image_too_large"
 	MessageKeyInsufficientBalance      MessageKey = "insufficient_balance"
@@ -355,6 +376,7 @@ const (
 	MessageKeyLoginFailed              MessageKey = "login_failed"
 	MessageKeyNameInvalid              MessageKey = "name_invalid"
 	MessageKeyNameRequired             MessageKey = "name_required"
+	MessageKeyNameTooManyMarks         MessageKey = "name_too_many_marks"
 	MessageKeyNotFound                 MessageKey = "not_found"
 	MessageKeyNotTradingTime           MessageKey = "not_trading_time"
 	MessageKeyOddLotCashOnly           MessageKey = "odd_lot_cash_only"
@@ -364,6 +386,7 @@ const (
 	MessageKeyOrderCancelled           MessageKey = "order_cancelled"
 	MessageKeyOrderNotFound            MessageKey = "order_not_found"
 	MessageKeyOrderNotPending          MessageKey = "order_not_pending"
+	MessageKeyPageOutOfRange           MessageKey = "page_out_of_range"
 	MessageKeyPasswordChanged          MessageKey = "password_changed"
 	MessageKeyPasswordInvalid          MessageKey = "password_invalid"
 	MessageKeyPasswordRequired         MessageKey = "password_required"
@@ -387,6 +410,7 @@ const (
 	MessageKeyRegisterFailed           MessageKey = "register_failed"
 	MessageKeyRemarkRequired           MessageKey = "remark_required"
 	MessageKeySaleNotAllowedYet        MessageKey = "sale_not_allowed_yet"
+	MessageKeyStaffAccountProtected    MessageKey = "staff_account_protected"
 	MessageKeySubmitTooFrequent        MessageKey = "submit_too_frequent"
 	MessageKeySymbolNotFound           MessageKey = "symbol_not_found"
 	MessageKeySymbolRequired           MessageKey = "symbol_required"
@@ -509,9 +533,9 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyIdPhotosRequired:
 		return true
-	case MessageKeyIdempotencyConflict:
-		return true
 	case MessageKeyIdempotencyKeyRequired:
+		return true
+	case MessageKeyIdempotencyKeyReused:
 		return true
 	case MessageKeyIfscInvalid:
 		return true
@@ -539,6 +563,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyNameRequired:
 		return true
+	case MessageKeyNameTooManyMarks:
+		return true
 	case MessageKeyNotFound:
 		return true
 	case MessageKeyNotTradingTime:
@@ -556,6 +582,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyOrderNotFound:
 		return true
 	case MessageKeyOrderNotPending:
+		return true
+	case MessageKeyPageOutOfRange:
 		return true
 	case MessageKeyPasswordChanged:
 		return true
@@ -603,6 +631,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeySaleNotAllowedYet:
 		return true
+	case MessageKeyStaffAccountProtected:
+		return true
 	case MessageKeySubmitTooFrequent:
 		return true
 	case MessageKeySymbolNotFound:
@@ -635,6 +665,7 @@ const (
 	OptionalListRequestTypeAll    OptionalListRequestType = "all"
 	OptionalListRequestTypeListed OptionalListRequestType = "listed"
 	OptionalListRequestTypeOtc    OptionalListRequestType = "otc"
+	OptionalListRequestTypeTwd    OptionalListRequestType = "twd"
 )
 
 // Valid indicates whether the value is a known member of the OptionalListRequestType enum.
@@ -645,6 +676,8 @@ func (e OptionalListRequestType) Valid() bool {
 	case OptionalListRequestTypeListed:
 		return true
 	case OptionalListRequestTypeOtc:
+		return true
+	case OptionalListRequestTypeTwd:
 		return true
 	default:
 		return false
@@ -1033,14 +1066,10 @@ type ApproveRequest struct {
 
 // Assets defines model for Assets.
 type Assets struct {
-	// Available a decimal number as a string, never a float
-	//
-	// Example: 1000.00
+	// Available the TWD cash available
 	Available Decimal `json:"available"`
 
-	// Frozen a decimal number as a string, never a float
-	//
-	// Example: 1000.00
+	// Frozen the TWD cash frozen
 	Frozen Decimal `json:"frozen"`
 
 	// Profit a decimal number as a string, never a float
@@ -1048,9 +1077,8 @@ type Assets struct {
 	// Example: 1000.00
 	Profit Decimal `json:"profit"`
 
-	// Total a decimal number as a string, never a float
-	//
-	// Example: 1000.00
+	// Total In TWD: the cash of every currency (available and frozen) converted at the current
+	// exchange rate, plus positions at live prices; an exchange at a quoted rate keeps it.
 	Total Decimal `json:"total"`
 
 	// Usd the USD balance (available and frozen)
@@ -1094,7 +1122,9 @@ type BindCardRequest struct {
 	Branch   string `json:"branch"`
 
 	// CardNumber 10 to 16 digits
-	CardNumber string  `json:"cardNumber"`
+	CardNumber string `json:"cardNumber"`
+
+	// HolderName the verified real name (compared after NFC); the same bound on combining marks as RealNameRequest.name
 	HolderName string  `json:"holderName"`
 	Ifsc       *string `json:"ifsc,omitempty"`
 	Upi        *string `json:"upi,omitempty"`
@@ -1256,6 +1286,11 @@ type CurrencyBalance struct {
 	//
 	// Example: 1000.00
 	Total Decimal `json:"total"`
+
+	// Withdrawable The most a withdrawal in this currency accepts now, by the rule the withdrawal itself
+	// applies: available cash less sale proceeds not yet settled (T+2); frozen funds are not
+	// in it; zero while a loan is unpaid. The channel's minimum and maximum apply on top.
+	Withdrawable Decimal `json:"withdrawable"`
 }
 
 // DayTradingSummary defines model for DayTradingSummary.
@@ -1514,6 +1549,9 @@ type LoginRequest struct {
 	Password string `json:"password"`
 }
 
+// MarketFilter a market to list; twd, the spec's stock type constant, is all Taiwan stocks (both markets)
+type MarketFilter string
+
 // MarketKind defines model for MarketKind.
 type MarketKind string
 
@@ -1629,10 +1667,11 @@ type OpsWithdrawalPage struct {
 
 // OptionalListRequest defines model for OptionalListRequest.
 type OptionalListRequest struct {
+	// Type twd is the spec's stock type constant, all Taiwan stocks (as all)
 	Type OptionalListRequestType `json:"type"`
 }
 
-// OptionalListRequestType defines model for OptionalListRequest.Type.
+// OptionalListRequestType twd is the spec's stock type constant, all Taiwan stocks (as all)
 type OptionalListRequestType string
 
 // OrderRequest defines model for OrderRequest.
@@ -1833,7 +1872,8 @@ type RealNameRequest struct {
 	// IdNumber Taiwan ID number (or new resident certificate number), check digit validated
 	IdNumber string `json:"idNumber"`
 
-	// Name 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe
+	// Name 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.
+	// More than 2 combining marks in a row or 20 in all answers 400 name_too_many_marks.
 	Name string `json:"name"`
 }
 

@@ -1,5 +1,5 @@
 // Command lotbook is the one binary: `serve` runs the HTTP API, the projections and the web app;
-// `replay`, `verify`, `rebuild` and `user add` are the operator's and auditor's tools. Flags and
+// `replay`, `verify`, `rebuild` and `user` are the operator's and auditor's tools. Flags and
 // wiring only: the work is done by the packages it calls.
 package main
 
@@ -22,11 +22,14 @@ import (
 const usage = `lotbook: an event-sourced brokerage ledger for the Taiwan market
 
 usage:
-  lotbook serve [--addr 127.0.0.1:8080] [--data ./data] [--demo] [--pprof ADDR] [--lock-minutes N] [--hold-days N]
+  lotbook serve [--addr 127.0.0.1:8080] [--metrics-addr 127.0.0.1:9464] [--data ./data] [--demo] [--pprof ADDR] [--lock-minutes N] [--hold-days N]
   lotbook replay --account ACCOUNT [--data ./data]
   lotbook verify [--data ./data]
   lotbook rebuild NAME [--data ./data]
   lotbook user add --role ops|auditor ACCOUNT [--password P | --password-stdin] [--data ./data]
+  lotbook user disable ACCOUNT --reason R [--data ./data]
+  lotbook user enable ACCOUNT --reason R [--data ./data]
+  lotbook user password ACCOUNT [--password P | --password-stdin] [--data ./data]
 
 environment:
   LOTBOOK_DATABASE_URL  PostgreSQL for read models (and events unless LOTBOOK_EVENTS_URL is set)
@@ -80,10 +83,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case "rebuild":
 		return rebuild(ctx, rest, stdout, stderr)
 	case "user":
-		if len(rest) == 0 || rest[0] != "add" {
-			return fmt.Errorf("%w: user needs a subcommand: add", errUsage)
-		}
-		return userAdd(ctx, rest[1:], stdin, stdout, stderr)
+		return user(ctx, rest, stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		return flag.ErrHelp
 	}

@@ -103,6 +103,60 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// TestUserManagesStaff: what ops cannot do to staff in the app, `lotbook user` does on the
+// server: disable, enable and reset the password of an ops or auditor account.
+func TestUserManagesStaff(t *testing.T) {
+	dir := seeded(t)
+	login := func(account, pw string) error {
+		store, err := backend.Open(context.Background(), dir, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer store.Close()
+		_, err = commands.New(store, commands.Options{PasswordCost: secret.TestCost}).Login(context.Background(),
+			commands.Meta{CommandID: uuid.NewString(), Actor: "ops:" + account}, account, pw)
+		return err
+	}
+	wantKey := func(err error, key string) {
+		t.Helper()
+		if e, ok := commands.AsError(err); key == "" && err != nil || key != "" && (!ok || e.Key != key) {
+			t.Fatalf("login: %v, want %q", err, key)
+		}
+	}
+	step := func(stdin string, args ...string) string {
+		t.Helper()
+		out, err := lotbook(t, stdin, append(args, "--data", dir)...)
+		if err != nil {
+			t.Fatalf("lotbook %v: %v", args, err)
+		}
+		return out
+	}
+	if out := step("", "user", "disable", seed.OpsAccount, "--reason", "left the company"); !strings.Contains(out, "user ops disabled") {
+		t.Fatalf("disable said %q", out)
+	}
+	wantKey(login(seed.OpsAccount, seed.OpsPassword), commands.KeyAccountDisabled)
+	step("", "user", "enable", seed.OpsAccount, "--reason", "back")
+	wantKey(login(seed.OpsAccount, seed.OpsPassword), "")
+	if out := step("fresh1234\n", "user", "password", seed.OpsAccount, "--password-stdin"); !strings.Contains(out, "new password") {
+		t.Fatalf("password said %q", out)
+	}
+	wantKey(login(seed.OpsAccount, seed.OpsPassword), commands.KeyAccountOrPasswordWrong)
+	wantKey(login(seed.OpsAccount, "fresh1234"), "")
+	step("", "user", "disable", seed.AuditorAccount, "--reason", "audit over")
+	wantKey(login(seed.AuditorAccount, seed.AuditorPassword), commands.KeyAccountDisabled)
+
+	// Members stay with ops; a bad password changes nothing.
+	if _, err := lotbook(t, "", "user", "disable", seed.MemberAccount, "--reason", "x", "--data", dir); err == nil ||
+		!strings.Contains(err.Error(), "no ops or auditor account") {
+		t.Fatalf("disable a member: %v", err)
+	}
+	if _, err := lotbook(t, "", "user", "password", seed.OpsAccount, "--password", "short", "--data", dir); err == nil ||
+		!strings.Contains(err.Error(), "password_invalid") {
+		t.Fatalf("short password: %v", err)
+	}
+	wantKey(login(seed.OpsAccount, "fresh1234"), "")
+}
+
 func TestUsageErrors(t *testing.T) {
 	dir := t.TempDir()
 	for _, args := range [][]string{
@@ -112,6 +166,11 @@ func TestUsageErrors(t *testing.T) {
 		{"rebuild", "no_such_model", "--data", dir},
 		{"user", "add", "--role", "member", "x", "--password", "abcd1234", "--data", dir},
 		{"user", "remove"},
+		{"user"},
+		{"user", "disable", "ops", "--data", dir},
+		{"user", "enable", "--reason", "x", "--data", dir},
+		{"user", "password", "--password", "abcd1234", "--data", dir},
+		{"user", "password", "ops", "--password", "abcd1234", "--password-stdin", "--data", dir},
 		{"serve", "extra"},
 	} {
 		if _, err := lotbook(t, "", args...); !errors.Is(err, errUsage) {

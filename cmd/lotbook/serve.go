@@ -22,6 +22,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	fs := newFlags("serve", &e)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
 	demo := fs.Bool("demo", false, "seed the demo users and channel, deposit window always open")
+	metricsAddr := fs.String("metrics-addr", api.DefaultMetricsAddr, "serve Prometheus metrics at /metrics on this address, apart from the public one (empty: off)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off by default")
 	lockMinutes := fs.Int("lock-minutes", 0, "broker rule: a position can be sold only this many minutes after it opened (0: no lock)")
 	holdDays := fs.Int("hold-days", 0, "broker rule: a position can be sold only this many trading days after it opened, day trades excepted (0: same day allowed)")
@@ -63,6 +64,16 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		runErr = st.Run(ctx)
 		cancel()
 	})
+	if *metricsAddr != "" {
+		// Like the profiler, a listener that cannot start is logged and leaves the API serving:
+		// the alert on a silent /metrics tells.
+		wg.Go(func() {
+			if err := api.Serve(ctx, *metricsAddr, st.MetricsHandler()); err != nil {
+				log.Error("metrics listener", "err", err)
+			}
+		})
+		log.Info("metrics listening", "addr", "http://"+*metricsAddr+"/metrics")
+	}
 	if *pprofAddr != "" {
 		wg.Go(func() {
 			if err := api.Serve(ctx, *pprofAddr, http.DefaultServeMux); err != nil {

@@ -1,9 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"io"
 	"log/slog"
+	"net"
+	"net/http"
+	"strings"
 	"testing"
+	"time"
+
+	"github.com/lotbook/lotbook/api"
 )
 
 func TestParseMarketSeed(t *testing.T) {
@@ -29,4 +37,74 @@ func TestServeRefusesNegativeBrokerRules(t *testing.T) {
 			t.Errorf("serve %v = %v, want a usage error", args, err)
 		}
 	}
+}
+
+// TestServeKeepsMetricsOffThePublicAddress: /metrics answers on --metrics-addr only; the public
+// address answers 404 for it. The default metrics address is loopback.
+func TestServeKeepsMetricsOffThePublicAddress(t *testing.T) {
+	t.Setenv("LOTBOOK_SECRET_KEY", strings.Repeat("ab", 32))
+	t.Setenv("LOTBOOK_DATABASE_URL", "")
+	t.Setenv("LOTBOOK_EVENTS_URL", "")
+	addr, metricsAddr := freeAddr(t), freeAddr(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	done := make(chan error, 1)
+	go func() {
+		done <- serve(ctx, []string{"--addr", addr, "--metrics-addr", metricsAddr, "--data", t.TempDir()}, slog.New(slog.DiscardHandler))
+	}()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("serve: %v", err)
+		}
+	}()
+	get := func(url string) (int, string) {
+		t.Helper()
+		ctx, stop := context.WithTimeout(t.Context(), 10*time.Second)
+		defer stop()
+		req, _ := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			return 0, err.Error()
+		}
+		defer resp.Body.Close()
+		body, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(body)
+	}
+	for deadline := time.Now().Add(time.Minute); ; time.Sleep(50 * time.Millisecond) {
+		if code, _ := get("http://" + addr + "/healthz"); code == 200 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("lotbook serve did not answer /healthz within a minute")
+		}
+	}
+	if code, body := get("http://" + addr + "/metrics"); code != 404 || strings.Contains(body, "lotbook_") {
+		t.Errorf("public /metrics answered %d", code)
+	}
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		code, body := get("http://" + metricsAddr + "/metrics")
+		if code == 200 && strings.Contains(body, "lotbook_http_requests_total") && strings.Contains(body, "lotbook_projection") {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("metrics listener answered %d", code)
+		}
+	}
+	if code, _ := get("http://" + metricsAddr + "/api/vue/market/stocks"); code != 404 {
+		t.Errorf("the metrics listener serves the API: %d", code)
+	}
+	host, _, err := net.SplitHostPort(api.DefaultMetricsAddr)
+	if ip := net.ParseIP(host); err != nil || ip == nil || !ip.IsLoopback() {
+		t.Errorf("default metrics address %s is not loopback", api.DefaultMetricsAddr)
+	}
+}
+
+func freeAddr(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().String()
 }

@@ -89,3 +89,24 @@ func perUSD(cur string, at time.Time) decimal.Decimal {
 	factor := decimal.NewFromFloat(1 + drift).Round(6)
 	return decimal.NewFromFloat(midPerUSD[cur]).Mul(factor)
 }
+
+// Value is the worth in to of amounts held in several currencies, each converted at the feed's
+// rate at a moment (the rate an exchange would be quoted then, so exchanging at a quote keeps the
+// worth within rounding). It is not rounded: the caller shows it in to's minor unit.
+func Value(r Rates, amounts map[string]decimal.Decimal, to string, at time.Time) (decimal.Decimal, error) {
+	sum := decimal.Zero
+	for cur, amount := range amounts {
+		if amount.IsZero() {
+			continue // a currency without a rate at the moment costs nothing when none is held
+		}
+		rate := decimal.NewFromInt(1)
+		if cur != to {
+			var err error
+			if rate, err = r.Rate(cur, to, at); err != nil {
+				return decimal.Decimal{}, fmt.Errorf("fx: value of %s in %s: %w", cur, to, err)
+			}
+		}
+		sum = sum.Add(amount.Mul(rate))
+	}
+	return sum, nil
+}

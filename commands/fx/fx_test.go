@@ -60,3 +60,36 @@ func TestSimulatedRates(t *testing.T) {
 		t.Fatal("EUR has a rate")
 	}
 }
+
+// fixed is a feed of constant rates per USD.
+type fixed map[string]string
+
+func (f fixed) Rate(from, to string, _ time.Time) (decimal.Decimal, error) {
+	a, b := f[from], f[to]
+	if a == "" || b == "" {
+		return decimal.Decimal{}, ErrNoRate
+	}
+	return decimal.RequireFromString(b).DivRound(decimal.RequireFromString(a), RateScale), nil
+}
+
+func TestValue(t *testing.T) {
+	rates := fixed{"USD": "1", "TWD": "32", "JPY": "160"}
+	d := decimal.RequireFromString
+	for _, c := range []struct {
+		name    string
+		amounts map[string]decimal.Decimal
+		want    string
+		err     bool
+	}{
+		{"nothing", nil, "0", false},
+		{"the target currency as it is", map[string]decimal.Decimal{"TWD": d("100.50")}, "100.5", false},
+		{"every currency counts", map[string]decimal.Decimal{"TWD": d("1000"), "USD": d("10"), "JPY": d("500")}, "1420", false},
+		{"a currency with no rate but none held", map[string]decimal.Decimal{"TWD": d("5"), "EUR": d("0")}, "5", false},
+		{"a currency with no rate held", map[string]decimal.Decimal{"EUR": d("1")}, "", true},
+	} {
+		got, err := Value(rates, c.amounts, "TWD", time.Time{})
+		if (err != nil) != c.err || (!c.err && !got.Equal(d(c.want))) {
+			t.Errorf("%s: Value = %s, %v; want %s", c.name, got, err, c.want)
+		}
+	}
+}

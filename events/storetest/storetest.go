@@ -146,7 +146,8 @@ func sameEvent(t *testing.T, got events.RecordedEvent, want events.EventData, st
 		t.Fatalf("event %s data %q, want byte-identical %q", got.ID, got.Data, want.Data)
 	}
 	gm, wm := got.Metadata, want.Metadata
-	if gm.CommandID != wm.CommandID || gm.Actor != wm.Actor || gm.CorrelationID != wm.CorrelationID || gm.CausationID != wm.CausationID {
+	if gm.CommandID != wm.CommandID || gm.Actor != wm.Actor || gm.CorrelationID != wm.CorrelationID || gm.CausationID != wm.CausationID ||
+		gm.Request != wm.Request {
 		t.Fatalf("event %s metadata %+v, want %+v", got.ID, gm, wm)
 	}
 	if gm.ServerTime.Location() != time.UTC {
@@ -224,6 +225,7 @@ func (s suite) metadataRoundTrip(t *testing.T) {
 		Actor:         "ops:alice",
 		CorrelationID: "flow-42",
 		CausationID:   "cmd-7",
+		Request:       "deposit.approve 3f9a1c",
 		ServerTime:    time.Date(2025, 3, 14, 9, 26, 53, 589793238, taipei),
 	}
 	e.Data = []byte(`{"amount":"1000.50","z":1,"a":[1,2,{"k":"\u00e9"}],  "sp":"  "}`)
@@ -249,7 +251,7 @@ func (s suite) metadataRoundTrip(t *testing.T) {
 		t.Fatalf("read %d events, want 1", len(got))
 	}
 	m := got[0].Metadata
-	if m.CorrelationID != "" || m.CausationID != "" || m.CommandID != "c" || m.Actor != "system" {
+	if m.CorrelationID != "" || m.CausationID != "" || m.Request != "" || m.CommandID != "c" || m.Actor != "system" {
 		t.Fatalf("bare metadata came back as %+v", m)
 	}
 	if m.ServerTime.Location() != time.UTC || m.ServerTime.Before(before.Add(-time.Minute)) || m.ServerTime.After(time.Now().Add(time.Minute)) {

@@ -20,13 +20,14 @@ import (
 
 // client speaks lotbook's HTTP API (ARCHITECTURE.md "HTTP API conventions").
 type client struct {
-	base string
-	http *http.Client
+	base    string
+	metrics string // the server's metrics listener, apart from base
+	http    *http.Client
 }
 
-func newClient(base string, conns int) *client {
+func newClient(base, metrics string, conns int) *client {
 	tr := &http.Transport{MaxIdleConns: conns * 2, MaxIdleConnsPerHost: conns * 2, IdleConnTimeout: time.Minute}
-	return &client{base: base, http: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
+	return &client{base: base, metrics: metrics, http: &http.Client{Transport: tr, Timeout: 30 * time.Second}}
 }
 
 // session is a logged-in user's headers.
@@ -252,10 +253,10 @@ func (c *client) waitProjected(ctx context.Context, s *session, position int64, 
 	}
 }
 
-// projectionLag reads /metrics: the largest lotbook_projection_lag_seconds over the projectors
+// projectionLag reads the metrics listener's /metrics: the largest lotbook_projection_lag_seconds over the projectors
 // (the age of the oldest event some read model has not applied yet).
 func (c *client) projectionLag(ctx context.Context) (time.Duration, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/metrics", nil)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.metrics+"/metrics", nil)
 	if err != nil {
 		return 0, err
 	}

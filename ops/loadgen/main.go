@@ -23,10 +23,13 @@ import (
 	"time"
 
 	"github.com/google/uuid"
+
+	"github.com/lotbook/lotbook/ops/internal/serve"
 )
 
 type config struct {
 	bin, url, data  string
+	metricsURL      string
 	members         int
 	clients         int
 	duration        time.Duration
@@ -79,6 +82,7 @@ func main() {
 	var c config
 	flag.StringVar(&c.bin, "bin", "bin/lotbook", "lotbook binary to start (ignored with -url)")
 	flag.StringVar(&c.url, "url", "", "target a running server instead of starting one (registration then obeys its rate limits)")
+	flag.StringVar(&c.metricsURL, "metrics-url", serve.DefaultMetricsURL, "with -url: the server's metrics listener (its --metrics-addr), for projection lag")
 	flag.StringVar(&c.data, "data", "", "data folder of the started server (default: a fresh temporary folder)")
 	flag.IntVar(&c.members, "members", 128, "members to register")
 	flag.IntVar(&c.clients, "clients", 64, "concurrent clients")
@@ -124,7 +128,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	var srv *server
 	var members []*member
 	var registered int64
-	base := strings.TrimRight(c.url, "/")
+	base, metrics := strings.TrimRight(c.url, "/"), strings.TrimRight(c.metricsURL, "/")
 	if base == "" {
 		dir := c.data
 		if dir == "" {
@@ -146,9 +150,9 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			return nil, err
 		}
 		defer srv.stop()
-		base = srv.base
+		base, metrics = srv.base, srv.metrics
 	}
-	cl := newClient(base, c.clients)
+	cl := newClient(base, metrics, c.clients)
 	ops, err := cl.login(ctx, "ops", "opsdemo1")
 	if err != nil {
 		return nil, fmt.Errorf("the server needs the demo ops user (serve --demo): %w", err)

@@ -22,6 +22,7 @@ import (
 // server is a `lotbook serve --demo` process started by the tool.
 type server struct {
 	bin, dir, base string
+	metrics        string // base URL of its metrics listener
 	pprof          string // the profiler's address when started with it
 	cmd            *exec.Cmd
 	done           chan error
@@ -42,8 +43,12 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 	if err != nil {
 		return nil, fmt.Errorf("free port: %w", err)
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(port)
-	args := []string{"serve", "--demo", "--addr", addr, "--data", dir}
+	mport, err := freePort()
+	if err != nil {
+		return nil, fmt.Errorf("free port: %w", err)
+	}
+	addr, metricsAddr := "127.0.0.1:"+strconv.Itoa(port), "127.0.0.1:"+strconv.Itoa(mport)
+	args := []string{"serve", "--demo", "--addr", addr, "--metrics-addr", metricsAddr, "--data", dir}
 	pprofAddr := ""
 	if pprof {
 		pp, err := freePort()
@@ -63,7 +68,7 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	s := &server{bin: bin, dir: dir, base: "http://" + addr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
+	s := &server{bin: bin, dir: dir, base: "http://" + addr, metrics: "http://" + metricsAddr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
 	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr, "data", dir)
 	err = serve.WaitReady(ctx, s.base, s.done, 100*time.Millisecond, 60*time.Second)

@@ -33,6 +33,7 @@ import (
 
 type config struct {
 	bin, url    string
+	metricsURL  string
 	conns       int
 	symbols     int
 	channels    string
@@ -69,6 +70,7 @@ func main() {
 	var c config
 	flag.StringVar(&c.bin, "bin", "bin/lotbook", "lotbook binary to start (ignored with -url)")
 	flag.StringVar(&c.url, "url", "", "target a running server (http://host:port) instead of starting one")
+	flag.StringVar(&c.metricsURL, "metrics-url", serve.DefaultMetricsURL, "with -url: the server's metrics listener (its --metrics-addr)")
 	flag.IntVar(&c.conns, "conns", 10000, "WebSocket clients")
 	flag.IntVar(&c.symbols, "symbols", 50, "symbols per client: the busiest by volume (each trades every few seconds)")
 	flag.StringVar(&c.channels, "channels", "quote", "comma-separated channels per symbol (quote, candles:1m, ...)")
@@ -101,7 +103,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		return nil, errors.New("need at least one client and one symbol")
 	}
 	res := &Result{Conns: c.conns, Channels: strings.Split(c.channels, ",")}
-	base, pid := c.url, 0
+	base, metrics, pid := c.url, c.metricsURL, 0
 	if base == "" {
 		dir, err := os.MkdirTemp("", "lotbook-wsbench-")
 		if err != nil {
@@ -117,7 +119,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 				log.Warn("stopping lotbook", "err", err)
 			}
 		}()
-		base, pid = srv.base, srv.cmd.Process.Pid
+		base, metrics, pid = srv.base, srv.metrics, srv.cmd.Process.Pid
 	}
 	syms, err := busiest(ctx, base, c.symbols)
 	if err != nil {
@@ -138,7 +140,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		res.IdleCPUPct = 100 * (procCPU(pid) - cpu0).Seconds() / time.Since(t0).Seconds()
 		res.RSSBeforeMB = float64(procStatusKB(pid, "VmRSS")) / 1024
 	}
-	mem0, err := inUse(ctx, base)
+	mem0, err := inUse(ctx, metrics)
 	if err != nil {
 		return nil, err
 	}
@@ -169,7 +171,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if pid != 0 {
 		res.RSSAfterMB = float64(procStatusKB(pid, "VmRSS")) / 1024
 	}
-	mem1, err := inUse(ctx, base)
+	mem1, err := inUse(ctx, metrics)
 	if err != nil {
 		return nil, err
 	}
@@ -244,9 +246,10 @@ func busiest(ctx context.Context, base string, n int) ([]string, error) {
 	return out, nil
 }
 
-// inUse is the server's Go heap and goroutine stacks in use, in bytes, from its /metrics.
-func inUse(ctx context.Context, base string) (float64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, base+"/metrics", nil)
+// inUse is the server's Go heap and goroutine stacks in use, in bytes, from the /metrics of its
+// metrics listener.
+func inUse(ctx context.Context, metrics string) (float64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, metrics+"/metrics", nil)
 	if err != nil {
 		return 0, err
 	}
@@ -412,29 +415,32 @@ func percentile(sorted []time.Duration, q float64) float64 {
 
 // server is a `lotbook serve --demo` process started by the tool.
 type server struct {
-	base string
-	cmd  *exec.Cmd
-	done chan error
+	base    string
+	metrics string // base URL of its metrics listener
+	cmd     *exec.Cmd
+	done    chan error
 }
 
 func startServer(ctx context.Context, bin, dir string, log *slog.Logger) (*server, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
+	addr, err := freeAddr()
 	if err != nil {
 		return nil, err
 	}
-	addr := l.Addr().String()
-	l.Close()
+	metricsAddr, err := freeAddr()
+	if err != nil {
+		return nil, err
+	}
 	logFile, err := os.Create(dir + "/serve.log")
 	if err != nil {
 		return nil, err
 	}
-	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--data", dir)
+	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--metrics-addr", metricsAddr, "--data", dir)
 	cmd.Stdout, cmd.Stderr = logFile, logFile
 	if err := cmd.Start(); err != nil {
 		logFile.Close()
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	s := &server{base: "http://" + addr, cmd: cmd, done: make(chan error, 1)}
+	s := &server{base: "http://" + addr, metrics: "http://" + metricsAddr, cmd: cmd, done: make(chan error, 1)}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
 	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr)
 	// The simulator builds its history first.
@@ -452,6 +458,16 @@ func startServer(ctx context.Context, bin, dir string, log *slog.Logger) (*serve
 		_ = s.stop()
 		return nil, err
 	}
+}
+
+// freeAddr is a loopback address with a port free at the time of asking.
+func freeAddr() (string, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	defer l.Close()
+	return l.Addr().String(), nil
 }
 
 // stop ends the server with SIGTERM, killing it after 20 s.

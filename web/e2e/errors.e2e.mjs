@@ -55,6 +55,11 @@ for (const lang of ['tw', 'en']) {
       await waitToast(page, M.account_or_password_wrong);
       await screen(page, lang, '21-login-refused', { toasts: true });
       await waitHash(page, '/login/login');
+      // An unknown account gets the very same answer: the screen does not tell who has an account.
+      const unknown = await submitLogin(page, freshMobile(), 'wrongpass1');
+      assert.deepEqual([unknown.status, unknown.body.msg], [res.status, res.body.msg]);
+      await waitToast(page, M.account_or_password_wrong);
+      await waitHash(page, '/login/login');
     });
 
     await step('register', async () => {

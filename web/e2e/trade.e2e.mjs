@@ -1,7 +1,8 @@
 // Issue 5's trading journey at the phone viewport, in both languages: a member with a balance
 // (deposits approved through the API) buys 1 lot of 2330 at market from the detail screen's buy
 // button, sees it in holdings with live profit, closes it, sees the realised profit in the
-// terminated tab and the fee and tax lines in fund records; a limit price outside the day's band
+// terminated tab and the fee and tax lines in fund records; an unfilled limit order shows under
+// orders, never under holdings, and is cancelled there; a limit price outside the day's band
 // is refused with the translated message. The demo market trades around the clock.
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -11,8 +12,8 @@ import { dialogButton, DEMO, freshMobile, newPhone, nextResponse, openRoute, pro
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const X = {
-  tw: { place: '確認下單', band: /^價格須在 [\d,.]+ 與 [\d,.]+ 之間$/, close: '平倉', holding: '持倉中', closed: '已平倉', fee: '手續費', tax: '交易稅', trade: '交易' },
-  en: { place: 'Place order', band: /^The price must be between [\d,.]+ and [\d,.]+$/, close: 'Close', holding: 'Holding', closed: 'Closed', fee: 'Service fee', tax: 'Tax', trade: 'Trade' },
+  tw: { cancel: '撤單', place: '確認下單', band: /^價格須在 [\d,.]+ 與 [\d,.]+ 之間$/, close: '平倉', holding: '持倉中', closed: '已平倉', fee: '手續費', tax: '交易稅', trade: '交易' },
+  en: { cancel: 'Cancel', place: 'Place order', band: /^The price must be between [\d,.]+ and [\d,.]+$/, close: 'Close', holding: 'Holding', closed: 'Closed', fee: 'Service fee', tax: 'Tax', trade: 'Trade' },
 };
 const MONEY = /^-?[\d,]+\.\d{2}$/;
 
@@ -121,6 +122,34 @@ for (const lang of ['tw', 'en']) {
         assert.equal(await row.getAttribute('data-status'), 'closed');
         await waitText(row.getByTestId('closed-profit'), MONEY);
         await screen(page, lang, 'trade-04-terminated');
+      });
+
+      await step('an unfilled limit order is under orders, never under holdings', async () => {
+        // Bought at the day's limit-down price, it rests until the market falls that far.
+        const session = await call(fx.server.base, 'POST', '/api/vue/user/login', { body: { account: member.account, password: member.password } });
+        const q = await call(fx.server.base, 'GET', '/api/vue/market/stocks/2330');
+        const placed = await call(fx.server.base, 'POST', '/api/vue/trade/orders', {
+          session,
+          body: { symbol: '2330', direction: 'long', type: 'limit', lots: 1, price: q.limitDown },
+        });
+        assert.equal(placed.status, 'pending', JSON.stringify(placed));
+        // Placed from another session: load the screen afresh rather than from this tab's cache.
+        await openRoute(page, '/position/position');
+        await page.reload();
+        await tid(page, 'pos-tab-holdings').click();
+        await tid(page, 'pos-list-holdings').waitFor();
+        await page.waitForLoadState('networkidle');
+        assert.equal(await tid(page, 'pos-list-holdings').locator(`[data-id="${placed.positionId}"]`).count(), 0, 'the pending order is no holding');
+        await tid(page, 'pos-tab-orders').click();
+        const row = tid(page, 'order').and(page.locator(`[data-order-no="${placed.orderNo}"]`));
+        await row.waitFor();
+        assert.equal(await row.getAttribute('data-status'), 'pending');
+        await row.getByTestId('order-cancel').click();
+        const cancelled = nextResponse(page, 'POST', `/api/vue/trade/orders/${placed.orderNo}/cancel`);
+        // The confirm button (bold): in English the kit's own dismiss button is also called Cancel.
+        await page.locator('.adm-dialog-body .adm-dialog-button-bold').filter({ hasText: T.cancel }).filter({ visible: true }).click();
+        assert.equal((await cancelled).status, 200);
+        await row.waitFor({ state: 'detached' });
       });
 
       await step('day trading, margin notices and trading rules', async () => {

@@ -33,6 +33,7 @@ const W = {
     creditTitle: '信用分規則',
     limits: /單筆 TWD 100\.00 – 500,000\.00/,
     countdown: /報價有效 00:(30|2\d)/,
+    totalLabel: '總資產（全幣別折合NT$）',
     name: '王小明',
   },
   en: {
@@ -56,6 +57,7 @@ const W = {
     creditTitle: 'Credit score rule',
     limits: /Per withdrawal TWD 100\.00 – 500,000\.00/,
     countdown: /Quote valid for 00:(30|2\d)/,
+    totalLabel: 'Total assets, all currencies in NT$',
     name: 'Wang Hsiao-ming',
   },
 };
@@ -258,6 +260,10 @@ export function walletJourney(lang) {
       await option.click();
       assert.equal(await option.getAttribute('aria-checked'), 'true');
       await waitText(tid(page, 'withdraw-available'), new RegExp(money(deposit).replace(/[.,]/g, '\\$&')));
+      // "All" fills exactly the withdrawable figure the server serves.
+      const withdrawable = await tid(page, 'withdraw-available').getAttribute('data-available');
+      await tid(page, 'withdraw-all').click();
+      assert.equal(Number(await tid(page, 'withdraw-amount').inputValue()), Number(withdrawable));
       await tid(page, 'withdraw-amount').fill(withdrawAmount);
       await screen(page, lang, 'wallet-08-withdraw', { userText: [card.bank] });
       await tid(page, 'withdraw-submit').click();
@@ -321,6 +327,9 @@ export function walletJourney(lang) {
     await step('exchange TWD to USD', async () => {
       await openRoute(page, '/user/usercenter');
       await waitText(tid(page, 'asset-usd'), '0.00');
+      await waitText(tid(page, 'asset-total-label'), X.totalLabel);
+      const totalOf = async () => Number((await tid(page, 'asset-total').innerText()).replace(/,/g, ''));
+      const totalBefore = await totalOf();
       await tid(page, 'usercenter-exchange').click();
       await waitHash(page, '/user/exchange');
       await title(page, X.exchangeTitle);
@@ -349,6 +358,9 @@ export function walletJourney(lang) {
 
       await openRoute(page, '/user/usercenter');
       await waitText(tid(page, 'asset-usd'), money(toAmount));
+      // Total assets count the USD in NT$: the exchange moves them by rounding and the rate's drift only.
+      const totalAfter = await totalOf();
+      assert.ok(Math.abs(totalAfter - totalBefore) < 5, `total assets ${totalBefore} before the exchange, ${totalAfter} after`);
       await screen(page, lang, 'wallet-15-mine-usd');
 
       await tid(page, 'menu-fund-records').click();

@@ -5,6 +5,8 @@ package identity
 import (
 	"strings"
 	"unicode"
+
+	"golang.org/x/text/unicode/norm"
 )
 
 // ValidMobile reports whether s is a Taiwan mobile number: 10 digits starting with 09.
@@ -119,10 +121,37 @@ func MaskID(id string) string {
 // longer).
 const maxNameRunes = 50
 
-// NormalizeName trims a name and collapses runs of white space to one space, so that "王 小明 "
-// and "王 小明" are one name.
+// Combining marks a name may carry: at most maxMarkRun on one letter (Thai and Devanagari stack
+// two; Vietnamese letters are single after NFC) and maxMarks in all. More is not a name but
+// text piled with accents that breaks every screen and list showing it.
+const (
+	maxMarkRun = 2
+	maxMarks   = 20
+)
+
+// NormalizeName puts a name in NFC (so a letter typed precomposed or as letter plus accent is one
+// name), trims it and collapses runs of white space to one space, so that "王 小明 " and "王 小明"
+// are one name.
 func NormalizeName(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return norm.NFC.String(strings.Join(strings.Fields(s), " "))
+}
+
+// TooManyMarks reports whether s (normalised) carries more combining marks than a name does: more
+// than maxMarkRun in a row or maxMarks in all.
+func TooManyMarks(s string) bool {
+	run, total := 0, 0
+	for _, r := range s {
+		if !unicode.Is(unicode.M, r) {
+			run = 0
+			continue
+		}
+		run++
+		total++
+		if run > maxMarkRun || total > maxMarks {
+			return true
+		}
+	}
+	return false
 }
 
 // ValidName reports whether s (normalised) is a person's name: 2 to 50 characters, letters of any

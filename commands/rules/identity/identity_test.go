@@ -185,7 +185,7 @@ func TestNames(t *testing.T) {
 	if NormalizeName("  王 \t小明  ") != "王 小明" {
 		t.Errorf("NormalizeName = %q", NormalizeName("  王 \t小明  "))
 	}
-	same := [][2]string{{"王小明", " 王小明 "}, {"wang xiaoming", "WANG  XIAOMING"}}
+	same := [][2]string{{"王小明", " 王小明 "}, {"wang xiaoming", "WANG  XIAOMING"}, {"Nguy\u1ec5n", "Nguye\u0302\u0303n"}}
 	for _, p := range same {
 		if !SameName(p[0], p[1]) {
 			t.Errorf("SameName(%q, %q) = false", p[0], p[1])
@@ -193,5 +193,41 @@ func TestNames(t *testing.T) {
 	}
 	if SameName("王小明", "王小名") || SameName("Wang", "Wong") {
 		t.Error("different names compare equal")
+	}
+}
+
+func TestNormalizeNameIsNFC(t *testing.T) {
+	for in, want := range map[string]string{
+		"Jose\u0301":                    "Jos\u00e9",            // e + combining acute is é
+		"Nguye\u0302\u0303n  Va\u0306n": "Nguy\u1ec5n V\u0103n", // two marks on one letter compose to one
+		"\u1100\u1161":                  "\uac00",               // Hangul jamo compose to a syllable
+		"王 小明":                          "王 小明",
+	} {
+		if got := NormalizeName(in); got != want {
+			t.Errorf("NormalizeName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestTooManyMarks(t *testing.T) {
+	zalgo := "Bo" + strings.Repeat("\u0336\u0337\u0338", 10) + "b"
+	for _, tc := range []struct {
+		name string
+		want bool
+	}{
+		{"王小明", false},
+		{"Nguy\u1ec5n", false},
+		{"Jose\u0301", false},
+		{"\u0e2a\u0e21\u0e28\u0e31\u0e01\u0e14\u0e34\u0e4c", false}, // Thai: two marks stacked on one letter
+		{"a\u0300\u0301", false},                                    // two in a row, no precomposed form
+		{"a\u0300\u0301\u0302", true},                               // three in a row
+		{strings.Repeat("a\u0300", 20), false},                      // 20 in all
+		{strings.Repeat("a\u0300", 21), true},                       // 21 in all
+		{NormalizeName(zalgo), true},
+		{"a\u20dd", false}, // one enclosing mark: ValidName refuses it, not this bound
+	} {
+		if got := TooManyMarks(tc.name); got != tc.want {
+			t.Errorf("TooManyMarks(%q) = %v, want %v", tc.name, got, tc.want)
+		}
 	}
 }

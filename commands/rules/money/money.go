@@ -1,4 +1,5 @@
-// Package money parses the amounts people type, for a currency with its minor unit.
+// Package money parses the decimals people type (amounts for a currency with its minor unit,
+// prices, leverage) with one strict grammar.
 package money
 
 import (
@@ -36,11 +37,18 @@ func MinorUnits(currency string) int32 {
 	}
 }
 
-// ParseAmount accepts only a plain positive decimal: ASCII digits, optionally one '.' followed by
-// at least one and at most MinorUnits(currency) digits. It refuses signs (also '+'), spaces,
-// exponents, NaN, Inf, thousands separators, a leading or trailing point, zero, and absurd lengths.
-// Decimals are counted as typed: "100.000" is refused for TWD even though its value is whole.
+// ParseAmount accepts only a plain positive decimal with at most MinorUnits(currency) decimals
+// (ParseDecimal's grammar).
 func ParseAmount(s, currency string) (decimal.Decimal, error) {
+	return ParseDecimal(s, MinorUnits(currency))
+}
+
+// ParseDecimal is the one grammar of every decimal a person types (amount, price, leverage): ASCII
+// digits, optionally one '.' followed by at least one and at most places digits. It refuses signs
+// (also '+'), spaces, exponents, NaN, Inf, thousands separators, a leading or trailing point, zero,
+// and absurd lengths. Decimals are counted as typed: "100.000" is refused with places 2 even though
+// its value has two. Callers map ErrRequired and ErrInvalid to their field's own message keys.
+func ParseDecimal(s string, places int32) (decimal.Decimal, error) {
 	if s == "" {
 		return decimal.Decimal{}, ErrRequired
 	}
@@ -51,7 +59,7 @@ func ParseAmount(s, currency string) (decimal.Decimal, error) {
 	if intPart == "" || len(intPart) > MaxIntegerDigit || !digits(intPart) {
 		return decimal.Decimal{}, ErrInvalid
 	}
-	if hasPoint && (frac == "" || !digits(frac) || len(frac) > int(MinorUnits(currency))) {
+	if hasPoint && (frac == "" || !digits(frac) || len(frac) > int(places)) {
 		return decimal.Decimal{}, ErrInvalid
 	}
 	d, err := decimal.NewFromString(s)

@@ -68,6 +68,46 @@ func TestParseAmount(t *testing.T) {
 	}
 }
 
+// ParseDecimal is ParseAmount's grammar with the decimals given: what prices (2) and leverage
+// (2) are parsed with.
+func TestParseDecimal(t *testing.T) {
+	tests := []struct {
+		in     string
+		places int32
+		want   string
+		err    error
+	}{
+		{"100", 2, "100", nil},
+		{"99.55", 2, "99.55", nil},
+		{"1.11", 2, "1.11", nil},
+		{"7", 0, "7", nil},
+		{"", 2, "", ErrRequired},
+		{"1e2", 2, "", ErrInvalid},
+		{"15e-1", 2, "", ErrInvalid},
+		{"+2", 2, "", ErrInvalid},
+		{"-2", 2, "", ErrInvalid},
+		{" 2", 2, "", ErrInvalid},
+		{"2\t", 2, "", ErrInvalid},
+		{"1.500", 2, "", ErrInvalid},
+		{"1.5", 0, "", ErrInvalid},
+		{"2.", 2, "", ErrInvalid},
+		{".5", 2, "", ErrInvalid},
+		{"0", 2, "", ErrInvalid},
+		{"Inf", 2, "", ErrInvalid},
+		{"٣", 2, "", ErrInvalid}, // Arabic-Indic digit
+	}
+	for _, tc := range tests {
+		got, err := ParseDecimal(tc.in, tc.places)
+		if !errors.Is(err, tc.err) {
+			t.Errorf("ParseDecimal(%q, %d) error = %v, want %v", tc.in, tc.places, err, tc.err)
+			continue
+		}
+		if err == nil && !got.Equal(decimal.RequireFromString(tc.want)) {
+			t.Errorf("ParseDecimal(%q, %d) = %s, want %s", tc.in, tc.places, got, tc.want)
+		}
+	}
+}
+
 func TestMinorUnitsAndFormat(t *testing.T) {
 	tests := []struct {
 		cur   string
@@ -101,7 +141,8 @@ func TestErrorIsItsKey(t *testing.T) {
 // FuzzParseAmount: never panics; whatever is accepted is positive, within the currency's
 // precision, and survives a round trip through its canonical and fixed forms.
 func FuzzParseAmount(f *testing.F) {
-	for _, s := range []string{"1000", "0.01", "1e3", "NaN", "-1", "+1", "1.005", "", " 1", "00.10", "999999999999999.99", "1.", ".1"} {
+	for _, s := range []string{"1000", "0.01", "1e3", "NaN", "-1", "+1", "1.005", "", " 1", "00.10", "999999999999999.99", "1.", ".1",
+		"15e-1", "100.000", "2\t", "٣"} {
 		f.Add(s, "TWD")
 	}
 	f.Add("500", "JPY")

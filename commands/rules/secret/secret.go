@@ -100,8 +100,30 @@ func NewToken() (string, error) {
 // are random and long, so a fast hash is enough.
 func HashToken(token string) string { return SHA256Hex(token) }
 
-// ChannelPasswordHash is the hex SHA-256 of a deposit channel's shared code.
-func ChannelPasswordHash(password string) string { return SHA256Hex(password) }
+// VerifyChannelPassword checks a deposit channel's password against its stored hash: an
+// argon2id PHC string (HashPassword), or the unsalted hex SHA-256 that channels configured before
+// argon2id carry in their events (the log is immutable, so those must keep working until the
+// channel is configured again).
+func VerifyChannelPassword(stored, password string) (bool, error) {
+	if IsLegacyChannelHash(stored) {
+		return Equal(SHA256Hex(password), stored), nil
+	}
+	return VerifyPassword(stored, password)
+}
+
+// IsLegacyChannelHash tells a channel password hash of the old kind (64 lower-case hex digits
+// of SHA-256), which is replaced by argon2id whenever the channel's password is given again.
+func IsLegacyChannelHash(stored string) bool {
+	if len(stored) != 2*sha256.Size {
+		return false
+	}
+	for i := 0; i < len(stored); i++ {
+		if c := stored[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
 
 // SHA256Hex is the lower-case hex SHA-256 of s.
 func SHA256Hex(s string) string {

@@ -96,11 +96,42 @@ func TestHashes(t *testing.T) {
 		if got := SHA256Hex(tc.in); got != tc.want {
 			t.Errorf("SHA256Hex(%q) = %s, want %s", tc.in, got, tc.want)
 		}
-		if HashToken(tc.in) != tc.want || ChannelPasswordHash(tc.in) != tc.want {
-			t.Errorf("HashToken/ChannelPasswordHash disagree with SHA256Hex for %q", tc.in)
+		if HashToken(tc.in) != tc.want {
+			t.Errorf("HashToken disagrees with SHA256Hex for %q", tc.in)
 		}
 	}
 	if !Equal("abc", "abc") || Equal("abc", "abd") || Equal("abc", "ab") || !Equal("", "") {
 		t.Error("Equal")
+	}
+}
+
+func TestVerifyChannelPassword(t *testing.T) {
+	phc, err := HashPassword("8888", TestCost)
+	if err != nil {
+		t.Fatal(err)
+	}
+	legacy := SHA256Hex("8888") // what channels configured before argon2id carry
+	tests := []struct {
+		name, stored, pw string
+		ok, malformed    bool
+	}{
+		{"argon2id, right", phc, "8888", true, false},
+		{"argon2id, wrong", phc, "8889", false, false},
+		{"argon2id, empty", phc, "", false, false},
+		{"legacy sha-256, right", legacy, "8888", true, false},
+		{"legacy sha-256, wrong", legacy, "8889", false, false},
+		{"legacy upper-case hex is not ours", strings.ToUpper(legacy), "8888", false, true},
+		{"63 hex digits", legacy[:63], "8888", false, true},
+		{"empty hash", "", "8888", false, true},
+		{"plain text stored", "8888", "8888", false, true},
+	}
+	for _, tc := range tests {
+		ok, err := VerifyChannelPassword(tc.stored, tc.pw)
+		if ok != tc.ok || (err != nil) != tc.malformed {
+			t.Errorf("%s: ok %v err %v", tc.name, ok, err)
+		}
+	}
+	if !IsLegacyChannelHash(legacy) || IsLegacyChannelHash(phc) {
+		t.Error("IsLegacyChannelHash")
 	}
 }

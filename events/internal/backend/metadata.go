@@ -11,7 +11,7 @@ import "encoding/json"
 // appendMetadata encodes m exactly as json.Marshal does when every string is plain printable
 // ASCII without characters JSON escapes; ok is false otherwise.
 func appendMetadata(b []byte, m metadata) (_ []byte, ok bool) {
-	for _, s := range []string{m.CommandID, m.Actor, m.CorrelationID, m.CausationID, m.ServerTime} {
+	for _, s := range []string{m.CommandID, m.Actor, m.CorrelationID, m.CausationID, m.Request, m.ServerTime} {
 		if !plainJSON(s) {
 			return b, false
 		}
@@ -27,6 +27,10 @@ func appendMetadata(b []byte, m metadata) (_ []byte, ok bool) {
 	if m.CausationID != "" {
 		b = append(b, `","causationId":"`...)
 		b = append(b, m.CausationID...)
+	}
+	if m.Request != "" {
+		b = append(b, `","request":"`...)
+		b = append(b, m.Request...)
 	}
 	b = append(b, `","serverTime":"`...)
 	b = append(b, m.ServerTime...)
@@ -76,6 +80,8 @@ func parseMetadata(b []byte, m *metadata) (ok bool) {
 			m.CorrelationID = val
 		case "causationId":
 			m.CausationID = val
+		case "request":
+			m.Request = val
 		case "serverTime":
 			m.ServerTime = val
 		default:
@@ -131,7 +137,7 @@ func decodeMetadata(b []byte) (metadata, error) {
 
 // encodeMetadata is the stored metadata's encoder: by hand when it can, else encoding/json.
 func encodeMetadata(m metadata) ([]byte, error) {
-	n := 80 + len(m.CommandID) + len(m.Actor) + len(m.CorrelationID) + len(m.CausationID) + len(m.ServerTime)
+	n := 80 + len(m.CommandID) + len(m.Actor) + len(m.CorrelationID) + len(m.CausationID) + len(m.Request) + len(m.ServerTime)
 	if b, ok := appendMetadata(make([]byte, 0, n), m); ok {
 		return b, nil
 	}

@@ -1,12 +1,19 @@
 package backend
 
 import (
+	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
+	"time"
+
+	"github.com/lotbook/lotbook/events"
 )
 
 var metadataSamples = []metadata{
-	{CommandID: "0b6c2f1e-4a5d-4c1e-9f3a-6d2b8e7c1a90", Actor: "member:0912345678", CorrelationID: "c", CausationID: "d", ServerTime: "2026-03-02T01:02:03.123456789Z"},
+	{CommandID: "0b6c2f1e-4a5d-4c1e-9f3a-6d2b8e7c1a90", Actor: "member:0912345678", CorrelationID: "c", CausationID: "d",
+		Request: "withdrawal.request 5e8c0f3a9b2d4c6e", ServerTime: "2026-03-02T01:02:03.123456789Z"},
 	{CommandID: "k", Actor: "system", ServerTime: "2026-03-02T01:02:03Z"},
 	{Actor: "ops:ops", CausationID: "x", ServerTime: "2026-03-02T01:02:03Z"},
 	{CommandID: `quote " and \ backslash`, Actor: "a<b>&c", ServerTime: "t"},
@@ -46,6 +53,8 @@ func TestParseMetadataForms(t *testing.T) {
 		// PostgreSQL's jsonb text: keys reordered, a space after every colon and comma.
 		{`{"actor": "system", "commandId": "k", "serverTime": "2026-03-02T01:02:03Z", "causationId": "k"}`, true,
 			metadata{CommandID: "k", Actor: "system", CausationID: "k", ServerTime: "2026-03-02T01:02:03Z"}},
+		{`{"actor": "system", "request": "logout ab12", "commandId": "k", "serverTime": "2026-03-02T01:02:03Z"}`, true,
+			metadata{CommandID: "k", Actor: "system", Request: "logout ab12", ServerTime: "2026-03-02T01:02:03Z"}},
 		{" {\n\"actor\" : \"a\" }\t", true, metadata{Actor: "a"}},
 		{`{}`, true, metadata{}},
 		{`{"actor":"a\"b"}`, false, metadata{Actor: `a"b`}},
@@ -112,4 +121,31 @@ func BenchmarkMetadata(b *testing.B) {
 			}
 		}
 	})
+}
+
+// Stored metadata is read back for ever: the form written before request fingerprints decodes
+// with an empty one, and today's form is written byte for byte as its golden file.
+func TestMetadataGolden(t *testing.T) {
+	id := "0b6c2f1e-4a5d-4c1e-9f3a-6d2b8e7c1a90"
+	at := time.Date(2026, 3, 2, 2, 0, 0, 123456789, time.UTC)
+	old := events.Metadata{CommandID: id, Actor: "member:0912345678", CorrelationID: id, CausationID: id, ServerTime: at}
+	current := old
+	current.Request = "withdrawal.request 9c1d6b0e2f7a4385"
+	for file, want := range map[string]events.Metadata{"before-request.json": old, "current.json": current} {
+		b, err := os.ReadFile(filepath.Join("testdata", "metadata", file))
+		if err != nil {
+			t.Fatal(err)
+		}
+		b = bytes.TrimSuffix(b, []byte("\n"))
+		got, err := UnmarshalMetadata(b)
+		if err != nil || got != want {
+			t.Fatalf("%s decodes as %+v, %v; want %+v", file, got, err, want)
+		}
+		if file == "current.json" {
+			enc, err := MarshalMetadata(want, time.Time{})
+			if err != nil || !bytes.Equal(enc, b) {
+				t.Fatalf("MarshalMetadata = %s, %v; want %s", enc, err, b)
+			}
+		}
+	}
 }

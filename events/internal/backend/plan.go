@@ -158,6 +158,7 @@ type metadata struct {
 	Actor         string `json:"actor"`
 	CorrelationID string `json:"correlationId,omitempty"`
 	CausationID   string `json:"causationId,omitempty"`
+	Request       string `json:"request,omitempty"`
 	ServerTime    string `json:"serverTime"`
 }
 
@@ -169,7 +170,7 @@ func MarshalMetadata(m events.Metadata, now time.Time) ([]byte, error) {
 	}
 	b, err := encodeMetadata(metadata{
 		CommandID: m.CommandID, Actor: m.Actor, CorrelationID: m.CorrelationID, CausationID: m.CausationID,
-		ServerTime: t.UTC().Format(time.RFC3339Nano),
+		Request: m.Request, ServerTime: t.UTC().Format(time.RFC3339Nano),
 	})
 	if err != nil {
 		return nil, fmt.Errorf("encode metadata: %w", err)
@@ -189,6 +190,6 @@ func UnmarshalMetadata(b []byte) (events.Metadata, error) {
 	}
 	return events.Metadata{
 		CommandID: m.CommandID, Actor: m.Actor, CorrelationID: m.CorrelationID, CausationID: m.CausationID,
-		ServerTime: t.UTC(),
+		Request: m.Request, ServerTime: t.UTC(),
 	}, nil
 }

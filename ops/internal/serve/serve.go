@@ -8,6 +8,10 @@ import (
 	"time"
 )
 
+// DefaultMetricsURL is where a server started without --metrics-addr serves /metrics
+// (api.DefaultMetricsAddr): what the tools read when they target a running server.
+const DefaultMetricsURL = "http://127.0.0.1:9464"
+
 // ErrNotReady is returned by WaitReady when the server did not answer ready in time.
 var ErrNotReady = errors.New("lotbook serve not ready")
 

@@ -5,17 +5,20 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAction } from '@/lib/action';
 import { makeQueryClient } from '@/lib/query';
-import { saveSession } from '@/lib/session';
+import { reloadSession, saveSession } from '@/lib/session';
 import { preloadToast } from '@/lib/toast';
 import { antdReady } from './antdReady';
-import { apiMock } from '@/test/render';
+import { apiMock, envelope } from '@/test/render';
 import { RequireRole, RequireSession } from './guards';
 import { RootShell } from './RootShell';
 import { TabsLayout } from './TabsLayout';
 
+let server: ReturnType<typeof apiMock>;
 beforeEach(() => {
-  vi.stubGlobal('fetch', apiMock().fetch);
+  server = apiMock();
+  vi.stubGlobal('fetch', server.fetch);
 });
+const userInfo = (role: string) => () => envelope({ account: 'a', role, realNameStatus: 'unverified', inviteCode: '', fundPasswordSet: false, creditScore: 100, flags: [], assets: { total: '0', available: '0', frozen: '0', profit: '0', usd: '0' } });
 afterEach(() => {
   vi.unstubAllGlobals();
 });
@@ -61,7 +64,7 @@ function app(initial: string) {
 
 describe('root shell', () => {
   it('removes tklm, zjkm and hklm when it unmounts', () => {
-    saveSession({ token: 't', account: 'a', role: 'member' });
+    saveSession({ token: 't', account: 'a' });
     for (const k of ['tklm', 'zjkm', 'hklm']) localStorage.setItem(k, '1');
     const view = app('/home/index');
     expect(localStorage.getItem('tklm')).toBe('1');
@@ -76,7 +79,7 @@ describe('root shell', () => {
   });
 
   it('shows only the tabs that exist, the current one with navActive', () => {
-    saveSession({ token: 't', account: 'a', role: 'member' });
+    saveSession({ token: 't', account: 'a' });
     app('/home/index');
     expect(screen.getByTestId('home')).toBeInTheDocument();
     const tabs = screen.getByTestId('tab-bar').querySelectorAll('a');
@@ -85,10 +88,28 @@ describe('root shell', () => {
     expect(screen.getByTestId('tab-mine')).not.toHaveClass('navActive');
   });
 
-  it('keeps members out of ops screens', () => {
-    saveSession({ token: 't', account: 'a', role: 'member' });
+  it('keeps members out of ops screens', async () => {
+    saveSession({ token: 't', account: 'a' });
+    server.on('/api/vue/user/info', userInfo('member'));
     app('/ops/deposits');
-    expect(screen.getByTestId('home')).toBeInTheDocument();
+    expect(await screen.findByTestId('home')).toBeInTheDocument();
+  });
+
+  it('goes by the role the server reports, not one stored in the browser', async () => {
+    saveSession({ token: 't', account: 'a' });
+    localStorage.setItem('role', 'ops'); // a member edits storage
+    reloadSession();
+    server.on('/api/vue/user/info', userInfo('member'));
+    app('/ops/deposits');
+    expect(await screen.findByTestId('home')).toBeInTheDocument();
+    expect(screen.queryByTestId('ops')).toBeNull();
+  });
+
+  it('lets ops into their screens once the server says so', async () => {
+    saveSession({ token: 't', account: 'ops' });
+    server.on('/api/vue/user/info', userInfo('ops'));
+    app('/ops/deposits');
+    expect(await screen.findByTestId('ops')).toBeInTheDocument();
   });
 });
 
@@ -103,7 +124,7 @@ function Counter({ id }: { id: string }) {
 
 describe('keepAlive routes', () => {
   it('keep their state while the user is elsewhere; others start afresh', async () => {
-    saveSession({ token: 't', account: 'a', role: 'member' });
+    saveSession({ token: 't', account: 'a' });
     const router = createMemoryRouter(
       [
         {

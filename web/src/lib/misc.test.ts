@@ -36,8 +36,8 @@ describe('session store', () => {
     expect(localStorage.getItem('tokend')).toBe('t1');
     expect(localStorage.getItem('account')).toBe('0912345678');
     expect(getSession()).toMatchObject({ token: 't1', account: '0912345678' });
-    saveSession({ token: 't2', account: 'ops', role: 'ops' });
-    expect(getSession()).toEqual({ token: 't2', account: 'ops', role: 'ops' });
+    saveSession({ token: 't2', account: 'ops' });
+    expect(getSession()).toEqual({ token: 't2', account: 'ops' });
   });
 
   it('removes tklm, zjkm and hklm', () => {

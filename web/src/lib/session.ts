@@ -1,10 +1,11 @@
 import { useSyncExternalStore } from 'react';
 
 // The spec's storage keys: the session token and account live in localStorage and are mirrored
-// here; every write goes through saveToken/saveAccount so the two never disagree.
+// here; every write goes through saveToken/saveAccount so the two never disagree. The role is not
+// kept here: anyone can edit localStorage, so menus and screens follow the role the server
+// reports for the session (useRole in lib/user).
 export const TOKEN_KEY = 'tokend';
 export const ACCOUNT_KEY = 'account';
-export const ROLE_KEY = 'role';
 /** Keys the root shell removes when it unmounts (spec section 3). */
 export const TRANSIENT_KEYS = ['tklm', 'zjkm', 'hklm'] as const;
 
@@ -13,7 +14,6 @@ export type Role = 'member' | 'ops' | 'auditor';
 export interface SessionState {
   token: string;
   account: string;
-  role: Role | '';
 }
 
 function read(key: string): string {
@@ -33,15 +33,11 @@ function write(key: string, value: string): void {
   }
 }
 
-function asRole(v: string): Role | '' {
-  return v === 'member' || v === 'ops' || v === 'auditor' ? v : '';
-}
-
 let state: SessionState = load();
 const listeners = new Set<() => void>();
 
 function load(): SessionState {
-  return { token: read(TOKEN_KEY), account: read(ACCOUNT_KEY), role: asRole(read(ROLE_KEY)) };
+  return { token: read(TOKEN_KEY), account: read(ACCOUNT_KEY) };
 }
 
 function set(next: Partial<SessionState>): void {
@@ -59,22 +55,15 @@ export function saveAccount(account: string): void {
   set({ account });
 }
 
-export function saveRole(role: Role | ''): void {
-  write(ROLE_KEY, role);
-  set({ role });
-}
-
 /** Stores a new session from a login or register answer. */
-export function saveSession(s: { token: string; account: string; role: string }): void {
+export function saveSession(s: { token: string; account: string }): void {
   saveToken(s.token);
   saveAccount(s.account);
-  saveRole(asRole(s.role));
 }
 
 /** Ends the session locally (logout, 401, password change). */
 export function clearSession(): void {
   saveToken('');
-  saveRole('');
 }
 
 export function getSession(): SessionState {
@@ -89,7 +78,7 @@ export function reloadSession(): void {
 // A login or logout in another tab changes localStorage there; follow it here.
 if (typeof window !== 'undefined') {
   window.addEventListener('storage', (e) => {
-    if (e.key === null || e.key === TOKEN_KEY || e.key === ACCOUNT_KEY || e.key === ROLE_KEY) reloadSession();
+    if (e.key === null || e.key === TOKEN_KEY || e.key === ACCOUNT_KEY) reloadSession();
   });
 }
 

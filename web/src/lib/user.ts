@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from './api/client';
 import { queryKeys } from './query';
-import { useSession } from './session';
+import { type Role, useSession } from './session';
 
 /** The logged-in user with assets; shared by home, mine and the settings screens. */
 export function useUserInfo() {
@@ -11,4 +11,13 @@ export function useUserInfo() {
     queryFn: ({ signal }) => api.get('/api/vue/user/info', { signal }),
     enabled: token !== '',
   });
+}
+
+/**
+ * The role the server reports for this session ('' until it has answered). Menus and screens
+ * follow it, never a value kept in the browser, which a member can edit; the server refuses
+ * other roles' routes all the same.
+ */
+export function useRole(): Role | '' {
+  return useUserInfo().data?.role ?? '';
 }

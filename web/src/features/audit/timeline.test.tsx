@@ -9,7 +9,7 @@ import TimelinePage, { ledgerKey } from './TimelinePage';
 let server: ReturnType<typeof apiMock>;
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: 'audit', role: 'auditor' });
+  saveSession({ token: 'tok', account: 'audit' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
 });

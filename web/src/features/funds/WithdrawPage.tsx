@@ -19,7 +19,7 @@ import { useWalletT } from '@/lib/wallet/i18n';
 import { walletKeys } from '@/lib/wallet/keys';
 import { fundKeys } from './api';
 import { formatWeekdays } from './validation';
-import { availableIn, type Card, useBalances, useCreditThreshold, useMyCards, useWithdrawChannels, type WithdrawChannel } from './walletApi';
+import { availableIn, type Card, useBalances, useCreditThreshold, useMyCards, useWithdrawChannels, withdrawableIn, type WithdrawChannel } from './walletApi';
 import { validateWithdraw, withdrawAll, type WithdrawValues } from './walletValidation';
 import '@/lib/wallet/wallet.css';
 
@@ -130,6 +130,8 @@ export default function WithdrawPage() {
   const cardList = cards.data ?? [];
   const cardId = v.cardId || cardList[0]?.id || '';
   const available = ch ? availableIn(balances.data, ch.currency) : '0';
+  // The server's figure: what a withdrawal accepts now (unsettled sale proceeds and frozen funds excluded).
+  const withdrawable = ch ? withdrawableIn(balances.data, ch.currency) : '0';
   const fundPasswordSet = info.data?.fundPasswordSet ?? false;
   const score = info.data?.creditScore ?? 0;
 
@@ -154,7 +156,7 @@ export default function WithdrawPage() {
     if (!ch) return;
     const fe = validateWithdraw(
       { cardId, amount: v.amount },
-      { currency: ch.currency, min: ch.min, max: ch.max, open: ch.openNow || ch.window.alwaysOpen, available, creditScore: score, creditThreshold: rule.data?.withdrawThreshold ?? 0, fundPasswordSet },
+      { currency: ch.currency, min: ch.min, max: ch.max, open: ch.openNow || ch.window.alwaysOpen, available, withdrawable, creditScore: score, creditThreshold: rule.data?.withdrawThreshold ?? 0, fundPasswordSet },
     );
     setErr(fe);
     if (!fe) {
@@ -205,10 +207,10 @@ export default function WithdrawPage() {
               invalid={err?.field === 'amount'}
             />
             <div className="record-row wallet-available">
-              <span className="muted" data-testid="withdraw-available" data-available={available}>
-                {w('withdraw.withdrawable', { amount: `${ch.currency} ${money(available)}` })}
+              <span className="muted" data-testid="withdraw-available" data-available={withdrawable}>
+                {w('withdraw.withdrawable', { amount: `${ch.currency} ${money(withdrawable)}` })}
               </span>
-              <button type="button" className="wallet-link-btn" data-testid="withdraw-all" onClick={() => setV((p) => ({ ...p, amount: withdrawAll(available, ch.max) }))}>
+              <button type="button" className="wallet-link-btn" data-testid="withdraw-all" onClick={() => setV((p) => ({ ...p, amount: withdrawAll(withdrawable, ch.max) }))}>
                 {w('withdraw.all')}
               </button>
             </div>

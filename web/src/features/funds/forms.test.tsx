@@ -23,7 +23,7 @@ let server: ReturnType<typeof apiMock>;
 let shown: string[];
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   shown = [];

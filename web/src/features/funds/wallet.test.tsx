@@ -31,10 +31,10 @@ const info = (p: Record<string, unknown> = {}) => ({
   ...p,
 });
 const rule = { score: 100, start: 100, min: 0, max: 100, withdrawThreshold: 60, changes: [] };
-const balances = (twd: string, usd = '0') =>
+const balances = (twd: string, usd = '0', twdWithdrawable = twd) =>
   ['CNY', 'TWD', 'HKD', 'USD', 'THB', 'JPY', 'VND', 'MYR', 'KRW', 'INR'].map((c) => {
     const v = c === 'TWD' ? twd : c === 'USD' ? usd : '0';
-    return { currency: c, available: v, frozen: '0', total: v };
+    return { currency: c, available: v, frozen: '0', total: v, withdrawable: c === 'TWD' ? twdWithdrawable : v };
   });
 
 const SLOW = 30_000;
@@ -42,7 +42,7 @@ let server: ReturnType<typeof apiMock>;
 let shown: string[];
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   shown = [];
@@ -56,12 +56,12 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-function withdrawServer(p: { info?: Record<string, unknown>; cards?: unknown[]; twd?: string } = {}) {
+function withdrawServer(p: { info?: Record<string, unknown>; cards?: unknown[]; twd?: string; withdrawable?: string } = {}) {
   server.on('/api/vue/funds/withdrawChannels', () => envelope([channel]));
   server.on('/api/vue/user/cards', () => envelope(p.cards ?? [card]));
   server.on('/api/vue/user/info', () => envelope(info(p.info)));
   server.on('/api/vue/user/creditRule', () => envelope(rule));
-  server.on('/api/vue/funds/balances', () => envelope(balances(p.twd ?? '20000')));
+  server.on('/api/vue/funds/balances', () => envelope(balances(p.twd ?? '20000', '0', p.withdrawable)));
 }
 
 // jsdom has neither; the kit's passcode input scrolls itself into view, its keyboard captures the pointer.
@@ -119,6 +119,21 @@ describe('withdrawal', () => {
     await user.click(screen.getByTestId('withdraw-all'));
     expect(screen.getByTestId('withdraw-amount')).toHaveValue('1200');
     expect(screen.queryByTestId('withdraw-passcode-popup')).toBeNull();
+    expect(server.calls.some((c) => c.url === '/api/vue/funds/withdrawals')).toBe(false);
+  }, SLOW);
+
+  it('shows and fills the withdrawable figure the server serves, not the available cash', async () => {
+    const user = userEvent.setup();
+    // 20,000 available, of which 18,800 are sale proceeds that settle in two days.
+    withdrawServer({ twd: '20000', withdrawable: '1200' });
+    renderPage('/user/withdraw', WithdrawPage);
+    await screen.findByTestId('withdraw-form');
+    await waitFor(() => expect(screen.getByTestId('withdraw-available')).toHaveTextContent('可提領 TWD 1,200.00'));
+    await user.click(screen.getByTestId('withdraw-all'));
+    expect(screen.getByTestId('withdraw-amount')).toHaveValue('1200');
+    await user.type(screen.getByTestId('withdraw-amount'), '5');
+    await user.click(screen.getByTestId('withdraw-submit'));
+    expect(screen.getByTestId('form-error')).toHaveTextContent('超過目前可提金額');
     expect(server.calls.some((c) => c.url === '/api/vue/funds/withdrawals')).toBe(false);
   }, SLOW);
 

@@ -27,3 +27,8 @@ export function useCreditThreshold() {
 export function availableIn(balances: CurrencyBalance[] | undefined, currency: string): string {
   return balances?.find((b) => b.currency === currency)?.available ?? '0';
 }
+
+/** What a withdrawal in one currency accepts now, as the server reckons it ('0' while unknown). */
+export function withdrawableIn(balances: CurrencyBalance[] | undefined, currency: string): string {
+  return balances?.find((b) => b.currency === currency)?.withdrawable ?? '0';
+}

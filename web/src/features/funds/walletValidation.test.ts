@@ -49,7 +49,7 @@ describe('pairAllowed', () => {
 });
 
 describe('validateWithdraw', () => {
-  const rules = { currency: 'TWD', min: '100', max: '500000', open: true, available: '20000', creditScore: 100, creditThreshold: 60, fundPasswordSet: true };
+  const rules = { currency: 'TWD', min: '100', max: '500000', open: true, available: '20000', withdrawable: '20000', creditScore: 100, creditThreshold: 60, fundPasswordSet: true };
   const ok = { cardId: 'c1', amount: '1500' };
   it.each([
     [{}, {}, null],
@@ -60,11 +60,14 @@ describe('validateWithdraw', () => {
     [{ amount: ' ' }, {}, { field: 'amount', key: 'amount_required' }],
     [{ amount: '1.234' }, {}, { field: 'amount', key: 'amount_invalid' }],
     [{ amount: '99.99' }, {}, { field: 'amount', key: 'amount_below_minimum' }],
-    [{ amount: '500000.01' }, { available: '900000' }, { field: 'amount', key: 'amount_above_maximum' }],
+    [{ amount: '500000.01' }, { available: '900000', withdrawable: '900000' }, { field: 'amount', key: 'amount_above_maximum' }],
     [{}, { open: false }, { field: 'window', key: 'withdraw_window_closed' }],
     [{}, { creditScore: 59 }, { field: 'credit', key: 'credit_score_too_low' }],
     [{}, { creditScore: 60 }, null],
     [{ amount: '20000.01' }, {}, { field: 'amount', key: 'insufficient_balance' }],
+    // Sale proceeds not yet settled are available but not withdrawable.
+    [{ amount: '1200' }, { withdrawable: '1200' }, null],
+    [{ amount: '1200.01' }, { withdrawable: '1200' }, { field: 'amount', key: 'insufficient_withdrawable' }],
   ])('%j with %j → %j', (v, r, want) => expect(validateWithdraw({ ...ok, ...v }, { ...rules, ...r })).toEqual(want));
 
   it.each([

@@ -43,6 +43,8 @@ export interface WithdrawRules {
   open: boolean;
   /** available cash in the channel's currency */
   available: string;
+  /** the part of it a withdrawal accepts now (the server's figure: unsettled sale proceeds excluded) */
+  withdrawable: string;
   creditScore: number;
   creditThreshold: number;
   fundPasswordSet: boolean;
@@ -65,12 +67,13 @@ export function validateWithdraw(v: WithdrawValues, r: WithdrawRules): FieldErro
   if (!r.open) return { field: 'window', key: 'withdraw_window_closed' };
   if (r.creditScore < r.creditThreshold) return { field: 'credit', key: 'credit_score_too_low' };
   if (compareDecimal(amount, r.available) === 1) return { field: 'amount', key: 'insufficient_balance' };
+  if (compareDecimal(amount, r.withdrawable) === 1) return { field: 'amount', key: 'insufficient_withdrawable' };
   return null;
 }
 
-/** The most the member can withdraw now: the available cash capped at the channel's maximum. */
-export function withdrawAll(available: string, max: string): string {
-  const a = compareDecimal(available, '0') === 1 ? available : '0';
+/** The most the member can withdraw now: the server's withdrawable figure capped at the channel's maximum. */
+export function withdrawAll(withdrawable: string, max: string): string {
+  const a = compareDecimal(withdrawable, '0') === 1 ? withdrawable : '0';
   return compareDecimal(a, max) === 1 ? max : a;
 }
 

@@ -12,7 +12,7 @@ import { money } from '@/lib/filters';
 import { useHot, useIndices } from '@/lib/market/api';
 import { useLiveQuotes } from '@/lib/market/live';
 import { useSession } from '@/lib/session';
-import { useUserInfo } from '@/lib/user';
+import { useRole, useUserInfo } from '@/lib/user';
 
 interface Shortcut {
   key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'opsDeposits' | 'auditTimeline';
@@ -42,6 +42,7 @@ export default function HomePage() {
   const { t } = useTranslation();
   const session = useSession();
   const info = useUserInfo();
+  const role = useRole();
   const config = useAppConfig();
   const total = info.data?.assets.total;
   const indices = useIndices();
@@ -63,8 +64,8 @@ export default function HomePage() {
         <IndexCards items={indices.data} loading={indices.isPending} />
         <div className="asset-card">
           <div className="asset-label">{t('home.greeting', { account: session.account })}</div>
-          <div className="asset-label" style={{ marginTop: '0.1rem' }}>
-            {t('home.totalAssets')} ({t('common.currency')})
+          <div className="asset-label" data-testid="home-total-label" style={{ marginTop: '0.1rem' }}>
+            {t('home.totalAssets', { currency: t('common.currency') })}
           </div>
           <div className="asset-total num" data-testid="home-total">
             {total === undefined ? '--' : money(total)}
@@ -73,7 +74,7 @@ export default function HomePage() {
         <div className="card">
           <div className="section-title">{t('home.shortcuts')}</div>
           <div className="shortcuts">
-            {shortcutsFor(session.role).map((s) => (
+            {shortcutsFor(role).map((s) => (
               <AppLink key={s.key} to={s.to} className="shortcut" data-testid={`shortcut-${s.key}`}>
                 <span className="shortcut-icon">
                   <s.icon />

@@ -14,7 +14,7 @@ import type { FavoriteType } from '@/lib/market/types';
 import { useFavoriteActions } from './useFavorite';
 import './market-pages.css';
 
-const TYPES: readonly FavoriteType[] = ['all', 'listed', 'otc'];
+const TYPES = ['all', 'listed', 'otc'] as const satisfies readonly FavoriteType[];
 
 /** The member's favourites, live; edit mode removes them. */
 export default function FavoritesPage() {

@@ -32,8 +32,10 @@ beforeEach(() => {
   resetClientState();
   FakeSocket.reset();
   socket = new SocketManager({ url: () => 'ws://test/api/vue/ws', create: (u) => new FakeSocket(u) });
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
+  // Favourites are offered by the role the server reports.
+  server.on('/api/vue/user/info', () => envelope({ account: '0912345678', role: 'member' }));
   vi.stubGlobal('fetch', server.fetch);
   shown = [];
   vi.spyOn(toast, 'show').mockImplementation((text: string) => {

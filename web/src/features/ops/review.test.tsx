@@ -23,7 +23,7 @@ let server: ReturnType<typeof apiMock>;
 let shown: string[];
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: 'ops', role: 'ops' });
+  saveSession({ token: 'tok', account: 'ops' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));

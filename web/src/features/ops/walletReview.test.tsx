@@ -43,7 +43,7 @@ let shown: string[];
 let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: 'ops', role: 'ops' });
+  saveSession({ token: 'tok', account: 'ops' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));

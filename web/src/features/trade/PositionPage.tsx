@@ -118,8 +118,8 @@ function Order({ o, onCancel }: { o: TradeOrder; onCancel: (o: TradeOrder) => vo
 export default function PositionPage() {
   const t = useTradeT();
   const [tab, setTab] = useState<Tab>('holdings');
+  // Holdings are shares held; an order that has not filled yet is listed under orders only.
   const holdings = usePositions('holding', tab === 'holdings');
-  const pending = usePositions('pending', tab === 'holdings');
   const orders = useOrders('working');
   const closed = usePositions('closed');
   const changed = useTradeChanged();
@@ -187,7 +187,7 @@ export default function PositionPage() {
       </div>
       <div data-testid={`pos-list-${tab}`}>
         {tab === 'holdings'
-          ? list(holdings.isPending, [...(pending.data?.items ?? []), ...(holdings.data?.items ?? [])].map((p) => <Holding key={p.id} p={p} onClose={askClose} />))
+          ? list(holdings.isPending, (holdings.data?.items ?? []).map((p) => <Holding key={p.id} p={p} onClose={askClose} />))
           : tab === 'orders'
             ? list(orders.isPending, (orders.data?.items ?? []).map((o) => <Order key={o.orderNo} o={o} onCancel={askCancel} />))
             : list(closed.isPending, (closed.data?.items ?? []).map((p) => <Terminated key={p.id} p={p} />))}

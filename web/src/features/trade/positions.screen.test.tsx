@@ -67,7 +67,7 @@ let server: ReturnType<typeof apiMock>;
 let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   vi.spyOn(toast, 'show').mockImplementation(() => {});
@@ -77,7 +77,8 @@ beforeEach(() => {
     return Promise.resolve(true);
   });
   server.on('/api/vue/trade/positions?status=holding', () => page([position({})]));
-  server.on('/api/vue/trade/positions?status=pending', () => page([]));
+  // The working order's position, before any share filled.
+  server.on('/api/vue/trade/positions?status=pending', () => page([position({ id: 'T2', orderNo: 'T2', symbol: '2317', name: '鴻海', status: 'pending', shares: 0, lots: '0' })]));
   server.on('/api/vue/trade/positions?status=closed', () => page([position({ id: 'T0', status: 'closed', profit: '-1234.00', exitPrice: '990.00', tax: '5940.00' })]));
   server.on('/api/vue/trade/orders?status=working', () => page([order]));
   server.on('/api/vue/user/info', () => envelope({}));
@@ -106,6 +107,17 @@ describe('positions', () => {
     });
     await waitFor(() => expect(postsTo('/api/vue/trade/positions/T1/close')).toHaveLength(1));
     expect(JSON.parse(String(postsTo('/api/vue/trade/positions/T1/close')[0]!.init.body))).toEqual({ type: 'market', lots: 1 });
+  });
+
+  it('lists a pending order under orders, never under holdings', async () => {
+    renderPage('/position/position', PositionPage);
+    await screen.findByTestId('position');
+    // Let every request of the holdings tab answer before looking at what it lists.
+    await act(() => new Promise((r) => setTimeout(r, 50)));
+    expect(screen.getAllByTestId('position').map((p) => p.getAttribute('data-id'))).toEqual(['T1']);
+    fireEvent.click(screen.getByTestId('pos-tab-orders'));
+    expect((await screen.findAllByTestId('order')).map((o) => o.getAttribute('data-order-no'))).toEqual(['T2']);
+    expect(screen.queryByTestId('position')).toBeNull();
   });
 
   it('cancels a pending order after confirming; terminated shows the realised loss in green', async () => {

@@ -44,7 +44,7 @@ beforeEach(() => {
   resetClientState();
   FakeSocket.reset();
   socket = new SocketManager({ url: () => 'ws://test/api/vue/ws', create: (u) => new FakeSocket(u) });
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   vi.spyOn(toast, 'show').mockImplementation(() => {});

@@ -19,6 +19,8 @@ export interface TicketError {
 export function validateTicket(f: TicketFields): TicketError | null {
   if (!/^\d+$/.test(f.qty.trim()) || Number(f.qty) <= 0) return { key: 'err.quantity' };
   if (f.type === 'market') return null;
+  // The server's grammar for every typed decimal: digits, then at most two decimals after a point.
+  if (!/^\d+(\.\d{1,2})?$/.test(f.price)) return { key: 'err.price' };
   const p = scaled(f.price, 2);
   if (p === null || p <= 0n) return { key: 'err.price' };
   if (!onTick(f.price, f.kind)) return { key: 'err.tick', opts: { tick: tickSize(f.price, f.kind) } };

@@ -5,7 +5,7 @@ import { money } from '@/lib/filters';
 import { currentLang } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { trendClass } from '@/lib/trend';
-import { useUserInfo } from '@/lib/user';
+import { useRole, useUserInfo } from '@/lib/user';
 import { useWalletT } from '@/lib/wallet/i18n';
 import '@/lib/wallet/wallet.css';
 import { useLogout } from './useLogout';
@@ -24,12 +24,13 @@ export default function UserCenterPage() {
   const navigate = useNavigate();
   const session = useSession();
   const info = useUserInfo();
+  const role = useRole();
   const logout = useLogout();
   const a = info.data?.assets;
   const status = info.data?.realNameStatus;
   const go = (to: string) => () => void navigate(to);
   // Money of one's own: members only (staff have no balances, cards or identity to verify).
-  const member = session.role === 'member';
+  const member = role === 'member';
 
   return (
     <div className="page" data-testid="usercenter-page">
@@ -43,8 +44,8 @@ export default function UserCenterPage() {
               {t(`user.realName.${status ?? 'unverified'}`)}
             </button>
           </div>
-          <div className="asset-label" style={{ marginTop: '0.12rem' }}>
-            {t('user.totalAssets')} ({t('common.currency')})
+          <div className="asset-label" data-testid="asset-total-label" style={{ marginTop: '0.12rem' }}>
+            {t('user.totalAssets', { currency: t('common.currency') })}
           </div>
           <div className="asset-total num" data-testid="asset-total">
             {a ? money(a.total) : '--'}
@@ -132,22 +133,22 @@ export default function UserCenterPage() {
           <List.Item onClick={go('/user/setting')} data-testid="menu-setting">
             {t('user.setting')}
           </List.Item>
-          {session.role === 'ops' ? (
+          {role === 'ops' ? (
             <List.Item onClick={go('/ops/deposits')} data-testid="menu-ops-deposits">
               {t('user.opsDeposits')}
             </List.Item>
           ) : null}
-          {session.role === 'ops' ? (
+          {role === 'ops' ? (
             <List.Item onClick={go('/ops/realname')} data-testid="menu-ops-realname">
               {w('mine.opsRealName')}
             </List.Item>
           ) : null}
-          {session.role === 'ops' ? (
+          {role === 'ops' ? (
             <List.Item onClick={go('/ops/withdrawals')} data-testid="menu-ops-withdrawals">
               {w('mine.opsWithdrawals')}
             </List.Item>
           ) : null}
-          {session.role === 'auditor' ? (
+          {role === 'auditor' ? (
             <List.Item onClick={go('/audit/timeline')} data-testid="menu-audit">
               {t('user.auditTimeline')}
             </List.Item>

@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClientState } from '@/lib/api/client';
+import { setLanguage } from '@/lib/i18n';
 import { saveSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { apiMock, envelope, renderPage } from '@/test/render';
@@ -25,7 +26,7 @@ let server: ReturnType<typeof apiMock>;
 let shown: string[];
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   shown = [];
@@ -57,6 +58,14 @@ describe('mine', () => {
     expect(screen.getByTestId('asset-usd')).toHaveTextContent('380.12');
     expect(screen.getByTestId('verification-badge')).toHaveTextContent('未認證');
     expect(screen.getByTestId('menu-fund-password')).toHaveTextContent('未設定');
+  });
+
+  it('labels total assets as every currency in NT$, in both languages', async () => {
+    server.on('/api/vue/user/info', () => envelope(info()));
+    renderPage('/user/usercenter', UserCenterPage);
+    expect(screen.getByTestId('asset-total-label')).toHaveTextContent('總資產（全幣別折合NT$）');
+    await act(() => setLanguage('en'));
+    expect(screen.getByTestId('asset-total-label')).toHaveTextContent('Total assets, all currencies in NT$');
   });
 });
 

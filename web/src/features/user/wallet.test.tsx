@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { Dialog } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { resetClientState } from '@/lib/api/client';
-import { saveSession } from '@/lib/session';
+import { reloadSession, saveSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { apiMock, envelope, renderPage } from '@/test/render';
 import BankCardPage from './BankCardPage';
@@ -33,7 +33,7 @@ let server: ReturnType<typeof apiMock>;
 let shown: string[];
 beforeEach(() => {
   resetClientState();
-  saveSession({ token: 'tok', account: '0912345678', role: 'member' });
+  saveSession({ token: 'tok', account: '0912345678' });
   server = apiMock();
   vi.stubGlobal('fetch', server.fetch);
   vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
@@ -204,8 +204,17 @@ describe('mine and the credit rule', () => {
     for (const id of ['usercenter-withdraw', 'usercenter-exchange', 'menu-bank-cards', 'menu-realname', 'menu-exchange', 'menu-credit']) expect(screen.getByTestId(id)).toBeInTheDocument();
   });
 
+  it('shows a member no ops menus even when the browser stores role=ops', async () => {
+    localStorage.setItem('role', 'ops');
+    reloadSession();
+    server.on('/api/vue/user/info', () => envelope(info));
+    renderPage('/user/usercenter', UserCenterPage);
+    await screen.findByTestId('menu-bank-cards');
+    for (const id of ['menu-ops-realname', 'menu-ops-deposits', 'menu-ops-withdrawals', 'menu-audit']) expect(screen.queryByTestId(id)).toBeNull();
+  });
+
   it('hides the member money entries from ops and shows the review queues', async () => {
-    saveSession({ token: 'tok', account: 'ops', role: 'ops' });
+    saveSession({ token: 'tok', account: 'ops' });
     server.on('/api/vue/user/info', () => envelope({ ...info, account: 'ops', role: 'ops' }));
     renderPage('/user/usercenter', UserCenterPage);
     await screen.findByTestId('menu-ops-realname');

@@ -29,6 +29,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description An unknown account and a wrong password get the same answer (422 account_or_password_wrong) after the same work (a decoy argon2id check), so login does not tell whether an account exists. Only after the right password does it tell the account's state (403 account_disabled, account_frozen, login_banned). */
         post: operations["login"];
         delete?: never;
         options?: never;
@@ -292,6 +293,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description Sets or clears a flag on a member's account. Ops and auditor accounts are refused with 403 staff_account_protected and nothing changes: staff are managed on the server with `lotbook user`. */
         post: operations["setMemberFlag"];
         delete?: never;
         options?: never;
@@ -326,7 +328,7 @@ export interface paths {
         /**
          * @description A page of the market list. Tabs: all (by code), gainers (change percent, highest first),
          *     losers (lowest first), volume (shares traded, most first); ties by code. A page past the
-         *     end (other than page 1) answers 400 invalid_request. Items carry no best five (empty bids
+         *     end (other than page 1) answers 400 page_out_of_range. Items carry no best five (empty bids
          *     and asks).
          */
         get: operations["marketStocks"];
@@ -417,7 +419,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The 20 stocks and ETFs with the highest turnover today (both markets when market is absent). */
+        /** @description The 20 stocks and ETFs with the highest turnover today (both markets when market is absent or twd). */
         get: operations["marketHot"];
         put?: never;
         post?: never;
@@ -621,7 +623,9 @@ export interface paths {
          *     (fund_password_wrong; 5 wrong within 24 h: 403 fund_password_locked); one request per 30
          *     s (429 submit_too_frequent); no deposit or withdrawal pending (fund_operation_pending);
          *     credit score at least the threshold (credit_score_too_low); no unpaid loan (loan_unpaid;
-         *     loans do not exist yet); within the withdrawable balance (insufficient_balance).
+         *     loans do not exist yet); within the available cash (insufficient_balance) and within the
+         *     withdrawable figure of GET /api/vue/funds/balances, which leaves out sale proceeds not yet
+         *     settled (insufficient_withdrawable).
          */
         post: operations["requestWithdrawal"];
         delete?: never;
@@ -637,7 +641,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description The member's cash in every exchangeable currency (zero where none), amounts with the currency's minor unit. */
+        /** @description The member's cash in every exchangeable currency (zero where none), amounts with the currency's minor unit, and how much of it a withdrawal accepts now. */
         get: operations["balances"];
         put?: never;
         post?: never;
@@ -793,22 +797,6 @@ export interface paths {
         };
         /** @description The default site logo (config "logo" is a path relative to the image base /api/). */
         get: operations["logo"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/metrics": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get: operations["metrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1037,7 +1025,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_conflict" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -1105,8 +1093,14 @@ export interface components {
             role: components["schemas"]["Role"];
         };
         Assets: {
+            /**
+             * @description In TWD: the cash of every currency (available and frozen) converted at the current
+             *     exchange rate, plus positions at live prices; an exchange at a quoted rate keeps it.
+             */
             total: components["schemas"]["Decimal"];
+            /** @description the TWD cash available */
             available: components["schemas"]["Decimal"];
+            /** @description the TWD cash frozen */
             frozen: components["schemas"]["Decimal"];
             profit: components["schemas"]["Decimal"];
             /** @description the USD balance (available and frozen) */
@@ -1254,7 +1248,10 @@ export interface components {
          */
         FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled";
         RealNameRequest: {
-            /** @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe */
+            /**
+             * @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.
+             *     More than 2 combining marks in a row or 20 in all answers 400 name_too_many_marks.
+             */
             name: string;
             /** @description Taiwan ID number (or new resident certificate number), check digit validated */
             idNumber: string;
@@ -1323,6 +1320,7 @@ export interface components {
             changes: components["schemas"]["CreditChange"][];
         };
         BindCardRequest: {
+            /** @description the verified real name (compared after NFC); the same bound on combining marks as RealNameRequest.name */
             holderName: string;
             bankName: string;
             branch: string;
@@ -1372,6 +1370,12 @@ export interface components {
             available: components["schemas"]["Decimal"];
             frozen: components["schemas"]["Decimal"];
             total: components["schemas"]["Decimal"];
+            /**
+             * @description The most a withdrawal in this currency accepts now, by the rule the withdrawal itself
+             *     applies: available cash less sale proceeds not yet settled (T+2); frozen funds are not
+             *     in it; zero while a loan is unpaid. The channel's minimum and maximum apply on top.
+             */
+            withdrawable: components["schemas"]["Decimal"];
         };
         ExchangeQuoteRequest: {
             /** @example TWD */
@@ -1488,6 +1492,11 @@ export interface components {
         };
         /** @enum {string} */
         MarketKind: "listed" | "otc";
+        /**
+         * @description a market to list; twd, the spec's stock type constant, is all Taiwan stocks (both markets)
+         * @enum {string}
+         */
+        MarketFilter: "listed" | "otc" | "twd";
         /** @enum {string} */
         InstrumentType: "stock" | "etf" | "index";
         /** @enum {string} */
@@ -1580,8 +1589,11 @@ export interface components {
             hasMore: boolean;
         };
         OptionalListRequest: {
-            /** @enum {string} */
-            type: "all" | "listed" | "otc";
+            /**
+             * @description twd is the spec's stock type constant, all Taiwan stocks (as all)
+             * @enum {string}
+             */
+            type: "all" | "listed" | "otc" | "twd";
         };
         FavoriteRequest: {
             symbol: string;
@@ -1868,9 +1880,14 @@ export interface components {
     parameters: {
         /** @description A UUID the client makes per user action. */
         IdempotencyKey: string;
+        /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
         IdempotencyKeyOptional: string;
         /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
         LotbookPosition: number;
+        /**
+         * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+         *     400 page_out_of_range.
+         */
         Page: number;
         Size: number;
         OrderNo: string;
@@ -1890,6 +1907,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1922,6 +1940,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1946,6 +1965,7 @@ export interface operations {
             };
             400: components["responses"]["Error"];
             403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
             422: components["responses"]["Error"];
             429: components["responses"]["Error"];
         };
@@ -1954,6 +1974,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
             };
             path?: never;
@@ -1973,6 +1994,7 @@ export interface operations {
                 };
             };
             401: components["responses"]["Error"];
+            409: components["responses"]["Error"];
         };
     };
     userInfo: {
@@ -2257,6 +2279,10 @@ export interface operations {
         parameters: {
             query?: {
                 type?: "all" | "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2288,6 +2314,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: components["schemas"]["ReviewStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2394,6 +2424,10 @@ export interface operations {
             query?: {
                 /** @description part of an account */
                 q?: string;
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2485,10 +2519,14 @@ export interface operations {
         parameters: {
             query?: {
                 tab?: "all" | "gainers" | "losers" | "volume";
-                /** @description both markets when absent */
-                market?: components["schemas"]["MarketKind"];
-                /** @description stocks and ETFs when absent */
-                type?: "stock" | "etf";
+                /** @description both markets when absent or twd */
+                market?: components["schemas"]["MarketFilter"];
+                /** @description stocks and ETFs when absent or twd (the spec's stock type constant, all Taiwan stocks) */
+                type?: "stock" | "etf" | "twd";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -2619,7 +2657,7 @@ export interface operations {
     marketHot: {
         parameters: {
             query?: {
-                market?: components["schemas"]["MarketKind"];
+                market?: components["schemas"]["MarketFilter"];
             };
             header?: never;
             path?: never;
@@ -3111,6 +3149,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: "pending" | "verified" | "rejected";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3217,6 +3259,10 @@ export interface operations {
         parameters: {
             query?: {
                 status?: components["schemas"]["ReviewStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3339,26 +3385,6 @@ export interface operations {
             };
         };
     };
-    metrics: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Prometheus text format */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "text/plain": string;
-                };
-            };
-        };
-    };
     healthz: {
         parameters: {
             query?: never;
@@ -3413,6 +3439,10 @@ export interface operations {
             query?: {
                 /** @description working (pending and partly filled), done (filled, cancelled, expired), or one status */
                 status?: "all" | "working" | "done" | "pending" | "partial" | "filled" | "cancelled" | "expired";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3551,6 +3581,10 @@ export interface operations {
             query?: {
                 /** @description holding (holding and closing), pending (opening order not filled yet), closed (closed and cancelled), all */
                 status?: "holding" | "pending" | "closed" | "all";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };
@@ -3679,6 +3713,10 @@ export interface operations {
     tradeNotices: {
         parameters: {
             query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
                 page?: components["parameters"]["Page"];
                 size?: components["parameters"]["Size"];
             };

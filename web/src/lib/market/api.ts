@@ -2,6 +2,7 @@ import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
 import { api, request } from '@/lib/api/client';
 import type { components } from '@/lib/api/schema';
 import { useSession } from '@/lib/session';
+import { useRole } from '@/lib/user';
 // Every market screen reads its texts through these calls' module.
 import './texts';
 import type { CandlePage, FavoriteType, Interval, ListPage, ListTab, MarketKind, Quote, QuoteDetail } from './types';
@@ -96,7 +97,8 @@ export function useHot(market: MarketKind) {
 
 /** Favourites are the members' own (ops and auditors have none: the server answers 403). */
 export function useCanFavorite(): boolean {
-  const { token, role } = useSession();
+  const { token } = useSession();
+  const role = useRole();
   return token !== '' && role === 'member';
 }
 
