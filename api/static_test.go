@@ -129,3 +129,34 @@ func TestStaticNoDirectoryListing(t *testing.T) {
 		}
 	}
 }
+
+// TestStaticLogoCompressed: the default logo (text, fetched by every first visit) goes out gzipped
+// to a browser that accepts it, plain to one that does not.
+func TestStaticLogoCompressed(t *testing.T) {
+	s := &server{}
+	for _, accept := range []string{"gzip, deflate, br", ""} {
+		req := httptest.NewRequest("GET", "/api/logo.svg", nil)
+		if accept != "" {
+			req.Header.Set("Accept-Encoding", accept)
+		}
+		rec := httptest.NewRecorder()
+		s.logo(rec, req)
+		body := rec.Body.Bytes()
+		if accept != "" {
+			if rec.Header().Get("Content-Encoding") != "gzip" {
+				t.Fatalf("Accept-Encoding %q: encoding %q", accept, rec.Header().Get("Content-Encoding"))
+			}
+			zr, err := gzip.NewReader(bytes.NewReader(body))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if body, err = io.ReadAll(zr); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !bytes.Equal(body, logoSVG) || rec.Header().Get("Vary") != "Accept-Encoding" || rec.Header().Get("Content-Type") != "image/svg+xml" ||
+			rec.Header().Get("Content-Length") != strconv.Itoa(rec.Body.Len()) {
+			t.Errorf("Accept-Encoding %q: headers %v, body %q", accept, rec.Header(), body)
+		}
+	}
+}
