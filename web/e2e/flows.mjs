@@ -86,8 +86,8 @@ export async function screen(page, lang, name, opts = {}) {
  * What does not fit the phone's width, or null: the document's scroll width; the visible elements
  * and text whose right edge is past the viewport's or past the box they are drawn in (a card, a
  * button: the nearest ancestor with a background or border), innermost first, at most five; and
- * strips that scroll sideways (tabs cut off at an edge). Content inside a box that clips (an
- * ellipsis) does not count.
+ * strips that scroll sideways (tabs cut off at an edge; a carousel that snaps is meant to).
+ * Content inside a box that clips (an ellipsis) does not count.
  */
 export function overflow(page) {
   return page.evaluate(() => {
@@ -96,15 +96,21 @@ export function overflow(page) {
     const visible = (el) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
     const drawn = (st) =>
       st.backgroundColor !== 'rgba(0, 0, 0, 0)' || st.backgroundImage !== 'none' || (parseFloat(st.borderRightWidth) > 0 && st.borderRightStyle !== 'none');
-    // The right edge the node must stay inside: the viewport's, or its drawn box's; none when an
-    // ancestor on the way clips it (overflow other than visible).
+    // The right edge the node must stay inside: its drawn box's (nearest ancestor with a
+    // background or border), else the viewport's. An ancestor that clips (overflow other than
+    // visible) and ends on screen hides what passes it: only a drawn box wholly inside it still
+    // counts (a slide parked beside a carousel does not). A clipping ancestor past the edge is
+    // judged on its own.
     const limit = (node) => {
+      let box;
       for (let a = node.parentElement; a && a !== document.body; a = a.parentElement) {
         const st = getComputedStyle(a);
-        if (st.overflowX !== 'visible') return a.getBoundingClientRect().right <= w + 0.5 ? Infinity : w;
-        if (drawn(st)) return Math.min(w, a.getBoundingClientRect().right);
+        const right = a.getBoundingClientRect().right;
+        if (st.overflowX !== 'visible') {
+          if (right <= w + 0.5) return box !== undefined && box <= right + 0.5 ? box : Infinity;
+        } else if (box === undefined && drawn(st)) box = right;
       }
-      return w;
+      return Math.min(w, box ?? w);
     };
     const describe = (el, right) =>
       `${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ''}.${[...el.classList].join('.')} "${(el.textContent ?? '').trim().slice(0, 40)}" right ${Math.round(right)}`;
@@ -115,7 +121,9 @@ export function overflow(page) {
       if (st.position === 'fixed' && el.getBoundingClientRect().left >= w) continue; // parked off screen
       const r = el.getBoundingClientRect();
       if (r.width > 0 && r.height > 0 && r.right > limit(el) + 0.5) out.push([el, describe(el, r.right)]);
-      if ((st.overflowX === 'auto' || st.overflowX === 'scroll') && el.scrollWidth > el.clientWidth + 1) out.push([el, `sideways scroller ${describe(el, r.right)}`]);
+      // A carousel (it snaps, one slide at a time) scrolls sideways on purpose; a strip does not.
+      const carousel = st.scrollSnapType.startsWith('x') || st.scrollSnapType.startsWith('both');
+      if ((st.overflowX === 'auto' || st.overflowX === 'scroll') && !carousel && el.scrollWidth > el.clientWidth + 1) out.push([el, `sideways scroller ${describe(el, r.right)}`]);
     }
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
