@@ -99,7 +99,7 @@ func TestStaticServesPrecompressed(t *testing.T) {
 		if resp.StatusCode != 200 || h.Get("Content-Encoding") != tc.coding || h.Get("Content-Type") != tc.ctype ||
 			h.Get("Vary") != tc.vary || h.Get("Cache-Control") != tc.cacheControl ||
 			h.Get("Content-Length") != strconv.Itoa(len(tc.body)) || !bytes.Equal(body, tc.body) {
-			t.Errorf("GET %s (Accept-Encoding %q): %d encoding %q type %q vary %q cache %q length %q body %q",
+			t.Errorf("GET %s (Accept-Encoding %q): %d encoding %q type %q vary %q cache %q length %q body %.80q",
 				tc.path, tc.accept, resp.StatusCode, h.Get("Content-Encoding"), h.Get("Content-Type"), h.Get("Vary"),
 				h.Get("Cache-Control"), h.Get("Content-Length"), body)
 		}
