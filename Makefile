@@ -8,7 +8,7 @@ NPM       ?= npm
 BIN       := bin/lotbook
 GOTIMEOUT ?= 30m
 # The web build is embedded in the binary (web/embed.go), so it must exist before any go command.
-WEB_SRC   := $(shell find web/src web/public web/index.html web/vite.config.* web/tsconfig*.json web/package.json -type f 2>/dev/null)
+WEB_SRC   := $(shell find web/src web/public web/scripts web/index.html web/vite.config.* web/tsconfig*.json web/package.json -type f 2>/dev/null)
 GO_SRC    := $(shell find . -name '*.go' -not -path './web/*' -not -path './bin/*' 2>/dev/null) go.mod go.sum
 # npm script presence, so targets call only what the web app provides.
 has_script = $(shell node -e 'process.exit((require("./web/package.json").scripts||{})["$(1)"]?0:1)' 2>/dev/null && echo yes)

@@ -485,7 +485,7 @@ func TestCreditScore(t *testing.T) {
 		var tl wire.Timeline
 		a.data(t, &tl)
 		changes := 0
-		for _, e := range tl.Events {
+		for _, e := range tl.Items {
 			if e.Type == "CreditScoreChanged.v1" {
 				changes++
 				if !strings.HasPrefix(e.Actor, "ops:") || e.Summary["by"] == "" {

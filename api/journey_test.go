@@ -106,7 +106,7 @@ func TestJourney(t *testing.T) {
 		want(t, a, 200, "ok")
 		var tl wire.Timeline
 		a.data(t, &tl)
-		last := tl.Events[len(tl.Events)-1]
+		last := tl.Items[len(tl.Items)-1]
 		if last.Type != "DepositApproved.v1" || last.Balances["TWD"].Available != "5000.00" ||
 			!strings.HasPrefix(last.Actor, "ops:") || len(last.Postings) != 2 {
 			t.Fatalf("timeline's last event %+v", last)

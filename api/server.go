@@ -19,6 +19,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/audit"
 )
 
 // waitBound caps every read-your-writes wait (Lotbook-Position, session lookups after login).
@@ -118,6 +119,7 @@ type server struct {
 	hot      *hotLists
 	ws       *wsHub
 	trade    *tradeEngine
+	pages    *audit.Pager // the auditor's timeline, with balance checkpoints between pages
 
 	loginAccount, loginIP, registerIP *limiter
 	uploadMember                      *limiter

@@ -24,6 +24,7 @@ import (
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/calendar"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/audit"
 	"github.com/lotbook/lotbook/web"
 )
 
@@ -186,6 +187,7 @@ func (st *Stack) newServer() *server {
 		hot:          newHotLists(),
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
+		pages:        audit.NewPager(st.Store, timelineCheckpoints),
 	}
 }
 

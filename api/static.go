@@ -1,47 +1,155 @@
 package api
 
 import (
+	"bytes"
+	"compress/gzip"
 	_ "embed"
 	"io/fs"
+	"mime"
 	"net/http"
 	"path"
+	"strconv"
 	"strings"
 )
 
 //go:embed logo.svg
 var logoSVG []byte
 
+// indexCSP lets the inline shell's style attribute and <style> in index.html apply; scripts stay
+// same-origin only.
+const indexCSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+
+// precompressed lists the content codings the web build ships beside each text asset (NAME.br,
+// NAME.gz, written by the build), most preferred first: brotli is smaller, so it wins a tie.
+var (
+	precompressed = []string{"br", "gzip"}
+	codingSuffix  = map[string]string{"br": ".br", "gzip": ".gz"}
+)
+
 // static serves the embedded web build: index.html never cached (it names the current hashed
-// assets), hashed assets cached for a year. The app uses hash routing, so there is no fallback.
+// assets), hashed assets cached for a year. Text files are sent in the precompressed coding the
+// client prefers. The app uses hash routing, so there is no fallback; directories answer 404
+// (no listing of what the build contains).
 func (s *server) static() http.Handler {
-	files := http.FileServerFS(s.web)
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
-		if p == "" || p == "index.html" {
-			index, err := fs.ReadFile(s.web, "index.html")
-			if err != nil {
-				http.NotFound(w, r)
-				return
-			}
-			h := w.Header()
-			h.Set("Content-Type", "text/html; charset=utf-8")
-			h.Set("Cache-Control", "no-cache")
-			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
-			_, _ = w.Write(index)
-			return
+		if p == "" {
+			p = "index.html"
 		}
-		if _, err := fs.Stat(s.web, p); err != nil {
+		info, err := fs.Stat(s.web, p)
+		if err != nil || info.IsDir() {
 			http.NotFound(w, r)
 			return
 		}
-		if strings.HasPrefix(p, "assets/") {
-			w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
-		} else {
-			w.Header().Set("Cache-Control", "public, max-age=3600")
+		h := w.Header()
+		switch {
+		case p == "index.html":
+			h.Set("Cache-Control", "no-cache")
+			h.Set("Content-Security-Policy", indexCSP)
+		case strings.HasPrefix(p, "assets/"):
+			h.Set("Cache-Control", "public, max-age=31536000, immutable")
+		default:
+			h.Set("Cache-Control", "public, max-age=3600")
 		}
-		files.ServeHTTP(w, r)
+		s.serveFile(w, r, p)
 	})
 }
+
+// serveFile sends the file at p, or its precompressed twin when the client accepts that coding.
+// Content-Type always names the original file's type; Content-Length is the bytes sent.
+func (s *server) serveFile(w http.ResponseWriter, r *http.Request, p string) {
+	h := w.Header()
+	ctype := mime.TypeByExtension(path.Ext(p))
+	if ctype == "" {
+		ctype = "application/octet-stream"
+	}
+	h.Set("Content-Type", ctype)
+	name := p
+	var offered []string
+	for _, c := range precompressed {
+		if info, err := fs.Stat(s.web, p+codingSuffix[c]); err == nil && !info.IsDir() {
+			offered = append(offered, c)
+		}
+	}
+	if len(offered) > 0 {
+		h.Add("Vary", "Accept-Encoding")
+		if coding := negotiateEncoding(r.Header.Get("Accept-Encoding"), offered); coding != "" {
+			name = p + codingSuffix[coding]
+			h.Set("Content-Encoding", coding)
+		}
+	}
+	data, err := fs.ReadFile(s.web, name)
+	if err != nil {
+		h.Del("Content-Encoding")
+		http.NotFound(w, r)
+		return
+	}
+	// Written whole (the files are small): http.ServeContent leaves out Content-Length on an
+	// encoded body.
+	h.Set("Content-Length", strconv.Itoa(len(data)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(data)
+	}
+}
+
+// negotiateEncoding picks the content coding to send from the ones offered (most preferred
+// first), following the client's Accept-Encoding q-values (RFC 9110 §12.5.3): the highest q
+// wins, a tie goes to the earlier offer, q=0 refuses, "*" stands for any coding not named, and
+// "identity" named with a higher weight than every offer keeps the file as it is. "" means send
+// the file as it is.
+func negotiateEncoding(accept string, offered []string) string {
+	q := map[string]float64{}
+	star, hasStar := 0.0, false
+	for _, part := range strings.Split(accept, ",") {
+		coding, params, _ := strings.Cut(part, ";")
+		coding = strings.ToLower(strings.TrimSpace(coding))
+		if coding == "" {
+			continue
+		}
+		weight := 1.0
+		for _, param := range strings.Split(params, ";") {
+			k, v, ok := strings.Cut(param, "=")
+			if !ok || strings.ToLower(strings.TrimSpace(k)) != "q" {
+				continue
+			}
+			f, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+			if err != nil || f < 0 || f > 1 {
+				f = 0 // a malformed weight is not consent to a coding
+			}
+			weight = f
+		}
+		if coding == "*" {
+			star, hasStar = weight, true
+			continue
+		}
+		q[coding] = weight
+	}
+	best, bestQ := "", 0.0
+	for _, c := range offered {
+		w, named := q[c]
+		if !named && hasStar {
+			w, named = star, true
+		}
+		if named && w > bestQ {
+			best, bestQ = c, w
+		}
+	}
+	if w, named := q["identity"]; named && w > bestQ {
+		return ""
+	}
+	return best
+}
+
+// logoGzip is the logo compressed once: like the web build's text files, it is text sent to
+// every new visitor.
+var logoGzip = func() []byte {
+	var b bytes.Buffer
+	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // the level is valid
+	_, _ = zw.Write(logoSVG)                               // writes to memory cannot fail
+	_ = zw.Close()
+	return b.Bytes()
+}()
 
 // logo is the default site logo, at /api/logo.svg (the app's image base is /api/).
 func (s *server) logo(w http.ResponseWriter, r *http.Request) {
@@ -49,5 +157,12 @@ func (s *server) logo(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "image/svg+xml")
 	h.Set("Cache-Control", "public, max-age=86400")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	_, _ = w.Write(logoSVG)
+	h.Set("Vary", "Accept-Encoding")
+	body := logoSVG
+	if negotiateEncoding(r.Header.Get("Accept-Encoding"), []string{"gzip"}) == "gzip" {
+		h.Set("Content-Encoding", "gzip")
+		body = logoGzip
+	}
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	_, _ = w.Write(body)
 }

@@ -2,11 +2,12 @@ import { fileURLToPath, URL } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+import { precompressPlugin } from './scripts/precompress';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompressPlugin()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   // Relative asset URLs: the Go binary serves the build at /, and the hash router needs no base.
   base: './',

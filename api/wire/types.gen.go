@@ -1989,7 +1989,10 @@ type TimeWindow struct {
 // Timeline defines model for Timeline.
 type Timeline struct {
 	Account string          `json:"account"`
-	Events  []TimelineEvent `json:"events"`
+	Items   []TimelineEvent `json:"items"`
+
+	// NextCursor the cursor of the next page; absent on the last page
+	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
 // TimelineEvent defines model for TimelineEvent.

@@ -77,12 +77,66 @@ export async function screen(page, lang, name, opts = {}) {
   assert.doesNotMatch(text, RAW_KEY, `${name}: a translation key is shown instead of its text`);
   // The language list names 繁體中文 in its own script on purpose.
   if (lang === 'en') assert.doesNotMatch(text.replaceAll('繁體中文', ''), /[\u4e00-\u9fff]/, `${name}: Chinese text on an English screen`);
-  const wide = await page.evaluate(() => {
-    const w = document.documentElement.clientWidth;
-    if (document.documentElement.scrollWidth <= w) return null;
-    const out = [...document.querySelectorAll('body *')].find((el) => el.getBoundingClientRect().right > w + 1 && el.children.length === 0);
-    return { scrollWidth: document.documentElement.scrollWidth, width: w, element: out ? `${out.tagName.toLowerCase()}.${out.className} "${out.textContent?.slice(0, 60)}"` : '?' };
-  });
+  const wide = await overflow(page);
   await shot(page, lang, name, opts);
   assert.equal(wide, null, `${name}: the page is wider than the ${PHONE.viewport.width} px phone: ${JSON.stringify(wide)}`);
+}
+
+/**
+ * What does not fit the phone's width, or null: the document's scroll width; the visible elements
+ * and text whose right edge is past the viewport's or past the box they are drawn in (a card, a
+ * button: the nearest ancestor with a background or border), innermost first, at most five; and
+ * strips that scroll sideways (tabs cut off at an edge; a carousel that snaps is meant to).
+ * Content inside a box that clips (an ellipsis) does not count.
+ */
+export function overflow(page) {
+  return page.evaluate(() => {
+    const w = document.documentElement.clientWidth;
+    const scrollWidth = Math.max(document.documentElement.scrollWidth, document.body.scrollWidth);
+    const visible = (el) => el.checkVisibility({ opacityProperty: true, visibilityProperty: true });
+    const drawn = (st) =>
+      st.backgroundColor !== 'rgba(0, 0, 0, 0)' || st.backgroundImage !== 'none' || (parseFloat(st.borderRightWidth) > 0 && st.borderRightStyle !== 'none');
+    // The right edge the node must stay inside: its drawn box's (nearest ancestor with a
+    // background or border), else the viewport's. An ancestor that clips (overflow other than
+    // visible) and ends on screen hides what passes it: only a drawn box wholly inside it still
+    // counts (a slide parked beside a carousel does not). A clipping ancestor past the edge is
+    // judged on its own.
+    const limit = (node) => {
+      let box;
+      for (let a = node.parentElement; a && a !== document.body; a = a.parentElement) {
+        const st = getComputedStyle(a);
+        const right = a.getBoundingClientRect().right;
+        if (st.overflowX !== 'visible') {
+          if (right <= w + 0.5) return box !== undefined && box <= right + 0.5 ? box : Infinity;
+        } else if (box === undefined && drawn(st)) box = right;
+      }
+      return Math.min(w, box ?? w);
+    };
+    const describe = (el, right) =>
+      `${el.tagName.toLowerCase()}${el.dataset.testid ? `[data-testid=${el.dataset.testid}]` : ''}.${[...el.classList].join('.')} "${(el.textContent ?? '').trim().slice(0, 40)}" right ${Math.round(right)}`;
+    const out = [];
+    for (const el of document.querySelectorAll('body *')) {
+      if (!visible(el)) continue;
+      const st = getComputedStyle(el);
+      if (st.position === 'fixed' && el.getBoundingClientRect().left >= w) continue; // parked off screen
+      const r = el.getBoundingClientRect();
+      if (r.width > 0 && r.height > 0 && r.right > limit(el) + 0.5) out.push([el, describe(el, r.right)]);
+      // A carousel (it snaps, one slide at a time) scrolls sideways on purpose; a strip does not.
+      const carousel = st.scrollSnapType.startsWith('x') || st.scrollSnapType.startsWith('both');
+      if ((st.overflowX === 'auto' || st.overflowX === 'scroll') && !carousel && el.scrollWidth > el.clientWidth + 1) out.push([el, `sideways scroller ${describe(el, r.right)}`]);
+    }
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el || !visible(el)) continue;
+      const range = document.createRange();
+      range.selectNodeContents(n);
+      const right = range.getBoundingClientRect().right;
+      if (right > limit(n) + 0.5) out.push([el, `text of ${describe(el, right)}`]);
+    }
+    // Innermost first: an element none of whose descendants is listed is the cause.
+    const inner = out.filter(([el]) => !out.some(([other]) => other !== el && el.contains(other))).map(([, d]) => d);
+    if (scrollWidth <= w && inner.length === 0) return null;
+    return { width: w, scrollWidth, elements: [...new Set(inner)].slice(0, 5) };
+  });
 }

@@ -5,10 +5,10 @@
 // orders, never under holdings, and is cancelled there; a limit price outside the day's band
 // is refused with the translated message. The demo market trades around the clock.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
-import { dialogButton, DEMO, freshMobile, newPhone, nextResponse, openRoute, proofPng, setup, tid, waitHash, waitText } from './harness.mjs';
+import { memberWithBalance } from './api.mjs';
+import { dialogButton, freshMobile, newPhone, nextResponse, openRoute, setup, tid, waitHash, waitText } from './harness.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const X = {
@@ -16,33 +16,6 @@ const X = {
   en: { cancel: 'Cancel', place: 'Place order', band: /^The price must be between [\d,.]+ and [\d,.]+$/, close: 'Close', holding: 'Holding', closed: 'Closed', fee: 'Service fee', tax: 'Tax', trade: 'Trade' },
 };
 const MONEY = /^-?[\d,]+\.\d{2}$/;
-
-async function call(base, method, path, { body, session, form } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (session) Object.assign(headers, { token: session.token, account: session.account });
-  if (method !== 'GET') headers['Idempotency-Key'] = randomUUID();
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-  const env = await res.json();
-  assert.equal(env.status, 1, `${method} ${path}: HTTP ${res.status} ${JSON.stringify(env)}`);
-  return env.data;
-}
-
-/** A registered member with `count` approved deposits of NT$1,000,000 (a lot of 2330 costs about 2 million). */
-async function memberWithBalance(base, member, count) {
-  const reg = await call(base, 'POST', '/api/vue/user/register', {
-    body: { account: member.account, password: member.password, confirmPassword: member.password, inviteCode: 'LOTBOOK' },
-  });
-  const session = { token: reg.token, account: reg.account };
-  const ops = await call(base, 'POST', '/api/vue/user/login', { body: { account: DEMO.ops.account, password: DEMO.ops.password } });
-  for (let i = 0; i < count; i++) {
-    const form = new FormData();
-    form.append('file', new Blob([proofPng()], { type: 'image/png' }), 'proof.png');
-    const file = await call(base, 'POST', '/api/vue/files', { session, form });
-    const dep = await call(base, 'POST', '/api/vue/funds/deposits', { session, body: { channelId: 'bank', amount: '1000000', proofFileId: file.id, channelPassword: '8888' } });
-    await call(base, 'POST', `/api/vue/ops/deposits/${dep.orderNo}/approve`, { session: ops, body: {} });
-  }
-}
 
 let fx;
 before(async () => {
@@ -60,7 +33,7 @@ for (const lang of ['tw', 'en']) {
     const step = (name, fn) => fx.step(t, `${lang}-trade-${name}`, page, fn);
     try {
       await step('open the ticket from the detail screen', async () => {
-        await memberWithBalance(fx.server.base, member, 3);
+        await memberWithBalance(fx.server.base, member, ['1000000', '1000000', '1000000']);
         await openApp(page, fx.server.base, lang);
         await tid(page, 'welcome-login').click();
         await login(page, lang, member.account, member.password);

@@ -4,9 +4,9 @@
 // card, sets the fund password, withdraws on the number keyboard, ops approves the withdrawal, the
 // member sees it in fund records; then exchanges TWD to USD and sees mine's USD amount change.
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
 import { after, before, test } from 'node:test';
 import { login, logout, openApp, screen } from './flows.mjs';
+import { memberWithBalance } from './api.mjs';
 import { dialogButton, DEMO, freshMobile, money, newPhone, nextResponse, openRoute, proofPng, setup, tid, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
@@ -69,32 +69,6 @@ export function freshTaiwanId() {
   return `A${digits.join('')}${(10 - (sum % 10)) % 10}`;
 }
 
-/** One call to the API, as the app makes it (envelope checked); resolves with data. */
-async function call(base, method, path, { body, session, form } = {}) {
-  const headers = { Accept: 'application/json' };
-  if (session) Object.assign(headers, { token: session.token, account: session.account });
-  if (method !== 'GET') headers['Idempotency-Key'] = randomUUID();
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method, headers, body: form ?? (body === undefined ? undefined : JSON.stringify(body)) });
-  const env = await res.json();
-  assert.equal(env.status, 1, `${method} ${path}: HTTP ${res.status} ${JSON.stringify(env)}`);
-  return env.data;
-}
-
-/** A registered member with an approved deposit of `amount` TWD, made through the API. */
-async function memberWithBalance(base, member, amount) {
-  const reg = await call(base, 'POST', '/api/vue/user/register', {
-    body: { account: member.account, password: member.password, confirmPassword: member.password, inviteCode: 'LOTBOOK' },
-  });
-  const session = { token: reg.token, account: reg.account };
-  const form = new FormData();
-  form.append('file', new Blob([proofPng()], { type: 'image/png' }), 'proof.png');
-  const file = await call(base, 'POST', '/api/vue/files', { session, form });
-  const dep = await call(base, 'POST', '/api/vue/funds/deposits', { session, body: { channelId: 'bank', amount, proofFileId: file.id, channelPassword: '8888' } });
-  const ops = await call(base, 'POST', '/api/vue/user/login', { body: { account: DEMO.ops.account, password: DEMO.ops.password } });
-  await call(base, 'POST', `/api/vue/ops/deposits/${dep.orderNo}/approve`, { session: ops, body: {} });
-}
-
 async function title(page, text) {
   await waitText(page.locator('.adm-nav-bar-title').filter({ visible: true }), text);
 }
@@ -132,7 +106,7 @@ export function walletJourney(lang) {
     const step = (name, fn) => fx.step(t, `${lang}-wallet-${name}`, page, fn);
 
     await step('verify identity', async () => {
-      await memberWithBalance(fx.server.base, member, deposit);
+      await memberWithBalance(fx.server.base, member, [deposit]);
       await openApp(page, fx.server.base, lang);
       await tid(page, 'welcome-login').click();
       await login(page, lang, member.account, member.password);

@@ -18,14 +18,20 @@ export function RootShell() {
   useEffect(() => {
     setLoginRedirect(() => void navigate('/login/login', { replace: true }));
     void installNativeBackButton(() => void navigate(-1), canGoBack);
-    // Fetch the toast and the kit's locale once the first screen is up, before they are needed.
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 500));
-    idle(() => {
+    // Fetch the toast and the kit's locale at the first touch or key, before they are needed but
+    // not at load: a visitor who only looks at the first screen downloads only that screen (the
+    // first route's budget on the wire, web/e2e/delivery.e2e.mjs).
+    const warm = () => {
       void preloadToast();
       void antdReady();
-    });
-    // Spec section 3: these keys do not outlive the root shell.
-    return removeTransientKeys;
+    };
+    const FIRST_INPUT = ['pointerdown', 'touchstart', 'keydown'] as const;
+    for (const e of FIRST_INPUT) window.addEventListener(e, warm, { once: true, passive: true, capture: true });
+    return () => {
+      for (const e of FIRST_INPUT) window.removeEventListener(e, warm, { capture: true });
+      // Spec section 3: these keys do not outlive the root shell.
+      removeTransientKeys();
+    };
   }, [navigate]);
 
   return (

@@ -22,7 +22,7 @@ const userInfo = (role: string) => () => envelope({ account: 'a', role, realName
 afterEach(() => {
   vi.unstubAllGlobals();
 });
-// The shell preloads the kit's locale and the toast when idle: let those imports finish before
+// The shell preloads the kit's locale and the toast at the first input: let those imports finish before
 // the environment is torn down, or they fail after the run.
 afterAll(async () => {
   await Promise.all([antdReady(), preloadToast()]);

@@ -12,6 +12,7 @@ import { displayName, formatBig, formatChange, formatLots, formatPercent, format
 import { useLiveQuotes } from '@/lib/market/live';
 import { INTERVALS, type Interval, type Level, type QuoteDetail } from '@/lib/market/types';
 import { compareDecimal, taipeiTime } from '@/lib/filters';
+import { revealIfCut } from '@/lib/reveal';
 import { useTradeT } from '@/lib/trade/texts';
 import { useFavorite } from './useFavorite';
 import './market-pages.css';
@@ -114,7 +115,8 @@ export default function DetailPage() {
   const d = q.data;
   const title = d ? (
     <span className="detail-title">
-      <span className="detail-title-name" data-testid="quote-name">
+      {/* Cut with an ellipsis when long; a tap shows it whole. */}
+      <span className="detail-title-name" data-testid="quote-name" onClick={revealIfCut(displayName(d, currentLang()))}>
         {displayName(d, currentLang())}
       </span>
       <span className="muted num">{d.symbol}</span>

@@ -308,7 +308,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Role auditor only (ops run the queues, auditors read the ledger). Every event of the account's member and account streams in order, with the balances after each. */
+        /**
+         * @description Role auditor only (ops run the queues, auditors read the ledger). The events of the
+         *     account's member and account streams in log order, with the balances after each, one
+         *     keyset page at a time: pass the previous page's nextCursor as cursor. The balances are
+         *     running balances over the whole history, so every page's figures equal the full replay.
+         */
         get: operations["auditTimeline"];
         put?: never;
         post?: never;
@@ -1488,7 +1493,9 @@ export interface components {
         };
         Timeline: {
             account: string;
-            events: components["schemas"]["TimelineEvent"][];
+            items: components["schemas"]["TimelineEvent"][];
+            /** @description the cursor of the next page; absent on the last page */
+            nextCursor?: string;
         };
         /** @enum {string} */
         MarketKind: "listed" | "otc";
@@ -2490,7 +2497,15 @@ export interface operations {
     };
     auditTimeline: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The previous page's nextCursor: the log position of the last event it showed, in plain
+                 *     digits (no sign or space); the page holds the events after it. Absent for the first
+                 *     page. Anything else, or a position beyond the log's head, answers 400 invalid_request.
+                 */
+                cursor?: string;
+                size?: number;
+            };
             header?: never;
             path: {
                 account: components["parameters"]["AccountPath"];
@@ -2499,7 +2514,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the replayed timeline */
+            /** @description the replayed timeline, one page */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2510,6 +2525,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];

@@ -205,6 +205,7 @@ const en: Messages = {
     accountPlaceholder: 'Enter an account',
     search: 'Search',
     events: '{{count}} events',
+    eventsSoFar: '{{count}} events loaded, scroll for more',
     position: 'Position',
     actor: 'Actor',
     postings: 'Postings',

@@ -203,6 +203,7 @@ const zhTW = {
     accountPlaceholder: '輸入帳號',
     search: '查詢',
     events: '共 {{count}} 筆事件',
+    eventsSoFar: '已載入 {{count}} 筆事件，下滑載入更多',
     position: '位置',
     actor: '操作者',
     postings: '分錄',

@@ -1,0 +1,103 @@
+// What a phone downloads and when it first paints: the first route (/, which goes to the welcome
+// page) in a fresh browser costs at most 150 KB on the wire, every text file arrives compressed,
+// and index.html's inline shell paints before the app's JavaScript has arrived.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { newPhone, setup, tid, waitHash } from './harness.mjs';
+
+const BUDGET = 150 * 1024;
+const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
+
+let fx;
+before(async () => {
+  fx = await setup();
+});
+after(async () => {
+  await fx?.teardown();
+});
+
+/** First contentful paint of the page, in ms from navigation start (waits until there is one). */
+async function firstContentfulPaint(page) {
+  return page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        new PerformanceObserver((list, obs) => {
+          const fcp = list.getEntries().find((e) => e.name === 'first-contentful-paint');
+          if (fcp) {
+            obs.disconnect();
+            resolve(fcp.startTime);
+          }
+        }).observe({ type: 'paint', buffered: true });
+      }),
+  );
+}
+
+test('the first route is at most 150 KB on the wire, compressed', { timeout: 60_000 }, async (t) => {
+  const { context, page, pageErrors } = await newPhone(fx.browser);
+  const responses = [];
+  page.on('requestfinished', async (req) => {
+    const res = await req.response();
+    responses.push({ url: req.url(), res, sizes: req.sizes() });
+  });
+  await page.goto(`${fx.server.base}/`);
+  await waitHash(page, '/login/start');
+  await tid(page, 'welcome').waitFor();
+  await page.waitForLoadState('networkidle');
+
+  // The browser's own count: the document and every resource, headers included.
+  const perf = await page.evaluate(() => {
+    const nav = performance.getEntriesByType('navigation')[0];
+    const res = performance.getEntriesByType('resource');
+    return { nav: nav.transferSize, resources: res.reduce((n, e) => n + e.transferSize, 0), count: res.length + 1 };
+  });
+  const wire = perf.nav + perf.resources;
+  // Playwright's count of the same responses (encoded body plus headers).
+  let pw = 0;
+  const plain = [];
+  for (const r of responses) {
+    const s = await r.sizes;
+    pw += s.responseBodySize + s.responseHeadersSize;
+    const type = (await r.res.headerValue('content-type')) ?? '';
+    const coding = await r.res.headerValue('content-encoding');
+    if (/^(text\/|application\/javascript|image\/svg)/.test(type) && !['br', 'gzip'].includes(coding)) plain.push(`${r.url} (${type})`);
+  }
+  const fcp = await firstContentfulPaint(page);
+  t.diagnostic(`first route: ${kb(wire)} transferred in ${perf.count} responses (playwright: ${kb(pw)}); first contentful paint ${fcp.toFixed(0)} ms`);
+  assert.deepEqual(plain, [], 'every text response is compressed');
+  assert.ok(wire <= BUDGET, `the first route transferred ${kb(wire)}, over the ${kb(BUDGET)} budget`);
+  assert.ok(pw <= BUDGET, `the first route transferred ${kb(pw)} (playwright), over the ${kb(BUDGET)} budget`);
+  assert.deepEqual(pageErrors.map(String), [], 'no uncaught errors in the page');
+  await context.close();
+});
+
+test('the inline shell paints without JavaScript', { timeout: 30_000 }, async () => {
+  const context = await fx.browser.newContext({ viewport: { width: 375, height: 812 }, javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto(`${fx.server.base}/`);
+  await page.getByTestId('boot-shell').waitFor({ state: 'visible', timeout: 5000 });
+  const logo = await page.getByTestId('boot-shell').locator('svg').boundingBox();
+  assert.ok(logo && logo.width > 0 && logo.x >= 0 && logo.x + logo.width <= 375, `the shell's logo is on screen: ${JSON.stringify(logo)}`);
+  // No observer here: its callback is a script, and scripts are off.
+  const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime);
+  assert.ok(fcp > 0, 'the shell is a contentful paint');
+  await context.close();
+});
+
+test('the first paint does not wait for the app script on a slow network', { timeout: 60_000 }, async (t) => {
+  const { context, page } = await newPhone(fx.browser);
+  // About a slow 4G phone: the app's script takes a few hundred ms to arrive.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 150, downloadThroughput: (1.6 * 1024 * 1024) / 8, uploadThroughput: (750 * 1024) / 8 });
+  await page.goto(`${fx.server.base}/`);
+  await tid(page, 'welcome').waitFor({ timeout: 30_000 });
+  const fcp = await firstContentfulPaint(page);
+  const entry = await page.evaluate(() => {
+    const src = document.querySelector('script[type=module][src]')?.src;
+    return performance.getEntriesByType('resource').find((e) => e.name === src)?.responseEnd;
+  });
+  t.diagnostic(`slow 4G: first contentful paint ${fcp.toFixed(0)} ms, app script arrived at ${entry?.toFixed(0)} ms`);
+  assert.ok(entry, 'the app script was loaded');
+  assert.ok(fcp < entry, `first paint at ${fcp.toFixed(0)} ms waited for the app script (arrived at ${entry.toFixed(0)} ms)`);
+  await context.close();
+});
