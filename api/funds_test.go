@@ -481,7 +481,7 @@ func TestCreditScore(t *testing.T) {
 		if rule.Score != 56 {
 			t.Fatalf("rule's score %d", rule.Score)
 		}
-		a := h.aud.get("/api/vue/audit/accounts/" + m.account + "/timeline")
+		a := h.aud.get("/api/vue/audit/accounts/" + m.account + "/timeline?size=200")
 		var tl wire.Timeline
 		a.data(t, &tl)
 		changes := 0
