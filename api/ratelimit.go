@@ -66,11 +66,12 @@ func (l *limiter) sweepLocked(now time.Time) {
 	}
 }
 
-// RateLimits configures the login and registration limits (requests per minute).
+// RateLimits configures the login, registration and upload limits (requests per minute).
 type RateLimits struct {
 	LoginPerAccount int // default 10
 	LoginPerIP      int // default 30
 	RegisterPerIP   int // default 5
+	UploadPerMember int // default 10: a deposit proof or two ID photos at a time, with retries
 }
 
 func (r RateLimits) withDefaults() RateLimits {
@@ -82,6 +83,9 @@ func (r RateLimits) withDefaults() RateLimits {
 	}
 	if r.RegisterPerIP <= 0 {
 		r.RegisterPerIP = 5
+	}
+	if r.UploadPerMember <= 0 {
+		r.UploadPerMember = 10
 	}
 	return r
 }

@@ -122,6 +122,8 @@ type server struct {
 	pages    *audit.Pager // the auditor's timeline, with balance checkpoints between pages
 
 	loginAccount, loginIP, registerIP *limiter
+	uploadMember                      *limiter
+	decodes                           decodeGate // image decodes running at once, server-wide
 	idemLocks                         *keyedLocks
 	idem                              *idemRecords
 	owners                            *orderOwners // deposits taken here, for ops decisions

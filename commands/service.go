@@ -62,7 +62,13 @@ type Options struct {
 	Rates  fx.Rates // exchange rates; fx.Simulated{}
 	// Trading are the broker's lock and holding rules on closing positions (none by default).
 	Trading TradingRules
+	// UploadQuota is how many bytes of (re-encoded) uploads a member may store; DefaultUploadQuota.
+	UploadQuota int64
 }
+
+// DefaultUploadQuota is a member's storage for uploads unless configured: room for a few
+// hundred deposit proofs and ID photos, while one member cannot fill the disk.
+const DefaultUploadQuota = 200 << 20
 
 // Service handles commands against one event store. It is safe for concurrent use; several
 // Services (API instances) may share one store.
@@ -79,6 +85,7 @@ type Service struct {
 	sealer      *secret.Sealer
 	rates       fx.Rates
 	trade       TradingRules
+	uploadQuota int64
 	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
 	// unknown account is checked against it, so it takes as long as a wrong password.
 	decoy func() (string, error)
@@ -95,7 +102,10 @@ func New(store events.Store, opts Options) *Service {
 	s := &Service{
 		store: store, clock: opts.Clock, cal: opts.Calendar, ttl: opts.SessionTTL,
 		cost: opts.PasswordCost, log: opts.Logger, maxAttempts: opts.MaxAttempts,
-		sealer: opts.Sealer, rates: opts.Rates, trade: opts.Trading,
+		sealer: opts.Sealer, rates: opts.Rates, trade: opts.Trading, uploadQuota: opts.UploadQuota,
+	}
+	if s.uploadQuota <= 0 {
+		s.uploadQuota = DefaultUploadQuota
 	}
 	if s.rates == nil {
 		s.rates = fx.Simulated{}
