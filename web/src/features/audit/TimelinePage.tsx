@@ -1,8 +1,8 @@
 import { useInfiniteQuery } from '@tanstack/react-query';
-import { Button, InfiniteScroll } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { api, type DataOf } from '@/lib/api/client';
 import { money, taipeiTime } from '@/lib/filters';
@@ -105,22 +105,7 @@ export default function TimelinePage() {
           {items.map((e) => (
             <EventItem key={e.position} e={e} />
           ))}
-          <InfiniteScroll
-            hasMore={q.hasNextPage}
-            loadMore={async () => {
-              await q.fetchNextPage({ throwOnError: true });
-            }}
-          >
-            {(hasMore, failed, retry) =>
-              failed ? (
-                <span onClick={() => void retry()}>{t('common.retry')}</span>
-              ) : hasMore ? (
-                <span>{t('common.loading')}</span>
-              ) : (
-                <span>{t('common.noMore')}</span>
-              )
-            }
-          </InfiniteScroll>
+          <MoreOnScroll q={q} />
         </>
       )}
     </Page>
