@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { i18n } from '@/lib/i18n';
-import { ensureWalletTexts } from './i18n';
+import { ensureWalletTexts } from './texts';
 import walletEN from './locales/en';
 import walletTW from './locales/zh-TW';
 
