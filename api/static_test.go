@@ -114,7 +114,7 @@ func TestStaticServesPrecompressed(t *testing.T) {
 }
 
 // TestStaticNoDirectoryListing: no folder under the web root lists its files, with or without
-// the trailing slash.
+// the trailing slash, and hidden build metadata (.vite) is not served.
 func TestStaticNoDirectoryListing(t *testing.T) {
 	s := &server{web: fstest.MapFS{
 		"index.html":             {Data: []byte("<!doctype html>")},
