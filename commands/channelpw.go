@@ -62,7 +62,11 @@ func (v *verifiedMemo) check(stored, password string, verify verifier) bool {
 // SHA-256 of channels configured before it); a malformed stored hash never matches.
 func (s *Service) channelPasswordOK(stored, password string) bool {
 	return s.channelMemo.check(stored, password, func(stored, password string) bool {
-		ok, err := secret.VerifyChannelPassword(stored, password)
+		var (
+			ok  bool
+			err error
+		)
+		s.kdf(func() { ok, err = secret.VerifyChannelPassword(stored, password) })
 		if err != nil {
 			s.log.Error("stored channel password hash is malformed", "err", err)
 		}

@@ -11,9 +11,22 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
+// kdf runs one argon2id computation at a time per core. Each takes the cost's memory (19 MiB by
+// default) for its whole run, so unbounded, a burst of logins or wrong passwords costs memory in
+// proportion to the burst; bounded, it waits for a core it could not have used anyway.
+func (s *Service) kdf(f func()) {
+	s.kdfSlots <- struct{}{}
+	defer func() { <-s.kdfSlots }()
+	f()
+}
+
 // verify checks a password against an argon2id hash; a malformed stored hash never matches.
 func (s *Service) verify(hash, password string) bool {
-	ok, err := secret.VerifyPassword(hash, password)
+	var (
+		ok  bool
+		err error
+	)
+	s.kdf(func() { ok, err = secret.VerifyPassword(hash, password) })
 	if err != nil && hash != "" {
 		s.log.Error("stored password hash is malformed", "err", err)
 	}
@@ -21,7 +34,11 @@ func (s *Service) verify(hash, password string) bool {
 }
 
 func (s *Service) hash(password string) (string, error) {
-	h, err := secret.HashPassword(password, s.cost)
+	var (
+		h   string
+		err error
+	)
+	s.kdf(func() { h, err = secret.HashPassword(password, s.cost) })
 	if err != nil {
 		return "", unavailable(err)
 	}

@@ -18,6 +18,7 @@ package commands
 
 import (
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -91,6 +92,8 @@ type Service struct {
 	decoy func() (string, error)
 	// channelMemo spares deposits the argon2id of a channel password already checked.
 	channelMemo *verifiedMemo
+	// kdfSlots bounds the argon2id computations running at once (Service.kdf).
+	kdfSlots chan struct{}
 }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
@@ -134,12 +137,13 @@ func New(store events.Store, opts Options) *Service {
 	}
 	s.cache = newCache(size)
 	s.channelMemo = newVerifiedMemo()
+	s.kdfSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.decoy = sync.OnceValues(func() (string, error) {
 		tok, err := secret.NewToken()
 		if err != nil {
 			return "", err
 		}
-		return secret.HashPassword(tok, s.cost)
+		return s.hash(tok)
 	})
 	return s
 }
