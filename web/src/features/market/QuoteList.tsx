@@ -4,7 +4,7 @@ import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { PullRefresh } from '@/components/PullRefresh';
 import { useMarketList } from '@/domain/market/api';
 import { useLiveQuotes } from '@/domain/market/live';
-import { useVisibleSymbols } from '@/domain/market/visible';
+import { useVisibleSymbols } from './visible';
 import type { ListTab, MarketKind } from '@/domain/market/types';
 
 /** A market list page by page (infinite scroll), pull to refresh, the rows on screen live. */

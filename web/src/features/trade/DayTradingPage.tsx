@@ -5,7 +5,7 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { money } from '@/lib/filters';
 import { formatPrice } from '@/domain/market/format';
-import { useDayTrading, type TradeOrder, type TradePosition } from '@/domain/trade/api';
+import { useDayTrading, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
 import { sizeOf } from './ticket';

@@ -1,8 +1,8 @@
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { taipeiTime } from '@/lib/filters';
-import { useNotices } from '@/domain/trade/api';
-import { scaled, unscaled } from '@/domain/trade/rules';
+import { useNotices } from './api';
+import { scaled, unscaled } from './rules';
 import { useTradeT, type TradeKey } from '@/domain/trade/texts';
 import './trade.css';
 

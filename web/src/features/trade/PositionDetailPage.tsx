@@ -3,7 +3,7 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { money, taipeiTime } from '@/lib/filters';
 import { formatPrice } from '@/domain/market/format';
-import { usePosition } from '@/domain/trade/api';
+import { usePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
 import { sizeOf } from './ticket';

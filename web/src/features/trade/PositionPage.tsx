@@ -7,7 +7,7 @@ import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { formatPrice } from '@/domain/market/format';
 import { toast } from '@/lib/toast';
-import { tradeApi, useOrders, usePositions, useTradeChanged, type CloseRequest, type TradeOrder, type TradePosition } from '@/domain/trade/api';
+import { tradeApi, useOrders, usePositions, useTradeChanged, type CloseRequest, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
 import { sizeOf } from './ticket';

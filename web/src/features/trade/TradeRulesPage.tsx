@@ -1,7 +1,7 @@
 import { ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
-import { useTradeRules } from '@/domain/trade/api';
-import { scaled, unscaled } from '@/domain/trade/rules';
+import { useTradeRules } from './api';
+import { scaled, unscaled } from './rules';
 import { useTradeT, type TradeKey } from '@/domain/trade/texts';
 import './trade.css';
 

@@ -1,4 +1,4 @@
-import { scaled, onTick, tickSize, type Kind } from '@/domain/trade/rules';
+import { scaled, onTick, tickSize, type Kind } from './rules';
 import type { TradeKey } from '@/domain/trade/texts';
 
 export interface TicketFields {
