@@ -1,8 +1,9 @@
-// Lint: the layers of src and the typed code around them. The layers (see README, "Layout"):
+// Lint: the layers of src (see README, "Layout"):
 //   app → features → components → domain → lib
 // A module imports its own layer or one below it; a feature imports only itself (features meet
 // through the app's router and shared domain code, never each other); test helpers (src/test)
 // only from tests.
+import { defineConfig } from 'eslint/config';
 import boundaries from 'eslint-plugin-boundaries';
 import tseslint from 'typescript-eslint';
 
@@ -54,7 +55,7 @@ const layers = {
   rules: { 'boundaries/dependencies': dependencies() },
 };
 
-export default tseslint.config(
+export default defineConfig(
   { ignores: ['dist', 'node_modules', 'dev-dist', 'src/lib/api/schema.d.ts'] },
   {
     files: ['src/**/*.{ts,tsx}'],

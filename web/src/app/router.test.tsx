@@ -38,7 +38,7 @@ describe('router', () => {
     expect(paths.filter((p, i) => paths.indexOf(p) !== i)).toEqual([]);
   });
 
-  it('loads a screen with the kit locale unless it declares it uses no kit component', async () => {
+  it('loads a screen that declares no kit component without waiting for the kit', async () => {
     const Page = () => null;
     const [root] = buildRoutes([{ path: 'x/y', zone: 'public', noKit: true, load: async () => ({ default: Page }) }]);
     const route = root?.children?.find((r) => r.path === 'x/y');
