@@ -169,13 +169,40 @@ func newTradeHarness(t *testing.T, h *harness, cash string) *tradeHarness {
 	return th
 }
 
-// match runs the engine over the symbol's current quote, as a quote update does.
+// match runs the engine over the symbol's current quote, as a quote update does, once the
+// engine has folded every event written so far (an order just placed reaches it through its
+// subscription, which may lag the answer that placed it).
 func (th *tradeHarness) match(symbol string) {
+	th.engineCaughtUp()
 	th.st.trade.matchSymbol(context.Background(), symbol)
 }
 
 func (th *tradeHarness) sweep() {
+	th.engineCaughtUp()
 	th.st.trade.sweep(context.Background())
+}
+
+func (th *tradeHarness) engineCaughtUp() {
+	th.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	head, err := th.st.Store.Head(ctx)
+	if err != nil {
+		th.t.Fatal(err)
+	}
+	for {
+		e := th.st.trade
+		e.mu.Lock()
+		folded := e.folded
+		e.mu.Unlock()
+		if folded >= head {
+			return
+		}
+		if ctx.Err() != nil {
+			th.t.Fatalf("the engine folded the log to %d, not to the head %d", folded, head)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func (c *client) order(body map[string]any) answer {
