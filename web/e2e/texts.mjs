@@ -90,7 +90,7 @@ function namespaces() {
   const src = readFileSync(new URL('../src/lib/i18n/locales/zh-TW.ts', import.meta.url), 'utf8');
   const names = [...src.matchAll(/^ {2}([a-zA-Z]+): /gm)].map((m) => m[1]);
   assert.ok(names.includes('msg'), 'the namespaces of zh-TW.ts are found');
-  // The money screens' texts load with them, under wallet. (src/lib/wallet).
+  // The money screens' texts load with them, under wallet. (src/domain/wallet).
   return [...new Set([...names, 'wallet'])];
 }
 export const RAW_KEY = new RegExp(`\\b(?:${namespaces().join('|')})\\.[a-zA-Z_]+`);

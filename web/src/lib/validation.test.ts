@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isAmount, isTaiwanId, isTaiwanMobile, isValidAccount, isValidFundPassword, isValidPassword, messageKey } from './validation';
+import { checkImageFile, isAmount, isTaiwanId, isTaiwanMobile, isValidAccount, isValidFundPassword, isValidPassword, MAX_UPLOAD_BYTES, messageKey } from './validation';
 
 describe('account rules', () => {
   it.each([
@@ -74,4 +74,17 @@ describe('amounts', () => {
 it('maps server keys under msg.*', () => {
   expect(messageKey('account_required')).toBe('msg.account_required');
   expect(messageKey('auth.agreementRequired')).toBe('auth.agreementRequired');
+});
+
+describe('checkImageFile', () => {
+  it.each([
+    [{ size: 1000, type: 'image/png' }, null],
+    [{ size: 1000, type: 'image/jpeg' }, null],
+    [{ size: 1000, type: 'image/webp' }, null],
+    [{ size: MAX_UPLOAD_BYTES, type: 'image/png' }, null],
+    [{ size: MAX_UPLOAD_BYTES + 1, type: 'image/png' }, 'file_too_large'],
+    [{ size: 1000, type: 'application/pdf' }, 'file_type_invalid'],
+    [{ size: 1000, type: 'image/gif' }, 'file_type_invalid'],
+    [{ size: 10, type: 'image/heic' }, 'file_type_invalid'],
+  ])('%j → %j', (f, want) => expect(checkImageFile(f)).toBe(want));
 });

@@ -1,4 +1,4 @@
-import type { Quote } from '@/lib/market/types';
+import type { Quote } from '@/domain/market/types';
 
 /** A quote as the server sends it, with overrides. */
 export function quote(over: Partial<Quote> & { symbol: string }): Quote {

@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { currentLang } from '@/lib/i18n';
-import { displayName, formatChange, formatPercent, formatPrice, priceTrend } from '@/lib/market/format';
-import type { Quote } from '@/lib/market/types';
+import { displayName, formatChange, formatPercent, formatPrice, priceTrend } from '@/domain/market/format';
+import type { Quote } from '@/domain/market/types';
 import { detailPath } from './QuoteRow';
 import './market.css';
 

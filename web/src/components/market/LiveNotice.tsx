@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSocketStatus } from '@/lib/market/live';
+import { useSocketStatus } from '@/domain/market/live';
 import './market.css';
 
 /** A thin notice while the socket is down and waiting to reconnect: prices shown may be stale. */

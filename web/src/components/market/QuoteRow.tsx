@@ -2,8 +2,8 @@ import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { currentLang } from '@/lib/i18n';
-import { displayName, formatBig, formatLots, formatPercent, formatPrice, parseUnits, priceTrend } from '@/lib/market/format';
-import type { Quote } from '@/lib/market/types';
+import { displayName, formatBig, formatLots, formatPercent, formatPrice, parseUnits, priceTrend } from '@/domain/market/format';
+import type { Quote } from '@/domain/market/types';
 import './market.css';
 
 export function detailPath(symbol: string): string {

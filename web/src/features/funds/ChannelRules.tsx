@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { channelName } from '@/lib/channels';
+import { channelName } from '@/domain/wallet/channels';
 import { money } from '@/lib/filters';
 import type { Channel } from './api';
 import { formatWeekdays } from './validation';

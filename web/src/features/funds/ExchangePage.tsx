@@ -10,13 +10,13 @@ import { api, ApiError, type BodyOf } from '@/lib/api/client';
 import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
-import { type WalletKey, useWalletT } from '@/lib/wallet/i18n';
-import { walletKeys } from '@/lib/wallet/keys';
+import { type WalletKey, useWalletT } from '@/domain/wallet/texts';
+import { walletKeys } from '@/domain/wallet/keys';
 import { fundKeys } from './api';
 import { clock, countdown, quoteDeadline } from './countdown';
 import { availableIn, type CurrencyBalance, type Quote, useBalances } from './walletApi';
 import { amountIn, CURRENCIES, type ExchangeValues, minorUnits, pairAllowed, validateExchange } from './walletValidation';
-import '@/lib/wallet/wallet.css';
+import '@/domain/wallet/wallet.css';
 
 function Balances({ items }: { items: CurrencyBalance[] | undefined }) {
   const w = useWalletT();

@@ -5,14 +5,14 @@ import { useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
-import { channelName } from '@/lib/channels';
+import { channelName } from '@/domain/wallet/channels';
 import { money, taipeiTime } from '@/lib/filters';
-import { type TradeKey, useTradeT } from '@/lib/trade/texts';
-import { type WalletKey, useWalletT } from '@/lib/wallet/i18n';
+import { type TradeKey, useTradeT } from '@/domain/trade/texts';
+import { type WalletKey, useWalletT } from '@/domain/wallet/texts';
 import { type FundRecord, type RecordType, useFundRecords } from './api';
 import { groupRecords, tabOf } from './records';
 import { amountIn } from './walletValidation';
-import '@/lib/wallet/wallet.css';
+import '@/domain/wallet/wallet.css';
 
 function Line({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (

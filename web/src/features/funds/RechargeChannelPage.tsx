@@ -11,10 +11,10 @@ import { useAction } from '@/lib/action';
 import { api, ApiError, type BodyOf } from '@/lib/api/client';
 import { queryKeys } from '@/lib/query';
 import { toast, toastMessage } from '@/lib/toast';
-import type { FieldError } from '@/lib/validation';
+import { checkImageFile, type FieldError } from '@/lib/validation';
 import { fundKeys, useChannels } from './api';
 import { ChannelRules } from './ChannelRules';
-import { checkProofFile, type DepositValues, validateDeposit } from './validation';
+import { type DepositValues, validateDeposit } from './validation';
 
 /** Deposit into one channel: amount, proof image (uploaded first), channel password. */
 export default function RechargeChannelPage() {
@@ -93,7 +93,7 @@ export default function RechargeChannelPage() {
               maxCount={1}
               accept="image/jpeg,image/png,image/webp"
               beforeUpload={(file) => {
-                const bad = checkProofFile(file);
+                const bad = checkImageFile(file);
                 if (bad) {
                   toastMessage(bad);
                   return null;

@@ -15,13 +15,14 @@ import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import { useUserInfo } from '@/lib/user';
 import type { FieldError } from '@/lib/validation';
-import { useWalletT } from '@/lib/wallet/i18n';
-import { walletKeys } from '@/lib/wallet/keys';
+import { useWalletT } from '@/domain/wallet/texts';
+import { type Card, useCards, useCreditRule } from '@/domain/wallet/api';
+import { walletKeys } from '@/domain/wallet/keys';
 import { fundKeys } from './api';
 import { formatWeekdays } from './validation';
-import { availableIn, type Card, useBalances, useCreditThreshold, useMyCards, useWithdrawChannels, withdrawableIn, type WithdrawChannel } from './walletApi';
+import { availableIn, useBalances, useWithdrawChannels, withdrawableIn, type WithdrawChannel } from './walletApi';
 import { validateWithdraw, withdrawAll, type WithdrawValues } from './walletValidation';
-import '@/lib/wallet/wallet.css';
+import '@/domain/wallet/wallet.css';
 
 /** The channel's rules as the member sees them: limits, hours, credit score, fund password lock. */
 function Rules({ ch, score, threshold }: { ch: WithdrawChannel; score: number; threshold: number | undefined }) {
@@ -118,9 +119,9 @@ export default function WithdrawPage() {
   const qc = useQueryClient();
   const info = useUserInfo();
   const channels = useWithdrawChannels();
-  const cards = useMyCards();
+  const cards = useCards();
   const balances = useBalances();
-  const rule = useCreditThreshold();
+  const rule = useCreditRule();
   const ch = channels.data?.[0];
 
   const [v, setV] = useState<WithdrawValues>({ cardId: '', amount: '' });

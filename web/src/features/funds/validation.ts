@@ -27,16 +27,6 @@ export function validateDeposit(v: DepositValues, ch: ChannelRules): FieldError<
   return null;
 }
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-
-/** Checks a chosen proof image before upload; the server sniffs the content again. */
-export function checkProofFile(f: { size: number; type: string }): 'file_too_large' | 'file_type_invalid' | null {
-  if (f.type && !IMAGE_TYPES.includes(f.type)) return 'file_type_invalid';
-  if (f.size > MAX_UPLOAD_BYTES) return 'file_too_large';
-  return null;
-}
-
 /**
  * The days of a channel's window for display: a run of three or more days becomes "Mon–Fri",
  * others are listed. Weekdays are 0 (Sunday) to 6.

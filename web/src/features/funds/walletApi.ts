@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, type DataOf } from '@/lib/api/client';
-import { walletKeys } from '@/lib/wallet/keys';
+import { walletKeys } from '@/domain/wallet/keys';
 
 export type WithdrawChannel = DataOf<'/api/vue/funds/withdrawChannels', 'get'>[number];
-export type Card = DataOf<'/api/vue/user/cards', 'get'>[number];
 export type CurrencyBalance = DataOf<'/api/vue/funds/balances', 'get'>[number];
 export type Quote = DataOf<'/api/vue/funds/exchange/quote', 'post'>;
 
@@ -11,16 +10,8 @@ export function useWithdrawChannels() {
   return useQuery({ queryKey: walletKeys.withdrawChannels, queryFn: ({ signal }) => api.get('/api/vue/funds/withdrawChannels', { signal }), staleTime: 30_000 });
 }
 
-export function useMyCards() {
-  return useQuery({ queryKey: walletKeys.cards, queryFn: ({ signal }) => api.get('/api/vue/user/cards', { signal }) });
-}
-
 export function useBalances() {
   return useQuery({ queryKey: walletKeys.balances, queryFn: ({ signal }) => api.get('/api/vue/funds/balances', { signal }) });
-}
-
-export function useCreditThreshold() {
-  return useQuery({ queryKey: walletKeys.creditRule, queryFn: ({ signal }) => api.get('/api/vue/user/creditRule', { signal }) });
 }
 
 /** The available cash of one currency ('0' while unknown). */

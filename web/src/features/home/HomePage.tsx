@@ -9,8 +9,8 @@ import { IndexCards } from '@/components/market/IndexCards';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { useAppConfig } from '@/lib/config';
 import { money } from '@/lib/filters';
-import { useHot, useIndices } from '@/lib/market/api';
-import { useLiveQuotes } from '@/lib/market/live';
+import { useHot, useIndices } from '@/domain/market/api';
+import { useLiveQuotes } from '@/domain/market/live';
 import { useSession } from '@/lib/session';
 import { useRole, useUserInfo } from '@/lib/user';
 

@@ -13,10 +13,10 @@ import {
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { currentLang } from '@/lib/i18n';
-import { CANDLE_PAGE, marketApi, marketKeys } from '@/lib/market/api';
-import { chartTime } from '@/lib/market/format';
-import { useLive } from '@/lib/market/live';
-import type { Candle, Interval } from '@/lib/market/types';
+import { CANDLE_PAGE, marketApi, marketKeys } from '@/domain/market/api';
+import { chartTime } from '@/domain/market/format';
+import { useLive } from '@/domain/market/live';
+import type { Candle, Interval } from '@/domain/market/types';
 
 // Taiwan colours: red candles rise, green candles fall.
 const UP = '#e02424';

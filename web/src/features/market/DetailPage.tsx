@@ -7,13 +7,13 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
 import { currentLang } from '@/lib/i18n';
-import { useCanFavorite, useQuote } from '@/lib/market/api';
-import { displayName, formatBig, formatChange, formatLots, formatPercent, formatPrice, formatShares, parseUnits, priceTrend } from '@/lib/market/format';
-import { useLiveQuotes } from '@/lib/market/live';
-import { INTERVALS, type Interval, type Level, type QuoteDetail } from '@/lib/market/types';
+import { useCanFavorite, useQuote } from '@/domain/market/api';
+import { displayName, formatBig, formatChange, formatLots, formatPercent, formatPrice, formatShares, parseUnits, priceTrend } from '@/domain/market/format';
+import { useLiveQuotes } from '@/domain/market/live';
+import { INTERVALS, type Interval, type Level, type QuoteDetail } from '@/domain/market/types';
 import { compareDecimal, taipeiTime } from '@/lib/filters';
 import { revealIfCut } from '@/lib/reveal';
-import { useTradeT } from '@/lib/trade/texts';
+import { useTradeT } from '@/domain/trade/texts';
 import { useFavorite } from './useFavorite';
 import './market-pages.css';
 

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
-import { LIST_TABS, type ListTab, type MarketKind } from '@/lib/market/types';
+import { LIST_TABS, type ListTab, type MarketKind } from '@/domain/market/types';
 import { MarketSwitch } from './MarketSwitch';
 import { QuoteList } from './QuoteList';
 import './market-pages.css';

@@ -8,9 +8,9 @@ import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
-import { useFavorites } from '@/lib/market/api';
-import { useLiveQuotes } from '@/lib/market/live';
-import type { FavoriteType } from '@/lib/market/types';
+import { useFavorites } from '@/domain/market/api';
+import { useLiveQuotes } from '@/domain/market/live';
+import type { FavoriteType } from '@/domain/market/types';
 import { useFavoriteActions } from './useFavorite';
 import './market-pages.css';
 

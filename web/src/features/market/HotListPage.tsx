@@ -5,9 +5,9 @@ import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
-import { useHot } from '@/lib/market/api';
-import { useLiveQuotes } from '@/lib/market/live';
-import type { MarketKind } from '@/lib/market/types';
+import { useHot } from '@/domain/market/api';
+import { useLiveQuotes } from '@/domain/market/live';
+import type { MarketKind } from '@/domain/market/types';
 import { MarketSwitch } from './MarketSwitch';
 import './market-pages.css';
 

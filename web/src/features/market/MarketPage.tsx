@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { LiveNotice } from '@/components/market/LiveNotice';
-import { LIST_TABS, type ListTab, type MarketKind } from '@/lib/market/types';
+import { LIST_TABS, type ListTab, type MarketKind } from '@/domain/market/types';
 import { MarketSwitch } from './MarketSwitch';
 import { QuoteList } from './QuoteList';
 import './market-pages.css';

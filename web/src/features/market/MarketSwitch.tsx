@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { MARKETS, type MarketKind } from '@/lib/market/types';
+import { MARKETS, type MarketKind } from '@/domain/market/types';
 
 /** Listed (上市) / OTC (上櫃) switch. */
 export function MarketSwitch({ value, onChange, testPrefix = 'market' }: { value: MarketKind; onChange: (m: MarketKind) => void; testPrefix?: string }) {

@@ -2,10 +2,10 @@ import { useRef } from 'react';
 import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { PullRefresh } from '@/components/PullRefresh';
-import { useMarketList } from '@/lib/market/api';
-import { useLiveQuotes } from '@/lib/market/live';
-import { useVisibleSymbols } from '@/lib/market/visible';
-import type { ListTab, MarketKind } from '@/lib/market/types';
+import { useMarketList } from '@/domain/market/api';
+import { useLiveQuotes } from '@/domain/market/live';
+import { useVisibleSymbols } from './visible';
+import type { ListTab, MarketKind } from '@/domain/market/types';
 
 /** A market list page by page (infinite scroll), pull to refresh, the rows on screen live. */
 export function QuoteList({ tab, market, type }: { tab: ListTab; market: MarketKind; type: 'stock' | 'etf' }) {

@@ -1,8 +1,8 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { useAction } from '@/lib/action';
-import { marketApi, marketKeys, useFavorites } from '@/lib/market/api';
-import type { Quote, QuoteDetail } from '@/lib/market/types';
+import { marketApi, marketKeys, useFavorites } from '@/domain/market/api';
+import type { Quote, QuoteDetail } from '@/domain/market/types';
 import { toast } from '@/lib/toast';
 
 /** Removes a symbol from every cached favourites list (all, listed, otc). */

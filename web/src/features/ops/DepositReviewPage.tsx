@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { AuthedImage } from '@/components/AuthedImage';
 import { OrderNo } from '@/components/OrderNo';
 import { api, type DataOf } from '@/lib/api/client';
-import { channelName } from '@/lib/channels';
+import { channelName } from '@/domain/wallet/channels';
 import { money, taipeiTime } from '@/lib/filters';
 import { ReviewActions } from './ReviewActions';
 import { Field, ReviewPage } from './ReviewQueue';

@@ -1,6 +1,6 @@
 import { AppNavLink } from '@/components/AppLink';
-import { useWalletT } from '@/lib/wallet/i18n';
-import '@/lib/wallet/wallet.css';
+import { useWalletT } from '@/domain/wallet/texts';
+import '@/domain/wallet/wallet.css';
 
 /** The ops review queues, linked from each of them (the deposit queue is the ops home). */
 export function OpsNav() {

@@ -2,7 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { AuthedImage } from '@/components/AuthedImage';
 import { api, type DataOf } from '@/lib/api/client';
 import { taipeiTime } from '@/lib/filters';
-import { useWalletT } from '@/lib/wallet/i18n';
+import { useWalletT } from '@/domain/wallet/texts';
 import { ReviewActions } from './ReviewActions';
 import { Field, ReviewPage } from './ReviewQueue';
 

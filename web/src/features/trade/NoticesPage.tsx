@@ -1,9 +1,9 @@
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { taipeiTime } from '@/lib/filters';
-import { useNotices } from '@/lib/trade/api';
-import { scaled, unscaled } from '@/lib/trade/rules';
-import { useTradeT, type TradeKey } from '@/lib/trade/texts';
+import { useNotices } from './api';
+import { scaled, unscaled } from './rules';
+import { useTradeT, type TradeKey } from '@/domain/trade/texts';
 import './trade.css';
 
 /** A ratio as a percent: 1.3 → 130.00 %. */

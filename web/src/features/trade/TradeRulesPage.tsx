@@ -1,8 +1,8 @@
 import { ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
-import { useTradeRules } from '@/lib/trade/api';
-import { scaled, unscaled } from '@/lib/trade/rules';
-import { useTradeT, type TradeKey } from '@/lib/trade/texts';
+import { useTradeRules } from './api';
+import { scaled, unscaled } from './rules';
+import { useTradeT, type TradeKey } from '@/domain/trade/texts';
 import './trade.css';
 
 /** A rate as a percent: 0.001425 → 0.1425 %. */

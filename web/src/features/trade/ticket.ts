@@ -1,5 +1,5 @@
-import { scaled, onTick, tickSize, type Kind } from '@/lib/trade/rules';
-import type { TradeKey } from '@/lib/trade/texts';
+import { scaled, onTick, tickSize, type Kind } from './rules';
+import type { TradeKey } from '@/domain/trade/texts';
 
 export interface TicketFields {
   type: 'limit' | 'market';

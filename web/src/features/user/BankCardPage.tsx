@@ -10,12 +10,12 @@ import type { components } from '@/lib/api/schema';
 import { taipeiTime } from '@/lib/filters';
 import { translateMessage } from '@/lib/i18n';
 import { toast } from '@/lib/toast';
-import { useWalletT } from '@/lib/wallet/i18n';
-import { walletKeys } from '@/lib/wallet/keys';
-import { type BankCard, useCards } from './walletApi';
-import '@/lib/wallet/wallet.css';
+import { useWalletT } from '@/domain/wallet/texts';
+import { type Card, useCards } from '@/domain/wallet/api';
+import { walletKeys } from '@/domain/wallet/keys';
+import '@/domain/wallet/wallet.css';
 
-function CardItem({ c }: { c: BankCard }) {
+function CardItem({ c }: { c: Card }) {
   const { t } = useTranslation();
   const w = useWalletT();
   const qc = useQueryClient();

@@ -3,9 +3,9 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { api } from '@/lib/api/client';
 import { taipeiTime } from '@/lib/filters';
-import { type WalletKey, useWalletT } from '@/lib/wallet/i18n';
-import { useCreditRule } from './walletApi';
-import '@/lib/wallet/wallet.css';
+import { type WalletKey, useWalletT } from '@/domain/wallet/texts';
+import { useCreditRule } from '@/domain/wallet/api';
+import '@/domain/wallet/wallet.css';
 
 const signed = (n: number) => (n > 0 ? `+${n}` : String(n));
 

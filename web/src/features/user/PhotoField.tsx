@@ -2,7 +2,7 @@ import { ImageUploader, type ImageUploadItem } from 'antd-mobile';
 import { useState } from 'react';
 import { api } from '@/lib/api/client';
 import { toastMessage } from '@/lib/toast';
-import { checkImageFile } from './walletValidation';
+import { checkImageFile } from '@/lib/validation';
 
 /** One photo uploaded to /api/vue/files at once, with its preview; reports the file id ('' when removed). */
 export function PhotoField(p: { label: string; testId: string; invalid: boolean; onChange: (fileId: string) => void }) {

@@ -13,12 +13,12 @@ import { translateMessage } from '@/lib/i18n';
 import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
-import { useWalletT } from '@/lib/wallet/i18n';
-import { walletKeys } from '@/lib/wallet/keys';
+import { useWalletT } from '@/domain/wallet/texts';
+import { walletKeys } from '@/domain/wallet/keys';
 import { PhotoField } from './PhotoField';
 import { type RealNameView, useRealName } from './walletApi';
 import { normalizeName, type RealNameValues, validateRealName } from './walletValidation';
-import '@/lib/wallet/wallet.css';
+import '@/domain/wallet/wallet.css';
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
   return (

@@ -6,8 +6,8 @@ import { currentLang } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { trendClass } from '@/lib/trend';
 import { useRole, useUserInfo } from '@/lib/user';
-import { useWalletT } from '@/lib/wallet/i18n';
-import '@/lib/wallet/wallet.css';
+import { useWalletT } from '@/domain/wallet/texts';
+import '@/domain/wallet/wallet.css';
 import { useLogout } from './useLogout';
 
 function Amount({ v, testId, trend }: { v: string | undefined; testId: string; trend?: boolean }) {

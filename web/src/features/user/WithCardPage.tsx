@@ -11,11 +11,11 @@ import { api, type BodyOf } from '@/lib/api/client';
 import { useBack } from '@/lib/nav';
 import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
-import { useWalletT } from '@/lib/wallet/i18n';
-import { walletKeys } from '@/lib/wallet/keys';
+import { useWalletT } from '@/domain/wallet/texts';
+import { walletKeys } from '@/domain/wallet/keys';
 import { useRealName } from './walletApi';
 import { CARD_FIELD_MAX, cardBody, type CardValues, validateCard } from './walletValidation';
-import '@/lib/wallet/wallet.css';
+import '@/domain/wallet/wallet.css';
 
 const EMPTY: CardValues = { holderName: '', bankName: '', branch: '', cardNumber: '', bankCode: '', ifsc: '', upi: '' };
 

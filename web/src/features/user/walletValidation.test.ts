@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardBody, checkImageFile, isValidName, MAX_UPLOAD_BYTES, normalizeName, sameName, validateCard, validateRealName } from './walletValidation';
+import { cardBody, isValidName, normalizeName, sameName, validateCard, validateRealName } from './walletValidation';
 
 describe('names', () => {
   it.each([
@@ -47,15 +47,6 @@ describe('validateRealName', () => {
     [{ backFileId: '' }, { field: 'backFileId', key: 'id_photos_required' }],
     [{ backFileId: 'f1' }, { field: 'backFileId', key: 'wallet.err.same_photo' }],
   ])('%j → %j', (patch, want) => expect(validateRealName({ ...ok, ...patch })).toEqual(want));
-});
-
-describe('checkImageFile', () => {
-  it.each([
-    [{ size: 10, type: 'image/jpeg' }, null],
-    [{ size: MAX_UPLOAD_BYTES, type: 'image/webp' }, null],
-    [{ size: MAX_UPLOAD_BYTES + 1, type: 'image/png' }, 'file_too_large'],
-    [{ size: 10, type: 'image/heic' }, 'file_type_invalid'],
-  ])('%j → %j', (f, want) => expect(checkImageFile(f)).toBe(want));
 });
 
 describe('validateCard', () => {

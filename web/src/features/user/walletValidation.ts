@@ -45,16 +45,6 @@ export function validateRealName(v: RealNameValues): FieldError<keyof RealNameVa
   return null;
 }
 
-export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
-const IMAGE_TYPES = ['image/jpeg', 'image/png', 'image/webp'];
-
-/** Checks a chosen photo before upload; the server sniffs the content again. */
-export function checkImageFile(f: { size: number; type: string }): 'file_too_large' | 'file_type_invalid' | null {
-  if (f.type && !IMAGE_TYPES.includes(f.type)) return 'file_type_invalid';
-  if (f.size > MAX_UPLOAD_BYTES) return 'file_too_large';
-  return null;
-}
-
 export interface CardValues {
   holderName: string;
   bankName: string;

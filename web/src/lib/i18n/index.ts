@@ -1,13 +1,17 @@
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import type { MarketMessages } from '@/lib/market/locales/zh-TW';
 import zhTW, { type Messages } from './locales/zh-TW';
+
+/**
+ * Texts that ship with their screens (lazy.ts) but are read with the app's typed t: a domain adds
+ * its part here by declaration merging (see domain/market/texts.ts), so lib names no domain.
+ */
+export interface LazyMessages {}
 
 declare module 'i18next' {
   interface CustomTypeOptions {
     defaultNS: 'translation';
-    // market.* ships with the market screens (lib/market/texts.ts), typed here all the same.
-    resources: { translation: Messages & { market: MarketMessages } };
+    resources: { translation: Messages & LazyMessages };
   }
 }
 

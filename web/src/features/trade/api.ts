@@ -3,7 +3,7 @@ import { api } from '@/lib/api/client';
 import type { components } from '@/lib/api/schema';
 import { queryKeys } from '@/lib/query';
 import { useSession } from '@/lib/session';
-import './texts';
+import '@/domain/trade/texts';
 
 // The trading calls of issue 5, typed by the schema generated from api/openapi.yaml.
 

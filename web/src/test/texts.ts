@@ -1,10 +1,7 @@
-import { describe, expect, it } from 'vitest';
-import { i18n, setLanguage } from '@/lib/i18n';
-import marketEN from './locales/en';
-import marketTW from './locales/zh-TW';
-import { ensureMarketTexts } from './texts';
+import { expect, it } from 'vitest';
 
-function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
+/** The texts of a translation tree by dotted key ('withdraw.title' → '提領'). */
+export function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
   const out = new Map<string, unknown>();
   if (tree !== null && typeof tree === 'object') {
     for (const [k, v] of Object.entries(tree)) for (const [p, leaf] of leaves(v, prefix ? `${prefix}.${k}` : k)) out.set(p, leaf);
@@ -12,10 +9,10 @@ function leaves(tree: unknown, prefix = ''): Map<string, unknown> {
   return out;
 }
 
-describe('market texts', () => {
-  const tw = leaves(marketTW);
-  const en = leaves(marketEN);
-
+/** The checks every domain's texts pass (call inside a describe): the two languages in step. */
+export function itHasTextsInStep(twTree: unknown, enTree: unknown): void {
+  const tw = leaves(twTree);
+  const en = leaves(enTree);
   it('have the same keys in tw and en, none empty', () => {
     expect([...tw.keys()].filter((k) => !en.has(k))).toEqual([]);
     expect([...en.keys()].filter((k) => !tw.has(k))).toEqual([]);
@@ -23,16 +20,11 @@ describe('market texts', () => {
     expect(blank(tw)).toEqual([]);
     expect(blank(en)).toEqual([]);
   });
-
   it('have English free of Chinese (instrument names are data, not texts)', () => {
     expect([...en].filter(([, v]) => /[\u4e00-\u9fff]/.test(String(v))).map(([k]) => k)).toEqual([]);
   });
-
-  it('are in i18next in both languages once loaded', async () => {
-    ensureMarketTexts();
-    expect(i18n.t('market.tabs.gainers')).toBe('漲幅榜');
-    await setLanguage('en');
-    expect(i18n.t('market.tabs.gainers')).toBe('Gainers');
-    expect(i18n.t('tabs.market')).toBe('Market');
+  it('use the same placeholders in both languages', () => {
+    const vars = (s: unknown) => [...String(s).matchAll(/\{\{(\w+)\}\}/g)].map((m) => m[1]).sort();
+    expect([...tw].filter(([k, v]) => JSON.stringify(vars(v)) !== JSON.stringify(vars(en.get(k)))).map(([k]) => k)).toEqual([]);
   });
-});
+}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { i18n, setLanguage } from './i18n';
+import { i18n, setLanguage } from '@/lib/i18n';
 import { channelName } from './channels';
 
 describe('channelName', () => {

@@ -1,0 +1,48 @@
+import { isValidElement } from 'react';
+import type { RouteObject } from 'react-router-dom';
+import { describe, expect, it } from 'vitest';
+import { RequireRole, RequireSession } from './guards';
+import { handleOf } from './routeHandle';
+import { buildRoutes, featureRoutes, routes } from './router';
+
+/** Each screen's path with the guards and frame around it, and whether it is kept alive. */
+function flatten(list: RouteObject[], around: string[] = []): string[] {
+  return list.flatMap((r) => {
+    const here = [...around];
+    if (isValidElement(r.element) && r.element.type === RequireSession) here.push('session');
+    if (isValidElement(r.element) && r.element.type === RequireRole) here.push((r.element.props as { role: string }).role);
+    if (!r.path && !r.element && !r.index && r.lazy) here.push('tabs');
+    const self = r.path && r.path !== '/' ? [`${r.path} [${here.join(' ')}]${handleOf(r.handle).keepAlive ? ' keepAlive' : ''}`] : [];
+    return [...self, ...flatten(r.children ?? [], here)];
+  });
+}
+
+describe('router', () => {
+  it('puts every feature screen in its zone, as the hand-written router did', () => {
+    // The tree before the features registered their own routes (issue 10), path by path.
+    const before = [
+      'login/start []', 'login/login []', 'login/register []', 'user/language []', 'user/agreement []', 'user/aboutUs []',
+      'home/index [session tabs] keepAlive', 'market/market [session tabs] keepAlive', 'position/position [session tabs] keepAlive', 'user/usercenter [session tabs]',
+      'market/stockHot/stockList [session]', 'market/marketDetail [session]', 'market/marketBuy [session]', 'position/positionDetail [session]',
+      'trade/rules [session]', 'trade/notices [session]', 'common/dayTrading [session]', 'market/favo [session] keepAlive', 'home/search [session]',
+      'home/searchIndex [session]', 'home/etf [session] keepAlive', 'user/setting [session]', 'user/loginPassword [session]', 'user/setPassword [session]',
+      'user/recharge [session]', 'user/rechargeChannel [session]', 'user/FundingDetails [session] keepAlive', 'user/withdraw [session]', 'user/exchange [session]',
+      'user/bandCard [session]', 'user/BankCard [session]', 'user/WithCard [session]', 'user/creditRule [session]',
+      'ops/deposits [session ops]', 'ops/realname [session ops]', 'ops/withdrawals [session ops]', 'audit/timeline [session auditor]', '* []',
+    ];
+    expect(flatten(routes).sort()).toEqual(before.sort());
+  });
+
+  it('registers each path once', () => {
+    const paths = featureRoutes.map((r) => r.path);
+    expect(paths.filter((p, i) => paths.indexOf(p) !== i)).toEqual([]);
+  });
+
+  it('loads a screen that declares no kit component without waiting for the kit', async () => {
+    const Page = () => null;
+    const [root] = buildRoutes([{ path: 'x/y', zone: 'public', noKit: true, load: async () => ({ default: Page }) }]);
+    const route = root?.children?.find((r) => r.path === 'x/y');
+    const lazy = route?.lazy as (() => Promise<{ Component: unknown }>) | undefined;
+    expect((await lazy?.())?.Component).toBe(Page);
+  });
+});

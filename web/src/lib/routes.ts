@@ -1,0 +1,21 @@
+import type { ComponentType } from 'react';
+
+/**
+ * Where a screen sits: who may open it and in which frame. public: anyone; tabs: a logged-in
+ * user, under the tab bar; session: a logged-in user; ops and auditor: that role only.
+ */
+export type RouteZone = 'public' | 'tabs' | 'session' | 'ops' | 'auditor';
+
+/**
+ * One screen a feature offers. Each feature lists its screens in its routes.ts; the app's router
+ * (app/router.tsx) puts them in their zones, each screen its own lazily loaded chunk.
+ */
+export interface FeatureRoute {
+  path: string;
+  zone: RouteZone;
+  load: () => Promise<{ default: ComponentType }>;
+  /** kept mounted, hidden, while the user is away (app/KeepAliveOutlet.tsx) */
+  keepAlive?: boolean;
+  /** the screen uses no kit component, so it does not wait for the kit's locale (the first route) */
+  noKit?: boolean;
+}
