@@ -27,16 +27,7 @@ func (c *client) balancesAt(pos int64) map[string]wire.CurrencyBalance {
 // refused), and frozen funds leave it.
 func TestWithdrawableIsWhatAWithdrawalAccepts(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
-		th := newTradeHarness(t, h, "")
-		h.withdrawals()
-		m, card := h.ready("0933333333", "A123456789", "0123-4567-8901", "200000")
-		th.mkt.book("2603", "186.5", "186", lvls("186", 1000), lvls("186", 1000))
-		o := m.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "186"})
-		a := m.post("/api/vue/trade/positions/"+o.PositionId+"/close", map[string]any{"type": "market"})
-		want(t, a, 200, "close_submitted")
-		var cl wire.TradeResult
-		a.data(t, &cl)
-		// 199,191 available, of which the sale's 185,456 settle on Wednesday.
+		m, card, cl := soldSameDay(t, h)
 		b := m.balancesAt(cl.Position)["TWD"]
 		if b.Available != "199191.00" || b.Withdrawable != "13735.00" {
 			t.Fatalf("TWD balance %+v, want withdrawable 13735.00 of 199191.00", b)
@@ -45,7 +36,7 @@ func TestWithdrawableIsWhatAWithdrawalAccepts(t *testing.T) {
 			t.Fatalf("USD balance %+v", usd)
 		}
 		h.unchanged(func() { want(t, m.withdraw("13735.01", card, "123456"), 422, "insufficient_withdrawable") })
-		a = m.withdraw(b.Withdrawable, card, "123456")
+		a := m.withdraw(b.Withdrawable, card, "123456")
 		want(t, a, 200, "ok")
 		var w wire.OrderResult
 		a.data(t, &w)

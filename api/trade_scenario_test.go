@@ -442,19 +442,26 @@ func TestTradeRefusalsAndIdempotency(t *testing.T) {
 	})
 }
 
+// soldSameDay: a verified member with a card and NT$200,000 buys a lot of 2603 at 186 and sells
+// it at market the same day. Paid 186,265; got 186,000 - 265 - 279 (day-trade tax) = 185,456:
+// 199,191 available, of which 13,735 withdrawable until the sale settles on Wednesday.
+func soldSameDay(t *testing.T, h *harness) (*client, string, wire.TradeResult) {
+	t.Helper()
+	th := newTradeHarness(t, h, "")
+	h.withdrawals()
+	m, card := h.ready("0933333333", "A123456789", "0123-4567-8901", "200000")
+	th.mkt.book("2603", "186.5", "186", lvls("186", 1000), lvls("186", 1000))
+	o := m.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "186"})
+	a := m.post("/api/vue/trade/positions/"+o.PositionId+"/close", map[string]any{"type": "market"})
+	want(t, a, 200, "close_submitted")
+	var cl wire.TradeResult
+	a.data(t, &cl)
+	return m, card, cl
+}
+
 func TestTradeProceedsWithdrawableOnSettlement(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
-		th := newTradeHarness(t, h, "")
-		h.withdrawals()
-		m, card := h.ready("0933333333", "A123456789", "0123-4567-8901", "200000")
-		th.mkt.book("2603", "186.5", "186", lvls("186", 1000), lvls("186", 1000))
-		o := m.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "186"})
-		a := m.post("/api/vue/trade/positions/"+o.PositionId+"/close", map[string]any{"type": "market"})
-		want(t, a, 200, "close_submitted")
-		var cl wire.TradeResult
-		a.data(t, &cl)
-		// Paid 186,265; got 186,000 - 265 - 279 (day-trade tax) = 185,456: 199,191 available, of
-		// which 13,735 withdrawable until Wednesday.
+		m, card, cl := soldSameDay(t, h)
 		m.wantCash(cl.Position, "199191.00", "0.00")
 		h.unchanged(func() { want(t, m.withdraw("20000", card, "123456"), 422, "insufficient_withdrawable") })
 		h.clock.Advance(48 * time.Hour)
