@@ -99,7 +99,11 @@ func (s *server) timeline(c *call) (reply, error) {
 	for _, e := range entries {
 		ps := make([]wire.Posting, 0, len(e.Postings))
 		for _, p := range e.Postings {
-			ps = append(ps, wire.Posting{Account: p.Account, Currency: p.Currency, Amount: p.Amount.String()})
+			w := wire.Posting{Account: p.Account, Currency: p.Currency, Amount: p.Amount.String()}
+			if p.IsShares() {
+				w.Security = &p.Security
+			}
+			ps = append(ps, w)
 		}
 		bals := make(map[string]wire.Balance, len(e.Balances))
 		for cur, b := range e.Balances {

@@ -452,7 +452,7 @@ func TestCompareDetectsTampering(t *testing.T) {
 		r.waitFor(t, e.head())
 		noDiffs(t, r.Runner)
 
-		if _, err := db.w.ExecContext(ctx, db.d.rebind("UPDATE balances SET available = ? WHERE member_id = ?"), "1000000", m); err != nil {
+		if _, err := db.w.ExecContext(ctx, db.d.rebind("UPDATE balances SET amount = ? WHERE member_id = ? AND kind = 'available'"), "1000000", m); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := db.w.ExecContext(ctx, db.d.rebind("DELETE FROM fund_records WHERE record_id = ?"), "D1"); err != nil {
@@ -462,7 +462,7 @@ func TestCompareDetectsTampering(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(diffs) != 1 || !strings.Contains(diffs[0], m) || !strings.Contains(diffs[0], `available read model "1000000", replay "1000"`) {
+		if len(diffs) != 1 || !strings.Contains(diffs[0], m) || !strings.Contains(diffs[0], `kind=available asset=TWD]: amount read model "1000000", replay "1000"`) {
 			t.Fatalf("balances diffs = %q", diffs)
 		}
 		diffs, err = r.Compare(ctx, "fund_records")

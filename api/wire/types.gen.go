@@ -1720,9 +1720,14 @@ type Posting struct {
 	// Account ledger account name, e.g. member:<id>:available
 	Account string `json:"account"`
 
-	// Amount signed; the legs of one event sum to zero per currency
-	Amount   Decimal `json:"amount"`
-	Currency string  `json:"currency"`
+	// Amount signed; the legs of one event sum to zero per asset (currency or security)
+	Amount Decimal `json:"amount"`
+
+	// Currency the currency the leg moves; empty when it moves shares of a security
+	Currency string `json:"currency"`
+
+	// Security the security whose shares the leg moves (e.g. TW:2330); absent for money
+	Security *string `json:"security,omitempty"`
 }
 
 // Quote defines model for Quote.

@@ -1462,8 +1462,11 @@ export interface components {
         Posting: {
             /** @description ledger account name, e.g. member:<id>:available */
             account: string;
+            /** @description the currency the leg moves; empty when it moves shares of a security */
             currency: string;
-            /** @description signed; the legs of one event sum to zero per currency */
+            /** @description the security whose shares the leg moves (e.g. TW:2330); absent for money */
+            security?: string;
+            /** @description signed; the legs of one event sum to zero per asset (currency or security) */
             amount: components["schemas"]["Decimal"];
         };
         Balance: {
