@@ -85,7 +85,7 @@ func TestUnits(t *testing.T) {
 	for _, p := range acc.ps {
 		names = append(names, p.name)
 	}
-	if got := strings.Join(names, ","); got != "members,balances,member_funds,trading" {
+	if got := strings.Join(names, ","); got != "members,balances,journal,member_funds,trading" {
 		t.Fatalf("account unit = %s", got)
 	}
 }
