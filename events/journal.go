@@ -37,7 +37,8 @@ type JournalLine struct {
 }
 
 // Journaled is implemented by every event that adds lines to the member's journal or, with a
-// line of an existing Key, changes that line's status and remark.
+// line of an existing Key, changes that line's status and remark. Every event that moves money
+// implements it (a catalogue test holds this), if only to say it adds no line.
 type Journaled interface {
 	Payload
 	JournalLines() []JournalLine
@@ -140,6 +141,14 @@ const (
 )
 
 func init() { DeclareLineTypes(LineTrade, LineFee, LineTax, LineFinancing, LineCollateral) }
+
+// JournalLines of a reservation are none: moving cash between the member's own available and
+// frozen accounts is not a line of their money history (the fill or the release says what
+// happened to it).
+func (TradeCashFrozen) JournalLines() []JournalLine { return nil }
+
+// JournalLines of a release are none: see TradeCashFrozen.
+func (TradeCashReleased) JournalLines() []JournalLine { return nil }
 
 // OrderLabel names the order's security: its fills' lines show the symbol and the stock's name.
 func (e OrderPlaced) OrderLabel() (orderNo, instrument, label string) {

@@ -43,16 +43,6 @@ type Balance struct {
 	Available, Frozen decimal.Decimal
 }
 
-// FundRecord is one line of a member's money history.
-type FundRecord struct {
-	OrderNo, MemberID, Type, Currency string
-	Amount                            decimal.Decimal
-	Status, Remark                    string
-	ChannelID, ChannelName            string
-	ProofFileID                       string
-	CreatedAt, UpdatedAt              time.Time
-}
-
 // Deposit is a deposit in the ops review queue.
 type Deposit struct {
 	OrderNo, MemberID, Account, Currency string
@@ -384,37 +374,6 @@ func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, acc
 		return nil, err
 	}
 	return out, nil
-}
-
-// FundRecords lists a member's fund records of type typ ("all", "deposit", "withdraw"), newest
-// first.
-func (db *Reader) FundRecords(ctx context.Context, memberID, typ string, page, size int) ([]FundRecord, bool, error) {
-	limit, offset := pageArgs(page, size)
-	where, args := "member_id = ?", []any{memberID}
-	if typ != "" && typ != "all" {
-		where, args = where+" AND type = ?", append(args, typ)
-	}
-	var out []FundRecord
-	err := db.query(ctx, "fund records", `SELECT record_id, member_id, type, order_no, currency, amount, status, remark,
-		channel_id, channel_name, proof_file_id, created_at, updated_at, seq, position FROM fund_records WHERE `+where+
-		" ORDER BY seq DESC LIMIT ? OFFSET ?", append(args, limit, offset), func(rows *sql.Rows) error {
-		var r fundRow
-		if err := r.scan(rows); err != nil {
-			return err
-		}
-		amount, err := decimal.NewFromString(r.amount)
-		if err != nil {
-			return err
-		}
-		out = append(out, FundRecord{OrderNo: r.orderNo, MemberID: r.memberID, Type: r.typ, Currency: r.currency, Amount: amount,
-			Status: r.status, Remark: r.remark, ChannelID: r.channelID, ChannelName: r.channelName, ProofFileID: r.proofFileID,
-			CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)})
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return trimPage(out, limit)
 }
 
 const reviewCols = `order_no, member_id, account, currency, amount, channel_id, channel_name, proof_file_id,
