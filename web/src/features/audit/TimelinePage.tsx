@@ -42,7 +42,7 @@ function EventItem({ e }: { e: TimelineEvent }) {
             <div key={i} className="record-row">
               <span title={p.account}>{t(ledgerKey(p.account) ?? '', { defaultValue: p.account })}</span>
               <span className={`num ${trendClass(p.amount)}`}>
-                {p.currency} {money(p.amount)}
+                {p.security ? `${p.security} ${p.amount}` : `${p.currency} ${money(p.amount)}`}
               </span>
             </div>
           ))}

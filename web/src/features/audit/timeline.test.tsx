@@ -123,3 +123,26 @@ it.each([
 ])('ledgerKey(%s) = %s', (account, key) => {
   expect(ledgerKey(account)).toBe(key);
 });
+
+it('shows a share posting as the security and its number of shares, not as money', async () => {
+  const user = userEvent.setup();
+  const lent = {
+    ...registered,
+    position: 20,
+    stream: 'account-x',
+    type: 'SharesLent.v1',
+    summary: {},
+    postings: [
+      { account: 'member:x:shares_lent', currency: '', security: 'TW:2330', amount: '1000' },
+      { account: 'house:lending_pool', currency: '', security: 'TW:2330', amount: '-1000' },
+    ],
+  };
+  server.reply(envelope({ account: '0912345678', items: [lent] }));
+  renderPage('/audit/timeline', TimelinePage);
+  await user.type(screen.getByTestId('audit-account'), '0912345678');
+  await user.click(screen.getByTestId('audit-search'));
+  const [ev] = await screen.findAllByTestId('timeline-event');
+  expect(ev).toHaveTextContent('TW:2330 1000');
+  expect(ev).toHaveTextContent('TW:2330 -1000');
+  expect(ev).not.toHaveTextContent('1,000.00');
+});
