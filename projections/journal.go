@@ -93,9 +93,11 @@ func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
 	pg := &journalPage{lines: map[[2]string]*journalRow{}, orders: map[[2]string]*orderLabel{}, fresh: map[[2]string]*orderLabel{}}
 	// Rows that earlier pages wrote and this page changes or labels from: loaded all at once.
 	keys, orderNos := map[string]struct{}{}, map[string]struct{}{}
-	for _, d := range evs {
+	lines := make([][]events.JournalLine, len(evs)) // each event's lines, built once
+	for i, d := range evs {
 		if j, ok := d.p.(events.Journaled); ok {
-			for _, l := range j.JournalLines() {
+			lines[i] = j.JournalLines()
+			for _, l := range lines[i] {
 				if l.Type == "" {
 					keys[l.Key] = struct{}{}
 				}
@@ -127,8 +129,8 @@ func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
 		return err
 	}
 	touched := map[[2]string]*journalRow{}
-	for _, d := range evs {
-		if err := pg.apply(d, touched); err != nil {
+	for i, d := range evs {
+		if err := pg.apply(d, lines[i], touched); err != nil {
 			return err
 		}
 	}
@@ -146,7 +148,8 @@ func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
 	return w.upsert(ctx, journalOrdersTable, orders)
 }
 
-func (pg *journalPage) apply(d decoded, touched map[[2]string]*journalRow) error {
+// apply adds the lines of one event (and the label of an order it opens) to the page.
+func (pg *journalPage) apply(d decoded, lines []events.JournalLine, touched map[[2]string]*journalRow) error {
 	member, err := memberOf(d.ev.Stream)
 	if err != nil {
 		return d.fail(err)
@@ -157,12 +160,8 @@ func (pg *journalPage) apply(d decoded, touched map[[2]string]*journalRow) error
 		pg.orders[k] = &orderLabel{instrument: instrument, label: label, position: d.ev.Position}
 		pg.fresh[k] = pg.orders[k]
 	}
-	j, ok := d.p.(events.Journaled)
-	if !ok {
-		return nil
-	}
 	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
-	for leg, l := range j.JournalLines() {
+	for leg, l := range lines {
 		if l.Type == "" { // a decision on a line an earlier event added
 			k := [2]string{member, l.Key}
 			r := pg.lines[k]

@@ -46,7 +46,7 @@ func TestJournalTakesAnyCapabilitysLines(t *testing.T) {
 			{Account: events.HouseFeesRevenue, Currency: "TWD", Amount: dec("1")}}}),
 		ev(5, lendingFeePaid{ContractNo: "L1", Fee: dec("-12")}),
 	} {
-		if err := pg.apply(d, touched); err != nil {
+		if err := pg.apply(d, journalLines(d), touched); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -68,7 +68,15 @@ func TestJournalTakesAnyCapabilitysLines(t *testing.T) {
 	if fmt.Sprint(got) != fmt.Sprint(want) {
 		t.Fatalf("journal\n%q\nwant\n%q", got, want)
 	}
-	if err := pg.apply(ev(6, events.WithdrawalApproved{OrderNo: "W9"}), touched); err == nil {
+	d := ev(6, events.WithdrawalApproved{OrderNo: "W9"})
+	if err := pg.apply(d, journalLines(d), touched); err == nil {
 		t.Fatal("a decision on a line never added was applied")
 	}
+}
+
+func journalLines(d decoded) []events.JournalLine {
+	if j, ok := d.p.(events.Journaled); ok {
+		return j.JournalLines()
+	}
+	return nil
 }
