@@ -105,6 +105,11 @@ func (s *server) timeline(c *call) (reply, error) {
 			}
 			ps = append(ps, w)
 		}
+		lines := make([]wire.TimelineLine, 0, len(e.Lines))
+		for _, l := range e.Lines {
+			lines = append(lines, wire.TimelineLine{Key: l.Key, Type: l.Type, OrderNo: l.OrderNo, Asset: l.Asset,
+				Amount: l.Amount.String(), Status: l.Status, Remark: l.Remark, Instrument: l.Instrument})
+		}
 		bals := make(map[string]wire.Balance, len(e.Balances))
 		for cur, b := range e.Balances {
 			bals[cur] = wire.Balance{Available: money(b.Available), Frozen: money(b.Frozen)}
@@ -115,7 +120,7 @@ func (s *server) timeline(c *call) (reply, error) {
 		}
 		out.Items = append(out.Items, wire.TimelineEvent{
 			Position: e.Position, Stream: e.Stream, Version: e.Version, Type: e.Type, Time: e.Time.UTC(),
-			Actor: e.Actor, CommandId: e.CommandID, Summary: summary, Postings: ps, Balances: bals,
+			Actor: e.Actor, CommandId: e.CommandID, Summary: summary, Postings: ps, Lines: &lines, Balances: bals,
 		})
 	}
 	if more {
