@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"slices"
 	"strconv"
 	"time"
 
@@ -92,11 +93,10 @@ func paging(q url.Values) (page, size int, err error) {
 func (s *server) fundRecords(c *call) (reply, error) {
 	q := c.r.URL.Query()
 	typ := q.Get("type")
-	switch typ {
-	case "":
+	if typ == "" {
 		typ = "all"
-	case "all", "deposit", "withdraw", "exchange", "credit", "trade", "fee", "tax", "financing", "collateral":
-	default:
+	}
+	if typ != "all" && !slices.Contains(events.LineTypes(), typ) {
 		return reply{}, errInvalidRequest(fmt.Errorf("type %q", typ))
 	}
 	page, size, err := paging(q)
@@ -114,22 +114,30 @@ func (s *server) fundRecords(c *call) (reply, error) {
 	return ok(wire.FundRecordPage{Items: items, Page: page, HasMore: more})
 }
 
+// fundRecordOut maps a journal line as its event labelled it: the optional fields are the details
+// the line carries, whatever its type; a line with no currency (credit points) shows its plain
+// amount.
 func fundRecordOut(l projections.FundLine, now time.Time) wire.FundRecord {
 	out := wire.FundRecord{
-		OrderNo: l.OrderNo, Type: wire.FundRecordType(l.Type), Currency: l.Currency, Amount: amountIn(l.Amount, l.Currency),
-		Status: wire.FundRecordStatus(l.Status), Remark: l.Remark, ChannelName: l.ChannelName,
-		ProofFileId: l.ProofFileID, CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(),
+		OrderNo: l.OrderNo, Type: wire.FundRecordType(l.Type), Currency: l.Currency, Amount: l.Amount.String(),
+		Status: wire.FundRecordStatus(l.Status), Remark: l.Remark, ChannelName: l.Details["channelName"],
+		ProofFileId: l.Details["proofFileId"], CreatedAt: l.CreatedAt.UTC(), UpdatedAt: l.UpdatedAt.UTC(),
 	}
-	switch l.Type {
-	case projections.RecordWithdraw:
-		out.BankName, out.CardLast4 = &l.BankName, &l.CardLast4
-	case projections.RecordExchange:
-		out.Rate = &l.Rate
-	case projections.RecordCredit:
-		out.Amount = l.Amount.String() // points, not money
-		out.CreditScore = &l.CreditScore
-	case projections.RecordTrade, projections.RecordFee, projections.RecordTax, projections.RecordFinancing, projections.RecordCollateral:
-		tradeLineOut(&out, l, now)
+	if l.Currency != "" {
+		out.Amount = amountIn(l.Amount, l.Currency)
+	}
+	for name, dst := range map[string]**string{"bankName": &out.BankName, "cardLast4": &out.CardLast4, "rate": &out.Rate} {
+		if v, ok := l.Details[name]; ok {
+			*dst = &v
+		}
+	}
+	if v, ok := l.Details["creditScore"]; ok {
+		if score, err := strconv.Atoi(v); err == nil {
+			out.CreditScore = &score
+		}
+	}
+	if l.Symbol != "" {
+		tradeLineOut(&out, l.Symbol, l.Details["settleDate"], now)
 	}
 	return out
 }

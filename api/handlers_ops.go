@@ -99,7 +99,16 @@ func (s *server) timeline(c *call) (reply, error) {
 	for _, e := range entries {
 		ps := make([]wire.Posting, 0, len(e.Postings))
 		for _, p := range e.Postings {
-			ps = append(ps, wire.Posting{Account: p.Account, Currency: p.Currency, Amount: p.Amount.String()})
+			w := wire.Posting{Account: p.Account, Currency: p.Currency, Amount: p.Amount.String()}
+			if p.IsShares() {
+				w.Security = &p.Security
+			}
+			ps = append(ps, w)
+		}
+		lines := make([]wire.TimelineLine, 0, len(e.Lines))
+		for _, l := range e.Lines {
+			lines = append(lines, wire.TimelineLine{Key: l.Key, Type: l.Type, OrderNo: l.OrderNo, Asset: l.Asset,
+				Amount: l.Amount.String(), Status: l.Status, Remark: l.Remark, Instrument: l.Instrument})
 		}
 		bals := make(map[string]wire.Balance, len(e.Balances))
 		for cur, b := range e.Balances {
@@ -111,7 +120,7 @@ func (s *server) timeline(c *call) (reply, error) {
 		}
 		out.Items = append(out.Items, wire.TimelineEvent{
 			Position: e.Position, Stream: e.Stream, Version: e.Version, Type: e.Type, Time: e.Time.UTC(),
-			Actor: e.Actor, CommandId: e.CommandID, Summary: summary, Postings: ps, Balances: bals,
+			Actor: e.Actor, CommandId: e.CommandID, Summary: summary, Postings: ps, Lines: &lines, Balances: bals,
 		})
 	}
 	if more {

@@ -303,13 +303,13 @@ func (s *server) tradeRules(c *call) (reply, error) {
 
 // tradeLineOut adds a trade line's symbol and settlement: a sale's trade line is unsettled until
 // its settlement date (the proceeds trade at once and are withdrawable from that day).
-func tradeLineOut(out *wire.FundRecord, l projections.FundLine, now time.Time) {
-	out.Symbol = &l.Symbol
-	if l.SettleDate == "" {
+func tradeLineOut(out *wire.FundRecord, symbol, settleDate string, now time.Time) {
+	out.Symbol = &symbol
+	if settleDate == "" {
 		return
 	}
-	out.SettleDate = &l.SettleDate
-	if !settlement.Settled(l.SettleDate, now) {
+	out.SettleDate = &settleDate
+	if !settlement.Settled(settleDate, now) {
 		out.Status = wire.FundRecordStatusUnsettled
 	}
 }

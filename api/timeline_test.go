@@ -48,7 +48,7 @@ func TestTimelinePagesByPosition(t *testing.T) {
 			t.Helper()
 			for i, e := range p.Items {
 				r := replay[from+i]
-				if e.Position != r.Position || e.Type != r.Type || len(e.Balances) != len(r.Balances) {
+				if e.Position != r.Position || e.Type != r.Type || len(e.Balances) != len(r.Balances) || e.Lines == nil || len(*e.Lines) != len(r.Lines) {
 					t.Fatalf("item %d: %d %s, replay %d %s", from+i, e.Position, e.Type, r.Position, r.Type)
 				}
 				for cur, b := range r.Balances {
@@ -65,6 +65,23 @@ func TestTimelinePagesByPosition(t *testing.T) {
 			t.Fatalf("default page: %d items, next %v", len(first.Items), first.NextCursor)
 		}
 		same(first, 0)
+		// Each event's money lines as it labels them: a withdrawal adds its line, the decision
+		// changes that line's status.
+		var request, decided *wire.TimelineLine
+		for _, e := range first.Items {
+			for _, l := range *e.Lines {
+				switch {
+				case request == nil && l.Type == "withdraw":
+					request = &l
+				case request != nil && decided == nil && l.Key == request.Key && l.Type == "":
+					decided = &l
+				}
+			}
+		}
+		if request == nil || request.Amount != "100" || request.Asset != "TWD" || request.Status != events.ReviewPending || request.Key == "" ||
+			decided == nil || decided.Status != events.ReviewApproved || decided.Remark != "checked" {
+			t.Fatalf("withdrawal lines %+v then %+v", request, decided)
+		}
 
 		const size = 7
 		seen, cursor := 0, ""

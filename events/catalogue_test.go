@@ -200,10 +200,10 @@ func TestCheckBalanced(t *testing.T) {
 	}{
 		{"transfer", Transfer(HouseBankClearing, m, "TWD", d("100")), true},
 		{"two currencies each balanced", append(Transfer(m, HouseExchangeClearing, "TWD", d("320")), Transfer(HouseExchangeClearing, m, "USD", d("10"))...), true},
-		{"off by a cent", []Posting{{m, "TWD", d("100")}, {HouseBankClearing, "TWD", d("-99.99")}}, false},
-		{"balanced across currencies only", []Posting{{m, "TWD", d("10")}, {HouseBankClearing, "USD", d("-10")}}, false},
-		{"zero leg", []Posting{{m, "TWD", d("0")}}, false},
-		{"no account", []Posting{{"", "TWD", d("1")}, {m, "TWD", d("-1")}}, false},
+		{"off by a cent", []Posting{{m, "TWD", d("100"), ""}, {HouseBankClearing, "TWD", d("-99.99"), ""}}, false},
+		{"balanced across currencies only", []Posting{{m, "TWD", d("10"), ""}, {HouseBankClearing, "USD", d("-10"), ""}}, false},
+		{"zero leg", []Posting{{m, "TWD", d("0"), ""}}, false},
+		{"no account", []Posting{{"", "TWD", d("1"), ""}, {m, "TWD", d("-1"), ""}}, false},
 		{"empty", nil, false},
 	}
 	for _, c := range cases {

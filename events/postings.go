@@ -3,39 +3,48 @@ package events
 import (
 	"fmt"
 	"sort"
+	"strings"
 
 	"github.com/shopspring/decimal"
 )
 
-// Posting is one leg of a double-entry transaction: a signed amount on a named ledger account.
-// The legs of one event sum to zero per currency. For member accounts a positive amount increases
-// what the member holds; house accounts carry the opposite side (bank clearing goes negative when
-// a member deposits, because the bank now owes lotbook what lotbook owes the member).
+// Posting is one leg of a double-entry transaction: a signed amount of one asset on a named
+// ledger account. The asset is a currency (Currency, an ISO code: the amount is money) or a
+// security (Security, "<market>:<symbol>" such as "TW:2330": the amount is a whole number of
+// shares); exactly one is set. The legs of one event sum to zero per asset. For member accounts
+// a positive amount increases what the member holds; house accounts carry the opposite side (bank
+// clearing goes negative when a member deposits, because the bank now owes lotbook what lotbook
+// owes the member).
+//
+// Postings stored before securities existed carry only a currency; their JSON is unchanged
+// (security is omitted when empty), so old events decode as currency postings.
 type Posting struct {
 	Account  string          `json:"account"`
-	Currency string          `json:"currency"`
+	Currency string          `json:"currency,omitempty"`
 	Amount   decimal.Decimal `json:"amount"`
+	Security string          `json:"security,omitempty"`
 }
 
-// MovesMoney is implemented by every event that changes a balance.
+// Asset is what the posting moves: its currency code or its security code. The two cannot
+// collide: security codes carry a market prefix ("TW:2330"), currency codes never hold a colon.
+func (p Posting) Asset() string {
+	if p.Security != "" {
+		return p.Security
+	}
+	return p.Currency
+}
+
+// IsShares reports whether the posting moves shares of a security rather than money.
+func (p Posting) IsShares() bool { return p.Security != "" }
+
+// Security is the asset code of a listed security: "TW:2330" for symbol 2330 on market TW.
+func Security(market, symbol string) string { return market + ":" + symbol }
+
+// MovesMoney is implemented by every event that changes a balance (of money or of shares).
 type MovesMoney interface {
 	Payload
 	MoneyPostings() []Posting
 }
-
-// Ledger account names.
-const (
-	HouseBankClearing     = "house:bank_clearing"
-	HouseFeesRevenue      = "house:fees_revenue"
-	HouseTaxPayable       = "house:tax_payable"
-	HouseExchangeClearing = "house:exchange_clearing"
-)
-
-// MemberAvailable is a member's spendable cash account.
-func MemberAvailable(memberID string) string { return "member:" + memberID + ":available" }
-
-// MemberFrozen is a member's reserved cash account (pending withdrawals, open buy orders).
-func MemberFrozen(memberID string) string { return "member:" + memberID + ":frozen" }
 
 // Transfer is the two legs moving amount of currency from one account to another.
 func Transfer(from, to, currency string, amount decimal.Decimal) []Posting {
@@ -45,21 +54,28 @@ func Transfer(from, to, currency string, amount decimal.Decimal) []Posting {
 	}
 }
 
-// CheckBalanced returns an error naming every currency whose legs do not sum to zero, and any
-// leg that is zero, empty or unnamed.
+// TransferShares is the two legs moving shares of a security from one account to another.
+func TransferShares(from, to, security string, shares int64) []Posting {
+	n := decimal.NewFromInt(shares)
+	return []Posting{
+		{Account: from, Security: security, Amount: n.Neg()},
+		{Account: to, Security: security, Amount: n},
+	}
+}
+
+// CheckBalanced returns an error naming every asset whose legs do not sum to zero, and any leg
+// that is zero, unnamed, on an undeclared account, of no asset or both, of an asset its account
+// does not hold, or of a fraction of a share.
 func CheckBalanced(ps []Posting) error {
 	if len(ps) == 0 {
 		return fmt.Errorf("events: no postings")
 	}
 	sums := map[string]decimal.Decimal{}
 	for i, p := range ps {
-		if p.Account == "" || p.Currency == "" {
-			return fmt.Errorf("events: posting %d has no account or currency", i)
+		if err := p.check(); err != nil {
+			return fmt.Errorf("events: posting %d: %w", i, err)
 		}
-		if p.Amount.IsZero() {
-			return fmt.Errorf("events: posting %d to %s is zero", i, p.Account)
-		}
-		sums[p.Currency] = sums[p.Currency].Add(p.Amount)
+		sums[p.Asset()] = sums[p.Asset()].Add(p.Amount)
 	}
 	var bad []string
 	for c, s := range sums {
@@ -70,6 +86,35 @@ func CheckBalanced(ps []Posting) error {
 	if len(bad) > 0 {
 		sort.Strings(bad)
 		return fmt.Errorf("events: postings unbalanced: %v", bad)
+	}
+	return nil
+}
+
+// check is the rule for one leg on its own.
+func (p Posting) check() error {
+	if p.Account == "" || (p.Currency == "") == (p.Security == "") {
+		return fmt.Errorf("%q needs an account and exactly one of currency or security", p.Account)
+	}
+	if p.Amount.IsZero() {
+		return fmt.Errorf("to %s is zero", p.Account)
+	}
+	if strings.Contains(p.Currency, ":") {
+		return fmt.Errorf("currency %q is not a currency code", p.Currency)
+	}
+	if p.IsShares() {
+		if m, s, ok := strings.Cut(p.Security, ":"); !ok || m == "" || s == "" {
+			return fmt.Errorf("security %q is not <market>:<symbol>", p.Security)
+		}
+		if !p.Amount.IsInteger() {
+			return fmt.Errorf("%s of %s is not a whole number of shares", p.Amount, p.Security)
+		}
+	}
+	a, err := ParseAccount(p.Account)
+	if err != nil {
+		return err
+	}
+	if a.Kind.Holds == HoldsMoney && p.IsShares() || a.Kind.Holds == HoldsShares && !p.IsShares() {
+		return fmt.Errorf("account %s does not hold %s", p.Account, p.Asset())
 	}
 	return nil
 }

@@ -14,10 +14,10 @@ import (
 // order that is done no longer needs (frozen -> available).
 
 // House accounts of trading.
-const (
-	HouseTradeClearing   = "house:trade_clearing"   // the market side of every trade
-	HouseMarginLoans     = "house:margin_loans"     // the broker's financing of margin longs (negative while lent)
-	HouseShortCollateral = "house:short_collateral" // short sale proceeds and short margin the broker holds
+var (
+	HouseTradeClearing   = HouseAccount("trade_clearing")   // the market side of every trade
+	HouseMarginLoans     = HouseAccount("margin_loans")     // the broker's financing of margin longs (negative while lent)
+	HouseShortCollateral = HouseAccount("short_collateral") // short sale proceeds and short margin the broker holds
 )
 
 // Order sides, position directions, order types and intents.

@@ -4,31 +4,32 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/events"
 )
 
-// The balances projection sums the postings of every event that moves money: member cash
-// (available and frozen per currency) and house account totals per currency.
+// The balances projection sums the postings of every event that moves an asset: one row per
+// member, account kind and asset (cash available and frozen per currency today; any kind a
+// capability declares, shares included, without a change here) and one per house account and
+// asset. events.ParseAccount reads the account names.
 
 var balancesTable = &table{
 	name: "balances",
-	cols: []column{{"member_id", kText}, {"currency", kText}, {"available", kText}, {"frozen", kText}, {"position", kInt}},
-	key:  []string{"member_id", "currency"},
+	cols: []column{{"member_id", kText}, {"kind", kText}, {"asset", kText}, {"amount", kText}, {"position", kInt}},
+	key:  []string{"member_id", "kind", "asset"},
 }
 
 var houseBalancesTable = &table{
 	name: "house_balances",
-	cols: []column{{"account", kText}, {"currency", kText}, {"amount", kText}, {"position", kInt}},
-	key:  []string{"account", "currency"},
+	cols: []column{{"account", kText}, {"asset", kText}, {"amount", kText}, {"position", kInt}},
+	key:  []string{"account", "asset"},
 }
 
 var balancesProjector = &projector{
 	name:    "balances",
-	version: 1,
+	version: 2, // v2: a row per declared account kind and asset instead of currency columns
 	unit:    accountUnit,
 	money:   true,
 	tables:  []*table{balancesTable, houseBalancesTable},
@@ -39,139 +40,98 @@ var balancesProjector = &projector{
 	apply: applyBalances,
 }
 
-type balanceKey struct{ member, currency string }
-
-type balanceRow struct {
-	available, frozen decimal.Decimal
-	position          int64 // global position of the last event that changed the row
-}
-
-type houseKey struct{ account, currency string }
-
-type houseRow struct {
+// sumRow is the running total of one balance row.
+type sumRow struct {
 	amount   decimal.Decimal
-	position int64
+	position int64 // global position of the last event that changed the row
 }
 
-// ledgerAccount splits a posting account into a member's available/frozen cash or a house
-// account. Any other shape is an error: the projection stalls rather than lose money.
-func ledgerAccount(account string) (member string, frozen, house bool, err error) {
-	if rest, ok := strings.CutPrefix(account, "member:"); ok {
-		switch {
-		case strings.HasSuffix(rest, ":available") && len(rest) > len(":available"):
-			return strings.TrimSuffix(rest, ":available"), false, false, nil
-		case strings.HasSuffix(rest, ":frozen") && len(rest) > len(":frozen"):
-			return strings.TrimSuffix(rest, ":frozen"), true, false, nil
-		}
-		return "", false, false, fmt.Errorf("unknown member account %q", account)
+// sums are the deltas of a batch per row key, then the totals once the stored rows are added.
+type sums map[[3]string]*sumRow
+
+func (s sums) add(k [3]string, amount decimal.Decimal, position int64) {
+	r := s[k]
+	if r == nil {
+		r = &sumRow{}
+		s[k] = r
 	}
-	if strings.HasPrefix(account, "house:") && len(account) > len("house:") {
-		return "", false, true, nil
-	}
-	return "", false, false, fmt.Errorf("unknown ledger account %q", account)
+	r.amount, r.position = r.amount.Add(amount), position
 }
 
 func applyBalances(ctx context.Context, w *wtx, evs []decoded) error {
-	deltas := map[balanceKey]*balanceRow{}
-	house := map[houseKey]*houseRow{}
-	members := map[string]struct{}{}
+	member, house := sums{}, sums{}
+	members, accounts := map[string]struct{}{}, map[string]struct{}{}
 	for _, d := range evs {
 		ps := d.p.(events.MovesMoney).MoneyPostings()
 		if err := events.CheckBalanced(ps); err != nil {
 			return d.fail(err)
 		}
 		for _, p := range ps {
-			member, frozen, isHouse, err := ledgerAccount(p.Account)
+			a, err := events.ParseAccount(p.Account)
 			if err != nil {
 				return d.fail(err)
 			}
-			if isHouse {
-				k := houseKey{p.Account, p.Currency}
-				h := house[k]
-				if h == nil {
-					h = &houseRow{}
-					house[k] = h
-				}
-				h.amount = h.amount.Add(p.Amount)
-				h.position = d.ev.Position
-				continue
-			}
-			k := balanceKey{member, p.Currency}
-			b := deltas[k]
-			if b == nil {
-				b = &balanceRow{}
-				deltas[k] = b
-				members[member] = struct{}{}
-			}
-			if frozen {
-				b.frozen = b.frozen.Add(p.Amount)
+			if a.Kind.Member {
+				member.add([3]string{a.MemberID, a.Kind.Name, p.Asset()}, p.Amount, d.ev.Position)
+				members[a.MemberID] = struct{}{}
 			} else {
-				b.available = b.available.Add(p.Amount)
+				house.add([3]string{p.Account, p.Asset()}, p.Amount, d.ev.Position)
+				accounts[p.Account] = struct{}{}
 			}
-			b.position = d.ev.Position
 		}
 	}
-	if err := w.selectIn(ctx, balancesTable, "member_id", keysOf(members), func(rows *sql.Rows) error {
-		var k balanceKey
-		var avail, frozen string
-		var pos int64
-		if err := rows.Scan(&k.member, &k.currency, &avail, &frozen, &pos); err != nil {
+	if err := addStored(ctx, w, balancesTable, "member_id", members, member, 3); err != nil {
+		return err
+	}
+	if err := addStored(ctx, w, houseBalancesTable, "account", accounts, house, 2); err != nil {
+		return err
+	}
+	for _, u := range []struct {
+		t    *table
+		s    sums
+		keys int
+	}{{balancesTable, member, 3}, {houseBalancesTable, house, 2}} {
+		rows := make([][]any, 0, len(u.s))
+		for k, r := range u.s {
+			row := make([]any, 0, u.keys+2)
+			for _, v := range k[:u.keys] {
+				row = append(row, v)
+			}
+			rows = append(rows, append(row, r.amount.String(), r.position))
+		}
+		if err := w.upsert(ctx, u.t, rows); err != nil {
 			return err
 		}
-		b := deltas[k]
-		if b == nil {
-			return nil // another currency of a touched member
-		}
-		a, err := decimal.NewFromString(avail)
-		if err != nil {
-			return fmt.Errorf("balance of %s %s: %w", k.member, k.currency, err)
-		}
-		f, err := decimal.NewFromString(frozen)
-		if err != nil {
-			return fmt.Errorf("balance of %s %s: %w", k.member, k.currency, err)
-		}
-		b.available, b.frozen = b.available.Add(a), b.frozen.Add(f)
-		return nil
-	}); err != nil {
-		return err
 	}
-	rows := make([][]any, 0, len(deltas))
-	for k, b := range deltas {
-		rows = append(rows, []any{k.member, k.currency, b.available.String(), b.frozen.String(), b.position})
-	}
-	if err := w.upsert(ctx, balancesTable, rows); err != nil {
-		return err
-	}
-	if len(house) == 0 {
+	return nil
+}
+
+// addStored adds the stored amounts of the rows a batch touched (selected by col in keys) to
+// their deltas; t's first n columns are the row key, then amount and position.
+func addStored(ctx context.Context, w *wtx, t *table, col string, keys map[string]struct{}, s sums, n int) error {
+	if len(keys) == 0 {
 		return nil
 	}
-	accounts := map[string]struct{}{}
-	for k := range house {
-		accounts[k.account] = struct{}{}
-	}
-	if err := w.selectIn(ctx, houseBalancesTable, "account", keysOf(accounts), func(rows *sql.Rows) error {
-		var k houseKey
+	return w.selectIn(ctx, t, col, keysOf(keys), func(rows *sql.Rows) error {
+		var k [3]string
 		var amount string
 		var pos int64
-		if err := rows.Scan(&k.account, &k.currency, &amount, &pos); err != nil {
+		dest := make([]any, 0, n+2)
+		for i := range n {
+			dest = append(dest, &k[i])
+		}
+		if err := rows.Scan(append(dest, &amount, &pos)...); err != nil {
 			return err
 		}
-		h := house[k]
-		if h == nil {
-			return nil
+		r := s[k]
+		if r == nil {
+			return nil // a row of a touched member or account that this batch did not move
 		}
 		a, err := decimal.NewFromString(amount)
 		if err != nil {
-			return fmt.Errorf("house balance %s %s: %w", k.account, k.currency, err)
+			return fmt.Errorf("%s %v: %w", t.name, k[:n], err)
 		}
-		h.amount = h.amount.Add(a)
+		r.amount = r.amount.Add(a)
 		return nil
-	}); err != nil {
-		return err
-	}
-	hrows := make([][]any, 0, len(house))
-	for k, h := range house {
-		hrows = append(hrows, []any{k.account, k.currency, h.amount.String(), h.position})
-	}
-	return w.upsert(ctx, houseBalancesTable, hrows)
+	})
 }

@@ -5,25 +5,14 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"strconv"
 
 	"github.com/lotbook/lotbook/events"
 )
 
 // The member_funds projection: identity submissions (the ops queue and the member's own status),
-// bank cards, withdrawals (the ops queue), the credit score, and the member's money history
-// beyond deposits (fund_moves: withdrawals, both legs of every exchange, credit score changes),
-// which FundHistory merges with fund_records. It keeps its own account names (funds_accounts,
-// from MemberRegistered) so that it needs no other projector's tables.
-
-// More record types of the money history (deposits and withdrawals are in fundrecords.go).
-const (
-	RecordExchange = "exchange"
-	RecordCredit   = "credit"
-)
-
-// StatusCompleted is the status of history lines that need no review (exchanges, credit changes).
-const StatusCompleted = "completed"
+// bank cards, withdrawals (the ops queue) and the credit score; the member's money history is the
+// journal (journal.go). It keeps its own account names (funds_accounts, from MemberRegistered) so
+// that it needs no other projector's tables.
 
 var realNameTable = &table{
 	name: "realname",
@@ -58,18 +47,6 @@ var withdrawalsTable = &table{
 	indexes: []string{"status, seq"},
 }
 
-var fundMovesTable = &table{
-	name: "fund_moves",
-	cols: []column{
-		{"record_id", kText}, {"member_id", kText}, {"type", kText}, {"order_no", kText}, {"currency", kText},
-		{"amount", kText}, {"status", kText}, {"remark", kText}, {"channel_name", kText}, {"bank_name", kText},
-		{"card_last4", kText}, {"rate", kText}, {"credit_score", kInt}, {"leg", kInt},
-		{"created_at", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt},
-	},
-	key:     []string{"record_id"},
-	indexes: []string{"member_id, seq", "member_id, type, seq"},
-}
-
 var creditScoresTable = &table{
 	name: "credit_scores",
 	cols: []column{{"member_id", kText}, {"score", kInt}, {"position", kInt}},
@@ -95,13 +72,13 @@ var memberFundsProjector = &projector{
 	version: 1,
 	unit:    accountUnit,
 	money:   true,
-	tables: []*table{realNameTable, bankCardsTable, withdrawalsTable, fundMovesTable, creditScoresTable, fundsAccountsTable,
+	tables: []*table{realNameTable, bankCardsTable, withdrawalsTable, creditScoresTable, fundsAccountsTable,
 		withdrawalChannelsTable},
 	wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MemberRegistered, events.RealNameSubmitted, events.RealNameApproved, events.RealNameRejected,
 			events.BankCardBound, events.BankCardUnbound, events.WithdrawalRequested, events.WithdrawalApproved,
-			events.WithdrawalRejected, events.ExchangeExecuted, events.CreditScoreChanged, events.WithdrawalChannelConfigured:
+			events.WithdrawalRejected, events.CreditScoreChanged, events.WithdrawalChannelConfigured:
 			return true
 		}
 		return false
@@ -145,31 +122,11 @@ func (r *withdrawalRow) scan(rows interface{ Scan(...any) error }) error {
 		&r.seq, &r.position)
 }
 
-// moveRow is one fund_moves row in column order.
-type moveRow struct {
-	recordID, memberID, typ, orderNo, currency, amount, status, remark, channelName, bankName, cardLast4, rate string
-	creditScore, leg, createdAt, updatedAt, seq, position                                                      int64
-}
-
-func (r *moveRow) args() []any {
-	return []any{r.recordID, r.memberID, r.typ, r.orderNo, r.currency, r.amount, r.status, r.remark, r.channelName,
-		r.bankName, r.cardLast4, r.rate, r.creditScore, r.leg, r.createdAt, r.updatedAt, r.seq, r.position}
-}
-
-func (r *moveRow) scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.recordID, &r.memberID, &r.typ, &r.orderNo, &r.currency, &r.amount, &r.status, &r.remark,
-		&r.channelName, &r.bankName, &r.cardLast4, &r.rate, &r.creditScore, &r.leg, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
-}
-
-// noScore marks history lines that are not credit changes.
-const noScore = -1
-
 // memberFundsPage is one page's rows, loaded where the page decides on rows written before it.
 type memberFundsPage struct {
 	accounts    map[string]string // member id -> account
 	realNames   map[string]*realNameRow
 	withdrawals map[string]*withdrawalRow
-	moves       map[string]*moveRow
 	cards       map[string][]any // card id -> row, nil when unbound in this page
 	scores      map[string][]any
 	newAccounts [][]any
@@ -178,7 +135,7 @@ type memberFundsPage struct {
 
 func applyMemberFunds(ctx context.Context, w *wtx, evs []decoded) error {
 	pg := &memberFundsPage{accounts: map[string]string{}, realNames: map[string]*realNameRow{}, withdrawals: map[string]*withdrawalRow{},
-		moves: map[string]*moveRow{}, cards: map[string][]any{}, scores: map[string][]any{}, channels: map[string][]any{}}
+		cards: map[string][]any{}, scores: map[string][]any{}, channels: map[string][]any{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
 	}
@@ -255,16 +212,6 @@ func (pg *memberFundsPage) load(ctx context.Context, w *wtx, evs []decoded) erro
 	}); err != nil {
 		return err
 	}
-	if err := w.selectIn(ctx, fundMovesTable, "record_id", keysOf(needWithdrawal), func(rows *sql.Rows) error {
-		r := &moveRow{}
-		if err := r.scan(rows); err != nil {
-			return err
-		}
-		pg.moves[r.recordID] = r
-		return nil
-	}); err != nil {
-		return err
-	}
 	return pg.loadChannels(ctx, w, evs)
 }
 
@@ -332,26 +279,11 @@ func (pg *memberFundsPage) apply(d decoded) error {
 			currency: e.Currency, amount: e.Amount.String(), channelName: e.ChannelName, cardID: e.CardID, holderName: e.HolderName,
 			bankName: e.BankName, branch: e.Branch, bankCode: e.BankCode, cardLast4: e.CardLast4, status: events.ReviewPending,
 			createdAt: at, updatedAt: at, seq: pos, position: pos}
-		pg.moves[e.OrderNo] = &moveRow{recordID: e.OrderNo, memberID: member, typ: RecordWithdraw, orderNo: e.OrderNo,
-			currency: e.Currency, amount: e.Amount.String(), status: events.ReviewPending, channelName: e.ChannelName,
-			bankName: e.BankName, cardLast4: e.CardLast4, creditScore: noScore, createdAt: at, updatedAt: at, seq: pos, position: pos}
 	case events.WithdrawalApproved:
 		return pg.decideWithdrawal(d, e.OrderNo, events.ReviewApproved, e.Remark)
 	case events.WithdrawalRejected:
 		return pg.decideWithdrawal(d, e.OrderNo, events.ReviewRejected, e.Remark)
-	case events.ExchangeExecuted:
-		rate := e.Rate.String()
-		for leg, l := range []struct {
-			suffix, currency, amount string
-		}{{":from", e.From, e.FromAmount.Neg().String()}, {":to", e.To, e.ToAmount.String()}} {
-			pg.moves[e.OrderNo+l.suffix] = &moveRow{recordID: e.OrderNo + l.suffix, memberID: member, typ: RecordExchange,
-				orderNo: e.OrderNo, currency: l.currency, amount: l.amount, status: StatusCompleted, rate: rate,
-				creditScore: noScore, leg: int64(leg), createdAt: at, updatedAt: at, seq: pos, position: pos}
-		}
 	case events.CreditScoreChanged:
-		id := "credit-" + strconv.FormatInt(pos, 10)
-		pg.moves[id] = &moveRow{recordID: id, memberID: member, typ: RecordCredit, orderNo: e.Ref, amount: strconv.Itoa(e.Delta),
-			status: StatusCompleted, remark: e.Reason, creditScore: int64(e.Score), createdAt: at, updatedAt: at, seq: pos, position: pos}
 		pg.scores[member] = []any{member, int64(e.Score), pos}
 	}
 	return nil
@@ -368,13 +300,12 @@ func (pg *memberFundsPage) review(d decoded, member, status, remark string) erro
 }
 
 func (pg *memberFundsPage) decideWithdrawal(d decoded, orderNo, status, remark string) error {
-	r, m := pg.withdrawals[orderNo], pg.moves[orderNo]
-	if r == nil || m == nil {
+	r := pg.withdrawals[orderNo]
+	if r == nil {
 		return d.fail(fmt.Errorf("withdrawal %s decided but never requested", orderNo))
 	}
 	at := micros(d.ev.Metadata.ServerTime)
 	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.ev.Metadata.Actor, at, d.ev.Position
-	m.status, m.remark, m.updatedAt, m.position = status, remark, at, d.ev.Position
 	return nil
 }
 
@@ -404,20 +335,14 @@ func (pg *memberFundsPage) write(ctx context.Context, w *wtx) error {
 	if err := w.upsert(ctx, bankCardsTable, cards); err != nil {
 		return err
 	}
-	var ws, ms, ss [][]any
+	var ws, ss [][]any
 	for _, r := range pg.withdrawals {
 		ws = append(ws, r.args())
-	}
-	for _, r := range pg.moves {
-		ms = append(ms, r.args())
 	}
 	for _, r := range pg.scores {
 		ss = append(ss, r)
 	}
 	if err := w.upsert(ctx, withdrawalsTable, ws); err != nil {
-		return err
-	}
-	if err := w.upsert(ctx, fundMovesTable, ms); err != nil {
 		return err
 	}
 	if err := w.upsert(ctx, creditScoresTable, ss); err != nil {

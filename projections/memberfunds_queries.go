@@ -3,9 +3,9 @@ package projections
 import (
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -38,19 +38,16 @@ type Withdrawal struct {
 	CreatedAt, UpdatedAt                              time.Time
 }
 
-// FundLine is one line of a member's whole money history: deposits (fund_records), withdrawals,
-// both legs of each exchange (signed amounts, same order number), credit score changes (Amount is
-// the change, CreditScore the score after; no currency).
+// FundLine is one line of a member's whole money history (the journal): its type, order number,
+// asset (Currency: a currency code, a security code, or empty for credit score points), signed
+// amount, status, remark, instrument (Symbol) and the labels its event gave it (Details: channel
+// name, bank, rate, credit score after the change, settlement date, ...).
 type FundLine struct {
-	OrderNo, Type, Currency  string
-	Amount                   decimal.Decimal
-	Status, Remark           string
-	ChannelName, ProofFileID string
-	BankName, CardLast4      string
-	Rate                     string // exchanges only
-	CreditScore              int    // credit changes only; -1 otherwise
-	Symbol, SettleDate       string // trade lines only (trading.go); SettleDate on a sale's trade line
-	CreatedAt, UpdatedAt     time.Time
+	OrderNo, Type, Currency string
+	Amount                  decimal.Decimal
+	Status, Remark, Symbol  string
+	Details                 map[string]string
+	CreatedAt, UpdatedAt    time.Time
 }
 
 const realNameCols = `member_id, account, submission_id, name, id_cipher, id_masked, front_file_id, back_file_id, status,
@@ -194,42 +191,33 @@ func (db *Reader) CreditScoreOf(ctx context.Context, memberID string) (score int
 	return score, true, nil
 }
 
-// FundHistory lists a member's money history of type typ ("all", "deposit", "withdraw",
-// "exchange", "credit", or a trade line type: "trade", "fee", "tax", "financing", "collateral"),
-// newest first; the two legs of an exchange come source first, a fill's lines in that order.
+// FundHistory lists a member's journal lines of type typ ("all" or a declared line type: see
+// events.LineTypes), newest first; the lines of one event in the order it gave them (the two legs
+// of an exchange source first, a fill's lines trade, fee, tax, ...).
 func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, size int) ([]FundLine, bool, error) {
 	limit, offset := pageArgs(page, size)
 	filter, args := "", []any{memberID}
 	if typ != "" && typ != "all" {
 		filter, args = " AND type = ?", append(args, typ)
 	}
-	args = slices.Concat(args, args, args) // one set for each of the three tables
-	q := `SELECT order_no, type, currency, amount, status, remark, channel_name, proof_file_id, '' AS bank_name, '' AS card_last4,
-			'' AS rate, ` + fmt.Sprint(noScore) + ` AS credit_score, '' AS symbol, '' AS settle_date, created_at, updated_at, seq, 0 AS leg
-		FROM fund_records WHERE member_id = ?` + filter + `
-		UNION ALL
-		SELECT order_no, type, currency, amount, status, remark, channel_name, '', bank_name, card_last4, rate, credit_score,
-			'', '', created_at, updated_at, seq, leg
-		FROM fund_moves WHERE member_id = ?` + filter + `
-		UNION ALL
-		SELECT order_no, type, currency, amount, '` + StatusCompleted + `', remark, '', '', '', '', '', ` + fmt.Sprint(noScore) + `,
-			symbol, settle_date, created_at, created_at, seq, leg
-		FROM trade_moves WHERE member_id = ?` + filter + `
-		ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?`
+	q := "SELECT " + journalFields.list() + " FROM journal WHERE member_id = ?" + filter + " ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?"
 	var out []FundLine
 	err := db.query(ctx, "fund history", q, append(args, limit, offset), func(rows *sql.Rows) error {
-		var l FundLine
-		var amount string
-		var score, created, updated, seq, leg int64
-		if err := rows.Scan(&l.OrderNo, &l.Type, &l.Currency, &amount, &l.Status, &l.Remark, &l.ChannelName, &l.ProofFileID,
-			&l.BankName, &l.CardLast4, &l.Rate, &score, &l.Symbol, &l.SettleDate, &created, &updated, &seq, &leg); err != nil {
+		var r journalRow
+		if err := journalFields.scan(rows, &r); err != nil {
 			return err
 		}
+		l := FundLine{OrderNo: r.orderNo, Type: r.typ, Currency: r.asset, Status: r.status, Remark: r.remark,
+			Symbol: r.instrument, Details: map[string]string{}, CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}
 		var err error
-		if l.Amount, err = decimal.NewFromString(amount); err != nil {
-			return err
+		if l.Amount, err = decimal.NewFromString(r.amount); err != nil {
+			return fmt.Errorf("journal line %s amount: %w", r.lineID, err)
 		}
-		l.CreditScore, l.CreatedAt, l.UpdatedAt = int(score), fromMicros(created), fromMicros(updated)
+		if r.details != "" {
+			if err := json.Unmarshal([]byte(r.details), &l.Details); err != nil {
+				return fmt.Errorf("journal line %s details: %w", r.lineID, err)
+			}
+		}
 		out = append(out, l)
 		return nil
 	})

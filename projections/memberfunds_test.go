@@ -113,7 +113,8 @@ func TestMemberFunds(t *testing.T) {
 		if fmt.Sprint(got) != fmt.Sprint(want) {
 			t.Fatalf("history\n%v\nwant\n%v", got, want)
 		}
-		if lines[0].CreditScore != 95 || lines[1].Rate != "0.03125" || lines[3].CardLast4 != "6789" || lines[5].CreditScore != noScore {
+		if lines[0].Details["creditScore"] != "95" || lines[1].Details["rate"] != "0.03125" || lines[3].Details["cardLast4"] != "6789" ||
+			lines[5].Details["creditScore"] != "" || lines[5].Details["channelName"] == "" {
 			t.Fatalf("details %+v", lines)
 		}
 		for typ, n := range map[string]int{"deposit": 1, "withdraw": 2, "exchange": 2, "credit": 1} {

@@ -92,19 +92,19 @@ func TestApply(t *testing.T) {
 			t.Fatalf("house = %v, %v", house, err)
 		}
 
-		recs, more, err := db.FundRecords(ctx, m, "all", 1, 20)
+		recs, more, err := db.FundHistory(ctx, m, "all", 1, 20)
 		if err != nil || more || len(recs) != 2 {
 			t.Fatalf("fund records = %+v, %v, %v", recs, more, err)
 		}
 		if recs[0].OrderNo != "D2" || recs[0].Status != events.ReviewRejected || recs[0].Remark != "blurry proof" ||
-			!recs[0].Amount.Equal(dec("2500.5")) || recs[0].Type != RecordDeposit || recs[0].ChannelName != "Bank" ||
-			recs[0].ProofFileID != "f-D2" || !recs[0].UpdatedAt.After(recs[0].CreatedAt) {
+			!recs[0].Amount.Equal(dec("2500.5")) || recs[0].Type != events.LineDeposit || recs[0].Details["channelName"] != "Bank" ||
+			recs[0].Details["proofFileId"] != "f-D2" || !recs[0].UpdatedAt.After(recs[0].CreatedAt) {
 			t.Fatalf("record 0 = %+v", recs[0])
 		}
 		if recs[1].OrderNo != "D1" || recs[1].Status != events.ReviewApproved {
 			t.Fatalf("record 1 = %+v", recs[1])
 		}
-		if w, _, err := db.FundRecords(ctx, m, RecordWithdraw, 1, 20); err != nil || len(w) != 0 {
+		if w, _, err := db.FundHistory(ctx, m, events.LineWithdraw, 1, 20); err != nil || len(w) != 0 {
 			t.Fatalf("withdraw records = %+v, %v", w, err)
 		}
 
@@ -253,7 +253,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		e.approveDeposit(m, "D3", "300")
 		r.waitFor(t, e.head())
 		mustBalance(t, db, m, "TWD", "3300", "0")
-		recs, _, err := db.FundRecords(ctx, m, "all", 1, 10)
+		recs, _, err := db.FundHistory(ctx, m, "all", 1, 10)
 		if err != nil || len(recs) != 3 {
 			t.Fatalf("records = %+v, %v", recs, err)
 		}
@@ -382,7 +382,7 @@ func TestRebuildWhileServing(t *testing.T) {
 					default:
 					}
 				}
-				if _, _, err := db.FundRecords(ctx, members[0], "all", 1, 20); err != nil {
+				if _, _, err := db.FundHistory(ctx, members[0], "all", 1, 20); err != nil {
 					select {
 					case readErrs <- err:
 					default:
@@ -434,7 +434,7 @@ func TestRebuildWhileServing(t *testing.T) {
 
 		// A second rebuild works too (fresh constraint and index names), also with no runner.
 		r.stop()
-		if err := NewRunner(db, e.store, nil, nil).Rebuild(ctx, "fund_records", nil); err != nil {
+		if err := NewRunner(db, e.store, nil, nil).Rebuild(ctx, "journal", nil); err != nil {
 			t.Fatal(err)
 		}
 		noDiffs(t, NewRunner(db, e.store, nil, nil))
@@ -452,25 +452,25 @@ func TestCompareDetectsTampering(t *testing.T) {
 		r.waitFor(t, e.head())
 		noDiffs(t, r.Runner)
 
-		if _, err := db.w.ExecContext(ctx, db.d.rebind("UPDATE balances SET available = ? WHERE member_id = ?"), "1000000", m); err != nil {
+		if _, err := db.w.ExecContext(ctx, db.d.rebind("UPDATE balances SET amount = ? WHERE member_id = ? AND kind = 'available'"), "1000000", m); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := db.w.ExecContext(ctx, db.d.rebind("DELETE FROM fund_records WHERE record_id = ?"), "D1"); err != nil {
+		if _, err := db.w.ExecContext(ctx, db.d.rebind("DELETE FROM journal WHERE line_id = ?"), "D1"); err != nil {
 			t.Fatal(err)
 		}
 		diffs, err := r.Compare(ctx, "balances")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(diffs) != 1 || !strings.Contains(diffs[0], m) || !strings.Contains(diffs[0], `available read model "1000000", replay "1000"`) {
+		if len(diffs) != 1 || !strings.Contains(diffs[0], m) || !strings.Contains(diffs[0], `kind=available asset=TWD]: amount read model "1000000", replay "1000"`) {
 			t.Fatalf("balances diffs = %q", diffs)
 		}
-		diffs, err = r.Compare(ctx, "fund_records")
+		diffs, err = r.Compare(ctx, "journal")
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(diffs) != 1 || !strings.Contains(diffs[0], "record_id=D1") || !strings.Contains(diffs[0], "missing from the read model") {
-			t.Fatalf("fund_records diffs = %q", diffs)
+		if len(diffs) != 1 || !strings.Contains(diffs[0], "line_id=D1") || !strings.Contains(diffs[0], "missing from the read model") {
+			t.Fatalf("journal diffs = %q", diffs)
 		}
 		if _, err := r.Compare(ctx, "nope"); !errors.Is(err, ErrNotFound) {
 			t.Fatalf("Compare(nope) = %v", err)
@@ -514,7 +514,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, name := range []string{"fund_records", "review_queue"} {
+	for _, name := range []string{"review_queue", "config"} {
 		for {
 			r.mu.Lock()
 			pos := r.pos[name]
@@ -528,7 +528,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	for _, name := range []string{"balances", "members", "member_funds", "trading"} {
+	for _, name := range []string{"balances", "members", "journal", "member_funds", "trading"} {
 		r.mu.Lock()
 		pos := r.pos[name]
 		r.mu.Unlock()

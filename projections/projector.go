@@ -43,7 +43,7 @@ func (d decoded) fail(err error) error {
 }
 
 // projectors is the fixed set of read models, in the order Names reports them.
-var projectors = []*projector{membersProjector, balancesProjector, fundRecordsProjector, reviewQueueProjector, configProjector, favoritesProjector}
+var projectors = []*projector{membersProjector, balancesProjector, reviewQueueProjector, configProjector, favoritesProjector}
 
 // accountUnit holds the read models of a member's account that responses read together.
 const accountUnit = "account"

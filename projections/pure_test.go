@@ -6,29 +6,6 @@ import (
 	"testing"
 )
 
-func TestLedgerAccount(t *testing.T) {
-	for _, tc := range []struct {
-		account       string
-		member        string
-		frozen, house bool
-		wantErr       bool
-	}{
-		{account: "member:abc:available", member: "abc"},
-		{account: "member:abc:frozen", member: "abc", frozen: true},
-		{account: "house:bank_clearing", house: true},
-		{account: "house:", wantErr: true},
-		{account: "member::available", wantErr: true},
-		{account: "member:abc:loans", wantErr: true},
-		{account: "world", wantErr: true},
-		{account: "", wantErr: true},
-	} {
-		member, frozen, house, err := ledgerAccount(tc.account)
-		if (err != nil) != tc.wantErr || member != tc.member || frozen != tc.frozen || house != tc.house {
-			t.Errorf("ledgerAccount(%q) = %q, %v, %v, %v", tc.account, member, frozen, house, err)
-		}
-	}
-}
-
 func TestSetFlag(t *testing.T) {
 	for _, tc := range []struct {
 		stored, flag string
@@ -108,7 +85,7 @@ func TestUnits(t *testing.T) {
 	for _, p := range acc.ps {
 		names = append(names, p.name)
 	}
-	if got := strings.Join(names, ","); got != "members,balances,member_funds,trading" {
+	if got := strings.Join(names, ","); got != "members,balances,journal,member_funds,trading" {
 		t.Fatalf("account unit = %s", got)
 	}
 }

@@ -43,16 +43,6 @@ type Balance struct {
 	Available, Frozen decimal.Decimal
 }
 
-// FundRecord is one line of a member's money history.
-type FundRecord struct {
-	OrderNo, MemberID, Type, Currency string
-	Amount                            decimal.Decimal
-	Status, Remark                    string
-	ChannelID, ChannelName            string
-	ProofFileID                       string
-	CreatedAt, UpdatedAt              time.Time
-}
-
 // Deposit is a deposit in the ops review queue.
 type Deposit struct {
 	OrderNo, MemberID, Account, Currency string
@@ -324,36 +314,50 @@ func trimPage[T any](items []T, limit int) ([]T, bool, error) {
 
 // Balances returns a member's cash per currency (an empty map when nothing was ever credited).
 func (db *Reader) Balances(ctx context.Context, memberID string) (map[string]Balance, error) {
-	out := map[string]Balance{}
-	err := db.query(ctx, "balances", "SELECT currency, available, frozen FROM balances WHERE member_id = ?", []any{memberID},
-		func(rows *sql.Rows) error {
-			var cur, a, f string
-			if err := rows.Scan(&cur, &a, &f); err != nil {
-				return err
-			}
-			var b Balance
-			var err error
-			if b.Available, err = decimal.NewFromString(a); err != nil {
-				return err
-			}
-			if b.Frozen, err = decimal.NewFromString(f); err != nil {
-				return err
-			}
-			out[cur] = b
-			return nil
-		})
+	accounts, err := db.MemberBalances(ctx, memberID)
 	if err != nil {
 		return nil, err
+	}
+	out := map[string]Balance{}
+	for cur, v := range accounts[events.MemberAvailable(memberID)] {
+		b := out[cur]
+		b.Available = v
+		out[cur] = b
+	}
+	for cur, v := range accounts[events.MemberFrozen(memberID)] {
+		b := out[cur]
+		b.Frozen = v
+		out[cur] = b
 	}
 	return out, nil
 }
 
-// HouseBalances returns the total of every house account per currency.
+// MemberBalances returns the total of every account of the member per asset: ledger account
+// name -> asset (currency or security code) -> amount, whatever kinds capabilities declared.
+func (db *Reader) MemberBalances(ctx context.Context, memberID string) (map[string]map[string]decimal.Decimal, error) {
+	return db.assetSums(ctx, "balances of "+memberID, "SELECT kind, asset, amount FROM balances WHERE member_id = ?",
+		[]any{memberID}, func(kind string) (string, error) {
+			a, err := events.ParseAccount("member:" + memberID + ":" + kind)
+			return a.String(), err
+		})
+}
+
+// HouseBalances returns the total of every house account per asset.
 func (db *Reader) HouseBalances(ctx context.Context) (map[string]map[string]decimal.Decimal, error) {
+	return db.assetSums(ctx, "house balances", "SELECT account, asset, amount FROM house_balances", nil,
+		func(account string) (string, error) { return account, nil })
+}
+
+// assetSums reads (account part, asset, amount) rows into account -> asset -> amount.
+func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, account func(string) (string, error)) (map[string]map[string]decimal.Decimal, error) {
 	out := map[string]map[string]decimal.Decimal{}
-	err := db.query(ctx, "house balances", "SELECT account, currency, amount FROM house_balances", nil, func(rows *sql.Rows) error {
-		var acct, cur, a string
-		if err := rows.Scan(&acct, &cur, &a); err != nil {
+	err := db.query(ctx, what, q, args, func(rows *sql.Rows) error {
+		var part, asset, a string
+		if err := rows.Scan(&part, &asset, &a); err != nil {
+			return err
+		}
+		acct, err := account(part)
+		if err != nil {
 			return err
 		}
 		v, err := decimal.NewFromString(a)
@@ -363,44 +367,13 @@ func (db *Reader) HouseBalances(ctx context.Context) (map[string]map[string]deci
 		if out[acct] == nil {
 			out[acct] = map[string]decimal.Decimal{}
 		}
-		out[acct][cur] = v
+		out[acct][asset] = v
 		return nil
 	})
 	if err != nil {
 		return nil, err
 	}
 	return out, nil
-}
-
-// FundRecords lists a member's fund records of type typ ("all", "deposit", "withdraw"), newest
-// first.
-func (db *Reader) FundRecords(ctx context.Context, memberID, typ string, page, size int) ([]FundRecord, bool, error) {
-	limit, offset := pageArgs(page, size)
-	where, args := "member_id = ?", []any{memberID}
-	if typ != "" && typ != "all" {
-		where, args = where+" AND type = ?", append(args, typ)
-	}
-	var out []FundRecord
-	err := db.query(ctx, "fund records", `SELECT record_id, member_id, type, order_no, currency, amount, status, remark,
-		channel_id, channel_name, proof_file_id, created_at, updated_at, seq, position FROM fund_records WHERE `+where+
-		" ORDER BY seq DESC LIMIT ? OFFSET ?", append(args, limit, offset), func(rows *sql.Rows) error {
-		var r fundRow
-		if err := r.scan(rows); err != nil {
-			return err
-		}
-		amount, err := decimal.NewFromString(r.amount)
-		if err != nil {
-			return err
-		}
-		out = append(out, FundRecord{OrderNo: r.orderNo, MemberID: r.memberID, Type: r.typ, Currency: r.currency, Amount: amount,
-			Status: r.status, Remark: r.remark, ChannelID: r.channelID, ChannelName: r.channelName, ProofFileID: r.proofFileID,
-			CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)})
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return trimPage(out, limit)
 }
 
 const reviewCols = `order_no, member_id, account, currency, amount, channel_id, channel_name, proof_file_id,

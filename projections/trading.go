@@ -11,20 +11,9 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// The trading projection: each member's orders, positions (one per opening order), the money
-// lines of every fill (trade amount, commission, tax, financing, short collateral; fund history
-// merges them) and the margin notices (calls, forced closes). Positions evolve from the figures
+// The trading projection: each member's orders, positions (one per opening order) and the margin
+// notices (calls, forced closes); the money lines of every fill are the journal's (journal.go). Positions evolve from the figures
 // each OrderFilled records (basis, loan, margin, profit), as the account aggregate does.
-
-// Trade line types of the fund history: together the lines of one fill are exactly what it did
-// to the member's cash.
-const (
-	RecordTrade      = "trade"      // the traded amount: negative bought, positive sold
-	RecordFee        = "fee"        // the broker's commission
-	RecordTax        = "tax"        // the securities transaction tax
-	RecordFinancing  = "financing"  // margin financing drawn (positive) or repaid (negative)
-	RecordCollateral = "collateral" // short proceeds and margin held by the broker (negative) or given back
-)
 
 // Position statuses, as the write side defines them.
 const (
@@ -64,16 +53,6 @@ var tradePositionsTable = &table{
 	indexes: []string{"member_id, status, seq", "member_id, seq"},
 }
 
-var tradeMovesTable = &table{
-	name: "trade_moves",
-	cols: []column{
-		{"record_id", kText}, {"member_id", kText}, {"type", kText}, {"order_no", kText}, {"currency", kText}, {"amount", kText},
-		{"symbol", kText}, {"remark", kText}, {"settle_date", kText}, {"created_at", kInt}, {"leg", kInt}, {"seq", kInt}, {"position", kInt},
-	},
-	key:     []string{"record_id"},
-	indexes: []string{"member_id, seq", "member_id, type, seq"},
-}
-
 var tradeNoticesTable = &table{
 	name: "trade_notices",
 	cols: []column{
@@ -89,7 +68,7 @@ var tradingProjector = &projector{
 	version: 1,
 	unit:    accountUnit,
 	money:   true,
-	tables:  []*table{tradeOrdersTable, tradePositionsTable, tradeMovesTable, tradeNoticesTable},
+	tables:  []*table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
 	wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired,
@@ -205,7 +184,6 @@ func dsum(a string, b decimal.Decimal) (string, error) {
 type tradingPage struct {
 	orders    map[string]*orderRow
 	positions map[string]*positionRow
-	moves     [][]any
 	notices   [][]any
 }
 
@@ -230,7 +208,7 @@ func applyTrading(ctx context.Context, w *wtx, evs []decoded) error {
 	for _, up := range []struct {
 		t    *table
 		rows [][]any
-	}{{tradeOrdersTable, os}, {tradePositionsTable, ps}, {tradeMovesTable, pg.moves}, {tradeNoticesTable, pg.notices}} {
+	}{{tradeOrdersTable, os}, {tradePositionsTable, ps}, {tradeNoticesTable, pg.notices}} {
 		if err := w.upsert(ctx, up.t, up.rows); err != nil {
 			return err
 		}
@@ -317,7 +295,7 @@ func (pg *tradingPage) apply(d decoded) error {
 		p.closeOrder, p.updatedAt, p.pos = e.OrderNo, at, pos
 		p.refresh()
 	case events.OrderFilled:
-		return pg.fill(d, member, e)
+		return pg.fill(d, e)
 	case events.OrderCancelled:
 		return pg.stop(d, e.OrderNo, e.PositionID, OrderCancelled, e.Reason, e.Shares)
 	case events.OrderExpired:
@@ -343,18 +321,7 @@ func (pg *tradingPage) notice(member, typ string, r events.MarginRatio, deadline
 	pg.notices = append(pg.notices, []any{"n" + strconv.FormatInt(pos, 10), member, typ, r.Ratio.String(), deadline, reason, list, at, pos})
 }
 
-// houseSum is what an event's postings put on a house account.
-func houseSum(ps []events.Posting, account string) decimal.Decimal {
-	var s decimal.Decimal
-	for _, p := range ps {
-		if p.Account == account {
-			s = s.Add(p.Amount)
-		}
-	}
-	return s
-}
-
-func (pg *tradingPage) fill(d decoded, member string, e events.OrderFilled) error {
+func (pg *tradingPage) fill(d decoded, e events.OrderFilled) error {
 	o, p := pg.orders[e.OrderNo], pg.positions[e.PositionID]
 	if o == nil || p == nil {
 		return d.fail(fmt.Errorf("fill of unknown order %s or position %s", e.OrderNo, e.PositionID))
@@ -417,24 +384,6 @@ func (pg *tradingPage) fill(d decoded, member string, e events.OrderFilled) erro
 	}
 	p.updatedAt, p.pos = at, pos
 	p.refresh()
-	// The member's side of each house leg: the lines add up to what the fill did to their cash.
-	lines := []struct {
-		typ     string
-		account string
-	}{{RecordTrade, events.HouseTradeClearing}, {RecordFee, events.HouseFeesRevenue}, {RecordTax, events.HouseTaxPayable},
-		{RecordFinancing, events.HouseMarginLoans}, {RecordCollateral, events.HouseShortCollateral}}
-	for leg, l := range lines {
-		amt := houseSum(e.Postings, l.account).Neg()
-		if amt.IsZero() {
-			continue
-		}
-		settle := ""
-		if l.typ == RecordTrade {
-			settle = e.SettleDate
-		}
-		id := e.OrderNo + "/" + strconv.Itoa(e.Seq) + "/" + l.typ
-		pg.moves = append(pg.moves, []any{id, member, l.typ, e.OrderNo, "TWD", amt.String(), o.symbol, o.name, settle, at, int64(leg), pos, pos})
-	}
 	return nil
 }
 

@@ -1720,9 +1720,14 @@ type Posting struct {
 	// Account ledger account name, e.g. member:<id>:available
 	Account string `json:"account"`
 
-	// Amount signed; the legs of one event sum to zero per currency
-	Amount   Decimal `json:"amount"`
-	Currency string  `json:"currency"`
+	// Amount signed; the legs of one event sum to zero per asset (currency or security)
+	Amount Decimal `json:"amount"`
+
+	// Currency the currency the leg moves; empty when it moves shares of a security
+	Currency string `json:"currency"`
+
+	// Security the security whose shares the leg moves (e.g. TW:2330); absent for money
+	Security *string `json:"security,omitempty"`
 }
 
 // Quote defines model for Quote.
@@ -2003,6 +2008,9 @@ type TimelineEvent struct {
 	Balances  map[string]Balance `json:"balances"`
 	CommandId string             `json:"commandId"`
 
+	// Lines the lines the event adds to the member's money history (fund records), as the event labels them
+	Lines *[]TimelineLine `json:"lines,omitempty"`
+
 	// Position global event position
 	Position Position  `json:"position"`
 	Postings []Posting `json:"postings"`
@@ -2015,6 +2023,24 @@ type TimelineEvent struct {
 	// Type event type with its version suffix, e.g. DepositApproved.v1
 	Type    string `json:"type"`
 	Version int64  `json:"version"`
+}
+
+// TimelineLine defines model for TimelineLine.
+type TimelineLine struct {
+	Amount Decimal `json:"amount"`
+
+	// Asset currency or security code; empty for credit score points
+	Asset      string `json:"asset"`
+	Instrument string `json:"instrument"`
+
+	// Key names the line when a later event changes it; a line with no type changes the line of this key
+	Key     string `json:"key"`
+	OrderNo string `json:"orderNo"`
+	Remark  string `json:"remark"`
+	Status  string `json:"status"`
+
+	// Type the fund record type (deposit, trade, fee, ...); empty when the event changes an earlier line
+	Type string `json:"type"`
 }
 
 // TradeNotice defines model for TradeNotice.

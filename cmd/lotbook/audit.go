@@ -59,15 +59,12 @@ func writeTimeline(w io.Writer, account, memberID string, entries []audit.Entry)
 	}
 	head = append(head, "details")
 	fmt.Fprintln(tw, strings.Join(head, "\t")+"\t")
-	avail, frozen := events.MemberAvailable(memberID), events.MemberFrozen(memberID)
 	for _, en := range entries {
 		var change []string
 		for _, p := range en.Postings {
-			switch p.Account {
-			case avail:
-				change = append(change, fmt.Sprintf("available %s %s", signed(p.Amount.String()), p.Currency))
-			case frozen:
-				change = append(change, fmt.Sprintf("frozen %s %s", signed(p.Amount.String()), p.Currency))
+			// The member's own legs, named by their account kind: "available +100 TWD".
+			if a, err := events.ParseAccount(p.Account); err == nil && a.Kind.Member && a.MemberID == memberID {
+				change = append(change, fmt.Sprintf("%s %s %s", a.Kind.Name, signed(p.Amount.String()), p.Asset()))
 			}
 		}
 		row := []string{

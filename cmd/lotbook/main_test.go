@@ -93,7 +93,7 @@ func TestCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	if _, err := raw.Exec("UPDATE balances SET available = '99999' WHERE member_id = ?", events.MemberID(seed.MemberAccount)); err != nil {
+	if _, err := raw.Exec("UPDATE balances SET amount = '99999' WHERE member_id = ? AND kind = 'available'", events.MemberID(seed.MemberAccount)); err != nil {
 		t.Fatal(err)
 	}
 	out, err = lotbook(t, "", "verify", "--data", dir)

@@ -29,7 +29,7 @@ func main() {
 	runs := flag.Int("runs", 3, "load and rebuild runs (medians are reported)")
 	duration := flag.String("duration", "15s", "length of each load run")
 	clients := flag.Int("clients", 64, "concurrent HTTP clients")
-	rebuild := flag.String("rebuild", "members,balances,fund_records,review_queue", "read models whose rebuild is timed on a big log")
+	rebuild := flag.String("rebuild", "members,balances,journal,review_queue", "read models whose rebuild is timed on a big log")
 	fill := flag.Int("fill", 300000, "events in the big log the rebuilds replay")
 	storeRuns := flag.Int("store-runs", 3, "runs per append benchmark configuration (medians)")
 	storeDuration := flag.String("store-duration", "3s", "length of each append benchmark run")

@@ -33,7 +33,35 @@ type Entry struct {
 	CommandID string             `json:"commandId"`
 	Summary   map[string]any     `json:"summary"`
 	Postings  []events.Posting   `json:"postings"`
+	Lines     []Line             `json:"lines"` // what the event adds to the member's money history
 	Balances  map[string]Balance `json:"balances"`
+}
+
+// Line is a journal line as the event declares it (events.JournalLine): the timeline shows a new
+// capability's lines as its events label them.
+type Line struct {
+	Key        string          `json:"key,omitempty"`
+	Type       string          `json:"type"`
+	OrderNo    string          `json:"orderNo"`
+	Asset      string          `json:"asset"`
+	Amount     decimal.Decimal `json:"amount"`
+	Status     string          `json:"status"`
+	Remark     string          `json:"remark"`
+	Instrument string          `json:"instrument"`
+}
+
+// lines are the journal lines an event declares (none when it declares none).
+func lines(p events.Payload) []Line {
+	j, ok := p.(events.Journaled)
+	if !ok {
+		return []Line{}
+	}
+	out := []Line{}
+	for _, l := range j.JournalLines() {
+		out = append(out, Line{Key: l.Key, Type: l.Type, OrderNo: l.OrderNo, Asset: l.Asset, Amount: l.Amount, Status: l.Status,
+			Remark: l.Remark, Instrument: l.Instrument})
+	}
+	return out
 }
 
 // Timeline is the member's whole history: every page of Page, the balances carried from one
@@ -93,6 +121,7 @@ func Page(ctx context.Context, store events.Store, memberID string, after int64,
 			CommandID: ev.Metadata.CommandID,
 			Summary:   summary,
 			Postings:  postings,
+			Lines:     lines(p),
 			Balances:  maps.Clone(bal),
 		})
 	}

@@ -11,12 +11,11 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/events"
-	"github.com/lotbook/lotbook/projections"
 )
 
 // BalanceReader is the balances read model as the API serves it (projections.ReadDB).
 type BalanceReader interface {
-	Balances(ctx context.Context, memberID string) (map[string]projections.Balance, error)
+	MemberBalances(ctx context.Context, memberID string) (map[string]map[string]decimal.Decimal, error)
 	HouseBalances(ctx context.Context) (map[string]map[string]decimal.Decimal, error)
 }
 
@@ -28,8 +27,8 @@ type options struct {
 }
 
 // WithBalances also checks, independently of the projector's own replay (Compare), that every
-// balance the read model serves equals audit's sum of the postings: each member's available and
-// frozen cash per currency and each house account's total.
+// balance the read model serves equals audit's sum of the postings: each member account of every
+// declared kind and each house account, per asset.
 func WithBalances(db BalanceReader) Option { return func(o *options) { o.balances = db } }
 
 // waiter is implemented by projections.Runner: the balance check waits until the read models
@@ -60,53 +59,45 @@ func compareBalances(ctx context.Context, rep *Report, store events.Store, rm Re
 		}
 	}
 
+	// read holds every balance the read model serves for the members and house accounts the
+	// ledger knows, plus the house accounts the read model knows: both sides are compared per
+	// account and asset, whatever kinds capabilities declared.
+	read := map[string]map[string]decimal.Decimal{}
 	members := map[string]bool{}
-	house := map[string]bool{}
 	for account := range led.sums {
 		if id, ok := memberAccount(account); ok {
 			members[id] = true
-		} else if strings.HasPrefix(account, "house:") {
-			house[account] = true
 		}
 	}
 	for _, id := range slices.Sorted(maps.Keys(members)) {
-		rows, err := db.Balances(ctx, id)
+		rows, err := db.MemberBalances(ctx, id)
 		if err != nil {
 			return fmt.Errorf("audit: balances of %s: %w", id, err)
 		}
-		avail, frozen := events.MemberAvailable(id), events.MemberFrozen(id)
-		currencies := map[string]bool{}
-		for c := range rows {
-			currencies[c] = true
-		}
-		for c := range led.sums[avail] {
-			currencies[c] = true
-		}
-		for c := range led.sums[frozen] {
-			currencies[c] = true
-		}
-		for c := range currencies {
-			note(key{avail, c}, rows[c].Available, led.sums[avail][c])
-			note(key{frozen, c}, rows[c].Frozen, led.sums[frozen][c])
-		}
+		maps.Copy(read, rows)
 	}
 	houseRows, err := db.HouseBalances(ctx)
 	if err != nil {
 		return fmt.Errorf("audit: house balances: %w", err)
 	}
-	for a := range houseRows {
-		house[a] = true
+	maps.Copy(read, houseRows)
+	accounts := map[string]bool{}
+	for a := range read {
+		accounts[a] = true
 	}
-	for a := range house {
-		currencies := map[string]bool{}
-		for c := range houseRows[a] {
-			currencies[c] = true
+	for a := range led.sums {
+		accounts[a] = true
+	}
+	for a := range accounts {
+		assets := map[string]bool{}
+		for c := range read[a] {
+			assets[c] = true
 		}
 		for c := range led.sums[a] {
-			currencies[c] = true
+			assets[c] = true
 		}
-		for c := range currencies {
-			note(key{a, c}, houseRows[a][c], led.sums[a][c])
+		for c := range assets {
+			note(key{a, c}, read[a][c], led.sums[a][c])
 		}
 	}
 	if len(diffs) == 0 {

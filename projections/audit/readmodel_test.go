@@ -55,7 +55,7 @@ func TestVerifyReadModels(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer raw.Close()
-	if _, err := raw.ExecContext(ctx, "UPDATE balances SET available = '9000' WHERE member_id = ? AND currency = 'TWD'", id); err != nil {
+	if _, err := raw.ExecContext(ctx, "UPDATE balances SET amount = '9000' WHERE member_id = ? AND kind = 'available' AND asset = 'TWD'", id); err != nil {
 		t.Fatal(err)
 	}
 	rep, err = Verify(ctx, store, runner, WithBalances(db))

@@ -57,7 +57,7 @@ type Report struct {
 	Streams         int                        `json:"streams"`     // streams seen
 	MoneyEvents     int64                      `json:"moneyEvents"` // events carrying postings
 	Members         int                        `json:"members"`     // members with a cash account
-	Totals          map[string]decimal.Decimal `json:"totals"`      // sum of all postings per currency (zero when sound)
+	Totals          map[string]decimal.Decimal `json:"totals"`      // sum of all postings per asset (zero when sound)
 	ReadModels      []string                   `json:"readModels"`  // read models compared with their replay
 	Findings        []Finding                  `json:"findings"`
 	BalancesChecked bool                       `json:"balancesChecked"`     // the balances read model was compared with the postings
@@ -122,10 +122,10 @@ type ReadModels interface {
 	Compare(ctx context.Context, name string) ([]string, error)
 }
 
-// ledger replays postings: the balance of every ledger account per currency.
+// ledger replays postings: the balance of every ledger account per asset (currency or security).
 type ledger struct {
-	sums   map[string]map[string]decimal.Decimal // account -> currency -> sum
-	totals map[string]decimal.Decimal            // currency -> sum over all accounts
+	sums   map[string]map[string]decimal.Decimal // account -> asset -> sum
+	totals map[string]decimal.Decimal            // asset -> sum over all accounts
 }
 
 func newLedger() *ledger {
@@ -138,22 +138,15 @@ func (l *ledger) apply(p events.Posting) decimal.Decimal {
 		m = map[string]decimal.Decimal{}
 		l.sums[p.Account] = m
 	}
-	m[p.Currency] = m[p.Currency].Add(p.Amount)
-	l.totals[p.Currency] = l.totals[p.Currency].Add(p.Amount)
-	return m[p.Currency]
+	m[p.Asset()] = m[p.Asset()].Add(p.Amount)
+	l.totals[p.Asset()] = l.totals[p.Asset()].Add(p.Amount)
+	return m[p.Asset()]
 }
 
-// memberAccount is the member id of "member:<id>:available" or "member:<id>:frozen".
+// memberAccount is the member id of a member's ledger account (any declared kind).
 func memberAccount(account string) (id string, ok bool) {
-	rest, found := strings.CutPrefix(account, "member:")
-	if !found {
-		return "", false
-	}
-	i := strings.LastIndexByte(rest, ':')
-	if i <= 0 {
-		return "", false
-	}
-	return rest[:i], true
+	a, err := events.ParseAccount(account)
+	return a.MemberID, err == nil && a.Kind.Member
 }
 
 // Verify replays the whole log from position 0 to the head at the time of the call and checks
@@ -263,7 +256,7 @@ func checkEvent(rep *Report, led *ledger, versions map[string]int64, prev int64,
 		}
 		if after.IsNegative() {
 			rep.add(Finding{Kind: KindNegative, Position: ev.Position, Stream: ev.Stream,
-				Detail: fmt.Sprintf("%s %s is %s after %s", ps.Account, ps.Currency, after, ev.Type)})
+				Detail: fmt.Sprintf("%s %s is %s after %s", ps.Account, ps.Asset(), after, ev.Type)})
 		}
 	}
 }

@@ -19,6 +19,17 @@ export function ledgerKey(account: string): string | undefined {
   return m ? `audit.ledger.${m[1]}` : undefined;
 }
 
+type TimelineLine = NonNullable<TimelineEvent['lines']>[number];
+
+const LINE_STATUSES = ['pending', 'approved', 'rejected', 'completed', 'unsettled'] as const;
+const isLineStatus = (s: string): s is (typeof LINE_STATUSES)[number] => (LINE_STATUSES as readonly string[]).includes(s);
+
+/** A line's amount in its asset: money in a currency, shares of a security, or plain points without an asset. */
+function lineAmount(l: TimelineLine): string {
+  if (!l.asset) return l.amount;
+  return l.asset.includes(':') ? `${l.asset} ${l.amount}` : `${l.asset} ${money(l.amount)}`;
+}
+
 function EventItem({ e }: { e: TimelineEvent }) {
   const { t } = useTranslation();
   const balances = Object.entries(e.balances ?? {});
@@ -42,7 +53,21 @@ function EventItem({ e }: { e: TimelineEvent }) {
             <div key={i} className="record-row">
               <span title={p.account}>{t(ledgerKey(p.account) ?? '', { defaultValue: p.account })}</span>
               <span className={`num ${trendClass(p.amount)}`}>
-                {p.currency} {money(p.amount)}
+                {p.security ? `${p.security} ${p.amount}` : `${p.currency} ${money(p.amount)}`}
+              </span>
+            </div>
+          ))}
+        </div>
+      ) : null}
+      {e.lines?.length ? (
+        <div className="postings" data-testid="timeline-lines">
+          <span className="muted">{t('audit.lines')}</span>
+          {e.lines.map((l, i) => (
+            <div key={i} className="record-row" data-testid="timeline-line" data-type={l.type}>
+              <span>{l.type ? `${l.type} ${l.orderNo}` : l.key}</span>
+              <span className="num">
+                {l.type ? `${lineAmount(l)} ` : ''}
+                {isLineStatus(l.status) ? t(`funds.status.${l.status}`) : l.status}
               </span>
             </div>
           ))}

@@ -40,7 +40,16 @@ it("shows an account's events with the balance after each", async () => {
             { account: 'house:bank_clearing', currency: 'TWD', amount: '-5000' },
             { account: 'member:x:available', currency: 'TWD', amount: '5000' },
           ],
+          lines: [{ key: 'D1', type: '', orderNo: '', asset: '', amount: '0', status: 'approved', remark: '', instrument: '' }],
           balances: { TWD: { available: '5000', frozen: '0' } },
+        },
+        {
+          ...registered,
+          position: 12,
+          stream: 'account-x',
+          type: 'LendingFeePaid.v1',
+          summary: {},
+          lines: [{ key: '', type: 'lending_fee', orderNo: 'L1', asset: 'TWD', amount: '-12', status: 'completed', remark: '', instrument: '2330' }],
         },
       ],
     }),
@@ -49,9 +58,15 @@ it("shows an account's events with the balance after each", async () => {
   await user.type(screen.getByTestId('audit-account'), ' 0912345678 ');
   await user.click(screen.getByTestId('audit-search'));
   const events = await screen.findAllByTestId('timeline-event');
-  expect(events).toHaveLength(2);
+  expect(events).toHaveLength(3);
   expect(server.calls[0]!.url).toBe('/api/vue/audit/accounts/0912345678/timeline?size=50');
-  expect(screen.getByTestId('audit-count')).toHaveTextContent('共 2 筆事件');
+  expect(screen.getByTestId('audit-count')).toHaveTextContent('共 3 筆事件');
+  // Money lines as each event labels them: a decision changes a line, a new capability adds its own.
+  const lines = screen.getAllByTestId('timeline-line');
+  expect(lines[0]).toHaveTextContent('D1');
+  expect(lines[0]).toHaveTextContent('已通過');
+  expect(lines[1]).toHaveTextContent('lending_fee L1');
+  expect(lines[1]).toHaveTextContent('TWD -12.00');
   const bal = screen.getByTestId('timeline-balance-TWD');
   expect(bal).toHaveAttribute('data-available', '5000');
   expect(bal).toHaveTextContent('TWD 可用 5,000.00 · 凍結 0.00');
@@ -122,4 +137,27 @@ it.each([
   ['bank', undefined],
 ])('ledgerKey(%s) = %s', (account, key) => {
   expect(ledgerKey(account)).toBe(key);
+});
+
+it('shows a share posting as the security and its number of shares, not as money', async () => {
+  const user = userEvent.setup();
+  const lent = {
+    ...registered,
+    position: 20,
+    stream: 'account-x',
+    type: 'SharesLent.v1',
+    summary: {},
+    postings: [
+      { account: 'member:x:shares_lent', currency: '', security: 'TW:2330', amount: '1000' },
+      { account: 'house:lending_pool', currency: '', security: 'TW:2330', amount: '-1000' },
+    ],
+  };
+  server.reply(envelope({ account: '0912345678', items: [lent] }));
+  renderPage('/audit/timeline', TimelinePage);
+  await user.type(screen.getByTestId('audit-account'), '0912345678');
+  await user.click(screen.getByTestId('audit-search'));
+  const [ev] = await screen.findAllByTestId('timeline-event');
+  expect(ev).toHaveTextContent('TW:2330 1000');
+  expect(ev).toHaveTextContent('TW:2330 -1000');
+  expect(ev).not.toHaveTextContent('1,000.00');
 });

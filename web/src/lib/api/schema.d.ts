@@ -1462,8 +1462,11 @@ export interface components {
         Posting: {
             /** @description ledger account name, e.g. member:<id>:available */
             account: string;
+            /** @description the currency the leg moves; empty when it moves shares of a security */
             currency: string;
-            /** @description signed; the legs of one event sum to zero per currency */
+            /** @description the security whose shares the leg moves (e.g. TW:2330); absent for money */
+            security?: string;
+            /** @description signed; the legs of one event sum to zero per asset (currency or security) */
             amount: components["schemas"]["Decimal"];
         };
         Balance: {
@@ -1486,10 +1489,25 @@ export interface components {
                 [key: string]: unknown;
             };
             postings: components["schemas"]["Posting"][];
+            /** @description the lines the event adds to the member's money history (fund records), as the event labels them */
+            lines?: components["schemas"]["TimelineLine"][];
             /** @description balances per currency after this event */
             balances: {
                 [key: string]: components["schemas"]["Balance"];
             };
+        };
+        TimelineLine: {
+            /** @description names the line when a later event changes it; a line with no type changes the line of this key */
+            key: string;
+            /** @description the fund record type (deposit, trade, fee, ...); empty when the event changes an earlier line */
+            type: string;
+            orderNo: string;
+            /** @description currency or security code; empty for credit score points */
+            asset: string;
+            amount: components["schemas"]["Decimal"];
+            status: string;
+            remark: string;
+            instrument: string;
         };
         Timeline: {
             account: string;

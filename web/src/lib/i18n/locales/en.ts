@@ -209,6 +209,7 @@ const en: Messages = {
     position: 'Position',
     actor: 'Actor',
     postings: 'Postings',
+    lines: 'Money lines',
     balanceAfter: 'Balance after',
     balanceLine: '{{currency}} available {{available}} · frozen {{frozen}}',
     hint: 'Enter an account to replay its events and balances one by one',

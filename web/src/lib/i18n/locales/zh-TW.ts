@@ -207,6 +207,7 @@ const zhTW = {
     position: '位置',
     actor: '操作者',
     postings: '分錄',
+    lines: '資金明細',
     balanceAfter: '事件後餘額',
     balanceLine: '{{currency}} 可用 {{available}} · 凍結 {{frozen}}',
     hint: '輸入帳號，逐筆重播其事件與餘額',

@@ -1,0 +1,205 @@
+package projections
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strconv"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// The journal projection is every member's money history in one table: one row per line an
+// event declares (events.Journaled), with its type, asset, amount, the account it moves, order
+// number, instrument, status, remark and the capability's own labels (details, JSON). Fund
+// records read it alone; a capability's lines appear there as soon as its events declare them.
+// seq, the position of the event that created a line, and leg, the line's index in that event,
+// order the history without relying on clocks.
+
+var journalFields = rowMap[journalRow]{
+	text("member_id", func(r *journalRow) *string { return &r.memberID }),
+	text("line_id", func(r *journalRow) *string { return &r.lineID }),
+	text("type", func(r *journalRow) *string { return &r.typ }),
+	text("order_no", func(r *journalRow) *string { return &r.orderNo }),
+	text("asset", func(r *journalRow) *string { return &r.asset }),
+	text("amount", func(r *journalRow) *string { return &r.amount }),
+	text("account", func(r *journalRow) *string { return &r.account }),
+	text("status", func(r *journalRow) *string { return &r.status }),
+	text("remark", func(r *journalRow) *string { return &r.remark }),
+	text("instrument", func(r *journalRow) *string { return &r.instrument }),
+	text("details", func(r *journalRow) *string { return &r.details }),
+	integer("created_at", func(r *journalRow) *int64 { return &r.createdAt }),
+	integer("updated_at", func(r *journalRow) *int64 { return &r.updatedAt }),
+	integer("seq", func(r *journalRow) *int64 { return &r.seq }),
+	integer("leg", func(r *journalRow) *int64 { return &r.leg }),
+	integer("position", func(r *journalRow) *int64 { return &r.position }),
+}
+
+type journalRow struct {
+	memberID, lineID, typ, orderNo, asset, amount, account, status, remark, instrument, details string
+	createdAt, updatedAt, seq, leg, position                                                    int64
+}
+
+var journalTable = &table{
+	name:    "journal",
+	cols:    journalFields.columns(),
+	key:     []string{"member_id", "line_id"},
+	indexes: []string{"member_id, seq", "member_id, type, seq"},
+	fixed:   []string{"member_id", "type", "order_no", "asset", "amount", "account", "instrument", "details", "created_at", "seq", "leg"},
+}
+
+// journalOrdersTable keeps the label of every order number an OrderLabeler opened, for the
+// lines of that order that later events add.
+var journalOrdersTable = &table{
+	name: "journal_orders",
+	cols: []column{{"member_id", kText}, {"order_no", kText}, {"instrument", kText}, {"label", kText}, {"position", kInt}},
+	key:  []string{"member_id", "order_no"},
+}
+
+var journalProjector = &projector{
+	name:    "journal",
+	version: 1,
+	unit:    accountUnit,
+	money:   true,
+	tables:  []*table{journalTable, journalOrdersTable},
+	wants: func(p events.Payload) bool {
+		switch p.(type) {
+		case events.Journaled, events.OrderLabeler:
+			return true
+		}
+		return false
+	},
+	apply: applyJournal,
+}
+
+// Registered here rather than in projector.go's list, which other read models extend at the
+// same time; Names reports it after them.
+func init() { projectors = append(projectors, journalProjector) }
+
+type orderLabel struct {
+	instrument, label string
+	position          int64
+}
+
+// journalPage is the rows a page touches, loaded before the page is applied.
+type journalPage struct {
+	lines  map[[2]string]*journalRow // (member, line id) -> row
+	orders map[[2]string]*orderLabel // (member, order no) -> label
+	fresh  map[[2]string]*orderLabel // labels this page opened, to store
+}
+
+func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
+	pg := &journalPage{lines: map[[2]string]*journalRow{}, orders: map[[2]string]*orderLabel{}, fresh: map[[2]string]*orderLabel{}}
+	// Rows that earlier pages wrote and this page changes or labels from: loaded all at once.
+	keys, orderNos := map[string]struct{}{}, map[string]struct{}{}
+	lines := make([][]events.JournalLine, len(evs)) // each event's lines, built once
+	for i, d := range evs {
+		if j, ok := d.p.(events.Journaled); ok {
+			lines[i] = j.JournalLines()
+			for _, l := range lines[i] {
+				if l.Type == "" {
+					keys[l.Key] = struct{}{}
+				}
+				if l.OrderNo != "" && l.Instrument == "" {
+					orderNos[l.OrderNo] = struct{}{}
+				}
+			}
+		}
+	}
+	if err := w.selectIn(ctx, journalTable, "line_id", keysOf(keys), func(rows *sql.Rows) error {
+		r := &journalRow{}
+		if err := journalFields.scan(rows, r); err != nil {
+			return err
+		}
+		pg.lines[[2]string{r.memberID, r.lineID}] = r
+		return nil
+	}); err != nil {
+		return err
+	}
+	if err := w.selectIn(ctx, journalOrdersTable, "order_no", keysOf(orderNos), func(rows *sql.Rows) error {
+		var member, orderNo string
+		var l orderLabel
+		if err := rows.Scan(&member, &orderNo, &l.instrument, &l.label, &l.position); err != nil {
+			return err
+		}
+		pg.orders[[2]string{member, orderNo}] = &l
+		return nil
+	}); err != nil {
+		return err
+	}
+	touched := map[[2]string]*journalRow{}
+	for i, d := range evs {
+		if err := pg.apply(d, lines[i], touched); err != nil {
+			return err
+		}
+	}
+	rows := make([][]any, 0, len(touched))
+	for _, r := range touched {
+		rows = append(rows, journalFields.args(r))
+	}
+	if err := w.upsert(ctx, journalTable, rows); err != nil {
+		return err
+	}
+	orders := make([][]any, 0, len(pg.fresh))
+	for k, l := range pg.fresh {
+		orders = append(orders, []any{k[0], k[1], l.instrument, l.label, l.position})
+	}
+	return w.upsert(ctx, journalOrdersTable, orders)
+}
+
+// apply adds the lines of one event (and the label of an order it opens) to the page.
+func (pg *journalPage) apply(d decoded, lines []events.JournalLine, touched map[[2]string]*journalRow) error {
+	member, err := memberOf(d.ev.Stream)
+	if err != nil {
+		return d.fail(err)
+	}
+	if o, ok := d.p.(events.OrderLabeler); ok {
+		orderNo, instrument, label := o.OrderLabel()
+		k := [2]string{member, orderNo}
+		pg.orders[k] = &orderLabel{instrument: instrument, label: label, position: d.ev.Position}
+		pg.fresh[k] = pg.orders[k]
+	}
+	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
+	for leg, l := range lines {
+		if l.Type == "" { // a decision on a line an earlier event added
+			k := [2]string{member, l.Key}
+			r := pg.lines[k]
+			if r == nil {
+				return d.fail(fmt.Errorf("journal line %s changed but never added", l.Key))
+			}
+			r.status, r.remark, r.updatedAt, r.position = l.Status, l.Remark, at, pos
+			touched[k] = r
+			continue
+		}
+		// A line no event changes later is "@<seq>/<leg>"; order numbers never start with "@".
+		id := "@" + strconv.FormatInt(pos, 10) + "/" + strconv.Itoa(leg)
+		if l.Key != "" {
+			id = l.Key
+		}
+		k := [2]string{member, id}
+		if pg.lines[k] != nil {
+			return d.fail(fmt.Errorf("journal line %s added twice", id))
+		}
+		if o := pg.orders[[2]string{member, l.OrderNo}]; o != nil && l.Instrument == "" {
+			l.Instrument = o.instrument
+			if l.Remark == "" {
+				l.Remark = o.label
+			}
+		}
+		details := ""
+		if len(l.Details) > 0 {
+			raw, err := json.Marshal(l.Details) // map keys are sorted: the same line always encodes the same
+			if err != nil {
+				return d.fail(fmt.Errorf("journal details: %w", err))
+			}
+			details = string(raw)
+		}
+		r := &journalRow{memberID: member, lineID: id, typ: l.Type, orderNo: l.OrderNo, asset: l.Asset,
+			amount: l.Amount.String(), account: l.Account, status: l.Status, remark: l.Remark, instrument: l.Instrument,
+			details: details, createdAt: at, updatedAt: at, seq: pos, leg: int64(leg), position: pos}
+		pg.lines[k] = r
+		touched[k] = r
+	}
+	return nil
+}
