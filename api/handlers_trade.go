@@ -15,6 +15,7 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 )
@@ -43,7 +44,7 @@ func (s *server) placeOrder(c *call) (reply, error) {
 	}
 	in := commands.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
 		Lots: deref(req.Lots), Shares: deref(req.Shares), Price: deref(req.Price), Leverage: deref(req.Leverage), DayTrade: deref(req.DayTrade)}
-	res, err := s.cmd.PlaceOrder(c.ctx(), c.meta(), c.sess.MemberID, in, marketView(s.trade.market(), req.Symbol, s.now()))
+	res, err := s.cmd.PlaceOrder(c.ctx(), c.meta(), c.sess.MemberID, in, engine.View(s.trade.Market(), req.Symbol, s.now()))
 	if err != nil {
 		return reply{}, err
 	}
@@ -148,7 +149,7 @@ func value(p projections.Position, last decimal.Decimal, today string) valuation
 
 // lastPrice is the symbol's live last price (zero when the market does not know it).
 func (s *server) lastPrice(symbol string) decimal.Decimal {
-	q, err := s.trade.market().Quote(symbol)
+	q, err := s.trade.Market().Quote(symbol)
 	if err != nil {
 		return decimal.Zero
 	}
@@ -198,7 +199,7 @@ func (s *server) positions(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, fmt.Errorf("positions: %w", err)
 	}
-	today := tradingDay(s.now())
+	today := engine.TradingDay(s.now())
 	items := make([]wire.TradePosition, 0, len(ps))
 	for _, p := range ps {
 		items = append(items, s.positionOut(p, today))
@@ -244,7 +245,7 @@ func (s *server) position(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	out := wire.TradePositionDetail{Position: s.positionOut(p, tradingDay(s.now())), Orders: make([]wire.TradeOrder, 0, len(os))}
+	out := wire.TradePositionDetail{Position: s.positionOut(p, engine.TradingDay(s.now())), Orders: make([]wire.TradeOrder, 0, len(os))}
 	for _, o := range os {
 		out.Orders = append(out.Orders, tradeOrderOut(o))
 	}
@@ -268,7 +269,7 @@ func (s *server) closePosition(c *call) (reply, error) {
 		return reply{}, fmt.Errorf("position %s: %w", id, err)
 	}
 	in := commands.CloseInput{Lots: deref(req.Lots), Shares: deref(req.Shares), Type: string(req.Type), Price: deref(req.Price)}
-	res, err := s.cmd.ClosePosition(c.ctx(), c.meta(), c.sess.MemberID, id, in, marketView(s.trade.market(), p.Symbol, s.now()))
+	res, err := s.cmd.ClosePosition(c.ctx(), c.meta(), c.sess.MemberID, id, in, engine.View(s.trade.Market(), p.Symbol, s.now()))
 	if err != nil {
 		return reply{}, err
 	}
@@ -276,7 +277,7 @@ func (s *server) closePosition(c *call) (reply, error) {
 }
 
 func (s *server) dayTrading(c *call) (reply, error) {
-	today := tradingDay(s.now())
+	today := engine.TradingDay(s.now())
 	var ps []projections.Position
 	orders := map[string][]projections.Order{}
 	err := s.snapshot(c, func(rd *projections.Reader) error {
@@ -403,7 +404,7 @@ func (s *server) tradeTotals(ctx context.Context, rd *projections.Reader, member
 	if err != nil {
 		return decimal.Zero, decimal.Zero, fmt.Errorf("positions: %w", err)
 	}
-	today := tradingDay(s.now())
+	today := engine.TradingDay(s.now())
 	profit = realised
 	for _, p := range ps {
 		v := value(p, s.lastPrice(p.Symbol), today)
