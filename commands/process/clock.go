@@ -5,11 +5,11 @@ import (
 	"time"
 )
 
-// Clock is the runtime's time: what it is now, and a channel that receives once d has passed.
-// Tests inject a ManualClock to fire timers at the times they choose.
+// Clock is the runtime's time: what it is now, and a channel that receives once it is t (at
+// once when t has passed). Tests inject a ManualClock to fire timers at the times they choose.
 type Clock interface {
 	Now() time.Time
-	After(d time.Duration) <-chan time.Time
+	Until(t time.Time) <-chan time.Time
 }
 
 // SystemClock tells time with now (time.Now when nil) and waits in real time.
@@ -22,8 +22,8 @@ func SystemClock(now func() time.Time) Clock {
 
 type systemClock struct{ now func() time.Time }
 
-func (c systemClock) Now() time.Time                         { return c.now() }
-func (c systemClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+func (c systemClock) Now() time.Time                     { return c.now() }
+func (c systemClock) Until(t time.Time) <-chan time.Time { return time.After(t.Sub(c.now())) }
 
 // ManualClock is a Clock that moves only when told to (Set, Advance): a wait ends when the clock
 // is moved to or past its end.
@@ -48,16 +48,16 @@ func (c *ManualClock) Now() time.Time {
 	return c.now
 }
 
-// After implements Clock.
-func (c *ManualClock) After(d time.Duration) <-chan time.Time {
+// Until implements Clock.
+func (c *ManualClock) Until(t time.Time) <-chan time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	ch := make(chan time.Time, 1)
-	if d <= 0 {
+	if !t.After(c.now) {
 		ch <- c.now
 		return ch
 	}
-	c.waiters = append(c.waiters, waiter{at: c.now.Add(d), ch: ch})
+	c.waiters = append(c.waiters, waiter{at: t, ch: ch})
 	return ch
 }
 

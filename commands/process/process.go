@@ -347,7 +347,7 @@ func (r *Runtime) timers(ctx context.Context) {
 			}
 		}
 		select {
-		case <-clock.After(wake.Sub(now)):
+		case <-clock.Until(wake):
 		case <-ctx.Done():
 			return
 		}
