@@ -10,8 +10,10 @@
 //     models), at most SaveEvery or SaveEvents apart and when the runtime stops. A restart
 //     restores the state and reads only the events after the checkpoint. With a backend that
 //     keeps no checkpoints it starts from position 0, as a fold of the whole log.
-//   - Stalling, never skipping: an event the manager wants but cannot decode or handle is tried
-//     again, with a growing pause, until it succeeds; the events after it wait. The stall shows
+//   - Stalling, never skipping: the manager runs as the handler of a Watermill router over the
+//     log (package pipeline: retry with backoff, recoverer, metrics). An event the manager wants
+//     but cannot decode or handle is tried again, with a growing pause, until it succeeds; the
+//     events after it wait. The stall shows
 //     in lotbook_process_stalled, lotbook_process_failures_total and a growing lag.
 //   - Deterministic command ids (EventCommandID, TimerCommandID): a command caused by an event or
 //     by a timer's occurrence has an id derived from it, so that an event handled again (after a
@@ -33,9 +35,11 @@ import (
 	"sync"
 	"time"
 
+	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/pipeline"
 )
 
 // Manager is a process manager: it folds the events it wants and decides, on that fold, which
@@ -155,8 +159,9 @@ func (r *Runtime) Ready() bool {
 	}
 }
 
-// Run restores the checkpoint, then handles the log and fires the timers until ctx ends. It
-// saves the checkpoint before it returns.
+// Run restores the checkpoint, then handles the log (as the handler of a Watermill router over
+// the event store, pipeline.NewRouter and pipeline.Subscriber) and fires the timers until ctx
+// ends. It saves the checkpoint before it returns.
 func (r *Runtime) Run(ctx context.Context) error {
 	if err := r.restore(ctx); err != nil {
 		return err
@@ -173,24 +178,34 @@ func (r *Runtime) Run(ctx context.Context) error {
 			r.log.Warn("save checkpoint at stop", "err", err)
 		}
 	}()
+	router, err := pipeline.NewRouter(r.log, r.cfg.Registerer, "process")
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	from := r.Position()
+	sub := pipeline.NewSubscriber(pipeline.Config{Store: r.cfg.Store, Logger: r.log, MaxPage: maxPage, After: from,
+		From: func(context.Context, string) (int64, error) { return r.Position(), nil }})
+	router.AddConsumerHandler(r.cfg.Name, r.cfg.Name, sub, r.handler(head))
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	wg.Go(func() { sub.Run(ctx) })
 	wg.Go(func() { r.timers(ctx) })
-	pause := newBackoff()
-	for {
-		err := r.cfg.Store.Subscribe(ctx, r.Position(), func(ctx context.Context, page []events.RecordedEvent) error {
-			pause.reset()
-			return r.page(ctx, page, head)
-		})
-		if ctx.Err() != nil {
-			return nil
+	wg.Go(func() {
+		<-ctx.Done()
+		if err := router.Close(); err != nil {
+			r.log.Error("close process router", "err", err)
 		}
-		r.log.Warn("event feed ended; subscribing again", "after", r.Position(), "err", err)
-		if pause.wait(ctx) != nil {
-			return nil
-		}
+	})
+	if err := router.Run(ctx); err != nil && ctx.Err() == nil {
+		return fmt.Errorf("process %s router: %w", r.cfg.Name, err)
 	}
+	return nil
 }
+
+// maxPage bounds the events of one message.
+const maxPage = 1000
 
 func (r *Runtime) caughtUp(head int64) {
 	if r.Position() >= head {
@@ -226,57 +241,55 @@ func (r *Runtime) restore(ctx context.Context) error {
 	return nil
 }
 
-// page hands the wanted events of a page to the manager, stalling on one that fails.
-func (r *Runtime) page(ctx context.Context, page []events.RecordedEvent, head int64) error {
-	for _, ev := range page {
-		if err := r.handle(ctx, ev); err != nil {
-			return err
+// handler hands the wanted events of a page to the manager. An event that fails fails the
+// message: the router's middleware retries it, then the subscriber sends the page again, and
+// the events before it (already handled) are passed over.
+func (r *Runtime) handler(head int64) message.NoPublishHandlerFunc {
+	return func(msg *message.Message) error {
+		page, err := pipeline.Page(msg)
+		if err != nil {
+			return r.failed(msg, err)
 		}
-	}
-	r.caughtUp(head)
-	if r.due() {
-		if err := r.save(ctx); err != nil && ctx.Err() == nil {
-			r.log.Warn("save checkpoint", "err", err)
+		ctx := msg.Context()
+		for _, ev := range page {
+			if err := r.handle(ctx, ev); err != nil {
+				return r.failed(msg, fmt.Errorf("event at %d (%s): %w", ev.Position, ev.Type, err))
+			}
 		}
+		r.stalled.Set(0)
+		r.caughtUp(head)
+		if r.due() {
+			if err := r.save(ctx); err != nil && ctx.Err() == nil {
+				r.log.Warn("save checkpoint", "err", err)
+			}
+		}
+		return nil
 	}
-	return nil
+}
+
+func (r *Runtime) failed(msg *message.Message, err error) error {
+	if msg.Context().Err() == nil {
+		r.failures.Inc()
+		r.stalled.Set(1)
+		r.log.Error("process stalled: event failed, retrying it (never skipped)", "message", msg.UUID, "err", err)
+	}
+	return err
 }
 
 func (r *Runtime) handle(ctx context.Context, ev events.RecordedEvent) error {
-	if !r.cfg.Manager.Wants(ev.Type) {
-		r.mu.Lock()
-		r.pos = ev.Position
-		r.mu.Unlock()
-		return nil
-	}
-	pause := newBackoff()
-	for {
-		err := r.try(ctx, ev)
-		if err == nil {
-			r.stalled.Set(0)
-			return nil
-		}
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		r.failures.Inc()
-		r.stalled.Set(1)
-		r.log.Error("process stalled: event failed, retrying it (never skipped)", "position", ev.Position, "type", ev.Type, "err", err)
-		if err := pause.wait(ctx); err != nil {
-			return err
-		}
-	}
-}
-
-func (r *Runtime) try(ctx context.Context, ev events.RecordedEvent) error {
-	p, err := events.DecodeRecorded(ev)
-	if err != nil {
-		return fmt.Errorf("decode: %w", err)
-	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	if err := r.cfg.Manager.Handle(ctx, ev, p); err != nil {
-		return err
+	if ev.Position <= r.pos {
+		return nil
+	}
+	if r.cfg.Manager.Wants(ev.Type) {
+		p, err := events.DecodeRecorded(ev)
+		if err != nil {
+			return fmt.Errorf("decode: %w", err)
+		}
+		if err := r.cfg.Manager.Handle(ctx, ev, p); err != nil {
+			return err
+		}
 	}
 	r.pos = ev.Position
 	return nil
@@ -433,21 +446,8 @@ type backoff struct{ d time.Duration }
 
 func newBackoff() *backoff { return &backoff{d: 50 * time.Millisecond} }
 
-func (b *backoff) reset() { b.d = 50 * time.Millisecond }
-
 func (b *backoff) next() time.Duration {
 	d := b.d
 	b.d = min(2*b.d, 10*time.Second)
 	return d
-}
-
-func (b *backoff) wait(ctx context.Context) error {
-	t := time.NewTimer(b.next())
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
 }
