@@ -166,23 +166,45 @@ func (s *Subscriber) deliver(ctx context.Context, out chan<- *message.Message, t
 		if err != nil {
 			return err
 		}
-		msg.SetContext(ctx)
-		select {
-		case out <- msg:
-		case <-ctx.Done():
-			return ctx.Err()
+		if err := s.send(ctx, out, msg); err != nil {
+			return err
 		}
-		select {
-		case <-msg.Acked():
+		if isClosed(msg.Acked()) {
 			return nil
-		case <-msg.Nacked():
-			s.hub.stalled(reader)
-			if err := pause.wait(ctx); err != nil {
-				return err
-			}
-		case <-ctx.Done():
-			return ctx.Err()
 		}
+		s.hub.stalled(reader)
+		if err := pause.wait(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// send delivers one message and waits for its ack or nack. The message's context ends then (or
+// with the subscription): the handler's work on it is over.
+func (s *Subscriber) send(ctx context.Context, out chan<- *message.Message, msg *message.Message) error {
+	mctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	msg.SetContext(mctx)
+	select {
+	case out <- msg:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	select {
+	case <-msg.Acked():
+	case <-msg.Nacked():
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+func isClosed(ch <-chan struct{}) bool {
+	select {
+	case <-ch:
+		return true
+	default:
+		return false
 	}
 }
 
