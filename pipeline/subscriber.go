@@ -19,17 +19,20 @@
 // again after a growing pause, for ever: a consumer stalls on a failing event and never skips it
 // (there is no poison queue).
 //
-// Watermill's universal Pub/Sub test suite (pubsub/tests) does not apply as a whole, and what
-// does not is by design: the log has no Publisher (events are appended only by commands, through
-// the aggregates' expected versions, never published as messages), a message is a page of the
-// log rather than a published message (its id names the page's range), a topic is a consumer
-// whose start is its own checkpoint (so consumer groups, and a new subscriber receiving old
-// messages, are the consumer's checkpoint, not the broker's), and delivery is at least once (a
-// consumer makes it exactly once by its checkpoint and deterministic command ids). What the suite
-// checks that does apply, subscriber_test.go checks on this subscriber: in-order delivery,
-// redelivery after a nack and after an error, no next message before the ack, concurrent
-// subscriptions, closing (Close ends every subscription's channel; a cancelled subscribe context
-// ends its own) and reading on after a close.
+// Watermill's universal Pub/Sub test suite (pubsub/tests, universal_test.go) runs over this
+// subscriber, through two test adapters that the suite needs and the log does not have: a
+// publisher (the log has none: events are appended only by commands, through the aggregates'
+// expected versions, never published as messages) that appends each message as one event to its
+// topic's stream, and a subscription per topic that takes pages of one event and passes on those
+// of the topic's stream, acking or nacking the page as the test does the message. It passes the
+// suite's tests of publish and subscribe, concurrent subscribers and topics, resend on error and
+// on nack, no next message before the ack, in-order delivery, closing, message and subscribe
+// contexts, and continuing after a close or errors. What it does not claim, by design: consumer
+// groups (a topic is one consumer, whose start is its own checkpoint, not the broker's),
+// exactly-once delivery (delivery is at least once; a consumer makes it once by its checkpoint
+// and deterministic command ids), a new subscriber receiving old messages of a consumer that has
+// passed them (it starts at the consumer's checkpoint), and reconnects to a broker (there is none
+// to restart: a failed read is retried against the store).
 package pipeline
 
 import (
