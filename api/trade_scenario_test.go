@@ -169,11 +169,30 @@ func newTradeHarness(t *testing.T, h *harness, cash string) *tradeHarness {
 
 // match runs the engine over the symbol's current quote, as a quote update does.
 func (th *tradeHarness) match(symbol string) {
+	th.engineCaughtUp()
 	th.st.trade.MatchSymbol(context.Background(), symbol)
 }
 
 func (th *tradeHarness) sweep() {
+	th.engineCaughtUp()
 	th.st.trade.Sweep(context.Background())
+}
+
+// engineCaughtUp waits until the engine has folded the log as it is now: it runs beside the
+// requests, and a test's next step must find the orders its last request placed.
+func (th *tradeHarness) engineCaughtUp() {
+	th.t.Helper()
+	head, err := th.st.Store.Head(context.Background())
+	if err != nil {
+		th.t.Fatal(err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for th.st.trade.Position() < head {
+		if time.Now().After(deadline) {
+			th.t.Fatalf("the engine folded the log up to %d of %d", th.st.trade.Position(), head)
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func (c *client) order(body map[string]any) answer {
