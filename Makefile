@@ -60,6 +60,7 @@ web-build: web/dist/index.html
 lint: web/dist/index.html
 	@out="$$(gofmt -l $$(find . -name '*.go' -not -path './web/*' -not -path './bin/*'))"; \
 	if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi
+	@$(GO) mod tidy -diff || { echo "go.mod or go.sum is not tidy: run go mod tidy"; exit 1; }
 	$(GO) vet ./...
 	$(NPM) --prefix web run typecheck
 

@@ -17,7 +17,7 @@ func BenchmarkDepositOverHTTP(b *testing.B) {
 	proofs := make([]string, clients)
 	for i := range members {
 		members[i] = h.register(fmt.Sprintf("09%08d", i))
-		proofs[i] = members[i].proof()
+		proofs[i] = members[i].photo()
 	}
 	var next atomic.Int64
 	b.SetParallelism(clients / 2) // x GOMAXPROCS(2)

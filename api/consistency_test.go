@@ -17,6 +17,7 @@ import (
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/valuation"
 )
 
 // Consistency of what a member reads: one answer reflects one log position, and a session reads
@@ -120,8 +121,8 @@ func (r *assetsReplay) apply(t testing.TB, ev events.RecordedEvent) {
 func (r *assetsReplay) assets() wire.Assets {
 	var equity, profit decimal.Decimal
 	for _, p := range r.positions {
-		v := value(*p, r.last, r.today)
-		equity, profit = equity.Add(v.equity), profit.Add(v.unrealised)
+		v := valuation.Value(*p, r.last, r.today)
+		equity, profit = equity.Add(v.Equity), profit.Add(v.Unrealised)
 	}
 	return wire.Assets{Available: money(r.available), Frozen: money(r.frozen), Total: money(r.available.Add(r.frozen).Add(equity)),
 		Profit: money(profit), Usd: "0.00"}

@@ -36,7 +36,8 @@ func (h *harness) withdrawals() {
 
 var imageSizes atomic.Int64
 
-// photo uploads an image no one else has (sizes differ, so the content hash differs).
+// photo uploads an image no one else has (sizes differ, so the content hash differs): an ID
+// photo or a deposit proof, of which each backs one deposit.
 func (c *client) photo() string {
 	c.h.t.Helper()
 	n := int(imageSizes.Add(1))
@@ -67,7 +68,7 @@ func (c *client) setFundPassword() {
 // fund deposits amount TWD and has ops approve it.
 func (c *client) fund(amount string) int64 {
 	c.h.t.Helper()
-	o := c.deposit(amount, c.proof())
+	o := c.deposit(amount, c.photo())
 	a := c.h.ops.post("/api/vue/ops/deposits/"+o.OrderNo+"/approve", map[string]string{})
 	want(c.h.t, a, 200, "ok")
 	var r wire.OrderResult
@@ -455,7 +456,7 @@ func TestCreditScore(t *testing.T) {
 		// Nine rejected deposits take the score from 100 to 55, below the threshold.
 		var pos int64
 		for i := 0; i < 9; i++ {
-			o := m.deposit("1000", m.proof())
+			o := m.deposit("1000", m.photo())
 			a := h.ops.post("/api/vue/ops/deposits/"+o.OrderNo+"/reject", map[string]string{"remark": "no such transfer"})
 			want(t, a, 200, "ok")
 			var r wire.OrderResult
@@ -480,11 +481,11 @@ func TestCreditScore(t *testing.T) {
 		if rule.Score != 56 {
 			t.Fatalf("rule's score %d", rule.Score)
 		}
-		a := h.aud.get("/api/vue/audit/accounts/" + m.account + "/timeline")
+		a := h.aud.get("/api/vue/audit/accounts/" + m.account + "/timeline?size=200")
 		var tl wire.Timeline
 		a.data(t, &tl)
 		changes := 0
-		for _, e := range tl.Events {
+		for _, e := range tl.Items {
 			if e.Type == "CreditScoreChanged.v1" {
 				changes++
 				if !strings.HasPrefix(e.Actor, "ops:") || e.Summary["by"] == "" {
@@ -699,7 +700,7 @@ func TestAuthorizationMatrix(t *testing.T) {
 		want(t, wa, 200, "ok")
 		var w wire.OrderResult
 		wa.data(t, &w)
-		proof := a.proof()
+		proof := a.photo()
 		dep := a.deposit("1000", proof)
 		var q wire.ExchangeQuote
 		a.post("/api/vue/funds/exchange/quote", map[string]string{"from": "TWD", "to": "USD", "amount": "100"}).data(t, &q)

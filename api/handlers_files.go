@@ -1,12 +1,15 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
 	"mime/multipart"
 	"net/http"
+	"runtime"
 	"strconv"
+	"time"
 
 	"github.com/gorilla/mux"
 
@@ -18,7 +21,9 @@ import (
 const multipartSlack = 64 << 10
 
 // upload takes one image in the multipart field "file", checks it by content, re-encodes it,
-// stores it by the hash of the clean bytes and records it as the caller's.
+// stores it by the hash of the clean bytes and records it as the caller's. Memory is bounded
+// by the upload limit per request, the header's price of a decode and the decode gate; disk by
+// the member's quota, checked before the file enters the store and decided again when recorded.
 func (s *server) upload(c *call) (reply, error) {
 	raw, err := readUpload(c.w, c.r)
 	if err != nil {
@@ -29,20 +34,48 @@ func (s *server) upload(c *call) (reply, error) {
 	if s.bind(c, raw) {
 		return reply{written: true}, nil
 	}
-	img, err := reencode(raw)
+	if err := s.limit(c, func() (bool, time.Duration) { return s.uploadMember.allow(c.sess.MemberID) }); err != nil {
+		return reply{}, refuse(http.StatusTooManyRequests, wire.MessageKeyUploadRateLimited, err)
+	}
+	kind, cost, err := checkImage(raw)
 	if err != nil {
 		return reply{}, err
 	}
-	id, err := s.files.put(img.Bytes)
+	f, err := s.files.stage()
 	if err != nil {
 		return reply{}, err
 	}
-	if _, err := s.cmd.RecordUpload(c.ctx(), c.meta(), c.sess.MemberID, events.FileUploaded{
-		FileID: id, ContentType: img.ContentType, Size: int64(len(img.Bytes)), Width: img.Width, Height: img.Height,
-	}); err != nil {
+	defer f.discard()
+	img, err := s.reencodeGated(c.ctx(), kind, cost, raw, f)
+	if err != nil {
 		return reply{}, err
 	}
-	return ok(wire.FileRef{Id: id})
+	rec := events.FileUploaded{FileID: f.id(), ContentType: img.ContentType, Size: f.size, Width: img.Width, Height: img.Height}
+	if err := s.cmd.CheckUpload(c.ctx(), c.sess.MemberID, rec); err != nil {
+		return reply{}, err
+	}
+	if _, err := f.commit(); err != nil {
+		return reply{}, err
+	}
+	if _, err := s.cmd.RecordUpload(c.ctx(), c.meta(), c.sess.MemberID, rec); err != nil {
+		return reply{}, err
+	}
+	return ok(wire.FileRef{Id: rec.FileID})
+}
+
+// reencodeGated decodes and re-encodes inside the decode gate: the decoded image is garbage
+// once the encoder has written it out. A large decode first collects the images of earlier
+// ones (see collectBefore); it costs this upload a few milliseconds, once per large decode.
+func (s *server) reencodeGated(ctx context.Context, kind string, cost decodeCost, raw []byte, w io.Writer) (cleanImage, error) {
+	leave, err := s.decodes.enter(ctx)
+	if err != nil {
+		return cleanImage{}, err
+	}
+	defer leave()
+	if cost.work >= collectBefore {
+		runtime.GC()
+	}
+	return reencode(kind, raw, w)
 }
 
 // readUpload reads the "file" part, refusing bodies over the limit before buffering them.

@@ -4,12 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"strconv"
 
 	"github.com/gorilla/mux"
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/projections"
-	"github.com/lotbook/lotbook/projections/audit"
 )
 
 func isNotFound(err error) bool { return errors.Is(err, projections.ErrNotFound) }
@@ -74,7 +74,15 @@ func (s *server) setFlag(c *call) (reply, error) {
 	return ok(wire.FlagResult{Account: account, Flags: flagsOut(m.Flags), Position: res.Position})
 }
 
+// timelineCheckpoints bounds the balance checkpoints the timeline keeps between pages (a few
+// hundred bytes each).
+const timelineCheckpoints = 4096
+
 func (s *server) timeline(c *call) (reply, error) {
+	after, size, err := s.timelinePaging(c)
+	if err != nil {
+		return reply{}, err
+	}
 	account := mux.Vars(c.r)["account"]
 	m, err := s.read.MemberByAccount(c.ctx(), account)
 	if isNotFound(err) {
@@ -83,11 +91,11 @@ func (s *server) timeline(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, fmt.Errorf("member %s: %w", account, err)
 	}
-	entries, err := audit.Timeline(c.ctx(), s.store, m.MemberID)
+	entries, more, err := s.pages.Page(c.ctx(), m.MemberID, after, size)
 	if err != nil {
-		return reply{}, fmt.Errorf("timeline of %s: %w", account, err)
+		return reply{}, fmt.Errorf("timeline of %s after %d: %w", account, after, err)
 	}
-	out := make([]wire.TimelineEvent, 0, len(entries))
+	out := wire.Timeline{Account: account, Items: make([]wire.TimelineEvent, 0, len(entries))}
 	for _, e := range entries {
 		ps := make([]wire.Posting, 0, len(e.Postings))
 		for _, p := range e.Postings {
@@ -101,10 +109,43 @@ func (s *server) timeline(c *call) (reply, error) {
 		if summary == nil {
 			summary = map[string]any{}
 		}
-		out = append(out, wire.TimelineEvent{
+		out.Items = append(out.Items, wire.TimelineEvent{
 			Position: e.Position, Stream: e.Stream, Version: e.Version, Type: e.Type, Time: e.Time.UTC(),
 			Actor: e.Actor, CommandId: e.CommandID, Summary: summary, Postings: ps, Balances: bals,
 		})
 	}
-	return ok(wire.Timeline{Account: account, Events: out})
+	if more {
+		next := strconv.FormatInt(entries[len(entries)-1].Position, 10)
+		out.NextCursor = &next
+	}
+	return ok(out)
+}
+
+// timelinePaging reads the timeline's cursor (a log position in plain digits, at most the head:
+// no page can have ended beyond it) and size (1..200, 50 by default).
+func (s *server) timelinePaging(c *call) (after int64, size int, err error) {
+	q := c.r.URL.Query()
+	size = 50
+	if q.Has("size") {
+		v := q.Get("size")
+		if size, err = queryCount(v); err != nil || size < 1 || size > 200 {
+			return 0, 0, errInvalidRequest(fmt.Errorf("size %q", v))
+		}
+	}
+	if !q.Has("cursor") {
+		return 0, size, nil
+	}
+	v := q.Get("cursor")
+	n, err := queryCount(v)
+	if err != nil {
+		return 0, 0, errInvalidRequest(fmt.Errorf("cursor %q: %w", v, err))
+	}
+	head, err := s.store.Head(c.ctx())
+	if err != nil {
+		return 0, 0, fmt.Errorf("timeline cursor: %w", err)
+	}
+	if int64(n) > head {
+		return 0, 0, errInvalidRequest(fmt.Errorf("cursor %d beyond the head %d", n, head))
+	}
+	return int64(n), size, nil
 }

@@ -1,13 +1,11 @@
 package api
 
 import (
-	"context"
 	"fmt"
 	"net/http"
 	"time"
 
 	"github.com/gorilla/mux"
-	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
@@ -16,8 +14,8 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
 	"github.com/lotbook/lotbook/commands/trading/engine"
-	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/valuation"
 )
 
 // Trading routes: orders (place, cancel, list), positions (list, detail, close), the day-trading
@@ -110,52 +108,6 @@ var positionStatuses = map[string][]string{
 	"closed": {projections.PositionClosed, projections.PositionCancelled}, "all": nil,
 }
 
-// valuation is a position at a live price.
-type valuation struct {
-	price, value, unrealised, equity decimal.Decimal
-}
-
-func feeKind(kind string) fees.Kind {
-	switch kind {
-	case fees.ETF.String():
-		return fees.ETF
-	case fees.BondETF.String():
-		return fees.BondETF
-	}
-	return fees.Stock
-}
-
-// value prices the held shares of p at last: the market value, the unrealised profit after the
-// estimated commission and tax of closing now, and what the position adds to the member's assets
-// (a long's value less its loan; a short's collateral less what covering costs).
-func value(p projections.Position, last decimal.Decimal, today string) valuation {
-	v := valuation{price: last}
-	if p.Shares == 0 {
-		return v
-	}
-	v.value = last.Mul(decimal.NewFromInt(p.Shares))
-	odd := p.Shares%commands.BoardLot != 0
-	commission := fees.Commission(v.value, odd)
-	if p.Direction == events.DirectionShort {
-		v.unrealised = p.Basis.Sub(v.value).Sub(commission)
-		v.equity = p.Basis.Add(p.Margin).Sub(v.value)
-		return v
-	}
-	tax := fees.Tax(v.value, feeKind(p.Kind), p.OpenDay == today)
-	v.unrealised = v.value.Sub(commission).Sub(tax).Sub(p.Basis)
-	v.equity = v.value.Sub(p.Loan)
-	return v
-}
-
-// lastPrice is the symbol's live last price (zero when the market does not know it).
-func (s *server) lastPrice(symbol string) decimal.Decimal {
-	q, err := s.trade.Market().Quote(symbol)
-	if err != nil {
-		return decimal.Zero
-	}
-	return q.Price
-}
-
 func optTime(t time.Time) *time.Time {
 	if t.IsZero() {
 		return nil
@@ -164,23 +116,14 @@ func optTime(t time.Time) *time.Time {
 	return &u
 }
 
-func (s *server) positionOut(p projections.Position, today string) wire.TradePosition {
-	v := value(p, s.lastPrice(p.Symbol), today)
-	shares := p.Shares
-	if p.Status == projections.PositionClosed {
-		shares = p.Bought
-	}
-	own := p.Basis.Sub(p.Loan)
-	if p.Direction == events.DirectionShort {
-		own = p.Margin
-	}
+// positionOut maps a position and its valuation at a live price.
+func positionOut(p projections.Position, v valuation.Position) wire.TradePosition {
 	return wire.TradePosition{Id: p.ID, OrderNo: p.ID, Symbol: p.Symbol, Name: p.Name,
 		InstrumentType: wire.TradePositionInstrumentType(p.Kind), Direction: wire.TradePositionDirection(p.Direction),
-		Status: wire.TradePositionStatus(p.Status), Shares: shares, ClosingShares: p.Closing,
-		Lots:     decimal.NewFromInt(shares).Div(decimal.NewFromInt(commands.BoardLot)).StringFixed(3),
+		Status: wire.TradePositionStatus(p.Status), Shares: v.Shares, ClosingShares: p.Closing, Lots: v.Lots.StringFixed(3),
 		Leverage: p.Leverage.StringFixed(2), DayTrade: p.DayTrade, EntryPrice: price(p.EntryPrice()), ExitPrice: price(p.ExitPrice()),
-		Price: price(v.price), MarketValue: money(v.value), Fee: money(p.Fees), Tax: money(p.Tax), Margin: money(own),
-		Loan: money(p.Loan), Profit: money(p.Profit), UnrealisedProfit: money(v.unrealised),
+		Price: price(v.Price), MarketValue: money(v.MarketValue), Fee: money(p.Fees), Tax: money(p.Tax), Margin: money(v.Own),
+		Loan: money(p.Loan), Profit: money(p.Profit), UnrealisedProfit: money(v.Unrealised),
 		OpenedAt: optTime(p.OpenedAt), ClosedAt: optTime(p.ClosedAt), CreatedAt: p.CreatedAt.UTC()}
 }
 
@@ -202,7 +145,7 @@ func (s *server) positions(c *call) (reply, error) {
 	today := engine.TradingDay(s.now())
 	items := make([]wire.TradePosition, 0, len(ps))
 	for _, p := range ps {
-		items = append(items, s.positionOut(p, today))
+		items = append(items, positionOut(p, valuation.At(p, s.trade.Market(), today)))
 	}
 	return ok(wire.TradePositionPage{Items: items, Page: page, HasMore: more})
 }
@@ -245,7 +188,8 @@ func (s *server) position(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	out := wire.TradePositionDetail{Position: s.positionOut(p, engine.TradingDay(s.now())), Orders: make([]wire.TradeOrder, 0, len(os))}
+	v := valuation.At(p, s.trade.Market(), engine.TradingDay(s.now()))
+	out := wire.TradePositionDetail{Position: positionOut(p, v), Orders: make([]wire.TradeOrder, 0, len(os))}
 	for _, o := range os {
 		out.Orders = append(out.Orders, tradeOrderOut(o))
 	}
@@ -286,7 +230,7 @@ func (s *server) dayTrading(c *call) (reply, error) {
 			return fmt.Errorf("positions: %w", err)
 		}
 		for _, p := range ps {
-			if !p.DayTrade || p.OpenDay != today {
+			if !valuation.DayTraded(p, today) {
 				continue
 			}
 			if orders[p.ID], err = rd.OrdersOfPosition(c.ctx(), p.ID); err != nil {
@@ -298,56 +242,17 @@ func (s *server) dayTrading(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	out := wire.DayTradingSummary{TradingDay: today, Positions: []wire.TradePosition{}, Orders: []wire.TradeOrder{}}
-	var valuationSum, committed, profit decimal.Decimal
-	for _, p := range ps {
-		if !p.DayTrade || p.OpenDay != today {
-			continue
-		}
-		v := value(p, s.lastPrice(p.Symbol), today)
-		out.HoldingShares += p.Shares
-		valuationSum = valuationSum.Add(v.value)
-		profit = profit.Add(p.Profit).Add(v.unrealised)
-		// What the member put in for every share opened (closed ones included): the amount over
-		// the leverage, which is a long's cost less its financing (before the loan's rounding to
-		// thousands) and a short's margin.
-		committed = committed.Add(p.EntryAmount.DivRound(p.Leverage, 2))
-		out.Positions = append(out.Positions, s.positionOut(p, today))
-		for _, o := range orders[p.ID] {
+	sum := valuation.DayTrading(ps, s.trade.Market(), today)
+	out := wire.DayTradingSummary{TradingDay: today, Positions: make([]wire.TradePosition, 0, len(sum.Items)), Orders: []wire.TradeOrder{},
+		HoldingShares: sum.HoldingShares, Valuation: money(sum.Valuation), Committed: money(sum.Committed),
+		Profit: money(sum.Profit), ReturnRate: sum.ReturnRate.StringFixed(2)}
+	for _, it := range sum.Items {
+		out.Positions = append(out.Positions, positionOut(it.Row, it.Value))
+		for _, o := range orders[it.Row.ID] {
 			out.Orders = append(out.Orders, tradeOrderOut(o))
 		}
 	}
-	out.Valuation, out.Committed, out.Profit = money(valuationSum), money(committed), money(profit)
-	out.ReturnRate = "0.00"
-	if committed.IsPositive() {
-		out.ReturnRate = profit.Mul(decimal.NewFromInt(100)).DivRound(committed, 2).StringFixed(2)
-	}
 	return ok(out)
-}
-
-// marginRatio is the account's maintenance ratio at live prices; nil without margin positions.
-func (s *server) marginRatio(ps []projections.Position) *string {
-	var acc margin.Account
-	for _, p := range ps {
-		if p.Shares == 0 {
-			continue
-		}
-		v := s.lastPrice(p.Symbol).Mul(decimal.NewFromInt(p.Shares))
-		switch {
-		case p.Direction == events.DirectionShort:
-			acc.ShortCollateral = acc.ShortCollateral.Add(p.Basis).Add(p.Margin)
-			acc.ShortValue = acc.ShortValue.Add(v)
-		case p.Loan.IsPositive():
-			acc.LongValue = acc.LongValue.Add(v)
-			acc.Loans = acc.Loans.Add(p.Loan)
-		}
-	}
-	r, owed := margin.Ratio(acc)
-	if !owed {
-		return nil
-	}
-	out := r.StringFixed(4)
-	return &out
 }
 
 func (s *server) tradeNotices(c *call) (reply, error) {
@@ -370,7 +275,11 @@ func (s *server) tradeNotices(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	out := wire.TradeNoticePage{Items: make([]wire.TradeNotice, 0, len(ns)), Page: page, HasMore: more, Ratio: s.marginRatio(ps)}
+	out := wire.TradeNoticePage{Items: make([]wire.TradeNotice, 0, len(ns)), Page: page, HasMore: more}
+	if r, owed := valuation.MarginRatio(ps, s.trade.Market()); owed {
+		ratio := r.StringFixed(4)
+		out.Ratio = &ratio
+	}
 	for _, n := range ns {
 		out.Items = append(out.Items, wire.TradeNotice{Id: n.ID, Type: wire.TradeNoticeType(n.Type), Ratio: n.Ratio.StringFixed(4),
 			Deadline: n.Deadline, Reason: n.Reason, Positions: n.Positions, CreatedAt: n.CreatedAt.UTC()})
@@ -391,26 +300,6 @@ func (s *server) tradeRules(c *call) (reply, error) {
 		ProtectiveStep: matching.ProtectiveStep.String(), BoardLot: commands.BoardLot, MaxLots: commands.MaxLots,
 		LockMinutes: r.LockMinutes, HoldDays: r.HoldDays,
 	})
-}
-
-// tradeTotals are what a member's positions add to the mine screen: their equity to total assets,
-// realised plus unrealised profit.
-func (s *server) tradeTotals(ctx context.Context, rd *projections.Reader, memberID string) (equity, profit decimal.Decimal, err error) {
-	realised, err := rd.RealisedProfit(ctx, memberID)
-	if err != nil {
-		return decimal.Zero, decimal.Zero, fmt.Errorf("realised profit: %w", err)
-	}
-	ps, _, err := rd.Positions(ctx, memberID, positionStatuses["holding"], 0, 0)
-	if err != nil {
-		return decimal.Zero, decimal.Zero, fmt.Errorf("positions: %w", err)
-	}
-	today := engine.TradingDay(s.now())
-	profit = realised
-	for _, p := range ps {
-		v := value(p, s.lastPrice(p.Symbol), today)
-		equity, profit = equity.Add(v.equity), profit.Add(v.unrealised)
-	}
-	return equity, profit, nil
 }
 
 // tradeLineOut adds a trade line's symbol and settlement: a sale's trade line is unsettled until

@@ -11,7 +11,9 @@ import (
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/valuation"
 )
 
 func errRateLimited(wait time.Duration) *apiError {
@@ -96,11 +98,12 @@ func (s *server) logout(c *call) (reply, error) {
 // is counted once, in frozen cash or in positions, never in both or neither.
 func (s *server) userInfo(c *call) (reply, error) {
 	var (
-		m              projections.Member
-		bals           map[string]projections.Balance
-		score          int
-		status         map[string]wire.RealNameStatus
-		equity, profit decimal.Decimal
+		m        projections.Member
+		bals     map[string]projections.Balance
+		score    int
+		status   map[string]wire.RealNameStatus
+		realised decimal.Decimal
+		held     []projections.Position
 	)
 	id := c.sess.MemberID
 	err := s.snapshot(c, func(rd *projections.Reader) error {
@@ -117,20 +120,20 @@ func (s *server) userInfo(c *call) (reply, error) {
 		if status, err = realNameStatuses(c.ctx(), rd, id); err != nil {
 			return err
 		}
-		equity, profit, err = s.tradeTotals(c.ctx(), rd, id)
-		return err
+		if realised, err = rd.RealisedProfit(c.ctx(), id); err != nil {
+			return fmt.Errorf("realised profit of %s: %w", id, err)
+		}
+		if held, _, err = rd.Positions(c.ctx(), id, positionStatuses["holding"], 0, 0); err != nil {
+			return fmt.Errorf("positions of %s: %w", id, err)
+		}
+		return nil
 	})
 	if err != nil {
 		return reply{}, err
 	}
-	twd, usd := bals["TWD"], bals["USD"]
-	cash := make(map[string]decimal.Decimal, len(bals))
-	for cur, b := range bals {
-		cash[cur] = b.Available.Add(b.Frozen)
-	}
-	cashTWD, err := s.cmd.ValueIn("TWD", cash)
+	assets, err := valuation.Total(bals, realised, held, s.trade.Market(), s.cmd, engine.TradingDay(s.now()))
 	if err != nil {
-		return reply{}, fmt.Errorf("cash of %s in TWD: %w", c.sess.MemberID, err)
+		return reply{}, fmt.Errorf("assets of %s: %w", id, err)
 	}
 	flags := make([]wire.AccountFlag, 0, len(m.Flags))
 	for _, f := range m.Flags {
@@ -144,13 +147,8 @@ func (s *server) userInfo(c *call) (reply, error) {
 		FundPasswordSet: m.FundPasswordSet,
 		CreditScore:     score,
 		Flags:           flags,
-		Assets: wire.Assets{
-			Available: money(twd.Available),
-			Frozen:    money(twd.Frozen),
-			Total:     money(cashTWD.Add(equity)), // cash of every currency in TWD and positions at live prices
-			Profit:    money(profit),              // realised and unrealised
-			Usd:       money(usd.Available.Add(usd.Frozen)),
-		},
+		Assets: wire.Assets{Available: money(assets.Available), Frozen: money(assets.Frozen), Total: money(assets.Total),
+			Profit: money(assets.Profit), Usd: money(assets.USD)},
 	})
 }
 

@@ -14,6 +14,7 @@ import (
 	moneyrule "github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections/valuation"
 )
 
 // Withdrawals, balances per currency and currency exchange.
@@ -112,7 +113,7 @@ func (s *server) balances(c *call) (reply, error) {
 	for _, cur := range fx.Currencies {
 		b := bals[cur]
 		out = append(out, wire.CurrencyBalance{Currency: cur, Available: amountIn(b.Available, cur),
-			Frozen: amountIn(b.Frozen, cur), Total: amountIn(b.Available.Add(b.Frozen), cur), Withdrawable: amountIn(wd[cur], cur)})
+			Frozen: amountIn(b.Frozen, cur), Total: amountIn(valuation.Cash(b), cur), Withdrawable: amountIn(wd[cur], cur)})
 	}
 	return ok(out)
 }

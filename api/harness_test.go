@@ -39,7 +39,7 @@ func forEachBackend(t *testing.T, fn func(t *testing.T, h *harness)) {
 	for _, db := range backends() {
 		t.Run(db.kind, func(t *testing.T) {
 			t.Parallel()
-			fn(t, newHarness(t, db, RateLimits{LoginPerAccount: 1000, LoginPerIP: 1000, RegisterPerIP: 1000}))
+			fn(t, newHarness(t, db, RateLimits{LoginPerAccount: 1000, LoginPerIP: 1000, RegisterPerIP: 1000, UploadPerMember: 1000}))
 		})
 	}
 }

@@ -449,9 +449,10 @@ func (w *kworld) state() string {
 }
 
 // idFields derive from command ids, or are positions and tokens, so differ between runs for the
-// same thing; the setup's identity photos differ too (harness photos are unique per process).
+// same thing; the setup's identity photos and deposit proofs differ too (harness photos are
+// unique per process, since one proof backs one deposit).
 var idFields = map[string]bool{"orderNo": true, "id": true, "cardId": true, "quoteId": true, "positionId": true,
-	"token": true, "position": true, "submissionId": true, "frontFileId": true, "backFileId": true}
+	"token": true, "position": true, "submissionId": true, "frontFileId": true, "backFileId": true, "proofFileId": true}
 
 // normalise blanks idFields and sorts lists (their order may follow ids).
 func normalise(v any) any {

@@ -2,10 +2,13 @@ package api
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"image"
 	"image/jpeg"
 	"image/png"
 	"io"
@@ -22,6 +25,9 @@ const (
 	maxUploadBytes = 5 << 20  // the contract's limit for one image
 	maxPixels      = 40 << 20 // refuses decompression bombs before decoding
 	maxSide        = 16384
+	// maxDecodes decodes run at once; with maxDecodeWork each, uploads hold at most a few
+	// hundred MB whatever arrives.
+	maxDecodes = 2
 )
 
 var (
@@ -30,6 +36,11 @@ var (
 	errFileRequired = refuse(http.StatusBadRequest, wire.MessageKeyFileRequired, nil)
 	errFileNotFound = refuse(http.StatusNotFound, wire.MessageKeyFileNotFound, nil)
 )
+
+// errImageTooLarge refuses an image whose header says it is too costly to decode.
+func errImageTooLarge(cause error) *apiError {
+	return refuse(http.StatusUnprocessableEntity, wire.MessageKeyImageTooLarge, cause)
+}
 
 // errFileUnreadable refuses an image whose content does not decode as what its bytes claim.
 func errFileUnreadable(cause error) *apiError {
@@ -49,53 +60,91 @@ func imageKind(b []byte) string {
 	return ""
 }
 
-// cleanImage is an upload after sniffing, full decoding and re-encoding: only pixels survive
-// (EXIF, GPS, comments and anything appended after the image are dropped).
+// codecs are the decoders of the kinds imageKind tells.
+var codecs = map[string]struct {
+	decodeConfig func(io.Reader) (image.Config, error)
+	decode       func(io.Reader) (image.Image, error)
+}{
+	"jpeg": {jpeg.DecodeConfig, jpeg.Decode},
+	"png":  {png.DecodeConfig, png.Decode},
+	"webp": {webp.DecodeConfig, webp.Decode},
+}
+
+// cleanImage is what re-encoding wrote: only pixels survive (EXIF, GPS, comments and anything
+// appended after the image are dropped).
 type cleanImage struct {
-	Bytes         []byte
 	ContentType   string
 	Width, Height int
 }
 
-// reencode checks raw by content and returns it re-encoded: PNG stays PNG (lossless, keeps
-// transparency), JPEG and WebP become JPEG at quality 85.
-func reencode(raw []byte) (cleanImage, error) {
+// checkImage sniffs raw and reads its header: the image must be of a kind we decode, of sane
+// dimensions, and cheap enough to decode (see decodeCost). Nothing is decoded here.
+func checkImage(raw []byte) (string, decodeCost, error) {
 	kind := imageKind(raw)
 	if kind == "" {
-		return cleanImage{}, errFileTypeBad
+		return "", decodeCost{}, errFileTypeBad
 	}
-	decodeConfig, decode := jpeg.DecodeConfig, jpeg.Decode
-	switch kind {
-	case "png":
-		decodeConfig, decode = png.DecodeConfig, png.Decode
-	case "webp":
-		decodeConfig, decode = webp.DecodeConfig, webp.Decode
-	}
-	cfg, err := decodeConfig(bytes.NewReader(raw))
+	cfg, err := codecs[kind].decodeConfig(bytes.NewReader(raw))
 	if err != nil {
-		return cleanImage{}, errFileUnreadable(fmt.Errorf("%s header: %w", kind, err))
+		return "", decodeCost{}, errFileUnreadable(fmt.Errorf("%s header: %w", kind, err))
 	}
-	if cfg.Width <= 0 || cfg.Height <= 0 || cfg.Width > maxSide || cfg.Height > maxSide ||
-		int64(cfg.Width)*int64(cfg.Height) > maxPixels {
-		return cleanImage{}, errFileUnreadable(fmt.Errorf("%s of %dx%d pixels", kind, cfg.Width, cfg.Height))
+	if cfg.Width <= 0 || cfg.Height <= 0 {
+		return "", decodeCost{}, errFileUnreadable(fmt.Errorf("%s of %dx%d pixels", kind, cfg.Width, cfg.Height))
 	}
-	img, err := decode(bytes.NewReader(raw))
+	cost, err := costOf(kind, raw)
+	if err != nil {
+		return "", decodeCost{}, errFileUnreadable(err)
+	}
+	if cfg.Width > maxSide || cfg.Height > maxSide || int64(cfg.Width)*int64(cfg.Height) > maxPixels ||
+		cost.pixels > maxDecodedBytes || cost.work > maxDecodeWork {
+		return "", decodeCost{}, errImageTooLarge(
+			fmt.Errorf("%s of %dx%d pixels decodes to %d bytes (%d with the decoder's)", kind, cfg.Width, cfg.Height, cost.pixels, cost.work))
+	}
+	return kind, cost, nil
+}
+
+// reencode decodes raw (checked by checkImage as kind) and writes it re-encoded to w: PNG stays
+// PNG (lossless, keeps transparency), JPEG and WebP become JPEG at quality 85.
+func reencode(kind string, raw []byte, w io.Writer) (cleanImage, error) {
+	img, err := codecs[kind].decode(bytes.NewReader(raw))
 	if err != nil {
 		return cleanImage{}, errFileUnreadable(fmt.Errorf("decode %s: %w", kind, err))
 	}
-	var out bytes.Buffer
 	ct := "image/jpeg"
 	if kind == "png" {
 		ct = "image/png"
-		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(&out, img)
+		err = (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(w, img)
 	} else {
-		err = jpeg.Encode(&out, img, &jpeg.Options{Quality: 85})
+		err = jpeg.Encode(w, img, &jpeg.Options{Quality: 85})
 	}
 	if err != nil {
 		return cleanImage{}, fmt.Errorf("re-encode %s: %w", kind, err)
 	}
 	b := img.Bounds()
-	return cleanImage{Bytes: out.Bytes(), ContentType: ct, Width: b.Dx(), Height: b.Dy()}, nil
+	return cleanImage{ContentType: ct, Width: b.Dx(), Height: b.Dy()}, nil
+}
+
+// decodeGate lets at most a few decodes run at once server-wide: each holds up to
+// maxDecodeWork bytes, so the gate is what bounds the memory uploads can take.
+type decodeGate chan struct{}
+
+// collectBefore is the decode cost from which a decode first collects the garbage of earlier
+// ones. Decoded images are large and die right after encoding; left to the pacer, several of
+// them pile up between collections (the heap reached 2.5 times its live size under 16 uploads
+// at once), and the process's peak memory with them.
+const collectBefore = 16 << 20
+
+func newDecodeGate(n int) decodeGate { return make(decodeGate, n) }
+
+// enter waits for a slot until ctx ends (the client gave up or timed out).
+func (g decodeGate) enter(ctx context.Context) (leave func(), err error) {
+	select {
+	case g <- struct{}{}:
+		return func() { <-g }, nil
+	case <-ctx.Done():
+		return nil, refuse(http.StatusServiceUnavailable, wire.MessageKeySystemBusy,
+			fmt.Errorf("wait for a decode slot: %w", ctx.Err()))
+	}
 }
 
 // fileStore keeps uploads by the SHA-256 of their re-encoded bytes in a directory that no
@@ -110,36 +159,61 @@ func validFileID(id string) bool {
 	return err == nil
 }
 
-func (fs fileStore) put(b []byte) (string, error) {
-	sum := sha256.Sum256(b)
-	id := hex.EncodeToString(sum[:])
-	final := filepath.Join(fs.dir, id)
-	if _, err := os.Stat(final); err == nil {
-		return id, nil // same content already stored
-	}
+// stagedFile is a file being written into the store: a temporary file, hashed as it is
+// written, that only commit moves under its id. Encoders write straight into it, so a large
+// image is never held in memory twice.
+type stagedFile struct {
+	dir  string
+	tmp  *os.File
+	hash hash.Hash
+	size int64
+}
+
+func (fs fileStore) stage() (*stagedFile, error) {
 	if err := os.MkdirAll(fs.dir, 0o750); err != nil {
-		return "", fmt.Errorf("files dir: %w", err)
+		return nil, fmt.Errorf("files dir: %w", err)
 	}
 	tmp, err := os.CreateTemp(fs.dir, ".upload-*")
 	if err != nil {
-		return "", fmt.Errorf("temp file: %w", err)
+		return nil, fmt.Errorf("temp file: %w", err)
 	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return "", fmt.Errorf("write %s: %w", id, err)
+	return &stagedFile{dir: fs.dir, tmp: tmp, hash: sha256.New()}, nil
+}
+
+func (f *stagedFile) Write(p []byte) (int, error) {
+	n, err := f.tmp.Write(p)
+	f.hash.Write(p[:n])
+	f.size += int64(n)
+	return n, err
+}
+
+// id is the content hash of what was written so far.
+func (f *stagedFile) id() string { return hex.EncodeToString(f.hash.Sum(nil)) }
+
+// commit makes the file durable under its id (content already stored under it stays).
+func (f *stagedFile) commit() (string, error) {
+	defer f.discard()
+	id := f.id()
+	final := filepath.Join(f.dir, id)
+	if _, err := os.Stat(final); err == nil {
+		return id, nil
 	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
+	if err := f.tmp.Sync(); err != nil {
 		return "", fmt.Errorf("sync %s: %w", id, err)
 	}
-	if err := tmp.Close(); err != nil {
+	if err := f.tmp.Close(); err != nil {
 		return "", fmt.Errorf("close %s: %w", id, err)
 	}
-	if err := os.Rename(tmp.Name(), final); err != nil {
+	if err := os.Rename(f.tmp.Name(), final); err != nil {
 		return "", fmt.Errorf("store %s: %w", id, err)
 	}
 	return id, nil
+}
+
+// discard drops the temporary file (after commit, only its name is gone already).
+func (f *stagedFile) discard() {
+	_ = f.tmp.Close()
+	_ = os.Remove(f.tmp.Name())
 }
 
 func (fs fileStore) open(id string) (*os.File, error) {

@@ -2,11 +2,14 @@ package api
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
+	"hash/crc32"
 	"image"
 	"image/color"
 	"image/jpeg"
 	"image/png"
+	"io"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -52,11 +55,11 @@ func webpBytes(t testing.TB) []byte {
 
 // pngHeaderClaiming returns a PNG signature and IHDR that claim w x h pixels, with no pixel data.
 func pngHeaderClaiming(t testing.TB, w, h int) []byte {
-	b := pngBytes(t, 1, 1)
-	out := append([]byte(nil), b...)
-	// IHDR width/height live at bytes 16..23; the CRC is not checked by DecodeConfig.
-	out[16], out[17], out[18], out[19] = byte(w>>24), byte(w>>16), byte(w>>8), byte(w)
-	out[20], out[21], out[22], out[23] = byte(h>>24), byte(h>>16), byte(h>>8), byte(h)
+	out := append([]byte(nil), pngBytes(t, 1, 1)...)
+	// IHDR's width and height live at bytes 16..23, its CRC (over type and data) at 29..32.
+	binary.BigEndian.PutUint32(out[16:], uint32(w))
+	binary.BigEndian.PutUint32(out[20:], uint32(h))
+	binary.BigEndian.PutUint32(out[29:], crc32.ChecksumIEEE(out[12:29]))
 	return out
 }
 
@@ -77,44 +80,74 @@ func TestReencode(t *testing.T) {
 		{"gif", []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), "", http.StatusUnsupportedMediaType},
 		{"truncated png", pngBytes(t, 20, 10)[:40], "", http.StatusUnsupportedMediaType},
 		{"png header only", []byte("\x89PNG\r\n\x1a\n"), "", http.StatusUnsupportedMediaType},
-		{"bomb", pngHeaderClaiming(t, 100000, 100000), "", http.StatusUnsupportedMediaType},
-		{"too wide", pngHeaderClaiming(t, 20000, 10), "", http.StatusUnsupportedMediaType},
+		{"bomb", pngHeaderClaiming(t, 100000, 100000), "", http.StatusUnprocessableEntity},
+		{"too wide", pngHeaderClaiming(t, 20000, 10), "", http.StatusUnprocessableEntity},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			out, err := reencode(tc.in)
+			var out bytes.Buffer
+			img, err := checkAndReencode(tc.in, &out)
 			if tc.status != 0 {
 				var ae *apiError
-				if !errors.As(err, &ae) || ae.status != tc.status || ae.key != wire.MessageKeyFileTypeInvalid {
-					t.Fatalf("got %v, want %d file_type_invalid", err, tc.status)
+				want := wire.MessageKeyFileTypeInvalid
+				if tc.status == http.StatusUnprocessableEntity {
+					want = wire.MessageKeyImageTooLarge
+				}
+				if !errors.As(err, &ae) || ae.status != tc.status || ae.key != want {
+					t.Fatalf("got %v, want %d %s", err, tc.status, want)
 				}
 				return
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			if out.ContentType != tc.ct || imageKind(out.Bytes) == "" {
-				t.Fatalf("content type %s, kind %q", out.ContentType, imageKind(out.Bytes))
+			if img.ContentType != tc.ct || imageKind(out.Bytes()) == "" {
+				t.Fatalf("content type %s, kind %q", img.ContentType, imageKind(out.Bytes()))
 			}
-			if bytes.Contains(out.Bytes, []byte("Exif")) || bytes.Contains(out.Bytes, []byte("GPS!")) {
+			if bytes.Contains(out.Bytes(), []byte("Exif")) || bytes.Contains(out.Bytes(), []byte("GPS!")) {
 				t.Fatal("metadata survived re-encoding")
 			}
 		})
 	}
 }
 
+func checkAndReencode(raw []byte, w io.Writer) (cleanImage, error) {
+	kind, _, err := checkImage(raw)
+	if err != nil {
+		return cleanImage{}, err
+	}
+	return reencode(kind, raw, w)
+}
+
 func TestFileStoreByContentHash(t *testing.T) {
 	fs := fileStore{dir: filepath.Join(t.TempDir(), "files")}
-	id, err := fs.put([]byte("abc"))
+	put := func(b []byte) (string, error) {
+		f, err := fs.stage()
+		if err != nil {
+			return "", err
+		}
+		defer f.discard()
+		if _, err := f.Write(b); err != nil {
+			return "", err
+		}
+		return f.commit()
+	}
+	id, err := put([]byte("abc"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if id != "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" {
 		t.Fatalf("id %s", id)
 	}
-	if again, err := fs.put([]byte("abc")); err != nil || again != id {
+	if again, err := put([]byte("abc")); err != nil || again != id {
 		t.Fatalf("second put %s, %v", again, err)
 	}
+	discarded, err := fs.stage()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _ = discarded.Write([]byte("refused"))
+	discarded.discard()
 	f, err := fs.open(id)
 	if err != nil {
 		t.Fatal(err)

@@ -27,15 +27,6 @@ func (c *client) deposit(amount, proof string) wire.OrderResult {
 	return o
 }
 
-func (c *client) proof() string {
-	c.h.t.Helper()
-	a := c.upload("proof.png", pngBytes(c.h.t, 32, 24))
-	want(c.h.t, a, 200, "ok")
-	var f wire.FileRef
-	a.data(c.h.t, &f)
-	return f.Id
-}
-
 func (c *client) info(pos int64) wire.UserInfo {
 	c.h.t.Helper()
 	a := c.get("/api/vue/user/info", "Lotbook-Position", strconv.FormatInt(pos, 10))
@@ -68,7 +59,7 @@ func TestJourney(t *testing.T) {
 			t.Fatalf("channels %+v", chans)
 		}
 
-		proof := m.proof()
+		proof := m.photo()
 		order := m.deposit("5000", proof)
 		if order.Status != wire.ReviewStatusPending || order.OrderNo == "" || order.Position <= 0 {
 			t.Fatalf("deposit answer %+v", order)
@@ -115,7 +106,7 @@ func TestJourney(t *testing.T) {
 		want(t, a, 200, "ok")
 		var tl wire.Timeline
 		a.data(t, &tl)
-		last := tl.Events[len(tl.Events)-1]
+		last := tl.Items[len(tl.Items)-1]
 		if last.Type != "DepositApproved.v1" || last.Balances["TWD"].Available != "5000.00" ||
 			!strings.HasPrefix(last.Actor, "ops:") || len(last.Postings) != 2 {
 			t.Fatalf("timeline's last event %+v", last)
@@ -140,7 +131,7 @@ func TestJourney(t *testing.T) {
 func TestFileServedSafely(t *testing.T) {
 	h := newHarness(t, testDB{kind: "sqlite"}, RateLimits{})
 	m := h.register("0912345678")
-	id := m.proof()
+	id := m.photo()
 	req, _ := http.NewRequest("GET", h.srv.URL+"/api/vue/files/"+id, nil)
 	req.Header.Set("token", m.token)
 	req.Header.Set("account", m.account)
@@ -161,7 +152,7 @@ func TestFileServedSafely(t *testing.T) {
 func TestConcurrentDoubleApproveCreditsOnce(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		m := h.register("0912345678")
-		order := m.deposit("2000", m.proof())
+		order := m.deposit("2000", m.photo())
 		ops2 := h.login("ops", "opsdemo1")
 		var wg sync.WaitGroup
 		answers := make([]answer, 8)
@@ -203,7 +194,7 @@ func TestConcurrentDoubleApproveCreditsOnce(t *testing.T) {
 func TestIdempotentRetry(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		m := h.register("0912345678")
-		proof := m.proof()
+		proof := m.photo()
 		key := uuid.NewString()
 		body := map[string]string{"channelId": "bank", "amount": "3000", "proofFileId": proof, "channelPassword": "8888"}
 		first := m.postKey("/api/vue/funds/deposits", key, body)
@@ -227,7 +218,7 @@ func TestIdempotentRetry(t *testing.T) {
 
 		// Concurrent duplicates: one applies, every answer is the same.
 		key2 := uuid.NewString()
-		body2 := map[string]string{"channelId": "bank", "amount": "1500", "proofFileId": proof, "channelPassword": "8888"}
+		body2 := map[string]string{"channelId": "bank", "amount": "1500", "proofFileId": m.photo(), "channelPassword": "8888"}
 		var wg sync.WaitGroup
 		answers := make([]answer, 6)
 		for i := range answers {

@@ -438,7 +438,7 @@ func TestFavorites(t *testing.T) {
 		var tl wire.Timeline
 		h.aud.getOK("/api/vue/audit/accounts/"+m.account+"/timeline", &tl)
 		n := 0
-		for _, e := range tl.Events {
+		for _, e := range tl.Items {
 			if strings.HasPrefix(e.Type, "Favorite") {
 				n++
 			}

@@ -38,7 +38,29 @@ func TestLimiterSweepsFullBuckets(t *testing.T) {
 	l.allow("a")
 	now = now.Add(2 * time.Minute)
 	l.allow("b")
-	if _, ok := l.buckets["a"]; ok {
+	if l.buckets.Contains("a") {
 		t.Fatal("refilled bucket kept")
+	}
+}
+
+// TestLimiterIsBounded: past its bound a limiter forgets the least recently seen key, so a flood
+// of addresses cannot grow it, and a recently limited key keeps its bucket.
+func TestLimiterIsBounded(t *testing.T) {
+	now := time.Date(2026, 3, 2, 10, 0, 0, 0, time.UTC)
+	l := newLimiterOf(1, time.Minute, func() time.Time { return now }, 2)
+	l.allow("a")
+	l.allow("b")
+	if ok, _ := l.allow("a"); ok {
+		t.Fatal("second request of a within the minute allowed")
+	}
+	l.allow("c") // forgets b, the least recently seen
+	if n := l.buckets.Len(); n != 2 {
+		t.Fatalf("%d keys kept, want 2", n)
+	}
+	if ok, _ := l.allow("a"); ok {
+		t.Fatal("a's bucket forgotten although recently used")
+	}
+	if ok, _ := l.allow("b"); !ok {
+		t.Fatal("b still limited although forgotten")
 	}
 }

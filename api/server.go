@@ -20,6 +20,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/audit"
 )
 
 // waitBound caps every read-your-writes wait (Lotbook-Position, session lookups after login).
@@ -119,8 +120,11 @@ type server struct {
 	hot      *hotLists
 	ws       *wsHub
 	trade    *engine.Engine
+	pages    *audit.Pager // the auditor's timeline, with balance checkpoints between pages
 
 	loginAccount, loginIP, registerIP *limiter
+	uploadMember                      *limiter
+	decodes                           decodeGate // image decodes running at once, server-wide
 	idemLocks                         *keyedLocks
 	idem                              *idemRecords
 	owners                            *orderOwners // deposits taken here, for ops decisions

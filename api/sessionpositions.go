@@ -3,6 +3,8 @@ package api
 import (
 	"reflect"
 	"sync"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 )
 
 // maxSessionPositions bounds the sessions whose last write position is remembered.
@@ -11,41 +13,41 @@ const maxSessionPositions = 100_000
 // sessionPositions remembers, per session (keyed by token hash), the highest log position its own
 // writes answered with, so that the session's next requests wait for the projections to reach it
 // even when the client sends no Lotbook-Position (read-your-writes for scripts and third-party
-// clients). It is bounded: two generations of at most half the bound each; when the current one
-// fills, the previous one is dropped, which forgets the sessions that wrote least recently. A
-// forgotten session only loses the wait, and only if its projections are still behind.
+// clients). It is bounded: past the bound it forgets the session that wrote least recently
+// (reads do not count as use). A forgotten session only loses the wait, and only if its
+// projections are still behind.
 //
 // It lives in this process's memory. With several API instances, a session whose next request
 // lands on another instance does not wait there unless the client sends Lotbook-Position (as the
 // web app does) or the load balancer keeps a session on one instance: the instances share the log
 // and the read models, not this map, so the header is what carries a position across them.
 type sessionPositions struct {
-	mu        sync.Mutex
-	cur, prev map[string]int64
-	half      int
+	mu  sync.Mutex // note reads and raises a position in one step
+	pos *simplelru.LRU[string, int64]
 }
 
 func newSessionPositions(limit int) *sessionPositions {
-	return &sessionPositions{cur: map[string]int64{}, prev: map[string]int64{}, half: max(limit/2, 1)}
+	pos, err := simplelru.NewLRU[string, int64](max(limit, 1), nil)
+	if err != nil {
+		panic("api: session positions: " + err.Error()) // the size is at least 1
+	}
+	return &sessionPositions{pos: pos}
 }
 
 // note raises the session's position to pos.
 func (p *sessionPositions) note(session string, pos int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	pos = max(pos, p.cur[session], p.prev[session])
-	delete(p.prev, session)
-	if _, ok := p.cur[session]; !ok && len(p.cur) >= p.half {
-		p.prev, p.cur = p.cur, make(map[string]int64, p.half)
-	}
-	p.cur[session] = pos
+	prev, _ := p.pos.Peek(session)
+	p.pos.Add(session, max(pos, prev))
 }
 
 // get is the session's highest write position, 0 when none is remembered.
 func (p *sessionPositions) get(session string) int64 {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return max(p.cur[session], p.prev[session])
+	pos, _ := p.pos.Peek(session)
+	return pos
 }
 
 // answerPosition is the log position a write's answer carries: every command answer of

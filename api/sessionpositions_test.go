@@ -8,26 +8,27 @@ import (
 )
 
 func TestSessionPositionsKeepTheHighestAndStayBounded(t *testing.T) {
-	p := newSessionPositions(4) // two generations of two sessions
+	p := newSessionPositions(4)
 	p.note("a", 7)
 	p.note("a", 5) // an older write answered late never lowers it
 	if got := p.get("a"); got != 7 {
 		t.Fatalf("a = %d, want 7", got)
 	}
 	p.note("b", 3)
-	p.note("c", 4) // the current generation is full: a and b move to the previous one
-	if p.get("a") != 7 || p.get("b") != 3 || p.get("c") != 4 {
-		t.Fatalf("after rotation a=%d b=%d c=%d", p.get("a"), p.get("b"), p.get("c"))
+	p.note("c", 4)
+	p.note("d", 1) // four sessions: the bound
+	if p.get("a") != 7 || p.get("b") != 3 || p.get("c") != 4 || p.get("d") != 1 {
+		t.Fatalf("within the bound a=%d b=%d c=%d d=%d", p.get("a"), p.get("b"), p.get("c"), p.get("d"))
 	}
-	p.note("a", 8) // written again: back in the current generation
-	p.note("d", 1) // rotates again: b, the session that wrote least recently, is forgotten
-	if p.get("b") != 0 || p.get("a") != 8 || p.get("c") != 4 || p.get("d") != 1 {
-		t.Fatalf("after the second rotation a=%d b=%d c=%d d=%d", p.get("a"), p.get("b"), p.get("c"), p.get("d"))
+	p.note("a", 8) // written again: the most recent writer
+	p.note("e", 2) // past the bound: b, the session that wrote least recently, is forgotten
+	if p.get("b") != 0 || p.get("a") != 8 || p.get("c") != 4 || p.get("d") != 1 || p.get("e") != 2 {
+		t.Fatalf("past the bound a=%d b=%d c=%d d=%d e=%d", p.get("a"), p.get("b"), p.get("c"), p.get("d"), p.get("e"))
 	}
 	for i := range 1000 {
 		p.note(strconv.Itoa(i), int64(i))
 	}
-	if n := len(p.cur) + len(p.prev); n > 4 {
+	if n := p.pos.Len(); n > 4 {
 		t.Fatalf("%d sessions remembered, bound 4", n)
 	}
 }

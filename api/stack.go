@@ -25,6 +25,7 @@ import (
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/calendar"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/audit"
 	"github.com/lotbook/lotbook/web"
 )
 
@@ -44,6 +45,8 @@ type Config struct {
 	// Trading are the broker's rules on closing positions (lock minutes, holding days); none by
 	// default. GET /api/vue/trade/rules shows them.
 	Trading commands.TradingRules
+	// UploadQuota is the bytes of uploads one member may store; commands.DefaultUploadQuota.
+	UploadQuota int64
 
 	// Tests and tools may override these; zero values are production defaults.
 	PasswordCost commands.PasswordCost
@@ -79,6 +82,7 @@ type Stack struct {
 	trade    *engine.Engine
 	handler  http.Handler
 	idem     *idemRecords
+	decodes  decodeGate
 	once     sync.Once
 	closeErr error
 }
@@ -134,6 +138,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Logger:       cfg.Logger,
 		Sealer:       sealer,
 		Trading:      cfg.Trading,
+		UploadQuota:  cfg.UploadQuota,
 	})
 	st := &Stack{
 		Store:    store,
@@ -150,6 +155,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
+	st.decodes = srv.decodes
 	st.ws = srv.ws
 	st.handler = srv.router()
 	return st, nil
@@ -172,6 +178,8 @@ func (st *Stack) newServer() *server {
 		loginAccount: newLimiter(lim.LoginPerAccount, time.Minute, st.cfg.Clock),
 		loginIP:      newLimiter(lim.LoginPerIP, time.Minute, st.cfg.Clock),
 		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),
+		uploadMember: newLimiter(lim.UploadPerMember, time.Minute, st.cfg.Clock),
+		decodes:      newDecodeGate(maxDecodes),
 		idemLocks:    newKeyedLocks(),
 		owners:       newOrderOwners(),
 		written:      newSessionPositions(maxSessionPositions),
@@ -181,6 +189,7 @@ func (st *Stack) newServer() *server {
 		hot:          newHotLists(),
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
+		pages:        audit.NewPager(st.Store, timelineCheckpoints),
 	}
 }
 

@@ -28,8 +28,8 @@ var (
 
 // static serves the embedded web build: index.html never cached (it names the current hashed
 // assets), hashed assets cached for a year. Text files are sent in the precompressed coding the
-// client prefers. The app uses hash routing, so there is no fallback; directories answer 404
-// (no listing of what the build contains).
+// client prefers. The app uses hash routing, so there is no fallback; directories and hidden
+// paths (the bundler's .vite/manifest.json maps every source file to its chunk) answer 404.
 func (s *server) static() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
@@ -37,7 +37,7 @@ func (s *server) static() http.Handler {
 			p = "index.html"
 		}
 		info, err := fs.Stat(s.web, p)
-		if err != nil || info.IsDir() {
+		if err != nil || info.IsDir() || hidden(p) {
 			http.NotFound(w, r)
 			return
 		}
@@ -53,6 +53,11 @@ func (s *server) static() http.Handler {
 		}
 		s.serveFile(w, r, p)
 	})
+}
+
+// hidden tells a path with a segment starting with a dot: build metadata, not part of the app.
+func hidden(p string) bool {
+	return strings.HasPrefix(p, ".") || strings.Contains(p, "/.")
 }
 
 // serveFile sends the file at p, or its precompressed twin when the client accepts that coding.

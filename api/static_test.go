@@ -114,14 +114,17 @@ func TestStaticServesPrecompressed(t *testing.T) {
 }
 
 // TestStaticNoDirectoryListing: no folder under the web root lists its files, with or without
-// the trailing slash.
+// the trailing slash, and hidden build metadata (.vite) is not served.
 func TestStaticNoDirectoryListing(t *testing.T) {
 	s := &server{web: fstest.MapFS{
 		"index.html":             {Data: []byte("<!doctype html>")},
 		"assets/app-1a2b.js":     {Data: []byte("1")},
 		"assets/img/logo-9f.svg": {Data: []byte("<svg/>")},
+		".vite/manifest.json":    {Data: []byte(`{"app-1a2b":1}`)},
+		"assets/.hidden":         {Data: []byte("app-1a2b")},
 	}}
-	for _, p := range []string{"/assets/", "/assets", "/assets/img/", "/assets/img", "/assets/./", "/assets/img/../"} {
+	for _, p := range []string{"/assets/", "/assets", "/assets/img/", "/assets/img", "/assets/./", "/assets/img/../",
+		"/.vite/manifest.json", "/.vite/", "/assets/.hidden"} {
 		rec := httptest.NewRecorder()
 		s.static().ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
 		if rec.Code != http.StatusNotFound || bytes.Contains(rec.Body.Bytes(), []byte("app-1a2b")) || bytes.Contains(rec.Body.Bytes(), []byte("logo-9f")) {

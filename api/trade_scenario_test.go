@@ -167,7 +167,9 @@ func newTradeHarness(t *testing.T, h *harness, cash string) *tradeHarness {
 	return th
 }
 
-// match runs the engine over the symbol's current quote, as a quote update does.
+// match runs the engine over the symbol's current quote, as a quote update does, once the
+// engine has folded every event written so far (an order just placed reaches it through its
+// subscription, which may lag the answer that placed it).
 func (th *tradeHarness) match(symbol string) {
 	th.engineCaughtUp()
 	th.st.trade.MatchSymbol(context.Background(), symbol)
@@ -178,18 +180,21 @@ func (th *tradeHarness) sweep() {
 	th.st.trade.Sweep(context.Background())
 }
 
-// engineCaughtUp waits until the engine has folded the log as it is now: it runs beside the
-// requests, and a test's next step must find the orders its last request placed.
 func (th *tradeHarness) engineCaughtUp() {
 	th.t.Helper()
-	head, err := th.st.Store.Head(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	head, err := th.st.Store.Head(ctx)
 	if err != nil {
 		th.t.Fatal(err)
 	}
-	deadline := time.Now().Add(10 * time.Second)
-	for th.st.trade.Position() < head {
-		if time.Now().After(deadline) {
-			th.t.Fatalf("the engine folded the log up to %d of %d", th.st.trade.Position(), head)
+	for {
+		folded := th.st.trade.Position()
+		if folded >= head {
+			return
+		}
+		if ctx.Err() != nil {
+			th.t.Fatalf("the engine folded the log to %d, not to the head %d", folded, head)
 		}
 		time.Sleep(time.Millisecond)
 	}

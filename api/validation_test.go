@@ -111,7 +111,7 @@ func TestLoginAndPasswords(t *testing.T) {
 func TestDepositRules(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		m := h.register("0912345678")
-		proof := m.proof()
+		proof := m.photo()
 		other := h.register("0987654321")
 		othersProof := other.upload("x.jpg", jpegBytes(t, 10, 10))
 		want(t, othersProof, 200, "ok")
@@ -155,11 +155,11 @@ func TestDepositRules(t *testing.T) {
 			})
 		}
 		// At the edges: the minimum and the maximum are accepted.
-		m.deposit("1000", proof)
-		m.deposit("1000000.00", proof)
+		m.deposit("1000", m.photo())
+		m.deposit("1000000.00", m.photo())
 
 		// Review rules.
-		order := m.deposit("1500", proof)
+		order := m.deposit("1500", m.photo())
 		h.unchanged(func() {
 			want(t, h.ops.post("/api/vue/ops/deposits/NOPE/approve", map[string]string{}), 404, "order_not_found")
 			want(t, h.ops.post("/api/vue/ops/deposits/"+order.OrderNo+"/reject", map[string]string{"remark": ""}), 400, "remark_required")
@@ -203,7 +203,7 @@ func TestOpsCannotFlagStaff(t *testing.T) {
 func TestAccountFlags(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		m := h.register("0912345678")
-		proof := m.proof()
+		proof := m.photo()
 		flag := func(flag string, on bool) answer {
 			return h.ops.post("/api/vue/ops/members/0912345678/flags", map[string]any{"flag": flag, "on": on, "reason": "test"})
 		}
@@ -305,7 +305,7 @@ func TestAuthAndRoles(t *testing.T) {
 func TestBadInput(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		m := h.register("0912345678")
-		proof := m.proof()
+		proof := m.photo()
 		post := func(path, body string) answer {
 			return m.raw("POST", path, "application/json", []byte(body), "Idempotency-Key", uuid.NewString())
 		}
@@ -351,7 +351,7 @@ func TestUploadRules(t *testing.T) {
 			want(t, m.upload("proof.png", []byte("<svg onload=alert(1)>")), 415, "file_type_invalid")
 			want(t, m.upload("proof.jpg", append([]byte{0xFF, 0xD8, 0xFF}, bytes.Repeat([]byte{0}, 100)...)), 415, "file_type_invalid")
 			want(t, m.upload("big.png", append(pngBytes(t, 8, 8), bytes.Repeat([]byte{0}, 6<<20)...)), 413, "file_too_large")
-			want(t, m.upload("bomb.png", pngHeaderClaiming(t, 60000, 60000)), 415, "file_type_invalid")
+			want(t, m.upload("bomb.png", pngHeaderClaiming(t, 60000, 60000)), 422, "image_too_large")
 			want(t, m.upload("empty.png", nil), 400, "file_required")
 
 			var b bytes.Buffer

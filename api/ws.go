@@ -16,6 +16,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/time/rate"
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/market"
@@ -557,8 +558,7 @@ type wsConn struct {
 	done    chan struct{}
 	closed  bool
 
-	tokens float64 // request rate limit (reader goroutine only)
-	last   time.Time
+	requests *rate.Limiter // client requests: wsReqBurst at once, refilled at wsReqPerSec
 }
 
 func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {
@@ -566,7 +566,7 @@ func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsCon
 		ws: ws, metrics: m, writeWait: writeWait, subs: map[string]chanMask{},
 		pending: map[frameKey][]byte{},
 		ready:   make(chan struct{}, 1), done: make(chan struct{}),
-		tokens: wsReqBurst, last: time.Now(),
+		requests: rate.NewLimiter(wsReqPerSec, wsReqBurst),
 	}
 }
 
@@ -705,7 +705,7 @@ func (c *wsConn) readLoop(h *wsHub) {
 			return
 		}
 		_ = alive()
-		if !c.allow() {
+		if !c.requests.Allow() {
 			c.fail(wire.MessageKeyRateLimited, "")
 			continue
 		}
@@ -715,16 +715,4 @@ func (c *wsConn) readLoop(h *wsHub) {
 		}
 		h.request(c, msg)
 	}
-}
-
-// allow takes a request token: wsReqBurst at once, refilled at wsReqPerSec.
-func (c *wsConn) allow() bool {
-	now := time.Now()
-	c.tokens = min(wsReqBurst, c.tokens+now.Sub(c.last).Seconds()*wsReqPerSec)
-	c.last = now
-	if c.tokens < 1 {
-		return false
-	}
-	c.tokens--
-	return true
 }

@@ -21,6 +21,7 @@ type accountState struct {
 	available string // ledger account names of this member
 	frozen    string
 	deposits  map[string]*reviewOrder
+	proofs    map[string]string // proof file id -> the order number of the deposit it backs
 	balances  map[string]Balance
 	funds     // withdrawals, exchange quotes, credit score (funds.go)
 	trading   // orders, positions, unsettled proceeds (trading.go)
@@ -39,6 +40,7 @@ func newAccountState(memberID string) *accountState {
 		available: events.MemberAvailable(memberID),
 		frozen:    events.MemberFrozen(memberID),
 		deposits:  map[string]*reviewOrder{},
+		proofs:    map[string]string{},
 		balances:  map[string]Balance{},
 		funds:     newFunds(),
 		trading:   newTrading(),
@@ -51,6 +53,9 @@ func (a *accountState) apply(r events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.DepositRequested:
 		a.deposits[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
+		if e.ProofFileID != "" {
+			a.proofs[e.ProofFileID] = e.OrderNo
+		}
 	case events.DepositApproved:
 		if d := a.deposits[e.OrderNo]; d != nil {
 			d.status = events.ReviewApproved
@@ -141,6 +146,9 @@ func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, 
 	if !r.member.ownsProof {
 		return nil, notFound(KeyFileNotFound)
 	}
+	if a.proofBacksDeposit(r.in.ProofFileID) {
+		return nil, rule(KeyDepositProofUsed)
+	}
 	if ch.PasswordHash != "" && !r.channelPassword(ch.PasswordHash, r.in.ChannelPassword) {
 		return nil, rule(KeyChannelPasswordWrong)
 	}
@@ -153,6 +161,14 @@ func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, 
 		Amount:      amount,
 		ProofFileID: r.in.ProofFileID,
 	}}, nil
+}
+
+// proofBacksDeposit tells whether a pending or approved deposit of this account names the file
+// as its proof. One transfer receipt backs one deposit; after a rejection (a mistyped amount,
+// say) the member may name the same receipt again.
+func (a *accountState) proofBacksDeposit(fileID string) bool {
+	no, ok := a.proofs[fileID]
+	return ok && a.deposits[no].status != events.ReviewRejected
 }
 
 // pendingOrder finds a deposit or withdrawal among orders that can still be reviewed.

@@ -93,6 +93,44 @@ func TestDecideDepositRequest(t *testing.T) {
 	}
 }
 
+func TestDepositProofBacksOneDeposit(t *testing.T) {
+	requested := func(no, proof string) events.DepositRequested {
+		return events.DepositRequested{OrderNo: no, Currency: "TWD", Amount: decimal.NewFromInt(5000), ProofFileID: proof}
+	}
+	tests := []struct {
+		name  string
+		prior []events.Payload
+		key   string
+	}{
+		{"unused proof", nil, ""},
+		{"another proof used before", []events.Payload{requested("D1", "f2")}, ""},
+		{"proof of a pending deposit", []events.Payload{requested("D1", "f1")}, KeyDepositProofUsed},
+		{"proof of an approved deposit", []events.Payload{requested("D1", "f1"), events.DepositApproved{OrderNo: "D1"}}, KeyDepositProofUsed},
+		{"proof of a rejected deposit", []events.Payload{requested("D1", "f1"), events.DepositRejected{OrderNo: "D1"}}, ""},
+		{"rejected, then used again", []events.Payload{requested("D1", "f1"), events.DepositRejected{OrderNo: "D1"}, requested("D2", "f1")}, KeyDepositProofUsed},
+	}
+	ch := bank
+	ch.Window = events.TimeWindow{AlwaysOpen: true}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a := build(newAccountState("m1"), nil, tc.prior...)
+			evs, err := decideDepositRequest(a, depositRequest{
+				in:     DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: "f1", ChannelPassword: "8888"},
+				member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: t0,
+				orderNo:         func(n int) string { return depositOrderNo("m1", "cmd", t0, n) },
+				channelPassword: fakeVerify,
+			})
+			wantKey(t, err, tc.key)
+			if e, ok := AsError(err); ok && e.Kind != KindRule {
+				t.Fatalf("kind %v, want rule (422)", e.Kind)
+			}
+			if err == nil && len(evs) != 1 {
+				t.Fatalf("events %v", evs)
+			}
+		})
+	}
+}
+
 func TestOrderNumbers(t *testing.T) {
 	n0 := depositOrderNo("m1", "cmd", t0, 0)
 	if !regexp.MustCompile(`^D20261123\d{16}$`).MatchString(n0) {

@@ -1,12 +1,13 @@
 package commands
 
 import (
-	"container/list"
 	"context"
 	"fmt"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hashicorp/golang-lru/v2/simplelru"
 
 	"github.com/lotbook/lotbook/events"
 )
@@ -82,32 +83,29 @@ func (e *entry) replay(c cmd) (*record, error) {
 }
 
 // cache keeps the most recently used aggregates. An entry evicted while a command holds it
-// simply becomes private to that command; the next load reads the stream again.
+// simply becomes private to that command; the next load reads the stream again. mu makes a miss
+// and the entry it creates one step, so that two loads of a stream share one entry.
 type cache struct {
-	mu  sync.Mutex
-	cap int
-	ll  *list.List // front = most recently used; values are *entry
-	m   map[string]*list.Element
+	mu sync.Mutex
+	m  *simplelru.LRU[string, *entry]
 }
 
 func newCache(capacity int) *cache {
-	return &cache{cap: capacity, ll: list.New(), m: map[string]*list.Element{}}
+	m, err := simplelru.NewLRU[string, *entry](capacity, nil)
+	if err != nil {
+		panic(fmt.Sprintf("commands: cache of %d aggregates: %v", capacity, err)) // New passes a positive size
+	}
+	return &cache{m: m}
 }
 
 func (c *cache) get(stream string) *entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.m[stream]; ok {
-		c.ll.MoveToFront(el)
-		return el.Value.(*entry)
+	if e, ok := c.m.Get(stream); ok {
+		return e
 	}
 	e := newEntry(stream)
-	c.m[stream] = c.ll.PushFront(e)
-	for c.ll.Len() > c.cap {
-		last := c.ll.Back()
-		c.ll.Remove(last)
-		delete(c.m, last.Value.(*entry).stream)
-	}
+	c.m.Add(stream, e)
 	return e
 }
 
@@ -115,16 +113,15 @@ func (c *cache) get(stream string) *entry {
 func (c *cache) drop(e *entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if el, ok := c.m[e.stream]; ok && el.Value.(*entry) == e {
-		c.ll.Remove(el)
-		delete(c.m, e.stream)
+	if cur, ok := c.m.Peek(e.stream); ok && cur == e {
+		c.m.Remove(e.stream)
 	}
 }
 
 func (c *cache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.ll.Len()
+	return c.m.Len()
 }
 
 // loadWithin returns the stream's aggregate, locked and caught up with the store (only events

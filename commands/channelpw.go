@@ -4,8 +4,8 @@ import (
 	"crypto/hmac"
 	"crypto/rand"
 	"crypto/sha256"
-	"sync"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/sync/singleflight"
 
 	"github.com/lotbook/lotbook/commands/rules/secret"
@@ -19,19 +19,22 @@ import (
 // the first deposits after a start would otherwise each hash at once (19 MiB apiece).
 type verifiedMemo struct {
 	key    []byte
-	mu     sync.Mutex
-	ok     map[[sha256.Size]byte]struct{}
+	ok     *lru.Cache[[sha256.Size]byte, struct{}]
 	flight singleflight.Group
 }
 
 // memoLimit bounds the memo; it holds one entry per channel password in use, so reaching it
-// only means many reconfigurations, and it starts again empty.
+// only means many reconfigurations, which forget the passwords checked least recently.
 const memoLimit = 1024
 
 func newVerifiedMemo() *verifiedMemo {
 	key := make([]byte, 32)
 	_, _ = rand.Read(key) // crypto/rand.Read never fails (it panics instead)
-	return &verifiedMemo{key: key, ok: map[[sha256.Size]byte]struct{}{}}
+	ok, err := lru.New[[sha256.Size]byte, struct{}](memoLimit)
+	if err != nil {
+		panic("commands: verified memo: " + err.Error()) // memoLimit is positive
+	}
+	return &verifiedMemo{key: key, ok: ok}
 }
 
 // check answers verify(stored, password), from the memo when it succeeded before.
@@ -42,22 +45,14 @@ func (v *verifiedMemo) check(stored, password string, verify verifier) bool {
 	m.Write([]byte(password))
 	var k [sha256.Size]byte
 	copy(k[:], m.Sum(nil))
-	v.mu.Lock()
-	_, hit := v.ok[k]
-	v.mu.Unlock()
-	if hit {
+	if _, hit := v.ok.Get(k); hit {
 		return true
 	}
 	ok, _, _ := v.flight.Do(string(k[:]), func() (any, error) {
 		if !verify(stored, password) {
 			return false, nil
 		}
-		v.mu.Lock()
-		if len(v.ok) >= memoLimit {
-			clear(v.ok)
-		}
-		v.ok[k] = struct{}{}
-		v.mu.Unlock()
+		v.ok.Add(k, struct{}{})
 		return true, nil
 	})
 	return ok.(bool)
@@ -67,7 +62,11 @@ func (v *verifiedMemo) check(stored, password string, verify verifier) bool {
 // SHA-256 of channels configured before it); a malformed stored hash never matches.
 func (s *Service) channelPasswordOK(stored, password string) bool {
 	return s.channelMemo.check(stored, password, func(stored, password string) bool {
-		ok, err := secret.VerifyChannelPassword(stored, password)
+		var (
+			ok  bool
+			err error
+		)
+		s.kdf(func() { ok, err = secret.VerifyChannelPassword(stored, password) })
 		if err != nil {
 			s.log.Error("stored channel password hash is malformed", "err", err)
 		}

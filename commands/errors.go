@@ -144,6 +144,8 @@ const (
 	KeyFlagInvalid             = "flag_invalid"
 	KeyStaffAccountProtected   = "staff_account_protected"
 	KeyFileNotFound            = "file_not_found"
+	KeyUploadQuotaExceeded     = "upload_quota_exceeded"
+	KeyDepositProofUsed        = "deposit_proof_used"
 	KeySubmitTooFrequent       = "submit_too_frequent"
 	KeyWithdrawalBanned        = "withdrawal_banned"
 	KeyInsufficientBalance     = "insufficient_balance"

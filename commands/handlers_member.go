@@ -11,9 +11,22 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
+// kdf runs one argon2id computation at a time per core. Each takes the cost's memory (19 MiB by
+// default) for its whole run, so unbounded, a burst of logins or wrong passwords costs memory in
+// proportion to the burst; bounded, it waits for a core it could not have used anyway.
+func (s *Service) kdf(f func()) {
+	s.kdfSlots <- struct{}{}
+	defer func() { <-s.kdfSlots }()
+	f()
+}
+
 // verify checks a password against an argon2id hash; a malformed stored hash never matches.
 func (s *Service) verify(hash, password string) bool {
-	ok, err := secret.VerifyPassword(hash, password)
+	var (
+		ok  bool
+		err error
+	)
+	s.kdf(func() { ok, err = secret.VerifyPassword(hash, password) })
 	if err != nil && hash != "" {
 		s.log.Error("stored password hash is malformed", "err", err)
 	}
@@ -21,7 +34,11 @@ func (s *Service) verify(hash, password string) bool {
 }
 
 func (s *Service) hash(password string) (string, error) {
-	h, err := secret.HashPassword(password, s.cost)
+	var (
+		h   string
+		err error
+	)
+	s.kdf(func() { h, err = secret.HashPassword(password, s.cost) })
 	if err != nil {
 		return "", unavailable(err)
 	}
@@ -436,27 +453,54 @@ func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, account, pa
 }
 
 // RecordUpload remembers that the member uploaded a file (the API stored and re-encoded it), so
-// that the member may name it as a deposit proof.
+// that the member may name it as a deposit proof. The member's storage quota is decided here,
+// on the member's own stream, so concurrent uploads cannot both take the last bytes.
 func (s *Service) RecordUpload(ctx context.Context, meta Meta, memberID string, f events.FileUploaded) (Result, error) {
 	c, err := s.begin(meta, "file.upload")
 	if err != nil {
 		return Result{}, err
 	}
-	if !validFileID(f.FileID) || f.Size <= 0 || f.Width <= 0 || f.Height <= 0 {
-		return Result{}, invalid(KeyInvalidRequest)
-	}
-	switch f.ContentType {
-	case "image/jpeg", "image/png", "image/webp":
-	default:
-		return Result{}, invalid(KeyInvalidRequest)
+	if err := checkUpload(f); err != nil {
+		return Result{}, err
 	}
 	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
-		return decideRecordUpload(m, f)
+		return decideRecordUpload(m, f, s.uploadQuota)
 	})
 	if err != nil {
 		return Result{}, err
 	}
 	return Result{Position: rec.position}, nil
+}
+
+// CheckUpload tells, without recording anything, whether RecordUpload would refuse f now. The
+// API asks before moving a file into its store, so a refused upload leaves nothing on disk.
+func (s *Service) CheckUpload(ctx context.Context, memberID string, f events.FileUploaded) error {
+	if err := checkUpload(f); err != nil {
+		return err
+	}
+	if !validMemberID(memberID) {
+		return notFound(KeyAccountNotExist)
+	}
+	refusal, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) error {
+		_, err := decideRecordUpload(m, f, s.uploadQuota)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return refusal
+}
+
+// checkUpload is the field rules of an upload record.
+func checkUpload(f events.FileUploaded) *Error {
+	if !validFileID(f.FileID) || f.Size <= 0 || f.Width <= 0 || f.Height <= 0 {
+		return invalid(KeyInvalidRequest)
+	}
+	switch f.ContentType {
+	case "image/jpeg", "image/png", "image/webp":
+		return nil
+	}
+	return invalid(KeyInvalidRequest)
 }
 
 // validFileID: a lower-case hex SHA-256.

@@ -26,6 +26,7 @@ type memberState struct {
 	fundRejections []time.Time // server times of wrong fund passwords within the last lockWindow
 	flags          map[string]bool
 	files          map[string]bool
+	storedBytes    int64 // sum of the sizes of files, counted once per file
 	realName       realName
 	cards          map[string]*bankCard
 	favorites      []string // symbols, in the order added
@@ -71,6 +72,9 @@ func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
 	case events.FileUploaded:
 		if m.files == nil {
 			m.files = map[string]bool{}
+		}
+		if !m.files[e.FileID] {
+			m.storedBytes += e.Size
 		}
 		m.files[e.FileID] = true
 	case events.RealNameSubmitted, events.RealNameApproved, events.RealNameRejected, events.BankCardBound, events.BankCardUnbound:
@@ -357,8 +361,9 @@ func decideResetStaffPassword(m *memberState, newHash string) ([]events.Payload,
 	return []events.Payload{events.LoginPasswordChanged{PasswordHash: newHash}}, nil
 }
 
-// decideRecordUpload remembers a member's file; the same file again changes nothing.
-func decideRecordUpload(m *memberState, f events.FileUploaded) ([]events.Payload, error) {
+// decideRecordUpload remembers a member's file; the same file again changes nothing. A new
+// file must fit in what is left of the member's quota of stored bytes.
+func decideRecordUpload(m *memberState, f events.FileUploaded, quota int64) ([]events.Payload, error) {
 	if !m.registered {
 		return nil, notFound(KeyAccountNotExist)
 	}
@@ -367,6 +372,9 @@ func decideRecordUpload(m *memberState, f events.FileUploaded) ([]events.Payload
 	}
 	if m.files[f.FileID] {
 		return nil, nil
+	}
+	if m.storedBytes+f.Size > quota {
+		return nil, rule(KeyUploadQuotaExceeded)
 	}
 	return []events.Payload{f}, nil
 }

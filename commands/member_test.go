@@ -406,12 +406,46 @@ func TestFlagsAndUploads(t *testing.T) {
 	}
 
 	f := events.FileUploaded{FileID: "ab", ContentType: "image/png", Size: 1, Width: 1, Height: 1}
-	if evs, err := decideRecordUpload(registered(), f); err != nil || len(evs) != 1 {
+	if evs, err := decideRecordUpload(registered(), f, DefaultUploadQuota); err != nil || len(evs) != 1 {
 		t.Fatalf("upload: %v %v", evs, err)
 	}
-	if evs, _ := decideRecordUpload(registered(f), f); len(evs) != 0 {
+	if evs, _ := decideRecordUpload(registered(f), f, DefaultUploadQuota); len(evs) != 0 {
 		t.Fatalf("same file twice wrote %v", evs)
 	}
-	_, err = decideRecordUpload(flagged(events.FlagDisabled), f)
+	_, err = decideRecordUpload(flagged(events.FlagDisabled), f, DefaultUploadQuota)
 	wantKey(t, err, KeyAccountDisabled)
+}
+
+func TestUploadQuota(t *testing.T) {
+	file := func(id string, size int64) events.FileUploaded {
+		return events.FileUploaded{FileID: id, ContentType: "image/png", Size: size, Width: 1, Height: 1}
+	}
+	const quota = 1000
+	tests := []struct {
+		name   string
+		stored []events.Payload
+		next   events.FileUploaded
+		key    string
+		writes int
+	}{
+		{"first file", nil, file("a", 400), "", 1},
+		{"exactly the quota", []events.Payload{file("a", 600)}, file("b", 400), "", 1},
+		{"one byte over", []events.Payload{file("a", 600)}, file("b", 401), KeyUploadQuotaExceeded, 0},
+		{"a single file over the quota", nil, file("a", 1001), KeyUploadQuotaExceeded, 0},
+		{"quota full", []events.Payload{file("a", 1000)}, file("b", 1), KeyUploadQuotaExceeded, 0},
+		{"a file stored again is counted once", []events.Payload{file("a", 600), file("a", 600)}, file("b", 400), "", 1},
+		{"the same file again when full changes nothing", []events.Payload{file("a", 1000)}, file("a", 1000), "", 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			evs, err := decideRecordUpload(registered(tc.stored...), tc.next, quota)
+			wantKey(t, err, tc.key)
+			if len(evs) != tc.writes {
+				t.Fatalf("wrote %v, want %d events", evs, tc.writes)
+			}
+			if e, ok := AsError(err); ok && e.Kind.HTTPStatus() != 422 {
+				t.Fatalf("kind %v, want a 422 rule", e.Kind)
+			}
+		})
+	}
 }

@@ -18,6 +18,7 @@ package commands
 
 import (
 	"log/slog"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -62,7 +63,13 @@ type Options struct {
 	Rates  fx.Rates // exchange rates; fx.Simulated{}
 	// Trading are the broker's lock and holding rules on closing positions (none by default).
 	Trading TradingRules
+	// UploadQuota is how many bytes of (re-encoded) uploads a member may store; DefaultUploadQuota.
+	UploadQuota int64
 }
+
+// DefaultUploadQuota is a member's storage for uploads unless configured: room for a few
+// hundred deposit proofs and ID photos, while one member cannot fill the disk.
+const DefaultUploadQuota = 200 << 20
 
 // Service handles commands against one event store. It is safe for concurrent use; several
 // Services (API instances) may share one store.
@@ -79,11 +86,14 @@ type Service struct {
 	sealer      *secret.Sealer
 	rates       fx.Rates
 	trade       TradingRules
+	uploadQuota int64
 	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
 	// unknown account is checked against it, so it takes as long as a wrong password.
 	decoy func() (string, error)
 	// channelMemo spares deposits the argon2id of a channel password already checked.
 	channelMemo *verifiedMemo
+	// kdfSlots bounds the argon2id computations running at once (Service.kdf).
+	kdfSlots chan struct{}
 }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
@@ -95,7 +105,10 @@ func New(store events.Store, opts Options) *Service {
 	s := &Service{
 		store: store, clock: opts.Clock, cal: opts.Calendar, ttl: opts.SessionTTL,
 		cost: opts.PasswordCost, log: opts.Logger, maxAttempts: opts.MaxAttempts,
-		sealer: opts.Sealer, rates: opts.Rates, trade: opts.Trading,
+		sealer: opts.Sealer, rates: opts.Rates, trade: opts.Trading, uploadQuota: opts.UploadQuota,
+	}
+	if s.uploadQuota <= 0 {
+		s.uploadQuota = DefaultUploadQuota
 	}
 	if s.rates == nil {
 		s.rates = fx.Simulated{}
@@ -124,12 +137,13 @@ func New(store events.Store, opts Options) *Service {
 	}
 	s.cache = newCache(size)
 	s.channelMemo = newVerifiedMemo()
+	s.kdfSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.decoy = sync.OnceValues(func() (string, error) {
 		tok, err := secret.NewToken()
 		if err != nil {
 			return "", err
 		}
-		return secret.HashPassword(tok, s.cost)
+		return s.hash(tok)
 	})
 	return s
 }

@@ -645,11 +645,14 @@ func TestConcurrentDepositsAcrossInstances(t *testing.T) {
 	f := newFixture(t)
 	f.seed(true)
 	s := f.register("0912345678", "LOTBOOK")
-	proof := f.upload(s.MemberID)
 	other := f.service(func(o *Options) { o.MaxAttempts = 100 })
 	f.svc.maxAttempts = 100
 	var wg sync.WaitGroup
 	orders := make([]string, 40)
+	proofs := make([]string, len(orders)) // one proof backs one deposit
+	for i := range proofs {
+		proofs[i] = f.upload(s.MemberID)
+	}
 	for i := range orders {
 		wg.Add(1)
 		go func(i int) {
@@ -658,7 +661,7 @@ func TestConcurrentDepositsAcrossInstances(t *testing.T) {
 			if i%2 == 1 {
 				svc = other
 			}
-			r, err := svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proof, ChannelPassword: "8888"})
+			r, err := svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proofs[i], ChannelPassword: "8888"})
 			if err != nil {
 				t.Errorf("deposit %d: %v", i, err)
 				return
@@ -874,7 +877,7 @@ func TestCachedStateMeetsOtherInstances(t *testing.T) {
 	f := newFixture(t)
 	f.seed(true)
 	s := f.register("0912345678", "LOTBOOK")
-	proof := f.upload(s.MemberID)
+	proof, retried := f.upload(s.MemberID), f.upload(s.MemberID) // one proof backs one deposit
 	in := DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"}
 	f.deposit(s.MemberID, "1000") // f.svc caches the account
 	other := f.service()
@@ -894,6 +897,7 @@ func TestCachedStateMeetsOtherInstances(t *testing.T) {
 
 	// A command the other instance applied, retried here on a cache without it.
 	m := meta("member")
+	in.ProofFileID = retried
 	first, err := other.RequestDeposit(f.ctx, m, s.MemberID, in)
 	f.must(err)
 	again, err := f.svc.RequestDeposit(f.ctx, m, s.MemberID, in)

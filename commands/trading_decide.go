@@ -18,7 +18,7 @@ import (
 // Order sizes: a board lot is 1,000 shares and one order takes at most 499 lots (the exchange's
 // per-order limit); an odd-lot order 1 to 999 shares.
 const (
-	BoardLot   = 1000
+	BoardLot   = fees.BoardLot
 	MaxLots    = 499
 	MaxOddLot  = 999
 	loanSlack  = 1000 // a margin long's loan is whole thousands: its cash part may exceed the estimate by less than this

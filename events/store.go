@@ -70,6 +70,8 @@ type AppendResult struct {
 //     (or AnyVersion). Re-appending events whose ids are already stored in that stream is
 //     idempotent: it returns the stored result and writes nothing, whatever expectedVersion is.
 //   - ReadStream returns the stream's events with Version > afterVersion, in order.
+//   - ReadStreamAfter returns up to limit of the stream's events with Position > afterPosition,
+//     in order: keyset paging of one stream by global position.
 //   - ReadAll returns up to limit events with Position > afterPosition, in global order. It
 //     never skips an event whose transaction commits later than a returned one.
 //   - Subscribe calls handle with pages of events with Position > afterPosition, in global order,
@@ -79,6 +81,7 @@ type AppendResult struct {
 type Store interface {
 	Append(ctx context.Context, stream string, expectedVersion int64, events []EventData) (AppendResult, error)
 	ReadStream(ctx context.Context, stream string, afterVersion int64) ([]RecordedEvent, error)
+	ReadStreamAfter(ctx context.Context, stream string, afterPosition int64, limit int) ([]RecordedEvent, error)
 	ReadAll(ctx context.Context, afterPosition int64, limit int) ([]RecordedEvent, error)
 	Subscribe(ctx context.Context, afterPosition int64, handle func(ctx context.Context, page []RecordedEvent) error) error
 	Head(ctx context.Context) (int64, error)

@@ -58,14 +58,8 @@ var tradeOrdersTable = &table{
 }
 
 var tradePositionsTable = &table{
-	name: "trade_positions",
-	cols: []column{
-		{"id", kText}, {"member_id", kText}, {"symbol", kText}, {"name", kText}, {"kind", kText}, {"direction", kText},
-		{"leverage", kText}, {"day_trade", kInt}, {"open_day", kText}, {"status", kText}, {"shares", kInt}, {"closing", kInt},
-		{"bought", kInt}, {"entry_amount", kText}, {"exit_shares", kInt}, {"exit_amount", kText}, {"fees", kText}, {"tax", kText},
-		{"loan", kText}, {"margin", kText}, {"basis", kText}, {"profit", kText}, {"open_working", kInt}, {"close_order", kText},
-		{"opened_at", kInt}, {"closed_at", kInt}, {"created_at", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt},
-	},
+	name:    "trade_positions",
+	cols:    positionFields.columns(),
 	key:     []string{"id"},
 	indexes: []string{"member_id, status, seq", "member_id, seq"},
 }
@@ -146,16 +140,38 @@ type positionRow struct {
 	openedAt, closedAt, createdAt, updatedAt, seq, pos    int64
 }
 
-func (r *positionRow) args() []any {
-	return []any{r.id, r.memberID, r.symbol, r.name, r.kind, r.direction, r.leverage, r.dayTrade, r.openDay, r.status, r.shares,
-		r.closing, r.bought, r.entryAmount, r.exitShares, r.exitAmount, r.fees, r.tax, r.loan, r.margin, r.basis, r.profit,
-		r.openWorking, r.closeOrder, r.openedAt, r.closedAt, r.createdAt, r.updatedAt, r.seq, r.pos}
-}
-
-func (r *positionRow) scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.id, &r.memberID, &r.symbol, &r.name, &r.kind, &r.direction, &r.leverage, &r.dayTrade, &r.openDay, &r.status,
-		&r.shares, &r.closing, &r.bought, &r.entryAmount, &r.exitShares, &r.exitAmount, &r.fees, &r.tax, &r.loan, &r.margin,
-		&r.basis, &r.profit, &r.openWorking, &r.closeOrder, &r.openedAt, &r.closedAt, &r.createdAt, &r.updatedAt, &r.seq, &r.pos)
+// positionFields are the columns of trade_positions, the one place they are declared.
+var positionFields = rowMap[positionRow]{
+	text("id", func(r *positionRow) *string { return &r.id }),
+	text("member_id", func(r *positionRow) *string { return &r.memberID }),
+	text("symbol", func(r *positionRow) *string { return &r.symbol }),
+	text("name", func(r *positionRow) *string { return &r.name }),
+	text("kind", func(r *positionRow) *string { return &r.kind }),
+	text("direction", func(r *positionRow) *string { return &r.direction }),
+	text("leverage", func(r *positionRow) *string { return &r.leverage }),
+	integer("day_trade", func(r *positionRow) *int64 { return &r.dayTrade }),
+	text("open_day", func(r *positionRow) *string { return &r.openDay }),
+	text("status", func(r *positionRow) *string { return &r.status }),
+	integer("shares", func(r *positionRow) *int64 { return &r.shares }),
+	integer("closing", func(r *positionRow) *int64 { return &r.closing }),
+	integer("bought", func(r *positionRow) *int64 { return &r.bought }),
+	text("entry_amount", func(r *positionRow) *string { return &r.entryAmount }),
+	integer("exit_shares", func(r *positionRow) *int64 { return &r.exitShares }),
+	text("exit_amount", func(r *positionRow) *string { return &r.exitAmount }),
+	text("fees", func(r *positionRow) *string { return &r.fees }),
+	text("tax", func(r *positionRow) *string { return &r.tax }),
+	text("loan", func(r *positionRow) *string { return &r.loan }),
+	text("margin", func(r *positionRow) *string { return &r.margin }),
+	text("basis", func(r *positionRow) *string { return &r.basis }),
+	text("profit", func(r *positionRow) *string { return &r.profit }),
+	integer("open_working", func(r *positionRow) *int64 { return &r.openWorking }),
+	text("close_order", func(r *positionRow) *string { return &r.closeOrder }),
+	integer("opened_at", func(r *positionRow) *int64 { return &r.openedAt }),
+	integer("closed_at", func(r *positionRow) *int64 { return &r.closedAt }),
+	integer("created_at", func(r *positionRow) *int64 { return &r.createdAt }),
+	integer("updated_at", func(r *positionRow) *int64 { return &r.updatedAt }),
+	integer("seq", func(r *positionRow) *int64 { return &r.seq }),
+	integer("position", func(r *positionRow) *int64 { return &r.pos }),
 }
 
 // refresh recomputes the status from the counts, as the write side does.
@@ -209,7 +225,7 @@ func applyTrading(ctx context.Context, w *wtx, evs []decoded) error {
 		os = append(os, r.args())
 	}
 	for _, r := range pg.positions {
-		ps = append(ps, r.args())
+		ps = append(ps, positionFields.args(r))
 	}
 	for _, up := range []struct {
 		t    *table
@@ -253,7 +269,7 @@ func (pg *tradingPage) load(ctx context.Context, w *wtx, evs []decoded) error {
 	}
 	return w.selectIn(ctx, tradePositionsTable, "id", keysOf(needPositions), func(rows *sql.Rows) error {
 		r := &positionRow{}
-		if err := r.scan(rows); err != nil {
+		if err := positionFields.scan(rows, r); err != nil {
 			return err
 		}
 		pg.positions[r.id] = r

@@ -79,10 +79,6 @@ type Notice struct {
 const orderCols = `order_no, member_id, position_id, intent, symbol, name, kind, side, direction, type, shares, odd_lot, price,
 	leverage, day_trade, placed_by, trading_day, status, filled, amount, commission, tax, reason, created_at, updated_at, seq, position`
 
-const positionCols = `id, member_id, symbol, name, kind, direction, leverage, day_trade, open_day, status, shares, closing,
-	bought, entry_amount, exit_shares, exit_amount, fees, tax, loan, margin, basis, profit, open_working, close_order,
-	opened_at, closed_at, created_at, updated_at, seq, position`
-
 func decs(ss ...string) ([]decimal.Decimal, error) {
 	out := make([]decimal.Decimal, len(ss))
 	for i, s := range ss {
@@ -199,7 +195,7 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 		in, more := inList("status", statuses)
 		where, args = where+" AND "+in, append(args, more...)
 	}
-	q := "SELECT " + positionCols + " FROM trade_positions WHERE " + where + " ORDER BY seq DESC"
+	q := "SELECT " + positionFields.list() + " FROM trade_positions WHERE " + where + " ORDER BY seq DESC"
 	limit := 0
 	if page > 0 {
 		var offset int
@@ -210,7 +206,7 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 	var out []Position
 	err := db.query(ctx, "positions", q, args, func(rows *sql.Rows) error {
 		var r positionRow
-		if err := r.scan(rows); err != nil {
+		if err := positionFields.scan(rows, &r); err != nil {
 			return err
 		}
 		p, err := r.position()
@@ -235,8 +231,8 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 // PositionByID returns one position, or ErrNotFound.
 func (db *Reader) PositionByID(ctx context.Context, id string) (Position, error) {
 	var r positionRow
-	row := db.queryRow(ctx, "SELECT "+positionCols+" FROM trade_positions WHERE id = ?", id)
-	if err := rowErr(r.scan(row), "position "+id); err != nil {
+	row := db.queryRow(ctx, "SELECT "+positionFields.list()+" FROM trade_positions WHERE id = ?", id)
+	if err := rowErr(positionFields.scan(row, &r), "position "+id); err != nil {
 		return Position{}, err
 	}
 	return r.position()

@@ -336,6 +336,7 @@ const (
 	MessageKeyCreditScoreTooLow        MessageKey = "credit_score_too_low"
 	MessageKeyDayTradeBoardLotOnly     MessageKey = "day_trade_board_lot_only"
 	MessageKeyDepositProofRequired     MessageKey = "deposit_proof_required"
+	MessageKeyDepositProofUsed         MessageKey = "deposit_proof_used"
 	MessageKeyDepositWindowClosed      MessageKey = "deposit_window_closed"
 	MessageKeyExchangeCurrencyInvalid  MessageKey = "exchange_currency_invalid"
 	MessageKeyExchangePairUnsupported  MessageKey = "exchange_pair_unsupported"
@@ -363,6 +364,7 @@ const (
 	MessageKeyIdempotencyKeyRequired   MessageKey = "idempotency_key_required"
 	MessageKeyIdempotencyKeyReused     MessageKey = "idempotency_key_reused"
 	MessageKeyIfscInvalid              MessageKey = "ifsc_invalid"
+	MessageKeyImageTooLarge            MessageKey = "image_too_large"
 	MessageKeyInsufficientBalance      MessageKey = "insufficient_balance"
 	MessageKeyInsufficientWithdrawable MessageKey = "insufficient_withdrawable"
 	MessageKeyInvalidRequest           MessageKey = "invalid_request"
@@ -416,6 +418,8 @@ const (
 	MessageKeyTradeBanned              MessageKey = "trade_banned"
 	MessageKeyUnauthorized             MessageKey = "unauthorized"
 	MessageKeyUpiInvalid               MessageKey = "upi_invalid"
+	MessageKeyUploadQuotaExceeded      MessageKey = "upload_quota_exceeded"
+	MessageKeyUploadRateLimited        MessageKey = "upload_rate_limited"
 	MessageKeyWithdrawWindowClosed     MessageKey = "withdraw_window_closed"
 	MessageKeyWithdrawalBanned         MessageKey = "withdrawal_banned"
 )
@@ -479,6 +483,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyDepositProofRequired:
 		return true
+	case MessageKeyDepositProofUsed:
+		return true
 	case MessageKeyDepositWindowClosed:
 		return true
 	case MessageKeyExchangeCurrencyInvalid:
@@ -532,6 +538,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyIdempotencyKeyReused:
 		return true
 	case MessageKeyIfscInvalid:
+		return true
+	case MessageKeyImageTooLarge:
 		return true
 	case MessageKeyInsufficientBalance:
 		return true
@@ -638,6 +646,10 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyUnauthorized:
 		return true
 	case MessageKeyUpiInvalid:
+		return true
+	case MessageKeyUploadQuotaExceeded:
+		return true
+	case MessageKeyUploadRateLimited:
 		return true
 	case MessageKeyWithdrawWindowClosed:
 		return true
@@ -1977,7 +1989,10 @@ type TimeWindow struct {
 // Timeline defines model for Timeline.
 type Timeline struct {
 	Account string          `json:"account"`
-	Events  []TimelineEvent `json:"events"`
+	Items   []TimelineEvent `json:"items"`
+
+	// NextCursor the cursor of the next page; absent on the last page
+	NextCursor *string `json:"nextCursor,omitempty"`
 }
 
 // TimelineEvent defines model for TimelineEvent.

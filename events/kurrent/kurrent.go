@@ -182,7 +182,22 @@ func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int6
 	return s.readStream(ctx, stream, afterVersion)
 }
 
+// ReadStreamAfter implements events.Store. A KurrentDB stream is addressed by revision, not by
+// $all position, so this reads the stream from its start and skips up to afterPosition.
+func (s *Store) ReadStreamAfter(ctx context.Context, stream string, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("kurrent events: read %s: limit %d must be positive", stream, limit)
+	}
+	return s.readStreamPage(ctx, stream, 0, afterPosition, limit)
+}
+
 func (s *Store) readStream(ctx context.Context, stream string, afterVersion int64) ([]events.RecordedEvent, error) {
+	return s.readStreamPage(ctx, stream, afterVersion, 0, math.MaxInt)
+}
+
+// readStreamPage reads stream forwards after afterVersion and returns at most limit of its
+// events with a position after afterPosition.
+func (s *Store) readStreamPage(ctx context.Context, stream string, afterVersion, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
 	if s.closed() {
 		return nil, events.ErrClosed
 	}
@@ -195,7 +210,7 @@ func (s *Store) readStream(ctx context.Context, stream string, afterVersion int6
 	}
 	defer rs.Close()
 	var out []events.RecordedEvent
-	for {
+	for len(out) < limit {
 		re, err := rs.Recv()
 		if errors.Is(err, io.EOF) {
 			return out, nil
@@ -214,9 +229,13 @@ func (s *Store) readStream(ctx context.Context, stream string, afterVersion int6
 		if e.Position == 0 || uint64(e.Position) == math.MaxUint64 || e.Position < 0 {
 			return nil, fmt.Errorf("kurrent events: read %s: the server reports no $all position on stream reads (needs EventStoreDB 22.6 or later)", stream)
 		}
+		if e.Position <= afterPosition {
+			continue
+		}
 		e.Stream = stream
 		out = append(out, e)
 	}
+	return out, nil
 }
 
 // convert maps a KurrentDB event to a recorded event; the caller sets Stream.

@@ -628,6 +628,23 @@ func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int6
 	return out, nil
 }
 
+// ReadStreamAfter implements events.Store. It orders by version so that the (stream, version)
+// index drives the scan; within one stream position grows with version.
+func (s *Store) ReadStreamAfter(ctx context.Context, stream string, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("postgres events: read %s: limit %d must be positive", stream, limit)
+	}
+	rows, err := s.pool.Query(ctx, selectEvents+`WHERE stream = $1 AND position > $2 ORDER BY version LIMIT $3`, stream, afterPosition, limit)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("postgres events: read %s after %d: %w", stream, afterPosition, err))
+	}
+	out, err := scan(rows)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("postgres events: read %s after %d: %w", stream, afterPosition, err))
+	}
+	return out, nil
+}
+
 // ReadAll implements events.Store.
 func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
 	if limit <= 0 {

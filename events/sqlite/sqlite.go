@@ -79,7 +79,7 @@ type writerStmts struct {
 // readerStmts are prepared once on the reader pool (database/sql keeps one prepared copy per
 // connection): parsing the SQL of every stream read cost about as much as running it.
 type readerStmts struct {
-	stream, all, head *sql.Stmt
+	stream, streamAfter, all, head *sql.Stmt
 }
 
 const selectEvents = `SELECT position, id, stream, version, type, data, metadata FROM events `
@@ -145,6 +145,9 @@ func (s *Store) init(ctx context.Context) error {
 		sql string
 	}{
 		{&s.reads.stream, selectEvents + `WHERE stream = ? AND version > ? ORDER BY version`},
+		// Ordered by version so that the (stream, version) index drives the scan; within one
+		// stream position grows with version.
+		{&s.reads.streamAfter, selectEvents + `WHERE stream = ? AND position > ? ORDER BY version LIMIT ?`},
 		{&s.reads.all, selectEvents + `WHERE position > ? ORDER BY position LIMIT ?`},
 		{&s.reads.head, `SELECT coalesce(max(position), 0) FROM events`},
 	} {
@@ -281,6 +284,18 @@ func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int6
 	return scan(rows)
 }
 
+// ReadStreamAfter implements events.Store.
+func (s *Store) ReadStreamAfter(ctx context.Context, stream string, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("sqlite events: read %s: limit %d must be positive", stream, limit)
+	}
+	rows, err := s.reads.streamAfter.QueryContext(ctx, stream, afterPosition, limit)
+	if err != nil {
+		return nil, s.readErr(fmt.Errorf("sqlite events: read %s after %d: %w", stream, afterPosition, err))
+	}
+	return scan(rows)
+}
+
 // ReadAll implements events.Store.
 func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
 	if limit <= 0 {
@@ -348,7 +363,7 @@ func (s *Store) Close() error {
 		s.queue.Close()
 		<-s.writerEnd
 		<-s.ckptEnd
-		s.closeErr = errors.Join(s.reads.stream.Close(), s.reads.all.Close(), s.reads.head.Close(), s.wconn.Close(), s.db.Close())
+		s.closeErr = errors.Join(s.reads.stream.Close(), s.reads.streamAfter.Close(), s.reads.all.Close(), s.reads.head.Close(), s.wconn.Close(), s.db.Close())
 	})
 	return s.closeErr
 }

@@ -40,6 +40,7 @@ func Run(t *testing.T, newStore func(t *testing.T) events.Store, opts ...Option)
 		fn   func(t *testing.T)
 	}{
 		{"AppendAndReadStream", s.appendAndReadStream},
+		{"ReadStreamAfter", s.readStreamAfter},
 		{"MetadataRoundTrip", s.metadataRoundTrip},
 		{"ExpectedVersion", s.expectedVersion},
 		{"IdempotentReappend", s.idempotentReappend},
@@ -214,6 +215,58 @@ func (s suite) appendAndReadStream(t *testing.T) {
 	mustAppend(t, st, "order-10", events.NoStream, batch(6, 1))
 	if n := len(mustReadStream(t, st, "order-1", 0)); n != 5 {
 		t.Fatalf("order-1 has %d events after appending to order-10, want 5", n)
+	}
+}
+
+// readStreamAfter pages one stream by global position while another stream interleaves with it.
+func (s suite) readStreamAfter(t *testing.T) {
+	st := s.open(t)
+	var want []events.EventData
+	for i := 0; i < 5; i++ {
+		e := event(i)
+		mustAppend(t, st, "pager", int64(i), []events.EventData{e})
+		want = append(want, e)
+		mustAppend(t, st, "pager-other", int64(i), batch(10*i, 1))
+	}
+	read := func(after int64, limit int) []events.RecordedEvent {
+		t.Helper()
+		got, err := st.ReadStreamAfter(testContext(t, 10*time.Second), "pager", after, limit)
+		if err != nil {
+			t.Fatalf("read pager after %d limit %d: %v", after, limit, err)
+		}
+		return got
+	}
+	var got []events.RecordedEvent
+	after := int64(0)
+	for {
+		page := read(after, 2)
+		if len(page) > 2 {
+			t.Fatalf("page after %d has %d events, limit 2", after, len(page))
+		}
+		if len(page) == 0 {
+			break
+		}
+		got = append(got, page...)
+		after = page[len(page)-1].Position
+	}
+	if len(got) != len(want) {
+		t.Fatalf("paged %d events, want %d", len(got), len(want))
+	}
+	for i := range got {
+		sameEvent(t, got[i], want[i], "pager", int64(i+1))
+	}
+	// A position between two of the stream's events starts the page at the next one.
+	if page := read(got[1].Position+1, 10); len(page) != 3 || page[0].Version != 3 {
+		t.Fatalf("after position %d: %+v, want 3 events from v3", got[1].Position+1, page)
+	}
+	if page := read(0, 1); len(page) != 1 || page[0].Version != 1 {
+		t.Fatalf("first page %+v", page)
+	}
+	if n := len(read(got[4].Position, 10)); n != 0 {
+		t.Fatalf("after the last event: %d events", n)
+	}
+	if _, err := st.ReadStreamAfter(testContext(t, 10*time.Second), "pager", 0, 0); err == nil {
+		t.Fatal("limit 0 accepted")
 	}
 }
 

@@ -4,6 +4,8 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/lotbook/lotbook/market/candles"
 	"github.com/lotbook/lotbook/market/price"
 )
@@ -136,7 +138,7 @@ func (s *Sim) instDay(tab *table, i, pos int, before int64) (candles.Bar, bool) 
 	complete := before > dt.close
 	key := dayKey{i, dt.start}
 	if complete {
-		if b, ok := s.daily.get(key); ok {
+		if b, ok := s.daily.Get(key); ok {
 			return b, true
 		}
 	}
@@ -156,7 +158,7 @@ func (s *Sim) instDay(tab *table, i, pos int, before int64) (candles.Bar, bool) 
 		return candles.Bar{}, false
 	}
 	if complete {
-		s.daily.put(key, b)
+		s.daily.Add(key, b)
 	}
 	return b, true
 }
@@ -171,6 +173,14 @@ type dayKey struct {
 // minute window of every symbol. Each costs a replay of the day's trades (0.1 to 0.5 ms), and a
 // daily, monthly or yearly chart needs all four.
 const dailyCache = 10000
+
+func dailyBars() *lru.Cache[dayKey, candles.Bar] {
+	c, err := lru.New[dayKey, candles.Bar](dailyCache)
+	if err != nil {
+		panic("sim: daily bars: " + err.Error()) // dailyCache is positive
+	}
+	return c
+}
 
 // daily folds minute bars into the day's bar.
 func daily(day time.Time, mins []candles.Bar) (candles.Bar, bool) {

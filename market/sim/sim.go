@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
+
 	"github.com/lotbook/lotbook/market/candles"
 	"github.com/lotbook/lotbook/market/feed"
 	"github.com/lotbook/lotbook/market/index"
@@ -55,7 +57,7 @@ type Sim struct {
 	out     []feed.Update
 	liveBuf planBuf // where the live instruments' plans are built
 
-	daily *lru[dayKey, candles.Bar] // exact daily bars of complete days in the minute window
+	daily *lru.Cache[dayKey, candles.Bar] // exact daily bars of complete days in the minute window
 
 	subMu sync.Mutex
 	subs  map[int]feed.Handler
@@ -96,7 +98,7 @@ type instrument struct {
 // closes over the history window, then the current day's trades up to now.
 func New(cat *instruments.Catalog, cfg Config, now time.Time) (*Sim, error) {
 	s := &Sim{seed: cfg.Seed, sched: cfg.Schedule, years: cfg.Years, minuteDays: cfg.MinuteDays,
-		epoch: cfg.Epoch, bySym: map[string]entry{}, subs: map[int]feed.Handler{}, daily: newLRU[dayKey, candles.Bar](dailyCache)}
+		epoch: cfg.Epoch, bySym: map[string]entry{}, subs: map[int]feed.Handler{}, daily: dailyBars()}
 	if s.sched == nil {
 		s.sched = session.Taiwan()
 	}

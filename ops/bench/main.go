@@ -77,6 +77,13 @@ func main() {
 		}
 	}
 
+	fmt.Fprintln(os.Stderr, "bench: server memory under 16 worst-case uploads at once")
+	if r, err := uploadMemory(*bin); err != nil {
+		fail("upload memory", err)
+	} else {
+		rows = append(rows, r)
+	}
+
 	if *tradeDB != "" {
 		fmt.Fprintf(os.Stderr, "bench: orders over HTTP and order-to-fill latency (%s)\n", *tradeDB)
 		if r, err := tradeHTTP(*tradeDB); err != nil {
@@ -120,6 +127,27 @@ func main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// uploadMemory runs ops/uploadload, which exits 1 (after printing its result) when the peak is
+// over its limit: the row shows the figure either way.
+func uploadMemory(bin string) (row, error) {
+	var out bytes.Buffer
+	cmd := exec.Command("go", "run", "./ops/uploadload", "-bin", bin)
+	cmd.Stdout, cmd.Stderr = &out, os.Stderr
+	runErr := cmd.Run()
+	var res struct {
+		PeakMB  float64 `json:"peakMB"`
+		Aborted bool    `json:"aborted"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		return row{}, fmt.Errorf("uploadload: %w (%v): %s", err, runErr, out.Bytes())
+	}
+	value := fmt.Sprintf("%.0f MB", res.PeakMB)
+	if res.Aborted {
+		value = "over " + value + " (killed)"
+	}
+	return row{"uploads", "server peak memory, 16 worst-case uploads at once", value, "<400 MB"}, nil
 }
 
 // storeBenchmarks runs the store helper's append benchmark (events/bench/appendbench: medians

@@ -9,12 +9,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"image"
-	"image/color"
-	"image/png"
 	"io"
 	"math/rand/v2"
-	"mime/multipart"
 	"net"
 	"net/http"
 	"os"
@@ -23,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -32,6 +29,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
+	"github.com/lotbook/lotbook/ops/internal/proofs"
 )
 
 // binary is the lotbook binary under test: $LOTBOOK_BIN (make sets it) or a fresh build.
@@ -202,29 +200,6 @@ func login(t *testing.T, hc *http.Client, base, account, password string) *sessi
 	return &s
 }
 
-func uploadProof(t *testing.T, hc *http.Client, base string, s *session) string {
-	t.Helper()
-	img := image.NewRGBA(image.Rect(0, 0, 16, 16))
-	for i := range 16 {
-		img.Set(i, i, color.RGBA{200, 10, 10, 255})
-	}
-	var pic, buf bytes.Buffer
-	if err := png.Encode(&pic, img); err != nil {
-		t.Fatal(err)
-	}
-	w := multipart.NewWriter(&buf)
-	part, _ := w.CreateFormFile("file", "proof.png")
-	part.Write(pic.Bytes())
-	w.Close()
-	st, msg, data, err := post(context.Background(), hc, base, s, "/api/vue/files", uuid.NewString(), w.FormDataContentType(), buf.Bytes())
-	mustOK(t, st, msg, err, "upload")
-	var out struct{ ID string }
-	if err := json.Unmarshal(data, &out); err != nil {
-		t.Fatal(err)
-	}
-	return out.ID
-}
-
 // acked is a command the server acknowledged before it was killed.
 type acked struct {
 	kind    string // "deposit" or "approve"
@@ -253,9 +228,10 @@ func crash(t *testing.T, bin, dbURL string) {
 
 	ops := login(t, hc, srv.base, "ops", "opsdemo1")
 	type member struct {
-		s     *session
-		id    string
-		proof string
+		s      *session
+		id     string
+		proofs []string // one proof backs one deposit
+		next   *atomic.Int64
 	}
 	var members []member
 	accounts := []string{"0912345678", "0922000001", "0922000002", "0922000003"}
@@ -272,8 +248,22 @@ func crash(t *testing.T, bin, dbURL string) {
 				t.Fatal(err)
 			}
 		}
-		members = append(members, member{s: s, id: events.MemberID(acc), proof: uploadProof(t, hc, srv.base, s)})
+		members = append(members, member{s: s, id: events.MemberID(acc), next: new(atomic.Int64)})
 	}
+	// Record plenty of proofs while the server is down: uploading them would meet the
+	// per-member upload limit long before the kill.
+	srv.stop()
+	store, err := backend.Open(context.Background(), dir, dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range members {
+		if members[i].proofs, _, err = proofs.Record(context.Background(), store, members[i].id, 5000); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store.Close()
+	srv = start(t, bin, dir, dbURL)
 
 	// Stream commands from 8 clients and SIGKILL the server at a random moment while they run.
 	var mu sync.Mutex
@@ -284,9 +274,13 @@ func crash(t *testing.T, bin, dbURL string) {
 		wg.Go(func() {
 			m := members[c%len(members)]
 			for n := 0; ctx.Err() == nil; n++ {
+				k := int(m.next.Add(1) - 1)
+				if k >= len(m.proofs) {
+					return
+				}
 				a := acked{kind: "deposit", member: m.id, session: m.s, path: "/api/vue/funds/deposits", key: uuid.NewString(),
 					body: map[string]string{"channelId": "bank", "amount": strconv.Itoa(1000 + rand.IntN(5000)),
-						"proofFileId": m.proof, "channelPassword": "8888"}}
+						"proofFileId": m.proofs[k], "channelPassword": "8888"}}
 				st, _, data, err := postJSON(ctx, hc, srv.base, a.session, a.path, a.key, a.body)
 				if err != nil || st != http.StatusOK {
 					continue

@@ -39,6 +39,7 @@ type config struct {
 	jsonOut, keep   bool
 	registerWorkers int
 	fill            int
+	proofs          int
 	cpuProfile      string
 }
 
@@ -93,6 +94,7 @@ func main() {
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary data folder")
 	flag.IntVar(&c.registerWorkers, "register-workers", 4, "concurrent registrations (each costs an argon2id hash)")
 	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write the started server's CPU profile during the load to this file (go tool pprof)")
+	flag.IntVar(&c.proofs, "proofs", 1000, "deposit proofs recorded per member before the load (one proof backs one deposit; with -url each member uploads one)")
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
@@ -124,7 +126,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	const password = "load1234"
 
 	var srv *server
-	var sessions []*session
+	var members []*member
 	var registered int64
 	base, metrics := strings.TrimRight(c.url, "/"), strings.TrimRight(c.metricsURL, "/")
 	if base == "" {
@@ -141,7 +143,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		}
 		log.Info("registering members through the command side", "n", c.members, "data", dir)
 		var err error
-		if sessions, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers, c.fill); err != nil {
+		if members, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers, c.fill, c.proofs); err != nil {
 			return nil, err
 		}
 		if srv, err = startServer(ctx, c.bin, dir, c.cpuProfile != "", log); err != nil {
@@ -155,17 +157,17 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if err != nil {
 		return nil, fmt.Errorf("the server needs the demo ops user (serve --demo): %w", err)
 	}
-	if sessions == nil {
+	if members == nil {
 		log.Info("registering members over HTTP (rate limited)", "n", c.members)
-		if sessions, err = registerHTTP(ctx, cl, accounts, password, c.registerWorkers); err != nil {
+		sessions, err := registerHTTP(ctx, cl, accounts, password, c.registerWorkers)
+		if err != nil {
+			return nil, err
+		}
+		if members, err = uploadProofs(ctx, cl, sessions, c.registerWorkers); err != nil {
 			return nil, err
 		}
 	} else if err := cl.waitProjected(ctx, ops, registered, 10*time.Minute); err != nil {
 		return nil, fmt.Errorf("waiting for the server to project the registrations: %w", err)
-	}
-	members, err := uploadProofs(ctx, cl, sessions, c.registerWorkers)
-	if err != nil {
-		return nil, err
 	}
 
 	res := &Result{Members: c.members, Clients: c.clients, Errors: map[string]int{}}
@@ -210,10 +212,17 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	return res, nil
 }
 
-// member is a registered member with a proof image ready for deposits.
+// member is a registered member with proof images for its deposits, each backing one.
 type member struct {
-	s     *session
-	proof string
+	s      *session
+	proofs []string
+	next   atomic.Int64
+}
+
+// proof is the next unused proof; when none is left the deposit is refused (deposit_proof_used),
+// which the run counts as an error.
+func (m *member) proof() string {
+	return m.proofs[int(m.next.Add(1)-1)%len(m.proofs)]
 }
 
 // parallel runs fn for 0..n-1 on workers goroutines and returns the first error.
@@ -259,11 +268,11 @@ func registerHTTP(ctx context.Context, cl *client, accounts []string, password s
 	return out, err
 }
 
-func uploadProofs(ctx context.Context, cl *client, sessions []*session, workers int) ([]member, error) {
-	out := make([]member, len(sessions))
+func uploadProofs(ctx context.Context, cl *client, sessions []*session, workers int) ([]*member, error) {
+	out := make([]*member, len(sessions))
 	err := parallel(ctx, len(sessions), workers, func(i int) error {
 		proof, err := cl.upload(ctx, sessions[i], i)
-		out[i] = member{s: sessions[i], proof: proof}
+		out[i] = &member{s: sessions[i], proofs: []string{proof}}
 		return err
 	})
 	return out, err
@@ -283,7 +292,7 @@ type clientStats struct {
 	errors    map[string]int
 }
 
-func drive(ctx context.Context, cl *client, ops *session, members []member, c config, res *Result, srv *server) {
+func drive(ctx context.Context, cl *client, ops *session, members []*member, c config, res *Result, srv *server) {
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
 	probes := make(chan ack, 1024)
@@ -389,7 +398,7 @@ func drive(ctx context.Context, cl *client, ops *session, members []member, c co
 				m := members[k%len(members)]
 				amount := fmt.Sprint(1000 + rng.IntN(9000))
 				t0 := time.Now()
-				order, err := cl.deposit(ctx, m.s, uuid.NewString(), amount, m.proof)
+				order, err := cl.deposit(ctx, m.s, uuid.NewString(), amount, m.proof())
 				if !record(t0, order.Position, m.s, err) {
 					continue
 				}

@@ -13,14 +13,16 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
+	"github.com/lotbook/lotbook/ops/internal/proofs"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
 // prepareOffline registers the load's members through the command side, on the data folder of
 // the server about to start, with the server's argon2id cost: the HTTP registration limit (a few
-// per minute per IP) would otherwise make setting up a load run take longer than the run. The
-// sessions it returns are valid once the server has projected them.
-func prepareOffline(ctx context.Context, dir string, accounts []string, password string, workers, fill int) ([]*session, int64, error) {
+// per minute per IP) would otherwise make setting up a load run take longer than the run. Each
+// member also gets n deposit proofs recorded (ops/internal/proofs). The members it returns are
+// valid once the server has projected them.
+func prepareOffline(ctx context.Context, dir string, accounts []string, password string, workers, fill, n int) ([]*member, int64, error) {
 	url := os.Getenv("LOTBOOK_EVENTS_URL")
 	if url == "" {
 		url = os.Getenv("LOTBOOK_DATABASE_URL")
@@ -61,15 +63,25 @@ func prepareOffline(ctx context.Context, dir string, accounts []string, password
 	}
 	close(jobs)
 	wg.Wait()
-	if firstErr != nil || fill <= 0 {
-		return out, last, firstErr
+	if firstErr != nil {
+		return nil, 0, firstErr
 	}
+	members := make([]*member, len(accounts))
 	ids := make([]string, len(accounts))
 	for i, a := range accounts {
 		ids[i] = events.MemberID(a)
+		pool, head, err := proofs.Record(ctx, store, ids[i], max(n, 1))
+		if err != nil {
+			return nil, 0, err
+		}
+		members[i] = &member{s: out[i], proofs: pool}
+		last = max(last, head)
+	}
+	if fill <= 0 {
+		return members, last, nil
 	}
 	head, err := fillLog(ctx, store, ids, fill)
-	return out, max(last, head), err
+	return members, max(last, head), err
 }
 
 // fillLog appends n well-formed deposit events (requests and their approvals, balanced postings)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sort"
 	"strings"
 	"time"
@@ -35,51 +36,53 @@ type Entry struct {
 	Balances  map[string]Balance `json:"balances"`
 }
 
-// Timeline merges the member's member- and account- streams by global position and carries the
-// member's balances (per currency, available and frozen) forward through every event.
+// Timeline is the member's whole history: every page of Page, the balances carried from one
+// page to the next.
 func Timeline(ctx context.Context, store events.Store, memberID string) ([]Entry, error) {
-	var all []events.RecordedEvent
-	for _, stream := range []string{events.MemberStream(memberID), events.AccountStream(memberID)} {
-		evs, err := store.ReadStream(ctx, stream, 0)
+	var out []Entry
+	after, bal := int64(0), map[string]Balance{}
+	for {
+		page, more, err := Page(ctx, store, memberID, after, bal, pageSize)
 		if err != nil {
-			return nil, fmt.Errorf("audit: read %s: %w", stream, err)
+			return nil, err
 		}
-		all = append(all, evs...)
+		out = append(out, page...)
+		if !more {
+			return out, nil
+		}
+		last := page[len(page)-1]
+		after, bal = last.Position, last.Balances
 	}
-	sort.Slice(all, func(i, j int) bool { return all[i].Position < all[j].Position })
+}
 
-	avail, frozen := events.MemberAvailable(memberID), events.MemberFrozen(memberID)
-	bal := map[string]Balance{}
-	out := make([]Entry, 0, len(all))
-	for _, ev := range all {
+// Page is one keyset page of the member's timeline: up to limit events of the member- and
+// account- streams after global position after, merged by position, with the member's balances
+// (per currency, available and frozen) carried forward from start, the balances at after. more
+// reports whether events follow the page.
+func Page(ctx context.Context, store events.Store, memberID string, after int64, start map[string]Balance, limit int) (entries []Entry, more bool, err error) {
+	evs, err := readMerged(ctx, store, memberID, after, limit+1)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(evs) > limit {
+		evs, more = evs[:limit], true
+	}
+	bal := maps.Clone(start)
+	if bal == nil {
+		bal = map[string]Balance{}
+	}
+	out := make([]Entry, 0, len(evs))
+	for _, ev := range evs {
 		p, err := events.DecodeRecorded(ev)
 		if err != nil {
-			return nil, fmt.Errorf("audit: %w", err)
+			return nil, false, fmt.Errorf("audit: %w", err)
 		}
 		summary, err := Summary(p)
 		if err != nil {
-			return nil, fmt.Errorf("audit: %s v%d: %w", ev.Stream, ev.Version, err)
+			return nil, false, fmt.Errorf("audit: %s v%d: %w", ev.Stream, ev.Version, err)
 		}
-		postings := []events.Posting{}
-		if m, ok := p.(events.MovesMoney); ok {
-			postings = m.MoneyPostings()
-		}
-		for _, ps := range postings {
-			b := bal[ps.Currency]
-			switch ps.Account {
-			case avail:
-				b.Available = b.Available.Add(ps.Amount)
-			case frozen:
-				b.Frozen = b.Frozen.Add(ps.Amount)
-			default:
-				continue
-			}
-			bal[ps.Currency] = b
-		}
-		snapshot := make(map[string]Balance, len(bal))
-		for c, b := range bal {
-			snapshot[c] = b
-		}
+		postings := memberPostings(p)
+		carry(bal, memberID, postings)
 		out = append(out, Entry{
 			Position:  ev.Position,
 			Stream:    ev.Stream,
@@ -90,10 +93,80 @@ func Timeline(ctx context.Context, store events.Store, memberID string) ([]Entry
 			CommandID: ev.Metadata.CommandID,
 			Summary:   summary,
 			Postings:  postings,
-			Balances:  snapshot,
+			Balances:  maps.Clone(bal),
 		})
 	}
-	return out, nil
+	return out, more, nil
+}
+
+// BalancesAt folds the member's postings up to and including global position at, reading the
+// log in pages: the balances a page after at starts from when no checkpoint is at hand.
+func BalancesAt(ctx context.Context, store events.Store, memberID string, at int64) (map[string]Balance, error) {
+	bal := map[string]Balance{}
+	for after := int64(0); after < at; {
+		evs, err := readMerged(ctx, store, memberID, after, pageSize)
+		if err != nil {
+			return nil, err
+		}
+		for _, ev := range evs {
+			if ev.Position > at {
+				return bal, nil
+			}
+			p, err := events.DecodeRecorded(ev)
+			if err != nil {
+				return nil, fmt.Errorf("audit: %w", err)
+			}
+			carry(bal, memberID, memberPostings(p))
+		}
+		if len(evs) < pageSize {
+			break
+		}
+		after = evs[len(evs)-1].Position
+	}
+	return bal, nil
+}
+
+// readMerged reads up to limit events of the member's two streams after position after, in
+// global order.
+func readMerged(ctx context.Context, store events.Store, memberID string, after int64, limit int) ([]events.RecordedEvent, error) {
+	var all []events.RecordedEvent
+	for _, stream := range []string{events.MemberStream(memberID), events.AccountStream(memberID)} {
+		evs, err := store.ReadStreamAfter(ctx, stream, after, limit)
+		if err != nil {
+			return nil, fmt.Errorf("audit: read %s after %d: %w", stream, after, err)
+		}
+		all = append(all, evs...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i].Position < all[j].Position })
+	if len(all) > limit {
+		all = all[:limit]
+	}
+	return all, nil
+}
+
+// memberPostings are the postings an event carries (none when it moves no money).
+func memberPostings(p events.Payload) []events.Posting {
+	if m, ok := p.(events.MovesMoney); ok {
+		return m.MoneyPostings()
+	}
+	return []events.Posting{}
+}
+
+// carry adds the member's own legs of postings to bal.
+func carry(bal map[string]Balance, memberID string, postings []events.Posting) {
+	avail, frozen := events.MemberAvailable(memberID), events.MemberFrozen(memberID)
+	for _, ps := range postings {
+		b := bal[ps.Currency]
+		switch ps.Account {
+		case avail:
+			b.Available = b.Available.Add(ps.Amount)
+		case frozen:
+			b.Frozen = b.Frozen.Add(ps.Amount)
+		default:
+			continue
+		}
+		bal[ps.Currency] = b
+	}
 }
 
 // Summary is the payload as a JSON object without secrets (password, token and fund password

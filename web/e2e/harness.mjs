@@ -279,11 +279,15 @@ export function nextResponse(page, method, path) {
     .then(async (r) => ({ status: r.status(), body: await r.json().catch(() => null) }));
 }
 
+let proofSeq = 0;
+
 /**
  * A small real PNG (solid colour with a diagonal band): the server sniffs the content and
- * re-encodes it, so it has to be a genuine image.
+ * re-encodes it, so it has to be a genuine image. Each call's first pixel differs, so every
+ * image is a file of its own (one proof backs one deposit).
  */
 export function proofPng(width = 64, height = 48) {
+  proofSeq += 1;
   const crcTable = Array.from({ length: 256 }, (_, n) => {
     let c = n;
     for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
@@ -315,6 +319,7 @@ export function proofPng(width = 64, height = 48) {
       raw.set(band ? [220, 38, 38] : [37, 99, 235], row + 1 + x * 3);
     }
   }
+  raw.set([proofSeq & 0xff, (proofSeq >> 8) & 0xff, 235], 1);
   return Buffer.concat([
     Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
     chunk('IHDR', ihdr),

@@ -142,7 +142,7 @@ export function journey(lang, amount) {
       await tid(page, 'audit-search').click();
       const res = await got;
       assert.equal(res.status, 200, JSON.stringify(res.body));
-      const events = res.body.data.events;
+      const events = res.body.data.items;
       await page.locator('[data-testid=timeline-event]').nth(events.length - 1).waitFor();
       // The approval posts the amount, and the balance after it (and after every later event,
       // such as the logout) is the amount available, none frozen.

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
-import { memberWithBalance } from './api.mjs';
+import { call, memberWithBalance } from './api.mjs';
 import { dialogButton, freshMobile, newPhone, nextResponse, openRoute, setup, tid, waitHash, waitText } from './harness.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */

@@ -32,6 +32,10 @@ func (k Kind) String() string {
 	}
 }
 
+// BoardLot is the shares of a board lot; an order or holding of fewer (or a remainder) is an odd
+// lot, whose commission minimum is lower.
+const BoardLot = 1000
+
 // Rates and minimums (market-rules.md "Product defaults").
 var (
 	CommissionRate  = decimal.RequireFromString("0.001425")

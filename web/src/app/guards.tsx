@@ -1,5 +1,4 @@
 import { Navigate, Outlet } from 'react-router-dom';
-import { ListLoading } from '@/components/ListState';
 import { type Role, useSession } from '@/lib/session';
 import { useUserInfo } from '@/lib/user';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
@@ -14,7 +13,9 @@ export function RequireSession() {
 /** Ops and auditor screens: other roles go home, by the role the server reports for the session. */
 export function RequireRole({ role }: { role: Role }) {
   const info = useUserInfo();
-  if (info.isPending) return <ListLoading />;
+  // Nothing while the server answers: the kit's loading indicator would pull antd-mobile into
+  // the first route, and ops and auditor screens show their own once they mount.
+  if (info.isPending) return null;
   if (info.data?.role !== role) return <Navigate to="/home/index" replace />;
   return <Outlet />;
 }

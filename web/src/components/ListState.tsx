@@ -1,4 +1,4 @@
-import { DotLoading, ErrorBlock } from 'antd-mobile';
+import { DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 
 /** The loading and empty states every list shows, with fixed heights so nothing jumps. */
@@ -18,5 +18,34 @@ export function ListEmpty({ text, testId = 'list-empty' }: { text?: string; test
     <div className="list-state" data-testid={testId}>
       <ErrorBlock status="empty" title={text ?? t('common.empty')} description="" />
     </div>
+  );
+}
+
+/** The paging part of an infinite query that MoreOnScroll drives. */
+interface Pages {
+  hasNextPage: boolean;
+  fetchNextPage: (o: { throwOnError: true }) => Promise<unknown>;
+}
+
+/** Loads the next page when the end of a list scrolls into view, with a translated footer. */
+export function MoreOnScroll({ q }: { q: Pages }) {
+  const { t } = useTranslation();
+  return (
+    <InfiniteScroll
+      hasMore={q.hasNextPage}
+      loadMore={async () => {
+        await q.fetchNextPage({ throwOnError: true });
+      }}
+    >
+      {(hasMore, failed, retry) =>
+        failed ? (
+          <span onClick={() => void retry()}>{t('common.retry')}</span>
+        ) : hasMore ? (
+          <span>{t('common.loading')}</span>
+        ) : (
+          <span>{t('common.noMore')}</span>
+        )
+      }
+    </InfiniteScroll>
   );
 }

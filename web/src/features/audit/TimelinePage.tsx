@@ -1,14 +1,17 @@
-import { useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { api, type DataOf } from '@/lib/api/client';
 import { money, taipeiTime } from '@/lib/filters';
 import { trendClass } from '@/lib/trend';
 
-type TimelineEvent = DataOf<'/api/vue/audit/accounts/{account}/timeline', 'get'>['events'][number];
+type TimelineEvent = DataOf<'/api/vue/audit/accounts/{account}/timeline', 'get'>['items'][number];
+
+/** Events per page; the server's balances run across pages, so each page starts where the last ended. */
+export const TIMELINE_PAGE_SIZE = 50;
 
 /** The ledger account's translation key: the member's own cash accounts and the house accounts. */
 export function ledgerKey(account: string): string | undefined {
@@ -67,11 +70,15 @@ export default function TimelinePage() {
   const { t } = useTranslation();
   const [input, setInput] = useState('');
   const [account, setAccount] = useState('');
-  const q = useQuery({
+  const q = useInfiniteQuery({
     queryKey: ['audit', 'timeline', account],
-    queryFn: ({ signal }) => api.get('/api/vue/audit/accounts/{account}/timeline', { params: { account }, signal }),
+    initialPageParam: undefined as string | undefined,
+    queryFn: ({ pageParam, signal }) =>
+      api.get('/api/vue/audit/accounts/{account}/timeline', { params: { account }, query: { cursor: pageParam, size: TIMELINE_PAGE_SIZE }, signal }),
+    getNextPageParam: (last) => last.nextCursor,
     enabled: account !== '',
   });
+  const items = q.data?.pages.flatMap((pg) => pg.items) ?? [];
   const submit = (ev: FormEvent) => {
     ev.preventDefault();
     setAccount(input.trim());
@@ -88,16 +95,17 @@ export default function TimelinePage() {
         <div className="list-state">{t('audit.hint')}</div>
       ) : q.isPending ? (
         <ListLoading />
-      ) : !q.data?.events.length ? (
+      ) : items.length === 0 ? (
         <ListEmpty />
       ) : (
         <>
           <div className="muted" data-testid="audit-count" style={{ margin: '0.04rem 0 0.1rem' }}>
-            {t('audit.events', { count: q.data.events.length })}
+            {t(q.hasNextPage ? 'audit.eventsSoFar' : 'audit.events', { count: items.length })}
           </div>
-          {q.data.events.map((e) => (
+          {items.map((e) => (
             <EventItem key={e.position} e={e} />
           ))}
+          <MoreOnScroll q={q} />
         </>
       )}
     </Page>

@@ -1,8 +1,8 @@
-import { InfiniteScroll, Tabs } from 'antd-mobile';
+import { Tabs } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { channelName } from '@/lib/channels';
@@ -132,7 +132,6 @@ function ExchangeItem({ orderNo, paid, received }: { orderNo: string; paid: Fund
 }
 
 function RecordList({ type }: { type: RecordType }) {
-  const { t } = useTranslation();
   const q = useFundRecords(type);
   const entries = groupRecords(q.data?.pages.flatMap((p) => p.items) ?? []);
   return (
@@ -147,22 +146,7 @@ function RecordList({ type }: { type: RecordType }) {
             {entries.map((e) =>
               e.kind === 'exchange' ? <ExchangeItem key={`x-${e.orderNo}`} orderNo={e.orderNo} paid={e.paid} received={e.received} /> : <RecordItem key={`${e.r.orderNo}-${e.r.currency}`} r={e.r} />,
             )}
-            <InfiniteScroll
-              hasMore={q.hasNextPage}
-              loadMore={async () => {
-                await q.fetchNextPage({ throwOnError: true });
-              }}
-            >
-              {(hasMore, failed, retry) =>
-                failed ? (
-                  <span onClick={() => void retry()}>{t('common.retry')}</span>
-                ) : hasMore ? (
-                  <span>{t('common.loading')}</span>
-                ) : (
-                  <span>{t('common.noMore')}</span>
-                )
-              }
-            </InfiniteScroll>
+            <MoreOnScroll q={q} />
           </>
         )}
       </div>

@@ -8,7 +8,7 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
-import { api, type BodyOf } from '@/lib/api/client';
+import { api, ApiError, type BodyOf } from '@/lib/api/client';
 import { queryKeys } from '@/lib/query';
 import { toast, toastMessage } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
@@ -42,6 +42,14 @@ export default function RechargeChannelPage() {
         void qc.invalidateQueries({ queryKey: fundKeys.recordsAll });
         void qc.invalidateQueries({ queryKey: queryKeys.userInfo });
         void navigate('/user/FundingDetails', { replace: true });
+      },
+      onError: (e) => {
+        // The proof backs another deposit already: the member needs this transfer's receipt.
+        if (e instanceof ApiError && e.msg === 'deposit_proof_used') {
+          setFiles([]);
+          setV((p) => ({ ...p, proofFileId: '' }));
+          setErr({ field: 'proofFileId', key: e.msg });
+        }
       },
     },
   );

@@ -105,6 +105,27 @@ describe('deposit form', () => {
     expect(shown).toContain('已送出，等待審核');
   });
 
+  it('asks for another proof when the server says this one backs another deposit', async () => {
+    const user = userEvent.setup();
+    server.on('/api/vue/funds/channels', () => envelope([bank]));
+    server.on('/api/vue/files', () => envelope({ id: 'f00d' }));
+    server.on('/api/vue/funds/deposits', () => envelope(null, 0, 'deposit_proof_used', 422));
+    vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:preview'), revokeObjectURL: vi.fn() }));
+    renderPage('/user/rechargeChannel', RechargeChannelPage, { url: '/user/rechargeChannel?id=bank' });
+    await screen.findByTestId('deposit-form');
+    await user.type(screen.getByTestId('deposit-amount'), '5000');
+    const input = screen.getByTestId('deposit-proof').querySelector('input[type=file]') as HTMLInputElement;
+    await user.upload(input, new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'proof.png', { type: 'image/png' }));
+    await waitFor(() => expect(screen.getByTestId('deposit-proof').querySelector('.adm-image-uploader-cell-image')).not.toBeNull());
+    await user.type(screen.getByTestId('deposit-channel-password'), '8888');
+    await user.click(screen.getByTestId('deposit-submit'));
+    expect(await screen.findByTestId('form-error')).toHaveTextContent('此憑證已用於其他儲值申請');
+    expect(screen.getByTestId('deposit-proof').querySelector('.adm-image-uploader-cell-image')).toBeNull();
+    // Without a new proof the form refuses locally.
+    await user.click(screen.getByTestId('deposit-submit'));
+    expect(screen.getByTestId('form-error')).toHaveTextContent('請先上傳儲值憑證');
+  });
+
   it('refuses when the window is closed', async () => {
     const user = userEvent.setup();
     server.on('/api/vue/funds/channels', () => envelope([{ ...bank, openNow: false }]));

@@ -1,7 +1,5 @@
-import { InfiniteScroll } from 'antd-mobile';
 import { useRef } from 'react';
-import { useTranslation } from 'react-i18next';
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { PullRefresh } from '@/components/PullRefresh';
 import { useMarketList } from '@/lib/market/api';
@@ -11,7 +9,6 @@ import type { ListTab, MarketKind } from '@/lib/market/types';
 
 /** A market list page by page (infinite scroll), pull to refresh, the rows on screen live. */
 export function QuoteList({ tab, market, type }: { tab: ListTab; market: MarketKind; type: 'stock' | 'etf' }) {
-  const { t } = useTranslation();
   const q = useMarketList(tab, market, type);
   const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   const box = useRef<HTMLDivElement>(null);
@@ -30,22 +27,7 @@ export function QuoteList({ tab, market, type }: { tab: ListTab; market: MarketK
             {items.map((s) => (
               <QuoteRow key={s.symbol} q={s} extra={tab === 'volume' ? 'volume' : undefined} />
             ))}
-            <InfiniteScroll
-              hasMore={q.hasNextPage}
-              loadMore={async () => {
-                await q.fetchNextPage({ throwOnError: true });
-              }}
-            >
-              {(hasMore, failed, retry) =>
-                failed ? (
-                  <span onClick={() => void retry()}>{t('common.retry')}</span>
-                ) : hasMore ? (
-                  <span>{t('common.loading')}</span>
-                ) : (
-                  <span>{t('common.noMore')}</span>
-                )
-              }
-            </InfiniteScroll>
+            <MoreOnScroll q={q} />
           </>
         )}
       </div>

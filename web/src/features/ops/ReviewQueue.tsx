@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useQueryClient } from '@tanstack/react-query';
-import { InfiniteScroll, Tabs } from 'antd-mobile';
+import { Tabs } from 'antd-mobile';
 import { Fragment, useState, type ReactNode } from 'react';
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { OpsNav } from './OpsNav';
@@ -55,7 +55,7 @@ function Queue<S extends string, T>({ p, status }: { p: ReviewPageProps<S, T>; s
             {items.map((it) => (
               <Fragment key={p.itemKey(it)}>{p.renderItem(it, refreshAll)}</Fragment>
             ))}
-            <InfiniteScroll hasMore={q.hasNextPage} loadMore={async () => void (await q.fetchNextPage({ throwOnError: true }))} />
+            <MoreOnScroll q={q} />
           </>
         )}
       </div>

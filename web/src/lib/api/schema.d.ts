@@ -145,7 +145,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Uploads an image (at most 5 MB; JPEG, PNG or WebP by content). The server re-encodes it, which drops metadata. */
+        /** @description Uploads an image (at most 5 MB; JPEG, PNG or WebP by content). The server re-encodes it, which drops metadata. An image whose header says it decodes to more than 64 MB (bit depth and colour type count, not only pixels) is refused with 422 image_too_large before decoding. Each member may upload 10 images a minute (429 upload_rate_limited, with Retry-After) and store 200 MB of re-encoded images (422 upload_quota_exceeded). */
         post: operations["uploadFile"];
         delete?: never;
         options?: never;
@@ -195,6 +195,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
+        /** @description Requests a deposit backed by a proof image the member uploaded. One proof backs one deposit: naming a file that a pending or approved deposit already names is refused with 422 deposit_proof_used (after a rejection the member may name it again). */
         post: operations["requestDeposit"];
         delete?: never;
         options?: never;
@@ -307,7 +308,12 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Role auditor only (ops run the queues, auditors read the ledger). Every event of the account's member and account streams in order, with the balances after each. */
+        /**
+         * @description Role auditor only (ops run the queues, auditors read the ledger). The events of the
+         *     account's member and account streams in log order, with the balances after each, one
+         *     keyset page at a time: pass the previous page's nextCursor as cursor. The balances are
+         *     running balances over the whole history, so every page's figures equal the full replay.
+         */
         get: operations["auditTimeline"];
         put?: never;
         post?: never;
@@ -1024,7 +1030,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -1487,7 +1493,9 @@ export interface components {
         };
         Timeline: {
             account: string;
-            events: components["schemas"]["TimelineEvent"][];
+            items: components["schemas"]["TimelineEvent"][];
+            /** @description the cursor of the next page; absent on the last page */
+            nextCursor?: string;
         };
         /** @enum {string} */
         MarketKind: "listed" | "otc";
@@ -2183,6 +2191,9 @@ export interface operations {
             401: components["responses"]["Error"];
             413: components["responses"]["Error"];
             415: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+            503: components["responses"]["Error"];
         };
     };
     getFile: {
@@ -2486,7 +2497,15 @@ export interface operations {
     };
     auditTimeline: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description The previous page's nextCursor: the log position of the last event it showed, in plain
+                 *     digits (no sign or space); the page holds the events after it. Absent for the first
+                 *     page. Anything else, or a position beyond the log's head, answers 400 invalid_request.
+                 */
+                cursor?: string;
+                size?: number;
+            };
             header?: never;
             path: {
                 account: components["parameters"]["AccountPath"];
@@ -2495,7 +2514,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description the replayed timeline */
+            /** @description the replayed timeline, one page */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -2506,6 +2525,7 @@ export interface operations {
                     };
                 };
             };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];

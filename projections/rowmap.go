@@ -1,0 +1,70 @@
+package projections
+
+import (
+	"fmt"
+	"strings"
+)
+
+// rowMap declares a read-model table's row once: each column's name, its kind and the field of
+// the row struct R that holds it, in column order. The table's columns, the arguments of an
+// upsert, the select list and the scan all come from it, so a column is added in one place.
+type rowMap[R any] []field[R]
+
+// field is one column of R; ptr points into a row (a *string for kText, an *int64 for kInt).
+type field[R any] struct {
+	name string
+	kind colKind
+	ptr  func(*R) any
+}
+
+// text is a TEXT column held in a string field (decimals are stored as text).
+func text[R any](name string, f func(*R) *string) field[R] {
+	return field[R]{name: name, kind: kText, ptr: func(r *R) any { return f(r) }}
+}
+
+// integer is a BIGINT column held in an int64 field (counts, unix microseconds, 0/1 booleans).
+func integer[R any](name string, f func(*R) *int64) field[R] {
+	return field[R]{name: name, kind: kInt, ptr: func(r *R) any { return f(r) }}
+}
+
+func (m rowMap[R]) columns() []column {
+	out := make([]column, len(m))
+	for i, f := range m {
+		out[i] = column{name: f.name, kind: f.kind}
+	}
+	return out
+}
+
+// list is the select list, in column order.
+func (m rowMap[R]) list() string {
+	names := make([]string, len(m))
+	for i, f := range m {
+		names[i] = f.name
+	}
+	return strings.Join(names, ", ")
+}
+
+// args are r's values in column order, for upsert.
+func (m rowMap[R]) args(r *R) []any {
+	out := make([]any, len(m))
+	for i, f := range m {
+		switch p := f.ptr(r).(type) {
+		case *string:
+			out[i] = *p
+		case *int64:
+			out[i] = *p
+		default:
+			panic(fmt.Sprintf("projections: column %s holds a %T", f.name, p)) // text and integer make only these
+		}
+	}
+	return out
+}
+
+// scan reads a row selected with list into r.
+func (m rowMap[R]) scan(s interface{ Scan(...any) error }, r *R) error {
+	dest := make([]any, len(m))
+	for i, f := range m {
+		dest[i] = f.ptr(r)
+	}
+	return s.Scan(dest...)
+}
