@@ -43,6 +43,7 @@ type Runner struct {
 	rebuildMu   sync.Mutex   // one rebuild at a time: they share the _rebuild table names
 
 	reg      prometheus.Registerer // the router's metrics, when not nil
+	decoded  *shared               // entries the units share (set by Run)
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
 }
@@ -120,6 +121,7 @@ func (r *Runner) Run(ctx context.Context) error {
 			}
 			return u.from(cps), nil
 		}})
+	r.decoded = &shared{max: r.hubCapacity}
 	go sub.Run(ctx)
 	for _, u := range units(projectors) {
 		router.AddConsumerHandler(u.name, u.name, sub, r.handler(u))
@@ -227,7 +229,7 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 		if err != nil {
 			return err
 		}
-		page := wrap(evs)
+		page := r.decoded.entries(evs)
 		ctx := msg.Context()
 		last := page[len(page)-1].ev.Position
 		wanted := false
