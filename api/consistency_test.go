@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/valuation"
@@ -216,7 +217,7 @@ func TestUserInfoIsOneMoment(t *testing.T) {
 
 		replays := make([]*assetsReplay, members)
 		for i, id := range ids {
-			replays[i] = newAssetsReplay(id, last, tradingDay(h.clock.Now()))
+			replays[i] = newAssetsReplay(id, last, engine.TradingDay(h.clock.Now()))
 		}
 		for at := int64(0); ; {
 			page, err := h.st.Store.ReadAll(context.Background(), at, 1000)

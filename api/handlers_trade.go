@@ -13,6 +13,7 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/valuation"
 )
@@ -41,7 +42,7 @@ func (s *server) placeOrder(c *call) (reply, error) {
 	}
 	in := commands.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
 		Lots: deref(req.Lots), Shares: deref(req.Shares), Price: deref(req.Price), Leverage: deref(req.Leverage), DayTrade: deref(req.DayTrade)}
-	res, err := s.cmd.PlaceOrder(c.ctx(), c.meta(), c.sess.MemberID, in, marketView(s.trade.market(), req.Symbol, s.now()))
+	res, err := s.cmd.PlaceOrder(c.ctx(), c.meta(), c.sess.MemberID, in, engine.View(s.trade.Market(), req.Symbol, s.now()))
 	if err != nil {
 		return reply{}, err
 	}
@@ -141,10 +142,10 @@ func (s *server) positions(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, fmt.Errorf("positions: %w", err)
 	}
-	today := tradingDay(s.now())
+	today := engine.TradingDay(s.now())
 	items := make([]wire.TradePosition, 0, len(ps))
 	for _, p := range ps {
-		items = append(items, positionOut(p, valuation.At(p, s.trade.market(), today)))
+		items = append(items, positionOut(p, valuation.At(p, s.trade.Market(), today)))
 	}
 	return ok(wire.TradePositionPage{Items: items, Page: page, HasMore: more})
 }
@@ -187,7 +188,7 @@ func (s *server) position(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	v := valuation.At(p, s.trade.market(), tradingDay(s.now()))
+	v := valuation.At(p, s.trade.Market(), engine.TradingDay(s.now()))
 	out := wire.TradePositionDetail{Position: positionOut(p, v), Orders: make([]wire.TradeOrder, 0, len(os))}
 	for _, o := range os {
 		out.Orders = append(out.Orders, tradeOrderOut(o))
@@ -212,7 +213,7 @@ func (s *server) closePosition(c *call) (reply, error) {
 		return reply{}, fmt.Errorf("position %s: %w", id, err)
 	}
 	in := commands.CloseInput{Lots: deref(req.Lots), Shares: deref(req.Shares), Type: string(req.Type), Price: deref(req.Price)}
-	res, err := s.cmd.ClosePosition(c.ctx(), c.meta(), c.sess.MemberID, id, in, marketView(s.trade.market(), p.Symbol, s.now()))
+	res, err := s.cmd.ClosePosition(c.ctx(), c.meta(), c.sess.MemberID, id, in, engine.View(s.trade.Market(), p.Symbol, s.now()))
 	if err != nil {
 		return reply{}, err
 	}
@@ -220,7 +221,7 @@ func (s *server) closePosition(c *call) (reply, error) {
 }
 
 func (s *server) dayTrading(c *call) (reply, error) {
-	today := tradingDay(s.now())
+	today := engine.TradingDay(s.now())
 	var ps []projections.Position
 	orders := map[string][]projections.Order{}
 	err := s.snapshot(c, func(rd *projections.Reader) error {
@@ -241,7 +242,7 @@ func (s *server) dayTrading(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	sum := valuation.DayTrading(ps, s.trade.market(), today)
+	sum := valuation.DayTrading(ps, s.trade.Market(), today)
 	out := wire.DayTradingSummary{TradingDay: today, Positions: make([]wire.TradePosition, 0, len(sum.Items)), Orders: []wire.TradeOrder{},
 		HoldingShares: sum.HoldingShares, Valuation: money(sum.Valuation), Committed: money(sum.Committed),
 		Profit: money(sum.Profit), ReturnRate: sum.ReturnRate.StringFixed(2)}
@@ -275,7 +276,7 @@ func (s *server) tradeNotices(c *call) (reply, error) {
 		return reply{}, err
 	}
 	out := wire.TradeNoticePage{Items: make([]wire.TradeNotice, 0, len(ns)), Page: page, HasMore: more}
-	if r, owed := valuation.MarginRatio(ps, s.trade.market()); owed {
+	if r, owed := valuation.MarginRatio(ps, s.trade.Market()); owed {
 		ratio := r.StringFixed(4)
 		out.Ratio = &ratio
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/valuation"
 )
@@ -130,7 +131,7 @@ func (s *server) userInfo(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	assets, err := valuation.Total(bals, realised, held, s.trade.market(), s.cmd, tradingDay(s.now()))
+	assets, err := valuation.Total(bals, realised, held, s.trade.Market(), s.cmd, engine.TradingDay(s.now()))
 	if err != nil {
 		return reply{}, fmt.Errorf("assets of %s: %w", id, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
@@ -118,7 +119,7 @@ type server struct {
 	mkt      *market.Service
 	hot      *hotLists
 	ws       *wsHub
-	trade    *tradeEngine
+	trade    *engine.Engine
 	pages    *audit.Pager // the auditor's timeline, with balance checkpoints between pages
 
 	loginAccount, loginIP, registerIP *limiter

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
 	"github.com/lotbook/lotbook/market"
@@ -78,7 +79,7 @@ type Stack struct {
 	sealer   *secret.Sealer
 	ownsMkt  bool
 	ws       *wsHub
-	trade    *tradeEngine
+	trade    *engine.Engine
 	handler  http.Handler
 	idem     *idemRecords
 	decodes  decodeGate
@@ -149,7 +150,8 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		cfg:      cfg,
 		sealer:   sealer,
 		ownsMkt:  owns,
-		trade:    newTradeEngine(cmd, store, mkt, cfg.Clock, cfg.Logger),
+		trade: engine.New(engine.Config{Commands: cmd, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+			Registerer: reg}),
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -209,7 +211,11 @@ func (st *Stack) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { st.ws.run(ctx) })
-	wg.Go(func() { st.trade.run(ctx) })
+	wg.Go(func() {
+		if err := st.trade.Run(ctx); err != nil {
+			st.cfg.Logger.Error("matching engine stopped", "err", err)
+		}
+	})
 	if st.ownsMkt {
 		wg.Go(func() {
 			if err := st.Market.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

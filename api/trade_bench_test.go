@@ -65,9 +65,7 @@ func TestTradeThroughput(t *testing.T) {
 		h.catchUp()
 		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		for {
-			th.st.trade.mu.Lock()
-			folded := th.st.trade.orders[o.OrderNo] != nil
-			th.st.trade.mu.Unlock()
+			folded := th.st.trade.Holds(o.OrderNo)
 			if folded || ctx.Err() != nil {
 				break
 			}
@@ -78,9 +76,7 @@ func TestTradeThroughput(t *testing.T) {
 		t0 := time.Now()
 		th.match("2603")
 		fills = append(fills, time.Since(t0))
-		th.st.trade.mu.Lock()
-		left := th.st.trade.orders[o.OrderNo] != nil
-		th.st.trade.mu.Unlock()
+		left := th.st.trade.Holds(o.OrderNo)
 		if left {
 			t.Fatalf("order %d did not fill", i)
 		}

@@ -153,12 +153,10 @@ func newTradeHarness(t *testing.T, h *harness, cash string) *tradeHarness {
 	sm := &scriptedMarket{Service: h.st.Market, books: map[string]scriptBook{}}
 	feed := &scriptedFeed{ready: make(chan struct{}, 1)}
 	e := h.st.trade
-	e.mu.Lock()
-	e.mkt, e.feed = sm, feed
-	e.mu.Unlock()
+	e.SetMarket(sm, feed)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	if err := e.waitReady(ctx); err != nil {
+	if err := e.WaitReady(ctx); err != nil {
 		t.Fatal(err)
 	}
 	th := &tradeHarness{harness: h, mkt: sm, feed: feed}
@@ -174,12 +172,12 @@ func newTradeHarness(t *testing.T, h *harness, cash string) *tradeHarness {
 // subscription, which may lag the answer that placed it).
 func (th *tradeHarness) match(symbol string) {
 	th.engineCaughtUp()
-	th.st.trade.matchSymbol(context.Background(), symbol)
+	th.st.trade.MatchSymbol(context.Background(), symbol)
 }
 
 func (th *tradeHarness) sweep() {
 	th.engineCaughtUp()
-	th.st.trade.sweep(context.Background())
+	th.st.trade.Sweep(context.Background())
 }
 
 func (th *tradeHarness) engineCaughtUp() {
@@ -191,10 +189,7 @@ func (th *tradeHarness) engineCaughtUp() {
 		th.t.Fatal(err)
 	}
 	for {
-		e := th.st.trade
-		e.mu.Lock()
-		folded := e.folded
-		e.mu.Unlock()
+		folded := th.st.trade.Position()
 		if folded >= head {
 			return
 		}
@@ -697,9 +692,7 @@ func TestTradeEngineRebuildsItsBookFromTheLog(t *testing.T) {
 	defer stop(st, srv, cancel, done)
 	h2 := &harness{t: t, st: st, srv: srv, clock: clock}
 	th2 := newTradeHarness(t, h2, "")
-	th2.st.trade.mu.Lock()
-	resting := th2.st.trade.orders[o.OrderNo] != nil
-	th2.st.trade.mu.Unlock()
+	resting := th2.st.trade.Holds(o.OrderNo)
 	if !resting {
 		t.Fatal("the restarted engine does not hold the resting order")
 	}

@@ -96,3 +96,23 @@ var idNamespace = uuid.MustParse("6f1b8c2e-1d3a-5b7e-9c4f-2a8d0e6b3c51")
 func EventID(commandID, stream string, n int) uuid.UUID {
 	return uuid.NewSHA1(idNamespace, []byte(commandID+"\x00"+stream+"\x00"+strconv.Itoa(n)))
 }
+
+// Checkpoint is how far a write-side consumer (a process manager) has handled the log, with the
+// state it folded from it up to there: saved together, so that a restart resumes from Position
+// with State instead of reading the log again from its start.
+type Checkpoint struct {
+	Position int64
+	State    []byte
+}
+
+// Checkpoints is kept by the store backends that can keep it beside the log (SQLite and
+// PostgreSQL): commands must not read the read models' tables, so process managers keep their
+// checkpoints here. It is not part of Store; with a backend that lacks it a consumer starts from
+// position 0 every time.
+//
+//   - LoadCheckpoint returns the named checkpoint, the zero Checkpoint when none is saved.
+//   - SaveCheckpoint saves it unless the saved one is further (two instances never move it back).
+type Checkpoints interface {
+	LoadCheckpoint(ctx context.Context, name string) (Checkpoint, error)
+	SaveCheckpoint(ctx context.Context, name string, cp Checkpoint) error
+}

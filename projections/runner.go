@@ -9,11 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/ThreeDotsLabs/watermill"
 	"github.com/ThreeDotsLabs/watermill/message"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/pipeline"
 )
 
 const (
@@ -42,6 +42,8 @@ type Runner struct {
 	lag         atomic.Int64 // nanoseconds every page waits before it is applied (SetLag)
 	rebuildMu   sync.Mutex   // one rebuild at a time: they share the _rebuild table names
 
+	reg      prometheus.Registerer // the router's metrics, when not nil
+	decoded  *shared               // entries the units share (set by Run)
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
 }
@@ -54,7 +56,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 	}
 	r := &Runner{
 		db: db, store: store, logger: logger.With("component", "projections"),
-		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), hubCapacity: 4 * maxPage,
+		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), hubCapacity: 4 * maxPage, reg: reg,
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lotbook_projection_failures_total",
 			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
@@ -87,29 +89,41 @@ func (r *Runner) Names() []string {
 	return out
 }
 
-// Run runs the projectors in a Watermill router until ctx ends. Every unit of projectors has its
-// own subscription, and every projector its own checkpoint: a failing unit stalls alone while the
-// others go on, and one behind the others catches up on its own. Units that keep up share one
-// reader of the log.
+// Run runs the projectors as handlers on a Watermill router (pipeline.NewRouter: retry,
+// recoverer, metrics) until ctx ends. Every unit of projectors has its own subscription, and
+// every projector its own checkpoint: a failing unit stalls alone while the others go on, and one
+// behind the others catches up on its own. Units that keep up share one reader of the log.
 func (r *Runner) Run(ctx context.Context) error {
 	if err := r.loadCheckpoints(ctx); err != nil {
 		return err
 	}
-	router, err := message.NewRouter(message.RouterConfig{CloseTimeout: 15 * time.Second},
-		watermill.NewSlogLoggerWithLevelMapping(r.logger, map[slog.Level]slog.Level{slog.LevelInfo: slog.LevelDebug}))
+	router, err := pipeline.NewRouter(r.logger, r.reg, "projections")
 	if err != nil {
-		return fmt.Errorf("projections router: %w", err)
+		return err
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	// The shared reader starts at the furthest checkpoint; projectors behind it read the store
+	us := map[string]*unit{}
+	for _, u := range units(projectors) {
+		us[u.name] = u
+	}
+	// The shared reader starts at the furthest checkpoint; units behind it read the store
 	// directly until they reach it.
-	hub := newHub(r.store, r.logger, r.hubCapacity, r.highest())
-	go hub.run(ctx)
-	us := units(projectors)
-	sub := &feed{store: r.store, db: r.db, logger: r.logger, maxPage: maxPage, hub: hub, units: map[string]*unit{}}
-	for _, u := range us {
-		sub.units[u.name] = u
+	sub := pipeline.NewSubscriber(pipeline.Config{Store: r.store, Logger: r.logger, MaxPage: maxPage, HubCapacity: r.hubCapacity,
+		After: r.highest(), From: func(ctx context.Context, topic string) (int64, error) {
+			u, ok := us[topic]
+			if !ok {
+				return 0, fmt.Errorf("no unit of projectors named %q", topic)
+			}
+			cps, err := r.db.checkpoints(ctx)
+			if err != nil {
+				return 0, err
+			}
+			return u.from(cps), nil
+		}})
+	r.decoded = &shared{max: r.hubCapacity}
+	go sub.Run(ctx)
+	for _, u := range units(projectors) {
 		router.AddConsumerHandler(u.name, u.name, sub, r.handler(u))
 	}
 	go func() {
@@ -211,10 +225,11 @@ func (r *Runner) skippable(u *unit, last int64) bool {
 // handler applies each page to every projector of u in one read-model transaction.
 func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
-		page, err := pageOf(msg)
+		evs, err := pipeline.Page(msg)
 		if err != nil {
 			return err
 		}
+		page := r.decoded.entries(evs)
 		ctx := msg.Context()
 		last := page[len(page)-1].ev.Position
 		wanted := false

@@ -57,6 +57,11 @@ CREATE TABLE IF NOT EXISTS events (
 	data     bytea  NOT NULL,
 	metadata jsonb  NOT NULL,
 	UNIQUE (stream, version)
+);
+CREATE TABLE IF NOT EXISTS process_checkpoints (
+	name     text   PRIMARY KEY,
+	position bigint NOT NULL,
+	state    bytea  NOT NULL
 )`
 
 // appendFunction is the group commit's fast path: one statement, in its own implicit transaction,
@@ -161,7 +166,10 @@ type Store struct {
 // maxKnown bounds the remembered stream versions; past it the writer forgets them all.
 const maxKnown = 100_000
 
-var _ events.Store = (*Store)(nil)
+var (
+	_ events.Store       = (*Store)(nil)
+	_ events.Checkpoints = (*Store)(nil)
+)
 
 // Open connects to the database at dsn (a pgx connection string; pool_max_conns defaults to 8)
 // and creates the events table if absent.
@@ -761,5 +769,33 @@ func (s *Store) Close() error {
 		<-s.listenEnd
 		s.pool.Close()
 	})
+	return nil
+}
+
+// LoadCheckpoint implements events.Checkpoints.
+func (s *Store) LoadCheckpoint(ctx context.Context, name string) (events.Checkpoint, error) {
+	var cp events.Checkpoint
+	err := s.pool.QueryRow(ctx, `SELECT position, state FROM process_checkpoints WHERE name = $1`, name).Scan(&cp.Position, &cp.State)
+	if errors.Is(err, pgx.ErrNoRows) {
+		return events.Checkpoint{}, nil
+	}
+	if err != nil {
+		return events.Checkpoint{}, s.readErr(fmt.Errorf("postgres events: load checkpoint %s: %w", name, err))
+	}
+	return cp, nil
+}
+
+// SaveCheckpoint implements events.Checkpoints.
+func (s *Store) SaveCheckpoint(ctx context.Context, name string, cp events.Checkpoint) error {
+	state := cp.State
+	if state == nil {
+		state = []byte{}
+	}
+	_, err := s.pool.Exec(ctx, `INSERT INTO process_checkpoints (name, position, state) VALUES ($1, $2, $3)
+		ON CONFLICT (name) DO UPDATE SET position = excluded.position, state = excluded.state
+		WHERE excluded.position >= process_checkpoints.position`, name, cp.Position, state)
+	if err != nil {
+		return s.readErr(fmt.Errorf("postgres events: save checkpoint %s: %w", name, err))
+	}
 	return nil
 }

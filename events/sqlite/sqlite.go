@@ -47,6 +47,11 @@ CREATE TABLE IF NOT EXISTS events (
 	data     BLOB    NOT NULL,
 	metadata TEXT    NOT NULL,
 	UNIQUE (stream, version)
+);
+CREATE TABLE IF NOT EXISTS process_checkpoints (
+	name     TEXT    PRIMARY KEY,
+	position INTEGER NOT NULL,
+	state    BLOB    NOT NULL
 )`
 
 // Store is an events.Store on one SQLite file.
@@ -79,7 +84,10 @@ type readerStmts struct {
 
 const selectEvents = `SELECT position, id, stream, version, type, data, metadata FROM events `
 
-var _ events.Store = (*Store)(nil)
+var (
+	_ events.Store       = (*Store)(nil)
+	_ events.Checkpoints = (*Store)(nil)
+)
 
 // Open opens (creating if needed) the event store in the SQLite file at path.
 func Open(ctx context.Context, path string) (*Store, error) {
@@ -358,4 +366,35 @@ func (s *Store) Close() error {
 		s.closeErr = errors.Join(s.reads.stream.Close(), s.reads.streamAfter.Close(), s.reads.all.Close(), s.reads.head.Close(), s.wconn.Close(), s.db.Close())
 	})
 	return s.closeErr
+}
+
+// LoadCheckpoint implements events.Checkpoints.
+func (s *Store) LoadCheckpoint(ctx context.Context, name string) (events.Checkpoint, error) {
+	var cp events.Checkpoint
+	err := s.db.QueryRowContext(ctx, `SELECT position, state FROM process_checkpoints WHERE name = ?`, name).Scan(&cp.Position, &cp.State)
+	if errors.Is(err, sql.ErrNoRows) {
+		return events.Checkpoint{}, nil
+	}
+	if err != nil {
+		return events.Checkpoint{}, s.readErr(fmt.Errorf("sqlite events: load checkpoint %s: %w", name, err))
+	}
+	return cp, nil
+}
+
+// SaveCheckpoint implements events.Checkpoints.
+func (s *Store) SaveCheckpoint(ctx context.Context, name string, cp events.Checkpoint) error {
+	_, err := s.db.ExecContext(ctx, `INSERT INTO process_checkpoints (name, position, state) VALUES (?, ?, ?)
+		ON CONFLICT (name) DO UPDATE SET position = excluded.position, state = excluded.state
+		WHERE excluded.position >= process_checkpoints.position`, name, cp.Position, nonNil(cp.State))
+	if err != nil {
+		return s.readErr(fmt.Errorf("sqlite events: save checkpoint %s: %w", name, err))
+	}
+	return nil
+}
+
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
 }

@@ -52,6 +52,7 @@ func Run(t *testing.T, newStore func(t *testing.T) events.Store, opts ...Option)
 		{"SubscribeContextCancel", s.subscribeContextCancel},
 		{"Closed", s.closed},
 		{"ManyWriters", s.manyWriters},
+		{"Checkpoints", s.checkpoints},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, tc.fn)
@@ -869,5 +870,38 @@ func ManyWriters(t *testing.T, writers []events.Store, sub events.Store, sparse 
 		if all[i].ID != got[i].ID {
 			t.Fatalf("read all and the subscription disagree at %d", i)
 		}
+	}
+}
+
+// checkpoints: a backend that keeps checkpoints returns what was saved, keeps names apart, and
+// never moves a checkpoint back.
+func (s suite) checkpoints(t *testing.T) {
+	st := s.open(t)
+	cps, ok := st.(events.Checkpoints)
+	if !ok {
+		t.Skip("the backend keeps no checkpoints")
+	}
+	ctx := testContext(t, 10*time.Second)
+	if cp, err := cps.LoadCheckpoint(ctx, "a"); err != nil || cp.Position != 0 || len(cp.State) != 0 {
+		t.Fatalf("unsaved checkpoint = %+v, %v; want zero", cp, err)
+	}
+	for _, save := range []struct {
+		name string
+		cp   events.Checkpoint
+	}{
+		{"a", events.Checkpoint{Position: 5, State: []byte("five")}},
+		{"b", events.Checkpoint{Position: 2}},
+		{"a", events.Checkpoint{Position: 7, State: []byte("seven")}},
+		{"a", events.Checkpoint{Position: 6, State: []byte("six")}}, // behind: ignored
+	} {
+		if err := cps.SaveCheckpoint(ctx, save.name, save.cp); err != nil {
+			t.Fatalf("save %s %+v: %v", save.name, save.cp, err)
+		}
+	}
+	if cp, err := cps.LoadCheckpoint(ctx, "a"); err != nil || cp.Position != 7 || string(cp.State) != "seven" {
+		t.Fatalf("checkpoint a = %+v, %v; want 7 seven", cp, err)
+	}
+	if cp, err := cps.LoadCheckpoint(ctx, "b"); err != nil || cp.Position != 2 || len(cp.State) != 0 {
+		t.Fatalf("checkpoint b = %+v, %v; want 2 with no state", cp, err)
 	}
 }

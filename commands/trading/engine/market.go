@@ -1,4 +1,4 @@
-package api
+package engine
 
 import (
 	"errors"
@@ -15,9 +15,9 @@ import (
 	"github.com/lotbook/lotbook/market/rules"
 )
 
-// tradeMarket is what trading reads from the market; *market.Service is the one implementation
-// that serves (prices come only from it). Scenario tests wrap it to script one symbol's book.
-type tradeMarket interface {
+// Market is what trading reads from the market; *market.Service is the one implementation that
+// serves (prices come only from it). Scenario tests wrap it to script one symbol's book.
+type Market interface {
 	Quote(symbol string) (market.Quote, error)
 	Instrument(symbol string) (market.Instrument, error)
 	CheckPrice(symbol string, p decimal.Decimal) error
@@ -26,9 +26,9 @@ type tradeMarket interface {
 
 var taipei = calendar.Taiwan().Location()
 
-// tradingDay is the Asia/Taipei date of t: within every session (exchange or demo hours) the
+// TradingDay is the Asia/Taipei date of t: within every session (exchange or demo hours) the
 // trading day is the calendar day.
-func tradingDay(t time.Time) string { return t.In(taipei).Format(time.DateOnly) }
+func TradingDay(t time.Time) string { return t.In(taipei).Format(time.DateOnly) }
 
 // kindOf is the tax kind of an instrument: bond ETFs (codes ending in B) pay no transaction tax.
 func kindOf(in market.Instrument) fees.Kind {
@@ -62,10 +62,10 @@ func levelsIn(ls []market.Level) []matching.Level {
 	return out
 }
 
-// marketView is what commands decide an order on: the symbol's quote with best five, its tax
-// kind, the session and the trading day at now. An unknown symbol (or an index) gives a view
-// without symbol, which commands refuse with symbol_not_found.
-func marketView(m tradeMarket, symbol string, now time.Time) commands.Market {
+// View is what commands decide an order on: the symbol's quote with best five, its tax kind, the
+// session and the trading day at now. An unknown symbol (or an index) gives a view without
+// symbol, which commands refuse with symbol_not_found.
+func View(m Market, symbol string, now time.Time) commands.Market {
 	in, err := m.Instrument(symbol)
 	if err != nil {
 		return commands.Market{}
@@ -77,13 +77,13 @@ func marketView(m tradeMarket, symbol string, now time.Time) commands.Market {
 	return viewOf(m, in, q, now)
 }
 
-func viewOf(m tradeMarket, in market.Instrument, q market.Quote, now time.Time) commands.Market {
+func viewOf(m Market, in market.Instrument, q market.Quote, now time.Time) commands.Market {
 	ss := m.Session()
 	return commands.Market{
 		Symbol: in.Symbol, Name: in.Name, Kind: kindOf(in),
 		Quote: commands.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown,
 			Bids: levelsIn(q.Bids), Asks: levelsIn(q.Asks), Time: q.Time},
-		Phase: ss.Phase, OddLot: ss.OddLot, TradingDay: tradingDay(now),
+		Phase: ss.Phase, OddLot: ss.OddLot, TradingDay: TradingDay(now),
 		CheckPrice: func(p decimal.Decimal) string { return priceKey(m.CheckPrice(in.Symbol, p)) },
 	}
 }

@@ -1,0 +1,164 @@
+package pipeline
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/ThreeDotsLabs/watermill/message"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// Metadata keys of a page message: the global positions of its first and last event.
+const (
+	MetaFirst = "first"
+	MetaLast  = "last"
+)
+
+// pageFormat is the first byte of a page payload: the version of the encoding below.
+const pageFormat = 1
+
+// NewPageMessage is the message that carries a page of events in its payload, with id and
+// first/last positions in its metadata.
+func NewPageMessage(id string, page []events.RecordedEvent) (*message.Message, error) {
+	payload, err := encodePage(page)
+	if err != nil {
+		return nil, fmt.Errorf("encode page %s: %w", id, err)
+	}
+	msg := message.NewMessage(id, payload)
+	msg.Metadata.Set(MetaFirst, strconv.FormatInt(page[0].Position, 10))
+	msg.Metadata.Set(MetaLast, strconv.FormatInt(page[len(page)-1].Position, 10))
+	return msg, nil
+}
+
+// Page is the page of events a message carries in its payload. The events' Data share the
+// payload's bytes: they are read, never written.
+func Page(msg *message.Message) ([]events.RecordedEvent, error) {
+	page, err := decodePage(msg.Payload)
+	if err != nil {
+		return nil, fmt.Errorf("message %s: decode page: %w", msg.UUID, err)
+	}
+	if len(page) == 0 {
+		return nil, fmt.Errorf("message %s carries no events", msg.UUID)
+	}
+	return page, nil
+}
+
+// encodePage writes the format byte, the event count, then per event its positions, id, stream,
+// type, data and metadata, lengths as uvarints. A hand-written layout: gob and JSON cost a
+// projector's catch-up a third of its CPU time.
+func encodePage(page []events.RecordedEvent) ([]byte, error) {
+	size := 1 + binary.MaxVarintLen64
+	for i := range page {
+		size += 64 + len(page[i].Stream) + len(page[i].Type) + len(page[i].Data) + 128
+	}
+	b := make([]byte, 0, size)
+	b = append(b, pageFormat)
+	b = binary.AppendUvarint(b, uint64(len(page)))
+	for i := range page {
+		e := &page[i]
+		b = binary.AppendVarint(b, e.Position)
+		b = binary.AppendVarint(b, e.Version)
+		b = append(b, e.ID[:]...)
+		b = appendBytes(b, []byte(e.Stream))
+		b = appendBytes(b, []byte(e.Type))
+		b = appendBytes(b, e.Data)
+		m := &e.Metadata
+		for _, s := range []string{m.CommandID, m.Actor, m.CorrelationID, m.CausationID, m.Request} {
+			b = appendBytes(b, []byte(s))
+		}
+		t, err := m.ServerTime.MarshalBinary()
+		if err != nil {
+			return nil, fmt.Errorf("event at %d: server time: %w", e.Position, err)
+		}
+		b = appendBytes(b, t)
+	}
+	return b, nil
+}
+
+func appendBytes(b, s []byte) []byte {
+	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+}
+
+var errShort = errors.New("payload ends early")
+
+type reader struct {
+	b   []byte
+	err error
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.fail()
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes() []byte {
+	l, n := binary.Uvarint(r.b)
+	if n <= 0 || uint64(len(r.b)-n) < l {
+		r.fail()
+		return nil
+	}
+	out := r.b[n : n+int(l) : n+int(l)]
+	r.b = r.b[n+int(l):]
+	return out
+}
+
+func (r *reader) fail() {
+	if r.err == nil {
+		r.err = errShort
+	}
+	r.b = nil
+}
+
+func decodePage(payload []byte) ([]events.RecordedEvent, error) {
+	if len(payload) == 0 || payload[0] != pageFormat {
+		return nil, errors.New("not a page of events")
+	}
+	count, n := binary.Uvarint(payload[1:])
+	if n <= 0 || count > uint64(len(payload)) {
+		return nil, errShort
+	}
+	r := &reader{b: payload[1+n:]}
+	page := make([]events.RecordedEvent, count)
+	for i := range page {
+		e := &page[i]
+		e.Position = r.varint()
+		e.Version = r.varint()
+		if len(r.b) < len(e.ID) {
+			r.fail()
+			break
+		}
+		copy(e.ID[:], r.b)
+		r.b = r.b[len(e.ID):]
+		e.Stream = string(r.bytes())
+		e.Type = string(r.bytes())
+		e.Data = r.bytes()
+		m := &e.Metadata
+		for _, s := range []*string{&m.CommandID, &m.Actor, &m.CorrelationID, &m.CausationID, &m.Request} {
+			*s = string(r.bytes())
+		}
+		if r.err != nil {
+			break
+		}
+		var t time.Time
+		if err := t.UnmarshalBinary(r.bytes()); err != nil {
+			return nil, fmt.Errorf("event %d: server time: %w", i, err)
+		}
+		m.ServerTime = t
+	}
+	if r.err != nil {
+		return nil, r.err
+	}
+	if len(r.b) != 0 {
+		return nil, errors.New("bytes after the last event")
+	}
+	return page, nil
+}

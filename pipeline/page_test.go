@@ -1,0 +1,45 @@
+package pipeline
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+func TestAPageSurvivesItsPayload(t *testing.T) {
+	at := time.Date(2026, 11, 24, 9, 0, 0, 123456789, time.FixedZone("TST", 8*3600))
+	page := []events.RecordedEvent{
+		{ID: uuid.New(), Stream: "account-m1", Version: 1, Position: 7, Type: "DepositRequested.v1", Data: []byte(`{"amount":"100"}`),
+			Metadata: events.Metadata{CommandID: "c1", Actor: "member:m1", CorrelationID: "f", CausationID: "c0", Request: "r", ServerTime: at}},
+		{ID: uuid.New(), Stream: "member-m2", Version: 12, Position: 1 << 40, Type: "MemberRegistered.v1", Data: []byte{},
+			Metadata: events.Metadata{CommandID: "c2", Actor: "system", ServerTime: at.UTC()}},
+	}
+	msg, err := NewPageMessage("p", page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Page(msg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range page {
+		if !page[i].Metadata.ServerTime.Equal(got[i].Metadata.ServerTime) {
+			t.Fatalf("event %d: time %v, want %v", i, got[i].Metadata.ServerTime, page[i].Metadata.ServerTime)
+		}
+		got[i].Metadata.ServerTime = page[i].Metadata.ServerTime
+	}
+	if !reflect.DeepEqual(got, page) {
+		t.Fatalf("decoded\n%+v\nwant\n%+v", got, page)
+	}
+	full := msg.Payload
+	for cut := range len(full) {
+		msg.Payload = full[:cut]
+		if _, err := Page(msg); err == nil {
+			t.Fatalf("a payload cut at %d decoded", cut)
+		}
+	}
+}
