@@ -12,43 +12,43 @@ import (
 // The favorites projection is each member's watch list: one row per (member, symbol) with the
 // global position of the FavoriteAdded that put it there, which orders the list as added.
 
-var favoritesTable = &table{
-	name:    "favorites",
-	cols:    []column{{"member_id", kText}, {"symbol", kText}, {"position", kInt}},
-	key:     []string{"member_id", "symbol"},
-	indexes: []string{"member_id, position"},
+var favoritesTable = &Table{
+	Name:    "favorites",
+	Cols:    []Column{{"member_id", KindText}, {"symbol", KindText}, {"position", KindInt}},
+	Key:     []string{"member_id", "symbol"},
+	Indexes: []string{"member_id, position"},
 }
 
-var favoritesProjector = &projector{
-	name:    "favorites",
-	version: 1,
-	tables:  []*table{favoritesTable},
-	wants: func(p events.Payload) bool {
+var favoritesProjector = &Projector{
+	Name:    "favorites",
+	Version: 1,
+	Tables:  []*Table{favoritesTable},
+	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.FavoriteAdded, events.FavoriteRemoved:
 			return true
 		}
 		return false
 	},
-	apply: applyFavorites,
+	Apply: applyFavorites,
 }
 
 type favoriteKey struct{ member, symbol string }
 
 // applyFavorites folds the page per (member, symbol): the last event wins, an add keeping its
 // own position, so that a page applied at once and the same events applied one by one agree.
-func applyFavorites(ctx context.Context, w *wtx, evs []decoded) error {
+func applyFavorites(ctx context.Context, w *Wtx, evs []Decoded) error {
 	added := map[favoriteKey]int64{}
 	removed := map[favoriteKey]bool{}
 	for _, d := range evs {
-		member, err := memberOf(d.ev.Stream)
+		member, err := MemberOf(d.Ev.Stream)
 		if err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
-		switch e := d.p.(type) {
+		switch e := d.P.(type) {
 		case events.FavoriteAdded:
 			k := favoriteKey{member, e.Symbol}
-			added[k] = d.ev.Position
+			added[k] = d.Ev.Position
 			delete(removed, k)
 		case events.FavoriteRemoved:
 			k := favoriteKey{member, e.Symbol}
@@ -60,7 +60,7 @@ func applyFavorites(ctx context.Context, w *wtx, evs []decoded) error {
 	for k, pos := range added {
 		rows = append(rows, []any{k.member, k.symbol, pos})
 	}
-	if err := w.upsert(ctx, favoritesTable, rows); err != nil {
+	if err := w.Upsert(ctx, favoritesTable, rows); err != nil {
 		return err
 	}
 	keys := make([]favoriteKey, 0, len(removed))
@@ -71,8 +71,8 @@ func applyFavorites(ctx context.Context, w *wtx, evs []decoded) error {
 }
 
 // deleteFavorites deletes rows by their two-column key with row values (both databases have them).
-func deleteFavorites(ctx context.Context, w *wtx, keys []favoriteKey) error {
-	const per = maxParams / 2
+func deleteFavorites(ctx context.Context, w *Wtx, keys []favoriteKey) error {
+	const per = MaxParams / 2
 	for start := 0; start < len(keys); start += per {
 		chunk := keys[start:min(len(keys), start+per)]
 		args := make([]any, 0, 2*len(chunk))
@@ -80,8 +80,8 @@ func deleteFavorites(ctx context.Context, w *wtx, keys []favoriteKey) error {
 			args = append(args, k.member, k.symbol)
 		}
 		tuples := strings.TrimSuffix(strings.Repeat("(?,?),", len(chunk)), ",")
-		q := fmt.Sprintf("DELETE FROM %s WHERE (member_id, symbol) IN (%s)", w.t(favoritesTable), tuples)
-		if err := w.exec(ctx, q, args...); err != nil {
+		q := fmt.Sprintf("DELETE FROM %s WHERE (member_id, symbol) IN (%s)", w.T(favoritesTable), tuples)
+		if err := w.Exec(ctx, q, args...); err != nil {
 			return fmt.Errorf("delete favorites: %w", err)
 		}
 	}
@@ -91,7 +91,7 @@ func deleteFavorites(ctx context.Context, w *wtx, keys []favoriteKey) error {
 // Favorites lists a member's favourite symbols in the order they were added.
 func (db *Reader) Favorites(ctx context.Context, memberID string) ([]string, error) {
 	var out []string
-	err := db.query(ctx, "favorites", "SELECT symbol FROM favorites WHERE member_id = ? ORDER BY position",
+	err := db.Query(ctx, "favorites", "SELECT symbol FROM favorites WHERE member_id = ? ORDER BY position",
 		[]any{memberID}, func(rows *sql.Rows) error {
 			var s string
 			if err := rows.Scan(&s); err != nil {

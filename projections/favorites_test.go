@@ -67,8 +67,8 @@ func TestFavoritesOneByOne(t *testing.T) {
 	}
 	db := e.open()
 	for i := range log {
-		if err := db.writeTx(ctx, func(w *wtx) error {
-			_, err := favoritesProjector.applyPage(ctx, w, favoritesProjector.name, wrap(log[i:i+1]))
+		if err := db.writeTx(ctx, func(w *Wtx) error {
+			_, err := favoritesProjector.applyPage(ctx, w, favoritesProjector.Name, wrap(log[i:i+1]))
 			return err
 		}); err != nil {
 			t.Fatal(err)

@@ -14,67 +14,67 @@ import (
 // journal (journal.go). It keeps its own account names (funds_accounts, from MemberRegistered) so
 // that it needs no other projector's tables.
 
-var realNameTable = &table{
-	name: "realname",
-	cols: []column{
-		{"member_id", kText}, {"account", kText}, {"submission_id", kText}, {"name", kText}, {"id_cipher", kText},
-		{"id_masked", kText}, {"front_file_id", kText}, {"back_file_id", kText}, {"status", kText}, {"remark", kText},
-		{"reviewed_by", kText}, {"submitted_at", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt},
+var realNameTable = &Table{
+	Name: "realname",
+	Cols: []Column{
+		{"member_id", KindText}, {"account", KindText}, {"submission_id", KindText}, {"name", KindText}, {"id_cipher", KindText},
+		{"id_masked", KindText}, {"front_file_id", KindText}, {"back_file_id", KindText}, {"status", KindText}, {"remark", KindText},
+		{"reviewed_by", KindText}, {"submitted_at", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
 	},
-	key:     []string{"member_id"},
-	indexes: []string{"status, seq"},
+	Key:     []string{"member_id"},
+	Indexes: []string{"status, seq"},
 }
 
-var bankCardsTable = &table{
-	name: "bank_cards",
-	cols: []column{
-		{"card_id", kText}, {"member_id", kText}, {"holder_name", kText}, {"bank_name", kText}, {"branch", kText},
-		{"bank_code", kText}, {"last4", kText}, {"ifsc", kText}, {"upi", kText}, {"bound_at", kInt}, {"seq", kInt}, {"position", kInt},
+var bankCardsTable = &Table{
+	Name: "bank_cards",
+	Cols: []Column{
+		{"card_id", KindText}, {"member_id", KindText}, {"holder_name", KindText}, {"bank_name", KindText}, {"branch", KindText},
+		{"bank_code", KindText}, {"last4", KindText}, {"ifsc", KindText}, {"upi", KindText}, {"bound_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
 	},
-	key:     []string{"card_id"},
-	indexes: []string{"member_id, seq"},
+	Key:     []string{"card_id"},
+	Indexes: []string{"member_id, seq"},
 }
 
-var withdrawalsTable = &table{
-	name: "withdrawals",
-	cols: []column{
-		{"order_no", kText}, {"member_id", kText}, {"account", kText}, {"currency", kText}, {"amount", kText},
-		{"channel_name", kText}, {"card_id", kText}, {"holder_name", kText}, {"bank_name", kText}, {"branch", kText},
-		{"bank_code", kText}, {"card_last4", kText}, {"status", kText}, {"remark", kText}, {"reviewed_by", kText},
-		{"created_at", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt},
+var withdrawalsTable = &Table{
+	Name: "withdrawals",
+	Cols: []Column{
+		{"order_no", KindText}, {"member_id", KindText}, {"account", KindText}, {"currency", KindText}, {"amount", KindText},
+		{"channel_name", KindText}, {"card_id", KindText}, {"holder_name", KindText}, {"bank_name", KindText}, {"branch", KindText},
+		{"bank_code", KindText}, {"card_last4", KindText}, {"status", KindText}, {"remark", KindText}, {"reviewed_by", KindText},
+		{"created_at", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
 	},
-	key:     []string{"order_no"},
-	indexes: []string{"status, seq"},
+	Key:     []string{"order_no"},
+	Indexes: []string{"status, seq"},
 }
 
-var creditScoresTable = &table{
-	name: "credit_scores",
-	cols: []column{{"member_id", kText}, {"score", kInt}, {"position", kInt}},
-	key:  []string{"member_id"},
+var creditScoresTable = &Table{
+	Name: "credit_scores",
+	Cols: []Column{{"member_id", KindText}, {"score", KindInt}, {"position", KindInt}},
+	Key:  []string{"member_id"},
 }
 
 // withdrawalChannelsTable keeps its first position (seq) as display order across redefinitions.
-var withdrawalChannelsTable = &table{
-	name: "withdrawal_channels",
-	cols: []column{{"id", kText}, {"name", kText}, {"currency", kText}, {"min_amount", kText}, {"max_amount", kText},
-		{"time_window", kText}, {"enabled", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt}},
-	key: []string{"id"},
+var withdrawalChannelsTable = &Table{
+	Name: "withdrawal_channels",
+	Cols: []Column{{"id", KindText}, {"name", KindText}, {"currency", KindText}, {"min_amount", KindText}, {"max_amount", KindText},
+		{"time_window", KindText}, {"enabled", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt}},
+	Key: []string{"id"},
 }
 
-var fundsAccountsTable = &table{
-	name: "funds_accounts",
-	cols: []column{{"member_id", kText}, {"account", kText}},
-	key:  []string{"member_id"},
+var fundsAccountsTable = &Table{
+	Name: "funds_accounts",
+	Cols: []Column{{"member_id", KindText}, {"account", KindText}},
+	Key:  []string{"member_id"},
 }
 
-var memberFundsProjector = &projector{
-	name:    "member_funds",
-	version: 1,
-	unit:    accountUnit,
-	money:   true,
-	tables: []*table{realNameTable, bankCardsTable, withdrawalsTable, creditScoresTable, fundsAccountsTable,
+var memberFundsProjector = &Projector{
+	Name:    "member_funds",
+	Version: 1,
+	Unit:    accountUnit,
+	Money:   true,
+	Tables: []*Table{realNameTable, bankCardsTable, withdrawalsTable, creditScoresTable, fundsAccountsTable,
 		withdrawalChannelsTable},
-	wants: func(p events.Payload) bool {
+	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MemberRegistered, events.RealNameSubmitted, events.RealNameApproved, events.RealNameRejected,
 			events.BankCardBound, events.BankCardUnbound, events.WithdrawalRequested, events.WithdrawalApproved,
@@ -83,24 +83,24 @@ var memberFundsProjector = &projector{
 		}
 		return false
 	},
-	apply: applyMemberFunds,
+	Apply: applyMemberFunds,
 }
 
 // Registered here rather than in projector.go's list, which other read models extend at the
 // same time; Names reports it after them.
-func init() { projectors = append(projectors, memberFundsProjector) }
+func init() { Register(memberFundsProjector) }
 
 type realNameRow struct {
 	memberID, account, submissionID, name, idCipher, idMasked, front, back, status, remark, reviewedBy string
 	submittedAt, updatedAt, seq, position                                                              int64
 }
 
-func (r *realNameRow) args() []any {
+func (r *realNameRow) Args() []any {
 	return []any{r.memberID, r.account, r.submissionID, r.name, r.idCipher, r.idMasked, r.front, r.back, r.status,
 		r.remark, r.reviewedBy, r.submittedAt, r.updatedAt, r.seq, r.position}
 }
 
-func (r *realNameRow) scan(rows interface{ Scan(...any) error }) error {
+func (r *realNameRow) Scan(rows interface{ Scan(...any) error }) error {
 	return rows.Scan(&r.memberID, &r.account, &r.submissionID, &r.name, &r.idCipher, &r.idMasked, &r.front, &r.back,
 		&r.status, &r.remark, &r.reviewedBy, &r.submittedAt, &r.updatedAt, &r.seq, &r.position)
 }
@@ -111,12 +111,12 @@ type withdrawalRow struct {
 	createdAt, updatedAt, seq, position                                                                       int64
 }
 
-func (r *withdrawalRow) args() []any {
+func (r *withdrawalRow) Args() []any {
 	return []any{r.orderNo, r.memberID, r.account, r.currency, r.amount, r.channelName, r.cardID, r.holderName,
 		r.bankName, r.branch, r.bankCode, r.cardLast4, r.status, r.remark, r.reviewedBy, r.createdAt, r.updatedAt, r.seq, r.position}
 }
 
-func (r *withdrawalRow) scan(rows interface{ Scan(...any) error }) error {
+func (r *withdrawalRow) Scan(rows interface{ Scan(...any) error }) error {
 	return rows.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelName, &r.cardID, &r.holderName,
 		&r.bankName, &r.branch, &r.bankCode, &r.cardLast4, &r.status, &r.remark, &r.reviewedBy, &r.createdAt, &r.updatedAt,
 		&r.seq, &r.position)
@@ -133,7 +133,7 @@ type memberFundsPage struct {
 	channels    map[string][]any
 }
 
-func applyMemberFunds(ctx context.Context, w *wtx, evs []decoded) error {
+func applyMemberFunds(ctx context.Context, w *Wtx, evs []Decoded) error {
 	pg := &memberFundsPage{accounts: map[string]string{}, realNames: map[string]*realNameRow{}, withdrawals: map[string]*withdrawalRow{},
 		cards: map[string][]any{}, scores: map[string][]any{}, channels: map[string][]any{}}
 	if err := pg.load(ctx, w, evs); err != nil {
@@ -148,24 +148,24 @@ func applyMemberFunds(ctx context.Context, w *wtx, evs []decoded) error {
 }
 
 // load reads the rows this page's events decide on but did not create.
-func (pg *memberFundsPage) load(ctx context.Context, w *wtx, evs []decoded) error {
+func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
 	needAccount, needRealName, needWithdrawal := map[string]struct{}{}, map[string]struct{}{}, map[string]struct{}{}
 	created := map[string]bool{}
 	for _, d := range evs {
-		switch e := d.p.(type) {
+		switch e := d.P.(type) {
 		case events.MemberRegistered:
 			pg.accounts[e.MemberID] = e.Account
 		case events.RealNameSubmitted:
-			if id, err := memberOf(d.ev.Stream); err == nil {
+			if id, err := MemberOf(d.Ev.Stream); err == nil {
 				needAccount[id] = struct{}{}
 				created["r"+id] = true
 			}
 		case events.RealNameApproved, events.RealNameRejected:
-			if id, err := memberOf(d.ev.Stream); err == nil && !created["r"+id] {
+			if id, err := MemberOf(d.Ev.Stream); err == nil && !created["r"+id] {
 				needRealName[id] = struct{}{}
 			}
 		case events.WithdrawalRequested:
-			if id, err := memberOf(d.ev.Stream); err == nil {
+			if id, err := MemberOf(d.Ev.Stream); err == nil {
 				needAccount[id] = struct{}{}
 			}
 			created["w"+e.OrderNo] = true
@@ -182,7 +182,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *wtx, evs []decoded) erro
 	for id := range pg.accounts {
 		delete(needAccount, id)
 	}
-	if err := w.selectIn(ctx, fundsAccountsTable, "member_id", keysOf(needAccount), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, fundsAccountsTable, "member_id", KeysOf(needAccount), func(rows *sql.Rows) error {
 		var id, account string
 		if err := rows.Scan(&id, &account); err != nil {
 			return err
@@ -192,9 +192,9 @@ func (pg *memberFundsPage) load(ctx context.Context, w *wtx, evs []decoded) erro
 	}); err != nil {
 		return err
 	}
-	if err := w.selectIn(ctx, realNameTable, "member_id", keysOf(needRealName), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, realNameTable, "member_id", KeysOf(needRealName), func(rows *sql.Rows) error {
 		r := &realNameRow{}
-		if err := r.scan(rows); err != nil {
+		if err := r.Scan(rows); err != nil {
 			return err
 		}
 		pg.realNames[r.memberID] = r
@@ -202,9 +202,9 @@ func (pg *memberFundsPage) load(ctx context.Context, w *wtx, evs []decoded) erro
 	}); err != nil {
 		return err
 	}
-	if err := w.selectIn(ctx, withdrawalsTable, "order_no", keysOf(needWithdrawal), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, withdrawalsTable, "order_no", KeysOf(needWithdrawal), func(rows *sql.Rows) error {
 		r := &withdrawalRow{}
-		if err := r.scan(rows); err != nil {
+		if err := r.Scan(rows); err != nil {
 			return err
 		}
 		pg.withdrawals[r.orderNo] = r
@@ -216,14 +216,14 @@ func (pg *memberFundsPage) load(ctx context.Context, w *wtx, evs []decoded) erro
 }
 
 // loadChannels keeps the first position of channels redefined in this page.
-func (pg *memberFundsPage) loadChannels(ctx context.Context, w *wtx, evs []decoded) error {
+func (pg *memberFundsPage) loadChannels(ctx context.Context, w *Wtx, evs []Decoded) error {
 	ids := map[string]struct{}{}
 	for _, d := range evs {
-		if e, ok := d.p.(events.WithdrawalChannelConfigured); ok {
+		if e, ok := d.P.(events.WithdrawalChannelConfigured); ok {
 			ids[e.ID] = struct{}{}
 		}
 	}
-	return w.selectIn(ctx, withdrawalChannelsTable, "id", keysOf(ids), func(rows *sql.Rows) error {
+	return w.SelectIn(ctx, withdrawalChannelsTable, "id", KeysOf(ids), func(rows *sql.Rows) error {
 		row := make([]any, 10)
 		var id, name, cur, lo, hi, win string
 		var enabled, updated, seq, pos int64
@@ -236,29 +236,29 @@ func (pg *memberFundsPage) loadChannels(ctx context.Context, w *wtx, evs []decod
 	})
 }
 
-func (pg *memberFundsPage) apply(d decoded) error {
-	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
-	switch e := d.p.(type) {
+func (pg *memberFundsPage) apply(d Decoded) error {
+	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
+	switch e := d.P.(type) {
 	case events.MemberRegistered:
 		pg.newAccounts = append(pg.newAccounts, []any{e.MemberID, e.Account})
 		return nil
 	case events.WithdrawalChannelConfigured:
 		win, err := json.Marshal(e.Window)
 		if err != nil {
-			return d.fail(fmt.Errorf("channel window: %w", err))
+			return d.Fail(fmt.Errorf("channel window: %w", err))
 		}
 		seq := pos
 		if prev := pg.channels[e.ID]; prev != nil {
 			seq = prev[8].(int64)
 		}
-		pg.channels[e.ID] = []any{e.ID, e.Name, e.Currency, e.Min.String(), e.Max.String(), string(win), boolInt(e.Enabled), at, seq, pos}
+		pg.channels[e.ID] = []any{e.ID, e.Name, e.Currency, e.Min.String(), e.Max.String(), string(win), BoolInt(e.Enabled), at, seq, pos}
 		return nil
 	}
-	member, err := memberOf(d.ev.Stream)
+	member, err := MemberOf(d.Ev.Stream)
 	if err != nil {
-		return d.fail(err)
+		return d.Fail(err)
 	}
-	switch e := d.p.(type) {
+	switch e := d.P.(type) {
 	case events.RealNameSubmitted:
 		pg.realNames[member] = &realNameRow{memberID: member, account: pg.accounts[member], submissionID: e.SubmissionID, name: e.Name,
 			idCipher: e.IDNumberCipher, idMasked: e.IDNumberMasked, front: e.FrontFileID, back: e.BackFileID,
@@ -273,7 +273,7 @@ func (pg *memberFundsPage) apply(d decoded) error {
 		pg.cards[e.CardID] = nil
 	case events.WithdrawalRequested:
 		if pg.withdrawals[e.OrderNo] != nil {
-			return d.fail(fmt.Errorf("withdrawal %s requested twice", e.OrderNo))
+			return d.Fail(fmt.Errorf("withdrawal %s requested twice", e.OrderNo))
 		}
 		pg.withdrawals[e.OrderNo] = &withdrawalRow{orderNo: e.OrderNo, memberID: member, account: pg.accounts[member],
 			currency: e.Currency, amount: e.Amount.String(), channelName: e.ChannelName, cardID: e.CardID, holderName: e.HolderName,
@@ -289,35 +289,35 @@ func (pg *memberFundsPage) apply(d decoded) error {
 	return nil
 }
 
-func (pg *memberFundsPage) review(d decoded, member, status, remark string) error {
+func (pg *memberFundsPage) review(d Decoded, member, status, remark string) error {
 	r := pg.realNames[member]
 	if r == nil {
-		return d.fail(fmt.Errorf("identity of %s reviewed but never submitted", member))
+		return d.Fail(fmt.Errorf("identity of %s reviewed but never submitted", member))
 	}
-	at := micros(d.ev.Metadata.ServerTime)
-	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.ev.Metadata.Actor, at, d.ev.Position
+	at := Micros(d.Ev.Metadata.ServerTime)
+	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.Ev.Metadata.Actor, at, d.Ev.Position
 	return nil
 }
 
-func (pg *memberFundsPage) decideWithdrawal(d decoded, orderNo, status, remark string) error {
+func (pg *memberFundsPage) decideWithdrawal(d Decoded, orderNo, status, remark string) error {
 	r := pg.withdrawals[orderNo]
 	if r == nil {
-		return d.fail(fmt.Errorf("withdrawal %s decided but never requested", orderNo))
+		return d.Fail(fmt.Errorf("withdrawal %s decided but never requested", orderNo))
 	}
-	at := micros(d.ev.Metadata.ServerTime)
-	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.ev.Metadata.Actor, at, d.ev.Position
+	at := Micros(d.Ev.Metadata.ServerTime)
+	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.Ev.Metadata.Actor, at, d.Ev.Position
 	return nil
 }
 
-func (pg *memberFundsPage) write(ctx context.Context, w *wtx) error {
-	if err := w.upsert(ctx, fundsAccountsTable, pg.newAccounts); err != nil {
+func (pg *memberFundsPage) write(ctx context.Context, w *Wtx) error {
+	if err := w.Upsert(ctx, fundsAccountsTable, pg.newAccounts); err != nil {
 		return err
 	}
 	var rn [][]any
 	for _, r := range pg.realNames {
-		rn = append(rn, r.args())
+		rn = append(rn, r.Args())
 	}
-	if err := w.upsert(ctx, realNameTable, rn); err != nil {
+	if err := w.Upsert(ctx, realNameTable, rn); err != nil {
 		return err
 	}
 	var unbound []any
@@ -329,28 +329,28 @@ func (pg *memberFundsPage) write(ctx context.Context, w *wtx) error {
 		}
 		cards = append(cards, row)
 	}
-	if err := w.deleteIn(ctx, bankCardsTable, "card_id", unbound); err != nil {
+	if err := w.DeleteIn(ctx, bankCardsTable, "card_id", unbound); err != nil {
 		return err
 	}
-	if err := w.upsert(ctx, bankCardsTable, cards); err != nil {
+	if err := w.Upsert(ctx, bankCardsTable, cards); err != nil {
 		return err
 	}
 	var ws, ss [][]any
 	for _, r := range pg.withdrawals {
-		ws = append(ws, r.args())
+		ws = append(ws, r.Args())
 	}
 	for _, r := range pg.scores {
 		ss = append(ss, r)
 	}
-	if err := w.upsert(ctx, withdrawalsTable, ws); err != nil {
+	if err := w.Upsert(ctx, withdrawalsTable, ws); err != nil {
 		return err
 	}
-	if err := w.upsert(ctx, creditScoresTable, ss); err != nil {
+	if err := w.Upsert(ctx, creditScoresTable, ss); err != nil {
 		return err
 	}
 	var chs [][]any
 	for _, r := range pg.channels {
 		chs = append(chs, r) // every loaded row was redefined by an event of this page
 	}
-	return w.upsert(ctx, withdrawalChannelsTable, chs)
+	return w.Upsert(ctx, withdrawalChannelsTable, chs)
 }

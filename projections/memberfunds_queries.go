@@ -56,15 +56,15 @@ const realNameCols = `member_id, account, submission_id, name, id_cipher, id_mas
 func (r *realNameRow) realName() RealName {
 	return RealName{MemberID: r.memberID, Account: r.account, SubmissionID: r.submissionID, Name: r.name, IDCipher: r.idCipher,
 		IDMasked: r.idMasked, FrontFileID: r.front, BackFileID: r.back, Status: r.status, Remark: r.remark,
-		ReviewedBy: r.reviewedBy, SubmittedAt: fromMicros(r.submittedAt), UpdatedAt: fromMicros(r.updatedAt)}
+		ReviewedBy: r.reviewedBy, SubmittedAt: FromMicros(r.submittedAt), UpdatedAt: FromMicros(r.updatedAt)}
 }
 
 // RealNameOf returns the member's latest identity submission, or ErrNotFound when they never
 // submitted one.
 func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, error) {
 	var r realNameRow
-	row := db.queryRow(ctx, "SELECT "+realNameCols+" FROM realname WHERE member_id = ?", memberID)
-	if err := rowErr(r.scan(row), "realname of "+memberID); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+realNameCols+" FROM realname WHERE member_id = ?", memberID)
+	if err := RowErr(r.Scan(row), "realname of "+memberID); err != nil {
 		return RealName{}, err
 	}
 	return r.realName(), nil
@@ -73,11 +73,11 @@ func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, er
 // RealNameQueue lists identity submissions with status (all when empty): pending ones oldest
 // first, decided ones newest first.
 func (db *Reader) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
-	q, args, limit := queueQuery(realNameCols, "realname", status, events.RealNameStatusPending, page, size)
+	q, args, limit := QueueQuery(realNameCols, "realname", status, events.RealNameStatusPending, page, size)
 	var out []RealName
-	err := db.query(ctx, "realname queue", q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "realname queue", q, args, func(rows *sql.Rows) error {
 		var r realNameRow
-		if err := r.scan(rows); err != nil {
+		if err := r.Scan(rows); err != nil {
 			return err
 		}
 		out = append(out, r.realName())
@@ -86,7 +86,7 @@ func (db *Reader) RealNameQueue(ctx context.Context, status string, page, size i
 	if err != nil {
 		return nil, false, err
 	}
-	return trimPage(out, limit)
+	return TrimPage(out, limit)
 }
 
 // RealNameStatuses returns the identity status of each member that ever submitted one.
@@ -99,7 +99,7 @@ func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 	for i, id := range memberIDs {
 		args[i] = id
 	}
-	err := db.query(ctx, "realname statuses", "SELECT member_id, status FROM realname WHERE member_id IN ("+placeholders(len(args))+")",
+	err := db.Query(ctx, "realname statuses", "SELECT member_id, status FROM realname WHERE member_id IN ("+placeholders(len(args))+")",
 		args, func(rows *sql.Rows) error {
 			var id, st string
 			if err := rows.Scan(&id, &st); err != nil {
@@ -114,14 +114,14 @@ func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 // CardsOf lists the member's bound cards, oldest first.
 func (db *Reader) CardsOf(ctx context.Context, memberID string) ([]Card, error) {
 	out := []Card{}
-	err := db.query(ctx, "cards", `SELECT card_id, member_id, holder_name, bank_name, branch, bank_code, last4, ifsc, upi, bound_at
+	err := db.Query(ctx, "cards", `SELECT card_id, member_id, holder_name, bank_name, branch, bank_code, last4, ifsc, upi, bound_at
 		FROM bank_cards WHERE member_id = ? ORDER BY seq`, []any{memberID}, func(rows *sql.Rows) error {
 		var c Card
 		var bound int64
 		if err := rows.Scan(&c.CardID, &c.MemberID, &c.HolderName, &c.BankName, &c.Branch, &c.BankCode, &c.Last4, &c.IFSC, &c.UPI, &bound); err != nil {
 			return err
 		}
-		c.BoundAt = fromMicros(bound)
+		c.BoundAt = FromMicros(bound)
 		out = append(out, c)
 		return nil
 	})
@@ -142,17 +142,17 @@ func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 	return Withdrawal{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Currency: r.currency, Amount: amount,
 		ChannelName: r.channelName, CardID: r.cardID, HolderName: r.holderName, BankName: r.bankName, Branch: r.branch,
 		BankCode: r.bankCode, CardLast4: r.cardLast4, Status: r.status, Remark: r.remark, ReviewedBy: r.reviewedBy,
-		CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
+		CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}, nil
 }
 
 // WithdrawalQueue lists withdrawals with status (all when empty): pending ones oldest first,
 // decided ones newest first.
 func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
-	q, args, limit := queueQuery(withdrawalCols, "withdrawals", status, events.ReviewPending, page, size)
+	q, args, limit := QueueQuery(withdrawalCols, "withdrawals", status, events.ReviewPending, page, size)
 	var out []Withdrawal
-	err := db.query(ctx, "withdrawal queue", q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "withdrawal queue", q, args, func(rows *sql.Rows) error {
 		var r withdrawalRow
-		if err := r.scan(rows); err != nil {
+		if err := r.Scan(rows); err != nil {
 			return err
 		}
 		w, err := r.withdrawal()
@@ -165,14 +165,14 @@ func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size
 	if err != nil {
 		return nil, false, err
 	}
-	return trimPage(out, limit)
+	return TrimPage(out, limit)
 }
 
 // WithdrawalByOrderNo returns one withdrawal, or ErrNotFound.
 func (db *Reader) WithdrawalByOrderNo(ctx context.Context, orderNo string) (Withdrawal, error) {
 	var r withdrawalRow
-	row := db.queryRow(ctx, "SELECT "+withdrawalCols+" FROM withdrawals WHERE order_no = ?", orderNo)
-	if err := rowErr(r.scan(row), "withdrawal "+orderNo); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+withdrawalCols+" FROM withdrawals WHERE order_no = ?", orderNo)
+	if err := RowErr(r.Scan(row), "withdrawal "+orderNo); err != nil {
 		return Withdrawal{}, err
 	}
 	return r.withdrawal()
@@ -181,7 +181,7 @@ func (db *Reader) WithdrawalByOrderNo(ctx context.Context, orderNo string) (With
 // CreditScoreOf returns the member's credit score, found false while no event changed it (the
 // score is then the rule's start value, which the write side owns).
 func (db *Reader) CreditScoreOf(ctx context.Context, memberID string) (score int, found bool, err error) {
-	err = db.queryRow(ctx, "SELECT score FROM credit_scores WHERE member_id = ?", memberID).Scan(&score)
+	err = db.QueryRow(ctx, "SELECT score FROM credit_scores WHERE member_id = ?", memberID).Scan(&score)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, false, nil
 	}
@@ -200,15 +200,15 @@ func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, s
 	if typ != "" && typ != "all" {
 		filter, args = " AND type = ?", append(args, typ)
 	}
-	q := "SELECT " + journalFields.list() + " FROM journal WHERE member_id = ?" + filter + " ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?"
+	q := "SELECT " + journalFields.List() + " FROM journal WHERE member_id = ?" + filter + " ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?"
 	var out []FundLine
-	err := db.query(ctx, "fund history", q, append(args, limit, offset), func(rows *sql.Rows) error {
+	err := db.Query(ctx, "fund history", q, append(args, limit, offset), func(rows *sql.Rows) error {
 		var r journalRow
-		if err := journalFields.scan(rows, &r); err != nil {
+		if err := journalFields.Scan(rows, &r); err != nil {
 			return err
 		}
 		l := FundLine{OrderNo: r.orderNo, Type: r.typ, Currency: r.asset, Status: r.status, Remark: r.remark,
-			Symbol: r.instrument, Details: map[string]string{}, CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}
+			Symbol: r.instrument, Details: map[string]string{}, CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}
 		var err error
 		if l.Amount, err = decimal.NewFromString(r.amount); err != nil {
 			return fmt.Errorf("journal line %s amount: %w", r.lineID, err)
@@ -224,7 +224,7 @@ func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, s
 	if err != nil {
 		return nil, false, err
 	}
-	return trimPage(out, limit)
+	return TrimPage(out, limit)
 }
 
 // WithdrawalChannels lists every withdrawal channel (enabled or not) in the order they were first

@@ -15,37 +15,37 @@ import (
 // RealNameUnverified is every member's identity status until identity verification exists.
 const RealNameUnverified = "unverified"
 
-var membersTable = &table{
-	name: "members",
-	cols: []column{
-		{"member_id", kText}, {"account", kText}, {"role", kText}, {"invite_code", kText}, {"inviter_id", kText},
-		{"real_name_status", kText}, {"fund_password_set", kInt}, {"flags", kText},
-		{"created_at", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt},
+var membersTable = &Table{
+	Name: "members",
+	Cols: []Column{
+		{"member_id", KindText}, {"account", KindText}, {"role", KindText}, {"invite_code", KindText}, {"inviter_id", KindText},
+		{"real_name_status", KindText}, {"fund_password_set", KindInt}, {"flags", KindText},
+		{"created_at", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
 	},
-	key:     []string{"member_id"},
-	indexes: []string{"account", "seq"},
+	Key:     []string{"member_id"},
+	Indexes: []string{"account", "seq"},
 }
 
-var sessionsTable = &table{
-	name:    "sessions",
-	cols:    []column{{"token_hash", kText}, {"member_id", kText}, {"expires_at", kInt}, {"created_at", kInt}},
-	key:     []string{"token_hash"},
-	indexes: []string{"member_id"},
+var sessionsTable = &Table{
+	Name:    "sessions",
+	Cols:    []Column{{"token_hash", KindText}, {"member_id", KindText}, {"expires_at", KindInt}, {"created_at", KindInt}},
+	Key:     []string{"token_hash"},
+	Indexes: []string{"member_id"},
 }
 
-var memberFilesTable = &table{
-	name: "member_files",
-	cols: []column{{"file_id", kText}, {"member_id", kText}, {"content_type", kText}, {"size", kInt},
-		{"width", kInt}, {"height", kInt}, {"created_at", kInt}},
-	key: []string{"file_id", "member_id"},
+var memberFilesTable = &Table{
+	Name: "member_files",
+	Cols: []Column{{"file_id", KindText}, {"member_id", KindText}, {"content_type", KindText}, {"size", KindInt},
+		{"width", KindInt}, {"height", KindInt}, {"created_at", KindInt}},
+	Key: []string{"file_id", "member_id"},
 }
 
-var membersProjector = &projector{
-	name:    "members",
-	version: 1,
-	unit:    accountUnit,
-	tables:  []*table{membersTable, sessionsTable, memberFilesTable},
-	wants: func(p events.Payload) bool {
+var membersProjector = &Projector{
+	Name:    "members",
+	Version: 1,
+	Unit:    accountUnit,
+	Tables:  []*Table{membersTable, sessionsTable, memberFilesTable},
+	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MemberRegistered, events.LoginPasswordChanged, events.SessionOpened, events.SessionClosed,
 			events.FundPasswordSet, events.AccountFlagChanged, events.FileUploaded:
@@ -53,7 +53,7 @@ var membersProjector = &projector{
 		}
 		return false
 	},
-	apply: applyMembers,
+	Apply: applyMembers,
 }
 
 type memberRow struct {
@@ -63,12 +63,12 @@ type memberRow struct {
 	createdAt, updatedAt, seq, position                            int64
 }
 
-func (r *memberRow) args() []any {
+func (r *memberRow) Args() []any {
 	return []any{r.memberID, r.account, r.role, r.inviteCode, r.inviterID, r.realNameStatus, r.fundPasswordSet,
 		r.flags, r.createdAt, r.updatedAt, r.seq, r.position}
 }
 
-func (r *memberRow) scan(rows interface{ Scan(...any) error }) error {
+func (r *memberRow) Scan(rows interface{ Scan(...any) error }) error {
 	return rows.Scan(&r.memberID, &r.account, &r.role, &r.inviteCode, &r.inviterID, &r.realNameStatus,
 		&r.fundPasswordSet, &r.flags, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
 }
@@ -99,34 +99,34 @@ func setFlag(stored, flag string, on bool) string {
 	return strings.Join(append(out, unknown...), ",")
 }
 
-func applyMembers(ctx context.Context, w *wtx, evs []decoded) error {
+func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 	members := map[string]*memberRow{}
 	load := map[string]struct{}{}
 	for _, d := range evs {
-		if e, ok := d.p.(events.MemberRegistered); ok {
+		if e, ok := d.P.(events.MemberRegistered); ok {
 			members[e.MemberID] = nil
 			continue
 		}
-		if _, isFile := d.p.(events.FileUploaded); isFile {
+		if _, isFile := d.P.(events.FileUploaded); isFile {
 			continue
 		}
-		if _, isSession := d.p.(events.SessionOpened); isSession {
+		if _, isSession := d.P.(events.SessionOpened); isSession {
 			continue
 		}
-		if _, isSession := d.p.(events.SessionClosed); isSession {
+		if _, isSession := d.P.(events.SessionClosed); isSession {
 			continue
 		}
-		id, err := memberOf(d.ev.Stream)
+		id, err := MemberOf(d.Ev.Stream)
 		if err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
 		if _, seen := members[id]; !seen {
 			load[id] = struct{}{}
 		}
 	}
-	if err := w.selectIn(ctx, membersTable, "member_id", keysOf(load), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, membersTable, "member_id", KeysOf(load), func(rows *sql.Rows) error {
 		r := &memberRow{}
-		if err := r.scan(rows); err != nil {
+		if err := r.Scan(rows); err != nil {
 			return err
 		}
 		members[r.memberID] = r
@@ -141,23 +141,23 @@ func applyMembers(ctx context.Context, w *wtx, evs []decoded) error {
 	purged := map[string]struct{}{} // members whose stored sessions all end
 	var files [][]any
 	for _, d := range evs {
-		at := micros(d.ev.Metadata.ServerTime)
-		id, err := memberOf(d.ev.Stream)
+		at := Micros(d.Ev.Metadata.ServerTime)
+		id, err := MemberOf(d.Ev.Stream)
 		if err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
-		switch e := d.p.(type) {
+		switch e := d.P.(type) {
 		case events.MemberRegistered:
 			if members[e.MemberID] != nil {
-				return d.fail(fmt.Errorf("member %s registered twice", e.MemberID))
+				return d.Fail(fmt.Errorf("member %s registered twice", e.MemberID))
 			}
 			r := &memberRow{memberID: e.MemberID, account: e.Account, role: e.Role, inviteCode: e.OwnInviteCode,
 				inviterID: e.InviterID, realNameStatus: RealNameUnverified, createdAt: at, updatedAt: at,
-				seq: d.ev.Position, position: d.ev.Position}
+				seq: d.Ev.Position, position: d.Ev.Position}
 			members[e.MemberID], changed[e.MemberID] = r, r
 			continue
 		case events.SessionOpened:
-			sessions[e.TokenHash] = []any{e.TokenHash, id, micros(e.ExpiresAt), at}
+			sessions[e.TokenHash] = []any{e.TokenHash, id, Micros(e.ExpiresAt), at}
 			continue
 		case events.SessionClosed:
 			delete(sessions, e.TokenHash)
@@ -177,38 +177,38 @@ func applyMembers(ctx context.Context, w *wtx, evs []decoded) error {
 		}
 		r := members[id]
 		if r == nil {
-			return d.fail(fmt.Errorf("member %s is not registered", id))
+			return d.Fail(fmt.Errorf("member %s is not registered", id))
 		}
-		switch e := d.p.(type) {
+		switch e := d.P.(type) {
 		case events.FundPasswordSet:
 			r.fundPasswordSet = 1
 		case events.AccountFlagChanged:
 			r.flags = setFlag(r.flags, e.Flag, e.On)
 		}
-		r.updatedAt, r.position = at, d.ev.Position
+		r.updatedAt, r.position = at, d.Ev.Position
 		changed[id] = r
 	}
 
 	rows := make([][]any, 0, len(changed))
 	for _, r := range changed {
-		rows = append(rows, r.args())
+		rows = append(rows, r.Args())
 	}
-	if err := w.upsert(ctx, membersTable, rows); err != nil {
+	if err := w.Upsert(ctx, membersTable, rows); err != nil {
 		return err
 	}
 	// Deletes first: the sessions still in the map were opened after any purge of their member.
-	if err := w.deleteIn(ctx, sessionsTable, "member_id", keysOf(purged)); err != nil {
+	if err := w.DeleteIn(ctx, sessionsTable, "member_id", KeysOf(purged)); err != nil {
 		return err
 	}
-	if err := w.deleteIn(ctx, sessionsTable, "token_hash", keysOf(closedTokens)); err != nil {
+	if err := w.DeleteIn(ctx, sessionsTable, "token_hash", KeysOf(closedTokens)); err != nil {
 		return err
 	}
 	srows := make([][]any, 0, len(sessions))
 	for _, row := range sessions {
 		srows = append(srows, row)
 	}
-	if err := w.upsert(ctx, sessionsTable, srows); err != nil {
+	if err := w.Upsert(ctx, sessionsTable, srows); err != nil {
 		return err
 	}
-	return w.upsert(ctx, memberFilesTable, files)
+	return w.Upsert(ctx, memberFilesTable, files)
 }

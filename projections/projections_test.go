@@ -181,7 +181,7 @@ func TestPageFolding(t *testing.T) {
 		n := 1 + i%3
 		page := log[i:min(len(log), i+n)]
 		for _, p := range projectors {
-			if err := db.writeTx(ctx, func(w *wtx) error { _, err := p.applyPage(ctx, w, p.name, wrap(page)); return err }); err != nil {
+			if err := db.writeTx(ctx, func(w *Wtx) error { _, err := p.applyPage(ctx, w, p.Name, wrap(page)); return err }); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -218,7 +218,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := db.writeTx(ctx, func(w *wtx) error {
+		if err := db.writeTx(ctx, func(w *Wtx) error {
 			_, err := balancesProjector.applyPage(ctx, w, "balances", wrap(log))
 			return err
 		}); err != nil {
@@ -234,7 +234,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 			t.Fatal(err)
 		}
 		boom := errors.New("boom")
-		err = db.writeTx(ctx, func(w *wtx) error {
+		err = db.writeTx(ctx, func(w *Wtx) error {
 			if _, err := balancesProjector.applyPage(ctx, w, "balances", wrap(tail)); err != nil {
 				return err
 			}
@@ -275,7 +275,7 @@ func TestIndependentProgress(t *testing.T) {
 		r := e.run(db, nil)
 		r.waitFor(t, e.head())
 		r.stop()
-		if err := db.writeTx(ctx, func(w *wtx) error {
+		if err := db.writeTx(ctx, func(w *Wtx) error {
 			if err := db.createTables(ctx, w, balancesProjector, "", true); err != nil {
 				return err
 			}
@@ -588,17 +588,17 @@ func gather(t testing.TB, g prometheus.Gatherer) map[string]float64 {
 	out := map[string]float64{}
 	for _, mf := range mfs {
 		for _, m := range mf.GetMetric() {
-			var projector string
+			var Projector string
 			for _, l := range m.GetLabel() {
 				if l.GetName() == "projector" {
-					projector = l.GetValue()
+					Projector = l.GetValue()
 				}
 			}
 			v := m.GetGauge().GetValue()
 			if m.GetCounter() != nil {
 				v = m.GetCounter().GetValue()
 			}
-			out[mf.GetName()+"/"+projector] = v
+			out[mf.GetName()+"/"+Projector] = v
 		}
 	}
 	return out
@@ -676,23 +676,23 @@ func TestAbandonedScratchTables(t *testing.T) {
 		ctx := context.Background()
 		db := e.open()
 		for suffix, age := range map[string]time.Duration{"_cmp_old": 2 * abandonedAfter, "_cmp_new": time.Minute} {
-			if err := db.writeTx(ctx, func(w *wtx) error {
+			if err := db.writeTx(ctx, func(w *Wtx) error {
 				if err := db.createTables(ctx, w, balancesProjector, suffix, false); err != nil {
 					return err
 				}
 				if err := setCheckpoint(ctx, w, "balances"+suffix, "x", 0); err != nil {
 					return err
 				}
-				return w.exec(ctx, "UPDATE projection_checkpoints SET updated_at = ? WHERE name = ?", time.Now().Add(-age).UnixMicro(), "balances"+suffix)
+				return w.Exec(ctx, "UPDATE projection_checkpoints SET updated_at = ? WHERE name = ?", time.Now().Add(-age).UnixMicro(), "balances"+suffix)
 			}); err != nil {
 				t.Fatal(err)
 			}
 		}
 		db.Close()
 		db = e.open()
-		if err := db.writeTx(ctx, func(w *wtx) error {
+		if err := db.writeTx(ctx, func(w *Wtx) error {
 			for suffix, want := range map[string]bool{"_cmp_old": false, "_cmp_new": true} {
-				exist, err := db.tablesExist(ctx, w, balancesProjector.tables, suffix)
+				exist, err := db.tablesExist(ctx, w, balancesProjector.Tables, suffix)
 				if err != nil {
 					return err
 				}
