@@ -44,7 +44,7 @@ func (d Decoded) Fail(err error) error {
 
 // projectors is the registry of read models, in the order Names reports them: the core's own
 // first, then each capability's as its package registers it.
-var projectors = []*Projector{membersProjector, balancesProjector, reviewQueueProjector, configProjector, favoritesProjector}
+var projectors = []*Projector{membersProjector, balancesProjector, reviewQueueProjector, configProjector}
 
 // Register adds a capability's read model to the registry that the runner applies, OpenReadDB
 // creates and `lotbook rebuild` names. A capability package calls it once, from init, so that
@@ -193,3 +193,18 @@ func MemberOf(stream string) (string, error) {
 func Micros(t time.Time) int64 { return t.UnixMicro() }
 
 func FromMicros(v int64) time.Time { return time.UnixMicro(v).UTC() }
+
+// ApplyOneByOne applies evs to p's live tables one event per page, each page in its own
+// transaction. A capability's tests use it to check that its page fold agrees with applying the
+// same events one at a time.
+func (db *ReadDB) ApplyOneByOne(ctx context.Context, p *Projector, evs []events.RecordedEvent) error {
+	for i := range evs {
+		if err := db.writeTx(ctx, func(w *Wtx) error {
+			_, err := p.applyPage(ctx, w, p.Name, wrap(evs[i:i+1]))
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

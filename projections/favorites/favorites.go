@@ -1,4 +1,5 @@
-package projections
+// Package favorites is the favorites capability's read model: each member's watch list.
+package favorites
 
 import (
 	"context"
@@ -7,22 +8,34 @@ import (
 	"strings"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
 )
 
 // The favorites projection is each member's watch list: one row per (member, symbol) with the
 // global position of the FavoriteAdded that put it there, which orders the list as added.
 
-var favoritesTable = &Table{
+type row struct {
+	member, symbol string
+	position       int64
+}
+
+var rowMap = projections.RowMap[row]{
+	projections.Text("member_id", func(r *row) *string { return &r.member }),
+	projections.Text("symbol", func(r *row) *string { return &r.symbol }),
+	projections.Integer("position", func(r *row) *int64 { return &r.position }),
+}
+
+var favoritesTable = &projections.Table{
 	Name:    "favorites",
-	Cols:    []Column{{"member_id", KindText}, {"symbol", KindText}, {"position", KindInt}},
+	Cols:    rowMap.Columns(),
 	Key:     []string{"member_id", "symbol"},
 	Indexes: []string{"member_id, position"},
 }
 
-var favoritesProjector = &Projector{
+var projector = &projections.Projector{
 	Name:    "favorites",
 	Version: 1,
-	Tables:  []*Table{favoritesTable},
+	Tables:  []*projections.Table{favoritesTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.FavoriteAdded, events.FavoriteRemoved:
@@ -33,15 +46,17 @@ var favoritesProjector = &Projector{
 	Apply: applyFavorites,
 }
 
+func init() { projections.Register(projector) }
+
 type favoriteKey struct{ member, symbol string }
 
 // applyFavorites folds the page per (member, symbol): the last event wins, an add keeping its
 // own position, so that a page applied at once and the same events applied one by one agree.
-func applyFavorites(ctx context.Context, w *Wtx, evs []Decoded) error {
+func applyFavorites(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
 	added := map[favoriteKey]int64{}
 	removed := map[favoriteKey]bool{}
 	for _, d := range evs {
-		member, err := MemberOf(d.Ev.Stream)
+		member, err := projections.MemberOf(d.Ev.Stream)
 		if err != nil {
 			return d.Fail(err)
 		}
@@ -58,7 +73,7 @@ func applyFavorites(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}
 	rows := make([][]any, 0, len(added))
 	for k, pos := range added {
-		rows = append(rows, []any{k.member, k.symbol, pos})
+		rows = append(rows, rowMap.Args(&row{member: k.member, symbol: k.symbol, position: pos}))
 	}
 	if err := w.Upsert(ctx, favoritesTable, rows); err != nil {
 		return err
@@ -71,8 +86,8 @@ func applyFavorites(ctx context.Context, w *Wtx, evs []Decoded) error {
 }
 
 // deleteFavorites deletes rows by their two-column key with row values (both databases have them).
-func deleteFavorites(ctx context.Context, w *Wtx, keys []favoriteKey) error {
-	const per = MaxParams / 2
+func deleteFavorites(ctx context.Context, w *projections.Wtx, keys []favoriteKey) error {
+	const per = projections.MaxParams / 2
 	for start := 0; start < len(keys); start += per {
 		chunk := keys[start:min(len(keys), start+per)]
 		args := make([]any, 0, 2*len(chunk))
@@ -88,8 +103,8 @@ func deleteFavorites(ctx context.Context, w *Wtx, keys []favoriteKey) error {
 	return nil
 }
 
-// Favorites lists a member's favourite symbols in the order they were added.
-func (db *Reader) Favorites(ctx context.Context, memberID string) ([]string, error) {
+// List lists a member's favourite symbols in the order they were added.
+func List(ctx context.Context, db *projections.Reader, memberID string) ([]string, error) {
 	var out []string
 	err := db.Query(ctx, "favorites", "SELECT symbol FROM favorites WHERE member_id = ? ORDER BY position",
 		[]any{memberID}, func(rows *sql.Rows) error {
