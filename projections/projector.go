@@ -44,7 +44,7 @@ func (d Decoded) Fail(err error) error {
 
 // projectors is the registry of read models, in the order Names reports them: the core's own
 // first, then each capability's as its package registers it.
-var projectors = []*Projector{membersProjector, balancesProjector, reviewQueueProjector, configProjector}
+var projectors = []*Projector{membersProjector, balancesProjector, configProjector}
 
 // Register adds a capability's read model to the registry that the runner applies, OpenReadDB
 // creates and `lotbook rebuild` names. A capability package calls it once, from init, so that
@@ -180,7 +180,7 @@ func (p *Projector) applyPage(ctx context.Context, w *Wtx, cpName string, page [
 	return last, nil
 }
 
-// memberOf is the member id of a member-<id> or account-<id> stream.
+// MemberOf is the member id of a member-<id> or account-<id> stream.
 func MemberOf(stream string) (string, error) {
 	for _, prefix := range []string{"member-", "account-"} {
 		if len(stream) > len(prefix) && stream[:len(prefix)] == prefix {

@@ -43,16 +43,6 @@ type Balance struct {
 	Available, Frozen decimal.Decimal
 }
 
-// Deposit is a deposit in the ops review queue.
-type Deposit struct {
-	OrderNo, MemberID, Account, Currency string
-	Amount                               decimal.Decimal
-	ChannelID, ChannelName, ProofFileID  string
-	Status, Remark                       string
-	ReviewedBy                           string // actor of the decision, empty while pending
-	CreatedAt, UpdatedAt                 time.Time
-}
-
 // Channel is a deposit channel.
 type Channel struct {
 	ID, Name, Currency string
@@ -276,9 +266,9 @@ func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Memb
 	return TrimPage(out, limit)
 }
 
-// queueQuery is the query of one page of a review queue: the rows of table with status (all when
+// QueueQuery is the query of one page of a review queue: the rows of table with status (all when
 // empty), pending ones oldest first (the order to review them in), decided ones newest first.
-func QueueQuery(cols, Table, status, pending string, page, size int) (q string, args []any, limit int) {
+func QueueQuery(cols, table, status, pending string, page, size int) (q string, args []any, limit int) {
 	limit, offset := pageArgs(page, size)
 	where, order := "", "DESC"
 	if status != "" {
@@ -287,10 +277,10 @@ func QueueQuery(cols, Table, status, pending string, page, size int) (q string, 
 	if status == pending {
 		order = "ASC"
 	}
-	return "SELECT " + cols + " FROM " + Table + " " + where + "ORDER BY seq " + order + " LIMIT ? OFFSET ?", append(args, limit, offset), limit
+	return "SELECT " + cols + " FROM " + table + " " + where + "ORDER BY seq " + order + " LIMIT ? OFFSET ?", append(args, limit, offset), limit
 }
 
-// rowErr is the error of a one-row lookup: ErrNotFound when there was no row, any other error
+// RowErr is the error of a one-row lookup: ErrNotFound when there was no row, any other error
 // wrapped as what, nil when the row was read.
 func RowErr(err error, what string) error {
 	if errors.Is(err, sql.ErrNoRows) {
@@ -302,6 +292,8 @@ func RowErr(err error, what string) error {
 	return nil
 }
 
+// TrimPage cuts the extra row a page query asks for (limit is one more than the page size) and
+// reports whether there are more.
 func TrimPage[T any](items []T, limit int) ([]T, bool, error) {
 	if len(items) == limit {
 		return items[:limit-1], true, nil
@@ -376,64 +368,16 @@ func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, acc
 	return out, nil
 }
 
-const reviewCols = `order_no, member_id, account, currency, amount, channel_id, channel_name, proof_file_id,
-	status, remark, reviewed_by, created_at, updated_at, seq, position`
-
-func (r *reviewRow) deposit() (Deposit, error) {
-	amount, err := decimal.NewFromString(r.amount)
-	if err != nil {
-		return Deposit{}, fmt.Errorf("deposit %s amount: %w", r.orderNo, err)
-	}
-	return Deposit{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Currency: r.currency, Amount: amount,
-		ChannelID: r.channelID, ChannelName: r.channelName, ProofFileID: r.proofFileID, Status: r.status, Remark: r.remark,
-		ReviewedBy: r.reviewedBy, CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}, nil
-}
-
-// DepositQueue lists deposits with status (pending, approved, rejected; all when empty). Pending
-// deposits come oldest first (the order to review them in), decided ones newest first.
-func (db *Reader) DepositQueue(ctx context.Context, status string, page, size int) ([]Deposit, bool, error) {
-	q, args, limit := QueueQuery(reviewCols, "deposit_reviews", status, events.ReviewPending, page, size)
-	var out []Deposit
-	err := db.Query(ctx, "deposit queue", q, args, func(rows *sql.Rows) error {
-		var r reviewRow
-		if err := r.Scan(rows); err != nil {
-			return err
-		}
-		d, err := r.deposit()
-		if err != nil {
-			return err
-		}
-		out = append(out, d)
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return TrimPage(out, limit)
-}
-
-// DepositByOrderNo returns one deposit of the review queue, or ErrNotFound.
-func (db *Reader) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit, error) {
-	var r reviewRow
-	row := db.QueryRow(ctx, "SELECT "+reviewCols+" FROM deposit_reviews WHERE order_no = ?", orderNo)
-	err := row.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelID, &r.channelName, &r.proofFileID,
-		&r.status, &r.remark, &r.reviewedBy, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
-	if err = RowErr(err, "deposit "+orderNo); err != nil {
-		return Deposit{}, err
-	}
-	return r.deposit()
-}
-
 // Channels lists every deposit channel (enabled or not) in the order they were first defined.
 func (db *Reader) Channels(ctx context.Context) ([]Channel, error) {
 	return db.channels(ctx, "channels", "deposit_channels")
 }
 
 // channels lists every channel of table (enabled or not) in the order they were first defined.
-func (db *Reader) channels(ctx context.Context, what, Table string) ([]Channel, error) {
+func (db *Reader) channels(ctx context.Context, what, table string) ([]Channel, error) {
 	out := []Channel{}
 	err := db.Query(ctx, what, `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
-		FROM `+Table+` ORDER BY seq`, nil, func(rows *sql.Rows) error {
+		FROM `+table+` ORDER BY seq`, nil, func(rows *sql.Rows) error {
 		var c Channel
 		var lo, hi, win string
 		var enabled, updated int64

@@ -5,24 +5,24 @@ import (
 	"strings"
 )
 
-// rowMap declares a read-model table's row once: each column's name, its kind and the field of
+// RowMap declares a read-model table's row once: each column's name, its kind and the field of
 // the row struct R that holds it, in column order. The table's columns, the arguments of an
 // upsert, the select list and the scan all come from it, so a column is added in one place.
 type RowMap[R any] []Field[R]
 
-// field is one column of R; ptr points into a row (a *string for kText, an *int64 for kInt).
+// Field is one column of R; ptr points into a row (a *string for kText, an *int64 for kInt).
 type Field[R any] struct {
 	name string
 	kind colKind
 	ptr  func(*R) any
 }
 
-// text is a TEXT column held in a string field (decimals are stored as text).
+// Text is a TEXT column held in a string field (decimals are stored as text).
 func Text[R any](name string, f func(*R) *string) Field[R] {
 	return Field[R]{name: name, kind: KindText, ptr: func(r *R) any { return f(r) }}
 }
 
-// integer is a BIGINT column held in an int64 field (counts, unix microseconds, 0/1 booleans).
+// Integer is a BIGINT column held in an int64 field (counts, unix microseconds, 0/1 booleans).
 func Integer[R any](name string, f func(*R) *int64) Field[R] {
 	return Field[R]{name: name, kind: KindInt, ptr: func(r *R) any { return f(r) }}
 }
@@ -35,7 +35,7 @@ func (m RowMap[R]) Columns() []Column {
 	return out
 }
 
-// list is the select list, in column order.
+// List is the select list, in column order.
 func (m RowMap[R]) List() string {
 	names := make([]string, len(m))
 	for i, f := range m {
@@ -44,7 +44,7 @@ func (m RowMap[R]) List() string {
 	return strings.Join(names, ", ")
 }
 
-// args are r's values in column order, for upsert.
+// Args are r's values in column order, for upsert.
 func (m RowMap[R]) Args(r *R) []any {
 	out := make([]any, len(m))
 	for i, f := range m {
@@ -60,7 +60,7 @@ func (m RowMap[R]) Args(r *R) []any {
 	return out
 }
 
-// scan reads a row selected with list into r.
+// Scan reads a row selected with list into r.
 func (m RowMap[R]) Scan(s interface{ Scan(...any) error }, r *R) error {
 	dest := make([]any, len(m))
 	for i, f := range m {

@@ -137,10 +137,10 @@ func schemaHash(version int, tables []*Table) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// maxParams keeps every statement below SQLite's (32766) and PostgreSQL's (65535) limits.
+// MaxParams keeps every statement below SQLite's (32766) and PostgreSQL's (65535) limits.
 const MaxParams = 30000
 
-// wtx is a read-model write transaction. suffix selects the table set a projector writes:
+// Wtx is a read-model write transaction. suffix selects the table set a projector writes:
 // "" for the live tables, "_rebuild" or "_cmp..." for the fresh copies built from the log.
 type Wtx struct {
 	tx     *sql.Tx
@@ -180,7 +180,7 @@ func (w *Wtx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 	return rows, nil
 }
 
-// upsert writes whole rows (column order of tb), replacing rows with the same key, in
+// Upsert writes whole rows (column order of tb), replacing rows with the same key, in
 // multi-row statements.
 func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 	if len(rows) == 0 {
@@ -222,7 +222,7 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 	return nil
 }
 
-// deleteIn deletes the rows whose column col is one of vals.
+// DeleteIn deletes the rows whose column col is one of vals.
 func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) error {
 	for start := 0; start < len(vals); start += MaxParams {
 		chunk := vals[start:min(len(vals), start+MaxParams)]
@@ -234,7 +234,7 @@ func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) e
 	return nil
 }
 
-// selectIn scans the whole rows (column order of tb) whose column col is one of vals.
+// SelectIn scans the whole rows (column order of tb) whose column col is one of vals.
 func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, scan func(*sql.Rows) error) error {
 	for start := 0; start < len(vals); start += MaxParams {
 		chunk := vals[start:min(len(vals), start+MaxParams)]
@@ -261,7 +261,7 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
-// keysOf turns a set of strings into query arguments.
+// KeysOf turns a set of strings into query arguments.
 func KeysOf[V any](m map[string]V) []any {
 	out := make([]any, 0, len(m))
 	for k := range m {

@@ -5,4 +5,5 @@ package main
 // capability adds its line here.
 import (
 	_ "github.com/lotbook/lotbook/projections/favorites"
+	_ "github.com/lotbook/lotbook/projections/reviews"
 )
