@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/shopspring/decimal"
@@ -112,7 +111,7 @@ func addStored(ctx context.Context, w *Wtx, t *Table, col string, keys map[strin
 	if len(keys) == 0 {
 		return nil
 	}
-	return w.SelectIn(ctx, t, col, KeysOf(keys), func(rows *sql.Rows) error {
+	return w.SelectIn(ctx, t, col, KeysOf(keys), func(rows Rows) error {
 		var k [3]string
 		var amount string
 		var pos int64

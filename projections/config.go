@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -61,7 +60,7 @@ func applyConfig(ctx context.Context, w *Wtx, evs []Decoded) error {
 		}
 	}
 	// A channel keeps its first position (seq) as its display order across redefinitions.
-	if err := w.SelectIn(ctx, channelsTable, "id", KeysOf(channels), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, channelsTable, "id", KeysOf(channels), func(rows Rows) error {
 		var id, name, cur, lo, hi, win string
 		var enabled, updated, seq, pos int64
 		if err := rows.Scan(&id, &name, &cur, &lo, &hi, &win, &enabled, &updated, &seq, &pos); err != nil {

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -107,7 +106,7 @@ func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 			}
 		}
 	}
-	if err := w.SelectIn(ctx, journalTable, "line_id", KeysOf(keys), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, journalTable, "line_id", KeysOf(keys), func(rows Rows) error {
 		r := &journalRow{}
 		if err := journalFields.Scan(rows, r); err != nil {
 			return err
@@ -117,7 +116,7 @@ func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, journalOrdersTable, "order_no", KeysOf(orderNos), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, journalOrdersTable, "order_no", KeysOf(orderNos), func(rows Rows) error {
 		var member, orderNo string
 		var l orderLabel
 		if err := rows.Scan(&member, &orderNo, &l.instrument, &l.label, &l.position); err != nil {

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 
@@ -182,7 +181,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	for id := range pg.accounts {
 		delete(needAccount, id)
 	}
-	if err := w.SelectIn(ctx, fundsAccountsTable, "member_id", KeysOf(needAccount), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, fundsAccountsTable, "member_id", KeysOf(needAccount), func(rows Rows) error {
 		var id, account string
 		if err := rows.Scan(&id, &account); err != nil {
 			return err
@@ -192,7 +191,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	}); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, realNameTable, "member_id", KeysOf(needRealName), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, realNameTable, "member_id", KeysOf(needRealName), func(rows Rows) error {
 		r := &realNameRow{}
 		if err := r.Scan(rows); err != nil {
 			return err
@@ -202,7 +201,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	}); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, withdrawalsTable, "order_no", KeysOf(needWithdrawal), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, withdrawalsTable, "order_no", KeysOf(needWithdrawal), func(rows Rows) error {
 		r := &withdrawalRow{}
 		if err := r.Scan(rows); err != nil {
 			return err
@@ -223,7 +222,7 @@ func (pg *memberFundsPage) loadChannels(ctx context.Context, w *Wtx, evs []Decod
 			ids[e.ID] = struct{}{}
 		}
 	}
-	return w.SelectIn(ctx, withdrawalChannelsTable, "id", KeysOf(ids), func(rows *sql.Rows) error {
+	return w.SelectIn(ctx, withdrawalChannelsTable, "id", KeysOf(ids), func(rows Rows) error {
 		row := make([]any, 10)
 		var id, name, cur, lo, hi, win string
 		var enabled, updated, seq, pos int64

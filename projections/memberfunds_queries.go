@@ -75,7 +75,7 @@ func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, er
 func (db *Reader) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
 	q, args, limit := QueueQuery(realNameCols, "realname", status, events.RealNameStatusPending, page, size)
 	var out []RealName
-	err := db.Query(ctx, "realname queue", q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "realname queue", q, args, func(rows Rows) error {
 		var r realNameRow
 		if err := r.Scan(rows); err != nil {
 			return err
@@ -100,7 +100,7 @@ func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 		args[i] = id
 	}
 	err := db.Query(ctx, "realname statuses", "SELECT member_id, status FROM realname WHERE member_id IN ("+placeholders(len(args))+")",
-		args, func(rows *sql.Rows) error {
+		args, func(rows Rows) error {
 			var id, st string
 			if err := rows.Scan(&id, &st); err != nil {
 				return err
@@ -115,7 +115,7 @@ func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 func (db *Reader) CardsOf(ctx context.Context, memberID string) ([]Card, error) {
 	out := []Card{}
 	err := db.Query(ctx, "cards", `SELECT card_id, member_id, holder_name, bank_name, branch, bank_code, last4, ifsc, upi, bound_at
-		FROM bank_cards WHERE member_id = ? ORDER BY seq`, []any{memberID}, func(rows *sql.Rows) error {
+		FROM bank_cards WHERE member_id = ? ORDER BY seq`, []any{memberID}, func(rows Rows) error {
 		var c Card
 		var bound int64
 		if err := rows.Scan(&c.CardID, &c.MemberID, &c.HolderName, &c.BankName, &c.Branch, &c.BankCode, &c.Last4, &c.IFSC, &c.UPI, &bound); err != nil {
@@ -150,7 +150,7 @@ func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
 	q, args, limit := QueueQuery(withdrawalCols, "withdrawals", status, events.ReviewPending, page, size)
 	var out []Withdrawal
-	err := db.Query(ctx, "withdrawal queue", q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "withdrawal queue", q, args, func(rows Rows) error {
 		var r withdrawalRow
 		if err := r.Scan(rows); err != nil {
 			return err
@@ -202,7 +202,7 @@ func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, s
 	}
 	q := "SELECT " + journalFields.List() + " FROM journal WHERE member_id = ?" + filter + " ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?"
 	var out []FundLine
-	err := db.Query(ctx, "fund history", q, append(args, limit, offset), func(rows *sql.Rows) error {
+	err := db.Query(ctx, "fund history", q, append(args, limit, offset), func(rows Rows) error {
 		var r journalRow
 		if err := journalFields.Scan(rows, &r); err != nil {
 			return err

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -124,7 +123,7 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 			load[id] = struct{}{}
 		}
 	}
-	if err := w.SelectIn(ctx, membersTable, "member_id", KeysOf(load), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, membersTable, "member_id", KeysOf(load), func(rows Rows) error {
 		r := &memberRow{}
 		if err := r.Scan(rows); err != nil {
 			return err

@@ -85,7 +85,7 @@ func (db *Reader) QueryRow(ctx context.Context, q string, args ...any) *sql.Row 
 	return db.r.QueryRowContext(ctx, db.d.rebind(q), args...)
 }
 
-func (db *Reader) Query(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
+func (db *Reader) Query(ctx context.Context, what, q string, args []any, scan func(Rows) error) error {
 	var rows *sql.Rows
 	var err error
 	switch st := db.stmt(ctx, q); {
@@ -150,7 +150,7 @@ func (db *Reader) unitPosition(ctx context.Context, name string) (int64, error) 
 		return 0, err
 	}
 	cps := map[string]int64{}
-	err = db.Query(ctx, "read checkpoints", "SELECT name, position FROM projection_checkpoints", nil, func(rows *sql.Rows) error {
+	err = db.Query(ctx, "read checkpoints", "SELECT name, position FROM projection_checkpoints", nil, func(rows Rows) error {
 		var n string
 		var pos int64
 		if err := rows.Scan(&n, &pos); err != nil {
@@ -252,7 +252,7 @@ func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Memb
 	}
 	var out []Member
 	err := db.Query(ctx, "members", "SELECT "+memberCols+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows *sql.Rows) error {
+		append(args, limit, offset), func(rows Rows) error {
 			var r memberRow
 			if err := r.Scan(rows); err != nil {
 				return err
@@ -343,7 +343,7 @@ func (db *Reader) HouseBalances(ctx context.Context) (map[string]map[string]deci
 // assetSums reads (account part, asset, amount) rows into account -> asset -> amount.
 func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, account func(string) (string, error)) (map[string]map[string]decimal.Decimal, error) {
 	out := map[string]map[string]decimal.Decimal{}
-	err := db.Query(ctx, what, q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, what, q, args, func(rows Rows) error {
 		var part, asset, a string
 		if err := rows.Scan(&part, &asset, &a); err != nil {
 			return err
@@ -377,7 +377,7 @@ func (db *Reader) Channels(ctx context.Context) ([]Channel, error) {
 func (db *Reader) channels(ctx context.Context, what, table string) ([]Channel, error) {
 	out := []Channel{}
 	err := db.Query(ctx, what, `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
-		FROM `+table+` ORDER BY seq`, nil, func(rows *sql.Rows) error {
+		FROM `+table+` ORDER BY seq`, nil, func(rows Rows) error {
 		var c Channel
 		var lo, hi, win string
 		var enabled, updated int64
@@ -407,7 +407,7 @@ func (db *Reader) channels(ctx context.Context, what, table string) ([]Channel, 
 // SiteConfig returns every site config entry, sorted by name.
 func (db *Reader) SiteConfig(ctx context.Context) ([]NameValue, error) {
 	out := []NameValue{}
-	err := db.Query(ctx, "site config", "SELECT name, value FROM site_config ORDER BY name", nil, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "site config", "SELECT name, value FROM site_config ORDER BY name", nil, func(rows Rows) error {
 		var nv NameValue
 		if err := rows.Scan(&nv.Name, &nv.Value); err != nil {
 			return err

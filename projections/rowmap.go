@@ -61,10 +61,14 @@ func (m RowMap[R]) Args(r *R) []any {
 }
 
 // Scan reads a row selected with list into r.
-func (m RowMap[R]) Scan(s interface{ Scan(...any) error }, r *R) error {
+func (m RowMap[R]) Scan(s Rows, r *R) error {
 	dest := make([]any, len(m))
 	for i, f := range m {
 		dest[i] = f.ptr(r)
 	}
 	return s.Scan(dest...)
 }
+
+// Rows is the row a Query or SelectIn callback reads: capability packages scan it without
+// knowing the database layer.
+type Rows interface{ Scan(dest ...any) error }

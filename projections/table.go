@@ -235,7 +235,7 @@ func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) e
 }
 
 // SelectIn scans the whole rows (column order of tb) whose column col is one of vals.
-func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, scan func(*sql.Rows) error) error {
+func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, scan func(Rows) error) error {
 	for start := 0; start < len(vals); start += MaxParams {
 		chunk := vals[start:min(len(vals), start+MaxParams)]
 		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.T(tb), col, placeholders(len(chunk)))

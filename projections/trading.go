@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
 
@@ -235,7 +234,7 @@ func (pg *tradingPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
 			pg.need(created, needOrders, needPositions, e.OrderNo, e.PositionID)
 		}
 	}
-	if err := w.SelectIn(ctx, tradeOrdersTable, "order_no", KeysOf(needOrders), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, tradeOrdersTable, "order_no", KeysOf(needOrders), func(rows Rows) error {
 		r := &orderRow{}
 		if err := r.Scan(rows); err != nil {
 			return err
@@ -245,7 +244,7 @@ func (pg *tradingPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}); err != nil {
 		return err
 	}
-	return w.SelectIn(ctx, tradePositionsTable, "id", KeysOf(needPositions), func(rows *sql.Rows) error {
+	return w.SelectIn(ctx, tradePositionsTable, "id", KeysOf(needPositions), func(rows Rows) error {
 		r := &positionRow{}
 		if err := positionFields.Scan(rows, r); err != nil {
 			return err

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -140,7 +139,7 @@ func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string
 	}
 	var out []Order
 	err := db.Query(ctx, "orders", "SELECT "+orderCols+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows *sql.Rows) error {
+		append(args, limit, offset), func(rows Rows) error {
 			var r orderRow
 			if err := r.Scan(rows); err != nil {
 				return err
@@ -172,7 +171,7 @@ func (db *Reader) OrderByNo(ctx context.Context, orderNo string) (Order, error) 
 func (db *Reader) OrdersOfPosition(ctx context.Context, positionID string) ([]Order, error) {
 	out := []Order{}
 	err := db.Query(ctx, "orders of position", "SELECT "+orderCols+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
-		[]any{positionID}, func(rows *sql.Rows) error {
+		[]any{positionID}, func(rows Rows) error {
 			var r orderRow
 			if err := r.Scan(rows); err != nil {
 				return err
@@ -204,7 +203,7 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 		args = append(args, limit, offset)
 	}
 	var out []Position
-	err := db.Query(ctx, "positions", q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "positions", q, args, func(rows Rows) error {
 		var r positionRow
 		if err := positionFields.Scan(rows, &r); err != nil {
 			return err
@@ -242,7 +241,7 @@ func (db *Reader) PositionByID(ctx context.Context, id string) (Position, error)
 func (db *Reader) RealisedProfit(ctx context.Context, memberID string) (decimal.Decimal, error) {
 	sum := decimal.Zero
 	err := db.Query(ctx, "realised profit", "SELECT profit FROM trade_positions WHERE member_id = ? AND exit_shares > 0",
-		[]any{memberID}, func(rows *sql.Rows) error {
+		[]any{memberID}, func(rows Rows) error {
 			var s string
 			if err := rows.Scan(&s); err != nil {
 				return err
@@ -262,7 +261,7 @@ func (db *Reader) Notices(ctx context.Context, memberID string, page, size int) 
 	limit, offset := pageArgs(page, size)
 	var out []Notice
 	err := db.Query(ctx, "notices", `SELECT id, type, ratio, deadline, reason, positions, created_at FROM trade_notices
-		WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`, []any{memberID, limit, offset}, func(rows *sql.Rows) error {
+		WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`, []any{memberID, limit, offset}, func(rows Rows) error {
 		var n Notice
 		var ratio, list string
 		var at int64

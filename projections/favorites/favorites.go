@@ -3,7 +3,6 @@ package favorites
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 
@@ -107,7 +106,7 @@ func deleteFavorites(ctx context.Context, w *projections.Wtx, keys []favoriteKey
 func List(ctx context.Context, db *projections.Reader, memberID string) ([]string, error) {
 	var out []string
 	err := db.Query(ctx, "favorites", "SELECT symbol FROM favorites WHERE member_id = ? ORDER BY position",
-		[]any{memberID}, func(rows *sql.Rows) error {
+		[]any{memberID}, func(rows projections.Rows) error {
 			var s string
 			if err := rows.Scan(&s); err != nil {
 				return err

@@ -3,7 +3,6 @@ package reviews
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -105,7 +104,7 @@ func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections
 			}
 		}
 	}
-	if err := w.SelectIn(ctx, reviewAccountsTable, "member_id", projections.KeysOf(needAccount), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, reviewAccountsTable, "member_id", projections.KeysOf(needAccount), func(rows projections.Rows) error {
 		var a accountRow
 		if err := accountFields.Scan(rows, &a); err != nil {
 			return err
@@ -117,7 +116,7 @@ func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections
 	}); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, depositReviewsTable, "order_no", projections.KeysOf(missing), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, depositReviewsTable, "order_no", projections.KeysOf(missing), func(rows projections.Rows) error {
 		r := &reviewRow{}
 		if err := reviewFields.Scan(rows, r); err != nil {
 			return err
@@ -199,7 +198,7 @@ func (r *reviewRow) deposit() (Deposit, error) {
 func Queue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Deposit, bool, error) {
 	q, args, limit := projections.QueueQuery(reviewFields.List(), "deposit_reviews", status, events.ReviewPending, page, size)
 	var out []Deposit
-	err := db.Query(ctx, "deposit queue", q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "deposit queue", q, args, func(rows projections.Rows) error {
 		var r reviewRow
 		if err := reviewFields.Scan(rows, &r); err != nil {
 			return err
