@@ -14,12 +14,8 @@ import (
 // that it needs no other projector's tables.
 
 var realNameTable = &Table{
-	Name: "realname",
-	Cols: []Column{
-		{"member_id", KindText}, {"account", KindText}, {"submission_id", KindText}, {"name", KindText}, {"id_cipher", KindText},
-		{"id_masked", KindText}, {"front_file_id", KindText}, {"back_file_id", KindText}, {"status", KindText}, {"remark", KindText},
-		{"reviewed_by", KindText}, {"submitted_at", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
-	},
+	Name:    "realname",
+	Cols:    realNameFields.Columns(),
 	Key:     []string{"member_id"},
 	Indexes: []string{"status, seq"},
 }
@@ -35,13 +31,8 @@ var bankCardsTable = &Table{
 }
 
 var withdrawalsTable = &Table{
-	Name: "withdrawals",
-	Cols: []Column{
-		{"order_no", KindText}, {"member_id", KindText}, {"account", KindText}, {"currency", KindText}, {"amount", KindText},
-		{"channel_name", KindText}, {"card_id", KindText}, {"holder_name", KindText}, {"bank_name", KindText}, {"branch", KindText},
-		{"bank_code", KindText}, {"card_last4", KindText}, {"status", KindText}, {"remark", KindText}, {"reviewed_by", KindText},
-		{"created_at", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
-	},
+	Name:    "withdrawals",
+	Cols:    withdrawalFields.Columns(),
 	Key:     []string{"order_no"},
 	Indexes: []string{"status, seq"},
 }
@@ -94,14 +85,22 @@ type realNameRow struct {
 	submittedAt, updatedAt, seq, position                                                              int64
 }
 
-func (r *realNameRow) Args() []any {
-	return []any{r.memberID, r.account, r.submissionID, r.name, r.idCipher, r.idMasked, r.front, r.back, r.status,
-		r.remark, r.reviewedBy, r.submittedAt, r.updatedAt, r.seq, r.position}
-}
-
-func (r *realNameRow) Scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.memberID, &r.account, &r.submissionID, &r.name, &r.idCipher, &r.idMasked, &r.front, &r.back,
-		&r.status, &r.remark, &r.reviewedBy, &r.submittedAt, &r.updatedAt, &r.seq, &r.position)
+var realNameFields = RowMap[realNameRow]{
+	Text("member_id", func(r *realNameRow) *string { return &r.memberID }),
+	Text("account", func(r *realNameRow) *string { return &r.account }),
+	Text("submission_id", func(r *realNameRow) *string { return &r.submissionID }),
+	Text("name", func(r *realNameRow) *string { return &r.name }),
+	Text("id_cipher", func(r *realNameRow) *string { return &r.idCipher }),
+	Text("id_masked", func(r *realNameRow) *string { return &r.idMasked }),
+	Text("front_file_id", func(r *realNameRow) *string { return &r.front }),
+	Text("back_file_id", func(r *realNameRow) *string { return &r.back }),
+	Text("status", func(r *realNameRow) *string { return &r.status }),
+	Text("remark", func(r *realNameRow) *string { return &r.remark }),
+	Text("reviewed_by", func(r *realNameRow) *string { return &r.reviewedBy }),
+	Integer("submitted_at", func(r *realNameRow) *int64 { return &r.submittedAt }),
+	Integer("updated_at", func(r *realNameRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *realNameRow) *int64 { return &r.seq }),
+	Integer("position", func(r *realNameRow) *int64 { return &r.position }),
 }
 
 type withdrawalRow struct {
@@ -110,15 +109,26 @@ type withdrawalRow struct {
 	createdAt, updatedAt, seq, position                                                                       int64
 }
 
-func (r *withdrawalRow) Args() []any {
-	return []any{r.orderNo, r.memberID, r.account, r.currency, r.amount, r.channelName, r.cardID, r.holderName,
-		r.bankName, r.branch, r.bankCode, r.cardLast4, r.status, r.remark, r.reviewedBy, r.createdAt, r.updatedAt, r.seq, r.position}
-}
-
-func (r *withdrawalRow) Scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelName, &r.cardID, &r.holderName,
-		&r.bankName, &r.branch, &r.bankCode, &r.cardLast4, &r.status, &r.remark, &r.reviewedBy, &r.createdAt, &r.updatedAt,
-		&r.seq, &r.position)
+var withdrawalFields = RowMap[withdrawalRow]{
+	Text("order_no", func(r *withdrawalRow) *string { return &r.orderNo }),
+	Text("member_id", func(r *withdrawalRow) *string { return &r.memberID }),
+	Text("account", func(r *withdrawalRow) *string { return &r.account }),
+	Text("currency", func(r *withdrawalRow) *string { return &r.currency }),
+	Text("amount", func(r *withdrawalRow) *string { return &r.amount }),
+	Text("channel_name", func(r *withdrawalRow) *string { return &r.channelName }),
+	Text("card_id", func(r *withdrawalRow) *string { return &r.cardID }),
+	Text("holder_name", func(r *withdrawalRow) *string { return &r.holderName }),
+	Text("bank_name", func(r *withdrawalRow) *string { return &r.bankName }),
+	Text("branch", func(r *withdrawalRow) *string { return &r.branch }),
+	Text("bank_code", func(r *withdrawalRow) *string { return &r.bankCode }),
+	Text("card_last4", func(r *withdrawalRow) *string { return &r.cardLast4 }),
+	Text("status", func(r *withdrawalRow) *string { return &r.status }),
+	Text("remark", func(r *withdrawalRow) *string { return &r.remark }),
+	Text("reviewed_by", func(r *withdrawalRow) *string { return &r.reviewedBy }),
+	Integer("created_at", func(r *withdrawalRow) *int64 { return &r.createdAt }),
+	Integer("updated_at", func(r *withdrawalRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *withdrawalRow) *int64 { return &r.seq }),
+	Integer("position", func(r *withdrawalRow) *int64 { return &r.position }),
 }
 
 // memberFundsPage is one page's rows, loaded where the page decides on rows written before it.
@@ -193,7 +203,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	}
 	if err := w.SelectIn(ctx, realNameTable, "member_id", KeysOf(needRealName), func(rows Rows) error {
 		r := &realNameRow{}
-		if err := r.Scan(rows); err != nil {
+		if err := realNameFields.Scan(rows, r); err != nil {
 			return err
 		}
 		pg.realNames[r.memberID] = r
@@ -203,7 +213,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	}
 	if err := w.SelectIn(ctx, withdrawalsTable, "order_no", KeysOf(needWithdrawal), func(rows Rows) error {
 		r := &withdrawalRow{}
-		if err := r.Scan(rows); err != nil {
+		if err := withdrawalFields.Scan(rows, r); err != nil {
 			return err
 		}
 		pg.withdrawals[r.orderNo] = r
@@ -314,7 +324,7 @@ func (pg *memberFundsPage) write(ctx context.Context, w *Wtx) error {
 	}
 	var rn [][]any
 	for _, r := range pg.realNames {
-		rn = append(rn, r.Args())
+		rn = append(rn, realNameFields.Args(r))
 	}
 	if err := w.Upsert(ctx, realNameTable, rn); err != nil {
 		return err
@@ -336,7 +346,7 @@ func (pg *memberFundsPage) write(ctx context.Context, w *Wtx) error {
 	}
 	var ws, ss [][]any
 	for _, r := range pg.withdrawals {
-		ws = append(ws, r.Args())
+		ws = append(ws, withdrawalFields.Args(r))
 	}
 	for _, r := range pg.scores {
 		ss = append(ss, r)

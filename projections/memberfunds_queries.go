@@ -50,9 +50,6 @@ type FundLine struct {
 	CreatedAt, UpdatedAt    time.Time
 }
 
-const realNameCols = `member_id, account, submission_id, name, id_cipher, id_masked, front_file_id, back_file_id, status,
-	remark, reviewed_by, submitted_at, updated_at, seq, position`
-
 func (r *realNameRow) realName() RealName {
 	return RealName{MemberID: r.memberID, Account: r.account, SubmissionID: r.submissionID, Name: r.name, IDCipher: r.idCipher,
 		IDMasked: r.idMasked, FrontFileID: r.front, BackFileID: r.back, Status: r.status, Remark: r.remark,
@@ -63,8 +60,8 @@ func (r *realNameRow) realName() RealName {
 // submitted one.
 func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, error) {
 	var r realNameRow
-	row := db.QueryRow(ctx, "SELECT "+realNameCols+" FROM realname WHERE member_id = ?", memberID)
-	if err := RowErr(r.Scan(row), "realname of "+memberID); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+realNameFields.List()+" FROM realname WHERE member_id = ?", memberID)
+	if err := RowErr(realNameFields.Scan(row, &r), "realname of "+memberID); err != nil {
 		return RealName{}, err
 	}
 	return r.realName(), nil
@@ -73,11 +70,11 @@ func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, er
 // RealNameQueue lists identity submissions with status (all when empty): pending ones oldest
 // first, decided ones newest first.
 func (db *Reader) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
-	q, args, limit := QueueQuery(realNameCols, "realname", status, events.RealNameStatusPending, page, size)
+	q, args, limit := QueueQuery(realNameFields.List(), "realname", status, events.RealNameStatusPending, page, size)
 	var out []RealName
 	err := db.Query(ctx, "realname queue", q, args, func(rows Rows) error {
 		var r realNameRow
-		if err := r.Scan(rows); err != nil {
+		if err := realNameFields.Scan(rows, &r); err != nil {
 			return err
 		}
 		out = append(out, r.realName())
@@ -131,9 +128,6 @@ func (db *Reader) CardsOf(ctx context.Context, memberID string) ([]Card, error) 
 	return out, nil
 }
 
-const withdrawalCols = `order_no, member_id, account, currency, amount, channel_name, card_id, holder_name, bank_name, branch,
-	bank_code, card_last4, status, remark, reviewed_by, created_at, updated_at, seq, position`
-
 func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 	amount, err := decimal.NewFromString(r.amount)
 	if err != nil {
@@ -148,11 +142,11 @@ func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 // WithdrawalQueue lists withdrawals with status (all when empty): pending ones oldest first,
 // decided ones newest first.
 func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
-	q, args, limit := QueueQuery(withdrawalCols, "withdrawals", status, events.ReviewPending, page, size)
+	q, args, limit := QueueQuery(withdrawalFields.List(), "withdrawals", status, events.ReviewPending, page, size)
 	var out []Withdrawal
 	err := db.Query(ctx, "withdrawal queue", q, args, func(rows Rows) error {
 		var r withdrawalRow
-		if err := r.Scan(rows); err != nil {
+		if err := withdrawalFields.Scan(rows, &r); err != nil {
 			return err
 		}
 		w, err := r.withdrawal()
@@ -171,8 +165,8 @@ func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size
 // WithdrawalByOrderNo returns one withdrawal, or ErrNotFound.
 func (db *Reader) WithdrawalByOrderNo(ctx context.Context, orderNo string) (Withdrawal, error) {
 	var r withdrawalRow
-	row := db.QueryRow(ctx, "SELECT "+withdrawalCols+" FROM withdrawals WHERE order_no = ?", orderNo)
-	if err := RowErr(r.Scan(row), "withdrawal "+orderNo); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+withdrawalFields.List()+" FROM withdrawals WHERE order_no = ?", orderNo)
+	if err := RowErr(withdrawalFields.Scan(row, &r), "withdrawal "+orderNo); err != nil {
 		return Withdrawal{}, err
 	}
 	return r.withdrawal()

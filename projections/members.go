@@ -15,12 +15,8 @@ import (
 const RealNameUnverified = "unverified"
 
 var membersTable = &Table{
-	Name: "members",
-	Cols: []Column{
-		{"member_id", KindText}, {"account", KindText}, {"role", KindText}, {"invite_code", KindText}, {"inviter_id", KindText},
-		{"real_name_status", KindText}, {"fund_password_set", KindInt}, {"flags", KindText},
-		{"created_at", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
-	},
+	Name:    "members",
+	Cols:    memberFields.Columns(),
 	Key:     []string{"member_id"},
 	Indexes: []string{"account", "seq"},
 }
@@ -62,14 +58,19 @@ type memberRow struct {
 	createdAt, updatedAt, seq, position                            int64
 }
 
-func (r *memberRow) Args() []any {
-	return []any{r.memberID, r.account, r.role, r.inviteCode, r.inviterID, r.realNameStatus, r.fundPasswordSet,
-		r.flags, r.createdAt, r.updatedAt, r.seq, r.position}
-}
-
-func (r *memberRow) Scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.memberID, &r.account, &r.role, &r.inviteCode, &r.inviterID, &r.realNameStatus,
-		&r.fundPasswordSet, &r.flags, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
+var memberFields = RowMap[memberRow]{
+	Text("member_id", func(r *memberRow) *string { return &r.memberID }),
+	Text("account", func(r *memberRow) *string { return &r.account }),
+	Text("role", func(r *memberRow) *string { return &r.role }),
+	Text("invite_code", func(r *memberRow) *string { return &r.inviteCode }),
+	Text("inviter_id", func(r *memberRow) *string { return &r.inviterID }),
+	Text("real_name_status", func(r *memberRow) *string { return &r.realNameStatus }),
+	Integer("fund_password_set", func(r *memberRow) *int64 { return &r.fundPasswordSet }),
+	Text("flags", func(r *memberRow) *string { return &r.flags }),
+	Integer("created_at", func(r *memberRow) *int64 { return &r.createdAt }),
+	Integer("updated_at", func(r *memberRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *memberRow) *int64 { return &r.seq }),
+	Integer("position", func(r *memberRow) *int64 { return &r.position }),
 }
 
 // setFlag turns flag on or off in a stored flag list, kept in events.AllFlags order.
@@ -125,7 +126,7 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}
 	if err := w.SelectIn(ctx, membersTable, "member_id", KeysOf(load), func(rows Rows) error {
 		r := &memberRow{}
-		if err := r.Scan(rows); err != nil {
+		if err := memberFields.Scan(rows, r); err != nil {
 			return err
 		}
 		members[r.memberID] = r
@@ -190,7 +191,7 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 
 	rows := make([][]any, 0, len(changed))
 	for _, r := range changed {
-		rows = append(rows, r.Args())
+		rows = append(rows, memberFields.Args(r))
 	}
 	if err := w.Upsert(ctx, membersTable, rows); err != nil {
 		return err

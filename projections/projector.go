@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -193,6 +194,9 @@ func MemberOf(stream string) (string, error) {
 func Micros(t time.Time) int64 { return t.UnixMicro() }
 
 func FromMicros(v int64) time.Time { return time.UnixMicro(v).UTC() }
+
+// Registered is every read model registered in this binary, in the order Names reports them.
+func Registered() []*Projector { return slices.Clone(projectors) }
 
 // ApplyOneByOne applies evs to p's live tables one event per page, each page in its own
 // transaction. A capability's tests use it to check that its page fold agrees with applying the

@@ -186,8 +186,6 @@ func (db *Reader) SessionByTokenHash(ctx context.Context, hash string) (Session,
 	return s, nil
 }
 
-const memberCols = "member_id, account, role, invite_code, inviter_id, real_name_status, fund_password_set, flags, created_at, updated_at, seq, position"
-
 func (r *memberRow) member() Member {
 	m := Member{MemberID: r.memberID, Account: r.account, Role: r.role, InviteCode: r.inviteCode, InviterID: r.inviterID,
 		RealNameStatus: r.realNameStatus, FundPasswordSet: r.fundPasswordSet != 0, Flags: []string{}, CreatedAt: FromMicros(r.createdAt)}
@@ -199,8 +197,8 @@ func (r *memberRow) member() Member {
 
 func (db *Reader) member(ctx context.Context, col, val string) (Member, error) {
 	var r memberRow
-	row := db.QueryRow(ctx, "SELECT "+memberCols+" FROM members WHERE "+col+" = ?", val)
-	if err := RowErr(r.Scan(row), "member by "+col); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+memberFields.List()+" FROM members WHERE "+col+" = ?", val)
+	if err := RowErr(memberFields.Scan(row, &r), "member by "+col); err != nil {
 		return Member{}, err
 	}
 	return r.member(), nil
@@ -251,10 +249,10 @@ func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Memb
 		where, args = `WHERE account LIKE ? ESCAPE '\'`, append(args, likePattern(q))
 	}
 	var out []Member
-	err := db.Query(ctx, "members", "SELECT "+memberCols+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
+	err := db.Query(ctx, "members", "SELECT "+memberFields.List()+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
 		append(args, limit, offset), func(rows Rows) error {
 			var r memberRow
-			if err := r.Scan(rows); err != nil {
+			if err := memberFields.Scan(rows, &r); err != nil {
 				return err
 			}
 			out = append(out, r.member())

@@ -23,7 +23,7 @@ func TestPositionFieldsKeepTheSchema(t *testing.T) {
 		"|status:0|shares:1|closing:1|bought:1|entry_amount:0|exit_shares:1|exit_amount:0|fees:0|tax:0|loan:0|margin:0" +
 		"|basis:0|profit:0|open_working:1|close_order:0|opened_at:1|closed_at:1|created_at:1|updated_at:1|seq:1|position:1" +
 		"|key:id|ix:member_id, status, seq;member_id, seq"
-	if got := tradePositionsTable.signature(); got != want {
+	if got := tradePositionsTable.Signature(); got != want {
 		t.Errorf("signature\n got %s\nwant %s", got, want)
 	}
 }

@@ -96,8 +96,8 @@ func (t *Table) colNames() []string {
 	return out
 }
 
-// signature is a stable description of the table's shape; a change of it resets the projection.
-func (t *Table) signature() string {
+// Signature is a stable description of the table's shape; a change of it resets the projection.
+func (t *Table) Signature() string {
 	var b strings.Builder
 	b.WriteString(t.Name)
 	for _, c := range t.Cols {
@@ -132,7 +132,7 @@ func schemaHash(version int, tables []*Table) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "v%d", version)
 	for _, t := range tables {
-		h.Write([]byte("\n" + t.signature()))
+		h.Write([]byte("\n" + t.Signature()))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }

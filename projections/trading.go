@@ -33,14 +33,8 @@ const (
 )
 
 var tradeOrdersTable = &Table{
-	Name: "trade_orders",
-	Cols: []Column{
-		{"order_no", KindText}, {"member_id", KindText}, {"position_id", KindText}, {"intent", KindText}, {"symbol", KindText}, {"name", KindText},
-		{"kind", KindText}, {"side", KindText}, {"direction", KindText}, {"type", KindText}, {"shares", KindInt}, {"odd_lot", KindInt},
-		{"price", KindText}, {"leverage", KindText}, {"day_trade", KindInt}, {"placed_by", KindText}, {"trading_day", KindText},
-		{"status", KindText}, {"filled", KindInt}, {"amount", KindText}, {"commission", KindText}, {"tax", KindText}, {"reason", KindText},
-		{"created_at", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
-	},
+	Name:    "trade_orders",
+	Cols:    orderFields.Columns(),
 	Key:     []string{"order_no"},
 	Indexes: []string{"member_id, seq", "member_id, status, seq", "status"},
 }
@@ -93,16 +87,34 @@ type orderRow struct {
 	createdAt, updatedAt, seq, position                                             int64
 }
 
-func (r *orderRow) Args() []any {
-	return []any{r.orderNo, r.memberID, r.positionID, r.intent, r.symbol, r.name, r.kind, r.side, r.direction, r.typ, r.shares,
-		r.oddLot, r.price, r.leverage, r.dayTrade, r.placedBy, r.tradingDay, r.status, r.filled, r.amount, r.commission, r.tax,
-		r.reason, r.createdAt, r.updatedAt, r.seq, r.position}
-}
-
-func (r *orderRow) Scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.orderNo, &r.memberID, &r.positionID, &r.intent, &r.symbol, &r.name, &r.kind, &r.side, &r.direction, &r.typ,
-		&r.shares, &r.oddLot, &r.price, &r.leverage, &r.dayTrade, &r.placedBy, &r.tradingDay, &r.status, &r.filled, &r.amount,
-		&r.commission, &r.tax, &r.reason, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
+var orderFields = RowMap[orderRow]{
+	Text("order_no", func(r *orderRow) *string { return &r.orderNo }),
+	Text("member_id", func(r *orderRow) *string { return &r.memberID }),
+	Text("position_id", func(r *orderRow) *string { return &r.positionID }),
+	Text("intent", func(r *orderRow) *string { return &r.intent }),
+	Text("symbol", func(r *orderRow) *string { return &r.symbol }),
+	Text("name", func(r *orderRow) *string { return &r.name }),
+	Text("kind", func(r *orderRow) *string { return &r.kind }),
+	Text("side", func(r *orderRow) *string { return &r.side }),
+	Text("direction", func(r *orderRow) *string { return &r.direction }),
+	Text("type", func(r *orderRow) *string { return &r.typ }),
+	Integer("shares", func(r *orderRow) *int64 { return &r.shares }),
+	Integer("odd_lot", func(r *orderRow) *int64 { return &r.oddLot }),
+	Text("price", func(r *orderRow) *string { return &r.price }),
+	Text("leverage", func(r *orderRow) *string { return &r.leverage }),
+	Integer("day_trade", func(r *orderRow) *int64 { return &r.dayTrade }),
+	Text("placed_by", func(r *orderRow) *string { return &r.placedBy }),
+	Text("trading_day", func(r *orderRow) *string { return &r.tradingDay }),
+	Text("status", func(r *orderRow) *string { return &r.status }),
+	Integer("filled", func(r *orderRow) *int64 { return &r.filled }),
+	Text("amount", func(r *orderRow) *string { return &r.amount }),
+	Text("commission", func(r *orderRow) *string { return &r.commission }),
+	Text("tax", func(r *orderRow) *string { return &r.tax }),
+	Text("reason", func(r *orderRow) *string { return &r.reason }),
+	Integer("created_at", func(r *orderRow) *int64 { return &r.createdAt }),
+	Integer("updated_at", func(r *orderRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *orderRow) *int64 { return &r.seq }),
+	Integer("position", func(r *orderRow) *int64 { return &r.position }),
 }
 
 type positionRow struct {
@@ -199,7 +211,7 @@ func applyTrading(ctx context.Context, w *Wtx, evs []Decoded) error {
 	rows := func(n int) [][]any { return make([][]any, 0, n) }
 	os, ps := rows(len(pg.orders)), rows(len(pg.positions))
 	for _, r := range pg.orders {
-		os = append(os, r.Args())
+		os = append(os, orderFields.Args(r))
 	}
 	for _, r := range pg.positions {
 		ps = append(ps, positionFields.Args(r))
@@ -236,7 +248,7 @@ func (pg *tradingPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}
 	if err := w.SelectIn(ctx, tradeOrdersTable, "order_no", KeysOf(needOrders), func(rows Rows) error {
 		r := &orderRow{}
-		if err := r.Scan(rows); err != nil {
+		if err := orderFields.Scan(rows, r); err != nil {
 			return err
 		}
 		pg.orders[r.orderNo] = r

@@ -75,9 +75,6 @@ type Notice struct {
 	CreatedAt        time.Time
 }
 
-const orderCols = `order_no, member_id, position_id, intent, symbol, name, kind, side, direction, type, shares, odd_lot, price,
-	leverage, day_trade, placed_by, trading_day, status, filled, amount, commission, tax, reason, created_at, updated_at, seq, position`
-
 func decs(ss ...string) ([]decimal.Decimal, error) {
 	out := make([]decimal.Decimal, len(ss))
 	for i, s := range ss {
@@ -138,10 +135,10 @@ func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string
 		where, args = where+" AND "+in, append(args, more...)
 	}
 	var out []Order
-	err := db.Query(ctx, "orders", "SELECT "+orderCols+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
+	err := db.Query(ctx, "orders", "SELECT "+orderFields.List()+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
 		append(args, limit, offset), func(rows Rows) error {
 			var r orderRow
-			if err := r.Scan(rows); err != nil {
+			if err := orderFields.Scan(rows, &r); err != nil {
 				return err
 			}
 			o, err := r.order()
@@ -160,8 +157,8 @@ func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string
 // OrderByNo returns one order, or ErrNotFound.
 func (db *Reader) OrderByNo(ctx context.Context, orderNo string) (Order, error) {
 	var r orderRow
-	row := db.QueryRow(ctx, "SELECT "+orderCols+" FROM trade_orders WHERE order_no = ?", orderNo)
-	if err := RowErr(r.Scan(row), "order "+orderNo); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+orderFields.List()+" FROM trade_orders WHERE order_no = ?", orderNo)
+	if err := RowErr(orderFields.Scan(row, &r), "order "+orderNo); err != nil {
 		return Order{}, err
 	}
 	return r.order()
@@ -170,10 +167,10 @@ func (db *Reader) OrderByNo(ctx context.Context, orderNo string) (Order, error) 
 // OrdersOfPosition lists the orders that opened and closed a position, oldest first.
 func (db *Reader) OrdersOfPosition(ctx context.Context, positionID string) ([]Order, error) {
 	out := []Order{}
-	err := db.Query(ctx, "orders of position", "SELECT "+orderCols+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
+	err := db.Query(ctx, "orders of position", "SELECT "+orderFields.List()+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
 		[]any{positionID}, func(rows Rows) error {
 			var r orderRow
-			if err := r.Scan(rows); err != nil {
+			if err := orderFields.Scan(rows, &r); err != nil {
 				return err
 			}
 			o, err := r.order()
