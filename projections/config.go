@@ -2,8 +2,6 @@ package projections
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/lotbook/lotbook/events"
 )
@@ -11,12 +9,7 @@ import (
 // The config projection: deposit channels and the public site config, from the config stream.
 // The channel password hash stays in the log: commands check it there, and no read needs it.
 
-var channelsTable = &Table{
-	Name: "deposit_channels",
-	Cols: []Column{{"id", KindText}, {"name", KindText}, {"currency", KindText}, {"min_amount", KindText}, {"max_amount", KindText},
-		{"time_window", KindText}, {"enabled", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt}},
-	Key: []string{"id"},
-}
+var channelsTable = channelTable("deposit_channels")
 
 var siteConfigTable = &Table{
 	Name: "site_config",
@@ -39,43 +32,19 @@ var configProjector = &Projector{
 }
 
 func applyConfig(ctx context.Context, w *Wtx, evs []Decoded) error {
-	channels := map[string][]any{}
+	channels := channelPage{}
 	site := map[string][]any{}
 	for _, d := range evs {
-		at := Micros(d.Ev.Metadata.ServerTime)
 		switch e := d.P.(type) {
 		case events.DepositChannelConfigured:
-			win, err := json.Marshal(e.Window)
-			if err != nil {
-				return d.Fail(fmt.Errorf("channel window: %w", err))
+			if err := channels.define(d, e.ID, e.Name, e.Currency, e.Min, e.Max, e.Window, e.Enabled); err != nil {
+				return err
 			}
-			seq := d.Ev.Position
-			if prev := channels[e.ID]; prev != nil {
-				seq = prev[8].(int64)
-			}
-			channels[e.ID] = []any{e.ID, e.Name, e.Currency, e.Min.String(), e.Max.String(), string(win),
-				BoolInt(e.Enabled), at, seq, d.Ev.Position}
 		case events.SiteConfigured:
-			site[e.Name] = []any{e.Name, e.Value, at, d.Ev.Position}
+			site[e.Name] = []any{e.Name, e.Value, Micros(d.Ev.Metadata.ServerTime), d.Ev.Position}
 		}
 	}
-	// A channel keeps its first position (seq) as its display order across redefinitions.
-	if err := w.SelectIn(ctx, channelsTable, "id", KeysOf(channels), func(rows Rows) error {
-		var id, name, cur, lo, hi, win string
-		var enabled, updated, seq, pos int64
-		if err := rows.Scan(&id, &name, &cur, &lo, &hi, &win, &enabled, &updated, &seq, &pos); err != nil {
-			return err
-		}
-		channels[id][8] = seq
-		return nil
-	}); err != nil {
-		return err
-	}
-	crows := make([][]any, 0, len(channels))
-	for _, r := range channels {
-		crows = append(crows, r)
-	}
-	if err := w.Upsert(ctx, channelsTable, crows); err != nil {
+	if err := channels.write(ctx, w, channelsTable); err != nil {
 		return err
 	}
 	srows := make([][]any, 0, len(site))

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 
 	"github.com/lotbook/lotbook/events"
@@ -43,13 +42,7 @@ var creditScoresTable = &Table{
 	Key:  []string{"member_id"},
 }
 
-// withdrawalChannelsTable keeps its first position (seq) as display order across redefinitions.
-var withdrawalChannelsTable = &Table{
-	Name: "withdrawal_channels",
-	Cols: []Column{{"id", KindText}, {"name", KindText}, {"currency", KindText}, {"min_amount", KindText}, {"max_amount", KindText},
-		{"time_window", KindText}, {"enabled", KindInt}, {"updated_at", KindInt}, {"seq", KindInt}, {"position", KindInt}},
-	Key: []string{"id"},
-}
+var withdrawalChannelsTable = channelTable("withdrawal_channels")
 
 var fundsAccountsTable = &Table{
 	Name: "funds_accounts",
@@ -139,12 +132,12 @@ type memberFundsPage struct {
 	cards       map[string][]any // card id -> row, nil when unbound in this page
 	scores      map[string][]any
 	newAccounts [][]any
-	channels    map[string][]any
+	channels    channelPage
 }
 
 func applyMemberFunds(ctx context.Context, w *Wtx, evs []Decoded) error {
 	pg := &memberFundsPage{accounts: map[string]string{}, realNames: map[string]*realNameRow{}, withdrawals: map[string]*withdrawalRow{},
-		cards: map[string][]any{}, scores: map[string][]any{}, channels: map[string][]any{}}
+		cards: map[string][]any{}, scores: map[string][]any{}, channels: channelPage{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
 	}
@@ -211,36 +204,12 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	}); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, withdrawalsTable, "order_no", KeysOf(needWithdrawal), func(rows Rows) error {
+	return w.SelectIn(ctx, withdrawalsTable, "order_no", KeysOf(needWithdrawal), func(rows Rows) error {
 		r := &withdrawalRow{}
 		if err := withdrawalFields.Scan(rows, r); err != nil {
 			return err
 		}
 		pg.withdrawals[r.orderNo] = r
-		return nil
-	}); err != nil {
-		return err
-	}
-	return pg.loadChannels(ctx, w, evs)
-}
-
-// loadChannels keeps the first position of channels redefined in this page.
-func (pg *memberFundsPage) loadChannels(ctx context.Context, w *Wtx, evs []Decoded) error {
-	ids := map[string]struct{}{}
-	for _, d := range evs {
-		if e, ok := d.P.(events.WithdrawalChannelConfigured); ok {
-			ids[e.ID] = struct{}{}
-		}
-	}
-	return w.SelectIn(ctx, withdrawalChannelsTable, "id", KeysOf(ids), func(rows Rows) error {
-		row := make([]any, 10)
-		var id, name, cur, lo, hi, win string
-		var enabled, updated, seq, pos int64
-		if err := rows.Scan(&id, &name, &cur, &lo, &hi, &win, &enabled, &updated, &seq, &pos); err != nil {
-			return err
-		}
-		row[0], row[8] = id, seq
-		pg.channels[id] = row
 		return nil
 	})
 }
@@ -252,16 +221,7 @@ func (pg *memberFundsPage) apply(d Decoded) error {
 		pg.newAccounts = append(pg.newAccounts, []any{e.MemberID, e.Account})
 		return nil
 	case events.WithdrawalChannelConfigured:
-		win, err := json.Marshal(e.Window)
-		if err != nil {
-			return d.Fail(fmt.Errorf("channel window: %w", err))
-		}
-		seq := pos
-		if prev := pg.channels[e.ID]; prev != nil {
-			seq = prev[8].(int64)
-		}
-		pg.channels[e.ID] = []any{e.ID, e.Name, e.Currency, e.Min.String(), e.Max.String(), string(win), BoolInt(e.Enabled), at, seq, pos}
-		return nil
+		return pg.channels.define(d, e.ID, e.Name, e.Currency, e.Min, e.Max, e.Window, e.Enabled)
 	}
 	member, err := MemberOf(d.Ev.Stream)
 	if err != nil {
@@ -357,9 +317,5 @@ func (pg *memberFundsPage) write(ctx context.Context, w *Wtx) error {
 	if err := w.Upsert(ctx, creditScoresTable, ss); err != nil {
 		return err
 	}
-	var chs [][]any
-	for _, r := range pg.channels {
-		chs = append(chs, r) // every loaded row was redefined by an event of this page
-	}
-	return w.Upsert(ctx, withdrawalChannelsTable, chs)
+	return pg.channels.write(ctx, w, withdrawalChannelsTable)
 }

@@ -3,7 +3,6 @@ package projections
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -368,38 +367,7 @@ func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, acc
 
 // Channels lists every deposit channel (enabled or not) in the order they were first defined.
 func (db *Reader) Channels(ctx context.Context) ([]Channel, error) {
-	return db.channels(ctx, "channels", "deposit_channels")
-}
-
-// channels lists every channel of table (enabled or not) in the order they were first defined.
-func (db *Reader) channels(ctx context.Context, what, table string) ([]Channel, error) {
-	out := []Channel{}
-	err := db.Query(ctx, what, `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
-		FROM `+table+` ORDER BY seq`, nil, func(rows Rows) error {
-		var c Channel
-		var lo, hi, win string
-		var enabled, updated int64
-		if err := rows.Scan(&c.ID, &c.Name, &c.Currency, &lo, &hi, &win, &enabled, &updated); err != nil {
-			return err
-		}
-		var err error
-		if c.Min, err = decimal.NewFromString(lo); err != nil {
-			return err
-		}
-		if c.Max, err = decimal.NewFromString(hi); err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(win), &c.Window); err != nil {
-			return err
-		}
-		c.Enabled, c.UpdatedAt = enabled != 0, FromMicros(updated)
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return db.channels(ctx, "channels", channelsTable)
 }
 
 // SiteConfig returns every site config entry, sorted by name.
