@@ -19,12 +19,29 @@ var realNameTable = &Table{
 	Indexes: []string{"status, seq"},
 }
 
+type cardRow struct {
+	cardID, memberID, holderName, bankName, branch, bankCode, last4, ifsc, upi string
+	boundAt, seq, position                                                     int64
+}
+
+var cardFields = RowMap[cardRow]{
+	Text("card_id", func(r *cardRow) *string { return &r.cardID }),
+	Text("member_id", func(r *cardRow) *string { return &r.memberID }),
+	Text("holder_name", func(r *cardRow) *string { return &r.holderName }),
+	Text("bank_name", func(r *cardRow) *string { return &r.bankName }),
+	Text("branch", func(r *cardRow) *string { return &r.branch }),
+	Text("bank_code", func(r *cardRow) *string { return &r.bankCode }),
+	Text("last4", func(r *cardRow) *string { return &r.last4 }),
+	Text("ifsc", func(r *cardRow) *string { return &r.ifsc }),
+	Text("upi", func(r *cardRow) *string { return &r.upi }),
+	Integer("bound_at", func(r *cardRow) *int64 { return &r.boundAt }),
+	Integer("seq", func(r *cardRow) *int64 { return &r.seq }),
+	Integer("position", func(r *cardRow) *int64 { return &r.position }),
+}
+
 var bankCardsTable = &Table{
-	Name: "bank_cards",
-	Cols: []Column{
-		{"card_id", KindText}, {"member_id", KindText}, {"holder_name", KindText}, {"bank_name", KindText}, {"branch", KindText},
-		{"bank_code", KindText}, {"last4", KindText}, {"ifsc", KindText}, {"upi", KindText}, {"bound_at", KindInt}, {"seq", KindInt}, {"position", KindInt},
-	},
+	Name:    "bank_cards",
+	Cols:    cardFields.Columns(),
 	Key:     []string{"card_id"},
 	Indexes: []string{"member_id, seq"},
 }
@@ -129,7 +146,7 @@ type memberFundsPage struct {
 	accounts    map[string]string // member id -> account
 	realNames   map[string]*realNameRow
 	withdrawals map[string]*withdrawalRow
-	cards       map[string][]any // card id -> row, nil when unbound in this page
+	cards       map[string]*cardRow // card id -> row, nil when unbound in this page
 	scores      map[string][]any
 	newAccounts [][]any
 	channels    channelPage
@@ -137,7 +154,7 @@ type memberFundsPage struct {
 
 func applyMemberFunds(ctx context.Context, w *Wtx, evs []Decoded) error {
 	pg := &memberFundsPage{accounts: map[string]string{}, realNames: map[string]*realNameRow{}, withdrawals: map[string]*withdrawalRow{},
-		cards: map[string][]any{}, scores: map[string][]any{}, channels: channelPage{}}
+		cards: map[string]*cardRow{}, scores: map[string][]any{}, channels: channelPage{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
 	}
@@ -237,7 +254,8 @@ func (pg *memberFundsPage) apply(d Decoded) error {
 	case events.RealNameRejected:
 		return pg.review(d, member, events.RealNameStatusRejected, e.Remark)
 	case events.BankCardBound:
-		pg.cards[e.CardID] = []any{e.CardID, member, e.HolderName, e.BankName, e.Branch, e.BankCode, e.CardLast4, e.IFSC, e.UPI, at, pos, pos}
+		pg.cards[e.CardID] = &cardRow{cardID: e.CardID, memberID: member, holderName: e.HolderName, bankName: e.BankName, branch: e.Branch,
+			bankCode: e.BankCode, last4: e.CardLast4, ifsc: e.IFSC, upi: e.UPI, boundAt: at, seq: pos, position: pos}
 	case events.BankCardUnbound:
 		pg.cards[e.CardID] = nil
 	case events.WithdrawalRequested:
@@ -296,7 +314,7 @@ func (pg *memberFundsPage) write(ctx context.Context, w *Wtx) error {
 			unbound = append(unbound, id)
 			continue
 		}
-		cards = append(cards, row)
+		cards = append(cards, cardFields.Args(row))
 	}
 	if err := w.DeleteIn(ctx, bankCardsTable, "card_id", unbound); err != nil {
 		return err

@@ -111,17 +111,17 @@ func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 // CardsOf lists the member's bound cards, oldest first.
 func (db *Reader) CardsOf(ctx context.Context, memberID string) ([]Card, error) {
 	out := []Card{}
-	err := db.Query(ctx, "cards", `SELECT card_id, member_id, holder_name, bank_name, branch, bank_code, last4, ifsc, upi, bound_at
-		FROM bank_cards WHERE member_id = ? ORDER BY seq`, []any{memberID}, func(rows Rows) error {
-		var c Card
-		var bound int64
-		if err := rows.Scan(&c.CardID, &c.MemberID, &c.HolderName, &c.BankName, &c.Branch, &c.BankCode, &c.Last4, &c.IFSC, &c.UPI, &bound); err != nil {
-			return err
-		}
-		c.BoundAt = FromMicros(bound)
-		out = append(out, c)
-		return nil
-	})
+	err := db.Query(ctx, "cards", "SELECT "+cardFields.List()+" FROM bank_cards WHERE member_id = ? ORDER BY seq",
+		[]any{memberID}, func(rows Rows) error {
+			var r cardRow
+			if err := cardFields.Scan(rows, &r); err != nil {
+				return err
+			}
+			c := Card{CardID: r.cardID, MemberID: r.memberID, HolderName: r.holderName, BankName: r.bankName, Branch: r.branch,
+				BankCode: r.bankCode, Last4: r.last4, IFSC: r.ifsc, UPI: r.upi, BoundAt: FromMicros(r.boundAt)}
+			out = append(out, c)
+			return nil
+		})
 	if err != nil {
 		return nil, err
 	}

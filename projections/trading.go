@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -46,12 +47,26 @@ var tradePositionsTable = &Table{
 	Indexes: []string{"member_id, status, seq", "member_id, seq"},
 }
 
+type noticeRow struct {
+	id, memberID, typ, ratio, deadline, reason, positions string
+	createdAt, seq                                        int64
+}
+
+var noticeFields = RowMap[noticeRow]{
+	Text("id", func(r *noticeRow) *string { return &r.id }),
+	Text("member_id", func(r *noticeRow) *string { return &r.memberID }),
+	Text("type", func(r *noticeRow) *string { return &r.typ }),
+	Text("ratio", func(r *noticeRow) *string { return &r.ratio }),
+	Text("deadline", func(r *noticeRow) *string { return &r.deadline }),
+	Text("reason", func(r *noticeRow) *string { return &r.reason }),
+	Text("positions", func(r *noticeRow) *string { return &r.positions }),
+	Integer("created_at", func(r *noticeRow) *int64 { return &r.createdAt }),
+	Integer("seq", func(r *noticeRow) *int64 { return &r.seq }),
+}
+
 var tradeNoticesTable = &Table{
-	Name: "trade_notices",
-	Cols: []Column{
-		{"id", KindText}, {"member_id", KindText}, {"type", KindText}, {"ratio", KindText}, {"deadline", KindText}, {"reason", KindText},
-		{"positions", KindText}, {"created_at", KindInt}, {"seq", KindInt},
-	},
+	Name:    "trade_notices",
+	Cols:    noticeFields.Columns(),
 	Key:     []string{"id"},
 	Indexes: []string{"member_id, seq"},
 }
@@ -322,14 +337,8 @@ func (pg *tradingPage) apply(d Decoded) error {
 }
 
 func (pg *tradingPage) notice(member, typ string, r events.MarginRatio, deadline, reason string, positions []string, at, pos int64) {
-	list := ""
-	for i, p := range positions {
-		if i > 0 {
-			list += ","
-		}
-		list += p
-	}
-	pg.notices = append(pg.notices, []any{"n" + strconv.FormatInt(pos, 10), member, typ, r.Ratio.String(), deadline, reason, list, at, pos})
+	pg.notices = append(pg.notices, noticeFields.Args(&noticeRow{id: "n" + strconv.FormatInt(pos, 10), memberID: member, typ: typ,
+		ratio: r.Ratio.String(), deadline: deadline, reason: reason, positions: strings.Join(positions, ","), createdAt: at, seq: pos}))
 }
 
 func (pg *tradingPage) fill(d Decoded, e events.OrderFilled) error {

@@ -257,26 +257,24 @@ func (db *Reader) RealisedProfit(ctx context.Context, memberID string) (decimal.
 func (db *Reader) Notices(ctx context.Context, memberID string, page, size int) ([]Notice, bool, error) {
 	limit, offset := pageArgs(page, size)
 	var out []Notice
-	err := db.Query(ctx, "notices", `SELECT id, type, ratio, deadline, reason, positions, created_at FROM trade_notices
-		WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`, []any{memberID, limit, offset}, func(rows Rows) error {
-		var n Notice
-		var ratio, list string
-		var at int64
-		if err := rows.Scan(&n.ID, &n.Type, &ratio, &n.Deadline, &n.Reason, &list, &at); err != nil {
-			return err
-		}
-		var err error
-		if n.Ratio, err = decimal.NewFromString(ratio); err != nil {
-			return err
-		}
-		n.Positions = []string{}
-		if list != "" {
-			n.Positions = strings.Split(list, ",")
-		}
-		n.CreatedAt = FromMicros(at)
-		out = append(out, n)
-		return nil
-	})
+	err := db.Query(ctx, "notices", "SELECT "+noticeFields.List()+" FROM trade_notices WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+		[]any{memberID, limit, offset}, func(rows Rows) error {
+			var r noticeRow
+			if err := noticeFields.Scan(rows, &r); err != nil {
+				return err
+			}
+			n := Notice{ID: r.id, Type: r.typ, Deadline: r.deadline, Reason: r.reason, CreatedAt: FromMicros(r.createdAt)}
+			var err error
+			if n.Ratio, err = decimal.NewFromString(r.ratio); err != nil {
+				return err
+			}
+			n.Positions = []string{}
+			if r.positions != "" {
+				n.Positions = strings.Split(r.positions, ",")
+			}
+			out = append(out, n)
+			return nil
+		})
 	if err != nil {
 		return nil, false, err
 	}
