@@ -52,7 +52,7 @@ var journalTable = &Table{
 // lines of that order that later events add.
 var journalOrdersTable = &Table{
 	Name: "journal_orders",
-	Cols: []Column{{"member_id", KindText}, {"order_no", KindText}, {"instrument", KindText}, {"label", KindText}, {"position", KindInt}},
+	Cols: journalOrderFields.Columns(),
 	Key:  []string{"member_id", "order_no"},
 }
 
@@ -79,6 +79,20 @@ func init() { Register(journalProjector) }
 type orderLabel struct {
 	instrument, label string
 	position          int64
+}
+
+// journalOrderRow is a row of journal_orders: the label of one member's order.
+type journalOrderRow struct {
+	member, orderNo string
+	orderLabel
+}
+
+var journalOrderFields = RowMap[journalOrderRow]{
+	Text("member_id", func(r *journalOrderRow) *string { return &r.member }),
+	Text("order_no", func(r *journalOrderRow) *string { return &r.orderNo }),
+	Text("instrument", func(r *journalOrderRow) *string { return &r.instrument }),
+	Text("label", func(r *journalOrderRow) *string { return &r.label }),
+	Integer("position", func(r *journalOrderRow) *int64 { return &r.position }),
 }
 
 // journalPage is the rows a page touches, loaded before the page is applied.
@@ -117,12 +131,11 @@ func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 		return err
 	}
 	if err := w.SelectIn(ctx, journalOrdersTable, "order_no", KeysOf(orderNos), func(rows Rows) error {
-		var member, orderNo string
-		var l orderLabel
-		if err := rows.Scan(&member, &orderNo, &l.instrument, &l.label, &l.position); err != nil {
+		var r journalOrderRow
+		if err := journalOrderFields.Scan(rows, &r); err != nil {
 			return err
 		}
-		pg.orders[[2]string{member, orderNo}] = &l
+		pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel
 		return nil
 	}); err != nil {
 		return err
@@ -142,7 +155,7 @@ func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}
 	orders := make([][]any, 0, len(pg.fresh))
 	for k, l := range pg.fresh {
-		orders = append(orders, []any{k[0], k[1], l.instrument, l.label, l.position})
+		orders = append(orders, journalOrderFields.Args(&journalOrderRow{member: k[0], orderNo: k[1], orderLabel: *l}))
 	}
 	return w.Upsert(ctx, journalOrdersTable, orders)
 }

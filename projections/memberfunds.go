@@ -61,11 +61,7 @@ var creditScoresTable = &Table{
 
 var withdrawalChannelsTable = channelTable("withdrawal_channels")
 
-var fundsAccountsTable = &Table{
-	Name: "funds_accounts",
-	Cols: []Column{{"member_id", KindText}, {"account", KindText}},
-	Key:  []string{"member_id"},
-}
+var fundsAccountsTable = MemberAccountsTable("funds_accounts")
 
 var memberFundsProjector = &Projector{
 	Name:    "member_funds",
@@ -202,11 +198,11 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 		delete(needAccount, id)
 	}
 	if err := w.SelectIn(ctx, fundsAccountsTable, "member_id", KeysOf(needAccount), func(rows Rows) error {
-		var id, account string
-		if err := rows.Scan(&id, &account); err != nil {
+		var a MemberAccount
+		if err := MemberAccountFields.Scan(rows, &a); err != nil {
 			return err
 		}
-		pg.accounts[id] = account
+		pg.accounts[a.MemberID] = a.Account
 		return nil
 	}); err != nil {
 		return err
@@ -235,7 +231,7 @@ func (pg *memberFundsPage) apply(d Decoded) error {
 	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	switch e := d.P.(type) {
 	case events.MemberRegistered:
-		pg.newAccounts = append(pg.newAccounts, []any{e.MemberID, e.Account})
+		pg.newAccounts = append(pg.newAccounts, MemberAccountFields.Args(&MemberAccount{MemberID: e.MemberID, Account: e.Account}))
 		return nil
 	case events.WithdrawalChannelConfigured:
 		return pg.channels.define(d, e.ID, e.Name, e.Currency, e.Min, e.Max, e.Window, e.Enabled)

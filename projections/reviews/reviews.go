@@ -40,13 +40,6 @@ var reviewFields = projections.RowMap[reviewRow]{
 	projections.Integer("position", func(r *reviewRow) *int64 { return &r.position }),
 }
 
-type accountRow struct{ memberID, account string }
-
-var accountFields = projections.RowMap[accountRow]{
-	projections.Text("member_id", func(r *accountRow) *string { return &r.memberID }),
-	projections.Text("account", func(r *accountRow) *string { return &r.account }),
-}
-
 var depositReviewsTable = &projections.Table{
 	Name:    "deposit_reviews",
 	Cols:    reviewFields.Columns(),
@@ -56,11 +49,7 @@ var depositReviewsTable = &projections.Table{
 		"created_at", "seq"},
 }
 
-var reviewAccountsTable = &projections.Table{
-	Name: "review_accounts",
-	Cols: accountFields.Columns(),
-	Key:  []string{"member_id"},
-}
+var reviewAccountsTable = projections.MemberAccountsTable("review_accounts")
 
 var projector = &projections.Projector{
 	Name:    "review_queue",
@@ -105,12 +94,12 @@ func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections
 		}
 	}
 	if err := w.SelectIn(ctx, reviewAccountsTable, "member_id", projections.KeysOf(needAccount), func(rows projections.Rows) error {
-		var a accountRow
-		if err := accountFields.Scan(rows, &a); err != nil {
+		var a projections.MemberAccount
+		if err := projections.MemberAccountFields.Scan(rows, &a); err != nil {
 			return err
 		}
-		if _, ok := accounts[a.memberID]; !ok {
-			accounts[a.memberID] = a.account
+		if _, ok := accounts[a.MemberID]; !ok {
+			accounts[a.MemberID] = a.Account
 		}
 		return nil
 	}); err != nil {
@@ -131,7 +120,7 @@ func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections
 		at := projections.Micros(d.Ev.Metadata.ServerTime)
 		switch e := d.P.(type) {
 		case events.MemberRegistered:
-			accountRows = append(accountRows, accountFields.Args(&accountRow{memberID: e.MemberID, account: e.Account}))
+			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
 		case events.DepositRequested:
 			member, err := projections.MemberOf(d.Ev.Stream)
 			if err != nil {
