@@ -11,9 +11,21 @@ import (
 
 var channelsTable = channelTable("deposit_channels")
 
+type siteRow struct {
+	name, value         string
+	updatedAt, position int64
+}
+
+var siteFields = RowMap[siteRow]{
+	Text("name", func(r *siteRow) *string { return &r.name }),
+	Text("value", func(r *siteRow) *string { return &r.value }),
+	Integer("updated_at", func(r *siteRow) *int64 { return &r.updatedAt }),
+	Integer("position", func(r *siteRow) *int64 { return &r.position }),
+}
+
 var siteConfigTable = &Table{
 	Name: "site_config",
-	Cols: []Column{{"name", KindText}, {"value", KindText}, {"updated_at", KindInt}, {"position", KindInt}},
+	Cols: siteFields.Columns(),
 	Key:  []string{"name"},
 }
 
@@ -33,7 +45,7 @@ var configProjector = &Projector{
 
 func applyConfig(ctx context.Context, w *Wtx, evs []Decoded) error {
 	channels := channelPage{}
-	site := map[string][]any{}
+	site := map[string][]any{} // name -> row, the last setting of the page
 	for _, d := range evs {
 		switch e := d.P.(type) {
 		case events.DepositChannelConfigured:
@@ -41,7 +53,7 @@ func applyConfig(ctx context.Context, w *Wtx, evs []Decoded) error {
 				return err
 			}
 		case events.SiteConfigured:
-			site[e.Name] = []any{e.Name, e.Value, Micros(d.Ev.Metadata.ServerTime), d.Ev.Position}
+			site[e.Name] = siteFields.Args(&siteRow{name: e.Name, value: e.Value, updatedAt: Micros(d.Ev.Metadata.ServerTime), position: d.Ev.Position})
 		}
 	}
 	if err := channels.write(ctx, w, channelsTable); err != nil {

@@ -53,9 +53,20 @@ var withdrawalsTable = &Table{
 	Indexes: []string{"status, seq"},
 }
 
+type scoreRow struct {
+	memberID        string
+	score, position int64
+}
+
+var scoreFields = RowMap[scoreRow]{
+	Text("member_id", func(r *scoreRow) *string { return &r.memberID }),
+	Integer("score", func(r *scoreRow) *int64 { return &r.score }),
+	Integer("position", func(r *scoreRow) *int64 { return &r.position }),
+}
+
 var creditScoresTable = &Table{
 	Name: "credit_scores",
-	Cols: []Column{{"member_id", KindText}, {"score", KindInt}, {"position", KindInt}},
+	Cols: scoreFields.Columns(),
 	Key:  []string{"member_id"},
 }
 
@@ -267,7 +278,7 @@ func (pg *memberFundsPage) apply(d Decoded) error {
 	case events.WithdrawalRejected:
 		return pg.decideWithdrawal(d, e.OrderNo, events.ReviewRejected, e.Remark)
 	case events.CreditScoreChanged:
-		pg.scores[member] = []any{member, int64(e.Score), pos}
+		pg.scores[member] = scoreFields.Args(&scoreRow{memberID: member, score: int64(e.Score), position: pos})
 	}
 	return nil
 }

@@ -21,18 +21,44 @@ var membersTable = &Table{
 	Indexes: []string{"account", "seq"},
 }
 
+type sessionRow struct {
+	tokenHash, memberID  string
+	expiresAt, createdAt int64
+}
+
+var sessionFields = RowMap[sessionRow]{
+	Text("token_hash", func(r *sessionRow) *string { return &r.tokenHash }),
+	Text("member_id", func(r *sessionRow) *string { return &r.memberID }),
+	Integer("expires_at", func(r *sessionRow) *int64 { return &r.expiresAt }),
+	Integer("created_at", func(r *sessionRow) *int64 { return &r.createdAt }),
+}
+
 var sessionsTable = &Table{
 	Name:    "sessions",
-	Cols:    []Column{{"token_hash", KindText}, {"member_id", KindText}, {"expires_at", KindInt}, {"created_at", KindInt}},
+	Cols:    sessionFields.Columns(),
 	Key:     []string{"token_hash"},
 	Indexes: []string{"member_id"},
 }
 
+type fileRow struct {
+	fileID, memberID, contentType  string
+	size, width, height, createdAt int64
+}
+
+var fileFields = RowMap[fileRow]{
+	Text("file_id", func(r *fileRow) *string { return &r.fileID }),
+	Text("member_id", func(r *fileRow) *string { return &r.memberID }),
+	Text("content_type", func(r *fileRow) *string { return &r.contentType }),
+	Integer("size", func(r *fileRow) *int64 { return &r.size }),
+	Integer("width", func(r *fileRow) *int64 { return &r.width }),
+	Integer("height", func(r *fileRow) *int64 { return &r.height }),
+	Integer("created_at", func(r *fileRow) *int64 { return &r.createdAt }),
+}
+
 var memberFilesTable = &Table{
 	Name: "member_files",
-	Cols: []Column{{"file_id", KindText}, {"member_id", KindText}, {"content_type", KindText}, {"size", KindInt},
-		{"width", KindInt}, {"height", KindInt}, {"created_at", KindInt}},
-	Key: []string{"file_id", "member_id"},
+	Cols: fileFields.Columns(),
+	Key:  []string{"file_id", "member_id"},
 }
 
 var membersProjector = &Projector{
@@ -136,7 +162,7 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}
 
 	changed := map[string]*memberRow{}
-	sessions := map[string][]any{} // token hash -> row, opened in this page and still open
+	sessions := map[string]*sessionRow{} // token hash -> row, opened in this page and still open
 	closedTokens := map[string]struct{}{}
 	purged := map[string]struct{}{} // members whose stored sessions all end
 	var files [][]any
@@ -157,18 +183,19 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 			members[e.MemberID], changed[e.MemberID] = r, r
 			continue
 		case events.SessionOpened:
-			sessions[e.TokenHash] = []any{e.TokenHash, id, Micros(e.ExpiresAt), at}
+			sessions[e.TokenHash] = &sessionRow{tokenHash: e.TokenHash, memberID: id, expiresAt: Micros(e.ExpiresAt), createdAt: at}
 			continue
 		case events.SessionClosed:
 			delete(sessions, e.TokenHash)
 			closedTokens[e.TokenHash] = struct{}{}
 			continue
 		case events.FileUploaded:
-			files = append(files, []any{e.FileID, id, e.ContentType, e.Size, int64(e.Width), int64(e.Height), at})
+			files = append(files, fileFields.Args(&fileRow{fileID: e.FileID, memberID: id, contentType: e.ContentType, size: e.Size,
+				width: int64(e.Width), height: int64(e.Height), createdAt: at}))
 			continue
 		case events.LoginPasswordChanged:
 			for token, row := range sessions {
-				if row[1] == id {
+				if row.memberID == id {
 					delete(sessions, token)
 				}
 			}
@@ -205,7 +232,7 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}
 	srows := make([][]any, 0, len(sessions))
 	for _, row := range sessions {
-		srows = append(srows, row)
+		srows = append(srows, sessionFields.Args(row))
 	}
 	if err := w.Upsert(ctx, sessionsTable, srows); err != nil {
 		return err
