@@ -17,11 +17,12 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/config"
 	"github.com/lotbook/lotbook/projections/reviews"
 )
 
 func (s *server) channels(c *call) (reply, error) {
-	chs, err := s.read.Channels(c.ctx())
+	chs, err := config.Channels(c.ctx(), s.read.Reader)
 	if err != nil {
 		return reply{}, fmt.Errorf("channels: %w", err)
 	}

@@ -32,16 +32,16 @@ var channelFields = RowMap[channelRow]{
 	Integer("position", func(r *channelRow) *int64 { return &r.position }),
 }
 
-// channelTable is a channels table called name.
-func channelTable(name string) *Table {
+// ChannelTable is a channels table called name.
+func ChannelTable(name string) *Table {
 	return &Table{Name: name, Cols: channelFields.Columns(), Key: []string{"id"}}
 }
 
-// channelPage folds the channel definitions of one page, by channel id.
-type channelPage map[string]*channelRow
+// ChannelPage folds the channel definitions of one page, by channel id.
+type ChannelPage map[string]*channelRow
 
-// define records a definition at d; a channel defined earlier in the page keeps its seq.
-func (cp channelPage) define(d Decoded, id, name, currency string, lo, hi decimal.Decimal, win events.TimeWindow, enabled bool) error {
+// Define records a definition at d; a channel defined earlier in the page keeps its seq.
+func (cp ChannelPage) Define(d Decoded, id, name, currency string, lo, hi decimal.Decimal, win events.TimeWindow, enabled bool) error {
 	w, err := json.Marshal(win)
 	if err != nil {
 		return d.Fail(fmt.Errorf("channel window: %w", err))
@@ -55,9 +55,9 @@ func (cp channelPage) define(d Decoded, id, name, currency string, lo, hi decima
 	return nil
 }
 
-// write gives each channel defined before this page its stored seq back and upserts the page's
+// Write gives each channel defined before this page its stored seq back and upserts the page's
 // channels into tb.
-func (cp channelPage) write(ctx context.Context, w *Wtx, tb *Table) error {
+func (cp ChannelPage) Write(ctx context.Context, w *Wtx, tb *Table) error {
 	ids := make(map[string]struct{}, len(cp))
 	for id := range cp {
 		ids[id] = struct{}{}
@@ -95,8 +95,8 @@ func (r *channelRow) channel() (Channel, error) {
 	return c, nil
 }
 
-// channels lists every channel of tb (enabled or not) in the order they were first defined.
-func (db *Reader) channels(ctx context.Context, what string, tb *Table) ([]Channel, error) {
+// ChannelList lists every channel of tb (enabled or not) in the order they were first defined.
+func (db *Reader) ChannelList(ctx context.Context, what string, tb *Table) ([]Channel, error) {
 	out := []Channel{}
 	err := db.Query(ctx, what, "SELECT "+channelFields.List()+" FROM "+tb.Name+" ORDER BY seq", nil, func(rows Rows) error {
 		var r channelRow

@@ -70,7 +70,7 @@ var creditScoresTable = &Table{
 	Key:  []string{"member_id"},
 }
 
-var withdrawalChannelsTable = channelTable("withdrawal_channels")
+var withdrawalChannelsTable = ChannelTable("withdrawal_channels")
 
 var fundsAccountsTable = MemberAccountsTable("funds_accounts")
 
@@ -156,12 +156,12 @@ type memberFundsPage struct {
 	cards       map[string]*cardRow // card id -> row, nil when unbound in this page
 	scores      map[string][]any
 	newAccounts [][]any
-	channels    channelPage
+	channels    ChannelPage
 }
 
 func applyMemberFunds(ctx context.Context, w *Wtx, evs []Decoded) error {
 	pg := &memberFundsPage{accounts: map[string]string{}, realNames: map[string]*realNameRow{}, withdrawals: map[string]*withdrawalRow{},
-		cards: map[string]*cardRow{}, scores: map[string][]any{}, channels: channelPage{}}
+		cards: map[string]*cardRow{}, scores: map[string][]any{}, channels: ChannelPage{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func (pg *memberFundsPage) apply(d Decoded) error {
 		pg.newAccounts = append(pg.newAccounts, MemberAccountFields.Args(&MemberAccount{MemberID: e.MemberID, Account: e.Account}))
 		return nil
 	case events.WithdrawalChannelConfigured:
-		return pg.channels.define(d, e.ID, e.Name, e.Currency, e.Min, e.Max, e.Window, e.Enabled)
+		return pg.channels.Define(d, e.ID, e.Name, e.Currency, e.Min, e.Max, e.Window, e.Enabled)
 	}
 	member, err := MemberOf(d.Ev.Stream)
 	if err != nil {
@@ -342,5 +342,5 @@ func (pg *memberFundsPage) write(ctx context.Context, w *Wtx) error {
 	if err := w.Upsert(ctx, creditScoresTable, ss); err != nil {
 		return err
 	}
-	return pg.channels.write(ctx, w, withdrawalChannelsTable)
+	return pg.channels.Write(ctx, w, withdrawalChannelsTable)
 }

@@ -224,5 +224,5 @@ func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, s
 // WithdrawalChannels lists every withdrawal channel (enabled or not) in the order they were first
 // defined.
 func (db *Reader) WithdrawalChannels(ctx context.Context) ([]Channel, error) {
-	return db.channels(ctx, "withdrawal channels", withdrawalChannelsTable)
+	return db.ChannelList(ctx, "withdrawal channels", withdrawalChannelsTable)
 }

@@ -21,12 +21,6 @@ func TestApply(t *testing.T) {
 		db := e.open()
 		r := e.run(db, nil)
 
-		e.add(events.ConfigStream, "system",
-			events.DepositChannelConfigured{ID: "bank", Name: "Bank", Currency: "TWD", Min: dec("1000"), Max: dec("1000000"),
-				PasswordHash: "h", Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true}, Enabled: true},
-			events.SiteConfigured{Name: "title", Value: "lotbook"},
-			events.SiteConfigured{Name: "logo", Value: "logo.svg"},
-			events.SiteConfigured{Name: "title", Value: "LotBook"})
 		m := e.register("0912345678")
 		other := e.register("0922222222")
 		e.add(events.MemberStream(m), "member:0912345678",
@@ -108,16 +102,6 @@ func TestApply(t *testing.T) {
 			t.Fatalf("withdraw records = %+v, %v", w, err)
 		}
 
-		chans, err := db.Channels(ctx)
-		if err != nil || len(chans) != 1 || chans[0].ID != "bank" || !chans[0].Min.Equal(dec("1000")) || !chans[0].Enabled ||
-			chans[0].Window.TZ != "Asia/Taipei" || len(chans[0].Window.Weekdays) != 5 {
-			t.Fatalf("channels = %+v, %v", chans, err)
-		}
-		cfg, err := db.SiteConfig(ctx)
-		if err != nil || fmt.Sprint(cfg) != "[{logo logo.svg} {title LotBook}]" {
-			t.Fatalf("site config = %v, %v", cfg, err)
-		}
-
 		// Sessions end on logout and, all of them, on a password change.
 		e.add(events.MemberStream(m), "member:0912345678", events.SessionOpened{TokenHash: "t2", ExpiresAt: time.Now().Add(time.Hour)},
 			events.SessionOpened{TokenHash: "t3", ExpiresAt: time.Now().Add(time.Hour)}, events.SessionClosed{TokenHash: "t2"})
@@ -154,9 +138,6 @@ func TestPageFolding(t *testing.T) {
 		e.requestDeposit(m, order, "1000")
 		e.approveDeposit(m, order, "1000")
 	}
-	e.add(events.ConfigStream, "system", events.DepositChannelConfigured{ID: "bank", Name: "A", Currency: "TWD", Min: dec("1"), Max: dec("2")},
-		events.DepositChannelConfigured{ID: "cash", Name: "C", Currency: "TWD", Min: dec("1"), Max: dec("2")},
-		events.DepositChannelConfigured{ID: "bank", Name: "B", Currency: "TWD", Min: dec("1"), Max: dec("3")})
 	log, err := e.store.ReadAll(ctx, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
@@ -176,10 +157,6 @@ func TestPageFolding(t *testing.T) {
 		i += n
 	}
 	mustBalance(t, db, m, "TWD", "5000", "0")
-	chans, err := db.Channels(ctx)
-	if err != nil || len(chans) != 2 || chans[0].Name != "B" || chans[1].ID != "cash" {
-		t.Fatalf("channels = %+v, %v", chans, err)
-	}
 	if _, err := db.SessionByTokenHash(ctx, "b"); err != nil {
 		t.Fatalf("session b: %v", err)
 	}
@@ -502,7 +479,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	for _, name := range []string{"config"} {
+	for _, name := range []string{probeProjector.Name} {
 		for {
 			r.mu.Lock()
 			pos := r.pos[name]

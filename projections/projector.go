@@ -45,7 +45,7 @@ func (d Decoded) Fail(err error) error {
 
 // projectors is the registry of read models, in the order Names reports them: the core's own
 // first, then each capability's as its package registers it.
-var projectors = []*Projector{membersProjector, balancesProjector, configProjector}
+var projectors = []*Projector{membersProjector, balancesProjector}
 
 // Register adds a capability's read model to the registry that the runner applies, OpenReadDB
 // creates and `lotbook rebuild` names. A capability package calls it once, from init, so that

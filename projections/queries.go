@@ -51,11 +51,6 @@ type Channel struct {
 	UpdatedAt          time.Time
 }
 
-// NameValue is one entry of the site config.
-type NameValue struct {
-	Name, Value string
-}
-
 // Reader runs the read-model queries, either on the pool (each query sees the read models as
 // they are when it runs) or inside one snapshot (ReadDB.Snapshot: every query sees one moment).
 type Reader struct {
@@ -357,28 +352,6 @@ func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, acc
 			out[acct] = map[string]decimal.Decimal{}
 		}
 		out[acct][asset] = v
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// Channels lists every deposit channel (enabled or not) in the order they were first defined.
-func (db *Reader) Channels(ctx context.Context) ([]Channel, error) {
-	return db.channels(ctx, "channels", channelsTable)
-}
-
-// SiteConfig returns every site config entry, sorted by name.
-func (db *Reader) SiteConfig(ctx context.Context) ([]NameValue, error) {
-	out := []NameValue{}
-	err := db.Query(ctx, "site config", "SELECT name, value FROM site_config ORDER BY name", nil, func(rows Rows) error {
-		var nv NameValue
-		if err := rows.Scan(&nv.Name, &nv.Value); err != nil {
-			return err
-		}
-		out = append(out, nv)
 		return nil
 	})
 	if err != nil {
