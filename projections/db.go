@@ -1,9 +1,20 @@
 // Package projections builds lotbook's read models from the event log: a Watermill router runs
 // one projector per read model over the store's global feed, each applying pages of events in one
 // read-model transaction together with its checkpoint; the read models of a member's account,
-// which answers combine, apply each page together in one transaction. It also owns the read-model
-// queries, the idempotency records of the HTTP layer, rebuilds and comparisons with a fresh
-// replay.
+// which answers combine, apply each page together in one transaction. This package is the core:
+// the runner, the read database and its dialects, tables and their row maps (RowMap), rebuilds
+// and comparisons with a fresh replay, the journal of money lines, the account unit's read models
+// and the idempotency records of the HTTP layer.
+//
+// A capability's read model is its own package under projections/ (config, favorites, reviews):
+//  1. declare each table's row once with RowMap and build its Table from it;
+//  2. write a Projector (name, version, tables, the events it wants, a set-based Apply) and
+//     register it from init: func init() { projections.Register(projector) };
+//  3. write its queries as functions of a *Reader;
+//  4. test it on projtest (both databases, Compare with a replay, ApplyOneByOne for the page fold);
+//  5. add its import to cmd/lotbook/readmodels.go, which pins every table's signature.
+//
+// Capability packages import the core, never each other (ops/archtest): they meet through events.
 package projections
 
 import (
