@@ -29,7 +29,7 @@ var houseBalancesTable = &Table{
 var balancesProjector = &Projector{
 	Name:    "balances",
 	Version: 2, // v2: a row per declared account kind and asset instead of currency columns
-	Unit:    accountUnit,
+	Unit:    AccountUnit,
 	Money:   true,
 	Tables:  []*Table{balancesTable, houseBalancesTable},
 	Wants: func(p events.Payload) bool {

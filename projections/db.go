@@ -6,7 +6,7 @@
 // and comparisons with a fresh replay, the journal of money lines, the account unit's read models
 // and the idempotency records of the HTTP layer.
 //
-// A capability's read model is its own package under projections/ (config, favorites, reviews):
+// A capability's read model is its own package under projections/ (config, favorites, funds, reviews):
 //  1. declare each table's row once with RowMap and build its Table from it;
 //  2. write a Projector (name, version, tables, the events it wants, a set-based Apply) and
 //     register it from init: func init() { projections.Register(projector) };

@@ -59,7 +59,7 @@ var journalOrdersTable = &Table{
 var journalProjector = &Projector{
 	Name:    "journal",
 	Version: 1,
-	Unit:    accountUnit,
+	Unit:    AccountUnit,
 	Money:   true,
 	Tables:  []*Table{journalTable, journalOrdersTable},
 	Wants: func(p events.Payload) bool {

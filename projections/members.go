@@ -64,7 +64,7 @@ var memberFilesTable = &Table{
 var membersProjector = &Projector{
 	Name:    "members",
 	Version: 1,
-	Unit:    accountUnit,
+	Unit:    AccountUnit,
 	Tables:  []*Table{membersTable, sessionsTable, memberFilesTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {

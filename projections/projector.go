@@ -57,8 +57,8 @@ func Register(p *Projector) {
 	projectors = append(projectors, p)
 }
 
-// accountUnit holds the read models of a member's account that responses read together.
-const accountUnit = "account"
+// AccountUnit holds the read models of a member's account that responses read together.
+const AccountUnit = "account"
 
 // unit is projectors applied together: each page is applied to all of them in one read-model
 // transaction that moves all their checkpoints to the page's end.

@@ -77,7 +77,7 @@ func TestUnits(t *testing.T) {
 			t.Errorf("from(%v) = %d, want %d", tc.cps, got, tc.want)
 		}
 	}
-	acc, err := unitNamed(accountUnit)
+	acc, err := unitNamed(AccountUnit)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -85,7 +85,7 @@ func TestUnits(t *testing.T) {
 	for _, p := range acc.ps {
 		names = append(names, p.Name)
 	}
-	if got := strings.Join(names, ","); got != "members,balances,journal,member_funds,trading" {
+	if got := strings.Join(names, ","); got != "members,balances,journal,trading" {
 		t.Fatalf("account unit = %s", got)
 	}
 }

@@ -124,7 +124,7 @@ func (db *ReadDB) snapshot(ctx context.Context, read func(*Reader) error) (int64
 	}
 	defer tx.Rollback() // after Commit a no-op; on an error there is nothing to keep
 	rd := &Reader{d: db.d, r: db.r, stmts: db.rstmts, tx: tx}
-	pos, err := rd.unitPosition(ctx, accountUnit)
+	pos, err := rd.unitPosition(ctx, AccountUnit)
 	if err != nil {
 		return 0, err
 	}

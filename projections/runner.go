@@ -338,7 +338,7 @@ func (r *Runner) lowest() int64 {
 // a position beyond the stored checkpoint was reached over pages with nothing for the unit (kept
 // in memory only), so the tables equal the log there too.
 func (r *Runner) Snapshot(ctx context.Context, read func(*Reader) error) (int64, error) {
-	u, err := unitNamed(accountUnit)
+	u, err := unitNamed(AccountUnit)
 	if err != nil {
 		return 0, err
 	}

@@ -226,7 +226,7 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) error {
 	for start := 0; start < len(vals); start += MaxParams {
 		chunk := vals[start:min(len(vals), start+MaxParams)]
-		q := fmt.Sprintf("DELETE FROM %s WHERE %s IN (%s)", w.T(tb), col, placeholders(len(chunk)))
+		q := fmt.Sprintf("DELETE FROM %s WHERE %s IN (%s)", w.T(tb), col, Placeholders(len(chunk)))
 		if err := w.Exec(ctx, q, chunk...); err != nil {
 			return err
 		}
@@ -238,7 +238,7 @@ func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) e
 func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, scan func(Rows) error) error {
 	for start := 0; start < len(vals); start += MaxParams {
 		chunk := vals[start:min(len(vals), start+MaxParams)]
-		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.T(tb), col, placeholders(len(chunk)))
+		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.T(tb), col, Placeholders(len(chunk)))
 		rows, err := w.Query(ctx, q, chunk...)
 		if err != nil {
 			return err
@@ -257,7 +257,8 @@ func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, s
 	return nil
 }
 
-func placeholders(n int) string {
+// Placeholders is n comma-separated "?" for an IN (...) list.
+func Placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 

@@ -74,7 +74,7 @@ var tradeNoticesTable = &Table{
 var tradingProjector = &Projector{
 	Name:    "trading",
 	Version: 1,
-	Unit:    accountUnit,
+	Unit:    AccountUnit,
 	Money:   true,
 	Tables:  []*Table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
 	Wants: func(p events.Payload) bool {

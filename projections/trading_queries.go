@@ -123,7 +123,7 @@ func inList(col string, vals []string) (string, []any) {
 	for i, v := range vals {
 		args[i] = v
 	}
-	return col + " IN (" + placeholders(len(vals)) + ")", args
+	return col + " IN (" + Placeholders(len(vals)) + ")", args
 }
 
 // Orders lists a member's orders with one of statuses (all when none), newest first.

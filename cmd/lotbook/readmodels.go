@@ -6,5 +6,6 @@ package main
 import (
 	_ "github.com/lotbook/lotbook/projections/config"
 	_ "github.com/lotbook/lotbook/projections/favorites"
+	_ "github.com/lotbook/lotbook/projections/funds"
 	_ "github.com/lotbook/lotbook/projections/reviews"
 )

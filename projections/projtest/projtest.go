@@ -174,3 +174,16 @@ func NoDiffs(t testing.TB, r *projections.Runner) {
 		}
 	}
 }
+
+// MustBalance fails t unless the member's balance of currency is available and frozen.
+func MustBalance(t testing.TB, db *projections.ReadDB, memberID, currency, available, frozen string) {
+	t.Helper()
+	bs, err := db.Balances(context.Background(), memberID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := bs[currency]
+	if !b.Available.Equal(Dec(available)) || !b.Frozen.Equal(Dec(frozen)) {
+		t.Fatalf("balance %s %s = %s/%s, want %s/%s", memberID, currency, b.Available, b.Frozen, available, frozen)
+	}
+}

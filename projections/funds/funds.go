@@ -1,8 +1,9 @@
-package projections
+package funds
 
 import (
 	"context"
 	"fmt"
+	"github.com/lotbook/lotbook/projections"
 
 	"github.com/lotbook/lotbook/events"
 )
@@ -12,7 +13,7 @@ import (
 // journal (journal.go). It keeps its own account names (funds_accounts, from MemberRegistered) so
 // that it needs no other projector's tables.
 
-var realNameTable = &Table{
+var realNameTable = &projections.Table{
 	Name:    "realname",
 	Cols:    realNameFields.Columns(),
 	Key:     []string{"member_id"},
@@ -24,29 +25,29 @@ type cardRow struct {
 	boundAt, seq, position                                                     int64
 }
 
-var cardFields = RowMap[cardRow]{
-	Text("card_id", func(r *cardRow) *string { return &r.cardID }),
-	Text("member_id", func(r *cardRow) *string { return &r.memberID }),
-	Text("holder_name", func(r *cardRow) *string { return &r.holderName }),
-	Text("bank_name", func(r *cardRow) *string { return &r.bankName }),
-	Text("branch", func(r *cardRow) *string { return &r.branch }),
-	Text("bank_code", func(r *cardRow) *string { return &r.bankCode }),
-	Text("last4", func(r *cardRow) *string { return &r.last4 }),
-	Text("ifsc", func(r *cardRow) *string { return &r.ifsc }),
-	Text("upi", func(r *cardRow) *string { return &r.upi }),
-	Integer("bound_at", func(r *cardRow) *int64 { return &r.boundAt }),
-	Integer("seq", func(r *cardRow) *int64 { return &r.seq }),
-	Integer("position", func(r *cardRow) *int64 { return &r.position }),
+var cardFields = projections.RowMap[cardRow]{
+	projections.Text("card_id", func(r *cardRow) *string { return &r.cardID }),
+	projections.Text("member_id", func(r *cardRow) *string { return &r.memberID }),
+	projections.Text("holder_name", func(r *cardRow) *string { return &r.holderName }),
+	projections.Text("bank_name", func(r *cardRow) *string { return &r.bankName }),
+	projections.Text("branch", func(r *cardRow) *string { return &r.branch }),
+	projections.Text("bank_code", func(r *cardRow) *string { return &r.bankCode }),
+	projections.Text("last4", func(r *cardRow) *string { return &r.last4 }),
+	projections.Text("ifsc", func(r *cardRow) *string { return &r.ifsc }),
+	projections.Text("upi", func(r *cardRow) *string { return &r.upi }),
+	projections.Integer("bound_at", func(r *cardRow) *int64 { return &r.boundAt }),
+	projections.Integer("seq", func(r *cardRow) *int64 { return &r.seq }),
+	projections.Integer("position", func(r *cardRow) *int64 { return &r.position }),
 }
 
-var bankCardsTable = &Table{
+var bankCardsTable = &projections.Table{
 	Name:    "bank_cards",
 	Cols:    cardFields.Columns(),
 	Key:     []string{"card_id"},
 	Indexes: []string{"member_id, seq"},
 }
 
-var withdrawalsTable = &Table{
+var withdrawalsTable = &projections.Table{
 	Name:    "withdrawals",
 	Cols:    withdrawalFields.Columns(),
 	Key:     []string{"order_no"},
@@ -58,28 +59,28 @@ type scoreRow struct {
 	score, position int64
 }
 
-var scoreFields = RowMap[scoreRow]{
-	Text("member_id", func(r *scoreRow) *string { return &r.memberID }),
-	Integer("score", func(r *scoreRow) *int64 { return &r.score }),
-	Integer("position", func(r *scoreRow) *int64 { return &r.position }),
+var scoreFields = projections.RowMap[scoreRow]{
+	projections.Text("member_id", func(r *scoreRow) *string { return &r.memberID }),
+	projections.Integer("score", func(r *scoreRow) *int64 { return &r.score }),
+	projections.Integer("position", func(r *scoreRow) *int64 { return &r.position }),
 }
 
-var creditScoresTable = &Table{
+var creditScoresTable = &projections.Table{
 	Name: "credit_scores",
 	Cols: scoreFields.Columns(),
 	Key:  []string{"member_id"},
 }
 
-var withdrawalChannelsTable = ChannelTable("withdrawal_channels")
+var withdrawalChannelsTable = projections.ChannelTable("withdrawal_channels")
 
-var fundsAccountsTable = MemberAccountsTable("funds_accounts")
+var fundsAccountsTable = projections.MemberAccountsTable("funds_accounts")
 
-var memberFundsProjector = &Projector{
+var projector = &projections.Projector{
 	Name:    "member_funds",
 	Version: 1,
-	Unit:    accountUnit,
+	Unit:    projections.AccountUnit,
 	Money:   true,
-	Tables: []*Table{realNameTable, bankCardsTable, withdrawalsTable, creditScoresTable, fundsAccountsTable,
+	Tables: []*projections.Table{realNameTable, bankCardsTable, withdrawalsTable, creditScoresTable, fundsAccountsTable,
 		withdrawalChannelsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
@@ -93,31 +94,29 @@ var memberFundsProjector = &Projector{
 	Apply: applyMemberFunds,
 }
 
-// Registered here rather than in projector.go's list, which other read models extend at the
-// same time; Names reports it after them.
-func init() { Register(memberFundsProjector) }
+func init() { projections.Register(projector) }
 
 type realNameRow struct {
 	memberID, account, submissionID, name, idCipher, idMasked, front, back, status, remark, reviewedBy string
 	submittedAt, updatedAt, seq, position                                                              int64
 }
 
-var realNameFields = RowMap[realNameRow]{
-	Text("member_id", func(r *realNameRow) *string { return &r.memberID }),
-	Text("account", func(r *realNameRow) *string { return &r.account }),
-	Text("submission_id", func(r *realNameRow) *string { return &r.submissionID }),
-	Text("name", func(r *realNameRow) *string { return &r.name }),
-	Text("id_cipher", func(r *realNameRow) *string { return &r.idCipher }),
-	Text("id_masked", func(r *realNameRow) *string { return &r.idMasked }),
-	Text("front_file_id", func(r *realNameRow) *string { return &r.front }),
-	Text("back_file_id", func(r *realNameRow) *string { return &r.back }),
-	Text("status", func(r *realNameRow) *string { return &r.status }),
-	Text("remark", func(r *realNameRow) *string { return &r.remark }),
-	Text("reviewed_by", func(r *realNameRow) *string { return &r.reviewedBy }),
-	Integer("submitted_at", func(r *realNameRow) *int64 { return &r.submittedAt }),
-	Integer("updated_at", func(r *realNameRow) *int64 { return &r.updatedAt }),
-	Integer("seq", func(r *realNameRow) *int64 { return &r.seq }),
-	Integer("position", func(r *realNameRow) *int64 { return &r.position }),
+var realNameFields = projections.RowMap[realNameRow]{
+	projections.Text("member_id", func(r *realNameRow) *string { return &r.memberID }),
+	projections.Text("account", func(r *realNameRow) *string { return &r.account }),
+	projections.Text("submission_id", func(r *realNameRow) *string { return &r.submissionID }),
+	projections.Text("name", func(r *realNameRow) *string { return &r.name }),
+	projections.Text("id_cipher", func(r *realNameRow) *string { return &r.idCipher }),
+	projections.Text("id_masked", func(r *realNameRow) *string { return &r.idMasked }),
+	projections.Text("front_file_id", func(r *realNameRow) *string { return &r.front }),
+	projections.Text("back_file_id", func(r *realNameRow) *string { return &r.back }),
+	projections.Text("status", func(r *realNameRow) *string { return &r.status }),
+	projections.Text("remark", func(r *realNameRow) *string { return &r.remark }),
+	projections.Text("reviewed_by", func(r *realNameRow) *string { return &r.reviewedBy }),
+	projections.Integer("submitted_at", func(r *realNameRow) *int64 { return &r.submittedAt }),
+	projections.Integer("updated_at", func(r *realNameRow) *int64 { return &r.updatedAt }),
+	projections.Integer("seq", func(r *realNameRow) *int64 { return &r.seq }),
+	projections.Integer("position", func(r *realNameRow) *int64 { return &r.position }),
 }
 
 type withdrawalRow struct {
@@ -126,26 +125,26 @@ type withdrawalRow struct {
 	createdAt, updatedAt, seq, position                                                                       int64
 }
 
-var withdrawalFields = RowMap[withdrawalRow]{
-	Text("order_no", func(r *withdrawalRow) *string { return &r.orderNo }),
-	Text("member_id", func(r *withdrawalRow) *string { return &r.memberID }),
-	Text("account", func(r *withdrawalRow) *string { return &r.account }),
-	Text("currency", func(r *withdrawalRow) *string { return &r.currency }),
-	Text("amount", func(r *withdrawalRow) *string { return &r.amount }),
-	Text("channel_name", func(r *withdrawalRow) *string { return &r.channelName }),
-	Text("card_id", func(r *withdrawalRow) *string { return &r.cardID }),
-	Text("holder_name", func(r *withdrawalRow) *string { return &r.holderName }),
-	Text("bank_name", func(r *withdrawalRow) *string { return &r.bankName }),
-	Text("branch", func(r *withdrawalRow) *string { return &r.branch }),
-	Text("bank_code", func(r *withdrawalRow) *string { return &r.bankCode }),
-	Text("card_last4", func(r *withdrawalRow) *string { return &r.cardLast4 }),
-	Text("status", func(r *withdrawalRow) *string { return &r.status }),
-	Text("remark", func(r *withdrawalRow) *string { return &r.remark }),
-	Text("reviewed_by", func(r *withdrawalRow) *string { return &r.reviewedBy }),
-	Integer("created_at", func(r *withdrawalRow) *int64 { return &r.createdAt }),
-	Integer("updated_at", func(r *withdrawalRow) *int64 { return &r.updatedAt }),
-	Integer("seq", func(r *withdrawalRow) *int64 { return &r.seq }),
-	Integer("position", func(r *withdrawalRow) *int64 { return &r.position }),
+var withdrawalFields = projections.RowMap[withdrawalRow]{
+	projections.Text("order_no", func(r *withdrawalRow) *string { return &r.orderNo }),
+	projections.Text("member_id", func(r *withdrawalRow) *string { return &r.memberID }),
+	projections.Text("account", func(r *withdrawalRow) *string { return &r.account }),
+	projections.Text("currency", func(r *withdrawalRow) *string { return &r.currency }),
+	projections.Text("amount", func(r *withdrawalRow) *string { return &r.amount }),
+	projections.Text("channel_name", func(r *withdrawalRow) *string { return &r.channelName }),
+	projections.Text("card_id", func(r *withdrawalRow) *string { return &r.cardID }),
+	projections.Text("holder_name", func(r *withdrawalRow) *string { return &r.holderName }),
+	projections.Text("bank_name", func(r *withdrawalRow) *string { return &r.bankName }),
+	projections.Text("branch", func(r *withdrawalRow) *string { return &r.branch }),
+	projections.Text("bank_code", func(r *withdrawalRow) *string { return &r.bankCode }),
+	projections.Text("card_last4", func(r *withdrawalRow) *string { return &r.cardLast4 }),
+	projections.Text("status", func(r *withdrawalRow) *string { return &r.status }),
+	projections.Text("remark", func(r *withdrawalRow) *string { return &r.remark }),
+	projections.Text("reviewed_by", func(r *withdrawalRow) *string { return &r.reviewedBy }),
+	projections.Integer("created_at", func(r *withdrawalRow) *int64 { return &r.createdAt }),
+	projections.Integer("updated_at", func(r *withdrawalRow) *int64 { return &r.updatedAt }),
+	projections.Integer("seq", func(r *withdrawalRow) *int64 { return &r.seq }),
+	projections.Integer("position", func(r *withdrawalRow) *int64 { return &r.position }),
 }
 
 // memberFundsPage is one page's rows, loaded where the page decides on rows written before it.
@@ -156,12 +155,12 @@ type memberFundsPage struct {
 	cards       map[string]*cardRow // card id -> row, nil when unbound in this page
 	scores      map[string][]any
 	newAccounts [][]any
-	channels    ChannelPage
+	channels    projections.ChannelPage
 }
 
-func applyMemberFunds(ctx context.Context, w *Wtx, evs []Decoded) error {
+func applyMemberFunds(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
 	pg := &memberFundsPage{accounts: map[string]string{}, realNames: map[string]*realNameRow{}, withdrawals: map[string]*withdrawalRow{},
-		cards: map[string]*cardRow{}, scores: map[string][]any{}, channels: ChannelPage{}}
+		cards: map[string]*cardRow{}, scores: map[string][]any{}, channels: projections.ChannelPage{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
 	}
@@ -174,7 +173,7 @@ func applyMemberFunds(ctx context.Context, w *Wtx, evs []Decoded) error {
 }
 
 // load reads the rows this page's events decide on but did not create.
-func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
+func (pg *memberFundsPage) load(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
 	needAccount, needRealName, needWithdrawal := map[string]struct{}{}, map[string]struct{}{}, map[string]struct{}{}
 	created := map[string]bool{}
 	for _, d := range evs {
@@ -182,16 +181,16 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 		case events.MemberRegistered:
 			pg.accounts[e.MemberID] = e.Account
 		case events.RealNameSubmitted:
-			if id, err := MemberOf(d.Ev.Stream); err == nil {
+			if id, err := projections.MemberOf(d.Ev.Stream); err == nil {
 				needAccount[id] = struct{}{}
 				created["r"+id] = true
 			}
 		case events.RealNameApproved, events.RealNameRejected:
-			if id, err := MemberOf(d.Ev.Stream); err == nil && !created["r"+id] {
+			if id, err := projections.MemberOf(d.Ev.Stream); err == nil && !created["r"+id] {
 				needRealName[id] = struct{}{}
 			}
 		case events.WithdrawalRequested:
-			if id, err := MemberOf(d.Ev.Stream); err == nil {
+			if id, err := projections.MemberOf(d.Ev.Stream); err == nil {
 				needAccount[id] = struct{}{}
 			}
 			created["w"+e.OrderNo] = true
@@ -208,9 +207,9 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	for id := range pg.accounts {
 		delete(needAccount, id)
 	}
-	if err := w.SelectIn(ctx, fundsAccountsTable, "member_id", KeysOf(needAccount), func(rows Rows) error {
-		var a MemberAccount
-		if err := MemberAccountFields.Scan(rows, &a); err != nil {
+	if err := w.SelectIn(ctx, fundsAccountsTable, "member_id", projections.KeysOf(needAccount), func(rows projections.Rows) error {
+		var a projections.MemberAccount
+		if err := projections.MemberAccountFields.Scan(rows, &a); err != nil {
 			return err
 		}
 		pg.accounts[a.MemberID] = a.Account
@@ -218,7 +217,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	}); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, realNameTable, "member_id", KeysOf(needRealName), func(rows Rows) error {
+	if err := w.SelectIn(ctx, realNameTable, "member_id", projections.KeysOf(needRealName), func(rows projections.Rows) error {
 		r := &realNameRow{}
 		if err := realNameFields.Scan(rows, r); err != nil {
 			return err
@@ -228,7 +227,7 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	}); err != nil {
 		return err
 	}
-	return w.SelectIn(ctx, withdrawalsTable, "order_no", KeysOf(needWithdrawal), func(rows Rows) error {
+	return w.SelectIn(ctx, withdrawalsTable, "order_no", projections.KeysOf(needWithdrawal), func(rows projections.Rows) error {
 		r := &withdrawalRow{}
 		if err := withdrawalFields.Scan(rows, r); err != nil {
 			return err
@@ -238,16 +237,16 @@ func (pg *memberFundsPage) load(ctx context.Context, w *Wtx, evs []Decoded) erro
 	})
 }
 
-func (pg *memberFundsPage) apply(d Decoded) error {
-	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
+func (pg *memberFundsPage) apply(d projections.Decoded) error {
+	at, pos := projections.Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	switch e := d.P.(type) {
 	case events.MemberRegistered:
-		pg.newAccounts = append(pg.newAccounts, MemberAccountFields.Args(&MemberAccount{MemberID: e.MemberID, Account: e.Account}))
+		pg.newAccounts = append(pg.newAccounts, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
 		return nil
 	case events.WithdrawalChannelConfigured:
 		return pg.channels.Define(d, e.ID, e.Name, e.Currency, e.Min, e.Max, e.Window, e.Enabled)
 	}
-	member, err := MemberOf(d.Ev.Stream)
+	member, err := projections.MemberOf(d.Ev.Stream)
 	if err != nil {
 		return d.Fail(err)
 	}
@@ -283,27 +282,27 @@ func (pg *memberFundsPage) apply(d Decoded) error {
 	return nil
 }
 
-func (pg *memberFundsPage) review(d Decoded, member, status, remark string) error {
+func (pg *memberFundsPage) review(d projections.Decoded, member, status, remark string) error {
 	r := pg.realNames[member]
 	if r == nil {
 		return d.Fail(fmt.Errorf("identity of %s reviewed but never submitted", member))
 	}
-	at := Micros(d.Ev.Metadata.ServerTime)
+	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.Ev.Metadata.Actor, at, d.Ev.Position
 	return nil
 }
 
-func (pg *memberFundsPage) decideWithdrawal(d Decoded, orderNo, status, remark string) error {
+func (pg *memberFundsPage) decideWithdrawal(d projections.Decoded, orderNo, status, remark string) error {
 	r := pg.withdrawals[orderNo]
 	if r == nil {
 		return d.Fail(fmt.Errorf("withdrawal %s decided but never requested", orderNo))
 	}
-	at := Micros(d.Ev.Metadata.ServerTime)
+	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.Ev.Metadata.Actor, at, d.Ev.Position
 	return nil
 }
 
-func (pg *memberFundsPage) write(ctx context.Context, w *Wtx) error {
+func (pg *memberFundsPage) write(ctx context.Context, w *projections.Wtx) error {
 	if err := w.Upsert(ctx, fundsAccountsTable, pg.newAccounts); err != nil {
 		return err
 	}

@@ -1,11 +1,10 @@
-package projections
+package funds
 
 import (
 	"context"
-	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/lotbook/lotbook/projections"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -38,30 +37,18 @@ type Withdrawal struct {
 	CreatedAt, UpdatedAt                              time.Time
 }
 
-// FundLine is one line of a member's whole money history (the journal): its type, order number,
-// asset (Currency: a currency code, a security code, or empty for credit score points), signed
-// amount, status, remark, instrument (Symbol) and the labels its event gave it (Details: channel
-// name, bank, rate, credit score after the change, settlement date, ...).
-type FundLine struct {
-	OrderNo, Type, Currency string
-	Amount                  decimal.Decimal
-	Status, Remark, Symbol  string
-	Details                 map[string]string
-	CreatedAt, UpdatedAt    time.Time
-}
-
 func (r *realNameRow) realName() RealName {
 	return RealName{MemberID: r.memberID, Account: r.account, SubmissionID: r.submissionID, Name: r.name, IDCipher: r.idCipher,
 		IDMasked: r.idMasked, FrontFileID: r.front, BackFileID: r.back, Status: r.status, Remark: r.remark,
-		ReviewedBy: r.reviewedBy, SubmittedAt: FromMicros(r.submittedAt), UpdatedAt: FromMicros(r.updatedAt)}
+		ReviewedBy: r.reviewedBy, SubmittedAt: projections.FromMicros(r.submittedAt), UpdatedAt: projections.FromMicros(r.updatedAt)}
 }
 
-// RealNameOf returns the member's latest identity submission, or ErrNotFound when they never
+// RealNameOf returns the member's latest identity submission, or projections.ErrNotFound when they never
 // submitted one.
-func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, error) {
+func RealNameOf(ctx context.Context, db *projections.Reader, memberID string) (RealName, error) {
 	var r realNameRow
 	row := db.QueryRow(ctx, "SELECT "+realNameFields.List()+" FROM realname WHERE member_id = ?", memberID)
-	if err := RowErr(realNameFields.Scan(row, &r), "realname of "+memberID); err != nil {
+	if err := projections.RowErr(realNameFields.Scan(row, &r), "realname of "+memberID); err != nil {
 		return RealName{}, err
 	}
 	return r.realName(), nil
@@ -69,10 +56,10 @@ func (db *Reader) RealNameOf(ctx context.Context, memberID string) (RealName, er
 
 // RealNameQueue lists identity submissions with status (all when empty): pending ones oldest
 // first, decided ones newest first.
-func (db *Reader) RealNameQueue(ctx context.Context, status string, page, size int) ([]RealName, bool, error) {
-	q, args, limit := QueueQuery(realNameFields.List(), "realname", status, events.RealNameStatusPending, page, size)
+func RealNameQueue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]RealName, bool, error) {
+	q, args, limit := projections.QueueQuery(realNameFields.List(), "realname", status, events.RealNameStatusPending, page, size)
 	var out []RealName
-	err := db.Query(ctx, "realname queue", q, args, func(rows Rows) error {
+	err := db.Query(ctx, "realname queue", q, args, func(rows projections.Rows) error {
 		var r realNameRow
 		if err := realNameFields.Scan(rows, &r); err != nil {
 			return err
@@ -83,11 +70,11 @@ func (db *Reader) RealNameQueue(ctx context.Context, status string, page, size i
 	if err != nil {
 		return nil, false, err
 	}
-	return TrimPage(out, limit)
+	return projections.TrimPage(out, limit)
 }
 
 // RealNameStatuses returns the identity status of each member that ever submitted one.
-func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map[string]string, error) {
+func RealNameStatuses(ctx context.Context, db *projections.Reader, memberIDs []string) (map[string]string, error) {
 	out := map[string]string{}
 	if len(memberIDs) == 0 {
 		return out, nil
@@ -96,8 +83,8 @@ func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 	for i, id := range memberIDs {
 		args[i] = id
 	}
-	err := db.Query(ctx, "realname statuses", "SELECT member_id, status FROM realname WHERE member_id IN ("+placeholders(len(args))+")",
-		args, func(rows Rows) error {
+	err := db.Query(ctx, "realname statuses", "SELECT member_id, status FROM realname WHERE member_id IN ("+projections.Placeholders(len(args))+")",
+		args, func(rows projections.Rows) error {
 			var id, st string
 			if err := rows.Scan(&id, &st); err != nil {
 				return err
@@ -109,16 +96,16 @@ func (db *Reader) RealNameStatuses(ctx context.Context, memberIDs []string) (map
 }
 
 // CardsOf lists the member's bound cards, oldest first.
-func (db *Reader) CardsOf(ctx context.Context, memberID string) ([]Card, error) {
+func CardsOf(ctx context.Context, db *projections.Reader, memberID string) ([]Card, error) {
 	out := []Card{}
 	err := db.Query(ctx, "cards", "SELECT "+cardFields.List()+" FROM bank_cards WHERE member_id = ? ORDER BY seq",
-		[]any{memberID}, func(rows Rows) error {
+		[]any{memberID}, func(rows projections.Rows) error {
 			var r cardRow
 			if err := cardFields.Scan(rows, &r); err != nil {
 				return err
 			}
 			c := Card{CardID: r.cardID, MemberID: r.memberID, HolderName: r.holderName, BankName: r.bankName, Branch: r.branch,
-				BankCode: r.bankCode, Last4: r.last4, IFSC: r.ifsc, UPI: r.upi, BoundAt: FromMicros(r.boundAt)}
+				BankCode: r.bankCode, Last4: r.last4, IFSC: r.ifsc, UPI: r.upi, BoundAt: projections.FromMicros(r.boundAt)}
 			out = append(out, c)
 			return nil
 		})
@@ -136,15 +123,15 @@ func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 	return Withdrawal{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Currency: r.currency, Amount: amount,
 		ChannelName: r.channelName, CardID: r.cardID, HolderName: r.holderName, BankName: r.bankName, Branch: r.branch,
 		BankCode: r.bankCode, CardLast4: r.cardLast4, Status: r.status, Remark: r.remark, ReviewedBy: r.reviewedBy,
-		CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}, nil
+		CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
 
 // WithdrawalQueue lists withdrawals with status (all when empty): pending ones oldest first,
 // decided ones newest first.
-func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size int) ([]Withdrawal, bool, error) {
-	q, args, limit := QueueQuery(withdrawalFields.List(), "withdrawals", status, events.ReviewPending, page, size)
+func WithdrawalQueue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Withdrawal, bool, error) {
+	q, args, limit := projections.QueueQuery(withdrawalFields.List(), "withdrawals", status, events.ReviewPending, page, size)
 	var out []Withdrawal
-	err := db.Query(ctx, "withdrawal queue", q, args, func(rows Rows) error {
+	err := db.Query(ctx, "withdrawal queue", q, args, func(rows projections.Rows) error {
 		var r withdrawalRow
 		if err := withdrawalFields.Scan(rows, &r); err != nil {
 			return err
@@ -159,14 +146,14 @@ func (db *Reader) WithdrawalQueue(ctx context.Context, status string, page, size
 	if err != nil {
 		return nil, false, err
 	}
-	return TrimPage(out, limit)
+	return projections.TrimPage(out, limit)
 }
 
-// WithdrawalByOrderNo returns one withdrawal, or ErrNotFound.
-func (db *Reader) WithdrawalByOrderNo(ctx context.Context, orderNo string) (Withdrawal, error) {
+// WithdrawalByOrderNo returns one withdrawal, or projections.ErrNotFound.
+func WithdrawalByOrderNo(ctx context.Context, db *projections.Reader, orderNo string) (Withdrawal, error) {
 	var r withdrawalRow
 	row := db.QueryRow(ctx, "SELECT "+withdrawalFields.List()+" FROM withdrawals WHERE order_no = ?", orderNo)
-	if err := RowErr(withdrawalFields.Scan(row, &r), "withdrawal "+orderNo); err != nil {
+	if err := projections.RowErr(withdrawalFields.Scan(row, &r), "withdrawal "+orderNo); err != nil {
 		return Withdrawal{}, err
 	}
 	return r.withdrawal()
@@ -174,55 +161,20 @@ func (db *Reader) WithdrawalByOrderNo(ctx context.Context, orderNo string) (With
 
 // CreditScoreOf returns the member's credit score, found false while no event changed it (the
 // score is then the rule's start value, which the write side owns).
-func (db *Reader) CreditScoreOf(ctx context.Context, memberID string) (score int, found bool, err error) {
-	err = db.QueryRow(ctx, "SELECT score FROM credit_scores WHERE member_id = ?", memberID).Scan(&score)
-	if errors.Is(err, sql.ErrNoRows) {
+func CreditScoreOf(ctx context.Context, db *projections.Reader, memberID string) (score int, found bool, err error) {
+	err = projections.RowErr(db.QueryRow(ctx, "SELECT score FROM credit_scores WHERE member_id = ?", memberID).Scan(&score),
+		"credit score of "+memberID)
+	if errors.Is(err, projections.ErrNotFound) {
 		return 0, false, nil
 	}
 	if err != nil {
-		return 0, false, fmt.Errorf("credit score of %s: %w", memberID, err)
+		return 0, false, err
 	}
 	return score, true, nil
 }
 
-// FundHistory lists a member's journal lines of type typ ("all" or a declared line type: see
-// events.LineTypes), newest first; the lines of one event in the order it gave them (the two legs
-// of an exchange source first, a fill's lines trade, fee, tax, ...).
-func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, size int) ([]FundLine, bool, error) {
-	limit, offset := pageArgs(page, size)
-	filter, args := "", []any{memberID}
-	if typ != "" && typ != "all" {
-		filter, args = " AND type = ?", append(args, typ)
-	}
-	q := "SELECT " + journalFields.List() + " FROM journal WHERE member_id = ?" + filter + " ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?"
-	var out []FundLine
-	err := db.Query(ctx, "fund history", q, append(args, limit, offset), func(rows Rows) error {
-		var r journalRow
-		if err := journalFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		l := FundLine{OrderNo: r.orderNo, Type: r.typ, Currency: r.asset, Status: r.status, Remark: r.remark,
-			Symbol: r.instrument, Details: map[string]string{}, CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}
-		var err error
-		if l.Amount, err = decimal.NewFromString(r.amount); err != nil {
-			return fmt.Errorf("journal line %s amount: %w", r.lineID, err)
-		}
-		if r.details != "" {
-			if err := json.Unmarshal([]byte(r.details), &l.Details); err != nil {
-				return fmt.Errorf("journal line %s details: %w", r.lineID, err)
-			}
-		}
-		out = append(out, l)
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return TrimPage(out, limit)
-}
-
 // WithdrawalChannels lists every withdrawal channel (enabled or not) in the order they were first
 // defined.
-func (db *Reader) WithdrawalChannels(ctx context.Context) ([]Channel, error) {
+func WithdrawalChannels(ctx context.Context, db *projections.Reader) ([]projections.Channel, error) {
 	return db.ChannelList(ctx, "withdrawal channels", withdrawalChannelsTable)
 }
