@@ -99,7 +99,7 @@ func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string
 	return view(ctx, s, events.AccountStream(memberID), func(a *accountState, _ *entry) map[string]decimal.Decimal {
 		out := make(map[string]decimal.Decimal, len(fx.Currencies))
 		for _, cur := range fx.Currencies {
-			out[cur] = a.withdrawable(cur, now)
+			out[cur] = withdrawable(a, cur, now)
 		}
 		return out
 	})
