@@ -144,7 +144,7 @@ func (s *server) reviewRealName(c *call, remark string, approve bool) (reply, er
 	if approve {
 		review = s.cmd.ApproveRealName
 	}
-	res, err := review(c.ctx(), c.meta(), account, remark)
+	res, err := review(c.ctx(), c.meta(), commands.ReviewRealName{Account: account, Remark: remark})
 	if err != nil {
 		return reply{}, err
 	}

@@ -111,13 +111,17 @@ func registerAccountPart[P accountPart](name string, newPart func(l accountLedge
 // of is the part in account a.
 func (k partKey[P]) of(a *accountState) P { return a.parts[k.index].(P) }
 
-// orderNumber is the n-th candidate order number of a command under a capability's prefix (D
-// deposits, W withdrawals, X exchanges, T trades): the prefix, the date in Asia/Taipei, and 16
-// digits derived from the member and the command id. Deterministic, so a retried command proposes
+// orderNumber is the n-th candidate order number of a command under a capability's prefix: the
+// prefix, the date in Asia/Taipei, and 16 digits derived from the member and the command id. Deterministic, so a retried command proposes
 // the same number; 10^16 numbers a day make a collision between members negligible, and within
 // one account the next candidate is taken (accountState.freeOrderNo).
 func orderNumber(prefix, memberID, commandID string, day time.Time, n int) string {
 	sum := sha256.Sum256([]byte(memberID + "\x00" + commandID + "\x00" + fmt.Sprint(n)))
 	x := binary.BigEndian.Uint64(sum[:8]) % 10_000_000_000_000_000
 	return fmt.Sprintf("%s%s%016d", prefix, day.In(taipei).Format("20060102"), x)
+}
+
+// orderNumbers is command c's candidate order numbers for the member under prefix.
+func (c cmd) orderNumbers(prefix, memberID string) func(n int) string {
+	return func(n int) string { return orderNumber(prefix, memberID, c.CommandID, c.now, n) }
 }

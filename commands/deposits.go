@@ -128,7 +128,7 @@ func decideRejectDeposit(a *accountState, orderNo, remark string) ([]events.Payl
 	return []events.Payload{events.DepositRejected{OrderNo: orderNo, Remark: remark}}, nil
 }
 
-// depositOrderNo is the n-th candidate order number of a deposit command (prefix D).
+// depositOrderNo is the n-th candidate order number of a deposit command.
 func depositOrderNo(memberID, commandID string, day time.Time, n int) string {
-	return orderNumber("D", memberID, commandID, day, n)
+	return orderNumber(depositOrderPrefix, memberID, commandID, day, n)
 }

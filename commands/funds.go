@@ -15,6 +15,13 @@ import (
 
 // Withdrawals, currency exchange and the credit score: the account aggregate's part.
 
+// Order number prefixes of the funds part.
+const (
+	depositOrderPrefix    = "D"
+	withdrawalOrderPrefix = "W"
+	exchangeOrderPrefix   = "X"
+)
+
 // Withdrawal and exchange constants.
 const (
 	withdrawInterval = 30 * time.Second // one withdrawal request per member per interval

@@ -10,9 +10,13 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
+// AddStaff is a new ops or auditor user: its account name, role and first password.
+type AddStaff struct{ Account, Role, Password string }
+
 // AddStaff creates an ops or auditor user. Staff accounts are plain names (not phone numbers);
 // adding an existing user with the same role changes nothing, with another role is refused.
-func (s *Service) AddStaff(ctx context.Context, meta Meta, account, role, password string) (Result, error) {
+func (s *Service) AddStaff(ctx context.Context, meta Meta, in AddStaff) (Result, error) {
+	account, role, password := in.Account, in.Role, in.Password
 	c, err := s.begin(meta, "staff.add")
 	if err != nil {
 		return Result{}, err

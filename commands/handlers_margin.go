@@ -49,7 +49,7 @@ func (s *Service) CloseByRule(ctx context.Context, meta Meta, in CloseByRule) (T
 			return nil, rule(KeyPriceNotObtained)
 		}
 		return a.decideClose(pos, ruleClose(pos), mkt, c.now, s.cal, by,
-			func(n int) string { return orderNumber("T", memberID, c.CommandID, c.now, n) })
+			c.orderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
@@ -160,7 +160,7 @@ func (a *accountState) decideForcedClose(mr events.MarginRatio, reason string, h
 		// Each position's order numbers derive from its own id: the closes of one decision never
 		// take the same number.
 		evs, err := a.decideClose(p, ruleClose(p), markets[p.symbol], c.now, cal, events.OrderByForcedClose,
-			func(n int) string { return orderNumber("T", memberID, c.CommandID+"/"+p.id, c.now, n) })
+			func(n int) string { return orderNumber(tradeOrderPrefix, memberID, c.CommandID+"/"+p.id, c.now, n) })
 		if err != nil {
 			return nil, err
 		}

@@ -65,7 +65,7 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 		if e := checkMarket(mkt, sp); e != nil {
 			return nil, e
 		}
-		return a.decidePlace(sp, mkt, c.now, s.cal, func(n int) string { return orderNumber("T", memberID, c.CommandID, c.now, n) })
+		return a.decidePlace(sp, mkt, c.now, s.cal, c.orderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
@@ -269,7 +269,7 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 			return nil, e
 		}
 		return a.decideClose(pos, sp, mkt, c.now, s.cal, events.OrderByMember,
-			func(n int) string { return orderNumber("T", memberID, c.CommandID, c.now, n) })
+			c.orderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err

@@ -80,7 +80,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 				}
 				return nil
 			},
-			orderNo: func(n int) string { return orderNumber("W", memberID, c.CommandID, c.now, n) },
+			orderNo: c.orderNumbers(withdrawalOrderPrefix, memberID),
 		})
 	})
 	if err != nil {
@@ -116,20 +116,20 @@ func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decima
 }
 
 // ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).
-func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, "withdrawal.approve", memberID, orderNo, remark, events.ReviewApproved, decideApproveWithdrawal)
+func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+	return s.review(ctx, meta, "withdrawal.approve", in.MemberID, in.OrderNo, in.Remark, events.ReviewApproved, decideApproveWithdrawal)
 }
 
 // RejectWithdrawal releases a pending withdrawal's frozen amount (ops); the remark is required.
-func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	r, e := cleanRemark(remark)
+func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+	r, e := cleanRemark(in.Remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, "withdrawal.reject", memberID, orderNo, r, events.ReviewRejected, decideRejectWithdrawal)
+	return s.review(ctx, meta, "withdrawal.reject", in.MemberID, in.OrderNo, r, events.ReviewRejected, decideRejectWithdrawal)
 }
 
 // QuoteInput asks for an exchange rate.
@@ -220,7 +220,7 @@ func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID str
 		if err != nil {
 			return nil, err
 		}
-		return decideExchange(a, f, quoteID, c.now, func(n int) string { return orderNumber("X", memberID, c.CommandID, c.now, n) })
+		return decideExchange(a, f, quoteID, c.now, c.orderNumbers(exchangeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return ExchangeResult{}, err

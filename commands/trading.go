@@ -32,6 +32,9 @@ const (
 	PositionCancelled = "cancelled" // its opening order ended without a fill
 )
 
+// tradeOrderPrefix begins the numbers of orders (and so of the positions they open).
+const tradeOrderPrefix = "T"
+
 // TWD is the currency of the Taiwan market.
 const TWD = "TWD"
 

@@ -38,7 +38,7 @@ func (f *fixture) trader(account string) string {
 	f.t.Helper()
 	s := f.register(account, "LOTBOOK")
 	o := f.deposit(s.MemberID, "1000000")
-	_, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, o.OrderNo, "")
+	_, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: o.OrderNo, Remark: ""})
 	f.must(err)
 	return s.MemberID
 }
@@ -264,7 +264,7 @@ func TestOrderRefusals(t *testing.T) {
 	pre.Phase = "pre_open"
 	_, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1}, pre)
 	wantKey(t, err, KeyNotTradingTime) // market orders only while the market matches
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0912345678", events.FlagTradeBanned, true, "review")
+	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagTradeBanned, On: true, Reason: "review"})
 	f.must(err)
 	err = place(OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1}, book)
 	wantKey(t, err, KeyTradeBanned)

@@ -46,7 +46,7 @@ func seeded(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.ApproveDeposit(ctx, meta("ops:ops"), id, order.OrderNo, "ok"); err != nil {
+	if _, err := svc.ApproveDeposit(ctx, meta("ops:ops"), commands.ReviewOrder{MemberID: id, OrderNo: order.OrderNo, Remark: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
