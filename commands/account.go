@@ -19,7 +19,7 @@ type accountState struct {
 }
 
 func init() {
-	registerStreams("account-", func(memberID string) state { return newAccountState(memberID) })
+	registerStreams(events.AccountStream(""), func(memberID string) state { return newAccountState(memberID) })
 }
 
 func newAccountState(memberID string) *accountState {

@@ -82,7 +82,7 @@ type inviteState struct {
 	memberID string
 }
 
-func init() { registerStreams("invite-", func(string) state { return &inviteState{} }) }
+func init() { registerStreams(events.InviteStream(""), func(string) state { return &inviteState{} }) }
 
 func (i *inviteState) apply(_ events.RecordedEvent, p events.Payload) {
 	if e, ok := p.(events.InviteCodeIssued); ok && !i.issued {

@@ -140,7 +140,7 @@ type guardState struct {
 }
 
 func init() {
-	for _, prefix := range []string{"idnumber-", "card-"} {
+	for _, prefix := range []string{events.IDNumberGuardStream(""), events.CardGuardStream("")} {
 		registerStreams(prefix, func(string) state { return &guardState{} })
 	}
 }

@@ -32,7 +32,7 @@ type memberState struct {
 	favorites      []string // symbols, in the order added
 }
 
-func init() { registerStreams("member-", func(string) state { return &memberState{} }) }
+func init() { registerStreams(events.MemberStream(""), func(string) state { return &memberState{} }) }
 
 func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
 	at := r.Metadata.ServerTime
