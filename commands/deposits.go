@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
@@ -49,15 +48,9 @@ func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, 
 	if !ch.Enabled {
 		return nil, rule(KeyChannelClosed)
 	}
-	amount, err := money.ParseAmount(r.in.Amount, ch.Currency)
+	amount, err := channelAmount(r.in.Amount, ch.Currency, ch.Min, ch.Max)
 	if err != nil {
-		return nil, invalid(err.Error())
-	}
-	if amount.LessThan(ch.Min) {
-		return nil, rule(KeyAmountBelowMinimum)
-	}
-	if amount.GreaterThan(ch.Max) {
-		return nil, rule(KeyAmountAboveMaximum)
+		return nil, err
 	}
 	if !window.Open(ch.Window, r.now, r.cal) {
 		return nil, rule(KeyDepositWindowClosed)

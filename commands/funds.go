@@ -60,6 +60,13 @@ func newFunds(accountLedger) *funds {
 		quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
 }
 
+// reviewed records ops' decision on a deposit or withdrawal.
+func reviewed(orders map[string]*reviewOrder, orderNo, status string) {
+	if o := orders[orderNo]; o != nil {
+		o.status = status
+	}
+}
+
 func (f *funds) holdsOrder(no string) bool {
 	return f.deposits[no] != nil || f.withdrawals[no] != nil || f.exchanges[no]
 }
@@ -72,24 +79,16 @@ func (f *funds) apply(r events.RecordedEvent, p events.Payload) {
 			f.proofs[e.ProofFileID] = e.OrderNo
 		}
 	case events.DepositApproved:
-		if d := f.deposits[e.OrderNo]; d != nil {
-			d.status = events.ReviewApproved
-		}
+		reviewed(f.deposits, e.OrderNo, events.ReviewApproved)
 	case events.DepositRejected:
-		if d := f.deposits[e.OrderNo]; d != nil {
-			d.status = events.ReviewRejected
-		}
+		reviewed(f.deposits, e.OrderNo, events.ReviewRejected)
 	case events.WithdrawalRequested:
 		f.withdrawals[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
 		f.lastWithdrawalAt = r.Metadata.ServerTime
 	case events.WithdrawalApproved:
-		if w := f.withdrawals[e.OrderNo]; w != nil {
-			w.status = events.ReviewApproved
-		}
+		reviewed(f.withdrawals, e.OrderNo, events.ReviewApproved)
 	case events.WithdrawalRejected:
-		if w := f.withdrawals[e.OrderNo]; w != nil {
-			w.status = events.ReviewRejected
-		}
+		reviewed(f.withdrawals, e.OrderNo, events.ReviewRejected)
 	case events.ExchangeQuoted:
 		// Forget long-expired quotes as new ones come, so the state stays small.
 		for id, q := range f.quotes {
@@ -106,6 +105,21 @@ func (f *funds) apply(r events.RecordedEvent, p events.Payload) {
 	case events.CreditScoreChanged:
 		f.score = e.Score
 	}
+}
+
+// channelAmount parses the amount of a deposit or withdrawal in the channel's currency and holds
+// it to the channel's limits.
+func channelAmount(s, currency string, lo, hi decimal.Decimal) (decimal.Decimal, error) {
+	amount, err := money.ParseAmount(s, currency)
+	switch {
+	case err != nil:
+		return decimal.Zero, invalid(err.Error())
+	case amount.LessThan(lo):
+		return decimal.Zero, rule(KeyAmountBelowMinimum)
+	case amount.GreaterThan(hi):
+		return decimal.Zero, rule(KeyAmountAboveMaximum)
+	}
+	return amount, nil
 }
 
 // pendingOperation tells whether a deposit or a withdrawal of the member waits for review.
@@ -204,15 +218,9 @@ func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Pay
 		return nil, r.channelErr
 	}
 	ch := r.channel
-	amount, err := money.ParseAmount(r.amount, ch.Currency)
+	amount, err := channelAmount(r.amount, ch.Currency, ch.Min, ch.Max)
 	if err != nil {
-		return nil, invalid(err.Error())
-	}
-	if amount.LessThan(ch.Min) {
-		return nil, rule(KeyAmountBelowMinimum)
-	}
-	if amount.GreaterThan(ch.Max) {
-		return nil, rule(KeyAmountAboveMaximum)
+		return nil, err
 	}
 	if !window.Open(ch.Window, r.now, r.cal) {
 		return nil, rule(KeyWithdrawWindowClosed)
