@@ -189,7 +189,7 @@ func (s *server) myCards(c *call) (reply, error) {
 }
 
 func (s *server) unbindCard(c *call) (reply, error) {
-	res, err := s.cmd.UnbindCard(c.ctx(), c.meta(), c.sess.MemberID, mux.Vars(c.r)["id"])
+	res, err := s.cmd.UnbindCard(c.ctx(), c.meta(), commands.UnbindCard{MemberID: c.sess.MemberID, CardID: mux.Vars(c.r)["id"]})
 	if err != nil {
 		return reply{}, err
 	}

@@ -69,7 +69,7 @@ func (s *server) login(c *call) (reply, error) {
 	if m, err := s.read.MemberByAccount(c.ctx(), req.Account); err == nil {
 		meta.Actor = m.Role + ":" + m.Account // staff log in here too
 	}
-	sess, err := s.cmd.Login(c.ctx(), meta, req.Account, req.Password)
+	sess, err := s.cmd.Login(c.ctx(), meta, commands.Login{Account: req.Account, Password: req.Password})
 	if err != nil {
 		return reply{}, err
 	}
@@ -85,7 +85,7 @@ func sessionMeta(c *call, account string) commands.Meta {
 }
 
 func (s *server) logout(c *call) (reply, error) {
-	res, err := s.cmd.Logout(c.ctx(), c.meta(), c.sess.MemberID, c.r.Header.Get("token"))
+	res, err := s.cmd.Logout(c.ctx(), c.meta(), commands.Logout{MemberID: c.sess.MemberID, Token: c.r.Header.Get("token")})
 	if err != nil {
 		return reply{}, err
 	}

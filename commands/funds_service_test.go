@@ -72,7 +72,7 @@ func TestFundsJourneyOnTheStore(t *testing.T) {
 
 	q, err := f.svc.QuoteExchange(f.ctx, meta("member"), m, QuoteInput{From: "TWD", To: "USD", Amount: "1000"})
 	f.must(err)
-	x, err := f.svc.Exchange(f.ctx, meta("member"), m, q.QuoteID)
+	x, err := f.svc.Exchange(f.ctx, meta("member"), Exchange{MemberID: m, QuoteID: q.QuoteID})
 	f.must(err)
 	if !x.ToAmount.Equal(q.ToAmount) || !x.Balances["USD"].Available.Equal(q.ToAmount) || !x.Balances["TWD"].Available.Equal(d("1000")) {
 		t.Fatalf("exchange %+v quote %+v", x, q)
@@ -81,7 +81,7 @@ func TestFundsJourneyOnTheStore(t *testing.T) {
 	q2, err := f.svc.QuoteExchange(f.ctx, meta("member"), m, QuoteInput{From: "TWD", To: "USD", Amount: "10"})
 	f.must(err)
 	f.clock.add(30 * time.Second)
-	_, err = f.svc.Exchange(f.ctx, meta("member"), m, q2.QuoteID)
+	_, err = f.svc.Exchange(f.ctx, meta("member"), Exchange{MemberID: m, QuoteID: q2.QuoteID})
 	wantKey(t, err, KeyExchangeQuoteExpired)
 
 	// Nothing in the log shows a number in the clear.
@@ -124,9 +124,9 @@ func TestUniqueIDNumberAndCardAcrossMembers(t *testing.T) {
 	wantKey(t, err, KeyCardExists)
 	_, err = f.svc.BindCard(f.ctx, meta("member"), m1, CardInput{HolderName: "王小明", BankName: "B", Branch: "b", CardNumber: "0123 4567 89012", BankCode: "004"})
 	wantKey(t, err, KeyCardExists)
-	_, err = f.svc.UnbindCard(f.ctx, meta("member"), m4, c1)
+	_, err = f.svc.UnbindCard(f.ctx, meta("member"), UnbindCard{MemberID: m4, CardID: c1})
 	wantKey(t, err, KeyCardNotFound)
-	_, err = f.svc.UnbindCard(f.ctx, meta("member"), m1, c1)
+	_, err = f.svc.UnbindCard(f.ctx, meta("member"), UnbindCard{MemberID: m1, CardID: c1})
 	f.must(err)
 	f.clock.add(2 * time.Minute)
 	f.card(m4, "0123456789012")

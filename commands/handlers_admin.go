@@ -147,8 +147,12 @@ func validCurrency(cur string) bool {
 	return true
 }
 
+// SiteConfig is one entry of the public site config.
+type SiteConfig struct{ Name, Value string }
+
 // SetSiteConfig sets one entry of the public site config (logo, title, demo, ...).
-func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, name, value string) (Result, error) {
+func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, in SiteConfig) (Result, error) {
+	name, value := in.Name, in.Value
 	c, err := s.begin(meta, "config.site")
 	if err != nil {
 		return Result{}, err

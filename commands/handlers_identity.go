@@ -311,8 +311,12 @@ func cardAnswer(rec *record) (CardResult, error) {
 	return CardResult{}, keyReused()
 }
 
+// UnbindCard removes one bank card of a member.
+type UnbindCard struct{ MemberID, CardID string }
+
 // UnbindCard removes one of the member's cards.
-func (s *Service) UnbindCard(ctx context.Context, meta Meta, memberID, cardID string) (Result, error) {
+func (s *Service) UnbindCard(ctx context.Context, meta Meta, in UnbindCard) (Result, error) {
+	memberID, cardID := in.MemberID, in.CardID
 	c, err := s.begin(meta, "card.unbind")
 	if err != nil {
 		return Result{}, err

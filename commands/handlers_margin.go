@@ -100,11 +100,19 @@ func (a *accountState) marginAccount(markets map[string]Market) (margin.Account,
 	return acc, held, true
 }
 
+// MarginCheck applies the maintenance rule to a member's account at the given market views
+// (one per symbol held).
+type MarginCheck struct {
+	MemberID string
+	Markets  map[string]Market
+}
+
 // MarginCheck applies the maintenance rule to the member's margin positions at the markets'
 // prices (one view per symbol held): below 130 % a margin call with two trading days to restore
 // it; back at 130 % the call is met; below 120 %, or still below 130 % after the deadline, every
 // margin position is closed at market (ForcedCloseStarted and one closing order each).
-func (s *Service) MarginCheck(ctx context.Context, meta Meta, memberID string, markets map[string]Market) (MarginResult, error) {
+func (s *Service) MarginCheck(ctx context.Context, meta Meta, in MarginCheck) (MarginResult, error) {
+	memberID, markets := in.MemberID, in.Markets
 	c, err := s.begin(meta, "margin.check")
 	if err != nil {
 		return MarginResult{}, err

@@ -201,8 +201,12 @@ func (s *Service) claimInviteCode(ctx context.Context, c cmd, memberID string) (
 	return "", unavailable(fmt.Errorf("no free invite code for member %s", memberID))
 }
 
+// Login is a login account and its password.
+type Login struct{ Account, Password string }
+
 // Login opens a session for a member, ops or auditor user.
-func (s *Service) Login(ctx context.Context, meta Meta, account, password string) (Session, error) {
+func (s *Service) Login(ctx context.Context, meta Meta, in Login) (Session, error) {
+	account, password := in.Account, in.Password
 	c, err := s.begin(meta, "member.login")
 	if err != nil {
 		return Session{}, err
@@ -268,8 +272,12 @@ func (s *Service) memberCommand(ctx context.Context, c cmd, memberID string, dec
 	return execute(ctx, s, c, events.MemberStream(memberID), decide)
 }
 
+// Logout ends the member's session of Token.
+type Logout struct{ MemberID, Token string }
+
 // Logout closes the session of token.
-func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string) (Result, error) {
+func (s *Service) Logout(ctx context.Context, meta Meta, in Logout) (Result, error) {
+	memberID, token := in.MemberID, in.Token
 	c, err := s.begin(meta, "member.logout")
 	if err != nil {
 		return Result{}, err
@@ -370,10 +378,14 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 	return Result{Position: rec.position}, nil
 }
 
+// VerifyFundPassword is a member's fund password given before a withdrawal.
+type VerifyFundPassword struct{ MemberID, FundPassword string }
+
 // VerifyFundPassword checks the fund password before a withdrawal. A wrong one is recorded
 // (FundPasswordRejected) and refused with fund_password_wrong; the fifth within 24 hours, and
 // every try while five stand, with fund_password_locked.
-func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, fundPw string) (Result, error) {
+func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, in VerifyFundPassword) (Result, error) {
+	memberID, fundPw := in.MemberID, in.FundPassword
 	c, err := s.begin(meta, "fund-password.verify")
 	if err != nil {
 		return Result{}, err

@@ -203,8 +203,12 @@ func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string,
 	return Quote{}, keyReused()
 }
 
+// Exchange is a member's conversion at a quote the member holds.
+type Exchange struct{ MemberID, QuoteID string }
+
 // Exchange converts at a quote the member holds, before it expires.
-func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID string) (ExchangeResult, error) {
+func (s *Service) Exchange(ctx context.Context, meta Meta, in Exchange) (ExchangeResult, error) {
+	memberID, quoteID := in.MemberID, in.QuoteID
 	c, err := s.begin(meta, "exchange.execute")
 	if err != nil {
 		return ExchangeResult{}, err

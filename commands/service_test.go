@@ -196,21 +196,21 @@ func TestJourney(t *testing.T) {
 	wantKey(t, err, KeyInviterNotExist)
 
 	// Login: member and staff; refusals.
-	l, err := f.svc.Login(f.ctx, meta("member"), "0912345678", "demo1234")
+	l, err := f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
 	f.must(err)
 	if l.Token == "" || l.Token == s.Token || l.Role != events.RoleMember {
 		t.Fatalf("login %+v", l)
 	}
-	ops, err := f.svc.Login(f.ctx, meta("ops"), "ops", "opsdemo1")
+	ops, err := f.svc.Login(f.ctx, meta("ops"), Login{Account: "ops", Password: "opsdemo1"})
 	f.must(err)
 	if ops.Role != events.RoleOps {
 		t.Fatalf("ops login %+v", ops)
 	}
-	_, err = f.svc.Login(f.ctx, meta("member"), "0900000000", "demo1234")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0900000000", Password: "demo1234"})
 	wantKey(t, err, KeyAccountOrPasswordWrong) // the same answer as a wrong password: no account enumeration
-	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "demo12345")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo12345"})
 	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.Login(f.ctx, meta("member"), "", "demo1234")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "", Password: "demo1234"})
 	wantKey(t, err, KeyAccountRequired)
 
 	// Deposit inside the window (Monday 11:00 Taipei), approve, balance.
@@ -244,7 +244,7 @@ func TestJourney(t *testing.T) {
 	wantKey(t, err, KeyDepositWindowClosed)
 
 	// Logout closes the session.
-	out, err := f.svc.Logout(f.ctx, meta("member"), s.MemberID, l.Token)
+	out, err := f.svc.Logout(f.ctx, meta("member"), Logout{MemberID: s.MemberID, Token: l.Token})
 	f.must(err)
 	if out.Position == 0 {
 		t.Fatal("logout position")
@@ -329,7 +329,7 @@ func TestFlags(t *testing.T) {
 	f.seed(true)
 	f.register("0912345678", "LOTBOOK")
 	login := func() error {
-		_, err := f.svc.Login(f.ctx, meta("member"), "0912345678", "demo1234")
+		_, err := f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
 		return err
 	}
 	set := func(flag string, on bool) {
@@ -381,7 +381,7 @@ func TestStaffManagedOnlyOnTheServer(t *testing.T) {
 		t.Fatal("a refused flag change wrote events")
 	}
 	login := func(pw string) error {
-		_, err := f.svc.Login(f.ctx, meta("ops:ops"), "ops", pw)
+		_, err := f.svc.Login(f.ctx, meta("ops:ops"), Login{Account: "ops", Password: pw})
 		return err
 	}
 	_, err := f.svc.SetStaffFlag(f.ctx, meta("system"), SetFlag{Account: "ops", Flag: events.FlagDisabled, On: true, Reason: "left the company"})
@@ -483,36 +483,36 @@ func TestPasswords(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("%d sessions survive a password change", n)
 	}
-	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "demo1234")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
 	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "new12345")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "new12345"})
 	f.must(err)
 
 	// Fund password: set once with the login password.
 	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "demo1234", FundPassword: "123456", Confirm: "123456"})
 	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	wantKey(t, err, KeyFundPasswordNotSet)
 	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "123456", Confirm: "123456"})
 	f.must(err)
 	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "654321", Confirm: "654321"})
 	wantKey(t, err, KeyFundPasswordAlreadySet)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	f.must(err)
 
 	// Four wrong tries, the fifth locks; then even the right one is refused for 24 hours.
 	for i := 1; i <= 4; i++ {
 		f.clock.add(time.Minute)
-		_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "000000")
+		_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
 		wantKey(t, err, KeyFundPasswordWrong)
 	}
 	// The same command replayed is the same answer and writes nothing more.
 	m := meta("member")
-	_, err = f.svc.VerifyFundPassword(f.ctx, m, s.MemberID, "000000")
+	_, err = f.svc.VerifyFundPassword(f.ctx, m, VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
 	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.VerifyFundPassword(f.ctx, m, s.MemberID, "000000")
+	_, err = f.svc.VerifyFundPassword(f.ctx, m, VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
 	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	wantKey(t, err, KeyFundPasswordLocked)
 	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
 	wantKey(t, err, KeyFundPasswordLocked)
@@ -520,13 +520,13 @@ func TestPasswords(t *testing.T) {
 		t.Fatalf("%d rejections recorded, want 5", got)
 	}
 	f.clock.add(24 * time.Hour)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	f.must(err)
 	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "111111", New: "654321", Confirm: "654321"})
 	wantKey(t, err, KeyFundPasswordWrong)
 	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
 	f.must(err)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "654321")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "654321"})
 	f.must(err)
 	f.checkLog()
 }
@@ -760,14 +760,14 @@ func TestStaffAndConfig(t *testing.T) {
 			t.Errorf("bad channel %d accepted: %v", i, err)
 		}
 	}
-	r1, err := f.svc.SetSiteConfig(f.ctx, meta("system"), "title", "lotbook")
+	r1, err := f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "title", Value: "lotbook"})
 	f.must(err)
-	r2, err := f.svc.SetSiteConfig(f.ctx, meta("system"), "title", "lotbook")
+	r2, err := f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "title", Value: "lotbook"})
 	f.must(err)
 	if r1.Position != r2.Position {
 		t.Errorf("same config twice moved the position %d -> %d", r1.Position, r2.Position)
 	}
-	_, err = f.svc.SetSiteConfig(f.ctx, meta("system"), "bad name", "x")
+	_, err = f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "bad name", Value: "x"})
 	wantKey(t, err, KeyInvalidRequest)
 
 	f.clock.t = time.Date(2026, 11, 23, 1, 29, 0, 0, time.UTC) // Monday 09:29 Taipei
@@ -785,7 +785,7 @@ func TestStoreFailureIsSystemBusy(t *testing.T) {
 	f := newFixture(t)
 	f.seed(true)
 	f.must(f.store.Close())
-	_, err := f.svc.Login(f.ctx, meta("ops"), "nobody", "opsdemo1")
+	_, err := f.svc.Login(f.ctx, meta("ops"), Login{Account: "nobody", Password: "opsdemo1"})
 	e, ok := AsError(err)
 	if !ok || e.Kind != KindUnavailable || e.Key != KeySystemBusy || !errors.Is(err, events.ErrClosed) {
 		t.Fatalf("closed store: %v", err)

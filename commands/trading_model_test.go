@@ -178,7 +178,7 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			check = mkt(px, []matching.Level{lv(px, 100000)}, []matching.Level{lv(px, 100000)})
 			check.Quote.LimitDown, check.Quote.LimitUp = d(px).Mul(d("0.9")), d(px).Mul(d("1.1"))
 		}
-		if _, err := f.svc.MarginCheck(f.ctx, meta("system"), m, map[string]Market{"1101": check}); err != nil {
+		if _, err := f.svc.MarginCheck(f.ctx, meta("system"), MarginCheck{MemberID: m, Markets: map[string]Market{"1101": check}}); err != nil {
 			t.Fatalf("step %d margin check: %v", step, err)
 		}
 		syncModel(t, f, m, md) // a forced close may have closed positions

@@ -361,7 +361,7 @@ func TestMarginCallMetAndForcedClose(t *testing.T) {
 	}
 	check := func(last, want string) MarginResult {
 		t.Helper()
-		r, err := f.svc.MarginCheck(f.ctx, meta("system"), m, at(last))
+		r, err := f.svc.MarginCheck(f.ctx, meta("system"), MarginCheck{MemberID: m, Markets: at(last)})
 		f.must(err)
 		if r.Decision != want {
 			t.Fatalf("at %s: ratio %s decision %q, want %q", last, r.Ratio, r.Decision, want)

@@ -113,8 +113,7 @@ func TestUserManagesStaff(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer store.Close()
-		_, err = commands.New(store, commands.Options{PasswordCost: secret.TestCost}).Login(context.Background(),
-			commands.Meta{CommandID: uuid.NewString(), Actor: "ops:" + account}, account, pw)
+		_, err = commands.New(store, commands.Options{PasswordCost: secret.TestCost}).Login(context.Background(), commands.Meta{CommandID: uuid.NewString(), Actor: "ops:" + account}, commands.Login{Account: account, Password: pw})
 		return err
 	}
 	wantKey := func(err error, key string) {

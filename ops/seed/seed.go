@@ -83,7 +83,7 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 		return fmt.Errorf("seed: withdrawal channel %s: %w", ChannelID, err)
 	}
 	for _, c := range [][2]string{{"title", Title}, {"logo", LogoPath}} {
-		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), c[0], c[1]); err != nil {
+		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), commands.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
 			return fmt.Errorf("seed: site config %s: %w", c[0], err)
 		}
 	}

@@ -578,7 +578,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 			fmt.Fprintf(prices, "%s=%s;", sym, views[sym].Quote.Last)
 		}
 		meta := commands.Meta{CommandID: member + "/margin/" + second + "/" + hex.EncodeToString(prices.Sum(nil)[:8]), Actor: "system"}
-		if _, err := e.cmd.MarginCheck(ctx, meta, member, views); err != nil {
+		if _, err := e.cmd.MarginCheck(ctx, meta, commands.MarginCheck{MemberID: member, Markets: views}); err != nil {
 			e.log.WarnContext(ctx, "matching engine: margin check failed", "member", member, "err", err)
 		}
 	}
