@@ -202,7 +202,7 @@ func (s *server) depositOwner(c *call) (string, string, error) {
 }
 
 // reviewCommand is an ops decision on one member's order (approve or reject).
-type reviewCommand func(ctx context.Context, meta commands.Meta, memberID, orderNo, remark string) (commands.OrderResult, error)
+type reviewCommand func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
 
 // approve and reject serve deposits and withdrawals alike; owner says whose order it is.
 func (s *server) approve(c *call, owner func(*call) (string, string, error), act reviewCommand) (reply, error) {
@@ -230,7 +230,7 @@ func (s *server) review(c *call, owner func(*call) (string, string, error), act 
 	if err != nil {
 		return reply{}, err
 	}
-	res, err := act(c.ctx(), c.meta(), memberID, orderNo, remark)
+	res, err := act(c.ctx(), c.meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
 	if err != nil {
 		return reply{}, err
 	}

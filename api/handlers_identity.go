@@ -145,7 +145,7 @@ func (s *server) reviewRealName(c *call, remark string, approve bool) (reply, er
 	if approve {
 		review = s.cmd.ApproveRealName
 	}
-	res, err := review(c.ctx(), c.meta(), account, remark)
+	res, err := review(c.ctx(), c.meta(), commands.ReviewRealName{Account: account, Remark: remark})
 	if err != nil {
 		return reply{}, err
 	}
@@ -190,7 +190,7 @@ func (s *server) myCards(c *call) (reply, error) {
 }
 
 func (s *server) unbindCard(c *call) (reply, error) {
-	res, err := s.cmd.UnbindCard(c.ctx(), c.meta(), c.sess.MemberID, mux.Vars(c.r)["id"])
+	res, err := s.cmd.UnbindCard(c.ctx(), c.meta(), commands.UnbindCard{MemberID: c.sess.MemberID, CardID: mux.Vars(c.r)["id"]})
 	if err != nil {
 		return reply{}, err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections/favorites"
 )
@@ -270,7 +271,7 @@ func (s *server) addFavorite(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	res, err := s.cmd.AddFavorite(c.ctx(), c.meta(), c.sess.MemberID, sym)
+	res, err := s.cmd.AddFavorite(c.ctx(), c.meta(), commands.Favorite{MemberID: c.sess.MemberID, Symbol: sym})
 	if err != nil {
 		return reply{}, err
 	}
@@ -282,7 +283,7 @@ func (s *server) removeFavorite(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	res, err := s.cmd.RemoveFavorite(c.ctx(), c.meta(), c.sess.MemberID, sym)
+	res, err := s.cmd.RemoveFavorite(c.ctx(), c.meta(), commands.Favorite{MemberID: c.sess.MemberID, Symbol: sym})
 	if err != nil {
 		return reply{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/gorilla/mux"
 
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/projections"
 )
 
@@ -61,7 +62,7 @@ func (s *server) setFlag(c *call) (reply, error) {
 		return reply{}, err
 	}
 	account := mux.Vars(c.r)["account"]
-	res, err := s.cmd.SetAccountFlag(c.ctx(), c.meta(), account, string(req.Flag), req.On, req.Reason)
+	res, err := s.cmd.SetAccountFlag(c.ctx(), c.meta(), commands.SetFlag{Account: account, Flag: string(req.Flag), On: req.On, Reason: req.Reason})
 	if err != nil {
 		return reply{}, err
 	}

@@ -56,7 +56,7 @@ func (s *server) cancelOrder(c *call) (reply, error) {
 			return reply{}, err
 		}
 	}
-	res, err := s.cmd.CancelOrder(c.ctx(), c.meta(), c.sess.MemberID, mux.Vars(c.r)["orderNo"])
+	res, err := s.cmd.CancelOrder(c.ctx(), c.meta(), commands.CancelOrder{MemberID: c.sess.MemberID, OrderNo: mux.Vars(c.r)["orderNo"]})
 	if err != nil {
 		return reply{}, err
 	}
@@ -213,7 +213,7 @@ func (s *server) closePosition(c *call) (reply, error) {
 		return reply{}, fmt.Errorf("position %s: %w", id, err)
 	}
 	in := commands.CloseInput{Lots: deref(req.Lots), Shares: deref(req.Shares), Type: string(req.Type), Price: deref(req.Price)}
-	res, err := s.cmd.ClosePosition(c.ctx(), c.meta(), c.sess.MemberID, id, in, engine.View(s.trade.Market(), p.Symbol, s.now()))
+	res, err := s.cmd.ClosePosition(c.ctx(), c.meta(), commands.ClosePosition{MemberID: c.sess.MemberID, PositionID: id, Close: in, Market: engine.View(s.trade.Market(), p.Symbol, s.now())})
 	if err != nil {
 		return reply{}, err
 	}

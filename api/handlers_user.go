@@ -70,7 +70,7 @@ func (s *server) login(c *call) (reply, error) {
 	if m, err := s.read.MemberByAccount(c.ctx(), req.Account); err == nil {
 		meta.Actor = m.Role + ":" + m.Account // staff log in here too
 	}
-	sess, err := s.cmd.Login(c.ctx(), meta, req.Account, req.Password)
+	sess, err := s.cmd.Login(c.ctx(), meta, commands.Login{Account: req.Account, Password: req.Password})
 	if err != nil {
 		return reply{}, err
 	}
@@ -86,7 +86,7 @@ func sessionMeta(c *call, account string) commands.Meta {
 }
 
 func (s *server) logout(c *call) (reply, error) {
-	res, err := s.cmd.Logout(c.ctx(), c.meta(), c.sess.MemberID, c.r.Header.Get("token"))
+	res, err := s.cmd.Logout(c.ctx(), c.meta(), commands.Logout{MemberID: c.sess.MemberID, Token: c.r.Header.Get("token")})
 	if err != nil {
 		return reply{}, err
 	}
@@ -158,7 +158,7 @@ func (s *server) changePassword(c *call) (reply, error) {
 	if err := c.decode("ChangePasswordRequest", &req); err != nil {
 		return reply{}, err
 	}
-	res, err := s.cmd.ChangeLoginPassword(c.ctx(), c.meta(), c.sess.MemberID, req.OldPassword, req.NewPassword, req.ConfirmPassword)
+	res, err := s.cmd.ChangeLoginPassword(c.ctx(), c.meta(), commands.ChangePassword{MemberID: c.sess.MemberID, Old: req.OldPassword, New: req.NewPassword, Confirm: req.ConfirmPassword})
 	if err != nil {
 		return reply{}, err
 	}
@@ -171,7 +171,7 @@ func (s *server) setFundPassword(c *call) (reply, error) {
 	if err := c.decode("SetFundPasswordRequest", &req); err != nil {
 		return reply{}, err
 	}
-	res, err := s.cmd.SetFundPassword(c.ctx(), c.meta(), c.sess.MemberID, req.LoginPassword, req.FundPassword, req.ConfirmFundPassword)
+	res, err := s.cmd.SetFundPassword(c.ctx(), c.meta(), commands.SetFundPassword{MemberID: c.sess.MemberID, LoginPassword: req.LoginPassword, FundPassword: req.FundPassword, Confirm: req.ConfirmFundPassword})
 	if err != nil {
 		return reply{}, err
 	}
@@ -183,7 +183,7 @@ func (s *server) changeFundPassword(c *call) (reply, error) {
 	if err := c.decode("ChangeFundPasswordRequest", &req); err != nil {
 		return reply{}, err
 	}
-	res, err := s.cmd.ChangeFundPassword(c.ctx(), c.meta(), c.sess.MemberID, req.OldFundPassword, req.FundPassword, req.ConfirmFundPassword)
+	res, err := s.cmd.ChangeFundPassword(c.ctx(), c.meta(), commands.ChangePassword{MemberID: c.sess.MemberID, Old: req.OldFundPassword, New: req.FundPassword, Confirm: req.ConfirmFundPassword})
 	if err != nil {
 		return reply{}, err
 	}

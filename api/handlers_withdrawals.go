@@ -137,7 +137,7 @@ func (s *server) exchange(c *call) (reply, error) {
 	if err := c.decode("ExchangeRequest", &req); err != nil {
 		return reply{}, err
 	}
-	x, err := s.cmd.Exchange(c.ctx(), c.meta(), c.sess.MemberID, req.QuoteId)
+	x, err := s.cmd.Exchange(c.ctx(), c.meta(), commands.Exchange{MemberID: c.sess.MemberID, QuoteID: req.QuoteId})
 	if err != nil {
 		return reply{}, err
 	}
