@@ -17,10 +17,12 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/config"
+	"github.com/lotbook/lotbook/projections/reviews"
 )
 
 func (s *server) channels(c *call) (reply, error) {
-	chs, err := s.read.Channels(c.ctx())
+	chs, err := config.Channels(c.ctx(), s.read.Reader)
 	if err != nil {
 		return reply{}, fmt.Errorf("channels: %w", err)
 	}
@@ -164,7 +166,7 @@ func (s *server) opsDeposits(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	deps, more, err := s.read.DepositQueue(c.ctx(), status, page, size)
+	deps, more, err := reviews.Queue(c.ctx(), s.read.Reader, status, page, size)
 	if err != nil {
 		return reply{}, fmt.Errorf("deposit queue: %w", err)
 	}
@@ -185,10 +187,10 @@ func (s *server) depositOwner(c *call) (string, string, error) {
 	if memberID, ok := s.owners.get(orderNo); ok {
 		return memberID, orderNo, nil
 	}
-	d, err := s.read.DepositByOrderNo(c.ctx(), orderNo)
+	d, err := reviews.ByOrderNo(c.ctx(), s.read.Reader, orderNo)
 	if isNotFound(err) {
 		s.catchUpHead(c.ctx())
-		d, err = s.read.DepositByOrderNo(c.ctx(), orderNo)
+		d, err = reviews.ByOrderNo(c.ctx(), s.read.Reader, orderNo)
 	}
 	if err != nil {
 		if isNotFound(err) {

@@ -12,6 +12,7 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/funds"
 )
 
 // Identity verification, bank cards and the credit-score rule.
@@ -31,7 +32,7 @@ func (s *server) submitRealName(c *call) (reply, error) {
 }
 
 func (s *server) myRealName(c *call) (reply, error) {
-	rn, err := s.read.RealNameOf(c.ctx(), c.sess.MemberID)
+	rn, err := funds.RealNameOf(c.ctx(), s.read.Reader, c.sess.MemberID)
 	if isNotFound(err) {
 		return ok(wire.RealNameView{Status: wire.RealNameStatusUnverified})
 	}
@@ -52,7 +53,7 @@ func (s *server) myRealName(c *call) (reply, error) {
 // realNameStatus is a member's identity status for /user/info and the ops member list: the
 // member_funds read model knows it once they submitted.
 func realNameStatuses(ctx context.Context, rd *projections.Reader, memberIDs ...string) (map[string]wire.RealNameStatus, error) {
-	st, err := rd.RealNameStatuses(ctx, memberIDs)
+	st, err := funds.RealNameStatuses(ctx, rd, memberIDs)
 	if err != nil {
 		return nil, fmt.Errorf("realname statuses: %w", err)
 	}
@@ -65,7 +66,7 @@ func realNameStatuses(ctx context.Context, rd *projections.Reader, memberIDs ...
 
 // creditScore is the member's score: the start value until an event changed it.
 func creditScore(ctx context.Context, rd *projections.Reader, memberID string) (int, error) {
-	score, found, err := rd.CreditScoreOf(ctx, memberID)
+	score, found, err := funds.CreditScoreOf(ctx, rd, memberID)
 	if err != nil {
 		return 0, err
 	}
@@ -100,7 +101,7 @@ func (s *server) opsRealNames(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	subs, more, err := s.read.RealNameQueue(c.ctx(), status, page, size)
+	subs, more, err := funds.RealNameQueue(c.ctx(), s.read.Reader, status, page, size)
 	if err != nil {
 		return reply{}, fmt.Errorf("realname queue: %w", err)
 	}
@@ -171,13 +172,13 @@ func (s *server) bindCard(c *call) (reply, error) {
 	return ok(wire.CardResult{Id: res.CardID, Last4: res.Last4, Position: res.Position})
 }
 
-func cardOut(cd projections.Card) wire.BankCard {
+func cardOut(cd funds.Card) wire.BankCard {
 	return wire.BankCard{Id: cd.CardID, HolderName: cd.HolderName, BankName: cd.BankName, Branch: cd.Branch, BankCode: cd.BankCode,
 		CardNumberMasked: bank.Mask(cd.Last4), Last4: cd.Last4, Ifsc: cd.IFSC, Upi: cd.UPI, BoundAt: cd.BoundAt.UTC()}
 }
 
 func (s *server) myCards(c *call) (reply, error) {
-	cards, err := s.read.CardsOf(c.ctx(), c.sess.MemberID)
+	cards, err := funds.CardsOf(c.ctx(), s.read.Reader, c.sess.MemberID)
 	if err != nil {
 		return reply{}, fmt.Errorf("cards of %s: %w", c.sess.MemberID, err)
 	}

@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/market"
+	"github.com/lotbook/lotbook/projections/favorites"
 )
 
 // Market routes: public quotes, lists, candles and search straight from the market feed, and the
@@ -233,7 +234,7 @@ func (s *server) optionalList(c *call) (reply, error) {
 	if req.Type == wire.OptionalListRequestTypeAll {
 		only = ""
 	}
-	syms, err := s.read.Favorites(c.ctx(), c.sess.MemberID)
+	syms, err := favorites.List(c.ctx(), s.read.Reader, c.sess.MemberID)
 	if err != nil {
 		return reply{}, fmt.Errorf("favorites of %s: %w", c.sess.MemberID, err)
 	}

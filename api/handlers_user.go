@@ -13,6 +13,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/config"
 	"github.com/lotbook/lotbook/projections/valuation"
 )
 
@@ -203,7 +204,7 @@ func (s *server) config(c *call) (reply, error) {
 	if !req.Type.Valid() {
 		return reply{}, errInvalidRequest(fmt.Errorf("config type %q", req.Type))
 	}
-	entries, err := s.read.SiteConfig(c.ctx())
+	entries, err := config.Site(c.ctx(), s.read.Reader)
 	if err != nil {
 		return reply{}, fmt.Errorf("site config: %w", err)
 	}

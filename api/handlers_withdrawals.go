@@ -14,6 +14,7 @@ import (
 	moneyrule "github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections/funds"
 	"github.com/lotbook/lotbook/projections/valuation"
 )
 
@@ -23,7 +24,7 @@ import (
 func amountIn(d decimal.Decimal, currency string) string { return moneyrule.Format(d, currency) }
 
 func (s *server) withdrawChannels(c *call) (reply, error) {
-	chs, err := s.read.WithdrawalChannels(c.ctx())
+	chs, err := funds.WithdrawalChannels(c.ctx(), s.read.Reader)
 	if err != nil {
 		return reply{}, fmt.Errorf("withdrawal channels: %w", err)
 	}
@@ -59,7 +60,7 @@ func (s *server) opsWithdrawals(c *call) (reply, error) {
 	if err != nil {
 		return reply{}, err
 	}
-	ws, more, err := s.read.WithdrawalQueue(c.ctx(), status, page, size)
+	ws, more, err := funds.WithdrawalQueue(c.ctx(), s.read.Reader, status, page, size)
 	if err != nil {
 		return reply{}, fmt.Errorf("withdrawal queue: %w", err)
 	}
@@ -76,10 +77,10 @@ func (s *server) opsWithdrawals(c *call) (reply, error) {
 // withdrawalOwner finds whose withdrawal orderNo is; the commands act on that member's stream.
 func (s *server) withdrawalOwner(c *call) (string, string, error) {
 	orderNo := mux.Vars(c.r)["orderNo"]
-	w, err := s.read.WithdrawalByOrderNo(c.ctx(), orderNo)
+	w, err := funds.WithdrawalByOrderNo(c.ctx(), s.read.Reader, orderNo)
 	if isNotFound(err) {
 		s.catchUpHead(c.ctx())
-		w, err = s.read.WithdrawalByOrderNo(c.ctx(), orderNo)
+		w, err = funds.WithdrawalByOrderNo(c.ctx(), s.read.Reader, orderNo)
 	}
 	if err != nil {
 		if isNotFound(err) {
