@@ -127,7 +127,7 @@ type OrderFilled struct {
 	OrderNo    string          `json:"orderNo"`
 	PositionID string          `json:"positionId"`
 	Security   string          `json:"security,omitempty"` // "TW:2330"; empty on v1 fills
-	Seq        int             `json:"seq"` // 1 for the order's first fill
+	Seq        int             `json:"seq"`                // 1 for the order's first fill
 	Side       string          `json:"side"`
 	Executions []Execution     `json:"executions"`
 	Shares     int64           `json:"shares"`
