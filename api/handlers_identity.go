@@ -6,6 +6,7 @@ import (
 
 	"github.com/gorilla/mux"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/bank"
@@ -16,27 +17,27 @@ import (
 
 // Identity verification, bank cards and the credit-score rule.
 
-func (s *server) submitRealName(c *call) (reply, error) {
+func (s *server) submitRealName(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.RealNameRequest
-	if err := c.decode("RealNameRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("RealNameRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.SubmitRealName(c.ctx(), c.meta(), c.sess.MemberID, commands.RealNameInput{
+	res, err := s.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.RealNameInput{
 		Name: req.Name, IDNumber: req.IdNumber, FrontFileID: req.FrontFileId, BackFileID: req.BackFileId,
 	})
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	return reply{key: wire.MessageKeyRealnameSubmitted, data: wire.RealNameResult{Status: wire.RealNameStatusPending, Position: res.Position}}, nil
+	return httpx.Reply{Key: wire.MessageKeyRealnameSubmitted, Data: wire.RealNameResult{Status: wire.RealNameStatusPending, Position: res.Position}}, nil
 }
 
-func (s *server) myRealName(c *call) (reply, error) {
-	rn, err := s.read.RealNameOf(c.ctx(), c.sess.MemberID)
-	if isNotFound(err) {
-		return ok(wire.RealNameView{Status: wire.RealNameStatusUnverified})
+func (s *server) myRealName(c *httpx.Call) (httpx.Reply, error) {
+	rn, err := s.read.RealNameOf(c.Ctx(), c.Sess.MemberID)
+	if httpx.IsNotFound(err) {
+		return httpx.OK(wire.RealNameView{Status: wire.RealNameStatusUnverified})
 	}
 	if err != nil {
-		return reply{}, fmt.Errorf("realname of %s: %w", c.sess.MemberID, err)
+		return httpx.Reply{}, fmt.Errorf("realname of %s: %w", c.Sess.MemberID, err)
 	}
 	out := wire.RealNameView{Status: wire.RealNameStatus(rn.Status), Name: rn.Name, IdNumberMasked: rn.IDMasked,
 		FrontFileId: rn.FrontFileID, BackFileId: rn.BackFileID, Remark: rn.Remark}
@@ -46,7 +47,7 @@ func (s *server) myRealName(c *call) (reply, error) {
 		reviewed := rn.UpdatedAt.UTC()
 		out.ReviewedAt = &reviewed
 	}
-	return ok(out)
+	return httpx.OK(out)
 }
 
 // realNameStatus is a member's identity status for /user/info and the ops member list: the
@@ -75,22 +76,22 @@ func creditScore(ctx context.Context, rd *projections.Reader, memberID string) (
 	return score, nil
 }
 
-func (s *server) creditRule(c *call) (reply, error) {
-	score, err := creditScore(c.ctx(), s.read.Reader, c.sess.MemberID)
+func (s *server) creditRule(c *httpx.Call) (httpx.Reply, error) {
+	score, err := creditScore(c.Ctx(), s.read.Reader, c.Sess.MemberID)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
 	rule := commands.PublishedCreditRule()
 	changes := make([]wire.CreditChange, 0, len(rule.Changes))
 	for _, ch := range rule.Changes {
 		changes = append(changes, wire.CreditChange{Reason: wire.CreditChangeReason(ch.Reason), Delta: ch.Delta})
 	}
-	return ok(wire.CreditRule{Score: score, Start: rule.Start, Min: rule.Min, Max: rule.Max,
+	return httpx.OK(wire.CreditRule{Score: score, Start: rule.Start, Min: rule.Min, Max: rule.Max,
 		WithdrawThreshold: rule.WithdrawThreshold, Changes: changes})
 }
 
-func (s *server) opsRealNames(c *call) (reply, error) {
-	status, page, size, err := queueQuery(c, events.RealNameStatusPending, func(status string) bool {
+func (s *server) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
+	status, page, size, err := httpx.QueueQuery(c, events.RealNameStatusPending, func(status string) bool {
 		switch status {
 		case events.RealNameStatusPending, events.RealNameStatusVerified, events.RealNameStatusRejected:
 			return true
@@ -98,30 +99,30 @@ func (s *server) opsRealNames(c *call) (reply, error) {
 		return false
 	})
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	subs, more, err := s.read.RealNameQueue(c.ctx(), status, page, size)
+	subs, more, err := s.read.RealNameQueue(c.Ctx(), status, page, size)
 	if err != nil {
-		return reply{}, fmt.Errorf("realname queue: %w", err)
+		return httpx.Reply{}, fmt.Errorf("realname queue: %w", err)
 	}
 	items := make([]wire.OpsRealName, 0, len(subs))
 	for _, rn := range subs {
 		// Ops review the number itself: opened here, for this answer only, never logged.
 		id, err := s.sealer.Open(rn.IDCipher, commands.SealContextIDNumber(rn.MemberID))
 		if err != nil {
-			return reply{}, fmt.Errorf("open the ID number of %s: %w", rn.Account, err)
+			return httpx.Reply{}, fmt.Errorf("open the ID number of %s: %w", rn.Account, err)
 		}
 		items = append(items, wire.OpsRealName{Account: rn.Account, Name: rn.Name, IdNumber: id, IdNumberMasked: rn.IDMasked,
 			FrontFileId: rn.FrontFileID, BackFileId: rn.BackFileID, Status: wire.RealNameStatus(rn.Status), Remark: rn.Remark,
 			ReviewedBy: rn.ReviewedBy, SubmittedAt: rn.SubmittedAt.UTC()})
 	}
-	return ok(wire.OpsRealNamePage{Items: items, Page: page, HasMore: more})
+	return httpx.OK(wire.OpsRealNamePage{Items: items, Page: page, HasMore: more})
 }
 
-func (s *server) approveRealName(c *call) (reply, error) {
+func (s *server) approveRealName(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.ApproveRequest
-	if err := c.decode("ApproveRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("ApproveRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
 	remark := ""
 	if req.Remark != nil {
@@ -130,31 +131,31 @@ func (s *server) approveRealName(c *call) (reply, error) {
 	return s.reviewRealName(c, remark, true)
 }
 
-func (s *server) rejectRealName(c *call) (reply, error) {
+func (s *server) rejectRealName(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.RejectRequest
-	if err := c.decode("RejectRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("RejectRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
 	return s.reviewRealName(c, req.Remark, false)
 }
 
-func (s *server) reviewRealName(c *call, remark string, approve bool) (reply, error) {
-	account := mux.Vars(c.r)["account"]
+func (s *server) reviewRealName(c *httpx.Call, remark string, approve bool) (httpx.Reply, error) {
+	account := mux.Vars(c.R)["account"]
 	review := s.cmd.RejectRealName
 	if approve {
 		review = s.cmd.ApproveRealName
 	}
-	res, err := review(c.ctx(), c.meta(), account, remark)
+	res, err := review(c.Ctx(), c.Meta(), account, remark)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	return ok(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
+	return httpx.OK(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
 }
 
-func (s *server) bindCard(c *call) (reply, error) {
+func (s *server) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.BindCardRequest
-	if err := c.decode("BindCardRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("BindCardRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
 	in := commands.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
 		CardNumber: req.CardNumber, BankCode: req.BankCode}
@@ -164,11 +165,11 @@ func (s *server) bindCard(c *call) (reply, error) {
 	if req.Upi != nil {
 		in.UPI = *req.Upi
 	}
-	res, err := s.cmd.BindCard(c.ctx(), c.meta(), c.sess.MemberID, in)
+	res, err := s.cmd.BindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, in)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	return ok(wire.CardResult{Id: res.CardID, Last4: res.Last4, Position: res.Position})
+	return httpx.OK(wire.CardResult{Id: res.CardID, Last4: res.Last4, Position: res.Position})
 }
 
 func cardOut(cd projections.Card) wire.BankCard {
@@ -176,22 +177,22 @@ func cardOut(cd projections.Card) wire.BankCard {
 		CardNumberMasked: bank.Mask(cd.Last4), Last4: cd.Last4, Ifsc: cd.IFSC, Upi: cd.UPI, BoundAt: cd.BoundAt.UTC()}
 }
 
-func (s *server) myCards(c *call) (reply, error) {
-	cards, err := s.read.CardsOf(c.ctx(), c.sess.MemberID)
+func (s *server) myCards(c *httpx.Call) (httpx.Reply, error) {
+	cards, err := s.read.CardsOf(c.Ctx(), c.Sess.MemberID)
 	if err != nil {
-		return reply{}, fmt.Errorf("cards of %s: %w", c.sess.MemberID, err)
+		return httpx.Reply{}, fmt.Errorf("cards of %s: %w", c.Sess.MemberID, err)
 	}
 	out := make([]wire.BankCard, 0, len(cards))
 	for _, cd := range cards {
 		out = append(out, cardOut(cd))
 	}
-	return ok(out)
+	return httpx.OK(out)
 }
 
-func (s *server) unbindCard(c *call) (reply, error) {
-	res, err := s.cmd.UnbindCard(c.ctx(), c.meta(), c.sess.MemberID, mux.Vars(c.r)["id"])
+func (s *server) unbindCard(c *httpx.Call) (httpx.Reply, error) {
+	res, err := s.cmd.UnbindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, mux.Vars(c.R)["id"])
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	return reply{key: wire.MessageKeyCardUnbound, data: wire.CommandResult{Position: res.Position}}, nil
+	return httpx.Reply{Key: wire.MessageKeyCardUnbound, Data: wire.CommandResult{Position: res.Position}}, nil
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/market"
 )
@@ -37,12 +38,12 @@ func marketError(err error) error {
 	case err == nil:
 		return nil
 	case errors.Is(err, market.ErrUnknownSymbol):
-		return refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
+		return httpx.Refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
 	case errors.Is(err, market.ErrBadPage):
-		return refuse(http.StatusBadRequest, wire.MessageKeyPageOutOfRange, err)
+		return httpx.Refuse(http.StatusBadRequest, wire.MessageKeyPageOutOfRange, err)
 	case errors.Is(err, market.ErrBadInterval), errors.Is(err, market.ErrBadTab), errors.Is(err, market.ErrBadMarket),
 		errors.Is(err, market.ErrBadType), errors.Is(err, market.ErrBadLimit):
-		return errInvalidRequest(err)
+		return httpx.InvalidRequest(err)
 	}
 	return err
 }
@@ -91,55 +92,55 @@ type quoteDetail struct {
 	Session wire.MarketSession `json:"session"`
 }
 
-func (s *server) marketStocks(c *call) (reply, error) {
-	q := c.r.URL.Query()
-	page, size, err := paging(q)
+func (s *server) marketStocks(c *httpx.Call) (httpx.Reply, error) {
+	q := c.R.URL.Query()
+	page, size, err := httpx.Paging(q)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
 	p, err := s.mkt.Stocks(market.ListQuery{Tab: q.Get("tab"), Market: q.Get("market"), Type: q.Get("type"), Page: page, Size: size})
 	if err != nil {
-		return reply{}, marketError(err)
+		return httpx.Reply{}, marketError(err)
 	}
-	return ok(wire.QuotePage{Items: quotesOut(p.Items), Page: p.Page, HasMore: p.HasMore, Total: p.Total})
+	return httpx.OK(wire.QuotePage{Items: quotesOut(p.Items), Page: p.Page, HasMore: p.HasMore, Total: p.Total})
 }
 
-func (s *server) marketQuote(c *call) (reply, error) {
-	q, err := s.mkt.Quote(mux.Vars(c.r)["symbol"])
+func (s *server) marketQuote(c *httpx.Call) (httpx.Reply, error) {
+	q, err := s.mkt.Quote(mux.Vars(c.R)["symbol"])
 	if err != nil {
-		return reply{}, marketError(err)
+		return httpx.Reply{}, marketError(err)
 	}
 	ss := s.mkt.Session()
-	return ok(quoteDetail{Quote: quoteOut(q), Session: wire.MarketSession{
+	return httpx.OK(quoteDetail{Quote: quoteOut(q), Session: wire.MarketSession{
 		Phase: wire.MarketSessionPhase(ss.Phase), Open: ss.Phase != "closed", Demo: ss.Demo,
 	}})
 }
 
-func (s *server) marketCandles(c *call) (reply, error) {
-	q := c.r.URL.Query()
+func (s *server) marketCandles(c *httpx.Call) (httpx.Reply, error) {
+	q := c.R.URL.Query()
 	interval := q.Get("interval")
 	if interval == "" {
-		return reply{}, errInvalidRequest(errors.New("interval is required"))
+		return httpx.Reply{}, httpx.InvalidRequest(errors.New("interval is required"))
 	}
 	var before time.Time
 	if v := q.Get("before"); v != "" {
 		t, err := time.Parse(time.RFC3339, v)
 		if err != nil {
-			return reply{}, errInvalidRequest(fmt.Errorf("before %q", v))
+			return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("before %q", v))
 		}
 		before = t
 	}
 	limit := defaultCandlePage
 	if v := q.Get("limit"); v != "" {
-		n, err := queryCount(v)
+		n, err := httpx.QueryCount(v)
 		if err != nil || n < 1 || n > maxCandlePage {
-			return reply{}, errInvalidRequest(fmt.Errorf("limit %q", v))
+			return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("limit %q", v))
 		}
 		limit = n
 	}
-	cs, err := s.mkt.Candles(mux.Vars(c.r)["symbol"], interval, before, limit+1)
+	cs, err := s.mkt.Candles(mux.Vars(c.R)["symbol"], interval, before, limit+1)
 	if err != nil {
-		return reply{}, marketError(err)
+		return httpx.Reply{}, marketError(err)
 	}
 	more := len(cs) > limit
 	if more {
@@ -149,31 +150,31 @@ func (s *server) marketCandles(c *call) (reply, error) {
 	for i, cd := range cs {
 		items[i] = candleOut(cd)
 	}
-	return ok(wire.CandlePage{Items: items, HasMore: more})
+	return httpx.OK(wire.CandlePage{Items: items, HasMore: more})
 }
 
-func (s *server) marketSearch(c *call) (reply, error) {
-	q := strings.TrimSpace(c.r.URL.Query().Get("q"))
+func (s *server) marketSearch(c *httpx.Call) (httpx.Reply, error) {
+	q := strings.TrimSpace(c.R.URL.Query().Get("q"))
 	if len([]rune(q)) > maxSearchQuery {
-		return reply{}, errInvalidRequest(fmt.Errorf("q of %d characters", len([]rune(q))))
+		return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("q of %d characters", len([]rune(q))))
 	}
 	if q == "" {
-		return ok([]wire.Quote{})
+		return httpx.OK([]wire.Quote{})
 	}
-	return ok(quotesOut(s.mkt.Search(q, searchResults)))
+	return httpx.OK(quotesOut(s.mkt.Search(q, searchResults)))
 }
 
-func (s *server) marketIndices(c *call) (reply, error) {
-	return ok(quotesOut(s.mkt.Indices()))
+func (s *server) marketIndices(c *httpx.Call) (httpx.Reply, error) {
+	return httpx.OK(quotesOut(s.mkt.Indices()))
 }
 
-func (s *server) marketHot(c *call) (reply, error) {
-	m := c.r.URL.Query().Get("market")
+func (s *server) marketHot(c *httpx.Call) (httpx.Reply, error) {
+	m := c.R.URL.Query().Get("market")
 	qs, err := s.hot.top(s.mkt, m)
 	if err != nil {
-		return reply{}, marketError(err)
+		return httpx.Reply{}, marketError(err)
 	}
-	return ok(quotesOut(qs))
+	return httpx.OK(quotesOut(qs))
 }
 
 // hotLists caches the hot list per market for a second: it is a sort of every instrument of the
@@ -215,26 +216,26 @@ func (h *hotLists) top(mkt *market.Service, m string) ([]market.Quote, error) {
 }
 
 // optionalList is the spec's favourites call: a POST that only reads.
-func (s *server) optionalList(c *call) (reply, error) {
-	body, err := readBody(c.w, c.r)
+func (s *server) optionalList(c *httpx.Call) (httpx.Reply, error) {
+	body, err := httpx.ReadBody(c.W, c.R)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	c.body = body
+	c.Body = body
 	var req wire.OptionalListRequest
-	if err := c.decode("OptionalListRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("OptionalListRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
 	if !req.Type.Valid() {
-		return reply{}, errInvalidRequest(fmt.Errorf("type %q", req.Type))
+		return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("type %q", req.Type))
 	}
 	only := market.Filter(string(req.Type)) // one market, or "" for all of them (all, twd)
 	if req.Type == wire.OptionalListRequestTypeAll {
 		only = ""
 	}
-	syms, err := s.read.Favorites(c.ctx(), c.sess.MemberID)
+	syms, err := s.read.Favorites(c.Ctx(), c.Sess.MemberID)
 	if err != nil {
-		return reply{}, fmt.Errorf("favorites of %s: %w", c.sess.MemberID, err)
+		return httpx.Reply{}, fmt.Errorf("favorites of %s: %w", c.Sess.MemberID, err)
 	}
 	out := make([]wire.Quote, 0, len(syms))
 	for _, sym := range syms {
@@ -248,7 +249,7 @@ func (s *server) optionalList(c *call) (reply, error) {
 		q.Bids, q.Asks = nil, nil // lists carry no best five
 		out = append(out, quoteOut(q))
 	}
-	return ok(out)
+	return httpx.OK(out)
 }
 
 // favoriteSymbol is the canonical code of a stock or ETF, or 404 not_found.
@@ -260,30 +261,30 @@ func (s *server) favoriteSymbol(symbol string) (string, error) {
 	return in.Symbol, nil
 }
 
-func (s *server) addFavorite(c *call) (reply, error) {
+func (s *server) addFavorite(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.FavoriteRequest
-	if err := c.decode("FavoriteRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("FavoriteRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
 	sym, err := s.favoriteSymbol(req.Symbol)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.AddFavorite(c.ctx(), c.meta(), c.sess.MemberID, sym)
+	res, err := s.cmd.AddFavorite(c.Ctx(), c.Meta(), c.Sess.MemberID, sym)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	return ok(wire.FavoriteResult{Symbol: sym, Position: res.Position})
+	return httpx.OK(wire.FavoriteResult{Symbol: sym, Position: res.Position})
 }
 
-func (s *server) removeFavorite(c *call) (reply, error) {
-	sym, err := s.favoriteSymbol(mux.Vars(c.r)["symbol"])
+func (s *server) removeFavorite(c *httpx.Call) (httpx.Reply, error) {
+	sym, err := s.favoriteSymbol(mux.Vars(c.R)["symbol"])
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.RemoveFavorite(c.ctx(), c.meta(), c.sess.MemberID, sym)
+	res, err := s.cmd.RemoveFavorite(c.Ctx(), c.Meta(), c.Sess.MemberID, sym)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	return ok(wire.FavoriteResult{Symbol: sym, Position: res.Position})
+	return httpx.OK(wire.FavoriteResult{Symbol: sym, Position: res.Position})
 }

@@ -157,7 +157,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	st.idem = srv.idem
 	st.decodes = srv.decodes
 	st.ws = srv.ws
-	st.handler = srv.router()
+	st.handler = srv.router(srv.capabilities())
 	return st, nil
 }
 
