@@ -1,6 +1,9 @@
 package api
 
-import "github.com/lotbook/lotbook/api/httpx"
+import (
+	"github.com/lotbook/lotbook/api/httpx"
+	marketapi "github.com/lotbook/lotbook/api/market"
+)
 
 // capabilities lists every module of the HTTP side, one line each: a new capability adds its
 // package under api/ and its line here. The list lives in package api, not cmd/lotbook, because
@@ -8,6 +11,7 @@ import "github.com/lotbook/lotbook/api/httpx"
 // modules take their dependencies from the Stack's server.
 func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
+		marketapi.New(s.cmd, s.read, s.mkt),
 		s, // the handlers not yet in packages of their own
 	}
 }

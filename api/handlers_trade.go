@@ -97,9 +97,9 @@ func (s *server) orders(c *httpx.Call) (httpx.Reply, error) {
 func tradeOrderOut(o projections.Order) wire.TradeOrder {
 	return wire.TradeOrder{OrderNo: o.OrderNo, PositionId: o.PositionID, Intent: wire.TradeOrderIntent(o.Intent), Symbol: o.Symbol,
 		Name: o.Name, Side: wire.TradeOrderSide(o.Side), Direction: wire.TradeOrderDirection(o.Direction), Type: wire.TradeOrderType(o.Type),
-		Shares: o.Shares, OddLot: o.OddLot, Price: price(o.Price), Leverage: o.Leverage.StringFixed(2), DayTrade: o.DayTrade,
+		Shares: o.Shares, OddLot: o.OddLot, Price: httpx.Price(o.Price), Leverage: o.Leverage.StringFixed(2), DayTrade: o.DayTrade,
 		PlacedBy: wire.TradeOrderPlacedBy(o.PlacedBy), TradingDay: o.TradingDay, Status: wire.TradeOrderStatus(o.Status),
-		Reason: o.Reason, Filled: o.Filled, AvgPrice: price(o.AvgPrice()), Amount: money(o.Amount), Commission: money(o.Commission),
+		Reason: o.Reason, Filled: o.Filled, AvgPrice: httpx.Price(o.AvgPrice()), Amount: money(o.Amount), Commission: money(o.Commission),
 		Tax: money(o.Tax), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
 }
 
@@ -122,8 +122,8 @@ func positionOut(p projections.Position, v valuation.Position) wire.TradePositio
 	return wire.TradePosition{Id: p.ID, OrderNo: p.ID, Symbol: p.Symbol, Name: p.Name,
 		InstrumentType: wire.TradePositionInstrumentType(p.Kind), Direction: wire.TradePositionDirection(p.Direction),
 		Status: wire.TradePositionStatus(p.Status), Shares: v.Shares, ClosingShares: p.Closing, Lots: v.Lots.StringFixed(3),
-		Leverage: p.Leverage.StringFixed(2), DayTrade: p.DayTrade, EntryPrice: price(p.EntryPrice()), ExitPrice: price(p.ExitPrice()),
-		Price: price(v.Price), MarketValue: money(v.MarketValue), Fee: money(p.Fees), Tax: money(p.Tax), Margin: money(v.Own),
+		Leverage: p.Leverage.StringFixed(2), DayTrade: p.DayTrade, EntryPrice: httpx.Price(p.EntryPrice()), ExitPrice: httpx.Price(p.ExitPrice()),
+		Price: httpx.Price(v.Price), MarketValue: money(v.MarketValue), Fee: money(p.Fees), Tax: money(p.Tax), Margin: money(v.Own),
 		Loan: money(p.Loan), Profit: money(p.Profit), UnrealisedProfit: money(v.Unrealised),
 		OpenedAt: optTime(p.OpenedAt), ClosedAt: optTime(p.ClosedAt), CreatedAt: p.CreatedAt.UTC()}
 }

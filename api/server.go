@@ -41,7 +41,6 @@ type server struct {
 	calendar commands.Calendar
 	sealer   *secret.Sealer // opens ID numbers for ops reviewing them
 	mkt      *market.Service
-	hot      *hotLists
 	ws       *wsHub
 	trade    *engine.Engine
 	pages    *audit.Pager // the auditor's timeline, with balance checkpoints between pages
@@ -96,15 +95,6 @@ func (s *server) Routes() []httpx.Route {
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/withdrawals", httpx.IdemNone, s.opsWithdrawals),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/approve", httpx.IdemRequired, s.approveWithdrawal),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/reject", httpx.IdemRequired, s.rejectWithdrawal),
-		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks", httpx.IdemNone, s.marketStocks),
-		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks/{symbol}", httpx.IdemNone, s.marketQuote),
-		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks/{symbol}/candles", httpx.IdemNone, s.marketCandles),
-		httpx.Op(httpx.Public, "GET", "/api/vue/market/search", httpx.IdemNone, s.marketSearch),
-		httpx.Op(httpx.Public, "GET", "/api/vue/market/indices", httpx.IdemNone, s.marketIndices),
-		httpx.Op(httpx.Public, "GET", "/api/vue/market/hot", httpx.IdemNone, s.marketHot),
-		httpx.Op(httpx.Member, "POST", "/api/vue/user/Optionallist", httpx.IdemNone, s.optionalList),
-		httpx.Op(httpx.Member, "POST", "/api/vue/user/favorites", httpx.IdemRequired, s.addFavorite),
-		httpx.Op(httpx.Member, "DELETE", "/api/vue/user/favorites/{symbol}", httpx.IdemRequired, s.removeFavorite),
 		httpx.Op(httpx.Member, "POST", "/api/vue/trade/orders", httpx.IdemRequired, s.placeOrder),
 		httpx.Op(httpx.Member, "GET", "/api/vue/trade/orders", httpx.IdemNone, s.orders),
 		httpx.Op(httpx.Member, "DELETE", "/api/vue/trade/orders/{orderNo}", httpx.IdemRequired, s.cancelOrder),

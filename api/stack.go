@@ -186,7 +186,6 @@ func (st *Stack) newServer() *server {
 		idem:         newIdemRecords(st.Read, st.cfg.Logger),
 		metrics:      newHTTPMetrics(st.Registry),
 		mkt:          st.Market,
-		hot:          newHotLists(),
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
 		pages:        audit.NewPager(st.Store, timelineCheckpoints),

@@ -5,6 +5,7 @@ import (
 	"net/http"
 
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/shopspring/decimal"
 )
 
 // Envelope is the body of every answer under /api/vue/.
@@ -45,3 +46,6 @@ func WriteOKKey(w http.ResponseWriter, key wire.MessageKey, data any) {
 	}
 	WriteRaw(w, http.StatusOK, EncodeEnvelope(1, key, data))
 }
+
+// Price renders a price or amount with two decimals, as the exchange quotes them.
+func Price(d decimal.Decimal) string { return d.StringFixed(2) }
