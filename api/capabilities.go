@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/lotbook/lotbook/api/httpx"
+	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
 )
 
@@ -11,6 +12,7 @@ import (
 // modules take their dependencies from the Stack's server.
 func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
+		identity.New(s.cmd, s.read, s.sealer),
 		marketapi.New(s.cmd, s.read, s.mkt),
 		s, // the handlers not yet in packages of their own
 	}

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -12,7 +13,9 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/commands/trading/engine"
+	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/valuation"
 )
@@ -245,4 +248,44 @@ func orDefault(s, def string) string {
 		return def
 	}
 	return s
+}
+
+// realNameStatus is a member's identity status for /user/info and the ops member list: the
+// member_funds read model knows it once they submitted.
+func realNameStatuses(ctx context.Context, rd *projections.Reader, memberIDs ...string) (map[string]wire.RealNameStatus, error) {
+	st, err := rd.RealNameStatuses(ctx, memberIDs)
+	if err != nil {
+		return nil, fmt.Errorf("realname statuses: %w", err)
+	}
+	out := make(map[string]wire.RealNameStatus, len(memberIDs))
+	for _, id := range memberIDs {
+		out[id] = wire.RealNameStatus(orDefault(st[id], events.RealNameStatusUnverified))
+	}
+	return out, nil
+}
+
+// creditScore is the member's score: the start value until an event changed it.
+func creditScore(ctx context.Context, rd *projections.Reader, memberID string) (int, error) {
+	score, found, err := rd.CreditScoreOf(ctx, memberID)
+	if err != nil {
+		return 0, err
+	}
+	if !found {
+		return credit.Start, nil
+	}
+	return score, nil
+}
+
+func (s *server) creditRule(c *httpx.Call) (httpx.Reply, error) {
+	score, err := creditScore(c.Ctx(), s.read.Reader, c.Sess.MemberID)
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	rule := commands.PublishedCreditRule()
+	changes := make([]wire.CreditChange, 0, len(rule.Changes))
+	for _, ch := range rule.Changes {
+		changes = append(changes, wire.CreditChange{Reason: wire.CreditChangeReason(ch.Reason), Delta: ch.Delta})
+	}
+	return httpx.OK(wire.CreditRule{Score: score, Start: rule.Start, Min: rule.Min, Max: rule.Max,
+		WithdrawThreshold: rule.WithdrawThreshold, Changes: changes})
 }

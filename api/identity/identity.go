@@ -1,28 +1,52 @@
-package api
+// Package identity is the identity capability's HTTP side: a member's verification of their real
+// name (submitted, viewed, reviewed by ops) and their bank cards.
+package identity
 
 import (
-	"context"
 	"fmt"
-
-	"github.com/gorilla/mux"
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/bank"
-	"github.com/lotbook/lotbook/commands/rules/credit"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 )
 
-// Identity verification, bank cards and the credit-score rule.
+// Module serves the identity routes.
+type Module struct {
+	cmd    *commands.Service
+	read   *projections.ReadDB
+	sealer *secret.Sealer // opens ID numbers for ops reviewing them
+}
 
-func (s *server) submitRealName(c *httpx.Call) (httpx.Reply, error) {
+// New is the identity module over the command service, the read models and the sealer of ID
+// numbers.
+func New(cmd *commands.Service, read *projections.ReadDB, sealer *secret.Sealer) *Module {
+	return &Module{cmd: cmd, read: read, sealer: sealer}
+}
+
+// Routes are the identity operations of openapi.yaml.
+func (m *Module) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Op(httpx.Member, "GET", "/api/vue/user/realname", httpx.IdemNone, m.myRealName),
+		httpx.Op(httpx.Member, "POST", "/api/vue/user/realname", httpx.IdemRequired, m.submitRealName),
+		httpx.Op(httpx.Member, "GET", "/api/vue/user/cards", httpx.IdemNone, m.myCards),
+		httpx.Op(httpx.Member, "POST", "/api/vue/user/cards", httpx.IdemRequired, m.bindCard),
+		httpx.Op(httpx.Member, "DELETE", "/api/vue/user/cards/{id}", httpx.IdemRequired, m.unbindCard),
+		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/realname", httpx.IdemNone, m.opsRealNames),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/approve", httpx.IdemRequired, m.approveRealName),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/reject", httpx.IdemRequired, m.rejectRealName),
+	}
+}
+
+func (m *Module) submitRealName(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.RealNameRequest
 	if err := c.Decode("RealNameRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.RealNameInput{
+	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.RealNameInput{
 		Name: req.Name, IDNumber: req.IdNumber, FrontFileID: req.FrontFileId, BackFileID: req.BackFileId,
 	})
 	if err != nil {
@@ -31,8 +55,8 @@ func (s *server) submitRealName(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.Reply{Key: wire.MessageKeyRealnameSubmitted, Data: wire.RealNameResult{Status: wire.RealNameStatusPending, Position: res.Position}}, nil
 }
 
-func (s *server) myRealName(c *httpx.Call) (httpx.Reply, error) {
-	rn, err := s.read.RealNameOf(c.Ctx(), c.Sess.MemberID)
+func (m *Module) myRealName(c *httpx.Call) (httpx.Reply, error) {
+	rn, err := m.read.RealNameOf(c.Ctx(), c.Sess.MemberID)
 	if httpx.IsNotFound(err) {
 		return httpx.OK(wire.RealNameView{Status: wire.RealNameStatusUnverified})
 	}
@@ -50,47 +74,7 @@ func (s *server) myRealName(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(out)
 }
 
-// realNameStatus is a member's identity status for /user/info and the ops member list: the
-// member_funds read model knows it once they submitted.
-func realNameStatuses(ctx context.Context, rd *projections.Reader, memberIDs ...string) (map[string]wire.RealNameStatus, error) {
-	st, err := rd.RealNameStatuses(ctx, memberIDs)
-	if err != nil {
-		return nil, fmt.Errorf("realname statuses: %w", err)
-	}
-	out := make(map[string]wire.RealNameStatus, len(memberIDs))
-	for _, id := range memberIDs {
-		out[id] = wire.RealNameStatus(orDefault(st[id], events.RealNameStatusUnverified))
-	}
-	return out, nil
-}
-
-// creditScore is the member's score: the start value until an event changed it.
-func creditScore(ctx context.Context, rd *projections.Reader, memberID string) (int, error) {
-	score, found, err := rd.CreditScoreOf(ctx, memberID)
-	if err != nil {
-		return 0, err
-	}
-	if !found {
-		return credit.Start, nil
-	}
-	return score, nil
-}
-
-func (s *server) creditRule(c *httpx.Call) (httpx.Reply, error) {
-	score, err := creditScore(c.Ctx(), s.read.Reader, c.Sess.MemberID)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	rule := commands.PublishedCreditRule()
-	changes := make([]wire.CreditChange, 0, len(rule.Changes))
-	for _, ch := range rule.Changes {
-		changes = append(changes, wire.CreditChange{Reason: wire.CreditChangeReason(ch.Reason), Delta: ch.Delta})
-	}
-	return httpx.OK(wire.CreditRule{Score: score, Start: rule.Start, Min: rule.Min, Max: rule.Max,
-		WithdrawThreshold: rule.WithdrawThreshold, Changes: changes})
-}
-
-func (s *server) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	status, page, size, err := httpx.QueueQuery(c, events.RealNameStatusPending, func(status string) bool {
 		switch status {
 		case events.RealNameStatusPending, events.RealNameStatusVerified, events.RealNameStatusRejected:
@@ -101,14 +85,14 @@ func (s *server) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	subs, more, err := s.read.RealNameQueue(c.Ctx(), status, page, size)
+	subs, more, err := m.read.RealNameQueue(c.Ctx(), status, page, size)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("realname queue: %w", err)
 	}
 	items := make([]wire.OpsRealName, 0, len(subs))
 	for _, rn := range subs {
 		// Ops review the number itself: opened here, for this answer only, never logged.
-		id, err := s.sealer.Open(rn.IDCipher, commands.SealContextIDNumber(rn.MemberID))
+		id, err := m.sealer.Open(rn.IDCipher, commands.SealContextIDNumber(rn.MemberID))
 		if err != nil {
 			return httpx.Reply{}, fmt.Errorf("open the ID number of %s: %w", rn.Account, err)
 		}
@@ -119,7 +103,7 @@ func (s *server) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.OpsRealNamePage{Items: items, Page: page, HasMore: more})
 }
 
-func (s *server) approveRealName(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) approveRealName(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.ApproveRequest
 	if err := c.Decode("ApproveRequest", &req); err != nil {
 		return httpx.Reply{}, err
@@ -128,22 +112,22 @@ func (s *server) approveRealName(c *httpx.Call) (httpx.Reply, error) {
 	if req.Remark != nil {
 		remark = *req.Remark
 	}
-	return s.reviewRealName(c, remark, true)
+	return m.reviewRealName(c, remark, true)
 }
 
-func (s *server) rejectRealName(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) rejectRealName(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.RejectRequest
 	if err := c.Decode("RejectRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	return s.reviewRealName(c, req.Remark, false)
+	return m.reviewRealName(c, req.Remark, false)
 }
 
-func (s *server) reviewRealName(c *httpx.Call, remark string, approve bool) (httpx.Reply, error) {
-	account := mux.Vars(c.R)["account"]
-	review := s.cmd.RejectRealName
+func (m *Module) reviewRealName(c *httpx.Call, remark string, approve bool) (httpx.Reply, error) {
+	account := c.Var("account")
+	review := m.cmd.RejectRealName
 	if approve {
-		review = s.cmd.ApproveRealName
+		review = m.cmd.ApproveRealName
 	}
 	res, err := review(c.Ctx(), c.Meta(), account, remark)
 	if err != nil {
@@ -152,7 +136,7 @@ func (s *server) reviewRealName(c *httpx.Call, remark string, approve bool) (htt
 	return httpx.OK(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
 }
 
-func (s *server) bindCard(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.BindCardRequest
 	if err := c.Decode("BindCardRequest", &req); err != nil {
 		return httpx.Reply{}, err
@@ -165,7 +149,7 @@ func (s *server) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	if req.Upi != nil {
 		in.UPI = *req.Upi
 	}
-	res, err := s.cmd.BindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, in)
+	res, err := m.cmd.BindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, in)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -177,8 +161,8 @@ func cardOut(cd projections.Card) wire.BankCard {
 		CardNumberMasked: bank.Mask(cd.Last4), Last4: cd.Last4, Ifsc: cd.IFSC, Upi: cd.UPI, BoundAt: cd.BoundAt.UTC()}
 }
 
-func (s *server) myCards(c *httpx.Call) (httpx.Reply, error) {
-	cards, err := s.read.CardsOf(c.Ctx(), c.Sess.MemberID)
+func (m *Module) myCards(c *httpx.Call) (httpx.Reply, error) {
+	cards, err := m.read.CardsOf(c.Ctx(), c.Sess.MemberID)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("cards of %s: %w", c.Sess.MemberID, err)
 	}
@@ -189,8 +173,8 @@ func (s *server) myCards(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(out)
 }
 
-func (s *server) unbindCard(c *httpx.Call) (httpx.Reply, error) {
-	res, err := s.cmd.UnbindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, mux.Vars(c.R)["id"])
+func (m *Module) unbindCard(c *httpx.Call) (httpx.Reply, error) {
+	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, c.Var("id"))
 	if err != nil {
 		return httpx.Reply{}, err
 	}
