@@ -6,10 +6,11 @@ import (
 	marketapi "github.com/lotbook/lotbook/api/market"
 )
 
-// capabilities lists every module of the HTTP side, one line each: a new capability adds its
-// package under api/ and its line here. The list lives in package api, not cmd/lotbook, because
-// every Stack is built by OpenStack (lotbook serve, rebuild and user, and every test) and the
-// modules take their dependencies from the Stack's server.
+// capabilities is the HTTP side's composition root: every module, one line each. A new
+// capability adds its package under api/ (its handlers and their routes) and its line here.
+// The list lives in package api, not cmd/lotbook, because OpenStack builds every Stack (lotbook
+// serve and each test of this package) and the modules take their dependencies from what it
+// opened; a list in cmd/lotbook would need a twin in the tests.
 func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
 		identity.New(s.cmd, s.read, s.sealer),

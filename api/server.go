@@ -39,7 +39,7 @@ type server struct {
 	demo     bool
 	now      func() time.Time
 	calendar commands.Calendar
-	sealer   *secret.Sealer // opens ID numbers for ops reviewing them
+	sealer   *secret.Sealer // keys request fingerprints; api/identity opens ID numbers with it
 	mkt      *market.Service
 	ws       *wsHub
 	trade    *engine.Engine
@@ -55,8 +55,9 @@ type server struct {
 	metrics                           *httpMetrics
 }
 
-// routes are the operations still served by package api itself; capabilities with packages of
-// their own declare theirs there and are listed in capabilities (capabilities.go).
+// Routes are the operations still served by package api itself (users and sessions, files, funds
+// and withdrawals, ops and audit, trading); capabilities with packages of their own declare
+// theirs there, and capabilities (capabilities.go) lists both.
 func (s *server) Routes() []httpx.Route {
 	return []httpx.Route{
 		httpx.Op(httpx.Public, "POST", "/api/vue/user/register", httpx.IdemOptional, s.register),
