@@ -1,6 +1,7 @@
 package api
 
 import (
+	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
@@ -13,6 +14,7 @@ import (
 // opened; a list in cmd/lotbook would need a twin in the tests.
 func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
+		audit.New(s.read, s.store),
 		identity.New(s.cmd, s.read, s.sealer),
 		marketapi.New(s.cmd, s.read, s.mkt),
 		s, // the handlers not yet in packages of their own

@@ -30,7 +30,7 @@ func (s *server) channels(c *httpx.Call) (httpx.Reply, error) {
 			continue // switched off by ops: members do not see it
 		}
 		out = append(out, wire.DepositChannel{
-			Id: ch.ID, Name: ch.Name, Currency: ch.Currency, Min: money(ch.Min), Max: money(ch.Max),
+			Id: ch.ID, Name: ch.Name, Currency: ch.Currency, Min: httpx.Money(ch.Min), Max: httpx.Money(ch.Max),
 			Window:  windowOut(ch.Window),
 			OpenNow: window.Open(ch.Window, now, s.calendar),
 		})
@@ -132,7 +132,7 @@ func (s *server) opsDeposits(c *httpx.Call) (httpx.Reply, error) {
 	items := make([]wire.OpsDeposit, 0, len(deps))
 	for _, d := range deps {
 		items = append(items, wire.OpsDeposit{
-			OrderNo: d.OrderNo, Account: d.Account, Currency: d.Currency, Amount: money(d.Amount),
+			OrderNo: d.OrderNo, Account: d.Account, Currency: d.Currency, Amount: httpx.Money(d.Amount),
 			ChannelName: d.ChannelName, ProofFileId: d.ProofFileID, Status: wire.ReviewStatus(d.Status),
 			Remark: d.Remark, CreatedAt: d.CreatedAt.UTC(),
 		})

@@ -97,10 +97,10 @@ func (s *server) orders(c *httpx.Call) (httpx.Reply, error) {
 func tradeOrderOut(o projections.Order) wire.TradeOrder {
 	return wire.TradeOrder{OrderNo: o.OrderNo, PositionId: o.PositionID, Intent: wire.TradeOrderIntent(o.Intent), Symbol: o.Symbol,
 		Name: o.Name, Side: wire.TradeOrderSide(o.Side), Direction: wire.TradeOrderDirection(o.Direction), Type: wire.TradeOrderType(o.Type),
-		Shares: o.Shares, OddLot: o.OddLot, Price: httpx.Price(o.Price), Leverage: o.Leverage.StringFixed(2), DayTrade: o.DayTrade,
+		Shares: o.Shares, OddLot: o.OddLot, Price: httpx.Money(o.Price), Leverage: o.Leverage.StringFixed(2), DayTrade: o.DayTrade,
 		PlacedBy: wire.TradeOrderPlacedBy(o.PlacedBy), TradingDay: o.TradingDay, Status: wire.TradeOrderStatus(o.Status),
-		Reason: o.Reason, Filled: o.Filled, AvgPrice: httpx.Price(o.AvgPrice()), Amount: money(o.Amount), Commission: money(o.Commission),
-		Tax: money(o.Tax), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
+		Reason: o.Reason, Filled: o.Filled, AvgPrice: httpx.Money(o.AvgPrice()), Amount: httpx.Money(o.Amount), Commission: httpx.Money(o.Commission),
+		Tax: httpx.Money(o.Tax), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
 }
 
 // positionStatuses maps the positions filter (the app's tabs) to statuses.
@@ -122,9 +122,9 @@ func positionOut(p projections.Position, v valuation.Position) wire.TradePositio
 	return wire.TradePosition{Id: p.ID, OrderNo: p.ID, Symbol: p.Symbol, Name: p.Name,
 		InstrumentType: wire.TradePositionInstrumentType(p.Kind), Direction: wire.TradePositionDirection(p.Direction),
 		Status: wire.TradePositionStatus(p.Status), Shares: v.Shares, ClosingShares: p.Closing, Lots: v.Lots.StringFixed(3),
-		Leverage: p.Leverage.StringFixed(2), DayTrade: p.DayTrade, EntryPrice: httpx.Price(p.EntryPrice()), ExitPrice: httpx.Price(p.ExitPrice()),
-		Price: httpx.Price(v.Price), MarketValue: money(v.MarketValue), Fee: money(p.Fees), Tax: money(p.Tax), Margin: money(v.Own),
-		Loan: money(p.Loan), Profit: money(p.Profit), UnrealisedProfit: money(v.Unrealised),
+		Leverage: p.Leverage.StringFixed(2), DayTrade: p.DayTrade, EntryPrice: httpx.Money(p.EntryPrice()), ExitPrice: httpx.Money(p.ExitPrice()),
+		Price: httpx.Money(v.Price), MarketValue: httpx.Money(v.MarketValue), Fee: httpx.Money(p.Fees), Tax: httpx.Money(p.Tax), Margin: httpx.Money(v.Own),
+		Loan: httpx.Money(p.Loan), Profit: httpx.Money(p.Profit), UnrealisedProfit: httpx.Money(v.Unrealised),
 		OpenedAt: optTime(p.OpenedAt), ClosedAt: optTime(p.ClosedAt), CreatedAt: p.CreatedAt.UTC()}
 }
 
@@ -245,8 +245,8 @@ func (s *server) dayTrading(c *httpx.Call) (httpx.Reply, error) {
 	}
 	sum := valuation.DayTrading(ps, s.trade.Market(), today)
 	out := wire.DayTradingSummary{TradingDay: today, Positions: make([]wire.TradePosition, 0, len(sum.Items)), Orders: []wire.TradeOrder{},
-		HoldingShares: sum.HoldingShares, Valuation: money(sum.Valuation), Committed: money(sum.Committed),
-		Profit: money(sum.Profit), ReturnRate: sum.ReturnRate.StringFixed(2)}
+		HoldingShares: sum.HoldingShares, Valuation: httpx.Money(sum.Valuation), Committed: httpx.Money(sum.Committed),
+		Profit: httpx.Money(sum.Profit), ReturnRate: sum.ReturnRate.StringFixed(2)}
 	for _, it := range sum.Items {
 		out.Positions = append(out.Positions, positionOut(it.Row, it.Value))
 		for _, o := range orders[it.Row.ID] {

@@ -151,8 +151,8 @@ func (s *server) userInfo(c *httpx.Call) (httpx.Reply, error) {
 		FundPasswordSet: m.FundPasswordSet,
 		CreditScore:     score,
 		Flags:           flags,
-		Assets: wire.Assets{Available: money(assets.Available), Frozen: money(assets.Frozen), Total: money(assets.Total),
-			Profit: money(assets.Profit), Usd: money(assets.USD)},
+		Assets: wire.Assets{Available: httpx.Money(assets.Available), Frozen: httpx.Money(assets.Frozen), Total: httpx.Money(assets.Total),
+			Profit: httpx.Money(assets.Profit), Usd: httpx.Money(assets.USD)},
 	})
 }
 
@@ -240,8 +240,6 @@ func commandErrorAnswer(err error) (int, wire.MessageKey, bool) {
 	}
 	return 0, "", false
 }
-
-func money(d decimal.Decimal) string { return d.StringFixed(2) }
 
 func orDefault(s, def string) string {
 	if s == "" {

@@ -244,7 +244,7 @@ func (s *server) requestHash(actor, method, path string, payload []byte) string 
 	return s.sealer.KeyedHash("request", actor+"\n"+method+" "+path+"\n"+hex.EncodeToString(sum[:]))
 }
 
-// bind fingerprints the request for its command's metadata (c.meta) and claims its key: the
+// bind fingerprints the request for its command's metadata (c.Meta) and claims its key: the
 // stored answer of the same earlier request is replayed; a key that another caller, route or
 // payload used answers 409 idempotency_key_reused. It reports whether it answered the request.
 func (s *server) bind(c *httpx.Call, payload []byte) bool {

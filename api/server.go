@@ -21,7 +21,6 @@ import (
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
-	"github.com/lotbook/lotbook/projections/audit"
 )
 
 // waitBound caps every read-your-writes wait (Lotbook-Position, session lookups after login).
@@ -43,7 +42,6 @@ type server struct {
 	mkt      *market.Service
 	ws       *wsHub
 	trade    *engine.Engine
-	pages    *audit.Pager // the auditor's timeline, with balance checkpoints between pages
 
 	loginAccount, loginIP, registerIP *limiter
 	uploadMember                      *limiter
@@ -56,7 +54,7 @@ type server struct {
 }
 
 // Routes are the operations still served by package api itself (users and sessions, files, funds
-// and withdrawals, ops and audit, trading); capabilities with packages of their own declare
+// and withdrawals, ops, trading); capabilities with packages of their own declare
 // theirs there, and capabilities (capabilities.go) lists both.
 func (s *server) Routes() []httpx.Route {
 	return []httpx.Route{
@@ -78,7 +76,6 @@ func (s *server) Routes() []httpx.Route {
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/reject", httpx.IdemRequired, s.rejectDeposit),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/members", httpx.IdemNone, s.opsMembers),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/members/{account}/flags", httpx.IdemRequired, s.setFlag),
-		httpx.Op(httpx.Auditor, "GET", "/api/vue/audit/accounts/{account}/timeline", httpx.IdemNone, s.timeline),
 		httpx.Op(httpx.AnyUser, "GET", "/api/vue/user/creditRule", httpx.IdemNone, s.creditRule),
 		httpx.Op(httpx.AnyUser, "GET", "/api/vue/funds/withdrawChannels", httpx.IdemNone, s.withdrawChannels),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/withdrawals", httpx.IdemRequired, s.requestWithdrawal),

@@ -25,7 +25,6 @@ import (
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/calendar"
 	"github.com/lotbook/lotbook/projections"
-	"github.com/lotbook/lotbook/projections/audit"
 	"github.com/lotbook/lotbook/web"
 )
 
@@ -188,7 +187,6 @@ func (st *Stack) newServer() *server {
 		mkt:          st.Market,
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
-		pages:        audit.NewPager(st.Store, timelineCheckpoints),
 	}
 }
 

@@ -47,5 +47,5 @@ func WriteOKKey(w http.ResponseWriter, key wire.MessageKey, data any) {
 	WriteRaw(w, http.StatusOK, EncodeEnvelope(1, key, data))
 }
 
-// Price renders a price or amount with two decimals, as the exchange quotes them.
-func Price(d decimal.Decimal) string { return d.StringFixed(2) }
+// Money renders an amount or a price with two decimals, as the exchange quotes them.
+func Money(d decimal.Decimal) string { return d.StringFixed(2) }

@@ -81,10 +81,10 @@ func Quote(q mkt.Quote) wire.Quote {
 	return wire.Quote{
 		Symbol: q.Symbol, Name: q.Name, NameEn: q.NameEN,
 		Market: wire.MarketKind(q.Market), Type: wire.InstrumentType(q.Type),
-		Price: httpx.Price(q.Price), Change: httpx.Price(q.Change), ChangePercent: q.ChangePercent.StringFixed(2),
-		PrevClose: httpx.Price(q.PrevClose), Open: httpx.Price(q.Open), High: httpx.Price(q.High), Low: httpx.Price(q.Low),
-		Volume: q.Volume, Turnover: httpx.Price(q.Turnover),
-		LimitUp: httpx.Price(q.LimitUp), LimitDown: httpx.Price(q.LimitDown),
+		Price: httpx.Money(q.Price), Change: httpx.Money(q.Change), ChangePercent: q.ChangePercent.StringFixed(2),
+		PrevClose: httpx.Money(q.PrevClose), Open: httpx.Money(q.Open), High: httpx.Money(q.High), Low: httpx.Money(q.Low),
+		Volume: q.Volume, Turnover: httpx.Money(q.Turnover),
+		LimitUp: httpx.Money(q.LimitUp), LimitDown: httpx.Money(q.LimitDown),
 		Bids: levels(q.Bids), Asks: levels(q.Asks),
 		Time: q.Time.UTC(),
 	}
@@ -93,7 +93,7 @@ func Quote(q mkt.Quote) wire.Quote {
 func levels(ls []mkt.Level) []wire.BookLevel {
 	out := make([]wire.BookLevel, len(ls))
 	for i, l := range ls {
-		out[i] = wire.BookLevel{Price: httpx.Price(l.Price), Size: l.Size}
+		out[i] = wire.BookLevel{Price: httpx.Money(l.Price), Size: l.Size}
 	}
 	return out
 }
@@ -108,8 +108,8 @@ func quotes(qs []mkt.Quote) []wire.Quote {
 
 // Candle is a candle as the contract (and the WebSocket's candle frames) show it.
 func Candle(c mkt.Candle) wire.Candle {
-	return wire.Candle{Time: c.Time.UTC(), Open: httpx.Price(c.Open), High: httpx.Price(c.High), Low: httpx.Price(c.Low),
-		Close: httpx.Price(c.Close), Volume: c.Volume, Turnover: httpx.Price(c.Turnover)}
+	return wire.Candle{Time: c.Time.UTC(), Open: httpx.Money(c.Open), High: httpx.Money(c.High), Low: httpx.Money(c.Low),
+		Close: httpx.Money(c.Close), Volume: c.Volume, Turnover: httpx.Money(c.Turnover)}
 }
 
 // quoteDetail is the QuoteDetail schema: a quote with the session (same JSON as the generated
