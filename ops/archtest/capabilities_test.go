@@ -7,9 +7,10 @@ import (
 	"testing"
 )
 
-// apiShared are the api packages every capability may import: the HTTP core and the contract's
-// generated types. They import no capability themselves.
-var apiShared = ours("api/httpx", "api/wire")
+// apiShared are the api packages that are no capability: the HTTP core and the contract's
+// generated types, which every capability may import, and the tests' image maker. They import
+// no capability themselves.
+var apiShared = ours("api/httpx", "api/wire", "api/testimage")
 
 // apiCapability names the capability an api package belongs to ("market" for api/market and its
 // subpackages); "" for package api itself, the shared packages and anything outside api.
