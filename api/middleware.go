@@ -201,13 +201,13 @@ func (s *server) command(c *httpx.Call, rt httpx.Route) {
 			writeError(c.W, c.R, s.log, httpx.InvalidRequest(fmt.Errorf("Idempotency-Key is not a UUID")))
 			return
 		}
-	} else if rt.Idem == httpx.IdemRequired {
+	} else if rt.Idem != httpx.IdemOptional {
 		writeError(c.W, c.R, s.log, httpx.Refuse(http.StatusBadRequest, wire.MessageKeyIdempotencyKeyRequired, nil))
 		return
 	}
 	c.IdemKey = key
 	// Register and login answers hold a token the server never keeps; logout goes with them.
-	c.Replayable = rt.Idem == httpx.IdemRequired
+	c.Replayable = rt.Idem != httpx.IdemOptional
 	if key != "" {
 		// Requests under one key run one at a time in this process, so the second of two
 		// duplicates finds the first one's claim.
@@ -218,7 +218,7 @@ func (s *server) command(c *httpx.Call, rt httpx.Route) {
 		}
 		defer unlock()
 	}
-	if rt.Path != "/api/vue/files" { // multipart bodies are read and bound by the upload handler
+	if rt.Idem != httpx.IdemOwnBody {
 		body, err := httpx.ReadBody(c.W, c.R)
 		if err != nil {
 			writeError(c.W, c.R, s.log, err)

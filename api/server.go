@@ -66,7 +66,7 @@ func (s *server) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "POST", "/api/vue/user/fundPassword", httpx.IdemRequired, s.setFundPassword),
 		httpx.Op(httpx.Member, "POST", "/api/vue/user/fundPassword/change", httpx.IdemRequired, s.changeFundPassword),
 		httpx.Op(httpx.Public, "POST", "/api/vue/common/config", httpx.IdemNone, s.config),
-		httpx.Op(httpx.AnyUser, "POST", "/api/vue/files", httpx.IdemRequired, s.upload),
+		httpx.Op(httpx.AnyUser, "POST", "/api/vue/files", httpx.IdemOwnBody, s.upload),
 		httpx.Op(httpx.AnyUser, "GET", "/api/vue/files/{id}", httpx.IdemNone, s.file),
 		httpx.Op(httpx.AnyUser, "GET", "/api/vue/funds/channels", httpx.IdemNone, s.channels),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/deposits", httpx.IdemRequired, s.requestDeposit),

@@ -19,6 +19,7 @@ const (
 	IdemNone     Idem = iota // reads
 	IdemOptional             // login, register, logout: the key may be sent and is claimed, no answer is stored (it would hold a token)
 	IdemRequired             // every other state-changing request
+	IdemOwnBody              // as IdemRequired, but the handler reads its (multipart) body and binds the key to it
 )
 
 // Handler answers one call.
