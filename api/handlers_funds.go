@@ -161,7 +161,7 @@ func (s *server) depositOwner(c *httpx.Call) (string, string, error) {
 }
 
 // reviewCommand is an ops decision on one member's order (approve or reject).
-type reviewCommand func(ctx context.Context, meta commands.Meta, memberID, orderNo, remark string) (commands.OrderResult, error)
+type reviewCommand func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
 
 // approve and reject serve deposits and withdrawals alike; owner says whose order it is.
 func (s *server) approve(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand) (httpx.Reply, error) {
@@ -189,7 +189,7 @@ func (s *server) review(c *httpx.Call, owner func(*httpx.Call) (string, string, 
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := act(c.Ctx(), c.Meta(), memberID, orderNo, remark)
+	res, err := act(c.Ctx(), c.Meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

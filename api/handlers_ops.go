@@ -7,6 +7,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/projections"
 )
 
@@ -57,7 +58,7 @@ func (s *server) setFlag(c *httpx.Call) (httpx.Reply, error) {
 		return httpx.Reply{}, err
 	}
 	account := mux.Vars(c.R)["account"]
-	res, err := s.cmd.SetAccountFlag(c.Ctx(), c.Meta(), account, string(req.Flag), req.On, req.Reason)
+	res, err := s.cmd.SetAccountFlag(c.Ctx(), c.Meta(), commands.SetFlag{Account: account, Flag: string(req.Flag), On: req.On, Reason: req.Reason})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -57,7 +57,7 @@ func (s *server) cancelOrder(c *httpx.Call) (httpx.Reply, error) {
 			return httpx.Reply{}, err
 		}
 	}
-	res, err := s.cmd.CancelOrder(c.Ctx(), c.Meta(), c.Sess.MemberID, mux.Vars(c.R)["orderNo"])
+	res, err := s.cmd.CancelOrder(c.Ctx(), c.Meta(), commands.CancelOrder{MemberID: c.Sess.MemberID, OrderNo: mux.Vars(c.R)["orderNo"]})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -214,7 +214,7 @@ func (s *server) closePosition(c *httpx.Call) (httpx.Reply, error) {
 		return httpx.Reply{}, fmt.Errorf("position %s: %w", id, err)
 	}
 	in := commands.CloseInput{Lots: deref(req.Lots), Shares: deref(req.Shares), Type: string(req.Type), Price: deref(req.Price)}
-	res, err := s.cmd.ClosePosition(c.Ctx(), c.Meta(), c.Sess.MemberID, id, in, engine.View(s.trade.Market(), p.Symbol, s.now()))
+	res, err := s.cmd.ClosePosition(c.Ctx(), c.Meta(), commands.ClosePosition{MemberID: c.Sess.MemberID, PositionID: id, Close: in, Market: engine.View(s.trade.Market(), p.Symbol, s.now())})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -73,7 +73,7 @@ func (s *server) login(c *httpx.Call) (httpx.Reply, error) {
 	if m, err := s.read.MemberByAccount(c.Ctx(), req.Account); err == nil {
 		meta.Actor = m.Role + ":" + m.Account // staff log in here too
 	}
-	sess, err := s.cmd.Login(c.Ctx(), meta, req.Account, req.Password)
+	sess, err := s.cmd.Login(c.Ctx(), meta, commands.Login{Account: req.Account, Password: req.Password})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -89,7 +89,7 @@ func sessionMeta(c *httpx.Call, account string) commands.Meta {
 }
 
 func (s *server) logout(c *httpx.Call) (httpx.Reply, error) {
-	res, err := s.cmd.Logout(c.Ctx(), c.Meta(), c.Sess.MemberID, c.R.Header.Get("token"))
+	res, err := s.cmd.Logout(c.Ctx(), c.Meta(), commands.Logout{MemberID: c.Sess.MemberID, Token: c.R.Header.Get("token")})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -161,7 +161,7 @@ func (s *server) changePassword(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ChangePasswordRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.ChangeLoginPassword(c.Ctx(), c.Meta(), c.Sess.MemberID, req.OldPassword, req.NewPassword, req.ConfirmPassword)
+	res, err := s.cmd.ChangeLoginPassword(c.Ctx(), c.Meta(), commands.ChangePassword{MemberID: c.Sess.MemberID, Old: req.OldPassword, New: req.NewPassword, Confirm: req.ConfirmPassword})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -174,7 +174,7 @@ func (s *server) setFundPassword(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("SetFundPasswordRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.SetFundPassword(c.Ctx(), c.Meta(), c.Sess.MemberID, req.LoginPassword, req.FundPassword, req.ConfirmFundPassword)
+	res, err := s.cmd.SetFundPassword(c.Ctx(), c.Meta(), commands.SetFundPassword{MemberID: c.Sess.MemberID, LoginPassword: req.LoginPassword, FundPassword: req.FundPassword, Confirm: req.ConfirmFundPassword})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -186,7 +186,7 @@ func (s *server) changeFundPassword(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ChangeFundPasswordRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.ChangeFundPassword(c.Ctx(), c.Meta(), c.Sess.MemberID, req.OldFundPassword, req.FundPassword, req.ConfirmFundPassword)
+	res, err := s.cmd.ChangeFundPassword(c.Ctx(), c.Meta(), commands.ChangePassword{MemberID: c.Sess.MemberID, Old: req.OldFundPassword, New: req.FundPassword, Confirm: req.ConfirmFundPassword})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

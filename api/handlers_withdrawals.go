@@ -137,7 +137,7 @@ func (s *server) exchange(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ExchangeRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	x, err := s.cmd.Exchange(c.Ctx(), c.Meta(), c.Sess.MemberID, req.QuoteId)
+	x, err := s.cmd.Exchange(c.Ctx(), c.Meta(), commands.Exchange{MemberID: c.Sess.MemberID, QuoteID: req.QuoteId})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -161,8 +161,8 @@ func (h *harness) seed() {
 	}
 	c := h.st.Commands
 	must(c.IssueRootInviteCode(ctx, meta("seed-invite"), "LOTBOOK"))
-	must(c.AddStaff(ctx, meta("seed-ops"), "ops", events.RoleOps, "opsdemo1"))
-	must(c.AddStaff(ctx, meta("seed-audit"), "audit", events.RoleAuditor, "auditdemo1"))
+	must(c.AddStaff(ctx, meta("seed-ops"), commands.AddStaff{Account: "ops", Role: events.RoleOps, Password: "opsdemo1"}))
+	must(c.AddStaff(ctx, meta("seed-audit"), commands.AddStaff{Account: "audit", Role: events.RoleAuditor, Password: "auditdemo1"}))
 	weekdays := events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true}
 	must(c.ConfigureDepositChannel(ctx, meta("seed-bank"), commands.ChannelInput{
 		ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: weekdays, Enabled: true,

@@ -29,7 +29,7 @@ func BenchmarkDepositAndApprove(b *testing.B) {
 				b.Error(err)
 				return
 			}
-			if _, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ids[i], r.OrderNo, ""); err != nil {
+			if _, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: ids[i], OrderNo: r.OrderNo, Remark: ""}); err != nil {
 				b.Error(err)
 				return
 			}

@@ -3,7 +3,6 @@ package commands
 import (
 	"context"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 
@@ -47,24 +46,6 @@ type entry struct {
 
 func newEntry(stream string) *entry {
 	return &entry{stream: stream, st: stateFor(stream), seen: map[string]*record{}}
-}
-
-// stateFor picks the aggregate of a stream from its name.
-func stateFor(stream string) state {
-	switch {
-	case strings.HasPrefix(stream, "member-"):
-		return &memberState{}
-	case strings.HasPrefix(stream, "account-"):
-		return newAccountState(strings.TrimPrefix(stream, "account-"))
-	case strings.HasPrefix(stream, "invite-"):
-		return &inviteState{}
-	case stream == events.ConfigStream:
-		return newConfigState()
-	case strings.HasPrefix(stream, "idnumber-"), strings.HasPrefix(stream, "card-"):
-		return &guardState{}
-	default:
-		panic("commands: no aggregate for stream " + stream)
-	}
 }
 
 // replay is what command c already wrote to this stream, if anything. Events of c's id that

@@ -19,6 +19,8 @@ type configState struct {
 	wOrder      []string // withdrawal channel ids in the order first defined
 }
 
+func init() { registerStream(events.ConfigStream, func() state { return newConfigState() }) }
+
 func newConfigState() *configState {
 	return &configState{channels: map[string]events.DepositChannelConfigured{}, site: map[string]string{},
 		withdrawals: map[string]events.WithdrawalChannelConfigured{}}
@@ -79,6 +81,8 @@ type inviteState struct {
 	issued   bool
 	memberID string
 }
+
+func init() { registerStreams(events.InviteStream(""), func(string) state { return &inviteState{} }) }
 
 func (i *inviteState) apply(_ events.RecordedEvent, p events.Payload) {
 	if e, ok := p.(events.InviteCodeIssued); ok && !i.issued {

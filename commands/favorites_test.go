@@ -84,21 +84,21 @@ func TestFavoritesAgainstTheStore(t *testing.T) {
 	s := f.register("0912345678", "LOTBOOK")
 
 	m := meta("member:0912345678")
-	r1, err := f.svc.AddFavorite(f.ctx, m, s.MemberID, "2330")
+	r1, err := f.svc.AddFavorite(f.ctx, m, Favorite{MemberID: s.MemberID, Symbol: "2330"})
 	f.must(err)
-	again, err := f.svc.AddFavorite(f.ctx, m, s.MemberID, "2330") // replay of the same key
+	again, err := f.svc.AddFavorite(f.ctx, m, Favorite{MemberID: s.MemberID, Symbol: "2330"}) // replay of the same key
 	f.must(err)
 	if again != r1 {
 		t.Fatalf("replay %+v, first %+v", again, r1)
 	}
-	r2, err := f.svc.AddFavorite(f.ctx, meta("member:0912345678"), s.MemberID, "2330") // new key, no change
+	r2, err := f.svc.AddFavorite(f.ctx, meta("member:0912345678"), Favorite{MemberID: s.MemberID, Symbol: "2330"}) // new key, no change
 	f.must(err)
 	if r2.Position != r1.Position {
 		t.Fatalf("re-adding moved the position: %d -> %d", r1.Position, r2.Position)
 	}
-	_, err = f.svc.AddFavorite(f.ctx, meta("member:0912345678"), s.MemberID, "0050")
+	_, err = f.svc.AddFavorite(f.ctx, meta("member:0912345678"), Favorite{MemberID: s.MemberID, Symbol: "0050"})
 	f.must(err)
-	r3, err := f.svc.RemoveFavorite(f.ctx, meta("member:0912345678"), s.MemberID, "2330")
+	r3, err := f.svc.RemoveFavorite(f.ctx, meta("member:0912345678"), Favorite{MemberID: s.MemberID, Symbol: "2330"})
 	f.must(err)
 	if r3.Position <= r2.Position {
 		t.Fatalf("remove position %d after %d", r3.Position, r2.Position)
@@ -123,7 +123,7 @@ func TestFavoritesAgainstTheStore(t *testing.T) {
 		{"not-a-member", "2330", KeyAccountNotExist},
 		{events.MemberID("0900000000"), "2330", KeyAccountNotExist},
 	} {
-		_, err := f.svc.AddFavorite(f.ctx, meta("member:x"), tc.member, tc.sym)
+		_, err := f.svc.AddFavorite(f.ctx, meta("member:x"), Favorite{MemberID: tc.member, Symbol: tc.sym})
 		var ce *Error
 		if !errors.As(err, &ce) || ce.Key != tc.key {
 			t.Errorf("AddFavorite(%q, %q): %v, want %s", tc.member, tc.sym, err, tc.key)

@@ -15,6 +15,13 @@ import (
 
 // Withdrawals, currency exchange and the credit score: the account aggregate's part.
 
+// Order number prefixes of the funds part.
+const (
+	depositOrderPrefix    = "D"
+	withdrawalOrderPrefix = "W"
+	exchangeOrderPrefix   = "X"
+)
+
 // Withdrawal and exchange constants.
 const (
 	withdrawInterval = 30 * time.Second // one withdrawal request per member per interval
@@ -27,8 +34,17 @@ type quote struct {
 	used bool
 }
 
-// funds is the part of accountState this file keeps.
+// reviewOrder is a deposit or withdrawal awaiting (or past) ops review.
+type reviewOrder struct {
+	currency string
+	amount   decimal.Decimal
+	status   string
+}
+
+// funds is the account's part of deposits, withdrawals, currency exchange and the credit score.
 type funds struct {
+	deposits         map[string]*reviewOrder
+	proofs           map[string]string // proof file id -> the order number of the deposit it backs
 	withdrawals      map[string]*reviewOrder
 	lastWithdrawalAt time.Time
 	quotes           map[string]*quote
@@ -36,49 +52,84 @@ type funds struct {
 	score            int
 }
 
-func newFunds() funds {
-	return funds{withdrawals: map[string]*reviewOrder{}, quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
+// fundsPart reaches an account's funds.
+var fundsPart = registerAccountPart("funds", newFunds)
+
+func newFunds(accountLedger) *funds {
+	return &funds{deposits: map[string]*reviewOrder{}, proofs: map[string]string{}, withdrawals: map[string]*reviewOrder{},
+		quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
 }
 
-func (a *accountState) applyFunds(r events.RecordedEvent, p events.Payload) {
-	switch e := p.(type) {
-	case events.WithdrawalRequested:
-		a.withdrawals[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
-		a.lastWithdrawalAt = r.Metadata.ServerTime
-	case events.WithdrawalApproved:
-		if w := a.withdrawals[e.OrderNo]; w != nil {
-			w.status = events.ReviewApproved
-		}
-	case events.WithdrawalRejected:
-		if w := a.withdrawals[e.OrderNo]; w != nil {
-			w.status = events.ReviewRejected
-		}
-	case events.ExchangeQuoted:
-		// Forget long-expired quotes as new ones come, so the state stays small.
-		for id, q := range a.quotes {
-			if r.Metadata.ServerTime.Sub(q.ExpiresAt) > quoteKeep {
-				delete(a.quotes, id)
-			}
-		}
-		a.quotes[e.QuoteID] = &quote{ExchangeQuoted: e}
-	case events.ExchangeExecuted:
-		if q := a.quotes[e.QuoteID]; q != nil {
-			q.used = true
-		}
-		a.exchanges[e.OrderNo] = true
-	case events.CreditScoreChanged:
-		a.score = e.Score
+// reviewed records ops' decision on a deposit or withdrawal.
+func reviewed(orders map[string]*reviewOrder, orderNo, status string) {
+	if o := orders[orderNo]; o != nil {
+		o.status = status
 	}
 }
 
+func (f *funds) holdsOrder(no string) bool {
+	return f.deposits[no] != nil || f.withdrawals[no] != nil || f.exchanges[no]
+}
+
+func (f *funds) apply(r events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.DepositRequested:
+		f.deposits[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
+		if e.ProofFileID != "" {
+			f.proofs[e.ProofFileID] = e.OrderNo
+		}
+	case events.DepositApproved:
+		reviewed(f.deposits, e.OrderNo, events.ReviewApproved)
+	case events.DepositRejected:
+		reviewed(f.deposits, e.OrderNo, events.ReviewRejected)
+	case events.WithdrawalRequested:
+		f.withdrawals[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
+		f.lastWithdrawalAt = r.Metadata.ServerTime
+	case events.WithdrawalApproved:
+		reviewed(f.withdrawals, e.OrderNo, events.ReviewApproved)
+	case events.WithdrawalRejected:
+		reviewed(f.withdrawals, e.OrderNo, events.ReviewRejected)
+	case events.ExchangeQuoted:
+		// Forget long-expired quotes as new ones come, so the state stays small.
+		for id, q := range f.quotes {
+			if r.Metadata.ServerTime.Sub(q.ExpiresAt) > quoteKeep {
+				delete(f.quotes, id)
+			}
+		}
+		f.quotes[e.QuoteID] = &quote{ExchangeQuoted: e}
+	case events.ExchangeExecuted:
+		if q := f.quotes[e.QuoteID]; q != nil {
+			q.used = true
+		}
+		f.exchanges[e.OrderNo] = true
+	case events.CreditScoreChanged:
+		f.score = e.Score
+	}
+}
+
+// channelAmount parses the amount of a deposit or withdrawal in the channel's currency and holds
+// it to the channel's limits.
+func channelAmount(s, currency string, lo, hi decimal.Decimal) (decimal.Decimal, error) {
+	amount, err := money.ParseAmount(s, currency)
+	switch {
+	case err != nil:
+		return decimal.Zero, invalid(err.Error())
+	case amount.LessThan(lo):
+		return decimal.Zero, rule(KeyAmountBelowMinimum)
+	case amount.GreaterThan(hi):
+		return decimal.Zero, rule(KeyAmountAboveMaximum)
+	}
+	return amount, nil
+}
+
 // pendingOperation tells whether a deposit or a withdrawal of the member waits for review.
-func (a *accountState) pendingOperation() bool {
-	for _, d := range a.deposits {
+func (f *funds) pendingOperation() bool {
+	for _, d := range f.deposits {
 		if d.status == events.ReviewPending {
 			return true
 		}
 	}
-	for _, w := range a.withdrawals {
+	for _, w := range f.withdrawals {
 		if w.status == events.ReviewPending {
 			return true
 		}
@@ -88,26 +139,27 @@ func (a *accountState) pendingOperation() bool {
 
 // withdrawable is the most a withdrawal in currency may take out at now, the one figure both the
 // withdrawal decision and the withdraw screen use: the available cash (frozen funds are not in it)
-// less sale proceeds that have not settled (T+2), which can be traded with at once but not
-// withdrawn; nothing while a loan is unpaid.
-func (a *accountState) withdrawable(currency string, now time.Time) decimal.Decimal {
+// less what other parts hold from withdrawal (sale proceeds that have not settled, T+2, can be
+// traded with at once but not withdrawn); nothing while a loan is unpaid.
+func withdrawable(a *accountState, currency string, now time.Time) decimal.Decimal {
 	avail := a.balances[currency].Available
-	switch {
-	case a.unpaidLoan():
+	if fundsPart.of(a).unpaidLoan() {
 		return decimal.Zero
-	case currency != TWD:
+	}
+	held := a.heldFromWithdrawal(currency, now)
+	if held.IsZero() {
 		return avail
 	}
-	return decimal.Max(decimal.Zero, avail.Sub(a.trading.unsettledAt(now)))
+	return decimal.Max(decimal.Zero, avail.Sub(held))
 }
 
 // unpaidLoan tells whether the member owes a loan, which blocks withdrawals. Loans do not exist
 // yet, so the rule is in place and always satisfied.
-func (a *accountState) unpaidLoan() bool { return false }
+func (f *funds) unpaidLoan() bool { return false }
 
 // creditChange is the score event of a rule-driven change, none when the score is at its bound.
-func (a *accountState) creditChange(reason, ref, by string) []events.Payload {
-	after, applied := credit.Apply(a.score, reason)
+func (f *funds) creditChange(reason, ref, by string) []events.Payload {
+	after, applied := credit.Apply(f.score, reason)
 	if applied == 0 {
 		return nil
 	}
@@ -121,7 +173,7 @@ func withCredit(decide func(a *accountState, orderNo, remark string) ([]events.P
 		if err != nil {
 			return nil, err
 		}
-		return append(evs, a.creditChange(reason, orderNo, by)...), nil
+		return append(evs, fundsPart.of(a).creditChange(reason, orderNo, by)...), nil
 	}
 }
 
@@ -166,15 +218,9 @@ func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Pay
 		return nil, r.channelErr
 	}
 	ch := r.channel
-	amount, err := money.ParseAmount(r.amount, ch.Currency)
+	amount, err := channelAmount(r.amount, ch.Currency, ch.Min, ch.Max)
 	if err != nil {
-		return nil, invalid(err.Error())
-	}
-	if amount.LessThan(ch.Min) {
-		return nil, rule(KeyAmountBelowMinimum)
-	}
-	if amount.GreaterThan(ch.Max) {
-		return nil, rule(KeyAmountAboveMaximum)
+		return nil, err
 	}
 	if !window.Open(ch.Window, r.now, r.cal) {
 		return nil, rule(KeyWithdrawWindowClosed)
@@ -182,18 +228,19 @@ func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Pay
 	if err := r.verifyFund(); err != nil {
 		return nil, err
 	}
+	f := fundsPart.of(a)
 	switch {
-	case !a.lastWithdrawalAt.IsZero() && r.now.Sub(a.lastWithdrawalAt) < withdrawInterval:
+	case !f.lastWithdrawalAt.IsZero() && r.now.Sub(f.lastWithdrawalAt) < withdrawInterval:
 		return nil, tooFrequent(KeySubmitTooFrequent)
-	case a.pendingOperation():
+	case f.pendingOperation():
 		return nil, rule(KeyFundOperationPending)
-	case !credit.MayWithdraw(a.score):
+	case !credit.MayWithdraw(f.score):
 		return nil, rule(KeyCreditScoreTooLow)
-	case a.unpaidLoan():
+	case f.unpaidLoan():
 		return nil, rule(KeyLoanUnpaid)
 	case amount.GreaterThan(a.balances[ch.Currency].Available):
 		return nil, rule(KeyInsufficientBalance)
-	case amount.GreaterThan(a.withdrawable(ch.Currency, r.now)):
+	case amount.GreaterThan(withdrawable(a, ch.Currency, r.now)):
 		return nil, rule(KeyInsufficientWithdrawable)
 	}
 	c := m.card
@@ -206,7 +253,7 @@ func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Pay
 
 // decideApproveWithdrawal pays the frozen amount out to bank clearing.
 func decideApproveWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	w, err := pendingOrder(a.withdrawals, orderNo)
+	w, err := pendingOrder(fundsPart.of(a).withdrawals, orderNo)
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +263,7 @@ func decideApproveWithdrawal(a *accountState, orderNo, remark string) ([]events.
 
 // decideRejectWithdrawal releases the frozen amount back to available.
 func decideRejectWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	w, err := pendingOrder(a.withdrawals, orderNo)
+	w, err := pendingOrder(fundsPart.of(a).withdrawals, orderNo)
 	if err != nil {
 		return nil, err
 	}
@@ -284,7 +331,7 @@ func decideQuote(a *accountState, f exchangeFacts, quoteID, from, to string, amo
 // decideExchange converts at a live quote: From goes from the member's available cash into
 // exchange clearing, To comes out of it. A quote is used once.
 func decideExchange(a *accountState, f exchangeFacts, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
-	q := a.quotes[quoteID]
+	q := fundsPart.of(a).quotes[quoteID]
 	switch {
 	case q == nil:
 		return nil, notFound(KeyExchangeQuoteNotFound)

@@ -36,12 +36,12 @@ func (f *fixture) verified(account, id, amount string) string {
 	_, err := f.svc.SubmitRealName(f.ctx, meta("member:"+account), s.MemberID, RealNameInput{Name: "王小明", IDNumber: id,
 		FrontFileID: f.upload(s.MemberID), BackFileID: f.upload(s.MemberID)})
 	f.must(err)
-	_, err = f.svc.ApproveRealName(f.ctx, meta("ops:ops"), account, "ok")
+	_, err = f.svc.ApproveRealName(f.ctx, meta("ops:ops"), ReviewRealName{Account: account, Remark: "ok"})
 	f.must(err)
-	_, err = f.svc.SetFundPassword(f.ctx, meta("member:"+account), s.MemberID, "demo1234", "123456", "123456")
+	_, err = f.svc.SetFundPassword(f.ctx, meta("member:"+account), SetFundPassword{MemberID: s.MemberID, LoginPassword: "demo1234", FundPassword: "123456", Confirm: "123456"})
 	f.must(err)
 	o := f.deposit(s.MemberID, amount)
-	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, o.OrderNo, "")
+	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: o.OrderNo, Remark: ""})
 	f.must(err)
 	return s.MemberID
 }
@@ -64,7 +64,7 @@ func TestFundsJourneyOnTheStore(t *testing.T) {
 	if o.Status != events.ReviewPending || !strings.HasPrefix(o.OrderNo, "W") || !o.Balances["TWD"].Frozen.Equal(d("3000")) {
 		t.Fatalf("withdrawal %+v", o)
 	}
-	a, err := f.svc.ApproveWithdrawal(f.ctx, meta("ops:ops"), m, o.OrderNo, "paid")
+	a, err := f.svc.ApproveWithdrawal(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: m, OrderNo: o.OrderNo, Remark: "paid"})
 	f.must(err)
 	if b := a.Balances["TWD"]; !b.Available.Equal(d("2000")) || !b.Frozen.IsZero() {
 		t.Fatalf("after payout %+v", b)
@@ -72,7 +72,7 @@ func TestFundsJourneyOnTheStore(t *testing.T) {
 
 	q, err := f.svc.QuoteExchange(f.ctx, meta("member"), m, QuoteInput{From: "TWD", To: "USD", Amount: "1000"})
 	f.must(err)
-	x, err := f.svc.Exchange(f.ctx, meta("member"), m, q.QuoteID)
+	x, err := f.svc.Exchange(f.ctx, meta("member"), Exchange{MemberID: m, QuoteID: q.QuoteID})
 	f.must(err)
 	if !x.ToAmount.Equal(q.ToAmount) || !x.Balances["USD"].Available.Equal(q.ToAmount) || !x.Balances["TWD"].Available.Equal(d("1000")) {
 		t.Fatalf("exchange %+v quote %+v", x, q)
@@ -81,7 +81,7 @@ func TestFundsJourneyOnTheStore(t *testing.T) {
 	q2, err := f.svc.QuoteExchange(f.ctx, meta("member"), m, QuoteInput{From: "TWD", To: "USD", Amount: "10"})
 	f.must(err)
 	f.clock.add(30 * time.Second)
-	_, err = f.svc.Exchange(f.ctx, meta("member"), m, q2.QuoteID)
+	_, err = f.svc.Exchange(f.ctx, meta("member"), Exchange{MemberID: m, QuoteID: q2.QuoteID})
 	wantKey(t, err, KeyExchangeQuoteExpired)
 
 	// Nothing in the log shows a number in the clear.
@@ -111,7 +111,7 @@ func TestUniqueIDNumberAndCardAcrossMembers(t *testing.T) {
 	in.IDNumber = "B200000004"
 	_, err = f.svc.SubmitRealName(f.ctx, meta("member"), s2.MemberID, in)
 	wantKey(t, err, KeyIDNumberExists)
-	_, err = f.svc.RejectRealName(f.ctx, meta("ops:ops"), "0911111111", "not your card")
+	_, err = f.svc.RejectRealName(f.ctx, meta("ops:ops"), ReviewRealName{Account: "0911111111", Remark: "not your card"})
 	f.must(err)
 	f.clock.add(2 * time.Minute)
 	_, err = f.svc.SubmitRealName(f.ctx, meta("member"), s2.MemberID, in)
@@ -124,9 +124,9 @@ func TestUniqueIDNumberAndCardAcrossMembers(t *testing.T) {
 	wantKey(t, err, KeyCardExists)
 	_, err = f.svc.BindCard(f.ctx, meta("member"), m1, CardInput{HolderName: "王小明", BankName: "B", Branch: "b", CardNumber: "0123 4567 89012", BankCode: "004"})
 	wantKey(t, err, KeyCardExists)
-	_, err = f.svc.UnbindCard(f.ctx, meta("member"), m4, c1)
+	_, err = f.svc.UnbindCard(f.ctx, meta("member"), UnbindCard{MemberID: m4, CardID: c1})
 	wantKey(t, err, KeyCardNotFound)
-	_, err = f.svc.UnbindCard(f.ctx, meta("member"), m1, c1)
+	_, err = f.svc.UnbindCard(f.ctx, meta("member"), UnbindCard{MemberID: m1, CardID: c1})
 	f.must(err)
 	f.clock.add(2 * time.Minute)
 	f.card(m4, "0123456789012")
@@ -193,9 +193,9 @@ func TestWithdrawalRacesAcrossInstances(t *testing.T) {
 		approve := i%2 == 0
 		wg.Go(func() {
 			if approve {
-				_, results[i] = svcs[i%3].ApproveWithdrawal(f.ctx, meta("ops:ops"), m, orderNo, "")
+				_, results[i] = svcs[i%3].ApproveWithdrawal(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: m, OrderNo: orderNo, Remark: ""})
 			} else {
-				_, results[i] = svcs[i%3].RejectWithdrawal(f.ctx, meta("ops:ops"), m, orderNo, "duplicate")
+				_, results[i] = svcs[i%3].RejectWithdrawal(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: m, OrderNo: orderNo, Remark: "duplicate"})
 			}
 		})
 	}

@@ -223,10 +223,10 @@ func TestQuotesAreForgottenLongAfterExpiry(t *testing.T) {
 	old := events.ExchangeQuoted{QuoteID: "old", ExpiresAt: t0}
 	fresh := events.ExchangeQuoted{QuoteID: "fresh", ExpiresAt: t0.Add(2 * time.Hour)}
 	a = build(a, []time.Time{t0, t0.Add(2 * time.Hour)}, old, fresh)
-	if a.quotes["old"] != nil || a.quotes["fresh"] == nil {
-		t.Fatalf("quotes %v", a.quotes)
+	if fundsPart.of(a).quotes["old"] != nil || fundsPart.of(a).quotes["fresh"] == nil {
+		t.Fatalf("quotes %v", fundsPart.of(a).quotes)
 	}
-	if len(a.quotes) != 1 {
+	if len(fundsPart.of(a).quotes) != 1 {
 		t.Fatal("quotes kept")
 	}
 }

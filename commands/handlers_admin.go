@@ -10,9 +10,13 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
+// AddStaff is a new ops or auditor user: its account name, role and first password.
+type AddStaff struct{ Account, Role, Password string }
+
 // AddStaff creates an ops or auditor user. Staff accounts are plain names (not phone numbers);
 // adding an existing user with the same role changes nothing, with another role is refused.
-func (s *Service) AddStaff(ctx context.Context, meta Meta, account, role, password string) (Result, error) {
+func (s *Service) AddStaff(ctx context.Context, meta Meta, in AddStaff) (Result, error) {
+	account, role, password := in.Account, in.Role, in.Password
 	c, err := s.begin(meta, "staff.add")
 	if err != nil {
 		return Result{}, err
@@ -143,8 +147,12 @@ func validCurrency(cur string) bool {
 	return true
 }
 
+// SiteConfig is one entry of the public site config.
+type SiteConfig struct{ Name, Value string }
+
 // SetSiteConfig sets one entry of the public site config (logo, title, demo, ...).
-func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, name, value string) (Result, error) {
+func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, in SiteConfig) (Result, error) {
+	name, value := in.Name, in.Value
 	c, err := s.begin(meta, "config.site")
 	if err != nil {
 		return Result{}, err

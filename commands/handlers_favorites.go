@@ -59,15 +59,18 @@ func decideFavorite(m *memberState, symbol string, on bool) ([]events.Payload, e
 	return []events.Payload{events.FavoriteRemoved{Symbol: symbol}}, nil
 }
 
+// Favorite is one symbol on (or off) a member's favourites.
+type Favorite struct{ MemberID, Symbol string }
+
 // AddFavorite puts symbol (a canonical code the caller has checked exists) on the member's
 // favourites. Result.Position is the event's position, or the stream's when it was there already.
-func (s *Service) AddFavorite(ctx context.Context, meta Meta, memberID, symbol string) (Result, error) {
-	return s.favorite(ctx, meta, memberID, symbol, true)
+func (s *Service) AddFavorite(ctx context.Context, meta Meta, in Favorite) (Result, error) {
+	return s.favorite(ctx, meta, in.MemberID, in.Symbol, true)
 }
 
 // RemoveFavorite takes symbol off the member's favourites.
-func (s *Service) RemoveFavorite(ctx context.Context, meta Meta, memberID, symbol string) (Result, error) {
-	return s.favorite(ctx, meta, memberID, symbol, false)
+func (s *Service) RemoveFavorite(ctx context.Context, meta Meta, in Favorite) (Result, error) {
+	return s.favorite(ctx, meta, in.MemberID, in.Symbol, false)
 }
 
 func (s *Service) favorite(ctx context.Context, meta Meta, memberID, symbol string, on bool) (Result, error) {

@@ -43,7 +43,7 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 		}
 		return decideDepositRequest(a, depositRequest{
 			in: in, member: facts, channel: channel, now: c.now, cal: s.cal,
-			orderNo:         func(n int) string { return depositOrderNo(memberID, c.CommandID, c.now, n) },
+			orderNo:         c.orderNumbers(depositOrderPrefix, memberID),
 			channelPassword: s.channelPasswordOK,
 		})
 	})
@@ -53,9 +53,12 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 	return orderAnswer(rec, events.ReviewPending)
 }
 
+// ReviewOrder is an ops decision on one member's deposit or withdrawal, with the ops remark.
+type ReviewOrder struct{ MemberID, OrderNo, Remark string }
+
 // ApproveDeposit credits a pending deposit to the member (ops).
-func (s *Service) ApproveDeposit(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, "deposit.approve", memberID, orderNo, remark, events.ReviewApproved,
+func (s *Service) ApproveDeposit(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+	return s.review(ctx, meta, "deposit.approve", in.MemberID, in.OrderNo, in.Remark, events.ReviewApproved,
 		withCredit(decideApproveDeposit, credit.ReasonDepositApproved, actorOf(meta)))
 }
 
@@ -68,15 +71,15 @@ func actorOf(m Meta) string {
 }
 
 // RejectDeposit closes a pending deposit without moving money (ops); the remark is required.
-func (s *Service) RejectDeposit(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	r, e := cleanRemark(remark)
+func (s *Service) RejectDeposit(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+	r, e := cleanRemark(in.Remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, "deposit.reject", memberID, orderNo, r, events.ReviewRejected,
+	return s.review(ctx, meta, "deposit.reject", in.MemberID, in.OrderNo, r, events.ReviewRejected,
 		withCredit(decideRejectDeposit, credit.ReasonDepositRejected, actorOf(meta)))
 }
 

@@ -186,15 +186,18 @@ func (s *Service) claim(ctx context.Context, c cmd, guard, memberID, ref, takenK
 	return err
 }
 
+// ReviewRealName is an ops decision on a member's pending identity, with the ops remark.
+type ReviewRealName struct{ Account, Remark string }
+
 // ApproveRealName verifies the pending identity of account (ops).
-func (s *Service) ApproveRealName(ctx context.Context, meta Meta, account, remark string) (ReviewResult, error) {
-	return s.reviewRealName(ctx, meta, account, remark, true)
+func (s *Service) ApproveRealName(ctx context.Context, meta Meta, in ReviewRealName) (ReviewResult, error) {
+	return s.reviewRealName(ctx, meta, in.Account, in.Remark, true)
 }
 
 // RejectRealName rejects the pending identity of account with a reason (ops); the member may
 // submit again.
-func (s *Service) RejectRealName(ctx context.Context, meta Meta, account, remark string) (ReviewResult, error) {
-	return s.reviewRealName(ctx, meta, account, remark, false)
+func (s *Service) RejectRealName(ctx context.Context, meta Meta, in ReviewRealName) (ReviewResult, error) {
+	return s.reviewRealName(ctx, meta, in.Account, in.Remark, false)
 }
 
 func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark string, approve bool) (ReviewResult, error) {
@@ -308,8 +311,12 @@ func cardAnswer(rec *record) (CardResult, error) {
 	return CardResult{}, keyReused()
 }
 
+// UnbindCard removes one bank card of a member.
+type UnbindCard struct{ MemberID, CardID string }
+
 // UnbindCard removes one of the member's cards.
-func (s *Service) UnbindCard(ctx context.Context, meta Meta, memberID, cardID string) (Result, error) {
+func (s *Service) UnbindCard(ctx context.Context, meta Meta, in UnbindCard) (Result, error) {
+	memberID, cardID := in.MemberID, in.CardID
 	c, err := s.begin(meta, "card.unbind")
 	if err != nil {
 		return Result{}, err

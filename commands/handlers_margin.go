@@ -16,10 +16,18 @@ import (
 // deterministic command ids; commands decide on the account's own state and the market views
 // passed in.
 
+// CloseByRule is a close the rules make: By names the rule (events.OrderByDayTradeClose or
+// events.OrderByForcedClose).
+type CloseByRule struct {
+	MemberID, PositionID, By string
+	Market                   Market
+}
+
 // CloseByRule closes all of a position at market because a rule says so: by is
 // events.OrderByDayTradeClose (only day trades) or events.OrderByForcedClose. A working closing
 // order of the member's is cancelled first. Nothing happens to a position that holds nothing.
-func (s *Service) CloseByRule(ctx context.Context, meta Meta, memberID, positionID, by string, mkt Market) (TradeResult, error) {
+func (s *Service) CloseByRule(ctx context.Context, meta Meta, in CloseByRule) (TradeResult, error) {
+	memberID, positionID, by, mkt := in.MemberID, in.PositionID, in.By, in.Market
 	c, err := s.begin(meta, "position.close-by-rule")
 	if err != nil {
 		return TradeResult{}, err
@@ -31,7 +39,7 @@ func (s *Service) CloseByRule(ctx context.Context, meta Meta, memberID, position
 		return TradeResult{}, invalid(KeyInvalidRequest)
 	}
 	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		pos := a.positions[positionID]
+		pos := tradingPart.of(a).positions[positionID]
 		switch {
 		case pos == nil:
 			return nil, notFound(KeyPositionNotFound)
@@ -41,7 +49,7 @@ func (s *Service) CloseByRule(ctx context.Context, meta Meta, memberID, position
 			return nil, rule(KeyPriceNotObtained)
 		}
 		return a.decideClose(pos, ruleClose(pos), mkt, c.now, s.cal, by,
-			func(n int) string { return orderNumber("T", memberID, c.CommandID, c.now, n) })
+			c.orderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
@@ -70,7 +78,7 @@ type MarginResult struct {
 func (a *accountState) marginAccount(markets map[string]Market) (margin.Account, []*tradePosition, bool) {
 	var acc margin.Account
 	var held []*tradePosition
-	for _, p := range a.positions {
+	for _, p := range tradingPart.of(a).positions {
 		if !p.margined() {
 			continue
 		}
@@ -92,11 +100,19 @@ func (a *accountState) marginAccount(markets map[string]Market) (margin.Account,
 	return acc, held, true
 }
 
+// MarginCheck applies the maintenance rule to a member's account at the given market views
+// (one per symbol held).
+type MarginCheck struct {
+	MemberID string
+	Markets  map[string]Market
+}
+
 // MarginCheck applies the maintenance rule to the member's margin positions at the markets'
 // prices (one view per symbol held): below 130 % a margin call with two trading days to restore
 // it; back at 130 % the call is met; below 120 %, or still below 130 % after the deadline, every
 // margin position is closed at market (ForcedCloseStarted and one closing order each).
-func (s *Service) MarginCheck(ctx context.Context, meta Meta, memberID string, markets map[string]Market) (MarginResult, error) {
+func (s *Service) MarginCheck(ctx context.Context, meta Meta, in MarginCheck) (MarginResult, error) {
+	memberID, markets := in.MemberID, in.Markets
 	c, err := s.begin(meta, "margin.check")
 	if err != nil {
 		return MarginResult{}, err
@@ -113,22 +129,22 @@ func (s *Service) MarginCheck(ctx context.Context, meta Meta, memberID string, m
 		ratio, owed := margin.Ratio(acc)
 		out.Ratio, out.Owed = ratio, owed
 		mr := events.MarginRatio{Ratio: ratio, LongValue: acc.LongValue, Loans: acc.Loans, ShortCollateral: acc.ShortCollateral, ShortValue: acc.ShortValue}
-		today := tradingDayOf(c.now)
+		today, call := tradingDayOf(c.now), tradingPart.of(a).call
 		switch {
 		case !owed || !margin.Call(ratio):
-			if a.call != nil {
+			if call != nil {
 				out.Decision = "margin_call_met"
 				return []events.Payload{events.MarginCallMet{MarginRatio: mr}}, nil
 			}
 			return nil, nil
-		case margin.ForceNow(ratio), a.call != nil && today > a.call.Deadline:
+		case margin.ForceNow(ratio), call != nil && today > call.Deadline:
 			reason := "ratio_below_forced"
 			if !margin.ForceNow(ratio) {
 				reason = "deadline_passed"
 			}
 			out.Decision = "forced_close"
 			return a.decideForcedClose(mr, reason, held, markets, c, memberID, s.cal)
-		case a.call == nil:
+		case call == nil:
 			out.Decision = "margin_call"
 			return []events.Payload{events.MarginCallIssued{MarginRatio: mr, Deadline: tradingDaysAfter(c.now, margin.CallDeadlineDays, s.cal)}}, nil
 		}
@@ -152,7 +168,7 @@ func (a *accountState) decideForcedClose(mr events.MarginRatio, reason string, h
 		// Each position's order numbers derive from its own id: the closes of one decision never
 		// take the same number.
 		evs, err := a.decideClose(p, ruleClose(p), markets[p.symbol], c.now, cal, events.OrderByForcedClose,
-			func(n int) string { return orderNumber("T", memberID, c.CommandID+"/"+p.id, c.now, n) })
+			func(n int) string { return orderNumber(tradeOrderPrefix, memberID, c.CommandID+"/"+p.id, c.now, n) })
 		if err != nil {
 			return nil, err
 		}

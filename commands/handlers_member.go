@@ -201,8 +201,12 @@ func (s *Service) claimInviteCode(ctx context.Context, c cmd, memberID string) (
 	return "", unavailable(fmt.Errorf("no free invite code for member %s", memberID))
 }
 
+// Login is a login account and its password.
+type Login struct{ Account, Password string }
+
 // Login opens a session for a member, ops or auditor user.
-func (s *Service) Login(ctx context.Context, meta Meta, account, password string) (Session, error) {
+func (s *Service) Login(ctx context.Context, meta Meta, in Login) (Session, error) {
+	account, password := in.Account, in.Password
 	c, err := s.begin(meta, "member.login")
 	if err != nil {
 		return Session{}, err
@@ -268,8 +272,12 @@ func (s *Service) memberCommand(ctx context.Context, c cmd, memberID string, dec
 	return execute(ctx, s, c, events.MemberStream(memberID), decide)
 }
 
+// Logout ends the member's session of Token.
+type Logout struct{ MemberID, Token string }
+
 // Logout closes the session of token.
-func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string) (Result, error) {
+func (s *Service) Logout(ctx context.Context, meta Meta, in Logout) (Result, error) {
+	memberID, token := in.MemberID, in.Token
 	c, err := s.begin(meta, "member.logout")
 	if err != nil {
 		return Result{}, err
@@ -284,8 +292,13 @@ func (s *Service) Logout(ctx context.Context, meta Meta, memberID, token string)
 	return Result{Position: rec.position}, nil
 }
 
+// ChangePassword replaces a member's login or fund password: the old one, the new one and its
+// confirmation.
+type ChangePassword struct{ MemberID, Old, New, Confirm string }
+
 // ChangeLoginPassword replaces the login password; every session of the member ends.
-func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, memberID, oldPw, newPw, confirm string) (Result, error) {
+func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, in ChangePassword) (Result, error) {
+	memberID, oldPw, newPw, confirm := in.MemberID, in.Old, in.New, in.Confirm
 	c, err := s.begin(meta, "password.change")
 	if err != nil {
 		return Result{}, err
@@ -306,8 +319,13 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, memberID, 
 	return Result{Position: rec.position}, nil
 }
 
+// SetFundPassword is a member's first fund password, its confirmation, and the login password
+// that confirms the member.
+type SetFundPassword struct{ MemberID, LoginPassword, FundPassword, Confirm string }
+
 // SetFundPassword sets the 6-digit fund password the first time; the login password confirms it.
-func (s *Service) SetFundPassword(ctx context.Context, meta Meta, memberID, loginPassword, fundPw, confirm string) (Result, error) {
+func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPassword) (Result, error) {
+	memberID, loginPassword, fundPw, confirm := in.MemberID, in.LoginPassword, in.FundPassword, in.Confirm
 	c, err := s.begin(meta, "fund-password.set")
 	if err != nil {
 		return Result{}, err
@@ -332,7 +350,8 @@ func (s *Service) SetFundPassword(ctx context.Context, meta Meta, memberID, logi
 }
 
 // ChangeFundPassword replaces the fund password; a wrong old one counts towards the lock.
-func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, memberID, oldFundPw, fundPw, confirm string) (Result, error) {
+func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePassword) (Result, error) {
+	memberID, oldFundPw, fundPw, confirm := in.MemberID, in.Old, in.New, in.Confirm
 	c, err := s.begin(meta, "fund-password.change")
 	if err != nil {
 		return Result{}, err
@@ -359,10 +378,14 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, memberID, o
 	return Result{Position: rec.position}, nil
 }
 
+// VerifyFundPassword is a member's fund password given before a withdrawal.
+type VerifyFundPassword struct{ MemberID, FundPassword string }
+
 // VerifyFundPassword checks the fund password before a withdrawal. A wrong one is recorded
 // (FundPasswordRejected) and refused with fund_password_wrong; the fifth within 24 hours, and
 // every try while five stand, with fund_password_locked.
-func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, fundPw string) (Result, error) {
+func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, in VerifyFundPassword) (Result, error) {
+	memberID, fundPw := in.MemberID, in.FundPassword
 	c, err := s.begin(meta, "fund-password.verify")
 	if err != nil {
 		return Result{}, err
@@ -382,20 +405,28 @@ func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, memberID, f
 	return Result{Position: rec.position}, nil
 }
 
+// SetFlag sets (On) or clears a flag on the account that logs in as Account, with a reason.
+type SetFlag struct {
+	Account, Flag string
+	On            bool
+	Reason        string
+}
+
 // SetAccountFlag sets or clears a flag on a member's account, by an ops user, with a reason.
 // Staff accounts are refused with staff_account_protected (see SetStaffFlag).
-func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string) (Result, error) {
-	return s.setFlag(ctx, meta, account, flag, on, reason, decideSetFlag)
+func (s *Service) SetAccountFlag(ctx context.Context, meta Meta, in SetFlag) (Result, error) {
+	return s.setFlag(ctx, meta, in, decideSetFlag)
 }
 
 // SetStaffFlag sets or clears a flag on an ops or auditor account: `lotbook user disable` and
 // `enable` on the server, never an HTTP route.
-func (s *Service) SetStaffFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string) (Result, error) {
-	return s.setFlag(ctx, meta, account, flag, on, reason, decideSetStaffFlag)
+func (s *Service) SetStaffFlag(ctx context.Context, meta Meta, in SetFlag) (Result, error) {
+	return s.setFlag(ctx, meta, in, decideSetStaffFlag)
 }
 
-func (s *Service) setFlag(ctx context.Context, meta Meta, account, flag string, on bool, reason string,
+func (s *Service) setFlag(ctx context.Context, meta Meta, in SetFlag,
 	decide func(m *memberState, flag string, on bool, reason string) ([]events.Payload, error)) (Result, error) {
+	account, flag, on, reason := in.Account, in.Flag, in.On, in.Reason
 	c, err := s.begin(meta, "member.flag")
 	if err != nil {
 		return Result{}, err
@@ -423,9 +454,13 @@ func (s *Service) setFlag(ctx context.Context, meta Meta, account, flag string, 
 	return Result{Position: rec.position}, nil
 }
 
+// StaffPassword is a new password for the ops or auditor user Account.
+type StaffPassword struct{ Account, Password string }
+
 // ResetStaffPassword sets a new password on an ops or auditor account without the old one
 // (`lotbook user password` on the server); every session of the user ends.
-func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, account, password string) (Result, error) {
+func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, in StaffPassword) (Result, error) {
+	account, password := in.Account, in.Password
 	c, err := s.begin(meta, "staff.password")
 	if err != nil {
 		return Result{}, err

@@ -65,7 +65,7 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 		if e := checkMarket(mkt, sp); e != nil {
 			return nil, e
 		}
-		return a.decidePlace(sp, mkt, c.now, s.cal, func(n int) string { return orderNumber("T", memberID, c.CommandID, c.now, n) })
+		return a.decidePlace(sp, mkt, c.now, s.cal, c.orderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
@@ -101,9 +101,13 @@ func (a *accountState) decidePlace(sp orderSpec, mkt Market, now time.Time, cal 
 	return r.out, nil
 }
 
+// CancelOrder is a member's cancellation of a working order.
+type CancelOrder struct{ MemberID, OrderNo string }
+
 // CancelOrder stops a member's working order and releases what it holds frozen. Orders the
 // rules placed (forced and day-trade closes) are not the member's to cancel.
-func (s *Service) CancelOrder(ctx context.Context, meta Meta, memberID, orderNo string) (TradeResult, error) {
+func (s *Service) CancelOrder(ctx context.Context, meta Meta, in CancelOrder) (TradeResult, error) {
+	memberID, orderNo := in.MemberID, in.OrderNo
 	c, err := s.begin(meta, "order.cancel")
 	if err != nil {
 		return TradeResult{}, err
@@ -112,7 +116,7 @@ func (s *Service) CancelOrder(ctx context.Context, meta Meta, memberID, orderNo 
 		return TradeResult{}, notFound(KeyOrderNotFound)
 	}
 	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		o := a.orders[orderNo]
+		o := tradingPart.of(a).orders[orderNo]
 		switch {
 		case o == nil:
 			return nil, notFound(KeyOrderNotFound)
@@ -129,11 +133,18 @@ func (s *Service) CancelOrder(ctx context.Context, meta Meta, memberID, orderNo 
 	return tradeAnswer(rec, orderNo)
 }
 
+// FillOrder matches one working order against the market's view of its symbol.
+type FillOrder struct {
+	MemberID, OrderNo string
+	Market            Market
+}
+
 // FillOrder crosses a working order with the market's quote (the matching engine calls it on
 // quote updates with command id "<orderNo>/fill/<next seq>", so a retry never fills twice). It
 // writes nothing when the order does not cross, its trading day is over or the market does not
 // match now.
-func (s *Service) FillOrder(ctx context.Context, meta Meta, memberID, orderNo string, mkt Market) (TradeResult, error) {
+func (s *Service) FillOrder(ctx context.Context, meta Meta, in FillOrder) (TradeResult, error) {
+	memberID, orderNo, mkt := in.MemberID, in.OrderNo, in.Market
 	c, err := s.begin(meta, "order.fill")
 	if err != nil {
 		return TradeResult{}, err
@@ -142,7 +153,7 @@ func (s *Service) FillOrder(ctx context.Context, meta Meta, memberID, orderNo st
 		return TradeResult{}, notFound(KeyOrderNotFound)
 	}
 	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		o := a.orders[orderNo]
+		o := tradingPart.of(a).orders[orderNo]
 		switch {
 		case o == nil:
 			return nil, notFound(KeyOrderNotFound)
@@ -161,9 +172,13 @@ func (s *Service) FillOrder(ctx context.Context, meta Meta, memberID, orderNo st
 	return tradeAnswer(rec, orderNo)
 }
 
+// ExpireOrder ends one order at the close of its trading day.
+type ExpireOrder struct{ MemberID, OrderNo string }
+
 // ExpireOrder ends a day order whose trading day's session is over (the engine decides when) and
 // releases what it holds frozen. Nothing happens to an order that no longer works.
-func (s *Service) ExpireOrder(ctx context.Context, meta Meta, memberID, orderNo string) (TradeResult, error) {
+func (s *Service) ExpireOrder(ctx context.Context, meta Meta, in ExpireOrder) (TradeResult, error) {
+	memberID, orderNo := in.MemberID, in.OrderNo
 	c, err := s.begin(meta, "order.expire")
 	if err != nil {
 		return TradeResult{}, err
@@ -172,7 +187,7 @@ func (s *Service) ExpireOrder(ctx context.Context, meta Meta, memberID, orderNo 
 		return TradeResult{}, notFound(KeyOrderNotFound)
 	}
 	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		o := a.orders[orderNo]
+		o := tradingPart.of(a).orders[orderNo]
 		if o == nil {
 			return nil, notFound(KeyOrderNotFound)
 		}
@@ -192,10 +207,18 @@ func (s *Service) ExpireOrder(ctx context.Context, meta Meta, memberID, orderNo 
 	return tradeAnswer(rec, orderNo)
 }
 
+// ClosePosition is a member's close of one position, with the market's view of its symbol.
+type ClosePosition struct {
+	MemberID, PositionID string
+	Close                CloseInput
+	Market               Market
+}
+
 // ClosePosition sells a long's shares or buys a short's back, all or part, at market or at a
 // limit, through the same matching as any order. A still working opening order's rest is
 // cancelled first. The broker's lock and holding rules apply (TradingRules).
-func (s *Service) ClosePosition(ctx context.Context, meta Meta, memberID, positionID string, in CloseInput, mkt Market) (TradeResult, error) {
+func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition) (TradeResult, error) {
+	memberID, positionID, in, mkt := cp.MemberID, cp.PositionID, cp.Close, cp.Market
 	c, err := s.begin(meta, "position.close")
 	if err != nil {
 		return TradeResult{}, err
@@ -215,7 +238,7 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, memberID, positi
 		if err != nil {
 			return nil, err
 		}
-		pos := a.positions[positionID]
+		pos := tradingPart.of(a).positions[positionID]
 		if pos == nil {
 			return nil, notFound(KeyPositionNotFound)
 		}
@@ -246,7 +269,7 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, memberID, positi
 			return nil, e
 		}
 		return a.decideClose(pos, sp, mkt, c.now, s.cal, events.OrderByMember,
-			func(n int) string { return orderNumber("T", memberID, c.CommandID, c.now, n) })
+			c.orderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err

@@ -80,7 +80,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 				}
 				return nil
 			},
-			orderNo: func(n int) string { return orderNumber("W", memberID, c.CommandID, c.now, n) },
+			orderNo: c.orderNumbers(withdrawalOrderPrefix, memberID),
 		})
 	})
 	if err != nil {
@@ -99,7 +99,7 @@ func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string
 	return view(ctx, s, events.AccountStream(memberID), func(a *accountState, _ *entry) map[string]decimal.Decimal {
 		out := make(map[string]decimal.Decimal, len(fx.Currencies))
 		for _, cur := range fx.Currencies {
-			out[cur] = a.withdrawable(cur, now)
+			out[cur] = withdrawable(a, cur, now)
 		}
 		return out
 	})
@@ -116,20 +116,20 @@ func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decima
 }
 
 // ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).
-func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	return s.review(ctx, meta, "withdrawal.approve", memberID, orderNo, remark, events.ReviewApproved, decideApproveWithdrawal)
+func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+	return s.review(ctx, meta, "withdrawal.approve", in.MemberID, in.OrderNo, in.Remark, events.ReviewApproved, decideApproveWithdrawal)
 }
 
 // RejectWithdrawal releases a pending withdrawal's frozen amount (ops); the remark is required.
-func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, memberID, orderNo, remark string) (OrderResult, error) {
-	r, e := cleanRemark(remark)
+func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+	r, e := cleanRemark(in.Remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
 	if r == "" {
 		return OrderResult{}, invalid(KeyRemarkRequired)
 	}
-	return s.review(ctx, meta, "withdrawal.reject", memberID, orderNo, r, events.ReviewRejected, decideRejectWithdrawal)
+	return s.review(ctx, meta, "withdrawal.reject", in.MemberID, in.OrderNo, r, events.ReviewRejected, decideRejectWithdrawal)
 }
 
 // QuoteInput asks for an exchange rate.
@@ -203,8 +203,12 @@ func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string,
 	return Quote{}, keyReused()
 }
 
+// Exchange is a member's conversion at a quote the member holds.
+type Exchange struct{ MemberID, QuoteID string }
+
 // Exchange converts at a quote the member holds, before it expires.
-func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID string) (ExchangeResult, error) {
+func (s *Service) Exchange(ctx context.Context, meta Meta, in Exchange) (ExchangeResult, error) {
+	memberID, quoteID := in.MemberID, in.QuoteID
 	c, err := s.begin(meta, "exchange.execute")
 	if err != nil {
 		return ExchangeResult{}, err
@@ -220,7 +224,7 @@ func (s *Service) Exchange(ctx context.Context, meta Meta, memberID, quoteID str
 		if err != nil {
 			return nil, err
 		}
-		return decideExchange(a, f, quoteID, c.now, func(n int) string { return orderNumber("X", memberID, c.CommandID, c.now, n) })
+		return decideExchange(a, f, quoteID, c.now, c.orderNumbers(exchangeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return ExchangeResult{}, err

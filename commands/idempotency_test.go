@@ -14,10 +14,10 @@ func TestCommandIDBindsToOneCommand(t *testing.T) {
 	wrong := WithdrawalInput{Amount: "1000", CardID: cardID, FundPassword: "000000"}
 
 	// Another kind of command under the same id (a logout) and no request fingerprint at all.
-	s, err := f.svc.Login(f.ctx, meta("member"), "0912345678", "demo1234")
+	s, err := f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
 	f.must(err)
 	k := meta("member")
-	_, err = f.svc.Logout(f.ctx, k, m, s.Token)
+	_, err = f.svc.Logout(f.ctx, k, Logout{MemberID: m, Token: s.Token})
 	f.must(err)
 	_, err = f.svc.RequestWithdrawal(f.ctx, k, m, wrong)
 	wantKey(t, err, KeyIdempotencyKeyReused)

@@ -139,6 +139,12 @@ type guardState struct {
 	claimedAt   time.Time
 }
 
+func init() {
+	for _, prefix := range []string{events.IDNumberGuardStream(""), events.CardGuardStream("")} {
+		registerStreams(prefix, func(string) state { return &guardState{} })
+	}
+}
+
 func (g *guardState) apply(r events.RecordedEvent, p events.Payload) {
 	if e, ok := p.(events.UniqueClaimed); ok {
 		g.holder, g.ref, g.claimedAt = e.MemberID, e.Ref, r.Metadata.ServerTime

@@ -32,6 +32,8 @@ type memberState struct {
 	favorites      []string // symbols, in the order added
 }
 
+func init() { registerStreams(events.MemberStream(""), func(string) state { return &memberState{} }) }
+
 func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
 	at := r.Metadata.ServerTime
 	switch e := p.(type) {

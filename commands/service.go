@@ -2,8 +2,17 @@
 // decide with pure functions, and append with the expected version, retrying on conflicts.
 //
 // Streams and aggregates: member-<id> (registration, credentials, sessions, fund password, flags,
-// uploads), account-<id> (deposits and the member's balances from postings), invite-<CODE> (who
-// handed out a code) and config (deposit channels, site config). Each command is idempotent on
+// uploads), account-<id> (the member's balances from postings, and the parts capabilities add),
+// invite-<CODE> (who handed out a code), config (channels, site config) and the identity guards.
+// Each family registers its aggregate (registerStreams, registerStream in aggregate.go).
+//
+// The account aggregate is composed: a capability adds its part of an account's state with
+// registerAccountPart (a type with apply, its evolve function, and optionally holdsOrder, for
+// the order numbers it issues under its own prefix, and heldFromWithdrawal, for cash it keeps
+// from withdrawal); its decide functions reach the part through the key that registration
+// returns (fundsPart.of(a), tradingPart.of(a)). The shell keeps only the member's ledger accounts
+// and cash balances. Public commands take one typed struct (CancelOrder, ReviewOrder, ...) or a
+// member id and an input struct. Each command is idempotent on
 // its Meta.CommandID: when a stream already holds events of that command, the earlier result is
 // returned and nothing is decided again. A command id belongs to one command: events of the id
 // that another command wrote (another command name or request fingerprint, stored in their

@@ -80,9 +80,9 @@ func (f *fixture) seed(alwaysOpen bool) {
 	f.t.Helper()
 	_, err := f.svc.IssueRootInviteCode(f.ctx, meta("system"), "LOTBOOK")
 	f.must(err)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), "ops", events.RoleOps, "opsdemo1")
+	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "ops", Role: events.RoleOps, Password: "opsdemo1"})
 	f.must(err)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), "audit", events.RoleAuditor, "auditdemo1")
+	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "audit", Role: events.RoleAuditor, Password: "auditdemo1"})
 	f.must(err)
 	w := events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: alwaysOpen}
 	_, err = f.svc.ConfigureDepositChannel(f.ctx, meta("system"), ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: w, Enabled: true})
@@ -196,21 +196,21 @@ func TestJourney(t *testing.T) {
 	wantKey(t, err, KeyInviterNotExist)
 
 	// Login: member and staff; refusals.
-	l, err := f.svc.Login(f.ctx, meta("member"), "0912345678", "demo1234")
+	l, err := f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
 	f.must(err)
 	if l.Token == "" || l.Token == s.Token || l.Role != events.RoleMember {
 		t.Fatalf("login %+v", l)
 	}
-	ops, err := f.svc.Login(f.ctx, meta("ops"), "ops", "opsdemo1")
+	ops, err := f.svc.Login(f.ctx, meta("ops"), Login{Account: "ops", Password: "opsdemo1"})
 	f.must(err)
 	if ops.Role != events.RoleOps {
 		t.Fatalf("ops login %+v", ops)
 	}
-	_, err = f.svc.Login(f.ctx, meta("member"), "0900000000", "demo1234")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0900000000", Password: "demo1234"})
 	wantKey(t, err, KeyAccountOrPasswordWrong) // the same answer as a wrong password: no account enumeration
-	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "demo12345")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo12345"})
 	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.Login(f.ctx, meta("member"), "", "demo1234")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "", Password: "demo1234"})
 	wantKey(t, err, KeyAccountRequired)
 
 	// Deposit inside the window (Monday 11:00 Taipei), approve, balance.
@@ -218,21 +218,21 @@ func TestJourney(t *testing.T) {
 	if d.Status != events.ReviewPending || !strings.HasPrefix(d.OrderNo, "D20261123") || d.Position == 0 {
 		t.Fatalf("deposit %+v", d)
 	}
-	a, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "received")
+	a, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "received"})
 	f.must(err)
 	if a.Status != events.ReviewApproved || a.OrderNo != d.OrderNo || a.Position <= d.Position || !a.Balances["TWD"].Available.Equal(decimal.RequireFromString("5000.5")) {
 		t.Fatalf("approve %+v", a)
 	}
-	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "")
+	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
 	wantKey(t, err, KeyOrderNotPending)
-	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, "D000", "")
+	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: "D000", Remark: ""})
 	wantKey(t, err, KeyOrderNotFound)
 
 	// Reject needs a remark and moves nothing.
 	d2 := f.deposit(s.MemberID, "2000")
-	_, err = f.svc.RejectDeposit(f.ctx, meta("ops:ops"), s.MemberID, d2.OrderNo, "  ")
+	_, err = f.svc.RejectDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d2.OrderNo, Remark: "  "})
 	wantKey(t, err, KeyRemarkRequired)
-	rj, err := f.svc.RejectDeposit(f.ctx, meta("ops:ops"), s.MemberID, d2.OrderNo, "proof unreadable")
+	rj, err := f.svc.RejectDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d2.OrderNo, Remark: "proof unreadable"})
 	f.must(err)
 	if rj.Status != events.ReviewRejected || !rj.Balances["TWD"].Available.Equal(decimal.RequireFromString("5000.5")) {
 		t.Fatalf("reject %+v", rj)
@@ -244,7 +244,7 @@ func TestJourney(t *testing.T) {
 	wantKey(t, err, KeyDepositWindowClosed)
 
 	// Logout closes the session.
-	out, err := f.svc.Logout(f.ctx, meta("member"), s.MemberID, l.Token)
+	out, err := f.svc.Logout(f.ctx, meta("member"), Logout{MemberID: s.MemberID, Token: l.Token})
 	f.must(err)
 	if out.Position == 0 {
 		t.Fatal("logout position")
@@ -313,11 +313,11 @@ func TestDepositRefusalsAgainstTheStore(t *testing.T) {
 	if _, err := f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, ok); err != nil {
 		t.Fatalf("always-open channel (password kept from before): %v", err)
 	}
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0912345678", events.FlagFrozen, true, "review")
+	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: "review"})
 	f.must(err)
 	_, err = f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, ok)
 	wantKey(t, err, KeyAccountFrozen)
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0912345678", events.FlagDisabled, true, "closed")
+	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagDisabled, On: true, Reason: "closed"})
 	f.must(err)
 	_, err = f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, ok)
 	wantKey(t, err, KeyAccountDisabled)
@@ -329,11 +329,11 @@ func TestFlags(t *testing.T) {
 	f.seed(true)
 	f.register("0912345678", "LOTBOOK")
 	login := func() error {
-		_, err := f.svc.Login(f.ctx, meta("member"), "0912345678", "demo1234")
+		_, err := f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
 		return err
 	}
 	set := func(flag string, on bool) {
-		_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0912345678", flag, on, "because")
+		_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: flag, On: on, Reason: "because"})
 		f.must(err)
 	}
 	tests := []struct {
@@ -351,11 +351,11 @@ func TestFlags(t *testing.T) {
 		set(tc.flag, false)
 		wantKey(t, login(), "")
 	}
-	_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0912345678", "banned", true, "x")
+	_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: "banned", On: true, Reason: "x"})
 	wantKey(t, err, KeyFlagInvalid)
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0912345678", events.FlagFrozen, true, "")
+	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: ""})
 	wantKey(t, err, KeyRemarkRequired)
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0900000000", events.FlagFrozen, true, "x")
+	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0900000000", Flag: events.FlagFrozen, On: true, Reason: "x"})
 	wantKey(t, err, KeyAccountNotExist)
 	// Setting a flag to what it is writes nothing.
 	before := len(f.all())
@@ -373,7 +373,7 @@ func TestStaffManagedOnlyOnTheServer(t *testing.T) {
 	before := len(f.all())
 	for _, account := range []string{"ops", "audit"} {
 		for _, flag := range events.AllFlags {
-			_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), account, flag, true, "takeover")
+			_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: account, Flag: flag, On: true, Reason: "takeover"})
 			wantKey(t, err, KeyStaffAccountProtected)
 		}
 	}
@@ -381,25 +381,25 @@ func TestStaffManagedOnlyOnTheServer(t *testing.T) {
 		t.Fatal("a refused flag change wrote events")
 	}
 	login := func(pw string) error {
-		_, err := f.svc.Login(f.ctx, meta("ops:ops"), "ops", pw)
+		_, err := f.svc.Login(f.ctx, meta("ops:ops"), Login{Account: "ops", Password: pw})
 		return err
 	}
-	_, err := f.svc.SetStaffFlag(f.ctx, meta("system"), "ops", events.FlagDisabled, true, "left the company")
+	_, err := f.svc.SetStaffFlag(f.ctx, meta("system"), SetFlag{Account: "ops", Flag: events.FlagDisabled, On: true, Reason: "left the company"})
 	f.must(err)
 	wantKey(t, login("opsdemo1"), KeyAccountDisabled)
-	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), "ops", events.FlagDisabled, false, "back")
+	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), SetFlag{Account: "ops", Flag: events.FlagDisabled, On: false, Reason: "back"})
 	f.must(err)
 	f.must(login("opsdemo1"))
-	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "ops", "fresh1234")
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), StaffPassword{Account: "ops", Password: "fresh1234"})
 	f.must(err)
 	wantKey(t, login("opsdemo1"), KeyAccountOrPasswordWrong)
 	f.must(login("fresh1234"))
-	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "ops", "short")
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), StaffPassword{Account: "ops", Password: "short"})
 	wantKey(t, err, KeyPasswordInvalid)
 	f.register("0912345678", "LOTBOOK")
-	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), "0912345678", events.FlagDisabled, true, "x")
+	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), SetFlag{Account: "0912345678", Flag: events.FlagDisabled, On: true, Reason: "x"})
 	wantKey(t, err, KeyAccountNotExist)
-	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), "0912345678", "fresh1234")
+	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), StaffPassword{Account: "0912345678", Password: "fresh1234"})
 	wantKey(t, err, KeyAccountNotExist)
 	f.checkLog()
 }
@@ -471,11 +471,11 @@ func TestPasswords(t *testing.T) {
 	f := newFixture(t)
 	f.seed(true)
 	s := f.register("0912345678", "LOTBOOK")
-	_, err := f.svc.ChangeLoginPassword(f.ctx, meta("member"), s.MemberID, "wrong123", "new12345", "new12345")
+	_, err := f.svc.ChangeLoginPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "wrong123", New: "new12345", Confirm: "new12345"})
 	wantKey(t, err, KeyOldPasswordWrong)
-	_, err = f.svc.ChangeLoginPassword(f.ctx, meta("member"), s.MemberID, "demo1234", "new12345", "new12346")
+	_, err = f.svc.ChangeLoginPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12346"})
 	wantKey(t, err, KeyPasswordsInconsistent)
-	_, err = f.svc.ChangeLoginPassword(f.ctx, meta("member"), s.MemberID, "demo1234", "new12345", "new12345")
+	_, err = f.svc.ChangeLoginPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12345"})
 	f.must(err)
 	// Every session ended.
 	n, err := view(f.ctx, f.svc, events.MemberStream(s.MemberID), func(m *memberState, _ *entry) int { return len(m.sessions) })
@@ -483,50 +483,50 @@ func TestPasswords(t *testing.T) {
 	if n != 0 {
 		t.Fatalf("%d sessions survive a password change", n)
 	}
-	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "demo1234")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
 	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.Login(f.ctx, meta("member"), "0912345678", "new12345")
+	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "new12345"})
 	f.must(err)
 
 	// Fund password: set once with the login password.
-	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), s.MemberID, "demo1234", "123456", "123456")
+	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "demo1234", FundPassword: "123456", Confirm: "123456"})
 	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	wantKey(t, err, KeyFundPasswordNotSet)
-	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), s.MemberID, "new12345", "123456", "123456")
+	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "123456", Confirm: "123456"})
 	f.must(err)
-	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), s.MemberID, "new12345", "654321", "654321")
+	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "654321", Confirm: "654321"})
 	wantKey(t, err, KeyFundPasswordAlreadySet)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	f.must(err)
 
 	// Four wrong tries, the fifth locks; then even the right one is refused for 24 hours.
 	for i := 1; i <= 4; i++ {
 		f.clock.add(time.Minute)
-		_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "000000")
+		_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
 		wantKey(t, err, KeyFundPasswordWrong)
 	}
 	// The same command replayed is the same answer and writes nothing more.
 	m := meta("member")
-	_, err = f.svc.VerifyFundPassword(f.ctx, m, s.MemberID, "000000")
+	_, err = f.svc.VerifyFundPassword(f.ctx, m, VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
 	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.VerifyFundPassword(f.ctx, m, s.MemberID, "000000")
+	_, err = f.svc.VerifyFundPassword(f.ctx, m, VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
 	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), s.MemberID, "123456", "654321", "654321")
+	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
 	wantKey(t, err, KeyFundPasswordLocked)
 	if got := count(f.all(), "FundPasswordRejected"); got != 5 {
 		t.Fatalf("%d rejections recorded, want 5", got)
 	}
 	f.clock.add(24 * time.Hour)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "123456")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
 	f.must(err)
-	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), s.MemberID, "111111", "654321", "654321")
+	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "111111", New: "654321", Confirm: "654321"})
 	wantKey(t, err, KeyFundPasswordWrong)
-	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), s.MemberID, "123456", "654321", "654321")
+	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
 	f.must(err)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), s.MemberID, "654321")
+	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "654321"})
 	f.must(err)
 	f.checkLog()
 }
@@ -564,9 +564,9 @@ func TestIdempotentReplay(t *testing.T) {
 	}
 
 	am := meta("ops:ops")
-	a1, err := f.svc.ApproveDeposit(f.ctx, am, first.MemberID, d1.OrderNo, "ok")
+	a1, err := f.svc.ApproveDeposit(f.ctx, am, ReviewOrder{MemberID: first.MemberID, OrderNo: d1.OrderNo, Remark: "ok"})
 	f.must(err)
-	a2, err := f.service().ApproveDeposit(f.ctx, am, first.MemberID, d1.OrderNo, "ok")
+	a2, err := f.service().ApproveDeposit(f.ctx, am, ReviewOrder{MemberID: first.MemberID, OrderNo: d1.OrderNo, Remark: "ok"})
 	f.must(err)
 	if a1.Position != a2.Position || a2.Status != events.ReviewApproved || !a2.Balances["TWD"].Available.Equal(decimal.NewFromInt(5000)) {
 		t.Fatalf("replayed approval %+v vs %+v", a2, a1)
@@ -602,7 +602,7 @@ func TestConcurrentDoubleApprove(t *testing.T) {
 		go func(svc *Service) {
 			defer wg.Done()
 			<-start
-			_, err := svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "")
+			_, err := svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
 			switch e, _ := AsError(err); {
 			case err == nil:
 				ok.Add(1)
@@ -666,7 +666,7 @@ func TestConcurrentDepositsAcrossInstances(t *testing.T) {
 				t.Errorf("deposit %d: %v", i, err)
 				return
 			}
-			a, err := svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, r.OrderNo, "")
+			a, err := svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: r.OrderNo, Remark: ""})
 			if err != nil {
 				t.Errorf("approve %d: %v", i, err)
 				return
@@ -700,7 +700,7 @@ func TestSmallCacheEvicts(t *testing.T) {
 	}
 	for _, m := range members {
 		d := f.deposit(m.MemberID, "1500")
-		if _, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), m.MemberID, d.OrderNo, ""); err != nil {
+		if _, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: m.MemberID, OrderNo: d.OrderNo, Remark: ""}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -720,13 +720,13 @@ func TestStaffAndConfig(t *testing.T) {
 			t.Errorf("%d %s after seeding twice, want %d", got, typ, want)
 		}
 	}
-	_, err := f.svc.AddStaff(f.ctx, meta("system"), "ops", events.RoleAuditor, "opsdemo1")
+	_, err := f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "ops", Role: events.RoleAuditor, Password: "opsdemo1"})
 	wantKey(t, err, KeyAccountExists)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), "0912345678", events.RoleOps, "opsdemo1")
+	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "0912345678", Role: events.RoleOps, Password: "opsdemo1"})
 	wantKey(t, err, KeyAccountInvalid)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), "boss", "admin", "opsdemo1")
+	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "boss", Role: "admin", Password: "opsdemo1"})
 	wantKey(t, err, KeyInvalidRequest)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), "boss", events.RoleOps, "short")
+	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "boss", Role: events.RoleOps, Password: "short"})
 	wantKey(t, err, KeyPasswordInvalid)
 
 	s := f.register("0912345678", "LOTBOOK")
@@ -760,14 +760,14 @@ func TestStaffAndConfig(t *testing.T) {
 			t.Errorf("bad channel %d accepted: %v", i, err)
 		}
 	}
-	r1, err := f.svc.SetSiteConfig(f.ctx, meta("system"), "title", "lotbook")
+	r1, err := f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "title", Value: "lotbook"})
 	f.must(err)
-	r2, err := f.svc.SetSiteConfig(f.ctx, meta("system"), "title", "lotbook")
+	r2, err := f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "title", Value: "lotbook"})
 	f.must(err)
 	if r1.Position != r2.Position {
 		t.Errorf("same config twice moved the position %d -> %d", r1.Position, r2.Position)
 	}
-	_, err = f.svc.SetSiteConfig(f.ctx, meta("system"), "bad name", "x")
+	_, err = f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "bad name", Value: "x"})
 	wantKey(t, err, KeyInvalidRequest)
 
 	f.clock.t = time.Date(2026, 11, 23, 1, 29, 0, 0, time.UTC) // Monday 09:29 Taipei
@@ -785,7 +785,7 @@ func TestStoreFailureIsSystemBusy(t *testing.T) {
 	f := newFixture(t)
 	f.seed(true)
 	f.must(f.store.Close())
-	_, err := f.svc.Login(f.ctx, meta("ops"), "nobody", "opsdemo1")
+	_, err := f.svc.Login(f.ctx, meta("ops"), Login{Account: "nobody", Password: "opsdemo1"})
 	e, ok := AsError(err)
 	if !ok || e.Kind != KindUnavailable || e.Key != KeySystemBusy || !errors.Is(err, events.ErrClosed) {
 		t.Fatalf("closed store: %v", err)
@@ -817,12 +817,12 @@ func TestConflictRedecides(t *testing.T) {
 	d := f.deposit(s.MemberID, "5000")
 	other := f.service()
 	rs := &raceStore{Store: f.store, stream: events.AccountStream(s.MemberID), beforeAppend: func() {
-		if _, err := other.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "first"); err != nil {
+		if _, err := other.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "first"}); err != nil {
 			t.Errorf("other instance: %v", err)
 		}
 	}}
 	loser := New(rs, Options{Clock: f.clock.now, PasswordCost: secret.TestCost})
-	_, err := loser.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "second")
+	_, err := loser.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "second"})
 	wantKey(t, err, KeyOrderNotPending)
 	if loser.Conflicts() != 1 {
 		t.Fatalf("%d conflicts, want 1", loser.Conflicts())
@@ -885,14 +885,14 @@ func TestCachedStateMeetsOtherInstances(t *testing.T) {
 	// An order only the other instance has seen: "order not found" on the cache is re-checked.
 	d, err := other.RequestDeposit(f.ctx, meta("member"), s.MemberID, in)
 	f.must(err)
-	a, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "")
+	a, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
 	f.must(err)
 	if a.Status != events.ReviewApproved || !a.Balances["TWD"].Available.Equal(decimal.NewFromInt(2000)) {
 		t.Fatalf("approval on a stale cache: %+v", a)
 	}
 
 	// The other instance approves again on its stale cache: a conflict, then not pending.
-	_, err = other.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, d.OrderNo, "")
+	_, err = other.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
 	wantKey(t, err, KeyOrderNotPending)
 
 	// A command the other instance applied, retried here on a cache without it.

@@ -32,6 +32,9 @@ const (
 	PositionCancelled = "cancelled" // its opening order ended without a fill
 )
 
+// tradeOrderPrefix begins the numbers of orders (and so of the positions they open).
+const tradeOrderPrefix = "T"
+
 // TWD is the currency of the Taiwan market.
 const TWD = "TWD"
 
@@ -142,11 +145,33 @@ func frozenMoved(ps []events.Posting, frozen string) decimal.Decimal {
 	return sum
 }
 
-func (a *accountState) applyTrading(r events.RecordedEvent, p events.Payload) {
-	a.trading.evolve(p, a.frozen, r.Metadata.ServerTime)
+// tradingState is the account's part of trading: its orders and positions, and the member's
+// frozen ledger account that reservations move.
+type tradingState struct {
+	trading
+	frozen string
+}
+
+// tradingPart reaches an account's trading.
+var tradingPart = registerAccountPart("trading", func(l accountLedger) *tradingState {
+	return &tradingState{trading: newTrading(), frozen: l.frozen}
+})
+
+func (t *tradingState) apply(r events.RecordedEvent, p events.Payload) {
+	t.evolve(p, t.frozen, r.Metadata.ServerTime)
 	if e, ok := p.(events.OrderFilled); ok && e.SettleDate != "" && e.Cash.IsPositive() {
-		a.unsettled = append(pruneSettled(a.unsettled, r.Metadata.ServerTime), unsettledCash{date: e.SettleDate, amount: e.Cash})
+		t.unsettled = append(pruneSettled(t.unsettled, r.Metadata.ServerTime), unsettledCash{date: e.SettleDate, amount: e.Cash})
 	}
+}
+
+func (t *tradingState) holdsOrder(no string) bool { return t.orders[no] != nil }
+
+// heldFromWithdrawal keeps sale proceeds from withdrawal until they settle.
+func (t *tradingState) heldFromWithdrawal(currency string, now time.Time) decimal.Decimal {
+	if currency != TWD {
+		return decimal.Zero
+	}
+	return t.unsettledAt(now)
 }
 
 func newPosition(e events.OrderPlaced) *tradePosition {

@@ -396,14 +396,15 @@ type tradeRun struct {
 // run starts a decision on copies of the named orders and positions.
 func (a *accountState) run(now time.Time, orderNos []string, positionIDs []string) *tradeRun {
 	r := &tradeRun{a: a, now: now, t: newTrading(), cash: a.balances[TWD].Available}
+	t := tradingPart.of(a)
 	for _, no := range orderNos {
-		if o := a.orders[no]; o != nil {
+		if o := t.orders[no]; o != nil {
 			cp := *o
 			r.t.orders[no] = &cp
 		}
 	}
 	for _, id := range positionIDs {
-		if p := a.positions[id]; p != nil {
+		if p := t.positions[id]; p != nil {
 			cp := *p
 			r.t.positions[id] = &cp
 		}

@@ -135,7 +135,7 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 				continue
 			}
 			seq++
-			r, err := f.svc.FillOrder(f.ctx, Meta{CommandID: fmt.Sprintf("%s/fill/%d", no, seq), Actor: "system"}, m, no, book(last+rng.IntN(7)-3))
+			r, err := f.svc.FillOrder(f.ctx, Meta{CommandID: fmt.Sprintf("%s/fill/%d", no, seq), Actor: "system"}, FillOrder{MemberID: m, OrderNo: no, Market: book(last + rng.IntN(7) - 3)})
 			f.must(err)
 			if r.Filled > 0 {
 				md.apply(r, md.orders[no].open, 0)
@@ -145,7 +145,7 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			if no == "" {
 				continue
 			}
-			r, err := f.svc.CancelOrder(f.ctx, meta("member"), m, no)
+			r, err := f.svc.CancelOrder(f.ctx, meta("member"), CancelOrder{MemberID: m, OrderNo: no})
 			f.must(err)
 			md.apply(r, md.orders[no].open, 0)
 		case 4: // close a holding position at market
@@ -158,7 +158,7 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			if id == "" {
 				continue
 			}
-			r, err := f.svc.ClosePosition(f.ctx, meta("member"), m, id, CloseInput{Type: events.OrderMarket}, mk)
+			r, err := f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: id, Close: CloseInput{Type: events.OrderMarket}, Market: mk})
 			if e, ok := AsError(err); ok && e.Key == KeyInsufficientBalance {
 				continue
 			}
@@ -178,7 +178,7 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			check = mkt(px, []matching.Level{lv(px, 100000)}, []matching.Level{lv(px, 100000)})
 			check.Quote.LimitDown, check.Quote.LimitUp = d(px).Mul(d("0.9")), d(px).Mul(d("1.1"))
 		}
-		if _, err := f.svc.MarginCheck(f.ctx, meta("system"), m, map[string]Market{"1101": check}); err != nil {
+		if _, err := f.svc.MarginCheck(f.ctx, meta("system"), MarginCheck{MemberID: m, Markets: map[string]Market{"1101": check}}); err != nil {
 			t.Fatalf("step %d margin check: %v", step, err)
 		}
 		syncModel(t, f, m, md) // a forced close may have closed positions
@@ -186,21 +186,20 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 	// Close what is left at 100 and compare the cash with the profit realised.
 	for no, o := range md.orders {
 		if o.working {
-			_, err := f.svc.CancelOrder(f.ctx, meta("member"), m, no)
+			_, err := f.svc.CancelOrder(f.ctx, meta("member"), CancelOrder{MemberID: m, OrderNo: no})
 			f.must(err)
 		}
 	}
 	syncModel(t, f, m, md)
 	for id, n := range md.positions {
 		if n > 0 {
-			_, err := f.svc.ClosePosition(f.ctx, meta("member"), m, id, CloseInput{Type: events.OrderMarket},
-				mkt("100", []matching.Level{lv("100", 100000)}, []matching.Level{lv("100", 100000)}))
+			_, err := f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: id, Close: CloseInput{Type: events.OrderMarket}, Market: mkt("100", []matching.Level{lv("100", 100000)}, []matching.Level{lv("100", 100000)})})
 			f.must(err)
 		}
 	}
 	realised, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) decimal.Decimal {
 		sum := decimal.Zero
-		for _, p := range a.positions {
+		for _, p := range tradingPart.of(a).positions {
 			if p.shares != 0 {
 				t.Errorf("position %s still holds %d", p.id, p.shares)
 			}
@@ -243,7 +242,7 @@ func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 			t.Fatalf("step %d: negative cash %+v", step, b)
 		}
 		reserved := decimal.Zero
-		for no, o := range a.orders {
+		for no, o := range tradingPart.of(a).orders {
 			mo := md.orders[no]
 			if mo == nil {
 				continue // placed by a rule (forced close): synced below
@@ -261,7 +260,7 @@ func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 			t.Fatalf("step %d: frozen %s, working orders reserve %s", step, b.Frozen, reserved)
 		}
 		for id, n := range md.positions {
-			if p := a.positions[id]; p == nil || p.shares != n || p.shares < 0 || p.closing < 0 || p.closing > p.shares {
+			if p := tradingPart.of(a).positions[id]; p == nil || p.shares != n || p.shares < 0 || p.closing < 0 || p.closing > p.shares {
 				t.Fatalf("step %d: position %s %+v, model holds %d", step, id, p, n)
 			}
 		}
@@ -274,7 +273,7 @@ func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 func syncModel(t *testing.T, f *fixture, m string, md *tradeModel) {
 	t.Helper()
 	_, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) bool {
-		for no, o := range a.orders {
+		for no, o := range tradingPart.of(a).orders {
 			mo := md.orders[no]
 			if mo == nil {
 				mo = &modelOrder{shares: o.Shares, position: o.PositionID, open: o.Intent == events.IntentOpen}
@@ -282,7 +281,7 @@ func syncModel(t *testing.T, f *fixture, m string, md *tradeModel) {
 			}
 			mo.filled, mo.working = o.filled, o.working
 		}
-		for id, p := range a.positions {
+		for id, p := range tradingPart.of(a).positions {
 			md.positions[id] = p.shares
 		}
 		return true

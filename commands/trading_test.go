@@ -38,7 +38,7 @@ func (f *fixture) trader(account string) string {
 	f.t.Helper()
 	s := f.register(account, "LOTBOOK")
 	o := f.deposit(s.MemberID, "1000000")
-	_, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), s.MemberID, o.OrderNo, "")
+	_, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: o.OrderNo, Remark: ""})
 	f.must(err)
 	return s.MemberID
 }
@@ -66,7 +66,7 @@ func (f *fixture) wantCash(memberID, available, frozen string) {
 func (f *fixture) position(memberID, id string) tradePosition {
 	f.t.Helper()
 	p, err := view(f.ctx, f.svc, events.AccountStream(memberID), func(a *accountState, _ *entry) tradePosition {
-		if p := a.positions[id]; p != nil {
+		if p := tradingPart.of(a).positions[id]; p != nil {
 			return *p
 		}
 		return tradePosition{}
@@ -103,8 +103,7 @@ func TestMarketBuyWalksTheBookAndSellPaysDayTradeTax(t *testing.T) {
 	}
 	f.wantCash(m, "799215", "0") // the protective reservation (207,294) released all but 200,785
 
-	sell, err := f.svc.ClosePosition(f.ctx, meta("member"), m, buy.PositionID, CloseInput{Type: "market"},
-		mkt("101", []matching.Level{lv("101", 5000)}, []matching.Level{lv("101.5", 5000)}))
+	sell, err := f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: buy.PositionID, Close: CloseInput{Type: "market"}, Market: mkt("101", []matching.Level{lv("101", 5000)}, []matching.Level{lv("101.5", 5000)})})
 	f.must(err)
 	// 202,000; commission 287.85 -> 287; day-trade tax 0.15 % = 303; net 201,410; profit 625.
 	sf := f.fills(sell.OrderNo)
@@ -118,7 +117,7 @@ func TestMarketBuyWalksTheBookAndSellPaysDayTradeTax(t *testing.T) {
 	}
 	// T+2: the proceeds trade at once but are withdrawable from 25 November.
 	w, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) [2]decimal.Decimal {
-		return [2]decimal.Decimal{a.withdrawable(TWD, f.clock.now()), a.withdrawable(TWD, f.clock.now().Add(48*time.Hour))}
+		return [2]decimal.Decimal{withdrawable(a, TWD, f.clock.now()), withdrawable(a, TWD, f.clock.now().Add(48*time.Hour))}
 	})
 	f.must(err)
 	if !w[0].Equal(d("799215")) || !w[1].Equal(d("1000625")) {
@@ -137,7 +136,7 @@ func TestLimitOrderRestsFillsInPartsAndCancelReleases(t *testing.T) {
 	}
 	f.wantCash(m, "702577", "297423")
 	fill := func(seq string, asks ...matching.Level) TradeResult {
-		r, err := f.svc.FillOrder(f.ctx, Meta{CommandID: o.OrderNo + "/fill/" + seq, Actor: "system"}, m, o.OrderNo, mkt("99", nil, asks))
+		r, err := f.svc.FillOrder(f.ctx, Meta{CommandID: o.OrderNo + "/fill/" + seq, Actor: "system"}, FillOrder{MemberID: m, OrderNo: o.OrderNo, Market: mkt("99", nil, asks)})
 		f.must(err)
 		return r
 	}
@@ -153,7 +152,7 @@ func TestLimitOrderRestsFillsInPartsAndCancelReleases(t *testing.T) {
 	}
 	fill("2", lv("98.5", 1000)) // 98,500; commission of 197,500 is 281 (281.4375): 140 more
 	f.wantCash(m, "702577", "99642")
-	c, err := f.svc.CancelOrder(f.ctx, meta("member"), m, o.OrderNo)
+	c, err := f.svc.CancelOrder(f.ctx, meta("member"), CancelOrder{MemberID: m, OrderNo: o.OrderNo})
 	f.must(err)
 	if c.Status != OrderCancelled {
 		t.Fatalf("cancel %+v", c)
@@ -162,9 +161,9 @@ func TestLimitOrderRestsFillsInPartsAndCancelReleases(t *testing.T) {
 	if p := f.position(m, o.OrderNo); p.status() != PositionHolding || p.shares != 2000 || !p.basis.Equal(d("197781")) {
 		t.Fatalf("position %+v", p)
 	}
-	_, err = f.svc.CancelOrder(f.ctx, meta("member"), m, o.OrderNo)
+	_, err = f.svc.CancelOrder(f.ctx, meta("member"), CancelOrder{MemberID: m, OrderNo: o.OrderNo})
 	wantKey(t, err, KeyOrderNotPending)
-	_, err = f.svc.CancelOrder(f.ctx, meta("member"), m, "T000")
+	_, err = f.svc.CancelOrder(f.ctx, meta("member"), CancelOrder{MemberID: m, OrderNo: "T000"})
 	wantKey(t, err, KeyOrderNotFound)
 }
 
@@ -178,7 +177,7 @@ func TestMarginLongAndShortRoundTrips(t *testing.T) {
 		t.Fatalf("margin buy %+v", fl)
 	}
 	f.wantCash(m, "919715", "0")
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, long.PositionID, CloseInput{Type: "market"}, mkt("95", []matching.Level{lv("95", 5000)}, nil))
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: long.PositionID, Close: CloseInput{Type: "market"}, Market: mkt("95", []matching.Level{lv("95", 5000)}, nil)})
 	f.must(err)
 	// 190,000 - 270 commission - 285 day-trade tax - 120,000 loan = 69,445; loss 10,840.
 	f.wantCash(m, "989160", "0")
@@ -194,7 +193,7 @@ func TestMarginLongAndShortRoundTrips(t *testing.T) {
 		t.Fatalf("short sale %+v", fl)
 	}
 	f.wantCash(m, "899069", "0")
-	cover, err := f.svc.ClosePosition(f.ctx, meta("member"), m, short.PositionID, CloseInput{Type: "market"}, mkt("98", nil, []matching.Level{lv("98", 5000)}))
+	cover, err := f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: short.PositionID, Close: CloseInput{Type: "market"}, Market: mkt("98", nil, []matching.Level{lv("98", 5000)})})
 	f.must(err)
 	// Collateral 189,649 less 98,000 and commission 139 back to the member: 91,510; profit 1,419.
 	if fl := f.fills(cover.OrderNo); len(fl) != 1 || !fl[0].Cash.Equal(d("91510")) || !fl[0].Profit.Equal(d("1419")) {
@@ -265,7 +264,7 @@ func TestOrderRefusals(t *testing.T) {
 	pre.Phase = "pre_open"
 	_, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1}, pre)
 	wantKey(t, err, KeyNotTradingTime) // market orders only while the market matches
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), "0912345678", events.FlagTradeBanned, true, "review")
+	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagTradeBanned, On: true, Reason: "review"})
 	f.must(err)
 	err = place(OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1}, book)
 	wantKey(t, err, KeyTradeBanned)
@@ -290,9 +289,9 @@ func TestOddLotAndIdempotentReplay(t *testing.T) {
 	}
 	// 1,000 plus the odd-lot minimum commission of NT$1 (1.425 -> 1).
 	f.wantCash(m, "998999", "0")
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, a.PositionID, CloseInput{Lots: 1, Type: "market"}, book)
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: a.PositionID, Close: CloseInput{Lots: 1, Type: "market"}, Market: book})
 	wantKey(t, err, KeyCloseQuantityInvalid)
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, "T1", CloseInput{Type: "market"}, book)
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: "T1", Close: CloseInput{Type: "market"}, Market: book})
 	wantKey(t, err, KeyPositionNotFound)
 }
 
@@ -303,7 +302,7 @@ func TestProceedsWithdrawableOnSettlement(t *testing.T) {
 	buy, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100"},
 		mkt("100", nil, []matching.Level{lv("100", 1000)}))
 	f.must(err)
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, buy.PositionID, CloseInput{Type: "market"}, mkt("100", []matching.Level{lv("100", 1000)}, nil))
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: buy.PositionID, Close: CloseInput{Type: "market"}, Market: mkt("100", []matching.Level{lv("100", 1000)}, nil)})
 	f.must(err)
 	// Bought 100,000 + 142; sold 100,000 - 142 - 150: available 100,066, of which 99,708 settle on
 	// 25 November: 358 withdrawable until then.
@@ -334,19 +333,19 @@ func TestRuleClosesAndLockRules(t *testing.T) {
 	book := mkt("100", []matching.Level{lv("100", 5000)}, []matching.Level{lv("100", 5000)})
 	p, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1}, book)
 	f.must(err)
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, p.PositionID, CloseInput{Type: "market"}, book)
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: p.PositionID, Close: CloseInput{Type: "market"}, Market: book})
 	wantKey(t, err, KeyPositionLocked)
 	f.clock.add(10 * time.Minute)
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, p.PositionID, CloseInput{Type: "market"}, book)
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: p.PositionID, Close: CloseInput{Type: "market"}, Market: book})
 	wantKey(t, err, KeySaleNotAllowedYet)
 	next := book
 	next.TradingDay = "2026-11-24"
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, p.PositionID, CloseInput{Type: "limit", Price: "101"}, next)
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: p.PositionID, Close: CloseInput{Type: "limit", Price: "101"}, Market: next})
 	f.must(err)
 	if pos := f.position(m, p.PositionID); pos.status() != PositionClosing {
 		t.Fatalf("status %s", pos.status())
 	}
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), m, p.PositionID, CloseInput{Type: "market"}, next)
+	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: p.PositionID, Close: CloseInput{Type: "market"}, Market: next})
 	wantKey(t, err, KeyPositionNotHolding)
 }
 
@@ -362,7 +361,7 @@ func TestMarginCallMetAndForcedClose(t *testing.T) {
 	}
 	check := func(last, want string) MarginResult {
 		t.Helper()
-		r, err := f.svc.MarginCheck(f.ctx, meta("system"), m, at(last))
+		r, err := f.svc.MarginCheck(f.ctx, meta("system"), MarginCheck{MemberID: m, Markets: at(last)})
 		f.must(err)
 		if r.Decision != want {
 			t.Fatalf("at %s: ratio %s decision %q, want %q", last, r.Ratio, r.Decision, want)
@@ -397,12 +396,12 @@ func TestDayTradeCloseByRule(t *testing.T) {
 	f.must(err)
 	plain, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "market", Lots: 1}, book)
 	f.must(err)
-	r, err := f.svc.CloseByRule(f.ctx, meta("system"), m, plain.PositionID, events.OrderByDayTradeClose, book)
+	r, err := f.svc.CloseByRule(f.ctx, meta("system"), CloseByRule{MemberID: m, PositionID: plain.PositionID, By: events.OrderByDayTradeClose, Market: book})
 	f.must(err)
 	if r.OrderNo != "" {
 		t.Fatalf("closed a position that is no day trade: %+v", r)
 	}
-	r, err = f.svc.CloseByRule(f.ctx, meta("system"), m, dt.PositionID, events.OrderByDayTradeClose, book)
+	r, err = f.svc.CloseByRule(f.ctx, meta("system"), CloseByRule{MemberID: m, PositionID: dt.PositionID, By: events.OrderByDayTradeClose, Market: book})
 	f.must(err)
 	fl := f.fills(r.OrderNo)
 	if r.Status != OrderFilled || len(fl) != 1 || !fl[0].DayTrade || !fl[0].Tax.Equal(d("150")) {

@@ -129,7 +129,7 @@ func (m *Module) reviewRealName(c *httpx.Call, remark string, approve bool) (htt
 	if approve {
 		review = m.cmd.ApproveRealName
 	}
-	res, err := review(c.Ctx(), c.Meta(), account, remark)
+	res, err := review(c.Ctx(), c.Meta(), commands.ReviewRealName{Account: account, Remark: remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -174,7 +174,7 @@ func (m *Module) myCards(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) unbindCard(c *httpx.Call) (httpx.Reply, error) {
-	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, c.Var("id"))
+	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), commands.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -296,7 +296,7 @@ func (m *Module) addFavorite(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.AddFavorite(c.Ctx(), c.Meta(), c.Sess.MemberID, sym)
+	res, err := m.cmd.AddFavorite(c.Ctx(), c.Meta(), commands.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -308,7 +308,7 @@ func (m *Module) removeFavorite(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.RemoveFavorite(c.Ctx(), c.Meta(), c.Sess.MemberID, sym)
+	res, err := m.cmd.RemoveFavorite(c.Ctx(), c.Meta(), commands.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -46,7 +46,7 @@ func seeded(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.ApproveDeposit(ctx, meta("ops:ops"), id, order.OrderNo, "ok"); err != nil {
+	if _, err := svc.ApproveDeposit(ctx, meta("ops:ops"), commands.ReviewOrder{MemberID: id, OrderNo: order.OrderNo, Remark: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir
@@ -113,8 +113,7 @@ func TestUserManagesStaff(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer store.Close()
-		_, err = commands.New(store, commands.Options{PasswordCost: secret.TestCost}).Login(context.Background(),
-			commands.Meta{CommandID: uuid.NewString(), Actor: "ops:" + account}, account, pw)
+		_, err = commands.New(store, commands.Options{PasswordCost: secret.TestCost}).Login(context.Background(), commands.Meta{CommandID: uuid.NewString(), Actor: "ops:" + account}, commands.Login{Account: account, Password: pw})
 		return err
 	}
 	wantKey := func(err error, key string) {

@@ -107,7 +107,7 @@ func userAdd(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return err
 	}
 	res, err := withService(ctx, e, func(svc *commands.Service, meta commands.Meta) (commands.Result, error) {
-		return svc.AddStaff(ctx, meta, account, *role, password)
+		return svc.AddStaff(ctx, meta, commands.AddStaff{Account: account, Role: *role, Password: password})
 	})
 	if err != nil {
 		return refusal("user add", account, err)
@@ -131,7 +131,7 @@ func userFlag(ctx context.Context, verb string, on bool, args []string, stdout i
 	}
 	account := pos[0]
 	res, err := withService(ctx, e, func(svc *commands.Service, meta commands.Meta) (commands.Result, error) {
-		return svc.SetStaffFlag(ctx, meta, account, events.FlagDisabled, on, *reason)
+		return svc.SetStaffFlag(ctx, meta, commands.SetFlag{Account: account, Flag: events.FlagDisabled, On: on, Reason: *reason})
 	})
 	if err != nil {
 		return refusal("user "+verb, account, err)
@@ -158,7 +158,7 @@ func userPassword(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return err
 	}
 	res, err := withService(ctx, e, func(svc *commands.Service, meta commands.Meta) (commands.Result, error) {
-		return svc.ResetStaffPassword(ctx, meta, account, password)
+		return svc.ResetStaffPassword(ctx, meta, commands.StaffPassword{Account: account, Password: password})
 	})
 	if err != nil {
 		return refusal("user password", account, err)

@@ -64,8 +64,7 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 	if err != nil && !alreadyDone(err, "account_exists") {
 		return fmt.Errorf("seed: member %s: %w", MemberAccount, err)
 	}
-	_, err = svc.SetFundPassword(ctx, meta("fund-password"), events.MemberID(MemberAccount),
-		MemberPassword, FundPassword, FundPassword)
+	_, err = svc.SetFundPassword(ctx, meta("fund-password"), commands.SetFundPassword{MemberID: events.MemberID(MemberAccount), LoginPassword: MemberPassword, FundPassword: FundPassword, Confirm: FundPassword})
 	if err != nil && !alreadyDone(err, "fund_password_already_set") {
 		return fmt.Errorf("seed: fund password: %w", err)
 	}
@@ -73,7 +72,7 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 		{OpsAccount, events.RoleOps, OpsPassword},
 		{AuditorAccount, events.RoleAuditor, AuditorPassword},
 	} {
-		if _, err := svc.AddStaff(ctx, meta("staff:"+u.account), u.account, u.role, u.password); err != nil {
+		if _, err := svc.AddStaff(ctx, meta("staff:"+u.account), commands.AddStaff{Account: u.account, Role: u.role, Password: u.password}); err != nil {
 			return fmt.Errorf("seed: %s user %s: %w", u.role, u.account, err)
 		}
 	}
@@ -84,7 +83,7 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 		return fmt.Errorf("seed: withdrawal channel %s: %w", ChannelID, err)
 	}
 	for _, c := range [][2]string{{"title", Title}, {"logo", LogoPath}} {
-		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), c[0], c[1]); err != nil {
+		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), commands.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
 			return fmt.Errorf("seed: site config %s: %w", c[0], err)
 		}
 	}

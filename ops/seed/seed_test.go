@@ -46,7 +46,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		{seed.OpsAccount, seed.OpsPassword, events.RoleOps},
 		{seed.AuditorAccount, seed.AuditorPassword, events.RoleAuditor},
 	} {
-		s, err := svc.Login(ctx, meta(), u.account, u.password)
+		s, err := svc.Login(ctx, meta(), commands.Login{Account: u.account, Password: u.password})
 		if err != nil {
 			t.Fatalf("login %s: %v", u.account, err)
 		}
@@ -54,7 +54,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 			t.Fatalf("%s has role %s, want %s", u.account, s.Role, u.role)
 		}
 	}
-	if _, err := svc.VerifyFundPassword(ctx, meta(), events.MemberID(seed.MemberAccount), seed.FundPassword); err != nil {
+	if _, err := svc.VerifyFundPassword(ctx, meta(), commands.VerifyFundPassword{MemberID: events.MemberID(seed.MemberAccount), FundPassword: seed.FundPassword}); err != nil {
 		t.Fatalf("fund password: %v", err)
 	}
 	// The withdrawal channel is seeded with its published limits, open at any hour in the demo.

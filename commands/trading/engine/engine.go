@@ -469,7 +469,7 @@ func (e *Engine) tryFill(ctx context.Context, o order, view commands.Market, lev
 		view.Quote.Bids = levels
 	}
 	seq := o.Fills + 1
-	res, err := e.cmd.FillOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/fill/" + strconv.Itoa(seq), Actor: "system"}, o.MemberID, o.OrderNo, view)
+	res, err := e.cmd.FillOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/fill/" + strconv.Itoa(seq), Actor: "system"}, commands.FillOrder{MemberID: o.MemberID, OrderNo: o.OrderNo, Market: view})
 	if err != nil {
 		e.refused(ctx, o.OrderNo, "fill", err)
 		return levels
@@ -534,7 +534,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 	}
 	e.mu.Unlock()
 	for _, o := range expire {
-		if _, err := e.cmd.ExpireOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/expire", Actor: "system"}, o.MemberID, o.OrderNo); err != nil {
+		if _, err := e.cmd.ExpireOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/expire", Actor: "system"}, commands.ExpireOrder{MemberID: o.MemberID, OrderNo: o.OrderNo}); err != nil {
 			e.refused(ctx, o.OrderNo, "expire", err)
 		}
 	}
@@ -542,7 +542,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 	for _, p := range dayTrades {
 		view := View(m, p.Symbol, now)
 		meta := commands.Meta{CommandID: p.ID + "/daytrade/" + minute, Actor: "system"}
-		if _, err := e.cmd.CloseByRule(ctx, meta, p.MemberID, p.ID, events.OrderByDayTradeClose, view); err != nil {
+		if _, err := e.cmd.CloseByRule(ctx, meta, commands.CloseByRule{MemberID: p.MemberID, PositionID: p.ID, By: events.OrderByDayTradeClose, Market: view}); err != nil {
 			e.log.WarnContext(ctx, "matching engine: day-trade close failed", "position", p.ID, "err", err)
 		}
 	}
@@ -578,7 +578,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 			fmt.Fprintf(prices, "%s=%s;", sym, views[sym].Quote.Last)
 		}
 		meta := commands.Meta{CommandID: member + "/margin/" + second + "/" + hex.EncodeToString(prices.Sum(nil)[:8]), Actor: "system"}
-		if _, err := e.cmd.MarginCheck(ctx, meta, member, views); err != nil {
+		if _, err := e.cmd.MarginCheck(ctx, meta, commands.MarginCheck{MemberID: member, Markets: views}); err != nil {
 			e.log.WarnContext(ctx, "matching engine: margin check failed", "member", member, "err", err)
 		}
 	}

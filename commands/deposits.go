@@ -1,0 +1,127 @@
+package commands
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/lotbook/lotbook/commands/rules/window"
+	"github.com/lotbook/lotbook/events"
+)
+
+// Deposits: the decisions of the funds part (funds.go) on deposit requests and their review.
+
+// memberFacts are what a deposit needs to know from the member stream.
+type memberFacts struct {
+	registered bool
+	disabled   bool
+	frozen     bool
+	ownsProof  bool
+}
+
+// depositRequest is a deposit with everything its decision needs from other streams.
+type depositRequest struct {
+	in      DepositInput
+	member  memberFacts
+	channel *events.DepositChannelConfigured // nil when the channel does not exist
+	now     time.Time
+	cal     window.Calendar
+	orderNo func(n int) string // the n-th candidate order number
+	// channelPassword checks the given password against the channel's stored hash.
+	channelPassword verifier
+}
+
+// decideDepositRequest applies the spec's deposit rules in this order: the member's state, the
+// channel, the amount and its limits, the time window, the proof, the channel password.
+func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, error) {
+	switch {
+	case !r.member.registered:
+		return nil, notFound(KeyAccountNotExist)
+	case r.member.disabled:
+		return nil, forbidden(KeyAccountDisabled)
+	case r.member.frozen:
+		return nil, forbidden(KeyAccountFrozen)
+	}
+	ch := r.channel
+	if ch == nil {
+		return nil, notFound(KeyChannelNotFound)
+	}
+	if !ch.Enabled {
+		return nil, rule(KeyChannelClosed)
+	}
+	amount, err := channelAmount(r.in.Amount, ch.Currency, ch.Min, ch.Max)
+	if err != nil {
+		return nil, err
+	}
+	if !window.Open(ch.Window, r.now, r.cal) {
+		return nil, rule(KeyDepositWindowClosed)
+	}
+	if r.in.ProofFileID == "" {
+		return nil, invalid(KeyDepositProofRequired)
+	}
+	if !r.member.ownsProof {
+		return nil, notFound(KeyFileNotFound)
+	}
+	if fundsPart.of(a).proofBacksDeposit(r.in.ProofFileID) {
+		return nil, rule(KeyDepositProofUsed)
+	}
+	if ch.PasswordHash != "" && !r.channelPassword(ch.PasswordHash, r.in.ChannelPassword) {
+		return nil, rule(KeyChannelPasswordWrong)
+	}
+	orderNo := a.freeOrderNo(r.orderNo)
+	return []events.Payload{events.DepositRequested{
+		OrderNo:     orderNo,
+		ChannelID:   ch.ID,
+		ChannelName: ch.Name,
+		Currency:    ch.Currency,
+		Amount:      amount,
+		ProofFileID: r.in.ProofFileID,
+	}}, nil
+}
+
+// proofBacksDeposit tells whether a pending or approved deposit of this account names the file
+// as its proof. One transfer receipt backs one deposit; after a rejection (a mistyped amount,
+// say) the member may name the same receipt again.
+func (f *funds) proofBacksDeposit(fileID string) bool {
+	no, ok := f.proofs[fileID]
+	return ok && f.deposits[no].status != events.ReviewRejected
+}
+
+// pendingOrder finds a deposit or withdrawal among orders that can still be reviewed.
+func pendingOrder(orders map[string]*reviewOrder, orderNo string) (*reviewOrder, error) {
+	o := orders[orderNo]
+	if o == nil {
+		return nil, notFound(KeyOrderNotFound)
+	}
+	if o.status != events.ReviewPending {
+		return nil, rule(KeyOrderNotPending)
+	}
+	return o, nil
+}
+
+// decideApproveDeposit credits the member from bank clearing.
+func decideApproveDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	d, err := pendingOrder(fundsPart.of(a).deposits, orderNo)
+	if err != nil {
+		return nil, err
+	}
+	postings := events.Transfer(events.HouseBankClearing, a.available, d.currency, d.amount)
+	if err := events.CheckBalanced(postings); err != nil {
+		return nil, unavailable(fmt.Errorf("deposit %s: %w", orderNo, err))
+	}
+	return []events.Payload{events.DepositApproved{
+		OrderNo: orderNo, Currency: d.currency, Amount: d.amount, Remark: remark, Postings: postings,
+	}}, nil
+}
+
+// decideRejectDeposit closes the deposit without moving money; the remark tells the member why.
+func decideRejectDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	if _, err := pendingOrder(fundsPart.of(a).deposits, orderNo); err != nil {
+		return nil, err
+	}
+	return []events.Payload{events.DepositRejected{OrderNo: orderNo, Remark: remark}}, nil
+}
+
+// depositOrderNo is the n-th candidate order number of a deposit command.
+func depositOrderNo(memberID, commandID string, day time.Time, n int) string {
+	return orderNumber(depositOrderPrefix, memberID, commandID, day, n)
+}
