@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -16,7 +15,7 @@ import (
 
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
-	"github.com/lotbook/lotbook/events/sqlite"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
 )
 
 // clock is a settable test clock.
@@ -40,15 +39,7 @@ type fixture struct {
 	svc   *Service
 }
 
-func openStore(t testing.TB) events.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "events.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = st.Close() })
-	return st
-}
+func openStore(t testing.TB) events.Store { return sqlitetest.Open(t) }
 
 func newFixture(t testing.TB, opts ...func(*Options)) *fixture {
 	t.Helper()

@@ -3,7 +3,6 @@ package pipeline_test
 import (
 	"context"
 	"log/slog"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -14,18 +13,11 @@ import (
 
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
 	"github.com/lotbook/lotbook/pipeline"
 )
 
-func openStore(t *testing.T) *sqlite.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "events.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
+func openStore(t *testing.T) *sqlite.Store { return sqlitetest.Open(t) }
 
 func add(t *testing.T, st events.Store, n int) {
 	t.Helper()

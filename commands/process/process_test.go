@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -16,17 +15,10 @@ import (
 	"github.com/lotbook/lotbook/commands/process"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
 )
 
-func openStore(t *testing.T) *sqlite.Store {
-	t.Helper()
-	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "events.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close() })
-	return st
-}
+func openStore(t *testing.T) *sqlite.Store { return sqlitetest.Open(t) }
 
 func add(t *testing.T, st events.Store, symbols ...string) {
 	t.Helper()

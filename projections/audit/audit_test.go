@@ -4,27 +4,18 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/lotbook/lotbook/events"
-	"github.com/lotbook/lotbook/events/sqlite"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
 	"github.com/shopspring/decimal"
 )
 
 // newStore is a fresh SQLite event store, the default backend.
-func newStore(t *testing.T) events.Store {
-	t.Helper()
-	s, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "events.db"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	return s
-}
+func newStore(t *testing.T) events.Store { return sqlitetest.Open(t) }
 
 // logBuilder appends typed events with readable metadata.
 type logBuilder struct {
