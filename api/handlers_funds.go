@@ -16,10 +16,12 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/config"
+	"github.com/lotbook/lotbook/projections/reviews"
 )
 
 func (s *server) channels(c *httpx.Call) (httpx.Reply, error) {
-	chs, err := s.read.Channels(c.Ctx())
+	chs, err := config.Channels(c.Ctx(), s.read.Reader)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("channels: %w", err)
 	}
@@ -125,7 +127,7 @@ func (s *server) opsDeposits(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	deps, more, err := s.read.DepositQueue(c.Ctx(), status, page, size)
+	deps, more, err := reviews.Queue(c.Ctx(), s.read.Reader, status, page, size)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("deposit queue: %w", err)
 	}
@@ -146,10 +148,10 @@ func (s *server) depositOwner(c *httpx.Call) (string, string, error) {
 	if memberID, ok := s.owners.get(orderNo); ok {
 		return memberID, orderNo, nil
 	}
-	d, err := s.read.DepositByOrderNo(c.Ctx(), orderNo)
+	d, err := reviews.ByOrderNo(c.Ctx(), s.read.Reader, orderNo)
 	if httpx.IsNotFound(err) {
 		s.catchUpHead(c.Ctx())
-		d, err = s.read.DepositByOrderNo(c.Ctx(), orderNo)
+		d, err = reviews.ByOrderNo(c.Ctx(), s.read.Reader, orderNo)
 	}
 	if err != nil {
 		if httpx.IsNotFound(err) {

@@ -17,6 +17,8 @@ import (
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/config"
+	"github.com/lotbook/lotbook/projections/funds"
 	"github.com/lotbook/lotbook/projections/valuation"
 )
 
@@ -207,7 +209,7 @@ func (s *server) config(c *httpx.Call) (httpx.Reply, error) {
 	if !req.Type.Valid() {
 		return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("config type %q", req.Type))
 	}
-	entries, err := s.read.SiteConfig(c.Ctx())
+	entries, err := config.Site(c.Ctx(), s.read.Reader)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("site config: %w", err)
 	}
@@ -251,7 +253,7 @@ func orDefault(s, def string) string {
 // realNameStatus is a member's identity status for /user/info and the ops member list: the
 // member_funds read model knows it once they submitted.
 func realNameStatuses(ctx context.Context, rd *projections.Reader, memberIDs ...string) (map[string]wire.RealNameStatus, error) {
-	st, err := rd.RealNameStatuses(ctx, memberIDs)
+	st, err := funds.RealNameStatuses(ctx, rd, memberIDs)
 	if err != nil {
 		return nil, fmt.Errorf("realname statuses: %w", err)
 	}
@@ -264,7 +266,7 @@ func realNameStatuses(ctx context.Context, rd *projections.Reader, memberIDs ...
 
 // creditScore is the member's score: the start value until an event changed it.
 func creditScore(ctx context.Context, rd *projections.Reader, memberID string) (int, error) {
-	score, found, err := rd.CreditScoreOf(ctx, memberID)
+	score, found, err := funds.CreditScoreOf(ctx, rd, memberID)
 	if err != nil {
 		return 0, err
 	}

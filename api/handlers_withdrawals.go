@@ -15,6 +15,7 @@ import (
 	moneyrule "github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections/funds"
 	"github.com/lotbook/lotbook/projections/valuation"
 )
 
@@ -24,7 +25,7 @@ import (
 func amountIn(d decimal.Decimal, currency string) string { return moneyrule.Format(d, currency) }
 
 func (s *server) withdrawChannels(c *httpx.Call) (httpx.Reply, error) {
-	chs, err := s.read.WithdrawalChannels(c.Ctx())
+	chs, err := funds.WithdrawalChannels(c.Ctx(), s.read.Reader)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("withdrawal channels: %w", err)
 	}
@@ -60,7 +61,7 @@ func (s *server) opsWithdrawals(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	ws, more, err := s.read.WithdrawalQueue(c.Ctx(), status, page, size)
+	ws, more, err := funds.WithdrawalQueue(c.Ctx(), s.read.Reader, status, page, size)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("withdrawal queue: %w", err)
 	}
@@ -77,10 +78,10 @@ func (s *server) opsWithdrawals(c *httpx.Call) (httpx.Reply, error) {
 // withdrawalOwner finds whose withdrawal orderNo is; the commands act on that member's stream.
 func (s *server) withdrawalOwner(c *httpx.Call) (string, string, error) {
 	orderNo := mux.Vars(c.R)["orderNo"]
-	w, err := s.read.WithdrawalByOrderNo(c.Ctx(), orderNo)
+	w, err := funds.WithdrawalByOrderNo(c.Ctx(), s.read.Reader, orderNo)
 	if httpx.IsNotFound(err) {
 		s.catchUpHead(c.Ctx())
-		w, err = s.read.WithdrawalByOrderNo(c.Ctx(), orderNo)
+		w, err = funds.WithdrawalByOrderNo(c.Ctx(), s.read.Reader, orderNo)
 	}
 	if err != nil {
 		if httpx.IsNotFound(err) {

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 
 	"github.com/shopspring/decimal"
@@ -15,29 +14,29 @@ import (
 // capability declares, shares included, without a change here) and one per house account and
 // asset. events.ParseAccount reads the account names.
 
-var balancesTable = &table{
-	name: "balances",
-	cols: []column{{"member_id", kText}, {"kind", kText}, {"asset", kText}, {"amount", kText}, {"position", kInt}},
-	key:  []string{"member_id", "kind", "asset"},
+var balancesTable = &Table{
+	Name: "balances",
+	Cols: []Column{{"member_id", KindText}, {"kind", KindText}, {"asset", KindText}, {"amount", KindText}, {"position", KindInt}},
+	Key:  []string{"member_id", "kind", "asset"},
 }
 
-var houseBalancesTable = &table{
-	name: "house_balances",
-	cols: []column{{"account", kText}, {"asset", kText}, {"amount", kText}, {"position", kInt}},
-	key:  []string{"account", "asset"},
+var houseBalancesTable = &Table{
+	Name: "house_balances",
+	Cols: []Column{{"account", KindText}, {"asset", KindText}, {"amount", KindText}, {"position", KindInt}},
+	Key:  []string{"account", "asset"},
 }
 
-var balancesProjector = &projector{
-	name:    "balances",
-	version: 2, // v2: a row per declared account kind and asset instead of currency columns
-	unit:    accountUnit,
-	money:   true,
-	tables:  []*table{balancesTable, houseBalancesTable},
-	wants: func(p events.Payload) bool {
+var balancesProjector = &Projector{
+	Name:    "balances",
+	Version: 2, // v2: a row per declared account kind and asset instead of currency columns
+	Unit:    AccountUnit,
+	Money:   true,
+	Tables:  []*Table{balancesTable, houseBalancesTable},
+	Wants: func(p events.Payload) bool {
 		_, ok := p.(events.MovesMoney)
 		return ok
 	},
-	apply: applyBalances,
+	Apply: applyBalances,
 }
 
 // sumRow is the running total of one balance row.
@@ -58,24 +57,24 @@ func (s sums) add(k [3]string, amount decimal.Decimal, position int64) {
 	r.amount, r.position = r.amount.Add(amount), position
 }
 
-func applyBalances(ctx context.Context, w *wtx, evs []decoded) error {
+func applyBalances(ctx context.Context, w *Wtx, evs []Decoded) error {
 	member, house := sums{}, sums{}
 	members, accounts := map[string]struct{}{}, map[string]struct{}{}
 	for _, d := range evs {
-		ps := d.p.(events.MovesMoney).MoneyPostings()
+		ps := d.P.(events.MovesMoney).MoneyPostings()
 		if err := events.CheckBalanced(ps); err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
 		for _, p := range ps {
 			a, err := events.ParseAccount(p.Account)
 			if err != nil {
-				return d.fail(err)
+				return d.Fail(err)
 			}
 			if a.Kind.Member {
-				member.add([3]string{a.MemberID, a.Kind.Name, p.Asset()}, p.Amount, d.ev.Position)
+				member.add([3]string{a.MemberID, a.Kind.Name, p.Asset()}, p.Amount, d.Ev.Position)
 				members[a.MemberID] = struct{}{}
 			} else {
-				house.add([3]string{p.Account, p.Asset()}, p.Amount, d.ev.Position)
+				house.add([3]string{p.Account, p.Asset()}, p.Amount, d.Ev.Position)
 				accounts[p.Account] = struct{}{}
 			}
 		}
@@ -87,7 +86,7 @@ func applyBalances(ctx context.Context, w *wtx, evs []decoded) error {
 		return err
 	}
 	for _, u := range []struct {
-		t    *table
+		t    *Table
 		s    sums
 		keys int
 	}{{balancesTable, member, 3}, {houseBalancesTable, house, 2}} {
@@ -99,7 +98,7 @@ func applyBalances(ctx context.Context, w *wtx, evs []decoded) error {
 			}
 			rows = append(rows, append(row, r.amount.String(), r.position))
 		}
-		if err := w.upsert(ctx, u.t, rows); err != nil {
+		if err := w.Upsert(ctx, u.t, rows); err != nil {
 			return err
 		}
 	}
@@ -108,11 +107,11 @@ func applyBalances(ctx context.Context, w *wtx, evs []decoded) error {
 
 // addStored adds the stored amounts of the rows a batch touched (selected by col in keys) to
 // their deltas; t's first n columns are the row key, then amount and position.
-func addStored(ctx context.Context, w *wtx, t *table, col string, keys map[string]struct{}, s sums, n int) error {
+func addStored(ctx context.Context, w *Wtx, t *Table, col string, keys map[string]struct{}, s sums, n int) error {
 	if len(keys) == 0 {
 		return nil
 	}
-	return w.selectIn(ctx, t, col, keysOf(keys), func(rows *sql.Rows) error {
+	return w.SelectIn(ctx, t, col, KeysOf(keys), func(rows Rows) error {
 		var k [3]string
 		var amount string
 		var pos int64
@@ -129,7 +128,7 @@ func addStored(ctx context.Context, w *wtx, t *table, col string, keys map[strin
 		}
 		a, err := decimal.NewFromString(amount)
 		if err != nil {
-			return fmt.Errorf("%s %v: %w", t.name, k[:n], err)
+			return fmt.Errorf("%s %v: %w", t.Name, k[:n], err)
 		}
 		r.amount = r.amount.Add(a)
 		return nil

@@ -97,7 +97,7 @@ func BenchmarkRebuild(b *testing.B) {
 	for _, kind := range []string{"sqlite", "postgres"} {
 		db := readDBs(b, b.TempDir())[kind]()
 		r := NewRunner(db, e.store, nil, nil)
-		for _, name := range []string{"balances", "journal", "review_queue", "members"} {
+		for _, name := range []string{"balances", "journal", "members"} {
 			b.Run(kind+"/"+name, func(b *testing.B) {
 				var elapsed, cpu time.Duration
 				for b.Loop() {

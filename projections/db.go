@@ -1,9 +1,20 @@
 // Package projections builds lotbook's read models from the event log: a Watermill router runs
 // one projector per read model over the store's global feed, each applying pages of events in one
 // read-model transaction together with its checkpoint; the read models of a member's account,
-// which answers combine, apply each page together in one transaction. It also owns the read-model
-// queries, the idempotency records of the HTTP layer, rebuilds and comparisons with a fresh
-// replay.
+// which answers combine, apply each page together in one transaction. This package is the core:
+// the runner, the read database and its dialects, tables and their row maps (RowMap), rebuilds
+// and comparisons with a fresh replay, the journal of money lines, the account unit's read models
+// and the idempotency records of the HTTP layer.
+//
+// A capability's read model is its own package under projections/ (config, favorites, funds, reviews):
+//  1. declare each table's row once with RowMap and build its Table from it;
+//  2. write a Projector (name, version, tables, the events it wants, a set-based Apply) and
+//     register it from init: func init() { projections.Register(projector) };
+//  3. write its queries as functions of a *Reader;
+//  4. test it on projtest (both databases, Compare with a replay, ApplyOneByOne for the page fold);
+//  5. add its import to cmd/lotbook/readmodels.go, which pins every table's signature.
+//
+// Capability packages import the core, never each other (ops/archtest): they meet through events.
 package projections
 
 import (
@@ -131,14 +142,14 @@ func (db *ReadDB) Close() error {
 
 // writeTx runs fn in one read-model write transaction. On PostgreSQL it does not wait for the
 // WAL flush: read models can always be rebuilt from the log, while event appends stay durable.
-func (db *ReadDB) writeTx(ctx context.Context, fn func(w *wtx) error) error {
+func (db *ReadDB) writeTx(ctx context.Context, fn func(w *Wtx) error) error {
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin read-model tx: %w", err)
 	}
-	w := &wtx{tx: tx, d: db.d, stmts: db.wstmts}
+	w := &Wtx{tx: tx, d: db.d, stmts: db.wstmts}
 	if db.d.postgres {
-		if err := w.exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
+		if err := w.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
 			tx.Rollback()
 			return err
 		}
@@ -158,27 +169,27 @@ func (db *ReadDB) writeTx(ctx context.Context, fn func(w *wtx) error) error {
 // 0: read models are caches of the log. The idempotency records are not a projection and are
 // never dropped.
 func (db *ReadDB) migrate(ctx context.Context) error {
-	return db.writeTx(ctx, func(w *wtx) error {
+	return db.writeTx(ctx, func(w *Wtx) error {
 		if db.d.postgres {
 			// Serializes concurrent openers (server and CLI) so that tables are created once.
-			if err := w.exec(ctx, "SELECT pg_advisory_xact_lock(7746210394)"); err != nil {
+			if err := w.Exec(ctx, "SELECT pg_advisory_xact_lock(7746210394)"); err != nil {
 				return err
 			}
 		}
-		if err := w.exec(ctx, checkpointsDDL); err != nil {
+		if err := w.Exec(ctx, checkpointsDDL); err != nil {
 			return err
 		}
-		if err := w.exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS idempotency_records (
+		if err := w.Exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS idempotency_records (
 			idem_key TEXT NOT NULL PRIMARY KEY, actor TEXT NOT NULL, request_hash TEXT NOT NULL,
-			http_status BIGINT NOT NULL, body %s NOT NULL, created_at BIGINT NOT NULL)`, db.d.typeName(kBlob))); err != nil {
+			http_status BIGINT NOT NULL, body %s NOT NULL, created_at BIGINT NOT NULL)`, db.d.typeName(KindBlob))); err != nil {
 			return err
 		}
 		for _, p := range projectors {
-			hash, found, err := checkpointSchema(ctx, w, p.name)
+			hash, found, err := checkpointSchema(ctx, w, p.Name)
 			if err != nil {
 				return err
 			}
-			exist, err := db.tablesExist(ctx, w, p.tables, "")
+			exist, err := db.tablesExist(ctx, w, p.Tables, "")
 			if err != nil {
 				return err
 			}
@@ -188,7 +199,7 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 			if err := db.createTables(ctx, w, p, "", true); err != nil {
 				return err
 			}
-			if err := setCheckpoint(ctx, w, p.name, p.schemaHash(), 0); err != nil {
+			if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), 0); err != nil {
 				return err
 			}
 		}
@@ -202,8 +213,8 @@ const abandonedAfter = time.Hour
 
 // dropAbandoned drops the scratch tables (and checkpoint) of rebuilds and comparisons that
 // stopped long ago.
-func (db *ReadDB) dropAbandoned(ctx context.Context, w *wtx) error {
-	rows, err := w.query(ctx, "SELECT name FROM projection_checkpoints WHERE updated_at < ?", time.Now().Add(-abandonedAfter).UnixMicro())
+func (db *ReadDB) dropAbandoned(ctx context.Context, w *Wtx) error {
+	rows, err := w.Query(ctx, "SELECT name FROM projection_checkpoints WHERE updated_at < ?", time.Now().Add(-abandonedAfter).UnixMicro())
 	if err != nil {
 		return err
 	}
@@ -222,7 +233,7 @@ func (db *ReadDB) dropAbandoned(ctx context.Context, w *wtx) error {
 	}
 	for _, n := range names {
 		for _, p := range projectors {
-			suffix, ok := strings.CutPrefix(n, p.name)
+			suffix, ok := strings.CutPrefix(n, p.Name)
 			if !ok || (suffix != rebuildSuffix && !strings.HasPrefix(suffix, compareSuffix)) {
 				continue
 			}
@@ -239,45 +250,45 @@ func (db *ReadDB) dropAbandoned(ctx context.Context, w *wtx) error {
 
 // createTables drops and creates the projector's tables under suffix, with their indexes unless
 // they are to be filled in bulk first (an index built once at the end is cheaper).
-func (db *ReadDB) createTables(ctx context.Context, w *wtx, p *projector, suffix string, indexes bool) error {
+func (db *ReadDB) createTables(ctx context.Context, w *Wtx, p *Projector, suffix string, indexes bool) error {
 	if err := db.dropTables(ctx, w, p, suffix); err != nil {
 		return err
 	}
-	for _, t := range p.tables {
+	for _, t := range p.Tables {
 		tag := randomTag()
-		if err := w.exec(ctx, db.d.createTable(t, suffix, tag)); err != nil {
-			return fmt.Errorf("create %s%s: %w", t.name, suffix, err)
+		if err := w.Exec(ctx, db.d.createTable(t, suffix, tag)); err != nil {
+			return fmt.Errorf("create %s%s: %w", t.Name, suffix, err)
 		}
 		if !indexes {
 			continue
 		}
 		for _, ix := range db.d.createIndexes(t, suffix, tag) {
-			if err := w.exec(ctx, ix); err != nil {
-				return fmt.Errorf("index %s%s: %w", t.name, suffix, err)
+			if err := w.Exec(ctx, ix); err != nil {
+				return fmt.Errorf("index %s%s: %w", t.Name, suffix, err)
 			}
 		}
 	}
 	return nil
 }
 
-func (db *ReadDB) dropTables(ctx context.Context, w *wtx, p *projector, suffix string) error {
-	for _, t := range p.tables {
-		if err := w.exec(ctx, "DROP TABLE IF EXISTS "+t.name+suffix); err != nil {
+func (db *ReadDB) dropTables(ctx context.Context, w *Wtx, p *Projector, suffix string) error {
+	for _, t := range p.Tables {
+		if err := w.Exec(ctx, "DROP TABLE IF EXISTS "+t.Name+suffix); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-func (db *ReadDB) tablesExist(ctx context.Context, w *wtx, tables []*table, suffix string) (bool, error) {
+func (db *ReadDB) tablesExist(ctx context.Context, w *Wtx, tables []*Table, suffix string) (bool, error) {
 	q := "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' AND name = ?"
 	if db.d.postgres {
 		q = "SELECT COUNT(*) FROM information_schema.tables WHERE table_schema = current_schema() AND table_name = ?"
 	}
 	for _, t := range tables {
 		var n int
-		if err := w.tx.QueryRowContext(ctx, db.d.rebind(q), t.name+suffix).Scan(&n); err != nil {
-			return false, fmt.Errorf("look up table %s: %w", t.name+suffix, err)
+		if err := w.tx.QueryRowContext(ctx, db.d.rebind(q), t.Name+suffix).Scan(&n); err != nil {
+			return false, fmt.Errorf("look up table %s: %w", t.Name+suffix, err)
 		}
 		if n == 0 {
 			return false, nil
@@ -294,7 +305,7 @@ func randomTag() string {
 	return hex.EncodeToString(b[:])
 }
 
-func checkpointSchema(ctx context.Context, w *wtx, name string) (string, bool, error) {
+func checkpointSchema(ctx context.Context, w *Wtx, name string) (string, bool, error) {
 	var hash string
 	err := w.tx.QueryRowContext(ctx, w.d.rebind("SELECT schema_hash FROM projection_checkpoints WHERE name = ?"), name).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
@@ -308,9 +319,9 @@ func checkpointSchema(ctx context.Context, w *wtx, name string) (string, bool, e
 
 // lockCheckpoint reads a checkpoint inside a write transaction, locking its row on PostgreSQL so
 // that a projector and a rebuild swap (maybe in another process) never interleave.
-func lockCheckpoint(ctx context.Context, w *wtx, name string) (int64, error) {
+func lockCheckpoint(ctx context.Context, w *Wtx, name string) (int64, error) {
 	var pos int64
-	err := w.queryRow(ctx, sqlLockCheckpoint+w.d.forUpdate(), name).Scan(&pos)
+	err := w.QueryRow(ctx, sqlLockCheckpoint+w.d.forUpdate(), name).Scan(&pos)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, fmt.Errorf("checkpoint %s: %w", name, ErrNotFound)
 	}
@@ -326,12 +337,12 @@ const (
 		ON CONFLICT (name) DO UPDATE SET schema_hash = excluded.schema_hash, position = excluded.position, updated_at = excluded.updated_at`
 )
 
-func setCheckpoint(ctx context.Context, w *wtx, name, hash string, pos int64) error {
-	return w.exec(ctx, sqlSetCheckpoint, name, hash, pos, time.Now().UnixMicro())
+func setCheckpoint(ctx context.Context, w *Wtx, name, hash string, pos int64) error {
+	return w.Exec(ctx, sqlSetCheckpoint, name, hash, pos, time.Now().UnixMicro())
 }
 
-func deleteCheckpoint(ctx context.Context, w *wtx, name string) error {
-	return w.exec(ctx, "DELETE FROM projection_checkpoints WHERE name = ?", name)
+func deleteCheckpoint(ctx context.Context, w *Wtx, name string) error {
+	return w.Exec(ctx, "DELETE FROM projection_checkpoints WHERE name = ?", name)
 }
 
 // checkpoints returns every live projector's position.

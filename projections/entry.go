@@ -11,21 +11,21 @@ import (
 // entry is one event of a page as the projectors of a unit share it: decoded at most once, by
 // whichever projector first wants it (payloads are values that projectors only read).
 type entry struct {
-	ev   events.RecordedEvent
+	Ev   events.RecordedEvent
 	once sync.Once
 	p    events.Payload
 	err  error
 }
 
 func (e *entry) payload() (events.Payload, error) {
-	e.once.Do(func() { e.p, e.err = events.DecodeRecorded(e.ev) })
+	e.once.Do(func() { e.p, e.err = events.DecodeRecorded(e.Ev) })
 	return e.p, e.err
 }
 
 func wrap(evs []events.RecordedEvent) []*entry {
 	out := make([]*entry, len(evs))
 	for i := range evs {
-		out[i] = &entry{ev: evs[i]}
+		out[i] = &entry{Ev: evs[i]}
 	}
 	return out
 }
@@ -45,12 +45,12 @@ func (s *shared) entries(evs []events.RecordedEvent) []*entry {
 	defer s.mu.Unlock()
 	out := make([]*entry, len(evs))
 	for i, ev := range evs {
-		j := sort.Search(len(s.buf), func(j int) bool { return s.buf[j].ev.Position >= ev.Position })
-		if j < len(s.buf) && s.buf[j].ev.Position == ev.Position && s.buf[j].ev.ID == ev.ID {
+		j := sort.Search(len(s.buf), func(j int) bool { return s.buf[j].Ev.Position >= ev.Position })
+		if j < len(s.buf) && s.buf[j].Ev.Position == ev.Position && s.buf[j].Ev.ID == ev.ID {
 			out[i] = s.buf[j]
 			continue
 		}
-		out[i] = &entry{ev: ev}
+		out[i] = &entry{Ev: ev}
 		if j == len(s.buf) {
 			s.buf = append(s.buf, out[i])
 		}

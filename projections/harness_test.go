@@ -182,3 +182,38 @@ func noDiffs(t testing.TB, r *Runner) {
 		}
 	}
 }
+
+// probeProjector is a read model of the core's own tests: a unit of its own, outside the account
+// unit, so that they watch one projector go on while another stalls without depending on any
+// capability package (those import this one). It keeps the position of every registration.
+type probeRow struct {
+	memberID string
+	position int64
+}
+
+var probeFields = RowMap[probeRow]{
+	Text("member_id", func(r *probeRow) *string { return &r.memberID }),
+	Integer("position", func(r *probeRow) *int64 { return &r.position }),
+}
+
+var probeTable = &Table{Name: "probe_registrations", Cols: probeFields.Columns(), Key: []string{"member_id"}}
+
+var probeProjector = &Projector{
+	Name:    "probe",
+	Version: 1,
+	Tables:  []*Table{probeTable},
+	Wants: func(p events.Payload) bool {
+		_, ok := p.(events.MemberRegistered)
+		return ok
+	},
+	Apply: func(ctx context.Context, w *Wtx, evs []Decoded) error {
+		rows := make([][]any, 0, len(evs))
+		for _, d := range evs {
+			e := d.P.(events.MemberRegistered)
+			rows = append(rows, probeFields.Args(&probeRow{memberID: e.MemberID, position: d.Ev.Position}))
+		}
+		return w.Upsert(ctx, probeTable, rows)
+	},
+}
+
+func init() { Register(probeProjector) }

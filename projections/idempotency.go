@@ -24,7 +24,7 @@ type IdemRecord struct {
 // GetIdempotency returns the record stored under key, if any.
 func (db *ReadDB) GetIdempotency(ctx context.Context, key string) (IdemRecord, bool, error) {
 	rec := IdemRecord{Key: key}
-	err := db.queryRow(ctx, "SELECT actor, request_hash, http_status, body FROM idempotency_records WHERE idem_key = ?", key).
+	err := db.QueryRow(ctx, "SELECT actor, request_hash, http_status, body FROM idempotency_records WHERE idem_key = ?", key).
 		Scan(&rec.Actor, &rec.RequestHash, &rec.HTTPStatus, &rec.Body)
 	if errors.Is(err, sql.ErrNoRows) {
 		return IdemRecord{}, false, nil
@@ -151,7 +151,7 @@ func (iw *idemWriter) close() {
 func (db *ReadDB) writeIdempotency(batch []idemRequest) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	return db.writeTx(ctx, func(w *wtx) error {
+	return db.writeTx(ctx, func(w *Wtx) error {
 		var q strings.Builder
 		q.WriteString("INSERT INTO idempotency_records (idem_key, actor, request_hash, http_status, body, created_at) VALUES ")
 		args := make([]any, 0, 6*len(batch))
@@ -169,7 +169,7 @@ func (db *ReadDB) writeIdempotency(batch []idemRequest) error {
 		q.WriteString(` ON CONFLICT (idem_key) DO UPDATE SET http_status = excluded.http_status, body = excluded.body
 			WHERE idempotency_records.http_status = 0 AND excluded.http_status <> 0
 			AND idempotency_records.actor = excluded.actor AND idempotency_records.request_hash = excluded.request_hash`)
-		return w.exec(ctx, q.String(), args...)
+		return w.Exec(ctx, q.String(), args...)
 	})
 }
 

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -17,23 +16,23 @@ import (
 // seq, the position of the event that created a line, and leg, the line's index in that event,
 // order the history without relying on clocks.
 
-var journalFields = rowMap[journalRow]{
-	text("member_id", func(r *journalRow) *string { return &r.memberID }),
-	text("line_id", func(r *journalRow) *string { return &r.lineID }),
-	text("type", func(r *journalRow) *string { return &r.typ }),
-	text("order_no", func(r *journalRow) *string { return &r.orderNo }),
-	text("asset", func(r *journalRow) *string { return &r.asset }),
-	text("amount", func(r *journalRow) *string { return &r.amount }),
-	text("account", func(r *journalRow) *string { return &r.account }),
-	text("status", func(r *journalRow) *string { return &r.status }),
-	text("remark", func(r *journalRow) *string { return &r.remark }),
-	text("instrument", func(r *journalRow) *string { return &r.instrument }),
-	text("details", func(r *journalRow) *string { return &r.details }),
-	integer("created_at", func(r *journalRow) *int64 { return &r.createdAt }),
-	integer("updated_at", func(r *journalRow) *int64 { return &r.updatedAt }),
-	integer("seq", func(r *journalRow) *int64 { return &r.seq }),
-	integer("leg", func(r *journalRow) *int64 { return &r.leg }),
-	integer("position", func(r *journalRow) *int64 { return &r.position }),
+var journalFields = RowMap[journalRow]{
+	Text("member_id", func(r *journalRow) *string { return &r.memberID }),
+	Text("line_id", func(r *journalRow) *string { return &r.lineID }),
+	Text("type", func(r *journalRow) *string { return &r.typ }),
+	Text("order_no", func(r *journalRow) *string { return &r.orderNo }),
+	Text("asset", func(r *journalRow) *string { return &r.asset }),
+	Text("amount", func(r *journalRow) *string { return &r.amount }),
+	Text("account", func(r *journalRow) *string { return &r.account }),
+	Text("status", func(r *journalRow) *string { return &r.status }),
+	Text("remark", func(r *journalRow) *string { return &r.remark }),
+	Text("instrument", func(r *journalRow) *string { return &r.instrument }),
+	Text("details", func(r *journalRow) *string { return &r.details }),
+	Integer("created_at", func(r *journalRow) *int64 { return &r.createdAt }),
+	Integer("updated_at", func(r *journalRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *journalRow) *int64 { return &r.seq }),
+	Integer("leg", func(r *journalRow) *int64 { return &r.leg }),
+	Integer("position", func(r *journalRow) *int64 { return &r.position }),
 }
 
 type journalRow struct {
@@ -41,45 +40,59 @@ type journalRow struct {
 	createdAt, updatedAt, seq, leg, position                                                    int64
 }
 
-var journalTable = &table{
-	name:    "journal",
-	cols:    journalFields.columns(),
-	key:     []string{"member_id", "line_id"},
-	indexes: []string{"member_id, seq", "member_id, type, seq"},
-	fixed:   []string{"member_id", "type", "order_no", "asset", "amount", "account", "instrument", "details", "created_at", "seq", "leg"},
+var journalTable = &Table{
+	Name:    "journal",
+	Cols:    journalFields.Columns(),
+	Key:     []string{"member_id", "line_id"},
+	Indexes: []string{"member_id, seq", "member_id, type, seq"},
+	Fixed:   []string{"member_id", "type", "order_no", "asset", "amount", "account", "instrument", "details", "created_at", "seq", "leg"},
 }
 
 // journalOrdersTable keeps the label of every order number an OrderLabeler opened, for the
 // lines of that order that later events add.
-var journalOrdersTable = &table{
-	name: "journal_orders",
-	cols: []column{{"member_id", kText}, {"order_no", kText}, {"instrument", kText}, {"label", kText}, {"position", kInt}},
-	key:  []string{"member_id", "order_no"},
+var journalOrdersTable = &Table{
+	Name: "journal_orders",
+	Cols: journalOrderFields.Columns(),
+	Key:  []string{"member_id", "order_no"},
 }
 
-var journalProjector = &projector{
-	name:    "journal",
-	version: 1,
-	unit:    accountUnit,
-	money:   true,
-	tables:  []*table{journalTable, journalOrdersTable},
-	wants: func(p events.Payload) bool {
+var journalProjector = &Projector{
+	Name:    "journal",
+	Version: 1,
+	Unit:    AccountUnit,
+	Money:   true,
+	Tables:  []*Table{journalTable, journalOrdersTable},
+	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.Journaled, events.OrderLabeler:
 			return true
 		}
 		return false
 	},
-	apply: applyJournal,
+	Apply: applyJournal,
 }
 
 // Registered here rather than in projector.go's list, which other read models extend at the
 // same time; Names reports it after them.
-func init() { projectors = append(projectors, journalProjector) }
+func init() { Register(journalProjector) }
 
 type orderLabel struct {
 	instrument, label string
 	position          int64
+}
+
+// journalOrderRow is a row of journal_orders: the label of one member's order.
+type journalOrderRow struct {
+	member, orderNo string
+	orderLabel
+}
+
+var journalOrderFields = RowMap[journalOrderRow]{
+	Text("member_id", func(r *journalOrderRow) *string { return &r.member }),
+	Text("order_no", func(r *journalOrderRow) *string { return &r.orderNo }),
+	Text("instrument", func(r *journalOrderRow) *string { return &r.instrument }),
+	Text("label", func(r *journalOrderRow) *string { return &r.label }),
+	Integer("position", func(r *journalOrderRow) *int64 { return &r.position }),
 }
 
 // journalPage is the rows a page touches, loaded before the page is applied.
@@ -89,13 +102,13 @@ type journalPage struct {
 	fresh  map[[2]string]*orderLabel // labels this page opened, to store
 }
 
-func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
+func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 	pg := &journalPage{lines: map[[2]string]*journalRow{}, orders: map[[2]string]*orderLabel{}, fresh: map[[2]string]*orderLabel{}}
 	// Rows that earlier pages wrote and this page changes or labels from: loaded all at once.
 	keys, orderNos := map[string]struct{}{}, map[string]struct{}{}
 	lines := make([][]events.JournalLine, len(evs)) // each event's lines, built once
 	for i, d := range evs {
-		if j, ok := d.p.(events.Journaled); ok {
+		if j, ok := d.P.(events.Journaled); ok {
 			lines[i] = j.JournalLines()
 			for _, l := range lines[i] {
 				if l.Type == "" {
@@ -107,9 +120,9 @@ func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
 			}
 		}
 	}
-	if err := w.selectIn(ctx, journalTable, "line_id", keysOf(keys), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, journalTable, "line_id", KeysOf(keys), func(rows Rows) error {
 		r := &journalRow{}
-		if err := journalFields.scan(rows, r); err != nil {
+		if err := journalFields.Scan(rows, r); err != nil {
 			return err
 		}
 		pg.lines[[2]string{r.memberID, r.lineID}] = r
@@ -117,13 +130,12 @@ func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
 	}); err != nil {
 		return err
 	}
-	if err := w.selectIn(ctx, journalOrdersTable, "order_no", keysOf(orderNos), func(rows *sql.Rows) error {
-		var member, orderNo string
-		var l orderLabel
-		if err := rows.Scan(&member, &orderNo, &l.instrument, &l.label, &l.position); err != nil {
+	if err := w.SelectIn(ctx, journalOrdersTable, "order_no", KeysOf(orderNos), func(rows Rows) error {
+		var r journalOrderRow
+		if err := journalOrderFields.Scan(rows, &r); err != nil {
 			return err
 		}
-		pg.orders[[2]string{member, orderNo}] = &l
+		pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel
 		return nil
 	}); err != nil {
 		return err
@@ -136,37 +148,37 @@ func applyJournal(ctx context.Context, w *wtx, evs []decoded) error {
 	}
 	rows := make([][]any, 0, len(touched))
 	for _, r := range touched {
-		rows = append(rows, journalFields.args(r))
+		rows = append(rows, journalFields.Args(r))
 	}
-	if err := w.upsert(ctx, journalTable, rows); err != nil {
+	if err := w.Upsert(ctx, journalTable, rows); err != nil {
 		return err
 	}
 	orders := make([][]any, 0, len(pg.fresh))
 	for k, l := range pg.fresh {
-		orders = append(orders, []any{k[0], k[1], l.instrument, l.label, l.position})
+		orders = append(orders, journalOrderFields.Args(&journalOrderRow{member: k[0], orderNo: k[1], orderLabel: *l}))
 	}
-	return w.upsert(ctx, journalOrdersTable, orders)
+	return w.Upsert(ctx, journalOrdersTable, orders)
 }
 
 // apply adds the lines of one event (and the label of an order it opens) to the page.
-func (pg *journalPage) apply(d decoded, lines []events.JournalLine, touched map[[2]string]*journalRow) error {
-	member, err := memberOf(d.ev.Stream)
+func (pg *journalPage) apply(d Decoded, lines []events.JournalLine, touched map[[2]string]*journalRow) error {
+	member, err := MemberOf(d.Ev.Stream)
 	if err != nil {
-		return d.fail(err)
+		return d.Fail(err)
 	}
-	if o, ok := d.p.(events.OrderLabeler); ok {
+	if o, ok := d.P.(events.OrderLabeler); ok {
 		orderNo, instrument, label := o.OrderLabel()
 		k := [2]string{member, orderNo}
-		pg.orders[k] = &orderLabel{instrument: instrument, label: label, position: d.ev.Position}
+		pg.orders[k] = &orderLabel{instrument: instrument, label: label, position: d.Ev.Position}
 		pg.fresh[k] = pg.orders[k]
 	}
-	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
+	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	for leg, l := range lines {
 		if l.Type == "" { // a decision on a line an earlier event added
 			k := [2]string{member, l.Key}
 			r := pg.lines[k]
 			if r == nil {
-				return d.fail(fmt.Errorf("journal line %s changed but never added", l.Key))
+				return d.Fail(fmt.Errorf("journal line %s changed but never added", l.Key))
 			}
 			r.status, r.remark, r.updatedAt, r.position = l.Status, l.Remark, at, pos
 			touched[k] = r
@@ -179,7 +191,7 @@ func (pg *journalPage) apply(d decoded, lines []events.JournalLine, touched map[
 		}
 		k := [2]string{member, id}
 		if pg.lines[k] != nil {
-			return d.fail(fmt.Errorf("journal line %s added twice", id))
+			return d.Fail(fmt.Errorf("journal line %s added twice", id))
 		}
 		if o := pg.orders[[2]string{member, l.OrderNo}]; o != nil && l.Instrument == "" {
 			l.Instrument = o.instrument
@@ -191,7 +203,7 @@ func (pg *journalPage) apply(d decoded, lines []events.JournalLine, touched map[
 		if len(l.Details) > 0 {
 			raw, err := json.Marshal(l.Details) // map keys are sorted: the same line always encodes the same
 			if err != nil {
-				return d.fail(fmt.Errorf("journal details: %w", err))
+				return d.Fail(fmt.Errorf("journal details: %w", err))
 			}
 			details = string(raw)
 		}

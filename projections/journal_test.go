@@ -25,18 +25,18 @@ func (e lendingFeePaid) JournalLines() []events.JournalLine {
 }
 
 func TestJournalTakesAnyCapabilitysLines(t *testing.T) {
-	if !journalProjector.wants(lendingFeePaid{}) {
+	if !journalProjector.Wants(lendingFeePaid{}) {
 		t.Fatal("the journal does not want a journaled event of a new capability")
 	}
 	m := "m1"
 	at := time.Date(2026, 3, 2, 1, 0, 0, 0, time.UTC)
-	ev := func(pos int64, p events.Payload) decoded {
-		return decoded{ev: &events.RecordedEvent{Stream: events.AccountStream(m), Position: pos, Type: p.EventName(),
-			Metadata: events.Metadata{ServerTime: at}}, p: p}
+	ev := func(pos int64, p events.Payload) Decoded {
+		return Decoded{Ev: &events.RecordedEvent{Stream: events.AccountStream(m), Position: pos, Type: p.EventName(),
+			Metadata: events.Metadata{ServerTime: at}}, P: p}
 	}
 	pg := &journalPage{lines: map[[2]string]*journalRow{}, orders: map[[2]string]*orderLabel{}, fresh: map[[2]string]*orderLabel{}}
 	touched := map[[2]string]*journalRow{}
-	for _, d := range []decoded{
+	for _, d := range []Decoded{
 		ev(1, events.DepositRequested{OrderNo: "D1", ChannelName: "Bank", Currency: "TWD", Amount: dec("5000")}),
 		ev(2, events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: dec("5000"), Remark: "ok"}),
 		ev(3, events.OrderPlaced{OrderNo: "T1", Symbol: "2330", Name: "台積電"}),
@@ -74,8 +74,8 @@ func TestJournalTakesAnyCapabilitysLines(t *testing.T) {
 	}
 }
 
-func journalLines(d decoded) []events.JournalLine {
-	if j, ok := d.p.(events.Journaled); ok {
+func journalLines(d Decoded) []events.JournalLine {
+	if j, ok := d.P.(events.Journaled); ok {
 		return j.JournalLines()
 	}
 	return nil

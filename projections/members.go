@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,37 +14,59 @@ import (
 // RealNameUnverified is every member's identity status until identity verification exists.
 const RealNameUnverified = "unverified"
 
-var membersTable = &table{
-	name: "members",
-	cols: []column{
-		{"member_id", kText}, {"account", kText}, {"role", kText}, {"invite_code", kText}, {"inviter_id", kText},
-		{"real_name_status", kText}, {"fund_password_set", kInt}, {"flags", kText},
-		{"created_at", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt},
-	},
-	key:     []string{"member_id"},
-	indexes: []string{"account", "seq"},
+var membersTable = &Table{
+	Name:    "members",
+	Cols:    memberFields.Columns(),
+	Key:     []string{"member_id"},
+	Indexes: []string{"account", "seq"},
 }
 
-var sessionsTable = &table{
-	name:    "sessions",
-	cols:    []column{{"token_hash", kText}, {"member_id", kText}, {"expires_at", kInt}, {"created_at", kInt}},
-	key:     []string{"token_hash"},
-	indexes: []string{"member_id"},
+type sessionRow struct {
+	tokenHash, memberID  string
+	expiresAt, createdAt int64
 }
 
-var memberFilesTable = &table{
-	name: "member_files",
-	cols: []column{{"file_id", kText}, {"member_id", kText}, {"content_type", kText}, {"size", kInt},
-		{"width", kInt}, {"height", kInt}, {"created_at", kInt}},
-	key: []string{"file_id", "member_id"},
+var sessionFields = RowMap[sessionRow]{
+	Text("token_hash", func(r *sessionRow) *string { return &r.tokenHash }),
+	Text("member_id", func(r *sessionRow) *string { return &r.memberID }),
+	Integer("expires_at", func(r *sessionRow) *int64 { return &r.expiresAt }),
+	Integer("created_at", func(r *sessionRow) *int64 { return &r.createdAt }),
 }
 
-var membersProjector = &projector{
-	name:    "members",
-	version: 1,
-	unit:    accountUnit,
-	tables:  []*table{membersTable, sessionsTable, memberFilesTable},
-	wants: func(p events.Payload) bool {
+var sessionsTable = &Table{
+	Name:    "sessions",
+	Cols:    sessionFields.Columns(),
+	Key:     []string{"token_hash"},
+	Indexes: []string{"member_id"},
+}
+
+type fileRow struct {
+	fileID, memberID, contentType  string
+	size, width, height, createdAt int64
+}
+
+var fileFields = RowMap[fileRow]{
+	Text("file_id", func(r *fileRow) *string { return &r.fileID }),
+	Text("member_id", func(r *fileRow) *string { return &r.memberID }),
+	Text("content_type", func(r *fileRow) *string { return &r.contentType }),
+	Integer("size", func(r *fileRow) *int64 { return &r.size }),
+	Integer("width", func(r *fileRow) *int64 { return &r.width }),
+	Integer("height", func(r *fileRow) *int64 { return &r.height }),
+	Integer("created_at", func(r *fileRow) *int64 { return &r.createdAt }),
+}
+
+var memberFilesTable = &Table{
+	Name: "member_files",
+	Cols: fileFields.Columns(),
+	Key:  []string{"file_id", "member_id"},
+}
+
+var membersProjector = &Projector{
+	Name:    "members",
+	Version: 1,
+	Unit:    AccountUnit,
+	Tables:  []*Table{membersTable, sessionsTable, memberFilesTable},
+	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MemberRegistered, events.LoginPasswordChanged, events.SessionOpened, events.SessionClosed,
 			events.FundPasswordSet, events.AccountFlagChanged, events.FileUploaded:
@@ -53,7 +74,7 @@ var membersProjector = &projector{
 		}
 		return false
 	},
-	apply: applyMembers,
+	Apply: applyMembers,
 }
 
 type memberRow struct {
@@ -63,14 +84,19 @@ type memberRow struct {
 	createdAt, updatedAt, seq, position                            int64
 }
 
-func (r *memberRow) args() []any {
-	return []any{r.memberID, r.account, r.role, r.inviteCode, r.inviterID, r.realNameStatus, r.fundPasswordSet,
-		r.flags, r.createdAt, r.updatedAt, r.seq, r.position}
-}
-
-func (r *memberRow) scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.memberID, &r.account, &r.role, &r.inviteCode, &r.inviterID, &r.realNameStatus,
-		&r.fundPasswordSet, &r.flags, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
+var memberFields = RowMap[memberRow]{
+	Text("member_id", func(r *memberRow) *string { return &r.memberID }),
+	Text("account", func(r *memberRow) *string { return &r.account }),
+	Text("role", func(r *memberRow) *string { return &r.role }),
+	Text("invite_code", func(r *memberRow) *string { return &r.inviteCode }),
+	Text("inviter_id", func(r *memberRow) *string { return &r.inviterID }),
+	Text("real_name_status", func(r *memberRow) *string { return &r.realNameStatus }),
+	Integer("fund_password_set", func(r *memberRow) *int64 { return &r.fundPasswordSet }),
+	Text("flags", func(r *memberRow) *string { return &r.flags }),
+	Integer("created_at", func(r *memberRow) *int64 { return &r.createdAt }),
+	Integer("updated_at", func(r *memberRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *memberRow) *int64 { return &r.seq }),
+	Integer("position", func(r *memberRow) *int64 { return &r.position }),
 }
 
 // setFlag turns flag on or off in a stored flag list, kept in events.AllFlags order.
@@ -99,34 +125,34 @@ func setFlag(stored, flag string, on bool) string {
 	return strings.Join(append(out, unknown...), ",")
 }
 
-func applyMembers(ctx context.Context, w *wtx, evs []decoded) error {
+func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 	members := map[string]*memberRow{}
 	load := map[string]struct{}{}
 	for _, d := range evs {
-		if e, ok := d.p.(events.MemberRegistered); ok {
+		if e, ok := d.P.(events.MemberRegistered); ok {
 			members[e.MemberID] = nil
 			continue
 		}
-		if _, isFile := d.p.(events.FileUploaded); isFile {
+		if _, isFile := d.P.(events.FileUploaded); isFile {
 			continue
 		}
-		if _, isSession := d.p.(events.SessionOpened); isSession {
+		if _, isSession := d.P.(events.SessionOpened); isSession {
 			continue
 		}
-		if _, isSession := d.p.(events.SessionClosed); isSession {
+		if _, isSession := d.P.(events.SessionClosed); isSession {
 			continue
 		}
-		id, err := memberOf(d.ev.Stream)
+		id, err := MemberOf(d.Ev.Stream)
 		if err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
 		if _, seen := members[id]; !seen {
 			load[id] = struct{}{}
 		}
 	}
-	if err := w.selectIn(ctx, membersTable, "member_id", keysOf(load), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, membersTable, "member_id", KeysOf(load), func(rows Rows) error {
 		r := &memberRow{}
-		if err := r.scan(rows); err != nil {
+		if err := memberFields.Scan(rows, r); err != nil {
 			return err
 		}
 		members[r.memberID] = r
@@ -136,39 +162,40 @@ func applyMembers(ctx context.Context, w *wtx, evs []decoded) error {
 	}
 
 	changed := map[string]*memberRow{}
-	sessions := map[string][]any{} // token hash -> row, opened in this page and still open
+	sessions := map[string]*sessionRow{} // token hash -> row, opened in this page and still open
 	closedTokens := map[string]struct{}{}
 	purged := map[string]struct{}{} // members whose stored sessions all end
 	var files [][]any
 	for _, d := range evs {
-		at := micros(d.ev.Metadata.ServerTime)
-		id, err := memberOf(d.ev.Stream)
+		at := Micros(d.Ev.Metadata.ServerTime)
+		id, err := MemberOf(d.Ev.Stream)
 		if err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
-		switch e := d.p.(type) {
+		switch e := d.P.(type) {
 		case events.MemberRegistered:
 			if members[e.MemberID] != nil {
-				return d.fail(fmt.Errorf("member %s registered twice", e.MemberID))
+				return d.Fail(fmt.Errorf("member %s registered twice", e.MemberID))
 			}
 			r := &memberRow{memberID: e.MemberID, account: e.Account, role: e.Role, inviteCode: e.OwnInviteCode,
 				inviterID: e.InviterID, realNameStatus: RealNameUnverified, createdAt: at, updatedAt: at,
-				seq: d.ev.Position, position: d.ev.Position}
+				seq: d.Ev.Position, position: d.Ev.Position}
 			members[e.MemberID], changed[e.MemberID] = r, r
 			continue
 		case events.SessionOpened:
-			sessions[e.TokenHash] = []any{e.TokenHash, id, micros(e.ExpiresAt), at}
+			sessions[e.TokenHash] = &sessionRow{tokenHash: e.TokenHash, memberID: id, expiresAt: Micros(e.ExpiresAt), createdAt: at}
 			continue
 		case events.SessionClosed:
 			delete(sessions, e.TokenHash)
 			closedTokens[e.TokenHash] = struct{}{}
 			continue
 		case events.FileUploaded:
-			files = append(files, []any{e.FileID, id, e.ContentType, e.Size, int64(e.Width), int64(e.Height), at})
+			files = append(files, fileFields.Args(&fileRow{fileID: e.FileID, memberID: id, contentType: e.ContentType, size: e.Size,
+				width: int64(e.Width), height: int64(e.Height), createdAt: at}))
 			continue
 		case events.LoginPasswordChanged:
 			for token, row := range sessions {
-				if row[1] == id {
+				if row.memberID == id {
 					delete(sessions, token)
 				}
 			}
@@ -177,38 +204,38 @@ func applyMembers(ctx context.Context, w *wtx, evs []decoded) error {
 		}
 		r := members[id]
 		if r == nil {
-			return d.fail(fmt.Errorf("member %s is not registered", id))
+			return d.Fail(fmt.Errorf("member %s is not registered", id))
 		}
-		switch e := d.p.(type) {
+		switch e := d.P.(type) {
 		case events.FundPasswordSet:
 			r.fundPasswordSet = 1
 		case events.AccountFlagChanged:
 			r.flags = setFlag(r.flags, e.Flag, e.On)
 		}
-		r.updatedAt, r.position = at, d.ev.Position
+		r.updatedAt, r.position = at, d.Ev.Position
 		changed[id] = r
 	}
 
 	rows := make([][]any, 0, len(changed))
 	for _, r := range changed {
-		rows = append(rows, r.args())
+		rows = append(rows, memberFields.Args(r))
 	}
-	if err := w.upsert(ctx, membersTable, rows); err != nil {
+	if err := w.Upsert(ctx, membersTable, rows); err != nil {
 		return err
 	}
 	// Deletes first: the sessions still in the map were opened after any purge of their member.
-	if err := w.deleteIn(ctx, sessionsTable, "member_id", keysOf(purged)); err != nil {
+	if err := w.DeleteIn(ctx, sessionsTable, "member_id", KeysOf(purged)); err != nil {
 		return err
 	}
-	if err := w.deleteIn(ctx, sessionsTable, "token_hash", keysOf(closedTokens)); err != nil {
+	if err := w.DeleteIn(ctx, sessionsTable, "token_hash", KeysOf(closedTokens)); err != nil {
 		return err
 	}
 	srows := make([][]any, 0, len(sessions))
 	for _, row := range sessions {
-		srows = append(srows, row)
+		srows = append(srows, sessionFields.Args(row))
 	}
-	if err := w.upsert(ctx, sessionsTable, srows); err != nil {
+	if err := w.Upsert(ctx, sessionsTable, srows); err != nil {
 		return err
 	}
-	return w.upsert(ctx, memberFilesTable, files)
+	return w.Upsert(ctx, memberFilesTable, files)
 }

@@ -3,6 +3,7 @@ package projections
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"time"
 
@@ -14,59 +15,70 @@ import (
 // the page in memory, loads the rows the page touches with a few IN (...) selects and writes
 // them back with multi-row upserts, all inside the caller's transaction, which also moves the
 // checkpoint.
-type projector struct {
-	name    string
-	version int  // bump when apply semantics change: the projection is rebuilt on next open
-	money   bool // a money projection: documents that it stalls, never skips (all projectors do)
+type Projector struct {
+	Name    string
+	Version int  // bump when apply semantics change: the projection is rebuilt on next open
+	Money   bool // a money projection: documents that it stalls, never skips (all projectors do)
 	// unit names the projectors that apply every page together, in one transaction, so that
 	// their tables always reflect one log position: a response that reads several of them (the
 	// mine screen's cash, positions and profit) sees one moment. Empty: the projector is its own
 	// unit and stalls or catches up alone.
-	unit   string
-	tables []*table
-	wants  func(events.Payload) bool
-	apply  func(ctx context.Context, w *wtx, evs []decoded) error
+	Unit   string
+	Tables []*Table
+	Wants  func(events.Payload) bool
+	Apply  func(ctx context.Context, w *Wtx, evs []Decoded) error
 
 	relevant sync.Map // stored type ("Name.vN") -> wants (bool); a type's Go shape never changes
 	hashOnce sync.Once
 	hash     string
 }
 
-type decoded struct {
-	ev *events.RecordedEvent
-	p  events.Payload
+type Decoded struct {
+	Ev *events.RecordedEvent
+	P  events.Payload
 }
 
 // fail names the event a projector could not apply.
-func (d decoded) fail(err error) error {
-	return fmt.Errorf("event %d (%s, %s v%d): %w", d.ev.Position, d.ev.Type, d.ev.Stream, d.ev.Version, err)
+func (d Decoded) Fail(err error) error {
+	return fmt.Errorf("event %d (%s, %s v%d): %w", d.Ev.Position, d.Ev.Type, d.Ev.Stream, d.Ev.Version, err)
 }
 
-// projectors is the fixed set of read models, in the order Names reports them.
-var projectors = []*projector{membersProjector, balancesProjector, reviewQueueProjector, configProjector, favoritesProjector}
+// projectors is the registry of read models, in the order Names reports them: the core's own
+// first, then each capability's as its package registers it.
+var projectors = []*Projector{membersProjector, balancesProjector}
 
-// accountUnit holds the read models of a member's account that responses read together.
-const accountUnit = "account"
+// Register adds a capability's read model to the registry that the runner applies, OpenReadDB
+// creates and `lotbook rebuild` names. A capability package calls it once, from init, so that
+// importing the package (cmd/lotbook lists them) is what brings its read model into a binary.
+func Register(p *Projector) {
+	if _, err := projectorByName(p.Name); err == nil {
+		panic(fmt.Sprintf("projections: read model %q registered twice", p.Name))
+	}
+	projectors = append(projectors, p)
+}
+
+// AccountUnit holds the read models of a member's account that responses read together.
+const AccountUnit = "account"
 
 // unit is projectors applied together: each page is applied to all of them in one read-model
 // transaction that moves all their checkpoints to the page's end.
 type unit struct {
-	name string
-	ps   []*projector
+	Name string
+	ps   []*Projector
 }
 
 // units groups projectors by their unit, in the order of the first member of each.
-func units(ps []*projector) []*unit {
+func units(ps []*Projector) []*unit {
 	var out []*unit
 	byName := map[string]*unit{}
 	for _, p := range ps {
-		name := p.unit
+		name := p.Unit
 		if name == "" {
-			name = p.name
+			name = p.Name
 		}
 		u, ok := byName[name]
 		if !ok {
-			u = &unit{name: name}
+			u = &unit{Name: name}
 			byName[name] = u
 			out = append(out, u)
 		}
@@ -80,7 +92,7 @@ func units(ps []*projector) []*unit {
 func (u *unit) from(cps map[string]int64) int64 {
 	low := int64(-1)
 	for _, p := range u.ps {
-		if pos := cps[p.name]; low < 0 || pos < low {
+		if pos := cps[p.Name]; low < 0 || pos < low {
 			low = pos
 		}
 	}
@@ -90,49 +102,49 @@ func (u *unit) from(cps map[string]int64) int64 {
 // unitNamed is the unit called name.
 func unitNamed(name string) (*unit, error) {
 	for _, u := range units(projectors) {
-		if u.name == name {
+		if u.Name == name {
 			return u, nil
 		}
 	}
 	return nil, fmt.Errorf("projections: no unit named %q: %w", name, ErrNotFound)
 }
 
-func projectorByName(name string) (*projector, error) {
+func projectorByName(name string) (*Projector, error) {
 	for _, p := range projectors {
-		if p.name == name {
+		if p.Name == name {
 			return p, nil
 		}
 	}
 	return nil, fmt.Errorf("projections: no read model named %q: %w", name, ErrNotFound)
 }
 
-func (p *projector) schemaHash() string {
-	p.hashOnce.Do(func() { p.hash = schemaHash(p.version, p.tables) })
+func (p *Projector) schemaHash() string {
+	p.hashOnce.Do(func() { p.hash = schemaHash(p.Version, p.Tables) })
 	return p.hash
 }
 
 // selectEvents returns the events of page this projector wants, decoded. An event of a type it
 // has not seen is decoded to learn whether the projector wants that type; an event that does not
 // decode fails the page (the projector stalls on it rather than skip it).
-func (p *projector) selectEvents(page []*entry) ([]decoded, error) {
-	var out []decoded
+func (p *Projector) selectEvents(page []*entry) ([]Decoded, error) {
+	var out []Decoded
 	for _, e := range page {
-		want, known := p.relevant.Load(e.ev.Type)
+		want, known := p.relevant.Load(e.Ev.Type)
 		if known && !want.(bool) {
 			continue
 		}
 		pl, err := e.payload()
 		if err != nil {
-			return nil, fmt.Errorf("%s: event %d: %w", p.name, e.ev.Position, err)
+			return nil, fmt.Errorf("%s: event %d: %w", p.Name, e.Ev.Position, err)
 		}
 		if !known {
-			w := p.wants(pl)
-			p.relevant.Store(e.ev.Type, w)
+			w := p.Wants(pl)
+			p.relevant.Store(e.Ev.Type, w)
 			if !w {
 				continue
 			}
 		}
-		out = append(out, decoded{ev: &e.ev, p: pl})
+		out = append(out, Decoded{Ev: &e.Ev, P: pl})
 	}
 	return out, nil
 }
@@ -142,12 +154,12 @@ func (p *projector) selectEvents(page []*entry) ([]decoded, error) {
 // Events at or below the checkpoint are dropped, so a page delivered twice (a restart, a
 // subscription that lags behind a rebuild swap) never applies twice. It returns the new
 // checkpoint.
-func (p *projector) applyPage(ctx context.Context, w *wtx, cpName string, page []*entry) (int64, error) {
+func (p *Projector) applyPage(ctx context.Context, w *Wtx, cpName string, page []*entry) (int64, error) {
 	cp, err := lockCheckpoint(ctx, w, cpName)
 	if err != nil {
 		return 0, err
 	}
-	for len(page) > 0 && page[0].ev.Position <= cp {
+	for len(page) > 0 && page[0].Ev.Position <= cp {
 		page = page[1:]
 	}
 	if len(page) == 0 {
@@ -158,19 +170,19 @@ func (p *projector) applyPage(ctx context.Context, w *wtx, cpName string, page [
 		return 0, err
 	}
 	if len(evs) > 0 {
-		if err := p.apply(ctx, w, evs); err != nil {
-			return 0, fmt.Errorf("%s: %w", p.name, err)
+		if err := p.Apply(ctx, w, evs); err != nil {
+			return 0, fmt.Errorf("%s: %w", p.Name, err)
 		}
 	}
-	last := page[len(page)-1].ev.Position
+	last := page[len(page)-1].Ev.Position
 	if err := setCheckpoint(ctx, w, cpName, p.schemaHash(), last); err != nil {
 		return 0, err
 	}
 	return last, nil
 }
 
-// memberOf is the member id of a member-<id> or account-<id> stream.
-func memberOf(stream string) (string, error) {
+// MemberOf is the member id of a member-<id> or account-<id> stream.
+func MemberOf(stream string) (string, error) {
 	for _, prefix := range []string{"member-", "account-"} {
 		if len(stream) > len(prefix) && stream[:len(prefix)] == prefix {
 			return stream[len(prefix):], nil
@@ -179,6 +191,24 @@ func memberOf(stream string) (string, error) {
 	return "", fmt.Errorf("stream %q is not a member or account stream", stream)
 }
 
-func micros(t time.Time) int64 { return t.UnixMicro() }
+func Micros(t time.Time) int64 { return t.UnixMicro() }
 
-func fromMicros(v int64) time.Time { return time.UnixMicro(v).UTC() }
+func FromMicros(v int64) time.Time { return time.UnixMicro(v).UTC() }
+
+// Registered is every read model registered in this binary, in the order Names reports them.
+func Registered() []*Projector { return slices.Clone(projectors) }
+
+// ApplyOneByOne applies evs to p's live tables one event per page, each page in its own
+// transaction. A capability's tests use it to check that its page fold agrees with applying the
+// same events one at a time.
+func (db *ReadDB) ApplyOneByOne(ctx context.Context, p *Projector, evs []events.RecordedEvent) error {
+	for i := range evs {
+		if err := db.writeTx(ctx, func(w *Wtx) error {
+			_, err := p.applyPage(ctx, w, p.Name, wrap(evs[i:i+1]))
+			return err
+		}); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -58,10 +58,10 @@ func TestPageArgs(t *testing.T) {
 }
 
 func TestUnits(t *testing.T) {
-	a, b := &projector{name: "a", unit: "u"}, &projector{name: "b"}
-	c := &projector{name: "c", unit: "u"}
-	us := units([]*projector{a, b, c})
-	if len(us) != 2 || us[0].name != "u" || len(us[0].ps) != 2 || us[0].ps[1] != c || us[1].name != "b" || us[1].ps[0] != b {
+	a, b := &Projector{Name: "a", Unit: "u"}, &Projector{Name: "b"}
+	c := &Projector{Name: "c", Unit: "u"}
+	us := units([]*Projector{a, b, c})
+	if len(us) != 2 || us[0].Name != "u" || len(us[0].ps) != 2 || us[0].ps[1] != c || us[1].Name != "b" || us[1].ps[0] != b {
 		t.Fatalf("units = %+v", us)
 	}
 	for _, tc := range []struct {
@@ -77,15 +77,15 @@ func TestUnits(t *testing.T) {
 			t.Errorf("from(%v) = %d, want %d", tc.cps, got, tc.want)
 		}
 	}
-	acc, err := unitNamed(accountUnit)
+	acc, err := unitNamed(AccountUnit)
 	if err != nil {
 		t.Fatal(err)
 	}
 	var names []string
 	for _, p := range acc.ps {
-		names = append(names, p.name)
+		names = append(names, p.Name)
 	}
-	if got := strings.Join(names, ","); got != "members,balances,journal,member_funds,trading" {
+	if got := strings.Join(names, ","); got != "members,balances,journal,trading" {
 		t.Fatalf("account unit = %s", got)
 	}
 }

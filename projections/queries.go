@@ -3,7 +3,6 @@ package projections
 import (
 	"context"
 	"database/sql"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -43,16 +42,6 @@ type Balance struct {
 	Available, Frozen decimal.Decimal
 }
 
-// Deposit is a deposit in the ops review queue.
-type Deposit struct {
-	OrderNo, MemberID, Account, Currency string
-	Amount                               decimal.Decimal
-	ChannelID, ChannelName, ProofFileID  string
-	Status, Remark                       string
-	ReviewedBy                           string // actor of the decision, empty while pending
-	CreatedAt, UpdatedAt                 time.Time
-}
-
 // Channel is a deposit channel.
 type Channel struct {
 	ID, Name, Currency string
@@ -60,11 +49,6 @@ type Channel struct {
 	Window             events.TimeWindow
 	Enabled            bool
 	UpdatedAt          time.Time
-}
-
-// NameValue is one entry of the site config.
-type NameValue struct {
-	Name, Value string
 }
 
 // Reader runs the read-model queries, either on the pool (each query sees the read models as
@@ -85,7 +69,7 @@ func (db *Reader) stmt(ctx context.Context, q string) *sql.Stmt {
 	return db.tx.StmtContext(ctx, st)
 }
 
-func (db *Reader) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+func (db *Reader) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	if st := db.stmt(ctx, q); st != nil {
 		return st.QueryRowContext(ctx, args...)
 	}
@@ -95,7 +79,7 @@ func (db *Reader) queryRow(ctx context.Context, q string, args ...any) *sql.Row 
 	return db.r.QueryRowContext(ctx, db.d.rebind(q), args...)
 }
 
-func (db *Reader) query(ctx context.Context, what, q string, args []any, scan func(*sql.Rows) error) error {
+func (db *Reader) Query(ctx context.Context, what, q string, args []any, scan func(Rows) error) error {
 	var rows *sql.Rows
 	var err error
 	switch st := db.stmt(ctx, q); {
@@ -140,7 +124,7 @@ func (db *ReadDB) snapshot(ctx context.Context, read func(*Reader) error) (int64
 	}
 	defer tx.Rollback() // after Commit a no-op; on an error there is nothing to keep
 	rd := &Reader{d: db.d, r: db.r, stmts: db.rstmts, tx: tx}
-	pos, err := rd.unitPosition(ctx, accountUnit)
+	pos, err := rd.unitPosition(ctx, AccountUnit)
 	if err != nil {
 		return 0, err
 	}
@@ -160,7 +144,7 @@ func (db *Reader) unitPosition(ctx context.Context, name string) (int64, error) 
 		return 0, err
 	}
 	cps := map[string]int64{}
-	err = db.query(ctx, "read checkpoints", "SELECT name, position FROM projection_checkpoints", nil, func(rows *sql.Rows) error {
+	err = db.Query(ctx, "read checkpoints", "SELECT name, position FROM projection_checkpoints", nil, func(rows Rows) error {
 		var n string
 		var pos int64
 		if err := rows.Scan(&n, &pos); err != nil {
@@ -180,7 +164,7 @@ func (db *Reader) SessionByTokenHash(ctx context.Context, hash string) (Session,
 	var s Session
 	var exp int64
 	var flags string
-	err := db.queryRow(ctx, `SELECT s.member_id, m.account, m.role, s.expires_at, m.flags FROM sessions s
+	err := db.QueryRow(ctx, `SELECT s.member_id, m.account, m.role, s.expires_at, m.flags FROM sessions s
 		JOIN members m ON m.member_id = s.member_id WHERE s.token_hash = ?`, hash).Scan(&s.MemberID, &s.Account, &s.Role, &exp, &flags)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Session{}, ErrNotFound
@@ -188,7 +172,7 @@ func (db *Reader) SessionByTokenHash(ctx context.Context, hash string) (Session,
 	if err != nil {
 		return Session{}, fmt.Errorf("session by token: %w", err)
 	}
-	s.ExpiresAt = fromMicros(exp)
+	s.ExpiresAt = FromMicros(exp)
 	s.Flags = []string{}
 	if flags != "" {
 		s.Flags = strings.Split(flags, ",")
@@ -196,11 +180,9 @@ func (db *Reader) SessionByTokenHash(ctx context.Context, hash string) (Session,
 	return s, nil
 }
 
-const memberCols = "member_id, account, role, invite_code, inviter_id, real_name_status, fund_password_set, flags, created_at, updated_at, seq, position"
-
 func (r *memberRow) member() Member {
 	m := Member{MemberID: r.memberID, Account: r.account, Role: r.role, InviteCode: r.inviteCode, InviterID: r.inviterID,
-		RealNameStatus: r.realNameStatus, FundPasswordSet: r.fundPasswordSet != 0, Flags: []string{}, CreatedAt: fromMicros(r.createdAt)}
+		RealNameStatus: r.realNameStatus, FundPasswordSet: r.fundPasswordSet != 0, Flags: []string{}, CreatedAt: FromMicros(r.createdAt)}
 	if r.flags != "" {
 		m.Flags = strings.Split(r.flags, ",")
 	}
@@ -209,8 +191,8 @@ func (r *memberRow) member() Member {
 
 func (db *Reader) member(ctx context.Context, col, val string) (Member, error) {
 	var r memberRow
-	row := db.queryRow(ctx, "SELECT "+memberCols+" FROM members WHERE "+col+" = ?", val)
-	if err := rowErr(r.scan(row), "member by "+col); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+memberFields.List()+" FROM members WHERE "+col+" = ?", val)
+	if err := RowErr(memberFields.Scan(row, &r), "member by "+col); err != nil {
 		return Member{}, err
 	}
 	return r.member(), nil
@@ -261,10 +243,10 @@ func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Memb
 		where, args = `WHERE account LIKE ? ESCAPE '\'`, append(args, likePattern(q))
 	}
 	var out []Member
-	err := db.query(ctx, "members", "SELECT "+memberCols+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows *sql.Rows) error {
+	err := db.Query(ctx, "members", "SELECT "+memberFields.List()+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
+		append(args, limit, offset), func(rows Rows) error {
 			var r memberRow
-			if err := r.scan(rows); err != nil {
+			if err := memberFields.Scan(rows, &r); err != nil {
 				return err
 			}
 			out = append(out, r.member())
@@ -273,12 +255,12 @@ func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Memb
 	if err != nil {
 		return nil, false, err
 	}
-	return trimPage(out, limit)
+	return TrimPage(out, limit)
 }
 
-// queueQuery is the query of one page of a review queue: the rows of table with status (all when
+// QueueQuery is the query of one page of a review queue: the rows of table with status (all when
 // empty), pending ones oldest first (the order to review them in), decided ones newest first.
-func queueQuery(cols, table, status, pending string, page, size int) (q string, args []any, limit int) {
+func QueueQuery(cols, table, status, pending string, page, size int) (q string, args []any, limit int) {
 	limit, offset := pageArgs(page, size)
 	where, order := "", "DESC"
 	if status != "" {
@@ -290,9 +272,9 @@ func queueQuery(cols, table, status, pending string, page, size int) (q string, 
 	return "SELECT " + cols + " FROM " + table + " " + where + "ORDER BY seq " + order + " LIMIT ? OFFSET ?", append(args, limit, offset), limit
 }
 
-// rowErr is the error of a one-row lookup: ErrNotFound when there was no row, any other error
+// RowErr is the error of a one-row lookup: ErrNotFound when there was no row, any other error
 // wrapped as what, nil when the row was read.
-func rowErr(err error, what string) error {
+func RowErr(err error, what string) error {
 	if errors.Is(err, sql.ErrNoRows) {
 		return ErrNotFound
 	}
@@ -302,7 +284,9 @@ func rowErr(err error, what string) error {
 	return nil
 }
 
-func trimPage[T any](items []T, limit int) ([]T, bool, error) {
+// TrimPage cuts the extra row a page query asks for (limit is one more than the page size) and
+// reports whether there are more.
+func TrimPage[T any](items []T, limit int) ([]T, bool, error) {
 	if len(items) == limit {
 		return items[:limit-1], true, nil
 	}
@@ -351,7 +335,7 @@ func (db *Reader) HouseBalances(ctx context.Context) (map[string]map[string]deci
 // assetSums reads (account part, asset, amount) rows into account -> asset -> amount.
 func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, account func(string) (string, error)) (map[string]map[string]decimal.Decimal, error) {
 	out := map[string]map[string]decimal.Decimal{}
-	err := db.query(ctx, what, q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, what, q, args, func(rows Rows) error {
 		var part, asset, a string
 		if err := rows.Scan(&part, &asset, &a); err != nil {
 			return err
@@ -376,111 +360,10 @@ func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, acc
 	return out, nil
 }
 
-const reviewCols = `order_no, member_id, account, currency, amount, channel_id, channel_name, proof_file_id,
-	status, remark, reviewed_by, created_at, updated_at, seq, position`
-
-func (r *reviewRow) deposit() (Deposit, error) {
-	amount, err := decimal.NewFromString(r.amount)
-	if err != nil {
-		return Deposit{}, fmt.Errorf("deposit %s amount: %w", r.orderNo, err)
-	}
-	return Deposit{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Currency: r.currency, Amount: amount,
-		ChannelID: r.channelID, ChannelName: r.channelName, ProofFileID: r.proofFileID, Status: r.status, Remark: r.remark,
-		ReviewedBy: r.reviewedBy, CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
-}
-
-// DepositQueue lists deposits with status (pending, approved, rejected; all when empty). Pending
-// deposits come oldest first (the order to review them in), decided ones newest first.
-func (db *Reader) DepositQueue(ctx context.Context, status string, page, size int) ([]Deposit, bool, error) {
-	q, args, limit := queueQuery(reviewCols, "deposit_reviews", status, events.ReviewPending, page, size)
-	var out []Deposit
-	err := db.query(ctx, "deposit queue", q, args, func(rows *sql.Rows) error {
-		var r reviewRow
-		if err := r.scan(rows); err != nil {
-			return err
-		}
-		d, err := r.deposit()
-		if err != nil {
-			return err
-		}
-		out = append(out, d)
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return trimPage(out, limit)
-}
-
-// DepositByOrderNo returns one deposit of the review queue, or ErrNotFound.
-func (db *Reader) DepositByOrderNo(ctx context.Context, orderNo string) (Deposit, error) {
-	var r reviewRow
-	row := db.queryRow(ctx, "SELECT "+reviewCols+" FROM deposit_reviews WHERE order_no = ?", orderNo)
-	err := row.Scan(&r.orderNo, &r.memberID, &r.account, &r.currency, &r.amount, &r.channelID, &r.channelName, &r.proofFileID,
-		&r.status, &r.remark, &r.reviewedBy, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
-	if err = rowErr(err, "deposit "+orderNo); err != nil {
-		return Deposit{}, err
-	}
-	return r.deposit()
-}
-
-// Channels lists every deposit channel (enabled or not) in the order they were first defined.
-func (db *Reader) Channels(ctx context.Context) ([]Channel, error) {
-	return db.channels(ctx, "channels", "deposit_channels")
-}
-
-// channels lists every channel of table (enabled or not) in the order they were first defined.
-func (db *Reader) channels(ctx context.Context, what, table string) ([]Channel, error) {
-	out := []Channel{}
-	err := db.query(ctx, what, `SELECT id, name, currency, min_amount, max_amount, time_window, enabled, updated_at
-		FROM `+table+` ORDER BY seq`, nil, func(rows *sql.Rows) error {
-		var c Channel
-		var lo, hi, win string
-		var enabled, updated int64
-		if err := rows.Scan(&c.ID, &c.Name, &c.Currency, &lo, &hi, &win, &enabled, &updated); err != nil {
-			return err
-		}
-		var err error
-		if c.Min, err = decimal.NewFromString(lo); err != nil {
-			return err
-		}
-		if c.Max, err = decimal.NewFromString(hi); err != nil {
-			return err
-		}
-		if err := json.Unmarshal([]byte(win), &c.Window); err != nil {
-			return err
-		}
-		c.Enabled, c.UpdatedAt = enabled != 0, fromMicros(updated)
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
-// SiteConfig returns every site config entry, sorted by name.
-func (db *Reader) SiteConfig(ctx context.Context) ([]NameValue, error) {
-	out := []NameValue{}
-	err := db.query(ctx, "site config", "SELECT name, value FROM site_config ORDER BY name", nil, func(rows *sql.Rows) error {
-		var nv NameValue
-		if err := rows.Scan(&nv.Name, &nv.Value); err != nil {
-			return err
-		}
-		out = append(out, nv)
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
-}
-
 // FileOwnedBy reports whether memberID uploaded the file fileID.
 func (db *Reader) FileOwnedBy(ctx context.Context, fileID, memberID string) (bool, error) {
 	var n int
-	if err := db.queryRow(ctx, "SELECT COUNT(*) FROM member_files WHERE file_id = ? AND member_id = ?", fileID, memberID).Scan(&n); err != nil {
+	if err := db.QueryRow(ctx, "SELECT COUNT(*) FROM member_files WHERE file_id = ? AND member_id = ?", fileID, memberID).Scan(&n); err != nil {
 		return false, fmt.Errorf("file owner: %w", err)
 	}
 	return n > 0, nil

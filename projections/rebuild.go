@@ -32,7 +32,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 	defer r.rebuildMu.Unlock()
 	const suffix = rebuildSuffix
 	cpName := name + suffix
-	if err := r.db.writeTx(ctx, func(w *wtx) error {
+	if err := r.db.writeTx(ctx, func(w *Wtx) error {
 		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
 			return err
 		}
@@ -54,10 +54,10 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 	if err != nil {
 		return fmt.Errorf("rebuild %s: %w", name, err)
 	}
-	err = r.db.writeTx(ctx, func(w *wtx) error {
-		for _, t := range p.tables {
+	err = r.db.writeTx(ctx, func(w *Wtx) error {
+		for _, t := range p.Tables {
 			for _, ix := range r.db.d.createIndexes(t, suffix, randomTag()) {
-				if err := w.exec(ctx, ix); err != nil {
+				if err := w.Exec(ctx, ix); err != nil {
 					return err
 				}
 			}
@@ -67,7 +67,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 	if err != nil {
 		return fmt.Errorf("rebuild %s: index: %w", name, err)
 	}
-	err = r.db.writeTx(ctx, func(w *wtx) error {
+	err = r.db.writeTx(ctx, func(w *Wtx) error {
 		live, err := lockCheckpoint(ctx, w, name)
 		if err != nil {
 			return err
@@ -77,11 +77,11 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 			return err
 		}
 		w.suffix = ""
-		for _, t := range p.tables {
-			if err := w.exec(ctx, "DROP TABLE "+t.name); err != nil {
+		for _, t := range p.Tables {
+			if err := w.Exec(ctx, "DROP TABLE "+t.Name); err != nil {
 				return err
 			}
-			if err := w.exec(ctx, "ALTER TABLE "+t.name+suffix+" RENAME TO "+t.name); err != nil {
+			if err := w.Exec(ctx, "ALTER TABLE "+t.Name+suffix+" RENAME TO "+t.Name); err != nil {
 				return err
 			}
 		}
@@ -103,7 +103,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 // projector's tables under suffix, one transaction per page. Three stages overlap: reading the
 // next page from the store, decoding the page after the one being applied, and applying.
 // It returns the position reached.
-func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string, from, until int64, report func(int64)) (int64, error) {
+func (r *Runner) build(ctx context.Context, p *Projector, suffix, cpName string, from, until int64, report func(int64)) (int64, error) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	type result struct {
@@ -154,7 +154,7 @@ func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string,
 		if res.err != nil {
 			return at, fmt.Errorf("read log after %d: %w", at, res.err)
 		}
-		err := r.db.writeTx(ctx, func(w *wtx) error {
+		err := r.db.writeTx(ctx, func(w *Wtx) error {
 			w.suffix = suffix
 			var err error
 			at, err = p.applyPage(ctx, w, cpName, res.page)
@@ -172,7 +172,7 @@ func (r *Runner) build(ctx context.Context, p *projector, suffix, cpName string,
 
 // catchUpInTx applies the log from the checkpoint cpName up to until inside w's transaction
 // (which holds the live checkpoint's lock). It returns the position reached (at least until).
-func (r *Runner) catchUpInTx(ctx context.Context, w *wtx, p *projector, cpName string, until int64) (int64, error) {
+func (r *Runner) catchUpInTx(ctx context.Context, w *Wtx, p *Projector, cpName string, until int64) (int64, error) {
 	at, err := lockCheckpoint(ctx, w, cpName)
 	if err != nil {
 		return 0, err
@@ -204,7 +204,7 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 	}
 	suffix := compareSuffix + randomTag()
 	cpName := name + suffix
-	if err := r.db.writeTx(ctx, func(w *wtx) error {
+	if err := r.db.writeTx(ctx, func(w *Wtx) error {
 		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
 			return err
 		}
@@ -213,7 +213,7 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 		return nil, fmt.Errorf("compare %s: %w", name, err)
 	}
 	defer func() {
-		err := r.db.writeTx(context.WithoutCancel(ctx), func(w *wtx) error {
+		err := r.db.writeTx(context.WithoutCancel(ctx), func(w *Wtx) error {
 			if err := r.db.dropTables(ctx, w, p, suffix); err != nil {
 				return err
 			}
@@ -233,7 +233,7 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 	var diffs []string
 	// The last stretch and the comparison run under the live checkpoint's lock, so that both
 	// sides stand at the same position.
-	err = r.db.writeTx(ctx, func(w *wtx) error {
+	err = r.db.writeTx(ctx, func(w *Wtx) error {
 		live, err := lockCheckpoint(ctx, w, name)
 		if err != nil {
 			return err
@@ -242,7 +242,7 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 		if _, err := r.catchUpInTx(ctx, w, p, cpName, live); err != nil {
 			return err
 		}
-		for _, t := range p.tables {
+		for _, t := range p.Tables {
 			d, err := diffTable(ctx, w, t, suffix)
 			if err != nil {
 				return err
@@ -261,10 +261,10 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 }
 
 // diffTable compares every row of the live table with its replayed copy under suffix.
-func diffTable(ctx context.Context, w *wtx, t *table, suffix string) ([]string, error) {
+func diffTable(ctx context.Context, w *Wtx, t *Table, suffix string) ([]string, error) {
 	cols := t.colNames()
-	keyIdx := make([]int, len(t.key))
-	for i, k := range t.key {
+	keyIdx := make([]int, len(t.Key))
+	for i, k := range t.Key {
 		for j, c := range cols {
 			if c == k {
 				keyIdx[i] = j
@@ -279,7 +279,7 @@ func diffTable(ctx context.Context, w *wtx, t *table, suffix string) ([]string, 
 		return strings.Join(parts, " ")
 	}
 	load := func(name string, each func(row []string)) error {
-		rows, err := w.query(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+name)
+		rows, err := w.Query(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+name)
 		if err != nil {
 			return err
 		}
@@ -298,15 +298,15 @@ func diffTable(ctx context.Context, w *wtx, t *table, suffix string) ([]string, 
 		return rows.Err()
 	}
 	replay := map[string][]string{}
-	if err := load(t.name+suffix, func(row []string) { replay[keyOf(row)] = row }); err != nil {
+	if err := load(t.Name+suffix, func(row []string) { replay[keyOf(row)] = row }); err != nil {
 		return nil, err
 	}
 	var diffs []string
-	err := load(t.name, func(row []string) {
+	err := load(t.Name, func(row []string) {
 		key := keyOf(row)
 		want, ok := replay[key]
 		if !ok {
-			diffs = append(diffs, fmt.Sprintf("%s [%s]: in the read model, not in the replay", t.name, key))
+			diffs = append(diffs, fmt.Sprintf("%s [%s]: in the read model, not in the replay", t.Name, key))
 			return
 		}
 		delete(replay, key)
@@ -317,14 +317,14 @@ func diffTable(ctx context.Context, w *wtx, t *table, suffix string) ([]string, 
 			}
 		}
 		if len(cells) > 0 {
-			diffs = append(diffs, fmt.Sprintf("%s [%s]: %s", t.name, key, strings.Join(cells, "; ")))
+			diffs = append(diffs, fmt.Sprintf("%s [%s]: %s", t.Name, key, strings.Join(cells, "; ")))
 		}
 	})
 	if err != nil {
 		return nil, err
 	}
 	for key := range replay {
-		diffs = append(diffs, fmt.Sprintf("%s [%s]: in the replay, missing from the read model", t.name, key))
+		diffs = append(diffs, fmt.Sprintf("%s [%s]: in the replay, missing from the read model", t.Name, key))
 	}
 	sort.Strings(diffs)
 	return diffs, nil

@@ -5,38 +5,38 @@ import (
 	"strings"
 )
 
-// rowMap declares a read-model table's row once: each column's name, its kind and the field of
+// RowMap declares a read-model table's row once: each column's name, its kind and the field of
 // the row struct R that holds it, in column order. The table's columns, the arguments of an
 // upsert, the select list and the scan all come from it, so a column is added in one place.
-type rowMap[R any] []field[R]
+type RowMap[R any] []Field[R]
 
-// field is one column of R; ptr points into a row (a *string for kText, an *int64 for kInt).
-type field[R any] struct {
+// Field is one column of R; ptr points into a row (a *string for kText, an *int64 for kInt).
+type Field[R any] struct {
 	name string
 	kind colKind
 	ptr  func(*R) any
 }
 
-// text is a TEXT column held in a string field (decimals are stored as text).
-func text[R any](name string, f func(*R) *string) field[R] {
-	return field[R]{name: name, kind: kText, ptr: func(r *R) any { return f(r) }}
+// Text is a TEXT column held in a string field (decimals are stored as text).
+func Text[R any](name string, f func(*R) *string) Field[R] {
+	return Field[R]{name: name, kind: KindText, ptr: func(r *R) any { return f(r) }}
 }
 
-// integer is a BIGINT column held in an int64 field (counts, unix microseconds, 0/1 booleans).
-func integer[R any](name string, f func(*R) *int64) field[R] {
-	return field[R]{name: name, kind: kInt, ptr: func(r *R) any { return f(r) }}
+// Integer is a BIGINT column held in an int64 field (counts, unix microseconds, 0/1 booleans).
+func Integer[R any](name string, f func(*R) *int64) Field[R] {
+	return Field[R]{name: name, kind: KindInt, ptr: func(r *R) any { return f(r) }}
 }
 
-func (m rowMap[R]) columns() []column {
-	out := make([]column, len(m))
+func (m RowMap[R]) Columns() []Column {
+	out := make([]Column, len(m))
 	for i, f := range m {
-		out[i] = column{name: f.name, kind: f.kind}
+		out[i] = Column{Name: f.name, Kind: f.kind}
 	}
 	return out
 }
 
-// list is the select list, in column order.
-func (m rowMap[R]) list() string {
+// List is the select list, in column order.
+func (m RowMap[R]) List() string {
 	names := make([]string, len(m))
 	for i, f := range m {
 		names[i] = f.name
@@ -44,8 +44,8 @@ func (m rowMap[R]) list() string {
 	return strings.Join(names, ", ")
 }
 
-// args are r's values in column order, for upsert.
-func (m rowMap[R]) args(r *R) []any {
+// Args are r's values in column order, for upsert.
+func (m RowMap[R]) Args(r *R) []any {
 	out := make([]any, len(m))
 	for i, f := range m {
 		switch p := f.ptr(r).(type) {
@@ -60,11 +60,15 @@ func (m rowMap[R]) args(r *R) []any {
 	return out
 }
 
-// scan reads a row selected with list into r.
-func (m rowMap[R]) scan(s interface{ Scan(...any) error }, r *R) error {
+// Scan reads a row selected with list into r.
+func (m RowMap[R]) Scan(s Rows, r *R) error {
 	dest := make([]any, len(m))
 	for i, f := range m {
 		dest[i] = f.ptr(r)
 	}
 	return s.Scan(dest...)
 }
+
+// Rows is the row a Query or SelectIn callback reads: capability packages scan it without
+// knowing the database layer.
+type Rows interface{ Scan(dest ...any) error }

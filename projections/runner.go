@@ -67,8 +67,8 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 		}, []string{"projector"}),
 	}
 	for _, p := range projectors {
-		r.failures.WithLabelValues(p.name)
-		r.stalled.WithLabelValues(p.name).Set(0)
+		r.failures.WithLabelValues(p.Name)
+		r.stalled.WithLabelValues(p.Name).Set(0)
 	}
 	if reg != nil {
 		for _, c := range []prometheus.Collector{r.failures, r.stalled, &lagCollector{r: r}} {
@@ -84,7 +84,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 func (r *Runner) Names() []string {
 	out := make([]string, len(projectors))
 	for i, p := range projectors {
-		out[i] = p.name
+		out[i] = p.Name
 	}
 	return out
 }
@@ -105,7 +105,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	defer cancel()
 	us := map[string]*unit{}
 	for _, u := range units(projectors) {
-		us[u.name] = u
+		us[u.Name] = u
 	}
 	// The shared reader starts at the furthest checkpoint; units behind it read the store
 	// directly until they reach it.
@@ -124,7 +124,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	r.decoded = &shared{max: r.hubCapacity}
 	go sub.Run(ctx)
 	for _, u := range units(projectors) {
-		router.AddConsumerHandler(u.name, u.name, sub, r.handler(u))
+		router.AddConsumerHandler(u.Name, u.Name, sub, r.handler(u))
 	}
 	go func() {
 		<-ctx.Done()
@@ -149,26 +149,26 @@ func (r *Runner) flush(ctx context.Context) error {
 	r.mu.Lock()
 	behind := map[string]int64{}
 	for _, p := range projectors {
-		if r.pos[p.name] > r.saved[p.name].pos {
-			behind[p.name] = r.pos[p.name]
+		if r.pos[p.Name] > r.saved[p.Name].pos {
+			behind[p.Name] = r.pos[p.Name]
 		}
 	}
 	r.mu.Unlock()
 	if len(behind) == 0 {
 		return nil
 	}
-	return r.db.writeTx(ctx, func(w *wtx) error {
+	return r.db.writeTx(ctx, func(w *Wtx) error {
 		for _, p := range projectors {
-			pos, ok := behind[p.name]
+			pos, ok := behind[p.Name]
 			if !ok {
 				continue
 			}
-			cp, err := lockCheckpoint(ctx, w, p.name)
+			cp, err := lockCheckpoint(ctx, w, p.Name)
 			if err != nil {
 				return err
 			}
 			if cp < pos {
-				if err := setCheckpoint(ctx, w, p.name, p.schemaHash(), pos); err != nil {
+				if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), pos); err != nil {
 					return err
 				}
 			}
@@ -184,11 +184,11 @@ func (r *Runner) loadCheckpoints(ctx context.Context) error {
 	}
 	r.mu.Lock()
 	for _, p := range projectors {
-		r.saved[p.name] = saved{pos: cps[p.name], at: time.Now()}
+		r.saved[p.Name] = saved{pos: cps[p.Name], at: time.Now()}
 	}
 	r.mu.Unlock()
 	for _, p := range projectors {
-		r.advance(p.name, cps[p.name])
+		r.advance(p.Name, cps[p.Name])
 	}
 	return nil
 }
@@ -214,7 +214,7 @@ func (r *Runner) skippable(u *unit, last int64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, p := range u.ps {
-		s := r.saved[p.name]
+		s := r.saved[p.Name]
 		if last-s.pos >= lazyEvents || time.Since(s.at) >= lazyAge {
 			return false
 		}
@@ -231,7 +231,7 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 		}
 		page := r.decoded.entries(evs)
 		ctx := msg.Context()
-		last := page[len(page)-1].ev.Position
+		last := page[len(page)-1].Ev.Position
 		wanted := false
 		for _, p := range u.ps {
 			evs, serr := p.selectEvents(page)
@@ -240,7 +240,7 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 		}
 		if err == nil && !wanted && r.skippable(u, last) {
 			for _, p := range u.ps {
-				r.advance(p.name, last)
+				r.advance(p.Name, last)
 			}
 			return nil
 		}
@@ -249,10 +249,10 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 			err = r.lagBehind(ctx)
 		}
 		if err == nil {
-			err = r.db.writeTx(ctx, func(w *wtx) error {
+			err = r.db.writeTx(ctx, func(w *Wtx) error {
 				for i, p := range u.ps {
 					var err error
-					if pos[i], err = p.applyPage(ctx, w, p.name, page); err != nil {
+					if pos[i], err = p.applyPage(ctx, w, p.Name, page); err != nil {
 						return err
 					}
 				}
@@ -264,20 +264,20 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 				return ctx.Err()
 			}
 			for _, p := range u.ps {
-				r.failures.WithLabelValues(p.name).Inc()
-				r.stalled.WithLabelValues(p.name).Set(1)
+				r.failures.WithLabelValues(p.Name).Inc()
+				r.stalled.WithLabelValues(p.Name).Set(1)
 			}
-			r.logger.Error("projection stalled: page failed, retrying it (never skipped)", "unit", u.name,
-				"from", page[0].ev.Position, "to", last, "err", err)
+			r.logger.Error("projection stalled: page failed, retrying it (never skipped)", "unit", u.Name,
+				"from", page[0].Ev.Position, "to", last, "err", err)
 			return err
 		}
 		now := time.Now()
 		for i, p := range u.ps {
-			r.stalled.WithLabelValues(p.name).Set(0)
+			r.stalled.WithLabelValues(p.Name).Set(0)
 			r.mu.Lock()
-			r.saved[p.name] = saved{pos: pos[i], at: now}
+			r.saved[p.Name] = saved{pos: pos[i], at: now}
 			r.mu.Unlock()
-			r.advance(p.name, pos[i])
+			r.advance(p.Name, pos[i])
 		}
 		return nil
 	}
@@ -324,7 +324,7 @@ func (r *Runner) Position() int64 {
 func (r *Runner) lowest() int64 {
 	low := int64(-1)
 	for _, p := range projectors {
-		pos := r.pos[p.name]
+		pos := r.pos[p.Name]
 		if low < 0 || pos < low {
 			low = pos
 		}
@@ -338,14 +338,14 @@ func (r *Runner) lowest() int64 {
 // a position beyond the stored checkpoint was reached over pages with nothing for the unit (kept
 // in memory only), so the tables equal the log there too.
 func (r *Runner) Snapshot(ctx context.Context, read func(*Reader) error) (int64, error) {
-	u, err := unitNamed(accountUnit)
+	u, err := unitNamed(AccountUnit)
 	if err != nil {
 		return 0, err
 	}
 	r.mu.Lock()
 	reached := int64(-1)
 	for _, p := range u.ps {
-		if pos := r.pos[p.name]; reached < 0 || pos < reached {
+		if pos := r.pos[p.Name]; reached < 0 || pos < reached {
 			reached = pos
 		}
 	}
@@ -404,12 +404,12 @@ func (c *lagCollector) Collect(ch chan<- prometheus.Metric) {
 	head, headErr := c.r.store.Head(ctx)
 	ages := map[int64]float64{}
 	for _, p := range projectors {
-		at := pos[p.name]
-		ch <- prometheus.MustNewConstMetric(positionDesc, prometheus.GaugeValue, float64(at), p.name)
+		at := pos[p.Name]
+		ch <- prometheus.MustNewConstMetric(positionDesc, prometheus.GaugeValue, float64(at), p.Name)
 		if headErr != nil {
 			continue
 		}
-		ch <- prometheus.MustNewConstMetric(lagEventsDesc, prometheus.GaugeValue, float64(max(0, head-at)), p.name)
+		ch <- prometheus.MustNewConstMetric(lagEventsDesc, prometheus.GaugeValue, float64(max(0, head-at)), p.Name)
 		age, known := ages[at]
 		if !known && at < head {
 			if next, err := c.r.store.ReadAll(ctx, at, 1); err == nil && len(next) == 1 {
@@ -417,7 +417,7 @@ func (c *lagCollector) Collect(ch chan<- prometheus.Metric) {
 			}
 			ages[at] = age
 		}
-		ch <- prometheus.MustNewConstMetric(lagSecondsDesc, prometheus.GaugeValue, age, p.name)
+		ch <- prometheus.MustNewConstMetric(lagSecondsDesc, prometheus.GaugeValue, age, p.Name)
 	}
 	if headErr != nil && !errors.Is(headErr, context.Canceled) {
 		c.r.logger.Warn("projection lag: store head unknown", "err", headErr)

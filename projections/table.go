@@ -50,16 +50,16 @@ func (d dialect) forUpdate() string {
 type colKind int
 
 const (
-	kText colKind = iota
-	kInt
-	kBlob
+	KindText colKind = iota
+	KindInt
+	KindBlob
 )
 
 func (d dialect) typeName(k colKind) string {
 	switch k {
-	case kInt:
+	case KindInt:
 		return "BIGINT"
-	case kBlob:
+	case KindBlob:
 		if d.postgres {
 			return "BYTEA"
 		}
@@ -69,89 +69,89 @@ func (d dialect) typeName(k colKind) string {
 	}
 }
 
-type column struct {
-	name string
-	kind colKind
+type Column struct {
+	Name string
+	Kind colKind
 }
 
 // table describes one read-model table: its columns, primary key and secondary indexes.
 // Projectors write whole rows in column order.
-type table struct {
-	name    string
-	cols    []column
-	key     []string
-	indexes []string // column lists, e.g. "member_id, created_at DESC"
+type Table struct {
+	Name    string
+	Cols    []Column
+	Key     []string
+	Indexes []string // column lists, e.g. "member_id, created_at DESC"
 	// fixed columns never change once a row is written: an upsert that finds the row leaves
 	// them alone, and so does not rewrite the entries of indexes made of them (SQLite rewrites
 	// the index entries of every column an UPDATE sets; measured, updating only the changing
 	// columns of a fund record cost a quarter of rewriting the whole row).
-	fixed []string
+	Fixed []string
 }
 
-func (t *table) colNames() []string {
-	out := make([]string, len(t.cols))
-	for i, c := range t.cols {
-		out[i] = c.name
+func (t *Table) colNames() []string {
+	out := make([]string, len(t.Cols))
+	for i, c := range t.Cols {
+		out[i] = c.Name
 	}
 	return out
 }
 
-// signature is a stable description of the table's shape; a change of it resets the projection.
-func (t *table) signature() string {
+// Signature is a stable description of the table's shape; a change of it resets the projection.
+func (t *Table) Signature() string {
 	var b strings.Builder
-	b.WriteString(t.name)
-	for _, c := range t.cols {
-		fmt.Fprintf(&b, "|%s:%d", c.name, c.kind)
+	b.WriteString(t.Name)
+	for _, c := range t.Cols {
+		fmt.Fprintf(&b, "|%s:%d", c.Name, c.Kind)
 	}
-	fmt.Fprintf(&b, "|key:%s|ix:%s", strings.Join(t.key, ","), strings.Join(t.indexes, ";"))
+	fmt.Fprintf(&b, "|key:%s|ix:%s", strings.Join(t.Key, ","), strings.Join(t.Indexes, ";"))
 	return b.String()
 }
 
 // createTable is the DDL of the table under name+suffix. Constraint and index names carry a
 // random tag: they are global names in both databases and survive a table rename, so a later
 // rebuild must never reuse them.
-func (d dialect) createTable(t *table, suffix, tag string) string {
+func (d dialect) createTable(t *Table, suffix, tag string) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "CREATE TABLE %s%s (", t.name, suffix)
-	for _, c := range t.cols {
-		fmt.Fprintf(&b, "%s %s NOT NULL, ", c.name, d.typeName(c.kind))
+	fmt.Fprintf(&b, "CREATE TABLE %s%s (", t.Name, suffix)
+	for _, c := range t.Cols {
+		fmt.Fprintf(&b, "%s %s NOT NULL, ", c.Name, d.typeName(c.Kind))
 	}
-	fmt.Fprintf(&b, "CONSTRAINT pk_%s_%s PRIMARY KEY (%s))", t.name, tag, strings.Join(t.key, ", "))
+	fmt.Fprintf(&b, "CONSTRAINT pk_%s_%s PRIMARY KEY (%s))", t.Name, tag, strings.Join(t.Key, ", "))
 	return b.String()
 }
 
-func (d dialect) createIndexes(t *table, suffix, tag string) []string {
-	out := make([]string, len(t.indexes))
-	for i, ix := range t.indexes {
-		out[i] = fmt.Sprintf("CREATE INDEX ix_%s_%s_%d ON %s%s (%s)", t.name, tag, i, t.name, suffix, ix)
+func (d dialect) createIndexes(t *Table, suffix, tag string) []string {
+	out := make([]string, len(t.Indexes))
+	for i, ix := range t.Indexes {
+		out[i] = fmt.Sprintf("CREATE INDEX ix_%s_%s_%d ON %s%s (%s)", t.Name, tag, i, t.Name, suffix, ix)
 	}
 	return out
 }
 
-func schemaHash(version int, tables []*table) string {
+func schemaHash(version int, tables []*Table) string {
 	h := sha256.New()
 	fmt.Fprintf(h, "v%d", version)
 	for _, t := range tables {
-		h.Write([]byte("\n" + t.signature()))
+		h.Write([]byte("\n" + t.Signature()))
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// maxParams keeps every statement below SQLite's (32766) and PostgreSQL's (65535) limits.
-const maxParams = 30000
+// MaxParams keeps every statement below SQLite's (32766) and PostgreSQL's (65535) limits.
+const MaxParams = 30000
 
-// wtx is a read-model write transaction. suffix selects the table set a projector writes:
+// Wtx is a read-model write transaction. suffix selects the table set a projector writes:
 // "" for the live tables, "_rebuild" or "_cmp..." for the fresh copies built from the log.
-type wtx struct {
+type Wtx struct {
 	tx     *sql.Tx
 	d      dialect
 	suffix string
 	stmts  *stmtCache // the write connection's prepared statements (SQLite)
 }
 
-func (w *wtx) t(tb *table) string { return tb.name + w.suffix }
+func (w *Wtx) T(tb *Table) string { return tb.Name + w.suffix }
 
-func (w *wtx) exec(ctx context.Context, q string, args ...any) error {
+func (w *Wtx) Exec(ctx context.Context, q string, args ...any) error {
 	if st := w.stmts.lookup(q); st != nil {
 		if _, err := w.tx.StmtContext(ctx, st).ExecContext(ctx, args...); err != nil {
 			return fmt.Errorf("exec %.80q: %w", q, err)
@@ -165,14 +165,14 @@ func (w *wtx) exec(ctx context.Context, q string, args ...any) error {
 }
 
 // queryRow runs a single-row query, prepared when the statement is cached.
-func (w *wtx) queryRow(ctx context.Context, q string, args ...any) *sql.Row {
+func (w *Wtx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
 	if st := w.stmts.lookup(q); st != nil {
 		return w.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
 	}
 	return w.tx.QueryRowContext(ctx, w.d.rebind(q), args...)
 }
 
-func (w *wtx) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+func (w *Wtx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	rows, err := w.tx.QueryContext(ctx, w.d.rebind(q), args...)
 	if err != nil {
 		return nil, fmt.Errorf("query %.80q: %w", q, err)
@@ -180,16 +180,16 @@ func (w *wtx) query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 	return rows, nil
 }
 
-// upsert writes whole rows (column order of tb), replacing rows with the same key, in
+// Upsert writes whole rows (column order of tb), replacing rows with the same key, in
 // multi-row statements.
-func (w *wtx) upsert(ctx context.Context, tb *table, rows [][]any) error {
+func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 	if len(rows) == 0 {
 		return nil
 	}
 	cols := tb.colNames()
 	var set []string
 	for _, c := range cols {
-		if !slices.Contains(tb.key, c) && !slices.Contains(tb.fixed, c) {
+		if !slices.Contains(tb.Key, c) && !slices.Contains(tb.Fixed, c) {
 			set = append(set, c+" = excluded."+c)
 		}
 	}
@@ -198,15 +198,15 @@ func (w *wtx) upsert(ctx context.Context, tb *table, rows [][]any) error {
 		conflict = "DO UPDATE SET " + strings.Join(set, ", ")
 	}
 	tuple := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
-	per := maxParams / len(cols)
+	per := MaxParams / len(cols)
 	for start := 0; start < len(rows); start += per {
 		chunk := rows[start:min(len(rows), start+per)]
 		var b strings.Builder
-		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", w.t(tb), strings.Join(cols, ", "))
+		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", w.T(tb), strings.Join(cols, ", "))
 		args := make([]any, 0, len(chunk)*len(cols))
 		for i, r := range chunk {
 			if len(r) != len(cols) {
-				return fmt.Errorf("upsert %s: row has %d values for %d columns", tb.name, len(r), len(cols))
+				return fmt.Errorf("upsert %s: row has %d values for %d columns", tb.Name, len(r), len(cols))
 			}
 			if i > 0 {
 				b.WriteByte(',')
@@ -214,55 +214,56 @@ func (w *wtx) upsert(ctx context.Context, tb *table, rows [][]any) error {
 			b.WriteString(tuple)
 			args = append(args, r...)
 		}
-		fmt.Fprintf(&b, " ON CONFLICT (%s) %s", strings.Join(tb.key, ", "), conflict)
-		if err := w.exec(ctx, b.String(), args...); err != nil {
-			return fmt.Errorf("upsert %s: %w", tb.name, err)
+		fmt.Fprintf(&b, " ON CONFLICT (%s) %s", strings.Join(tb.Key, ", "), conflict)
+		if err := w.Exec(ctx, b.String(), args...); err != nil {
+			return fmt.Errorf("upsert %s: %w", tb.Name, err)
 		}
 	}
 	return nil
 }
 
-// deleteIn deletes the rows whose column col is one of vals.
-func (w *wtx) deleteIn(ctx context.Context, tb *table, col string, vals []any) error {
-	for start := 0; start < len(vals); start += maxParams {
-		chunk := vals[start:min(len(vals), start+maxParams)]
-		q := fmt.Sprintf("DELETE FROM %s WHERE %s IN (%s)", w.t(tb), col, placeholders(len(chunk)))
-		if err := w.exec(ctx, q, chunk...); err != nil {
+// DeleteIn deletes the rows whose column col is one of vals.
+func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) error {
+	for start := 0; start < len(vals); start += MaxParams {
+		chunk := vals[start:min(len(vals), start+MaxParams)]
+		q := fmt.Sprintf("DELETE FROM %s WHERE %s IN (%s)", w.T(tb), col, Placeholders(len(chunk)))
+		if err := w.Exec(ctx, q, chunk...); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// selectIn scans the whole rows (column order of tb) whose column col is one of vals.
-func (w *wtx) selectIn(ctx context.Context, tb *table, col string, vals []any, scan func(*sql.Rows) error) error {
-	for start := 0; start < len(vals); start += maxParams {
-		chunk := vals[start:min(len(vals), start+maxParams)]
-		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.t(tb), col, placeholders(len(chunk)))
-		rows, err := w.query(ctx, q, chunk...)
+// SelectIn scans the whole rows (column order of tb) whose column col is one of vals.
+func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, scan func(Rows) error) error {
+	for start := 0; start < len(vals); start += MaxParams {
+		chunk := vals[start:min(len(vals), start+MaxParams)]
+		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.T(tb), col, Placeholders(len(chunk)))
+		rows, err := w.Query(ctx, q, chunk...)
 		if err != nil {
 			return err
 		}
 		for rows.Next() {
 			if err := scan(rows); err != nil {
 				rows.Close()
-				return fmt.Errorf("scan %s: %w", tb.name, err)
+				return fmt.Errorf("scan %s: %w", tb.Name, err)
 			}
 		}
 		rows.Close()
 		if err := rows.Err(); err != nil {
-			return fmt.Errorf("select %s: %w", tb.name, err)
+			return fmt.Errorf("select %s: %w", tb.Name, err)
 		}
 	}
 	return nil
 }
 
-func placeholders(n int) string {
+// Placeholders is n comma-separated "?" for an IN (...) list.
+func Placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }
 
-// keysOf turns a set of strings into query arguments.
-func keysOf[V any](m map[string]V) []any {
+// KeysOf turns a set of strings into query arguments.
+func KeysOf[V any](m map[string]V) []any {
 	out := make([]any, 0, len(m))
 	for k := range m {
 		out = append(out, k)
@@ -270,7 +271,7 @@ func keysOf[V any](m map[string]V) []any {
 	return out
 }
 
-func boolInt(b bool) int64 {
+func BoolInt(b bool) int64 {
 	if b {
 		return 1
 	}

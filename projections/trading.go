@@ -2,9 +2,9 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -33,43 +33,51 @@ const (
 	OrderExpired   = "expired"
 )
 
-var tradeOrdersTable = &table{
-	name: "trade_orders",
-	cols: []column{
-		{"order_no", kText}, {"member_id", kText}, {"position_id", kText}, {"intent", kText}, {"symbol", kText}, {"name", kText},
-		{"kind", kText}, {"side", kText}, {"direction", kText}, {"type", kText}, {"shares", kInt}, {"odd_lot", kInt},
-		{"price", kText}, {"leverage", kText}, {"day_trade", kInt}, {"placed_by", kText}, {"trading_day", kText},
-		{"status", kText}, {"filled", kInt}, {"amount", kText}, {"commission", kText}, {"tax", kText}, {"reason", kText},
-		{"created_at", kInt}, {"updated_at", kInt}, {"seq", kInt}, {"position", kInt},
-	},
-	key:     []string{"order_no"},
-	indexes: []string{"member_id, seq", "member_id, status, seq", "status"},
+var tradeOrdersTable = &Table{
+	Name:    "trade_orders",
+	Cols:    orderFields.Columns(),
+	Key:     []string{"order_no"},
+	Indexes: []string{"member_id, seq", "member_id, status, seq", "status"},
 }
 
-var tradePositionsTable = &table{
-	name:    "trade_positions",
-	cols:    positionFields.columns(),
-	key:     []string{"id"},
-	indexes: []string{"member_id, status, seq", "member_id, seq"},
+var tradePositionsTable = &Table{
+	Name:    "trade_positions",
+	Cols:    positionFields.Columns(),
+	Key:     []string{"id"},
+	Indexes: []string{"member_id, status, seq", "member_id, seq"},
 }
 
-var tradeNoticesTable = &table{
-	name: "trade_notices",
-	cols: []column{
-		{"id", kText}, {"member_id", kText}, {"type", kText}, {"ratio", kText}, {"deadline", kText}, {"reason", kText},
-		{"positions", kText}, {"created_at", kInt}, {"seq", kInt},
-	},
-	key:     []string{"id"},
-	indexes: []string{"member_id, seq"},
+type noticeRow struct {
+	id, memberID, typ, ratio, deadline, reason, positions string
+	createdAt, seq                                        int64
 }
 
-var tradingProjector = &projector{
-	name:    "trading",
-	version: 1,
-	unit:    accountUnit,
-	money:   true,
-	tables:  []*table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
-	wants: func(p events.Payload) bool {
+var noticeFields = RowMap[noticeRow]{
+	Text("id", func(r *noticeRow) *string { return &r.id }),
+	Text("member_id", func(r *noticeRow) *string { return &r.memberID }),
+	Text("type", func(r *noticeRow) *string { return &r.typ }),
+	Text("ratio", func(r *noticeRow) *string { return &r.ratio }),
+	Text("deadline", func(r *noticeRow) *string { return &r.deadline }),
+	Text("reason", func(r *noticeRow) *string { return &r.reason }),
+	Text("positions", func(r *noticeRow) *string { return &r.positions }),
+	Integer("created_at", func(r *noticeRow) *int64 { return &r.createdAt }),
+	Integer("seq", func(r *noticeRow) *int64 { return &r.seq }),
+}
+
+var tradeNoticesTable = &Table{
+	Name:    "trade_notices",
+	Cols:    noticeFields.Columns(),
+	Key:     []string{"id"},
+	Indexes: []string{"member_id, seq"},
+}
+
+var tradingProjector = &Projector{
+	Name:    "trading",
+	Version: 1,
+	Unit:    AccountUnit,
+	Money:   true,
+	Tables:  []*Table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
+	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired,
 			events.MarginCallIssued, events.MarginCallMet, events.ForcedCloseStarted:
@@ -77,11 +85,11 @@ var tradingProjector = &projector{
 		}
 		return false
 	},
-	apply: applyTrading,
+	Apply: applyTrading,
 }
 
 // Registered from this file, like member_funds, so that the shared list stays untouched.
-func init() { projectors = append(projectors, tradingProjector) }
+func init() { Register(tradingProjector) }
 
 type orderRow struct {
 	orderNo, memberID, positionID, intent, symbol, name, kind, side, direction, typ string
@@ -94,16 +102,34 @@ type orderRow struct {
 	createdAt, updatedAt, seq, position                                             int64
 }
 
-func (r *orderRow) args() []any {
-	return []any{r.orderNo, r.memberID, r.positionID, r.intent, r.symbol, r.name, r.kind, r.side, r.direction, r.typ, r.shares,
-		r.oddLot, r.price, r.leverage, r.dayTrade, r.placedBy, r.tradingDay, r.status, r.filled, r.amount, r.commission, r.tax,
-		r.reason, r.createdAt, r.updatedAt, r.seq, r.position}
-}
-
-func (r *orderRow) scan(rows interface{ Scan(...any) error }) error {
-	return rows.Scan(&r.orderNo, &r.memberID, &r.positionID, &r.intent, &r.symbol, &r.name, &r.kind, &r.side, &r.direction, &r.typ,
-		&r.shares, &r.oddLot, &r.price, &r.leverage, &r.dayTrade, &r.placedBy, &r.tradingDay, &r.status, &r.filled, &r.amount,
-		&r.commission, &r.tax, &r.reason, &r.createdAt, &r.updatedAt, &r.seq, &r.position)
+var orderFields = RowMap[orderRow]{
+	Text("order_no", func(r *orderRow) *string { return &r.orderNo }),
+	Text("member_id", func(r *orderRow) *string { return &r.memberID }),
+	Text("position_id", func(r *orderRow) *string { return &r.positionID }),
+	Text("intent", func(r *orderRow) *string { return &r.intent }),
+	Text("symbol", func(r *orderRow) *string { return &r.symbol }),
+	Text("name", func(r *orderRow) *string { return &r.name }),
+	Text("kind", func(r *orderRow) *string { return &r.kind }),
+	Text("side", func(r *orderRow) *string { return &r.side }),
+	Text("direction", func(r *orderRow) *string { return &r.direction }),
+	Text("type", func(r *orderRow) *string { return &r.typ }),
+	Integer("shares", func(r *orderRow) *int64 { return &r.shares }),
+	Integer("odd_lot", func(r *orderRow) *int64 { return &r.oddLot }),
+	Text("price", func(r *orderRow) *string { return &r.price }),
+	Text("leverage", func(r *orderRow) *string { return &r.leverage }),
+	Integer("day_trade", func(r *orderRow) *int64 { return &r.dayTrade }),
+	Text("placed_by", func(r *orderRow) *string { return &r.placedBy }),
+	Text("trading_day", func(r *orderRow) *string { return &r.tradingDay }),
+	Text("status", func(r *orderRow) *string { return &r.status }),
+	Integer("filled", func(r *orderRow) *int64 { return &r.filled }),
+	Text("amount", func(r *orderRow) *string { return &r.amount }),
+	Text("commission", func(r *orderRow) *string { return &r.commission }),
+	Text("tax", func(r *orderRow) *string { return &r.tax }),
+	Text("reason", func(r *orderRow) *string { return &r.reason }),
+	Integer("created_at", func(r *orderRow) *int64 { return &r.createdAt }),
+	Integer("updated_at", func(r *orderRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *orderRow) *int64 { return &r.seq }),
+	Integer("position", func(r *orderRow) *int64 { return &r.position }),
 }
 
 type positionRow struct {
@@ -120,37 +146,37 @@ type positionRow struct {
 }
 
 // positionFields are the columns of trade_positions, the one place they are declared.
-var positionFields = rowMap[positionRow]{
-	text("id", func(r *positionRow) *string { return &r.id }),
-	text("member_id", func(r *positionRow) *string { return &r.memberID }),
-	text("symbol", func(r *positionRow) *string { return &r.symbol }),
-	text("name", func(r *positionRow) *string { return &r.name }),
-	text("kind", func(r *positionRow) *string { return &r.kind }),
-	text("direction", func(r *positionRow) *string { return &r.direction }),
-	text("leverage", func(r *positionRow) *string { return &r.leverage }),
-	integer("day_trade", func(r *positionRow) *int64 { return &r.dayTrade }),
-	text("open_day", func(r *positionRow) *string { return &r.openDay }),
-	text("status", func(r *positionRow) *string { return &r.status }),
-	integer("shares", func(r *positionRow) *int64 { return &r.shares }),
-	integer("closing", func(r *positionRow) *int64 { return &r.closing }),
-	integer("bought", func(r *positionRow) *int64 { return &r.bought }),
-	text("entry_amount", func(r *positionRow) *string { return &r.entryAmount }),
-	integer("exit_shares", func(r *positionRow) *int64 { return &r.exitShares }),
-	text("exit_amount", func(r *positionRow) *string { return &r.exitAmount }),
-	text("fees", func(r *positionRow) *string { return &r.fees }),
-	text("tax", func(r *positionRow) *string { return &r.tax }),
-	text("loan", func(r *positionRow) *string { return &r.loan }),
-	text("margin", func(r *positionRow) *string { return &r.margin }),
-	text("basis", func(r *positionRow) *string { return &r.basis }),
-	text("profit", func(r *positionRow) *string { return &r.profit }),
-	integer("open_working", func(r *positionRow) *int64 { return &r.openWorking }),
-	text("close_order", func(r *positionRow) *string { return &r.closeOrder }),
-	integer("opened_at", func(r *positionRow) *int64 { return &r.openedAt }),
-	integer("closed_at", func(r *positionRow) *int64 { return &r.closedAt }),
-	integer("created_at", func(r *positionRow) *int64 { return &r.createdAt }),
-	integer("updated_at", func(r *positionRow) *int64 { return &r.updatedAt }),
-	integer("seq", func(r *positionRow) *int64 { return &r.seq }),
-	integer("position", func(r *positionRow) *int64 { return &r.pos }),
+var positionFields = RowMap[positionRow]{
+	Text("id", func(r *positionRow) *string { return &r.id }),
+	Text("member_id", func(r *positionRow) *string { return &r.memberID }),
+	Text("symbol", func(r *positionRow) *string { return &r.symbol }),
+	Text("name", func(r *positionRow) *string { return &r.name }),
+	Text("kind", func(r *positionRow) *string { return &r.kind }),
+	Text("direction", func(r *positionRow) *string { return &r.direction }),
+	Text("leverage", func(r *positionRow) *string { return &r.leverage }),
+	Integer("day_trade", func(r *positionRow) *int64 { return &r.dayTrade }),
+	Text("open_day", func(r *positionRow) *string { return &r.openDay }),
+	Text("status", func(r *positionRow) *string { return &r.status }),
+	Integer("shares", func(r *positionRow) *int64 { return &r.shares }),
+	Integer("closing", func(r *positionRow) *int64 { return &r.closing }),
+	Integer("bought", func(r *positionRow) *int64 { return &r.bought }),
+	Text("entry_amount", func(r *positionRow) *string { return &r.entryAmount }),
+	Integer("exit_shares", func(r *positionRow) *int64 { return &r.exitShares }),
+	Text("exit_amount", func(r *positionRow) *string { return &r.exitAmount }),
+	Text("fees", func(r *positionRow) *string { return &r.fees }),
+	Text("tax", func(r *positionRow) *string { return &r.tax }),
+	Text("loan", func(r *positionRow) *string { return &r.loan }),
+	Text("margin", func(r *positionRow) *string { return &r.margin }),
+	Text("basis", func(r *positionRow) *string { return &r.basis }),
+	Text("profit", func(r *positionRow) *string { return &r.profit }),
+	Integer("open_working", func(r *positionRow) *int64 { return &r.openWorking }),
+	Text("close_order", func(r *positionRow) *string { return &r.closeOrder }),
+	Integer("opened_at", func(r *positionRow) *int64 { return &r.openedAt }),
+	Integer("closed_at", func(r *positionRow) *int64 { return &r.closedAt }),
+	Integer("created_at", func(r *positionRow) *int64 { return &r.createdAt }),
+	Integer("updated_at", func(r *positionRow) *int64 { return &r.updatedAt }),
+	Integer("seq", func(r *positionRow) *int64 { return &r.seq }),
+	Integer("position", func(r *positionRow) *int64 { return &r.pos }),
 }
 
 // refresh recomputes the status from the counts, as the write side does.
@@ -187,7 +213,7 @@ type tradingPage struct {
 	notices   [][]any
 }
 
-func applyTrading(ctx context.Context, w *wtx, evs []decoded) error {
+func applyTrading(ctx context.Context, w *Wtx, evs []Decoded) error {
 	pg := &tradingPage{orders: map[string]*orderRow{}, positions: map[string]*positionRow{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
@@ -200,16 +226,16 @@ func applyTrading(ctx context.Context, w *wtx, evs []decoded) error {
 	rows := func(n int) [][]any { return make([][]any, 0, n) }
 	os, ps := rows(len(pg.orders)), rows(len(pg.positions))
 	for _, r := range pg.orders {
-		os = append(os, r.args())
+		os = append(os, orderFields.Args(r))
 	}
 	for _, r := range pg.positions {
-		ps = append(ps, positionFields.args(r))
+		ps = append(ps, positionFields.Args(r))
 	}
 	for _, up := range []struct {
-		t    *table
+		t    *Table
 		rows [][]any
 	}{{tradeOrdersTable, os}, {tradePositionsTable, ps}, {tradeNoticesTable, pg.notices}} {
-		if err := w.upsert(ctx, up.t, up.rows); err != nil {
+		if err := w.Upsert(ctx, up.t, up.rows); err != nil {
 			return err
 		}
 	}
@@ -217,11 +243,11 @@ func applyTrading(ctx context.Context, w *wtx, evs []decoded) error {
 }
 
 // load reads the orders and positions this page's events change but did not create.
-func (pg *tradingPage) load(ctx context.Context, w *wtx, evs []decoded) error {
+func (pg *tradingPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
 	needOrders, needPositions := map[string]struct{}{}, map[string]struct{}{}
 	created := map[string]bool{}
 	for _, d := range evs {
-		switch e := d.p.(type) {
+		switch e := d.P.(type) {
 		case events.OrderPlaced:
 			created[e.OrderNo] = true
 			if e.Intent == events.IntentClose && !created[e.PositionID] {
@@ -235,9 +261,9 @@ func (pg *tradingPage) load(ctx context.Context, w *wtx, evs []decoded) error {
 			pg.need(created, needOrders, needPositions, e.OrderNo, e.PositionID)
 		}
 	}
-	if err := w.selectIn(ctx, tradeOrdersTable, "order_no", keysOf(needOrders), func(rows *sql.Rows) error {
+	if err := w.SelectIn(ctx, tradeOrdersTable, "order_no", KeysOf(needOrders), func(rows Rows) error {
 		r := &orderRow{}
-		if err := r.scan(rows); err != nil {
+		if err := orderFields.Scan(rows, r); err != nil {
 			return err
 		}
 		pg.orders[r.orderNo] = r
@@ -245,9 +271,9 @@ func (pg *tradingPage) load(ctx context.Context, w *wtx, evs []decoded) error {
 	}); err != nil {
 		return err
 	}
-	return w.selectIn(ctx, tradePositionsTable, "id", keysOf(needPositions), func(rows *sql.Rows) error {
+	return w.SelectIn(ctx, tradePositionsTable, "id", KeysOf(needPositions), func(rows Rows) error {
 		r := &positionRow{}
-		if err := positionFields.scan(rows, r); err != nil {
+		if err := positionFields.Scan(rows, r); err != nil {
 			return err
 		}
 		pg.positions[r.id] = r
@@ -264,32 +290,32 @@ func (pg *tradingPage) need(created map[string]bool, orders, positions map[strin
 	}
 }
 
-func (pg *tradingPage) apply(d decoded) error {
-	member, err := memberOf(d.ev.Stream)
+func (pg *tradingPage) apply(d Decoded) error {
+	member, err := MemberOf(d.Ev.Stream)
 	if err != nil {
-		return d.fail(err)
+		return d.Fail(err)
 	}
-	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
-	switch e := d.p.(type) {
+	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
+	switch e := d.P.(type) {
 	case events.OrderPlaced:
 		if pg.orders[e.OrderNo] != nil {
-			return d.fail(fmt.Errorf("order %s placed twice", e.OrderNo))
+			return d.Fail(fmt.Errorf("order %s placed twice", e.OrderNo))
 		}
 		pg.orders[e.OrderNo] = &orderRow{orderNo: e.OrderNo, memberID: member, positionID: e.PositionID, intent: e.Intent,
 			symbol: e.Symbol, name: e.Name, kind: e.Kind, side: e.Side, direction: e.Direction, typ: e.Type, shares: e.Shares,
-			oddLot: boolInt(e.OddLot), price: e.Price.String(), leverage: e.Leverage.String(), dayTrade: boolInt(e.DayTrade),
+			oddLot: BoolInt(e.OddLot), price: e.Price.String(), leverage: e.Leverage.String(), dayTrade: BoolInt(e.DayTrade),
 			placedBy: e.By, tradingDay: e.TradingDay, status: OrderPending, amount: "0", commission: "0", tax: "0",
 			createdAt: at, updatedAt: at, seq: pos, position: pos}
 		if e.Intent == events.IntentOpen {
 			pg.positions[e.OrderNo] = &positionRow{id: e.OrderNo, memberID: member, symbol: e.Symbol, name: e.Name, kind: e.Kind,
-				direction: e.Direction, leverage: e.Leverage.String(), dayTrade: boolInt(e.DayTrade), openDay: e.TradingDay,
+				direction: e.Direction, leverage: e.Leverage.String(), dayTrade: BoolInt(e.DayTrade), openDay: e.TradingDay,
 				status: PositionPending, entryAmount: "0", exitAmount: "0", fees: "0", tax: "0", loan: "0", margin: "0", basis: "0",
 				profit: "0", openWorking: 1, createdAt: at, updatedAt: at, seq: pos, pos: pos}
 			return nil
 		}
 		p := pg.positions[e.PositionID]
 		if p == nil {
-			return d.fail(fmt.Errorf("order %s closes unknown position %s", e.OrderNo, e.PositionID))
+			return d.Fail(fmt.Errorf("order %s closes unknown position %s", e.OrderNo, e.PositionID))
 		}
 		p.closing += e.Shares
 		p.closeOrder, p.updatedAt, p.pos = e.OrderNo, at, pos
@@ -311,32 +337,26 @@ func (pg *tradingPage) apply(d decoded) error {
 }
 
 func (pg *tradingPage) notice(member, typ string, r events.MarginRatio, deadline, reason string, positions []string, at, pos int64) {
-	list := ""
-	for i, p := range positions {
-		if i > 0 {
-			list += ","
-		}
-		list += p
-	}
-	pg.notices = append(pg.notices, []any{"n" + strconv.FormatInt(pos, 10), member, typ, r.Ratio.String(), deadline, reason, list, at, pos})
+	pg.notices = append(pg.notices, noticeFields.Args(&noticeRow{id: "n" + strconv.FormatInt(pos, 10), memberID: member, typ: typ,
+		ratio: r.Ratio.String(), deadline: deadline, reason: reason, positions: strings.Join(positions, ","), createdAt: at, seq: pos}))
 }
 
-func (pg *tradingPage) fill(d decoded, e events.OrderFilled) error {
+func (pg *tradingPage) fill(d Decoded, e events.OrderFilled) error {
 	o, p := pg.orders[e.OrderNo], pg.positions[e.PositionID]
 	if o == nil || p == nil {
-		return d.fail(fmt.Errorf("fill of unknown order %s or position %s", e.OrderNo, e.PositionID))
+		return d.Fail(fmt.Errorf("fill of unknown order %s or position %s", e.OrderNo, e.PositionID))
 	}
-	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
+	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	var err error
 	o.filled += e.Shares
 	if o.amount, err = dsum(o.amount, e.Amount); err != nil {
-		return d.fail(err)
+		return d.Fail(err)
 	}
 	if o.commission, err = dsum(o.commission, e.Commission); err != nil {
-		return d.fail(err)
+		return d.Fail(err)
 	}
 	if o.tax, err = dsum(o.tax, e.Tax); err != nil {
-		return d.fail(err)
+		return d.Fail(err)
 	}
 	o.status, o.updatedAt, o.position = OrderPartial, at, pos
 	if e.Remaining == 0 {
@@ -348,7 +368,7 @@ func (pg *tradingPage) fill(d decoded, e events.OrderFilled) error {
 		p.shares += e.Shares
 		p.bought += e.Shares
 		if p.entryAmount, err = dsum(p.entryAmount, e.Amount); err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
 		if e.Remaining == 0 {
 			p.openWorking = 0
@@ -362,10 +382,10 @@ func (pg *tradingPage) fill(d decoded, e events.OrderFilled) error {
 		p.closing -= e.Shares
 		p.exitShares += e.Shares
 		if p.exitAmount, err = dsum(p.exitAmount, e.Amount); err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
 		if p.profit, err = dsum(p.profit, e.Profit); err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
 		if e.Remaining == 0 && p.closeOrder == e.OrderNo {
 			p.closeOrder = ""
@@ -379,7 +399,7 @@ func (pg *tradingPage) fill(d decoded, e events.OrderFilled) error {
 		v   decimal.Decimal
 	}{{&p.fees, e.Commission}, {&p.tax, e.Tax}, {&p.basis, e.Basis.Mul(sign)}, {&p.loan, e.Loan.Mul(sign)}, {&p.margin, e.Margin.Mul(sign)}} {
 		if *f.dst, err = dsum(*f.dst, f.v); err != nil {
-			return d.fail(err)
+			return d.Fail(err)
 		}
 	}
 	p.updatedAt, p.pos = at, pos
@@ -387,12 +407,12 @@ func (pg *tradingPage) fill(d decoded, e events.OrderFilled) error {
 	return nil
 }
 
-func (pg *tradingPage) stop(d decoded, orderNo, positionID, status, reason string, shares int64) error {
+func (pg *tradingPage) stop(d Decoded, orderNo, positionID, status, reason string, shares int64) error {
 	o, p := pg.orders[orderNo], pg.positions[positionID]
 	if o == nil || p == nil {
-		return d.fail(fmt.Errorf("%s of unknown order %s or position %s", status, orderNo, positionID))
+		return d.Fail(fmt.Errorf("%s of unknown order %s or position %s", status, orderNo, positionID))
 	}
-	at, pos := micros(d.ev.Metadata.ServerTime), d.ev.Position
+	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	o.status, o.reason, o.updatedAt, o.position = status, reason, at, pos
 	if o.intent == events.IntentOpen {
 		p.openWorking = 0

@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"strings"
 	"time"
@@ -76,9 +75,6 @@ type Notice struct {
 	CreatedAt        time.Time
 }
 
-const orderCols = `order_no, member_id, position_id, intent, symbol, name, kind, side, direction, type, shares, odd_lot, price,
-	leverage, day_trade, placed_by, trading_day, status, filled, amount, commission, tax, reason, created_at, updated_at, seq, position`
-
 func decs(ss ...string) ([]decimal.Decimal, error) {
 	out := make([]decimal.Decimal, len(ss))
 	for i, s := range ss {
@@ -99,14 +95,14 @@ func (r *orderRow) order() (Order, error) {
 	return Order{OrderNo: r.orderNo, MemberID: r.memberID, PositionID: r.positionID, Intent: r.intent, Symbol: r.symbol, Name: r.name,
 		Kind: r.kind, Side: r.side, Direction: r.direction, Type: r.typ, Shares: r.shares, OddLot: r.oddLot != 0, DayTrade: r.dayTrade != 0,
 		Price: v[0], Leverage: v[1], PlacedBy: r.placedBy, TradingDay: r.tradingDay, Status: r.status, Reason: r.reason,
-		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
+		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}, nil
 }
 
 func optMicros(v int64) time.Time {
 	if v == 0 {
 		return time.Time{}
 	}
-	return fromMicros(v)
+	return FromMicros(v)
 }
 
 func (r *positionRow) position() (Position, error) {
@@ -118,7 +114,7 @@ func (r *positionRow) position() (Position, error) {
 		Leverage: v[0], DayTrade: r.dayTrade != 0, OpenDay: r.openDay, Status: r.status, Shares: r.shares, Closing: r.closing,
 		Bought: r.bought, ExitShares: r.exitShares, EntryAmount: v[1], ExitAmount: v[2], Fees: v[3], Tax: v[4], Loan: v[5],
 		Margin: v[6], Basis: v[7], Profit: v[8], OpenWorking: r.openWorking != 0, CloseOrder: r.closeOrder,
-		OpenedAt: optMicros(r.openedAt), ClosedAt: optMicros(r.closedAt), CreatedAt: fromMicros(r.createdAt), UpdatedAt: fromMicros(r.updatedAt)}, nil
+		OpenedAt: optMicros(r.openedAt), ClosedAt: optMicros(r.closedAt), CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}, nil
 }
 
 // inList is "col IN (?, ...)" with its arguments.
@@ -127,7 +123,7 @@ func inList(col string, vals []string) (string, []any) {
 	for i, v := range vals {
 		args[i] = v
 	}
-	return col + " IN (" + placeholders(len(vals)) + ")", args
+	return col + " IN (" + Placeholders(len(vals)) + ")", args
 }
 
 // Orders lists a member's orders with one of statuses (all when none), newest first.
@@ -139,10 +135,10 @@ func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string
 		where, args = where+" AND "+in, append(args, more...)
 	}
 	var out []Order
-	err := db.query(ctx, "orders", "SELECT "+orderCols+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows *sql.Rows) error {
+	err := db.Query(ctx, "orders", "SELECT "+orderFields.List()+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
+		append(args, limit, offset), func(rows Rows) error {
 			var r orderRow
-			if err := r.scan(rows); err != nil {
+			if err := orderFields.Scan(rows, &r); err != nil {
 				return err
 			}
 			o, err := r.order()
@@ -155,14 +151,14 @@ func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string
 	if err != nil {
 		return nil, false, err
 	}
-	return trimPage(out, limit)
+	return TrimPage(out, limit)
 }
 
 // OrderByNo returns one order, or ErrNotFound.
 func (db *Reader) OrderByNo(ctx context.Context, orderNo string) (Order, error) {
 	var r orderRow
-	row := db.queryRow(ctx, "SELECT "+orderCols+" FROM trade_orders WHERE order_no = ?", orderNo)
-	if err := rowErr(r.scan(row), "order "+orderNo); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+orderFields.List()+" FROM trade_orders WHERE order_no = ?", orderNo)
+	if err := RowErr(orderFields.Scan(row, &r), "order "+orderNo); err != nil {
 		return Order{}, err
 	}
 	return r.order()
@@ -171,10 +167,10 @@ func (db *Reader) OrderByNo(ctx context.Context, orderNo string) (Order, error) 
 // OrdersOfPosition lists the orders that opened and closed a position, oldest first.
 func (db *Reader) OrdersOfPosition(ctx context.Context, positionID string) ([]Order, error) {
 	out := []Order{}
-	err := db.query(ctx, "orders of position", "SELECT "+orderCols+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
-		[]any{positionID}, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "orders of position", "SELECT "+orderFields.List()+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
+		[]any{positionID}, func(rows Rows) error {
 			var r orderRow
-			if err := r.scan(rows); err != nil {
+			if err := orderFields.Scan(rows, &r); err != nil {
 				return err
 			}
 			o, err := r.order()
@@ -195,7 +191,7 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 		in, more := inList("status", statuses)
 		where, args = where+" AND "+in, append(args, more...)
 	}
-	q := "SELECT " + positionFields.list() + " FROM trade_positions WHERE " + where + " ORDER BY seq DESC"
+	q := "SELECT " + positionFields.List() + " FROM trade_positions WHERE " + where + " ORDER BY seq DESC"
 	limit := 0
 	if page > 0 {
 		var offset int
@@ -204,9 +200,9 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 		args = append(args, limit, offset)
 	}
 	var out []Position
-	err := db.query(ctx, "positions", q, args, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "positions", q, args, func(rows Rows) error {
 		var r positionRow
-		if err := positionFields.scan(rows, &r); err != nil {
+		if err := positionFields.Scan(rows, &r); err != nil {
 			return err
 		}
 		p, err := r.position()
@@ -225,14 +221,14 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 		}
 		return out, false, nil
 	}
-	return trimPage(out, limit)
+	return TrimPage(out, limit)
 }
 
 // PositionByID returns one position, or ErrNotFound.
 func (db *Reader) PositionByID(ctx context.Context, id string) (Position, error) {
 	var r positionRow
-	row := db.queryRow(ctx, "SELECT "+positionFields.list()+" FROM trade_positions WHERE id = ?", id)
-	if err := rowErr(positionFields.scan(row, &r), "position "+id); err != nil {
+	row := db.QueryRow(ctx, "SELECT "+positionFields.List()+" FROM trade_positions WHERE id = ?", id)
+	if err := RowErr(positionFields.Scan(row, &r), "position "+id); err != nil {
 		return Position{}, err
 	}
 	return r.position()
@@ -241,8 +237,8 @@ func (db *Reader) PositionByID(ctx context.Context, id string) (Position, error)
 // RealisedProfit is the profit all of a member's closes realised, net of fees and taxes.
 func (db *Reader) RealisedProfit(ctx context.Context, memberID string) (decimal.Decimal, error) {
 	sum := decimal.Zero
-	err := db.query(ctx, "realised profit", "SELECT profit FROM trade_positions WHERE member_id = ? AND exit_shares > 0",
-		[]any{memberID}, func(rows *sql.Rows) error {
+	err := db.Query(ctx, "realised profit", "SELECT profit FROM trade_positions WHERE member_id = ? AND exit_shares > 0",
+		[]any{memberID}, func(rows Rows) error {
 			var s string
 			if err := rows.Scan(&s); err != nil {
 				return err
@@ -261,28 +257,26 @@ func (db *Reader) RealisedProfit(ctx context.Context, memberID string) (decimal.
 func (db *Reader) Notices(ctx context.Context, memberID string, page, size int) ([]Notice, bool, error) {
 	limit, offset := pageArgs(page, size)
 	var out []Notice
-	err := db.query(ctx, "notices", `SELECT id, type, ratio, deadline, reason, positions, created_at FROM trade_notices
-		WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?`, []any{memberID, limit, offset}, func(rows *sql.Rows) error {
-		var n Notice
-		var ratio, list string
-		var at int64
-		if err := rows.Scan(&n.ID, &n.Type, &ratio, &n.Deadline, &n.Reason, &list, &at); err != nil {
-			return err
-		}
-		var err error
-		if n.Ratio, err = decimal.NewFromString(ratio); err != nil {
-			return err
-		}
-		n.Positions = []string{}
-		if list != "" {
-			n.Positions = strings.Split(list, ",")
-		}
-		n.CreatedAt = fromMicros(at)
-		out = append(out, n)
-		return nil
-	})
+	err := db.Query(ctx, "notices", "SELECT "+noticeFields.List()+" FROM trade_notices WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
+		[]any{memberID, limit, offset}, func(rows Rows) error {
+			var r noticeRow
+			if err := noticeFields.Scan(rows, &r); err != nil {
+				return err
+			}
+			n := Notice{ID: r.id, Type: r.typ, Deadline: r.deadline, Reason: r.reason, CreatedAt: FromMicros(r.createdAt)}
+			var err error
+			if n.Ratio, err = decimal.NewFromString(r.ratio); err != nil {
+				return err
+			}
+			n.Positions = []string{}
+			if r.positions != "" {
+				n.Positions = strings.Split(r.positions, ",")
+			}
+			out = append(out, n)
+			return nil
+		})
 	if err != nil {
 		return nil, false, err
 	}
-	return trimPage(out, limit)
+	return TrimPage(out, limit)
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/funds"
 )
 
 // Module serves the identity routes.
@@ -56,7 +57,7 @@ func (m *Module) submitRealName(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) myRealName(c *httpx.Call) (httpx.Reply, error) {
-	rn, err := m.read.RealNameOf(c.Ctx(), c.Sess.MemberID)
+	rn, err := funds.RealNameOf(c.Ctx(), m.read.Reader, c.Sess.MemberID)
 	if httpx.IsNotFound(err) {
 		return httpx.OK(wire.RealNameView{Status: wire.RealNameStatusUnverified})
 	}
@@ -85,7 +86,7 @@ func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	subs, more, err := m.read.RealNameQueue(c.Ctx(), status, page, size)
+	subs, more, err := funds.RealNameQueue(c.Ctx(), m.read.Reader, status, page, size)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("realname queue: %w", err)
 	}
@@ -156,13 +157,13 @@ func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.CardResult{Id: res.CardID, Last4: res.Last4, Position: res.Position})
 }
 
-func cardOut(cd projections.Card) wire.BankCard {
+func cardOut(cd funds.Card) wire.BankCard {
 	return wire.BankCard{Id: cd.CardID, HolderName: cd.HolderName, BankName: cd.BankName, Branch: cd.Branch, BankCode: cd.BankCode,
 		CardNumberMasked: bank.Mask(cd.Last4), Last4: cd.Last4, Ifsc: cd.IFSC, Upi: cd.UPI, BoundAt: cd.BoundAt.UTC()}
 }
 
 func (m *Module) myCards(c *httpx.Call) (httpx.Reply, error) {
-	cards, err := m.read.CardsOf(c.Ctx(), c.Sess.MemberID)
+	cards, err := funds.CardsOf(c.Ctx(), m.read.Reader, c.Sess.MemberID)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("cards of %s: %w", c.Sess.MemberID, err)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	mkt "github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/favorites"
 )
 
 // Candle pages: limit 1..maxCandlePage (default defaultCandlePage). One more is asked of the
@@ -259,7 +260,7 @@ func (m *Module) optionalList(c *httpx.Call) (httpx.Reply, error) {
 	if req.Type == wire.OptionalListRequestTypeAll {
 		only = ""
 	}
-	syms, err := m.read.Favorites(c.Ctx(), c.Sess.MemberID)
+	syms, err := favorites.List(c.Ctx(), m.read.Reader, c.Sess.MemberID)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("favorites of %s: %w", c.Sess.MemberID, err)
 	}

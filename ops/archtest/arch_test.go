@@ -90,6 +90,29 @@ var rules = []rule{
 		Why: "only store backends and the projections' database layer know SQL dialects"},
 	{Except: ours("events/kurrent"), Forbid: []string{"github.com/kurrent-io", "github.com/EventStore"},
 		Why: "only the KurrentDB backend knows its client"},
+	{Forbid: ours("projections/projtest"), Why: "projtest is the read models' test bed: only tests import it"},
+}
+
+// sharedProjections are the packages under projections that are not a capability's read model:
+// the audit reads every registered read model and projtest is the test bed of all of them.
+var sharedProjections = ours("projections/audit", "projections/projtest")
+
+// capabilityOf is the capability read-model package pkg belongs to (projections/<name>), or ""
+// for the projections core, the shared packages and everything outside projections.
+func capabilityOf(pkg string) string {
+	rest, ok := strings.CutPrefix(pkg, module+"/projections/")
+	if !ok || underAny(pkg, sharedProjections) {
+		return ""
+	}
+	name, _, _ := strings.Cut(rest, "/")
+	return module + "/projections/" + name
+}
+
+// crossesCapabilities reports whether pkg, a capability's read model, imports another
+// capability's: they meet through events only, each folding the events it needs itself.
+func crossesCapabilities(pkg, imp string) bool {
+	from, to := capabilityOf(pkg), capabilityOf(imp)
+	return from != "" && to != "" && from != to
 }
 
 // violations checks every package's imports against rules; one line per broken arrow.
@@ -102,6 +125,10 @@ func violations(imports map[string][]string) []string {
 					out = append(out, fmt.Sprintf("%s imports %s: %s",
 						strings.TrimPrefix(pkg, module+"/"), imp, r.Why))
 				}
+			}
+			if crossesCapabilities(pkg, imp) {
+				out = append(out, fmt.Sprintf("%s imports %s: capability read models meet through events only",
+					strings.TrimPrefix(pkg, module+"/"), imp))
 			}
 		}
 	}
@@ -208,6 +235,15 @@ func TestRulesCatchBrokenArrows(t *testing.T) {
 		{"ops/loadgen", "net/http", false},
 		{"api", module + "/cmd/lotbook", true},
 		{"events/postgres", module + "/api", true},
+		{"projections/favorites", module + "/projections/reviews", true},
+		{"projections/reviews/sub", module + "/projections/favorites/x", true},
+		{"projections/reviews", module + "/projections/reviews/sub", false},
+		{"projections/favorites", module + "/projections", false},
+		{"projections/audit", module + "/projections/favorites", false},
+		{"projections/favorites", module + "/projections/projtest", true},
+		{"api", module + "/projections/projtest", true},
+		{"api", module + "/projections/favorites", false},
+		{"projections/favorites", "database/sql", true},
 	}
 	for _, tc := range tests {
 		got := violations(map[string][]string{module + "/" + tc.pkg: {tc.imp}})

@@ -1,0 +1,11 @@
+package main
+
+// The capabilities' read models in this binary. Each package registers its projector from init,
+// so importing it is what the runner, `lotbook rebuild` and `lotbook audit` see; a new
+// capability adds its line here.
+import (
+	_ "github.com/lotbook/lotbook/projections/config"
+	_ "github.com/lotbook/lotbook/projections/favorites"
+	_ "github.com/lotbook/lotbook/projections/funds"
+	_ "github.com/lotbook/lotbook/projections/reviews"
+)
