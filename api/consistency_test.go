@@ -13,6 +13,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -124,8 +125,8 @@ func (r *assetsReplay) assets() wire.Assets {
 		v := valuation.Value(*p, r.last, r.today)
 		equity, profit = equity.Add(v.Equity), profit.Add(v.Unrealised)
 	}
-	return wire.Assets{Available: money(r.available), Frozen: money(r.frozen), Total: money(r.available.Add(r.frozen).Add(equity)),
-		Profit: money(profit), Usd: "0.00"}
+	return wire.Assets{Available: httpx.Money(r.available), Frozen: httpx.Money(r.frozen), Total: httpx.Money(r.available.Add(r.frozen).Add(equity)),
+		Profit: httpx.Money(profit), Usd: "0.00"}
 }
 
 // at is the state at log position pos.

@@ -6,25 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/http"
-	"strconv"
+
+	"github.com/lotbook/lotbook/api/httpx"
 )
-
-// maxJSONBody bounds every JSON request body; the largest legitimate one is far below it.
-const maxJSONBody = 64 << 10
-
-// readBody reads a JSON request body up to maxJSONBody.
-func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxJSONBody))
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, errInvalidRequest(fmt.Errorf("body over %d bytes", maxJSONBody))
-		}
-		return nil, errInvalidRequest(fmt.Errorf("read body: %w", err))
-	}
-	return b, nil
-}
 
 // decodeStrict decodes exactly one JSON object into dst: the names must be the schema's own
 // (exact case), each at most once in any object, every required field present and not null, no
@@ -32,28 +16,28 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, error) {
 // refused), nothing after the value.
 func decodeStrict(body []byte, sh requestShape, dst any) error {
 	if err := noDuplicateKeys(body); err != nil {
-		return errInvalidRequest(err)
+		return httpx.InvalidRequest(err)
 	}
 	var fields map[string]json.RawMessage
 	if err := oneValue(body, &fields, false); err != nil {
-		return errInvalidRequest(err)
+		return httpx.InvalidRequest(err)
 	}
 	if fields == nil {
-		return errInvalidRequest(errors.New("body is not an object"))
+		return httpx.InvalidRequest(errors.New("body is not an object"))
 	}
 	for k := range fields {
 		if !sh.props[k] {
-			return errInvalidRequest(fmt.Errorf("%s: unknown field %q", sh.name, k))
+			return httpx.InvalidRequest(fmt.Errorf("%s: unknown field %q", sh.name, k))
 		}
 	}
 	for _, k := range sh.required {
 		v, ok := fields[k]
 		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
-			return errInvalidRequest(fmt.Errorf("%s: missing field %q", sh.name, k))
+			return httpx.InvalidRequest(fmt.Errorf("%s: missing field %q", sh.name, k))
 		}
 	}
 	if err := oneValue(body, dst, true); err != nil {
-		return errInvalidRequest(err)
+		return httpx.InvalidRequest(err)
 	}
 	return nil
 }
@@ -70,21 +54,6 @@ func oneValue(body []byte, dst any, strict bool) error {
 		return errors.New("more than one JSON value")
 	}
 	return nil
-}
-
-// queryCount parses a count from a query string in the grammar of typed numbers: ASCII digits only
-// (Atoi alone takes a sign). A value past int is strconv.ErrRange.
-func queryCount(v string) (int, error) {
-	for i := 0; i < len(v); i++ {
-		if v[i] < '0' || v[i] > '9' {
-			return 0, fmt.Errorf("%q is not a count", v)
-		}
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil {
-		return 0, fmt.Errorf("count: %w", err)
-	}
-	return n, nil
 }
 
 // noDuplicateKeys walks body's tokens and refuses a name given twice in one object, at any depth.

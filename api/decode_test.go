@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 )
 
@@ -52,8 +53,8 @@ func TestDecodeStrict(t *testing.T) {
 				}
 				return
 			}
-			var ae *apiError
-			if !errors.As(err, &ae) || ae.status != http.StatusBadRequest || ae.key != wire.MessageKeyInvalidRequest {
+			var ae *httpx.Error
+			if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Key != wire.MessageKeyInvalidRequest {
 				t.Fatalf("got %v, want 400 invalid_request", err)
 			}
 		})
@@ -117,8 +118,8 @@ func FuzzDecodeStrict(f *testing.F) {
 		if err == nil {
 			return
 		}
-		var ae *apiError
-		if !errors.As(err, &ae) || ae.status != http.StatusBadRequest || ae.key != wire.MessageKeyInvalidRequest {
+		var ae *httpx.Error
+		if !errors.As(err, &ae) || ae.Status != http.StatusBadRequest || ae.Key != wire.MessageKeyInvalidRequest {
 			t.Fatalf("body %q: %v", body, err)
 		}
 	})

@@ -2,16 +2,15 @@ package api
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
-	"net/url"
 	"slices"
 	"strconv"
 	"time"
 
 	"github.com/gorilla/mux"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/window"
@@ -21,10 +20,10 @@ import (
 	"github.com/lotbook/lotbook/projections/reviews"
 )
 
-func (s *server) channels(c *call) (reply, error) {
-	chs, err := config.Channels(c.ctx(), s.read.Reader)
+func (s *server) channels(c *httpx.Call) (httpx.Reply, error) {
+	chs, err := config.Channels(c.Ctx(), s.read.Reader)
 	if err != nil {
-		return reply{}, fmt.Errorf("channels: %w", err)
+		return httpx.Reply{}, fmt.Errorf("channels: %w", err)
 	}
 	now := s.now()
 	out := make([]wire.DepositChannel, 0, len(chs))
@@ -33,12 +32,12 @@ func (s *server) channels(c *call) (reply, error) {
 			continue // switched off by ops: members do not see it
 		}
 		out = append(out, wire.DepositChannel{
-			Id: ch.ID, Name: ch.Name, Currency: ch.Currency, Min: money(ch.Min), Max: money(ch.Max),
+			Id: ch.ID, Name: ch.Name, Currency: ch.Currency, Min: httpx.Money(ch.Min), Max: httpx.Money(ch.Max),
 			Window:  windowOut(ch.Window),
 			OpenNow: window.Open(ch.Window, now, s.calendar),
 		})
 	}
-	return ok(out)
+	return httpx.OK(out)
 }
 
 func windowOut(w events.TimeWindow) wire.TimeWindow {
@@ -50,70 +49,47 @@ func windowOut(w events.TimeWindow) wire.TimeWindow {
 		ClosedOnHolidays: w.ClosedOnHolidays, AlwaysOpen: w.AlwaysOpen}
 }
 
-func (s *server) requestDeposit(c *call) (reply, error) {
+func (s *server) requestDeposit(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.DepositRequest
-	if err := c.decode("DepositRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("DepositRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.RequestDeposit(c.ctx(), c.meta(), c.sess.MemberID, commands.DepositInput{
+	res, err := s.cmd.RequestDeposit(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.DepositInput{
 		ChannelID: req.ChannelId, Amount: req.Amount, ProofFileID: req.ProofFileId, ChannelPassword: req.ChannelPassword,
 	})
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	s.owners.add(res.OrderNo, c.sess.MemberID)
-	return ok(orderOut(res))
+	s.owners.add(res.OrderNo, c.Sess.MemberID)
+	return httpx.OK(orderOut(res))
 }
 
 func orderOut(r commands.OrderResult) wire.OrderResult {
 	return wire.OrderResult{OrderNo: r.OrderNo, Status: wire.ReviewStatus(r.Status), Position: r.Position}
 }
 
-// paging reads page (from 1) and size (1..100, default 20), plain digits; anything else is
-// invalid_request. A
-// page deeper than the lists read (projections.MaxPage), even one past int64, is
-// page_out_of_range: no query runs with an offset that overflowed.
-func paging(q url.Values) (page, size int, err error) {
-	page, size = 1, 20
-	if v := q.Get("size"); v != "" {
-		if size, err = queryCount(v); err != nil || size < 1 || size > 100 {
-			return 0, 0, errInvalidRequest(fmt.Errorf("size %q", v))
-		}
-	}
-	if v := q.Get("page"); v != "" {
-		page, err = queryCount(v)
-		if errors.Is(err, strconv.ErrRange) || err == nil && page > projections.MaxPage(size) {
-			return 0, 0, refuse(http.StatusBadRequest, wire.MessageKeyPageOutOfRange, fmt.Errorf("page %q of %d rows", v, size))
-		}
-		if err != nil || page < 1 {
-			return 0, 0, errInvalidRequest(fmt.Errorf("page %q", v))
-		}
-	}
-	return page, size, nil
-}
-
-func (s *server) fundRecords(c *call) (reply, error) {
-	q := c.r.URL.Query()
+func (s *server) fundRecords(c *httpx.Call) (httpx.Reply, error) {
+	q := c.R.URL.Query()
 	typ := q.Get("type")
 	if typ == "" {
 		typ = "all"
 	}
 	if typ != "all" && !slices.Contains(events.LineTypes(), typ) {
-		return reply{}, errInvalidRequest(fmt.Errorf("type %q", typ))
+		return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("type %q", typ))
 	}
-	page, size, err := paging(q)
+	page, size, err := httpx.Paging(q)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	lines, more, err := s.read.FundHistory(c.ctx(), c.sess.MemberID, typ, page, size)
+	lines, more, err := s.read.FundHistory(c.Ctx(), c.Sess.MemberID, typ, page, size)
 	if err != nil {
-		return reply{}, fmt.Errorf("fund records: %w", err)
+		return httpx.Reply{}, fmt.Errorf("fund records: %w", err)
 	}
 	items := make([]wire.FundRecord, 0, len(lines))
 	for _, l := range lines {
 		items = append(items, fundRecordOut(l, s.now()))
 	}
-	return ok(wire.FundRecordPage{Items: items, Page: page, HasMore: more})
+	return httpx.OK(wire.FundRecordPage{Items: items, Page: page, HasMore: more})
 }
 
 // fundRecordOut maps a journal line as its event labelled it: the optional fields are the details
@@ -144,57 +120,42 @@ func fundRecordOut(l projections.FundLine, now time.Time) wire.FundRecord {
 	return out
 }
 
-// queueQuery reads an ops review queue's query: the status (def when absent, refused unless valid)
-// and then the page.
-func queueQuery(c *call, def string, valid func(string) bool) (status string, page, size int, err error) {
-	q := c.r.URL.Query()
-	status = q.Get("status")
-	if status == "" {
-		status = def
-	}
-	if !valid(status) {
-		return "", 0, 0, errInvalidRequest(fmt.Errorf("status %q", status))
-	}
-	page, size, err = paging(q)
-	return status, page, size, err
-}
-
 func reviewStatusValid(status string) bool { return wire.ReviewStatus(status).Valid() }
 
-func (s *server) opsDeposits(c *call) (reply, error) {
-	status, page, size, err := queueQuery(c, events.ReviewPending, reviewStatusValid)
+func (s *server) opsDeposits(c *httpx.Call) (httpx.Reply, error) {
+	status, page, size, err := httpx.QueueQuery(c, events.ReviewPending, reviewStatusValid)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	deps, more, err := reviews.Queue(c.ctx(), s.read.Reader, status, page, size)
+	deps, more, err := reviews.Queue(c.Ctx(), s.read.Reader, status, page, size)
 	if err != nil {
-		return reply{}, fmt.Errorf("deposit queue: %w", err)
+		return httpx.Reply{}, fmt.Errorf("deposit queue: %w", err)
 	}
 	items := make([]wire.OpsDeposit, 0, len(deps))
 	for _, d := range deps {
 		items = append(items, wire.OpsDeposit{
-			OrderNo: d.OrderNo, Account: d.Account, Currency: d.Currency, Amount: money(d.Amount),
+			OrderNo: d.OrderNo, Account: d.Account, Currency: d.Currency, Amount: httpx.Money(d.Amount),
 			ChannelName: d.ChannelName, ProofFileId: d.ProofFileID, Status: wire.ReviewStatus(d.Status),
 			Remark: d.Remark, CreatedAt: d.CreatedAt.UTC(),
 		})
 	}
-	return ok(wire.OpsDepositPage{Items: items, Page: page, HasMore: more})
+	return httpx.OK(wire.OpsDepositPage{Items: items, Page: page, HasMore: more})
 }
 
 // depositOwner finds whose deposit orderNo is; the commands act on that member's stream.
-func (s *server) depositOwner(c *call) (string, string, error) {
-	orderNo := mux.Vars(c.r)["orderNo"]
+func (s *server) depositOwner(c *httpx.Call) (string, string, error) {
+	orderNo := mux.Vars(c.R)["orderNo"]
 	if memberID, ok := s.owners.get(orderNo); ok {
 		return memberID, orderNo, nil
 	}
-	d, err := reviews.ByOrderNo(c.ctx(), s.read.Reader, orderNo)
-	if isNotFound(err) {
-		s.catchUpHead(c.ctx())
-		d, err = reviews.ByOrderNo(c.ctx(), s.read.Reader, orderNo)
+	d, err := reviews.ByOrderNo(c.Ctx(), s.read.Reader, orderNo)
+	if httpx.IsNotFound(err) {
+		s.catchUpHead(c.Ctx())
+		d, err = reviews.ByOrderNo(c.Ctx(), s.read.Reader, orderNo)
 	}
 	if err != nil {
-		if isNotFound(err) {
-			return "", "", refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, nil)
+		if httpx.IsNotFound(err) {
+			return "", "", httpx.Refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, nil)
 		}
 		return "", "", fmt.Errorf("deposit %s: %w", orderNo, err)
 	}
@@ -205,10 +166,10 @@ func (s *server) depositOwner(c *call) (string, string, error) {
 type reviewCommand func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
 
 // approve and reject serve deposits and withdrawals alike; owner says whose order it is.
-func (s *server) approve(c *call, owner func(*call) (string, string, error), act reviewCommand) (reply, error) {
+func (s *server) approve(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand) (httpx.Reply, error) {
 	var req wire.ApproveRequest
-	if err := c.decode("ApproveRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("ApproveRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
 	remark := ""
 	if req.Remark != nil {
@@ -217,30 +178,30 @@ func (s *server) approve(c *call, owner func(*call) (string, string, error), act
 	return s.review(c, owner, act, remark)
 }
 
-func (s *server) reject(c *call, owner func(*call) (string, string, error), act reviewCommand) (reply, error) {
+func (s *server) reject(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand) (httpx.Reply, error) {
 	var req wire.RejectRequest
-	if err := c.decode("RejectRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("RejectRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
 	return s.review(c, owner, act, req.Remark)
 }
 
-func (s *server) review(c *call, owner func(*call) (string, string, error), act reviewCommand, remark string) (reply, error) {
+func (s *server) review(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand, remark string) (httpx.Reply, error) {
 	memberID, orderNo, err := owner(c)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	res, err := act(c.ctx(), c.meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
+	res, err := act(c.Ctx(), c.Meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
-	return ok(orderOut(res))
+	return httpx.OK(orderOut(res))
 }
 
-func (s *server) approveDeposit(c *call) (reply, error) {
+func (s *server) approveDeposit(c *httpx.Call) (httpx.Reply, error) {
 	return s.approve(c, s.depositOwner, s.cmd.ApproveDeposit)
 }
 
-func (s *server) rejectDeposit(c *call) (reply, error) {
+func (s *server) rejectDeposit(c *httpx.Call) (httpx.Reply, error) {
 	return s.reject(c, s.depositOwner, s.cmd.RejectDeposit)
 }

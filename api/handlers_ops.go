@@ -1,19 +1,15 @@
 package api
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
-	"strconv"
 
 	"github.com/gorilla/mux"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/projections"
 )
-
-func isNotFound(err error) bool { return errors.Is(err, projections.ErrNotFound) }
 
 func flagsOut(fs []string) []wire.AccountFlag {
 	out := make([]wire.AccountFlag, 0, len(fs))
@@ -23,28 +19,28 @@ func flagsOut(fs []string) []wire.AccountFlag {
 	return out
 }
 
-func (s *server) opsMembers(c *call) (reply, error) {
-	q := c.r.URL.Query()
-	page, size, err := paging(q)
+func (s *server) opsMembers(c *httpx.Call) (httpx.Reply, error) {
+	q := c.R.URL.Query()
+	page, size, err := httpx.Paging(q)
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
 	var ms []projections.Member
 	var more bool
 	var statuses map[string]wire.RealNameStatus
 	err = s.snapshot(c, func(rd *projections.Reader) error {
-		if ms, more, err = rd.Members(c.ctx(), q.Get("q"), page, size); err != nil {
+		if ms, more, err = rd.Members(c.Ctx(), q.Get("q"), page, size); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		ids := make([]string, 0, len(ms))
 		for _, m := range ms {
 			ids = append(ids, m.MemberID)
 		}
-		statuses, err = realNameStatuses(c.ctx(), rd, ids...)
+		statuses, err = realNameStatuses(c.Ctx(), rd, ids...)
 		return err
 	})
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
 	items := make([]wire.OpsMember, 0, len(ms))
 	for _, m := range ms {
@@ -53,109 +49,24 @@ func (s *server) opsMembers(c *call) (reply, error) {
 			Flags: flagsOut(m.Flags), CreatedAt: m.CreatedAt.UTC(),
 		})
 	}
-	return ok(wire.OpsMemberPage{Items: items, Page: page, HasMore: more})
+	return httpx.OK(wire.OpsMemberPage{Items: items, Page: page, HasMore: more})
 }
 
-func (s *server) setFlag(c *call) (reply, error) {
+func (s *server) setFlag(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.SetFlagRequest
-	if err := c.decode("SetFlagRequest", &req); err != nil {
-		return reply{}, err
+	if err := c.Decode("SetFlagRequest", &req); err != nil {
+		return httpx.Reply{}, err
 	}
-	account := mux.Vars(c.r)["account"]
-	res, err := s.cmd.SetAccountFlag(c.ctx(), c.meta(), commands.SetFlag{Account: account, Flag: string(req.Flag), On: req.On, Reason: req.Reason})
+	account := mux.Vars(c.R)["account"]
+	res, err := s.cmd.SetAccountFlag(c.Ctx(), c.Meta(), commands.SetFlag{Account: account, Flag: string(req.Flag), On: req.On, Reason: req.Reason})
 	if err != nil {
-		return reply{}, err
+		return httpx.Reply{}, err
 	}
 	// The flags after the change: the read model once it has projected this command.
-	s.catchUpTo(c.ctx(), res.Position)
-	m, err := s.read.MemberByAccount(c.ctx(), account)
+	s.catchUpTo(c.Ctx(), res.Position)
+	m, err := s.read.MemberByAccount(c.Ctx(), account)
 	if err != nil {
-		return reply{}, fmt.Errorf("member %s: %w", account, err)
+		return httpx.Reply{}, fmt.Errorf("member %s: %w", account, err)
 	}
-	return ok(wire.FlagResult{Account: account, Flags: flagsOut(m.Flags), Position: res.Position})
-}
-
-// timelineCheckpoints bounds the balance checkpoints the timeline keeps between pages (a few
-// hundred bytes each).
-const timelineCheckpoints = 4096
-
-func (s *server) timeline(c *call) (reply, error) {
-	after, size, err := s.timelinePaging(c)
-	if err != nil {
-		return reply{}, err
-	}
-	account := mux.Vars(c.r)["account"]
-	m, err := s.read.MemberByAccount(c.ctx(), account)
-	if isNotFound(err) {
-		return reply{}, refuse(http.StatusNotFound, wire.MessageKeyAccountNotExist, nil)
-	}
-	if err != nil {
-		return reply{}, fmt.Errorf("member %s: %w", account, err)
-	}
-	entries, more, err := s.pages.Page(c.ctx(), m.MemberID, after, size)
-	if err != nil {
-		return reply{}, fmt.Errorf("timeline of %s after %d: %w", account, after, err)
-	}
-	out := wire.Timeline{Account: account, Items: make([]wire.TimelineEvent, 0, len(entries))}
-	for _, e := range entries {
-		ps := make([]wire.Posting, 0, len(e.Postings))
-		for _, p := range e.Postings {
-			w := wire.Posting{Account: p.Account, Currency: p.Currency, Amount: p.Amount.String()}
-			if p.IsShares() {
-				w.Security = &p.Security
-			}
-			ps = append(ps, w)
-		}
-		lines := make([]wire.TimelineLine, 0, len(e.Lines))
-		for _, l := range e.Lines {
-			lines = append(lines, wire.TimelineLine{Key: l.Key, Type: l.Type, OrderNo: l.OrderNo, Asset: l.Asset,
-				Amount: l.Amount.String(), Status: l.Status, Remark: l.Remark, Instrument: l.Instrument})
-		}
-		bals := make(map[string]wire.Balance, len(e.Balances))
-		for cur, b := range e.Balances {
-			bals[cur] = wire.Balance{Available: money(b.Available), Frozen: money(b.Frozen)}
-		}
-		summary := e.Summary
-		if summary == nil {
-			summary = map[string]any{}
-		}
-		out.Items = append(out.Items, wire.TimelineEvent{
-			Position: e.Position, Stream: e.Stream, Version: e.Version, Type: e.Type, Time: e.Time.UTC(),
-			Actor: e.Actor, CommandId: e.CommandID, Summary: summary, Postings: ps, Lines: &lines, Balances: bals,
-		})
-	}
-	if more {
-		next := strconv.FormatInt(entries[len(entries)-1].Position, 10)
-		out.NextCursor = &next
-	}
-	return ok(out)
-}
-
-// timelinePaging reads the timeline's cursor (a log position in plain digits, at most the head:
-// no page can have ended beyond it) and size (1..200, 50 by default).
-func (s *server) timelinePaging(c *call) (after int64, size int, err error) {
-	q := c.r.URL.Query()
-	size = 50
-	if q.Has("size") {
-		v := q.Get("size")
-		if size, err = queryCount(v); err != nil || size < 1 || size > 200 {
-			return 0, 0, errInvalidRequest(fmt.Errorf("size %q", v))
-		}
-	}
-	if !q.Has("cursor") {
-		return 0, size, nil
-	}
-	v := q.Get("cursor")
-	n, err := queryCount(v)
-	if err != nil {
-		return 0, 0, errInvalidRequest(fmt.Errorf("cursor %q: %w", v, err))
-	}
-	head, err := s.store.Head(c.ctx())
-	if err != nil {
-		return 0, 0, fmt.Errorf("timeline cursor: %w", err)
-	}
-	if int64(n) > head {
-		return 0, 0, errInvalidRequest(fmt.Errorf("cursor %d beyond the head %d", n, head))
-	}
-	return int64(n), size, nil
+	return httpx.OK(wire.FlagResult{Account: account, Flags: flagsOut(m.Flags), Position: res.Position})
 }

@@ -18,6 +18,7 @@ import (
 
 	"golang.org/x/image/webp"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 )
 
@@ -31,20 +32,20 @@ const (
 )
 
 var (
-	errFileTooLarge = refuse(http.StatusRequestEntityTooLarge, wire.MessageKeyFileTooLarge, nil)
-	errFileTypeBad  = refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, nil)
-	errFileRequired = refuse(http.StatusBadRequest, wire.MessageKeyFileRequired, nil)
-	errFileNotFound = refuse(http.StatusNotFound, wire.MessageKeyFileNotFound, nil)
+	errFileTooLarge = httpx.Refuse(http.StatusRequestEntityTooLarge, wire.MessageKeyFileTooLarge, nil)
+	errFileTypeBad  = httpx.Refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, nil)
+	errFileRequired = httpx.Refuse(http.StatusBadRequest, wire.MessageKeyFileRequired, nil)
+	errFileNotFound = httpx.Refuse(http.StatusNotFound, wire.MessageKeyFileNotFound, nil)
 )
 
 // errImageTooLarge refuses an image whose header says it is too costly to decode.
-func errImageTooLarge(cause error) *apiError {
-	return refuse(http.StatusUnprocessableEntity, wire.MessageKeyImageTooLarge, cause)
+func errImageTooLarge(cause error) *httpx.Error {
+	return httpx.Refuse(http.StatusUnprocessableEntity, wire.MessageKeyImageTooLarge, cause)
 }
 
 // errFileUnreadable refuses an image whose content does not decode as what its bytes claim.
-func errFileUnreadable(cause error) *apiError {
-	return refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, cause)
+func errFileUnreadable(cause error) *httpx.Error {
+	return httpx.Refuse(http.StatusUnsupportedMediaType, wire.MessageKeyFileTypeInvalid, cause)
 }
 
 // imageKind is what the leading bytes say; file names and declared content types are ignored.
@@ -142,7 +143,7 @@ func (g decodeGate) enter(ctx context.Context) (leave func(), err error) {
 	case g <- struct{}{}:
 		return func() { <-g }, nil
 	case <-ctx.Done():
-		return nil, refuse(http.StatusServiceUnavailable, wire.MessageKeySystemBusy,
+		return nil, httpx.Refuse(http.StatusServiceUnavailable, wire.MessageKeySystemBusy,
 			fmt.Errorf("wait for a decode slot: %w", ctx.Err()))
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 )
 
@@ -88,12 +89,12 @@ func TestReencode(t *testing.T) {
 			var out bytes.Buffer
 			img, err := checkAndReencode(tc.in, &out)
 			if tc.status != 0 {
-				var ae *apiError
+				var ae *httpx.Error
 				want := wire.MessageKeyFileTypeInvalid
 				if tc.status == http.StatusUnprocessableEntity {
 					want = wire.MessageKeyImageTooLarge
 				}
-				if !errors.As(err, &ae) || ae.status != tc.status || ae.key != want {
+				if !errors.As(err, &ae) || ae.Status != tc.status || ae.Key != want {
 					t.Fatalf("got %v, want %d %s", err, tc.status, want)
 				}
 				return

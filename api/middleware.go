@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/gorilla/mux"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
@@ -96,7 +97,7 @@ func (s *server) recoverPanics(next http.Handler) http.Handler {
 				}
 				s.log.ErrorContext(r.Context(), "panic", "method", r.Method, "path", r.URL.Path,
 					"panic", fmt.Sprint(v), "stack", string(debug.Stack()))
-				writeRaw(w, http.StatusInternalServerError, encodeEnvelope(0, wire.MessageKeySystemBusy, nil))
+				httpx.WriteRaw(w, http.StatusInternalServerError, httpx.EncodeEnvelope(0, wire.MessageKeySystemBusy, nil))
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -125,7 +126,7 @@ func tokenHash(token string) string {
 func (s *server) authenticate(r *http.Request) (projections.Session, error) {
 	token, account := r.Header.Get("token"), r.Header.Get("account")
 	if token == "" || account == "" {
-		return projections.Session{}, errUnauthorized
+		return projections.Session{}, httpx.ErrUnauthorized
 	}
 	ctx := r.Context()
 	hash := tokenHash(token)
@@ -135,17 +136,17 @@ func (s *server) authenticate(r *http.Request) (projections.Session, error) {
 		sess, err = s.read.SessionByTokenHash(ctx, hash)
 	}
 	if errors.Is(err, projections.ErrNotFound) {
-		return projections.Session{}, errUnauthorized
+		return projections.Session{}, httpx.ErrUnauthorized
 	}
 	if err != nil {
 		return projections.Session{}, fmt.Errorf("session lookup: %w", err)
 	}
 	if !s.now().Before(sess.ExpiresAt) || sess.Account != account {
-		return projections.Session{}, errUnauthorized
+		return projections.Session{}, httpx.ErrUnauthorized
 	}
 	for _, f := range sess.Flags {
 		if f == events.FlagDisabled {
-			return projections.Session{}, refuse(http.StatusForbidden, wire.MessageKeyAccountDisabled, nil)
+			return projections.Session{}, httpx.Refuse(http.StatusForbidden, wire.MessageKeyAccountDisabled, nil)
 		}
 	}
 	return sess, nil
@@ -193,42 +194,42 @@ func (k *keyedLocks) lock(ctx context.Context, key string) (unlock func(), err e
 // command runs a state-changing route: Idempotency-Key, body read once, the request bound to
 // the key (a replay of its stored answer, or 409 when the key belongs to another request), the
 // handler, and the key's claim stored with the answer when it may be replayed.
-func (s *server) command(c *call, rt route) {
-	key := c.r.Header.Get("Idempotency-Key")
+func (s *server) command(c *httpx.Call, rt httpx.Route) {
+	key := c.R.Header.Get("Idempotency-Key")
 	if key != "" {
 		if _, err := uuid.Parse(key); err != nil {
-			writeError(c.w, c.r, s.log, errInvalidRequest(fmt.Errorf("Idempotency-Key is not a UUID")))
+			writeError(c.W, c.R, s.log, httpx.InvalidRequest(fmt.Errorf("Idempotency-Key is not a UUID")))
 			return
 		}
-	} else if rt.idem == idemRequired {
-		writeError(c.w, c.r, s.log, refuse(http.StatusBadRequest, wire.MessageKeyIdempotencyKeyRequired, nil))
+	} else if rt.Idem != httpx.IdemOptional {
+		writeError(c.W, c.R, s.log, httpx.Refuse(http.StatusBadRequest, wire.MessageKeyIdempotencyKeyRequired, nil))
 		return
 	}
-	c.idemKey = key
+	c.IdemKey = key
 	// Register and login answers hold a token the server never keeps; logout goes with them.
-	c.replayable = rt.idem == idemRequired
+	c.Replayable = rt.Idem != httpx.IdemOptional
 	if key != "" {
 		// Requests under one key run one at a time in this process, so the second of two
 		// duplicates finds the first one's claim.
-		unlock, err := s.idemLocks.lock(c.r.Context(), key)
+		unlock, err := s.idemLocks.lock(c.R.Context(), key)
 		if err != nil {
-			writeError(c.w, c.r, s.log, fmt.Errorf("idempotency lock: %w", err))
+			writeError(c.W, c.R, s.log, fmt.Errorf("idempotency lock: %w", err))
 			return
 		}
 		defer unlock()
 	}
-	if rt.path != "/api/vue/files" { // multipart bodies are read and bound by the upload handler
-		body, err := readBody(c.w, c.r)
+	if rt.Idem != httpx.IdemOwnBody {
+		body, err := httpx.ReadBody(c.W, c.R)
 		if err != nil {
-			writeError(c.w, c.r, s.log, err)
+			writeError(c.W, c.R, s.log, err)
 			return
 		}
-		c.body = body
+		c.Body = body
 		if s.bind(c, body) {
 			return
 		}
 	}
-	rep, err := rt.handle(c)
+	rep, err := rt.Handle(c)
 	if err == nil {
 		s.noteWrite(c, rep)
 	}
@@ -243,31 +244,31 @@ func (s *server) requestHash(actor, method, path string, payload []byte) string 
 	return s.sealer.KeyedHash("request", actor+"\n"+method+" "+path+"\n"+hex.EncodeToString(sum[:]))
 }
 
-// bind fingerprints the request for its command's metadata (c.meta) and claims its key: the
+// bind fingerprints the request for its command's metadata (c.Meta) and claims its key: the
 // stored answer of the same earlier request is replayed; a key that another caller, route or
 // payload used answers 409 idempotency_key_reused. It reports whether it answered the request.
-func (s *server) bind(c *call, payload []byte) bool {
-	actor := c.meta().Actor
-	c.request = s.requestHash(actor, c.r.Method, c.r.URL.Path, payload)
-	if c.idemKey == "" {
+func (s *server) bind(c *httpx.Call, payload []byte) bool {
+	actor := c.Meta().Actor
+	c.Request = s.requestHash(actor, c.R.Method, c.R.URL.Path, payload)
+	if c.IdemKey == "" {
 		return false
 	}
-	rec, found, err := s.idem.get(c.r.Context(), c.idemKey)
+	rec, found, err := s.idem.get(c.R.Context(), c.IdemKey)
 	switch {
 	case err != nil:
-		writeError(c.w, c.r, s.log, fmt.Errorf("idempotency lookup: %w", err))
+		writeError(c.W, c.R, s.log, fmt.Errorf("idempotency lookup: %w", err))
 		return true
-	case found && (rec.Actor != actor || rec.RequestHash != c.request):
-		writeError(c.w, c.r, s.log, refuse(http.StatusConflict, wire.MessageKeyIdempotencyKeyReused, nil))
+	case found && (rec.Actor != actor || rec.RequestHash != c.Request):
+		writeError(c.W, c.R, s.log, httpx.Refuse(http.StatusConflict, wire.MessageKeyIdempotencyKeyReused, nil))
 		return true
 	case found && rec.HTTPStatus != 0:
-		c.w.Header().Set("Idempotent-Replayed", "true")
-		writeRaw(c.w, rec.HTTPStatus, rec.Body)
+		c.W.Header().Set("Idempotent-Replayed", "true")
+		httpx.WriteRaw(c.W, rec.HTTPStatus, rec.Body)
 		return true
 	}
 	// First use, or a retry of a request whose answer was not kept: it runs (again), and the
 	// command side answers a retry from its own events.
-	c.claim = &projections.IdemRecord{Key: c.idemKey, Actor: actor, RequestHash: c.request}
+	c.Claim = &projections.IdemRecord{Key: c.IdemKey, Actor: actor, RequestHash: c.Request}
 	return false
 }
 
@@ -275,31 +276,31 @@ func (s *server) bind(c *call, payload []byte) bool {
 // whose answer holds no token), then sends the answer. A refusal's claim keeps the key its own
 // (no other request may use it) without an answer: the same request sent again is decided again
 // and may succeed later.
-func (s *server) settle(c *call, rep reply, err error) {
-	if c.claim == nil {
+func (s *server) settle(c *httpx.Call, rep httpx.Reply, err error) {
+	if c.Claim == nil {
 		s.finish(c, rep, err)
 		return
 	}
-	rec := *c.claim
+	rec := *c.Claim
 	var body []byte
-	if err == nil && !rep.written && c.replayable {
-		data := rep.data
+	if err == nil && !rep.Written && c.Replayable {
+		data := rep.Data
 		if data == nil {
 			data = struct{}{}
 		}
-		body = encodeEnvelope(1, rep.key, data)
+		body = httpx.EncodeEnvelope(1, rep.Key, data)
 		rec.HTTPStatus, rec.Body = http.StatusOK, body
 	}
-	if perr := s.idem.put(c.r.Context(), rec); perr != nil {
+	if perr := s.idem.put(c.R.Context(), rec); perr != nil {
 		// The command side still binds the key: its events carry the request's fingerprint.
-		s.log.WarnContext(c.r.Context(), "idempotency record not stored", "err", perr)
+		s.log.WarnContext(c.R.Context(), "idempotency record not stored", "err", perr)
 	}
 	if body == nil {
 		s.finish(c, rep, err)
 		return
 	}
-	c.w.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
-	writeRaw(c.w, http.StatusOK, body)
+	c.W.Header().Set("Lotbook-Position", strconv.FormatInt(s.runner.Position(), 10))
+	httpx.WriteRaw(c.W, http.StatusOK, body)
 }
 
 func newUUID() string { return uuid.NewString() }

@@ -25,7 +25,6 @@ import (
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/calendar"
 	"github.com/lotbook/lotbook/projections"
-	"github.com/lotbook/lotbook/projections/audit"
 	"github.com/lotbook/lotbook/web"
 )
 
@@ -157,7 +156,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	st.idem = srv.idem
 	st.decodes = srv.decodes
 	st.ws = srv.ws
-	st.handler = srv.router()
+	st.handler = srv.router(srv.capabilities())
 	return st, nil
 }
 
@@ -186,10 +185,8 @@ func (st *Stack) newServer() *server {
 		idem:         newIdemRecords(st.Read, st.cfg.Logger),
 		metrics:      newHTTPMetrics(st.Registry),
 		mkt:          st.Market,
-		hot:          newHotLists(),
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
-		pages:        audit.NewPager(st.Store, timelineCheckpoints),
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections/audit"
@@ -52,7 +53,7 @@ func TestTimelinePagesByPosition(t *testing.T) {
 					t.Fatalf("item %d: %d %s, replay %d %s", from+i, e.Position, e.Type, r.Position, r.Type)
 				}
 				for cur, b := range r.Balances {
-					if got := e.Balances[cur]; got.Available != money(b.Available) || got.Frozen != money(b.Frozen) {
+					if got := e.Balances[cur]; got.Available != httpx.Money(b.Available) || got.Frozen != httpx.Money(b.Frozen) {
 						t.Fatalf("item %d at %d: %s %+v, replay %s %s", from+i, e.Position, cur, got, b.Available, b.Frozen)
 					}
 				}

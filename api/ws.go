@@ -14,6 +14,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	marketapi "github.com/lotbook/lotbook/api/market"
+
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
@@ -222,7 +224,7 @@ func (h *wsHub) broadcast() {
 func (h *wsHub) render(q market.Quote, bit int, now time.Time) ([]byte, error) {
 	var v any
 	if bit == chQuote {
-		v = wire.WsQuoteFrame{Type: "quote", Data: quoteOut(q), Ts: now.UTC()}
+		v = wire.WsQuoteFrame{Type: "quote", Data: marketapi.Quote(q), Ts: now.UTC()}
 	} else {
 		iv := interval(bit)
 		cs, err := h.mkt.Candles(q.Symbol, iv, time.Time{}, 1)
@@ -232,7 +234,7 @@ func (h *wsHub) render(q market.Quote, bit int, now time.Time) ([]byte, error) {
 		if len(cs) == 0 {
 			return nil, fmt.Errorf("no %s candle", iv)
 		}
-		v = wire.WsCandleFrame{Type: "candle", Symbol: q.Symbol, Interval: wire.CandleInterval(iv), Data: candleOut(cs[len(cs)-1]), Ts: now.UTC()}
+		v = wire.WsCandleFrame{Type: "candle", Symbol: q.Symbol, Interval: wire.CandleInterval(iv), Data: marketapi.Candle(cs[len(cs)-1]), Ts: now.UTC()}
 	}
 	return prepare(v)
 }

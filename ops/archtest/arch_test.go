@@ -93,26 +93,40 @@ var rules = []rule{
 	{Forbid: ours("projections/projtest"), Why: "projtest is the read models' test bed: only tests import it"},
 }
 
-// sharedProjections are the packages under projections that are not a capability's read model:
-// the audit reads every registered read model and projtest is the test bed of all of them.
-var sharedProjections = ours("projections/audit", "projections/projtest")
-
-// capabilityOf is the capability read-model package pkg belongs to (projections/<name>), or ""
-// for the projections core, the shared packages and everything outside projections.
-func capabilityOf(pkg string) string {
-	rest, ok := strings.CutPrefix(pkg, module+"/projections/")
-	if !ok || underAny(pkg, sharedProjections) {
-		return ""
-	}
-	name, _, _ := strings.Cut(rest, "/")
-	return module + "/projections/" + name
+// capabilityLayers are the layers split into capability packages (<layer>/<name>), each with
+// the packages under it that are no capability: under projections the audit (it reads every
+// registered read model) and projtest (the test bed of all of them); under api the HTTP core
+// (httpx), the contract's types (wire) and the tests' image maker.
+var capabilityLayers = map[string][]string{
+	"projections": ours("projections/audit", "projections/projtest"),
+	"api":         ours("api/httpx", "api/wire", "api/testimage"),
 }
 
-// crossesCapabilities reports whether pkg, a capability's read model, imports another
-// capability's: they meet through events only, each folding the events it needs itself.
+// capabilityOf is the capability package pkg belongs to (<layer>/<name>), or "" for a layer's
+// core, its shared packages and everything outside the capability layers.
+func capabilityOf(pkg string) string {
+	for layer, shared := range capabilityLayers {
+		rest, ok := strings.CutPrefix(pkg, module+"/"+layer+"/")
+		if !ok || underAny(pkg, shared) {
+			continue
+		}
+		name, _, _ := strings.Cut(rest, "/")
+		return module + "/" + layer + "/" + name
+	}
+	return ""
+}
+
+// crossesCapabilities reports whether pkg, a capability's package, imports another capability's
+// package of the same layer: they meet through events only, each folding the events it needs
+// itself (an api capability reads its own capability's read models, in the layer below).
 func crossesCapabilities(pkg, imp string) bool {
 	from, to := capabilityOf(pkg), capabilityOf(imp)
-	return from != "" && to != "" && from != to
+	return from != "" && to != "" && from != to && layerOf(from) == layerOf(to)
+}
+
+func layerOf(capability string) string {
+	layer, _, _ := strings.Cut(strings.TrimPrefix(capability, module+"/"), "/")
+	return layer
 }
 
 // violations checks every package's imports against rules; one line per broken arrow.
@@ -127,7 +141,7 @@ func violations(imports map[string][]string) []string {
 				}
 			}
 			if crossesCapabilities(pkg, imp) {
-				out = append(out, fmt.Sprintf("%s imports %s: capability read models meet through events only",
+				out = append(out, fmt.Sprintf("%s imports %s: capabilities meet through events only",
 					strings.TrimPrefix(pkg, module+"/"), imp))
 			}
 		}
@@ -244,6 +258,14 @@ func TestRulesCatchBrokenArrows(t *testing.T) {
 		{"api", module + "/projections/projtest", true},
 		{"api", module + "/projections/favorites", false},
 		{"projections/favorites", "database/sql", true},
+		{"api/market", module + "/api/identity", true},
+		{"api/market/quotes", module + "/api/identity/cards", true},
+		{"api/market", module + "/api/httpx", false},
+		{"api/market", module + "/api/wire", false},
+		{"api/market/quotes", module + "/api/market", false},
+		{"api/market", module + "/projections/favorites", false},
+		{"api/identity", module + "/projections/funds", false},
+		{"api", module + "/api/market", false},
 	}
 	for _, tc := range tests {
 		got := violations(map[string][]string{module + "/" + tc.pkg: {tc.imp}})

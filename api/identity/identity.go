@@ -1,0 +1,183 @@
+// Package identity is the identity capability's HTTP side: a member's verification of their real
+// name (submitted, viewed, reviewed by ops) and their bank cards.
+package identity
+
+import (
+	"fmt"
+
+	"github.com/lotbook/lotbook/api/httpx"
+	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/bank"
+	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/funds"
+)
+
+// Module serves the identity routes.
+type Module struct {
+	cmd    *commands.Service
+	read   *projections.ReadDB
+	sealer *secret.Sealer // opens ID numbers for ops reviewing them
+}
+
+// New is the identity module over the command service, the read models and the sealer of ID
+// numbers.
+func New(cmd *commands.Service, read *projections.ReadDB, sealer *secret.Sealer) *Module {
+	return &Module{cmd: cmd, read: read, sealer: sealer}
+}
+
+// Routes are the identity operations of openapi.yaml.
+func (m *Module) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Op(httpx.Member, "GET", "/api/vue/user/realname", httpx.IdemNone, m.myRealName),
+		httpx.Op(httpx.Member, "POST", "/api/vue/user/realname", httpx.IdemRequired, m.submitRealName),
+		httpx.Op(httpx.Member, "GET", "/api/vue/user/cards", httpx.IdemNone, m.myCards),
+		httpx.Op(httpx.Member, "POST", "/api/vue/user/cards", httpx.IdemRequired, m.bindCard),
+		httpx.Op(httpx.Member, "DELETE", "/api/vue/user/cards/{id}", httpx.IdemRequired, m.unbindCard),
+		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/realname", httpx.IdemNone, m.opsRealNames),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/approve", httpx.IdemRequired, m.approveRealName),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/reject", httpx.IdemRequired, m.rejectRealName),
+	}
+}
+
+func (m *Module) submitRealName(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.RealNameRequest
+	if err := c.Decode("RealNameRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.RealNameInput{
+		Name: req.Name, IDNumber: req.IdNumber, FrontFileID: req.FrontFileId, BackFileID: req.BackFileId,
+	})
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.Reply{Key: wire.MessageKeyRealnameSubmitted, Data: wire.RealNameResult{Status: wire.RealNameStatusPending, Position: res.Position}}, nil
+}
+
+func (m *Module) myRealName(c *httpx.Call) (httpx.Reply, error) {
+	rn, err := funds.RealNameOf(c.Ctx(), m.read.Reader, c.Sess.MemberID)
+	if httpx.IsNotFound(err) {
+		return httpx.OK(wire.RealNameView{Status: wire.RealNameStatusUnverified})
+	}
+	if err != nil {
+		return httpx.Reply{}, fmt.Errorf("realname of %s: %w", c.Sess.MemberID, err)
+	}
+	out := wire.RealNameView{Status: wire.RealNameStatus(rn.Status), Name: rn.Name, IdNumberMasked: rn.IDMasked,
+		FrontFileId: rn.FrontFileID, BackFileId: rn.BackFileID, Remark: rn.Remark}
+	submitted := rn.SubmittedAt.UTC()
+	out.SubmittedAt = &submitted
+	if rn.Status != events.RealNameStatusPending {
+		reviewed := rn.UpdatedAt.UTC()
+		out.ReviewedAt = &reviewed
+	}
+	return httpx.OK(out)
+}
+
+func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
+	status, page, size, err := httpx.QueueQuery(c, events.RealNameStatusPending, func(status string) bool {
+		switch status {
+		case events.RealNameStatusPending, events.RealNameStatusVerified, events.RealNameStatusRejected:
+			return true
+		}
+		return false
+	})
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	subs, more, err := funds.RealNameQueue(c.Ctx(), m.read.Reader, status, page, size)
+	if err != nil {
+		return httpx.Reply{}, fmt.Errorf("realname queue: %w", err)
+	}
+	items := make([]wire.OpsRealName, 0, len(subs))
+	for _, rn := range subs {
+		// Ops review the number itself: opened here, for this answer only, never logged.
+		id, err := m.sealer.Open(rn.IDCipher, commands.SealContextIDNumber(rn.MemberID))
+		if err != nil {
+			return httpx.Reply{}, fmt.Errorf("open the ID number of %s: %w", rn.Account, err)
+		}
+		items = append(items, wire.OpsRealName{Account: rn.Account, Name: rn.Name, IdNumber: id, IdNumberMasked: rn.IDMasked,
+			FrontFileId: rn.FrontFileID, BackFileId: rn.BackFileID, Status: wire.RealNameStatus(rn.Status), Remark: rn.Remark,
+			ReviewedBy: rn.ReviewedBy, SubmittedAt: rn.SubmittedAt.UTC()})
+	}
+	return httpx.OK(wire.OpsRealNamePage{Items: items, Page: page, HasMore: more})
+}
+
+func (m *Module) approveRealName(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.ApproveRequest
+	if err := c.Decode("ApproveRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	remark := ""
+	if req.Remark != nil {
+		remark = *req.Remark
+	}
+	return m.reviewRealName(c, remark, true)
+}
+
+func (m *Module) rejectRealName(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.RejectRequest
+	if err := c.Decode("RejectRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	return m.reviewRealName(c, req.Remark, false)
+}
+
+func (m *Module) reviewRealName(c *httpx.Call, remark string, approve bool) (httpx.Reply, error) {
+	account := c.Var("account")
+	review := m.cmd.RejectRealName
+	if approve {
+		review = m.cmd.ApproveRealName
+	}
+	res, err := review(c.Ctx(), c.Meta(), commands.ReviewRealName{Account: account, Remark: remark})
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
+}
+
+func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.BindCardRequest
+	if err := c.Decode("BindCardRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	in := commands.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
+		CardNumber: req.CardNumber, BankCode: req.BankCode}
+	if req.Ifsc != nil {
+		in.IFSC = *req.Ifsc
+	}
+	if req.Upi != nil {
+		in.UPI = *req.Upi
+	}
+	res, err := m.cmd.BindCard(c.Ctx(), c.Meta(), c.Sess.MemberID, in)
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(wire.CardResult{Id: res.CardID, Last4: res.Last4, Position: res.Position})
+}
+
+func cardOut(cd funds.Card) wire.BankCard {
+	return wire.BankCard{Id: cd.CardID, HolderName: cd.HolderName, BankName: cd.BankName, Branch: cd.Branch, BankCode: cd.BankCode,
+		CardNumberMasked: bank.Mask(cd.Last4), Last4: cd.Last4, Ifsc: cd.IFSC, Upi: cd.UPI, BoundAt: cd.BoundAt.UTC()}
+}
+
+func (m *Module) myCards(c *httpx.Call) (httpx.Reply, error) {
+	cards, err := funds.CardsOf(c.Ctx(), m.read.Reader, c.Sess.MemberID)
+	if err != nil {
+		return httpx.Reply{}, fmt.Errorf("cards of %s: %w", c.Sess.MemberID, err)
+	}
+	out := make([]wire.BankCard, 0, len(cards))
+	for _, cd := range cards {
+		out = append(out, cardOut(cd))
+	}
+	return httpx.OK(out)
+}
+
+func (m *Module) unbindCard(c *httpx.Call) (httpx.Reply, error) {
+	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), commands.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.Reply{Key: wire.MessageKeyCardUnbound, Data: wire.CommandResult{Position: res.Position}}, nil
+}
