@@ -198,14 +198,14 @@ func (h *harness) head() int64 {
 }
 
 // verify runs the auditor's invariant check: balanced postings, no negative balance, read
-// models equal to their replay.
+// models equal to their replay, share accounts equal to the positions held.
 func (h *harness) verify() {
 	h.t.Helper()
 	if h.t.Failed() {
 		return
 	}
 	h.catchUp()
-	rep, err := audit.Verify(context.Background(), h.st.Store, h.st.Runner)
+	rep, err := audit.Verify(context.Background(), h.st.Store, h.st.Runner, audit.WithShares(h.st.Read))
 	if err != nil {
 		h.t.Fatalf("verify: %v", err)
 	}

@@ -94,6 +94,10 @@ type tradePosition struct {
 	margin                decimal.Decimal // short: margin held
 	realised              decimal.Decimal
 	openedAt              time.Time // first fill
+	// onLedger: the position's shares are on the share ledger, because its first fill posted
+	// them. A position first filled by a v1 fill (no share legs) stays off it to its end, so its
+	// closing fills never take from a shares account that never received them.
+	onLedger bool
 }
 
 func (p *tradePosition) short() bool { return p.direction == events.DirectionShort }
@@ -235,6 +239,9 @@ func applyFill(o *tradeOrder, pos *tradePosition, e events.OrderFilled, frozen s
 		return
 	}
 	if o.Intent == events.IntentOpen {
+		if !pos.everHeld {
+			pos.onLedger = e.Security != ""
+		}
 		pos.shares += e.Shares
 		pos.everHeld = true
 		pos.basis = pos.basis.Add(e.Basis)

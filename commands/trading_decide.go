@@ -268,8 +268,27 @@ func (l *legs) add(account string, amount decimal.Decimal) {
 	}
 }
 
+// shareLegs are a fill's share postings: shares travel between the exchange and the member's
+// shares account (long) or shares_borrowed account (short), to the member on a buy and from the
+// member on a sale. None when the position's shares are off the share ledger.
+func shareLegs(security, memberID string, buy, short, onLedger bool, shares int64) []events.Posting {
+	if !onLedger {
+		return nil
+	}
+	kind := events.KindShares
+	if short {
+		kind = events.KindSharesBorrowed
+	}
+	member := events.MemberAccount(memberID, kind)
+	if buy {
+		return events.TransferShares(events.HouseExchangeShares, member, security, shares)
+	}
+	return events.TransferShares(member, events.HouseExchangeShares, security, shares)
+}
+
 // fillContext is what a fill needs beyond the order and its position.
 type fillContext struct {
+	memberID          string
 	available, frozen string          // the member's ledger accounts
 	cash              decimal.Decimal // the member's available cash before the fill
 	now               time.Time
@@ -283,7 +302,7 @@ type fillContext struct {
 // it realises, its postings. It changes neither o nor pos.
 func fillEvent(o *tradeOrder, pos *tradePosition, fills []matching.Fill, f fillContext) (events.OrderFilled, error) {
 	shares, amount := matching.Total(fills)
-	e := events.OrderFilled{OrderNo: o.OrderNo, PositionID: o.PositionID, Seq: o.fills + 1, Side: o.Side,
+	e := events.OrderFilled{OrderNo: o.OrderNo, PositionID: o.PositionID, Security: events.Security(events.MarketTW, o.Symbol), Seq: o.fills + 1, Side: o.Side,
 		Shares: shares, Amount: amount, Remaining: o.remaining() - shares, Quote: f.quote,
 		Tax: decimal.Zero, Loan: decimal.Zero, Margin: decimal.Zero, Profit: decimal.Zero}
 	for _, fl := range fills {
@@ -366,7 +385,8 @@ func fillEvent(o *tradeOrder, pos *tradePosition, fills []matching.Fill, f fillC
 			l.add(f.available, back)
 		}
 	}
-	e.Postings = l
+	// The first fill of a position puts it on the share ledger (applyFill records that).
+	e.Postings = append(l, shareLegs(e.Security, f.memberID, o.buy(), pos.short(), pos.onLedger || !pos.everHeld, shares)...)
 	if err := events.CheckBalanced(e.Postings); err != nil {
 		return e, fmt.Errorf("order %s fill %d: %w", o.OrderNo, e.Seq, err)
 	}
@@ -454,7 +474,7 @@ func (r *tradeRun) match(orderNo string, q MarketQuote, cal settlement.Calendar,
 		unit = 1
 	}
 	if fills := matching.Cross(o.buy(), o.Price, o.remaining(), unit, levels); len(fills) > 0 {
-		e, err := fillEvent(o, r.t.positions[o.PositionID], fills, fillContext{available: r.a.available, frozen: r.a.frozen,
+		e, err := fillEvent(o, r.t.positions[o.PositionID], fills, fillContext{memberID: r.a.memberID, available: r.a.available, frozen: r.a.frozen,
 			cash: r.cash, now: r.now, cal: cal, tradingDay: day, quote: quoteUsed(q)})
 		if err != nil {
 			return err

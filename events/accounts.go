@@ -25,6 +25,9 @@ type AccountKind struct {
 	Member bool   // a member's account ("member:<id>:<Name>"); otherwise a house account ("house:<Name>")
 	Name   string // "available", "frozen", "bank_clearing", ...
 	Holds  Holds
+	// Owed marks a kind whose balance is what the member owes, kept at or below zero (borrowed
+	// shares sold short); every other member kind is kept at or above zero.
+	Owed bool
 }
 
 // Account is a parsed ledger account name.

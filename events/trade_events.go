@@ -20,6 +20,20 @@ var (
 	HouseShortCollateral = HouseAccount("short_collateral") // short sale proceeds and short margin the broker holds
 )
 
+// Shares move on the ledger like money. The exchange is the other side of every traded share: a
+// buy moves shares from house:exchange_shares to the member's shares account, a sale back. A
+// member's shares account never goes below zero, so a short sale is not a negative holding there:
+// the member sells shares the broker lent, and shares_borrowed carries them as a negative balance
+// (shares owed) until the cover brings it back to zero.
+var (
+	HouseExchangeShares = Account{Kind: DeclareAccountKind(AccountKind{Name: "exchange_shares", Holds: HoldsShares})}.String()
+	KindShares          = DeclareAccountKind(AccountKind{Member: true, Name: "shares", Holds: HoldsShares})
+	KindSharesBorrowed  = DeclareAccountKind(AccountKind{Member: true, Name: "shares_borrowed", Holds: HoldsShares, Owed: true})
+)
+
+// MarketTW is the market code of securities listed in Taiwan (TWSE and TPEx).
+const MarketTW = "TW"
+
 // Order sides, position directions, order types and intents.
 const (
 	SideBuy        = "buy"
@@ -102,11 +116,18 @@ type TradeCashFrozen struct {
 
 // OrderFilled is one match of an order against the book, at one or more price levels. Its
 // postings move the traded amount between the member (or the broker's collateral and loans) and
-// trade clearing, the commission to fees revenue and a sale's transaction tax to tax payable.
+// trade clearing, the commission to fees revenue and a sale's transaction tax to tax payable, and
+// the traded shares between house:exchange_shares and the member's shares (long) or
+// shares_borrowed (short) account.
+//
+// v2 added Security and the share legs. A v1 fill names no symbol (only its OrderPlaced does,
+// which an upcaster cannot read), so v1 decodes as it was: no security, money legs only. A
+// position whose first fill was v1 keeps its shares off the share ledger to its end.
 type OrderFilled struct {
 	OrderNo    string          `json:"orderNo"`
 	PositionID string          `json:"positionId"`
-	Seq        int             `json:"seq"` // 1 for the order's first fill
+	Security   string          `json:"security,omitempty"` // "TW:2330"; empty on v1 fills
+	Seq        int             `json:"seq"`                // 1 for the order's first fill
 	Side       string          `json:"side"`
 	Executions []Execution     `json:"executions"`
 	Shares     int64           `json:"shares"`
@@ -197,7 +218,7 @@ func (e TradeCashReleased) MoneyPostings() []Posting { return e.Postings }
 func init() {
 	register(OrderPlaced{}, 1, nil)
 	register(TradeCashFrozen{}, 1, nil)
-	register(OrderFilled{}, 1, nil)
+	register(OrderFilled{}, 2, map[int]Upcaster{1: sameJSON})
 	register(TradeCashReleased{}, 1, nil)
 	register(OrderCancelled{}, 1, nil)
 	register(OrderExpired{}, 1, nil)

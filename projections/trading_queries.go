@@ -224,6 +224,19 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 	return TrimPage(out, limit)
 }
 
+// HeldShares calls each for every position of the member with the shares it holds now (the
+// auditor compares them with the share accounts).
+func (db *Reader) HeldShares(ctx context.Context, memberID string, each func(positionID, symbol, direction string, shares int64)) error {
+	ps, _, err := db.Positions(ctx, memberID, nil, 0, 0)
+	if err != nil {
+		return fmt.Errorf("held shares of %s: %w", memberID, err)
+	}
+	for _, p := range ps {
+		each(p.ID, p.Symbol, p.Direction, p.Shares)
+	}
+	return nil
+}
+
 // PositionByID returns one position, or ErrNotFound.
 func (db *Reader) PositionByID(ctx context.Context, id string) (Position, error) {
 	var r positionRow

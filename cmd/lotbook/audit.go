@@ -154,7 +154,7 @@ func verify(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		return fmt.Errorf("bring read models to position %d: %w", head, err)
 	}
 
-	rep, err := audit.Verify(ctx, store, runner, audit.WithBalances(db))
+	rep, err := audit.Verify(ctx, store, runner, audit.WithBalances(db), audit.WithShares(db))
 	if err != nil {
 		return err
 	}

@@ -24,6 +24,7 @@ type Option func(*options)
 
 type options struct {
 	balances BalanceReader
+	shares   ShareReader
 }
 
 // WithBalances also checks, independently of the projector's own replay (Compare), that every
@@ -37,17 +38,26 @@ type waiter interface {
 	WaitFor(ctx context.Context, position int64) error
 }
 
+// waitReadModels returns when the read models reached head, when rm can tell.
+func waitReadModels(ctx context.Context, rm ReadModels, head int64) error {
+	w, ok := rm.(waiter)
+	if !ok {
+		return nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	if err := w.WaitFor(wctx, head); err != nil {
+		return fmt.Errorf("audit: read models did not reach position %d: %w", head, err)
+	}
+	return nil
+}
+
 // compareBalances compares the read model with the ledger replayed up to rep.Head. Accounts that
 // events after rep.Head touched (writes that went on during the check) are left out, so that
 // Verify may run against a live system.
 func compareBalances(ctx context.Context, rep *Report, store events.Store, rm ReadModels, db BalanceReader, led *ledger) error {
-	if w, ok := rm.(waiter); ok {
-		wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
-		err := w.WaitFor(wctx, rep.Head)
-		cancel()
-		if err != nil {
-			return fmt.Errorf("audit: read models did not reach position %d: %w", rep.Head, err)
-		}
+	if err := waitReadModels(ctx, rm, rep.Head); err != nil {
+		return err
 	}
 	type key struct{ account, currency string }
 	var diffs []key

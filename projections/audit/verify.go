@@ -15,11 +15,12 @@ const (
 	KindStore       = "store"        // positions or stream versions out of order or with gaps
 	KindDecode      = "decode"       // an event that does not decode
 	KindUnbalanced  = "unbalanced"   // an event's postings do not sum to zero per currency
-	KindNegative    = "negative"     // a member's available or frozen balance went below zero
+	KindNegative    = "negative"     // a member's balance went below zero (above zero for an owed kind)
 	KindMisplaced   = "misplaced"    // a member's money posted outside that member's account stream
 	KindTotal       = "total"        // the sum of every posting of a currency is not zero
 	KindReadModel   = "read_model"   // a read model differs from its replay
 	KindBalanceView = "balance_view" // the balances read model differs from the posting sums
+	KindShares      = "shares"       // a member's share accounts differ from the positions the trading read model holds
 )
 
 // maxFindings bounds the report; a badly damaged log would otherwise list every event.
@@ -61,6 +62,7 @@ type Report struct {
 	ReadModels      []string                   `json:"readModels"`  // read models compared with their replay
 	Findings        []Finding                  `json:"findings"`
 	BalancesChecked bool                       `json:"balancesChecked"`     // the balances read model was compared with the postings
+	SharesChecked   bool                       `json:"sharesChecked"`       // the share accounts were compared with the trading read model
 	Unchecked       int                        `json:"unchecked,omitempty"` // balances left out because events after Head moved them
 	Dropped         int                        `json:"dropped"`             // findings beyond the first maxFindings
 }
@@ -90,6 +92,9 @@ func (r Report) String() string {
 			fmt.Fprintf(&b, " (%d moved by events during the check, left out)", r.Unchecked)
 		}
 		b.WriteString("\n")
+	}
+	if r.SharesChecked {
+		b.WriteString("share accounts compared with the positions of the trading read model\n")
 	}
 	if r.OK() {
 		b.WriteString("OK: every posting balances, no balance ever negative, read models equal their replay\n")
@@ -126,10 +131,13 @@ type ReadModels interface {
 type ledger struct {
 	sums   map[string]map[string]decimal.Decimal // account -> asset -> sum
 	totals map[string]decimal.Decimal            // asset -> sum over all accounts
+	// unposted are the positions with a fill stored as v1 (no security, no share legs): their
+	// shares are not on the share ledger, so the share check leaves them out.
+	unposted map[string]bool
 }
 
 func newLedger() *ledger {
-	return &ledger{sums: map[string]map[string]decimal.Decimal{}, totals: map[string]decimal.Decimal{}}
+	return &ledger{sums: map[string]map[string]decimal.Decimal{}, totals: map[string]decimal.Decimal{}, unposted: map[string]bool{}}
 }
 
 func (l *ledger) apply(p events.Posting) decimal.Decimal {
@@ -214,6 +222,12 @@ func Verify(ctx context.Context, store events.Store, db ReadModels, opts ...Opti
 		}
 		rep.BalancesChecked = true
 	}
+	if o.shares != nil {
+		if err := compareShares(ctx, &rep, store, db, o.shares, led); err != nil {
+			return rep, err
+		}
+		rep.SharesChecked = true
+	}
 	return rep, nil
 }
 
@@ -234,6 +248,9 @@ func checkEvent(rep *Report, led *ledger, versions map[string]int64, prev int64,
 		rep.add(Finding{Kind: KindDecode, Position: ev.Position, Stream: ev.Stream, Detail: err.Error()})
 		return
 	}
+	if f, ok := p.(events.OrderFilled); ok && f.Security == "" {
+		led.unposted[f.PositionID] = true
+	}
 	m, ok := p.(events.MovesMoney)
 	if !ok {
 		return
@@ -246,15 +263,17 @@ func checkEvent(rep *Report, led *ledger, versions map[string]int64, prev int64,
 	}
 	for _, ps := range postings {
 		after := led.apply(ps)
-		id, member := memberAccount(ps.Account)
-		if !member {
+		a, err := events.ParseAccount(ps.Account)
+		if err != nil || !a.Kind.Member {
 			continue
 		}
+		id := a.MemberID
 		if ev.Stream != events.AccountStream(id) {
 			rep.add(Finding{Kind: KindMisplaced, Position: ev.Position, Stream: ev.Stream,
 				Detail: fmt.Sprintf("%s posts to %s outside %s", ev.Type, ps.Account, events.AccountStream(id))})
 		}
-		if after.IsNegative() {
+		// An owed kind (borrowed shares) is kept at or below zero, every other at or above.
+		if a.Kind.Owed && after.IsPositive() || !a.Kind.Owed && after.IsNegative() {
 			rep.add(Finding{Kind: KindNegative, Position: ev.Position, Stream: ev.Stream,
 				Detail: fmt.Sprintf("%s %s is %s after %s", ps.Account, ps.Asset(), after, ev.Type)})
 		}
