@@ -1,7 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Dialog } from 'antd-mobile';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { envelope, renderPage } from '@/test/render';
 import { useScreenTest } from '@/test/screen';
 import RealNameReviewPage from './RealNameReviewPage';
@@ -36,16 +35,7 @@ const withdrawal = {
   createdAt: '2026-01-02T01:00:00Z',
 };
 
-const ctx = useScreenTest({ account: 'ops', objectUrls: true });
-let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
-beforeEach(() => {
-  // The kit's dialog is imperative: the test sees what it asks and answers it.
-  asked = undefined;
-  vi.spyOn(Dialog, 'confirm').mockImplementation((p) => {
-    asked = p;
-    return Promise.resolve(true);
-  });
-});
+const ctx = useScreenTest({ account: 'ops', objectUrls: true, confirm: true });
 
 describe('identity review', () => {
   it('shows both photos and the ID number in the clear, and approves after confirming', async () => {
@@ -60,8 +50,8 @@ describe('identity review', () => {
     await waitFor(() => expect(ctx.server.calls.filter((c) => c.url.startsWith('/api/vue/files/')).map((c) => c.url).sort()).toEqual(['/api/vue/files/back1', '/api/vue/files/front1']));
     expect(screen.getByTestId('ops-nav-realname')).toHaveClass('navActive');
     await user.click(within(item).getByTestId('ops-realname-approve'));
-    expect(asked?.content).toBe('確定通過 王小明 的實名認證？');
-    await asked?.onConfirm?.();
+    expect(ctx.asked?.content).toBe('確定通過 王小明 的實名認證？');
+    await ctx.asked?.onConfirm?.();
     await waitFor(() => expect(ctx.shown).toContain('已通過'));
     expect(ctx.server.calls.find((c) => c.url.endsWith('/approve'))!.init.headers['Idempotency-Key']).toBeTruthy();
   });
@@ -93,8 +83,8 @@ describe('withdrawal review', () => {
     expect(within(item).getByTestId('ops-withdrawal-card')).toHaveTextContent('**** 6789');
     expect(item).toHaveTextContent('臺灣銀行 營業部');
     await user.click(within(item).getByTestId('ops-withdrawal-approve'));
-    expect(asked?.content).toBe('確定已撥款 TWD 1,500.00 並通過這筆提領？');
-    await asked?.onConfirm?.();
+    expect(ctx.asked?.content).toBe('確定已撥款 TWD 1,500.00 並通過這筆提領？');
+    await ctx.asked?.onConfirm?.();
     await waitFor(() => expect(ctx.shown).toContain('已通過'));
   });
 
