@@ -8,18 +8,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -98,19 +95,7 @@ func main() {
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := run(ctx, c, log)
-	if err != nil {
-		log.Error("loadgen failed", "err", err)
-		os.Exit(1)
-	}
-	if c.jsonOut {
-		_ = json.NewEncoder(os.Stdout).Encode(res)
-		return
-	}
-	printResult(res)
+	serve.Main("loadgen", c.jsonOut, func(ctx context.Context, log *slog.Logger) (*Result, error) { return run(ctx, c, log) }, printResult)
 }
 
 func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {

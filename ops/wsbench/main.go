@@ -18,13 +18,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -80,22 +78,12 @@ func main() {
 	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
 	flag.Parse()
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := run(ctx, c, log)
-	if err != nil {
-		log.Error("wsbench failed", "err", err)
-		os.Exit(1)
-	}
-	if c.jsonOut {
-		_ = json.NewEncoder(os.Stdout).Encode(res)
-		return
-	}
-	fmt.Printf("%d clients × %d symbols (%s): %.0f messages/s delivered, delay p50 %.1f ms / p99 %.1f ms / max %.1f ms\n",
-		res.Connected, len(res.Symbols), strings.Join(res.Channels, ","), res.MessagesPerSec, res.DelayP50ms, res.DelayP99ms, res.DelayMaxms)
-	fmt.Printf("server: %.1f KB per connection, CPU %.0f%% of one core (idle %.1f%%); this tool %.0f%%; %d dropped, %d error frames\n",
-		res.KBPerConn, res.ServerCPUPct, res.IdleCPUPct, res.ClientCPUPct, res.Dropped, res.ErrorFrames)
+	serve.Main("wsbench", c.jsonOut, func(ctx context.Context, log *slog.Logger) (*Result, error) { return run(ctx, c, log) }, func(res *Result) {
+		fmt.Printf("%d clients × %d symbols (%s): %.0f messages/s delivered, delay p50 %.1f ms / p99 %.1f ms / max %.1f ms\n",
+			res.Connected, len(res.Symbols), strings.Join(res.Channels, ","), res.MessagesPerSec, res.DelayP50ms, res.DelayP99ms, res.DelayMaxms)
+		fmt.Printf("server: %.1f KB per connection, CPU %.0f%% of one core (idle %.1f%%); this tool %.0f%%; %d dropped, %d error frames\n",
+			res.KBPerConn, res.ServerCPUPct, res.IdleCPUPct, res.ClientCPUPct, res.Dropped, res.ErrorFrames)
+	})
 }
 
 func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {

@@ -1,10 +1,14 @@
 package serve
 
 import (
+	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
+	"os/signal"
 	"strconv"
 	"strings"
 	"syscall"
@@ -69,4 +73,22 @@ func CPU(pid int) time.Duration {
 	stime, _ := strconv.ParseInt(f[12], 10, 64)
 	const ticks = 100 // USER_HZ on Linux
 	return time.Duration(utime+stime) * time.Second / ticks
+}
+
+// Main runs a tool's measurement with a text logger on stderr and a context that SIGINT or
+// SIGTERM ends, exiting 1 when it fails; it prints the result as JSON with asJSON, else with text.
+func Main[R any](name string, asJSON bool, run func(context.Context, *slog.Logger) (R, error), text func(R)) {
+	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	res, err := run(ctx, log)
+	if err != nil {
+		log.Error(name+" failed", "err", err)
+		os.Exit(1)
+	}
+	if asJSON {
+		_ = json.NewEncoder(os.Stdout).Encode(res)
+		return
+	}
+	text(res)
 }
