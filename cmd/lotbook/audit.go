@@ -127,16 +127,11 @@ func verify(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 	} else if len(pos) > 0 {
 		return fmt.Errorf("%w: verify takes no arguments, got %q", errUsage, pos)
 	}
-	store, err := e.openStore(ctx)
+	store, db, closeBoth, err := e.openStoreAndReadDB(ctx)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	db, err := e.openReadDB(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer closeBoth()
 
 	// Bring the read models up to the log's head first, as serve would on start: a read model
 	// that is merely behind (the server was killed) is not wrong, and the balance check compares

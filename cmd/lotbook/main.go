@@ -144,3 +144,18 @@ func (e env) openStore(ctx context.Context) (events.Store, error) {
 func (e env) openReadDB(ctx context.Context) (*projections.ReadDB, error) {
 	return projections.OpenReadDB(ctx, e.data, e.databaseURL)
 }
+
+// openStoreAndReadDB opens both sides for the commands that run projectors; closeBoth closes them.
+func (e env) openStoreAndReadDB(ctx context.Context) (store events.Store, db *projections.ReadDB, closeBoth func(), err error) {
+	if store, err = e.openStore(ctx); err != nil {
+		return nil, nil, nil, err
+	}
+	if db, err = e.openReadDB(ctx); err != nil {
+		store.Close()
+		return nil, nil, nil, err
+	}
+	return store, db, func() {
+		db.Close()
+		store.Close()
+	}, nil
+}

@@ -19,16 +19,11 @@ func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err != nil {
 		return err
 	}
-	store, err := e.openStore(ctx)
+	store, db, closeBoth, err := e.openStoreAndReadDB(ctx)
 	if err != nil {
 		return err
 	}
-	defer store.Close()
-	db, err := e.openReadDB(ctx)
-	if err != nil {
-		return err
-	}
-	defer db.Close()
+	defer closeBoth()
 	// The summary line says what the projector would log; only its warnings interrupt the bar.
 	quiet := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: slog.LevelWarn}))
 	runner := projections.NewRunner(db, store, quiet, nil)

@@ -195,6 +195,17 @@ func Summarize(rs []Result, extra []time.Duration) Summary {
 	return s
 }
 
+// Writers runs Report with 1, 8 and 64 concurrent writers, each on a fresh store from open.
+func Writers(b *testing.B, open func(b *testing.B) events.Store) {
+	for _, writers := range []int{1, 8, 64} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			st := open(b)
+			defer st.Close()
+			Report(b, st, writers)
+		})
+	}
+}
+
 // Report runs b.N single-event appends with the given writers and reports the figures as
 // benchmark metrics (events/s, events/txn, p50-µs, p99-µs).
 func Report(b *testing.B, st events.Store, writers int) {

@@ -1,9 +1,9 @@
 package postgres_test
 
 import (
-	"fmt"
 	"testing"
 
+	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/bench"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
 )
@@ -12,11 +12,5 @@ import (
 // database and reports events/s, the mean group-commit batch (events per transaction) and append
 // latency. go run ./events/bench/appendbench prints the same figures as medians of several runs.
 func BenchmarkAppend(b *testing.B) {
-	for _, writers := range []int{1, 8, 64} {
-		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			st := open(b, pgtest.NewDatabase(b))
-			defer st.Close()
-			bench.Report(b, st, writers)
-		})
-	}
+	bench.Writers(b, func(b *testing.B) events.Store { return open(b, pgtest.NewDatabase(b)) })
 }

@@ -1,10 +1,10 @@
 package sqlite_test
 
 import (
-	"fmt"
 	"path/filepath"
 	"testing"
 
+	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/bench"
 )
 
@@ -12,11 +12,5 @@ import (
 // file and reports events/s, the mean group-commit batch (events per transaction) and append
 // latency. go run ./events/bench/appendbench prints the same figures as medians of several runs.
 func BenchmarkAppend(b *testing.B) {
-	for _, writers := range []int{1, 8, 64} {
-		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
-			st := open(b, filepath.Join(b.TempDir(), "events.db"))
-			defer st.Close()
-			bench.Report(b, st, writers)
-		})
-	}
+	bench.Writers(b, func(b *testing.B) events.Store { return open(b, filepath.Join(b.TempDir(), "events.db")) })
 }

@@ -8,18 +8,15 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/google/uuid"
@@ -98,19 +95,7 @@ func main() {
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := run(ctx, c, log)
-	if err != nil {
-		log.Error("loadgen failed", "err", err)
-		os.Exit(1)
-	}
-	if c.jsonOut {
-		_ = json.NewEncoder(os.Stdout).Encode(res)
-		return
-	}
-	printResult(res)
+	serve.Main("loadgen", c.jsonOut, func(ctx context.Context, log *slog.Logger) (*Result, error) { return run(ctx, c, log) }, printResult)
 }
 
 func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
@@ -177,7 +162,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		if !waitQuiet(ctx, srv.pid(), 60*time.Second) {
 			log.Warn("the server never went quiet; measuring anyway")
 		}
-		res.RSSIdleMB = float64(procStatusKB(srv.pid(), "VmRSS")) / 1024
+		res.RSSIdleMB = float64(serve.StatusKB(srv.pid(), "VmRSS")) / 1024
 	}
 
 	if c.duration > 0 {
@@ -195,7 +180,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	}
 
 	if srv != nil {
-		res.HWMMB = float64(procStatusKB(srv.pid(), "VmHWM")) / 1024
+		res.HWMMB = float64(serve.StatusKB(srv.pid(), "VmHWM")) / 1024
 		if c.rebuild != "" {
 			if err := srv.stop(); err != nil {
 				return nil, err
@@ -342,7 +327,7 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 				case <-ctx.Done():
 					return
 				case <-t.C:
-					if kb := procStatusKB(srv.pid(), "VmRSS"); kb > peakRSS.Load() {
+					if kb := serve.StatusKB(srv.pid(), "VmRSS"); kb > peakRSS.Load() {
 						peakRSS.Store(kb)
 					}
 				}
@@ -353,9 +338,9 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 	stats := make([]clientStats, c.clients)
 	var cpu0 time.Duration
 	if srv != nil {
-		cpu0 = procCPU(srv.pid())
+		cpu0 = serve.CPU(srv.pid())
 	}
-	self0 := procCPU(os.Getpid())
+	self0 := serve.CPU(os.Getpid())
 	start := time.Now()
 	var wg sync.WaitGroup
 	for i := range c.clients {
@@ -416,7 +401,7 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 	wg.Wait()
 	elapsed := time.Since(start)
 	if srv != nil {
-		used := procCPU(srv.pid()) - cpu0
+		used := serve.CPU(srv.pid()) - cpu0
 		res.ServerCPUPct = 100 * used.Seconds() / elapsed.Seconds()
 		defer func() {
 			if res.Commands > 0 {
@@ -424,7 +409,7 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 			}
 		}()
 	}
-	res.LoadgenCPUPct = 100 * (procCPU(os.Getpid()) - self0).Seconds() / elapsed.Seconds()
+	res.LoadgenCPUPct = 100 * (serve.CPU(os.Getpid()) - self0).Seconds() / elapsed.Seconds()
 	close(probes)
 	probeWG.Wait()
 	<-metricsDone

@@ -13,7 +13,6 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
-	"syscall"
 	"time"
 
 	"github.com/lotbook/lotbook/ops/internal/serve"
@@ -90,26 +89,7 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 func (s *server) pid() int { return s.cmd.Process.Pid }
 
 // stop ends the server gracefully (SIGTERM), killing it if it does not exit within 20 s.
-func (s *server) stop() error {
-	if s.cmd.ProcessState != nil {
-		return nil
-	}
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-s.done:
-		s.done <- err
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			return err
-		}
-		return nil
-	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
-		err := <-s.done
-		s.done <- err
-		return fmt.Errorf("lotbook serve did not stop within 20 s")
-	}
-}
+func (s *server) stop() error { return serve.Stop(s.cmd, s.done) }
 
 // rebuiltLine is the summary `lotbook rebuild` prints: events replayed and seconds spent on them
 // (without the process start).

@@ -18,13 +18,11 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"os/signal"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -80,22 +78,12 @@ func main() {
 	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
 	flag.Parse()
 
-	log := slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
-	res, err := run(ctx, c, log)
-	if err != nil {
-		log.Error("wsbench failed", "err", err)
-		os.Exit(1)
-	}
-	if c.jsonOut {
-		_ = json.NewEncoder(os.Stdout).Encode(res)
-		return
-	}
-	fmt.Printf("%d clients × %d symbols (%s): %.0f messages/s delivered, delay p50 %.1f ms / p99 %.1f ms / max %.1f ms\n",
-		res.Connected, len(res.Symbols), strings.Join(res.Channels, ","), res.MessagesPerSec, res.DelayP50ms, res.DelayP99ms, res.DelayMaxms)
-	fmt.Printf("server: %.1f KB per connection, CPU %.0f%% of one core (idle %.1f%%); this tool %.0f%%; %d dropped, %d error frames\n",
-		res.KBPerConn, res.ServerCPUPct, res.IdleCPUPct, res.ClientCPUPct, res.Dropped, res.ErrorFrames)
+	serve.Main("wsbench", c.jsonOut, func(ctx context.Context, log *slog.Logger) (*Result, error) { return run(ctx, c, log) }, func(res *Result) {
+		fmt.Printf("%d clients × %d symbols (%s): %.0f messages/s delivered, delay p50 %.1f ms / p99 %.1f ms / max %.1f ms\n",
+			res.Connected, len(res.Symbols), strings.Join(res.Channels, ","), res.MessagesPerSec, res.DelayP50ms, res.DelayP99ms, res.DelayMaxms)
+		fmt.Printf("server: %.1f KB per connection, CPU %.0f%% of one core (idle %.1f%%); this tool %.0f%%; %d dropped, %d error frames\n",
+			res.KBPerConn, res.ServerCPUPct, res.IdleCPUPct, res.ClientCPUPct, res.Dropped, res.ErrorFrames)
+	})
 }
 
 func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
@@ -133,12 +121,12 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		if err := sleep(ctx, 10*time.Second); err != nil {
 			return nil, err
 		}
-		cpu0, t0 := procCPU(pid), time.Now()
+		cpu0, t0 := serve.CPU(pid), time.Now()
 		if err := sleep(ctx, 5*time.Second); err != nil {
 			return nil, err
 		}
-		res.IdleCPUPct = 100 * (procCPU(pid) - cpu0).Seconds() / time.Since(t0).Seconds()
-		res.RSSBeforeMB = float64(procStatusKB(pid, "VmRSS")) / 1024
+		res.IdleCPUPct = 100 * (serve.CPU(pid) - cpu0).Seconds() / time.Since(t0).Seconds()
+		res.RSSBeforeMB = float64(serve.StatusKB(pid, "VmRSS")) / 1024
 	}
 	mem0, err := inUse(ctx, metrics)
 	if err != nil {
@@ -169,7 +157,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		return nil, err
 	}
 	if pid != 0 {
-		res.RSSAfterMB = float64(procStatusKB(pid, "VmRSS")) / 1024
+		res.RSSAfterMB = float64(serve.StatusKB(pid, "VmRSS")) / 1024
 	}
 	mem1, err := inUse(ctx, metrics)
 	if err != nil {
@@ -179,9 +167,9 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 
 	var srvCPU0 time.Duration
 	if pid != 0 {
-		srvCPU0 = procCPU(pid)
+		srvCPU0 = serve.CPU(pid)
 	}
-	selfCPU0 := procCPU(os.Getpid())
+	selfCPU0 := serve.CPU(os.Getpid())
 	start := time.Now()
 	measuring.Store(true)
 	if err := sleep(ctx, c.duration); err != nil {
@@ -190,9 +178,9 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	measuring.Store(false)
 	elapsed := time.Since(start)
 	if pid != 0 {
-		res.ServerCPUPct = 100 * (procCPU(pid) - srvCPU0).Seconds() / elapsed.Seconds()
+		res.ServerCPUPct = 100 * (serve.CPU(pid) - srvCPU0).Seconds() / elapsed.Seconds()
 	}
-	res.ClientCPUPct = 100 * (procCPU(os.Getpid()) - selfCPU0).Seconds() / elapsed.Seconds()
+	res.ClientCPUPct = 100 * (serve.CPU(os.Getpid()) - selfCPU0).Seconds() / elapsed.Seconds()
 
 	var delays []time.Duration
 	for _, cl := range clients {
@@ -471,56 +459,4 @@ func freeAddr() (string, error) {
 }
 
 // stop ends the server with SIGTERM, killing it after 20 s.
-func (s *server) stop() error {
-	_ = s.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case err := <-s.done:
-		s.done <- err
-		var ee *exec.ExitError
-		if err != nil && !errors.As(err, &ee) {
-			return err
-		}
-		return nil
-	case <-time.After(20 * time.Second):
-		_ = s.cmd.Process.Kill()
-		<-s.done
-		return errors.New("lotbook serve did not stop within 20 s")
-	}
-}
-
-// procStatusKB reads a "Vm..." field of /proc/<pid>/status in kB (0 when unavailable).
-func procStatusKB(pid int, field string) int64 {
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status")
-	if err != nil {
-		return 0
-	}
-	for line := range strings.SplitSeq(string(raw), "\n") {
-		if rest, ok := strings.CutPrefix(line, field+":"); ok {
-			if f := strings.Fields(rest); len(f) > 0 {
-				n, _ := strconv.ParseInt(f[0], 10, 64)
-				return n
-			}
-		}
-	}
-	return 0
-}
-
-// procCPU is the user+system CPU time a process has used so far (0 when unavailable).
-func procCPU(pid int) time.Duration {
-	raw, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return 0
-	}
-	i := strings.LastIndexByte(string(raw), ')') // the command name may hold spaces
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(string(raw[i+1:]))
-	if len(f) < 13 {
-		return 0
-	}
-	utime, _ := strconv.ParseInt(f[11], 10, 64)
-	stime, _ := strconv.ParseInt(f[12], 10, 64)
-	const ticks = 100 // USER_HZ on Linux
-	return time.Duration(utime+stime) * time.Second / ticks
-}
+func (s *server) stop() error { return serve.Stop(s.cmd, s.done) }

@@ -2,19 +2,13 @@
 // page) in a fresh browser costs at most 150 KB on the wire, every text file arrives compressed,
 // and index.html's inline shell paints before the app's JavaScript has arrived.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { newPhone, setup, tid, waitHash } from './harness.mjs';
+import { test } from 'node:test';
+import { newPhone, tid, useFixture, waitHash } from './harness.mjs';
 
 const BUDGET = 150 * 1024;
 const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
 
-let fx;
-before(async () => {
-  fx = await setup();
-});
-after(async () => {
-  await fx?.teardown();
-});
+const fx = useFixture();
 
 /** First contentful paint of the page, in ms from navigation start (waits until there is one). */
 async function firstContentfulPaint(page) {

@@ -2,18 +2,12 @@
 // message before it sends; a refusal by the server shows its message key, translated, as a toast.
 // Ends with ops rejecting a deposit (a remark is required) and the member seeing why.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { login, logout, openApp, screen, submitLogin, submitRegister } from './flows.mjs';
-import { DEMO, freshMobile, newPhone, nextResponse, openRoute, proofPng, setup, tid, waitHash, waitText, waitToast } from './harness.mjs';
+import { DEMO, freshMobile, newPhone, nextResponse, openRoute, proofPng, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
-let fx;
-before(async () => {
-  fx = await setup();
-});
-after(async () => {
-  await fx?.teardown();
-});
+const fx = useFixture();
 
 /** Submits the form and expects no request to the path, and this message under the form. */
 async function refusedLocally(page, submitTestId, path, message) {

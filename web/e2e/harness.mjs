@@ -5,6 +5,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { after, before } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { deflateSync as zlibDeflate } from 'node:zlib';
 import { chromium } from 'playwright-core';
@@ -365,6 +366,22 @@ export async function setup() {
       });
     },
   };
+}
+
+/**
+ * Sets this file's fixture up before its tests and tears it down after them. The returned object
+ * is the fixture (see setup) once the tests run; with `phone`, fx.phone is a phone on its browser.
+ */
+export function useFixture({ phone = false } = {}) {
+  const fx = {};
+  before(async () => {
+    Object.assign(fx, await setup());
+    if (phone) fx.phone = await newPhone(fx.browser);
+  });
+  after(async () => {
+    await fx.teardown?.();
+  });
+  return fx;
 }
 
 /** A fresh valid mobile number (09 and eight digits) that no other run uses. */

@@ -2,28 +2,19 @@
 // log in, deposit with a proof image, ops approves after seeing the proof, the member sees the
 // balance on mine and the approved record, the auditor sees the balance in the timeline.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { login, logout, openApp, screen, submitRegister } from './flows.mjs';
-import { dialogButton, DEMO, freshMobile, money, newPhone, nextResponse, proofPng, setup, tid, waitHash, waitText, waitToast } from './harness.mjs';
+import { DEMO, dialogButton, freshMobile, money, nextResponse, proofPng, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
 export function journey(lang, amount) {
   const T = TEXTS[lang];
   const member = { account: freshMobile(), password: 'Pass1234word' };
-  let fx;
-  let phone;
+  const fx = useFixture({ phone: true });
   let orderNo;
 
-  before(async () => {
-    fx = await setup();
-    phone = await newPhone(fx.browser);
-  });
-  after(async () => {
-    await fx?.teardown();
-  });
-
   test(`first deposit journey (${lang})`, { timeout: 120_000 }, async (t) => {
-    const { page } = phone;
+    const { page } = fx.phone;
     const step = (name, fn) => fx.step(t, `${lang}-${name}`, page, fn);
 
     await step('register', async () => {
@@ -157,6 +148,6 @@ export function journey(lang, amount) {
       await screen(page, lang, '12-audit-timeline');
     });
 
-    assert.deepEqual(phone.pageErrors.map(String), [], 'no uncaught errors in the page');
+    assert.deepEqual(fx.phone.pageErrors.map(String), [], 'no uncaught errors in the page');
   });
 }

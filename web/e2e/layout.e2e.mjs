@@ -4,10 +4,10 @@
 // screens; on each, the document does not scroll sideways and no visible element ends past the
 // right edge (long stock names end in an ellipsis; tapping one shows it whole).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { call, memberWithBalance } from './api.mjs';
 import { login, openApp, overflow } from './flows.mjs';
-import { freshMobile, newPhone, openRoute, PHONE, setup, shot, tid } from './harness.mjs';
+import { freshMobile, newPhone, openRoute, PHONE, shot, tid, useFixture } from './harness.mjs';
 
 /**
  * Screens; where a screen has tabs, the tabs to open (data-testid of each tab button); `whole`:
@@ -58,13 +58,7 @@ async function settled(page) {
   });
 }
 
-let fx;
-before(async () => {
-  fx = await setup();
-});
-after(async () => {
-  await fx?.teardown();
-});
+const fx = useFixture();
 
 /**
  * A member with a holding of 2330 (filled market order), a pending limit order at the bottom of the

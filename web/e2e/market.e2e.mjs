@@ -3,9 +3,9 @@
 // chart canvas, an interval switch and a change pushed over the socket, favourites added and
 // removed, search by code, by 台積電 and by TSMC with the history kept.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
-import { DEMO, newPhone, openRoute, setup, shot, tid, waitHash, waitText } from './harness.mjs';
+import { DEMO, newPhone, openRoute, shot, tid, useFixture, waitHash, waitText } from './harness.mjs';
 
 // Written out, not imported from the app: a wrong translation fails here.
 const T = {
@@ -13,13 +13,7 @@ const T = {
   en: { gainers: 'Gainers', losers: 'Losers', tsmc: 'Taiwan Semiconductor Manufacturing', lots: /^[\d,]+ lots$/, added: 'Added to favourites', removed: 'Removed from favourites', favoEmpty: 'No favourites yet', tabMarket: 'Market' },
 };
 
-let fx;
-before(async () => {
-  fx = await setup();
-});
-after(async () => {
-  await fx?.teardown();
-});
+const fx = useFixture();
 
 /** Polls a condition on recorded frames (they arrive on their own, not through the DOM). */
 async function until(cond, what, timeout = 15_000) {

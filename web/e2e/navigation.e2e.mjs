@@ -2,19 +2,11 @@
 // session sends to login; back with no history goes to /home/index, with history it goes back;
 // a link to the page already shown reloads it; a 401 toasts and goes to login after 1.5 s.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { login, openApp } from './flows.mjs';
-import { DEMO, newPhone, setup, tid, waitHash, waitToast } from './harness.mjs';
+import { DEMO, tid, useFixture, waitHash, waitToast } from './harness.mjs';
 
-let fx;
-let phone;
-before(async () => {
-  fx = await setup();
-  phone = await newPhone(fx.browser);
-});
-after(async () => {
-  await fx?.teardown();
-});
+const fx = useFixture({ phone: true });
 
 /** Marks the current document; a reload loses the mark. */
 const mark = (page) => page.evaluate(() => Object.assign(window, { __e2eMark: true }));
@@ -22,7 +14,7 @@ const marked = (page) => page.evaluate(() => window.__e2eMark === true);
 const backArrow = (page) => page.locator('.adm-nav-bar-back').filter({ visible: true });
 
 test('navigation rules', { timeout: 60_000 }, async (t) => {
-  const { page } = phone;
+  const { page } = fx.phone;
   const base = fx.server.base;
   const step = (name, fn) => fx.step(t, `nav-${name}`, page, fn);
 
@@ -60,7 +52,7 @@ test('navigation rules', { timeout: 60_000 }, async (t) => {
 
   await step('back with no history goes home', async () => {
     // A new tab opened straight at an inner page has no history before it.
-    const fresh = await phone.context.newPage();
+    const fresh = await fx.phone.context.newPage();
     try {
       await fresh.goto(`${base}/#/user/FundingDetails`);
       await tid(fresh, 'funding-details-page').waitFor();
@@ -114,5 +106,5 @@ test('navigation rules', { timeout: 60_000 }, async (t) => {
     assert.equal(await page.evaluate(() => localStorage.getItem('tokend')), null, 'the dead token is dropped');
   });
 
-  assert.deepEqual(phone.pageErrors.map(String), [], 'no uncaught errors in the page');
+  assert.deepEqual(fx.phone.pageErrors.map(String), [], 'no uncaught errors in the page');
 });

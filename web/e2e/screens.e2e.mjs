@@ -1,9 +1,9 @@
 // Every screen that the journeys do not pass through, in both languages, with its title checked
 // and a screenshot; and the language switch on /user/language, which is kept across reloads.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
-import { DEMO, dialogButton, newPhone, openRoute, setup, tid, waitHash, waitText } from './harness.mjs';
+import { DEMO, dialogButton, newPhone, openRoute, tid, useFixture, waitHash, waitText } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
 const SCREENS = [
@@ -16,13 +16,7 @@ const SCREENS = [
   { path: '/user/aboutUs', testId: 'about-page', name: '35-about', title: { tw: '關於我們', en: 'About us' } },
 ];
 
-let fx;
-before(async () => {
-  fx = await setup();
-});
-after(async () => {
-  await fx?.teardown();
-});
+const fx = useFixture();
 
 for (const lang of ['tw', 'en']) {
   test(`every screen (${lang})`, { timeout: 60_000 }, async (t) => {

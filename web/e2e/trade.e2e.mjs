@@ -5,10 +5,10 @@
 // orders, never under holdings, and is cancelled there; a limit price outside the day's band
 // is refused with the translated message. The demo market trades around the clock.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
 import { call, memberWithBalance } from './api.mjs';
-import { dialogButton, freshMobile, newPhone, nextResponse, openRoute, setup, tid, waitHash, waitText } from './harness.mjs';
+import { dialogButton, freshMobile, newPhone, nextResponse, openRoute, tid, useFixture, waitHash, waitText } from './harness.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const X = {
@@ -17,13 +17,7 @@ const X = {
 };
 const MONEY = /^-?[\d,]+\.\d{2}$/;
 
-let fx;
-before(async () => {
-  fx = await setup();
-});
-after(async () => {
-  await fx?.teardown();
-});
+const fx = useFixture();
 
 for (const lang of ['tw', 'en']) {
   test(`buy 2330 at market, hold, close, fee and tax in fund records (${lang})`, { timeout: 180_000 }, async (t) => {

@@ -4,10 +4,10 @@
 // card, sets the fund password, withdraws on the number keyboard, ops approves the withdrawal, the
 // member sees it in fund records; then exchanges TWD to USD and sees mine's USD amount change.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
+import { test } from 'node:test';
 import { login, logout, openApp, screen } from './flows.mjs';
 import { memberWithBalance } from './api.mjs';
-import { dialogButton, DEMO, freshMobile, money, newPhone, nextResponse, openRoute, proofPng, setup, tid, waitHash, waitText, waitToast } from './harness.mjs';
+import { DEMO, dialogButton, freshMobile, money, nextResponse, openRoute, proofPng, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
@@ -89,20 +89,11 @@ export function walletJourney(lang) {
   const deposit = '20000';
   const withdrawAmount = '1500';
   const exchangeAmount = '3000';
-  let fx;
-  let phone;
+  const fx = useFixture({ phone: true });
   let orderNo;
 
-  before(async () => {
-    fx = await setup();
-    phone = await newPhone(fx.browser);
-  });
-  after(async () => {
-    await fx?.teardown();
-  });
-
   test(`identity, card, withdrawal and exchange (${lang})`, { timeout: 180_000 }, async (t) => {
-    const { page } = phone;
+    const { page } = fx.phone;
     const step = (name, fn) => fx.step(t, `${lang}-wallet-${name}`, page, fn);
 
     await step('verify identity', async () => {
@@ -357,7 +348,7 @@ export function walletJourney(lang) {
       await screen(page, lang, 'wallet-17-credit-rule');
     });
 
-    assert.deepEqual(phone.pageErrors.map(String), [], 'no uncaught errors in the page');
+    assert.deepEqual(fx.phone.pageErrors.map(String), [], 'no uncaught errors in the page');
     void T;
   });
 }

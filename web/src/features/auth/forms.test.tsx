@@ -1,28 +1,13 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '@/lib/i18n';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import LoginPage from './LoginPage';
 import RegisterPage from './RegisterPage';
 
-let server: ReturnType<typeof apiMock>;
-let shown: string[];
-beforeEach(() => {
-  resetClientState();
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  shown = [];
-  vi.spyOn(toast, 'show').mockImplementation((text: string) => {
-    shown.push(text);
-  });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const ctx = useScreenTest();
 
 async function fillRegister(v: { account?: string; password?: string; confirm?: string; invite?: string; agree?: boolean }) {
   const user = userEvent.setup();
@@ -39,7 +24,7 @@ describe('register form', () => {
     renderPage('/login/register', RegisterPage);
     await fillRegister({});
     expect(screen.getByTestId('form-error')).toHaveTextContent('請輸入帳號');
-    expect(server.calls).toEqual([]);
+    expect(ctx.server.calls).toEqual([]);
   });
 
   it('checks the ID number check digit, upper-casing what is typed', async () => {
@@ -47,7 +32,7 @@ describe('register form', () => {
     await fillRegister({ account: 'a123456788', password: 'demo1234', confirm: 'demo1234', invite: 'LOTBOOK', agree: true });
     expect(screen.getByTestId('register-account')).toHaveValue('A123456788');
     expect(screen.getByTestId('form-error')).toHaveTextContent('帳號須為 09 開頭');
-    expect(server.calls).toEqual([]);
+    expect(ctx.server.calls).toEqual([]);
   });
 
   it('checks that the passwords match', async () => {
@@ -60,16 +45,16 @@ describe('register form', () => {
     renderPage('/login/register', RegisterPage);
     await fillRegister({ account: '0912345678', password: 'demo1234', confirm: 'demo1234', invite: 'LOTBOOK' });
     expect(screen.getByTestId('form-error')).toHaveTextContent('請先閱讀並同意隱私權協議');
-    expect(server.calls).toEqual([]);
+    expect(ctx.server.calls).toEqual([]);
   });
 
   it('registers, stores the session and goes home', async () => {
-    server.reply(envelope({ token: 'tok', account: '0911111111', role: 'member', position: 9 }));
+    ctx.server.reply(envelope({ token: 'tok', account: '0911111111', role: 'member', position: 9 }));
     renderPage('/login/register', RegisterPage);
     await fillRegister({ account: '0911111111', password: 'demo1234', confirm: 'demo1234', invite: 'LOTBOOK', agree: true });
     await screen.findByTestId('landed');
     expect(screen.getByTestId('landed')).toHaveTextContent('/home/index');
-    const { url, init } = server.calls[0]!;
+    const { url, init } = ctx.server.calls[0]!;
     expect(url).toBe('/api/vue/user/register');
     expect(JSON.parse(init.body as string)).toEqual({ account: '0911111111', password: 'demo1234', confirmPassword: 'demo1234', inviteCode: 'LOTBOOK' });
     expect(init.headers['Idempotency-Key']).toBeTruthy();
@@ -77,11 +62,11 @@ describe('register form', () => {
     expect(localStorage.getItem('account')).toBe('0911111111');
   });
 
-  it("shows the server's translated refusal", async () => {
-    server.reply(envelope(null, 0, 'inviter_not_exist', 422));
+  it("shows the ctx.server's translated refusal", async () => {
+    ctx.server.reply(envelope(null, 0, 'inviter_not_exist', 422));
     renderPage('/login/register', RegisterPage);
     await fillRegister({ account: '0911111111', password: 'demo1234', confirm: 'demo1234', invite: 'NOPE', agree: true });
-    await waitFor(() => expect(shown).toEqual(['邀請人不存在']));
+    await waitFor(() => expect(ctx.shown).toEqual(['邀請人不存在']));
     expect(localStorage.getItem('tokend')).toBeNull();
   });
 
@@ -105,30 +90,30 @@ describe('login form', () => {
     await user.type(screen.getByTestId('login-password'), 'opsdemo1');
     await user.click(screen.getByTestId('login-submit'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('請先閱讀並同意隱私權協議');
-    expect(server.calls).toEqual([]);
+    expect(ctx.server.calls).toEqual([]);
   });
 
   it('logs ops in and lands on the review queue', async () => {
     const user = userEvent.setup();
-    server.reply(envelope({ token: 'opstok', account: 'ops', role: 'ops' }));
+    ctx.server.reply(envelope({ token: 'opstok', account: 'ops', role: 'ops' }));
     renderPage('/login/login', LoginPage);
     await user.type(screen.getByTestId('login-account'), 'ops');
     await user.type(screen.getByTestId('login-password'), 'opsdemo1');
     await user.click(screen.getByTestId('login-agree'));
     await user.click(screen.getByTestId('login-submit'));
     expect(await screen.findByTestId('landed')).toHaveTextContent('/ops/deposits');
-    // The role is the server's to tell on every visit (user info), never kept in the browser.
+    // The role is the ctx.server's to tell on every visit (user info), never kept in the browser.
     expect(localStorage.getItem('role')).toBeNull();
   });
 
-  it('shows a wrong password as the translated server message', async () => {
+  it('shows a wrong password as the translated ctx.server message', async () => {
     const user = userEvent.setup();
-    server.reply(envelope(null, 0, 'account_or_password_wrong', 422));
+    ctx.server.reply(envelope(null, 0, 'account_or_password_wrong', 422));
     renderPage('/login/login', LoginPage);
     await user.type(screen.getByTestId('login-account'), '0912345678');
     await user.type(screen.getByTestId('login-password'), 'wrongpass');
     await user.click(screen.getByTestId('login-agree'));
     await user.click(screen.getByTestId('login-submit'));
-    await waitFor(() => expect(shown).toEqual(['帳號或密碼錯誤']));
+    await waitFor(() => expect(ctx.shown).toEqual(['帳號或密碼錯誤']));
   });
 });

@@ -1,10 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
-import { saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { describe, expect, it, vi } from 'vitest';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import FundingDetailsPage from './FundingDetailsPage';
 import RechargeChannelPage from './RechargeChannelPage';
 import RechargePage from './RechargePage';
@@ -19,26 +17,11 @@ const bank = {
   openNow: true,
 };
 
-let server: ReturnType<typeof apiMock>;
-let shown: string[];
-beforeEach(() => {
-  resetClientState();
-  saveSession({ token: 'tok', account: '0912345678' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  shown = [];
-  vi.spyOn(toast, 'show').mockImplementation((text: string) => {
-    shown.push(text);
-  });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const ctx = useScreenTest({ account: '0912345678' });
 
 describe('deposit channels', () => {
   it('lists channels with their rules', async () => {
-    server.on('/api/vue/funds/channels', () => envelope([bank, { ...bank, id: 'demo', name: 'Demo', openNow: false, window: { ...bank.window, alwaysOpen: true } }]));
+    ctx.server.on('/api/vue/funds/channels', () => envelope([bank, { ...bank, id: 'demo', name: 'Demo', openNow: false, window: { ...bank.window, alwaysOpen: true } }]));
     renderPage('/user/recharge', RechargePage);
     const cards = await screen.findAllByTestId(/^channel-(bank|demo)$/);
     expect(cards).toHaveLength(2);
@@ -54,7 +37,7 @@ describe('deposit channels', () => {
   });
 
   it('shows the empty state', async () => {
-    server.on('/api/vue/funds/channels', () => envelope([]));
+    ctx.server.on('/api/vue/funds/channels', () => envelope([]));
     renderPage('/user/recharge', RechargePage);
     expect(await screen.findByTestId('list-empty')).toHaveTextContent('目前沒有可用的儲值管道');
   });
@@ -63,7 +46,7 @@ describe('deposit channels', () => {
 describe('deposit form', () => {
   it('checks min and max and the proof before sending', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/channels', () => envelope([bank]));
+    ctx.server.on('/api/vue/funds/channels', () => envelope([bank]));
     renderPage('/user/rechargeChannel', RechargeChannelPage, { url: '/user/rechargeChannel?id=bank' });
     await screen.findByTestId('deposit-form');
     await user.click(screen.getByTestId('deposit-submit'));
@@ -80,14 +63,14 @@ describe('deposit form', () => {
     expect(screen.getByTestId('deposit-amount')).toHaveValue('5000');
     await user.click(screen.getByTestId('deposit-submit'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('請先上傳儲值憑證');
-    expect(server.calls.map((c) => c.url)).toEqual(['/api/vue/funds/channels']);
+    expect(ctx.server.calls.map((c) => c.url)).toEqual(['/api/vue/funds/channels']);
   });
 
   it('uploads the proof, then sends the deposit with it', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/channels', () => envelope([bank]));
-    server.on('/api/vue/files', () => envelope({ id: 'f00d' }));
-    server.on('/api/vue/funds/deposits', () => envelope({ orderNo: 'D1', status: 'pending', position: 5 }));
+    ctx.server.on('/api/vue/funds/channels', () => envelope([bank]));
+    ctx.server.on('/api/vue/files', () => envelope({ id: 'f00d' }));
+    ctx.server.on('/api/vue/funds/deposits', () => envelope({ orderNo: 'D1', status: 'pending', position: 5 }));
     const objectUrl = vi.fn(() => 'blob:preview');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: objectUrl, revokeObjectURL: vi.fn() }));
     renderPage('/user/rechargeChannel', RechargeChannelPage, { url: '/user/rechargeChannel?id=bank' });
@@ -95,21 +78,21 @@ describe('deposit form', () => {
     await user.type(screen.getByTestId('deposit-amount'), '5000');
     const input = screen.getByTestId('deposit-proof').querySelector('input[type=file]') as HTMLInputElement;
     await user.upload(input, new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47])], 'proof.png', { type: 'image/png' }));
-    await waitFor(() => expect(server.calls.some((c) => c.url === '/api/vue/files')).toBe(true));
+    await waitFor(() => expect(ctx.server.calls.some((c) => c.url === '/api/vue/files')).toBe(true));
     await user.type(screen.getByTestId('deposit-channel-password'), '8888');
     await user.click(screen.getByTestId('deposit-submit'));
     expect(await screen.findByTestId('landed')).toHaveTextContent('/user/FundingDetails');
-    const dep = server.calls.find((c) => c.url === '/api/vue/funds/deposits')!;
+    const dep = ctx.server.calls.find((c) => c.url === '/api/vue/funds/deposits')!;
     expect(JSON.parse(dep.init.body as string)).toEqual({ channelId: 'bank', amount: '5000', proofFileId: 'f00d', channelPassword: '8888' });
     expect(dep.init.headers['Idempotency-Key']).toBeTruthy();
-    expect(shown).toContain('已送出，等待審核');
+    expect(ctx.shown).toContain('已送出，等待審核');
   });
 
-  it('asks for another proof when the server says this one backs another deposit', async () => {
+  it('asks for another proof when the ctx.server says this one backs another deposit', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/channels', () => envelope([bank]));
-    server.on('/api/vue/files', () => envelope({ id: 'f00d' }));
-    server.on('/api/vue/funds/deposits', () => envelope(null, 0, 'deposit_proof_used', 422));
+    ctx.server.on('/api/vue/funds/channels', () => envelope([bank]));
+    ctx.server.on('/api/vue/files', () => envelope({ id: 'f00d' }));
+    ctx.server.on('/api/vue/funds/deposits', () => envelope(null, 0, 'deposit_proof_used', 422));
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:preview'), revokeObjectURL: vi.fn() }));
     renderPage('/user/rechargeChannel', RechargeChannelPage, { url: '/user/rechargeChannel?id=bank' });
     await screen.findByTestId('deposit-form');
@@ -128,7 +111,7 @@ describe('deposit form', () => {
 
   it('refuses when the window is closed', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/channels', () => envelope([{ ...bank, openNow: false }]));
+    ctx.server.on('/api/vue/funds/channels', () => envelope([{ ...bank, openNow: false }]));
     renderPage('/user/rechargeChannel', RechargeChannelPage, { url: '/user/rechargeChannel?id=bank' });
     await screen.findByTestId('deposit-form');
     await user.type(screen.getByTestId('deposit-amount'), '5000');
@@ -139,7 +122,7 @@ describe('deposit form', () => {
 
 describe('fund records', () => {
   it('shows loading, then the records of the stored-value tab', async () => {
-    server.on('/api/vue/funds/records', () =>
+    ctx.server.on('/api/vue/funds/records', () =>
       envelope({
         items: [
           { orderNo: 'D1', type: 'deposit', currency: 'TWD', amount: '5000', status: 'approved', remark: '', channelName: 'Bank transfer', proofFileId: 'f', createdAt: '2026-01-02T01:00:00Z', updatedAt: '2026-01-02T01:00:00Z' },
@@ -158,16 +141,16 @@ describe('fund records', () => {
     expect(items[0]).toHaveTextContent('2026-01-02 09:00:00');
     expect(items[0]).toHaveTextContent('管道銀行轉帳');
     expect(items[1]).toHaveTextContent('blurry');
-    expect(server.calls[0]!.url).toBe('/api/vue/funds/records?type=deposit&page=1&size=20');
+    expect(ctx.server.calls[0]!.url).toBe('/api/vue/funds/records?type=deposit&page=1&size=20');
   });
 
   it('shows the empty state on the withdrawal tab', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/records', () => envelope({ items: [], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/funds/records', () => envelope({ items: [], page: 1, hasMore: false }));
     renderPage('/user/FundingDetails', FundingDetailsPage);
     await screen.findByTestId('list-empty');
     await user.click(screen.getByTestId('tab-withdraw'));
-    await waitFor(() => expect(server.calls.at(-1)!.url).toBe('/api/vue/funds/records?type=withdraw&page=1&size=20'));
+    await waitFor(() => expect(ctx.server.calls.at(-1)!.url).toBe('/api/vue/funds/records?type=withdraw&page=1&size=20'));
     expect(await screen.findByTestId('list-empty')).toBeInTheDocument();
   });
 });

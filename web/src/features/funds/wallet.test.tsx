@@ -1,10 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
-import { saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import ExchangePage from './ExchangePage';
 import FundingDetailsPage from './FundingDetailsPage';
 import WithdrawPage from './WithdrawPage';
@@ -38,30 +36,17 @@ const balances = (twd: string, usd = '0', twdWithdrawable = twd) =>
   });
 
 const SLOW = 30_000;
-let server: ReturnType<typeof apiMock>;
-let shown: string[];
-beforeEach(() => {
-  resetClientState();
-  saveSession({ token: 'tok', account: '0912345678' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  shown = [];
-  vi.spyOn(toast, 'show').mockImplementation((text: string) => {
-    shown.push(text);
-  });
-});
+const ctx = useScreenTest({ account: '0912345678' });
 afterEach(() => {
   vi.useRealTimers();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
 function withdrawServer(p: { info?: Record<string, unknown>; cards?: unknown[]; twd?: string; withdrawable?: string } = {}) {
-  server.on('/api/vue/funds/withdrawChannels', () => envelope([channel]));
-  server.on('/api/vue/user/cards', () => envelope(p.cards ?? [card]));
-  server.on('/api/vue/user/info', () => envelope(info(p.info)));
-  server.on('/api/vue/user/creditRule', () => envelope(rule));
-  server.on('/api/vue/funds/balances', () => envelope(balances(p.twd ?? '20000', '0', p.withdrawable)));
+  ctx.server.on('/api/vue/funds/withdrawChannels', () => envelope([channel]));
+  ctx.server.on('/api/vue/user/cards', () => envelope(p.cards ?? [card]));
+  ctx.server.on('/api/vue/user/info', () => envelope(info(p.info)));
+  ctx.server.on('/api/vue/user/creditRule', () => envelope(rule));
+  ctx.server.on('/api/vue/funds/balances', () => envelope(balances(p.twd ?? '20000', '0', p.withdrawable)));
 }
 
 // jsdom has neither; the kit's passcode input scrolls itself into view, its keyboard captures the pointer.
@@ -119,10 +104,10 @@ describe('withdrawal', () => {
     await user.click(screen.getByTestId('withdraw-all'));
     expect(screen.getByTestId('withdraw-amount')).toHaveValue('1200');
     expect(screen.queryByTestId('withdraw-passcode-popup')).toBeNull();
-    expect(server.calls.some((c) => c.url === '/api/vue/funds/withdrawals')).toBe(false);
+    expect(ctx.server.calls.some((c) => c.url === '/api/vue/funds/withdrawals')).toBe(false);
   }, SLOW);
 
-  it('shows and fills the withdrawable figure the server serves, not the available cash', async () => {
+  it('shows and fills the withdrawable figure the ctx.server serves, not the available cash', async () => {
     const user = userEvent.setup();
     // 20,000 available, of which 18,800 are sale proceeds that settle in two days.
     withdrawServer({ twd: '20000', withdrawable: '1200' });
@@ -134,7 +119,7 @@ describe('withdrawal', () => {
     await user.type(screen.getByTestId('withdraw-amount'), '5');
     await user.click(screen.getByTestId('withdraw-submit'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('超過目前可提金額');
-    expect(server.calls.some((c) => c.url === '/api/vue/funds/withdrawals')).toBe(false);
+    expect(ctx.server.calls.some((c) => c.url === '/api/vue/funds/withdrawals')).toBe(false);
   }, SLOW);
 
   it('refuses a low credit score', async () => {
@@ -151,7 +136,7 @@ describe('withdrawal', () => {
   it('refuses outside the window', async () => {
     const user = userEvent.setup();
     // The first matching answer wins: the closed channel before the defaults.
-    server.on('/api/vue/funds/withdrawChannels', () => envelope([{ ...channel, openNow: false }]));
+    ctx.server.on('/api/vue/funds/withdrawChannels', () => envelope([{ ...channel, openNow: false }]));
     withdrawServer();
     renderPage('/user/withdraw', WithdrawPage);
     await screen.findByTestId('withdraw-form');
@@ -166,7 +151,7 @@ describe('withdrawal', () => {
     const user = userEvent.setup({ pointerEventsCheck: 0 });
     withdrawServer();
     let attempts = 0;
-    server.on('/api/vue/funds/withdrawals', () =>
+    ctx.server.on('/api/vue/funds/withdrawals', () =>
       ++attempts === 1 ? envelope(null, 0, 'fund_password_wrong', 422) : envelope({ orderNo: 'W1', status: 'pending', position: 20 }),
     );
     renderPage('/user/withdraw', WithdrawPage);
@@ -176,12 +161,12 @@ describe('withdrawal', () => {
     await screen.findByTestId('withdraw-passcode-popup');
     await waitFor(() => expect(keys().length).toBe(10));
     await typeOnKeyboard(user, '111111');
-    await waitFor(() => expect(shown).toContain('資金密碼錯誤'));
+    await waitFor(() => expect(ctx.shown).toContain('資金密碼錯誤'));
     expect(screen.getByTestId('withdraw-passcode-popup')).toBeInTheDocument();
     await typeOnKeyboard(user, '246810');
     expect(await screen.findByTestId('landed')).toHaveTextContent('/user/FundingDetails');
-    expect(shown).toContain('提領申請已送出，等待審核');
-    const sent = server.calls.filter((c) => c.url === '/api/vue/funds/withdrawals').map((c) => JSON.parse(c.init.body as string) as unknown);
+    expect(ctx.shown).toContain('提領申請已送出，等待審核');
+    const sent = ctx.server.calls.filter((c) => c.url === '/api/vue/funds/withdrawals').map((c) => JSON.parse(c.init.body as string) as unknown);
     expect(sent).toEqual([
       { amount: '1500', cardId: 'c1', fundPassword: '111111' },
       { amount: '1500', cardId: 'c1', fundPassword: '246810' },
@@ -204,7 +189,7 @@ describe('exchange', () => {
 
   it('shows every balance and keeps INR paired with USD', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/balances', () => envelope(balances('18500', '12.5')));
+    ctx.server.on('/api/vue/funds/balances', () => envelope(balances('18500', '12.5')));
     renderPage('/user/exchange', ExchangePage);
     expect(await screen.findByTestId('balance-TWD')).toHaveTextContent('18,500.00');
     expect(screen.getByTestId('balance-USD')).toHaveTextContent('12.50');
@@ -222,7 +207,7 @@ describe('exchange', () => {
 
   it('validates before quoting', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/balances', () => envelope(balances('18500')));
+    ctx.server.on('/api/vue/funds/balances', () => envelope(balances('18500')));
     renderPage('/user/exchange', ExchangePage);
     await screen.findByTestId('balance-TWD');
     await user.click(screen.getByTestId('exchange-get-quote'));
@@ -234,14 +219,14 @@ describe('exchange', () => {
     expect(screen.getByTestId('exchange-amount')).toHaveValue('18500.01');
     await user.click(screen.getByTestId('exchange-get-quote'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('金額格式錯誤');
-    expect(server.calls.some((c) => c.url === '/api/vue/funds/exchange/quote')).toBe(false);
+    expect(ctx.server.calls.some((c) => c.url === '/api/vue/funds/exchange/quote')).toBe(false);
   }, SLOW);
 
   it('counts the quote down and asks for a new one when it expires', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setInterval', 'clearInterval'] });
     const user = userEvent.setup();
-    server.on('/api/vue/funds/balances', () => envelope(balances('18500')));
-    server.on('/api/vue/funds/exchange/quote', () => envelope(quote()));
+    ctx.server.on('/api/vue/funds/balances', () => envelope(balances('18500')));
+    ctx.server.on('/api/vue/funds/exchange/quote', () => envelope(quote()));
     renderPage('/user/exchange', ExchangePage);
     await screen.findByTestId('balance-TWD');
     await user.type(screen.getByTestId('exchange-amount'), '3000');
@@ -255,18 +240,18 @@ describe('exchange', () => {
     expect(screen.getByTestId('quote-countdown')).toHaveTextContent('報價已過期');
     expect(screen.queryByTestId('exchange-confirm')).toBeNull();
     await user.click(screen.getByTestId('exchange-requote'));
-    await waitFor(() => expect(server.calls.filter((c) => c.url === '/api/vue/funds/exchange/quote')).toHaveLength(2));
+    await waitFor(() => expect(ctx.server.calls.filter((c) => c.url === '/api/vue/funds/exchange/quote')).toHaveLength(2));
     expect(await screen.findByTestId('exchange-confirm')).toBeInTheDocument();
-    const keys = server.calls.filter((c) => c.url === '/api/vue/funds/exchange/quote').map((c) => c.init.headers['Idempotency-Key']);
+    const keys = ctx.server.calls.filter((c) => c.url === '/api/vue/funds/exchange/quote').map((c) => c.init.headers['Idempotency-Key']);
     expect(new Set(keys).size).toBe(2);
   }, SLOW);
 
   it('executes the quote, then shows the new balances', async () => {
     const user = userEvent.setup();
     let done = false;
-    server.on('/api/vue/funds/balances', () => envelope(done ? balances('15500', '93.60') : balances('18500')));
-    server.on('/api/vue/funds/exchange/quote', () => envelope(quote()));
-    server.on('/api/vue/funds/exchange', () => {
+    ctx.server.on('/api/vue/funds/balances', () => envelope(done ? balances('15500', '93.60') : balances('18500')));
+    ctx.server.on('/api/vue/funds/exchange/quote', () => envelope(quote()));
+    ctx.server.on('/api/vue/funds/exchange', () => {
       done = true;
       return envelope({ orderNo: 'X1', from: 'TWD', to: 'USD', fromAmount: '3000', toAmount: '93.60', rate: '0.0312', position: 31 });
     });
@@ -275,24 +260,24 @@ describe('exchange', () => {
     await user.type(screen.getByTestId('exchange-amount'), '3000');
     await user.click(screen.getByTestId('exchange-get-quote'));
     await user.click(await screen.findByTestId('exchange-confirm'));
-    await waitFor(() => expect(shown).toContain('兌換成功'));
-    expect(JSON.parse(server.calls.find((c) => c.url === '/api/vue/funds/exchange')!.init.body as string)).toEqual({ quoteId: 'q1' });
+    await waitFor(() => expect(ctx.shown).toContain('兌換成功'));
+    expect(JSON.parse(ctx.server.calls.find((c) => c.url === '/api/vue/funds/exchange')!.init.body as string)).toEqual({ quoteId: 'q1' });
     await waitFor(() => expect(screen.getByTestId('balance-USD')).toHaveTextContent('93.60'));
     expect(screen.getByTestId('exchange-amount')).toHaveValue('');
     expect(screen.queryByTestId('exchange-quote')).toBeNull();
   }, SLOW);
 
-  it('drops a quote the server calls expired', async () => {
+  it('drops a quote the ctx.server calls expired', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/balances', () => envelope(balances('18500')));
-    server.on('/api/vue/funds/exchange/quote', () => envelope(quote()));
-    server.on('/api/vue/funds/exchange', () => envelope(null, 0, 'exchange_quote_expired', 422));
+    ctx.server.on('/api/vue/funds/balances', () => envelope(balances('18500')));
+    ctx.server.on('/api/vue/funds/exchange/quote', () => envelope(quote()));
+    ctx.server.on('/api/vue/funds/exchange', () => envelope(null, 0, 'exchange_quote_expired', 422));
     renderPage('/user/exchange', ExchangePage);
     await screen.findByTestId('balance-TWD');
     await user.type(screen.getByTestId('exchange-amount'), '3000');
     await user.click(screen.getByTestId('exchange-get-quote'));
     await user.click(await screen.findByTestId('exchange-confirm'));
-    await waitFor(() => expect(shown).toContain('報價已過期，請重新取得報價'));
+    await waitFor(() => expect(ctx.shown).toContain('報價已過期，請重新取得報價'));
     expect(await screen.findByTestId('exchange-get-quote')).toBeInTheDocument();
   }, SLOW);
 });
@@ -300,19 +285,19 @@ describe('exchange', () => {
 describe('fund records', () => {
   const base = { status: 'completed', remark: '', channelName: '', proofFileId: '', createdAt: '2026-01-02T01:00:00Z', updatedAt: '2026-01-02T01:00:00Z' };
   it('opens the tab ?tab= names and shows where a withdrawal goes', async () => {
-    server.on('/api/vue/funds/records', () =>
+    ctx.server.on('/api/vue/funds/records', () =>
       envelope({ items: [{ ...base, orderNo: 'W1', type: 'withdraw', currency: 'TWD', amount: '1500', status: 'pending', bankName: 'Bank of Taiwan', cardLast4: '6789' }], page: 1, hasMore: false }),
     );
     renderPage('/user/FundingDetails', FundingDetailsPage, { url: '/user/FundingDetails?tab=withdraw' });
     const rec = await screen.findByTestId('fund-record');
-    expect(server.calls[0]!.url).toBe('/api/vue/funds/records?type=withdraw&page=1&size=20');
+    expect(ctx.server.calls[0]!.url).toBe('/api/vue/funds/records?type=withdraw&page=1&size=20');
     expect(within(rec).getByTestId('fund-record-card')).toHaveTextContent('Bank of Taiwan **** 6789');
     expect(within(rec).getByTestId('fund-record-status')).toHaveTextContent('待審核');
   });
 
   it('shows exchanges as one entry and credit changes with their reason under all', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/funds/records', () =>
+    ctx.server.on('/api/vue/funds/records', () =>
       envelope({
         items: [
           { ...base, orderNo: 'X1', type: 'exchange', currency: 'TWD', amount: '-3000', rate: '0.0312' },
@@ -325,7 +310,7 @@ describe('fund records', () => {
     );
     renderPage('/user/FundingDetails', FundingDetailsPage);
     await user.click(screen.getByTestId('tab-all'));
-    await waitFor(() => expect(server.calls.at(-1)!.url).toBe('/api/vue/funds/records?type=all&page=1&size=20'));
+    await waitFor(() => expect(ctx.server.calls.at(-1)!.url).toBe('/api/vue/funds/records?type=all&page=1&size=20'));
     const recs = await screen.findAllByTestId('fund-record');
     expect(recs).toHaveLength(2);
     expect(recs[0]).toHaveAttribute('data-type', 'exchange');

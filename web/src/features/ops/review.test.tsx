@@ -1,10 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
-import { saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { describe, expect, it } from 'vitest';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import DepositReviewPage from './DepositReviewPage';
 
 const pending = {
@@ -19,42 +17,26 @@ const pending = {
   createdAt: '2026-01-02T01:00:00Z',
 };
 
-let server: ReturnType<typeof apiMock>;
-let shown: string[];
-beforeEach(() => {
-  resetClientState();
-  saveSession({ token: 'tok', account: 'ops' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
-  shown = [];
-  vi.spyOn(toast, 'show').mockImplementation((text: string) => {
-    shown.push(text);
-  });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const ctx = useScreenTest({ account: 'ops', objectUrls: true });
 
 describe('deposit review', () => {
   it('lists pending deposits with the proof fetched with the session headers', async () => {
-    server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));
-    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    ctx.server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
     renderPage('/ops/deposits', DepositReviewPage);
     const item = await screen.findByTestId('ops-deposit');
     expect(item).toHaveTextContent('TWD 5,000.00');
     expect(item).toHaveTextContent('0912345678');
-    expect(server.calls[0]!.url).toBe('/api/vue/ops/deposits?status=pending&page=1');
-    await waitFor(() => expect(server.calls.some((c) => c.url === '/api/vue/files/f9')).toBe(true));
-    const file = server.calls.find((c) => c.url === '/api/vue/files/f9')!;
+    expect(ctx.server.calls[0]!.url).toBe('/api/vue/ops/deposits?status=pending&page=1');
+    await waitFor(() => expect(ctx.server.calls.some((c) => c.url === '/api/vue/files/f9')).toBe(true));
+    const file = ctx.server.calls.find((c) => c.url === '/api/vue/files/f9')!;
     expect(file.init.headers).toMatchObject({ token: 'tok', account: 'ops' });
   });
 
   it("shortens a long order number on the narrow card (whole on tap and in the title), and names the demo channel in the screen's language", async () => {
     const orderNo = 'D202611220226360969569073';
-    server.on('/api/vue/ops/deposits?', () => envelope({ items: [{ ...pending, orderNo }], page: 1, hasMore: false }));
-    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    ctx.server.on('/api/vue/ops/deposits?', () => envelope({ items: [{ ...pending, orderNo }], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
     renderPage('/ops/deposits', DepositReviewPage);
     const no = await screen.findByTestId('ops-deposit-order-no');
     expect(no).toHaveTextContent(/^D20261\.\.\.569073$/);
@@ -69,8 +51,8 @@ describe('deposit review', () => {
   });
 
   it('shows a short order number whole', async () => {
-    server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));
-    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    ctx.server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
     renderPage('/ops/deposits', DepositReviewPage);
     const no = await screen.findByTestId('ops-deposit-order-no');
     expect(no).toHaveTextContent(/^D9$/);
@@ -79,18 +61,18 @@ describe('deposit review', () => {
 
   it('rejects only with a remark', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));
-    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
-    server.on('/api/vue/ops/deposits/D9/reject', () => envelope({ orderNo: 'D9', status: 'rejected', position: 11 }));
+    ctx.server.on('/api/vue/ops/deposits?', () => envelope({ items: [pending], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    ctx.server.on('/api/vue/ops/deposits/D9/reject', () => envelope({ orderNo: 'D9', status: 'rejected', position: 11 }));
     renderPage('/ops/deposits', DepositReviewPage);
     await user.click(await screen.findByTestId('ops-reject'));
     await user.click(screen.getByTestId('ops-reject-confirm'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('請輸入備註');
-    expect(server.calls.some((c) => c.url.endsWith('/reject'))).toBe(false);
+    expect(ctx.server.calls.some((c) => c.url.endsWith('/reject'))).toBe(false);
     await user.type(screen.getByTestId('ops-reject-remark'), 'proof unreadable');
     await user.click(screen.getByTestId('ops-reject-confirm'));
-    await waitFor(() => expect(shown).toContain('已駁回'));
-    const call = server.calls.find((c) => c.url.endsWith('/reject'))!;
+    await waitFor(() => expect(ctx.shown).toContain('已駁回'));
+    const call = ctx.server.calls.find((c) => c.url.endsWith('/reject'))!;
     expect(JSON.parse(call.init.body as string)).toEqual({ remark: 'proof unreadable' });
     expect(call.init.headers['Idempotency-Key']).toBeTruthy();
   });

@@ -1,11 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { Dialog } from 'antd-mobile';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
-import { saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { describe, expect, it } from 'vitest';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import RealNameReviewPage from './RealNameReviewPage';
 import WithdrawalReviewPage from './WithdrawalReviewPage';
 
@@ -38,92 +35,69 @@ const withdrawal = {
   createdAt: '2026-01-02T01:00:00Z',
 };
 
-let server: ReturnType<typeof apiMock>;
-let shown: string[];
-let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
-beforeEach(() => {
-  resetClientState();
-  saveSession({ token: 'tok', account: 'ops' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
-  shown = [];
-  vi.spyOn(toast, 'show').mockImplementation((text: string) => {
-    shown.push(text);
-  });
-  // The kit's dialog is imperative: the test sees what it asks and answers it.
-  asked = undefined;
-  vi.spyOn(Dialog, 'confirm').mockImplementation((p) => {
-    asked = p;
-    return Promise.resolve(true);
-  });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const ctx = useScreenTest({ account: 'ops', objectUrls: true, confirm: true });
 
 describe('identity review', () => {
   it('shows both photos and the ID number in the clear, and approves after confirming', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/ops/realname?', () => envelope({ items: [submission], page: 1, hasMore: false }));
-    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
-    server.on('/api/vue/ops/realname/0912345678/approve', () => envelope({ account: '0912345678', status: 'verified', position: 5 }));
+    ctx.server.on('/api/vue/ops/realname?', () => envelope({ items: [submission], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    ctx.server.on('/api/vue/ops/realname/0912345678/approve', () => envelope({ account: '0912345678', status: 'verified', position: 5 }));
     renderPage('/ops/realname', RealNameReviewPage);
     const item = await screen.findByTestId('ops-realname');
     expect(within(item).getByTestId('ops-realname-id')).toHaveTextContent('A123456789');
-    expect(server.calls[0]!.url).toBe('/api/vue/ops/realname?status=pending&page=1');
-    await waitFor(() => expect(server.calls.filter((c) => c.url.startsWith('/api/vue/files/')).map((c) => c.url).sort()).toEqual(['/api/vue/files/back1', '/api/vue/files/front1']));
+    expect(ctx.server.calls[0]!.url).toBe('/api/vue/ops/realname?status=pending&page=1');
+    await waitFor(() => expect(ctx.server.calls.filter((c) => c.url.startsWith('/api/vue/files/')).map((c) => c.url).sort()).toEqual(['/api/vue/files/back1', '/api/vue/files/front1']));
     expect(screen.getByTestId('ops-nav-realname')).toHaveClass('navActive');
     await user.click(within(item).getByTestId('ops-realname-approve'));
-    expect(asked?.content).toBe('確定通過 王小明 的實名認證？');
-    await asked?.onConfirm?.();
-    await waitFor(() => expect(shown).toContain('已通過'));
-    expect(server.calls.find((c) => c.url.endsWith('/approve'))!.init.headers['Idempotency-Key']).toBeTruthy();
+    expect(ctx.asked?.content).toBe('確定通過 王小明 的實名認證？');
+    await ctx.asked?.onConfirm?.();
+    await waitFor(() => expect(ctx.shown).toContain('已通過'));
+    expect(ctx.server.calls.find((c) => c.url.endsWith('/approve'))!.init.headers['Idempotency-Key']).toBeTruthy();
   });
 
   it('rejects only with a remark', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/ops/realname?', () => envelope({ items: [submission], page: 1, hasMore: false }));
-    server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
-    server.on('/api/vue/ops/realname/0912345678/reject', () => envelope({ account: '0912345678', status: 'rejected', position: 6 }));
+    ctx.server.on('/api/vue/ops/realname?', () => envelope({ items: [submission], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/files/', () => new Response(new Blob([new Uint8Array([1])], { type: 'image/png' })));
+    ctx.server.on('/api/vue/ops/realname/0912345678/reject', () => envelope({ account: '0912345678', status: 'rejected', position: 6 }));
     renderPage('/ops/realname', RealNameReviewPage);
     await user.click(await screen.findByTestId('ops-realname-reject'));
     await user.click(screen.getByTestId('ops-realname-reject-confirm'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('請輸入備註');
     await user.type(screen.getByTestId('ops-realname-reject-remark'), ' photo blurry ');
     await user.click(screen.getByTestId('ops-realname-reject-confirm'));
-    await waitFor(() => expect(shown).toContain('已駁回'));
-    expect(JSON.parse(server.calls.find((c) => c.url.endsWith('/reject'))!.init.body as string)).toEqual({ remark: 'photo blurry' });
+    await waitFor(() => expect(ctx.shown).toContain('已駁回'));
+    expect(JSON.parse(ctx.server.calls.find((c) => c.url.endsWith('/reject'))!.init.body as string)).toEqual({ remark: 'photo blurry' });
   });
 });
 
 describe('withdrawal review', () => {
   it('shows the card to pay to (masked) and approves after confirming the amount', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/ops/withdrawals?', () => envelope({ items: [withdrawal], page: 1, hasMore: false }));
-    server.on('/api/vue/ops/withdrawals/W7/approve', () => envelope({ orderNo: 'W7', status: 'approved', position: 8 }));
+    ctx.server.on('/api/vue/ops/withdrawals?', () => envelope({ items: [withdrawal], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/ops/withdrawals/W7/approve', () => envelope({ orderNo: 'W7', status: 'approved', position: 8 }));
     renderPage('/ops/withdrawals', WithdrawalReviewPage);
     const item = await screen.findByTestId('ops-withdrawal');
     expect(within(item).getByTestId('ops-withdrawal-amount')).toHaveTextContent('TWD 1,500.00');
     expect(within(item).getByTestId('ops-withdrawal-card')).toHaveTextContent('**** 6789');
     expect(item).toHaveTextContent('臺灣銀行 營業部');
     await user.click(within(item).getByTestId('ops-withdrawal-approve'));
-    expect(asked?.content).toBe('確定已撥款 TWD 1,500.00 並通過這筆提領？');
-    await asked?.onConfirm?.();
-    await waitFor(() => expect(shown).toContain('已通過'));
+    expect(ctx.asked?.content).toBe('確定已撥款 TWD 1,500.00 並通過這筆提領？');
+    await ctx.asked?.onConfirm?.();
+    await waitFor(() => expect(ctx.shown).toContain('已通過'));
   });
 
   it('rejects with a remark and lists the other states in their tabs', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/ops/withdrawals?status=pending', () => envelope({ items: [withdrawal], page: 1, hasMore: false }));
-    server.on('/api/vue/ops/withdrawals?status=rejected', () => envelope({ items: [{ ...withdrawal, status: 'rejected', remark: 'wrong card', reviewedBy: 'ops:ops' }], page: 1, hasMore: false }));
-    server.on('/api/vue/ops/withdrawals/W7/reject', () => envelope({ orderNo: 'W7', status: 'rejected', position: 9 }));
+    ctx.server.on('/api/vue/ops/withdrawals?status=pending', () => envelope({ items: [withdrawal], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/ops/withdrawals?status=rejected', () => envelope({ items: [{ ...withdrawal, status: 'rejected', remark: 'wrong card', reviewedBy: 'ops:ops' }], page: 1, hasMore: false }));
+    ctx.server.on('/api/vue/ops/withdrawals/W7/reject', () => envelope({ orderNo: 'W7', status: 'rejected', position: 9 }));
     renderPage('/ops/withdrawals', WithdrawalReviewPage);
     await user.click(await screen.findByTestId('ops-withdrawal-reject'));
     await user.type(screen.getByTestId('ops-withdrawal-reject-remark'), 'wrong card');
     await user.click(screen.getByTestId('ops-withdrawal-reject-confirm'));
-    await waitFor(() => expect(shown).toContain('已駁回'));
+    await waitFor(() => expect(ctx.shown).toContain('已駁回'));
     await user.click(screen.getByTestId('ops-withdrawal-tab-rejected'));
     const done = await screen.findByTestId('ops-withdrawal');
     await waitFor(() => expect(screen.getByTestId('ops-withdrawal')).toHaveAttribute('data-status', 'rejected'));

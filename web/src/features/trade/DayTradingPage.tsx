@@ -8,22 +8,12 @@ import { formatPrice } from '@/domain/market/format';
 import { useDayTrading, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
+import { Kv } from './Kv';
 import { sizeOf } from './ticket';
 import './trade.css';
 
 type Tab = 'transactions' | 'details' | 'applied';
 const TABS: Tab[] = ['transactions', 'details', 'applied'];
-
-function Kv({ label, value, cls = '', testId }: { label: string; value: string; cls?: string; testId?: string }) {
-  return (
-    <div className="kv">
-      <span>{label}</span>
-      <span className={`num ${cls}`} data-testid={testId}>
-        {value}
-      </span>
-    </div>
-  );
-}
 
 function OrderRow({ o }: { o: TradeOrder }) {
   const t = useTradeT();

@@ -6,19 +6,9 @@ import { formatPrice } from '@/domain/market/format';
 import { usePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
+import { Kv } from './Kv';
 import { sizeOf } from './ticket';
 import './trade.css';
-
-function Kv({ label, value, cls = '', testId }: { label: string; value: string; cls?: string; testId: string }) {
-  return (
-    <div className="kv">
-      <span>{label}</span>
-      <span className={`num ${cls}`} data-testid={testId}>
-        {value}
-      </span>
-    </div>
-  );
-}
 
 /** One position: /position/positionDetail?id= */
 export default function PositionDetailPage() {

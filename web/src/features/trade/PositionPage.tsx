@@ -10,22 +10,12 @@ import { toast } from '@/lib/toast';
 import { tradeApi, useOrders, usePositions, useTradeChanged, type CloseRequest, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
+import { Kv } from './Kv';
 import { sizeOf } from './ticket';
 import './trade.css';
 
 type Tab = 'holdings' | 'orders' | 'terminated';
 const TABS: Tab[] = ['holdings', 'orders', 'terminated'];
-
-function Kv({ label, value, cls = '', testId }: { label: string; value: string; cls?: string; testId?: string }) {
-  return (
-    <div className="kv">
-      <span>{label}</span>
-      <span className={`num ${cls}`} data-testid={testId}>
-        {value}
-      </span>
-    </div>
-  );
-}
 
 function Holding({ p, onClose }: { p: TradePosition; onClose: (p: TradePosition) => void }) {
   const t = useTradeT();

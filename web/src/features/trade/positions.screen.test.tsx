@@ -1,10 +1,7 @@
 import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { Dialog } from 'antd-mobile';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
-import { saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import PositionPage from './PositionPage';
 
 const position = (over: Record<string, unknown>) => ({
@@ -63,32 +60,17 @@ const order = {
 };
 const page = (items: unknown[]) => envelope({ items, page: 1, hasMore: false });
 
-let server: ReturnType<typeof apiMock>;
-let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
+const ctx = useScreenTest({ account: '0912345678', confirm: true });
 beforeEach(() => {
-  resetClientState();
-  saveSession({ token: 'tok', account: '0912345678' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  vi.spyOn(toast, 'show').mockImplementation(() => {});
-  asked = undefined;
-  vi.spyOn(Dialog, 'confirm').mockImplementation((p) => {
-    asked = p;
-    return Promise.resolve(true);
-  });
-  server.on('/api/vue/trade/positions?status=holding', () => page([position({})]));
+  ctx.server.on('/api/vue/trade/positions?status=holding', () => page([position({})]));
   // The working order's position, before any share filled.
-  server.on('/api/vue/trade/positions?status=pending', () => page([position({ id: 'T2', orderNo: 'T2', symbol: '2317', name: '鴻海', status: 'pending', shares: 0, lots: '0' })]));
-  server.on('/api/vue/trade/positions?status=closed', () => page([position({ id: 'T0', status: 'closed', profit: '-1234.00', exitPrice: '990.00', tax: '5940.00' })]));
-  server.on('/api/vue/trade/orders?status=working', () => page([order]));
-  server.on('/api/vue/user/info', () => envelope({}));
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
+  ctx.server.on('/api/vue/trade/positions?status=pending', () => page([position({ id: 'T2', orderNo: 'T2', symbol: '2317', name: '鴻海', status: 'pending', shares: 0, lots: '0' })]));
+  ctx.server.on('/api/vue/trade/positions?status=closed', () => page([position({ id: 'T0', status: 'closed', profit: '-1234.00', exitPrice: '990.00', tax: '5940.00' })]));
+  ctx.server.on('/api/vue/trade/orders?status=working', () => page([order]));
+  ctx.server.on('/api/vue/user/info', () => envelope({}));
 });
 
-const postsTo = (path: string) => server.calls.filter((c) => c.init.method === 'POST' && new URL(c.url, 'http://x').pathname === path);
+const postsTo = (path: string) => ctx.server.calls.filter((c) => c.init.method === 'POST' && new URL(c.url, 'http://x').pathname === path);
 
 describe('positions', () => {
   it('shows live profit in red, closes part of a holding after confirming', async () => {
@@ -97,13 +79,13 @@ describe('positions', () => {
     expect(within(row).getByTestId('position-profit')).toHaveTextContent('8,271.00');
     expect(within(row).getByTestId('position-profit')).toHaveClass('up');
     fireEvent.click(within(row).getByTestId('position-close'));
-    expect(asked).toBeDefined();
+    expect(ctx.asked).toBeDefined();
     // The dialog's content holds the quantity field (all 2 lots by default); close 1.
-    const content = render(<>{asked!.content}</>);
+    const content = render(<>{ctx.asked!.content}</>);
     fireEvent.change(content.getByTestId('close-qty'), { target: { value: '1' } });
-    server.on('/api/vue/trade/positions/T1/close', () => envelope({ orderNo: 'C1', status: 'filled', positionId: 'T1', filled: 1000, position: 7 }));
+    ctx.server.on('/api/vue/trade/positions/T1/close', () => envelope({ orderNo: 'C1', status: 'filled', positionId: 'T1', filled: 1000, position: 7 }));
     await act(async () => {
-      await asked!.onConfirm?.();
+      await ctx.asked!.onConfirm?.();
     });
     await waitFor(() => expect(postsTo('/api/vue/trade/positions/T1/close')).toHaveLength(1));
     expect(JSON.parse(String(postsTo('/api/vue/trade/positions/T1/close')[0]!.init.body))).toEqual({ type: 'market', lots: 1 });
@@ -128,9 +110,9 @@ describe('positions', () => {
     expect(o).toHaveAttribute('data-order-no', 'T2');
     fireEvent.click(within(o).getByTestId('order-cancel'));
     expect(postsTo('/api/vue/trade/orders/T2/cancel')).toHaveLength(0);
-    server.on('/api/vue/trade/orders/T2/cancel', () => envelope({ orderNo: 'T2', status: 'cancelled', position: 8 }));
+    ctx.server.on('/api/vue/trade/orders/T2/cancel', () => envelope({ orderNo: 'T2', status: 'cancelled', position: 8 }));
     await act(async () => {
-      await asked!.onConfirm?.();
+      await ctx.asked!.onConfirm?.();
     });
     await waitFor(() => expect(postsTo('/api/vue/trade/orders/T2/cancel')).toHaveLength(1));
 

@@ -1,13 +1,10 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
-import { Dialog } from 'antd-mobile';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
 import { SocketManager } from '@/lib/socket/manager';
-import { saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
 import { FakeSocket } from '@/test/fakeSocket';
 import { quote } from '@/test/market';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import OrderTicketPage from './OrderTicketPage';
 
 let socket: SocketManager;
@@ -38,32 +35,19 @@ const rules = {
 };
 const info = { account: '0912345678', role: 'member', realNameStatus: 'verified', inviteCode: 'X', fundPasswordSet: true, flags: [], assets: { total: '2000000', available: '2000000.00', frozen: '0', profit: '0', usd: '0' } };
 
-let server: ReturnType<typeof apiMock>;
-let asked: Parameters<typeof Dialog.confirm>[0] | undefined;
+const ctx = useScreenTest({ account: '0912345678', confirm: true });
 beforeEach(() => {
-  resetClientState();
   FakeSocket.reset();
   socket = new SocketManager({ url: () => 'ws://test/api/vue/ws', create: (u) => new FakeSocket(u) });
-  saveSession({ token: 'tok', account: '0912345678' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  vi.spyOn(toast, 'show').mockImplementation(() => {});
-  asked = undefined;
-  vi.spyOn(Dialog, 'confirm').mockImplementation((p) => {
-    asked = p;
-    return Promise.resolve(true);
-  });
-  server.on('/api/vue/market/stocks/2330', () => envelope({ ...quote({ symbol: '2330' }), session: { phase: 'continuous', open: true, demo: true } }));
-  server.on('/api/vue/trade/rules', () => envelope(rules));
-  server.on('/api/vue/user/info', () => envelope(info));
+  ctx.server.on('/api/vue/market/stocks/2330', () => envelope({ ...quote({ symbol: '2330' }), session: { phase: 'continuous', open: true, demo: true } }));
+  ctx.server.on('/api/vue/trade/rules', () => envelope(rules));
+  ctx.server.on('/api/vue/user/info', () => envelope(info));
 });
 afterEach(() => {
   socket.dispose();
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
 });
 
-const posts = () => server.calls.filter((c) => c.init.method === 'POST' && new URL(c.url, 'http://x').pathname === '/api/vue/trade/orders');
+const posts = () => ctx.server.calls.filter((c) => c.init.method === 'POST' && new URL(c.url, 'http://x').pathname === '/api/vue/trade/orders');
 
 describe('order ticket', () => {
   it('estimates with the published rules, checks the price before sending, confirms, then sends', async () => {
@@ -86,7 +70,7 @@ describe('order ticket', () => {
     fireEvent.change(screen.getByTestId('ticket-price'), { target: { value: '1180' } });
     fireEvent.click(screen.getByTestId('ticket-submit'));
     expect(screen.getByTestId('form-error').textContent).toMatch(/1,175\.00/);
-    expect(asked).toBeUndefined();
+    expect(ctx.asked).toBeUndefined();
     expect(posts()).toHaveLength(0);
 
     // The stepper moves one tick.
@@ -94,13 +78,13 @@ describe('order ticket', () => {
     fireEvent.click(screen.getByTestId('ticket-price-up'));
     expect(screen.getByTestId('ticket-price')).toHaveValue('1090.00');
 
-    server.on('/api/vue/trade/orders', () => envelope({ orderNo: 'T1', status: 'pending', positionId: 'T1', filled: 0, position: 42 }));
+    ctx.server.on('/api/vue/trade/orders', () => envelope({ orderNo: 'T1', status: 'pending', positionId: 'T1', filled: 0, position: 42 }));
     fireEvent.click(screen.getByTestId('ticket-submit'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('');
-    expect(asked).toBeDefined();
+    expect(ctx.asked).toBeDefined();
     expect(posts()).toHaveLength(0);
     await act(async () => {
-      await asked!.onConfirm?.();
+      await ctx.asked!.onConfirm?.();
     });
     await waitFor(() => expect(screen.getByTestId('landed')).toHaveTextContent('/position/position'));
     const [call] = posts();

@@ -1,11 +1,9 @@
 import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
+import { describe, expect, it } from 'vitest';
 import { setLanguage } from '@/lib/i18n';
-import { saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import LanguagePage from './LanguagePage';
 import LoginPasswordPage from './LoginPasswordPage';
 import SetPasswordPage from './SetPasswordPage';
@@ -22,22 +20,7 @@ const info = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-let server: ReturnType<typeof apiMock>;
-let shown: string[];
-beforeEach(() => {
-  resetClientState();
-  saveSession({ token: 'tok', account: '0912345678' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  shown = [];
-  vi.spyOn(toast, 'show').mockImplementation((text: string) => {
-    shown.push(text);
-  });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const ctx = useScreenTest({ account: '0912345678' });
 
 /** PasscodeInput keeps a hidden native input; typing goes there. */
 function typePasscode(testId: string, digits: string) {
@@ -47,7 +30,7 @@ function typePasscode(testId: string, digits: string) {
 
 describe('mine', () => {
   it('shows the assets, the badge, and red/green profit', async () => {
-    server.on('/api/vue/user/info', () => envelope(info()));
+    ctx.server.on('/api/vue/user/info', () => envelope(info()));
     renderPage('/user/usercenter', UserCenterPage);
     expect(screen.getByTestId('asset-total')).toHaveTextContent('--');
     await waitFor(() => expect(screen.getByTestId('asset-total')).toHaveTextContent('12,345.60'));
@@ -61,7 +44,7 @@ describe('mine', () => {
   });
 
   it('labels total assets as every currency in NT$, in both languages', async () => {
-    server.on('/api/vue/user/info', () => envelope(info()));
+    ctx.server.on('/api/vue/user/info', () => envelope(info()));
     renderPage('/user/usercenter', UserCenterPage);
     expect(screen.getByTestId('asset-total-label')).toHaveTextContent('總資產（全幣別折合NT$）');
     await act(() => setLanguage('en'));
@@ -72,7 +55,7 @@ describe('mine', () => {
 describe('login password form', () => {
   it('validates, then changes and sends the member to log in again', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/user/password', () => envelope({ position: 3 }, 1, 'password_changed'));
+    ctx.server.on('/api/vue/user/password', () => envelope({ position: 3 }, 1, 'password_changed'));
     renderPage('/user/loginPassword', LoginPasswordPage);
     await user.click(screen.getByTestId('pwd-submit'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('請輸入舊密碼');
@@ -81,21 +64,21 @@ describe('login password form', () => {
     await user.type(screen.getByTestId('pwd-confirm'), 'newpass2');
     await user.click(screen.getByTestId('pwd-submit'));
     expect(screen.getByTestId('form-error')).toHaveTextContent('兩次輸入的密碼不一致');
-    expect(server.calls).toEqual([]);
+    expect(ctx.server.calls).toEqual([]);
     await user.clear(screen.getByTestId('pwd-confirm'));
     await user.type(screen.getByTestId('pwd-confirm'), 'newpass1');
     await user.click(screen.getByTestId('pwd-submit'));
     expect(await screen.findByTestId('landed')).toHaveTextContent('/login/login');
     expect(localStorage.getItem('tokend')).toBeNull();
-    expect(JSON.parse(server.calls[0]!.init.body as string)).toEqual({ oldPassword: 'demo1234', newPassword: 'newpass1', confirmPassword: 'newpass1' });
+    expect(JSON.parse(ctx.server.calls[0]!.init.body as string)).toEqual({ oldPassword: 'demo1234', newPassword: 'newpass1', confirmPassword: 'newpass1' });
   });
 });
 
 describe('fund password form', () => {
   it('sets the first fund password with the login password', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/user/info', () => envelope(info()));
-    server.on('/api/vue/user/fundPassword', () => envelope({ position: 4 }));
+    ctx.server.on('/api/vue/user/info', () => envelope(info()));
+    ctx.server.on('/api/vue/user/fundPassword', () => envelope({ position: 4 }));
     renderPage('/user/setPassword', SetPasswordPage);
     const form = await screen.findByTestId('fund-password-form');
     expect(form).toHaveAttribute('data-mode', 'set');
@@ -109,23 +92,23 @@ describe('fund password form', () => {
     expect(screen.getByTestId('form-error')).toHaveTextContent('兩次輸入的密碼不一致');
     act(() => typePasscode('fund-confirm', '123456'));
     await user.click(screen.getByTestId('fund-submit'));
-    await waitFor(() => expect(shown).toContain('資金密碼已儲存'));
-    const call = server.calls.find((c) => c.url === '/api/vue/user/fundPassword')!;
+    await waitFor(() => expect(ctx.shown).toContain('資金密碼已儲存'));
+    const call = ctx.server.calls.find((c) => c.url === '/api/vue/user/fundPassword')!;
     expect(JSON.parse(call.init.body as string)).toEqual({ loginPassword: 'demo1234', fundPassword: '123456', confirmFundPassword: '123456' });
   });
 
   it('changes it with the old fund password once set', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/user/info', () => envelope(info({ fundPasswordSet: true })));
-    server.on('/api/vue/user/fundPassword/change', () => envelope(null, 0, 'fund_password_wrong', 422));
+    ctx.server.on('/api/vue/user/info', () => envelope(info({ fundPasswordSet: true })));
+    ctx.server.on('/api/vue/user/fundPassword/change', () => envelope(null, 0, 'fund_password_wrong', 422));
     renderPage('/user/setPassword', SetPasswordPage);
     expect(await screen.findByTestId('fund-password-form')).toHaveAttribute('data-mode', 'change');
     act(() => typePasscode('fund-old', '111111'));
     act(() => typePasscode('fund-new', '123456'));
     act(() => typePasscode('fund-confirm', '123456'));
     await user.click(screen.getByTestId('fund-submit'));
-    await waitFor(() => expect(shown).toEqual(['資金密碼錯誤']));
-    const call = server.calls.find((c) => c.url === '/api/vue/user/fundPassword/change')!;
+    await waitFor(() => expect(ctx.shown).toEqual(['資金密碼錯誤']));
+    const call = ctx.server.calls.find((c) => c.url === '/api/vue/user/fundPassword/change')!;
     expect(JSON.parse(call.init.body as string)).toEqual({ oldFundPassword: '111111', fundPassword: '123456', confirmFundPassword: '123456' });
   });
 });

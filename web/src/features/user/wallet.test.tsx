@@ -1,11 +1,10 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { Dialog } from 'antd-mobile';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { resetClientState } from '@/lib/api/client';
+import { describe, expect, it, vi } from 'vitest';
 import { reloadSession, saveSession } from '@/lib/session';
-import { toast } from '@/lib/toast';
-import { apiMock, envelope, renderPage } from '@/test/render';
+import { envelope, renderPage } from '@/test/render';
+import { useScreenTest } from '@/test/screen';
 import BankCardPage from './BankCardPage';
 import CreditRulePage from './CreditRulePage';
 import RealNamePage from './RealNamePage';
@@ -29,38 +28,22 @@ const info = {
 // Typing into several fields is slow on a busy machine.
 const SLOW = 30_000;
 
-let server: ReturnType<typeof apiMock>;
-let shown: string[];
-beforeEach(() => {
-  resetClientState();
-  saveSession({ token: 'tok', account: '0912345678' });
-  server = apiMock();
-  vi.stubGlobal('fetch', server.fetch);
-  vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: vi.fn(() => 'blob:x'), revokeObjectURL: vi.fn() }));
-  shown = [];
-  vi.spyOn(toast, 'show').mockImplementation((text: string) => {
-    shown.push(text);
-  });
-});
-afterEach(() => {
-  vi.unstubAllGlobals();
-  vi.restoreAllMocks();
-});
+const ctx = useScreenTest({ account: '0912345678', objectUrls: true });
 
 const png = (name: string) => new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, name.length])], name, { type: 'image/png' });
-const body = (url: string) => JSON.parse(server.calls.find((c) => c.url === url)!.init.body as string) as unknown;
+const body = (url: string) => JSON.parse(ctx.server.calls.find((c) => c.url === url)!.init.body as string) as unknown;
 
 describe('real-name verification', () => {
   it('validates name, ID number (check digit) and both photos, then submits', async () => {
     const user = userEvent.setup();
     let submitted = false;
-    server.on('/api/vue/user/realname', () => {
-      if (server.calls.at(-1)!.init.method !== 'POST') return envelope(submitted ? { ...verified, status: 'pending', name: '王小明' } : unverified);
+    ctx.server.on('/api/vue/user/realname', () => {
+      if (ctx.server.calls.at(-1)!.init.method !== 'POST') return envelope(submitted ? { ...verified, status: 'pending', name: '王小明' } : unverified);
       submitted = true;
       return envelope({ status: 'pending', position: 7 }, 1, 'realname_submitted');
     });
     let n = 0;
-    server.on('/api/vue/files', () => envelope({ id: `file${++n}` }));
+    ctx.server.on('/api/vue/files', () => envelope({ id: `file${++n}` }));
     renderPage('/user/bandCard', RealNamePage);
     await screen.findByTestId('realname-form');
     expect(screen.getByTestId('realname-status')).toHaveAttribute('data-status', 'unverified');
@@ -81,14 +64,14 @@ describe('real-name verification', () => {
     await user.type(screen.getByTestId('realname-id'), 'A123456789');
     await user.click(screen.getByTestId('realname-submit'));
     expect(error()).toHaveTextContent('請上傳身分證正反面照片');
-    expect(server.calls.filter((c) => c.url === '/api/vue/user/realname' && c.init.method === 'POST')).toHaveLength(0);
+    expect(ctx.server.calls.filter((c) => c.url === '/api/vue/user/realname' && c.init.method === 'POST')).toHaveLength(0);
 
     await user.upload(screen.getByTestId('realname-front').querySelector('input[type=file]') as HTMLInputElement, png('front.png'));
     await user.upload(screen.getByTestId('realname-back').querySelector('input[type=file]') as HTMLInputElement, png('back.png'));
-    await waitFor(() => expect(server.calls.filter((c) => c.url === '/api/vue/files')).toHaveLength(2));
+    await waitFor(() => expect(ctx.server.calls.filter((c) => c.url === '/api/vue/files')).toHaveLength(2));
     await user.click(screen.getByTestId('realname-submit'));
-    await waitFor(() => expect(shown).toContain('已提交，等待審核'));
-    const post = server.calls.find((c) => c.url === '/api/vue/user/realname' && c.init.method === 'POST')!;
+    await waitFor(() => expect(ctx.shown).toContain('已提交，等待審核'));
+    const post = ctx.server.calls.find((c) => c.url === '/api/vue/user/realname' && c.init.method === 'POST')!;
     expect(JSON.parse(post.init.body as string)).toEqual({ name: '王小明', idNumber: 'A123456789', frontFileId: 'file1', backFileId: 'file2' });
     expect(post.init.headers['Idempotency-Key']).toBeTruthy();
     // The status is read again (after the command's position): under review, no form.
@@ -97,7 +80,7 @@ describe('real-name verification', () => {
   }, SLOW);
 
   it('shows the reason of a rejection with the form to submit again', async () => {
-    server.on('/api/vue/user/realname', () => envelope({ ...verified, status: 'rejected', remark: 'photo blurry' }));
+    ctx.server.on('/api/vue/user/realname', () => envelope({ ...verified, status: 'rejected', remark: 'photo blurry' }));
     renderPage('/user/bandCard', RealNamePage);
     expect(await screen.findByTestId('realname-remark')).toHaveTextContent('photo blurry');
     expect(screen.getByTestId('realname-badge')).toHaveTextContent('未通過');
@@ -105,7 +88,7 @@ describe('real-name verification', () => {
   });
 
   it('shows the masked ID number once verified, and no form', async () => {
-    server.on('/api/vue/user/realname', () => envelope(verified));
+    ctx.server.on('/api/vue/user/realname', () => envelope(verified));
     renderPage('/user/bandCard', RealNamePage);
     expect(await screen.findByTestId('realname-id-masked')).toHaveTextContent('A12****789');
     expect(screen.getByTestId('realname-badge')).toHaveTextContent('已認證');
@@ -115,7 +98,7 @@ describe('real-name verification', () => {
 
 describe('bank cards', () => {
   it('asks for verification first', async () => {
-    server.on('/api/vue/user/realname', () => envelope({ ...verified, status: 'pending' }));
+    ctx.server.on('/api/vue/user/realname', () => envelope({ ...verified, status: 'pending' }));
     renderPage('/user/WithCard', WithCardPage);
     const gate = await screen.findByTestId('card-needs-verification');
     expect(gate).toHaveTextContent('實名認證審核中');
@@ -123,10 +106,10 @@ describe('bank cards', () => {
     expect(screen.queryByTestId('card-form')).toBeNull();
   });
 
-  it('validates the card as the server does, with the verified name as holder', async () => {
+  it('validates the card as the ctx.server does, with the verified name as holder', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/user/realname', () => envelope(verified));
-    server.on('/api/vue/user/cards', () => envelope({ id: 'c2', last4: '5678', position: 9 }));
+    ctx.server.on('/api/vue/user/realname', () => envelope(verified));
+    ctx.server.on('/api/vue/user/cards', () => envelope({ id: 'c2', last4: '5678', position: 9 }));
     renderPage('/user/WithCard', WithCardPage);
     await screen.findByTestId('card-form');
     expect(screen.getByTestId('card-holderName')).toHaveValue('Wang Hsiao-ming');
@@ -152,7 +135,7 @@ describe('bank cards', () => {
     await user.type(screen.getByTestId('card-holderName'), 'wang hsiao-ming');
     await user.type(screen.getByTestId('card-ifsc'), 'sbin0001234');
     await user.click(screen.getByTestId('card-submit'));
-    await waitFor(() => expect(shown).toContain('銀行卡已綁定'));
+    await waitFor(() => expect(ctx.shown).toContain('銀行卡已綁定'));
     expect(body('/api/vue/user/cards')).toEqual({
       holderName: 'wang hsiao-ming',
       bankName: 'Bank of Taiwan',
@@ -165,8 +148,8 @@ describe('bank cards', () => {
 
   it('lists cards masked and unbinds after confirmation', async () => {
     const user = userEvent.setup();
-    server.on('/api/vue/user/cards/c1', () => envelope({ position: 12 }, 1, 'card_unbound'));
-    server.on('/api/vue/user/cards', () => envelope([card]));
+    ctx.server.on('/api/vue/user/cards/c1', () => envelope({ position: 12 }, 1, 'card_unbound'));
+    ctx.server.on('/api/vue/user/cards', () => envelope([card]));
     renderPage('/user/BankCard', BankCardPage);
     const item = await screen.findByTestId('bank-card');
     expect(within(item).getByTestId('bank-card-number')).toHaveTextContent('**** 6789');
@@ -178,16 +161,16 @@ describe('bank cards', () => {
     });
     await user.click(within(item).getByTestId('bank-card-unbind'));
     expect(asked?.content).toBe('確定解除綁定 Bank of Taiwan 尾號 6789 的銀行卡？');
-    expect(server.calls.some((c) => c.init.method === 'DELETE')).toBe(false);
+    expect(ctx.server.calls.some((c) => c.init.method === 'DELETE')).toBe(false);
     await asked?.onConfirm?.();
-    await waitFor(() => expect(shown).toContain('已解除綁定'));
-    const del = server.calls.find((c) => c.init.method === 'DELETE')!;
+    await waitFor(() => expect(ctx.shown).toContain('已解除綁定'));
+    const del = ctx.server.calls.find((c) => c.init.method === 'DELETE')!;
     expect(del.url).toBe('/api/vue/user/cards/c1');
     expect(del.init.headers['Idempotency-Key']).toBeTruthy();
   }, SLOW);
 
   it('shows the empty state', async () => {
-    server.on('/api/vue/user/cards', () => envelope([]));
+    ctx.server.on('/api/vue/user/cards', () => envelope([]));
     renderPage('/user/BankCard', BankCardPage);
     expect(await screen.findByTestId('list-empty')).toHaveTextContent('尚未綁定銀行卡');
   });
@@ -195,7 +178,7 @@ describe('bank cards', () => {
 
 describe('mine and the credit rule', () => {
   it('shows the badge, the credit score, the USD amount and the money buttons', async () => {
-    server.on('/api/vue/user/info', () => envelope(info));
+    ctx.server.on('/api/vue/user/info', () => envelope(info));
     renderPage('/user/usercenter', UserCenterPage);
     await waitFor(() => expect(screen.getByTestId('verification-badge')).toHaveAttribute('data-status', 'pending'));
     expect(screen.getByTestId('verification-badge')).toHaveTextContent('審核中');
@@ -207,7 +190,7 @@ describe('mine and the credit rule', () => {
   it('shows a member no ops menus even when the browser stores role=ops', async () => {
     localStorage.setItem('role', 'ops');
     reloadSession();
-    server.on('/api/vue/user/info', () => envelope(info));
+    ctx.server.on('/api/vue/user/info', () => envelope(info));
     renderPage('/user/usercenter', UserCenterPage);
     await screen.findByTestId('menu-bank-cards');
     for (const id of ['menu-ops-realname', 'menu-ops-deposits', 'menu-ops-withdrawals', 'menu-audit']) expect(screen.queryByTestId(id)).toBeNull();
@@ -215,7 +198,7 @@ describe('mine and the credit rule', () => {
 
   it('hides the member money entries from ops and shows the review queues', async () => {
     saveSession({ token: 'tok', account: 'ops' });
-    server.on('/api/vue/user/info', () => envelope({ ...info, account: 'ops', role: 'ops' }));
+    ctx.server.on('/api/vue/user/info', () => envelope({ ...info, account: 'ops', role: 'ops' }));
     renderPage('/user/usercenter', UserCenterPage);
     await screen.findByTestId('menu-ops-realname');
     expect(screen.getByTestId('menu-ops-withdrawals')).toBeInTheDocument();
@@ -224,10 +207,10 @@ describe('mine and the credit rule', () => {
   });
 
   it('publishes the rule and lists every change with its reason', async () => {
-    server.on('/api/vue/user/creditRule', () =>
+    ctx.server.on('/api/vue/user/creditRule', () =>
       envelope({ score: 95, start: 100, min: 0, max: 100, withdrawThreshold: 60, changes: [{ reason: 'deposit_approved', delta: 1 }, { reason: 'deposit_rejected', delta: -5 }] }),
     );
-    server.on('/api/vue/funds/records', () =>
+    ctx.server.on('/api/vue/funds/records', () =>
       envelope({
         items: [{ orderNo: 'credit-9', type: 'credit', currency: '', amount: '-5', status: 'completed', remark: 'deposit_rejected', channelName: '', proofFileId: '', creditScore: 95, createdAt: '2026-01-02T01:00:00Z', updatedAt: '2026-01-02T01:00:00Z' }],
         page: 1,
@@ -242,6 +225,6 @@ describe('mine and the credit rule', () => {
     const change = await screen.findByTestId('credit-change');
     expect(change).toHaveTextContent('儲值審核駁回');
     expect(change).toHaveTextContent('變動後 95 分');
-    expect(server.calls.some((c) => c.url === '/api/vue/funds/records?type=credit&page=1&size=50')).toBe(true);
+    expect(ctx.server.calls.some((c) => c.url === '/api/vue/funds/records?type=credit&page=1&size=50')).toBe(true);
   });
 });
