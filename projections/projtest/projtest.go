@@ -187,3 +187,24 @@ func MustBalance(t testing.TB, db *projections.ReadDB, memberID, currency, avail
 		t.Fatalf("balance %s %s = %s/%s, want %s/%s", memberID, currency, b.Available, b.Frozen, available, frozen)
 	}
 }
+
+// OneByOne applies the whole log to a fresh read database one event per page and fails t unless
+// the read model p equals its replay: a projector's page fold must agree with applying each event
+// on its own. It returns the database for the capability's own checks.
+func (e *Env) OneByOne(p *projections.Projector) *projections.ReadDB {
+	e.T.Helper()
+	ctx := context.Background()
+	log, err := e.Store.ReadAll(ctx, 0, 1000)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	db := e.Open()
+	if err := db.ApplyOneByOne(ctx, p, log); err != nil {
+		e.T.Fatal(err)
+	}
+	diffs, err := projections.NewRunner(db, e.Store, nil, nil).Compare(ctx, p.Name)
+	if err != nil || len(diffs) > 0 {
+		e.T.Fatalf("Compare(%s): %v %v", p.Name, diffs, err)
+	}
+	return db
+}
