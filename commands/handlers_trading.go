@@ -240,6 +240,9 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 		}
 		pos := tradingPart.Of(a).positions[positionID]
 		if pos == nil {
+			if key, due := a.NotYetTradable(positionID, c.Now); due {
+				return nil, Rule(key)
+			}
 			return nil, NotFound(KeyPositionNotFound)
 		}
 		if e := facts.refuse(); e != nil {
