@@ -127,13 +127,16 @@ func decideDraw(s *issue, seed string, applications []string, now time.Time) ([]
 //     way (the published rule: unpaid by the refund day gives the allotment up).
 //   - allot: a paid winner's shares arrive in the member's shares account.
 func decideStep(a *application, appNo string, l commands.Ledger, available decimal.Decimal, is issueFacts, step string, now time.Time) ([]events.Payload, error) {
+	if !slices.Contains(ipo.Steps[1:], step) {
+		return nil, commands.Invalid(commands.KeyInvalidRequest)
+	}
 	if a == nil || a.issueID != is.ev.IssueID {
 		return nil, commands.NotFound(KeyNotFound)
 	}
 	if !is.drawn {
 		return nil, nil
 	}
-	if at := is.cal.At(step); at.IsZero() || now.Before(at) {
+	if now.Before(is.cal.At(step)) {
 		return nil, commands.Rule(KeyNotStarted)
 	}
 	won, c := is.won(appNo), is.currency
@@ -167,7 +170,7 @@ func decideStep(a *application, appNo string, l commands.Ledger, available decim
 			Security: sec, Shares: a.shares, Price: is.ev.Price, Basis: a.amount, ListingDate: is.ev.ListingDate,
 			Postings: events.TransferShares(events.HouseSubscriptionShares, events.MemberAccount(l.MemberID, events.KindShares), sec, a.shares)}}, nil
 	}
-	return nil, commands.Invalid(commands.KeyInvalidRequest)
+	return nil, nil
 }
 
 // nonZero drops a transfer of nothing (a zero fee): a posting of zero is refused.
