@@ -17,6 +17,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
@@ -42,6 +43,7 @@ type server struct {
 	mkt      *market.Service
 	ws       *wsHub
 	trade    *engine.Engine
+	lottery  *subscription.Commands
 
 	loginAccount, loginIP, registerIP *limiter
 	uploadMember                      *limiter

@@ -19,6 +19,7 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
@@ -79,6 +80,8 @@ type Stack struct {
 	ownsMkt  bool
 	ws       *wsHub
 	trade    *engine.Engine
+	lottery  *subscription.Commands
+	ipo      *subscription.Calendar
 	handler  http.Handler
 	idem     *idemRecords
 	decodes  decodeGate
@@ -139,6 +142,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Trading:      cfg.Trading,
 		UploadQuota:  cfg.UploadQuota,
 	})
+	lottery := subscription.New(cmd, subscription.SealerSeeds(sealer))
 	st := &Stack{
 		Store:    store,
 		Read:     read,
@@ -150,6 +154,9 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		sealer:   sealer,
 		ownsMkt:  owns,
 		trade: engine.New(engine.Config{Commands: cmd, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+			Registerer: reg}),
+		lottery: lottery,
+		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
 	srv := st.newServer()
@@ -187,6 +194,7 @@ func (st *Stack) newServer() *server {
 		mkt:          st.Market,
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
+		lottery:      st.lottery,
 	}
 }
 
@@ -211,6 +219,11 @@ func (st *Stack) Run(ctx context.Context) error {
 	wg.Go(func() {
 		if err := st.trade.Run(ctx); err != nil {
 			st.cfg.Logger.Error("matching engine stopped", "err", err)
+		}
+	})
+	wg.Go(func() {
+		if err := st.ipo.Run(ctx); err != nil {
+			st.cfg.Logger.Error("subscription calendar stopped", "err", err)
 		}
 	})
 	if st.ownsMkt {

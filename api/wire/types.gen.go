@@ -2096,9 +2096,6 @@ type SetFundPasswordRequest struct {
 
 // SubscriptionApplication defines model for SubscriptionApplication.
 type SubscriptionApplication struct {
-	// Account the member's login account (ops only)
-	Account *string `json:"account,omitempty"`
-
 	// Allotted shares delivered on the listing date
 	Allotted int64 `json:"allotted"`
 

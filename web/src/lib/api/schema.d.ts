@@ -1147,7 +1147,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * @description Role auditor (and ops) only. Re-runs the issue's draw from the event log: the applications
+         * @description Role auditor only. Re-runs the issue's draw from the event log: the applications
          *     recorded on the members' account streams, sorted; the revealed seed against the commitment
          *     published when the issue was listed; the winners the seed draws against the recorded ones.
          */
@@ -1232,8 +1232,6 @@ export interface components {
         SubscriptionApplication: {
             applicationNo: string;
             issueId: string;
-            /** @description the member's login account (ops only) */
-            account?: string;
             symbol: string;
             name: string;
             /** Format: int64 */
