@@ -98,7 +98,7 @@ var samples = []Payload{
 		Postings: append(Transfer(MemberFrozen(MemberID("0912345678")), MemberAvailable(MemberID("0912345678")), "TWD", decimal.RequireFromString("62500")),
 			Transfer(MemberFrozen(MemberID("0912345678")), HouseFeesRevenue, "TWD", decimal.RequireFromString("20"))...)},
 	SubscriptionAllotted{IssueID: "7795-20261124", ApplicationNo: "S20261124000000000000001", Symbol: "7795", Name: "長廣", Security: "TW:7795",
-		Shares: 1000, Price: decimal.RequireFromString("62.5"), Basis: decimal.RequireFromString("62500"), ListingDate: "2026-12-04",
+		Shares: 1000, Price: decimal.RequireFromString("62.5"), Basis: decimal.RequireFromString("62500"), PaidDate: "2026-12-01", ListingDate: "2026-12-04",
 		Postings: TransferShares(HouseSubscriptionShares, MemberAccount(MemberID("0912345678"), KindShares), "TW:7795", 1000)},
 }
 

@@ -133,7 +133,8 @@ type SubscriptionAllotted struct {
 	Security      string          `json:"security"`
 	Shares        int64           `json:"shares"`
 	Price         decimal.Decimal `json:"price"`
-	Basis         decimal.Decimal `json:"basis"` // what the shares cost: price × shares
+	Basis         decimal.Decimal `json:"basis"`    // what the shares cost: price × shares
+	PaidDate      string          `json:"paidDate"` // the deduction day: the shares were bought then, not on the listing date
 	ListingDate   string          `json:"listingDate"`
 	Postings      []Posting       `json:"postings"`
 }
@@ -153,12 +154,12 @@ type SharesDelivered struct {
 	Name       string
 	Shares     int64
 	Basis      decimal.Decimal
-	Day        string // YYYY-MM-DD (Asia/Taipei): the trading day the position opened
+	Day        string // YYYY-MM-DD (Asia/Taipei): the day the shares were acquired (a sale that day is no day trade unless so)
 }
 
 // Delivered implements DeliversShares.
 func (e SubscriptionAllotted) Delivered() SharesDelivered {
-	return SharesDelivered{PositionID: e.ApplicationNo, Symbol: e.Symbol, Name: e.Name, Shares: e.Shares, Basis: e.Basis, Day: e.ListingDate}
+	return SharesDelivered{PositionID: e.ApplicationNo, Symbol: e.Symbol, Name: e.Name, Shares: e.Shares, Basis: e.Basis, Day: e.PaidDate}
 }
 
 func (SubscriptionIssueListed) EventName() string   { return "SubscriptionIssueListed" }

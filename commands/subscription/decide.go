@@ -167,7 +167,7 @@ func decideStep(a *application, appNo string, l commands.Ledger, available decim
 		}
 		sec := events.Security(is.ev.Market, is.ev.Symbol)
 		return []events.Payload{events.SubscriptionAllotted{IssueID: a.issueID, ApplicationNo: appNo, Symbol: is.ev.Symbol, Name: is.ev.Name,
-			Security: sec, Shares: a.shares, Price: is.ev.Price, Basis: a.amount, ListingDate: is.ev.ListingDate,
+			Security: sec, Shares: a.shares, Price: is.ev.Price, Basis: a.amount, PaidDate: is.ev.DeductionDate, ListingDate: is.ev.ListingDate,
 			Postings: events.TransferShares(events.HouseSubscriptionShares, events.MemberAccount(l.MemberID, events.KindShares), sec, a.shares)}}, nil
 	}
 	return nil, nil

@@ -43,7 +43,9 @@ func TestDecideApply(t *testing.T) {
 	cash := func(s string) commands.Balance { return commands.Balance{Available: decimal.RequireFromString(s)} }
 	open := tp("2026-11-25 10:00")
 	applied := &applications{byNo: map[string]*application{}, byIssue: map[string]string{listing.IssueID: "S1"}}
-	none := func() *applications { return &applications{byNo: map[string]*application{}, byIssue: map[string]string{}} }
+	none := func() *applications {
+		return &applications{byNo: map[string]*application{}, byIssue: map[string]string{}}
+	}
 	cases := []struct {
 		name string
 		apps *applications
