@@ -101,7 +101,7 @@ var applicationsTable = &projections.Table{
 	Name:    "subscription_applications",
 	Cols:    applicationFields.Columns(),
 	Key:     []string{"application_no"},
-	Indexes: []string{"member_id, position", "issue_id, application_no"},
+	Indexes: []string{"member_id, applied_at", "issue_id, application_no"},
 	Fixed:   []string{"issue_id", "member_id", "symbol", "name", "lots", "shares", "price", "amount", "fee", "applied_at"},
 }
 
