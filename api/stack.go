@@ -74,13 +74,14 @@ type Stack struct {
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
+	// Subscription is the new-share lottery's commands (the demo seed lists issues with them).
+	Subscription *subscription.Commands
 
 	cfg      Config
 	sealer   *secret.Sealer
 	ownsMkt  bool
 	ws       *wsHub
 	trade    *engine.Engine
-	lottery  *subscription.Commands
 	ipo      *subscription.Calendar
 	handler  http.Handler
 	idem     *idemRecords
@@ -155,7 +156,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		ownsMkt:  owns,
 		trade: engine.New(engine.Config{Commands: cmd, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
-		lottery: lottery,
+		Subscription: lottery,
 		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
@@ -194,7 +195,7 @@ func (st *Stack) newServer() *server {
 		mkt:          st.Market,
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
-		lottery:      st.lottery,
+		lottery:      st.Subscription,
 	}
 }
 

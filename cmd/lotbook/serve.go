@@ -10,6 +10,7 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/lotbook/lotbook/api"
 	"github.com/lotbook/lotbook/commands"
@@ -83,7 +84,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		log.Info("profiler listening", "addr", "http://"+*pprofAddr+"/debug/pprof/")
 	}
 	if *demo {
-		if err := seed.Demo(ctx, st.Commands); err != nil {
+		if err := errors.Join(seed.Demo(ctx, st.Commands), seed.Issues(ctx, st.Subscription, time.Now())); err != nil {
 			cancel()
 			wg.Wait()
 			return err

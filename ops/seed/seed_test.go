@@ -5,11 +5,14 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
 	"github.com/lotbook/lotbook/ops/seed"
@@ -86,5 +89,53 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		ChannelID: seed.ChannelID, Amount: "1000", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword,
 	}); err != nil {
 		t.Fatalf("deposit on the demo channel: %v", err)
+	}
+}
+
+// TestIssuesCoverEveryStateOnceADay: the demo's new-share issues are in every state today, and
+// seeding again the same day writes nothing.
+func TestIssuesCoverEveryStateOnceADay(t *testing.T) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	sealer, err := secret.NewSealer(secret.DevKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	lot := subscription.New(commands.New(store, commands.Options{PasswordCost: secret.TestCost}), subscription.SealerSeeds(sealer))
+	now := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	if err := seed.Issues(ctx, lot, now); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := store.Head(ctx)
+	if err := seed.Issues(ctx, lot, now.Add(3*time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := store.Head(ctx); again != head {
+		t.Fatalf("seeding again the same day wrote events: %d -> %d", head, again)
+	}
+	all, err := store.ReadAll(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]int{}
+	for _, r := range all {
+		p, err := events.DecodeRecorded(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := p.(events.SubscriptionIssueListed); ok {
+			cal := ipo.Calendar{OpensAt: e.OpensAt, ClosesAt: e.ClosesAt, DrawDate: e.DrawDate, DeductionDate: e.DeductionDate,
+				RefundDate: e.RefundDate, ListingDate: e.ListingDate}
+			states[cal.State(now)]++
+		}
+	}
+	for _, s := range []string{ipo.NotStarted, ipo.ToSubscribe, ipo.Subscribing, ipo.Ended} {
+		if states[s] == 0 {
+			t.Errorf("no demo issue is %s today: %v", s, states)
+		}
 	}
 }
