@@ -193,6 +193,7 @@ const (
 	FundRecordStatusPending   FundRecordStatus = "pending"
 	FundRecordStatusRejected  FundRecordStatus = "rejected"
 	FundRecordStatusUnsettled FundRecordStatus = "unsettled"
+	FundRecordStatusWaived    FundRecordStatus = "waived"
 )
 
 // Valid indicates whether the value is a known member of the FundRecordStatus enum.
@@ -207,6 +208,8 @@ func (e FundRecordStatus) Valid() bool {
 	case FundRecordStatusRejected:
 		return true
 	case FundRecordStatusUnsettled:
+		return true
+	case FundRecordStatusWaived:
 		return true
 	default:
 		return false
@@ -1632,7 +1635,8 @@ type FundRecord struct {
 
 	// Status review states of deposits and withdrawals; completed for exchanges, credit changes and trade
 	// lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
-	// once, and can be withdrawn from that day)
+	// once, and can be withdrawn from that day); waived for the refund lines of a new-share winner
+	// who did not pay by the deduction day
 	Status FundRecordStatus `json:"status"`
 
 	// Symbol trade lines only; remark holds the instrument's name
@@ -1655,7 +1659,8 @@ type FundRecordPage struct {
 
 // FundRecordStatus review states of deposits and withdrawals; completed for exchanges, credit changes and trade
 // lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
-// once, and can be withdrawn from that day)
+// once, and can be withdrawn from that day); waived for the refund lines of a new-share winner
+// who did not pay by the deduction day
 type FundRecordStatus string
 
 // FundRecordType deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what

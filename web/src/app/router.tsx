@@ -5,6 +5,7 @@ import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
 import { opsRoutes } from '@/features/ops/routes';
+import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
@@ -23,6 +24,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...userRoutes,
   ...opsRoutes,
   ...auditRoutes,
+  ...subscriptionRoutes,
 ];
 
 const keepAlive: RouteHandle = { keepAlive: true };

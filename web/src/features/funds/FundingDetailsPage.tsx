@@ -26,6 +26,10 @@ function Line({ label, children, testId }: { label: string; children: React.Reac
 /** The lines of a trade fill (issue 5), labelled by their kind. */
 const TRADE_LINES = new Set(['trade', 'fee', 'tax', 'financing', 'collateral']);
 
+/** The lines of a new-share subscription (issue 11), labelled by their kind. */
+type SubscriptionLine = Extract<FundRecord['type'], `subscription_${string}`>;
+const SUBSCRIPTION_LINES = new Set<string>(['subscription_freeze', 'subscription_payment', 'subscription_fee', 'subscription_postage', 'subscription_refund', 'subscription_allotment'] satisfies SubscriptionLine[]);
+
 function RecordItem({ r }: { r: FundRecord }) {
   const { t } = useTranslation();
   const w = useWalletT();
@@ -59,7 +63,8 @@ function RecordItem({ r }: { r: FundRecord }) {
       <div className="record-row">
         <span className="record-amount num" data-testid="fund-record-amount">
           {TRADE_LINES.has(r.type) ? <span data-testid="fund-record-type">{tt(`fund.${r.type}` as TradeKey)} </span> : null}
-          {r.currency} {money(r.amount)}
+          {SUBSCRIPTION_LINES.has(r.type) ? <span data-testid="fund-record-type">{t(`funds.lines.${r.type as SubscriptionLine}`)} </span> : null}
+          {r.type === 'subscription_allotment' ? t('funds.shares', { n: r.amount.replace(/\.0+$/, '') }) : `${r.currency} ${money(r.amount)}`}
         </span>
         <span className={`badge badge-${r.status}`} data-testid="fund-record-status">
           {t(`funds.status.${r.status}`)}

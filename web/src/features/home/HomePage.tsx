@@ -1,4 +1,4 @@
-import { BillOutline, FileOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
+import { BillOutline, FileOutline, GiftOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
@@ -15,7 +15,7 @@ import { useSession } from '@/lib/session';
 import { useRole, useUserInfo } from '@/lib/user';
 
 interface Shortcut {
-  key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'opsDeposits' | 'auditTimeline';
+  key: 'market' | 'etf' | 'favorites' | 'subscription' | 'deposit' | 'fundRecords' | 'opsDeposits' | 'opsSubscription' | 'auditTimeline' | 'auditDraw';
   to: string;
   icon: ComponentType<{ className?: string }>;
 }
@@ -29,9 +29,12 @@ function shortcutsFor(role: string): Shortcut[] {
     { key: 'fundRecords', to: '/user/FundingDetails', icon: BillOutline },
   ];
   // Favourites are the members' own.
-  if (role === 'member') list.splice(2, 0, { key: 'favorites', to: '/market/favo', icon: StarOutline });
-  if (role === 'ops') list.push({ key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline });
-  if (role === 'auditor') list.push({ key: 'auditTimeline', to: '/audit/timeline', icon: SearchOutline });
+  if (role === 'member') {
+    list.splice(2, 0, { key: 'favorites', to: '/market/favo', icon: StarOutline });
+    list.splice(3, 0, { key: 'subscription', to: '/market/subscribe', icon: GiftOutline });
+  }
+  if (role === 'ops') list.push({ key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline }, { key: 'opsSubscription', to: '/ops/subscription', icon: GiftOutline });
+  if (role === 'auditor') list.push({ key: 'auditTimeline', to: '/audit/timeline', icon: SearchOutline }, { key: 'auditDraw', to: '/audit/subscription', icon: GiftOutline });
   return list;
 }
 

@@ -1553,10 +1553,11 @@ export interface components {
         /**
          * @description review states of deposits and withdrawals; completed for exchanges, credit changes and trade
          *     lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
-         *     once, and can be withdrawn from that day)
+         *     once, and can be withdrawn from that day); waived for the refund lines of a new-share winner
+         *     who did not pay by the deduction day
          * @enum {string}
          */
-        FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled";
+        FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled" | "waived";
         RealNameRequest: {
             /**
              * @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.

@@ -77,6 +77,9 @@ const en: Messages = {
     deposit: 'Deposit',
     fundRecords: 'Fund records',
     opsDeposits: 'Deposit review',
+    subscription: 'Subscription zone',
+    opsSubscription: 'New share issues',
+    auditDraw: 'Draw verification',
     auditTimeline: 'Account audit',
     noticeTitle: 'Notice',
     notice: 'Deposits: Monday to Friday 09:30–19:30 (Taipei time), closed on holidays.',
@@ -182,7 +185,18 @@ const en: Messages = {
       rejected: 'Rejected',
       completed: 'Completed',
       unsettled: 'Settles T+2',
+      waived: 'Waived',
     },
+    /** The lines of a new-share subscription (issue 11). */
+    lines: {
+      subscription_freeze: 'Subscription freeze',
+      subscription_payment: 'Subscription payment',
+      subscription_fee: 'Subscription fee',
+      subscription_postage: 'Winner postage',
+      subscription_refund: 'Subscription refund',
+      subscription_allotment: 'New shares allotted',
+    },
+    shares: '{{n}} shares',
   },
   weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
   ops: {
@@ -338,6 +352,13 @@ const en: Messages = {
     close_submitted: 'Sell order submitted',
     position_locked: 'The position is locked, please sell later',
     sale_not_allowed_yet: 'This position cannot be sold yet (no sale on the same day or before T+N)',
+    subscription_not_started: 'Subscription time has not arrived',
+    subscription_closed: 'Subscription has closed',
+    subscription_channel_not_open: 'The new-share channel is not open: complete real-name verification first',
+    subscription_repeated: 'Only one subscription per new share',
+    subscription_calendar_invalid: 'Dates out of order: window close < draw date <= deduction <= refund <= listing',
+    subscription_issue_exists: 'This issue is already listed',
+    not_yet_listing_time: 'Not yet listing time',
   },
 };
 

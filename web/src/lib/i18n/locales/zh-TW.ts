@@ -76,6 +76,9 @@ const zhTW = {
     fundRecords: '資金紀錄',
     opsDeposits: '儲值審核',
     auditTimeline: '帳戶稽核',
+    subscription: '申購專區',
+    opsSubscription: '新股發行',
+    auditDraw: '抽籤驗證',
     noticeTitle: '公告',
     notice: '儲值時段：週一至週五 09:30–19:30（台北時間），國定假日休息。',
   },
@@ -180,7 +183,18 @@ const zhTW = {
       rejected: '已駁回',
       completed: '已完成',
       unsettled: '待交割（T+2）',
+      waived: '已放棄',
     },
+    /** The lines of a new-share subscription (issue 11). */
+    lines: {
+      subscription_freeze: '申購凍結',
+      subscription_payment: '申購扣款',
+      subscription_fee: '申購處理費',
+      subscription_postage: '中籤郵寄費',
+      subscription_refund: '申購退款',
+      subscription_allotment: '新股撥券',
+    },
+    shares: '{{n}} 股',
   },
   weekdays: ['週日', '週一', '週二', '週三', '週四', '週五', '週六'],
   ops: {
@@ -336,6 +350,13 @@ const zhTW = {
     close_submitted: '賣出申請成功',
     position_locked: '持倉鎖定中，請稍後再賣出',
     sale_not_allowed_yet: '此持倉尚不可賣出（當日或 T+N 前不可賣出）',
+    subscription_not_started: '申購時間未到',
+    subscription_closed: '申購已截止',
+    subscription_channel_not_open: '新股通道未開放，請先完成實名認證',
+    subscription_repeated: '每檔新股限申購一次',
+    subscription_calendar_invalid: '日期順序不正確：截止日 < 抽籤日 ≤ 扣款日 ≤ 退款日 ≤ 上市日',
+    subscription_issue_exists: '此新股已發行',
+    not_yet_listing_time: '尚未到上市時間',
   },
 };
 
