@@ -68,7 +68,7 @@ func TestSubscriptionLottery(t *testing.T) {
 			{"price", "50.001", 400, "price_invalid"},
 			{"price", "-50", 400, "price_invalid"},
 			{"lots", 0, 400, "quantity_invalid"},
-			{"drawDate", "2026-03-03", 400, "subscription_calendar_invalid"},
+			{"drawDate", "2026-03-02", 400, "subscription_calendar_invalid"},
 			{"listingDate", "2026-03-05", 400, "subscription_calendar_invalid"},
 			{"symbol", "9999999", 404, "symbol_not_found"},
 			{"lots", "10", 400, "invalid_request"},

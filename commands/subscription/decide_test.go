@@ -222,7 +222,7 @@ func TestValidateListing(t *testing.T) {
 		{"lots not whole units", mod(func(in *ListIssue) { in.UnitLots = 7 }), commands.KeyQuantityInvalid},
 		{"no lots", mod(func(in *ListIssue) { in.Lots = 0 }), commands.KeyQuantityInvalid},
 		{"absurd lots", mod(func(in *ListIssue) { in.Lots = 1 << 40 }), commands.KeyQuantityInvalid},
-		{"draw inside the window", mod(func(in *ListIssue) { in.DrawDate = "2026-11-26" }), KeyCalendarInvalid},
+		{"draw inside the window", mod(func(in *ListIssue) { in.DrawDate = "2026-11-25" }), KeyCalendarInvalid},
 		{"lower-case code", mod(func(in *ListIssue) { in.Symbol = "77a5" }), commands.KeySymbolNotFound},
 		{"blank name", mod(func(in *ListIssue) { in.Name = "  " }), commands.KeyInvalidRequest},
 	}

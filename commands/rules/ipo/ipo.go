@@ -9,7 +9,8 @@
 //     until it lists;
 //   - ended: the listing date has begun.
 //
-// Steps run at StepHour:00 Asia/Taipei of their date, before the market opens: the draw (the seed
+// Steps run at StepHour:00 Asia/Taipei of their date, before the market opens, and never before
+// the window closes (a draw dated the window's last day runs at its close): the draw (the seed
 // revealed) on the draw date, the winners' deduction on the deduction day, the losers' refunds
 // and the waiver of unpaid winners on the refund day, the allotment on the listing date.
 package ipo
@@ -56,14 +57,17 @@ const (
 // Steps are the calendar's steps in the order they run.
 var Steps = []string{StepDraw, StepDeduct, StepRefund, StepAllot}
 
-// At is when step runs.
+// At is when step runs: StepHour on its date, or the window's close if that is later.
 func (c Calendar) At(step string) time.Time {
 	day := map[string]string{StepDraw: c.DrawDate, StepDeduct: c.DeductionDate, StepRefund: c.RefundDate, StepAllot: c.ListingDate}[step]
 	d, err := time.ParseInLocation(time.DateOnly, day, Taipei)
 	if err != nil {
 		return time.Time{}
 	}
-	return d.Add(StepHour * time.Hour)
+	if at := d.Add(StepHour * time.Hour); at.After(c.ClosesAt) {
+		return at
+	}
+	return c.ClosesAt
 }
 
 // State is the state at now.
@@ -91,23 +95,19 @@ func (c Calendar) ListingStart() time.Time {
 // Errors of Validate.
 var (
 	ErrWindow = errors.New("ipo: the window must open before it closes")
-	ErrDates  = errors.New("ipo: dates must be YYYY-MM-DD with the window's last day < draw date <= deduction day <= refund day <= listing date")
+	ErrDates  = errors.New("ipo: dates must be YYYY-MM-DD with the window's last day <= draw date <= deduction day <= refund day <= listing date")
 )
 
-// Validate holds the calendar to its order: the window opens before it closes; the draw is on a
-// later day than the window's last; then deduction, refund and listing, each on or after the one
-// before.
+// Validate holds the calendar to its order: the window opens before it closes; the draw is on
+// the window's last day or later (it runs after the close); then deduction, refund and listing,
+// each on or after the one before.
 func (c Calendar) Validate() error {
 	if c.OpensAt.IsZero() || !c.OpensAt.Before(c.ClosesAt) {
 		return ErrWindow
 	}
-	last := c.ClosesAt.In(Taipei).Format(time.DateOnly)
-	prev := last
-	for i, day := range []string{c.DrawDate, c.DeductionDate, c.RefundDate, c.ListingDate} {
-		if _, err := time.ParseInLocation(time.DateOnly, day, Taipei); err != nil {
-			return ErrDates
-		}
-		if i == 0 && day <= prev || day < prev {
+	prev := c.ClosesAt.In(Taipei).Format(time.DateOnly)
+	for _, day := range []string{c.DrawDate, c.DeductionDate, c.RefundDate, c.ListingDate} {
+		if _, err := time.ParseInLocation(time.DateOnly, day, Taipei); err != nil || day < prev {
 			return ErrDates
 		}
 		prev = day

@@ -46,6 +46,20 @@ func TestAt(t *testing.T) {
 	}
 }
 
+// TestNoStepBeforeTheClose: steps dated the window's last day run at its close, not at 08:00.
+func TestNoStepBeforeTheClose(t *testing.T) {
+	c := cal
+	c.DrawDate, c.DeductionDate, c.RefundDate, c.ListingDate = "2026-11-26", "2026-11-26", "2026-11-26", "2026-11-27"
+	for _, step := range []string{StepDraw, StepDeduct, StepRefund} {
+		if got := c.At(step); !got.Equal(c.ClosesAt) {
+			t.Errorf("At(%s) = %s, want the close %s", step, got, c.ClosesAt)
+		}
+	}
+	if got := c.At(StepAllot); !got.Equal(at("2026-11-27 08:00")) {
+		t.Errorf("At(allot) = %s", got)
+	}
+}
+
 func TestValidate(t *testing.T) {
 	mod := func(f func(c *Calendar)) Calendar { c := cal; f(&c); return c }
 	cases := []struct {
@@ -58,7 +72,8 @@ func TestValidate(t *testing.T) {
 		{"window closes before it opens", mod(func(c *Calendar) { c.ClosesAt = c.OpensAt.Add(-time.Hour) }), ErrWindow},
 		{"empty window", mod(func(c *Calendar) { c.ClosesAt = c.OpensAt }), ErrWindow},
 		{"no window", Calendar{DrawDate: "2026-11-30"}, ErrWindow},
-		{"draw on the window's last day", mod(func(c *Calendar) { c.DrawDate = "2026-11-26" }), ErrDates},
+		{"draw on the window's last day", mod(func(c *Calendar) { c.DrawDate = "2026-11-26" }), nil},
+		{"draw before the window's last day", mod(func(c *Calendar) { c.DrawDate = "2026-11-25" }), ErrDates},
 		{"deduction before the draw", mod(func(c *Calendar) { c.DeductionDate = "2026-11-29" }), ErrDates},
 		{"listing before the refund", mod(func(c *Calendar) { c.ListingDate = "2026-12-01" }), ErrDates},
 		{"bad date", mod(func(c *Calendar) { c.RefundDate = "2026-12-2" }), ErrDates},

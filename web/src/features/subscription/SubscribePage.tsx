@@ -16,7 +16,7 @@ export default function SubscribePage() {
       testId="subscribe-page"
       right={
         <AppLink to="/market/subscribeRecord" data-testid="sub-records-link">
-          {s('records')}
+          {s('recordsShort')}
         </AppLink>
       }
     >
@@ -26,7 +26,7 @@ export default function SubscribePage() {
         <ListEmpty text={s('empty')} />
       ) : (
         (q.data ?? []).map((is) => (
-          <AppLink key={is.issueId} to={`/market/subscribeDetail?id=${encodeURIComponent(is.issueId)}`} className="card record" data-testid="sub-issue" data-issue={is.issueId}>
+          <AppLink key={is.issueId} to={`/market/subscribeDetail?id=${encodeURIComponent(is.issueId)}`} className="sub-link card record" data-testid="sub-issue" data-issue={is.issueId}>
             <div className="record-row">
               <span>
                 <span data-testid="quote-name">{is.name}</span> <span className="muted num">{is.symbol}</span>
@@ -40,7 +40,7 @@ export default function SubscribePage() {
             <div className="record-row muted">
               <span>{s('field.window')}</span>
               <span className="num">
-                {taipeiTime(is.opensAt).slice(0, 16)} ~ {taipeiTime(is.closesAt).slice(0, 16)}
+                {taipeiTime(is.opensAt).slice(5, 16)} ~ {taipeiTime(is.closesAt).slice(5, 16)}
               </span>
             </div>
             <div className="record-row muted">

@@ -3,6 +3,7 @@ import type { SubscriptionMessages } from './zh-TW';
 const en: SubscriptionMessages = {
   title: 'New share subscription',
   records: 'Subscription records',
+  recordsShort: 'Records',
   recordsLink: 'My subscriptions',
   empty: 'No new shares at the moment',
   state: { not_started: 'Not started', to_subscribe: 'To subscribe', subscribing: 'Subscribing', ended: 'Ended' },

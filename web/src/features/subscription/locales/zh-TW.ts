@@ -1,6 +1,7 @@
 const zhTW = {
   title: '新股申購',
   records: '申購紀錄',
+  recordsShort: '紀錄',
   recordsLink: '我的申購紀錄',
   empty: '目前沒有新股',
   state: { not_started: '未開始', to_subscribe: '待申購', subscribing: '申購中', ended: '已結束' },

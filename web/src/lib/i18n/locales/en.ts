@@ -356,7 +356,7 @@ const en: Messages = {
     subscription_closed: 'Subscription has closed',
     subscription_channel_not_open: 'The new-share channel is not open: complete real-name verification first',
     subscription_repeated: 'Only one subscription per new share',
-    subscription_calendar_invalid: 'Dates out of order: window close < draw date <= deduction <= refund <= listing',
+    subscription_calendar_invalid: 'Dates out of order: window close <= draw date <= deduction <= refund <= listing',
     subscription_issue_exists: 'This issue is already listed',
     not_yet_listing_time: 'Not yet listing time',
   },

@@ -354,7 +354,7 @@ const zhTW = {
     subscription_closed: '申購已截止',
     subscription_channel_not_open: '新股通道未開放，請先完成實名認證',
     subscription_repeated: '每檔新股限申購一次',
-    subscription_calendar_invalid: '日期順序不正確：截止日 < 抽籤日 ≤ 扣款日 ≤ 退款日 ≤ 上市日',
+    subscription_calendar_invalid: '日期順序不正確：截止日 ≤ 抽籤日 ≤ 扣款日 ≤ 退款日 ≤ 上市日',
     subscription_issue_exists: '此新股已發行',
     not_yet_listing_time: '尚未到上市時間',
   },
