@@ -267,6 +267,9 @@ func (c *Calendar) RunDue(ctx context.Context) error {
 		default:
 			_, err = c.cmd.RunStep(ctx, meta, Step{MemberID: j.member, IssueID: j.issueID, ApplicationNo: j.no, Step: j.step})
 		}
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
 		if err != nil {
 			c.log.WarnContext(ctx, "subscription step failed; it runs again", "issue", j.issueID, "step", j.step, "application", j.no, "err", err)
 			errs = append(errs, err)
