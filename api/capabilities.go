@@ -6,6 +6,7 @@ import (
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/commands/favorites"
+	identitycmd "github.com/lotbook/lotbook/commands/identity"
 )
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new
@@ -16,7 +17,7 @@ import (
 func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
 		audit.New(s.read, s.store),
-		identity.New(s.cmd, s.read, s.sealer),
+		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		s, // the handlers not yet in packages of their own
 	}

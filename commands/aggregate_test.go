@@ -19,8 +19,6 @@ func TestStateForPicksTheRegisteredAggregate(t *testing.T) {
 		{events.AccountStream("m1"), &Account{}},
 		{events.InviteStream("ABC"), &inviteState{}},
 		{events.ConfigStream, &configState{}},
-		{"idnumber-x", &guardState{}},
-		{"card-x", &guardState{}},
 	} {
 		if got := stateFor(tc.stream); reflect.TypeOf(got) != reflect.TypeOf(tc.want) {
 			t.Errorf("stateFor(%q) = %T, want %T", tc.stream, got, tc.want)

@@ -60,6 +60,31 @@ func newFunds(Ledger) *funds {
 		quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
 }
 
+// payoutCard is a bound card as a withdrawal pays out to it. Identity binds and unbinds cards
+// (BankCardBound, BankCardUnbound on the member stream); funds folds the same events for what a
+// payout names.
+type payoutCard struct {
+	id, holder, bankName, branch, bankCode, last4 string
+}
+
+// payoutCards is the member's part of funds: the bound cards by id.
+type payoutCards struct{ byID map[string]*payoutCard }
+
+var cardsPart = RegisterMemberPart("funds.cards", func(string) *payoutCards {
+	return &payoutCards{byID: map[string]*payoutCard{}}
+})
+
+// Apply follows the member's card bindings.
+func (c *payoutCards) Apply(_ events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.BankCardBound:
+		c.byID[e.CardID] = &payoutCard{id: e.CardID, holder: e.HolderName, bankName: e.BankName, branch: e.Branch,
+			bankCode: e.BankCode, last4: e.CardLast4}
+	case events.BankCardUnbound:
+		delete(c.byID, e.CardID)
+	}
+}
+
 // reviewed records ops' decision on a deposit or withdrawal.
 func reviewed(orders map[string]*reviewOrder, orderNo, status string) {
 	if o := orders[orderNo]; o != nil {
@@ -180,7 +205,7 @@ func withCredit(decide func(a *Account, orderNo, remark string) ([]events.Payloa
 // withdrawFacts are what a withdrawal needs to know from the member stream.
 type withdrawFacts struct {
 	registered, disabled, frozen, banned, fundSet bool
-	card                                          *bankCard // the chosen card, nil when not the member's
+	card                                          *payoutCard // the chosen card, nil when not the member's
 }
 
 // withdrawalRequest is a withdrawal with everything its decision needs from other streams.

@@ -25,7 +25,7 @@ func funded(amount string, extra ...events.Payload) *Account {
 func withdrawOK() withdrawalRequest {
 	return withdrawalRequest{
 		amount:     "3000",
-		member:     withdrawFacts{registered: true, fundSet: true, card: &bankCard{id: "c1", holder: "王小明", bankName: "Bank of Taiwan", last4: "6789"}},
+		member:     withdrawFacts{registered: true, fundSet: true, card: &payoutCard{id: "c1", holder: "王小明", bankName: "Bank of Taiwan", last4: "6789"}},
 		channel:    &events.WithdrawalChannelConfigured{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: d("100"), Max: d("500000"), Window: events.TimeWindow{AlwaysOpen: true}, Enabled: true},
 		now:        t0,
 		verifyFund: func() error { return nil },

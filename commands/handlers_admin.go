@@ -38,7 +38,7 @@ func (s *Service) AddStaff(ctx context.Context, meta Meta, in AddStaff) (Result,
 		reg := events.MemberRegistered{MemberID: memberID, Account: account, Role: role}
 		if !m.registered {
 			// Hashed only when needed: re-running the seed costs nothing.
-			h, err := s.hash(password)
+			h, err := s.Hash(password)
 			if err != nil {
 				return nil, err
 			}
@@ -83,7 +83,7 @@ func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in Cha
 	}
 	var newHash string
 	if in.Password != "" {
-		if newHash, err = s.hash(in.Password); err != nil {
+		if newHash, err = s.Hash(in.Password); err != nil {
 			return Result{}, err
 		}
 	}

@@ -20,8 +20,8 @@ func (s *Service) kdf(f func()) {
 	f()
 }
 
-// verify checks a password against an argon2id hash; a malformed stored hash never matches.
-func (s *Service) verify(hash, password string) bool {
+// Verify checks a password against an argon2id hash; a malformed stored hash never matches.
+func (s *Service) Verify(hash, password string) bool {
 	var (
 		ok  bool
 		err error
@@ -33,7 +33,8 @@ func (s *Service) verify(hash, password string) bool {
 	return ok
 }
 
-func (s *Service) hash(password string) (string, error) {
+// Hash is an argon2id hash of password at the service's cost.
+func (s *Service) Hash(password string) (string, error) {
 	var (
 		h   string
 		err error
@@ -115,7 +116,7 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 	if err != nil {
 		return Session{}, err
 	}
-	pwHash, err := s.hash(in.Password)
+	pwHash, err := s.Hash(in.Password)
 	if err != nil {
 		return Session{}, err
 	}
@@ -230,7 +231,7 @@ func (s *Service) Login(ctx context.Context, meta Meta, in Login) (Session, erro
 	var who Member
 	rec, err := Execute(ctx, s, c, events.MemberStream(memberID), func(m *Member) ([]events.Payload, error) {
 		who = Member{memberID: m.memberID, account: m.account, role: m.role}
-		return decideLogin(m, password, decoy, s.verify, session)
+		return decideLogin(m, password, decoy, s.Verify, session)
 	})
 	if err != nil {
 		return Session{}, err
@@ -306,12 +307,12 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, in ChangeP
 	if e := validatePasswordChange(oldPw, newPw, confirm); e != nil {
 		return Result{}, e
 	}
-	newHash, err := s.hash(newPw)
+	newHash, err := s.Hash(newPw)
 	if err != nil {
 		return Result{}, err
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideChangeLoginPassword(m, oldPw, newHash, s.verify)
+		return decideChangeLoginPassword(m, oldPw, newHash, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -336,12 +337,12 @@ func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPass
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
 		return Result{}, e
 	}
-	fundHash, err := s.hash(fundPw)
+	fundHash, err := s.Hash(fundPw)
 	if err != nil {
 		return Result{}, err
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideSetFundPassword(m, loginPassword, fundHash, s.verify)
+		return decideSetFundPassword(m, loginPassword, fundHash, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -362,12 +363,12 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
 		return Result{}, e
 	}
-	newHash, err := s.hash(fundPw)
+	newHash, err := s.Hash(fundPw)
 	if err != nil {
 		return Result{}, err
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.verify)
+		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -394,7 +395,7 @@ func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, in VerifyFu
 		return Result{}, Invalid(KeyFundPasswordRequired)
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideVerifyFundPassword(m, fundPw, c.Now, s.verify)
+		return decideVerifyFundPassword(m, fundPw, c.Now, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -473,7 +474,7 @@ func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, in StaffPas
 	case !identity.ValidLoginPassword(password):
 		return Result{}, Invalid(KeyPasswordInvalid)
 	}
-	newHash, err := s.hash(password)
+	newHash, err := s.Hash(password)
 	if err != nil {
 		return Result{}, err
 	}

@@ -46,7 +46,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 				banned:     m.flags[events.FlagWithdrawalBanned],
 				fundSet:    m.fundHash != "",
 			}
-			if card := m.cards[in.CardID]; card != nil {
+			if card := cardsPart.Of(m).byID[in.CardID]; card != nil {
 				cp := *card
 				f.card = &cp
 			}
@@ -70,7 +70,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.Now, cal: s.cal,
 			verifyFund: func() error {
 				rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-					return decideVerifyFundPassword(m, in.FundPassword, c.Now, s.verify)
+					return decideVerifyFundPassword(m, in.FundPassword, c.Now, s.Verify)
 				})
 				if err != nil {
 					return err

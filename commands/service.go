@@ -115,6 +115,21 @@ type Service struct {
 	kdfSlots chan struct{}
 }
 
+// Now is the service's clock (time.Now unless configured).
+func (s *Service) Now() time.Time { return s.clock() }
+
+// Calendar tells the exchange's holidays.
+func (s *Service) Calendar() Calendar { return s.cal }
+
+// Sealer encrypts personal numbers and makes their keyed hashes; nil when none is configured.
+func (s *Service) Sealer() *secret.Sealer { return s.sealer }
+
+// Rates are the exchange rates currency exchange quotes at.
+func (s *Service) Rates() fx.Rates { return s.rates }
+
+// Logger is the service's logger.
+func (s *Service) Logger() *slog.Logger { return s.log }
+
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
 // writes from other processes to the same streams.
 func (s *Service) Conflicts() int64 { return s.conflicts.Load() }
@@ -162,7 +177,7 @@ func New(store events.Store, opts Options) *Service {
 		if err != nil {
 			return "", err
 		}
-		return s.hash(tok)
+		return s.Hash(tok)
 	})
 	return s
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/shopspring/decimal"
 
-	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
@@ -293,37 +292,6 @@ func TestOddLotAndIdempotentReplay(t *testing.T) {
 	wantKey(t, err, KeyCloseQuantityInvalid)
 	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: "T1", Close: CloseInput{Type: "market"}, Market: book})
 	wantKey(t, err, KeyPositionNotFound)
-}
-
-func TestProceedsWithdrawableOnSettlement(t *testing.T) {
-	f := fundsFixture(t)
-	m := f.verified("0912345678", "A123456789", "100500")
-	card := f.card(m, "0123-4567-8901")
-	buy, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100"},
-		mkt("100", nil, []matching.Level{lv("100", 1000)}))
-	f.must(err)
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: buy.PositionID, Close: CloseInput{Type: "market"}, Market: mkt("100", []matching.Level{lv("100", 1000)}, nil)})
-	f.must(err)
-	// Bought 100,000 + 142; sold 100,000 - 142 - 150: available 100,066, of which 99,708 settle on
-	// 25 November: 358 withdrawable until then.
-	f.wantCash(m, "100066", "0")
-	// The figure the withdraw screen shows is the one the decision checks.
-	w, err := f.svc.Withdrawable(f.ctx, m)
-	f.must(err)
-	if !w[TWD].Equal(d("358")) || !w["USD"].IsZero() || len(w) != len(fx.Currencies) {
-		t.Fatalf("withdrawable %v", w)
-	}
-	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "358.01", CardID: card, FundPassword: "123456"})
-	wantKey(t, err, KeyInsufficientWithdrawable)
-	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
-	wantKey(t, err, KeyInsufficientWithdrawable)
-	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "200000", CardID: card, FundPassword: "123456"})
-	wantKey(t, err, KeyInsufficientBalance)
-	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "358", CardID: card, FundPassword: "123456"})
-	f.must(err)
-	f.clock.add(48 * time.Hour)
-	_, err = f.svc.RequestWithdrawal(f.ctx, meta("member"), m, WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
-	wantKey(t, err, KeyFundOperationPending) // the proceeds settled; the first withdrawal still waits for ops
 }
 
 func TestRuleClosesAndLockRules(t *testing.T) {

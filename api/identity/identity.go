@@ -7,7 +7,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/rules/bank"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
@@ -17,14 +17,14 @@ import (
 
 // Module serves the identity routes.
 type Module struct {
-	cmd    *commands.Service
+	cmd    *identity.Commands
 	read   *projections.ReadDB
 	sealer *secret.Sealer // opens ID numbers for ops reviewing them
 }
 
-// New is the identity module over the command service, the read models and the sealer of ID
+// New is the identity module over identity's commands, the read models and the sealer of ID
 // numbers.
-func New(cmd *commands.Service, read *projections.ReadDB, sealer *secret.Sealer) *Module {
+func New(cmd *identity.Commands, read *projections.ReadDB, sealer *secret.Sealer) *Module {
 	return &Module{cmd: cmd, read: read, sealer: sealer}
 }
 
@@ -47,7 +47,7 @@ func (m *Module) submitRealName(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("RealNameRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.RealNameInput{
+	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, identity.RealNameInput{
 		Name: req.Name, IDNumber: req.IdNumber, FrontFileID: req.FrontFileId, BackFileID: req.BackFileId,
 	})
 	if err != nil {
@@ -93,7 +93,7 @@ func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	items := make([]wire.OpsRealName, 0, len(subs))
 	for _, rn := range subs {
 		// Ops review the number itself: opened here, for this answer only, never logged.
-		id, err := m.sealer.Open(rn.IDCipher, commands.SealContextIDNumber(rn.MemberID))
+		id, err := m.sealer.Open(rn.IDCipher, identity.SealContextIDNumber(rn.MemberID))
 		if err != nil {
 			return httpx.Reply{}, fmt.Errorf("open the ID number of %s: %w", rn.Account, err)
 		}
@@ -130,7 +130,7 @@ func (m *Module) reviewRealName(c *httpx.Call, remark string, approve bool) (htt
 	if approve {
 		review = m.cmd.ApproveRealName
 	}
-	res, err := review(c.Ctx(), c.Meta(), commands.ReviewRealName{Account: account, Remark: remark})
+	res, err := review(c.Ctx(), c.Meta(), identity.ReviewRealName{Account: account, Remark: remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -142,7 +142,7 @@ func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BindCardRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
+	in := identity.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
 		CardNumber: req.CardNumber, BankCode: req.BankCode}
 	if req.Ifsc != nil {
 		in.IFSC = *req.Ifsc
@@ -175,7 +175,7 @@ func (m *Module) myCards(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) unbindCard(c *httpx.Call) (httpx.Reply, error) {
-	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), commands.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
+	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), identity.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

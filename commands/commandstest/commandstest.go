@@ -54,6 +54,15 @@ func New(t testing.TB, opts ...func(*commands.Options)) *Fixture {
 	return f
 }
 
+// WithSealer gives the kernel the development key for personal numbers.
+func WithSealer(o *commands.Options) {
+	s, err := secret.NewSealer(secret.DevKey())
+	if err != nil {
+		panic(err)
+	}
+	o.Sealer = s
+}
+
 // Service is another kernel over the same store (own cache), as a second API process would be.
 func (f *Fixture) Service(opts ...func(*commands.Options)) *commands.Service {
 	o := commands.Options{Clock: f.Clock.Now, PasswordCost: secret.TestCost, SessionTTL: 24 * time.Hour}
@@ -155,6 +164,24 @@ func Count(all []events.RecordedEvent, typ string) int {
 		}
 	}
 	return n
+}
+
+// Build applies payloads to st as if recorded at the given times (all at T0 when at is nil).
+func Build[S commands.State](st S, at []time.Time, ps ...events.Payload) S {
+	for i, p := range ps {
+		when := T0
+		if at != nil {
+			when = at[i]
+		}
+		st.Apply(events.RecordedEvent{Version: int64(i + 1), Metadata: events.Metadata{ServerTime: when}}, p)
+	}
+	return st
+}
+
+// Registered is member m1 (account 0912345678, password hash "h:demo1234") after extra.
+func Registered(extra ...events.Payload) *commands.Member {
+	ps := append([]events.Payload{events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember, PasswordHash: "h:demo1234"}}, extra...)
+	return Build(commands.NewMember("m1"), nil, ps...)
 }
 
 // WantKey checks that err is an *Error with key (or nil when key is "").
