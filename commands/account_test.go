@@ -222,33 +222,34 @@ func TestReviewDeposit(t *testing.T) {
 }
 
 func TestConfigAndInvites(t *testing.T) {
-	cfg := build(newConfigState(), nil, bank)
+	cfg := build(newConfig(), nil, bank)
+	ch := channelsPart.Of(cfg)
 	noPw := bank
 	noPw.PasswordHash = ""
-	if evs, _ := decideConfigureChannel(cfg, noPw, "8888", "h2:8888", fakeVerify); len(evs) != 0 {
+	if evs, _ := decideConfigureChannel(ch, noPw, "8888", "h2:8888", fakeVerify); len(evs) != 0 {
 		t.Errorf("same channel and password again wrote %v", evs)
 	}
-	if evs, _ := decideConfigureChannel(cfg, noPw, "", "", fakeVerify); len(evs) != 0 {
+	if evs, _ := decideConfigureChannel(ch, noPw, "", "", fakeVerify); len(evs) != 0 {
 		t.Errorf("an empty password should keep the old one: wrote %v", evs)
 	}
 	off := noPw
 	off.Enabled = false
-	evs, _ := decideConfigureChannel(cfg, off, "", "", fakeVerify)
+	evs, _ := decideConfigureChannel(ch, off, "", "", fakeVerify)
 	if len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != bank.PasswordHash || evs[0].(events.DepositChannelConfigured).Enabled {
 		t.Errorf("disabling: %v", evs)
 	}
-	if evs, _ := decideConfigureChannel(cfg, noPw, "9999", "h:9999", fakeVerify); len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != "h:9999" {
+	if evs, _ := decideConfigureChannel(ch, noPw, "9999", "h:9999", fakeVerify); len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != "h:9999" {
 		t.Errorf("a new password: %v", evs)
 	}
 	fresh := noPw
 	fresh.ID = "cash"
-	if evs, _ := decideConfigureChannel(cfg, fresh, "", "", fakeVerify); len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != "" {
+	if evs, _ := decideConfigureChannel(ch, fresh, "", "", fakeVerify); len(evs) != 1 || evs[0].(events.DepositChannelConfigured).PasswordHash != "" {
 		t.Errorf("a new channel without password: %v", evs)
 	}
 	// A channel of the old kind (unsalted SHA-256) is re-hashed when its password is given again.
 	legacy := bank
 	legacy.PasswordHash = secret.SHA256Hex("8888")
-	old := build(newConfigState(), nil, legacy)
+	old := channelsPart.Of(build(newConfig(), nil, legacy))
 	if evs, _ := decideConfigureChannel(old, noPw, "8888", "h:8888", func(string, string) bool { return true }); len(evs) != 1 ||
 		evs[0].(events.DepositChannelConfigured).PasswordHash != "h:8888" {
 		t.Errorf("legacy hash kept: %v", evs)

@@ -18,7 +18,7 @@ func TestStateForPicksTheRegisteredAggregate(t *testing.T) {
 		{events.MemberStream("m1"), &Member{}},
 		{events.AccountStream("m1"), &Account{}},
 		{events.InviteStream("ABC"), &inviteState{}},
-		{events.ConfigStream, &configState{}},
+		{events.ConfigStream, &Config{}},
 	} {
 		if got := stateFor(tc.stream); reflect.TypeOf(got) != reflect.TypeOf(tc.want) {
 			t.Errorf("stateFor(%q) = %T, want %T", tc.stream, got, tc.want)

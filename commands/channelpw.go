@@ -66,7 +66,7 @@ func (s *Service) channelPasswordOK(stored, password string) bool {
 			ok  bool
 			err error
 		)
-		s.kdf(func() { ok, err = secret.VerifyChannelPassword(stored, password) })
+		s.KDF(func() { ok, err = secret.VerifyChannelPassword(stored, password) })
 		if err != nil {
 			s.log.Error("stored channel password hash is malformed", "err", err)
 		}

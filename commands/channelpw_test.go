@@ -53,7 +53,7 @@ func TestKDFIsBounded(t *testing.T) {
 	var wg sync.WaitGroup
 	for range 64 {
 		wg.Go(func() {
-			s.kdf(func() {
+			s.KDF(func() {
 				n := running.Add(1)
 				for {
 					m := most.Load()

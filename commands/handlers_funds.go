@@ -23,17 +23,17 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		facts, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) memberFacts {
 			return memberFacts{
-				registered: m.registered && m.role == events.RoleMember,
-				disabled:   m.flags[events.FlagDisabled],
-				frozen:     m.flags[events.FlagFrozen],
-				ownsProof:  in.ProofFileID != "" && m.files[in.ProofFileID],
+				registered: m.IsMember(),
+				disabled:   m.Flag(events.FlagDisabled),
+				frozen:     m.Flag(events.FlagFrozen),
+				ownsProof:  in.ProofFileID != "" && m.OwnsFile(in.ProofFileID),
 			}
 		})
 		if err != nil {
 			return nil, err
 		}
-		channel, err := View(ctx, s, events.ConfigStream, func(cfg *configState, _ *Entry) *events.DepositChannelConfigured {
-			if ch, ok := cfg.channels[in.ChannelID]; ok {
+		channel, err := View(ctx, s, events.ConfigStream, func(cfg *Config, _ *Entry) *events.DepositChannelConfigured {
+			if ch, ok := channelsPart.Of(cfg).deposits[in.ChannelID]; ok {
 				return &ch
 			}
 			return nil

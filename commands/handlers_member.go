@@ -11,10 +11,10 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// kdf runs one argon2id computation at a time per core. Each takes the cost's memory (19 MiB by
+// KDF runs one argon2id computation at a time per core. Each takes the cost's memory (19 MiB by
 // default) for its whole run, so unbounded, a burst of logins or wrong passwords costs memory in
 // proportion to the burst; bounded, it waits for a core it could not have used anyway.
-func (s *Service) kdf(f func()) {
+func (s *Service) KDF(f func()) {
 	s.kdfSlots <- struct{}{}
 	defer func() { <-s.kdfSlots }()
 	f()
@@ -26,7 +26,7 @@ func (s *Service) Verify(hash, password string) bool {
 		ok  bool
 		err error
 	)
-	s.kdf(func() { ok, err = secret.VerifyPassword(hash, password) })
+	s.KDF(func() { ok, err = secret.VerifyPassword(hash, password) })
 	if err != nil && hash != "" {
 		s.log.Error("stored password hash is malformed", "err", err)
 	}
@@ -39,7 +39,7 @@ func (s *Service) Hash(password string) (string, error) {
 		h   string
 		err error
 	)
-	s.kdf(func() { h, err = secret.HashPassword(password, s.cost) })
+	s.KDF(func() { h, err = secret.HashPassword(password, s.cost) })
 	if err != nil {
 		return "", Unavailable(err)
 	}
@@ -377,6 +377,23 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 		return Result{Position: rec.Position}, e
 	}
 	return Result{Position: rec.Position}, nil
+}
+
+// CheckFundPassword checks a member's fund password as part of command c (a withdrawal, say),
+// with the lock rules of VerifyFundPassword: a wrong one is recorded on the member stream
+// (FundPasswordRejected) and answered with fund_password_wrong or fund_password_locked. It is
+// the kernel's check for capabilities that move money on the member's word.
+func (s *Service) CheckFundPassword(ctx context.Context, c Cmd, memberID, fundPassword string) error {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+		return decideVerifyFundPassword(m, fundPassword, c.Now, s.Verify)
+	})
+	if err != nil {
+		return err
+	}
+	if e := fundRefusal(rec); e != nil {
+		return e
+	}
+	return nil
 }
 
 // VerifyFundPassword is a member's fund password given before a withdrawal.

@@ -40,11 +40,11 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		facts, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) withdrawFacts {
 			f := withdrawFacts{
-				registered: m.registered && m.role == events.RoleMember,
-				disabled:   m.flags[events.FlagDisabled],
-				frozen:     m.flags[events.FlagFrozen],
-				banned:     m.flags[events.FlagWithdrawalBanned],
-				fundSet:    m.fundHash != "",
+				registered: m.IsMember(),
+				disabled:   m.Flag(events.FlagDisabled),
+				frozen:     m.Flag(events.FlagFrozen),
+				banned:     m.Flag(events.FlagWithdrawalBanned),
+				fundSet:    m.FundPasswordSet(),
 			}
 			if card := cardsPart.Of(m).byID[in.CardID]; card != nil {
 				cp := *card
@@ -59,8 +59,8 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 			ch  *events.WithdrawalChannelConfigured
 			err *Error
 		}
-		ch, err := View(ctx, s, events.ConfigStream, func(cfg *configState, _ *Entry) found {
-			ch, e := cfg.withdrawalChannel()
+		ch, err := View(ctx, s, events.ConfigStream, func(cfg *Config, _ *Entry) found {
+			ch, e := channelsPart.Of(cfg).withdrawalChannel()
 			return found{ch, e}
 		})
 		if err != nil {
@@ -68,18 +68,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 		}
 		return decideWithdrawalRequest(a, withdrawalRequest{
 			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.Now, cal: s.cal,
-			verifyFund: func() error {
-				rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-					return decideVerifyFundPassword(m, in.FundPassword, c.Now, s.Verify)
-				})
-				if err != nil {
-					return err
-				}
-				if e := fundRefusal(rec); e != nil {
-					return e
-				}
-				return nil
-			},
+			verifyFund: func() error { return s.CheckFundPassword(ctx, c, memberID, in.FundPassword) },
 			orderNo: c.OrderNumbers(withdrawalOrderPrefix, memberID),
 		})
 	})

@@ -39,6 +39,8 @@ func init() {
 // NewMember is an empty member aggregate, with the registered parts.
 func NewMember(memberID string) *Member { return &Member{parts: memberParts.build(memberID)} }
 
+func (m *Member) partList() []State { return m.parts }
+
 // Registered tells whether the member (or staff user) exists.
 func (m *Member) Registered() bool { return m.registered }
 
@@ -53,6 +55,12 @@ func (m *Member) MemberOnly() *Error {
 	}
 	return m.RefuseFlags(events.FlagDisabled, events.FlagFrozen)
 }
+
+// Flag tells whether flag (events.Flag*) is set on the account.
+func (m *Member) Flag(flag string) bool { return m.flags[flag] }
+
+// FundPasswordSet tells whether the member has set a fund password.
+func (m *Member) FundPasswordSet() bool { return m.fundHash != "" }
 
 // OwnsFile tells whether the member uploaded the file (RecordUpload).
 func (m *Member) OwnsFile(fileID string) bool { return m.files[fileID] }

@@ -201,30 +201,9 @@ type RegisterInput struct {
 	Account, Password, ConfirmPassword, InviteCode string
 }
 
-// DepositInput is a member's deposit request.
-type DepositInput struct {
-	ChannelID, Amount, ProofFileID, ChannelPassword string
-}
-
 // Balance is one currency of a member's cash.
 type Balance struct {
 	Available, Frozen decimal.Decimal
-}
-
-// OrderResult answers a deposit command. Balances are the member's cash per currency right after
-// the command's events (authoritative, from the write side).
-type OrderResult struct {
-	OrderNo, Status string
-	Position        int64
-	Balances        map[string]Balance
-}
-
-// ChannelInput defines a deposit channel. Min and Max are decimal strings in the channel's
-// currency. An empty Password keeps the channel's current code (none for a new channel).
-type ChannelInput struct {
-	ID, Name, Currency, Min, Max, Password string
-	Window                                 events.TimeWindow
-	Enabled                                bool
 }
 
 // Cmd is one command in flight: its metadata, the one server time (UTC) its rules and its
