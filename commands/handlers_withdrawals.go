@@ -69,7 +69,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 		return decideWithdrawalRequest(a, withdrawalRequest{
 			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.Now, cal: s.cal,
 			verifyFund: func() error { return s.CheckFundPassword(ctx, c, memberID, in.FundPassword) },
-			orderNo: c.OrderNumbers(withdrawalOrderPrefix, memberID),
+			orderNo:    c.OrderNumbers(withdrawalOrderPrefix, memberID),
 		})
 	})
 	if err != nil {
