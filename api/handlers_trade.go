@@ -9,11 +9,11 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/valuation"
@@ -31,7 +31,7 @@ func deref[T any](p *T) T {
 	return *p
 }
 
-func tradeOut(r commands.TradeResult) wire.TradeResult {
+func tradeOut(r trading.TradeResult) wire.TradeResult {
 	return wire.TradeResult{OrderNo: r.OrderNo, Status: wire.TradeOrderStatus(r.Status), PositionId: r.PositionID,
 		Filled: r.Filled, Position: r.Position}
 }
@@ -41,9 +41,9 @@ func (s *server) placeOrder(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("OrderRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
+	in := trading.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
 		Lots: deref(req.Lots), Shares: deref(req.Shares), Price: deref(req.Price), Leverage: deref(req.Leverage), DayTrade: deref(req.DayTrade)}
-	res, err := s.cmd.PlaceOrder(c.Ctx(), c.Meta(), c.Sess.MemberID, in, engine.View(s.trade.Market(), req.Symbol, s.now()))
+	res, err := s.trading.PlaceOrder(c.Ctx(), c.Meta(), c.Sess.MemberID, in, engine.View(s.trade.Market(), req.Symbol, s.now()))
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -57,7 +57,7 @@ func (s *server) cancelOrder(c *httpx.Call) (httpx.Reply, error) {
 			return httpx.Reply{}, err
 		}
 	}
-	res, err := s.cmd.CancelOrder(c.Ctx(), c.Meta(), commands.CancelOrder{MemberID: c.Sess.MemberID, OrderNo: mux.Vars(c.R)["orderNo"]})
+	res, err := s.trading.CancelOrder(c.Ctx(), c.Meta(), trading.CancelOrder{MemberID: c.Sess.MemberID, OrderNo: mux.Vars(c.R)["orderNo"]})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -213,8 +213,8 @@ func (s *server) closePosition(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil && !httpx.IsNotFound(err) {
 		return httpx.Reply{}, fmt.Errorf("position %s: %w", id, err)
 	}
-	in := commands.CloseInput{Lots: deref(req.Lots), Shares: deref(req.Shares), Type: string(req.Type), Price: deref(req.Price)}
-	res, err := s.cmd.ClosePosition(c.Ctx(), c.Meta(), commands.ClosePosition{MemberID: c.Sess.MemberID, PositionID: id, Close: in, Market: engine.View(s.trade.Market(), p.Symbol, s.now())})
+	in := trading.CloseInput{Lots: deref(req.Lots), Shares: deref(req.Shares), Type: string(req.Type), Price: deref(req.Price)}
+	res, err := s.trading.ClosePosition(c.Ctx(), c.Meta(), trading.ClosePosition{MemberID: c.Sess.MemberID, PositionID: id, Close: in, Market: engine.View(s.trade.Market(), p.Symbol, s.now())})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -289,7 +289,7 @@ func (s *server) tradeNotices(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (s *server) tradeRules(c *httpx.Call) (httpx.Reply, error) {
-	r := s.cmd.TradingRules()
+	r := s.trading.TradingRules()
 	return httpx.OK(wire.TradeRules{
 		CommissionRate: fees.CommissionRate.String(), MinCommissionBoardLot: fees.MinBoardLot.String(),
 		MinCommissionOddLot: fees.MinOddLot.String(), StockTaxRate: fees.StockTaxRate.String(), EtfTaxRate: fees.ETFTaxRate.String(),
@@ -298,7 +298,7 @@ func (s *server) tradeRules(c *httpx.Call) (httpx.Reply, error) {
 		MaxLongLeverage: margin.MaxLongLeverage.String(), MaxShortLeverage: margin.MaxShortLeverage.String(),
 		MaintenanceRatio: margin.MaintenanceRatio.String(), ForcedCloseRatio: margin.ForcedCloseRatio.String(),
 		CallDeadlineDays: margin.CallDeadlineDays, LoanUnit: margin.LoanUnit.String(), SettlementDays: settlement.Days,
-		ProtectiveStep: matching.ProtectiveStep.String(), BoardLot: commands.BoardLot, MaxLots: commands.MaxLots,
+		ProtectiveStep: matching.ProtectiveStep.String(), BoardLot: trading.BoardLot, MaxLots: trading.MaxLots,
 		LockMinutes: r.LockMinutes, HoldDays: r.HoldDays,
 	})
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
@@ -29,6 +30,7 @@ const waitBound = 2 * time.Second
 // server holds what the handlers share.
 type server struct {
 	cmd      *commands.Service
+	trading  *trading.Commands
 	read     *projections.ReadDB
 	runner   *projections.Runner
 	store    events.Store

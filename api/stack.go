@@ -19,6 +19,7 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
@@ -43,7 +44,7 @@ type Config struct {
 	Logger     *slog.Logger
 	// Trading are the broker's rules on closing positions (lock minutes, holding days); none by
 	// default. GET /api/vue/trade/rules shows them.
-	Trading commands.TradingRules
+	Trading trading.TradingRules
 	// UploadQuota is the bytes of uploads one member may store; commands.DefaultUploadQuota.
 	UploadQuota int64
 
@@ -69,7 +70,8 @@ const DefaultMarketSeed = 1
 type Stack struct {
 	Store    events.Store
 	Read     *projections.ReadDB
-	Commands *commands.Service
+	Commands *commands.Service // the write side's kernel; capabilities' commands below
+	Trading  *trading.Commands
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
@@ -136,20 +138,21 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		PasswordCost: cfg.PasswordCost,
 		Logger:       cfg.Logger,
 		Sealer:       sealer,
-		Trading:      cfg.Trading,
 		UploadQuota:  cfg.UploadQuota,
 	})
+	tr := trading.New(cmd, cfg.Trading)
 	st := &Stack{
 		Store:    store,
 		Read:     read,
 		Commands: cmd,
+		Trading:  tr,
 		Runner:   projections.NewRunner(read, store, cfg.Logger, reg),
 		Registry: reg,
 		Market:   mkt,
 		cfg:      cfg,
 		sealer:   sealer,
 		ownsMkt:  owns,
-		trade: engine.New(engine.Config{Commands: cmd, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
 	srv := st.newServer()
@@ -164,6 +167,7 @@ func (st *Stack) newServer() *server {
 	lim := st.cfg.RateLimits.withDefaults()
 	return &server{
 		cmd:          st.Commands,
+		trading:      st.Trading,
 		read:         st.Read,
 		runner:       st.Runner,
 		store:        st.Store,

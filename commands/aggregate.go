@@ -149,11 +149,11 @@ func RegisterConfigPart[P State](name string, newPart func() P) PartKey[*Config,
 	return PartKey[*Config, P]{index: configParts.add(name, func(struct{}) State { return newPart() })}
 }
 
-// orderNumber is the n-th candidate order number of a command under a capability's prefix: the
+// OrderNumber is the n-th candidate order number of a command under a capability's prefix: the
 // prefix, the date in Asia/Taipei, and 16 digits derived from the member and the command id. Deterministic, so a retried command proposes
 // the same number; 10^16 numbers a day make a collision between members negligible, and within
 // one account the next candidate is taken (Account.FreeOrderNo).
-func orderNumber(prefix, memberID, commandID string, day time.Time, n int) string {
+func OrderNumber(prefix, memberID, commandID string, day time.Time, n int) string {
 	sum := sha256.Sum256([]byte(memberID + "\x00" + commandID + "\x00" + fmt.Sprint(n)))
 	x := binary.BigEndian.Uint64(sum[:8]) % 10_000_000_000_000_000
 	return fmt.Sprintf("%s%s%016d", prefix, day.In(Taipei).Format("20060102"), x)
@@ -161,5 +161,5 @@ func orderNumber(prefix, memberID, commandID string, day time.Time, n int) strin
 
 // OrderNumbers is command c's candidate order numbers for the member under prefix.
 func (c Cmd) OrderNumbers(prefix, memberID string) func(n int) string {
-	return func(n int) string { return orderNumber(prefix, memberID, c.CommandID, c.Now, n) }
+	return func(n int) string { return OrderNumber(prefix, memberID, c.CommandID, c.Now, n) }
 }

@@ -123,5 +123,5 @@ func decideRejectDeposit(a *Account, orderNo, remark string) ([]events.Payload, 
 
 // depositOrderNo is the n-th candidate order number of a deposit command.
 func depositOrderNo(memberID, commandID string, day time.Time, n int) string {
-	return orderNumber(depositOrderPrefix, memberID, commandID, day, n)
+	return OrderNumber(depositOrderPrefix, memberID, commandID, day, n)
 }

@@ -80,8 +80,6 @@ type Options struct {
 	// verification and card binding answer system_busy (api.OpenStack always sets it).
 	Sealer *secret.Sealer
 	Rates  fx.Rates // exchange rates; fx.Simulated{}
-	// Trading are the broker's lock and holding rules on closing positions (none by default).
-	Trading TradingRules
 	// UploadQuota is how many bytes of (re-encoded) uploads a member may store; DefaultUploadQuota.
 	UploadQuota int64
 }
@@ -104,7 +102,6 @@ type Service struct {
 	conflicts   atomic.Int64
 	sealer      *secret.Sealer
 	rates       fx.Rates
-	trade       TradingRules
 	uploadQuota int64
 	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
 	// unknown account is checked against it, so it takes as long as a wrong password.
@@ -139,7 +136,7 @@ func New(store events.Store, opts Options) *Service {
 	s := &Service{
 		store: store, clock: opts.Clock, cal: opts.Calendar, ttl: opts.SessionTTL,
 		cost: opts.PasswordCost, log: opts.Logger, maxAttempts: opts.MaxAttempts,
-		sealer: opts.Sealer, rates: opts.Rates, trade: opts.Trading, uploadQuota: opts.UploadQuota,
+		sealer: opts.Sealer, rates: opts.Rates, uploadQuota: opts.UploadQuota,
 	}
 	if s.uploadQuota <= 0 {
 		s.uploadQuota = DefaultUploadQuota

@@ -11,6 +11,7 @@ import (
 	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/matching"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -20,9 +21,9 @@ import (
 func lv(price string, size int64) matching.Level { return matching.Level{Price: d(price), Size: size} }
 
 // book is a continuous session of stock 1101 at last price 100 (band 90 to 110).
-func book(bids, asks []matching.Level) commands.Market {
-	return commands.Market{Symbol: "1101", Name: "台泥", Kind: fees.Stock, Phase: "continuous", OddLot: "intraday", TradingDay: "2026-11-23",
-		Quote:      commands.MarketQuote{Last: d("100"), LimitUp: d("110"), LimitDown: d("90"), Bids: bids, Asks: asks, Time: commandstest.T0},
+func book(bids, asks []matching.Level) trading.Market {
+	return trading.Market{Symbol: "1101", Name: "台泥", Kind: fees.Stock, Phase: "continuous", OddLot: "intraday", TradingDay: "2026-11-23",
+		Quote:      trading.MarketQuote{Last: d("100"), LimitUp: d("110"), LimitDown: d("90"), Bids: bids, Asks: asks, Time: commandstest.T0},
 		CheckPrice: func(decimal.Decimal) string { return "" }}
 }
 
@@ -39,10 +40,10 @@ func TestProceedsWithdrawableOnSettlement(t *testing.T) {
 	f := newFundsFixture(t)
 	m := f.verified("0912345678", "A123456789", "100500")
 	card := f.card(m, "0123-4567-8901")
-	buy, err := f.Svc.PlaceOrder(f.Ctx, commandstest.Meta("member"), m, commands.OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100"},
+	buy, err := trading.New(f.Svc, trading.TradingRules{}).PlaceOrder(f.Ctx, commandstest.Meta("member"), m, trading.OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100"},
 		book(nil, []matching.Level{lv("100", 1000)}))
 	f.Must(err)
-	_, err = f.Svc.ClosePosition(f.Ctx, commandstest.Meta("member"), commands.ClosePosition{MemberID: m, PositionID: buy.PositionID, Close: commands.CloseInput{Type: "market"}, Market: book([]matching.Level{lv("100", 1000)}, nil)})
+	_, err = trading.New(f.Svc, trading.TradingRules{}).ClosePosition(f.Ctx, commandstest.Meta("member"), trading.ClosePosition{MemberID: m, PositionID: buy.PositionID, Close: trading.CloseInput{Type: "market"}, Market: book([]matching.Level{lv("100", 1000)}, nil)})
 	f.Must(err)
 	// Bought 100,000 + 142; sold 100,000 - 142 - 150: available 100,066, of which 99,708 settle on
 	// 25 November: 358 withdrawable until then.

@@ -49,7 +49,12 @@ type Fixture struct {
 // New is a fixture over a fresh SQLite store; opts adjust the kernel's options.
 func New(t testing.TB, opts ...func(*commands.Options)) *Fixture {
 	t.Helper()
-	f := &Fixture{T: t, Ctx: context.Background(), Store: sqlitetest.Open(t), Clock: &Clock{t: T0}}
+	return Over(t, sqlitetest.Open(t), opts...)
+}
+
+// Over is a fixture over store.
+func Over(t testing.TB, store events.Store, opts ...func(*commands.Options)) *Fixture {
+	f := &Fixture{T: t, Ctx: context.Background(), Store: store, Clock: &Clock{t: T0}}
 	f.Svc = f.Service(opts...)
 	return f
 }
