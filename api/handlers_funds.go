@@ -13,6 +13,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
@@ -54,7 +55,7 @@ func (s *server) requestDeposit(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("DepositRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.RequestDeposit(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.DepositInput{
+	res, err := s.funds.RequestDeposit(c.Ctx(), c.Meta(), c.Sess.MemberID, fundscmd.DepositInput{
 		ChannelID: req.ChannelId, Amount: req.Amount, ProofFileID: req.ProofFileId, ChannelPassword: req.ChannelPassword,
 	})
 	if err != nil {
@@ -64,7 +65,7 @@ func (s *server) requestDeposit(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(orderOut(res))
 }
 
-func orderOut(r commands.OrderResult) wire.OrderResult {
+func orderOut(r fundscmd.OrderResult) wire.OrderResult {
 	return wire.OrderResult{OrderNo: r.OrderNo, Status: wire.ReviewStatus(r.Status), Position: r.Position}
 }
 
@@ -163,7 +164,7 @@ func (s *server) depositOwner(c *httpx.Call) (string, string, error) {
 }
 
 // reviewCommand is an ops decision on one member's order (approve or reject).
-type reviewCommand func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
+type reviewCommand func(ctx context.Context, meta commands.Meta, in fundscmd.ReviewOrder) (fundscmd.OrderResult, error)
 
 // approve and reject serve deposits and withdrawals alike; owner says whose order it is.
 func (s *server) approve(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand) (httpx.Reply, error) {
@@ -191,7 +192,7 @@ func (s *server) review(c *httpx.Call, owner func(*httpx.Call) (string, string, 
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := act(c.Ctx(), c.Meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
+	res, err := act(c.Ctx(), c.Meta(), fundscmd.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -199,9 +200,9 @@ func (s *server) review(c *httpx.Call, owner func(*httpx.Call) (string, string, 
 }
 
 func (s *server) approveDeposit(c *httpx.Call) (httpx.Reply, error) {
-	return s.approve(c, s.depositOwner, s.cmd.ApproveDeposit)
+	return s.approve(c, s.depositOwner, s.funds.ApproveDeposit)
 }
 
 func (s *server) rejectDeposit(c *httpx.Call) (httpx.Reply, error) {
-	return s.reject(c, s.depositOwner, s.cmd.RejectDeposit)
+	return s.reject(c, s.depositOwner, s.funds.RejectDeposit)
 }

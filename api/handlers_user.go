@@ -13,6 +13,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -137,7 +138,7 @@ func (s *server) userInfo(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	assets, err := valuation.Total(bals, realised, held, s.trade.Market(), s.cmd, engine.TradingDay(s.now()))
+	assets, err := valuation.Total(bals, realised, held, s.trade.Market(), s.funds, engine.TradingDay(s.now()))
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("assets of %s: %w", id, err)
 	}
@@ -281,7 +282,7 @@ func (s *server) creditRule(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	rule := commands.PublishedCreditRule()
+	rule := fundscmd.PublishedCreditRule()
 	changes := make([]wire.CreditChange, 0, len(rule.Changes))
 	for _, ch := range rule.Changes {
 		changes = append(changes, wire.CreditChange{Reason: wire.CreditChangeReason(ch.Reason), Delta: ch.Delta})

@@ -9,7 +9,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/bank"
 	moneyrule "github.com/lotbook/lotbook/commands/rules/money"
@@ -47,7 +47,7 @@ func (s *server) requestWithdrawal(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("WithdrawalRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.RequestWithdrawal(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.WithdrawalInput{
+	res, err := s.funds.RequestWithdrawal(c.Ctx(), c.Meta(), c.Sess.MemberID, fundscmd.WithdrawalInput{
 		Amount: req.Amount, CardID: req.CardId, FundPassword: req.FundPassword,
 	})
 	if err != nil {
@@ -93,11 +93,11 @@ func (s *server) withdrawalOwner(c *httpx.Call) (string, string, error) {
 }
 
 func (s *server) approveWithdrawal(c *httpx.Call) (httpx.Reply, error) {
-	return s.approve(c, s.withdrawalOwner, s.cmd.ApproveWithdrawal)
+	return s.approve(c, s.withdrawalOwner, s.funds.ApproveWithdrawal)
 }
 
 func (s *server) rejectWithdrawal(c *httpx.Call) (httpx.Reply, error) {
-	return s.reject(c, s.withdrawalOwner, s.cmd.RejectWithdrawal)
+	return s.reject(c, s.withdrawalOwner, s.funds.RejectWithdrawal)
 }
 
 func (s *server) balances(c *httpx.Call) (httpx.Reply, error) {
@@ -107,7 +107,7 @@ func (s *server) balances(c *httpx.Call) (httpx.Reply, error) {
 	}
 	// Withdrawable comes from the rule the withdrawal itself applies (commands), so that the
 	// figure shown is exactly what a withdrawal accepts.
-	wd, err := s.cmd.Withdrawable(c.Ctx(), c.Sess.MemberID)
+	wd, err := s.funds.Withdrawable(c.Ctx(), c.Sess.MemberID)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("withdrawable of %s: %w", c.Sess.MemberID, err)
 	}
@@ -125,7 +125,7 @@ func (s *server) exchangeQuote(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ExchangeQuoteRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	q, err := s.cmd.QuoteExchange(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.QuoteInput{From: req.From, To: req.To, Amount: req.Amount})
+	q, err := s.funds.QuoteExchange(c.Ctx(), c.Meta(), c.Sess.MemberID, fundscmd.QuoteInput{From: req.From, To: req.To, Amount: req.Amount})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -138,7 +138,7 @@ func (s *server) exchange(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ExchangeRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	x, err := s.cmd.Exchange(c.Ctx(), c.Meta(), commands.Exchange{MemberID: c.Sess.MemberID, QuoteID: req.QuoteId})
+	x, err := s.funds.Exchange(c.Ctx(), c.Meta(), fundscmd.Exchange{MemberID: c.Sess.MemberID, QuoteID: req.QuoteId})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

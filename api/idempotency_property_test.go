@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
+
 	"github.com/lotbook/lotbook/api/httpx"
 )
 

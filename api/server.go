@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
@@ -30,6 +31,7 @@ const waitBound = 2 * time.Second
 // server holds what the handlers share.
 type server struct {
 	cmd      *commands.Service
+	funds    *fundscmd.Commands
 	trading  *trading.Commands
 	read     *projections.ReadDB
 	runner   *projections.Runner

@@ -18,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
@@ -71,6 +72,7 @@ type Stack struct {
 	Store    events.Store
 	Read     *projections.ReadDB
 	Commands *commands.Service // the write side's kernel; capabilities' commands below
+	Funds    *fundscmd.Commands
 	Trading  *trading.Commands
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
@@ -145,6 +147,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Store:    store,
 		Read:     read,
 		Commands: cmd,
+		Funds:    fundscmd.New(cmd),
 		Trading:  tr,
 		Runner:   projections.NewRunner(read, store, cfg.Logger, reg),
 		Registry: reg,
@@ -167,6 +170,7 @@ func (st *Stack) newServer() *server {
 	lim := st.cfg.RateLimits.withDefaults()
 	return &server{
 		cmd:          st.Commands,
+		funds:        st.Funds,
 		trading:      st.Trading,
 		read:         st.Read,
 		runner:       st.Runner,

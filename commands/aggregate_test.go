@@ -41,7 +41,7 @@ func TestStateForPicksTheRegisteredAggregate(t *testing.T) {
 
 func TestRegistriesRefuseDuplicates(t *testing.T) {
 	for name, register := range map[string]func(){
-		"part":        func() { RegisterAccountPart("funds", newFunds) },
+		"part":        func() { RegisterAccountPart("test.hold", func(Ledger) *testHold { return nil }) },
 		"prefix":      func() { RegisterStreams("account-", func(string) State { return nil }) },
 		"overlapping": func() { RegisterStreams("acc", func(string) State { return nil }) },
 		"name":        func() { RegisterStream(events.ConfigStream, func() State { return nil }) },
@@ -92,5 +92,21 @@ func TestAccountShellAsksItsParts(t *testing.T) {
 	}
 	if got := a.HeldFromWithdrawal("USD", t0); !got.IsZero() {
 		t.Errorf("held USD %s, want 0", got)
+	}
+}
+
+// The balances a command answers with are a copy taken after its events: later events do not
+// change them.
+func TestAccountSnapshotsBalances(t *testing.T) {
+	a := NewAccount("m1")
+	credit := func(amount int64) {
+		a.Apply(events.RecordedEvent{}, events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: decimal.NewFromInt(amount),
+			Postings: events.Transfer(events.HouseBankClearing, a.Available, "TWD", decimal.NewFromInt(amount))})
+	}
+	credit(5000)
+	snap := a.snapshot().(map[string]Balance)
+	credit(100)
+	if !snap["TWD"].Available.Equal(decimal.NewFromInt(5000)) || !a.Balances["TWD"].Available.Equal(decimal.NewFromInt(5100)) {
+		t.Fatalf("snapshot %+v, balances %+v", snap, a.Balances)
 	}
 }

@@ -15,9 +15,9 @@ type Config struct {
 	parts []State
 }
 
-func init() { RegisterStream(events.ConfigStream, func() State { return newConfig() }) }
+func init() { RegisterStream(events.ConfigStream, func() State { return NewConfig() }) }
 
-func newConfig() *Config {
+func NewConfig() *Config {
 	return &Config{site: map[string]string{}, parts: configParts.build(struct{}{})}
 }
 

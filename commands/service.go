@@ -106,8 +106,6 @@ type Service struct {
 	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
 	// unknown account is checked against it, so it takes as long as a wrong password.
 	decoy func() (string, error)
-	// channelMemo spares deposits the argon2id of a channel password already checked.
-	channelMemo *verifiedMemo
 	// kdfSlots bounds the argon2id computations running at once (Service.kdf).
 	kdfSlots chan struct{}
 }
@@ -167,7 +165,6 @@ func New(store events.Store, opts Options) *Service {
 		size = 100_000
 	}
 	s.cache = newCache(size)
-	s.channelMemo = newVerifiedMemo()
 	s.kdfSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.decoy = sync.OnceValues(func() (string, error) {
 		tok, err := secret.NewToken()

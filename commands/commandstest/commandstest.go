@@ -30,6 +30,13 @@ type Clock struct {
 // Now is the clock's time.
 func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
+// Set puts the clock at t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
 // Add moves the clock on.
 func (c *Clock) Add(d time.Duration) {
 	c.mu.Lock()

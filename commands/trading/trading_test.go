@@ -8,6 +8,7 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
@@ -36,10 +37,11 @@ func mkt(last string, bids, asks []matching.Level) Market {
 		}}
 }
 
-// fixture is the kernel's test bed with trading's commands and a funded trader's helpers.
+// fixture is the kernel's test bed with trading's commands, and funds' to fund traders.
 type fixture struct {
 	*commandstest.Fixture
-	tr *Commands
+	tr    *Commands
+	funds *funds.Commands
 }
 
 // newFixture is trading over a fresh SQLite store (over store when given), with the platform's
@@ -51,9 +53,9 @@ func newFixture(t testing.TB, rules TradingRules, store ...events.Store) *fixtur
 	} else {
 		base = commandstest.New(t)
 	}
-	f := &fixture{Fixture: base, tr: New(base.Svc, rules)}
+	f := &fixture{Fixture: base, tr: New(base.Svc, rules), funds: funds.New(base.Svc)}
 	f.SeedMembers()
-	_, err := f.Svc.ConfigureDepositChannel(f.Ctx, commandstest.Meta("system"), commands.ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD",
+	_, err := f.funds.ConfigureDepositChannel(f.Ctx, commandstest.Meta("system"), funds.ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD",
 		Min: "1000", Max: "1000000", Password: "8888", Window: events.TimeWindow{AlwaysOpen: true}, Enabled: true})
 	f.Must(err)
 	return f
@@ -63,10 +65,10 @@ func newFixture(t testing.TB, rules TradingRules, store ...events.Store) *fixtur
 func (f *fixture) trader(account string) string {
 	f.T.Helper()
 	s := f.Register(account, "LOTBOOK")
-	o, err := f.Svc.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, commands.DepositInput{ChannelID: "bank", Amount: "1000000",
+	o, err := f.funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, funds.DepositInput{ChannelID: "bank", Amount: "1000000",
 		ProofFileID: f.Upload(s.MemberID), ChannelPassword: "8888"})
 	f.Must(err)
-	_, err = f.Svc.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), commands.ReviewOrder{MemberID: s.MemberID, OrderNo: o.OrderNo, Remark: ""})
+	_, err = f.funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: o.OrderNo, Remark: ""})
 	f.Must(err)
 	return s.MemberID
 }

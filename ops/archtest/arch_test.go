@@ -91,7 +91,7 @@ var rules = []rule{
 	{Except: ours("events/kurrent"), Forbid: []string{"github.com/kurrent-io", "github.com/EventStore"},
 		Why: "only the KurrentDB backend knows its client"},
 	{Forbid: ours("projections/projtest"), Why: "projtest is the read models' test bed: only tests import it"},
-	{Forbid: ours("commands/commandstest"), Why: "commandstest is the write side's test bed: only tests import it"},
+	{Except: ours("commands/commandstest"), Forbid: ours("commands/commandstest"), Why: "commandstest (and its scenario) is the write side's test bed: only tests import it"},
 }
 
 // capabilityLayers are the layers split into capability packages (<layer>/<name>), each with

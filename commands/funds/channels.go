@@ -1,10 +1,11 @@
-package commands
+package funds
 
 import (
 	"context"
 	"reflect"
 	"strings"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/rules/window"
@@ -21,7 +22,7 @@ type channels struct {
 	wOrder      []string // withdrawal channel ids in the order first defined
 }
 
-var channelsPart = RegisterConfigPart("funds.channels", func() *channels {
+var channelsPart = commands.RegisterConfigPart("funds.channels", func() *channels {
 	return &channels{deposits: map[string]events.DepositChannelConfigured{}, withdrawals: map[string]events.WithdrawalChannelConfigured{}}
 })
 
@@ -48,7 +49,7 @@ type DepositInput struct {
 type OrderResult struct {
 	OrderNo, Status string
 	Position        int64
-	Balances        map[string]Balance
+	Balances        map[string]commands.Balance
 }
 
 // ChannelInput defines a deposit channel. Min and Max are decimal strings in the channel's
@@ -63,7 +64,7 @@ type ChannelInput struct {
 // nothing. password is the channel password given ("" keeps the current one) and newHash its
 // fresh argon2id hash: salted, it differs every time, so the current hash stays when it already
 // matches password, unless it is of the old unsalted kind, which a given password replaces.
-func decideConfigureChannel(c *channels, ch events.DepositChannelConfigured, password, newHash string, verify Verifier) ([]events.Payload, error) {
+func decideConfigureChannel(c *channels, ch events.DepositChannelConfigured, password, newHash string, verify commands.Verifier) ([]events.Payload, error) {
 	old, exists := c.deposits[ch.ID]
 	switch {
 	case password == "" && exists:
@@ -88,16 +89,16 @@ func sameChannel(a, b events.DepositChannelConfigured) bool {
 
 // withdrawalChannel is the channel withdrawals go through: the first defined one that is
 // enabled; nil and channel_not_found or channel_closed when there is none.
-func (c *channels) withdrawalChannel() (*events.WithdrawalChannelConfigured, *Error) {
+func (c *channels) withdrawalChannel() (*events.WithdrawalChannelConfigured, *commands.Error) {
 	for _, id := range c.wOrder {
 		if ch := c.withdrawals[id]; ch.Enabled {
 			return &ch, nil
 		}
 	}
 	if len(c.wOrder) == 0 {
-		return nil, NotFound(KeyChannelNotFound)
+		return nil, commands.NotFound(commands.KeyChannelNotFound)
 	}
-	return nil, Rule(KeyChannelClosed)
+	return nil, commands.Rule(commands.KeyChannelClosed)
 }
 
 // decideConfigureWithdrawalChannel defines or redefines a withdrawal channel; the same
@@ -111,35 +112,35 @@ func decideConfigureWithdrawalChannel(c *channels, ch events.WithdrawalChannelCo
 }
 
 // ConfigureDepositChannel defines or redefines a deposit channel on the config stream.
-func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.Begin(meta, "config.deposit-channel")
+func (s *Commands) ConfigureDepositChannel(ctx context.Context, meta commands.Meta, in ChannelInput) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "config.deposit-channel")
 	if err != nil {
-		return Result{}, err
+		return commands.Result{}, err
 	}
 	ch, e := channelFrom(in)
 	if e != nil {
-		return Result{}, e
+		return commands.Result{}, e
 	}
 	var newHash string
 	if in.Password != "" {
-		if newHash, err = s.Hash(in.Password); err != nil {
-			return Result{}, err
+		if newHash, err = s.k.Hash(in.Password); err != nil {
+			return commands.Result{}, err
 		}
 	}
-	rec, err := Execute(ctx, s, c, events.ConfigStream, func(cfg *Config) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.ConfigStream, func(cfg *commands.Config) ([]events.Payload, error) {
 		return decideConfigureChannel(channelsPart.Of(cfg), ch, in.Password, newHash, s.channelPasswordOK)
 	})
 	if err != nil {
-		return Result{}, err
+		return commands.Result{}, err
 	}
-	return Result{Position: rec.Position}, nil
+	return commands.Result{Position: rec.Position}, nil
 }
 
 // channelFrom validates a channel definition: id of lower-case letters, digits, '_' or '-'
 // (1-32), a name, a three-letter currency, positive min <= max within the currency's minor unit,
 // a valid window. The password is not part of it: ConfigureDepositChannel hashes it.
-func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *Error) {
-	bad := Invalid(KeyInvalidRequest)
+func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *commands.Error) {
+	bad := commands.Invalid(commands.KeyInvalidRequest)
 	if !validChannelID(in.ID) || strings.TrimSpace(in.Name) == "" || len([]rune(in.Name)) > 64 || !validCurrency(in.Currency) {
 		return events.DepositChannelConfigured{}, bad
 	}
@@ -189,22 +190,22 @@ func validCurrency(cur string) bool {
 // ConfigureWithdrawalChannel defines or redefines a withdrawal channel (limits and window as
 // data) on the config stream. The channel's Password is not used: withdrawals need the fund
 // password instead.
-func (s *Service) ConfigureWithdrawalChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.Begin(meta, "config.withdrawal-channel")
+func (s *Commands) ConfigureWithdrawalChannel(ctx context.Context, meta commands.Meta, in ChannelInput) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "config.withdrawal-channel")
 	if err != nil {
-		return Result{}, err
+		return commands.Result{}, err
 	}
 	dc, e := channelFrom(in)
 	if e != nil {
-		return Result{}, e
+		return commands.Result{}, e
 	}
 	ch := events.WithdrawalChannelConfigured{ID: dc.ID, Name: dc.Name, Currency: dc.Currency, Min: dc.Min, Max: dc.Max,
 		Window: dc.Window, Enabled: dc.Enabled}
-	rec, err := Execute(ctx, s, c, events.ConfigStream, func(cfg *Config) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.ConfigStream, func(cfg *commands.Config) ([]events.Payload, error) {
 		return decideConfigureWithdrawalChannel(channelsPart.Of(cfg), ch)
 	})
 	if err != nil {
-		return Result{}, err
+		return commands.Result{}, err
 	}
-	return Result{Position: rec.Position}, nil
+	return commands.Result{Position: rec.Position}, nil
 }

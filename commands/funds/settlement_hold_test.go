@@ -1,4 +1,4 @@
-package commands_test
+package funds_test
 
 import (
 	"testing"
@@ -8,6 +8,8 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/scenario"
+	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/matching"
@@ -27,7 +29,7 @@ func book(bids, asks []matching.Level) trading.Market {
 		CheckPrice: func(decimal.Decimal) string { return "" }}
 }
 
-func (f *fundsFixture) wantCash(memberID, available, frozen string) {
+func wantCash(f *scenario.Fixture, memberID, available, frozen string) {
 	f.T.Helper()
 	b, err := commands.View(f.Ctx, f.Svc, events.AccountStream(memberID), func(a *commands.Account, _ *commands.Entry) commands.Balance { return a.Balances["TWD"] })
 	f.Must(err)
@@ -38,31 +40,31 @@ func (f *fundsFixture) wantCash(memberID, available, frozen string) {
 
 func TestProceedsWithdrawableOnSettlement(t *testing.T) {
 	f := newFundsFixture(t)
-	m := f.verified("0912345678", "A123456789", "100500")
-	card := f.card(m, "0123-4567-8901")
-	buy, err := trading.New(f.Svc, trading.TradingRules{}).PlaceOrder(f.Ctx, commandstest.Meta("member"), m, trading.OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100"},
+	m := f.Verified("0912345678", "A123456789", "100500")
+	card := f.Card(m, "0123-4567-8901")
+	buy, err := f.Trading.PlaceOrder(f.Ctx, commandstest.Meta("member"), m, trading.OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 1, Price: "100"},
 		book(nil, []matching.Level{lv("100", 1000)}))
 	f.Must(err)
-	_, err = trading.New(f.Svc, trading.TradingRules{}).ClosePosition(f.Ctx, commandstest.Meta("member"), trading.ClosePosition{MemberID: m, PositionID: buy.PositionID, Close: trading.CloseInput{Type: "market"}, Market: book([]matching.Level{lv("100", 1000)}, nil)})
+	_, err = f.Trading.ClosePosition(f.Ctx, commandstest.Meta("member"), trading.ClosePosition{MemberID: m, PositionID: buy.PositionID, Close: trading.CloseInput{Type: "market"}, Market: book([]matching.Level{lv("100", 1000)}, nil)})
 	f.Must(err)
 	// Bought 100,000 + 142; sold 100,000 - 142 - 150: available 100,066, of which 99,708 settle on
 	// 25 November: 358 withdrawable until then.
-	f.wantCash(m, "100066", "0")
+	wantCash(f, m, "100066", "0")
 	// The figure the withdraw screen shows is the one the decision checks.
-	w, err := f.Svc.Withdrawable(f.Ctx, m)
+	w, err := f.Funds.Withdrawable(f.Ctx, m)
 	f.Must(err)
 	if !w["TWD"].Equal(d("358")) || !w["USD"].IsZero() || len(w) != len(fx.Currencies) {
 		t.Fatalf("withdrawable %v", w)
 	}
-	_, err = f.Svc.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, commands.WithdrawalInput{Amount: "358.01", CardID: card, FundPassword: "123456"})
+	_, err = f.Funds.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, funds.WithdrawalInput{Amount: "358.01", CardID: card, FundPassword: "123456"})
 	commandstest.WantKey(t, err, commands.KeyInsufficientWithdrawable)
-	_, err = f.Svc.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, commands.WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
+	_, err = f.Funds.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, funds.WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
 	commandstest.WantKey(t, err, commands.KeyInsufficientWithdrawable)
-	_, err = f.Svc.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, commands.WithdrawalInput{Amount: "200000", CardID: card, FundPassword: "123456"})
+	_, err = f.Funds.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, funds.WithdrawalInput{Amount: "200000", CardID: card, FundPassword: "123456"})
 	commandstest.WantKey(t, err, commands.KeyInsufficientBalance)
-	_, err = f.Svc.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, commands.WithdrawalInput{Amount: "358", CardID: card, FundPassword: "123456"})
+	_, err = f.Funds.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, funds.WithdrawalInput{Amount: "358", CardID: card, FundPassword: "123456"})
 	f.Must(err)
 	f.Clock.Add(48 * time.Hour)
-	_, err = f.Svc.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, commands.WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
+	_, err = f.Funds.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, funds.WithdrawalInput{Amount: "1000", CardID: card, FundPassword: "123456"})
 	commandstest.WantKey(t, err, commands.KeyFundOperationPending) // the proceeds settled; the first withdrawal still waits for ops
 }

@@ -1,4 +1,4 @@
-package commands
+package funds
 
 import (
 	"regexp"
@@ -7,6 +7,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market/calendar"
@@ -38,46 +40,46 @@ func TestDecideDepositRequest(t *testing.T) {
 		name string
 		mod  mod
 		key  string
-		kind Kind
+		kind commands.Kind
 	}{
 		{"accepted", nil, "", 0},
 		{"accepted at the minimum", func(r *depositRequest) { r.in.Amount = "1000" }, "", 0},
 		{"accepted at the maximum", func(r *depositRequest) { r.in.Amount = "1000000.00" }, "", 0},
-		{"no member", func(r *depositRequest) { r.member.registered = false }, KeyAccountNotExist, KindNotFound},
-		{"disabled", func(r *depositRequest) { r.member.disabled = true }, KeyAccountDisabled, KindForbidden},
-		{"frozen", func(r *depositRequest) { r.member.frozen = true }, KeyAccountFrozen, KindForbidden},
-		{"unknown channel", func(r *depositRequest) { r.channel = nil }, KeyChannelNotFound, KindNotFound},
-		{"disabled channel", func(r *depositRequest) { r.channel = &closed }, KeyChannelClosed, KindRule},
-		{"no amount", func(r *depositRequest) { r.in.Amount = "" }, KeyAmountRequired, KindInvalid},
-		{"zero", func(r *depositRequest) { r.in.Amount = "0" }, KeyAmountInvalid, KindInvalid},
-		{"negative", func(r *depositRequest) { r.in.Amount = "-5000" }, KeyAmountInvalid, KindInvalid},
-		{"NaN", func(r *depositRequest) { r.in.Amount = "NaN" }, KeyAmountInvalid, KindInvalid},
-		{"exponent", func(r *depositRequest) { r.in.Amount = "5e3" }, KeyAmountInvalid, KindInvalid},
-		{"three decimals", func(r *depositRequest) { r.in.Amount = "5000.001" }, KeyAmountInvalid, KindInvalid},
-		{"below minimum", func(r *depositRequest) { r.in.Amount = "999.99" }, KeyAmountBelowMinimum, KindRule},
-		{"above maximum", func(r *depositRequest) { r.in.Amount = "1000000.01" }, KeyAmountAboveMaximum, KindRule},
-		{"after hours", func(r *depositRequest) { r.now = night }, KeyDepositWindowClosed, KindRule},
-		{"exchange holiday", func(r *depositRequest) { r.now = holiday }, KeyDepositWindowClosed, KindRule},
-		{"saturday", func(r *depositRequest) { r.now = saturday }, KeyDepositWindowClosed, KindRule},
+		{"no member", func(r *depositRequest) { r.member.registered = false }, commands.KeyAccountNotExist, commands.KindNotFound},
+		{"disabled", func(r *depositRequest) { r.member.disabled = true }, commands.KeyAccountDisabled, commands.KindForbidden},
+		{"frozen", func(r *depositRequest) { r.member.frozen = true }, commands.KeyAccountFrozen, commands.KindForbidden},
+		{"unknown channel", func(r *depositRequest) { r.channel = nil }, commands.KeyChannelNotFound, commands.KindNotFound},
+		{"disabled channel", func(r *depositRequest) { r.channel = &closed }, commands.KeyChannelClosed, commands.KindRule},
+		{"no amount", func(r *depositRequest) { r.in.Amount = "" }, commands.KeyAmountRequired, commands.KindInvalid},
+		{"zero", func(r *depositRequest) { r.in.Amount = "0" }, commands.KeyAmountInvalid, commands.KindInvalid},
+		{"negative", func(r *depositRequest) { r.in.Amount = "-5000" }, commands.KeyAmountInvalid, commands.KindInvalid},
+		{"NaN", func(r *depositRequest) { r.in.Amount = "NaN" }, commands.KeyAmountInvalid, commands.KindInvalid},
+		{"exponent", func(r *depositRequest) { r.in.Amount = "5e3" }, commands.KeyAmountInvalid, commands.KindInvalid},
+		{"three decimals", func(r *depositRequest) { r.in.Amount = "5000.001" }, commands.KeyAmountInvalid, commands.KindInvalid},
+		{"below minimum", func(r *depositRequest) { r.in.Amount = "999.99" }, commands.KeyAmountBelowMinimum, commands.KindRule},
+		{"above maximum", func(r *depositRequest) { r.in.Amount = "1000000.01" }, commands.KeyAmountAboveMaximum, commands.KindRule},
+		{"after hours", func(r *depositRequest) { r.now = night }, commands.KeyDepositWindowClosed, commands.KindRule},
+		{"exchange holiday", func(r *depositRequest) { r.now = holiday }, commands.KeyDepositWindowClosed, commands.KindRule},
+		{"saturday", func(r *depositRequest) { r.now = saturday }, commands.KeyDepositWindowClosed, commands.KindRule},
 		{"always open channel at night", func(r *depositRequest) { r.channel = &open; r.now = night }, "", 0},
-		{"no proof", func(r *depositRequest) { r.in.ProofFileID = "" }, KeyDepositProofRequired, KindInvalid},
-		{"someone else's proof", func(r *depositRequest) { r.member.ownsProof = false }, KeyFileNotFound, KindNotFound},
-		{"wrong channel password", func(r *depositRequest) { r.in.ChannelPassword = "8889" }, KeyChannelPasswordWrong, KindRule},
-		{"missing channel password", func(r *depositRequest) { r.in.ChannelPassword = "" }, KeyChannelPasswordWrong, KindRule},
+		{"no proof", func(r *depositRequest) { r.in.ProofFileID = "" }, commands.KeyDepositProofRequired, commands.KindInvalid},
+		{"someone else's proof", func(r *depositRequest) { r.member.ownsProof = false }, commands.KeyFileNotFound, commands.KindNotFound},
+		{"wrong channel password", func(r *depositRequest) { r.in.ChannelPassword = "8889" }, commands.KeyChannelPasswordWrong, commands.KindRule},
+		{"missing channel password", func(r *depositRequest) { r.in.ChannelPassword = "" }, commands.KeyChannelPasswordWrong, commands.KindRule},
 		{"channel without password", func(r *depositRequest) { r.channel = &noPassword; r.in.ChannelPassword = "" }, "", 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			ch := bank
-			r := depositRequest{in: input, member: member, channel: &ch, now: t0, cal: calendar.Taiwan(),
-				orderNo: func(n int) string { return depositOrderNo("m1", "cmd", t0, n) }, channelPassword: fakeVerify}
+			r := depositRequest{in: input, member: member, channel: &ch, now: commandstest.T0, cal: calendar.Taiwan(),
+				orderNo: func(n int) string { return depositOrderNo("m1", "cmd", commandstest.T0, n) }, channelPassword: fakeVerify}
 			if tc.mod != nil {
 				tc.mod(&r)
 			}
-			evs, err := decideDepositRequest(NewAccount("m1"), r)
-			wantKey(t, err, tc.key)
+			evs, err := decideDepositRequest(commands.NewAccount("m1"), r)
+			commandstest.WantKey(t, err, tc.key)
 			if err != nil {
-				if e, _ := AsError(err); e.Kind != tc.kind {
+				if e, _ := commands.AsError(err); e.Kind != tc.kind {
 					t.Errorf("kind %v, want %v", e.Kind, tc.kind)
 				}
 				return
@@ -104,24 +106,24 @@ func TestDepositProofBacksOneDeposit(t *testing.T) {
 	}{
 		{"unused proof", nil, ""},
 		{"another proof used before", []events.Payload{requested("D1", "f2")}, ""},
-		{"proof of a pending deposit", []events.Payload{requested("D1", "f1")}, KeyDepositProofUsed},
-		{"proof of an approved deposit", []events.Payload{requested("D1", "f1"), events.DepositApproved{OrderNo: "D1"}}, KeyDepositProofUsed},
+		{"proof of a pending deposit", []events.Payload{requested("D1", "f1")}, commands.KeyDepositProofUsed},
+		{"proof of an approved deposit", []events.Payload{requested("D1", "f1"), events.DepositApproved{OrderNo: "D1"}}, commands.KeyDepositProofUsed},
 		{"proof of a rejected deposit", []events.Payload{requested("D1", "f1"), events.DepositRejected{OrderNo: "D1"}}, ""},
-		{"rejected, then used again", []events.Payload{requested("D1", "f1"), events.DepositRejected{OrderNo: "D1"}, requested("D2", "f1")}, KeyDepositProofUsed},
+		{"rejected, then used again", []events.Payload{requested("D1", "f1"), events.DepositRejected{OrderNo: "D1"}, requested("D2", "f1")}, commands.KeyDepositProofUsed},
 	}
 	ch := bank
 	ch.Window = events.TimeWindow{AlwaysOpen: true}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := build(NewAccount("m1"), nil, tc.prior...)
+			a := commandstest.Build(commands.NewAccount("m1"), nil, tc.prior...)
 			evs, err := decideDepositRequest(a, depositRequest{
 				in:     DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: "f1", ChannelPassword: "8888"},
-				member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: t0,
-				orderNo:         func(n int) string { return depositOrderNo("m1", "cmd", t0, n) },
+				member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: commandstest.T0,
+				orderNo:         func(n int) string { return depositOrderNo("m1", "cmd", commandstest.T0, n) },
 				channelPassword: fakeVerify,
 			})
-			wantKey(t, err, tc.key)
-			if e, ok := AsError(err); ok && e.Kind != KindRule {
+			commandstest.WantKey(t, err, tc.key)
+			if e, ok := commands.AsError(err); ok && e.Kind != commands.KindRule {
 				t.Fatalf("kind %v, want rule (422)", e.Kind)
 			}
 			if err == nil && len(evs) != 1 {
@@ -132,14 +134,14 @@ func TestDepositProofBacksOneDeposit(t *testing.T) {
 }
 
 func TestOrderNumbers(t *testing.T) {
-	n0 := depositOrderNo("m1", "cmd", t0, 0)
+	n0 := depositOrderNo("m1", "cmd", commandstest.T0, 0)
 	if !regexp.MustCompile(`^D20261123\d{16}$`).MatchString(n0) {
 		t.Fatalf("order number %q", n0)
 	}
-	if n0 != depositOrderNo("m1", "cmd", t0, 0) {
+	if n0 != depositOrderNo("m1", "cmd", commandstest.T0, 0) {
 		t.Error("not deterministic")
 	}
-	if n0 == depositOrderNo("m1", "cmd", t0, 1) || n0 == depositOrderNo("m2", "cmd", t0, 0) || n0 == depositOrderNo("m1", "cmd2", t0, 0) {
+	if n0 == depositOrderNo("m1", "cmd", commandstest.T0, 1) || n0 == depositOrderNo("m2", "cmd", commandstest.T0, 0) || n0 == depositOrderNo("m1", "cmd2", commandstest.T0, 0) {
 		t.Error("collision between candidates")
 	}
 	// The date is Taipei's: 16:30 UTC is the next day there.
@@ -147,23 +149,23 @@ func TestOrderNumbers(t *testing.T) {
 		t.Errorf("order number %q", n)
 	}
 	// A taken number moves on to the next candidate.
-	a := build(NewAccount("m1"), nil, events.DepositRequested{OrderNo: n0, Currency: "TWD", Amount: decimal.NewFromInt(5000)})
+	a := commandstest.Build(commands.NewAccount("m1"), nil, events.DepositRequested{OrderNo: n0, Currency: "TWD", Amount: decimal.NewFromInt(5000)})
 	ch := bank
 	ch.Window = events.TimeWindow{AlwaysOpen: true}
 	evs, err := decideDepositRequest(a, depositRequest{
 		in:     DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: "f", ChannelPassword: "8888"},
-		member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: t0,
-		orderNo:         func(n int) string { return depositOrderNo("m1", "cmd", t0, n) },
+		member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: commandstest.T0,
+		orderNo:         func(n int) string { return depositOrderNo("m1", "cmd", commandstest.T0, n) },
 		channelPassword: fakeVerify,
 	})
-	if err != nil || evs[0].(events.DepositRequested).OrderNo != depositOrderNo("m1", "cmd", t0, 1) {
+	if err != nil || evs[0].(events.DepositRequested).OrderNo != depositOrderNo("m1", "cmd", commandstest.T0, 1) {
 		t.Fatalf("collision not avoided: %v %v", evs, err)
 	}
 }
 
 func TestReviewDeposit(t *testing.T) {
 	req := events.DepositRequested{OrderNo: "D1", Currency: "TWD", Amount: decimal.RequireFromString("5000.50")}
-	pending := func() *Account { return build(NewAccount("m1"), nil, req) }
+	pending := func() *commands.Account { return commandstest.Build(commands.NewAccount("m1"), nil, req) }
 
 	evs, err := decideApproveDeposit(pending(), "D1", "")
 	if err != nil {
@@ -178,27 +180,24 @@ func TestReviewDeposit(t *testing.T) {
 		t.Fatalf("postings %+v", ap.Postings)
 	}
 
-	approved := build(pending(), nil, ap)
+	approved := commandstest.Build(pending(), nil, ap)
 	if b := approved.Balances["TWD"]; !b.Available.Equal(req.Amount) || !b.Frozen.IsZero() {
 		t.Fatalf("balance after approval %+v", b)
-	}
-	if b := approved.snapshot().(map[string]Balance); !b["TWD"].Available.Equal(req.Amount) {
-		t.Fatalf("snapshot %+v", b)
 	}
 
 	tests := []struct {
 		name    string
-		a       *Account
+		a       *commands.Account
 		approve bool
 		order   string
 		key     string
 	}{
-		{"approve unknown", pending(), true, "D2", KeyOrderNotFound},
-		{"approve twice", approved, true, "D1", KeyOrderNotPending},
-		{"reject approved", approved, false, "D1", KeyOrderNotPending},
+		{"approve unknown", pending(), true, "D2", commands.KeyOrderNotFound},
+		{"approve twice", approved, true, "D1", commands.KeyOrderNotPending},
+		{"reject approved", approved, false, "D1", commands.KeyOrderNotPending},
 		{"reject pending", pending(), false, "D1", ""},
-		{"reject rejected", build(pending(), nil, events.DepositRejected{OrderNo: "D1", Remark: "no"}), false, "D1", KeyOrderNotPending},
-		{"approve rejected", build(pending(), nil, events.DepositRejected{OrderNo: "D1", Remark: "no"}), true, "D1", KeyOrderNotPending},
+		{"reject rejected", commandstest.Build(pending(), nil, events.DepositRejected{OrderNo: "D1", Remark: "no"}), false, "D1", commands.KeyOrderNotPending},
+		{"approve rejected", commandstest.Build(pending(), nil, events.DepositRejected{OrderNo: "D1", Remark: "no"}), true, "D1", commands.KeyOrderNotPending},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -207,7 +206,7 @@ func TestReviewDeposit(t *testing.T) {
 				decide = decideApproveDeposit
 			}
 			evs, err := decide(tc.a, tc.order, "remark")
-			wantKey(t, err, tc.key)
+			commandstest.WantKey(t, err, tc.key)
 			if err == nil {
 				if _, ok := evs[0].(events.DepositRejected); !ok {
 					t.Fatalf("events %v", evs)
@@ -215,14 +214,14 @@ func TestReviewDeposit(t *testing.T) {
 			}
 		})
 	}
-	rejected := build(pending(), nil, events.DepositRejected{OrderNo: "D1", Remark: "no"})
+	rejected := commandstest.Build(pending(), nil, events.DepositRejected{OrderNo: "D1", Remark: "no"})
 	if len(rejected.Balances) != 0 {
 		t.Fatalf("a rejection moved money: %v", rejected.Balances)
 	}
 }
 
-func TestConfigAndInvites(t *testing.T) {
-	cfg := build(newConfig(), nil, bank)
+func TestConfigureChannel(t *testing.T) {
+	cfg := commandstest.Build(commands.NewConfig(), nil, bank)
 	ch := channelsPart.Of(cfg)
 	noPw := bank
 	noPw.PasswordHash = ""
@@ -249,66 +248,9 @@ func TestConfigAndInvites(t *testing.T) {
 	// A channel of the old kind (unsalted SHA-256) is re-hashed when its password is given again.
 	legacy := bank
 	legacy.PasswordHash = secret.SHA256Hex("8888")
-	old := channelsPart.Of(build(newConfig(), nil, legacy))
+	old := channelsPart.Of(commandstest.Build(commands.NewConfig(), nil, legacy))
 	if evs, _ := decideConfigureChannel(old, noPw, "8888", "h:8888", func(string, string) bool { return true }); len(evs) != 1 ||
 		evs[0].(events.DepositChannelConfigured).PasswordHash != "h:8888" {
 		t.Errorf("legacy hash kept: %v", evs)
-	}
-	if evs, _ := decideSiteConfig(cfg, "title", "lotbook"); len(evs) != 1 {
-		t.Error("site config not written")
-	}
-	cfg = build(cfg, nil, events.SiteConfigured{Name: "title", Value: "lotbook"})
-	if evs, _ := decideSiteConfig(cfg, "title", "lotbook"); len(evs) != 0 {
-		t.Error("same site config written again")
-	}
-
-	root := build(&inviteState{}, nil, events.InviteCodeIssued{Code: "LOTBOOK"})
-	if evs, err := decideIssueInvite(root, "LOTBOOK", ""); err != nil || len(evs) != 0 {
-		t.Errorf("root again: %v %v", evs, err)
-	}
-	if _, err := decideIssueInvite(root, "LOTBOOK", "m1"); err != errCodeTaken {
-		t.Errorf("taken code: %v", err)
-	}
-	if evs, _ := decideIssueInvite(&inviteState{}, "ABCDEFG", "m1"); len(evs) != 1 {
-		t.Error("new code not issued")
-	}
-
-	seen := map[string]bool{}
-	for n := 0; n < 12; n++ {
-		c := inviteCandidate("3f1c2b8e-0000-5000-8000-000000000001", n)
-		if !regexp.MustCompile(`^[ABCDEFGHJKMNPQRSTUVWXYZ]{7,8}$`).MatchString(c) || (n < 8) != (len(c) == 7) {
-			t.Errorf("candidate %d: %q", n, c)
-		}
-		if seen[c] {
-			t.Errorf("candidate %d repeats %q", n, c)
-		}
-		seen[c] = true
-		if !validInviteCode(c) {
-			t.Errorf("%q not a valid code", c)
-		}
-	}
-	for _, c := range []string{"LOTBOOK", "ABCD", "A1B2C3"} {
-		if !validInviteCode(c) {
-			t.Errorf("%q refused", c)
-		}
-	}
-	for _, c := range []string{"", "ABC", "lotbook", "LOT BOOK", "LOTBOOK-1", "ABCDEFGHIJKLMNOPQ"} {
-		if validInviteCode(c) {
-			t.Errorf("%q accepted", c)
-		}
-	}
-}
-
-func TestKinds(t *testing.T) {
-	want := map[Kind]int{KindInvalid: 400, KindUnauthorized: 401, KindForbidden: 403, KindNotFound: 404,
-		KindConflict: 409, KindRule: 422, KindRateLimited: 429, KindUnavailable: 503}
-	for k, status := range want {
-		if k.HTTPStatus() != status {
-			t.Errorf("%v: %d, want %d", k, k.HTTPStatus(), status)
-		}
-	}
-	var err error = Unavailable(errCodeTaken)
-	if e, ok := AsError(err); !ok || e.Key != KeySystemBusy || e.Error() == "" {
-		t.Fatalf("AsError: %v", err)
 	}
 }
