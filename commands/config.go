@@ -8,37 +8,22 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// Config is the config aggregate (stream config): the public site config, and the parts that
-// capabilities register (RegisterConfigPart): funds' deposit and withdrawal channels.
-type Config struct {
-	site  map[string]string
-	parts []State
-}
+// Config is the config aggregate (stream config), made only of the parts that capabilities
+// register (RegisterConfigPart): the site config, funds' deposit and withdrawal channels.
+type Config struct{ parts []State }
 
 func init() { RegisterStream(events.ConfigStream, func() State { return NewConfig() }) }
 
-func NewConfig() *Config {
-	return &Config{site: map[string]string{}, parts: configParts.build(struct{}{})}
-}
+// NewConfig is an empty config aggregate, with the registered parts.
+func NewConfig() *Config { return &Config{parts: configParts.build(struct{}{})} }
 
 func (c *Config) partList() []State { return c.parts }
 
-// Apply evolves the site config and the parts.
+// Apply evolves the parts.
 func (c *Config) Apply(r events.RecordedEvent, p events.Payload) {
-	if e, ok := p.(events.SiteConfigured); ok {
-		c.site[e.Name] = e.Value
-	}
 	for _, part := range c.parts {
 		part.Apply(r, p)
 	}
-}
-
-// decideSiteConfig sets one entry; the same value again changes nothing.
-func decideSiteConfig(c *Config, name, value string) ([]events.Payload, error) {
-	if old, ok := c.site[name]; ok && old == value {
-		return nil, nil
-	}
-	return []events.Payload{events.SiteConfigured{Name: name, Value: value}}, nil
 }
 
 // inviteState is an invite code's aggregate (stream invite-<CODE>): issued once, to a member or

@@ -7,16 +7,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-func TestSiteConfigAndInvites(t *testing.T) {
-	cfg := NewConfig()
-	if evs, _ := decideSiteConfig(cfg, "title", "lotbook"); len(evs) != 1 {
-		t.Error("site config not written")
-	}
-	cfg = build(cfg, nil, events.SiteConfigured{Name: "title", Value: "lotbook"})
-	if evs, _ := decideSiteConfig(cfg, "title", "lotbook"); len(evs) != 0 {
-		t.Error("same site config written again")
-	}
-
+func TestInvites(t *testing.T) {
 	root := build(&inviteState{}, nil, events.InviteCodeIssued{Code: "LOTBOOK"})
 	if evs, err := decideIssueInvite(root, "LOTBOOK", ""); err != nil || len(evs) != 0 {
 		t.Errorf("root again: %v %v", evs, err)

@@ -68,38 +68,3 @@ func (s *Service) IssueRootInviteCode(ctx context.Context, meta Meta, code strin
 	}
 	return Result{Position: rec.Position}, nil
 }
-
-// SiteConfig is one entry of the public site config.
-type SiteConfig struct{ Name, Value string }
-
-// SetSiteConfig sets one entry of the public site config (logo, title, demo, ...).
-func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, in SiteConfig) (Result, error) {
-	name, value := in.Name, in.Value
-	c, err := s.Begin(meta, "config.site")
-	if err != nil {
-		return Result{}, err
-	}
-	if !validConfigName(name) || len(value) > 4096 {
-		return Result{}, Invalid(KeyInvalidRequest)
-	}
-	rec, err := Execute(ctx, s, c, events.ConfigStream, func(cfg *Config) ([]events.Payload, error) {
-		return decideSiteConfig(cfg, name, value)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
-}
-
-func validConfigName(n string) bool {
-	if len(n) == 0 || len(n) > 64 {
-		return false
-	}
-	for i := 0; i < len(n); i++ {
-		c := n[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-' || c == '.') {
-			return false
-		}
-	}
-	return true
-}

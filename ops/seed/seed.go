@@ -10,6 +10,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/siteconfig"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -84,7 +85,7 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 		return fmt.Errorf("seed: withdrawal channel %s: %w", ChannelID, err)
 	}
 	for _, c := range [][2]string{{"title", Title}, {"logo", LogoPath}} {
-		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), commands.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
+		if _, err := siteconfig.New(svc).SetSiteConfig(ctx, meta("config:"+c[0]), siteconfig.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
 			return fmt.Errorf("seed: site config %s: %w", c[0], err)
 		}
 	}
