@@ -1,32 +1,38 @@
-// Package commands is the kernel of lotbook's write side: command handlers load an aggregate's
-// stream, decide with pure functions, and append with the expected version, retrying on
-// conflicts (Execute). Capabilities are packages under commands/ (commands/favorites, ...), each
-// a type over the kernel's Service (favorites.New(k)) whose methods are its commands; they
-// import the kernel, events and rules, never each other, and meet through events only
-// (ops/archtest).
+// Package commands is the kernel of lotbook's write side: a command loads an aggregate's stream,
+// decides with pure functions, and appends with the expected version, retrying on conflicts
+// (Execute; View reads another stream's facts for a decision). Capabilities are packages under
+// commands/: funds (deposits, withdrawals, exchange, their channels), trading (orders,
+// positions, margin; its matching engine beneath it), identity (real name, bank cards),
+// favorites and siteconfig. Each is a type over the kernel's Service (funds.New(k)) whose
+// methods are its commands; capabilities import the kernel, events and rules, never each other,
+// and meet through events only (ops/archtest).
 //
 // Streams and aggregates: member-<id> (registration, credentials, sessions, fund password, flags,
-// uploads, and the parts capabilities add), account-<id> (the member's balances from postings,
-// and the parts capabilities add), invite-<CODE> (who handed out a code), and the streams
-// capabilities register. Each family registers its aggregate (RegisterStreams, RegisterStream).
+// uploads, and the parts capabilities add), account-<id> (the member's cash balances from the
+// postings, and the parts capabilities add), config (the parts capabilities add),
+// invite-<CODE> (who handed out a code), and the stream families capabilities register
+// themselves (identity's guards). Each family registers its aggregate (RegisterStreams,
+// RegisterStream).
 //
 // Members stay in the kernel: registration, login, sessions, the fund password and its lock and
 // the account's flags are what every money capability checks, on the one member stream they all
-// read, so a capability asks the kernel's Member (RefuseFlags, the fund password check) rather
-// than another capability.
+// read. A package of their own would be imported by every capability, which the rule above
+// forbids, so a capability asks the kernel's Member (MemberOnly, Flag, RefuseFlags) and
+// Service.CheckFundPassword instead.
 //
-// The account and member aggregates are composed: a capability adds its part of an account's
-// state with RegisterAccountPart (a State, and optionally an OrderHolder, for the order numbers
-// it issues under its own prefix, and a WithdrawalHold, for cash it keeps from withdrawal), and
-// of a member's with RegisterMemberPart; its decide functions reach the part through the key
-// that registration returns (fundsPart.Of(a), listPart.Of(m)). The shells keep only the
-// member's ledger accounts and cash balances, and the member's credentials and flags. Public
-// commands take one typed struct (CancelOrder, ReviewOrder, ...) or a member id and an input
-// struct. Each command is idempotent on its Meta.CommandID: when a stream already holds events
-// of that command, the earlier result is returned and nothing is decided again. A command id
-// belongs to one command: events of the id that another command wrote (another command name
-// or request fingerprint, stored in their metadata) answer idempotency_key_reused and are never
-// read as this command's.
+// The account, member and config aggregates are composed: a capability adds its part with
+// RegisterAccountPart, RegisterMemberPart or RegisterConfigPart from its own init (an account
+// part may also be an OrderHolder, for the order numbers it issues under its own prefix, and a
+// WithdrawalHold, for cash it keeps from withdrawal: the shell's questions to its parts), and
+// its decide functions reach the part through the PartKey that registration returns
+// (fundsPart.Of(a)). The shells keep only the member's ledger accounts and cash balances, and
+// the member's credentials and flags. A capability that needs another's facts folds the events
+// itself (funds keeps the payout details of identity's cards). Public commands take one typed
+// struct (CancelOrder, ReviewOrder, ...) or a member id and an input struct. Each command is
+// idempotent on its Meta.CommandID: when a stream already holds events of that command, the
+// earlier result is returned and nothing is decided again. A command id belongs to one command:
+// events of the id that another command wrote (another command name or request fingerprint,
+// stored in their metadata) answer idempotency_key_reused and are never read as this command's.
 //
 // Refusals are *Error values with a message key. Field rules answer KindInvalid (400); an account's
 // flags and the fund password lock KindForbidden (403); unknown channels, orders, files and
