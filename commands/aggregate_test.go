@@ -41,7 +41,15 @@ func TestStateForPicksTheRegisteredAggregate(t *testing.T) {
 
 func TestRegistriesRefuseDuplicates(t *testing.T) {
 	for name, register := range map[string]func(){
-		"part":        func() { RegisterAccountPart("test.hold", func(Ledger) *testHold { return nil }) },
+		"part": func() { RegisterAccountPart("test.hold", func(Ledger) *testHold { return nil }) },
+		"member part": func() {
+			RegisterMemberPart("test.hold", func(string) *testHold { return nil })
+			RegisterMemberPart("test.hold", func(string) *testHold { return nil })
+		},
+		"config part": func() {
+			RegisterConfigPart("test.hold", func() *testHold { return nil })
+			RegisterConfigPart("test.hold", func() *testHold { return nil })
+		},
 		"prefix":      func() { RegisterStreams("account-", func(string) State { return nil }) },
 		"overlapping": func() { RegisterStreams("acc", func(string) State { return nil }) },
 		"name":        func() { RegisterStream(events.ConfigStream, func() State { return nil }) },
@@ -74,6 +82,12 @@ func (h *testHold) HeldFromWithdrawal(currency string, _ time.Time) decimal.Deci
 }
 
 var holdPart = RegisterAccountPart("test.hold", func(Ledger) *testHold { return &testHold{orders: map[string]bool{}} })
+
+// The same part on the member and config aggregates, so that registering it again is refused.
+var (
+	_ = RegisterMemberPart("test.hold", func(string) *testHold { return &testHold{} })
+	_ = RegisterConfigPart("test.hold", func() *testHold { return &testHold{} })
+)
 
 // An order number held by any part is skipped, and money held by any part is not withdrawable:
 // the shell asks its parts without knowing them.
