@@ -493,7 +493,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	for _, name := range []string{"balances", "members", "journal", "trading"} {
+	for _, name := range []string{"balances", "members", "journal"} {
 		r.mu.Lock()
 		pos := r.pos[name]
 		r.mu.Unlock()

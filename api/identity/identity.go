@@ -3,6 +3,7 @@
 package identity
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/lotbook/lotbook/api/httpx"
@@ -15,16 +16,25 @@ import (
 	"github.com/lotbook/lotbook/projections/funds"
 )
 
+// Commands are the write side's operations this module sends (*commands.Service).
+type Commands interface {
+	SubmitRealName(ctx context.Context, meta commands.Meta, memberID string, in commands.RealNameInput) (commands.Result, error)
+	ApproveRealName(ctx context.Context, meta commands.Meta, in commands.ReviewRealName) (commands.ReviewResult, error)
+	RejectRealName(ctx context.Context, meta commands.Meta, in commands.ReviewRealName) (commands.ReviewResult, error)
+	BindCard(ctx context.Context, meta commands.Meta, memberID string, in commands.CardInput) (commands.CardResult, error)
+	UnbindCard(ctx context.Context, meta commands.Meta, in commands.UnbindCard) (commands.Result, error)
+}
+
 // Module serves the identity routes.
 type Module struct {
-	cmd    *commands.Service
+	cmd    Commands
 	read   *projections.ReadDB
 	sealer *secret.Sealer // opens ID numbers for ops reviewing them
 }
 
 // New is the identity module over the command service, the read models and the sealer of ID
 // numbers.
-func New(cmd *commands.Service, read *projections.ReadDB, sealer *secret.Sealer) *Module {
+func New(cmd Commands, read *projections.ReadDB, sealer *secret.Sealer) *Module {
 	return &Module{cmd: cmd, read: read, sealer: sealer}
 }
 

@@ -5,6 +5,7 @@ package market
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -31,9 +32,15 @@ const (
 	hotResults        = 20
 )
 
+// Commands are the write side's operations this module sends (*commands.Service).
+type Commands interface {
+	AddFavorite(ctx context.Context, meta commands.Meta, in commands.Favorite) (commands.Result, error)
+	RemoveFavorite(ctx context.Context, meta commands.Meta, in commands.Favorite) (commands.Result, error)
+}
+
 // Module serves the market and favourites routes.
 type Module struct {
-	cmd  *commands.Service
+	cmd  Commands
 	read *projections.ReadDB
 	feed *mkt.Service
 	hot  *hotLists
@@ -41,7 +48,7 @@ type Module struct {
 
 // New is the market module over the command service (favourites), the read models (the
 // favourites list) and the market feed.
-func New(cmd *commands.Service, read *projections.ReadDB, feed *mkt.Service) *Module {
+func New(cmd Commands, read *projections.ReadDB, feed *mkt.Service) *Module {
 	return &Module{cmd: cmd, read: read, feed: feed, hot: newHotLists()}
 }
 
