@@ -138,50 +138,18 @@ func Orders(ctx context.Context, db *projections.Reader, memberID string, status
 	}
 	var out []Order
 	err := db.Query(ctx, "orders", "SELECT "+orderFields.List()+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows projections.Rows) error {
-			var r orderRow
-			if err := orderFields.Scan(rows, &r); err != nil {
-				return err
-			}
-			o, err := r.order()
-			if err != nil {
-				return err
-			}
-			out = append(out, o)
-			return nil
-		})
+		append(args, limit, offset), projections.Collect(&out, orderFields, (*orderRow).order))
 	if err != nil {
 		return nil, false, err
 	}
 	return projections.TrimPage(out, limit)
 }
 
-// OrderByNo returns one order, or ErrNotFound.
-func OrderByNo(ctx context.Context, db *projections.Reader, orderNo string) (Order, error) {
-	var r orderRow
-	row := db.QueryRow(ctx, "SELECT "+orderFields.List()+" FROM trade_orders WHERE order_no = ?", orderNo)
-	if err := projections.RowErr(orderFields.Scan(row, &r), "order "+orderNo); err != nil {
-		return Order{}, err
-	}
-	return r.order()
-}
-
 // OrdersOfPosition lists the orders that opened and closed a position, oldest first.
 func OrdersOfPosition(ctx context.Context, db *projections.Reader, positionID string) ([]Order, error) {
 	out := []Order{}
 	err := db.Query(ctx, "orders of position", "SELECT "+orderFields.List()+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
-		[]any{positionID}, func(rows projections.Rows) error {
-			var r orderRow
-			if err := orderFields.Scan(rows, &r); err != nil {
-				return err
-			}
-			o, err := r.order()
-			if err != nil {
-				return err
-			}
-			out = append(out, o)
-			return nil
-		})
+		[]any{positionID}, projections.Collect(&out, orderFields, (*orderRow).order))
 	return out, err
 }
 
@@ -202,18 +170,7 @@ func Positions(ctx context.Context, db *projections.Reader, memberID string, sta
 		args = append(args, limit, offset)
 	}
 	var out []Position
-	err := db.Query(ctx, "positions", q, args, func(rows projections.Rows) error {
-		var r positionRow
-		if err := positionFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		p, err := r.position()
-		if err != nil {
-			return err
-		}
-		out = append(out, p)
-		return nil
-	})
+	err := db.Query(ctx, "positions", q, args, projections.Collect(&out, positionFields, (*positionRow).position))
 	if err != nil {
 		return nil, false, err
 	}
