@@ -59,16 +59,16 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/deposits", httpx.IdemRequired, m.requestDeposit),
 		httpx.Op(httpx.Member, "GET", "/api/vue/funds/records", httpx.IdemNone, m.fundRecords),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/deposits", httpx.IdemNone, m.opsDeposits),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/approve", httpx.IdemRequired, m.approveDeposit),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/reject", httpx.IdemRequired, m.rejectDeposit),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/approve", httpx.IdemRequired, m.review(m.depositOwner, Commands.ApproveDeposit, true)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/reject", httpx.IdemRequired, m.review(m.depositOwner, Commands.RejectDeposit, false)),
 		httpx.Op(httpx.AnyUser, "GET", "/api/vue/funds/withdrawChannels", httpx.IdemNone, m.withdrawChannels),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/withdrawals", httpx.IdemRequired, m.requestWithdrawal),
 		httpx.Op(httpx.Member, "GET", "/api/vue/funds/balances", httpx.IdemNone, m.balances),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/exchange/quote", httpx.IdemRequired, m.exchangeQuote),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/exchange", httpx.IdemRequired, m.exchange),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/withdrawals", httpx.IdemNone, m.opsWithdrawals),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/approve", httpx.IdemRequired, m.approveWithdrawal),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/reject", httpx.IdemRequired, m.rejectWithdrawal),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/approve", httpx.IdemRequired, m.review(m.withdrawalOwner, Commands.ApproveWithdrawal, true)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/reject", httpx.IdemRequired, m.review(m.withdrawalOwner, Commands.RejectWithdrawal, false)),
 	}
 }
 
@@ -214,48 +214,28 @@ func (m *Module) depositOwner(c *httpx.Call) (string, string, error) {
 	return d.MemberID, orderNo, nil
 }
 
-// reviewCommand is an ops decision on one member's order (approve or reject).
-type reviewCommand func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
+// reviewCommand is an ops decision on one member's order (approve or reject): a method
+// expression of Commands.
+type reviewCommand func(cmd Commands, ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
 
-// approve and reject serve deposits and withdrawals alike; owner says whose order it is.
-func (m *Module) approve(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand) (httpx.Reply, error) {
-	var req wire.ApproveRequest
-	if err := c.Decode("ApproveRequest", &req); err != nil {
-		return httpx.Reply{}, err
+// review is ops' decision on a deposit or a withdrawal: owner says whose order it is, act
+// approves or rejects it (as approve says), on the member's stream.
+func (m *Module) review(owner func(*httpx.Call) (string, string, error), act reviewCommand, approve bool) httpx.Handler {
+	return func(c *httpx.Call) (httpx.Reply, error) {
+		remark, err := c.ReviewRemark(approve)
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		memberID, orderNo, err := owner(c)
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		res, err := act(m.cmd, c.Ctx(), c.Meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		return httpx.OK(orderOut(res))
 	}
-	remark := ""
-	if req.Remark != nil {
-		remark = *req.Remark
-	}
-	return m.review(c, owner, act, remark)
-}
-
-func (m *Module) reject(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand) (httpx.Reply, error) {
-	var req wire.RejectRequest
-	if err := c.Decode("RejectRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	return m.review(c, owner, act, req.Remark)
-}
-
-func (m *Module) review(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand, remark string) (httpx.Reply, error) {
-	memberID, orderNo, err := owner(c)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := act(c.Ctx(), c.Meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(orderOut(res))
-}
-
-func (m *Module) approveDeposit(c *httpx.Call) (httpx.Reply, error) {
-	return m.approve(c, m.depositOwner, m.cmd.ApproveDeposit)
-}
-
-func (m *Module) rejectDeposit(c *httpx.Call) (httpx.Reply, error) {
-	return m.reject(c, m.depositOwner, m.cmd.RejectDeposit)
 }
 
 // tradeLineOut adds a trade line's symbol and settlement: a sale's trade line is unsettled until

@@ -90,14 +90,6 @@ func (m *Module) withdrawalOwner(c *httpx.Call) (string, string, error) {
 	return w.MemberID, orderNo, nil
 }
 
-func (m *Module) approveWithdrawal(c *httpx.Call) (httpx.Reply, error) {
-	return m.approve(c, m.withdrawalOwner, m.cmd.ApproveWithdrawal)
-}
-
-func (m *Module) rejectWithdrawal(c *httpx.Call) (httpx.Reply, error) {
-	return m.reject(c, m.withdrawalOwner, m.cmd.RejectWithdrawal)
-}
-
 func (m *Module) balances(c *httpx.Call) (httpx.Reply, error) {
 	bals, err := m.read.Balances(c.Ctx(), c.Sess.MemberID)
 	if err != nil {

@@ -115,3 +115,21 @@ func (c *Call) CatchUpHead() { c.core.CatchUpHead(c.Ctx()) }
 // claims the key. It reports whether it answered the request already (a replay of the stored
 // answer, or 409 for a key another request used); the handler then answers Reply{Written: true}.
 func (c *Call) Bind(payload []byte) bool { return c.core.Bind(c, payload) }
+
+// ReviewRemark decodes the body of an ops decision: an ApproveRequest, whose remark is optional,
+// when approving, and a RejectRequest, whose remark (the reason the member reads) is required,
+// when rejecting.
+func (c *Call) ReviewRemark(approve bool) (string, error) {
+	if approve {
+		var req wire.ApproveRequest
+		if err := c.Decode("ApproveRequest", &req); err != nil {
+			return "", err
+		}
+		return Deref(req.Remark), nil
+	}
+	var req wire.RejectRequest
+	if err := c.Decode("RejectRequest", &req); err != nil {
+		return "", err
+	}
+	return req.Remark, nil
+}
