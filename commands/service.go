@@ -112,12 +112,9 @@ type Service struct {
 	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
 	// unknown account is checked against it, so it takes as long as a wrong password.
 	decoy func() (string, error)
-	// kdfSlots bounds the argon2id computations running at once (Service.kdf).
+	// kdfSlots bounds the argon2id computations running at once (Service.KDF).
 	kdfSlots chan struct{}
 }
-
-// Now is the service's clock (time.Now unless configured).
-func (s *Service) Now() time.Time { return s.clock() }
 
 // Calendar tells the exchange's holidays.
 func (s *Service) Calendar() Calendar { return s.cal }
@@ -128,12 +125,25 @@ func (s *Service) Sealer() *secret.Sealer { return s.sealer }
 // Rates are the exchange rates currency exchange quotes at.
 func (s *Service) Rates() fx.Rates { return s.rates }
 
+// ValueIn is the worth in currency to of a member's cash in several currencies at the rates an
+// exchange would be quoted now (fx.Value over this service's feed).
+func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decimal.Decimal, error) {
+	v, err := fx.Value(s.rates, amounts, to, s.clock().UTC())
+	if err != nil {
+		return decimal.Decimal{}, Unavailable(err)
+	}
+	return v, nil
+}
+
 // Logger is the service's logger.
 func (s *Service) Logger() *slog.Logger { return s.log }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
 // writes from other processes to the same streams.
 func (s *Service) Conflicts() int64 { return s.conflicts.Load() }
+
+// Now is the service's clock (Options.Clock): what commands decide with.
+func (s *Service) Now() time.Time { return s.clock() }
 
 // New returns a Service over store.
 func New(store events.Store, opts Options) *Service {

@@ -95,16 +95,6 @@ func (s *Commands) Withdrawable(ctx context.Context, memberID string) (map[strin
 	})
 }
 
-// ValueIn is the worth in currency to of a member's cash in several currencies at the rates an
-// exchange would be quoted now (fx.Value over this service's feed).
-func (s *Commands) ValueIn(to string, amounts map[string]decimal.Decimal) (decimal.Decimal, error) {
-	v, err := fx.Value(s.k.Rates(), amounts, to, s.k.Now().UTC())
-	if err != nil {
-		return decimal.Decimal{}, commands.Unavailable(err)
-	}
-	return v, nil
-}
-
 // ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).
 func (s *Commands) ApproveWithdrawal(ctx context.Context, meta commands.Meta, in ReviewOrder) (OrderResult, error) {
 	return s.review(ctx, meta, "withdrawal.approve", in.MemberID, in.OrderNo, in.Remark, events.ReviewApproved, decideApproveWithdrawal)
