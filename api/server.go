@@ -16,7 +16,9 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
@@ -31,6 +33,8 @@ const waitBound = 2 * time.Second
 // (capabilities.go) and holds what they are built from.
 type server struct {
 	cmd      *commands.Service
+	funds    *fundscmd.Commands
+	trading  *trading.Commands
 	read     *projections.ReadDB
 	runner   *projections.Runner
 	store    events.Store

@@ -20,7 +20,9 @@ import (
 
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
@@ -45,7 +47,7 @@ type Config struct {
 	Logger     *slog.Logger
 	// Trading are the broker's rules on closing positions (lock minutes, holding days); none by
 	// default. GET /api/vue/trade/rules shows them.
-	Trading commands.TradingRules
+	Trading trading.TradingRules
 	// UploadQuota is the bytes of uploads one member may store; commands.DefaultUploadQuota.
 	UploadQuota int64
 
@@ -71,7 +73,9 @@ const DefaultMarketSeed = 1
 type Stack struct {
 	Store    events.Store
 	Read     *projections.ReadDB
-	Commands *commands.Service
+	Commands *commands.Service // the write side's kernel; capabilities' commands below
+	Funds    *fundscmd.Commands
+	Trading  *trading.Commands
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
@@ -138,20 +142,22 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		PasswordCost: cfg.PasswordCost,
 		Logger:       cfg.Logger,
 		Sealer:       sealer,
-		Trading:      cfg.Trading,
 		UploadQuota:  cfg.UploadQuota,
 	})
+	tr := trading.New(cmd, cfg.Trading)
 	st := &Stack{
 		Store:    store,
 		Read:     read,
 		Commands: cmd,
+		Funds:    fundscmd.New(cmd),
+		Trading:  tr,
 		Runner:   projections.NewRunner(read, store, cfg.Logger, reg),
 		Registry: reg,
 		Market:   mkt,
 		cfg:      cfg,
 		sealer:   sealer,
 		ownsMkt:  owns,
-		trade: engine.New(engine.Config{Commands: cmd, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
 	srv := st.newServer()
@@ -165,6 +171,8 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 func (st *Stack) newServer() *server {
 	return &server{
 		cmd:       st.Commands,
+		funds:     st.Funds,
+		trading:   st.Trading,
 		read:      st.Read,
 		runner:    st.Runner,
 		store:     st.Store,
