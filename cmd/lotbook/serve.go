@@ -10,11 +10,10 @@ import (
 	"os"
 	"strconv"
 	"sync"
-	"time"
 
 	"github.com/lotbook/lotbook/api"
-	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
@@ -49,7 +48,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	st, err := api.OpenStack(ctx, api.Config{
 		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log,
 		MarketSeed: marketSeed, SecretKey: secretKey,
-		Trading: commands.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
+		Trading: trading.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
 	})
 	if err != nil {
 		return err
@@ -84,7 +83,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		log.Info("profiler listening", "addr", "http://"+*pprofAddr+"/debug/pprof/")
 	}
 	if *demo {
-		if err := errors.Join(seed.Demo(ctx, st.Commands), seed.Issues(ctx, st.Subscription, time.Now())); err != nil {
+		if err := seed.Demo(ctx, st.Commands); err != nil {
 			cancel()
 			wg.Wait()
 			return err

@@ -9,7 +9,9 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
-	"github.com/lotbook/lotbook/commands/rules/identity"
+	"github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/identity"
+	ids "github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/events"
@@ -18,7 +20,7 @@ import (
 // validID is the n-th valid Taiwan ID number of the test.
 func validID(n int) string {
 	for d := 0; d <= 9; d++ {
-		if id := fmt.Sprintf("A2%07d%d", n, d); identity.ValidTaiwanID(id) {
+		if id := fmt.Sprintf("A2%07d%d", n, d); ids.ValidTaiwanID(id) {
 			return id
 		}
 	}
@@ -37,10 +39,11 @@ func TestCalendarActsOnceAcrossInstancesAndRestarts(t *testing.T) {
 	f.SeedMembers()
 	ctx := f.Ctx
 	ops := commandstest.Meta("ops:ops")
-	_, err = f.Svc.ConfigureDepositChannel(ctx, ops, commands.ChannelInput{ID: "bank", Name: "Bank", Currency: "TWD", Min: "1", Max: "1000000",
+	fund, ident := funds.New(f.Svc), identity.New(f.Svc)
+	_, err = fund.ConfigureDepositChannel(ctx, ops, funds.ChannelInput{ID: "bank", Name: "Bank", Currency: "TWD", Min: "1", Max: "1000000",
 		Password: "8888", Window: events.TimeWindow{AlwaysOpen: true}, Enabled: true})
 	f.Must(err)
-	lot := subscription.New(f.Svc, subscription.SealerSeeds(sealer))
+	lot := subscription.New(f.Svc)
 	// Monday 23 November 11:00 Taipei; the window closes at 12:00, every step is dated that day.
 	listed, err := lot.ListIssue(ctx, commandstest.Meta("ops:ops"), subscription.ListIssue{Symbol: "1295", Name: "生合", Market: "TW",
 		Price: "50", ReferencePrice: "72.5", PE: "18.4", IndustryPE: "25.1", Lots: 3, UnitLots: 1,
@@ -51,19 +54,19 @@ func TestCalendarActsOnceAcrossInstancesAndRestarts(t *testing.T) {
 	for i := range members {
 		account := fmt.Sprintf("09%08d", 55500000+i)
 		s := f.Register(account, "LOTBOOK")
-		_, err := f.Svc.SubmitRealName(ctx, commandstest.Meta("member"), s.MemberID, commands.RealNameInput{Name: "王小明", IDNumber: validID(i),
+		_, err := ident.SubmitRealName(ctx, commandstest.Meta("member"), s.MemberID, identity.RealNameInput{Name: "王小明", IDNumber: validID(i),
 			FrontFileID: f.Upload(s.MemberID), BackFileID: f.Upload(s.MemberID)})
 		f.Must(err)
-		_, err = f.Svc.ApproveRealName(ctx, ops, commands.ReviewRealName{Account: account})
+		_, err = ident.ApproveRealName(ctx, ops, identity.ReviewRealName{Account: account})
 		f.Must(err)
 		amount := "50070"
 		if i == 0 {
 			amount = "50020" // no postage: unpaid if drawn
 		}
-		o, err := f.Svc.RequestDeposit(ctx, commandstest.Meta("member"), s.MemberID, commands.DepositInput{ChannelID: "bank", Amount: amount,
+		o, err := fund.RequestDeposit(ctx, commandstest.Meta("member"), s.MemberID, funds.DepositInput{ChannelID: "bank", Amount: amount,
 			ProofFileID: f.Upload(s.MemberID), ChannelPassword: "8888"})
 		f.Must(err)
-		_, err = f.Svc.ApproveDeposit(ctx, ops, commands.ReviewOrder{MemberID: s.MemberID, OrderNo: o.OrderNo})
+		_, err = fund.ApproveDeposit(ctx, ops, funds.ReviewOrder{MemberID: s.MemberID, OrderNo: o.OrderNo})
 		f.Must(err)
 		_, err = lot.Apply(ctx, commandstest.Meta("member"), subscription.Apply{MemberID: s.MemberID, IssueID: listed.IssueID, Lots: 1})
 		f.Must(err)
@@ -72,8 +75,8 @@ func TestCalendarActsOnceAcrossInstancesAndRestarts(t *testing.T) {
 	f.Clock.Add(22 * time.Hour)
 	// Each instance has its own kernel (own cache) over the store, as another process would.
 	run := func() *subscription.Calendar {
-		return subscription.NewCalendar(subscription.CalendarConfig{Commands: subscription.New(f.Service(func(o *commands.Options) { o.Sealer = sealer }),
-			subscription.SealerSeeds(sealer)), Store: f.Store, Clock: f.Clock.Now})
+		return subscription.NewCalendar(subscription.CalendarConfig{Commands: subscription.New(f.Service(func(o *commands.Options) { o.Sealer = sealer })),
+			Store: f.Store, Clock: f.Clock.Now})
 	}
 	allotted := func() int { return commandstest.Count(f.All(), "SubscriptionAllotted") }
 	settled := func() bool {

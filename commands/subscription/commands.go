@@ -2,6 +2,7 @@ package subscription
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -12,28 +13,24 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/draw"
 	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/commands/rules/money"
-	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 )
 
-// Seeds gives an issue's draw seed (32 bytes in hex). It must be secret until the draw and the
-// same on every instance.
-type Seeds func(issueID string) string
-
-// SealerSeeds derives each issue's seed as the keyed hash (HMAC-SHA256 under a key derived from
-// LOTBOOK_SECRET_KEY) of its id.
-func SealerSeeds(s *secret.Sealer) Seeds {
-	return func(issueID string) string { return s.KeyedHash("subscription-draw-seed", issueID) }
-}
-
 // Commands are the subscription's commands over the kernel.
-type Commands struct {
-	k     *commands.Service
-	seeds Seeds
-}
+type Commands struct{ k *commands.Service }
 
-// New returns the subscription's commands over the kernel k, with the issues' seeds.
-func New(k *commands.Service, seeds Seeds) *Commands { return &Commands{k: k, seeds: seeds} }
+// New returns the subscription's commands over the kernel k.
+func New(k *commands.Service) *Commands { return &Commands{k: k} }
+
+// seed is an issue's draw seed (32 bytes in hex): the keyed hash (HMAC-SHA256 under a key derived
+// from LOTBOOK_SECRET_KEY) of its id. Secret until the draw, the same on every instance.
+func (s *Commands) seed(issueID string) (string, error) {
+	sealer := s.k.Sealer()
+	if sealer == nil {
+		return "", commands.Unavailable(errors.New("subscription: no secret key to derive draw seeds from"))
+	}
+	return sealer.KeyedHash("subscription-draw-seed", issueID), nil
+}
 
 // ListIssue is ops' listing of an issue. Symbol is a code the caller has checked the market feed
 // quotes (Market its market, Name its name unless ops gave one); decimals are strings as typed.
@@ -50,6 +47,9 @@ type Listed struct {
 	IssueID, Commitment, Algorithm string
 	Position                       int64
 }
+
+// twd is the currency issues are priced in (the Taiwan market's).
+const twd = "TWD"
 
 // limits of a listing.
 const (
@@ -113,7 +113,7 @@ func validateListing(in ListIssue) (events.SubscriptionIssueListed, error) {
 		return e, commands.Invalid(KeyCalendarInvalid)
 	}
 	return events.SubscriptionIssueListed{IssueID: IssueID(in.Symbol, in.OpensAt), Symbol: in.Symbol, Name: name, Market: in.Market,
-		Currency: commands.TWD, Price: ds[0], ReferencePrice: ds[1], Lots: in.Lots, UnitLots: in.UnitLots, LotShares: LotShares,
+		Currency: twd, Price: ds[0], ReferencePrice: ds[1], Lots: in.Lots, UnitLots: in.UnitLots, LotShares: LotShares,
 		Fee: ProcessingFee, Postage: WinnerPostage, OpensAt: cal.OpensAt, ClosesAt: cal.ClosesAt, DrawDate: in.DrawDate,
 		DeductionDate: in.DeductionDate, RefundDate: in.RefundDate, ListingDate: in.ListingDate, PE: ds[2], IndustryPE: ds[3]}, nil
 }
@@ -128,7 +128,11 @@ func (s *Commands) ListIssue(ctx context.Context, meta commands.Meta, in ListIss
 	if err != nil {
 		return Listed{}, err
 	}
-	commitment, err := draw.Commitment(s.seeds(e.IssueID))
+	seed, err := s.seed(e.IssueID)
+	if err != nil {
+		return Listed{}, err
+	}
+	commitment, err := draw.Commitment(seed)
 	if err != nil {
 		return Listed{}, commands.Unavailable(err)
 	}
@@ -207,7 +211,7 @@ func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (App
 		}
 	}
 	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[commands.TWD]
+		out.Cash = b[twd]
 	}
 	if out.ApplicationNo == "" {
 		return Applied{}, commands.Unavailable(fmt.Errorf("application of %s to %s: no application recorded", in.MemberID, in.IssueID))
@@ -225,7 +229,10 @@ func (s *Commands) Draw(ctx context.Context, meta commands.Meta, issueID string,
 	if !validIssueID(issueID) {
 		return commands.Result{}, commands.NotFound(KeyNotFound)
 	}
-	seed := s.seeds(issueID)
+	seed, err := s.seed(issueID)
+	if err != nil {
+		return commands.Result{}, err
+	}
 	rec, err := commands.Execute(ctx, s.k, c, events.SubscriptionStream(issueID), func(st *issue) ([]events.Payload, error) {
 		return decideDraw(st, seed, applications, c.Now)
 	})

@@ -2,6 +2,7 @@ package seed_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -10,13 +11,23 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/commands/rules/secret"
-	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
 	"github.com/lotbook/lotbook/ops/seed"
 )
+
+// demoOptions are a kernel's options as serve --demo has them: the demo's sealer (the draw seeds of
+// the new-share issues derive from it) and the clock, when given, the demo is dated from.
+func demoOptions(clock func() time.Time) commands.Options {
+	sealer, err := secret.NewSealer(secret.DevKey())
+	if err != nil {
+		panic(err)
+	}
+	return commands.Options{PasswordCost: secret.TestCost, Sealer: sealer, Clock: clock}
+}
 
 func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 	ctx := context.Background()
@@ -25,7 +36,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost})
+	svc := commands.New(store, demoOptions(nil))
 	if err := seed.Demo(ctx, svc); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +45,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second start (and a fresh Service with a cold cache, as after a restart) writes nothing.
-	for _, s := range []*commands.Service{svc, commands.New(store, commands.Options{PasswordCost: secret.TestCost})} {
+	for _, s := range []*commands.Service{svc, commands.New(store, demoOptions(nil))} {
 		if err := seed.Demo(ctx, s); err != nil {
 			t.Fatalf("second seed: %v", err)
 		}
@@ -85,15 +96,48 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 	if _, err := svc.RecordUpload(ctx, meta(), memberID, file); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.RequestDeposit(ctx, meta(), memberID, commands.DepositInput{
+	if _, err := funds.New(svc).RequestDeposit(ctx, meta(), memberID, funds.DepositInput{
 		ChannelID: seed.ChannelID, Amount: "1000", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword,
 	}); err != nil {
 		t.Fatalf("deposit on the demo channel: %v", err)
 	}
 }
 
-// TestIssuesCoverEveryStateOnceADay: the demo's new-share issues are in every state today, and
-// seeding again the same day writes nothing.
+func TestCapabilityStepsRunAfterThePlatformInOrder(t *testing.T) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	day := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	svc := commands.New(store, demoOptions(func() time.Time { return day }))
+	var ran []string
+	saved := seed.Steps()
+	t.Cleanup(func() { seed.SetSteps(saved) })
+	seed.Register("first", func(ctx context.Context, env seed.Env) error {
+		// The platform's demo is there: the member can log in.
+		if _, err := env.Kernel.Login(ctx, commands.Meta{CommandID: uuid.NewString()}, commands.Login{Account: seed.MemberAccount, Password: seed.MemberPassword}); err != nil {
+			return err
+		}
+		if !env.Now.Equal(day) {
+			t.Errorf("env.Now = %v, want the service's clock %v", env.Now, day)
+		}
+		ran = append(ran, "first")
+		return nil
+	})
+	seed.Register("second", func(context.Context, seed.Env) error { ran = append(ran, "second"); return errors.New("no room") })
+	err = seed.Demo(ctx, svc)
+	if err == nil || !strings.Contains(err.Error(), "second: no room") {
+		t.Fatalf("Demo = %v, want the failing step named", err)
+	}
+	if strings.Join(ran, ",") != "first,second" {
+		t.Fatalf("steps ran %v", ran)
+	}
+}
+
+// TestIssuesCoverEveryStateOnceADay: the demo's new-share issues are in every state on the day it
+// is seeded, and seeding again the same day writes nothing.
 func TestIssuesCoverEveryStateOnceADay(t *testing.T) {
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
@@ -101,17 +145,13 @@ func TestIssuesCoverEveryStateOnceADay(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	sealer, err := secret.NewSealer(secret.DevKey())
-	if err != nil {
-		t.Fatal(err)
-	}
-	lot := subscription.New(commands.New(store, commands.Options{PasswordCost: secret.TestCost}), subscription.SealerSeeds(sealer))
 	now := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
-	if err := seed.Issues(ctx, lot, now); err != nil {
+	if err := seed.Demo(ctx, commands.New(store, demoOptions(func() time.Time { return now }))); err != nil {
 		t.Fatal(err)
 	}
 	head, _ := store.Head(ctx)
-	if err := seed.Issues(ctx, lot, now.Add(3*time.Hour)); err != nil {
+	later := now.Add(3 * time.Hour)
+	if err := seed.Demo(ctx, commands.New(store, demoOptions(func() time.Time { return later }))); err != nil {
 		t.Fatal(err)
 	}
 	if again, _ := store.Head(ctx); again != head {

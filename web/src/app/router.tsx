@@ -8,6 +8,7 @@ import { opsRoutes } from '@/features/ops/routes';
 import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
+import { registerEntries } from '@/lib/entries';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
 import { antdReady } from './antdReady';
 import { RequireRole, RequireSession } from './guards';
@@ -26,6 +27,9 @@ export const featureRoutes: FeatureRoute[] = [
   ...auditRoutes,
   ...subscriptionRoutes,
 ];
+
+// Home's shortcuts and mine's menu list what the features declare on their routes.
+registerEntries(featureRoutes);
 
 const keepAlive: RouteHandle = { keepAlive: true };
 
