@@ -2,6 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { envelope, renderPage } from '@/test/render';
 import { useScreenTest } from '@/test/screen';
+import DrawAuditPage from './DrawAuditPage';
 import OpsSubscriptionPage from './OpsSubscriptionPage';
 import SubscribeDetailPage from './SubscribeDetailPage';
 import SubscribeRecordPage from './SubscribeRecordPage';
@@ -109,5 +110,22 @@ describe('ops listing', () => {
     expect(JSON.parse(String(posts('/api/vue/ops/subscription/issues')[0]!.init.body))).toMatchObject({
       symbol: '2073', lots: 600, unitLots: 1, opensAt: '2026-11-27T01:00:00Z', closesAt: '2026-11-29T06:00:00Z', drawDate: '2026-11-30',
     });
+  });
+});
+
+describe('auditor draw check', () => {
+  it('shows the verdict, the seed against its commitment and each winner re-run', async () => {
+    ctx.server.on('/api/vue/audit/subscription/issues/1295-20261124/draw', () =>
+      envelope({
+        issueId: '1295-20261124', algorithm: 'sha256-counter-fisher-yates/v1', commitment: 'ab'.repeat(32), seed: 'cd'.repeat(32), drawn: true,
+        lots: 2, applications: ['S1', 'S2', 'S3'], winners: ['S3', 'S1'], recomputed: ['S3', 'S2'], seedMatches: true,
+        applicationsMatch: true, winnersMatch: false, verified: false,
+      }),
+    );
+    const u = '/audit/subscription?id=1295-20261124';
+    renderPage('/audit/subscription', DrawAuditPage, { url: u });
+    expect(await screen.findByTestId('draw-audit-verdict')).toHaveTextContent('驗證未通過');
+    expect(screen.getByTestId('draw-audit')).toHaveAttribute('data-verified', 'false');
+    expect(screen.getAllByTestId('draw-audit-winner').map((w) => w.textContent)).toEqual(['1S3✓', '2S1✗']);
   });
 });
