@@ -124,6 +124,10 @@ func TestCalendarActsOnceAcrossInstancesAndRestarts(t *testing.T) {
 	f.Must(c.RunDue(ctx2))
 	stop2()
 	wg.Wait()
+	// The settled issue is forgotten: the checkpoint keeps only its id.
+	if snap, err := c.Snapshot(); err != nil || string(snap) != `{"issues":{},"closed":["`+listed.IssueID+`"]}` {
+		t.Fatalf("calendar state after the issue settled: %s %v", snap, err)
+	}
 	if again, _ := f.Store.Head(ctx); again != head {
 		t.Fatalf("a restarted calendar wrote %d more events", again-head)
 	}

@@ -37,6 +37,7 @@ type Calendar struct {
 
 	mu     sync.Mutex
 	issues map[string]*tracked
+	closed map[string]bool // issues whose every application has had its last step: forgotten
 }
 
 // tracked is an issue as the calendar folds it; exported fields are the checkpoint's.
@@ -79,7 +80,7 @@ func NewCalendar(cfg CalendarConfig) *Calendar {
 		cfg.Logger = slog.Default()
 	}
 	c := &Calendar{cmd: cfg.Commands, store: cfg.Store, now: cfg.Clock, log: cfg.Logger.With("process", ProcessName),
-		issues: map[string]*tracked{}}
+		issues: map[string]*tracked{}, closed: map[string]bool{}}
 	c.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: c, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "steps", Next: process.Every(time.Second),
@@ -148,12 +149,21 @@ func (c *Calendar) Handle(_ context.Context, r events.RecordedEvent, p events.Pa
 
 // stepDone records that a step's event for an application is in the log. Called with mu.
 func (c *Calendar) stepDone(issueID, step, no string) error {
+	if c.closed[issueID] {
+		return nil // a restart from an older checkpoint folds the issue's last events again
+	}
 	t := c.issues[issueID]
 	if t == nil {
 		return fmt.Errorf("step %s of %s: issue %s not listed", step, no, issueID)
 	}
 	t.markDone(step, no)
 	return nil
+}
+
+// checkpoint is the fold as the checkpoint keeps it.
+type checkpoint struct {
+	Issues map[string]*tracked `json:"issues"`
+	Closed []string            `json:"closed,omitempty"`
 }
 
 // Snapshot implements process.Manager.
@@ -166,28 +176,46 @@ func (c *Calendar) Snapshot() ([]byte, error) {
 			t.Done[step] = slices.Sorted(maps.Keys(nos))
 		}
 	}
-	return json.Marshal(c.issues)
+	return json.Marshal(checkpoint{Issues: c.issues, Closed: slices.Sorted(maps.Keys(c.closed))})
 }
 
 // Restore implements process.Manager.
 func (c *Calendar) Restore(state []byte) error {
-	issues := map[string]*tracked{}
+	cp := checkpoint{Issues: map[string]*tracked{}}
 	if len(state) > 0 {
-		if err := json.Unmarshal(state, &issues); err != nil {
+		if err := json.Unmarshal(state, &cp); err != nil {
 			return fmt.Errorf("subscription calendar state: %w", err)
 		}
 	}
-	for _, t := range issues {
+	for _, t := range cp.Issues {
 		for step, nos := range t.Done {
 			for _, no := range nos {
 				t.markDone(step, no)
 			}
 		}
 	}
+	closed := map[string]bool{}
+	for _, id := range cp.Closed {
+		closed[id] = true
+	}
 	c.mu.Lock()
-	c.issues = issues
+	c.issues, c.closed = cp.Issues, closed
 	c.mu.Unlock()
 	return nil
+}
+
+// settled tells whether every application of a drawn issue has had its last step: a refund
+// (losers and waived winners) or the allotment (paid winners). Nothing more can happen to it.
+func (t *tracked) settled() bool {
+	if !t.Drawn {
+		return false
+	}
+	for no := range t.Apps {
+		if !t.done(ipo.StepRefund, no) && !t.done(ipo.StepAllot, no) {
+			return false
+		}
+	}
+	return true
 }
 
 // job is one command a due step sends.
@@ -197,14 +225,21 @@ type job struct {
 	apps                      []string // the draw's applications
 }
 
-// due lists the commands due at now. A step runs for an application once the draw is done and
-// what it depends on is folded: the refund of a winner only once its deduction found it unpaid.
+// due lists the commands due at now, and forgets the issues that are settled. A step runs for an
+// application once the draw is done and what it depends on is folded: the refund of a winner only
+// once its deduction is recorded.
 func (c *Calendar) due(now time.Time) []job {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var out []job
 	for _, id := range slices.Sorted(maps.Keys(c.issues)) {
 		t := c.issues[id]
+		if t.settled() {
+			// Forgotten, so that the fold (and the checkpoint) holds only issues in progress.
+			delete(c.issues, id)
+			c.closed[id] = true
+			continue
+		}
 		if !t.Drawn {
 			if at := t.Cal.At(ipo.StepDraw); !now.Before(at) {
 				out = append(out, job{issueID: id, step: ipo.StepDraw, id: process.TimerCommandID(ProcessName, id+"/draw", at),
