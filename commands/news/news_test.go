@@ -86,13 +86,17 @@ func TestDecideItem(t *testing.T) {
 	}{
 		{"draft", func() ([]events.Payload, error) { return decideDraft(itemOf(), "x", events.NewsKindArticle, text) },
 			events.NewsDrafted{ID: "x", Kind: events.NewsKindArticle, NewsText: text}, ""},
-		{"draft over an item", func() ([]events.Payload, error) { return decideDraft(itemOf(drafted), "x", events.NewsKindArticle, text) }, nil, KeyNewsStateInvalid},
+		{"draft over an item", func() ([]events.Payload, error) {
+			return decideDraft(itemOf(drafted), "x", events.NewsKindArticle, text)
+		}, nil, KeyNewsStateInvalid},
 		{"edit", func() ([]events.Payload, error) { return decideEdit(itemOf(drafted), edited) }, events.NewsEdited{NewsText: edited}, ""},
 		{"edit with the same text", func() ([]events.Payload, error) { return decideEdit(itemOf(drafted), text) }, nil, ""},
 		{"edit a missing item", func() ([]events.Payload, error) { return decideEdit(itemOf(), text) }, nil, KeyNewsNotFound},
 		{"schedule a draft", func() ([]events.Payload, error) { return decideSchedule(itemOf(drafted), later, t0) }, events.NewsScheduled{At: later}, ""},
 		{"schedule in the past", func() ([]events.Payload, error) { return decideSchedule(itemOf(drafted), t0, t0) }, nil, KeyNewsScheduleInvalid},
-		{"schedule too far", func() ([]events.Payload, error) { return decideSchedule(itemOf(drafted), t0.Add(MaxAhead+time.Second), t0) }, nil, KeyNewsScheduleInvalid},
+		{"schedule too far", func() ([]events.Payload, error) {
+			return decideSchedule(itemOf(drafted), t0.Add(MaxAhead+time.Second), t0)
+		}, nil, KeyNewsScheduleInvalid},
 		{"reschedule", func() ([]events.Payload, error) {
 			return decideSchedule(itemOf(drafted, events.NewsScheduled{At: later}), soon, t0)
 		}, events.NewsScheduled{At: soon}, ""},
@@ -115,7 +119,9 @@ func TestDecideItem(t *testing.T) {
 		{"publish one whose time came", func() ([]events.Payload, error) {
 			return decidePublish(itemOf(drafted, events.NewsScheduled{At: soon}), later)
 		}, nil, ""},
-		{"publish again", func() ([]events.Payload, error) { return decidePublish(itemOf(drafted, events.NewsPublished{At: t0}), later) }, nil, ""},
+		{"publish again", func() ([]events.Payload, error) {
+			return decidePublish(itemOf(drafted, events.NewsPublished{At: t0}), later)
+		}, nil, ""},
 		{"publish a missing item", func() ([]events.Payload, error) { return decidePublish(itemOf(), t0) }, nil, KeyNewsNotFound},
 		{"withdraw", func() ([]events.Payload, error) {
 			return decideWithdraw(itemOf(drafted, events.NewsPublished{At: t0}), "wrong date")
@@ -215,11 +221,23 @@ func TestNewsAgainstTheStore(t *testing.T) {
 	bad.BodyEN = `<img src=x onerror="alert(1)">`
 	for _, refuse := range []func() error{
 		func() error { _, err := n.MarkRead(f.Ctx, commandstest.Meta("member:x"), s.MemberID, id); return err },
-		func() error { _, err := n.MarkRead(f.Ctx, commandstest.Meta("member:x"), s.MemberID, "../member-x"); return err },
+		func() error {
+			_, err := n.MarkRead(f.Ctx, commandstest.Meta("member:x"), s.MemberID, "../member-x")
+			return err
+		},
 		func() error { _, err := n.Edit(f.Ctx, commandstest.Meta("ops:ops"), id, bad); return err },
-		func() error { _, _, err := n.CreateDraft(f.Ctx, commandstest.Meta("ops:ops"), Draft{Kind: "ad", Text: text}); return err },
-		func() error { _, err := n.Publish(f.Ctx, commandstest.Meta("ops:ops"), "9b2c6f4e-0000-4000-8000-000000000000"); return err },
-		func() error { _, err := n.Withdraw(f.Ctx, commandstest.Meta("ops:ops"), id, strings.Repeat("r", MaxReason+1)); return err },
+		func() error {
+			_, _, err := n.CreateDraft(f.Ctx, commandstest.Meta("ops:ops"), Draft{Kind: "ad", Text: text})
+			return err
+		},
+		func() error {
+			_, err := n.Publish(f.Ctx, commandstest.Meta("ops:ops"), "9b2c6f4e-0000-4000-8000-000000000000")
+			return err
+		},
+		func() error {
+			_, err := n.Withdraw(f.Ctx, commandstest.Meta("ops:ops"), id, strings.Repeat("r", MaxReason+1))
+			return err
+		},
 	} {
 		if err := refuse(); err == nil {
 			t.Errorf("refusal %d succeeded", len(all))
