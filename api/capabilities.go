@@ -5,6 +5,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
+	"github.com/lotbook/lotbook/api/news"
 	"github.com/lotbook/lotbook/commands/favorites"
 )
 
@@ -18,6 +19,7 @@ func (s *server) capabilities() []httpx.Module {
 		audit.New(s.read, s.store),
 		identity.New(s.cmd, s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
+		news.New(s.cmd, s.read),
 		s, // the handlers not yet in packages of their own
 	}
 }
