@@ -105,13 +105,19 @@ func TestNewsScenario(t *testing.T) {
 		if u := unread(other); u.Notices != 1 {
 			t.Fatalf("another member's unread %+v", u)
 		}
+		var seen wire.NewsPage
+		a = h.ops.get("/api/vue/news/items?kind=notice")
+		want(t, a, 200, "ok")
+		if a.data(t, &seen); len(seen.Items) != 1 || seen.Items[0].Read {
+			t.Fatalf("ops see %+v", seen.Items)
+		}
 
-		// Members cannot write; ops read their own lists, not the member's.
+		// Members cannot write, nor see ops' lists; staff read what members see but record no reads.
 		h.unchanged(func() {
 			want(t, m.post("/api/vue/ops/news", draft), 403, "forbidden")
 			want(t, m.post("/api/vue/ops/news/"+id+"/withdraw", map[string]string{}), 403, "forbidden")
 			want(t, m.get("/api/vue/ops/news"), 403, "forbidden")
-			want(t, h.ops.get("/api/vue/news/items?kind=notice"), 403, "forbidden")
+			want(t, h.ops.post("/api/vue/news/items/"+id+"/read", map[string]string{}), 403, "forbidden")
 			want(t, h.anon().get("/api/vue/news/items?kind=notice"), 401, "unauthorized")
 		})
 

@@ -1,8 +1,8 @@
-// Package news is the HTTP side of news and notices: members read the published articles and
-// notices (their read state and unread counts included) and mark one read; ops write items
-// through their life (draft, edit, schedule, publish, withdraw) and see every item with who did
-// what. News needs a session: the spec shows it inside the app, after login, not on the
-// welcome screen.
+// Package news is the HTTP side of news and notices: every signed-in user reads the published
+// articles and notices with their own read state and unread counts (staff see what members
+// see), members mark one read; ops write items through their life (draft, edit, schedule,
+// publish, withdraw) and see every item with who did what. News needs a session: the spec
+// shows it inside the app, after login, not on the welcome screen.
 package news
 
 import (
@@ -35,10 +35,10 @@ func New(k *commands.Service, read *projections.ReadDB) *Module {
 // Routes are news and notices' operations of openapi.yaml.
 func (m *Module) Routes() []httpx.Route {
 	return []httpx.Route{
-		httpx.Op(httpx.Member, "GET", "/api/vue/news/items", httpx.IdemNone, m.items),
-		httpx.Op(httpx.Member, "GET", "/api/vue/news/items/{id}", httpx.IdemNone, m.item),
+		httpx.Op(httpx.AnyUser, "GET", "/api/vue/news/items", httpx.IdemNone, m.items),
+		httpx.Op(httpx.AnyUser, "GET", "/api/vue/news/items/{id}", httpx.IdemNone, m.item),
 		httpx.Op(httpx.Member, "POST", "/api/vue/news/items/{id}/read", httpx.IdemRequired, m.markRead),
-		httpx.Op(httpx.Member, "GET", "/api/vue/news/unread", httpx.IdemNone, m.unread),
+		httpx.Op(httpx.AnyUser, "GET", "/api/vue/news/unread", httpx.IdemNone, m.unread),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/news", httpx.IdemNone, m.opsItems),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news", httpx.IdemRequired, m.draft),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/news/{id}", httpx.IdemNone, m.opsItem),
