@@ -117,11 +117,7 @@ function Editor({ item }: { item?: OpsNewsDetail }) {
             <>
               <label htmlFor="news-at">{t('ops.scheduleAt')}</label>
               <input id="news-at" type="datetime-local" data-testid="ops-news-at" value={at} onChange={(e) => setAt(e.target.value)} />
-            </>
-          )}
-          <div className="news-actions">
-            {state !== 'published' && (
-              <>
+              <div className="news-actions">
                 <Button size="small" loading={schedule.pending} data-testid="ops-news-schedule" onClick={onSchedule}>
                   {t('ops.schedule')}
                 </Button>
@@ -136,9 +132,9 @@ function Editor({ item }: { item?: OpsNewsDetail }) {
                 >
                   {t('ops.publish')}
                 </Button>
-              </>
-            )}
-          </div>
+              </div>
+            </>
+          )}
           {(state === 'published' || state === 'scheduled') && (
             <>
               <label htmlFor="news-reason">{t('ops.withdrawReason')}</label>

@@ -86,7 +86,7 @@ describe('news screens', () => {
     expect(screen.getByTestId('news-body')).toHaveTextContent('Closed on 25 December');
     expect(screen.getByTestId('news-body').querySelector('script')).toBeNull();
     await waitFor(() => expect(callsTo('/api/vue/news/items/n1/read')).toHaveLength(1));
-    const read = callsTo('/api/vue/news/items/n1/read')[0];
+    const read = callsTo('/api/vue/news/items/n1/read')[0]!;
     expect(read.init.method).toBe('POST');
     expect(read.init.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
   });
@@ -98,6 +98,6 @@ describe('news screens', () => {
     expect(await screen.findByTestId('home-notice-latest')).toHaveTextContent('休市公告');
     expect(screen.getByTestId('home-notice-latest')).toHaveAttribute('href', '/home/noticeDetail?id=n1');
     expect(await screen.findByTestId('home-notice-unread')).toHaveTextContent('2 則未讀');
-    expect(new URL(callsTo('/api/vue/news/items')[0].url, 'http://x').searchParams.get('kind')).toBe('notice');
+    expect(new URL(callsTo('/api/vue/news/items')[0]!.url, 'http://x').searchParams.get('kind')).toBe('notice');
   });
 });
