@@ -1,5 +1,5 @@
 import { AppLink } from '@/components/AppLink';
-import { useLatestNotice, useLocalised, useNewsUnread } from '@/domain/news/api';
+import { useLatestNotice, useLocalTitle, useNewsUnread } from '@/domain/news/api';
 import { useNewsT } from '@/domain/news/texts';
 import { taipeiTime } from '@/lib/filters';
 import './home-notice.css';
@@ -7,7 +7,7 @@ import './home-notice.css';
 /** Home's notice card: the latest published notice, the member's unread count and the way to all notices. */
 export function HomeNotice() {
   const t = useNewsT();
-  const title = useLocalised();
+  const title = useLocalTitle();
   const latest = useLatestNotice();
   const unread = useNewsUnread().data?.notices ?? 0;
   const n = latest.data;

@@ -62,7 +62,6 @@ export const newsKeys = {
   list: (kind: NewsKind) => ['news', 'list', kind] as const,
   item: (id: string) => ['news', 'item', id] as const,
   unread: ['news', 'unread'] as const,
-  ops: ['news', 'ops'] as const,
   opsList: (kind: string, state: string) => ['news', 'ops', 'list', kind, state] as const,
   opsItem: (id: string) => ['news', 'ops', 'item', id] as const,
 };
@@ -92,8 +91,8 @@ export function useLatestNotice() {
   });
 }
 
-/** An item's text in the current language. */
-export function useLocalised(): <T extends { titleTw: string; titleEn: string }>(it: T) => string {
+/** An item's title in the current language. */
+export function useLocalTitle(): <T extends { titleTw: string; titleEn: string }>(it: T) => string {
   const { i18n } = useTranslation();
   return (it) => (i18n.language === 'en' ? it.titleEn : it.titleTw);
 }

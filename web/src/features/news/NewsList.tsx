@@ -2,7 +2,7 @@ import { useInfiniteQuery } from '@tanstack/react-query';
 import { AppLink } from '@/components/AppLink';
 import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { PullRefresh } from '@/components/PullRefresh';
-import { newsApi, newsKeys, useLocalised, type NewsKind } from '@/domain/news/api';
+import { newsApi, newsKeys, useLocalTitle, type NewsKind } from '@/domain/news/api';
 import { useNewsT } from '@/domain/news/texts';
 import { taipeiTime } from '@/lib/filters';
 import './news.css';
@@ -13,7 +13,7 @@ export const DETAIL_PATH: Record<NewsKind, string> = { article: '/home/DetailsPa
 /** The published items of kind, newest first, unread ones marked; pull to refresh, scroll for more. */
 export function NewsList({ kind }: { kind: NewsKind }) {
   const t = useNewsT();
-  const title = useLocalised();
+  const title = useLocalTitle();
   const q = useInfiniteQuery({
     queryKey: newsKeys.list(kind),
     initialPageParam: 1,

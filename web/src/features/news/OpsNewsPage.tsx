@@ -6,7 +6,7 @@ import { AppLink } from '@/components/AppLink';
 import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
-import { newsApi, newsKeys, useLocalised, type NewsKind, type NewsState } from '@/domain/news/api';
+import { newsApi, newsKeys, useLocalTitle, type NewsKind, type NewsState } from '@/domain/news/api';
 import { useNewsT } from '@/domain/news/texts';
 import { taipeiTime } from '@/lib/filters';
 import './news.css';
@@ -17,7 +17,7 @@ const STATES = ['', 'draft', 'scheduled', 'published', 'withdrawn'] as const;
 /** Ops' list of every article and notice, filtered by kind and state, newest first. */
 export default function OpsNewsPage() {
   const t = useNewsT();
-  const title = useLocalised();
+  const title = useLocalTitle();
   const navigate = useNavigate();
   const [kind, setKind] = useState<(typeof KINDS)[number]>('');
   const [state, setState] = useState<(typeof STATES)[number]>('');
