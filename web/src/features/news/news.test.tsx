@@ -1,4 +1,4 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { HomeNotice } from '@/components/news/HomeNotice';
 import { resetClientState } from '@/lib/api/client';
@@ -7,6 +7,7 @@ import { saveSession } from '@/lib/session';
 import { apiMock, envelope, renderPage } from '@/test/render';
 import { ArticleBody, safeHref } from './ArticleBody';
 import NoticeDetailPage from './NoticeDetailPage';
+import OpsNewsEditPage from './OpsNewsEditPage';
 import { isoToTaipeiLocal, taipeiLocalToISO, validateNewsText } from './validation';
 
 describe('ArticleBody', () => {
@@ -99,5 +100,28 @@ describe('news screens', () => {
     expect(screen.getByTestId('home-notice-latest')).toHaveAttribute('href', '/home/noticeDetail?id=n1');
     expect(await screen.findByTestId('home-notice-unread')).toHaveTextContent('2 則未讀');
     expect(new URL(callsTo('/api/vue/news/items')[0]!.url, 'http://x').searchParams.get('kind')).toBe('notice');
+  });
+
+  it('lets ops schedule a draft at a Taipei time and refuses a missing title before sending', async () => {
+    server.on('/api/vue/user/info', () => envelope({ account: 'ops', role: 'ops' }));
+    const draft = {
+      id: 'd1', kind: 'notice', state: 'draft', titleTw: '公告', titleEn: 'Notice', bodyTw: '<p>內容</p>', bodyEn: '<p>Body</p>',
+      createdBy: 'ops:ops', createdAt: '2026-03-02T02:00:00Z', updatedBy: 'ops:ops', updatedAt: '2026-03-02T02:00:00Z',
+      history: [{ action: 'draft', actor: 'ops:ops', at: '2026-03-02T02:00:00Z' }],
+    };
+    server.on('/api/vue/ops/news/d1/schedule', () => envelope({ id: 'd1', position: 12 }));
+    server.on('/api/vue/ops/news/d1', () => envelope(draft));
+    renderPage('/ops/newsEdit', OpsNewsEditPage, { url: '/ops/newsEdit?id=d1' });
+    expect(await screen.findByTestId('ops-news-state')).toHaveTextContent('草稿');
+    expect(screen.getByTestId('ops-news-history')).toHaveTextContent('ops:ops');
+    fireEvent.change(screen.getByTestId('ops-news-at'), { target: { value: '2026-12-20T09:30' } });
+    fireEvent.click(screen.getByTestId('ops-news-schedule'));
+    await waitFor(() => expect(callsTo('/api/vue/ops/news/d1/schedule')).toHaveLength(1));
+    expect(JSON.parse(String(callsTo('/api/vue/ops/news/d1/schedule')[0]!.init.body))).toEqual({ at: '2026-12-20T01:30:00Z' });
+
+    fireEvent.change(screen.getByTestId('ops-news-titleEn'), { target: { value: ' ' } });
+    fireEvent.click(screen.getByTestId('ops-news-save'));
+    expect(await screen.findByTestId('form-error')).toHaveTextContent('請輸入中英文標題');
+    expect(callsTo('/api/vue/ops/news/d1/edit')).toHaveLength(0);
   });
 });
