@@ -5,15 +5,18 @@ import { PullRefresh } from '@/components/PullRefresh';
 import { newsApi, newsKeys, useLocalTitle, type NewsKind } from '@/domain/news/api';
 import { useNewsT } from '@/domain/news/texts';
 import { taipeiTime } from '@/lib/filters';
+import { useRole } from '@/lib/user';
 import './news.css';
 
 /** The detail screen of each kind (the spec's routes). */
 export const DETAIL_PATH: Record<NewsKind, string> = { article: '/home/DetailsPage', notice: '/home/noticeDetail' };
 
-/** The published items of kind, newest first, unread ones marked; pull to refresh, scroll for more. */
+/** The published items of kind, newest first, a member's unread ones marked; pull to refresh, scroll for more. */
 export function NewsList({ kind }: { kind: NewsKind }) {
   const t = useNewsT();
   const title = useLocalTitle();
+  // Staff record no reads: their lists mark nothing unread.
+  const member = useRole() === 'member';
   const q = useInfiniteQuery({
     queryKey: newsKeys.list(kind),
     initialPageParam: 1,
@@ -33,7 +36,7 @@ export function NewsList({ kind }: { kind: NewsKind }) {
             {items.map((it) => (
               <AppLink key={it.id} to={`${DETAIL_PATH[kind]}?id=${encodeURIComponent(it.id)}`} className="news-row" data-testid={`news-row-${it.id}`}>
                 <div className="news-row-title">
-                  {!it.read && <span className="news-dot" data-testid="news-unread-dot" aria-label={t('unread')} />}
+                  {member && !it.read && <span className="news-dot" data-testid="news-unread-dot" aria-label={t('unread')} />}
                   <span>{title(it)}</span>
                 </div>
                 <div className="muted news-row-time">{taipeiTime(it.publishedAt)}</div>
