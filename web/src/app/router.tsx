@@ -4,6 +4,7 @@ import { authRoutes } from '@/features/auth/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
+import { newsRoutes } from '@/features/news/routes';
 import { opsRoutes } from '@/features/ops/routes';
 import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
@@ -25,6 +26,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...userRoutes,
   ...opsRoutes,
   ...auditRoutes,
+  ...newsRoutes,
   ...subscriptionRoutes,
 ];
 
