@@ -13,6 +13,7 @@ import (
 	"github.com/lotbook/lotbook/api/news"
 	opsapi "github.com/lotbook/lotbook/api/ops"
 	"github.com/lotbook/lotbook/api/site"
+	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
@@ -36,6 +37,7 @@ func (s *server) capabilities() []httpx.Module {
 		news.New(s.cmd, s.read),
 		opsapi.New(s.cmd, s.read),
 		site.New(s.read, s.demo),
+		subscriptionapi.New(s.lottery, s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
 	}
 }

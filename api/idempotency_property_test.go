@@ -262,6 +262,17 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/trade/positions/{id}/close": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/trade/positions/none/close", map[string]any{"type": "market", "lots": 1})
 		},
+		// Issues of 1295 or 2073 whose window is open on the harness's Monday, or a refused price.
+		"POST /api/vue/ops/subscription/issues": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/subscription/issues", map[string]any{"symbol": pick(arg, "1295", "2073"),
+				"price": pick(arg, "50", "38", "50", "-1"), "referencePrice": "72.5", "lots": 10, "unitLots": 1,
+				"opensAt": "2026-03-02T01:00:00Z", "closesAt": "2026-03-03T06:00:00Z", "drawDate": "2026-03-04", "deductionDate": "2026-03-05",
+				"refundDate": "2026-03-06", "listingDate": "2026-03-09", "pe": "18.4", "industryPe": "25.1"})
+		},
+		"POST /api/vue/subscription/issues/{issueId}/apply": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/subscription/issues/"+pick(arg, "1295-20260302", "2073-20260302")+"/apply",
+				map[string]any{"lots": pick(arg, 1, 1, 2)})
+		},
 		"POST /api/vue/ops/news": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/news", map[string]string{"kind": pick(who, "article", "notice"),
 				"titleTw": "公告", "titleEn": "Notice", "bodyTw": "<p>內容</p>", "bodyEn": pick(arg, "<p>Body</p>", "<script>x</script>")})

@@ -18,6 +18,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -48,6 +49,7 @@ type server struct {
 	mkt      *market.Service
 	ws       *wsHub
 	trade    *engine.Engine
+	lottery  *subscription.Commands
 	limits   RateLimits
 	decodes  files.Gate // image decodes running at once, server-wide
 

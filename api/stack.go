@@ -22,6 +22,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -79,12 +80,15 @@ type Stack struct {
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
+	// Subscription is the new-share lottery's commands (the demo seed lists issues with them).
+	Subscription *subscription.Commands
 
 	cfg      Config
 	sealer   *secret.Sealer
 	ownsMkt  bool
 	ws       *wsHub
 	trade    *engine.Engine
+	ipo      *subscription.Calendar
 	handler  http.Handler
 	idem     *idemRecords
 	decodes  files.Gate
@@ -145,6 +149,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		UploadQuota:  cfg.UploadQuota,
 	})
 	tr := trading.New(cmd, cfg.Trading)
+	lottery := subscription.New(cmd)
 	st := &Stack{
 		Store:    store,
 		Read:     read,
@@ -158,6 +163,9 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		sealer:   sealer,
 		ownsMkt:  owns,
 		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+			Registerer: reg}),
+		Subscription: lottery,
+		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
 	srv := st.newServer()
@@ -192,6 +200,7 @@ func (st *Stack) newServer() *server {
 		mkt:       st.Market,
 		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:     st.trade,
+		lottery:   st.Subscription,
 	}
 }
 
@@ -216,6 +225,11 @@ func (st *Stack) Run(ctx context.Context) error {
 	wg.Go(func() {
 		if err := st.trade.Run(ctx); err != nil {
 			st.cfg.Logger.Error("matching engine stopped", "err", err)
+		}
+	})
+	wg.Go(func() {
+		if err := st.ipo.Run(ctx); err != nil {
+			st.cfg.Logger.Error("subscription calendar stopped", "err", err)
 		}
 	})
 	if st.ownsMkt {

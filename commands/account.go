@@ -89,6 +89,19 @@ func (a *Account) HeldFromWithdrawal(currency string, now time.Time) decimal.Dec
 	return sum
 }
 
+// NotYetTradable asks the parts whether positionID names shares due to the member that may not be
+// sold at now, and with which message key.
+func (a *Account) NotYetTradable(positionID string, now time.Time) (string, bool) {
+	for _, p := range a.parts {
+		if h, ok := p.(PendingHolding); ok {
+			if key, due := h.NotYetTradable(positionID, now); due {
+				return key, true
+			}
+		}
+	}
+	return "", false
+}
+
 // remarkLimit bounds an ops remark (characters).
 const remarkLimit = 500
 

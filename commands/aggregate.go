@@ -73,6 +73,13 @@ type OrderHolder interface {
 	HoldsOrder(orderNo string) bool
 }
 
+// PendingHolding is a part that knows of shares the member is due but may not sell yet (new
+// shares allotted before their listing date): a close naming one of them is refused with the
+// message key the part gives, not as an unknown position.
+type PendingHolding interface {
+	NotYetTradable(positionID string, now time.Time) (key string, ok bool)
+}
+
 // WithdrawalHold is a part that keeps some of the available cash from being withdrawn (sale
 // proceeds before settlement, say).
 type WithdrawalHold interface {

@@ -36,6 +36,39 @@ func (e AccountFlag) Valid() bool {
 	}
 }
 
+// Defines values for AllotmentState.
+const (
+	AllotmentStateNotWon           AllotmentState = "not_won"
+	AllotmentStatePaymentCompleted AllotmentState = "payment_completed"
+	AllotmentStatePendingPayment   AllotmentState = "pending_payment"
+	AllotmentStateUnpaid           AllotmentState = "unpaid"
+	AllotmentStateWaitingForDraw   AllotmentState = "waiting_for_draw"
+	AllotmentStateWaived           AllotmentState = "waived"
+	AllotmentStateWon              AllotmentState = "won"
+)
+
+// Valid indicates whether the value is a known member of the AllotmentState enum.
+func (e AllotmentState) Valid() bool {
+	switch e {
+	case AllotmentStateNotWon:
+		return true
+	case AllotmentStatePaymentCompleted:
+		return true
+	case AllotmentStatePendingPayment:
+		return true
+	case AllotmentStateUnpaid:
+		return true
+	case AllotmentStateWaitingForDraw:
+		return true
+	case AllotmentStateWaived:
+		return true
+	case AllotmentStateWon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CandleInterval.
 const (
 	N15m CandleInterval = "15m"
@@ -160,6 +193,7 @@ const (
 	FundRecordStatusPending   FundRecordStatus = "pending"
 	FundRecordStatusRejected  FundRecordStatus = "rejected"
 	FundRecordStatusUnsettled FundRecordStatus = "unsettled"
+	FundRecordStatusWaived    FundRecordStatus = "waived"
 )
 
 // Valid indicates whether the value is a known member of the FundRecordStatus enum.
@@ -175,6 +209,8 @@ func (e FundRecordStatus) Valid() bool {
 		return true
 	case FundRecordStatusUnsettled:
 		return true
+	case FundRecordStatusWaived:
+		return true
 	default:
 		return false
 	}
@@ -182,15 +218,21 @@ func (e FundRecordStatus) Valid() bool {
 
 // Defines values for FundRecordType.
 const (
-	Collateral FundRecordType = "collateral"
-	Credit     FundRecordType = "credit"
-	Deposit    FundRecordType = "deposit"
-	Exchange   FundRecordType = "exchange"
-	Fee        FundRecordType = "fee"
-	Financing  FundRecordType = "financing"
-	Tax        FundRecordType = "tax"
-	Trade      FundRecordType = "trade"
-	Withdraw   FundRecordType = "withdraw"
+	Collateral            FundRecordType = "collateral"
+	Credit                FundRecordType = "credit"
+	Deposit               FundRecordType = "deposit"
+	Exchange              FundRecordType = "exchange"
+	Fee                   FundRecordType = "fee"
+	Financing             FundRecordType = "financing"
+	SubscriptionAllotment FundRecordType = "subscription_allotment"
+	SubscriptionFee       FundRecordType = "subscription_fee"
+	SubscriptionFreeze    FundRecordType = "subscription_freeze"
+	SubscriptionPayment   FundRecordType = "subscription_payment"
+	SubscriptionPostage   FundRecordType = "subscription_postage"
+	SubscriptionRefund    FundRecordType = "subscription_refund"
+	Tax                   FundRecordType = "tax"
+	Trade                 FundRecordType = "trade"
+	Withdraw              FundRecordType = "withdraw"
 )
 
 // Valid indicates whether the value is a known member of the FundRecordType enum.
@@ -207,6 +249,18 @@ func (e FundRecordType) Valid() bool {
 	case Fee:
 		return true
 	case Financing:
+		return true
+	case SubscriptionAllotment:
+		return true
+	case SubscriptionFee:
+		return true
+	case SubscriptionFreeze:
+		return true
+	case SubscriptionPayment:
+		return true
+	case SubscriptionPostage:
+		return true
+	case SubscriptionRefund:
 		return true
 	case Tax:
 		return true
@@ -308,126 +362,133 @@ func (e MarketSessionPhase) Valid() bool {
 
 // Defines values for MessageKey.
 const (
-	MessageKeyAccountDisabled          MessageKey = "account_disabled"
-	MessageKeyAccountExists            MessageKey = "account_exists"
-	MessageKeyAccountFrozen            MessageKey = "account_frozen"
-	MessageKeyAccountInvalid           MessageKey = "account_invalid"
-	MessageKeyAccountNotExist          MessageKey = "account_not_exist"
-	MessageKeyAccountOrPasswordWrong   MessageKey = "account_or_password_wrong"
-	MessageKeyAccountRequired          MessageKey = "account_required"
-	MessageKeyAmountAboveMaximum       MessageKey = "amount_above_maximum"
-	MessageKeyAmountBelowMinimum       MessageKey = "amount_below_minimum"
-	MessageKeyAmountInvalid            MessageKey = "amount_invalid"
-	MessageKeyAmountRequired           MessageKey = "amount_required"
-	MessageKeyBankCodeInvalid          MessageKey = "bank_code_invalid"
-	MessageKeyCardExists               MessageKey = "card_exists"
-	MessageKeyCardFieldsRequired       MessageKey = "card_fields_required"
-	MessageKeyCardNotFound             MessageKey = "card_not_found"
-	MessageKeyCardNotOwn               MessageKey = "card_not_own"
-	MessageKeyCardNumberInvalid        MessageKey = "card_number_invalid"
-	MessageKeyCardRequired             MessageKey = "card_required"
-	MessageKeyCardUnbound              MessageKey = "card_unbound"
-	MessageKeyChannelClosed            MessageKey = "channel_closed"
-	MessageKeyChannelNotFound          MessageKey = "channel_not_found"
-	MessageKeyChannelPasswordWrong     MessageKey = "channel_password_wrong"
-	MessageKeyCloseQuantityInvalid     MessageKey = "close_quantity_invalid"
-	MessageKeyCloseSubmitted           MessageKey = "close_submitted"
-	MessageKeyConfirmPasswordRequired  MessageKey = "confirm_password_required"
-	MessageKeyCreditScoreTooLow        MessageKey = "credit_score_too_low"
-	MessageKeyDayTradeBoardLotOnly     MessageKey = "day_trade_board_lot_only"
-	MessageKeyDepositProofRequired     MessageKey = "deposit_proof_required"
-	MessageKeyDepositProofUsed         MessageKey = "deposit_proof_used"
-	MessageKeyDepositWindowClosed      MessageKey = "deposit_window_closed"
-	MessageKeyExchangeCurrencyInvalid  MessageKey = "exchange_currency_invalid"
-	MessageKeyExchangePairUnsupported  MessageKey = "exchange_pair_unsupported"
-	MessageKeyExchangeQuoteExpired     MessageKey = "exchange_quote_expired"
-	MessageKeyExchangeQuoteNotFound    MessageKey = "exchange_quote_not_found"
-	MessageKeyExchangeQuoteUsed        MessageKey = "exchange_quote_used"
-	MessageKeyExchangeSameCurrency     MessageKey = "exchange_same_currency"
-	MessageKeyFileNotFound             MessageKey = "file_not_found"
-	MessageKeyFileRequired             MessageKey = "file_required"
-	MessageKeyFileTooLarge             MessageKey = "file_too_large"
-	MessageKeyFileTypeInvalid          MessageKey = "file_type_invalid"
-	MessageKeyFlagInvalid              MessageKey = "flag_invalid"
-	MessageKeyForbidden                MessageKey = "forbidden"
-	MessageKeyFundOperationPending     MessageKey = "fund_operation_pending"
-	MessageKeyFundPasswordAlreadySet   MessageKey = "fund_password_already_set"
-	MessageKeyFundPasswordInvalid      MessageKey = "fund_password_invalid"
-	MessageKeyFundPasswordLocked       MessageKey = "fund_password_locked"
-	MessageKeyFundPasswordNotSet       MessageKey = "fund_password_not_set"
-	MessageKeyFundPasswordRequired     MessageKey = "fund_password_required"
-	MessageKeyFundPasswordWrong        MessageKey = "fund_password_wrong"
-	MessageKeyIdNumberExists           MessageKey = "id_number_exists"
-	MessageKeyIdNumberInvalid          MessageKey = "id_number_invalid"
-	MessageKeyIdNumberRequired         MessageKey = "id_number_required"
-	MessageKeyIdPhotosRequired         MessageKey = "id_photos_required"
-	MessageKeyIdempotencyKeyRequired   MessageKey = "idempotency_key_required"
-	MessageKeyIdempotencyKeyReused     MessageKey = "idempotency_key_reused"
-	MessageKeyIfscInvalid              MessageKey = "ifsc_invalid"
-	MessageKeyImageTooLarge            MessageKey = "image_too_large"
-	MessageKeyInsufficientBalance      MessageKey = "insufficient_balance"
-	MessageKeyInsufficientWithdrawable MessageKey = "insufficient_withdrawable"
-	MessageKeyInvalidRequest           MessageKey = "invalid_request"
-	MessageKeyInviteCodeRequired       MessageKey = "invite_code_required"
-	MessageKeyInviterNotExist          MessageKey = "inviter_not_exist"
-	MessageKeyLeverageInvalid          MessageKey = "leverage_invalid"
-	MessageKeyLoanUnpaid               MessageKey = "loan_unpaid"
-	MessageKeyLoginBanned              MessageKey = "login_banned"
-	MessageKeyLoginFailed              MessageKey = "login_failed"
-	MessageKeyNameInvalid              MessageKey = "name_invalid"
-	MessageKeyNameRequired             MessageKey = "name_required"
-	MessageKeyNameTooManyMarks         MessageKey = "name_too_many_marks"
-	MessageKeyNewsBodyInvalid          MessageKey = "news_body_invalid"
-	MessageKeyNewsKindInvalid          MessageKey = "news_kind_invalid"
-	MessageKeyNewsNotFound             MessageKey = "news_not_found"
-	MessageKeyNewsScheduleInvalid      MessageKey = "news_schedule_invalid"
-	MessageKeyNewsStateInvalid         MessageKey = "news_state_invalid"
-	MessageKeyNewsTitleInvalid         MessageKey = "news_title_invalid"
-	MessageKeyNotFound                 MessageKey = "not_found"
-	MessageKeyNotTradingTime           MessageKey = "not_trading_time"
-	MessageKeyOddLotCashOnly           MessageKey = "odd_lot_cash_only"
-	MessageKeyOk                       MessageKey = "ok"
-	MessageKeyOldPasswordRequired      MessageKey = "old_password_required"
-	MessageKeyOldPasswordWrong         MessageKey = "old_password_wrong"
-	MessageKeyOrderCancelled           MessageKey = "order_cancelled"
-	MessageKeyOrderNotFound            MessageKey = "order_not_found"
-	MessageKeyOrderNotPending          MessageKey = "order_not_pending"
-	MessageKeyPageOutOfRange           MessageKey = "page_out_of_range"
-	MessageKeyPasswordChanged          MessageKey = "password_changed"
-	MessageKeyPasswordInvalid          MessageKey = "password_invalid"
-	MessageKeyPasswordRequired         MessageKey = "password_required"
-	MessageKeyPasswordsInconsistent    MessageKey = "passwords_inconsistent"
-	MessageKeyPositionLocked           MessageKey = "position_locked"
-	MessageKeyPositionNotFound         MessageKey = "position_not_found"
-	MessageKeyPositionNotHolding       MessageKey = "position_not_holding"
-	MessageKeyPriceInvalid             MessageKey = "price_invalid"
-	MessageKeyPriceNotObtained         MessageKey = "price_not_obtained"
-	MessageKeyPriceNotOnTick           MessageKey = "price_not_on_tick"
-	MessageKeyPriceOutOfBand           MessageKey = "price_out_of_band"
-	MessageKeyPriceRequired            MessageKey = "price_required"
-	MessageKeyQuantityInvalid          MessageKey = "quantity_invalid"
-	MessageKeyQuantityRequired         MessageKey = "quantity_required"
-	MessageKeyRateLimited              MessageKey = "rate_limited"
-	MessageKeyRealnameNotPending       MessageKey = "realname_not_pending"
-	MessageKeyRealnameNotVerified      MessageKey = "realname_not_verified"
-	MessageKeyRealnamePending          MessageKey = "realname_pending"
-	MessageKeyRealnameSubmitted        MessageKey = "realname_submitted"
-	MessageKeyRealnameVerified         MessageKey = "realname_verified"
-	MessageKeyRegisterFailed           MessageKey = "register_failed"
-	MessageKeyRemarkRequired           MessageKey = "remark_required"
-	MessageKeySaleNotAllowedYet        MessageKey = "sale_not_allowed_yet"
-	MessageKeyStaffAccountProtected    MessageKey = "staff_account_protected"
-	MessageKeySubmitTooFrequent        MessageKey = "submit_too_frequent"
-	MessageKeySymbolNotFound           MessageKey = "symbol_not_found"
-	MessageKeySymbolRequired           MessageKey = "symbol_required"
-	MessageKeySystemBusy               MessageKey = "system_busy"
-	MessageKeyTradeBanned              MessageKey = "trade_banned"
-	MessageKeyUnauthorized             MessageKey = "unauthorized"
-	MessageKeyUpiInvalid               MessageKey = "upi_invalid"
-	MessageKeyUploadQuotaExceeded      MessageKey = "upload_quota_exceeded"
-	MessageKeyUploadRateLimited        MessageKey = "upload_rate_limited"
-	MessageKeyWithdrawWindowClosed     MessageKey = "withdraw_window_closed"
-	MessageKeyWithdrawalBanned         MessageKey = "withdrawal_banned"
+	MessageKeyAccountDisabled             MessageKey = "account_disabled"
+	MessageKeyAccountExists               MessageKey = "account_exists"
+	MessageKeyAccountFrozen               MessageKey = "account_frozen"
+	MessageKeyAccountInvalid              MessageKey = "account_invalid"
+	MessageKeyAccountNotExist             MessageKey = "account_not_exist"
+	MessageKeyAccountOrPasswordWrong      MessageKey = "account_or_password_wrong"
+	MessageKeyAccountRequired             MessageKey = "account_required"
+	MessageKeyAmountAboveMaximum          MessageKey = "amount_above_maximum"
+	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
+	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
+	MessageKeyAmountRequired              MessageKey = "amount_required"
+	MessageKeyBankCodeInvalid             MessageKey = "bank_code_invalid"
+	MessageKeyCardExists                  MessageKey = "card_exists"
+	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
+	MessageKeyCardNotFound                MessageKey = "card_not_found"
+	MessageKeyCardNotOwn                  MessageKey = "card_not_own"
+	MessageKeyCardNumberInvalid           MessageKey = "card_number_invalid"
+	MessageKeyCardRequired                MessageKey = "card_required"
+	MessageKeyCardUnbound                 MessageKey = "card_unbound"
+	MessageKeyChannelClosed               MessageKey = "channel_closed"
+	MessageKeyChannelNotFound             MessageKey = "channel_not_found"
+	MessageKeyChannelPasswordWrong        MessageKey = "channel_password_wrong"
+	MessageKeyCloseQuantityInvalid        MessageKey = "close_quantity_invalid"
+	MessageKeyCloseSubmitted              MessageKey = "close_submitted"
+	MessageKeyConfirmPasswordRequired     MessageKey = "confirm_password_required"
+	MessageKeyCreditScoreTooLow           MessageKey = "credit_score_too_low"
+	MessageKeyDayTradeBoardLotOnly        MessageKey = "day_trade_board_lot_only"
+	MessageKeyDepositProofRequired        MessageKey = "deposit_proof_required"
+	MessageKeyDepositProofUsed            MessageKey = "deposit_proof_used"
+	MessageKeyDepositWindowClosed         MessageKey = "deposit_window_closed"
+	MessageKeyExchangeCurrencyInvalid     MessageKey = "exchange_currency_invalid"
+	MessageKeyExchangePairUnsupported     MessageKey = "exchange_pair_unsupported"
+	MessageKeyExchangeQuoteExpired        MessageKey = "exchange_quote_expired"
+	MessageKeyExchangeQuoteNotFound       MessageKey = "exchange_quote_not_found"
+	MessageKeyExchangeQuoteUsed           MessageKey = "exchange_quote_used"
+	MessageKeyExchangeSameCurrency        MessageKey = "exchange_same_currency"
+	MessageKeyFileNotFound                MessageKey = "file_not_found"
+	MessageKeyFileRequired                MessageKey = "file_required"
+	MessageKeyFileTooLarge                MessageKey = "file_too_large"
+	MessageKeyFileTypeInvalid             MessageKey = "file_type_invalid"
+	MessageKeyFlagInvalid                 MessageKey = "flag_invalid"
+	MessageKeyForbidden                   MessageKey = "forbidden"
+	MessageKeyFundOperationPending        MessageKey = "fund_operation_pending"
+	MessageKeyFundPasswordAlreadySet      MessageKey = "fund_password_already_set"
+	MessageKeyFundPasswordInvalid         MessageKey = "fund_password_invalid"
+	MessageKeyFundPasswordLocked          MessageKey = "fund_password_locked"
+	MessageKeyFundPasswordNotSet          MessageKey = "fund_password_not_set"
+	MessageKeyFundPasswordRequired        MessageKey = "fund_password_required"
+	MessageKeyFundPasswordWrong           MessageKey = "fund_password_wrong"
+	MessageKeyIdNumberExists              MessageKey = "id_number_exists"
+	MessageKeyIdNumberInvalid             MessageKey = "id_number_invalid"
+	MessageKeyIdNumberRequired            MessageKey = "id_number_required"
+	MessageKeyIdPhotosRequired            MessageKey = "id_photos_required"
+	MessageKeyIdempotencyKeyRequired      MessageKey = "idempotency_key_required"
+	MessageKeyIdempotencyKeyReused        MessageKey = "idempotency_key_reused"
+	MessageKeyIfscInvalid                 MessageKey = "ifsc_invalid"
+	MessageKeyImageTooLarge               MessageKey = "image_too_large"
+	MessageKeyInsufficientBalance         MessageKey = "insufficient_balance"
+	MessageKeyInsufficientWithdrawable    MessageKey = "insufficient_withdrawable"
+	MessageKeyInvalidRequest              MessageKey = "invalid_request"
+	MessageKeyInviteCodeRequired          MessageKey = "invite_code_required"
+	MessageKeyInviterNotExist             MessageKey = "inviter_not_exist"
+	MessageKeyLeverageInvalid             MessageKey = "leverage_invalid"
+	MessageKeyLoanUnpaid                  MessageKey = "loan_unpaid"
+	MessageKeyLoginBanned                 MessageKey = "login_banned"
+	MessageKeyLoginFailed                 MessageKey = "login_failed"
+	MessageKeyNameInvalid                 MessageKey = "name_invalid"
+	MessageKeyNameRequired                MessageKey = "name_required"
+	MessageKeyNameTooManyMarks            MessageKey = "name_too_many_marks"
+	MessageKeyNewsBodyInvalid             MessageKey = "news_body_invalid"
+	MessageKeyNewsKindInvalid             MessageKey = "news_kind_invalid"
+	MessageKeyNewsNotFound                MessageKey = "news_not_found"
+	MessageKeyNewsScheduleInvalid         MessageKey = "news_schedule_invalid"
+	MessageKeyNewsStateInvalid            MessageKey = "news_state_invalid"
+	MessageKeyNewsTitleInvalid            MessageKey = "news_title_invalid"
+	MessageKeyNotFound                    MessageKey = "not_found"
+	MessageKeyNotTradingTime              MessageKey = "not_trading_time"
+	MessageKeyNotYetListingTime           MessageKey = "not_yet_listing_time"
+	MessageKeyOddLotCashOnly              MessageKey = "odd_lot_cash_only"
+	MessageKeyOk                          MessageKey = "ok"
+	MessageKeyOldPasswordRequired         MessageKey = "old_password_required"
+	MessageKeyOldPasswordWrong            MessageKey = "old_password_wrong"
+	MessageKeyOrderCancelled              MessageKey = "order_cancelled"
+	MessageKeyOrderNotFound               MessageKey = "order_not_found"
+	MessageKeyOrderNotPending             MessageKey = "order_not_pending"
+	MessageKeyPageOutOfRange              MessageKey = "page_out_of_range"
+	MessageKeyPasswordChanged             MessageKey = "password_changed"
+	MessageKeyPasswordInvalid             MessageKey = "password_invalid"
+	MessageKeyPasswordRequired            MessageKey = "password_required"
+	MessageKeyPasswordsInconsistent       MessageKey = "passwords_inconsistent"
+	MessageKeyPositionLocked              MessageKey = "position_locked"
+	MessageKeyPositionNotFound            MessageKey = "position_not_found"
+	MessageKeyPositionNotHolding          MessageKey = "position_not_holding"
+	MessageKeyPriceInvalid                MessageKey = "price_invalid"
+	MessageKeyPriceNotObtained            MessageKey = "price_not_obtained"
+	MessageKeyPriceNotOnTick              MessageKey = "price_not_on_tick"
+	MessageKeyPriceOutOfBand              MessageKey = "price_out_of_band"
+	MessageKeyPriceRequired               MessageKey = "price_required"
+	MessageKeyQuantityInvalid             MessageKey = "quantity_invalid"
+	MessageKeyQuantityRequired            MessageKey = "quantity_required"
+	MessageKeyRateLimited                 MessageKey = "rate_limited"
+	MessageKeyRealnameNotPending          MessageKey = "realname_not_pending"
+	MessageKeyRealnameNotVerified         MessageKey = "realname_not_verified"
+	MessageKeyRealnamePending             MessageKey = "realname_pending"
+	MessageKeyRealnameSubmitted           MessageKey = "realname_submitted"
+	MessageKeyRealnameVerified            MessageKey = "realname_verified"
+	MessageKeyRegisterFailed              MessageKey = "register_failed"
+	MessageKeyRemarkRequired              MessageKey = "remark_required"
+	MessageKeySaleNotAllowedYet           MessageKey = "sale_not_allowed_yet"
+	MessageKeyStaffAccountProtected       MessageKey = "staff_account_protected"
+	MessageKeySubmitTooFrequent           MessageKey = "submit_too_frequent"
+	MessageKeySubscriptionCalendarInvalid MessageKey = "subscription_calendar_invalid"
+	MessageKeySubscriptionChannelNotOpen  MessageKey = "subscription_channel_not_open"
+	MessageKeySubscriptionClosed          MessageKey = "subscription_closed"
+	MessageKeySubscriptionIssueExists     MessageKey = "subscription_issue_exists"
+	MessageKeySubscriptionNotStarted      MessageKey = "subscription_not_started"
+	MessageKeySubscriptionRepeated        MessageKey = "subscription_repeated"
+	MessageKeySymbolNotFound              MessageKey = "symbol_not_found"
+	MessageKeySymbolRequired              MessageKey = "symbol_required"
+	MessageKeySystemBusy                  MessageKey = "system_busy"
+	MessageKeyTradeBanned                 MessageKey = "trade_banned"
+	MessageKeyUnauthorized                MessageKey = "unauthorized"
+	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
+	MessageKeyUploadQuotaExceeded         MessageKey = "upload_quota_exceeded"
+	MessageKeyUploadRateLimited           MessageKey = "upload_rate_limited"
+	MessageKeyWithdrawWindowClosed        MessageKey = "withdraw_window_closed"
+	MessageKeyWithdrawalBanned            MessageKey = "withdrawal_banned"
 )
 
 // Valid indicates whether the value is a known member of the MessageKey enum.
@@ -587,6 +648,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyNotTradingTime:
 		return true
+	case MessageKeyNotYetListingTime:
+		return true
 	case MessageKeyOddLotCashOnly:
 		return true
 	case MessageKeyOk:
@@ -652,6 +715,18 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyStaffAccountProtected:
 		return true
 	case MessageKeySubmitTooFrequent:
+		return true
+	case MessageKeySubscriptionCalendarInvalid:
+		return true
+	case MessageKeySubscriptionChannelNotOpen:
+		return true
+	case MessageKeySubscriptionClosed:
+		return true
+	case MessageKeySubscriptionIssueExists:
+		return true
+	case MessageKeySubscriptionNotStarted:
+		return true
+	case MessageKeySubscriptionRepeated:
 		return true
 	case MessageKeySymbolNotFound:
 		return true
@@ -840,6 +915,51 @@ func (e Role) Valid() bool {
 	case Member:
 		return true
 	case Ops:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionApplicationResult.
+const (
+	SubscriptionApplicationResultNotWon  SubscriptionApplicationResult = "not_won"
+	SubscriptionApplicationResultPending SubscriptionApplicationResult = "pending"
+	SubscriptionApplicationResultWon     SubscriptionApplicationResult = "won"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionApplicationResult enum.
+func (e SubscriptionApplicationResult) Valid() bool {
+	switch e {
+	case SubscriptionApplicationResultNotWon:
+		return true
+	case SubscriptionApplicationResultPending:
+		return true
+	case SubscriptionApplicationResultWon:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for SubscriptionIssueState.
+const (
+	Ended       SubscriptionIssueState = "ended"
+	NotStarted  SubscriptionIssueState = "not_started"
+	Subscribing SubscriptionIssueState = "subscribing"
+	ToSubscribe SubscriptionIssueState = "to_subscribe"
+)
+
+// Valid indicates whether the value is a known member of the SubscriptionIssueState enum.
+func (e SubscriptionIssueState) Valid() bool {
+	switch e {
+	case Ended:
+		return true
+	case NotStarted:
+		return true
+	case Subscribing:
+		return true
+	case ToSubscribe:
 		return true
 	default:
 		return false
@@ -1136,6 +1256,13 @@ func (e NewsWrittenStatus) Valid() bool {
 
 // AccountFlag defines model for AccountFlag.
 type AccountFlag string
+
+// AllotmentState waiting_for_draw; won (drawn, before the deduction day); pending_payment (the deduction
+// day has come, the deduction not yet recorded); payment_completed; unpaid (the deduction
+// found too little available cash for the postage); waived (an unpaid winner on the refund
+// day: the price returned, the fee kept); not_won (the price is returned on the refund day,
+// the fee kept)
+type AllotmentState string
 
 // ApproveRequest defines model for ApproveRequest.
 type ApproveRequest struct {
@@ -1586,7 +1713,8 @@ type FundRecord struct {
 
 	// Status review states of deposits and withdrawals; completed for exchanges, credit changes and trade
 	// lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
-	// once, and can be withdrawn from that day)
+	// once, and can be withdrawn from that day); waived for the refund lines of a new-share winner
+	// who did not pay by the deduction day
 	Status FundRecordStatus `json:"status"`
 
 	// Symbol trade lines only; remark holds the instrument's name
@@ -1609,7 +1737,8 @@ type FundRecordPage struct {
 
 // FundRecordStatus review states of deposits and withdrawals; completed for exchanges, credit changes and trade
 // lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
-// once, and can be withdrawn from that day)
+// once, and can be withdrawn from that day); waived for the refund lines of a new-share winner
+// who did not pay by the deduction day
 type FundRecordStatus string
 
 // FundRecordType deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
@@ -2217,6 +2346,232 @@ type SetFundPasswordRequest struct {
 	LoginPassword       string `json:"loginPassword"`
 }
 
+// SubscriptionApplication defines model for SubscriptionApplication.
+type SubscriptionApplication struct {
+	// Allotted shares delivered on the listing date
+	Allotted int64 `json:"allotted"`
+
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount        Decimal   `json:"amount"`
+	ApplicationNo string    `json:"applicationNo"`
+	AppliedAt     time.Time `json:"appliedAt"`
+	DeductionDate string    `json:"deductionDate"`
+	DrawDate      string    `json:"drawDate"`
+
+	// Fee a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Fee         Decimal `json:"fee"`
+	IssueId     string  `json:"issueId"`
+	ListingDate string  `json:"listingDate"`
+	Lots        int64   `json:"lots"`
+	Name        string  `json:"name"`
+
+	// Postage a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Postage Decimal `json:"postage"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price      Decimal `json:"price"`
+	RefundDate string  `json:"refundDate"`
+
+	// Refunded a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Refunded Decimal                       `json:"refunded"`
+	Result   SubscriptionApplicationResult `json:"result"`
+	Shares   int64                         `json:"shares"`
+
+	// State waiting_for_draw; won (drawn, before the deduction day); pending_payment (the deduction
+	// day has come, the deduction not yet recorded); payment_completed; unpaid (the deduction
+	// found too little available cash for the postage); waived (an unpaid winner on the refund
+	// day: the price returned, the fee kept); not_won (the price is returned on the refund day,
+	// the fee kept)
+	State  AllotmentState `json:"state"`
+	Symbol string         `json:"symbol"`
+}
+
+// SubscriptionApplicationResult defines model for SubscriptionApplication.Result.
+type SubscriptionApplicationResult string
+
+// SubscriptionApplyRequest defines model for SubscriptionApplyRequest.
+type SubscriptionApplyRequest struct {
+	// Lots the issue's unit of lots
+	Lots int64 `json:"lots"`
+}
+
+// SubscriptionApplyResult defines model for SubscriptionApplyResult.
+type SubscriptionApplyResult struct {
+	ApplicationNo string `json:"applicationNo"`
+
+	// Available a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Available Decimal `json:"available"`
+
+	// Frozen a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Frozen   Decimal `json:"frozen"`
+	Position int64   `json:"position"`
+
+	// State waiting_for_draw; won (drawn, before the deduction day); pending_payment (the deduction
+	// day has come, the deduction not yet recorded); payment_completed; unpaid (the deduction
+	// found too little available cash for the postage); waived (an unpaid winner on the refund
+	// day: the price returned, the fee kept); not_won (the price is returned on the refund day,
+	// the fee kept)
+	State AllotmentState `json:"state"`
+}
+
+// SubscriptionDrawCheck defines model for SubscriptionDrawCheck.
+type SubscriptionDrawCheck struct {
+	Algorithm string `json:"algorithm"`
+
+	// Applications the applications found in the log, sorted
+	Applications      []string `json:"applications"`
+	ApplicationsMatch bool     `json:"applicationsMatch"`
+	Commitment        string   `json:"commitment"`
+	Drawn             bool     `json:"drawn"`
+	IssueId           string   `json:"issueId"`
+
+	// Lots winners drawn for
+	Lots int64 `json:"lots"`
+
+	// Recomputed the winners the revealed seed draws from the applications found
+	Recomputed  []string `json:"recomputed"`
+	Seed        string   `json:"seed"`
+	SeedMatches bool     `json:"seedMatches"`
+	Verified    bool     `json:"verified"`
+
+	// Winners the winners the draw recorded
+	Winners      []string `json:"winners"`
+	WinnersMatch bool     `json:"winnersMatch"`
+}
+
+// SubscriptionIssue defines model for SubscriptionIssue.
+type SubscriptionIssue struct {
+	Algorithm string `json:"algorithm"`
+
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount       Decimal `json:"amount"`
+	Applications int64   `json:"applications"`
+
+	// Applied the member has applied (false for ops)
+	Applied  bool      `json:"applied"`
+	ClosesAt time.Time `json:"closesAt"`
+
+	// Commitment SHA-256 (hex) of the draw seed
+	Commitment    string `json:"commitment"`
+	Currency      string `json:"currency"`
+	DeductionDate string `json:"deductionDate"`
+
+	// DrawDate YYYY-MM-DD (Asia/Taipei)
+	DrawDate string `json:"drawDate"`
+	Drawn    bool   `json:"drawn"`
+
+	// Fee a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Fee Decimal `json:"fee"`
+
+	// IndustryPe a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	IndustryPe  Decimal `json:"industryPe"`
+	IssueId     string  `json:"issueId"`
+	ListingDate string  `json:"listingDate"`
+	LotShares   int64   `json:"lotShares"`
+
+	// Lots lots offered
+	Lots    int64     `json:"lots"`
+	Name    string    `json:"name"`
+	OpensAt time.Time `json:"opensAt"`
+
+	// Pe a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Pe Decimal `json:"pe"`
+
+	// Postage a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Postage Decimal `json:"postage"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// ReferencePrice a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ReferencePrice Decimal `json:"referencePrice"`
+	RefundDate     string  `json:"refundDate"`
+
+	// Seed the revealed seed (hex); empty until the draw
+	Seed string `json:"seed"`
+
+	// State from the calendar; not_started before the window, to_subscribe while it is open, subscribing from its close to the listing date, ended from the listing date
+	State  SubscriptionIssueState `json:"state"`
+	Symbol string                 `json:"symbol"`
+
+	// UnitLots lots per application
+	UnitLots int64 `json:"unitLots"`
+	Winners  int64 `json:"winners"`
+}
+
+// SubscriptionIssueDetail defines model for SubscriptionIssueDetail.
+type SubscriptionIssueDetail struct {
+	Application *SubscriptionApplication `json:"application,omitempty"`
+	Issue       SubscriptionIssue        `json:"issue"`
+}
+
+// SubscriptionIssueListedResult defines model for SubscriptionIssueListedResult.
+type SubscriptionIssueListedResult struct {
+	Algorithm  string `json:"algorithm"`
+	Commitment string `json:"commitment"`
+	IssueId    string `json:"issueId"`
+	Position   int64  `json:"position"`
+}
+
+// SubscriptionIssueRequest defines model for SubscriptionIssueRequest.
+type SubscriptionIssueRequest struct {
+	ClosesAt      time.Time `json:"closesAt"`
+	DeductionDate string    `json:"deductionDate"`
+	DrawDate      string    `json:"drawDate"`
+	IndustryPe    string    `json:"industryPe"`
+	ListingDate   string    `json:"listingDate"`
+
+	// Lots lots offered
+	Lots int64 `json:"lots"`
+
+	// Name defaults to the market's name of the code
+	Name    *string   `json:"name,omitempty"`
+	OpensAt time.Time `json:"opensAt"`
+	Pe      string    `json:"pe"`
+
+	// Price subscription price per share
+	Price string `json:"price"`
+
+	// ReferencePrice market reference price per share
+	ReferencePrice string `json:"referencePrice"`
+	RefundDate     string `json:"refundDate"`
+	Symbol         string `json:"symbol"`
+
+	// UnitLots lots per application
+	UnitLots int64 `json:"unitLots"`
+}
+
+// SubscriptionIssueState from the calendar; not_started before the window, to_subscribe while it is open, subscribing from its close to the listing date, ended from the listing date
+type SubscriptionIssueState string
+
 // TimeWindow defines model for TimeWindow.
 type TimeWindow struct {
 	// AlwaysOpen set by the demo seed; the window is not enforced
@@ -2691,6 +3046,9 @@ type IdempotencyKey = openapi_types.UUID
 
 // IdempotencyKeyOptional defines model for IdempotencyKeyOptional.
 type IdempotencyKeyOptional = openapi_types.UUID
+
+// IssueId defines model for IssueId.
+type IssueId = string
 
 // LotbookPosition defines model for LotbookPosition.
 type LotbookPosition = int64

@@ -1,5 +1,5 @@
 // Command lotbook is the one binary: `serve` runs the HTTP API, the projections and the web app;
-// `replay`, `verify`, `rebuild` and `user` are the operator's and auditor's tools. Flags and
+// `replay`, `verify`, `rebuild`, `draw verify` and `user` are the operator's and auditor's tools. Flags and
 // wiring only: the work is done by the packages it calls.
 package main
 
@@ -26,6 +26,7 @@ usage:
   lotbook replay --account ACCOUNT [--data ./data]
   lotbook verify [--data ./data]
   lotbook rebuild NAME [--data ./data]
+  lotbook draw verify ISSUE [--data ./data]
   lotbook user add --role ops|auditor ACCOUNT [--password P | --password-stdin] [--data ./data]
   lotbook user disable ACCOUNT --reason R [--data ./data]
   lotbook user enable ACCOUNT --reason R [--data ./data]
@@ -82,6 +83,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return verify(ctx, rest, stdout, log)
 	case "rebuild":
 		return rebuild(ctx, rest, stdout, stderr)
+	case "draw":
+		return drawVerify(ctx, rest, stdout)
 	case "user":
 		return user(ctx, rest, stdin, stdout, stderr)
 	case "help", "-h", "--help":

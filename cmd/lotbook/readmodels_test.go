@@ -32,6 +32,8 @@ func TestReadModelSignatures(t *testing.T) {
 		"review_accounts|member_id:0|account:0|key:member_id|ix:",
 		"sessions|token_hash:0|member_id:0|expires_at:1|created_at:1|key:token_hash|ix:member_id",
 		"site_config|name:0|value:0|updated_at:1|position:1|key:name|ix:",
+		"subscription_applications|application_no:0|issue_id:0|member_id:0|symbol:0|name:0|lots:1|shares:1|price:0|amount:0|fee:0|postage:0|refunded:0|state:0|allotted:1|applied_at:1|updated_at:1|position:1|key:application_no|ix:member_id, applied_at;issue_id, application_no",
+		"subscription_issues|issue_id:0|symbol:0|name:0|market:0|currency:0|price:0|reference_price:0|lots:1|unit_lots:1|lot_shares:1|fee:0|postage:0|opens_at:1|closes_at:1|draw_date:0|deduction_date:0|refund_date:0|listing_date:0|pe:0|industry_pe:0|commitment:0|algorithm:0|seed:0|winners:0|drawn:1|listed_at:1|position:1|key:issue_id|ix:opens_at",
 		"trade_notices|id:0|member_id:0|type:0|ratio:0|deadline:0|reason:0|positions:0|created_at:1|seq:1|key:id|ix:member_id, seq",
 		"trade_orders|order_no:0|member_id:0|position_id:0|intent:0|symbol:0|name:0|kind:0|side:0|direction:0|type:0|shares:1|odd_lot:1|price:0|leverage:0|day_trade:1|placed_by:0|trading_day:0|status:0|filled:1|amount:0|commission:0|tax:0|reason:0|created_at:1|updated_at:1|seq:1|position:1|key:order_no|ix:member_id, seq;member_id, status, seq;status",
 		"trade_positions|id:0|member_id:0|symbol:0|name:0|kind:0|direction:0|leverage:0|day_trade:1|open_day:0|status:0|shares:1|closing:1|bought:1|entry_amount:0|exit_shares:1|exit_amount:0|fees:0|tax:0|loan:0|margin:0|basis:0|profit:0|open_working:1|close_order:0|opened_at:1|closed_at:1|created_at:1|updated_at:1|seq:1|position:1|key:id|ix:member_id, status, seq;member_id, seq",

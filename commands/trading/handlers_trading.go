@@ -251,6 +251,9 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 		}
 		pos := tradingPart.Of(a).positions[positionID]
 		if pos == nil {
+			if key, due := a.NotYetTradable(positionID, c.Now); due {
+				return nil, commands.Rule(key)
+			}
 			return nil, commands.NotFound(commands.KeyPositionNotFound)
 		}
 		if e := facts.refuse(); e != nil {

@@ -188,6 +188,13 @@ func newPosition(e events.OrderPlaced) *tradePosition {
 // scratch copies (tradeRun) share it, so both compute the same state.
 func (t *trading) evolve(p events.Payload, frozen string, at time.Time) {
 	switch e := p.(type) {
+	case events.DeliversShares:
+		// Shares that arrived outside trading (an allotment) are a long held at their basis, on
+		// the share ledger, opened on their first trading day: they close like bought ones.
+		h := e.Delivered()
+		t.positions[h.PositionID] = &tradePosition{id: h.PositionID, symbol: h.Symbol, direction: events.DirectionLong,
+			kind: fees.Stock.String(), leverage: decimal.NewFromInt(1), openDay: h.Day, shares: h.Shares, everHeld: true,
+			basis: h.Basis, openedAt: at, onLedger: true}
 	case events.OrderPlaced:
 		t.orders[e.OrderNo] = &tradeOrder{OrderPlaced: e, working: true}
 		if e.Intent == events.IntentOpen {

@@ -12,11 +12,22 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
 	"github.com/lotbook/lotbook/ops/seed"
 )
+
+// demoOptions are a kernel's options as serve --demo has them: the demo's sealer (the draw seeds of
+// the new-share issues derive from it) and the clock, when given, the demo is dated from.
+func demoOptions(clock func() time.Time) commands.Options {
+	sealer, err := secret.NewSealer(secret.DevKey())
+	if err != nil {
+		panic(err)
+	}
+	return commands.Options{PasswordCost: secret.TestCost, Sealer: sealer, Clock: clock}
+}
 
 func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 	ctx := context.Background()
@@ -25,7 +36,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost})
+	svc := commands.New(store, demoOptions(nil))
 	if err := seed.Demo(ctx, svc); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +45,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second start (and a fresh Service with a cold cache, as after a restart) writes nothing.
-	for _, s := range []*commands.Service{svc, commands.New(store, commands.Options{PasswordCost: secret.TestCost})} {
+	for _, s := range []*commands.Service{svc, commands.New(store, demoOptions(nil))} {
 		if err := seed.Demo(ctx, s); err != nil {
 			t.Fatalf("second seed: %v", err)
 		}
@@ -100,7 +111,7 @@ func TestCapabilityStepsRunAfterThePlatformInOrder(t *testing.T) {
 	}
 	defer store.Close()
 	day := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
-	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost, Clock: func() time.Time { return day }})
+	svc := commands.New(store, demoOptions(func() time.Time { return day }))
 	var ran []string
 	saved := seed.Steps()
 	t.Cleanup(func() { seed.SetSteps(saved) })
@@ -122,5 +133,49 @@ func TestCapabilityStepsRunAfterThePlatformInOrder(t *testing.T) {
 	}
 	if strings.Join(ran, ",") != "first,second" {
 		t.Fatalf("steps ran %v", ran)
+	}
+}
+
+// TestIssuesCoverEveryStateOnceADay: the demo's new-share issues are in every state on the day it
+// is seeded, and seeding again the same day writes nothing.
+func TestIssuesCoverEveryStateOnceADay(t *testing.T) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	now := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	if err := seed.Demo(ctx, commands.New(store, demoOptions(func() time.Time { return now }))); err != nil {
+		t.Fatal(err)
+	}
+	head, _ := store.Head(ctx)
+	later := now.Add(3 * time.Hour)
+	if err := seed.Demo(ctx, commands.New(store, demoOptions(func() time.Time { return later }))); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := store.Head(ctx); again != head {
+		t.Fatalf("seeding again the same day wrote events: %d -> %d", head, again)
+	}
+	all, err := store.ReadAll(ctx, 0, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]int{}
+	for _, r := range all {
+		p, err := events.DecodeRecorded(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e, ok := p.(events.SubscriptionIssueListed); ok {
+			cal := ipo.Calendar{OpensAt: e.OpensAt, ClosesAt: e.ClosesAt, DrawDate: e.DrawDate, DeductionDate: e.DeductionDate,
+				RefundDate: e.RefundDate, ListingDate: e.ListingDate}
+			states[cal.State(now)]++
+		}
+	}
+	for _, s := range []string{ipo.NotStarted, ipo.ToSubscribe, ipo.Subscribing, ipo.Ended} {
+		if states[s] == 0 {
+			t.Errorf("no demo issue is %s today: %v", s, states)
+		}
 	}
 }

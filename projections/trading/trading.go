@@ -87,7 +87,7 @@ var tradingProjector = &projections.Projector{
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired,
-			events.MarginCallIssued, events.MarginCallMet, events.ForcedCloseStarted:
+			events.MarginCallIssued, events.MarginCallMet, events.ForcedCloseStarted, events.DeliversShares:
 			return true
 		}
 		return false
@@ -254,6 +254,8 @@ func (pg *tradingPage) load(ctx context.Context, w *projections.Wtx, evs []proje
 	created := map[string]bool{}
 	for _, d := range evs {
 		switch e := d.P.(type) {
+		case events.DeliversShares:
+			created[e.Delivered().PositionID] = true
 		case events.OrderPlaced:
 			created[e.OrderNo] = true
 			if e.Intent == events.IntentClose && !created[e.PositionID] {
@@ -326,6 +328,17 @@ func (pg *tradingPage) apply(d projections.Decoded) error {
 		p.closing += e.Shares
 		p.closeOrder, p.updatedAt, p.pos = e.OrderNo, at, pos
 		p.refresh()
+	case events.DeliversShares:
+		// A holding that arrived outside trading (an allotment): a long held at its basis, as if
+		// bought on its first trading day, that closes like any other.
+		h := e.Delivered()
+		if pg.positions[h.PositionID] != nil {
+			return d.Fail(fmt.Errorf("position %s delivered twice", h.PositionID))
+		}
+		pg.positions[h.PositionID] = &positionRow{id: h.PositionID, memberID: member, symbol: h.Symbol, name: h.Name,
+			kind: "stock", direction: events.DirectionLong, leverage: "1", openDay: h.Day, status: PositionHolding,
+			shares: h.Shares, bought: h.Shares, entryAmount: h.Basis.String(), exitAmount: "0", fees: "0", tax: "0", loan: "0",
+			margin: "0", basis: h.Basis.String(), profit: "0", openedAt: at, createdAt: at, updatedAt: at, seq: pos, pos: pos}
 	case events.OrderFilled:
 		return pg.fill(d, e)
 	case events.OrderCancelled:

@@ -19,7 +19,7 @@ function flatten(list: RouteObject[], around: string[] = []): string[] {
 
 describe('router', () => {
   it('puts every feature screen in its zone, as the hand-written router did', () => {
-    // The tree before the features registered their own routes (issue 10), path by path.
+    // The tree before the features registered their own routes (issue 10), path by path, and the routes added since.
     const before = [
       'login/start []', 'login/login []', 'login/register []', 'user/language []', 'user/agreement []', 'user/aboutUs []',
       'home/index [session tabs] keepAlive', 'market/market [session tabs] keepAlive', 'position/position [session tabs] keepAlive', 'user/usercenter [session tabs]',
@@ -29,6 +29,9 @@ describe('router', () => {
       'user/recharge [session]', 'user/rechargeChannel [session]', 'user/FundingDetails [session] keepAlive', 'user/withdraw [session]', 'user/exchange [session]',
       'user/bandCard [session]', 'user/BankCard [session]', 'user/WithCard [session]', 'user/creditRule [session]',
       'ops/deposits [session ops]', 'ops/realname [session ops]', 'ops/withdrawals [session ops]', 'audit/timeline [session auditor]', '* []',
+      // issue 11: the new-share subscription
+      'market/subscribe [session] keepAlive', 'market/subscribeDetail [session]', 'market/subscribeRecord [session]', 'ops/subscription [session ops]',
+      'audit/subscription [session auditor]',
     ];
     // Screens of capabilities added since, each in its zone.
     const added = [

@@ -6,6 +6,7 @@ import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
 import { newsRoutes } from '@/features/news/routes';
 import { opsRoutes } from '@/features/ops/routes';
+import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
 import { registerEntries } from '@/lib/entries';
@@ -26,6 +27,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...opsRoutes,
   ...auditRoutes,
   ...newsRoutes,
+  ...subscriptionRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

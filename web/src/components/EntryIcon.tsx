@@ -1,4 +1,4 @@
-import { AppstoreOutline, BillOutline, FileOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, SoundOutline, StarOutline } from 'antd-mobile-icons';
+import { AppstoreOutline, BillOutline, FileOutline, GiftOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, SoundOutline, StarOutline } from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 
 // The icons entries may name (lib/entries.ts). They are imported here, by the screens that show
@@ -12,6 +12,7 @@ const icons: Record<string, ComponentType> = {
   review: FileOutline,
   search: SearchOutline,
   news: SoundOutline,
+  gift: GiftOutline,
 };
 
 /** An entry's icon by name; a generic one for a name not in the set. */

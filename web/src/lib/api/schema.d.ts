@@ -1205,15 +1205,320 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/subscription/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The new-share subscription issues (公開申購), the latest window first, each with its state
+         *     from its calendar (not_started, to_subscribe, subscribing, ended) and whether the member
+         *     has applied.
+         */
+        get: operations["subscriptionIssues"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/subscription/issues/{issueId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One issue with the member's application to it, if any. Unknown issues answer 404 not_found. */
+        get: operations["subscriptionIssue"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/subscription/issues/{issueId}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Applies for the issue's unit of lots: freezes the price of the shares and the processing
+         *     fee. Refusals: quantity_required, quantity_invalid (not the issue's unit),
+         *     subscription_not_started, subscription_closed, subscription_channel_not_open (real-name
+         *     verification first), subscription_repeated (one application per member and issue),
+         *     insufficient_balance, trade_banned, account_frozen.
+         */
+        post: operations["applySubscription"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/subscription/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's applications, the newest first, with their allotment states. */
+        get: operations["subscriptionRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/subscription/issues": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Every issue, as members see them. */
+        get: operations["opsSubscriptionIssues"];
+        put?: never;
+        /**
+         * @description Role ops only. Lists an issue of a code the market feed quotes, with its calendar; the
+         *     server commits to its draw seed (the SHA-256 is in the answer). Refusals: symbol_not_found,
+         *     price_invalid, quantity_invalid, subscription_calendar_invalid, subscription_issue_exists.
+         */
+        post: operations["opsListSubscriptionIssue"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/subscription/issues/{issueId}/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. The issue's applications in the draw's order, with their results. */
+        get: operations["opsSubscriptionApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/audit/subscription/issues/{issueId}/draw": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Role auditor only. Re-runs the issue's draw from the event log: the applications
+         *     recorded on the members' account streams, sorted; the revealed seed against the commitment
+         *     published when the issue was listed; the winners the seed draws against the recorded ones.
+         */
+        get: operations["auditSubscriptionDraw"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
         /**
+         * @description from the calendar; not_started before the window, to_subscribe while it is open, subscribing from its close to the listing date, ended from the listing date
+         * @enum {string}
+         */
+        SubscriptionIssueState: "not_started" | "to_subscribe" | "subscribing" | "ended";
+        /**
+         * @description waiting_for_draw; won (drawn, before the deduction day); pending_payment (the deduction
+         *     day has come, the deduction not yet recorded); payment_completed; unpaid (the deduction
+         *     found too little available cash for the postage); waived (an unpaid winner on the refund
+         *     day: the price returned, the fee kept); not_won (the price is returned on the refund day,
+         *     the fee kept)
+         * @enum {string}
+         */
+        AllotmentState: "waiting_for_draw" | "won" | "pending_payment" | "payment_completed" | "unpaid" | "not_won" | "waived";
+        SubscriptionIssue: {
+            issueId: string;
+            symbol: string;
+            name: string;
+            currency: string;
+            price: components["schemas"]["Decimal"];
+            referencePrice: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description lots offered
+             */
+            lots: number;
+            /**
+             * Format: int64
+             * @description lots per application
+             */
+            unitLots: number;
+            /** Format: int64 */
+            lotShares: number;
+            fee: components["schemas"]["Decimal"];
+            postage: components["schemas"]["Decimal"];
+            amount: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            /** @description YYYY-MM-DD (Asia/Taipei) */
+            drawDate: string;
+            deductionDate: string;
+            refundDate: string;
+            listingDate: string;
+            pe: components["schemas"]["Decimal"];
+            industryPe: components["schemas"]["Decimal"];
+            state: components["schemas"]["SubscriptionIssueState"];
+            /** @description SHA-256 (hex) of the draw seed */
+            commitment: string;
+            algorithm: string;
+            /** @description the revealed seed (hex); empty until the draw */
+            seed: string;
+            drawn: boolean;
+            /** Format: int64 */
+            applications: number;
+            /** Format: int64 */
+            winners: number;
+            /** @description the member has applied (false for ops) */
+            applied: boolean;
+        };
+        SubscriptionIssueDetail: {
+            issue: components["schemas"]["SubscriptionIssue"];
+            application?: components["schemas"]["SubscriptionApplication"];
+        };
+        SubscriptionApplication: {
+            applicationNo: string;
+            issueId: string;
+            symbol: string;
+            name: string;
+            /** Format: int64 */
+            lots: number;
+            /** Format: int64 */
+            shares: number;
+            price: components["schemas"]["Decimal"];
+            amount: components["schemas"]["Decimal"];
+            fee: components["schemas"]["Decimal"];
+            postage: components["schemas"]["Decimal"];
+            refunded: components["schemas"]["Decimal"];
+            state: components["schemas"]["AllotmentState"];
+            /** @enum {string} */
+            result: "pending" | "won" | "not_won";
+            /**
+             * Format: int64
+             * @description shares delivered on the listing date
+             */
+            allotted: number;
+            /** Format: date-time */
+            appliedAt: string;
+            drawDate: string;
+            deductionDate: string;
+            refundDate: string;
+            listingDate: string;
+        };
+        SubscriptionApplyRequest: {
+            /**
+             * Format: int64
+             * @description the issue's unit of lots
+             */
+            lots: number;
+        };
+        SubscriptionApplyResult: {
+            applicationNo: string;
+            state: components["schemas"]["AllotmentState"];
+            /** Format: int64 */
+            position: number;
+            available: components["schemas"]["Decimal"];
+            frozen: components["schemas"]["Decimal"];
+        };
+        SubscriptionIssueRequest: {
+            symbol: string;
+            /** @description defaults to the market's name of the code */
+            name?: string;
+            /** @description subscription price per share */
+            price: string;
+            /** @description market reference price per share */
+            referencePrice: string;
+            /**
+             * Format: int64
+             * @description lots offered
+             */
+            lots: number;
+            /**
+             * Format: int64
+             * @description lots per application
+             */
+            unitLots: number;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            drawDate: string;
+            deductionDate: string;
+            refundDate: string;
+            listingDate: string;
+            pe: string;
+            industryPe: string;
+        };
+        SubscriptionIssueListedResult: {
+            issueId: string;
+            commitment: string;
+            algorithm: string;
+            /** Format: int64 */
+            position: number;
+        };
+        SubscriptionDrawCheck: {
+            issueId: string;
+            algorithm: string;
+            commitment: string;
+            seed: string;
+            drawn: boolean;
+            /**
+             * Format: int64
+             * @description winners drawn for
+             */
+            lots: number;
+            /** @description the applications found in the log, sorted */
+            applications: string[];
+            /** @description the winners the draw recorded */
+            winners: string[];
+            /** @description the winners the revealed seed draws from the applications found */
+            recomputed: string[];
+            seedMatches: boolean;
+            applicationsMatch: boolean;
+            winnersMatch: boolean;
+            verified: boolean;
+        };
+        /**
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -1255,7 +1560,7 @@ export interface components {
          *     collateral (short proceeds and margin held by the broker, negative, or given back)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -1431,10 +1736,11 @@ export interface components {
         /**
          * @description review states of deposits and withdrawals; completed for exchanges, credit changes and trade
          *     lines; unsettled for a sale's trade line until its settlement date (the proceeds trade at
-         *     once, and can be withdrawn from that day)
+         *     once, and can be withdrawn from that day); waived for the refund lines of a new-share winner
+         *     who did not pay by the deduction day
          * @enum {string}
          */
-        FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled";
+        FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled" | "waived";
         RealNameRequest: {
             /**
              * @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.
@@ -2211,6 +2517,7 @@ export interface components {
         };
     };
     parameters: {
+        IssueId: string;
         /** @description A UUID the client makes per user action. */
         IdempotencyKey: string;
         /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
@@ -4451,6 +4758,243 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    subscriptionIssues: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description issues */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionIssue"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    subscriptionIssue: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                issueId: components["parameters"]["IssueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the issue */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionIssueDetail"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    applySubscription: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                issueId: components["parameters"]["IssueId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionApplyResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    subscriptionRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionApplication"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    opsSubscriptionIssues: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description issues */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionIssue"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    opsListSubscriptionIssue: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SubscriptionIssueRequest"];
+            };
+        };
+        responses: {
+            /** @description listed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionIssueListedResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsSubscriptionApplications: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                issueId: components["parameters"]["IssueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionApplication"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    auditSubscriptionDraw: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                issueId: components["parameters"]["IssueId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the verification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SubscriptionDrawCheck"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
         };
     };
 }

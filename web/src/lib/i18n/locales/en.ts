@@ -171,6 +171,7 @@ const en: Messages = {
       rejected: 'Rejected',
       completed: 'Completed',
       unsettled: 'Settles T+2',
+      waived: 'Waived',
     },
     shares: '{{n}} shares',
   },
@@ -334,6 +335,13 @@ const en: Messages = {
     news_body_invalid: 'Enter both bodies with some text, at most 8000 characters each',
     news_state_invalid: 'Not possible in its current state',
     news_schedule_invalid: 'Choose a publish time in the future, within a year',
+    subscription_not_started: 'Subscription time has not arrived',
+    subscription_closed: 'Subscription has closed',
+    subscription_channel_not_open: 'The new-share channel is not open: complete real-name verification first',
+    subscription_repeated: 'Only one subscription per new share',
+    subscription_calendar_invalid: 'Dates out of order: window close <= draw date <= deduction <= refund <= listing',
+    subscription_issue_exists: 'This issue is already listed',
+    not_yet_listing_time: 'Not yet listing time',
   },
 };
 

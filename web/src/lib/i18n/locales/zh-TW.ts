@@ -169,6 +169,7 @@ const zhTW = {
       rejected: '已駁回',
       completed: '已完成',
       unsettled: '待交割（T+2）',
+      waived: '已放棄',
     },
     shares: '{{n}} 股',
   },
@@ -332,6 +333,13 @@ const zhTW = {
     news_body_invalid: '請輸入中英文內文，各 8000 字以內且須有文字',
     news_state_invalid: '目前狀態無法執行此操作',
     news_schedule_invalid: '請選擇一年內的未來發布時間',
+    subscription_not_started: '申購時間未到',
+    subscription_closed: '申購已截止',
+    subscription_channel_not_open: '新股通道未開放，請先完成實名認證',
+    subscription_repeated: '每檔新股限申購一次',
+    subscription_calendar_invalid: '日期順序不正確：截止日 ≤ 抽籤日 ≤ 扣款日 ≤ 退款日 ≤ 上市日',
+    subscription_issue_exists: '此新股已發行',
+    not_yet_listing_time: '尚未到上市時間',
   },
 };
 
