@@ -43,13 +43,6 @@ func New(k *commands.Service, rules TradingRules) *Commands { return &Commands{k
 // TradingRules returns the rules ClosePosition applies.
 func (s *Commands) TradingRules() TradingRules { return s.rules }
 
-func (s *Commands) tradeFacts(ctx context.Context, memberID string) (tradeFacts, error) {
-	return commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) tradeFacts {
-		return tradeFacts{registered: m.IsMember(), disabled: m.Flag(events.FlagDisabled),
-			frozen: m.Flag(events.FlagFrozen), banned: m.Flag(events.FlagTradeBanned)}
-	})
-}
-
 // PlaceOrder opens a position: a buy (long) or a short sale, at a limit or at market, reserving
 // its cash. While the market matches, the order crosses the book at once; a limit order's rest
 // works until it fills, is cancelled or its trading day ends; a market order's rest is cancelled.
@@ -66,11 +59,11 @@ func (s *Commands) PlaceOrder(ctx context.Context, meta commands.Meta, memberID 
 		return TradeResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		facts, err := s.tradeFacts(ctx, memberID)
+		facts, err := s.k.Standing(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
-		if e := facts.refuse(); e != nil {
+		if e := facts.Refuse(tradeRefusals...); e != nil {
 			return nil, e
 		}
 		if e := checkMarket(mkt, sp); e != nil {
@@ -223,7 +216,7 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 		return TradeResult{}, commands.NotFound(commands.KeyPositionNotFound)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		facts, err := s.tradeFacts(ctx, memberID)
+		facts, err := s.k.Standing(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
@@ -231,7 +224,7 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 		if pos == nil {
 			return nil, commands.NotFound(commands.KeyPositionNotFound)
 		}
-		if e := facts.refuse(); e != nil {
+		if e := facts.Refuse(tradeRefusals...); e != nil {
 			return nil, e
 		}
 		if pos.shares == 0 || pos.closing > 0 {
