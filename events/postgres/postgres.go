@@ -736,7 +736,7 @@ func (s *Store) Close() error {
 
 // LoadCheckpoint implements events.Checkpoints.
 func (s *Store) LoadCheckpoint(ctx context.Context, name string) (events.Checkpoint, error) {
-	cp, err := backend.ScanCheckpoint(s.pool.QueryRow(ctx, `SELECT position, state FROM process_checkpoints WHERE name = $1`, name))
+	cp, err := backend.ScanCheckpoint(s.pool.QueryRow(ctx, `SELECT position, state FROM process_checkpoints WHERE name = $1`, name), pgx.ErrNoRows)
 	if err != nil {
 		return events.Checkpoint{}, s.w.ReadErr(fmt.Errorf("postgres events: load checkpoint %s: %w", name, err))
 	}

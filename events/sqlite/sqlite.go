@@ -338,7 +338,7 @@ func (s *Store) Close() error {
 
 // LoadCheckpoint implements events.Checkpoints.
 func (s *Store) LoadCheckpoint(ctx context.Context, name string) (events.Checkpoint, error) {
-	cp, err := backend.ScanCheckpoint(s.db.QueryRowContext(ctx, `SELECT position, state FROM process_checkpoints WHERE name = ?`, name))
+	cp, err := backend.ScanCheckpoint(s.db.QueryRowContext(ctx, `SELECT position, state FROM process_checkpoints WHERE name = ?`, name), sql.ErrNoRows)
 	if err != nil {
 		return events.Checkpoint{}, s.w.ReadErr(fmt.Errorf("sqlite events: load checkpoint %s: %w", name, err))
 	}

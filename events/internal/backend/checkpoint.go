@@ -1,19 +1,17 @@
 package backend
 
 import (
-	"database/sql"
 	"errors"
 
 	"github.com/lotbook/lotbook/events"
 )
 
-// ScanCheckpoint reads a process_checkpoints row (position, state). No row is the zero checkpoint:
-// the process has handled nothing yet. pgx's ErrNoRows wraps sql.ErrNoRows, so both drivers' rows
-// do.
-func ScanCheckpoint(row interface{ Scan(dest ...any) error }) (events.Checkpoint, error) {
+// ScanCheckpoint reads a process_checkpoints row (position, state). No row (the driver's noRows)
+// is the zero checkpoint: the process has handled nothing yet.
+func ScanCheckpoint(row interface{ Scan(dest ...any) error }, noRows error) (events.Checkpoint, error) {
 	var cp events.Checkpoint
 	err := row.Scan(&cp.Position, &cp.State)
-	if errors.Is(err, sql.ErrNoRows) {
+	if errors.Is(err, noRows) {
 		return events.Checkpoint{}, nil
 	}
 	if err != nil {
