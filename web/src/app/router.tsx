@@ -4,6 +4,7 @@ import { authRoutes } from '@/features/auth/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
+import { newsRoutes } from '@/features/news/routes';
 import { opsRoutes } from '@/features/ops/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
@@ -24,6 +25,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...userRoutes,
   ...opsRoutes,
   ...auditRoutes,
+  ...newsRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

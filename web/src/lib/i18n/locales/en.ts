@@ -26,7 +26,7 @@ const en: Messages = {
     loading: 'Loading…',
     success: 'Refreshed',
   },
-  tabs: { home: 'Home', market: 'Market', trade: 'Trade', mine: 'Mine' },
+  tabs: { home: 'Home', market: 'Market', trade: 'Trade', mine: 'Mine', news: 'News' },
   start: {
     skip: 'Skip',
     next: 'Next',
@@ -71,8 +71,6 @@ const en: Messages = {
     greeting: 'Hello, {{account}}',
     totalAssets: 'Total assets, all currencies in {{currency}}',
     shortcuts: 'Shortcuts',
-    noticeTitle: 'Notice',
-    notice: 'Deposits: Monday to Friday 09:30–19:30 (Taipei time), closed on holidays.',
   },
   user: {
     title: 'Mine',
@@ -330,6 +328,12 @@ const en: Messages = {
     close_submitted: 'Sell order submitted',
     position_locked: 'The position is locked, please sell later',
     sale_not_allowed_yet: 'This position cannot be sold yet (no sale on the same day or before T+N)',
+    news_not_found: 'This article or notice is not available',
+    news_kind_invalid: 'Choose article or notice',
+    news_title_invalid: 'Enter both titles, at most 120 characters each',
+    news_body_invalid: 'Enter both bodies with some text, at most 8000 characters each',
+    news_state_invalid: 'Not possible in its current state',
+    news_schedule_invalid: 'Choose a publish time in the future, within a year',
   },
 };
 
