@@ -7,7 +7,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -521,34 +520,22 @@ func TestConcurrentDoubleWithdrawal(t *testing.T) {
 		h.withdrawals()
 		m, card := h.ready("0912345678", "A123456789", "0123456789012", "5000")
 		m2 := h.login(m.account, "secret123") // a second device
-		var wg sync.WaitGroup
-		answers := make([]answer, 8)
-		for i := range answers {
+		answers := concurrently(8, func(i int) answer {
 			c := m
 			if i%2 == 1 {
 				c = m2
 			}
-			wg.Go(func() { answers[i] = c.withdraw("5000", card, "123456") })
+			return c.withdraw("5000", card, "123456")
+		})
+		won := successes(t, "withdrawal", answers, func(a answer) bool {
+			return a.code == 429 && a.Msg == "submit_too_frequent" || a.code == 422 && a.Msg == "fund_operation_pending"
+		})
+		if len(won) != 1 {
+			t.Fatalf("%d withdrawals of the whole balance succeeded, want 1", len(won))
 		}
-		wg.Wait()
-		oks := 0
-		var pos int64
-		for _, a := range answers {
-			switch {
-			case a.code == 200:
-				oks++
-				var o wire.OrderResult
-				a.data(t, &o)
-				pos = o.Position
-			case a.code == 429 && a.Msg == "submit_too_frequent", a.code == 422 && a.Msg == "fund_operation_pending":
-			default:
-				t.Fatalf("withdrawal answered %s", a)
-			}
-		}
-		if oks != 1 {
-			t.Fatalf("%d withdrawals of the whole balance succeeded, want 1", oks)
-		}
-		if u := m.info(pos); u.Assets.Available != "0.00" || u.Assets.Frozen != "5000.00" {
+		var o wire.OrderResult
+		won[0].data(t, &o)
+		if u := m.info(o.Position); u.Assets.Available != "0.00" || u.Assets.Frozen != "5000.00" {
 			t.Fatalf("assets %+v", u.Assets)
 		}
 	})
@@ -563,9 +550,7 @@ func TestWithdrawalApproveRejectRace(t *testing.T) {
 		var o wire.OrderResult
 		a.data(t, &o)
 		ops2 := h.login("ops", "opsdemo1")
-		var wg sync.WaitGroup
-		answers := make([]answer, 8)
-		for i := range answers {
+		answers := concurrently(8, func(i int) answer {
 			c := h.ops
 			if i%2 == 1 {
 				c = ops2
@@ -574,24 +559,14 @@ func TestWithdrawalApproveRejectRace(t *testing.T) {
 			if i%4 >= 2 {
 				path, body = "/reject", map[string]string{"remark": "race"}
 			}
-			wg.Go(func() { answers[i] = c.post("/api/vue/ops/withdrawals/"+o.OrderNo+path, body) })
+			return c.post("/api/vue/ops/withdrawals/"+o.OrderNo+path, body)
+		})
+		wins := successes(t, "decision", answers, notPending)
+		if len(wins) != 1 {
+			t.Fatalf("%d decisions won, want exactly 1", len(wins))
 		}
-		wg.Wait()
 		var won wire.OrderResult
-		wins := 0
-		for _, a := range answers {
-			switch {
-			case a.code == 200:
-				wins++
-				a.data(t, &won)
-			case a.code == 422 && a.Msg == "order_not_pending":
-			default:
-				t.Fatalf("decision answered %s", a)
-			}
-		}
-		if wins != 1 {
-			t.Fatalf("%d decisions won, want exactly 1", wins)
-		}
+		wins[0].data(t, &won)
 		u := m.info(won.Position)
 		switch won.Status {
 		case wire.ReviewStatusApproved:

@@ -239,6 +239,35 @@ func (a answer) data(t testing.TB, v any) {
 	}
 }
 
+// concurrently sends n requests at once and returns their answers, in order.
+func concurrently(n int, send func(i int) answer) []answer {
+	answers := make([]answer, n)
+	var wg sync.WaitGroup
+	for i := range answers {
+		wg.Go(func() { answers[i] = send(i) })
+	}
+	wg.Wait()
+	return answers
+}
+
+// successes returns the answers that succeeded; every other one must be a refusal refused accepts.
+func successes(t testing.TB, what string, answers []answer, refused func(answer) bool) []answer {
+	t.Helper()
+	var ok []answer
+	for _, a := range answers {
+		switch {
+		case a.code == 200:
+			ok = append(ok, a)
+		case !refused(a):
+			t.Fatalf("%s answered %s", what, a)
+		}
+	}
+	return ok
+}
+
+// notPending is the refusal of a decision on an order that another decision already took.
+func notPending(a answer) bool { return a.code == 422 && a.Msg == "order_not_pending" }
+
 // client is a logged-in (or anonymous) user.
 type client struct {
 	h              *harness

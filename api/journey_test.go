@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/google/uuid"
@@ -155,38 +154,20 @@ func TestConcurrentDoubleApproveCreditsOnce(t *testing.T) {
 		m := h.register("0912345678")
 		order := m.deposit("2000", m.photo())
 		ops2 := h.login("ops", "opsdemo1")
-		var wg sync.WaitGroup
-		answers := make([]answer, 8)
-		for i := range answers {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				c := h.ops
-				if i%2 == 1 {
-					c = ops2
-				}
-				answers[i] = c.post("/api/vue/ops/deposits/"+order.OrderNo+"/approve", map[string]string{})
-			}(i)
-		}
-		wg.Wait()
-		oks := 0
-		var last int64
-		for _, a := range answers {
-			switch {
-			case a.code == 200:
-				oks++
-				var o wire.OrderResult
-				a.data(t, &o)
-				last = max(last, o.Position)
-			case a.code == 422 && a.Msg == "order_not_pending":
-			default:
-				t.Fatalf("approve answered %s", a)
+		answers := concurrently(8, func(i int) answer {
+			c := h.ops
+			if i%2 == 1 {
+				c = ops2
 			}
+			return c.post("/api/vue/ops/deposits/"+order.OrderNo+"/approve", map[string]string{})
+		})
+		won := successes(t, "approve", answers, notPending)
+		if len(won) != 1 {
+			t.Fatalf("%d approvals succeeded, want 1", len(won))
 		}
-		if oks != 1 {
-			t.Fatalf("%d approvals succeeded, want 1", oks)
-		}
-		if u := m.info(last); u.Assets.Available != "2000.00" {
+		var o wire.OrderResult
+		won[0].data(t, &o)
+		if u := m.info(o.Position); u.Assets.Available != "2000.00" {
 			t.Fatalf("available %s after double approve, want 2000.00", u.Assets.Available)
 		}
 	})
@@ -220,16 +201,7 @@ func TestIdempotentRetry(t *testing.T) {
 		// Concurrent duplicates: one applies, every answer is the same.
 		key2 := uuid.NewString()
 		body2 := map[string]string{"channelId": "bank", "amount": "1500", "proofFileId": m.photo(), "channelPassword": "8888"}
-		var wg sync.WaitGroup
-		answers := make([]answer, 6)
-		for i := range answers {
-			wg.Add(1)
-			go func(i int) {
-				defer wg.Done()
-				answers[i] = m.postKey("/api/vue/funds/deposits", key2, body2)
-			}(i)
-		}
-		wg.Wait()
+		answers := concurrently(6, func(int) answer { return m.postKey("/api/vue/funds/deposits", key2, body2) })
 		for _, a := range answers {
 			want(t, a, 200, "ok")
 			if !bytes.Equal(a.Data, answers[0].Data) {

@@ -49,20 +49,8 @@ func TestGeneratedEnumMatchesDocument(t *testing.T) {
 // keyConstants returns the values of the string constants named Key* in the package at dir.
 func keyConstants(t *testing.T, dir string) []string {
 	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var out []string
-	fset := token.NewFileSet()
-	for _, f := range files {
-		if strings.HasSuffix(f, "_test.go") {
-			continue
-		}
-		af, err := parser.ParseFile(fset, f, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, af := range sourceFiles(t, dir) {
 		for _, d := range af.Decls {
 			gd, ok := d.(*ast.GenDecl)
 			if !ok || gd.Tok != token.CONST {
@@ -81,6 +69,28 @@ func keyConstants(t *testing.T, dir string) []string {
 				}
 			}
 		}
+	}
+	return out
+}
+
+// sourceFiles parses the non-test Go files of the package at dir.
+func sourceFiles(t *testing.T, dir string) []*ast.File {
+	t.Helper()
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []*ast.File
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, af)
 	}
 	return out
 }

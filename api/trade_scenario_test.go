@@ -575,41 +575,24 @@ func TestTradeConcurrentOrdersNeverOverspend(t *testing.T) {
 		m := th.m
 		th.mkt.book("2603", "186.5", "186.5", lvls("186", 5000), lvls("187", 5000))
 		body := map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "186"}
-		var wg sync.WaitGroup
-		answers := make([]answer, 20)
-		for i := range answers {
-			wg.Go(func() { answers[i] = m.order(body) })
-		}
-		wg.Wait()
-		placed := 0
-		for _, a := range answers {
-			switch {
-			case a.code == 200:
-				placed++
-			case a.code != 422 || a.Msg != "insufficient_balance":
-				t.Fatalf("concurrent order: %s", a)
-			}
-		}
+		answers := concurrently(20, func(int) answer { return m.order(body) })
+		placed := successes(t, "concurrent order", answers, func(a answer) bool { return a.code == 422 && a.Msg == "insufficient_balance" })
 		// Each freezes 186,265: five fit in 1,000,000, a sixth does not.
-		if placed != 5 {
-			t.Fatalf("%d of 20 orders placed, want 5", placed)
+		if len(placed) != 5 {
+			t.Fatalf("%d of 20 orders placed, want 5", len(placed))
 		}
 		m.wantCash(h.head(), "68675.00", "931325.00")
 		// The same key from many clients at once places one order.
 		key := uuid.NewString()
 		small := map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 0, "shares": 100, "price": "186"}
-		nos := make([]string, 8)
-		for i := range nos {
-			wg.Go(func() {
-				a := m.postKey("/api/vue/trade/orders", key, small)
-				if a.code == 200 {
-					var r wire.TradeResult
-					a.data(t, &r)
-					nos[i] = r.OrderNo
-				}
-			})
+		var nos []string
+		for _, a := range concurrently(8, func(int) answer { return m.postKey("/api/vue/trade/orders", key, small) }) {
+			var r wire.TradeResult
+			if a.code == 200 {
+				a.data(t, &r)
+			}
+			nos = append(nos, r.OrderNo)
 		}
-		wg.Wait()
 		for _, no := range nos {
 			if no == "" || no != nos[0] {
 				t.Fatalf("one key, orders %v", nos)

@@ -32,7 +32,7 @@ func (s *Service) AddStaff(ctx context.Context, meta Meta, in AddStaff) (Result,
 		return Result{}, Invalid(KeyPasswordInvalid)
 	}
 	memberID := events.MemberID(account)
-	rec, err := Execute(ctx, s, c, events.MemberStream(memberID), func(m *Member) ([]events.Payload, error) {
+	return answered(Execute(ctx, s, c, events.MemberStream(memberID), func(m *Member) ([]events.Payload, error) {
 		reg := events.MemberRegistered{MemberID: memberID, Account: account, Role: role}
 		if !m.registered {
 			// Hashed only when needed: re-running the seed costs nothing.
@@ -43,11 +43,7 @@ func (s *Service) AddStaff(ctx context.Context, meta Meta, in AddStaff) (Result,
 			reg.PasswordHash = h
 		}
 		return decideAddStaff(m, reg)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // IssueRootInviteCode issues an invite code that names no inviter (the seed's LOTBOOK).
@@ -60,11 +56,7 @@ func (s *Service) IssueRootInviteCode(ctx context.Context, meta Meta, code strin
 	if !validInviteCode(code) {
 		return Result{}, Invalid(KeyInvalidRequest)
 	}
-	rec, err := Execute(ctx, s, c, events.InviteStream(code), func(i *inviteState) ([]events.Payload, error) {
+	return answered(Execute(ctx, s, c, events.InviteStream(code), func(i *inviteState) ([]events.Payload, error) {
 		return decideIssueInvite(i, code, "")
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }

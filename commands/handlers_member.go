@@ -273,6 +273,14 @@ func (s *Service) MemberCommand(ctx context.Context, c Cmd, memberID string, dec
 	return Execute(ctx, s, c, events.MemberStream(memberID), decide)
 }
 
+// answered is the Result of a command that stored or found rec, or its error.
+func answered(rec *Record, err error) (Result, error) {
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Position: rec.Position}, nil
+}
+
 // Logout ends the member's session of Token.
 type Logout struct{ MemberID, Token string }
 
@@ -284,13 +292,9 @@ func (s *Service) Logout(ctx context.Context, meta Meta, in Logout) (Result, err
 		return Result{}, err
 	}
 	h := secret.HashToken(token)
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideLogout(m, h, c.Now)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // ChangePassword replaces a member's login or fund password: the old one, the new one and its
@@ -311,13 +315,9 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, in ChangeP
 	if err != nil {
 		return Result{}, err
 	}
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideChangeLoginPassword(m, oldPw, newHash, s.Verify)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // SetFundPassword is a member's first fund password, its confirmation, and the login password
@@ -326,57 +326,60 @@ type SetFundPassword struct{ MemberID, LoginPassword, FundPassword, Confirm stri
 
 // SetFundPassword sets the 6-digit fund password the first time; the login password confirms it.
 func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPassword) (Result, error) {
-	memberID, loginPassword, fundPw, confirm := in.MemberID, in.LoginPassword, in.FundPassword, in.Confirm
-	c, err := s.Begin(meta, "fund-password.set")
+	memberID, loginPassword := in.MemberID, in.LoginPassword
+	c, fundHash, err := s.beginFundPassword(meta, "fund-password.set", loginPassword, KeyPasswordRequired, in.FundPassword, in.Confirm)
 	if err != nil {
 		return Result{}, err
 	}
-	if loginPassword == "" {
-		return Result{}, Invalid(KeyPasswordRequired)
-	}
-	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
-		return Result{}, e
-	}
-	fundHash, err := s.Hash(fundPw)
-	if err != nil {
-		return Result{}, err
-	}
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideSetFundPassword(m, loginPassword, fundHash, s.Verify)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // ChangeFundPassword replaces the fund password; a wrong old one counts towards the lock.
 func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePassword) (Result, error) {
-	memberID, oldFundPw, fundPw, confirm := in.MemberID, in.Old, in.New, in.Confirm
-	c, err := s.Begin(meta, "fund-password.change")
+	memberID, oldFundPw := in.MemberID, in.Old
+	c, newHash, err := s.beginFundPassword(meta, "fund-password.change", oldFundPw, KeyFundPasswordRequired, in.New, in.Confirm)
 	if err != nil {
 		return Result{}, err
 	}
-	if oldFundPw == "" {
-		return Result{}, Invalid(KeyFundPasswordRequired)
+	return fundAnswered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.Verify)
+	}))
+}
+
+// beginFundPassword begins command name that sets fundPw (confirmed by confirm) as the fund
+// password on the word of another password, given (refused with emptyKey when empty), and hashes
+// the new one.
+func (s *Service) beginFundPassword(meta Meta, name, given, emptyKey, fundPw, confirm string) (Cmd, string, error) {
+	c, err := s.Begin(meta, name)
+	if err != nil {
+		return Cmd{}, "", err
+	}
+	if given == "" {
+		return Cmd{}, "", Invalid(emptyKey)
 	}
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
-		return Result{}, e
+		return Cmd{}, "", e
 	}
-	newHash, err := s.Hash(fundPw)
+	hash, err := s.Hash(fundPw)
 	if err != nil {
-		return Result{}, err
+		return Cmd{}, "", err
 	}
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.Verify)
-	})
+	return c, hash, nil
+}
+
+// fundAnswered is answered, refused as fundRefusal says when the command recorded a wrong fund
+// password.
+func fundAnswered(rec *Record, err error) (Result, error) {
+	res, err := answered(rec, err)
 	if err != nil {
-		return Result{}, err
+		return res, err
 	}
 	if e := fundRefusal(rec); e != nil {
-		return Result{Position: rec.Position}, e
+		return res, e
 	}
-	return Result{Position: rec.Position}, nil
+	return res, nil
 }
 
 // CheckFundPassword checks a member's fund password as part of command c (a withdrawal, say),
@@ -384,16 +387,10 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 // (FundPasswordRejected) and answered with fund_password_wrong or fund_password_locked. It is
 // the kernel's check for capabilities that move money on the member's word.
 func (s *Service) CheckFundPassword(ctx context.Context, c Cmd, memberID, fundPassword string) error {
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	_, err := fundAnswered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideVerifyFundPassword(m, fundPassword, c.Now, s.Verify)
-	})
-	if err != nil {
-		return err
-	}
-	if e := fundRefusal(rec); e != nil {
-		return e
-	}
-	return nil
+	}))
+	return err
 }
 
 // VerifyFundPassword is a member's fund password given before a withdrawal.
@@ -411,16 +408,9 @@ func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, in VerifyFu
 	if fundPw == "" {
 		return Result{}, Invalid(KeyFundPasswordRequired)
 	}
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	return fundAnswered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideVerifyFundPassword(m, fundPw, c.Now, s.Verify)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	if e := fundRefusal(rec); e != nil {
-		return Result{Position: rec.Position}, e
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // SetFlag sets (On) or clears a flag on the account that logs in as Account, with a reason.
@@ -463,13 +453,9 @@ func (s *Service) setFlag(ctx context.Context, meta Meta, in SetFlag,
 		return Result{}, Invalid(KeyAccountRequired)
 	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decide(m, flag, on, reason)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // StaffPassword is a new password for the ops or auditor user Account.
@@ -496,13 +482,9 @@ func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, in StaffPas
 		return Result{}, err
 	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideResetStaffPassword(m, newHash)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // RecordUpload remembers that the member uploaded a file (the API stored and re-encoded it), so
@@ -516,13 +498,9 @@ func (s *Service) RecordUpload(ctx context.Context, meta Meta, memberID string, 
 	if err := checkUpload(f); err != nil {
 		return Result{}, err
 	}
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideRecordUpload(m, f, s.uploadQuota)
-	})
-	if err != nil {
-		return Result{}, err
-	}
-	return Result{Position: rec.Position}, nil
+	}))
 }
 
 // CheckUpload tells, without recording anything, whether RecordUpload would refuse f now. The

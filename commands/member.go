@@ -1,6 +1,8 @@
 package commands
 
 import (
+	"context"
+	"maps"
 	"time"
 
 	"github.com/lotbook/lotbook/commands/rules/identity"
@@ -50,10 +52,30 @@ func (m *Member) IsMember() bool { return m.registered && m.role == events.RoleM
 // MemberOnly refuses what only a registered, active member may do: unknown accounts and staff
 // users (not found), disabled and frozen accounts.
 func (m *Member) MemberOnly() *Error {
-	if !m.IsMember() {
+	return Standing{Member: m.IsMember(), Flags: m.flags}.Refuse(events.FlagDisabled, events.FlagFrozen)
+}
+
+// Standing is a member's registration and flags as a decision on another stream (an account's)
+// sees them; Service.Standing reads it from the member stream.
+type Standing struct {
+	Member bool            // a member, not a staff user, is registered under the id
+	Flags  map[string]bool // the flags set (events.Flag*)
+}
+
+// Refuse refuses an unknown account (not found), then answers for the first of flags that is set,
+// in the order given.
+func (st Standing) Refuse(flags ...string) *Error {
+	if !st.Member {
 		return NotFound(KeyAccountNotExist)
 	}
-	return m.RefuseFlags(events.FlagDisabled, events.FlagFrozen)
+	return refuseFlags(st.Flags, flags)
+}
+
+// Standing reads a member's standing from the member stream.
+func (s *Service) Standing(ctx context.Context, memberID string) (Standing, error) {
+	return View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) Standing {
+		return Standing{Member: m.IsMember(), Flags: maps.Clone(m.flags)}
+	})
 }
 
 // Flag tells whether flag (events.Flag*) is set on the account.
@@ -181,9 +203,11 @@ func decideAddStaff(m *Member, reg events.MemberRegistered) ([]events.Payload, e
 // --- sessions ---
 
 // RefuseFlags answers for the first of flags that is set on the member, in the order given.
-func (m *Member) RefuseFlags(flags ...string) *Error {
+func (m *Member) RefuseFlags(flags ...string) *Error { return refuseFlags(m.flags, flags) }
+
+func refuseFlags(set map[string]bool, flags []string) *Error {
 	for _, f := range flags {
-		if !m.flags[f] {
+		if !set[f] {
 			continue
 		}
 		switch f {
@@ -193,6 +217,8 @@ func (m *Member) RefuseFlags(flags ...string) *Error {
 			return Forbidden(KeyAccountFrozen)
 		case events.FlagLoginBanned:
 			return Forbidden(KeyLoginBanned)
+		case events.FlagTradeBanned:
+			return Forbidden(KeyTradeBanned)
 		}
 	}
 	return nil

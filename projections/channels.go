@@ -98,18 +98,7 @@ func (r *channelRow) channel() (Channel, error) {
 // ChannelList lists every channel of tb (enabled or not) in the order they were first defined.
 func (db *Reader) ChannelList(ctx context.Context, what string, tb *Table) ([]Channel, error) {
 	out := []Channel{}
-	err := db.Query(ctx, what, "SELECT "+channelFields.List()+" FROM "+tb.Name+" ORDER BY seq", nil, func(rows Rows) error {
-		var r channelRow
-		if err := channelFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		c, err := r.channel()
-		if err != nil {
-			return err
-		}
-		out = append(out, c)
-		return nil
-	})
+	err := db.Query(ctx, what, "SELECT "+channelFields.List()+" FROM "+tb.Name+" ORDER BY seq", nil, Collect(&out, channelFields, (*channelRow).channel))
 	if err != nil {
 		return nil, err
 	}

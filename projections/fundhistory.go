@@ -32,25 +32,20 @@ func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, s
 	}
 	q := "SELECT " + journalFields.List() + " FROM journal WHERE member_id = ?" + filter + " ORDER BY seq DESC, leg ASC LIMIT ? OFFSET ?"
 	var out []FundLine
-	err := db.Query(ctx, "fund history", q, append(args, limit, offset), func(rows Rows) error {
-		var r journalRow
-		if err := journalFields.Scan(rows, &r); err != nil {
-			return err
-		}
+	err := db.Query(ctx, "fund history", q, append(args, limit, offset), Collect(&out, journalFields, func(r *journalRow) (FundLine, error) {
 		l := FundLine{OrderNo: r.orderNo, Type: r.typ, Currency: r.asset, Status: r.status, Remark: r.remark,
 			Symbol: r.instrument, Details: map[string]string{}, CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}
 		var err error
 		if l.Amount, err = decimal.NewFromString(r.amount); err != nil {
-			return fmt.Errorf("journal line %s amount: %w", r.lineID, err)
+			return FundLine{}, fmt.Errorf("journal line %s amount: %w", r.lineID, err)
 		}
 		if r.details != "" {
 			if err := json.Unmarshal([]byte(r.details), &l.Details); err != nil {
-				return fmt.Errorf("journal line %s details: %w", r.lineID, err)
+				return FundLine{}, fmt.Errorf("journal line %s details: %w", r.lineID, err)
 			}
 		}
-		out = append(out, l)
-		return nil
-	})
+		return l, nil
+	}))
 	if err != nil {
 		return nil, false, err
 	}

@@ -48,6 +48,19 @@ func (e *env) runWith(r *Runner) *running {
 	return &running{Runner: r, stop: eventlog.Start(e.T, r.Run)}
 }
 
+// deposited registers a member, credits a 1000 TWD deposit and projects it into a fresh read
+// database: the start of the tests of what happens to projected rows.
+func (e *env) deposited(t testing.TB) (memberID string, db *ReadDB, r *running) {
+	t.Helper()
+	memberID = e.Register("0912345678")
+	e.RequestDeposit(memberID, "D1", "1000")
+	e.ApproveDeposit(memberID, "D1", "1000")
+	db = e.open()
+	r = e.run(db, nil)
+	r.waitFor(t, e.Head())
+	return memberID, db, r
+}
+
 func (r *running) waitFor(t testing.TB, pos int64) {
 	t.Helper()
 	eventlog.WaitFor(t, r.Runner, pos)

@@ -169,12 +169,7 @@ func TestPageFolding(t *testing.T) {
 func TestResumeWithoutDoubleApply(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		m := e.Register("0912345678")
-		e.RequestDeposit(m, "D1", "1000")
-		e.ApproveDeposit(m, "D1", "1000")
-		db := e.open()
-		r := e.run(db, nil)
-		r.waitFor(t, e.Head())
+		m, db, r := e.deposited(t)
 		mustBalance(t, db, m, "TWD", "1000", "0")
 		r.stop()
 
@@ -409,12 +404,7 @@ func TestRebuildWhileServing(t *testing.T) {
 func TestCompareDetectsTampering(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		m := e.Register("0912345678")
-		e.RequestDeposit(m, "D1", "1000")
-		e.ApproveDeposit(m, "D1", "1000")
-		db := e.open()
-		r := e.run(db, nil)
-		r.waitFor(t, e.Head())
+		m, db, r := e.deposited(t)
 		noDiffs(t, r.Runner)
 
 		if _, err := db.w.ExecContext(ctx, db.d.rebind("UPDATE balances SET amount = ? WHERE member_id = ? AND kind = 'available'"), "1000000", m); err != nil {

@@ -247,14 +247,7 @@ func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Memb
 	}
 	var out []Member
 	err := db.Query(ctx, "members", "SELECT "+memberFields.List()+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows Rows) error {
-			var r memberRow
-			if err := memberFields.Scan(rows, &r); err != nil {
-				return err
-			}
-			out = append(out, r.member())
-			return nil
-		})
+		append(args, limit, offset), Collect(&out, memberFields, func(r *memberRow) (Member, error) { return r.member(), nil }))
 	if err != nil {
 		return nil, false, err
 	}

@@ -32,12 +32,7 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 	defer r.rebuildMu.Unlock()
 	const suffix = rebuildSuffix
 	cpName := name + suffix
-	if err := r.db.writeTx(ctx, func(w *Wtx) error {
-		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
-			return err
-		}
-		return setCheckpoint(ctx, w, cpName, p.schemaHash(), 0)
-	}); err != nil {
+	if err := r.scratch(ctx, p, suffix, cpName); err != nil {
 		return fmt.Errorf("rebuild %s: %w", name, err)
 	}
 	total, err := r.store.Head(ctx)
@@ -192,6 +187,17 @@ func (r *Runner) catchUpInTx(ctx context.Context, w *Wtx, p *Projector, cpName s
 	return at, nil
 }
 
+// scratch creates p's tables with suffix, empty, and their checkpoint cpName at the log's start:
+// where a rebuild or a comparison replays the log.
+func (r *Runner) scratch(ctx context.Context, p *Projector, suffix, cpName string) error {
+	return r.db.writeTx(ctx, func(w *Wtx) error {
+		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
+			return err
+		}
+		return setCheckpoint(ctx, w, cpName, p.schemaHash(), 0)
+	})
+}
+
 // maxDiffs bounds the differences Compare lists.
 const maxDiffs = 100
 
@@ -204,12 +210,7 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 	}
 	suffix := compareSuffix + randomTag()
 	cpName := name + suffix
-	if err := r.db.writeTx(ctx, func(w *Wtx) error {
-		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
-			return err
-		}
-		return setCheckpoint(ctx, w, cpName, p.schemaHash(), 0)
-	}); err != nil {
+	if err := r.scratch(ctx, p, suffix, cpName); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", name, err)
 	}
 	defer func() {

@@ -201,18 +201,27 @@ func (m *Module) depositOwner(c *httpx.Call) (string, string, error) {
 	if memberID, ok := m.owners.get(orderNo); ok {
 		return memberID, orderNo, nil
 	}
-	d, err := reviews.ByOrderNo(c.Ctx(), m.read.Reader, orderNo)
+	return orderOwner(c, "deposit", orderNo, func() (string, error) {
+		d, err := reviews.ByOrderNo(c.Ctx(), m.read.Reader, orderNo)
+		return d.MemberID, err
+	})
+}
+
+// orderOwner is whose order orderNo (a deposit or withdrawal: what) is, as find reads it from the
+// read model; an order the read model does not know yet is looked up again after catching up.
+func orderOwner(c *httpx.Call, what, orderNo string, find func() (string, error)) (string, string, error) {
+	memberID, err := find()
 	if httpx.IsNotFound(err) {
 		c.CatchUpHead()
-		d, err = reviews.ByOrderNo(c.Ctx(), m.read.Reader, orderNo)
+		memberID, err = find()
 	}
 	if err != nil {
 		if httpx.IsNotFound(err) {
 			return "", "", httpx.Refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, nil)
 		}
-		return "", "", fmt.Errorf("deposit %s: %w", orderNo, err)
+		return "", "", fmt.Errorf("%s %s: %w", what, orderNo, err)
 	}
-	return d.MemberID, orderNo, nil
+	return memberID, orderNo, nil
 }
 
 // reviewCommand is an ops decision on one member's order (approve or reject): a method

@@ -2,7 +2,6 @@ package funds
 
 import (
 	"fmt"
-	"net/http"
 
 	"github.com/shopspring/decimal"
 
@@ -76,18 +75,10 @@ func (m *Module) opsWithdrawals(c *httpx.Call) (httpx.Reply, error) {
 // withdrawalOwner finds whose withdrawal orderNo is; the commands act on that member's stream.
 func (m *Module) withdrawalOwner(c *httpx.Call) (string, string, error) {
 	orderNo := c.Var("orderNo")
-	w, err := pfunds.WithdrawalByOrderNo(c.Ctx(), m.read.Reader, orderNo)
-	if httpx.IsNotFound(err) {
-		c.CatchUpHead()
-		w, err = pfunds.WithdrawalByOrderNo(c.Ctx(), m.read.Reader, orderNo)
-	}
-	if err != nil {
-		if httpx.IsNotFound(err) {
-			return "", "", httpx.Refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, nil)
-		}
-		return "", "", fmt.Errorf("withdrawal %s: %w", orderNo, err)
-	}
-	return w.MemberID, orderNo, nil
+	return orderOwner(c, "withdrawal", orderNo, func() (string, error) {
+		w, err := pfunds.WithdrawalByOrderNo(c.Ctx(), m.read.Reader, orderNo)
+		return w.MemberID, err
+	})
 }
 
 func (m *Module) balances(c *httpx.Call) (httpx.Reply, error) {

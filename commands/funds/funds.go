@@ -319,27 +319,13 @@ func validateExchange(from, to, amount string) (decimal.Decimal, *commands.Error
 	return d, nil
 }
 
-// exchangeFacts are what an exchange needs from the member stream.
-type exchangeFacts struct {
-	registered, disabled, frozen bool
-}
-
-func (f exchangeFacts) refuse() *commands.Error {
-	switch {
-	case !f.registered:
-		return commands.NotFound(commands.KeyAccountNotExist)
-	case f.disabled:
-		return commands.Forbidden(commands.KeyAccountDisabled)
-	case f.frozen:
-		return commands.Forbidden(commands.KeyAccountFrozen)
-	}
-	return nil
-}
+// exchangeRefusals are the member flags that refuse an exchange, in the order they answer.
+var exchangeRefusals = []string{events.FlagDisabled, events.FlagFrozen}
 
 // decideQuote locks rate for quoteTTL: the member must hold the amount, and the converted
 // amount, rounded down to the target's minor unit, must not be zero.
-func decideQuote(a *commands.Account, f exchangeFacts, quoteID, from, to string, amount, rate decimal.Decimal, now time.Time) ([]events.Payload, error) {
-	if err := f.refuse(); err != nil {
+func decideQuote(a *commands.Account, f commands.Standing, quoteID, from, to string, amount, rate decimal.Decimal, now time.Time) ([]events.Payload, error) {
+	if err := f.Refuse(exchangeRefusals...); err != nil {
 		return nil, err
 	}
 	if amount.GreaterThan(a.Balances[from].Available) {
@@ -358,7 +344,7 @@ func decideQuote(a *commands.Account, f exchangeFacts, quoteID, from, to string,
 
 // decideExchange converts at a live quote: From goes from the member's available cash into
 // exchange clearing, To comes out of it. A quote is used once.
-func decideExchange(a *commands.Account, f exchangeFacts, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
+func decideExchange(a *commands.Account, f commands.Standing, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
 	q := fundsPart.Of(a).quotes[quoteID]
 	switch {
 	case q == nil:
@@ -368,7 +354,7 @@ func decideExchange(a *commands.Account, f exchangeFacts, quoteID string, now ti
 	case !now.Before(q.ExpiresAt):
 		return nil, commands.Rule(commands.KeyExchangeQuoteExpired)
 	}
-	if err := f.refuse(); err != nil {
+	if err := f.Refuse(exchangeRefusals...); err != nil {
 		return nil, err
 	}
 	if q.Amount.GreaterThan(a.Balances[q.From].Available) {

@@ -178,13 +178,13 @@ func TestExchangeDecisions(t *testing.T) {
 		}
 	}
 
-	member := exchangeFacts{registered: true}
+	member := commands.Standing{Member: true}
 	a := funded("1000")
 	_, err := decideQuote(a, member, "q0", "TWD", "USD", d("1000.01"), d("0.03125"), commandstest.T0)
 	commandstest.WantKey(t, err, commands.KeyInsufficientBalance)
 	_, err = decideQuote(a, member, "q0", "TWD", "USD", d("0.01"), d("0.03125"), commandstest.T0)
 	commandstest.WantKey(t, err, commands.KeyAmountBelowMinimum)
-	_, err = decideQuote(a, exchangeFacts{registered: true, frozen: true}, "q0", "TWD", "USD", d("1"), d("0.03125"), commandstest.T0)
+	_, err = decideQuote(a, commands.Standing{Member: true, Flags: map[string]bool{events.FlagFrozen: true}}, "q0", "TWD", "USD", d("1"), d("0.03125"), commandstest.T0)
 	commandstest.WantKey(t, err, commands.KeyAccountFrozen)
 	evs, err := decideQuote(a, member, "q1", "TWD", "USD", d("999.99"), d("0.0312345"), commandstest.T0)
 	commandstest.WantKey(t, err, "")

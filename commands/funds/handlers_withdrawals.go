@@ -138,13 +138,6 @@ type ExchangeResult struct {
 // quoteNamespace roots quote ids, derived from the quoting command's id.
 var quoteNamespace = uuid.MustParse("4a7d2c90-1e6b-5c38-9f05-b8e1d3a6c247")
 
-func (s *Commands) exchangeFacts(ctx context.Context, memberID string) (exchangeFacts, error) {
-	return commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) exchangeFacts {
-		return exchangeFacts{registered: m.IsMember(),
-			disabled: m.Flag(events.FlagDisabled), frozen: m.Flag(events.FlagFrozen)}
-	})
-}
-
 // QuoteExchange locks the feed's current rate for 30 seconds (an ExchangeQuoted event on the
 // account stream, so that any API instance can execute it). No fee is charged.
 func (s *Commands) QuoteExchange(ctx context.Context, meta commands.Meta, memberID string, in QuoteInput) (Quote, error) {
@@ -165,7 +158,7 @@ func (s *Commands) QuoteExchange(ctx context.Context, meta commands.Meta, member
 	}
 	quoteID := uuid.NewSHA1(quoteNamespace, []byte(c.CommandID)).String()
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		f, err := s.exchangeFacts(ctx, memberID)
+		f, err := s.k.Standing(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
@@ -200,7 +193,7 @@ func (s *Commands) Exchange(ctx context.Context, meta commands.Meta, in Exchange
 		return ExchangeResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		f, err := s.exchangeFacts(ctx, memberID)
+		f, err := s.k.Standing(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}

@@ -174,24 +174,8 @@ func validateOrder(in OrderInput) (orderSpec, *commands.Error) {
 	return sp, nil
 }
 
-// tradeFacts are what an order needs from the member stream.
-type tradeFacts struct {
-	registered, disabled, frozen, banned bool
-}
-
-func (f tradeFacts) refuse() *commands.Error {
-	switch {
-	case !f.registered:
-		return commands.NotFound(commands.KeyAccountNotExist)
-	case f.disabled:
-		return commands.Forbidden(commands.KeyAccountDisabled)
-	case f.frozen:
-		return commands.Forbidden(commands.KeyAccountFrozen)
-	case f.banned:
-		return commands.Forbidden(commands.KeyTradeBanned)
-	}
-	return nil
-}
+// tradeRefusals are the member flags that refuse a member's order, in the order they answer.
+var tradeRefusals = []string{events.FlagDisabled, events.FlagFrozen, events.FlagTradeBanned}
 
 // checkMarket refuses an order the market cannot take now: unknown symbol, no price, a limit off
 // the tick grid or outside the band, outside the session (market orders and day trades only while

@@ -43,13 +43,6 @@ func New(k *commands.Service, rules TradingRules) *Commands { return &Commands{k
 // TradingRules returns the rules ClosePosition applies.
 func (s *Commands) TradingRules() TradingRules { return s.rules }
 
-func (s *Commands) tradeFacts(ctx context.Context, memberID string) (tradeFacts, error) {
-	return commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) tradeFacts {
-		return tradeFacts{registered: m.IsMember(), disabled: m.Flag(events.FlagDisabled),
-			frozen: m.Flag(events.FlagFrozen), banned: m.Flag(events.FlagTradeBanned)}
-	})
-}
-
 // PlaceOrder opens a position: a buy (long) or a short sale, at a limit or at market, reserving
 // its cash. While the market matches, the order crosses the book at once; a limit order's rest
 // works until it fills, is cancelled or its trading day ends; a market order's rest is cancelled.
@@ -66,11 +59,11 @@ func (s *Commands) PlaceOrder(ctx context.Context, meta commands.Meta, memberID 
 		return TradeResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		facts, err := s.tradeFacts(ctx, memberID)
+		facts, err := s.k.Standing(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
-		if e := facts.refuse(); e != nil {
+		if e := facts.Refuse(tradeRefusals...); e != nil {
 			return nil, e
 		}
 		if e := checkMarket(mkt, sp); e != nil {
@@ -118,30 +111,13 @@ type CancelOrder struct{ MemberID, OrderNo string }
 // CancelOrder stops a member's working order and releases what it holds frozen. Orders the
 // rules placed (forced and day-trade closes) are not the member's to cancel.
 func (s *Commands) CancelOrder(ctx context.Context, meta commands.Meta, in CancelOrder) (TradeResult, error) {
-	memberID, orderNo := in.MemberID, in.OrderNo
-	c, err := s.k.Begin(meta, "order.cancel")
-	if err != nil {
-		return TradeResult{}, err
-	}
-	if !commands.ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
-		return TradeResult{}, commands.NotFound(commands.KeyOrderNotFound)
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		o := tradingPart.Of(a).orders[orderNo]
-		switch {
-		case o == nil:
-			return nil, commands.NotFound(commands.KeyOrderNotFound)
-		case !o.working || o.By != events.OrderByMember:
-			return nil, commands.Rule(commands.KeyOrderNotPending)
+	return s.onOrder(ctx, meta, "order.cancel", in.MemberID, in.OrderNo, func(r *tradeRun, o *tradeOrder) error {
+		if !o.working || o.By != events.OrderByMember {
+			return commands.Rule(commands.KeyOrderNotPending)
 		}
-		r := run(a, c.Now, []string{orderNo}, []string{o.PositionID})
-		r.cancel(orderNo, events.CancelByMember)
-		return r.out, nil
+		r.cancel(o.OrderNo, events.CancelByMember)
+		return nil
 	})
-	if err != nil {
-		return TradeResult{}, err
-	}
-	return tradeAnswer(rec, orderNo)
 }
 
 // FillOrder matches one working order against the market's view of its symbol.
@@ -155,32 +131,16 @@ type FillOrder struct {
 // writes nothing when the order does not cross, its trading day is over or the market does not
 // match now.
 func (s *Commands) FillOrder(ctx context.Context, meta commands.Meta, in FillOrder) (TradeResult, error) {
-	memberID, orderNo, mkt := in.MemberID, in.OrderNo, in.Market
-	c, err := s.k.Begin(meta, "order.fill")
-	if err != nil {
-		return TradeResult{}, err
-	}
-	if !commands.ValidMemberID(memberID) {
-		return TradeResult{}, commands.NotFound(commands.KeyOrderNotFound)
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		o := tradingPart.Of(a).orders[orderNo]
-		switch {
-		case o == nil:
-			return nil, commands.NotFound(commands.KeyOrderNotFound)
-		case !o.working, o.TradingDay != mkt.TradingDay, o.By == events.OrderByMember && !mkt.Matches(o.OddLot):
-			return nil, nil
+	mkt := in.Market
+	return s.onOrder(ctx, meta, "order.fill", in.MemberID, in.OrderNo, func(r *tradeRun, o *tradeOrder) error {
+		if !o.working || o.TradingDay != mkt.TradingDay || o.By == events.OrderByMember && !mkt.Matches(o.OddLot) {
+			return nil
 		}
-		r := run(a, c.Now, []string{orderNo}, []string{o.PositionID})
-		if err := r.match(orderNo, mkt.Quote, s.k.Calendar(), mkt.TradingDay); err != nil {
-			return nil, commands.Unavailable(err)
+		if err := r.match(o.OrderNo, mkt.Quote, s.k.Calendar(), mkt.TradingDay); err != nil {
+			return commands.Unavailable(err)
 		}
-		return r.out, nil
+		return nil
 	})
-	if err != nil {
-		return TradeResult{}, err
-	}
-	return tradeAnswer(rec, orderNo)
 }
 
 // ExpireOrder ends one order at the close of its trading day.
@@ -189,12 +149,27 @@ type ExpireOrder struct{ MemberID, OrderNo string }
 // ExpireOrder ends a day order whose trading day's session is over (the engine decides when) and
 // releases what it holds frozen. Nothing happens to an order that no longer works.
 func (s *Commands) ExpireOrder(ctx context.Context, meta commands.Meta, in ExpireOrder) (TradeResult, error) {
-	memberID, orderNo := in.MemberID, in.OrderNo
-	c, err := s.k.Begin(meta, "order.expire")
+	return s.onOrder(ctx, meta, "order.expire", in.MemberID, in.OrderNo, func(r *tradeRun, o *tradeOrder) error {
+		if !o.working {
+			return nil
+		}
+		r.emit(events.OrderExpired{OrderNo: o.OrderNo, PositionID: o.PositionID, Shares: o.remaining(), TradingDay: o.TradingDay})
+		for _, p := range release(r.t.orders[o.OrderNo], r.a.Available, r.a.Frozen) {
+			r.emit(p)
+		}
+		return nil
+	})
+}
+
+// onOrder runs the command name on a member's order: act emits on a run over the order (never
+// nil: an order the member does not have is not found) what the command does, nothing when it
+// does nothing, or refuses. The answer is the order after the command.
+func (s *Commands) onOrder(ctx context.Context, meta commands.Meta, name, memberID, orderNo string, act func(r *tradeRun, o *tradeOrder) error) (TradeResult, error) {
+	c, err := s.k.Begin(meta, name)
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !commands.ValidMemberID(memberID) {
+	if !commands.ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
 		return TradeResult{}, commands.NotFound(commands.KeyOrderNotFound)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
@@ -202,13 +177,9 @@ func (s *Commands) ExpireOrder(ctx context.Context, meta commands.Meta, in Expir
 		if o == nil {
 			return nil, commands.NotFound(commands.KeyOrderNotFound)
 		}
-		if !o.working {
-			return nil, nil
-		}
 		r := run(a, c.Now, []string{orderNo}, []string{o.PositionID})
-		r.emit(events.OrderExpired{OrderNo: orderNo, PositionID: o.PositionID, Shares: o.remaining(), TradingDay: o.TradingDay})
-		for _, p := range release(r.t.orders[orderNo], a.Available, a.Frozen) {
-			r.emit(p)
+		if err := act(r, o); err != nil {
+			return nil, err
 		}
 		return r.out, nil
 	})
@@ -245,7 +216,7 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 		return TradeResult{}, commands.NotFound(commands.KeyPositionNotFound)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		facts, err := s.tradeFacts(ctx, memberID)
+		facts, err := s.k.Standing(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
@@ -256,7 +227,7 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 			}
 			return nil, commands.NotFound(commands.KeyPositionNotFound)
 		}
-		if e := facts.refuse(); e != nil {
+		if e := facts.Refuse(tradeRefusals...); e != nil {
 			return nil, e
 		}
 		if pos.shares == 0 || pos.closing > 0 {

@@ -200,17 +200,23 @@ func TestLimitOrderRestsFillsInPartsAndCancelReleases(t *testing.T) {
 	commandstest.WantKey(t, err, commands.KeyOrderNotFound)
 }
 
-func TestMarginLongAndShortRoundTrips(t *testing.T) {
-	f, m := tradingFixture(t)
+// marginLong buys m two lots of 1101 at 100 on 2.5x margin, filled at once.
+func (f *fixture) marginLong(m string) TradeResult {
 	long, err := f.tr.PlaceOrder(f.Ctx, commandstest.Meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 2, Price: "100", Leverage: "2.5"},
 		mkt("100", nil, []matching.Level{lv("100", 5000)}))
 	f.Must(err)
+	return long
+}
+
+func TestMarginLongAndShortRoundTrips(t *testing.T) {
+	f, m := tradingFixture(t)
+	long := f.marginLong(m)
 	// 200,000: loan 120,000, the member pays 80,000 + commission 285.
 	if fl := f.fills(long.OrderNo); len(fl) != 1 || !fl[0].Loan.Equal(d("120000")) || !fl[0].Cash.Equal(d("-80285")) {
 		t.Fatalf("margin buy %+v", fl)
 	}
 	f.wantCash(m, "919715", "0")
-	_, err = f.tr.ClosePosition(f.Ctx, commandstest.Meta("member"), ClosePosition{MemberID: m, PositionID: long.PositionID, Close: CloseInput{Type: "market"}, Market: mkt("95", []matching.Level{lv("95", 5000)}, nil)})
+	_, err := f.tr.ClosePosition(f.Ctx, commandstest.Meta("member"), ClosePosition{MemberID: m, PositionID: long.PositionID, Close: CloseInput{Type: "market"}, Market: mkt("95", []matching.Level{lv("95", 5000)}, nil)})
 	f.Must(err)
 	// 190,000 - 270 commission - 285 day-trade tax - 120,000 loan = 69,445; loss 10,840.
 	f.wantCash(m, "989160", "0")
@@ -352,9 +358,7 @@ func TestRuleClosesAndLockRules(t *testing.T) {
 
 func TestMarginCallMetAndForcedClose(t *testing.T) {
 	f, m := tradingFixture(t)
-	long, err := f.tr.PlaceOrder(f.Ctx, commandstest.Meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 2, Price: "100", Leverage: "2.5"},
-		mkt("100", nil, []matching.Level{lv("100", 5000)}))
-	f.Must(err)
+	long := f.marginLong(m)
 	at := func(last string) map[string]Market { // days later: the band has moved with the price
 		v := mkt(last, []matching.Level{lv(last, 5000)}, nil)
 		v.Quote.LimitDown, v.Quote.LimitUp, v.TradingDay = d("70"), d("85"), "2026-11-26"

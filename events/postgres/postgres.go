@@ -23,7 +23,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -142,11 +141,10 @@ const (
 
 // Store is an events.Store on one PostgreSQL database.
 type Store struct {
-	pool      *pgxpool.Pool
-	queue     *backend.Queue
-	notifier  backend.Notifier
-	feed      backend.Feed
-	writerEnd chan struct{}
+	backend.Appender // Append, Subscribe (shadowed below), Stats
+
+	pool *pgxpool.Pool
+	w    *backend.Writer
 
 	listenOnce   sync.Once
 	listenCancel context.CancelFunc
@@ -158,9 +156,6 @@ type Store struct {
 	// knownHead, the head its last write left; knownHead -1 knows nothing.
 	known     map[string]int64
 	knownHead int64
-
-	transactions atomic.Int64
-	events       atomic.Int64
 }
 
 // maxKnown bounds the remembered stream versions; past it the writer forgets them all.
@@ -189,10 +184,9 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 		pool.Close()
 		return nil, err
 	}
-	s := &Store{pool: pool, queue: backend.NewQueue(), writerEnd: make(chan struct{}), listenEnd: make(chan struct{}),
-		known: map[string]int64{}, knownHead: -1}
-	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
-	go s.queue.Serve(maxBatchEvents, s.commit, s.writerEnd)
+	s := &Store{pool: pool, listenEnd: make(chan struct{}), known: map[string]int64{}, knownHead: -1}
+	s.w = backend.NewWriter(maxBatchEvents, s.commit, s.ReadAll, pageSize, pollInterval)
+	s.Appender = s.w.Appender()
 	return s, nil
 }
 
@@ -212,17 +206,6 @@ func createSchema(ctx context.Context, pool *pgxpool.Pool) error {
 		return fmt.Errorf("postgres events: create schema: %w", err)
 	}
 	return nil
-}
-
-// Stats returns how many write transactions committed and how many events they inserted; their
-// ratio is the mean group-commit batch size.
-func (s *Store) Stats() (transactions, events int64) {
-	return s.transactions.Load(), s.events.Load()
-}
-
-// Append implements events.Store.
-func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
-	return s.queue.Append(ctx, stream, expected, evs)
 }
 
 // commit writes one batch: in one statement when it can (fast), else planned by the client.
@@ -303,14 +286,10 @@ func (s *Store) direct(batch []*backend.Request) bool {
 			if err != nil {
 				return false
 			}
-			d := e.Data
-			if d == nil {
-				d = []byte{}
-			}
 			head++
 			cur++
 			pos, ver, streams, types = append(pos, head), append(ver, cur), append(streams, r.Stream), append(types, e.Type)
-			ids, data, metas = append(ids, pgtype.UUID{Bytes: e.ID, Valid: true}), append(data, d), append(metas, string(meta))
+			ids, data, metas = append(ids, pgtype.UUID{Bytes: e.ID, Valid: true}), append(data, backend.NonNil(e.Data)), append(metas, string(meta))
 		}
 		after[r.Stream] = cur
 		accepted = append(accepted, r)
@@ -351,12 +330,11 @@ func (s *Store) direct(batch []*backend.Request) bool {
 		s.known[st] = v
 	}
 	s.knownHead = head
-	s.transactions.Add(1)
-	s.events.Add(int64(len(pos)))
+	s.w.Counted(len(pos))
 	for i, r := range accepted {
 		r.Done(results[i], nil)
 	}
-	s.notifier.Notify()
+	s.w.Notify()
 	if len(refused) > 0 {
 		s.planned(refused)
 	}
@@ -397,12 +375,8 @@ func (s *Store) fast(batch []*backend.Request) error {
 			if err != nil {
 				return err
 			}
-			d := e.Data
-			if d == nil {
-				d = []byte{}
-			}
 			evReq, evOrd, evStream = append(evReq, int32(i+1)), append(evOrd, int32(j+1)), append(evStream, r.Stream)
-			ids, types, data, metas = append(ids, pgtype.UUID{Bytes: e.ID, Valid: true}), append(types, e.Type), append(data, d), append(metas, string(meta))
+			ids, types, data, metas = append(ids, pgtype.UUID{Bytes: e.ID, Valid: true}), append(types, e.Type), append(data, backend.NonNil(e.Data)), append(metas, string(meta))
 		}
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), writeTimeout)
@@ -435,15 +409,14 @@ func (s *Store) fast(batch []*backend.Request) error {
 		s.known[r.Stream] = out[i].ver // in batch order, so the last request to a stream wins
 	}
 	s.knownHead = out[0].head
-	written := int64(0)
+	written := 0
 	for i, r := range batch {
 		if out[i].ok {
-			written += int64(len(r.Events))
+			written += len(r.Events)
 		}
 	}
 	if written > 0 {
-		s.transactions.Add(1)
-		s.events.Add(written)
+		s.w.Counted(written)
 	}
 	var refused []*backend.Request
 	for i, r := range batch {
@@ -454,7 +427,7 @@ func (s *Store) fast(batch []*backend.Request) error {
 		}
 	}
 	if written > 0 {
-		s.notifier.Notify()
+		s.w.Notify()
 	}
 	if len(refused) > 0 {
 		// A refused append is a conflict or a retry of stored events with a stale expected
@@ -532,10 +505,9 @@ func (s *Store) write(batch []*backend.Request) ([]*backend.Request, error) {
 	if err := s.insert(ctx, conn.Conn(), plan.Rows); err != nil {
 		return plan.Accepted(), err
 	}
-	s.transactions.Add(1)
-	s.events.Add(int64(len(plan.Rows)))
+	s.w.Counted(len(plan.Rows))
 	plan.Commit()
-	s.notifier.Notify()
+	s.w.Notify()
 	return nil, nil
 }
 
@@ -619,11 +591,11 @@ const selectEvents = `SELECT position, id, stream, version, type, data, metadata
 func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int64) ([]events.RecordedEvent, error) {
 	rows, err := s.pool.Query(ctx, selectEvents+`WHERE stream = $1 AND version > $2 ORDER BY version`, stream, afterVersion)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("postgres events: read %s: %w", stream, err))
+		return nil, s.w.ReadErr(fmt.Errorf("postgres events: read %s: %w", stream, err))
 	}
 	out, err := scan(rows)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("postgres events: read %s: %w", stream, err))
+		return nil, s.w.ReadErr(fmt.Errorf("postgres events: read %s: %w", stream, err))
 	}
 	return out, nil
 }
@@ -636,11 +608,11 @@ func (s *Store) ReadStreamAfter(ctx context.Context, stream string, afterPositio
 	}
 	rows, err := s.pool.Query(ctx, selectEvents+`WHERE stream = $1 AND position > $2 ORDER BY version LIMIT $3`, stream, afterPosition, limit)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("postgres events: read %s after %d: %w", stream, afterPosition, err))
+		return nil, s.w.ReadErr(fmt.Errorf("postgres events: read %s after %d: %w", stream, afterPosition, err))
 	}
 	out, err := scan(rows)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("postgres events: read %s after %d: %w", stream, afterPosition, err))
+		return nil, s.w.ReadErr(fmt.Errorf("postgres events: read %s after %d: %w", stream, afterPosition, err))
 	}
 	return out, nil
 }
@@ -652,11 +624,11 @@ func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]
 	}
 	rows, err := s.pool.Query(ctx, selectEvents+`WHERE position > $1 ORDER BY position LIMIT $2`, afterPosition, limit)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("postgres events: read all after %d: %w", afterPosition, err))
+		return nil, s.w.ReadErr(fmt.Errorf("postgres events: read all after %d: %w", afterPosition, err))
 	}
 	out, err := scan(rows)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("postgres events: read all after %d: %w", afterPosition, err))
+		return nil, s.w.ReadErr(fmt.Errorf("postgres events: read all after %d: %w", afterPosition, err))
 	}
 	return out, nil
 }
@@ -693,7 +665,7 @@ func scan(rows pgx.Rows) ([]events.RecordedEvent, error) {
 func (s *Store) Head(ctx context.Context) (int64, error) {
 	var h int64
 	if err := s.pool.QueryRow(ctx, sqlHead).Scan(&h); err != nil {
-		return 0, s.readErr(fmt.Errorf("postgres events: head: %w", err))
+		return 0, s.w.ReadErr(fmt.Errorf("postgres events: head: %w", err))
 	}
 	return h, nil
 }
@@ -703,7 +675,7 @@ func (s *Store) Head(ctx context.Context) (int64, error) {
 // one-second poll in case a notification is lost.
 func (s *Store) Subscribe(ctx context.Context, afterPosition int64, handle func(context.Context, []events.RecordedEvent) error) error {
 	s.listenOnce.Do(s.startListener)
-	return s.feed.Subscribe(ctx, afterPosition, handle)
+	return s.Appender.Subscribe(ctx, afterPosition, handle)
 }
 
 func (s *Store) startListener() {
@@ -738,21 +710,12 @@ func (s *Store) listen(ctx context.Context) error {
 	}
 	// Drop the connection's LISTEN state before it goes back to the pool.
 	defer func() { _ = conn.Conn().Close(context.Background()) }()
-	s.notifier.Notify() // commits made while not listening
+	s.w.Notify() // commits made while not listening
 	for {
 		if _, err := conn.Conn().WaitForNotification(ctx); err != nil {
 			return fmt.Errorf("wait for notification: %w", err)
 		}
-		s.notifier.Notify()
-	}
-}
-
-func (s *Store) readErr(err error) error {
-	select {
-	case <-s.queue.Closed():
-		return events.ErrClosed
-	default:
-		return err
+		s.w.Notify()
 	}
 }
 
@@ -760,8 +723,7 @@ func (s *Store) readErr(err error) error {
 // call twice.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.queue.Close()
-		<-s.writerEnd
+		s.w.Stop()
 		s.listenOnce.Do(func() { close(s.listenEnd) }) // never started: nothing to wait for
 		if s.listenCancel != nil {
 			s.listenCancel()
@@ -774,28 +736,20 @@ func (s *Store) Close() error {
 
 // LoadCheckpoint implements events.Checkpoints.
 func (s *Store) LoadCheckpoint(ctx context.Context, name string) (events.Checkpoint, error) {
-	var cp events.Checkpoint
-	err := s.pool.QueryRow(ctx, `SELECT position, state FROM process_checkpoints WHERE name = $1`, name).Scan(&cp.Position, &cp.State)
-	if errors.Is(err, pgx.ErrNoRows) {
-		return events.Checkpoint{}, nil
-	}
+	cp, err := backend.ScanCheckpoint(s.pool.QueryRow(ctx, `SELECT position, state FROM process_checkpoints WHERE name = $1`, name), pgx.ErrNoRows)
 	if err != nil {
-		return events.Checkpoint{}, s.readErr(fmt.Errorf("postgres events: load checkpoint %s: %w", name, err))
+		return events.Checkpoint{}, s.w.ReadErr(fmt.Errorf("postgres events: load checkpoint %s: %w", name, err))
 	}
 	return cp, nil
 }
 
 // SaveCheckpoint implements events.Checkpoints.
 func (s *Store) SaveCheckpoint(ctx context.Context, name string, cp events.Checkpoint) error {
-	state := cp.State
-	if state == nil {
-		state = []byte{}
-	}
 	_, err := s.pool.Exec(ctx, `INSERT INTO process_checkpoints (name, position, state) VALUES ($1, $2, $3)
 		ON CONFLICT (name) DO UPDATE SET position = excluded.position, state = excluded.state
-		WHERE excluded.position >= process_checkpoints.position`, name, cp.Position, state)
+		WHERE excluded.position >= process_checkpoints.position`, name, cp.Position, backend.NonNil(cp.State))
 	if err != nil {
-		return s.readErr(fmt.Errorf("postgres events: save checkpoint %s: %w", name, err))
+		return s.w.ReadErr(fmt.Errorf("postgres events: save checkpoint %s: %w", name, err))
 	}
 	return nil
 }

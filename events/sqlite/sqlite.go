@@ -13,7 +13,6 @@ import (
 	"log/slog"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/google/uuid"
@@ -54,22 +53,19 @@ CREATE TABLE IF NOT EXISTS process_checkpoints (
 	state    BLOB    NOT NULL
 )`
 
-// Store is an events.Store on one SQLite file.
+// Store is an events.Store on one SQLite file. Subscribers are woken by this store's writer and,
+// for other processes' commits, by a poll every pollInterval.
 type Store struct {
+	backend.Appender // Append, Subscribe, Stats
+
 	db        *sql.DB // readers; WAL lets them run beside the writer
 	wconn     *sql.Conn
-	queue     *backend.Queue
-	notifier  backend.Notifier
-	feed      backend.Feed
+	w         *backend.Writer
 	stmts     writerStmts
 	reads     readerStmts
-	writerEnd chan struct{}
 	ckptEnd   chan struct{}
 	closeOnce sync.Once
 	closeErr  error
-
-	transactions atomic.Int64
-	events       atomic.Int64
 }
 
 type writerStmts struct {
@@ -102,13 +98,13 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
-	s := &Store{db: db, queue: backend.NewQueue(), writerEnd: make(chan struct{}), ckptEnd: make(chan struct{})}
+	s := &Store{db: db, ckptEnd: make(chan struct{})}
 	if err := s.init(ctx); err != nil {
 		_ = db.Close()
 		return nil, fmt.Errorf("sqlite events: open %s: %w", path, err)
 	}
-	s.feed = backend.Feed{ReadAll: s.ReadAll, Notifier: &s.notifier, Closed: s.queue.Closed(), PageSize: pageSize, Poll: pollInterval}
-	go s.queue.Serve(maxBatchEvents, s.commit, s.writerEnd)
+	s.w = backend.NewWriter(maxBatchEvents, s.commit, s.ReadAll, pageSize, pollInterval)
+	s.Appender = s.w.Appender()
 	go s.checkpointer()
 	return s, nil
 }
@@ -119,7 +115,7 @@ func (s *Store) checkpointer() {
 	defer t.Stop()
 	for {
 		select {
-		case <-s.queue.Closed():
+		case <-s.w.Closed():
 			return
 		case <-t.C:
 		}
@@ -173,17 +169,6 @@ func (s *Store) init(ctx context.Context) error {
 	return nil
 }
 
-// Stats returns how many write transactions committed and how many events they inserted; their
-// ratio is the mean group-commit batch size.
-func (s *Store) Stats() (transactions, events int64) {
-	return s.transactions.Load(), s.events.Load()
-}
-
-// Append implements events.Store.
-func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
-	return s.queue.Append(ctx, stream, expected, evs)
-}
-
 // commit writes one batch in one transaction. If the transaction fails as a whole, each request
 // it had not answered is retried alone, so that one bad append cannot fail the others; a retry of
 // an append that did commit after all finds its event ids and answers as a retry.
@@ -233,10 +218,9 @@ func (s *Store) write(batch []*backend.Request) ([]*backend.Request, error) {
 		_, _ = s.wconn.ExecContext(ctx, "ROLLBACK")
 		return plan.Accepted(), fmt.Errorf("sqlite events: commit: %w", err)
 	}
-	s.transactions.Add(1)
-	s.events.Add(int64(len(plan.Rows)))
+	s.w.Counted(len(plan.Rows))
 	plan.Commit()
-	s.notifier.Notify()
+	s.w.Notify()
 	return nil, nil
 }
 
@@ -279,7 +263,7 @@ func isUnique(err error) bool {
 func (s *Store) ReadStream(ctx context.Context, stream string, afterVersion int64) ([]events.RecordedEvent, error) {
 	rows, err := s.reads.stream.QueryContext(ctx, stream, afterVersion)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("sqlite events: read %s: %w", stream, err))
+		return nil, s.w.ReadErr(fmt.Errorf("sqlite events: read %s: %w", stream, err))
 	}
 	return scan(rows)
 }
@@ -291,7 +275,7 @@ func (s *Store) ReadStreamAfter(ctx context.Context, stream string, afterPositio
 	}
 	rows, err := s.reads.streamAfter.QueryContext(ctx, stream, afterPosition, limit)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("sqlite events: read %s after %d: %w", stream, afterPosition, err))
+		return nil, s.w.ReadErr(fmt.Errorf("sqlite events: read %s after %d: %w", stream, afterPosition, err))
 	}
 	return scan(rows)
 }
@@ -303,7 +287,7 @@ func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]
 	}
 	rows, err := s.reads.all.QueryContext(ctx, afterPosition, limit)
 	if err != nil {
-		return nil, s.readErr(fmt.Errorf("sqlite events: read all after %d: %w", afterPosition, err))
+		return nil, s.w.ReadErr(fmt.Errorf("sqlite events: read all after %d: %w", afterPosition, err))
 	}
 	return scan(rows)
 }
@@ -337,31 +321,15 @@ func scan(rows *sql.Rows) ([]events.RecordedEvent, error) {
 func (s *Store) Head(ctx context.Context) (int64, error) {
 	var h int64
 	if err := s.reads.head.QueryRowContext(ctx).Scan(&h); err != nil {
-		return 0, s.readErr(fmt.Errorf("sqlite events: head: %w", err))
+		return 0, s.w.ReadErr(fmt.Errorf("sqlite events: head: %w", err))
 	}
 	return h, nil
-}
-
-// Subscribe implements events.Store: catch-up by ReadAll pages, then woken by this store's writer
-// (or, for other processes' commits, by a poll every 500 ms).
-func (s *Store) Subscribe(ctx context.Context, afterPosition int64, handle func(context.Context, []events.RecordedEvent) error) error {
-	return s.feed.Subscribe(ctx, afterPosition, handle)
-}
-
-func (s *Store) readErr(err error) error {
-	select {
-	case <-s.queue.Closed():
-		return events.ErrClosed
-	default:
-		return err
-	}
 }
 
 // Close stops the writer after the transaction in flight and closes the file. Safe to call twice.
 func (s *Store) Close() error {
 	s.closeOnce.Do(func() {
-		s.queue.Close()
-		<-s.writerEnd
+		s.w.Stop()
 		<-s.ckptEnd
 		s.closeErr = errors.Join(s.reads.stream.Close(), s.reads.streamAfter.Close(), s.reads.all.Close(), s.reads.head.Close(), s.wconn.Close(), s.db.Close())
 	})
@@ -370,13 +338,9 @@ func (s *Store) Close() error {
 
 // LoadCheckpoint implements events.Checkpoints.
 func (s *Store) LoadCheckpoint(ctx context.Context, name string) (events.Checkpoint, error) {
-	var cp events.Checkpoint
-	err := s.db.QueryRowContext(ctx, `SELECT position, state FROM process_checkpoints WHERE name = ?`, name).Scan(&cp.Position, &cp.State)
-	if errors.Is(err, sql.ErrNoRows) {
-		return events.Checkpoint{}, nil
-	}
+	cp, err := backend.ScanCheckpoint(s.db.QueryRowContext(ctx, `SELECT position, state FROM process_checkpoints WHERE name = ?`, name), sql.ErrNoRows)
 	if err != nil {
-		return events.Checkpoint{}, s.readErr(fmt.Errorf("sqlite events: load checkpoint %s: %w", name, err))
+		return events.Checkpoint{}, s.w.ReadErr(fmt.Errorf("sqlite events: load checkpoint %s: %w", name, err))
 	}
 	return cp, nil
 }
@@ -385,16 +349,9 @@ func (s *Store) LoadCheckpoint(ctx context.Context, name string) (events.Checkpo
 func (s *Store) SaveCheckpoint(ctx context.Context, name string, cp events.Checkpoint) error {
 	_, err := s.db.ExecContext(ctx, `INSERT INTO process_checkpoints (name, position, state) VALUES (?, ?, ?)
 		ON CONFLICT (name) DO UPDATE SET position = excluded.position, state = excluded.state
-		WHERE excluded.position >= process_checkpoints.position`, name, cp.Position, nonNil(cp.State))
+		WHERE excluded.position >= process_checkpoints.position`, name, cp.Position, backend.NonNil(cp.State))
 	if err != nil {
-		return s.readErr(fmt.Errorf("sqlite events: save checkpoint %s: %w", name, err))
+		return s.w.ReadErr(fmt.Errorf("sqlite events: save checkpoint %s: %w", name, err))
 	}
 	return nil
-}
-
-func nonNil(b []byte) []byte {
-	if b == nil {
-		return []byte{}
-	}
-	return b
 }

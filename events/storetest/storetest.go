@@ -101,40 +101,55 @@ func batch(from, n int) []events.EventData {
 	return out
 }
 
+// check returns what a store call returned, failing the test when the call failed; what and args
+// name the call.
+func check[T any](v T, err error) func(t *testing.T, what string, args ...any) T {
+	return func(t *testing.T, what string, args ...any) T {
+		t.Helper()
+		if err != nil {
+			t.Fatalf(what+": %v", append(args, err)...)
+		}
+		return v
+	}
+}
+
+// pages reads with read, limit events a page, from the start until a page comes back empty, and
+// returns the events of all pages.
+func pages(t *testing.T, limit int, read func(after int64, limit int) []events.RecordedEvent) []events.RecordedEvent {
+	t.Helper()
+	var all []events.RecordedEvent
+	after := int64(0)
+	for {
+		page := read(after, limit)
+		if len(page) > limit {
+			t.Fatalf("page after %d has %d events, limit %d", after, len(page), limit)
+		}
+		if len(page) == 0 {
+			return all
+		}
+		all = append(all, page...)
+		after = page[len(page)-1].Position
+	}
+}
+
 func mustAppend(t *testing.T, st events.Store, stream string, expected int64, evs []events.EventData) events.AppendResult {
 	t.Helper()
-	res, err := st.Append(testContext(t, 10*time.Second), stream, expected, evs)
-	if err != nil {
-		t.Fatalf("append %d events to %s at %d: %v", len(evs), stream, expected, err)
-	}
-	return res
+	return check(st.Append(testContext(t, 10*time.Second), stream, expected, evs))(t, "append %d events to %s at %d", len(evs), stream, expected)
 }
 
 func mustReadStream(t *testing.T, st events.Store, stream string, after int64) []events.RecordedEvent {
 	t.Helper()
-	got, err := st.ReadStream(testContext(t, 10*time.Second), stream, after)
-	if err != nil {
-		t.Fatalf("read stream %s after %d: %v", stream, after, err)
-	}
-	return got
+	return check(st.ReadStream(testContext(t, 10*time.Second), stream, after))(t, "read stream %s after %d", stream, after)
 }
 
 func mustReadAll(t *testing.T, st events.Store, after int64, limit int) []events.RecordedEvent {
 	t.Helper()
-	got, err := st.ReadAll(testContext(t, 10*time.Second), after, limit)
-	if err != nil {
-		t.Fatalf("read all after %d limit %d: %v", after, limit, err)
-	}
-	return got
+	return check(st.ReadAll(testContext(t, 10*time.Second), after, limit))(t, "read all after %d limit %d", after, limit)
 }
 
 func mustHead(t *testing.T, st events.Store) int64 {
 	t.Helper()
-	h, err := st.Head(testContext(t, 10*time.Second))
-	if err != nil {
-		t.Fatalf("head: %v", err)
-	}
-	return h
+	return check(st.Head(testContext(t, 10*time.Second)))(t, "head")
 }
 
 // sameEvent fails unless got is want as recorded in stream at version.
@@ -230,25 +245,9 @@ func (s suite) readStreamAfter(t *testing.T) {
 	}
 	read := func(after int64, limit int) []events.RecordedEvent {
 		t.Helper()
-		got, err := st.ReadStreamAfter(testContext(t, 10*time.Second), "pager", after, limit)
-		if err != nil {
-			t.Fatalf("read pager after %d limit %d: %v", after, limit, err)
-		}
-		return got
+		return check(st.ReadStreamAfter(testContext(t, 10*time.Second), "pager", after, limit))(t, "read pager after %d limit %d", after, limit)
 	}
-	var got []events.RecordedEvent
-	after := int64(0)
-	for {
-		page := read(after, 2)
-		if len(page) > 2 {
-			t.Fatalf("page after %d has %d events, limit 2", after, len(page))
-		}
-		if len(page) == 0 {
-			break
-		}
-		got = append(got, page...)
-		after = page[len(page)-1].Position
-	}
+	got := pages(t, 2, read)
 	if len(got) != len(want) {
 		t.Fatalf("paged %d events, want %d", len(got), len(want))
 	}
@@ -475,19 +474,7 @@ func (s suite) readAll(t *testing.T) {
 		sameEvent(t, e, want[i], streams[i], versions[streams[i]])
 	}
 	// Paging with limit and afterPosition walks the same sequence.
-	var paged []events.RecordedEvent
-	after := int64(0)
-	for {
-		page := mustReadAll(t, st, after, 5)
-		if len(page) > 5 {
-			t.Fatalf("limit 5 returned %d events", len(page))
-		}
-		if len(page) == 0 {
-			break
-		}
-		paged = append(paged, page...)
-		after = page[len(page)-1].Position
-	}
+	paged := pages(t, 5, func(after int64, limit int) []events.RecordedEvent { return mustReadAll(t, st, after, limit) })
 	if len(paged) != len(all) {
 		t.Fatalf("paging read %d events, want %d", len(paged), len(all))
 	}

@@ -5,6 +5,7 @@
 package feed
 
 import (
+	"sync"
 	"time"
 
 	"github.com/lotbook/lotbook/market/price"
@@ -60,4 +61,45 @@ type Feed interface {
 	Snapshot(symbol string) (Snapshot, bool)
 	// Subscribe registers h for every update from now on; cancel stops it.
 	Subscribe(h Handler) (cancel func())
+}
+
+// Subscribers are a feed's handlers: Subscribe implements Feed.Subscribe for it. The zero value
+// is ready.
+type Subscribers struct {
+	mu sync.Mutex
+	hs map[int]Handler
+	n  int
+}
+
+// Subscribe registers h for every update published from now on.
+func (s *Subscribers) Subscribe(h Handler) (cancel func()) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.hs == nil {
+		s.hs = map[int]Handler{}
+	}
+	id := s.n
+	s.n++
+	s.hs[id] = h
+	return func() {
+		s.mu.Lock()
+		delete(s.hs, id)
+		s.mu.Unlock()
+	}
+}
+
+// Publish hands each update, in order, to every handler subscribed when it began. It calls them
+// outside the lock, so a handler may subscribe or cancel.
+func (s *Subscribers) Publish(us ...Update) {
+	s.mu.Lock()
+	hs := make([]Handler, 0, len(s.hs))
+	for _, h := range s.hs {
+		hs = append(hs, h)
+	}
+	s.mu.Unlock()
+	for _, u := range us {
+		for _, h := range hs {
+			h(u)
+		}
+	}
 }

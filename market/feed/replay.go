@@ -3,6 +3,7 @@ package feed
 import (
 	"context"
 	"encoding/csv"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -54,9 +55,9 @@ func NewReplay(r io.Reader, loc *time.Location, kind func(symbol string) rules.K
 	rp := &Replay{State: NewState(kind)}
 	switch h := strings.Join(header, ","); h {
 	case "time,symbol,price,size":
-		err = rp.readTrades(cr)
+		err = eachRecord(cr, rp.trade)
 	case "date,symbol,open,high,low,close,volume,turnover,reference":
-		err = rp.readBars(cr, loc)
+		err = eachRecord(cr, func(rec []string) error { return rp.bar(rec, loc) })
 	default:
 		return nil, fmt.Errorf("replay: unknown header %q", h)
 	}
@@ -67,90 +68,92 @@ func NewReplay(r io.Reader, loc *time.Location, kind func(symbol string) rules.K
 	return rp, nil
 }
 
-func (rp *Replay) readTrades(cr *csv.Reader) error {
+// eachRecord hands read every record after the header; an error names the record's line.
+func eachRecord(cr *csv.Reader, read func(rec []string) error) error {
 	for line := 2; ; line++ {
 		rec, err := cr.Read()
 		if err == io.EOF {
 			return nil
 		}
+		if err == nil {
+			err = read(rec)
+		}
 		if err != nil {
 			return fmt.Errorf("replay: line %d: %w", line, err)
 		}
-		at, err := time.Parse(time.RFC3339, rec[0])
-		if err != nil {
-			return fmt.Errorf("replay: line %d: time: %w", line, err)
-		}
-		px, err := price.Parse(rec[2])
-		if err != nil {
-			return fmt.Errorf("replay: line %d: %w", line, err)
-		}
-		size, err := strconv.ParseInt(rec[3], 10, 64)
-		if err != nil || size <= 0 {
-			return fmt.Errorf("replay: line %d: bad size %q", line, rec[3])
-		}
-		rp.events = append(rp.events, replayEvent{at: at, symbol: rec[1], price: px, size: size, value: px * price.Price(size)})
 	}
 }
 
-func (rp *Replay) readBars(cr *csv.Reader, loc *time.Location) error {
-	for line := 2; ; line++ {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			return nil
-		}
-		if err != nil {
-			return fmt.Errorf("replay: line %d: %w", line, err)
-		}
-		day, err := time.ParseInLocation(time.DateOnly, rec[0], loc)
-		if err != nil {
-			return fmt.Errorf("replay: line %d: date: %w", line, err)
-		}
-		var ohlc [4]price.Price
-		for i := range ohlc {
-			if ohlc[i], err = price.Parse(rec[2+i]); err != nil {
-				return fmt.Errorf("replay: line %d: %w", line, err)
-			}
-		}
-		o, h, l, c := ohlc[0], ohlc[1], ohlc[2], ohlc[3]
-		if h < max(o, c) || l > min(o, c) {
-			return fmt.Errorf("replay: line %d: inconsistent bar", line)
-		}
-		vol, err := strconv.ParseInt(rec[6], 10, 64)
-		if err != nil || vol < 4 {
-			return fmt.Errorf("replay: line %d: bad volume %q", line, rec[6])
-		}
-		turnover := price.Price(0)
-		if rec[7] != "" {
-			if turnover, err = price.Parse(rec[7]); err != nil {
-				return fmt.Errorf("replay: line %d: turnover: %w", line, err)
-			}
-		}
-		if rec[8] != "" {
-			ref, err := price.Parse(rec[8])
-			if err != nil {
-				return fmt.Errorf("replay: line %d: reference: %w", line, err)
-			}
-			rp.events = append(rp.events, replayEvent{at: day, symbol: rec[1], ref: ref})
-		}
-		prices := [4]price.Price{o, l, h, c}
-		if c < o {
-			prices = [4]price.Price{o, h, l, c}
-		}
-		sizes := [4]int64{vol / 4, vol / 4, vol / 4, vol - 3*(vol/4)}
-		var spent price.Price
-		for i := range prices {
-			v := prices[i] * price.Price(sizes[i])
-			if turnover > 0 {
-				// Split the reported amount in proportion to size; the close takes the remainder.
-				v = price.Price(math.Round(float64(turnover) * float64(sizes[i]) / float64(vol)))
-				if i == 3 {
-					v = turnover - spent
-				}
-				spent += v
-			}
-			rp.events = append(rp.events, replayEvent{at: day.Add(barTimes[i]), symbol: rec[1], price: prices[i], size: sizes[i], value: v})
+// trade reads a trades file's record.
+func (rp *Replay) trade(rec []string) error {
+	at, err := time.Parse(time.RFC3339, rec[0])
+	if err != nil {
+		return fmt.Errorf("time: %w", err)
+	}
+	px, err := price.Parse(rec[2])
+	if err != nil {
+		return err
+	}
+	size, err := strconv.ParseInt(rec[3], 10, 64)
+	if err != nil || size <= 0 {
+		return fmt.Errorf("bad size %q", rec[3])
+	}
+	rp.events = append(rp.events, replayEvent{at: at, symbol: rec[1], price: px, size: size, value: px * price.Price(size)})
+	return nil
+}
+
+// bar reads a daily bars file's record as its four trades.
+func (rp *Replay) bar(rec []string, loc *time.Location) error {
+	day, err := time.ParseInLocation(time.DateOnly, rec[0], loc)
+	if err != nil {
+		return fmt.Errorf("date: %w", err)
+	}
+	var ohlc [4]price.Price
+	for i := range ohlc {
+		if ohlc[i], err = price.Parse(rec[2+i]); err != nil {
+			return err
 		}
 	}
+	o, h, l, c := ohlc[0], ohlc[1], ohlc[2], ohlc[3]
+	if h < max(o, c) || l > min(o, c) {
+		return errors.New("inconsistent bar")
+	}
+	vol, err := strconv.ParseInt(rec[6], 10, 64)
+	if err != nil || vol < 4 {
+		return fmt.Errorf("bad volume %q", rec[6])
+	}
+	turnover := price.Price(0)
+	if rec[7] != "" {
+		if turnover, err = price.Parse(rec[7]); err != nil {
+			return fmt.Errorf("turnover: %w", err)
+		}
+	}
+	if rec[8] != "" {
+		ref, err := price.Parse(rec[8])
+		if err != nil {
+			return fmt.Errorf("reference: %w", err)
+		}
+		rp.events = append(rp.events, replayEvent{at: day, symbol: rec[1], ref: ref})
+	}
+	prices := [4]price.Price{o, l, h, c}
+	if c < o {
+		prices = [4]price.Price{o, h, l, c}
+	}
+	sizes := [4]int64{vol / 4, vol / 4, vol / 4, vol - 3*(vol/4)}
+	var spent price.Price
+	for i := range prices {
+		v := prices[i] * price.Price(sizes[i])
+		if turnover > 0 {
+			// Split the reported amount in proportion to size; the close takes the remainder.
+			v = price.Price(math.Round(float64(turnover) * float64(sizes[i]) / float64(vol)))
+			if i == 3 {
+				v = turnover - spent
+			}
+			spent += v
+		}
+		rp.events = append(rp.events, replayEvent{at: day.Add(barTimes[i]), symbol: rec[1], price: prices[i], size: sizes[i], value: v})
+	}
+	return nil
 }
 
 // Advance plays every event up to now.

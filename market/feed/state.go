@@ -14,11 +14,9 @@ import (
 type State struct {
 	kind func(symbol string) rules.Kind
 
-	mu    sync.RWMutex
-	syms  map[string]*symState
-	subMu sync.Mutex
-	subs  map[int]Handler
-	subN  int
+	mu   sync.RWMutex
+	syms map[string]*symState
+	subs Subscribers
 }
 
 type symState struct {
@@ -28,7 +26,7 @@ type symState struct {
 
 // NewState makes an empty state; kind tells the tick table of a symbol (for limit prices).
 func NewState(kind func(symbol string) rules.Kind) *State {
-	return &State{kind: kind, syms: map[string]*symState{}, subs: map[int]Handler{}}
+	return &State{kind: kind, syms: map[string]*symState{}}
 }
 
 // StartDay begins a trading day for symbol with its reference price (the previous close).
@@ -39,7 +37,7 @@ func (s *State) StartDay(symbol string, day time.Time, ref price.Price) {
 	s.mu.Lock()
 	s.syms[symbol] = &symState{q: q}
 	s.mu.Unlock()
-	s.publish(Update{Quote: q})
+	s.subs.Publish(Update{Quote: q})
 }
 
 // Trade applies one trade of size shares worth value (hundredths of NT$; price × size for a
@@ -63,7 +61,7 @@ func (s *State) Trade(symbol string, at time.Time, px price.Price, size int64, v
 	q.Turnover += value
 	u := Update{Quote: *q, Trade: true, Value: value}
 	s.mu.Unlock()
-	s.publish(u)
+	s.subs.Publish(u)
 }
 
 // SetBook replaces symbol's best bid and ask levels.
@@ -87,29 +85,6 @@ func (s *State) Snapshot(symbol string) (Snapshot, bool) {
 }
 
 // Subscribe implements Feed.
-func (s *State) Subscribe(h Handler) (cancel func()) {
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
-	id := s.subN
-	s.subN++
-	s.subs[id] = h
-	return func() {
-		s.subMu.Lock()
-		delete(s.subs, id)
-		s.subMu.Unlock()
-	}
-}
-
-func (s *State) publish(u Update) {
-	s.subMu.Lock()
-	hs := make([]Handler, 0, len(s.subs))
-	for _, h := range s.subs {
-		hs = append(hs, h)
-	}
-	s.subMu.Unlock()
-	for _, h := range hs {
-		h(u)
-	}
-}
+func (s *State) Subscribe(h Handler) (cancel func()) { return s.subs.Subscribe(h) }
 
 var _ Feed = (*State)(nil)

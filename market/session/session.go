@@ -158,25 +158,20 @@ func (s *Schedule) SessionAt(t time.Time) Session {
 }
 
 // NextOpen is the first opening (start of continuous trading, the opening call) at or after t.
-func (s *Schedule) NextOpen(t time.Time) time.Time {
-	day := s.DayStart(t)
-	if s.IsTradingDay(day) {
-		if open := s.At(day, s.hours.Open); !open.Before(t) {
-			return open
-		}
-	}
-	return s.At(s.NextTradingDay(day), s.hours.Open)
-}
+func (s *Schedule) NextOpen(t time.Time) time.Time { return s.next(t, s.hours.Open) }
 
 // NextClose is the first close (the closing call at 13:30) at or after t.
-func (s *Schedule) NextClose(t time.Time) time.Time {
+func (s *Schedule) NextClose(t time.Time) time.Time { return s.next(t, s.hours.Close) }
+
+// next is the first instant at or after t that is offset into a trading day.
+func (s *Schedule) next(t time.Time, offset time.Duration) time.Time {
 	day := s.DayStart(t)
 	if s.IsTradingDay(day) {
-		if c := s.At(day, s.hours.Close); !c.Before(t) {
-			return c
+		if at := s.At(day, offset); !at.Before(t) {
+			return at
 		}
 	}
-	return s.At(s.NextTradingDay(day), s.hours.Close)
+	return s.At(s.NextTradingDay(day), offset)
 }
 
 // LastClose is the most recent close strictly before t (the close whose price stands outside sessions).

@@ -180,7 +180,7 @@ func (s *Sim) Advance(now time.Time) {
 		s.out = out
 		s.mu.Unlock()
 		if len(out) > 0 {
-			s.publish(out)
+			s.subs.Publish(out...)
 		}
 	}
 }
@@ -194,33 +194,8 @@ func (s *Sim) nextEvent() int64 {
 	return next
 }
 
-func (s *Sim) publish(out []feed.Update) {
-	s.subMu.Lock()
-	hs := make([]feed.Handler, 0, len(s.subs))
-	for _, h := range s.subs {
-		hs = append(hs, h)
-	}
-	s.subMu.Unlock()
-	for _, u := range out {
-		for _, h := range hs {
-			h(u)
-		}
-	}
-}
-
 // Subscribe registers h for every update from the next Advance on.
-func (s *Sim) Subscribe(h feed.Handler) (cancel func()) {
-	s.subMu.Lock()
-	defer s.subMu.Unlock()
-	id := s.subN
-	s.subN++
-	s.subs[id] = h
-	return func() {
-		s.subMu.Lock()
-		delete(s.subs, id)
-		s.subMu.Unlock()
-	}
-}
+func (s *Sim) Subscribe(h feed.Handler) (cancel func()) { return s.subs.Subscribe(h) }
 
 // Now is the instant up to which trades are applied.
 func (s *Sim) Now() time.Time { return time.Unix(s.clock.Load(), 0) }

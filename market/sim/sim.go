@@ -59,9 +59,7 @@ type Sim struct {
 
 	daily *lru.Cache[dayKey, candles.Bar] // exact daily bars of complete days in the minute window
 
-	subMu sync.Mutex
-	subs  map[int]feed.Handler
-	subN  int
+	subs feed.Subscribers
 }
 
 // entry finds a symbol: an instrument (index < 0) or an index (inst < 0).
@@ -98,7 +96,7 @@ type instrument struct {
 // closes over the history window, then the current day's trades up to now.
 func New(cat *instruments.Catalog, cfg Config, now time.Time) (*Sim, error) {
 	s := &Sim{seed: cfg.Seed, sched: cfg.Schedule, years: cfg.Years, minuteDays: cfg.MinuteDays,
-		epoch: cfg.Epoch, bySym: map[string]entry{}, subs: map[int]feed.Handler{}, daily: dailyBars()}
+		epoch: cfg.Epoch, bySym: map[string]entry{}, daily: dailyBars()}
 	if s.sched == nil {
 		s.sched = session.Taiwan()
 	}

@@ -7,22 +7,9 @@ import (
 	"os/exec"
 	"strconv"
 	"strings"
-)
 
-// wsResult mirrors the fields of ops/wsbench's JSON that the table shows.
-type wsResult struct {
-	Connected      int      `json:"connected"`
-	Symbols        []string `json:"symbols"`
-	Channels       []string `json:"channels"`
-	Dropped        int64    `json:"dropped"`
-	MessagesPerSec float64  `json:"messagesPerSec"`
-	DelayP50ms     float64  `json:"delayP50ms"`
-	DelayP99ms     float64  `json:"delayP99ms"`
-	KBPerConn      float64  `json:"kbPerConn"`
-	IdleCPUPct     float64  `json:"idleCpuPct"`
-	ServerCPUPct   float64  `json:"serverCpuPct"`
-	ClientCPUPct   float64  `json:"clientCpuPct"`
-}
+	"github.com/lotbook/lotbook/ops/internal/wsresult"
+)
 
 // wsFanout runs ops/wsbench once (connecting thousands of sockets takes a while) and turns its
 // result into rows.
@@ -35,14 +22,14 @@ func wsFanout(bin string, conns, symbols int, duration string) ([]row, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go %s: %w", strings.Join(args, " "), err)
 	}
-	var r wsResult
+	var r wsresult.Result
 	if err := json.Unmarshal(out, &r); err != nil {
 		return nil, fmt.Errorf("wsbench output: %w: %s", err, out)
 	}
 	return wsRows(r), nil
 }
 
-func wsRows(r wsResult) []row {
+func wsRows(r wsresult.Result) []row {
 	f0 := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 	f1 := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	label := "WebSocket"

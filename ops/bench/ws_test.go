@@ -3,10 +3,12 @@ package main
 import (
 	"reflect"
 	"testing"
+
+	"github.com/lotbook/lotbook/ops/internal/wsresult"
 )
 
 func TestWSRows(t *testing.T) {
-	r := wsResult{Connected: 10000, Symbols: make([]string, 50), Channels: []string{"quote"}, MessagesPerSec: 61234.4,
+	r := wsresult.Result{Connected: 10000, Symbols: make([]string, 50), Channels: []string{"quote"}, MessagesPerSec: 61234.4,
 		DelayP50ms: 3.24, DelayP99ms: 41.06, KBPerConn: 36.44, IdleCPUPct: 7.25, ServerCPUPct: 98.6, ClientCPUPct: 71.2}
 	want := []row{
 		{"WebSocket", "10000 clients × 50 symbols (quote): messages/s delivered", "61234", "≥50,000"},

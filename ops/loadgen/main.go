@@ -304,35 +304,21 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 	metricsDone := make(chan struct{})
 	go func() {
 		defer close(metricsDone)
-		t := time.NewTicker(100 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-ctx.Done():
-				return
-			case <-t.C:
-				if lag, err := cl.projectionLag(ctx); err == nil {
-					metricLags = append(metricLags, lag)
-				}
+		serve.Every(ctx, 100*time.Millisecond, func() bool {
+			if lag, err := cl.projectionLag(ctx); err == nil {
+				metricLags = append(metricLags, lag)
 			}
-		}
+			return true
+		})
 	}()
 	var peakRSS atomic.Int64
 	if srv != nil {
-		go func() {
-			t := time.NewTicker(200 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-					if kb := serve.StatusKB(srv.pid(), "VmRSS"); kb > peakRSS.Load() {
-						peakRSS.Store(kb)
-					}
-				}
+		go serve.Every(ctx, 200*time.Millisecond, func() bool {
+			if kb := serve.StatusKB(srv.pid(), "VmRSS"); kb > peakRSS.Load() {
+				peakRSS.Store(kb)
 			}
-		}()
+			return true
+		})
 	}
 	var head atomic.Int64
 	stats := make([]clientStats, c.clients)

@@ -114,22 +114,14 @@ func run(ctx context.Context, bin string, bombs, largest, interlaced int, abortM
 	watch, stopWatch := context.WithCancel(ctx)
 	defer stopWatch()
 	aborted := make(chan struct{})
-	go func() {
-		t := time.NewTicker(20 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-watch.Done():
-				return
-			case <-t.C:
-				if srv.statusMB("VmRSS") > abortMB {
-					close(aborted)
-					srv.kill()
-					return
-				}
-			}
+	go serve.Every(watch, 20*time.Millisecond, func() bool {
+		if srv.statusMB("VmRSS") > abortMB {
+			close(aborted)
+			srv.kill()
+			return false
 		}
-	}()
+		return true
+	})
 
 	hc := &http.Client{Timeout: 5 * time.Minute, Transport: &http.Transport{MaxConnsPerHost: 0, MaxIdleConnsPerHost: len(ups)}}
 	var mu sync.Mutex

@@ -27,6 +27,7 @@ import (
 
 	"github.com/gorilla/websocket"
 	"github.com/lotbook/lotbook/ops/internal/serve"
+	"github.com/lotbook/lotbook/ops/internal/wsresult"
 )
 
 type config struct {
@@ -39,29 +40,6 @@ type config struct {
 	warmup      time.Duration
 	dialWorkers int
 	jsonOut     bool
-}
-
-// Result is one run's figures; ops/bench reads it as JSON.
-type Result struct {
-	Conns          int      `json:"conns"`
-	Symbols        []string `json:"symbols"`
-	Channels       []string `json:"channels"`
-	Connected      int      `json:"connected"`
-	Dropped        int64    `json:"dropped"`
-	ErrorFrames    int64    `json:"errorFrames"`
-	Seconds        float64  `json:"seconds"`
-	Messages       int64    `json:"messages"`
-	MessagesPerSec float64  `json:"messagesPerSec"`
-	DelayP50ms     float64  `json:"delayP50ms"`
-	DelayP99ms     float64  `json:"delayP99ms"`
-	DelayMaxms     float64  `json:"delayMaxms"`
-	ConnectSeconds float64  `json:"connectSeconds"`
-	RSSBeforeMB    float64  `json:"rssBeforeMB,omitempty"`
-	RSSAfterMB     float64  `json:"rssAfterMB,omitempty"`
-	KBPerConn      float64  `json:"kbPerConn,omitempty"`    // server Go heap and stacks in use, per connection
-	IdleCPUPct     float64  `json:"idleCpuPct,omitempty"`   // server, of one core, no client (simulator ticking)
-	ServerCPUPct   float64  `json:"serverCpuPct,omitempty"` // server, of one core, during the window
-	ClientCPUPct   float64  `json:"clientCpuPct"`           // this tool, of one core, during the window
 }
 
 func main() {
@@ -78,7 +56,7 @@ func main() {
 	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
 	flag.Parse()
 
-	serve.Main("wsbench", c.jsonOut, func(ctx context.Context, log *slog.Logger) (*Result, error) { return run(ctx, c, log) }, func(res *Result) {
+	serve.Main("wsbench", c.jsonOut, func(ctx context.Context, log *slog.Logger) (*wsresult.Result, error) { return run(ctx, c, log) }, func(res *wsresult.Result) {
 		fmt.Printf("%d clients × %d symbols (%s): %.0f messages/s delivered, delay p50 %.1f ms / p99 %.1f ms / max %.1f ms\n",
 			res.Connected, len(res.Symbols), strings.Join(res.Channels, ","), res.MessagesPerSec, res.DelayP50ms, res.DelayP99ms, res.DelayMaxms)
 		fmt.Printf("server: %.1f KB per connection, CPU %.0f%% of one core (idle %.1f%%); this tool %.0f%%; %d dropped, %d error frames\n",
@@ -86,11 +64,11 @@ func main() {
 	})
 }
 
-func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
+func run(ctx context.Context, c config, log *slog.Logger) (*wsresult.Result, error) {
 	if c.conns < 1 || c.symbols < 1 {
 		return nil, errors.New("need at least one client and one symbol")
 	}
-	res := &Result{Conns: c.conns, Channels: strings.Split(c.channels, ",")}
+	res := &wsresult.Result{Conns: c.conns, Channels: strings.Split(c.channels, ",")}
 	base, metrics, pid := c.url, c.metricsURL, 0
 	if base == "" {
 		dir, err := os.MkdirTemp("", "lotbook-wsbench-")

@@ -59,14 +59,9 @@ func RealNameOf(ctx context.Context, db *projections.Reader, memberID string) (R
 func RealNameQueue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]RealName, bool, error) {
 	q, args, limit := projections.QueueQuery(realNameFields.List(), "realname", status, events.RealNameStatusPending, page, size)
 	var out []RealName
-	err := db.Query(ctx, "realname queue", q, args, func(rows projections.Rows) error {
-		var r realNameRow
-		if err := realNameFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		out = append(out, r.realName())
-		return nil
-	})
+	err := db.Query(ctx, "realname queue", q, args, projections.Collect(&out, realNameFields, func(r *realNameRow) (RealName, error) {
+		return r.realName(), nil
+	}))
 	if err != nil {
 		return nil, false, err
 	}
@@ -99,16 +94,10 @@ func RealNameStatuses(ctx context.Context, db *projections.Reader, memberIDs []s
 func CardsOf(ctx context.Context, db *projections.Reader, memberID string) ([]Card, error) {
 	out := []Card{}
 	err := db.Query(ctx, "cards", "SELECT "+cardFields.List()+" FROM bank_cards WHERE member_id = ? ORDER BY seq",
-		[]any{memberID}, func(rows projections.Rows) error {
-			var r cardRow
-			if err := cardFields.Scan(rows, &r); err != nil {
-				return err
-			}
-			c := Card{CardID: r.cardID, MemberID: r.memberID, HolderName: r.holderName, BankName: r.bankName, Branch: r.branch,
-				BankCode: r.bankCode, Last4: r.last4, IFSC: r.ifsc, UPI: r.upi, BoundAt: projections.FromMicros(r.boundAt)}
-			out = append(out, c)
-			return nil
-		})
+		[]any{memberID}, projections.Collect(&out, cardFields, func(r *cardRow) (Card, error) {
+			return Card{CardID: r.cardID, MemberID: r.memberID, HolderName: r.holderName, BankName: r.bankName, Branch: r.branch,
+				BankCode: r.bankCode, Last4: r.last4, IFSC: r.ifsc, UPI: r.upi, BoundAt: projections.FromMicros(r.boundAt)}, nil
+		}))
 	if err != nil {
 		return nil, err
 	}
@@ -131,18 +120,7 @@ func (r *withdrawalRow) withdrawal() (Withdrawal, error) {
 func WithdrawalQueue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Withdrawal, bool, error) {
 	q, args, limit := projections.QueueQuery(withdrawalFields.List(), "withdrawals", status, events.ReviewPending, page, size)
 	var out []Withdrawal
-	err := db.Query(ctx, "withdrawal queue", q, args, func(rows projections.Rows) error {
-		var r withdrawalRow
-		if err := withdrawalFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		w, err := r.withdrawal()
-		if err != nil {
-			return err
-		}
-		out = append(out, w)
-		return nil
-	})
+	err := db.Query(ctx, "withdrawal queue", q, args, projections.Collect(&out, withdrawalFields, (*withdrawalRow).withdrawal))
 	if err != nil {
 		return nil, false, err
 	}

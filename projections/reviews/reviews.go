@@ -187,18 +187,7 @@ func (r *reviewRow) deposit() (Deposit, error) {
 func Queue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Deposit, bool, error) {
 	q, args, limit := projections.QueueQuery(reviewFields.List(), "deposit_reviews", status, events.ReviewPending, page, size)
 	var out []Deposit
-	err := db.Query(ctx, "deposit queue", q, args, func(rows projections.Rows) error {
-		var r reviewRow
-		if err := reviewFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		d, err := r.deposit()
-		if err != nil {
-			return err
-		}
-		out = append(out, d)
-		return nil
-	})
+	err := db.Query(ctx, "deposit queue", q, args, projections.Collect(&out, reviewFields, (*reviewRow).deposit))
 	if err != nil {
 		return nil, false, err
 	}

@@ -236,23 +236,18 @@ func Notices(ctx context.Context, db *projections.Reader, memberID string, page,
 	limit, offset := projections.PageArgs(page, size)
 	var out []Notice
 	err := db.Query(ctx, "notices", "SELECT "+noticeFields.List()+" FROM trade_notices WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
-		[]any{memberID, limit, offset}, func(rows projections.Rows) error {
-			var r noticeRow
-			if err := noticeFields.Scan(rows, &r); err != nil {
-				return err
-			}
+		[]any{memberID, limit, offset}, projections.Collect(&out, noticeFields, func(r *noticeRow) (Notice, error) {
 			n := Notice{ID: r.id, Type: r.typ, Deadline: r.deadline, Reason: r.reason, CreatedAt: projections.FromMicros(r.createdAt)}
 			var err error
 			if n.Ratio, err = decimal.NewFromString(r.ratio); err != nil {
-				return err
+				return Notice{}, err
 			}
 			n.Positions = []string{}
 			if r.positions != "" {
 				n.Positions = strings.Split(r.positions, ",")
 			}
-			out = append(out, n)
-			return nil
-		})
+			return n, nil
+		}))
 	if err != nil {
 		return nil, false, err
 	}

@@ -91,11 +91,7 @@ func NewPlan(head int64, batch []*Request, versions map[string]int64, stored map
 		for i, e := range r.Events {
 			head++
 			cur++
-			data := e.Data
-			if data == nil {
-				data = []byte{}
-			}
-			p.Rows = append(p.Rows, Row{Position: head, ID: e.ID, Stream: r.Stream, Version: cur, Type: e.Type, Data: data, Metadata: meta[i]})
+			p.Rows = append(p.Rows, Row{Position: head, ID: e.ID, Stream: r.Stream, Version: cur, Type: e.Type, Data: NonNil(e.Data), Metadata: meta[i]})
 			stored[e.ID] = Stored{Stream: r.Stream, Version: cur, Position: head}
 		}
 		versions[r.Stream] = cur

@@ -15,6 +15,22 @@ import (
 	"time"
 )
 
+// Every calls f every d until ctx ends or f returns false: the tools' samplers and watchdogs.
+func Every(ctx context.Context, d time.Duration, f func() bool) {
+	t := time.NewTicker(d)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			if !f() {
+				return
+			}
+		}
+	}
+}
+
 // Stop ends a server the tool started gracefully (SIGTERM), killing it if it does not exit within
 // 20 s. done receives the process's exit; a value taken from it is put back for the caller.
 func Stop(cmd *exec.Cmd, done chan error) error {

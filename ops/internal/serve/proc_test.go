@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"context"
 	"os"
 	"testing"
 	"time"
@@ -20,4 +21,15 @@ func TestProcReadings(t *testing.T) {
 			t.Fatal("CPU time did not grow while spinning")
 		}
 	}
+}
+
+func TestEveryStopsWhenToldOrCancelled(t *testing.T) {
+	n := 0
+	Every(context.Background(), time.Millisecond, func() bool { n++; return n < 3 })
+	if n != 3 {
+		t.Fatalf("f ran %d times, want 3 (it returned false on the third)", n)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	Every(ctx, time.Hour, func() bool { t.Fatal("f ran after the context ended"); return true })
 }

@@ -3,7 +3,7 @@ import { Button, CenterPopup, NumberKeyboard, PasscodeInput, type PasscodeInputR
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
-import { AppLink } from '@/components/AppLink';
+import { GateNote } from '@/components/GateNote';
 import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
@@ -56,12 +56,13 @@ function CardPicker({ cards, value, onChange, invalid }: { cards: Card[]; value:
     <div className={invalid ? 'field invalid' : 'field'}>
       <div className="field-label">{w('withdraw.card')}</div>
       {cards.length === 0 ? (
-        <div className="wallet-gate" data-testid="withdraw-no-cards">
-          <span className="wallet-note">{w('withdraw.noCards')}</span>
-          <AppLink to="/user/WithCard" className="wallet-link" data-testid="withdraw-add-card">
-            {w('withdraw.addCard')}
-          </AppLink>
-        </div>
+        <GateNote
+          note={w('withdraw.noCards')}
+          to="/user/WithCard"
+          link={w('withdraw.addCard')}
+          testId="withdraw-no-cards"
+          linkTestId="withdraw-add-card"
+        />
       ) : (
         <div className="card-picker" role="radiogroup">
           {cards.map((c) => (
@@ -177,12 +178,14 @@ export default function WithdrawPage() {
         <>
           <Rules ch={ch} score={score} threshold={rule.data?.withdrawThreshold} />
           {!fundPasswordSet ? (
-            <div className="card wallet-gate" data-testid="withdraw-no-fund-password">
-              <span className="wallet-note">{w('withdraw.fundPasswordNotSet')}</span>
-              <AppLink to="/user/setPassword" className="wallet-link" data-testid="withdraw-set-fund-password">
-                {w('withdraw.setFundPassword')}
-              </AppLink>
-            </div>
+            <GateNote
+              card
+              note={w('withdraw.fundPasswordNotSet')}
+              to="/user/setPassword"
+              link={w('withdraw.setFundPassword')}
+              testId="withdraw-no-fund-password"
+              linkTestId="withdraw-set-fund-password"
+            />
           ) : null}
           <form onSubmit={submit} noValidate data-testid="withdraw-form" className="card">
             <CardPicker

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { type FormEvent, useEffect, useState } from 'react';
-import { AppLink } from '@/components/AppLink';
+import { GateNote } from '@/components/GateNote';
 import { FormError } from '@/components/FormError';
 import { ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
@@ -86,12 +86,15 @@ export default function WithCardPage() {
       ) : status === 'verified' ? (
         <CardForm verifiedName={rn.data?.name ?? ''} />
       ) : (
-        <div className="card wallet-gate" data-testid="card-needs-verification" data-status={status ?? ''}>
-          <div className="wallet-note">{w(status === 'pending' ? 'withCard.needVerifiedPending' : 'withCard.needVerified')}</div>
-          <AppLink to="/user/bandCard" className="wallet-link" data-testid="card-go-verify">
-            {w('withCard.goVerify')}
-          </AppLink>
-        </div>
+        <GateNote
+          card
+          note={w(status === 'pending' ? 'withCard.needVerifiedPending' : 'withCard.needVerified')}
+          to="/user/bandCard"
+          link={w('withCard.goVerify')}
+          testId="card-needs-verification"
+          linkTestId="card-go-verify"
+          status={status ?? ''}
+        />
       )}
     </Page>
   );
