@@ -1,0 +1,310 @@
+package commands
+
+import (
+	"regexp"
+	"time"
+
+	"github.com/google/uuid"
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands/rules/block"
+	"github.com/lotbook/lotbook/commands/rules/fees"
+	"github.com/lotbook/lotbook/commands/rules/money"
+	"github.com/lotbook/lotbook/events"
+)
+
+// Block trade (鉅額交易): the block's own stream (blocktrade-<id>) holds its listing; a member's
+// applications are the account part blockApps, decided on the account stream next to the cash
+// they freeze. See events/block_events.go.
+
+// Message keys of block trades.
+const (
+	KeyBlockNotFound      = "block_not_found"
+	KeyBlockClosed        = "block_closed"
+	KeyBlockPasswordWrong = "block_password_wrong"
+	KeyPremiumInvalid     = "premium_invalid"
+	KeyBlockTimeInvalid   = "block_time_invalid"
+	KeyLotsInvalid        = "lots_invalid"
+)
+
+// blockOrderPrefix begins the numbers of block applications (and of the positions they open).
+const blockOrderPrefix = "B"
+
+// maxBlockLots bounds the lots of one application and a block's minimum and daily cap: far above
+// any real block (1h: 500 units make a block), far below what an int64 amount could overflow.
+const maxBlockLots = 100_000
+
+// blockState is a block's aggregate (stream blocktrade-<id>).
+type blockState struct {
+	listed *events.BlockListed
+	closed bool
+}
+
+func init() {
+	registerStreams(events.BlockStream(""), func(string) state { return &blockState{} })
+}
+
+func (b *blockState) apply(_ events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.BlockListed:
+		b.listed = &e
+	case events.BlockClosed:
+		b.closed = true
+	}
+}
+
+// open tells whether the block takes applications at now.
+func (b *blockState) open(now time.Time) bool {
+	return b.listed != nil && !b.closed && !now.Before(b.listed.OpensAt) && now.Before(b.listed.ClosesAt)
+}
+
+// blockApp is one application of the member's account.
+type blockApp struct {
+	events.BlockApplied
+	status string
+}
+
+// blockApps is the account's part of block trading: its applications by order number.
+type blockApps struct {
+	apps map[string]*blockApp
+}
+
+var blockPart = registerAccountPart("block", func(accountLedger) *blockApps {
+	return &blockApps{apps: map[string]*blockApp{}}
+})
+
+func (b *blockApps) apply(_ events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.BlockApplied:
+		b.apps[e.OrderNo] = &blockApp{BlockApplied: e, status: events.ReviewPending}
+	case events.BlockApplicationApproved:
+		if a := b.apps[e.OrderNo]; a != nil {
+			a.status = events.ReviewApproved
+		}
+	case events.BlockApplicationRejected:
+		if a := b.apps[e.OrderNo]; a != nil {
+			a.status = events.ReviewRejected
+		}
+	}
+}
+
+func (b *blockApps) holdsOrder(no string) bool { return b.apps[no] != nil }
+
+// appliedOn is the member's lots in applications to a block on a Taipei day that were not
+// rejected: what the daily cap counts.
+func (b *blockApps) appliedOn(blockID, day string) int64 {
+	var n int64
+	for _, a := range b.apps {
+		if a.BlockID == blockID && a.Day == day && a.status != events.ReviewRejected {
+			n += a.Lots
+		}
+	}
+	return n
+}
+
+// BlockQuote is what the market feed says about a block's security when ops list it: its name
+// and tax kind, the day's reference price and price band.
+type BlockQuote struct {
+	Symbol, Name                  string
+	Kind                          fees.Kind
+	Reference, LimitUp, LimitDown decimal.Decimal
+}
+
+// ListBlockInput is ops' listing form. Exactly one of Price and PremiumPercent is set (decimal
+// strings; the premium in percent, two decimals at most, negative for a discount); Password is
+// empty for a block open to every member.
+type ListBlockInput struct {
+	Symbol, Price, PremiumPercent, Password string
+	MinLots, DailyCapLots                   int64
+	OpensAt, ClosesAt                       time.Time
+}
+
+// percentPattern is a premium in percent as typed: an optional minus, at most two integer digits
+// and two decimals.
+var percentPattern = regexp.MustCompile(`^-?[0-9]{1,2}(\.[0-9]{1,2})?$`)
+
+// blockPrice is the listing's price and premium rate: the given price, or the premium on the
+// reference, each checked against the rules of 1h.
+func blockPrice(in ListBlockInput, q BlockQuote) (price, rate decimal.Decimal, e *Error) {
+	switch {
+	case (in.Price == "") == (in.PremiumPercent == ""):
+		return price, rate, invalid(KeyPriceRequired)
+	case in.Price != "":
+		p, err := money.ParseDecimal(in.Price, centPlaces)
+		if err != nil {
+			return price, rate, invalid(KeyPriceInvalid)
+		}
+		price = p
+	default:
+		if !percentPattern.MatchString(in.PremiumPercent) {
+			return price, rate, invalid(KeyPremiumInvalid)
+		}
+		rate = decimal.RequireFromString(in.PremiumPercent).Shift(-2)
+		if k := block.CheckPremium(rate); k != "" {
+			return price, rate, invalid(k)
+		}
+		price = block.PriceFromPremium(q.Reference, rate)
+	}
+	if k := block.CheckPrice(price, q.LimitDown, q.LimitUp); k != "" {
+		return price, rate, rule(k)
+	}
+	return price, rate, nil
+}
+
+// decideListBlock lists a block with the password's hash ("" for none).
+func decideListBlock(b *blockState, id string, in ListBlockInput, q BlockQuote, hash string, now time.Time) ([]events.Payload, error) {
+	if b.listed != nil {
+		return nil, keyReused()
+	}
+	switch {
+	case q.Symbol == "" || !q.Reference.IsPositive():
+		return nil, notFound(KeySymbolNotFound)
+	case in.MinLots < 1 || in.DailyCapLots < in.MinLots || in.DailyCapLots > maxBlockLots:
+		return nil, invalid(KeyLotsInvalid)
+	case !in.ClosesAt.After(in.OpensAt) || !in.ClosesAt.After(now):
+		return nil, invalid(KeyBlockTimeInvalid)
+	}
+	price, rate, e := blockPrice(in, q)
+	if e != nil {
+		return nil, e
+	}
+	return []events.Payload{events.BlockListed{BlockID: id, Symbol: q.Symbol, Name: q.Name, Kind: q.Kind.String(),
+		ReferencePrice: q.Reference, PremiumRate: rate, Price: price, MinLots: in.MinLots, DailyCapLots: in.DailyCapLots,
+		PasswordHash: hash, OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC()}}, nil
+}
+
+// blockID is the id of the block a listing command creates: derived from its command id, so a
+// retry lists the same block.
+func blockID(commandID string) string {
+	return uuid.NewSHA1(blockNamespace, []byte(commandID)).String()
+}
+
+var blockNamespace = uuid.MustParse("5f1d7c1e-2b8a-4e3f-9a6d-0c4b7e2f1a93")
+
+// ApplyBlockInput is a member's application: lots at a bid (a price string), with the block's
+// password when it has one.
+type ApplyBlockInput struct {
+	BlockID, Bid, Password string
+	Lots                   int64
+}
+
+// blockApplication is a validated application with what its decision reads.
+type blockApplication struct {
+	lots     int64
+	bid      decimal.Decimal
+	block    events.BlockListed
+	open     bool
+	facts    tradeFacts
+	now      time.Time
+	orderNo  func(int) string
+	password bool // the password matched, or the block has none
+}
+
+// validateBlockApplication checks the form's fields: lots, then the bid.
+func validateBlockApplication(in ApplyBlockInput) (int64, decimal.Decimal, *Error) {
+	if in.Lots < 1 || in.Lots > maxBlockLots {
+		return 0, decimal.Zero, invalid(KeyLotsInvalid)
+	}
+	bid, err := money.ParseDecimal(in.Bid, centPlaces)
+	if err != nil {
+		return 0, decimal.Zero, invalid(KeyPriceInvalid)
+	}
+	return in.Lots, bid, nil
+}
+
+// decideApplyBlock freezes an application's amount after the block's checks, in the spec's
+// order: the member's state, the block closed, the password, the minimum, the daily cap, the bid,
+// the funds.
+func decideApplyBlock(a *accountState, r blockApplication) ([]events.Payload, error) {
+	if e := r.facts.refuse(); e != nil {
+		return nil, e
+	}
+	if !r.open {
+		return nil, rule(KeyBlockClosed)
+	}
+	if !r.password {
+		return nil, rule(KeyBlockPasswordWrong)
+	}
+	day := r.now.In(taipei).Format(time.DateOnly)
+	if k := block.Check(block.Application{Lots: r.lots, MinLots: r.block.MinLots, DailyCapLots: r.block.DailyCapLots,
+		AppliedToday: blockPart.of(a).appliedOn(r.block.BlockID, day), Bid: r.bid, Price: r.block.Price}); k != "" {
+		return nil, rule(k)
+	}
+	shares := r.lots * fees.BoardLot
+	amount := block.Freeze(r.bid, shares)
+	if amount.GreaterThan(a.balances[TWD].Available) {
+		return nil, rule(KeyInsufficientBalance)
+	}
+	no := a.freeOrderNo(r.orderNo)
+	return []events.Payload{events.BlockApplied{OrderNo: no, BlockID: r.block.BlockID, Symbol: r.block.Symbol, Name: r.block.Name,
+		Kind: r.block.Kind, Price: r.block.Price, Bid: r.bid, Lots: r.lots, Shares: shares, Day: day, Amount: amount,
+		Postings: events.Transfer(a.available, a.frozen, TWD, amount)}}, nil
+}
+
+// pendingBlockApp is the member's pending application orderNo, or the refusal.
+func pendingBlockApp(a *accountState, orderNo string) (*blockApp, *Error) {
+	app := blockPart.of(a).apps[orderNo]
+	switch {
+	case app == nil:
+		return nil, notFound(KeyOrderNotFound)
+	case app.status != events.ReviewPending:
+		return nil, rule(KeyOrderNotPending)
+	}
+	return app, nil
+}
+
+// decideApproveBlock fills a pending application at the block's price: its frozen amount comes
+// back to available and the fill (trading's OrderPlaced and OrderFilled, By block) pays from
+// there, so the position is trading's like any other and can be sold.
+func decideApproveBlock(a *accountState, orderNo, remark string, now time.Time) ([]events.Payload, error) {
+	app, e := pendingBlockApp(a, orderNo)
+	if e != nil {
+		return nil, e
+	}
+	amount := app.Price.Mul(decimal.NewFromInt(app.Shares))
+	commission := fees.Commission(amount, false)
+	paid := amount.Add(commission)
+	if paid.GreaterThan(app.Amount) {
+		// The freeze is at a bid not below the price; a fill that costs more is a broken invariant.
+		return nil, unavailable(errBlockFreezeShort{orderNo: orderNo, paid: paid, frozen: app.Amount})
+	}
+	security := events.Security(events.MarketTW, app.Symbol)
+	quote := events.QuoteUsed{Time: now.UTC(), Last: app.Price}
+	fill := events.OrderFilled{OrderNo: orderNo, PositionID: orderNo, Security: security, Seq: 1, Side: events.SideBuy,
+		Executions: []events.Execution{{Price: app.Price, Shares: app.Shares}}, Shares: app.Shares, Amount: amount,
+		Commission: commission, Tax: decimal.Zero, Loan: decimal.Zero, Margin: decimal.Zero, Cash: paid.Neg(), Profit: decimal.Zero,
+		Basis: paid, Quote: quote}
+	var l legs
+	l.add(a.available, paid.Neg())
+	l.add(events.HouseTradeClearing, amount)
+	l.add(events.HouseFeesRevenue, commission)
+	fill.Postings = append(l, shareLegs(security, a.memberID, true, false, true, app.Shares)...)
+	return []events.Payload{
+		events.BlockApplicationApproved{OrderNo: orderNo, BlockID: app.BlockID, Lots: app.Lots, Price: app.Price, Released: app.Amount,
+			Remark: remark, Postings: events.Transfer(a.frozen, a.available, TWD, app.Amount)},
+		events.OrderPlaced{OrderNo: orderNo, PositionID: orderNo, Intent: events.IntentOpen, Symbol: app.Symbol, Name: app.Name,
+			Kind: app.Kind, Side: events.SideBuy, Direction: events.DirectionLong, Type: events.OrderLimit, Shares: app.Shares,
+			Price: app.Price, Leverage: decimal.NewFromInt(1), TradingDay: now.In(taipei).Format(time.DateOnly),
+			By: events.OrderByBlock, Quote: quote},
+		fill,
+	}, nil
+}
+
+// decideRejectBlock gives a pending application's frozen amount back.
+func decideRejectBlock(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+	app, e := pendingBlockApp(a, orderNo)
+	if e != nil {
+		return nil, e
+	}
+	return []events.Payload{events.BlockApplicationRejected{OrderNo: orderNo, BlockID: app.BlockID, Released: app.Amount, Remark: remark,
+		Postings: events.Transfer(a.frozen, a.available, TWD, app.Amount)}}, nil
+}
+
+type errBlockFreezeShort struct {
+	orderNo      string
+	paid, frozen decimal.Decimal
+}
+
+func (e errBlockFreezeShort) Error() string {
+	return "block application " + e.orderNo + ": fill costs " + e.paid.String() + ", " + e.frozen.String() + " frozen"
+}
