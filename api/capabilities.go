@@ -2,6 +2,7 @@ package api
 
 import (
 	"github.com/lotbook/lotbook/api/audit"
+	"github.com/lotbook/lotbook/api/block"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
@@ -16,6 +17,7 @@ func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
 		audit.New(s.read, s.store),
 		identity.New(s.cmd, s.read, s.sealer),
+		block.New(s.cmd, s.read, s.trade.Market, s.now),
 		marketapi.New(s.cmd, s.read, s.mkt),
 		s, // the handlers not yet in packages of their own
 	}

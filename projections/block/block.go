@@ -372,3 +372,16 @@ func Queue(ctx context.Context, db *projections.Reader, status string, page, siz
 	q, args, limit := projections.QueueQuery(applicationFields.List(), "block_applications", status, StatusPending, page, size)
 	return queryApplications(ctx, db, q, args, limit)
 }
+
+// ApplicationByNo is one application (projections.ErrNotFound when there is none).
+func ApplicationByNo(ctx context.Context, db *projections.Reader, orderNo string) (Application, error) {
+	q := "SELECT " + applicationFields.List() + " FROM block_applications WHERE order_no = ?"
+	apps, _, err := queryApplications(ctx, db, q, []any{orderNo}, 2)
+	if err != nil {
+		return Application{}, err
+	}
+	if len(apps) == 0 {
+		return Application{}, projections.ErrNotFound
+	}
+	return apps[0], nil
+}

@@ -12,7 +12,7 @@ func TestPriceFromPremium(t *testing.T) {
 	for _, c := range []struct{ ref, rate, want string }{
 		{"1000", "0", "1000"},
 		{"1000", "-0.02", "980"},
-		{"186.5", "0.015", "189.29"}, // 189.2975 rounds down
+		{"186.5", "0.015", "189.29"},  // 189.2975 rounds down
 		{"12.34", "-0.0333", "11.92"}, // 11.929078 rounds down
 		{"50", "0.1", "55"},
 	} {
