@@ -6,6 +6,8 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
+	blockcmd "github.com/lotbook/lotbook/commands/block"
+	"github.com/lotbook/lotbook/commands/favorites"
 )
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new
@@ -17,8 +19,8 @@ func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
 		audit.New(s.read, s.store),
 		identity.New(s.cmd, s.read, s.sealer),
-		block.New(s.cmd, s.read, s.trade.Market, s.now),
-		marketapi.New(s.cmd, s.read, s.mkt),
+		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
+		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		s, // the handlers not yet in packages of their own
 	}
 }

@@ -9,68 +9,65 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// accountState is the account aggregate (stream account-<id>): the member's cash per currency,
+// Account is the account aggregate (stream account-<id>): the member's cash per currency,
 // computed from the postings of every event of the stream that moves money, and the parts that
-// capabilities register (registerAccountPart), each evolved from the same events.
-type accountState struct {
-	accountLedger
-	balances map[string]Balance
-	parts    []accountPart
+// capabilities register (RegisterAccountPart), each evolved from the same events.
+type Account struct {
+	Ledger
+	Balances map[string]Balance // cash per currency
+	parts    []State
 }
 
 func init() {
-	registerStreams(events.AccountStream(""), func(memberID string) state { return newAccountState(memberID) })
+	RegisterStreams(events.AccountStream(""), func(memberID string) State { return NewAccount(memberID) })
 }
 
-func newAccountState(memberID string) *accountState {
-	l := accountLedger{memberID: memberID, available: events.MemberAvailable(memberID), frozen: events.MemberFrozen(memberID)}
-	a := &accountState{accountLedger: l, balances: map[string]Balance{}, parts: make([]accountPart, len(accountParts))}
-	for i, s := range accountParts {
-		a.parts[i] = s.newPart(l)
-	}
+func NewAccount(memberID string) *Account {
+	l := Ledger{MemberID: memberID, Available: events.MemberAvailable(memberID), Frozen: events.MemberFrozen(memberID)}
+	a := &Account{Ledger: l, Balances: map[string]Balance{}, parts: accountParts.build(l)}
 	return a
 }
 
-func (a *accountState) apply(r events.RecordedEvent, p events.Payload) {
+func (a *Account) Apply(r events.RecordedEvent, p events.Payload) {
 	for _, part := range a.parts {
-		part.apply(r, p)
+		part.Apply(r, p)
 	}
 	if m, ok := p.(events.MovesMoney); ok {
 		for _, leg := range m.MoneyPostings() {
-			b := a.balances[leg.Currency]
+			b := a.Balances[leg.Currency]
 			switch leg.Account {
-			case a.available:
+			case a.Available:
 				b.Available = b.Available.Add(leg.Amount)
-			case a.frozen:
+			case a.Frozen:
 				b.Frozen = b.Frozen.Add(leg.Amount)
 			default:
 				continue
 			}
-			a.balances[leg.Currency] = b
+			a.Balances[leg.Currency] = b
 		}
 	}
 }
 
-func (a *accountState) snapshot() any {
-	out := make(map[string]Balance, len(a.balances))
-	for c, b := range a.balances {
+func (a *Account) snapshot() any {
+	out := make(map[string]Balance, len(a.Balances))
+	for c, b := range a.Balances {
 		out[c] = b
 	}
 	return out
 }
 
 // freeOrderNo is the first candidate order number no part of this account holds yet.
-func (a *accountState) freeOrderNo(candidate func(n int) string) string {
+func (a *Account) FreeOrderNo(candidate func(n int) string) string {
 	for n := 0; ; n++ {
-		if no := candidate(n); !a.holdsOrder(no) {
+		if no := candidate(n); !a.HoldsOrder(no) {
 			return no
 		}
 	}
 }
 
-func (a *accountState) holdsOrder(no string) bool {
+func (a *Account) HoldsOrder(no string) bool {
 	for _, p := range a.parts {
-		if h, ok := p.(orderHolder); ok && h.holdsOrder(no) {
+		if h, ok := p.(OrderHolder); ok && h.HoldsOrder(no) {
 			return true
 		}
 	}
@@ -79,11 +76,11 @@ func (a *accountState) holdsOrder(no string) bool {
 
 // heldFromWithdrawal is the available cash in currency that some part keeps from being withdrawn
 // at now.
-func (a *accountState) heldFromWithdrawal(currency string, now time.Time) decimal.Decimal {
+func (a *Account) HeldFromWithdrawal(currency string, now time.Time) decimal.Decimal {
 	var sum decimal.Decimal
 	for _, p := range a.parts {
-		if h, ok := p.(withdrawalHold); ok {
-			sum = sum.Add(h.heldFromWithdrawal(currency, now))
+		if h, ok := p.(WithdrawalHold); ok {
+			sum = sum.Add(h.HeldFromWithdrawal(currency, now))
 		}
 	}
 	return sum
@@ -92,10 +89,11 @@ func (a *accountState) heldFromWithdrawal(currency string, now time.Time) decima
 // remarkLimit bounds an ops remark (characters).
 const remarkLimit = 500
 
-func cleanRemark(s string) (string, *Error) {
+// CleanRemark trims an ops remark and refuses one over remarkLimit characters.
+func CleanRemark(s string) (string, *Error) {
 	s = strings.TrimSpace(s)
 	if len([]rune(s)) > remarkLimit {
-		return "", invalid(KeyInvalidRequest)
+		return "", Invalid(KeyInvalidRequest)
 	}
 	return s, nil
 }

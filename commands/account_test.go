@@ -74,7 +74,7 @@ func TestDecideDepositRequest(t *testing.T) {
 			if tc.mod != nil {
 				tc.mod(&r)
 			}
-			evs, err := decideDepositRequest(newAccountState("m1"), r)
+			evs, err := decideDepositRequest(NewAccount("m1"), r)
 			wantKey(t, err, tc.key)
 			if err != nil {
 				if e, _ := AsError(err); e.Kind != tc.kind {
@@ -113,7 +113,7 @@ func TestDepositProofBacksOneDeposit(t *testing.T) {
 	ch.Window = events.TimeWindow{AlwaysOpen: true}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			a := build(newAccountState("m1"), nil, tc.prior...)
+			a := build(NewAccount("m1"), nil, tc.prior...)
 			evs, err := decideDepositRequest(a, depositRequest{
 				in:     DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: "f1", ChannelPassword: "8888"},
 				member: memberFacts{registered: true, ownsProof: true}, channel: &ch, now: t0,
@@ -147,7 +147,7 @@ func TestOrderNumbers(t *testing.T) {
 		t.Errorf("order number %q", n)
 	}
 	// A taken number moves on to the next candidate.
-	a := build(newAccountState("m1"), nil, events.DepositRequested{OrderNo: n0, Currency: "TWD", Amount: decimal.NewFromInt(5000)})
+	a := build(NewAccount("m1"), nil, events.DepositRequested{OrderNo: n0, Currency: "TWD", Amount: decimal.NewFromInt(5000)})
 	ch := bank
 	ch.Window = events.TimeWindow{AlwaysOpen: true}
 	evs, err := decideDepositRequest(a, depositRequest{
@@ -163,7 +163,7 @@ func TestOrderNumbers(t *testing.T) {
 
 func TestReviewDeposit(t *testing.T) {
 	req := events.DepositRequested{OrderNo: "D1", Currency: "TWD", Amount: decimal.RequireFromString("5000.50")}
-	pending := func() *accountState { return build(newAccountState("m1"), nil, req) }
+	pending := func() *Account { return build(NewAccount("m1"), nil, req) }
 
 	evs, err := decideApproveDeposit(pending(), "D1", "")
 	if err != nil {
@@ -179,7 +179,7 @@ func TestReviewDeposit(t *testing.T) {
 	}
 
 	approved := build(pending(), nil, ap)
-	if b := approved.balances["TWD"]; !b.Available.Equal(req.Amount) || !b.Frozen.IsZero() {
+	if b := approved.Balances["TWD"]; !b.Available.Equal(req.Amount) || !b.Frozen.IsZero() {
 		t.Fatalf("balance after approval %+v", b)
 	}
 	if b := approved.snapshot().(map[string]Balance); !b["TWD"].Available.Equal(req.Amount) {
@@ -188,7 +188,7 @@ func TestReviewDeposit(t *testing.T) {
 
 	tests := []struct {
 		name    string
-		a       *accountState
+		a       *Account
 		approve bool
 		order   string
 		key     string
@@ -216,8 +216,8 @@ func TestReviewDeposit(t *testing.T) {
 		})
 	}
 	rejected := build(pending(), nil, events.DepositRejected{OrderNo: "D1", Remark: "no"})
-	if len(rejected.balances) != 0 {
-		t.Fatalf("a rejection moved money: %v", rejected.balances)
+	if len(rejected.Balances) != 0 {
+		t.Fatalf("a rejection moved money: %v", rejected.Balances)
 	}
 }
 
@@ -306,7 +306,7 @@ func TestKinds(t *testing.T) {
 			t.Errorf("%v: %d, want %d", k, k.HTTPStatus(), status)
 		}
 	}
-	var err error = unavailable(errCodeTaken)
+	var err error = Unavailable(errCodeTaken)
 	if e, ok := AsError(err); !ok || e.Key != KeySystemBusy || e.Error() == "" {
 		t.Fatalf("AsError: %v", err)
 	}

@@ -4,12 +4,11 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
-
-	"github.com/lotbook/lotbook/events"
 )
 
 // The places where capabilities meet on the write side: which aggregate a stream holds, the parts
@@ -20,19 +19,19 @@ import (
 type streamKind struct {
 	prefix string                // "account-": the stream name is prefix + id
 	name   string                // a single stream ("config"), when prefix is empty
-	state  func(id string) state // a new, empty aggregate of the stream
+	state  func(id string) State // a new, empty aggregate of the stream
 }
 
 var streamKinds []streamKind
 
-// registerStreams declares the aggregate of every stream named prefix + id.
-func registerStreams(prefix string, newState func(id string) state) {
+// RegisterStreams declares the aggregate of every stream named prefix + id.
+func RegisterStreams(prefix string, newState func(id string) State) {
 	registerStreamKind(streamKind{prefix: prefix, state: newState})
 }
 
-// registerStream declares the aggregate of the one stream called name.
-func registerStream(name string, newState func() state) {
-	registerStreamKind(streamKind{name: name, state: func(string) state { return newState() }})
+// RegisterStream declares the aggregate of the one stream called name.
+func RegisterStream(name string, newState func() State) {
+	registerStreamKind(streamKind{name: name, state: func(string) State { return newState() }})
 }
 
 func registerStreamKind(k streamKind) {
@@ -46,7 +45,7 @@ func registerStreamKind(k streamKind) {
 }
 
 // stateFor is a new, empty aggregate of a stream, as its registration says.
-func stateFor(stream string) state {
+func stateFor(stream string) State {
 	for _, k := range streamKinds {
 		switch {
 		case k.prefix == "" && stream == k.name:
@@ -58,70 +57,101 @@ func stateFor(stream string) state {
 	panic("commands: no aggregate for stream " + stream)
 }
 
-// accountPart is one capability's part of an account aggregate: its own state, evolved from
+// AccountPart is one capability's part of an account aggregate: its own state, evolved from
 // every event of the account stream (the part ignores the events that are not its own). Its
-// decisions are functions of the capability that reach the part through its partKey.
-type accountPart interface {
-	apply(r events.RecordedEvent, p events.Payload)
-}
+// decisions are functions of the capability that reach the part through its PartKey.
+type AccountPart = State
 
-// orderHolder is a part that issues order numbers; an account's new order number must be free in
+// MemberPart is one capability's part of a member aggregate (stream member-<id>), as
+// AccountPart is of an account: identity's submissions and cards, favourites' list.
+type MemberPart = State
+
+// OrderHolder is a part that issues order numbers; an account's new order number must be free in
 // all of them.
-type orderHolder interface {
-	holdsOrder(orderNo string) bool
+type OrderHolder interface {
+	HoldsOrder(orderNo string) bool
 }
 
-// withdrawalHold is a part that keeps some of the available cash from being withdrawn (sale
+// WithdrawalHold is a part that keeps some of the available cash from being withdrawn (sale
 // proceeds before settlement, say).
-type withdrawalHold interface {
-	heldFromWithdrawal(currency string, now time.Time) decimal.Decimal
+type WithdrawalHold interface {
+	HeldFromWithdrawal(currency string, now time.Time) decimal.Decimal
 }
 
-// accountLedger is what every part may know of its account: the member and the member's ledger
+// Ledger is what every part may know of its account: the member and the member's ledger
 // accounts.
-type accountLedger struct {
-	memberID  string
-	available string
-	frozen    string
+type Ledger struct {
+	MemberID  string
+	Available string // the member's available cash account (events.MemberAvailable)
+	Frozen    string // the member's frozen cash account (events.MemberFrozen)
 }
 
-// partSpec is a registered part: its name and constructor.
-type partSpec struct {
-	name    string
-	newPart func(l accountLedger) accountPart
+// partSpecs are the registered parts of one kind of composed aggregate, in registration order:
+// their names and constructors (given what the shell tells its parts, L).
+type partSpecs[L any] struct {
+	shell string
+	names []string
+	news  []func(L) State
 }
 
-var accountParts []partSpec
+var (
+	accountParts = &partSpecs[Ledger]{shell: "account"}
+	memberParts  = &partSpecs[string]{shell: "member"}
+)
 
-// partKey reaches a registered part of an account with its own type.
-type partKey[P accountPart] struct{ index int }
-
-// registerAccountPart adds a part to every account; the key it returns is the part's typed
-// accessor. Called at package initialisation, once per part.
-func registerAccountPart[P accountPart](name string, newPart func(l accountLedger) P) partKey[P] {
-	for _, s := range accountParts {
-		if s.name == name {
-			panic("commands: account part " + name + " registered twice")
-		}
+// add registers a part and returns its index in every new aggregate's parts.
+func (ps *partSpecs[L]) add(name string, newPart func(L) State) int {
+	if slices.Contains(ps.names, name) {
+		panic("commands: " + ps.shell + " part " + name + " registered twice")
 	}
-	accountParts = append(accountParts, partSpec{name: name, newPart: func(l accountLedger) accountPart { return newPart(l) }})
-	return partKey[P]{index: len(accountParts) - 1}
+	ps.names, ps.news = append(ps.names, name), append(ps.news, newPart)
+	return len(ps.news) - 1
 }
 
-// of is the part in account a.
-func (k partKey[P]) of(a *accountState) P { return a.parts[k.index].(P) }
+// build is a new aggregate's parts.
+func (ps *partSpecs[L]) build(l L) []State {
+	out := make([]State, len(ps.news))
+	for i, newPart := range ps.news {
+		out[i] = newPart(l)
+	}
+	return out
+}
+
+// PartKey reaches a registered part of an account with its own type.
+type PartKey[P AccountPart] struct{ index int }
+
+// RegisterAccountPart adds a part to every account; the key it returns is the part's typed
+// accessor. Called at package initialisation, once per part.
+func RegisterAccountPart[P AccountPart](name string, newPart func(l Ledger) P) PartKey[P] {
+	return PartKey[P]{index: accountParts.add(name, func(l Ledger) State { return newPart(l) })}
+}
+
+// Of is the part in account a.
+func (k PartKey[P]) Of(a *Account) P { return a.parts[k.index].(P) }
+
+// MemberPartKey reaches a registered part of a member with its own type.
+type MemberPartKey[P MemberPart] struct{ index int }
+
+// RegisterMemberPart adds a part to every member aggregate, given the member's id; the key it
+// returns is the part's typed accessor. Called at package initialisation, once per part.
+func RegisterMemberPart[P MemberPart](name string, newPart func(memberID string) P) MemberPartKey[P] {
+	return MemberPartKey[P]{index: memberParts.add(name, func(id string) State { return newPart(id) })}
+}
+
+// Of is the part in member m.
+func (k MemberPartKey[P]) Of(m *Member) P { return m.parts[k.index].(P) }
 
 // orderNumber is the n-th candidate order number of a command under a capability's prefix: the
 // prefix, the date in Asia/Taipei, and 16 digits derived from the member and the command id. Deterministic, so a retried command proposes
 // the same number; 10^16 numbers a day make a collision between members negligible, and within
-// one account the next candidate is taken (accountState.freeOrderNo).
+// one account the next candidate is taken (Account.FreeOrderNo).
 func orderNumber(prefix, memberID, commandID string, day time.Time, n int) string {
 	sum := sha256.Sum256([]byte(memberID + "\x00" + commandID + "\x00" + fmt.Sprint(n)))
 	x := binary.BigEndian.Uint64(sum[:8]) % 10_000_000_000_000_000
-	return fmt.Sprintf("%s%s%016d", prefix, day.In(taipei).Format("20060102"), x)
+	return fmt.Sprintf("%s%s%016d", prefix, day.In(Taipei).Format("20060102"), x)
 }
 
-// orderNumbers is command c's candidate order numbers for the member under prefix.
-func (c cmd) orderNumbers(prefix, memberID string) func(n int) string {
-	return func(n int) string { return orderNumber(prefix, memberID, c.CommandID, c.now, n) }
+// OrderNumbers is command c's candidate order numbers for the member under prefix.
+func (c Cmd) OrderNumbers(prefix, memberID string) func(n int) string {
+	return func(n int) string { return orderNumber(prefix, memberID, c.CommandID, c.Now, n) }
 }

@@ -11,10 +11,10 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// state is an aggregate's state; apply is its evolve function, fed every event of the stream in
+// State is an aggregate's state; apply is its evolve function, fed every event of the stream in
 // order (the recorded event carries metadata such as the server time).
-type state interface {
-	apply(r events.RecordedEvent, p events.Payload)
+type State interface {
+	Apply(r events.RecordedEvent, p events.Payload)
 }
 
 // snapshotter is a state that keeps, per command, a copy of what the command's answer reports
@@ -23,36 +23,36 @@ type snapshotter interface {
 	snapshot() any
 }
 
-// record is what one command wrote to one stream: enough to give the same answer again.
-type record struct {
-	payloads []events.Payload
-	position int64  // global position of the command's last event in the stream
-	snapshot any    // state snapshot after that event, when the state keeps one
-	binding  string // the command's binding (cmd.binding), from its first event's metadata
+// Record is what one command wrote to one stream: enough to give the same answer again.
+type Record struct {
+	Payloads []events.Payload
+	Position int64  // global position of the command's last event in the stream
+	Snapshot any    // state snapshot after that event, when the state keeps one
+	binding  string // the command's binding (Cmd.binding), from its first event's metadata
 }
 
-// entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
+// Entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
 // this process, so conflicts only come from other processes; the store's expected-version check
 // stays the guard.
-type entry struct {
+type Entry struct {
 	mu       sync.Mutex
 	stream   string
 	version  int64 // events applied
 	position int64 // global position of the last event applied
-	st       state
-	seen     map[string]*record // command id -> what it wrote here; read through replay
+	st       State
+	seen     map[string]*Record // command id -> what it wrote here; read through replay
 	checked  time.Time          // when it last caught up with the store (zero: never)
 }
 
-func newEntry(stream string) *entry {
-	return &entry{stream: stream, st: stateFor(stream), seen: map[string]*record{}}
+func newEntry(stream string) *Entry {
+	return &Entry{stream: stream, st: stateFor(stream), seen: map[string]*Record{}}
 }
 
-// replay is what command c already wrote to this stream, if anything. Events of c's id that
+// Replay is what command c already wrote to this stream, if anything. Events of c's id that
 // another command wrote (another binding) answer key-reused: nothing of theirs may decide or
 // answer c. Events from before bindings were stored answer only callers that send no request
 // fingerprint (internal callers with deterministic ids, retried across an upgrade).
-func (e *entry) replay(c cmd) (*record, error) {
+func (e *Entry) Replay(c Cmd) (*Record, error) {
 	rec := e.seen[c.CommandID]
 	switch {
 	case rec == nil:
@@ -60,7 +60,7 @@ func (e *entry) replay(c cmd) (*record, error) {
 	case rec.binding == c.binding, rec.binding == "" && c.Request == "":
 		return rec, nil
 	}
-	return nil, keyReused()
+	return nil, KeyReused()
 }
 
 // cache keeps the most recently used aggregates. An entry evicted while a command holds it
@@ -68,18 +68,18 @@ func (e *entry) replay(c cmd) (*record, error) {
 // and the entry it creates one step, so that two loads of a stream share one entry.
 type cache struct {
 	mu sync.Mutex
-	m  *simplelru.LRU[string, *entry]
+	m  *simplelru.LRU[string, *Entry]
 }
 
 func newCache(capacity int) *cache {
-	m, err := simplelru.NewLRU[string, *entry](capacity, nil)
+	m, err := simplelru.NewLRU[string, *Entry](capacity, nil)
 	if err != nil {
 		panic(fmt.Sprintf("commands: cache of %d aggregates: %v", capacity, err)) // New passes a positive size
 	}
 	return &cache{m: m}
 }
 
-func (c *cache) get(stream string) *entry {
+func (c *cache) get(stream string) *Entry {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e, ok := c.m.Get(stream); ok {
@@ -91,7 +91,7 @@ func (c *cache) get(stream string) *entry {
 }
 
 // drop forgets a stream whose cached state can no longer be trusted.
-func (c *cache) drop(e *entry) {
+func (c *cache) drop(e *Entry) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if cur, ok := c.m.Peek(e.stream); ok && cur == e {
@@ -110,7 +110,7 @@ func (c *cache) len() int {
 // than fresh ago (or, with fresh < 0, ever). The caller unlocks e.mu. Inside this process every write
 // to a stream goes through its entry (execute catches up after appending), so a cached entry
 // misses only other processes' writes. caught tells whether it read the store just now.
-func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Duration) (e *entry, caught bool, err error) {
+func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Duration) (e *Entry, caught bool, err error) {
 	e = s.cache.get(stream)
 	e.mu.Lock()
 	if !e.checked.IsZero() && (fresh < 0 || time.Since(e.checked) < fresh) {
@@ -123,31 +123,31 @@ func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Dura
 	return e, true, nil
 }
 
-func (s *Service) catchUp(ctx context.Context, e *entry) error {
+func (s *Service) catchUp(ctx context.Context, e *Entry) error {
 	recs, err := s.store.ReadStream(ctx, e.stream, e.version)
 	if err != nil {
-		return unavailable(fmt.Errorf("read %s after v%d: %w", e.stream, e.version, err))
+		return Unavailable(fmt.Errorf("read %s after v%d: %w", e.stream, e.version, err))
 	}
 	for _, r := range recs {
 		p, err := events.DecodeRecorded(r)
 		if err != nil {
 			// The state may be half applied: start this stream over next time.
 			s.cache.drop(e)
-			e.version, e.position, e.st, e.seen, e.checked = 0, 0, stateFor(e.stream), map[string]*record{}, time.Time{}
-			return unavailable(err)
+			e.version, e.position, e.st, e.seen, e.checked = 0, 0, stateFor(e.stream), map[string]*Record{}, time.Time{}
+			return Unavailable(err)
 		}
-		e.st.apply(r, p)
+		e.st.Apply(r, p)
 		e.version, e.position = r.Version, r.Position
 		if id := r.Metadata.CommandID; id != "" {
 			rec := e.seen[id]
 			if rec == nil {
-				rec = &record{binding: r.Metadata.Request}
+				rec = &Record{binding: r.Metadata.Request}
 				e.seen[id] = rec
 			}
-			rec.payloads = append(rec.payloads, p)
-			rec.position = r.Position
+			rec.Payloads = append(rec.Payloads, p)
+			rec.Position = r.Position
 			if sn, ok := e.st.(snapshotter); ok {
-				rec.snapshot = sn.snapshot()
+				rec.Snapshot = sn.snapshot()
 			}
 		}
 	}
@@ -162,9 +162,9 @@ func (s *Service) catchUp(ctx context.Context, e *entry) error {
 // most reads of the streams every deposit looks at (config, and the member's own).
 const viewFresh = 20 * time.Millisecond
 
-// view runs f on a stream's state under its lock, caught up within viewFresh, to read facts
+// View runs f on a stream's state under its lock, caught up within viewFresh, to read facts
 // another stream's decision needs.
-func view[S state, T any](ctx context.Context, s *Service, stream string, f func(st S, e *entry) T) (T, error) {
+func View[S State, T any](ctx context.Context, s *Service, stream string, f func(st S, e *Entry) T) (T, error) {
 	var zero T
 	e, _, err := s.loadWithin(ctx, stream, viewFresh)
 	if err != nil {

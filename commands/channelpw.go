@@ -38,7 +38,7 @@ func newVerifiedMemo() *verifiedMemo {
 }
 
 // check answers verify(stored, password), from the memo when it succeeded before.
-func (v *verifiedMemo) check(stored, password string, verify verifier) bool {
+func (v *verifiedMemo) check(stored, password string, verify Verifier) bool {
 	m := hmac.New(sha256.New, v.key)
 	m.Write([]byte(stored))
 	m.Write([]byte{0})

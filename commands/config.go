@@ -19,14 +19,14 @@ type configState struct {
 	wOrder      []string // withdrawal channel ids in the order first defined
 }
 
-func init() { registerStream(events.ConfigStream, func() state { return newConfigState() }) }
+func init() { RegisterStream(events.ConfigStream, func() State { return newConfigState() }) }
 
 func newConfigState() *configState {
 	return &configState{channels: map[string]events.DepositChannelConfigured{}, site: map[string]string{},
 		withdrawals: map[string]events.WithdrawalChannelConfigured{}}
 }
 
-func (c *configState) apply(_ events.RecordedEvent, p events.Payload) {
+func (c *configState) Apply(_ events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.DepositChannelConfigured:
 		c.channels[e.ID] = e
@@ -44,7 +44,7 @@ func (c *configState) apply(_ events.RecordedEvent, p events.Payload) {
 // nothing. password is the channel password given ("" keeps the current one) and newHash its
 // fresh argon2id hash: salted, it differs every time, so the current hash stays when it already
 // matches password, unless it is of the old unsalted kind, which a given password replaces.
-func decideConfigureChannel(c *configState, ch events.DepositChannelConfigured, password, newHash string, verify verifier) ([]events.Payload, error) {
+func decideConfigureChannel(c *configState, ch events.DepositChannelConfigured, password, newHash string, verify Verifier) ([]events.Payload, error) {
 	old, exists := c.channels[ch.ID]
 	switch {
 	case password == "" && exists:
@@ -82,9 +82,9 @@ type inviteState struct {
 	memberID string
 }
 
-func init() { registerStreams(events.InviteStream(""), func(string) state { return &inviteState{} }) }
+func init() { RegisterStreams(events.InviteStream(""), func(string) State { return &inviteState{} }) }
 
-func (i *inviteState) apply(_ events.RecordedEvent, p events.Payload) {
+func (i *inviteState) Apply(_ events.RecordedEvent, p events.Payload) {
 	if e, ok := p.(events.InviteCodeIssued); ok && !i.issued {
 		i.issued, i.memberID = true, e.MemberID
 	}
@@ -149,9 +149,9 @@ func (c *configState) withdrawalChannel() (*events.WithdrawalChannelConfigured, 
 		}
 	}
 	if len(c.wOrder) == 0 {
-		return nil, notFound(KeyChannelNotFound)
+		return nil, NotFound(KeyChannelNotFound)
 	}
-	return nil, rule(KeyChannelClosed)
+	return nil, Rule(KeyChannelClosed)
 }
 
 // decideConfigureWithdrawalChannel defines or redefines a withdrawal channel; the same

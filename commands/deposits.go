@@ -27,47 +27,47 @@ type depositRequest struct {
 	cal     window.Calendar
 	orderNo func(n int) string // the n-th candidate order number
 	// channelPassword checks the given password against the channel's stored hash.
-	channelPassword verifier
+	channelPassword Verifier
 }
 
 // decideDepositRequest applies the spec's deposit rules in this order: the member's state, the
 // channel, the amount and its limits, the time window, the proof, the channel password.
-func decideDepositRequest(a *accountState, r depositRequest) ([]events.Payload, error) {
+func decideDepositRequest(a *Account, r depositRequest) ([]events.Payload, error) {
 	switch {
 	case !r.member.registered:
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	case r.member.disabled:
-		return nil, forbidden(KeyAccountDisabled)
+		return nil, Forbidden(KeyAccountDisabled)
 	case r.member.frozen:
-		return nil, forbidden(KeyAccountFrozen)
+		return nil, Forbidden(KeyAccountFrozen)
 	}
 	ch := r.channel
 	if ch == nil {
-		return nil, notFound(KeyChannelNotFound)
+		return nil, NotFound(KeyChannelNotFound)
 	}
 	if !ch.Enabled {
-		return nil, rule(KeyChannelClosed)
+		return nil, Rule(KeyChannelClosed)
 	}
 	amount, err := channelAmount(r.in.Amount, ch.Currency, ch.Min, ch.Max)
 	if err != nil {
 		return nil, err
 	}
 	if !window.Open(ch.Window, r.now, r.cal) {
-		return nil, rule(KeyDepositWindowClosed)
+		return nil, Rule(KeyDepositWindowClosed)
 	}
 	if r.in.ProofFileID == "" {
-		return nil, invalid(KeyDepositProofRequired)
+		return nil, Invalid(KeyDepositProofRequired)
 	}
 	if !r.member.ownsProof {
-		return nil, notFound(KeyFileNotFound)
+		return nil, NotFound(KeyFileNotFound)
 	}
-	if fundsPart.of(a).proofBacksDeposit(r.in.ProofFileID) {
-		return nil, rule(KeyDepositProofUsed)
+	if fundsPart.Of(a).proofBacksDeposit(r.in.ProofFileID) {
+		return nil, Rule(KeyDepositProofUsed)
 	}
 	if ch.PasswordHash != "" && !r.channelPassword(ch.PasswordHash, r.in.ChannelPassword) {
-		return nil, rule(KeyChannelPasswordWrong)
+		return nil, Rule(KeyChannelPasswordWrong)
 	}
-	orderNo := a.freeOrderNo(r.orderNo)
+	orderNo := a.FreeOrderNo(r.orderNo)
 	return []events.Payload{events.DepositRequested{
 		OrderNo:     orderNo,
 		ChannelID:   ch.ID,
@@ -90,23 +90,23 @@ func (f *funds) proofBacksDeposit(fileID string) bool {
 func pendingOrder(orders map[string]*reviewOrder, orderNo string) (*reviewOrder, error) {
 	o := orders[orderNo]
 	if o == nil {
-		return nil, notFound(KeyOrderNotFound)
+		return nil, NotFound(KeyOrderNotFound)
 	}
 	if o.status != events.ReviewPending {
-		return nil, rule(KeyOrderNotPending)
+		return nil, Rule(KeyOrderNotPending)
 	}
 	return o, nil
 }
 
 // decideApproveDeposit credits the member from bank clearing.
-func decideApproveDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	d, err := pendingOrder(fundsPart.of(a).deposits, orderNo)
+func decideApproveDeposit(a *Account, orderNo, remark string) ([]events.Payload, error) {
+	d, err := pendingOrder(fundsPart.Of(a).deposits, orderNo)
 	if err != nil {
 		return nil, err
 	}
-	postings := events.Transfer(events.HouseBankClearing, a.available, d.currency, d.amount)
+	postings := events.Transfer(events.HouseBankClearing, a.Available, d.currency, d.amount)
 	if err := events.CheckBalanced(postings); err != nil {
-		return nil, unavailable(fmt.Errorf("deposit %s: %w", orderNo, err))
+		return nil, Unavailable(fmt.Errorf("deposit %s: %w", orderNo, err))
 	}
 	return []events.Payload{events.DepositApproved{
 		OrderNo: orderNo, Currency: d.currency, Amount: d.amount, Remark: remark, Postings: postings,
@@ -114,8 +114,8 @@ func decideApproveDeposit(a *accountState, orderNo, remark string) ([]events.Pay
 }
 
 // decideRejectDeposit closes the deposit without moving money; the remark tells the member why.
-func decideRejectDeposit(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	if _, err := pendingOrder(fundsPart.of(a).deposits, orderNo); err != nil {
+func decideRejectDeposit(a *Account, orderNo, remark string) ([]events.Payload, error) {
+	if _, err := pendingOrder(fundsPart.Of(a).deposits, orderNo); err != nil {
 		return nil, err
 	}
 	return []events.Payload{events.DepositRejected{OrderNo: orderNo, Remark: remark}}, nil

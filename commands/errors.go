@@ -88,17 +88,26 @@ func AsError(err error) (*Error, bool) {
 
 func refuse(k Kind, key string) *Error { return &Error{Kind: k, Key: key} }
 
-func invalid(key string) *Error     { return refuse(KindInvalid, key) }
-func rule(key string) *Error        { return refuse(KindRule, key) }
-func forbidden(key string) *Error   { return refuse(KindForbidden, key) }
-func notFound(key string) *Error    { return refuse(KindNotFound, key) }
-func tooFrequent(key string) *Error { return refuse(KindRateLimited, key) }
+// Invalid refuses with key (400): the request or a field breaks its rule.
+func Invalid(key string) *Error { return refuse(KindInvalid, key) }
 
-// keyReused refuses a command whose id another command already used.
-func keyReused() *Error { return refuse(KindConflict, KeyIdempotencyKeyReused) }
+// Rule refuses with key (422), see Invalid.
+func Rule(key string) *Error { return refuse(KindRule, key) }
 
-// unavailable wraps a store or internal failure; the member sees system_busy.
-func unavailable(err error) *Error {
+// Forbidden refuses with key (403), see Invalid.
+func Forbidden(key string) *Error { return refuse(KindForbidden, key) }
+
+// NotFound refuses with key (404), see Invalid.
+func NotFound(key string) *Error { return refuse(KindNotFound, key) }
+
+// TooFrequent refuses with key (429), see Invalid.
+func TooFrequent(key string) *Error { return refuse(KindRateLimited, key) }
+
+// KeyReused refuses a command whose id another command already used.
+func KeyReused() *Error { return refuse(KindConflict, KeyIdempotencyKeyReused) }
+
+// Unavailable wraps a store or internal failure; the member sees system_busy.
+func Unavailable(err error) *Error {
 	return &Error{Kind: KindUnavailable, Key: KeySystemBusy, Err: err}
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// execute runs one command against one stream: load, return the earlier record if this command
+// Execute runs one command against one stream: load, return the earlier record if this command
 // already wrote here (key-reused if another command wrote under its id), else decide and append
 // with the loaded version. On a write conflict it
 // reloads and decides again, at most maxAttempts times, then answers system_busy. After an
@@ -25,7 +25,7 @@ import (
 //
 // decide returns the events to append; none means nothing changes, and the record then carries
 // only the stream's current position.
-func execute[S state](ctx context.Context, s *Service, c cmd, stream string, decide func(st S) ([]events.Payload, error)) (*record, error) {
+func Execute[S State](ctx context.Context, s *Service, c Cmd, stream string, decide func(st S) ([]events.Payload, error)) (*Record, error) {
 	for attempt := 1; ; attempt++ {
 		fresh := time.Duration(-1) // any entry that ever caught up: the append checks it
 		if attempt > 1 {
@@ -35,7 +35,7 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 		if err != nil {
 			return nil, err
 		}
-		if rec, err := e.replay(c); rec != nil || err != nil {
+		if rec, err := e.Replay(c); rec != nil || err != nil {
 			e.mu.Unlock()
 			return rec, err
 		}
@@ -47,7 +47,7 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 				return nil, cerr
 			}
 			if e.version != v {
-				if rec, err := e.replay(c); rec != nil || err != nil {
+				if rec, err := e.Replay(c); rec != nil || err != nil {
 					e.mu.Unlock()
 					return rec, err
 				}
@@ -59,9 +59,9 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 			return nil, err
 		}
 		if len(payloads) == 0 {
-			rec := &record{position: e.position}
+			rec := &Record{Position: e.position}
 			if sn, ok := e.st.(snapshotter); ok {
-				rec.snapshot = sn.snapshot()
+				rec.Snapshot = sn.snapshot()
 			}
 			e.mu.Unlock()
 			return rec, nil
@@ -69,7 +69,7 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 		data, err := encode(c, stream, payloads)
 		if err != nil {
 			e.mu.Unlock()
-			return nil, unavailable(err)
+			return nil, Unavailable(err)
 		}
 		_, err = s.store.Append(ctx, stream, e.version, data)
 		if errors.Is(err, events.ErrWrongExpectedVersion) {
@@ -77,31 +77,31 @@ func execute[S state](ctx context.Context, s *Service, c cmd, stream string, dec
 			s.conflicts.Add(1)
 			if attempt >= s.maxAttempts {
 				s.log.WarnContext(ctx, "command gave up after write conflicts", "stream", stream, "command", c.CommandID, "attempts", attempt)
-				return nil, unavailable(fmt.Errorf("%s: %d write conflicts", stream, attempt))
+				return nil, Unavailable(fmt.Errorf("%s: %d write conflicts", stream, attempt))
 			}
 			if err := backoff(ctx, attempt); err != nil {
-				return nil, unavailable(err)
+				return nil, Unavailable(err)
 			}
 			continue
 		}
 		if err != nil {
 			e.mu.Unlock()
 			s.log.ErrorContext(ctx, "append failed", "stream", stream, "command", c.CommandID, "err", err)
-			return nil, unavailable(fmt.Errorf("append to %s: %w", stream, err))
+			return nil, Unavailable(fmt.Errorf("append to %s: %w", stream, err))
 		}
 		err = s.catchUp(ctx, e)
-		var rec *record
+		var rec *Record
 		if err == nil {
 			// Another command that reused the id may have written it first (its events' ids
 			// are ours, so the store kept its events, not ours).
-			rec, err = e.replay(c)
+			rec, err = e.Replay(c)
 		}
 		e.mu.Unlock()
 		if err != nil {
 			return nil, err
 		}
 		if rec == nil {
-			return nil, unavailable(fmt.Errorf("%s: appended events of %s not found on read-back", stream, c.CommandID))
+			return nil, Unavailable(fmt.Errorf("%s: appended events of %s not found on read-back", stream, c.CommandID))
 		}
 		return rec, nil
 	}
@@ -122,14 +122,14 @@ func backoff(ctx context.Context, attempt int) error {
 
 // encode turns payloads into EventData with ids derived from the command id, so that a retried
 // command re-appends the same ids and the store writes it once.
-func encode(c cmd, stream string, payloads []events.Payload) ([]events.EventData, error) {
+func encode(c Cmd, stream string, payloads []events.Payload) ([]events.EventData, error) {
 	md := events.Metadata{
 		CommandID:     c.CommandID,
 		Actor:         c.Actor,
 		CorrelationID: c.CorrelationID,
 		CausationID:   c.CommandID,
 		Request:       c.binding,
-		ServerTime:    c.now,
+		ServerTime:    c.Now,
 	}
 	out := make([]events.EventData, len(payloads))
 	for i, p := range payloads {

@@ -53,9 +53,9 @@ type funds struct {
 }
 
 // fundsPart reaches an account's funds.
-var fundsPart = registerAccountPart("funds", newFunds)
+var fundsPart = RegisterAccountPart("funds", newFunds)
 
-func newFunds(accountLedger) *funds {
+func newFunds(Ledger) *funds {
 	return &funds{deposits: map[string]*reviewOrder{}, proofs: map[string]string{}, withdrawals: map[string]*reviewOrder{},
 		quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
 }
@@ -67,11 +67,11 @@ func reviewed(orders map[string]*reviewOrder, orderNo, status string) {
 	}
 }
 
-func (f *funds) holdsOrder(no string) bool {
+func (f *funds) HoldsOrder(no string) bool {
 	return f.deposits[no] != nil || f.withdrawals[no] != nil || f.exchanges[no]
 }
 
-func (f *funds) apply(r events.RecordedEvent, p events.Payload) {
+func (f *funds) Apply(r events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.DepositRequested:
 		f.deposits[e.OrderNo] = &reviewOrder{currency: e.Currency, amount: e.Amount, status: events.ReviewPending}
@@ -113,11 +113,11 @@ func channelAmount(s, currency string, lo, hi decimal.Decimal) (decimal.Decimal,
 	amount, err := money.ParseAmount(s, currency)
 	switch {
 	case err != nil:
-		return decimal.Zero, invalid(err.Error())
+		return decimal.Zero, Invalid(err.Error())
 	case amount.LessThan(lo):
-		return decimal.Zero, rule(KeyAmountBelowMinimum)
+		return decimal.Zero, Rule(KeyAmountBelowMinimum)
 	case amount.GreaterThan(hi):
-		return decimal.Zero, rule(KeyAmountAboveMaximum)
+		return decimal.Zero, Rule(KeyAmountAboveMaximum)
 	}
 	return amount, nil
 }
@@ -141,12 +141,12 @@ func (f *funds) pendingOperation() bool {
 // withdrawal decision and the withdraw screen use: the available cash (frozen funds are not in it)
 // less what other parts hold from withdrawal (sale proceeds that have not settled, T+2, can be
 // traded with at once but not withdrawn); nothing while a loan is unpaid.
-func withdrawable(a *accountState, currency string, now time.Time) decimal.Decimal {
-	avail := a.balances[currency].Available
-	if fundsPart.of(a).unpaidLoan() {
+func withdrawable(a *Account, currency string, now time.Time) decimal.Decimal {
+	avail := a.Balances[currency].Available
+	if fundsPart.Of(a).unpaidLoan() {
 		return decimal.Zero
 	}
-	held := a.heldFromWithdrawal(currency, now)
+	held := a.HeldFromWithdrawal(currency, now)
 	if held.IsZero() {
 		return avail
 	}
@@ -167,13 +167,13 @@ func (f *funds) creditChange(reason, ref, by string) []events.Payload {
 }
 
 // withCredit adds the credit-score change that a deposit decision makes under the published rule.
-func withCredit(decide func(a *accountState, orderNo, remark string) ([]events.Payload, error), reason, by string) func(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	return func(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+func withCredit(decide func(a *Account, orderNo, remark string) ([]events.Payload, error), reason, by string) func(a *Account, orderNo, remark string) ([]events.Payload, error) {
+	return func(a *Account, orderNo, remark string) ([]events.Payload, error) {
 		evs, err := decide(a, orderNo, remark)
 		if err != nil {
 			return nil, err
 		}
-		return append(evs, fundsPart.of(a).creditChange(reason, orderNo, by)...), nil
+		return append(evs, fundsPart.Of(a).creditChange(reason, orderNo, by)...), nil
 	}
 }
 
@@ -199,21 +199,21 @@ type withdrawalRequest struct {
 // the fund password set, the card, the channel's limits and window, the fund password itself,
 // then the account: not too frequent, nothing else pending, the credit score, no unpaid loan,
 // enough withdrawable cash. The amount moves from available to frozen.
-func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Payload, error) {
+func decideWithdrawalRequest(a *Account, r withdrawalRequest) ([]events.Payload, error) {
 	m := r.member
 	switch {
 	case !m.registered:
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	case m.disabled:
-		return nil, forbidden(KeyAccountDisabled)
+		return nil, Forbidden(KeyAccountDisabled)
 	case m.frozen:
-		return nil, forbidden(KeyAccountFrozen)
+		return nil, Forbidden(KeyAccountFrozen)
 	case m.banned:
-		return nil, forbidden(KeyWithdrawalBanned)
+		return nil, Forbidden(KeyWithdrawalBanned)
 	case !m.fundSet:
-		return nil, rule(KeyFundPasswordNotSet)
+		return nil, Rule(KeyFundPasswordNotSet)
 	case m.card == nil:
-		return nil, notFound(KeyCardNotFound)
+		return nil, NotFound(KeyCardNotFound)
 	case r.channel == nil:
 		return nil, r.channelErr
 	}
@@ -223,52 +223,52 @@ func decideWithdrawalRequest(a *accountState, r withdrawalRequest) ([]events.Pay
 		return nil, err
 	}
 	if !window.Open(ch.Window, r.now, r.cal) {
-		return nil, rule(KeyWithdrawWindowClosed)
+		return nil, Rule(KeyWithdrawWindowClosed)
 	}
 	if err := r.verifyFund(); err != nil {
 		return nil, err
 	}
-	f := fundsPart.of(a)
+	f := fundsPart.Of(a)
 	switch {
 	case !f.lastWithdrawalAt.IsZero() && r.now.Sub(f.lastWithdrawalAt) < withdrawInterval:
-		return nil, tooFrequent(KeySubmitTooFrequent)
+		return nil, TooFrequent(KeySubmitTooFrequent)
 	case f.pendingOperation():
-		return nil, rule(KeyFundOperationPending)
+		return nil, Rule(KeyFundOperationPending)
 	case !credit.MayWithdraw(f.score):
-		return nil, rule(KeyCreditScoreTooLow)
+		return nil, Rule(KeyCreditScoreTooLow)
 	case f.unpaidLoan():
-		return nil, rule(KeyLoanUnpaid)
-	case amount.GreaterThan(a.balances[ch.Currency].Available):
-		return nil, rule(KeyInsufficientBalance)
+		return nil, Rule(KeyLoanUnpaid)
+	case amount.GreaterThan(a.Balances[ch.Currency].Available):
+		return nil, Rule(KeyInsufficientBalance)
 	case amount.GreaterThan(withdrawable(a, ch.Currency, r.now)):
-		return nil, rule(KeyInsufficientWithdrawable)
+		return nil, Rule(KeyInsufficientWithdrawable)
 	}
 	c := m.card
 	return []events.Payload{events.WithdrawalRequested{
-		OrderNo: a.freeOrderNo(r.orderNo), ChannelID: ch.ID, ChannelName: ch.Name, Currency: ch.Currency, Amount: amount,
+		OrderNo: a.FreeOrderNo(r.orderNo), ChannelID: ch.ID, ChannelName: ch.Name, Currency: ch.Currency, Amount: amount,
 		CardID: c.id, HolderName: c.holder, BankName: c.bankName, Branch: c.branch, BankCode: c.bankCode, CardLast4: c.last4,
-		Postings: events.Transfer(a.available, a.frozen, ch.Currency, amount),
+		Postings: events.Transfer(a.Available, a.Frozen, ch.Currency, amount),
 	}}, nil
 }
 
 // decideApproveWithdrawal pays the frozen amount out to bank clearing.
-func decideApproveWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	w, err := pendingOrder(fundsPart.of(a).withdrawals, orderNo)
+func decideApproveWithdrawal(a *Account, orderNo, remark string) ([]events.Payload, error) {
+	w, err := pendingOrder(fundsPart.Of(a).withdrawals, orderNo)
 	if err != nil {
 		return nil, err
 	}
 	return []events.Payload{events.WithdrawalApproved{OrderNo: orderNo, Currency: w.currency, Amount: w.amount, Remark: remark,
-		Postings: events.Transfer(a.frozen, events.HouseBankClearing, w.currency, w.amount)}}, nil
+		Postings: events.Transfer(a.Frozen, events.HouseBankClearing, w.currency, w.amount)}}, nil
 }
 
 // decideRejectWithdrawal releases the frozen amount back to available.
-func decideRejectWithdrawal(a *accountState, orderNo, remark string) ([]events.Payload, error) {
-	w, err := pendingOrder(fundsPart.of(a).withdrawals, orderNo)
+func decideRejectWithdrawal(a *Account, orderNo, remark string) ([]events.Payload, error) {
+	w, err := pendingOrder(fundsPart.Of(a).withdrawals, orderNo)
 	if err != nil {
 		return nil, err
 	}
 	return []events.Payload{events.WithdrawalRejected{OrderNo: orderNo, Currency: w.currency, Amount: w.amount, Remark: remark,
-		Postings: events.Transfer(a.frozen, a.available, w.currency, w.amount)}}, nil
+		Postings: events.Transfer(a.Frozen, a.Available, w.currency, w.amount)}}, nil
 }
 
 // validateExchange checks an exchange form: amount, then currencies (supported, different,
@@ -276,17 +276,17 @@ func decideRejectWithdrawal(a *accountState, orderNo, remark string) ([]events.P
 func validateExchange(from, to, amount string) (decimal.Decimal, *Error) {
 	switch {
 	case amount == "":
-		return decimal.Decimal{}, invalid(KeyAmountRequired)
+		return decimal.Decimal{}, Invalid(KeyAmountRequired)
 	case !fx.Supported(from) || !fx.Supported(to):
-		return decimal.Decimal{}, invalid(KeyExchangeCurrencyInvalid)
+		return decimal.Decimal{}, Invalid(KeyExchangeCurrencyInvalid)
 	case from == to:
-		return decimal.Decimal{}, invalid(KeyExchangeSameCurrency)
+		return decimal.Decimal{}, Invalid(KeyExchangeSameCurrency)
 	case !fx.PairAllowed(from, to):
-		return decimal.Decimal{}, rule(KeyExchangePairUnsupported)
+		return decimal.Decimal{}, Rule(KeyExchangePairUnsupported)
 	}
 	d, err := money.ParseAmount(amount, from)
 	if err != nil {
-		return decimal.Decimal{}, invalid(err.Error())
+		return decimal.Decimal{}, Invalid(err.Error())
 	}
 	return d, nil
 }
@@ -299,30 +299,30 @@ type exchangeFacts struct {
 func (f exchangeFacts) refuse() *Error {
 	switch {
 	case !f.registered:
-		return notFound(KeyAccountNotExist)
+		return NotFound(KeyAccountNotExist)
 	case f.disabled:
-		return forbidden(KeyAccountDisabled)
+		return Forbidden(KeyAccountDisabled)
 	case f.frozen:
-		return forbidden(KeyAccountFrozen)
+		return Forbidden(KeyAccountFrozen)
 	}
 	return nil
 }
 
 // decideQuote locks rate for quoteTTL: the member must hold the amount, and the converted
 // amount, rounded down to the target's minor unit, must not be zero.
-func decideQuote(a *accountState, f exchangeFacts, quoteID, from, to string, amount, rate decimal.Decimal, now time.Time) ([]events.Payload, error) {
+func decideQuote(a *Account, f exchangeFacts, quoteID, from, to string, amount, rate decimal.Decimal, now time.Time) ([]events.Payload, error) {
 	if err := f.refuse(); err != nil {
 		return nil, err
 	}
-	if amount.GreaterThan(a.balances[from].Available) {
-		return nil, rule(KeyInsufficientBalance)
+	if amount.GreaterThan(a.Balances[from].Available) {
+		return nil, Rule(KeyInsufficientBalance)
 	}
 	if !rate.IsPositive() {
-		return nil, unavailable(fmt.Errorf("rate %s/%s is %s", from, to, rate))
+		return nil, Unavailable(fmt.Errorf("rate %s/%s is %s", from, to, rate))
 	}
 	toAmount := money.Convert(amount, rate, to)
 	if !toAmount.IsPositive() {
-		return nil, rule(KeyAmountBelowMinimum)
+		return nil, Rule(KeyAmountBelowMinimum)
 	}
 	return []events.Payload{events.ExchangeQuoted{QuoteID: quoteID, From: from, To: to, Amount: amount, Rate: rate,
 		ToAmount: toAmount, ExpiresAt: now.Add(quoteTTL)}}, nil
@@ -330,24 +330,24 @@ func decideQuote(a *accountState, f exchangeFacts, quoteID, from, to string, amo
 
 // decideExchange converts at a live quote: From goes from the member's available cash into
 // exchange clearing, To comes out of it. A quote is used once.
-func decideExchange(a *accountState, f exchangeFacts, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
-	q := fundsPart.of(a).quotes[quoteID]
+func decideExchange(a *Account, f exchangeFacts, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
+	q := fundsPart.Of(a).quotes[quoteID]
 	switch {
 	case q == nil:
-		return nil, notFound(KeyExchangeQuoteNotFound)
+		return nil, NotFound(KeyExchangeQuoteNotFound)
 	case q.used:
-		return nil, rule(KeyExchangeQuoteUsed)
+		return nil, Rule(KeyExchangeQuoteUsed)
 	case !now.Before(q.ExpiresAt):
-		return nil, rule(KeyExchangeQuoteExpired)
+		return nil, Rule(KeyExchangeQuoteExpired)
 	}
 	if err := f.refuse(); err != nil {
 		return nil, err
 	}
-	if q.Amount.GreaterThan(a.balances[q.From].Available) {
-		return nil, rule(KeyInsufficientBalance)
+	if q.Amount.GreaterThan(a.Balances[q.From].Available) {
+		return nil, Rule(KeyInsufficientBalance)
 	}
-	postings := append(events.Transfer(a.available, events.HouseExchangeClearing, q.From, q.Amount),
-		events.Transfer(events.HouseExchangeClearing, a.available, q.To, q.ToAmount)...)
-	return []events.Payload{events.ExchangeExecuted{OrderNo: a.freeOrderNo(orderNo), QuoteID: q.QuoteID, From: q.From, To: q.To,
+	postings := append(events.Transfer(a.Available, events.HouseExchangeClearing, q.From, q.Amount),
+		events.Transfer(events.HouseExchangeClearing, a.Available, q.To, q.ToAmount)...)
+	return []events.Payload{events.ExchangeExecuted{OrderNo: a.FreeOrderNo(orderNo), QuoteID: q.QuoteID, From: q.From, To: q.To,
 		FromAmount: q.Amount, ToAmount: q.ToAmount, Rate: q.Rate, Postings: postings}}, nil
 }

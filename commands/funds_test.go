@@ -13,11 +13,11 @@ import (
 var d = decimal.RequireFromString
 
 // funded is an account with amount TWD available (approved deposit D0) plus extra events.
-func funded(amount string, extra ...events.Payload) *accountState {
-	a := newAccountState("m1")
+func funded(amount string, extra ...events.Payload) *Account {
+	a := NewAccount("m1")
 	ps := []events.Payload{
 		events.DepositRequested{OrderNo: "D0", Currency: "TWD", Amount: d(amount)},
-		events.DepositApproved{OrderNo: "D0", Currency: "TWD", Amount: d(amount), Postings: events.Transfer(events.HouseBankClearing, a.available, "TWD", d(amount))},
+		events.DepositApproved{OrderNo: "D0", Currency: "TWD", Amount: d(amount), Postings: events.Transfer(events.HouseBankClearing, a.Available, "TWD", d(amount))},
 	}
 	return build(a, nil, append(ps, extra...)...)
 }
@@ -39,7 +39,7 @@ func TestDecideWithdrawalRequest(t *testing.T) {
 	pendingW := events.WithdrawalRequested{OrderNo: "W0", Currency: "TWD", Amount: d("10"), Postings: events.Transfer(events.MemberAvailable("m1"), events.MemberFrozen("m1"), "TWD", d("10"))}
 	cases := []struct {
 		name string
-		a    *accountState
+		a    *Account
 		r    withdrawalRequest
 		key  string
 	}{
@@ -51,7 +51,7 @@ func TestDecideWithdrawalRequest(t *testing.T) {
 		{"banned", funded("5000"), with(func(r *withdrawalRequest) { r.member.banned = true }), KeyWithdrawalBanned},
 		{"no fund password", funded("5000"), with(func(r *withdrawalRequest) { r.member.fundSet = false }), KeyFundPasswordNotSet},
 		{"no such card", funded("5000"), with(func(r *withdrawalRequest) { r.member.card = nil }), KeyCardNotFound},
-		{"no channel", funded("5000"), with(func(r *withdrawalRequest) { r.channel, r.channelErr = nil, notFound(KeyChannelNotFound) }), KeyChannelNotFound},
+		{"no channel", funded("5000"), with(func(r *withdrawalRequest) { r.channel, r.channelErr = nil, NotFound(KeyChannelNotFound) }), KeyChannelNotFound},
 		{"amount invalid", funded("5000"), with(func(r *withdrawalRequest) { r.amount = "1.234" }), KeyAmountInvalid},
 		{"below minimum", funded("5000"), with(func(r *withdrawalRequest) { r.amount = "99.99" }), KeyAmountBelowMinimum},
 		{"above maximum", funded("900000"), with(func(r *withdrawalRequest) { r.amount = "500000.01" }), KeyAmountAboveMaximum},
@@ -60,7 +60,7 @@ func TestDecideWithdrawalRequest(t *testing.T) {
 			r.now = t0.Add(7 * time.Hour)
 		}), KeyWithdrawWindowClosed},
 		{"window open", funded("5000"), with(func(r *withdrawalRequest) { r.channel.Window = weekdays }), ""},
-		{"wrong fund password", funded("5000"), with(func(r *withdrawalRequest) { r.verifyFund = func() error { return rule(KeyFundPasswordWrong) } }), KeyFundPasswordWrong},
+		{"wrong fund password", funded("5000"), with(func(r *withdrawalRequest) { r.verifyFund = func() error { return Rule(KeyFundPasswordWrong) } }), KeyFundPasswordWrong},
 		{"too frequent", build(funded("5000"), nil, pendingW), withdrawOK(), KeySubmitTooFrequent},
 		{"withdrawal pending", build(funded("5000"), nil, pendingW), with(func(r *withdrawalRequest) { r.now = t0.Add(31 * time.Second) }), KeyFundOperationPending},
 		{"deposit pending", funded("5000", events.DepositRequested{OrderNo: "D1", Currency: "TWD", Amount: d("1000")}), withdrawOK(), KeyFundOperationPending},
@@ -97,20 +97,20 @@ func TestWithdrawalReviewAndBalances(t *testing.T) {
 	evs, err := decideWithdrawalRequest(a, withdrawOK())
 	wantKey(t, err, "")
 	a = build(a, nil, evs...)
-	if b := a.balances["TWD"]; !b.Available.Equal(d("2000")) || !b.Frozen.Equal(d("3000")) {
+	if b := a.Balances["TWD"]; !b.Available.Equal(d("2000")) || !b.Frozen.Equal(d("3000")) {
 		t.Fatalf("after request %+v", b)
 	}
 	rejected := build(funded("5000"), nil, evs...)
 	rej, err := decideRejectWithdrawal(rejected, "W1", "card closed")
 	wantKey(t, err, "")
 	rejected = build(rejected, nil, rej...)
-	if b := rejected.balances["TWD"]; !b.Available.Equal(d("5000")) || !b.Frozen.IsZero() {
+	if b := rejected.Balances["TWD"]; !b.Available.Equal(d("5000")) || !b.Frozen.IsZero() {
 		t.Fatalf("after reject %+v", b)
 	}
 	app, err := decideApproveWithdrawal(a, "W1", "")
 	wantKey(t, err, "")
 	a = build(a, nil, app...)
-	if b := a.balances["TWD"]; !b.Available.Equal(d("2000")) || !b.Frozen.IsZero() {
+	if b := a.Balances["TWD"]; !b.Available.Equal(d("2000")) || !b.Frozen.IsZero() {
 		t.Fatalf("after approve %+v", b)
 	}
 	if p := app[0].(events.WithdrawalApproved).Postings; p[1].Account != events.HouseBankClearing || !p[1].Amount.Equal(d("3000")) {
@@ -200,7 +200,7 @@ func TestExchangeDecisions(t *testing.T) {
 		t.Fatalf("postings %+v: %v", x.Postings, err)
 	}
 	a = build(a, nil, x)
-	if twd, usd := a.balances["TWD"], a.balances["USD"]; !twd.Available.Equal(d("0.01")) || !usd.Available.Equal(d("31.23")) {
+	if twd, usd := a.Balances["TWD"], a.Balances["USD"]; !twd.Available.Equal(d("0.01")) || !usd.Available.Equal(d("31.23")) {
 		t.Fatalf("balances TWD %+v USD %+v", twd, usd)
 	}
 	_, err = decideExchange(a, member, "q1", t0, orderNo)
@@ -213,20 +213,20 @@ func TestExchangeDecisions(t *testing.T) {
 		t.Fatalf("JPY quote %+v", q) // 4687.5 rounds down to whole yen
 	}
 	b = build(b, nil, evs[0], events.WithdrawalRequested{OrderNo: "W1", Currency: "TWD", Amount: d("1"),
-		Postings: events.Transfer(b.available, b.frozen, "TWD", d("1"))})
+		Postings: events.Transfer(b.Available, b.Frozen, "TWD", d("1"))})
 	_, err = decideExchange(b, member, "q2", t0, orderNo)
 	wantKey(t, err, KeyInsufficientBalance)
 }
 
 func TestQuotesAreForgottenLongAfterExpiry(t *testing.T) {
-	a := newAccountState("m1")
+	a := NewAccount("m1")
 	old := events.ExchangeQuoted{QuoteID: "old", ExpiresAt: t0}
 	fresh := events.ExchangeQuoted{QuoteID: "fresh", ExpiresAt: t0.Add(2 * time.Hour)}
 	a = build(a, []time.Time{t0, t0.Add(2 * time.Hour)}, old, fresh)
-	if fundsPart.of(a).quotes["old"] != nil || fundsPart.of(a).quotes["fresh"] == nil {
-		t.Fatalf("quotes %v", fundsPart.of(a).quotes)
+	if fundsPart.Of(a).quotes["old"] != nil || fundsPart.Of(a).quotes["fresh"] == nil {
+		t.Fatalf("quotes %v", fundsPart.Of(a).quotes)
 	}
-	if len(fundsPart.of(a).quotes) != 1 {
+	if len(fundsPart.Of(a).quotes) != 1 {
 		t.Fatal("quotes kept")
 	}
 }

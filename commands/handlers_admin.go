@@ -17,24 +17,24 @@ type AddStaff struct{ Account, Role, Password string }
 // adding an existing user with the same role changes nothing, with another role is refused.
 func (s *Service) AddStaff(ctx context.Context, meta Meta, in AddStaff) (Result, error) {
 	account, role, password := in.Account, in.Role, in.Password
-	c, err := s.begin(meta, "staff.add")
+	c, err := s.Begin(meta, "staff.add")
 	if err != nil {
 		return Result{}, err
 	}
 	switch {
 	case role != events.RoleOps && role != events.RoleAuditor:
-		return Result{}, invalid(KeyInvalidRequest)
+		return Result{}, Invalid(KeyInvalidRequest)
 	case account == "":
-		return Result{}, invalid(KeyAccountRequired)
+		return Result{}, Invalid(KeyAccountRequired)
 	case password == "":
-		return Result{}, invalid(KeyPasswordRequired)
+		return Result{}, Invalid(KeyPasswordRequired)
 	case !identity.ValidStaffAccount(account):
-		return Result{}, invalid(KeyAccountInvalid)
+		return Result{}, Invalid(KeyAccountInvalid)
 	case !identity.ValidLoginPassword(password):
-		return Result{}, invalid(KeyPasswordInvalid)
+		return Result{}, Invalid(KeyPasswordInvalid)
 	}
 	memberID := events.MemberID(account)
-	rec, err := execute(ctx, s, c, events.MemberStream(memberID), func(m *memberState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.MemberStream(memberID), func(m *Member) ([]events.Payload, error) {
 		reg := events.MemberRegistered{MemberID: memberID, Account: account, Role: role}
 		if !m.registered {
 			// Hashed only when needed: re-running the seed costs nothing.
@@ -49,31 +49,31 @@ func (s *Service) AddStaff(ctx context.Context, meta Meta, in AddStaff) (Result,
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // IssueRootInviteCode issues an invite code that names no inviter (the seed's LOTBOOK).
 func (s *Service) IssueRootInviteCode(ctx context.Context, meta Meta, code string) (Result, error) {
-	c, err := s.begin(meta, "invite.root")
+	c, err := s.Begin(meta, "invite.root")
 	if err != nil {
 		return Result{}, err
 	}
 	code = strings.ToUpper(code)
 	if !validInviteCode(code) {
-		return Result{}, invalid(KeyInvalidRequest)
+		return Result{}, Invalid(KeyInvalidRequest)
 	}
-	rec, err := execute(ctx, s, c, events.InviteStream(code), func(i *inviteState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.InviteStream(code), func(i *inviteState) ([]events.Payload, error) {
 		return decideIssueInvite(i, code, "")
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // ConfigureDepositChannel defines or redefines a deposit channel on the config stream.
 func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.begin(meta, "config.deposit-channel")
+	c, err := s.Begin(meta, "config.deposit-channel")
 	if err != nil {
 		return Result{}, err
 	}
@@ -87,20 +87,20 @@ func (s *Service) ConfigureDepositChannel(ctx context.Context, meta Meta, in Cha
 			return Result{}, err
 		}
 	}
-	rec, err := execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
 		return decideConfigureChannel(cfg, ch, in.Password, newHash, s.channelPasswordOK)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // channelFrom validates a channel definition: id of lower-case letters, digits, '_' or '-'
 // (1-32), a name, a three-letter currency, positive min <= max within the currency's minor unit,
 // a valid window. The password is not part of it: ConfigureDepositChannel hashes it.
 func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *Error) {
-	bad := invalid(KeyInvalidRequest)
+	bad := Invalid(KeyInvalidRequest)
 	if !validChannelID(in.ID) || strings.TrimSpace(in.Name) == "" || len([]rune(in.Name)) > 64 || !validCurrency(in.Currency) {
 		return events.DepositChannelConfigured{}, bad
 	}
@@ -153,20 +153,20 @@ type SiteConfig struct{ Name, Value string }
 // SetSiteConfig sets one entry of the public site config (logo, title, demo, ...).
 func (s *Service) SetSiteConfig(ctx context.Context, meta Meta, in SiteConfig) (Result, error) {
 	name, value := in.Name, in.Value
-	c, err := s.begin(meta, "config.site")
+	c, err := s.Begin(meta, "config.site")
 	if err != nil {
 		return Result{}, err
 	}
 	if !validConfigName(name) || len(value) > 4096 {
-		return Result{}, invalid(KeyInvalidRequest)
+		return Result{}, Invalid(KeyInvalidRequest)
 	}
-	rec, err := execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
 		return decideSiteConfig(cfg, name, value)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 func validConfigName(n string) bool {
@@ -186,7 +186,7 @@ func validConfigName(n string) bool {
 // data) on the config stream. The channel's Password is not used: withdrawals need the fund
 // password instead.
 func (s *Service) ConfigureWithdrawalChannel(ctx context.Context, meta Meta, in ChannelInput) (Result, error) {
-	c, err := s.begin(meta, "config.withdrawal-channel")
+	c, err := s.Begin(meta, "config.withdrawal-channel")
 	if err != nil {
 		return Result{}, err
 	}
@@ -196,11 +196,11 @@ func (s *Service) ConfigureWithdrawalChannel(ctx context.Context, meta Meta, in 
 	}
 	ch := events.WithdrawalChannelConfigured{ID: dc.ID, Name: dc.Name, Currency: dc.Currency, Min: dc.Min, Max: dc.Max,
 		Window: dc.Window, Enabled: dc.Enabled}
-	rec, err := execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.ConfigStream, func(cfg *configState) ([]events.Payload, error) {
 		return decideConfigureWithdrawalChannel(cfg, ch)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }

@@ -10,18 +10,18 @@ import (
 
 // RequestDeposit records a member's deposit with its proof, for ops to review.
 func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string, in DepositInput) (OrderResult, error) {
-	c, err := s.begin(meta, "deposit.request")
+	c, err := s.Begin(meta, "deposit.request")
 	if err != nil {
 		return OrderResult{}, err
 	}
-	if !validMemberID(memberID) {
-		return OrderResult{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return OrderResult{}, NotFound(KeyAccountNotExist)
 	}
 	// The member's state and the channel are read inside the account's decision, after its
 	// replay check: a retried command gets its earlier answer even if they changed since. (Lock
 	// order: account, then member or config; no command takes them the other way round.)
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		facts, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) memberFacts {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+		facts, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) memberFacts {
 			return memberFacts{
 				registered: m.registered && m.role == events.RoleMember,
 				disabled:   m.flags[events.FlagDisabled],
@@ -32,7 +32,7 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 		if err != nil {
 			return nil, err
 		}
-		channel, err := view(ctx, s, events.ConfigStream, func(cfg *configState, _ *entry) *events.DepositChannelConfigured {
+		channel, err := View(ctx, s, events.ConfigStream, func(cfg *configState, _ *Entry) *events.DepositChannelConfigured {
 			if ch, ok := cfg.channels[in.ChannelID]; ok {
 				return &ch
 			}
@@ -42,8 +42,8 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 			return nil, err
 		}
 		return decideDepositRequest(a, depositRequest{
-			in: in, member: facts, channel: channel, now: c.now, cal: s.cal,
-			orderNo:         c.orderNumbers(depositOrderPrefix, memberID),
+			in: in, member: facts, channel: channel, now: c.Now, cal: s.cal,
+			orderNo:         c.OrderNumbers(depositOrderPrefix, memberID),
 			channelPassword: s.channelPasswordOK,
 		})
 	})
@@ -72,12 +72,12 @@ func actorOf(m Meta) string {
 
 // RejectDeposit closes a pending deposit without moving money (ops); the remark is required.
 func (s *Service) RejectDeposit(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
-	r, e := cleanRemark(in.Remark)
+	r, e := CleanRemark(in.Remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
 	if r == "" {
-		return OrderResult{}, invalid(KeyRemarkRequired)
+		return OrderResult{}, Invalid(KeyRemarkRequired)
 	}
 	return s.review(ctx, meta, "deposit.reject", in.MemberID, in.OrderNo, r, events.ReviewRejected,
 		withCredit(decideRejectDeposit, credit.ReasonDepositRejected, actorOf(meta)))
@@ -85,19 +85,19 @@ func (s *Service) RejectDeposit(ctx context.Context, meta Meta, in ReviewOrder) 
 
 // review runs the ops decision name on a pending order of the member's account.
 func (s *Service) review(ctx context.Context, meta Meta, name, memberID, orderNo, remark, outcome string,
-	decide func(a *accountState, orderNo, remark string) ([]events.Payload, error)) (OrderResult, error) {
-	c, err := s.begin(meta, name)
+	decide func(a *Account, orderNo, remark string) ([]events.Payload, error)) (OrderResult, error) {
+	c, err := s.Begin(meta, name)
 	if err != nil {
 		return OrderResult{}, err
 	}
-	remark, e := cleanRemark(remark)
+	remark, e := CleanRemark(remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
-	if !validMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
-		return OrderResult{}, notFound(KeyOrderNotFound)
+	if !ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
+		return OrderResult{}, NotFound(KeyOrderNotFound)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		return decide(a, orderNo, remark)
 	})
 	if err != nil {
@@ -108,12 +108,12 @@ func (s *Service) review(ctx context.Context, meta Meta, name, memberID, orderNo
 
 // orderAnswer is the answer of a deposit or withdrawal command's record, whose event must be the one that
 // leads to status; otherwise the record belongs to another command under the same key.
-func orderAnswer(rec *record, status string) (OrderResult, error) {
-	out := OrderResult{Position: rec.position}
-	if b, ok := rec.snapshot.(map[string]Balance); ok {
+func orderAnswer(rec *Record, status string) (OrderResult, error) {
+	out := OrderResult{Position: rec.Position}
+	if b, ok := rec.Snapshot.(map[string]Balance); ok {
 		out.Balances = b
 	}
-	for _, p := range rec.payloads {
+	for _, p := range rec.Payloads {
 		switch e := p.(type) {
 		case events.DepositRequested:
 			out.OrderNo, out.Status = e.OrderNo, events.ReviewPending
@@ -130,7 +130,7 @@ func orderAnswer(rec *record, status string) (OrderResult, error) {
 		}
 	}
 	if out.OrderNo == "" || out.Status != status {
-		return OrderResult{}, keyReused()
+		return OrderResult{}, KeyReused()
 	}
 	return out, nil
 }

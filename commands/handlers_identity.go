@@ -65,20 +65,20 @@ func validateRealName(in RealNameInput) (name, id string, err *Error) {
 	id = strings.ToUpper(strings.TrimSpace(in.IDNumber))
 	switch {
 	case name == "":
-		return "", "", invalid(KeyNameRequired)
+		return "", "", Invalid(KeyNameRequired)
 	case id == "":
-		return "", "", invalid(KeyIDNumberRequired)
+		return "", "", Invalid(KeyIDNumberRequired)
 	case in.FrontFileID == "" || in.BackFileID == "":
-		return "", "", invalid(KeyIDPhotosRequired)
+		return "", "", Invalid(KeyIDPhotosRequired)
 	case identity.TooManyMarks(name):
-		return "", "", invalid(KeyNameTooManyMarks)
+		return "", "", Invalid(KeyNameTooManyMarks)
 	case !identity.ValidName(name):
-		return "", "", invalid(KeyNameInvalid)
+		return "", "", Invalid(KeyNameInvalid)
 	case !identity.ValidTaiwanID(id):
-		return "", "", invalid(KeyIDNumberInvalid)
+		return "", "", Invalid(KeyIDNumberInvalid)
 	case in.FrontFileID == in.BackFileID:
 		// Two sides of a card are two pictures.
-		return "", "", invalid(KeyIDPhotosRequired)
+		return "", "", Invalid(KeyIDPhotosRequired)
 	}
 	return name, id, nil
 }
@@ -87,7 +87,7 @@ func validateRealName(in RealNameInput) (name, id string, err *Error) {
 // check digit), claimed for this member on its guard stream (one member per ID number), sealed
 // (AES-GCM) and stored with its keyed hash and masked form; the photos must be the member's own.
 func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string, in RealNameInput) (Result, error) {
-	c, err := s.begin(meta, "realname.submit")
+	c, err := s.Begin(meta, "realname.submit")
 	if err != nil {
 		return Result{}, err
 	}
@@ -95,20 +95,20 @@ func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string
 	if e != nil {
 		return Result{}, e
 	}
-	if !validMemberID(memberID) {
-		return Result{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return Result{}, NotFound(KeyAccountNotExist)
 	}
 	if s.sealer == nil {
-		return Result{}, unavailable(errors.New("no secret key configured for personal data"))
+		return Result{}, Unavailable(errors.New("no secret key configured for personal data"))
 	}
 	sub := events.RealNameSubmitted{
 		SubmissionID: c.CommandID, Name: name, IDNumberKeyedHash: s.sealer.KeyedHash(idNumberDomain, id),
 		IDNumberMasked: identity.MaskID(id), FrontFileID: in.FrontFileID, BackFileID: in.BackFileID,
 	}
 	return recordGuarded(ctx, s, c, memberID, guarded[Result]{
-		decide: func(m *memberState) ([]events.Payload, error) { return decideSubmitRealName(m, sub) },
+		decide: func(m *Member) ([]events.Payload, error) { return decideSubmitRealName(m, sub) },
 		guard:  events.IDNumberGuardStream(sub.IDNumberKeyedHash), ref: c.CommandID, takenKey: KeyIDNumberExists,
-		inUse: func(m *memberState) bool { return m.usesIDNumber(sub.IDNumberKeyedHash) },
+		inUse: func(m *Member) bool { return m.usesIDNumber(sub.IDNumberKeyedHash) },
 		seal: func() (err error) {
 			sub.IDNumberCipher, err = s.sealer.Seal(id, SealContextIDNumber(memberID))
 			return err
@@ -120,24 +120,24 @@ func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string
 // guarded describes a member command that claims a unique secret (ID or card number) on its guard
 // stream and stores it sealed; decide reads the payload that seal completes.
 type guarded[R any] struct {
-	decide               func(m *memberState) ([]events.Payload, error)
+	decide               func(m *Member) ([]events.Payload, error)
 	guard, ref, takenKey string
-	inUse                func(m *memberState) bool
+	inUse                func(m *Member) bool
 	seal                 func() error
-	answer               func(rec *record) (R, error)
+	answer               func(rec *Record) (R, error)
 }
 
 // recordGuarded runs a guarded command: a replay answers first; then the member's own rules, before
 // the secret is claimed; the secret is sealed only once claimed, then the payload appended.
-func recordGuarded[R any](ctx context.Context, s *Service, c cmd, memberID string, g guarded[R]) (R, error) {
+func recordGuarded[R any](ctx context.Context, s *Service, c Cmd, memberID string, g guarded[R]) (R, error) {
 	var zero R
 	stream := events.MemberStream(memberID)
 	type pre struct {
-		rec *record
+		rec *Record
 		err error
 	}
-	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
-		if rec, err := e.replay(c); rec != nil || err != nil {
+	p, err := View(ctx, s, stream, func(m *Member, e *Entry) pre {
+		if rec, err := e.Replay(c); rec != nil || err != nil {
 			return pre{rec: rec, err: err}
 		}
 		_, err := g.decide(m)
@@ -156,32 +156,32 @@ func recordGuarded[R any](ctx context.Context, s *Service, c cmd, memberID strin
 		return zero, err
 	}
 	if err := g.seal(); err != nil {
-		return zero, unavailable(err)
+		return zero, Unavailable(err)
 	}
-	rec, err := execute(ctx, s, c, stream, g.decide)
+	rec, err := Execute(ctx, s, c, stream, g.decide)
 	if err != nil {
 		return zero, err
 	}
 	return g.answer(rec)
 }
 
-func submissionAnswer(rec *record) (Result, error) {
-	for _, p := range rec.payloads {
+func submissionAnswer(rec *Record) (Result, error) {
+	for _, p := range rec.Payloads {
 		if _, ok := p.(events.RealNameSubmitted); ok {
-			return Result{Position: rec.position}, nil
+			return Result{Position: rec.Position}, nil
 		}
 	}
-	return Result{}, keyReused()
+	return Result{}, KeyReused()
 }
 
 // claim takes the value of a guard stream for memberID (see decideClaim); inUse tells from a
 // holder's member state whether it still uses the value. Lock order: guard, then the holder's
 // member stream; nothing takes them the other way round.
-func (s *Service) claim(ctx context.Context, c cmd, guard, memberID, ref, takenKey string, inUse func(m *memberState) bool) error {
-	_, err := execute(ctx, s, c, guard, func(g *guardState) ([]events.Payload, error) {
-		return decideClaim(g, memberID, ref, c.now, func(holder string) (bool, error) {
-			return view(ctx, s, events.MemberStream(holder), func(m *memberState, _ *entry) bool { return inUse(m) })
-		}, rule(takenKey))
+func (s *Service) claim(ctx context.Context, c Cmd, guard, memberID, ref, takenKey string, inUse func(m *Member) bool) error {
+	_, err := Execute(ctx, s, c, guard, func(g *guardState) ([]events.Payload, error) {
+		return decideClaim(g, memberID, ref, c.Now, func(holder string) (bool, error) {
+			return View(ctx, s, events.MemberStream(holder), func(m *Member, _ *Entry) bool { return inUse(m) })
+		}, Rule(takenKey))
 	})
 	return err
 }
@@ -201,29 +201,29 @@ func (s *Service) RejectRealName(ctx context.Context, meta Meta, in ReviewRealNa
 }
 
 func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark string, approve bool) (ReviewResult, error) {
-	c, err := s.begin(meta, map[bool]string{true: "realname.approve", false: "realname.reject"}[approve])
+	c, err := s.Begin(meta, map[bool]string{true: "realname.approve", false: "realname.reject"}[approve])
 	if err != nil {
 		return ReviewResult{}, err
 	}
-	remark, e := cleanRemark(remark)
+	remark, e := CleanRemark(remark)
 	if e != nil {
 		return ReviewResult{}, e
 	}
 	if !approve && remark == "" {
-		return ReviewResult{}, invalid(KeyRemarkRequired)
+		return ReviewResult{}, Invalid(KeyRemarkRequired)
 	}
 	if account == "" {
-		return ReviewResult{}, notFound(KeyAccountNotExist)
+		return ReviewResult{}, NotFound(KeyAccountNotExist)
 	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideReviewRealName(m, approve, remark)
 	})
 	if err != nil {
 		return ReviewResult{}, err
 	}
-	out := ReviewResult{Position: rec.position}
-	for _, p := range rec.payloads {
+	out := ReviewResult{Position: rec.Position}
+	for _, p := range rec.Payloads {
 		switch p.(type) {
 		case events.RealNameApproved:
 			out.Status = events.RealNameStatusVerified
@@ -232,7 +232,7 @@ func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark
 		}
 	}
 	if want := map[bool]string{true: events.RealNameStatusVerified, false: events.RealNameStatusRejected}[approve]; out.Status != want {
-		return ReviewResult{}, keyReused()
+		return ReviewResult{}, KeyReused()
 	}
 	return out, nil
 }
@@ -252,19 +252,19 @@ func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
 	number := banking.NormalizeNumber(in.CardNumber)
 	switch {
 	case card.HolderName == "" || card.BankName == "" || card.Branch == "" || number == "" || card.BankCode == "":
-		return card, "", invalid(KeyCardFieldsRequired)
+		return card, "", Invalid(KeyCardFieldsRequired)
 	case tooLong(card.HolderName, card.BankName, card.Branch):
-		return card, "", invalid(KeyInvalidRequest)
+		return card, "", Invalid(KeyInvalidRequest)
 	case identity.TooManyMarks(card.HolderName):
-		return card, "", invalid(KeyNameTooManyMarks)
+		return card, "", Invalid(KeyNameTooManyMarks)
 	case !banking.ValidNumber(number):
-		return card, "", invalid(KeyCardNumberInvalid)
+		return card, "", Invalid(KeyCardNumberInvalid)
 	case !banking.ValidBankCode(card.BankCode):
-		return card, "", invalid(KeyBankCodeInvalid)
+		return card, "", Invalid(KeyBankCodeInvalid)
 	case card.IFSC != "" && !banking.ValidIFSC(card.IFSC):
-		return card, "", invalid(KeyIFSCInvalid)
+		return card, "", Invalid(KeyIFSCInvalid)
 	case card.UPI != "" && !banking.ValidUPI(card.UPI):
-		return card, "", invalid(KeyUPIInvalid)
+		return card, "", Invalid(KeyUPIInvalid)
 	}
 	card.CardLast4 = banking.Last4(number)
 	return card, number, nil
@@ -274,7 +274,7 @@ func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
 // The number is claimed on its guard stream (a number is bound to one card at a time, across all
 // members), sealed, and shown only by its last four digits.
 func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in CardInput) (CardResult, error) {
-	c, err := s.begin(meta, "card.bind")
+	c, err := s.Begin(meta, "card.bind")
 	if err != nil {
 		return CardResult{}, err
 	}
@@ -282,18 +282,18 @@ func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in C
 	if e != nil {
 		return CardResult{}, e
 	}
-	if !validMemberID(memberID) {
-		return CardResult{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return CardResult{}, NotFound(KeyAccountNotExist)
 	}
 	if s.sealer == nil {
-		return CardResult{}, unavailable(errors.New("no secret key configured for personal data"))
+		return CardResult{}, Unavailable(errors.New("no secret key configured for personal data"))
 	}
 	card.CardID = uuid.NewSHA1(cardNamespace, []byte(c.CommandID)).String()
 	card.CardNumberKeyedHash = s.sealer.KeyedHash(cardDomain, number)
 	return recordGuarded(ctx, s, c, memberID, guarded[CardResult]{
-		decide: func(m *memberState) ([]events.Payload, error) { return decideBindCard(m, card) },
+		decide: func(m *Member) ([]events.Payload, error) { return decideBindCard(m, card) },
 		guard:  events.CardGuardStream(card.CardNumberKeyedHash), ref: card.CardID, takenKey: KeyCardExists,
-		inUse: func(m *memberState) bool { return m.hasCardNumber(card.CardNumberKeyedHash) },
+		inUse: func(m *Member) bool { return m.hasCardNumber(card.CardNumberKeyedHash) },
 		seal: func() (err error) {
 			card.CardNumberCipher, err = s.sealer.Seal(number, SealContextCard(memberID))
 			return err
@@ -302,13 +302,13 @@ func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in C
 	})
 }
 
-func cardAnswer(rec *record) (CardResult, error) {
-	for _, p := range rec.payloads {
+func cardAnswer(rec *Record) (CardResult, error) {
+	for _, p := range rec.Payloads {
 		if e, ok := p.(events.BankCardBound); ok {
-			return CardResult{CardID: e.CardID, Last4: e.CardLast4, Position: rec.position}, nil
+			return CardResult{CardID: e.CardID, Last4: e.CardLast4, Position: rec.Position}, nil
 		}
 	}
-	return CardResult{}, keyReused()
+	return CardResult{}, KeyReused()
 }
 
 // UnbindCard removes one bank card of a member.
@@ -317,23 +317,23 @@ type UnbindCard struct{ MemberID, CardID string }
 // UnbindCard removes one of the member's cards.
 func (s *Service) UnbindCard(ctx context.Context, meta Meta, in UnbindCard) (Result, error) {
 	memberID, cardID := in.MemberID, in.CardID
-	c, err := s.begin(meta, "card.unbind")
+	c, err := s.Begin(meta, "card.unbind")
 	if err != nil {
 		return Result{}, err
 	}
 	if cardID == "" || len(cardID) > 64 {
-		return Result{}, notFound(KeyCardNotFound)
+		return Result{}, NotFound(KeyCardNotFound)
 	}
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideUnbindCard(m, cardID)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	for _, p := range rec.payloads {
+	for _, p := range rec.Payloads {
 		if e, ok := p.(events.BankCardUnbound); ok && e.CardID == cardID {
-			return Result{Position: rec.position}, nil
+			return Result{Position: rec.Position}, nil
 		}
 	}
-	return Result{}, keyReused()
+	return Result{}, KeyReused()
 }

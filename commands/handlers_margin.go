@@ -28,34 +28,34 @@ type CloseByRule struct {
 // order of the member's is cancelled first. Nothing happens to a position that holds nothing.
 func (s *Service) CloseByRule(ctx context.Context, meta Meta, in CloseByRule) (TradeResult, error) {
 	memberID, positionID, by, mkt := in.MemberID, in.PositionID, in.By, in.Market
-	c, err := s.begin(meta, "position.close-by-rule")
+	c, err := s.Begin(meta, "position.close-by-rule")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !validMemberID(memberID) {
-		return TradeResult{}, notFound(KeyPositionNotFound)
+	if !ValidMemberID(memberID) {
+		return TradeResult{}, NotFound(KeyPositionNotFound)
 	}
 	if by != events.OrderByDayTradeClose && by != events.OrderByForcedClose {
-		return TradeResult{}, invalid(KeyInvalidRequest)
+		return TradeResult{}, Invalid(KeyInvalidRequest)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		pos := tradingPart.of(a).positions[positionID]
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+		pos := tradingPart.Of(a).positions[positionID]
 		switch {
 		case pos == nil:
-			return nil, notFound(KeyPositionNotFound)
+			return nil, NotFound(KeyPositionNotFound)
 		case pos.shares == 0, by == events.OrderByDayTradeClose && !pos.dayTrade:
 			return nil, nil
 		case pos.symbol != mkt.Symbol || !mkt.Quote.Last.IsPositive():
-			return nil, rule(KeyPriceNotObtained)
+			return nil, Rule(KeyPriceNotObtained)
 		}
-		return a.decideClose(pos, ruleClose(pos), mkt, c.now, s.cal, by,
-			c.orderNumbers(tradeOrderPrefix, memberID))
+		return a.decideClose(pos, ruleClose(pos), mkt, c.Now, s.cal, by,
+			c.OrderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if len(rec.payloads) == 0 {
-		return TradeResult{PositionID: positionID, Position: rec.position}, nil
+	if len(rec.Payloads) == 0 {
+		return TradeResult{PositionID: positionID, Position: rec.Position}, nil
 	}
 	return tradeAnswer(rec, events.IntentClose)
 }
@@ -75,10 +75,10 @@ type MarginResult struct {
 
 // marginAccount sums the margin positions at the markets' last prices; false when a price is
 // missing.
-func (a *accountState) marginAccount(markets map[string]Market) (margin.Account, []*tradePosition, bool) {
+func (a *Account) marginAccount(markets map[string]Market) (margin.Account, []*tradePosition, bool) {
 	var acc margin.Account
 	var held []*tradePosition
-	for _, p := range tradingPart.of(a).positions {
+	for _, p := range tradingPart.Of(a).positions {
 		if !p.margined() {
 			continue
 		}
@@ -113,23 +113,23 @@ type MarginCheck struct {
 // margin position is closed at market (ForcedCloseStarted and one closing order each).
 func (s *Service) MarginCheck(ctx context.Context, meta Meta, in MarginCheck) (MarginResult, error) {
 	memberID, markets := in.MemberID, in.Markets
-	c, err := s.begin(meta, "margin.check")
+	c, err := s.Begin(meta, "margin.check")
 	if err != nil {
 		return MarginResult{}, err
 	}
-	if !validMemberID(memberID) {
-		return MarginResult{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return MarginResult{}, NotFound(KeyAccountNotExist)
 	}
 	var out MarginResult
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		acc, held, ok := a.marginAccount(markets)
 		if !ok {
-			return nil, rule(KeyPriceNotObtained)
+			return nil, Rule(KeyPriceNotObtained)
 		}
 		ratio, owed := margin.Ratio(acc)
 		out.Ratio, out.Owed = ratio, owed
 		mr := events.MarginRatio{Ratio: ratio, LongValue: acc.LongValue, Loans: acc.Loans, ShortCollateral: acc.ShortCollateral, ShortValue: acc.ShortValue}
-		today, call := tradingDayOf(c.now), tradingPart.of(a).call
+		today, call := tradingDayOf(c.Now), tradingPart.Of(a).call
 		switch {
 		case !owed || !margin.Call(ratio):
 			if call != nil {
@@ -146,18 +146,18 @@ func (s *Service) MarginCheck(ctx context.Context, meta Meta, in MarginCheck) (M
 			return a.decideForcedClose(mr, reason, held, markets, c, memberID, s.cal)
 		case call == nil:
 			out.Decision = "margin_call"
-			return []events.Payload{events.MarginCallIssued{MarginRatio: mr, Deadline: tradingDaysAfter(c.now, margin.CallDeadlineDays, s.cal)}}, nil
+			return []events.Payload{events.MarginCallIssued{MarginRatio: mr, Deadline: tradingDaysAfter(c.Now, margin.CallDeadlineDays, s.cal)}}, nil
 		}
 		return nil, nil
 	})
 	if err != nil {
 		return MarginResult{}, err
 	}
-	out.Position = rec.position
+	out.Position = rec.Position
 	return out, nil
 }
 
-func (a *accountState) decideForcedClose(mr events.MarginRatio, reason string, held []*tradePosition, markets map[string]Market, c cmd,
+func (a *Account) decideForcedClose(mr events.MarginRatio, reason string, held []*tradePosition, markets map[string]Market, c Cmd,
 	memberID string, cal Calendar) ([]events.Payload, error) {
 	started := events.ForcedCloseStarted{MarginRatio: mr, Reason: reason}
 	for _, p := range held {
@@ -167,8 +167,8 @@ func (a *accountState) decideForcedClose(mr events.MarginRatio, reason string, h
 	for _, p := range held {
 		// Each position's order numbers derive from its own id: the closes of one decision never
 		// take the same number.
-		evs, err := a.decideClose(p, ruleClose(p), markets[p.symbol], c.now, cal, events.OrderByForcedClose,
-			func(n int) string { return orderNumber(tradeOrderPrefix, memberID, c.CommandID+"/"+p.id, c.now, n) })
+		evs, err := a.decideClose(p, ruleClose(p), markets[p.symbol], c.Now, cal, events.OrderByForcedClose,
+			func(n int) string { return orderNumber(tradeOrderPrefix, memberID, c.CommandID+"/"+p.id, c.Now, n) })
 		if err != nil {
 			return nil, err
 		}
@@ -178,12 +178,12 @@ func (a *accountState) decideForcedClose(mr events.MarginRatio, reason string, h
 }
 
 // tradingDayOf is the Asia/Taipei date of t.
-func tradingDayOf(t time.Time) string { return t.In(taipei).Format(time.DateOnly) }
+func tradingDayOf(t time.Time) string { return t.In(Taipei).Format(time.DateOnly) }
 
 // tradingDaysAfter is the n-th trading day after t's day (YYYY-MM-DD, Asia/Taipei).
 func tradingDaysAfter(t time.Time, n int, cal Calendar) string {
-	l := t.In(taipei)
-	day := time.Date(l.Year(), l.Month(), l.Day(), 12, 0, 0, 0, taipei)
+	l := t.In(Taipei)
+	day := time.Date(l.Year(), l.Month(), l.Day(), 12, 0, 0, 0, Taipei)
 	for k := 0; k < n; {
 		day = day.AddDate(0, 0, 1)
 		if cal == nil || !cal.IsHoliday(day) {

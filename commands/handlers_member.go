@@ -40,24 +40,24 @@ func (s *Service) hash(password string) (string, error) {
 	)
 	s.kdf(func() { h, err = secret.HashPassword(password, s.cost) })
 	if err != nil {
-		return "", unavailable(err)
+		return "", Unavailable(err)
 	}
 	return h, nil
 }
 
 // newSession makes a token and the event that records its hash.
-func (s *Service) newSession(c cmd) (string, events.SessionOpened, error) {
+func (s *Service) newSession(c Cmd) (string, events.SessionOpened, error) {
 	tok, err := secret.NewToken()
 	if err != nil {
-		return "", events.SessionOpened{}, unavailable(err)
+		return "", events.SessionOpened{}, Unavailable(err)
 	}
-	return tok, events.SessionOpened{TokenHash: secret.HashToken(tok), ExpiresAt: c.now.Add(s.ttl)}, nil
+	return tok, events.SessionOpened{TokenHash: secret.HashToken(tok), ExpiresAt: c.Now.Add(s.ttl)}, nil
 }
 
 // sessionFrom answers a command that opened a session; token is empty on a replay.
-func sessionFrom(rec *record, token string) Session {
-	out := Session{Token: token, Position: rec.position}
-	for _, p := range rec.payloads {
+func sessionFrom(rec *Record, token string) Session {
+	out := Session{Token: token, Position: rec.Position}
+	for _, p := range rec.Payloads {
 		switch e := p.(type) {
 		case events.MemberRegistered:
 			out.MemberID, out.Account, out.Role = e.MemberID, e.Account, e.Role
@@ -72,7 +72,7 @@ func sessionFrom(rec *record, token string) Session {
 // the member stream (whose first append, expected version NoStream, is the account's uniqueness
 // check) and a first session.
 func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Session, error) {
-	c, err := s.begin(meta, "member.register")
+	c, err := s.Begin(meta, "member.register")
 	if err != nil {
 		return Session{}, err
 	}
@@ -85,12 +85,12 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 
 	// A replay answers before anything else is checked again.
 	type pre struct {
-		rec        *record
+		rec        *Record
 		err        error
 		registered bool
 	}
-	p, err := view(ctx, s, stream, func(m *memberState, e *entry) pre {
-		rec, err := e.replay(c)
+	p, err := View(ctx, s, stream, func(m *Member, e *Entry) pre {
+		rec, err := e.Replay(c)
 		return pre{rec, err, m.registered}
 	})
 	if err != nil {
@@ -103,7 +103,7 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 		return registerAnswer(p.rec, "", account)
 	}
 	if p.registered {
-		return Session{}, rule(KeyAccountExists)
+		return Session{}, Rule(KeyAccountExists)
 	}
 
 	code := strings.ToUpper(in.InviteCode)
@@ -127,7 +127,7 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 		MemberID: memberID, Account: account, Role: events.RoleMember, PasswordHash: pwHash,
 		InviteCode: code, InviterID: inviter, OwnInviteCode: own,
 	}
-	rec, err := execute(ctx, s, c, stream, func(m *memberState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, stream, func(m *Member) ([]events.Payload, error) {
 		return decideRegister(m, reg, session)
 	})
 	if err != nil {
@@ -138,10 +138,10 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 
 // registerAnswer is the session of a registration record. A replayed registration has no token;
 // a record without a registration belongs to another kind of command under the same key.
-func registerAnswer(rec *record, token, account string) (Session, error) {
+func registerAnswer(rec *Record, token, account string) (Session, error) {
 	out := sessionFrom(rec, token)
 	if out.MemberID == "" || out.Account != account {
-		return Session{}, keyReused()
+		return Session{}, KeyReused()
 	}
 	if out.Token != "" && !sessionIsFrom(rec, token) {
 		// A concurrent duplicate of this command won the race: its token is not ours.
@@ -151,8 +151,8 @@ func registerAnswer(rec *record, token, account string) (Session, error) {
 }
 
 // sessionIsFrom tells whether the record's session is the one token opened.
-func sessionIsFrom(rec *record, token string) bool {
-	for _, p := range rec.payloads {
+func sessionIsFrom(rec *Record, token string) bool {
+	for _, p := range rec.Payloads {
 		if e, ok := p.(events.SessionOpened); ok {
 			return secret.Equal(e.TokenHash, secret.HashToken(token))
 		}
@@ -164,30 +164,30 @@ func sessionIsFrom(rec *record, token string) bool {
 // did.
 func (s *Service) inviter(ctx context.Context, code string) (string, error) {
 	if !validInviteCode(code) {
-		return "", rule(KeyInviterNotExist)
+		return "", Rule(KeyInviterNotExist)
 	}
 	type found struct {
 		issued   bool
 		memberID string
 	}
-	f, err := view(ctx, s, events.InviteStream(code), func(i *inviteState, _ *entry) found {
+	f, err := View(ctx, s, events.InviteStream(code), func(i *inviteState, _ *Entry) found {
 		return found{i.issued, i.memberID}
 	})
 	if err != nil {
 		return "", err
 	}
 	if !f.issued {
-		return "", rule(KeyInviterNotExist)
+		return "", Rule(KeyInviterNotExist)
 	}
 	return f.memberID, nil
 }
 
 // claimInviteCode issues the member's own code on its invite stream, trying the member's
 // candidates in order until one is free (or already theirs).
-func (s *Service) claimInviteCode(ctx context.Context, c cmd, memberID string) (string, error) {
+func (s *Service) claimInviteCode(ctx context.Context, c Cmd, memberID string) (string, error) {
 	for n := 0; n < 32; n++ {
 		code := inviteCandidate(memberID, n)
-		_, err := execute(ctx, s, c, events.InviteStream(code), func(i *inviteState) ([]events.Payload, error) {
+		_, err := Execute(ctx, s, c, events.InviteStream(code), func(i *inviteState) ([]events.Payload, error) {
 			return decideIssueInvite(i, code, memberID)
 		})
 		if errors.Is(err, errCodeTaken) {
@@ -198,7 +198,7 @@ func (s *Service) claimInviteCode(ctx context.Context, c cmd, memberID string) (
 		}
 		return code, nil
 	}
-	return "", unavailable(fmt.Errorf("no free invite code for member %s", memberID))
+	return "", Unavailable(fmt.Errorf("no free invite code for member %s", memberID))
 }
 
 // Login is a login account and its password.
@@ -207,15 +207,15 @@ type Login struct{ Account, Password string }
 // Login opens a session for a member, ops or auditor user.
 func (s *Service) Login(ctx context.Context, meta Meta, in Login) (Session, error) {
 	account, password := in.Account, in.Password
-	c, err := s.begin(meta, "member.login")
+	c, err := s.Begin(meta, "member.login")
 	if err != nil {
 		return Session{}, err
 	}
 	switch {
 	case account == "":
-		return Session{}, invalid(KeyAccountRequired)
+		return Session{}, Invalid(KeyAccountRequired)
 	case password == "":
-		return Session{}, invalid(KeyPasswordRequired)
+		return Session{}, Invalid(KeyPasswordRequired)
 	}
 	account = identity.NormalizeAccount(account)
 	memberID := events.MemberID(account)
@@ -225,23 +225,23 @@ func (s *Service) Login(ctx context.Context, meta Meta, in Login) (Session, erro
 	}
 	decoy, err := s.decoy()
 	if err != nil {
-		return Session{}, unavailable(fmt.Errorf("decoy password hash: %w", err))
+		return Session{}, Unavailable(fmt.Errorf("decoy password hash: %w", err))
 	}
-	var who memberState
-	rec, err := execute(ctx, s, c, events.MemberStream(memberID), func(m *memberState) ([]events.Payload, error) {
-		who = memberState{memberID: m.memberID, account: m.account, role: m.role}
+	var who Member
+	rec, err := Execute(ctx, s, c, events.MemberStream(memberID), func(m *Member) ([]events.Payload, error) {
+		who = Member{memberID: m.memberID, account: m.account, role: m.role}
 		return decideLogin(m, password, decoy, s.verify, session)
 	})
 	if err != nil {
 		return Session{}, err
 	}
-	out := Session{MemberID: memberID, Account: account, Position: rec.position}
+	out := Session{MemberID: memberID, Account: account, Position: rec.Position}
 	if who.role != "" {
 		out.Role = who.role
 	} else {
 		out.Role = s.roleOf(ctx, memberID)
 	}
-	for _, p := range rec.payloads {
+	for _, p := range rec.Payloads {
 		if e, ok := p.(events.SessionOpened); ok {
 			out.ExpiresAt = e.ExpiresAt
 			if secret.Equal(e.TokenHash, session.TokenHash) {
@@ -250,26 +250,26 @@ func (s *Service) Login(ctx context.Context, meta Meta, in Login) (Session, erro
 		}
 	}
 	if out.ExpiresAt.IsZero() {
-		return Session{}, keyReused()
+		return Session{}, KeyReused()
 	}
 	return out, nil
 }
 
 // roleOf reads a member's role (for a replayed login, whose decide did not run).
 func (s *Service) roleOf(ctx context.Context, memberID string) string {
-	role, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) string { return m.role })
+	role, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) string { return m.role })
 	if err != nil {
 		return ""
 	}
 	return role
 }
 
-// memberCommand runs a command on a member's own stream.
-func (s *Service) memberCommand(ctx context.Context, c cmd, memberID string, decide func(m *memberState) ([]events.Payload, error)) (*record, error) {
-	if !validMemberID(memberID) {
-		return nil, notFound(KeyAccountNotExist)
+// MemberCommand runs a command on a member's own stream.
+func (s *Service) MemberCommand(ctx context.Context, c Cmd, memberID string, decide func(m *Member) ([]events.Payload, error)) (*Record, error) {
+	if !ValidMemberID(memberID) {
+		return nil, NotFound(KeyAccountNotExist)
 	}
-	return execute(ctx, s, c, events.MemberStream(memberID), decide)
+	return Execute(ctx, s, c, events.MemberStream(memberID), decide)
 }
 
 // Logout ends the member's session of Token.
@@ -278,18 +278,18 @@ type Logout struct{ MemberID, Token string }
 // Logout closes the session of token.
 func (s *Service) Logout(ctx context.Context, meta Meta, in Logout) (Result, error) {
 	memberID, token := in.MemberID, in.Token
-	c, err := s.begin(meta, "member.logout")
+	c, err := s.Begin(meta, "member.logout")
 	if err != nil {
 		return Result{}, err
 	}
 	h := secret.HashToken(token)
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
-		return decideLogout(m, h, c.now)
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+		return decideLogout(m, h, c.Now)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // ChangePassword replaces a member's login or fund password: the old one, the new one and its
@@ -299,7 +299,7 @@ type ChangePassword struct{ MemberID, Old, New, Confirm string }
 // ChangeLoginPassword replaces the login password; every session of the member ends.
 func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, in ChangePassword) (Result, error) {
 	memberID, oldPw, newPw, confirm := in.MemberID, in.Old, in.New, in.Confirm
-	c, err := s.begin(meta, "password.change")
+	c, err := s.Begin(meta, "password.change")
 	if err != nil {
 		return Result{}, err
 	}
@@ -310,13 +310,13 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, in ChangeP
 	if err != nil {
 		return Result{}, err
 	}
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideChangeLoginPassword(m, oldPw, newHash, s.verify)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // SetFundPassword is a member's first fund password, its confirmation, and the login password
@@ -326,12 +326,12 @@ type SetFundPassword struct{ MemberID, LoginPassword, FundPassword, Confirm stri
 // SetFundPassword sets the 6-digit fund password the first time; the login password confirms it.
 func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPassword) (Result, error) {
 	memberID, loginPassword, fundPw, confirm := in.MemberID, in.LoginPassword, in.FundPassword, in.Confirm
-	c, err := s.begin(meta, "fund-password.set")
+	c, err := s.Begin(meta, "fund-password.set")
 	if err != nil {
 		return Result{}, err
 	}
 	if loginPassword == "" {
-		return Result{}, invalid(KeyPasswordRequired)
+		return Result{}, Invalid(KeyPasswordRequired)
 	}
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
 		return Result{}, e
@@ -340,24 +340,24 @@ func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPass
 	if err != nil {
 		return Result{}, err
 	}
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideSetFundPassword(m, loginPassword, fundHash, s.verify)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // ChangeFundPassword replaces the fund password; a wrong old one counts towards the lock.
 func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePassword) (Result, error) {
 	memberID, oldFundPw, fundPw, confirm := in.MemberID, in.Old, in.New, in.Confirm
-	c, err := s.begin(meta, "fund-password.change")
+	c, err := s.Begin(meta, "fund-password.change")
 	if err != nil {
 		return Result{}, err
 	}
 	if oldFundPw == "" {
-		return Result{}, invalid(KeyFundPasswordRequired)
+		return Result{}, Invalid(KeyFundPasswordRequired)
 	}
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
 		return Result{}, e
@@ -366,16 +366,16 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 	if err != nil {
 		return Result{}, err
 	}
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
-		return decideChangeFundPassword(m, oldFundPw, newHash, c.now, s.verify)
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.verify)
 	})
 	if err != nil {
 		return Result{}, err
 	}
 	if e := fundRefusal(rec); e != nil {
-		return Result{Position: rec.position}, e
+		return Result{Position: rec.Position}, e
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // VerifyFundPassword is a member's fund password given before a withdrawal.
@@ -386,23 +386,23 @@ type VerifyFundPassword struct{ MemberID, FundPassword string }
 // every try while five stand, with fund_password_locked.
 func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, in VerifyFundPassword) (Result, error) {
 	memberID, fundPw := in.MemberID, in.FundPassword
-	c, err := s.begin(meta, "fund-password.verify")
+	c, err := s.Begin(meta, "fund-password.verify")
 	if err != nil {
 		return Result{}, err
 	}
 	if fundPw == "" {
-		return Result{}, invalid(KeyFundPasswordRequired)
+		return Result{}, Invalid(KeyFundPasswordRequired)
 	}
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
-		return decideVerifyFundPassword(m, fundPw, c.now, s.verify)
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+		return decideVerifyFundPassword(m, fundPw, c.Now, s.verify)
 	})
 	if err != nil {
 		return Result{}, err
 	}
 	if e := fundRefusal(rec); e != nil {
-		return Result{Position: rec.position}, e
+		return Result{Position: rec.Position}, e
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // SetFlag sets (On) or clears a flag on the account that logs in as Account, with a reason.
@@ -425,33 +425,33 @@ func (s *Service) SetStaffFlag(ctx context.Context, meta Meta, in SetFlag) (Resu
 }
 
 func (s *Service) setFlag(ctx context.Context, meta Meta, in SetFlag,
-	decide func(m *memberState, flag string, on bool, reason string) ([]events.Payload, error)) (Result, error) {
+	decide func(m *Member, flag string, on bool, reason string) ([]events.Payload, error)) (Result, error) {
 	account, flag, on, reason := in.Account, in.Flag, in.On, in.Reason
-	c, err := s.begin(meta, "member.flag")
+	c, err := s.Begin(meta, "member.flag")
 	if err != nil {
 		return Result{}, err
 	}
 	if !validFlag(flag) {
-		return Result{}, invalid(KeyFlagInvalid)
+		return Result{}, Invalid(KeyFlagInvalid)
 	}
-	reason, e := cleanRemark(reason)
+	reason, e := CleanRemark(reason)
 	if e != nil {
 		return Result{}, e
 	}
 	if reason == "" {
-		return Result{}, invalid(KeyRemarkRequired)
+		return Result{}, Invalid(KeyRemarkRequired)
 	}
 	if account == "" {
-		return Result{}, invalid(KeyAccountRequired)
+		return Result{}, Invalid(KeyAccountRequired)
 	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decide(m, flag, on, reason)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // StaffPassword is a new password for the ops or auditor user Account.
@@ -461,50 +461,50 @@ type StaffPassword struct{ Account, Password string }
 // (`lotbook user password` on the server); every session of the user ends.
 func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, in StaffPassword) (Result, error) {
 	account, password := in.Account, in.Password
-	c, err := s.begin(meta, "staff.password")
+	c, err := s.Begin(meta, "staff.password")
 	if err != nil {
 		return Result{}, err
 	}
 	switch {
 	case account == "":
-		return Result{}, invalid(KeyAccountRequired)
+		return Result{}, Invalid(KeyAccountRequired)
 	case password == "":
-		return Result{}, invalid(KeyPasswordRequired)
+		return Result{}, Invalid(KeyPasswordRequired)
 	case !identity.ValidLoginPassword(password):
-		return Result{}, invalid(KeyPasswordInvalid)
+		return Result{}, Invalid(KeyPasswordInvalid)
 	}
 	newHash, err := s.hash(password)
 	if err != nil {
 		return Result{}, err
 	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideResetStaffPassword(m, newHash)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // RecordUpload remembers that the member uploaded a file (the API stored and re-encoded it), so
 // that the member may name it as a deposit proof. The member's storage quota is decided here,
 // on the member's own stream, so concurrent uploads cannot both take the last bytes.
 func (s *Service) RecordUpload(ctx context.Context, meta Meta, memberID string, f events.FileUploaded) (Result, error) {
-	c, err := s.begin(meta, "file.upload")
+	c, err := s.Begin(meta, "file.upload")
 	if err != nil {
 		return Result{}, err
 	}
 	if err := checkUpload(f); err != nil {
 		return Result{}, err
 	}
-	rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideRecordUpload(m, f, s.uploadQuota)
 	})
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Position: rec.position}, nil
+	return Result{Position: rec.Position}, nil
 }
 
 // CheckUpload tells, without recording anything, whether RecordUpload would refuse f now. The
@@ -513,10 +513,10 @@ func (s *Service) CheckUpload(ctx context.Context, memberID string, f events.Fil
 	if err := checkUpload(f); err != nil {
 		return err
 	}
-	if !validMemberID(memberID) {
-		return notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return NotFound(KeyAccountNotExist)
 	}
-	refusal, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) error {
+	refusal, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) error {
 		_, err := decideRecordUpload(m, f, s.uploadQuota)
 		return err
 	})
@@ -529,13 +529,13 @@ func (s *Service) CheckUpload(ctx context.Context, memberID string, f events.Fil
 // checkUpload is the field rules of an upload record.
 func checkUpload(f events.FileUploaded) *Error {
 	if !validFileID(f.FileID) || f.Size <= 0 || f.Width <= 0 || f.Height <= 0 {
-		return invalid(KeyInvalidRequest)
+		return Invalid(KeyInvalidRequest)
 	}
 	switch f.ContentType {
 	case "image/jpeg", "image/png", "image/webp":
 		return nil
 	}
-	return invalid(KeyInvalidRequest)
+	return Invalid(KeyInvalidRequest)
 }
 
 // validFileID: a lower-case hex SHA-256.

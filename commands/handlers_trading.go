@@ -33,7 +33,7 @@ type TradeResult struct {
 func (s *Service) TradingRules() TradingRules { return s.trade }
 
 func (s *Service) tradeFacts(ctx context.Context, memberID string) (tradeFacts, error) {
-	return view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) tradeFacts {
+	return View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) tradeFacts {
 		return tradeFacts{registered: m.registered && m.role == events.RoleMember, disabled: m.flags[events.FlagDisabled],
 			frozen: m.flags[events.FlagFrozen], banned: m.flags[events.FlagTradeBanned]}
 	})
@@ -43,7 +43,7 @@ func (s *Service) tradeFacts(ctx context.Context, memberID string) (tradeFacts, 
 // its cash. While the market matches, the order crosses the book at once; a limit order's rest
 // works until it fills, is cancelled or its trading day ends; a market order's rest is cancelled.
 func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in OrderInput, mkt Market) (TradeResult, error) {
-	c, err := s.begin(meta, "order.place")
+	c, err := s.Begin(meta, "order.place")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -51,10 +51,10 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 	if e != nil {
 		return TradeResult{}, e
 	}
-	if !validMemberID(memberID) {
-		return TradeResult{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return TradeResult{}, NotFound(KeyAccountNotExist)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		facts, err := s.tradeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
@@ -65,7 +65,7 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 		if e := checkMarket(mkt, sp); e != nil {
 			return nil, e
 		}
-		return a.decidePlace(sp, mkt, c.now, s.cal, c.orderNumbers(tradeOrderPrefix, memberID))
+		return a.decidePlace(sp, mkt, c.Now, s.cal, c.OrderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
@@ -73,13 +73,13 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 	return tradeAnswer(rec, events.IntentOpen)
 }
 
-func (a *accountState) decidePlace(sp orderSpec, mkt Market, now time.Time, cal Calendar, orderNo func(int) string) ([]events.Payload, error) {
+func (a *Account) decidePlace(sp orderSpec, mkt Market, now time.Time, cal Calendar, orderNo func(int) string) ([]events.Payload, error) {
 	buy := sp.direction == events.DirectionLong
 	side := events.SideSell
 	if buy {
 		side = events.SideBuy
 	}
-	no := a.freeOrderNo(orderNo)
+	no := a.FreeOrderNo(orderNo)
 	r := a.run(now, nil, nil)
 	r.emit(events.OrderPlaced{OrderNo: no, PositionID: no, Intent: events.IntentOpen, Symbol: mkt.Symbol, Name: mkt.Name,
 		Kind: mkt.Kind.String(), Side: side, Direction: sp.direction, Type: sp.typ, Shares: sp.shares, OddLot: sp.oddLot,
@@ -88,14 +88,14 @@ func (a *accountState) decidePlace(sp orderSpec, mkt Market, now time.Time, cal 
 	o := r.t.orders[no]
 	res := reservation(o, r.t.positions[no], mkt.Quote)
 	if res.GreaterThan(r.cash) {
-		return nil, rule(KeyInsufficientBalance)
+		return nil, Rule(KeyInsufficientBalance)
 	}
 	if res.IsPositive() {
-		r.emit(events.TradeCashFrozen{OrderNo: no, Amount: res, Postings: events.Transfer(a.available, a.frozen, TWD, res)})
+		r.emit(events.TradeCashFrozen{OrderNo: no, Amount: res, Postings: events.Transfer(a.Available, a.Frozen, TWD, res)})
 	}
 	if mkt.Matches(sp.oddLot) {
 		if err := r.match(no, mkt.Quote, cal, mkt.TradingDay); err != nil {
-			return nil, unavailable(err)
+			return nil, Unavailable(err)
 		}
 	}
 	return r.out, nil
@@ -108,22 +108,22 @@ type CancelOrder struct{ MemberID, OrderNo string }
 // rules placed (forced and day-trade closes) are not the member's to cancel.
 func (s *Service) CancelOrder(ctx context.Context, meta Meta, in CancelOrder) (TradeResult, error) {
 	memberID, orderNo := in.MemberID, in.OrderNo
-	c, err := s.begin(meta, "order.cancel")
+	c, err := s.Begin(meta, "order.cancel")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !validMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
-		return TradeResult{}, notFound(KeyOrderNotFound)
+	if !ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
+		return TradeResult{}, NotFound(KeyOrderNotFound)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		o := tradingPart.of(a).orders[orderNo]
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+		o := tradingPart.Of(a).orders[orderNo]
 		switch {
 		case o == nil:
-			return nil, notFound(KeyOrderNotFound)
+			return nil, NotFound(KeyOrderNotFound)
 		case !o.working || o.By != events.OrderByMember:
-			return nil, rule(KeyOrderNotPending)
+			return nil, Rule(KeyOrderNotPending)
 		}
-		r := a.run(c.now, []string{orderNo}, []string{o.PositionID})
+		r := a.run(c.Now, []string{orderNo}, []string{o.PositionID})
 		r.cancel(orderNo, events.CancelByMember)
 		return r.out, nil
 	})
@@ -145,24 +145,24 @@ type FillOrder struct {
 // match now.
 func (s *Service) FillOrder(ctx context.Context, meta Meta, in FillOrder) (TradeResult, error) {
 	memberID, orderNo, mkt := in.MemberID, in.OrderNo, in.Market
-	c, err := s.begin(meta, "order.fill")
+	c, err := s.Begin(meta, "order.fill")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !validMemberID(memberID) {
-		return TradeResult{}, notFound(KeyOrderNotFound)
+	if !ValidMemberID(memberID) {
+		return TradeResult{}, NotFound(KeyOrderNotFound)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		o := tradingPart.of(a).orders[orderNo]
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+		o := tradingPart.Of(a).orders[orderNo]
 		switch {
 		case o == nil:
-			return nil, notFound(KeyOrderNotFound)
+			return nil, NotFound(KeyOrderNotFound)
 		case !o.working, o.TradingDay != mkt.TradingDay, o.By == events.OrderByMember && !mkt.Matches(o.OddLot):
 			return nil, nil
 		}
-		r := a.run(c.now, []string{orderNo}, []string{o.PositionID})
+		r := a.run(c.Now, []string{orderNo}, []string{o.PositionID})
 		if err := r.match(orderNo, mkt.Quote, s.cal, mkt.TradingDay); err != nil {
-			return nil, unavailable(err)
+			return nil, Unavailable(err)
 		}
 		return r.out, nil
 	})
@@ -179,24 +179,24 @@ type ExpireOrder struct{ MemberID, OrderNo string }
 // releases what it holds frozen. Nothing happens to an order that no longer works.
 func (s *Service) ExpireOrder(ctx context.Context, meta Meta, in ExpireOrder) (TradeResult, error) {
 	memberID, orderNo := in.MemberID, in.OrderNo
-	c, err := s.begin(meta, "order.expire")
+	c, err := s.Begin(meta, "order.expire")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !validMemberID(memberID) {
-		return TradeResult{}, notFound(KeyOrderNotFound)
+	if !ValidMemberID(memberID) {
+		return TradeResult{}, NotFound(KeyOrderNotFound)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		o := tradingPart.of(a).orders[orderNo]
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+		o := tradingPart.Of(a).orders[orderNo]
 		if o == nil {
-			return nil, notFound(KeyOrderNotFound)
+			return nil, NotFound(KeyOrderNotFound)
 		}
 		if !o.working {
 			return nil, nil
 		}
-		r := a.run(c.now, []string{orderNo}, []string{o.PositionID})
+		r := a.run(c.Now, []string{orderNo}, []string{o.PositionID})
 		r.emit(events.OrderExpired{OrderNo: orderNo, PositionID: o.PositionID, Shares: o.remaining(), TradingDay: o.TradingDay})
-		for _, p := range release(r.t.orders[orderNo], a.available, a.frozen) {
+		for _, p := range release(r.t.orders[orderNo], a.Available, a.Frozen) {
 			r.emit(p)
 		}
 		return r.out, nil
@@ -219,34 +219,34 @@ type ClosePosition struct {
 // cancelled first. The broker's lock and holding rules apply (TradingRules).
 func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition) (TradeResult, error) {
 	memberID, positionID, in, mkt := cp.MemberID, cp.PositionID, cp.Close, cp.Market
-	c, err := s.begin(meta, "position.close")
+	c, err := s.Begin(meta, "position.close")
 	if err != nil {
 		return TradeResult{}, err
 	}
 	if !validOrderType(in.Type) {
-		return TradeResult{}, invalid(KeyInvalidRequest)
+		return TradeResult{}, Invalid(KeyInvalidRequest)
 	}
 	price, e := limitPrice(in.Type, in.Price)
 	if e != nil {
 		return TradeResult{}, e
 	}
-	if !validMemberID(memberID) || positionID == "" || len(positionID) > 64 {
-		return TradeResult{}, notFound(KeyPositionNotFound)
+	if !ValidMemberID(memberID) || positionID == "" || len(positionID) > 64 {
+		return TradeResult{}, NotFound(KeyPositionNotFound)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		facts, err := s.tradeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
-		pos := tradingPart.of(a).positions[positionID]
+		pos := tradingPart.Of(a).positions[positionID]
 		if pos == nil {
-			return nil, notFound(KeyPositionNotFound)
+			return nil, NotFound(KeyPositionNotFound)
 		}
 		if e := facts.refuse(); e != nil {
 			return nil, e
 		}
 		if pos.shares == 0 || pos.closing > 0 {
-			return nil, rule(KeyPositionNotHolding)
+			return nil, Rule(KeyPositionNotHolding)
 		}
 		sp := orderSpec{typ: in.Type, price: price, shares: pos.shares, oddLot: pos.shares%BoardLot != 0}
 		if in.Lots != 0 || in.Shares != 0 {
@@ -255,21 +255,21 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 				return nil, e
 			}
 			if q > pos.shares || odd != sp.oddLot {
-				return nil, rule(KeyCloseQuantityInvalid)
+				return nil, Rule(KeyCloseQuantityInvalid)
 			}
 			sp.shares = q
 		}
-		if e := s.closeAllowed(pos, c.now, mkt.TradingDay); e != nil {
+		if e := s.closeAllowed(pos, c.Now, mkt.TradingDay); e != nil {
 			return nil, e
 		}
 		if pos.symbol != mkt.Symbol {
-			return nil, unavailable(fmt.Errorf("position %s is %s, market view of %s", pos.id, pos.symbol, mkt.Symbol))
+			return nil, Unavailable(fmt.Errorf("position %s is %s, market view of %s", pos.id, pos.symbol, mkt.Symbol))
 		}
 		if e := checkMarket(mkt, sp); e != nil {
 			return nil, e
 		}
-		return a.decideClose(pos, sp, mkt, c.now, s.cal, events.OrderByMember,
-			c.orderNumbers(tradeOrderPrefix, memberID))
+		return a.decideClose(pos, sp, mkt, c.Now, s.cal, events.OrderByMember,
+			c.OrderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
@@ -281,10 +281,10 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 func (s *Service) closeAllowed(pos *tradePosition, now time.Time, day string) *Error {
 	r := s.trade
 	if r.LockMinutes > 0 && now.Before(pos.openedAt.Add(time.Duration(r.LockMinutes)*time.Minute)) {
-		return rule(KeyPositionLocked)
+		return Rule(KeyPositionLocked)
 	}
 	if r.HoldDays > 0 && !pos.dayTrade && tradingDaysBetween(pos.openDay, day, s.cal) < r.HoldDays {
-		return rule(KeySaleNotAllowedYet)
+		return Rule(KeySaleNotAllowedYet)
 	}
 	return nil
 }
@@ -307,7 +307,7 @@ func tradingDaysBetween(from, to string, cal Calendar) int {
 
 // decideClose places the closing order of sp.shares of pos (by the member or by a rule) and
 // crosses it with the book: members' orders while the market matches, the rules' at once.
-func (a *accountState) decideClose(pos *tradePosition, sp orderSpec, mkt Market, now time.Time, cal Calendar, by string, orderNo func(int) string) ([]events.Payload, error) {
+func (a *Account) decideClose(pos *tradePosition, sp orderSpec, mkt Market, now time.Time, cal Calendar, by string, orderNo func(int) string) ([]events.Payload, error) {
 	r := a.run(now, []string{pos.id, pos.closeOrder}, []string{pos.id})
 	if pos.openWorking {
 		r.cancel(pos.id, events.CancelPositionClosing)
@@ -320,7 +320,7 @@ func (a *accountState) decideClose(pos *tradePosition, sp orderSpec, mkt Market,
 	if buy {
 		side = events.SideBuy
 	}
-	no := a.freeOrderNo(orderNo)
+	no := a.FreeOrderNo(orderNo)
 	r.emit(events.OrderPlaced{OrderNo: no, PositionID: pos.id, Intent: events.IntentClose, Symbol: pos.symbol, Name: mkt.Name,
 		Kind: pos.kind, Side: side, Direction: pos.direction, Type: sp.typ, Shares: sp.shares, OddLot: sp.oddLot,
 		Price: bound(buy, sp, mkt.Quote), Leverage: pos.leverage, DayTrade: pos.dayTrade, TradingDay: mkt.TradingDay,
@@ -328,16 +328,16 @@ func (a *accountState) decideClose(pos *tradePosition, sp orderSpec, mkt Market,
 	res := reservation(r.t.orders[no], r.t.positions[pos.id], mkt.Quote)
 	if res.GreaterThan(r.cash) {
 		if by == events.OrderByMember {
-			return nil, rule(KeyInsufficientBalance)
+			return nil, Rule(KeyInsufficientBalance)
 		}
 		res = decimal.Max(decimal.Zero, r.cash) // a rule's close goes ahead; a shortfall is the broker's
 	}
 	if res.IsPositive() {
-		r.emit(events.TradeCashFrozen{OrderNo: no, Amount: res, Postings: events.Transfer(a.available, a.frozen, TWD, res)})
+		r.emit(events.TradeCashFrozen{OrderNo: no, Amount: res, Postings: events.Transfer(a.Available, a.Frozen, TWD, res)})
 	}
 	if by != events.OrderByMember || mkt.Matches(sp.oddLot) {
 		if err := r.match(no, mkt.Quote, cal, mkt.TradingDay); err != nil {
-			return nil, unavailable(err)
+			return nil, Unavailable(err)
 		}
 	}
 	return r.out, nil
@@ -345,12 +345,12 @@ func (a *accountState) decideClose(pos *tradePosition, sp orderSpec, mkt Market,
 
 // tradeAnswer reads a command's record: the order it placed (intent open or close) or the one it
 // acted on (an order number), with its status after the command.
-func tradeAnswer(rec *record, which string) (TradeResult, error) {
-	out := TradeResult{Position: rec.position}
-	if b, ok := rec.snapshot.(map[string]Balance); ok {
+func tradeAnswer(rec *Record, which string) (TradeResult, error) {
+	out := TradeResult{Position: rec.Position}
+	if b, ok := rec.Snapshot.(map[string]Balance); ok {
 		out.Balances = b
 	}
-	for _, p := range rec.payloads {
+	for _, p := range rec.Payloads {
 		if e, ok := p.(events.OrderPlaced); ok && (e.Intent == which || e.OrderNo == which) {
 			out.OrderNo, out.PositionID, out.Status, out.Remaining = e.OrderNo, e.PositionID, OrderPending, e.Shares
 		}
@@ -359,9 +359,9 @@ func tradeAnswer(rec *record, which string) (TradeResult, error) {
 		out.OrderNo = which
 	}
 	if out.OrderNo == "" {
-		return TradeResult{}, keyReused()
+		return TradeResult{}, KeyReused()
 	}
-	for _, p := range rec.payloads {
+	for _, p := range rec.Payloads {
 		switch e := p.(type) {
 		case events.OrderFilled:
 			if e.OrderNo == out.OrderNo {

@@ -21,24 +21,24 @@ type WithdrawalInput struct {
 // password is checked with the lock rules of VerifyFundPassword (a wrong one is recorded on the
 // member stream even though the withdrawal is refused).
 func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID string, in WithdrawalInput) (OrderResult, error) {
-	c, err := s.begin(meta, "withdrawal.request")
+	c, err := s.Begin(meta, "withdrawal.request")
 	if err != nil {
 		return OrderResult{}, err
 	}
 	switch {
 	case in.Amount == "":
-		return OrderResult{}, invalid(KeyAmountRequired)
+		return OrderResult{}, Invalid(KeyAmountRequired)
 	case in.CardID == "":
-		return OrderResult{}, invalid(KeyCardRequired)
+		return OrderResult{}, Invalid(KeyCardRequired)
 	case in.FundPassword == "":
-		return OrderResult{}, invalid(KeyFundPasswordRequired)
+		return OrderResult{}, Invalid(KeyFundPasswordRequired)
 	}
-	if !validMemberID(memberID) {
-		return OrderResult{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return OrderResult{}, NotFound(KeyAccountNotExist)
 	}
 	// Lock order as for deposits: account, then member or config, one at a time.
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
-		facts, err := view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) withdrawFacts {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+		facts, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) withdrawFacts {
 			f := withdrawFacts{
 				registered: m.registered && m.role == events.RoleMember,
 				disabled:   m.flags[events.FlagDisabled],
@@ -59,7 +59,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 			ch  *events.WithdrawalChannelConfigured
 			err *Error
 		}
-		ch, err := view(ctx, s, events.ConfigStream, func(cfg *configState, _ *entry) found {
+		ch, err := View(ctx, s, events.ConfigStream, func(cfg *configState, _ *Entry) found {
 			ch, e := cfg.withdrawalChannel()
 			return found{ch, e}
 		})
@@ -67,10 +67,10 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 			return nil, err
 		}
 		return decideWithdrawalRequest(a, withdrawalRequest{
-			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.now, cal: s.cal,
+			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.Now, cal: s.cal,
 			verifyFund: func() error {
-				rec, err := s.memberCommand(ctx, c, memberID, func(m *memberState) ([]events.Payload, error) {
-					return decideVerifyFundPassword(m, in.FundPassword, c.now, s.verify)
+				rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+					return decideVerifyFundPassword(m, in.FundPassword, c.Now, s.verify)
 				})
 				if err != nil {
 					return err
@@ -80,7 +80,7 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 				}
 				return nil
 			},
-			orderNo: c.orderNumbers(withdrawalOrderPrefix, memberID),
+			orderNo: c.OrderNumbers(withdrawalOrderPrefix, memberID),
 		})
 	})
 	if err != nil {
@@ -92,11 +92,11 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 // Withdrawable is, per currency the app exchanges, the most a withdrawal would accept now (the
 // amount check of RequestWithdrawal, before the channel's limits): what the withdraw screen shows.
 func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string]decimal.Decimal, error) {
-	if !validMemberID(memberID) {
-		return nil, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return nil, NotFound(KeyAccountNotExist)
 	}
 	now := s.clock().UTC()
-	return view(ctx, s, events.AccountStream(memberID), func(a *accountState, _ *entry) map[string]decimal.Decimal {
+	return View(ctx, s, events.AccountStream(memberID), func(a *Account, _ *Entry) map[string]decimal.Decimal {
 		out := make(map[string]decimal.Decimal, len(fx.Currencies))
 		for _, cur := range fx.Currencies {
 			out[cur] = withdrawable(a, cur, now)
@@ -110,7 +110,7 @@ func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string
 func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decimal.Decimal, error) {
 	v, err := fx.Value(s.rates, amounts, to, s.clock().UTC())
 	if err != nil {
-		return decimal.Decimal{}, unavailable(err)
+		return decimal.Decimal{}, Unavailable(err)
 	}
 	return v, nil
 }
@@ -122,12 +122,12 @@ func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, in ReviewOrd
 
 // RejectWithdrawal releases a pending withdrawal's frozen amount (ops); the remark is required.
 func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
-	r, e := cleanRemark(in.Remark)
+	r, e := CleanRemark(in.Remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
 	if r == "" {
-		return OrderResult{}, invalid(KeyRemarkRequired)
+		return OrderResult{}, Invalid(KeyRemarkRequired)
 	}
 	return s.review(ctx, meta, "withdrawal.reject", in.MemberID, in.OrderNo, r, events.ReviewRejected, decideRejectWithdrawal)
 }
@@ -159,7 +159,7 @@ type ExchangeResult struct {
 var quoteNamespace = uuid.MustParse("4a7d2c90-1e6b-5c38-9f05-b8e1d3a6c247")
 
 func (s *Service) exchangeFacts(ctx context.Context, memberID string) (exchangeFacts, error) {
-	return view(ctx, s, events.MemberStream(memberID), func(m *memberState, _ *entry) exchangeFacts {
+	return View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) exchangeFacts {
 		return exchangeFacts{registered: m.registered && m.role == events.RoleMember,
 			disabled: m.flags[events.FlagDisabled], frozen: m.flags[events.FlagFrozen]}
 	})
@@ -168,7 +168,7 @@ func (s *Service) exchangeFacts(ctx context.Context, memberID string) (exchangeF
 // QuoteExchange locks the feed's current rate for 30 seconds (an ExchangeQuoted event on the
 // account stream, so that any API instance can execute it). No fee is charged.
 func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string, in QuoteInput) (Quote, error) {
-	c, err := s.begin(meta, "exchange.quote")
+	c, err := s.Begin(meta, "exchange.quote")
 	if err != nil {
 		return Quote{}, err
 	}
@@ -176,31 +176,31 @@ func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string,
 	if e != nil {
 		return Quote{}, e
 	}
-	if !validMemberID(memberID) {
-		return Quote{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return Quote{}, NotFound(KeyAccountNotExist)
 	}
-	rate, err := s.rates.Rate(in.From, in.To, c.now)
+	rate, err := s.rates.Rate(in.From, in.To, c.Now)
 	if err != nil {
-		return Quote{}, unavailable(err)
+		return Quote{}, Unavailable(err)
 	}
 	quoteID := uuid.NewSHA1(quoteNamespace, []byte(c.CommandID)).String()
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		f, err := s.exchangeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
-		return decideQuote(a, f, quoteID, in.From, in.To, amount, rate, c.now)
+		return decideQuote(a, f, quoteID, in.From, in.To, amount, rate, c.Now)
 	})
 	if err != nil {
 		return Quote{}, err
 	}
-	for _, p := range rec.payloads {
+	for _, p := range rec.Payloads {
 		if q, ok := p.(events.ExchangeQuoted); ok {
 			return Quote{QuoteID: q.QuoteID, From: q.From, To: q.To, Amount: q.Amount, Rate: q.Rate, ToAmount: q.ToAmount,
-				ExpiresAt: q.ExpiresAt, Position: rec.position}, nil
+				ExpiresAt: q.ExpiresAt, Position: rec.Position}, nil
 		}
 	}
-	return Quote{}, keyReused()
+	return Quote{}, KeyReused()
 }
 
 // Exchange is a member's conversion at a quote the member holds.
@@ -209,37 +209,37 @@ type Exchange struct{ MemberID, QuoteID string }
 // Exchange converts at a quote the member holds, before it expires.
 func (s *Service) Exchange(ctx context.Context, meta Meta, in Exchange) (ExchangeResult, error) {
 	memberID, quoteID := in.MemberID, in.QuoteID
-	c, err := s.begin(meta, "exchange.execute")
+	c, err := s.Begin(meta, "exchange.execute")
 	if err != nil {
 		return ExchangeResult{}, err
 	}
 	if quoteID == "" || len(quoteID) > 64 {
-		return ExchangeResult{}, notFound(KeyExchangeQuoteNotFound)
+		return ExchangeResult{}, NotFound(KeyExchangeQuoteNotFound)
 	}
-	if !validMemberID(memberID) {
-		return ExchangeResult{}, notFound(KeyAccountNotExist)
+	if !ValidMemberID(memberID) {
+		return ExchangeResult{}, NotFound(KeyAccountNotExist)
 	}
-	rec, err := execute(ctx, s, c, events.AccountStream(memberID), func(a *accountState) ([]events.Payload, error) {
+	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
 		f, err := s.exchangeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}
-		return decideExchange(a, f, quoteID, c.now, c.orderNumbers(exchangeOrderPrefix, memberID))
+		return decideExchange(a, f, quoteID, c.Now, c.OrderNumbers(exchangeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return ExchangeResult{}, err
 	}
-	for _, p := range rec.payloads {
+	for _, p := range rec.Payloads {
 		if x, ok := p.(events.ExchangeExecuted); ok && x.QuoteID == quoteID {
 			out := ExchangeResult{OrderNo: x.OrderNo, From: x.From, To: x.To, FromAmount: x.FromAmount, ToAmount: x.ToAmount,
-				Rate: x.Rate, Position: rec.position}
-			if b, ok := rec.snapshot.(map[string]Balance); ok {
+				Rate: x.Rate, Position: rec.Position}
+			if b, ok := rec.Snapshot.(map[string]Balance); ok {
 				out.Balances = b
 			}
 			return out, nil
 		}
 	}
-	return ExchangeResult{}, keyReused()
+	return ExchangeResult{}, KeyReused()
 }
 
 // CreditRule is the published credit-score rule the app shows.

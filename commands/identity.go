@@ -23,7 +23,7 @@ type bankCard struct {
 	id, holder, bankName, branch, bankCode, last4, hash string
 }
 
-func (m *memberState) applyIdentity(p events.Payload) {
+func (m *Member) applyIdentity(p events.Payload) {
 	switch e := p.(type) {
 	case events.RealNameSubmitted:
 		m.realName = realName{status: events.RealNameStatusPending, submissionID: e.SubmissionID, name: e.Name, idHash: e.IDNumberKeyedHash}
@@ -44,13 +44,13 @@ func (m *memberState) applyIdentity(p events.Payload) {
 
 // usesIDNumber tells whether the member's identity rests on the ID number with this keyed hash:
 // submitted and under review, or verified.
-func (m *memberState) usesIDNumber(hash string) bool {
+func (m *Member) usesIDNumber(hash string) bool {
 	st := m.realName.status
 	return m.realName.idHash == hash && (st == events.RealNameStatusPending || st == events.RealNameStatusVerified)
 }
 
 // hasCardNumber tells whether one of the member's bound cards has this number's keyed hash.
-func (m *memberState) hasCardNumber(hash string) bool {
+func (m *Member) hasCardNumber(hash string) bool {
 	for _, c := range m.cards {
 		if c.hash == hash {
 			return true
@@ -61,39 +61,39 @@ func (m *memberState) hasCardNumber(hash string) bool {
 
 // memberOnly refuses what only a registered, active member may do: unknown accounts and staff
 // users (not found), disabled and frozen accounts.
-func (m *memberState) memberOnly() *Error {
+func (m *Member) memberOnly() *Error {
 	if !m.registered || m.role != events.RoleMember {
-		return notFound(KeyAccountNotExist)
+		return NotFound(KeyAccountNotExist)
 	}
-	return m.refuseFlags(events.FlagDisabled, events.FlagFrozen)
+	return m.RefuseFlags(events.FlagDisabled, events.FlagFrozen)
 }
 
 // decideSubmitRealName records a submission for review. A member under review or verified cannot
 // submit again; a rejected one can. Both photos must be the member's own uploads.
-func decideSubmitRealName(m *memberState, sub events.RealNameSubmitted) ([]events.Payload, error) {
+func decideSubmitRealName(m *Member, sub events.RealNameSubmitted) ([]events.Payload, error) {
 	if err := m.memberOnly(); err != nil {
 		return nil, err
 	}
 	switch m.realName.status {
 	case events.RealNameStatusPending:
-		return nil, rule(KeyRealNamePending)
+		return nil, Rule(KeyRealNamePending)
 	case events.RealNameStatusVerified:
-		return nil, rule(KeyRealNameVerified)
+		return nil, Rule(KeyRealNameVerified)
 	}
 	if !m.files[sub.FrontFileID] || !m.files[sub.BackFileID] {
-		return nil, notFound(KeyFileNotFound)
+		return nil, NotFound(KeyFileNotFound)
 	}
 	return []events.Payload{sub}, nil
 }
 
 // decideReviewRealName approves or rejects the pending submission (ops). Racing decisions: the
 // first one appended wins, the other finds nothing pending.
-func decideReviewRealName(m *memberState, approve bool, remark string) ([]events.Payload, error) {
+func decideReviewRealName(m *Member, approve bool, remark string) ([]events.Payload, error) {
 	if !m.registered || m.role != events.RoleMember {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
 	if m.realName.status != events.RealNameStatusPending {
-		return nil, rule(KeyRealNameNotPending)
+		return nil, Rule(KeyRealNameNotPending)
 	}
 	if approve {
 		return []events.Payload{events.RealNameApproved{SubmissionID: m.realName.submissionID, Remark: remark}}, nil
@@ -103,32 +103,32 @@ func decideReviewRealName(m *memberState, approve bool, remark string) ([]events
 
 // decideBindCard adds a card: the member must be verified, the holder must be the verified name
 // (the card is the member's own), and the number must not be bound already.
-func decideBindCard(m *memberState, card events.BankCardBound) ([]events.Payload, error) {
+func decideBindCard(m *Member, card events.BankCardBound) ([]events.Payload, error) {
 	if err := m.memberOnly(); err != nil {
 		return nil, err
 	}
 	if m.realName.status != events.RealNameStatusVerified {
-		return nil, rule(KeyRealNameNotVerified)
+		return nil, Rule(KeyRealNameNotVerified)
 	}
 	if !identity.SameName(card.HolderName, m.realName.name) {
-		return nil, rule(KeyCardNotOwn)
+		return nil, Rule(KeyCardNotOwn)
 	}
 	if m.hasCardNumber(card.CardNumberKeyedHash) {
-		return nil, rule(KeyCardExists)
+		return nil, Rule(KeyCardExists)
 	}
 	return []events.Payload{card}, nil
 }
 
 // decideUnbindCard removes one of the member's cards; another member's card id is not found.
-func decideUnbindCard(m *memberState, cardID string) ([]events.Payload, error) {
+func decideUnbindCard(m *Member, cardID string) ([]events.Payload, error) {
 	if !m.registered || m.role != events.RoleMember {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
-	if err := m.refuseFlags(events.FlagDisabled); err != nil {
+	if err := m.RefuseFlags(events.FlagDisabled); err != nil {
 		return nil, err
 	}
 	if m.cards[cardID] == nil {
-		return nil, notFound(KeyCardNotFound)
+		return nil, NotFound(KeyCardNotFound)
 	}
 	return []events.Payload{events.BankCardUnbound{CardID: cardID}}, nil
 }
@@ -141,11 +141,11 @@ type guardState struct {
 
 func init() {
 	for _, prefix := range []string{events.IDNumberGuardStream(""), events.CardGuardStream("")} {
-		registerStreams(prefix, func(string) state { return &guardState{} })
+		RegisterStreams(prefix, func(string) State { return &guardState{} })
 	}
 }
 
-func (g *guardState) apply(r events.RecordedEvent, p events.Payload) {
+func (g *guardState) Apply(r events.RecordedEvent, p events.Payload) {
 	if e, ok := p.(events.UniqueClaimed); ok {
 		g.holder, g.ref, g.claimedAt = e.MemberID, e.Ref, r.Metadata.ServerTime
 	}

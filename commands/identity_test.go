@@ -40,7 +40,7 @@ func TestDecideSubmitAndReviewRealName(t *testing.T) {
 	sub := submission("f1", "f2")
 	cases := []struct {
 		name string
-		m    *memberState
+		m    *Member
 		sub  events.RealNameSubmitted
 		key  string
 	}{
@@ -50,7 +50,7 @@ func TestDecideSubmitAndReviewRealName(t *testing.T) {
 		{"verified", registered(append(withFiles(), sub, events.RealNameApproved{})...), sub, KeyRealNameVerified},
 		{"resubmit after reject", registered(append(withFiles(), sub, events.RealNameRejected{Remark: "blurry"})...), sub, ""},
 		{"frozen", registered(append(withFiles(), events.AccountFlagChanged{Flag: events.FlagFrozen, On: true})...), sub, KeyAccountFrozen},
-		{"staff", build(&memberState{}, nil, events.MemberRegistered{MemberID: "o", Account: "ops", Role: events.RoleOps}), sub, KeyAccountNotExist},
+		{"staff", build(&Member{}, nil, events.MemberRegistered{MemberID: "o", Account: "ops", Role: events.RoleOps}), sub, KeyAccountNotExist},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -62,7 +62,7 @@ func TestDecideSubmitAndReviewRealName(t *testing.T) {
 		})
 	}
 
-	pending := func() *memberState { return registered(append(withFiles(), sub)...) }
+	pending := func() *Member { return registered(append(withFiles(), sub)...) }
 	evs, err := decideReviewRealName(pending(), true, "")
 	wantKey(t, err, "")
 	if a, ok := evs[0].(events.RealNameApproved); !ok || a.SubmissionID != "s1" {
@@ -74,19 +74,19 @@ func TestDecideSubmitAndReviewRealName(t *testing.T) {
 		t.Fatalf("reject %v", evs)
 	}
 	m := pending()
-	m.apply(events.RecordedEvent{}, evs[0])
+	m.Apply(events.RecordedEvent{}, evs[0])
 	if m.realName.status != events.RealNameStatusRejected || m.usesIDNumber("h1") {
 		t.Fatalf("after reject: %+v", m.realName)
 	}
 	_, err = decideReviewRealName(m, true, "")
 	wantKey(t, err, KeyRealNameNotPending)
-	_, err = decideReviewRealName(&memberState{}, true, "")
+	_, err = decideReviewRealName(&Member{}, true, "")
 	wantKey(t, err, KeyAccountNotExist)
 }
 
 func TestDecideBindCard(t *testing.T) {
 	sub := submission("f1", "f2")
-	verified := func(extra ...events.Payload) *memberState {
+	verified := func(extra ...events.Payload) *Member {
 		return registered(append(append(withFiles(), sub, events.RealNameApproved{}), extra...)...)
 	}
 	card := events.BankCardBound{CardID: "c1", HolderName: "王小明", CardNumberKeyedHash: "n1", CardLast4: "6789"}
@@ -94,7 +94,7 @@ func TestDecideBindCard(t *testing.T) {
 	other.HolderName = "陳大文"
 	cases := []struct {
 		name string
-		m    *memberState
+		m    *Member
 		card events.BankCardBound
 		key  string
 	}{
@@ -121,7 +121,7 @@ func TestDecideBindCard(t *testing.T) {
 }
 
 func TestDecideClaim(t *testing.T) {
-	taken := rule(KeyIDNumberExists)
+	taken := Rule(KeyIDNumberExists)
 	held := func(holder, ref string, at time.Time) *guardState {
 		return build(&guardState{}, []time.Time{at}, events.UniqueClaimed{MemberID: holder, Ref: ref})
 	}

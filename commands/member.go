@@ -13,8 +13,10 @@ const (
 	fundLockWindow = 24 * time.Hour
 )
 
-// memberState is the member aggregate (stream member-<id>).
-type memberState struct {
+// Member is the member aggregate (stream member-<id>): registration, credentials, sessions,
+// the fund password and its lock, flags and uploads, which every capability's checks need, and
+// the parts capabilities register (RegisterMemberPart), each evolved from the same events.
+type Member struct {
 	registered     bool
 	memberID       string
 	account        string
@@ -29,12 +31,20 @@ type memberState struct {
 	storedBytes    int64 // sum of the sizes of files, counted once per file
 	realName       realName
 	cards          map[string]*bankCard
-	favorites      []string // symbols, in the order added
+	parts          []State
 }
 
-func init() { registerStreams(events.MemberStream(""), func(string) state { return &memberState{} }) }
+func init() {
+	RegisterStreams(events.MemberStream(""), func(id string) State { return NewMember(id) })
+}
 
-func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
+// NewMember is an empty member aggregate, with the registered parts.
+func NewMember(memberID string) *Member { return &Member{parts: memberParts.build(memberID)} }
+
+// Registered tells whether the member (or staff user) exists.
+func (m *Member) Registered() bool { return m.registered }
+
+func (m *Member) Apply(r events.RecordedEvent, p events.Payload) {
 	at := r.Metadata.ServerTime
 	switch e := p.(type) {
 	case events.MemberRegistered:
@@ -81,8 +91,9 @@ func (m *memberState) apply(r events.RecordedEvent, p events.Payload) {
 		m.files[e.FileID] = true
 	case events.RealNameSubmitted, events.RealNameApproved, events.RealNameRejected, events.BankCardBound, events.BankCardUnbound:
 		m.applyIdentity(e)
-	case events.FavoriteAdded, events.FavoriteRemoved:
-		m.applyFavorite(p)
+	}
+	for _, part := range m.parts {
+		part.Apply(r, p)
 	}
 }
 
@@ -97,12 +108,12 @@ func recentRejections(ts []time.Time, now time.Time) []time.Time {
 	return out
 }
 
-func (m *memberState) fundLocked(now time.Time) bool {
+func (m *Member) fundLocked(now time.Time) bool {
 	return len(recentRejections(m.fundRejections, now)) >= fundLockTries
 }
 
-// verifier checks a password against a stored hash (argon2id in the service, a fake in tests).
-type verifier func(hash, password string) bool
+// Verifier checks a password against a stored hash (argon2id in the service, a fake in tests).
+type Verifier func(hash, password string) bool
 
 // --- registration ---
 
@@ -111,58 +122,58 @@ type verifier func(hash, password string) bool
 func validateRegistration(in RegisterInput) *Error {
 	switch {
 	case in.Account == "":
-		return invalid(KeyAccountRequired)
+		return Invalid(KeyAccountRequired)
 	case in.Password == "":
-		return invalid(KeyPasswordRequired)
+		return Invalid(KeyPasswordRequired)
 	case in.ConfirmPassword == "":
-		return invalid(KeyConfirmPasswordRequired)
+		return Invalid(KeyConfirmPasswordRequired)
 	case in.InviteCode == "":
-		return invalid(KeyInviteCodeRequired)
+		return Invalid(KeyInviteCodeRequired)
 	case !identity.ValidMemberAccount(identity.NormalizeAccount(in.Account)):
-		return invalid(KeyAccountInvalid)
+		return Invalid(KeyAccountInvalid)
 	case !identity.ValidLoginPassword(in.Password):
-		return invalid(KeyPasswordInvalid)
+		return Invalid(KeyPasswordInvalid)
 	case in.Password != in.ConfirmPassword:
-		return invalid(KeyPasswordsInconsistent)
+		return Invalid(KeyPasswordsInconsistent)
 	}
 	return nil
 }
 
 // decideRegister opens the member stream: the registration and the first session.
-func decideRegister(m *memberState, reg events.MemberRegistered, session events.SessionOpened) ([]events.Payload, error) {
+func decideRegister(m *Member, reg events.MemberRegistered, session events.SessionOpened) ([]events.Payload, error) {
 	if m.registered {
-		return nil, rule(KeyAccountExists)
+		return nil, Rule(KeyAccountExists)
 	}
 	return []events.Payload{reg, session}, nil
 }
 
 // decideAddStaff registers an ops or auditor user; the same account with the same role again
 // changes nothing.
-func decideAddStaff(m *memberState, reg events.MemberRegistered) ([]events.Payload, error) {
+func decideAddStaff(m *Member, reg events.MemberRegistered) ([]events.Payload, error) {
 	if m.registered {
 		if m.role == reg.Role {
 			return nil, nil
 		}
-		return nil, rule(KeyAccountExists)
+		return nil, Rule(KeyAccountExists)
 	}
 	return []events.Payload{reg}, nil
 }
 
 // --- sessions ---
 
-// refuseFlags answers for the first of flags that is set on the member, in the order given.
-func (m *memberState) refuseFlags(flags ...string) *Error {
+// RefuseFlags answers for the first of flags that is set on the member, in the order given.
+func (m *Member) RefuseFlags(flags ...string) *Error {
 	for _, f := range flags {
 		if !m.flags[f] {
 			continue
 		}
 		switch f {
 		case events.FlagDisabled:
-			return forbidden(KeyAccountDisabled)
+			return Forbidden(KeyAccountDisabled)
 		case events.FlagFrozen:
-			return forbidden(KeyAccountFrozen)
+			return Forbidden(KeyAccountFrozen)
 		case events.FlagLoginBanned:
-			return forbidden(KeyLoginBanned)
+			return Forbidden(KeyLoginBanned)
 		}
 	}
 	return nil
@@ -173,15 +184,15 @@ func (m *memberState) refuseFlags(flags ...string) *Error {
 // same answer, account_or_password_wrong, after the same work: the unknown account's password
 // is checked against decoy, a hash of the same cost, so neither the answer nor its time tells
 // whether an account exists.
-func decideLogin(m *memberState, password, decoy string, verify verifier, session events.SessionOpened) ([]events.Payload, error) {
+func decideLogin(m *Member, password, decoy string, verify Verifier, session events.SessionOpened) ([]events.Payload, error) {
 	hash := m.passwordHash
 	if !m.registered {
 		hash = decoy
 	}
 	if !verify(hash, password) || !m.registered {
-		return nil, rule(KeyAccountOrPasswordWrong)
+		return nil, Rule(KeyAccountOrPasswordWrong)
 	}
-	if err := m.refuseFlags(events.FlagDisabled, events.FlagFrozen, events.FlagLoginBanned); err != nil {
+	if err := m.RefuseFlags(events.FlagDisabled, events.FlagFrozen, events.FlagLoginBanned); err != nil {
 		return nil, err
 	}
 	return []events.Payload{session}, nil
@@ -189,7 +200,7 @@ func decideLogin(m *memberState, password, decoy string, verify verifier, sessio
 
 // decideLogout closes the session if it is open; closing an unknown or expired one changes
 // nothing.
-func decideLogout(m *memberState, tokenHash string, now time.Time) ([]events.Payload, error) {
+func decideLogout(m *Member, tokenHash string, now time.Time) ([]events.Payload, error) {
 	if exp, ok := m.sessions[tokenHash]; !ok || !exp.After(now) {
 		return nil, nil
 	}
@@ -201,29 +212,29 @@ func decideLogout(m *memberState, tokenHash string, now time.Time) ([]events.Pay
 func validatePasswordChange(oldPw, newPw, confirm string) *Error {
 	switch {
 	case oldPw == "":
-		return invalid(KeyOldPasswordRequired)
+		return Invalid(KeyOldPasswordRequired)
 	case newPw == "":
-		return invalid(KeyPasswordRequired)
+		return Invalid(KeyPasswordRequired)
 	case confirm == "":
-		return invalid(KeyConfirmPasswordRequired)
+		return Invalid(KeyConfirmPasswordRequired)
 	case !identity.ValidLoginPassword(newPw):
-		return invalid(KeyPasswordInvalid)
+		return Invalid(KeyPasswordInvalid)
 	case newPw != confirm:
-		return invalid(KeyPasswordsInconsistent)
+		return Invalid(KeyPasswordsInconsistent)
 	}
 	return nil
 }
 
 // decideChangeLoginPassword replaces the password; the event ends every session.
-func decideChangeLoginPassword(m *memberState, oldPw, newHash string, verify verifier) ([]events.Payload, error) {
+func decideChangeLoginPassword(m *Member, oldPw, newHash string, verify Verifier) ([]events.Payload, error) {
 	if !m.registered {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
-	if err := m.refuseFlags(events.FlagDisabled); err != nil {
+	if err := m.RefuseFlags(events.FlagDisabled); err != nil {
 		return nil, err
 	}
 	if !verify(m.passwordHash, oldPw) {
-		return nil, rule(KeyOldPasswordWrong)
+		return nil, Rule(KeyOldPasswordWrong)
 	}
 	return []events.Payload{events.LoginPasswordChanged{PasswordHash: newHash}}, nil
 }
@@ -233,48 +244,48 @@ func decideChangeLoginPassword(m *memberState, oldPw, newHash string, verify ver
 func validateFundPasswordPair(fundPw, confirm string) *Error {
 	switch {
 	case fundPw == "":
-		return invalid(KeyFundPasswordRequired)
+		return Invalid(KeyFundPasswordRequired)
 	case confirm == "":
-		return invalid(KeyConfirmPasswordRequired)
+		return Invalid(KeyConfirmPasswordRequired)
 	case !identity.ValidFundPassword(fundPw):
-		return invalid(KeyFundPasswordInvalid)
+		return Invalid(KeyFundPasswordInvalid)
 	case fundPw != confirm:
-		return invalid(KeyPasswordsInconsistent)
+		return Invalid(KeyPasswordsInconsistent)
 	}
 	return nil
 }
 
 // decideSetFundPassword sets the fund password the first time; it needs the login password.
-func decideSetFundPassword(m *memberState, loginPw, fundHash string, verify verifier) ([]events.Payload, error) {
+func decideSetFundPassword(m *Member, loginPw, fundHash string, verify Verifier) ([]events.Payload, error) {
 	if !m.registered {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
-	if err := m.refuseFlags(events.FlagDisabled); err != nil {
+	if err := m.RefuseFlags(events.FlagDisabled); err != nil {
 		return nil, err
 	}
 	if m.fundHash != "" {
-		return nil, rule(KeyFundPasswordAlreadySet)
+		return nil, Rule(KeyFundPasswordAlreadySet)
 	}
 	if !verify(m.passwordHash, loginPw) {
-		return nil, rule(KeyAccountOrPasswordWrong)
+		return nil, Rule(KeyAccountOrPasswordWrong)
 	}
 	return []events.Payload{events.FundPasswordSet{Hash: fundHash}}, nil
 }
 
 // checkFundPassword is the common core of verify and change: refused when unset or locked; a
 // wrong password is recorded (FundPasswordRejected) and answered by fundRefusal.
-func checkFundPassword(m *memberState, fundPw string, now time.Time, verify verifier) (ok bool, evs []events.Payload, err error) {
+func checkFundPassword(m *Member, fundPw string, now time.Time, verify Verifier) (ok bool, evs []events.Payload, err error) {
 	if !m.registered {
-		return false, nil, notFound(KeyAccountNotExist)
+		return false, nil, NotFound(KeyAccountNotExist)
 	}
-	if e := m.refuseFlags(events.FlagDisabled); e != nil {
+	if e := m.RefuseFlags(events.FlagDisabled); e != nil {
 		return false, nil, e
 	}
 	if m.fundHash == "" {
-		return false, nil, rule(KeyFundPasswordNotSet)
+		return false, nil, Rule(KeyFundPasswordNotSet)
 	}
 	if m.fundLocked(now) {
-		return false, nil, forbidden(KeyFundPasswordLocked)
+		return false, nil, Forbidden(KeyFundPasswordLocked)
 	}
 	if !verify(m.fundHash, fundPw) {
 		attempt := len(recentRejections(m.fundRejections, now)) + 1
@@ -284,7 +295,7 @@ func checkFundPassword(m *memberState, fundPw string, now time.Time, verify veri
 }
 
 // decideChangeFundPassword replaces the fund password when the old one is right.
-func decideChangeFundPassword(m *memberState, oldPw, newHash string, now time.Time, verify verifier) ([]events.Payload, error) {
+func decideChangeFundPassword(m *Member, oldPw, newHash string, now time.Time, verify Verifier) ([]events.Payload, error) {
 	ok, evs, err := checkFundPassword(m, oldPw, now, verify)
 	if !ok {
 		return evs, err
@@ -293,20 +304,20 @@ func decideChangeFundPassword(m *memberState, oldPw, newHash string, now time.Ti
 }
 
 // decideVerifyFundPassword writes nothing when the password is right.
-func decideVerifyFundPassword(m *memberState, fundPw string, now time.Time, verify verifier) ([]events.Payload, error) {
+func decideVerifyFundPassword(m *Member, fundPw string, now time.Time, verify Verifier) ([]events.Payload, error) {
 	_, evs, err := checkFundPassword(m, fundPw, now, verify)
 	return evs, err
 }
 
 // fundRefusal is the answer to a command that recorded a wrong fund password: the try that
 // reaches the limit is told the password is now locked.
-func fundRefusal(rec *record) *Error {
-	for _, p := range rec.payloads {
+func fundRefusal(rec *Record) *Error {
+	for _, p := range rec.Payloads {
 		if r, ok := p.(events.FundPasswordRejected); ok {
 			if r.Attempt >= fundLockTries {
-				return forbidden(KeyFundPasswordLocked)
+				return Forbidden(KeyFundPasswordLocked)
 			}
-			return rule(KeyFundPasswordWrong)
+			return Rule(KeyFundPasswordWrong)
 		}
 	}
 	return nil
@@ -324,30 +335,30 @@ func validFlag(f string) bool {
 }
 
 // isStaff: an ops or auditor user, managed only by `lotbook user` on the server.
-func (m *memberState) isStaff() bool { return m.registered && m.role != events.RoleMember }
+func (m *Member) isStaff() bool { return m.registered && m.role != events.RoleMember }
 
 // decideSetFlag records an ops decision on a member's flag. Staff accounts are out of ops'
 // reach: one ops user must not lock out another, or the auditor who checks them.
-func decideSetFlag(m *memberState, flag string, on bool, reason string) ([]events.Payload, error) {
+func decideSetFlag(m *Member, flag string, on bool, reason string) ([]events.Payload, error) {
 	if !m.registered {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
 	if m.isStaff() {
-		return nil, forbidden(KeyStaffAccountProtected)
+		return nil, Forbidden(KeyStaffAccountProtected)
 	}
 	return changeFlag(m, flag, on, reason), nil
 }
 
 // decideSetStaffFlag is the server operator's decision on a staff account's flag.
-func decideSetStaffFlag(m *memberState, flag string, on bool, reason string) ([]events.Payload, error) {
+func decideSetStaffFlag(m *Member, flag string, on bool, reason string) ([]events.Payload, error) {
 	if !m.isStaff() {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
 	return changeFlag(m, flag, on, reason), nil
 }
 
 // changeFlag: setting a flag to what it is changes nothing.
-func changeFlag(m *memberState, flag string, on bool, reason string) []events.Payload {
+func changeFlag(m *Member, flag string, on bool, reason string) []events.Payload {
 	if m.flags[flag] == on {
 		return nil
 	}
@@ -356,27 +367,27 @@ func changeFlag(m *memberState, flag string, on bool, reason string) []events.Pa
 
 // decideResetStaffPassword replaces a staff user's password without the old one (the server
 // operator's reset); the event ends every session of the user.
-func decideResetStaffPassword(m *memberState, newHash string) ([]events.Payload, error) {
+func decideResetStaffPassword(m *Member, newHash string) ([]events.Payload, error) {
 	if !m.isStaff() {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
 	return []events.Payload{events.LoginPasswordChanged{PasswordHash: newHash}}, nil
 }
 
 // decideRecordUpload remembers a member's file; the same file again changes nothing. A new
 // file must fit in what is left of the member's quota of stored bytes.
-func decideRecordUpload(m *memberState, f events.FileUploaded, quota int64) ([]events.Payload, error) {
+func decideRecordUpload(m *Member, f events.FileUploaded, quota int64) ([]events.Payload, error) {
 	if !m.registered {
-		return nil, notFound(KeyAccountNotExist)
+		return nil, NotFound(KeyAccountNotExist)
 	}
-	if err := m.refuseFlags(events.FlagDisabled); err != nil {
+	if err := m.RefuseFlags(events.FlagDisabled); err != nil {
 		return nil, err
 	}
 	if m.files[f.FileID] {
 		return nil, nil
 	}
 	if m.storedBytes+f.Size > quota {
-		return nil, rule(KeyUploadQuotaExceeded)
+		return nil, Rule(KeyUploadQuotaExceeded)
 	}
 	return []events.Payload{f}, nil
 }

@@ -13,23 +13,23 @@ var t0 = time.Date(2026, 11, 23, 3, 0, 0, 0, time.UTC) // Monday 11:00 in Taipei
 func fakeVerify(hash, pw string) bool { return hash == "h:"+pw }
 
 // build applies payloads as if recorded at the given times (all at t0 when times is nil).
-func build[S state](st S, at []time.Time, ps ...events.Payload) S {
+func build[S State](st S, at []time.Time, ps ...events.Payload) S {
 	for i, p := range ps {
 		when := t0
 		if at != nil {
 			when = at[i]
 		}
-		st.apply(events.RecordedEvent{Version: int64(i + 1), Metadata: events.Metadata{ServerTime: when}}, p)
+		st.Apply(events.RecordedEvent{Version: int64(i + 1), Metadata: events.Metadata{ServerTime: when}}, p)
 	}
 	return st
 }
 
-func registered(extra ...events.Payload) *memberState {
+func registered(extra ...events.Payload) *Member {
 	ps := append([]events.Payload{events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember, PasswordHash: "h:demo1234"}}, extra...)
-	return build(&memberState{}, nil, ps...)
+	return build(&Member{}, nil, ps...)
 }
 
-func flagged(flags ...string) *memberState {
+func flagged(flags ...string) *Member {
 	var ps []events.Payload
 	for _, f := range flags {
 		ps = append(ps, events.AccountFlagChanged{Flag: f, On: true, Reason: "test"})
@@ -99,7 +99,7 @@ func TestValidateRegistration(t *testing.T) {
 func TestDecideRegisterAndStaff(t *testing.T) {
 	reg := events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember}
 	sess := events.SessionOpened{TokenHash: "x", ExpiresAt: t0.Add(time.Hour)}
-	evs, err := decideRegister(&memberState{}, reg, sess)
+	evs, err := decideRegister(&Member{}, reg, sess)
 	if err != nil || len(evs) != 2 {
 		t.Fatalf("register: %v %v", evs, err)
 	}
@@ -107,11 +107,11 @@ func TestDecideRegisterAndStaff(t *testing.T) {
 	wantKey(t, err, KeyAccountExists)
 
 	staff := events.MemberRegistered{MemberID: "s1", Account: "ops", Role: events.RoleOps, PasswordHash: "h:opsdemo1"}
-	evs, err = decideAddStaff(&memberState{}, staff)
+	evs, err = decideAddStaff(&Member{}, staff)
 	if err != nil || len(evs) != 1 {
 		t.Fatalf("add staff: %v %v", evs, err)
 	}
-	ops := build(&memberState{}, nil, staff)
+	ops := build(&Member{}, nil, staff)
 	if evs, err = decideAddStaff(ops, events.MemberRegistered{Role: events.RoleOps}); err != nil || len(evs) != 0 {
 		t.Fatalf("same role again: %v %v", evs, err)
 	}
@@ -123,14 +123,14 @@ func TestDecideLogin(t *testing.T) {
 	sess := events.SessionOpened{TokenHash: "x", ExpiresAt: t0.Add(time.Hour)}
 	tests := []struct {
 		name string
-		m    *memberState
+		m    *Member
 		pw   string
 		key  string
 		kind Kind
 	}{
 		{"ok", registered(), "demo1234", "", 0},
-		{"unknown account: same answer as a wrong password", &memberState{}, "demo1234", KeyAccountOrPasswordWrong, KindRule},
-		{"unknown account, password of the decoy", &memberState{}, "decoy", KeyAccountOrPasswordWrong, KindRule},
+		{"unknown account: same answer as a wrong password", &Member{}, "demo1234", KeyAccountOrPasswordWrong, KindRule},
+		{"unknown account, password of the decoy", &Member{}, "decoy", KeyAccountOrPasswordWrong, KindRule},
 		{"wrong password", registered(), "demo12345", KeyAccountOrPasswordWrong, KindRule},
 		{"wrong password hides the flags", flagged(events.FlagDisabled), "nope", KeyAccountOrPasswordWrong, KindRule},
 		{"disabled", flagged(events.FlagDisabled), "demo1234", KeyAccountDisabled, KindForbidden},
@@ -216,13 +216,13 @@ func TestChangeLoginPassword(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		m    *memberState
+		m    *Member
 		old  string
 		key  string
 	}{
 		{"ok", registered(), "demo1234", ""},
 		{"wrong old", registered(), "demo12345", KeyOldPasswordWrong},
-		{"unknown", &memberState{}, "demo1234", KeyAccountNotExist},
+		{"unknown", &Member{}, "demo1234", KeyAccountNotExist},
 		{"disabled", flagged(events.FlagDisabled), "demo1234", KeyAccountDisabled},
 	}
 	for _, tc := range tests {
@@ -256,7 +256,7 @@ func TestFundPassword(t *testing.T) {
 	set := registered(events.FundPasswordSet{Hash: "h:123456"})
 	setTests := []struct {
 		name  string
-		m     *memberState
+		m     *Member
 		login string
 		key   string
 	}{
@@ -272,7 +272,7 @@ func TestFundPassword(t *testing.T) {
 		})
 	}
 
-	rejectedAt := func(ts ...time.Time) *memberState {
+	rejectedAt := func(ts ...time.Time) *Member {
 		m := registered(events.FundPasswordSet{Hash: "h:123456"})
 		for i, at := range ts {
 			m = build(m, []time.Time{at}, events.FundPasswordRejected{Attempt: i + 1})
@@ -289,7 +289,7 @@ func TestFundPassword(t *testing.T) {
 	now := t0.Add(30 * time.Hour)
 	verifyTests := []struct {
 		name    string
-		m       *memberState
+		m       *Member
 		pw      string
 		key     string // refusal returned directly
 		attempt int    // FundPasswordRejected written with this attempt, 0 for none
@@ -322,7 +322,7 @@ func TestFundPassword(t *testing.T) {
 			if tc.attempt >= fundLockTries {
 				want = KeyFundPasswordLocked
 			}
-			wantKey(t, fundRefusal(&record{payloads: evs}), want)
+			wantKey(t, fundRefusal(&Record{Payloads: evs}), want)
 		})
 	}
 	evs, err := decideChangeFundPassword(set, "123456", "h:654321", now, fakeVerify)
@@ -333,21 +333,21 @@ func TestFundPassword(t *testing.T) {
 	if err != nil || evs[0] != events.Payload(events.FundPasswordRejected{Attempt: 1}) {
 		t.Fatalf("change with wrong old: %v %v", evs, err)
 	}
-	if fundRefusal(&record{payloads: []events.Payload{events.FundPasswordSet{}}}) != nil {
+	if fundRefusal(&Record{Payloads: []events.Payload{events.FundPasswordSet{}}}) != nil {
 		t.Fatal("a successful change is not a refusal")
 	}
 }
 
 func TestStaffAccountsAreOutOfOpsReach(t *testing.T) {
-	staff := func(role string, extra ...events.Payload) *memberState {
+	staff := func(role string, extra ...events.Payload) *Member {
 		ps := append([]events.Payload{events.MemberRegistered{MemberID: "s1", Account: "ops2", Role: role, PasswordHash: "h:opsdemo1"}}, extra...)
-		return build(&memberState{}, nil, ps...)
+		return build(&Member{}, nil, ps...)
 	}
 	disabledOps := staff(events.RoleOps, events.AccountFlagChanged{Flag: events.FlagDisabled, On: true, Reason: "left"})
 	tests := []struct {
 		name   string
-		decide func(m *memberState, flag string, on bool, reason string) ([]events.Payload, error)
-		m      *memberState
+		decide func(m *Member, flag string, on bool, reason string) ([]events.Payload, error)
+		m      *Member
 		flag   string
 		on     bool
 		key    string
@@ -358,13 +358,13 @@ func TestStaffAccountsAreOutOfOpsReach(t *testing.T) {
 		{"ops disables ops", decideSetFlag, staff(events.RoleOps), events.FlagDisabled, true, KeyStaffAccountProtected, 0},
 		{"ops disables the auditor", decideSetFlag, staff(events.RoleAuditor), events.FlagDisabled, true, KeyStaffAccountProtected, 0},
 		{"ops re-enables disabled ops", decideSetFlag, disabledOps, events.FlagDisabled, false, KeyStaffAccountProtected, 0},
-		{"ops flags nobody", decideSetFlag, &memberState{}, events.FlagFrozen, true, KeyAccountNotExist, 0},
+		{"ops flags nobody", decideSetFlag, &Member{}, events.FlagFrozen, true, KeyAccountNotExist, 0},
 		{"server disables ops", decideSetStaffFlag, staff(events.RoleOps), events.FlagDisabled, true, "", 1},
 		{"server disables the auditor", decideSetStaffFlag, staff(events.RoleAuditor), events.FlagDisabled, true, "", 1},
 		{"server enables ops", decideSetStaffFlag, disabledOps, events.FlagDisabled, false, "", 1},
 		{"server disables ops twice", decideSetStaffFlag, disabledOps, events.FlagDisabled, true, "", 0},
 		{"server leaves members to ops", decideSetStaffFlag, registered(), events.FlagDisabled, true, KeyAccountNotExist, 0},
-		{"server flags nobody", decideSetStaffFlag, &memberState{}, events.FlagDisabled, true, KeyAccountNotExist, 0},
+		{"server flags nobody", decideSetStaffFlag, &Member{}, events.FlagDisabled, true, KeyAccountNotExist, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -378,7 +378,7 @@ func TestStaffAccountsAreOutOfOpsReach(t *testing.T) {
 	if evs, err := decideResetStaffPassword(staff(events.RoleAuditor), "h:new"); err != nil || len(evs) != 1 || evs[0].(events.LoginPasswordChanged).PasswordHash != "h:new" {
 		t.Fatalf("reset: %v %v", evs, err)
 	}
-	for _, m := range []*memberState{registered(), {}} {
+	for _, m := range []*Member{registered(), {}} {
 		_, err := decideResetStaffPassword(m, "h:new")
 		wantKey(t, err, KeyAccountNotExist)
 	}
@@ -394,7 +394,7 @@ func TestFlagsAndUploads(t *testing.T) {
 	if evs, _ := decideSetFlag(registered(), events.FlagFrozen, false, "clear"); len(evs) != 0 {
 		t.Fatalf("clearing a clear flag wrote %v", evs)
 	}
-	_, err := decideSetFlag(&memberState{}, events.FlagFrozen, true, "x")
+	_, err := decideSetFlag(&Member{}, events.FlagFrozen, true, "x")
 	wantKey(t, err, KeyAccountNotExist)
 	for _, f := range events.AllFlags {
 		if !validFlag(f) {

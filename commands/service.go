@@ -1,22 +1,32 @@
-// Package commands is lotbook's write side: command handlers that load an aggregate's stream,
-// decide with pure functions, and append with the expected version, retrying on conflicts.
+// Package commands is the kernel of lotbook's write side: command handlers load an aggregate's
+// stream, decide with pure functions, and append with the expected version, retrying on
+// conflicts (Execute). Capabilities are packages under commands/ (commands/favorites, ...), each
+// a type over the kernel's Service (favorites.New(k)) whose methods are its commands; they
+// import the kernel, events and rules, never each other, and meet through events only
+// (ops/archtest).
 //
 // Streams and aggregates: member-<id> (registration, credentials, sessions, fund password, flags,
-// uploads), account-<id> (the member's balances from postings, and the parts capabilities add),
-// invite-<CODE> (who handed out a code), config (channels, site config) and the identity guards.
-// Each family registers its aggregate (registerStreams, registerStream in aggregate.go).
+// uploads, and the parts capabilities add), account-<id> (the member's balances from postings,
+// and the parts capabilities add), invite-<CODE> (who handed out a code), and the streams
+// capabilities register. Each family registers its aggregate (RegisterStreams, RegisterStream).
 //
-// The account aggregate is composed: a capability adds its part of an account's state with
-// registerAccountPart (a type with apply, its evolve function, and optionally holdsOrder, for
-// the order numbers it issues under its own prefix, and heldFromWithdrawal, for cash it keeps
-// from withdrawal); its decide functions reach the part through the key that registration
-// returns (fundsPart.of(a), tradingPart.of(a)). The shell keeps only the member's ledger accounts
-// and cash balances. Public commands take one typed struct (CancelOrder, ReviewOrder, ...) or a
-// member id and an input struct. Each command is idempotent on
-// its Meta.CommandID: when a stream already holds events of that command, the earlier result is
-// returned and nothing is decided again. A command id belongs to one command: events of the id
-// that another command wrote (another command name or request fingerprint, stored in their
-// metadata) answer idempotency_key_reused and are never read as this command's.
+// Members stay in the kernel: registration, login, sessions, the fund password and its lock and
+// the account's flags are what every money capability checks, on the one member stream they all
+// read, so a capability asks the kernel's Member (RefuseFlags, the fund password check) rather
+// than another capability.
+//
+// The account and member aggregates are composed: a capability adds its part of an account's
+// state with RegisterAccountPart (a State, and optionally an OrderHolder, for the order numbers
+// it issues under its own prefix, and a WithdrawalHold, for cash it keeps from withdrawal), and
+// of a member's with RegisterMemberPart; its decide functions reach the part through the key
+// that registration returns (fundsPart.Of(a), listPart.Of(m)). The shells keep only the
+// member's ledger accounts and cash balances, and the member's credentials and flags. Public
+// commands take one typed struct (CancelOrder, ReviewOrder, ...) or a member id and an input
+// struct. Each command is idempotent on its Meta.CommandID: when a stream already holds events
+// of that command, the earlier result is returned and nothing is decided again. A command id
+// belongs to one command: events of the id that another command wrote (another command name
+// or request fingerprint, stored in their metadata) answer idempotency_key_reused and are never
+// read as this command's.
 //
 // Refusals are *Error values with a message key. Field rules answer KindInvalid (400); an account's
 // flags and the fund password lock KindForbidden (403); unknown channels, orders, files and
@@ -202,25 +212,25 @@ type ChannelInput struct {
 	Enabled                                bool
 }
 
-// cmd is one command in flight: its metadata, the one server time (UTC) its rules and its
+// Cmd is one command in flight: its metadata, the one server time (UTC) its rules and its
 // events use, and its binding: which command this is and what was asked (name, then
 // Meta.Request), stored with its events. A command id belongs to one binding: events of the id
 // with another binding were written by another command and never answer this one.
-type cmd struct {
+type Cmd struct {
 	Meta
-	now     time.Time
+	Now     time.Time
 	binding string
 }
 
-// begin fills what a caller left empty: a fresh command id (login and register may come without
+// Begin fills what a caller left empty: a fresh command id (login and register may come without
 // an Idempotency-Key), "system" as actor, the command id as correlation. name names the command
 // (its binding with Meta.Request).
-func (s *Service) begin(m Meta, name string) (cmd, error) {
+func (s *Service) Begin(m Meta, name string) (Cmd, error) {
 	if m.CommandID == "" {
 		m.CommandID = uuid.NewString()
 	}
 	if len(m.CommandID) > 128 {
-		return cmd{}, invalid(KeyInvalidRequest)
+		return Cmd{}, Invalid(KeyInvalidRequest)
 	}
 	if m.Actor == "" {
 		m.Actor = "system"
@@ -232,14 +242,14 @@ func (s *Service) begin(m Meta, name string) (cmd, error) {
 	if m.Request != "" {
 		binding += " " + m.Request
 	}
-	return cmd{Meta: m, now: s.clock().UTC(), binding: binding}, nil
+	return Cmd{Meta: m, Now: s.clock().UTC(), binding: binding}, nil
 }
 
-// validMemberID guards stream names built from ids the API passes on.
-func validMemberID(id string) bool {
+// ValidMemberID guards stream names built from ids the API passes on.
+func ValidMemberID(id string) bool {
 	u, err := uuid.Parse(id)
 	return err == nil && u.String() == id
 }
 
-// taipei is where order numbers take their date.
-var taipei = calendar.Taiwan().Location()
+// Taipei is where order numbers take their date.
+var Taipei = calendar.Taiwan().Location()

@@ -469,7 +469,7 @@ func TestPasswords(t *testing.T) {
 	_, err = f.svc.ChangeLoginPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12345"})
 	f.must(err)
 	// Every session ended.
-	n, err := view(f.ctx, f.svc, events.MemberStream(s.MemberID), func(m *memberState, _ *entry) int { return len(m.sessions) })
+	n, err := View(f.ctx, f.svc, events.MemberStream(s.MemberID), func(m *Member, _ *Entry) int { return len(m.sessions) })
 	f.must(err)
 	if n != 0 {
 		t.Fatalf("%d sessions survive a password change", n)
@@ -674,7 +674,7 @@ func TestConcurrentDepositsAcrossInstances(t *testing.T) {
 		seen[o] = true
 	}
 	t.Logf("write conflicts retried: %d", f.svc.Conflicts()+other.Conflicts())
-	bal, err := view(f.ctx, f.service(), events.AccountStream(s.MemberID), func(a *accountState, _ *entry) Balance { return a.balances["TWD"] })
+	bal, err := View(f.ctx, f.service(), events.AccountStream(s.MemberID), func(a *Account, _ *Entry) Balance { return a.Balances["TWD"] })
 	f.must(err)
 	if !bal.Available.Equal(decimal.NewFromInt(40000)) {
 		t.Fatalf("balance %s, want 40000", bal.Available)

@@ -157,21 +157,21 @@ type tradingState struct {
 }
 
 // tradingPart reaches an account's trading.
-var tradingPart = registerAccountPart("trading", func(l accountLedger) *tradingState {
-	return &tradingState{trading: newTrading(), frozen: l.frozen}
+var tradingPart = RegisterAccountPart("trading", func(l Ledger) *tradingState {
+	return &tradingState{trading: newTrading(), frozen: l.Frozen}
 })
 
-func (t *tradingState) apply(r events.RecordedEvent, p events.Payload) {
+func (t *tradingState) Apply(r events.RecordedEvent, p events.Payload) {
 	t.evolve(p, t.frozen, r.Metadata.ServerTime)
 	if e, ok := p.(events.OrderFilled); ok && e.SettleDate != "" && e.Cash.IsPositive() {
 		t.unsettled = append(pruneSettled(t.unsettled, r.Metadata.ServerTime), unsettledCash{date: e.SettleDate, amount: e.Cash})
 	}
 }
 
-func (t *tradingState) holdsOrder(no string) bool { return t.orders[no] != nil }
+func (t *tradingState) HoldsOrder(no string) bool { return t.orders[no] != nil }
 
 // heldFromWithdrawal keeps sale proceeds from withdrawal until they settle.
-func (t *tradingState) heldFromWithdrawal(currency string, now time.Time) decimal.Decimal {
+func (t *tradingState) HeldFromWithdrawal(currency string, now time.Time) decimal.Decimal {
 	if currency != TWD {
 		return decimal.Zero
 	}

@@ -105,9 +105,9 @@ type orderSpec struct {
 func quantity(lots, shares int64) (int64, bool, *Error) {
 	switch {
 	case lots == 0 && shares == 0:
-		return 0, false, invalid(KeyQuantityRequired)
+		return 0, false, Invalid(KeyQuantityRequired)
 	case lots != 0 && shares != 0, lots < 0, shares < 0, lots > MaxLots, shares > MaxOddLot:
-		return 0, false, invalid(KeyQuantityInvalid)
+		return 0, false, Invalid(KeyQuantityInvalid)
 	case lots > 0:
 		return lots * BoardLot, false, nil
 	}
@@ -123,9 +123,9 @@ func limitPrice(typ, s string) (decimal.Decimal, *Error) {
 	p, err := money.ParseDecimal(s, centPlaces)
 	switch {
 	case errors.Is(err, money.ErrRequired):
-		return decimal.Zero, invalid(KeyPriceRequired)
+		return decimal.Zero, Invalid(KeyPriceRequired)
 	case err != nil:
-		return decimal.Zero, invalid(KeyPriceInvalid)
+		return decimal.Zero, Invalid(KeyPriceInvalid)
 	}
 	return p, nil
 }
@@ -137,13 +137,13 @@ func validOrderType(typ string) bool { return typ == events.OrderLimit || typ ==
 func validateOrder(in OrderInput) (orderSpec, *Error) {
 	sp := orderSpec{direction: in.Direction, typ: in.Type, dayTrade: in.DayTrade}
 	if in.Symbol == "" || len(in.Symbol) > 16 {
-		return sp, invalid(KeySymbolRequired)
+		return sp, Invalid(KeySymbolRequired)
 	}
 	if in.Direction != events.DirectionLong && in.Direction != events.DirectionShort {
-		return sp, invalid(KeyInvalidRequest)
+		return sp, Invalid(KeyInvalidRequest)
 	}
 	if !validOrderType(in.Type) {
-		return sp, invalid(KeyInvalidRequest)
+		return sp, Invalid(KeyInvalidRequest)
 	}
 	var e *Error
 	if sp.shares, sp.oddLot, e = quantity(in.Lots, in.Shares); e != nil {
@@ -153,19 +153,19 @@ func validateOrder(in OrderInput) (orderSpec, *Error) {
 	if in.Leverage != "" {
 		lev, err := money.ParseDecimal(in.Leverage, centPlaces)
 		if err != nil {
-			return sp, invalid(KeyLeverageInvalid)
+			return sp, Invalid(KeyLeverageInvalid)
 		}
 		sp.leverage = lev
 	}
 	switch err := margin.CheckLeverage(sp.leverage, in.Direction == events.DirectionShort, sp.oddLot); err {
 	case nil:
 	case margin.ErrOddLotCashOnly:
-		return sp, invalid(KeyOddLotCashOnly)
+		return sp, Invalid(KeyOddLotCashOnly)
 	default:
-		return sp, invalid(KeyLeverageInvalid)
+		return sp, Invalid(KeyLeverageInvalid)
 	}
 	if sp.dayTrade && sp.oddLot {
-		return sp, invalid(KeyDayTradeBoardLotOnly)
+		return sp, Invalid(KeyDayTradeBoardLotOnly)
 	}
 	if sp.price, e = limitPrice(in.Type, in.Price); e != nil {
 		return sp, e
@@ -181,13 +181,13 @@ type tradeFacts struct {
 func (f tradeFacts) refuse() *Error {
 	switch {
 	case !f.registered:
-		return notFound(KeyAccountNotExist)
+		return NotFound(KeyAccountNotExist)
 	case f.disabled:
-		return forbidden(KeyAccountDisabled)
+		return Forbidden(KeyAccountDisabled)
 	case f.frozen:
-		return forbidden(KeyAccountFrozen)
+		return Forbidden(KeyAccountFrozen)
 	case f.banned:
-		return forbidden(KeyTradeBanned)
+		return Forbidden(KeyTradeBanned)
 	}
 	return nil
 }
@@ -198,20 +198,20 @@ func (f tradeFacts) refuse() *Error {
 func checkMarket(m Market, sp orderSpec) *Error {
 	switch {
 	case m.Symbol == "":
-		return notFound(KeySymbolNotFound)
+		return NotFound(KeySymbolNotFound)
 	case !m.Quote.Last.IsPositive():
-		return rule(KeyPriceNotObtained)
+		return Rule(KeyPriceNotObtained)
 	}
 	if sp.typ == events.OrderLimit && m.CheckPrice != nil {
 		if key := m.CheckPrice(sp.price); key != "" {
-			return rule(key)
+			return Rule(key)
 		}
 	}
 	switch {
 	case !m.Accepts(sp.oddLot):
-		return rule(KeyNotTradingTime)
+		return Rule(KeyNotTradingTime)
 	case (sp.typ == events.OrderMarket || sp.dayTrade) && !m.Matches(sp.oddLot):
-		return rule(KeyNotTradingTime)
+		return Rule(KeyNotTradingTime)
 	}
 	return nil
 }
@@ -406,7 +406,7 @@ func release(o *tradeOrder, available, frozen string) []events.Payload {
 // and of the member's available cash, so that each next event is decided on the state the earlier
 // ones leave; the aggregate itself changes only when the events are stored.
 type tradeRun struct {
-	a    *accountState
+	a    *Account
 	now  time.Time
 	t    trading
 	cash decimal.Decimal
@@ -414,9 +414,9 @@ type tradeRun struct {
 }
 
 // run starts a decision on copies of the named orders and positions.
-func (a *accountState) run(now time.Time, orderNos []string, positionIDs []string) *tradeRun {
-	r := &tradeRun{a: a, now: now, t: newTrading(), cash: a.balances[TWD].Available}
-	t := tradingPart.of(a)
+func (a *Account) run(now time.Time, orderNos []string, positionIDs []string) *tradeRun {
+	r := &tradeRun{a: a, now: now, t: newTrading(), cash: a.Balances[TWD].Available}
+	t := tradingPart.Of(a)
 	for _, no := range orderNos {
 		if o := t.orders[no]; o != nil {
 			cp := *o
@@ -435,10 +435,10 @@ func (a *accountState) run(now time.Time, orderNos []string, positionIDs []strin
 // emit records an event and evolves the copies by it.
 func (r *tradeRun) emit(p events.Payload) {
 	r.out = append(r.out, p)
-	r.t.evolve(p, r.a.frozen, r.now)
+	r.t.evolve(p, r.a.Frozen, r.now)
 	if m, ok := p.(events.MovesMoney); ok {
 		for _, l := range m.MoneyPostings() {
-			if l.Account == r.a.available && l.Currency == TWD {
+			if l.Account == r.a.Available && l.Currency == TWD {
 				r.cash = r.cash.Add(l.Amount)
 			}
 		}
@@ -452,7 +452,7 @@ func (r *tradeRun) cancel(orderNo, reason string) {
 		return
 	}
 	r.emit(events.OrderCancelled{OrderNo: o.OrderNo, PositionID: o.PositionID, Shares: o.remaining(), Reason: reason})
-	for _, p := range release(o, r.a.available, r.a.frozen) {
+	for _, p := range release(o, r.a.Available, r.a.Frozen) {
 		r.emit(p)
 	}
 }
@@ -474,7 +474,7 @@ func (r *tradeRun) match(orderNo string, q MarketQuote, cal settlement.Calendar,
 		unit = 1
 	}
 	if fills := matching.Cross(o.buy(), o.Price, o.remaining(), unit, levels); len(fills) > 0 {
-		e, err := fillEvent(o, r.t.positions[o.PositionID], fills, fillContext{memberID: r.a.memberID, available: r.a.available, frozen: r.a.frozen,
+		e, err := fillEvent(o, r.t.positions[o.PositionID], fills, fillContext{memberID: r.a.MemberID, available: r.a.Available, frozen: r.a.Frozen,
 			cash: r.cash, now: r.now, cal: cal, tradingDay: day, quote: quoteUsed(q)})
 		if err != nil {
 			return err
@@ -485,7 +485,7 @@ func (r *tradeRun) match(orderNo string, q MarketQuote, cal settlement.Calendar,
 		r.cancel(o.OrderNo, events.CancelMarketUnfilled)
 	}
 	if !o.working {
-		for _, p := range release(o, r.a.available, r.a.frozen) {
+		for _, p := range release(o, r.a.Available, r.a.Frozen) {
 			r.emit(p)
 		}
 	}

@@ -197,9 +197,9 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			f.must(err)
 		}
 	}
-	realised, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) decimal.Decimal {
+	realised, err := View(f.ctx, f.svc, events.AccountStream(m), func(a *Account, _ *Entry) decimal.Decimal {
 		sum := decimal.Zero
-		for _, p := range tradingPart.of(a).positions {
+		for _, p := range tradingPart.Of(a).positions {
 			if p.shares != 0 {
 				t.Errorf("position %s still holds %d", p.id, p.shares)
 			}
@@ -236,13 +236,13 @@ func sortStrings(s []string) {
 // checkModel compares the aggregate with the model and checks the cash invariants.
 func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 	t.Helper()
-	_, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) bool {
-		b := a.balances[TWD]
+	_, err := View(f.ctx, f.svc, events.AccountStream(m), func(a *Account, _ *Entry) bool {
+		b := a.Balances[TWD]
 		if b.Available.IsNegative() || b.Frozen.IsNegative() {
 			t.Fatalf("step %d: negative cash %+v", step, b)
 		}
 		reserved := decimal.Zero
-		for no, o := range tradingPart.of(a).orders {
+		for no, o := range tradingPart.Of(a).orders {
 			mo := md.orders[no]
 			if mo == nil {
 				continue // placed by a rule (forced close): synced below
@@ -260,7 +260,7 @@ func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 			t.Fatalf("step %d: frozen %s, working orders reserve %s", step, b.Frozen, reserved)
 		}
 		for id, n := range md.positions {
-			if p := tradingPart.of(a).positions[id]; p == nil || p.shares != n || p.shares < 0 || p.closing < 0 || p.closing > p.shares {
+			if p := tradingPart.Of(a).positions[id]; p == nil || p.shares != n || p.shares < 0 || p.closing < 0 || p.closing > p.shares {
 				t.Fatalf("step %d: position %s %+v, model holds %d", step, id, p, n)
 			}
 		}
@@ -272,8 +272,8 @@ func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 // syncModel takes over what rules did (forced closes, their orders) from the aggregate.
 func syncModel(t *testing.T, f *fixture, m string, md *tradeModel) {
 	t.Helper()
-	_, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) bool {
-		for no, o := range tradingPart.of(a).orders {
+	_, err := View(f.ctx, f.svc, events.AccountStream(m), func(a *Account, _ *Entry) bool {
+		for no, o := range tradingPart.Of(a).orders {
 			mo := md.orders[no]
 			if mo == nil {
 				mo = &modelOrder{shares: o.Shares, position: o.PositionID, open: o.Intent == events.IntentOpen}
@@ -281,7 +281,7 @@ func syncModel(t *testing.T, f *fixture, m string, md *tradeModel) {
 			}
 			mo.filled, mo.working = o.filled, o.working
 		}
-		for id, p := range tradingPart.of(a).positions {
+		for id, p := range tradingPart.Of(a).positions {
 			md.positions[id] = p.shares
 		}
 		return true

@@ -51,7 +51,7 @@ func tradingFixture(t *testing.T) (*fixture, string) {
 
 func (f *fixture) balance(memberID string) Balance {
 	f.t.Helper()
-	b, err := view(f.ctx, f.svc, events.AccountStream(memberID), func(a *accountState, _ *entry) Balance { return a.balances[TWD] })
+	b, err := View(f.ctx, f.svc, events.AccountStream(memberID), func(a *Account, _ *Entry) Balance { return a.Balances[TWD] })
 	f.must(err)
 	return b
 }
@@ -65,8 +65,8 @@ func (f *fixture) wantCash(memberID, available, frozen string) {
 
 func (f *fixture) position(memberID, id string) tradePosition {
 	f.t.Helper()
-	p, err := view(f.ctx, f.svc, events.AccountStream(memberID), func(a *accountState, _ *entry) tradePosition {
-		if p := tradingPart.of(a).positions[id]; p != nil {
+	p, err := View(f.ctx, f.svc, events.AccountStream(memberID), func(a *Account, _ *Entry) tradePosition {
+		if p := tradingPart.Of(a).positions[id]; p != nil {
 			return *p
 		}
 		return tradePosition{}
@@ -116,7 +116,7 @@ func TestMarketBuyWalksTheBookAndSellPaysDayTradeTax(t *testing.T) {
 		t.Fatalf("position %+v", p)
 	}
 	// T+2: the proceeds trade at once but are withdrawable from 25 November.
-	w, err := view(f.ctx, f.svc, events.AccountStream(m), func(a *accountState, _ *entry) [2]decimal.Decimal {
+	w, err := View(f.ctx, f.svc, events.AccountStream(m), func(a *Account, _ *Entry) [2]decimal.Decimal {
 		return [2]decimal.Decimal{withdrawable(a, TWD, f.clock.now()), withdrawable(a, TWD, f.clock.now().Add(48*time.Hour))}
 	})
 	f.must(err)

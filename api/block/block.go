@@ -12,6 +12,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	blockcmd "github.com/lotbook/lotbook/commands/block"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
@@ -20,7 +21,7 @@ import (
 
 // Module serves the block trade routes.
 type Module struct {
-	cmd    *commands.Service
+	cmd    *blockcmd.Commands
 	read   *projections.ReadDB
 	market func() engine.Market // the only source of the reference price
 	now    func() time.Time
@@ -28,7 +29,7 @@ type Module struct {
 
 // New is the block module over the command service, the read models, the market the trading
 // engine reads and the server's clock.
-func New(cmd *commands.Service, read *projections.ReadDB, market func() engine.Market, now func() time.Time) *Module {
+func New(cmd *blockcmd.Commands, read *projections.ReadDB, market func() engine.Market, now func() time.Time) *Module {
 	return &Module{cmd: cmd, read: read, market: market, now: now}
 }
 
@@ -79,7 +80,7 @@ func (m *Module) apply(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BlockApplyRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.ApplyBlockInput{BlockID: c.Var("id"), Bid: req.Bid, Lots: req.Lots}
+	in := blockcmd.ApplyBlockInput{BlockID: c.Var("id"), Bid: req.Bid, Lots: req.Lots}
 	if req.Password != nil {
 		in.Password = *req.Password
 	}
@@ -90,7 +91,7 @@ func (m *Module) apply(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.Reply{Key: wire.MessageKeyBlockApplied, Data: resultOut(res)}, nil
 }
 
-func resultOut(r commands.BlockResult) wire.BlockApplicationResult {
+func resultOut(r blockcmd.Result) wire.BlockApplicationResult {
 	return wire.BlockApplicationResult{OrderNo: r.OrderNo, BlockId: r.BlockID, Status: wire.ReviewStatus(r.Status), Position: r.Position}
 }
 
@@ -130,7 +131,7 @@ func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BlockListRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.ListBlockInput{Symbol: req.Symbol, MinLots: req.MinLots, DailyCapLots: req.DailyCapLots,
+	in := blockcmd.ListBlockInput{Symbol: req.Symbol, MinLots: req.MinLots, DailyCapLots: req.DailyCapLots,
 		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}
 	for dst, src := range map[*string]*string{&in.Price: req.Price, &in.PremiumPercent: req.PremiumPercent, &in.Password: req.Password} {
 		if src != nil {
@@ -146,17 +147,17 @@ func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
 
 // quote is what the market feed says of symbol now; an unknown symbol (or an index) gives an
 // empty quote, which the command refuses with symbol_not_found.
-func (m *Module) quote(symbol string) commands.BlockQuote {
+func (m *Module) quote(symbol string) blockcmd.BlockQuote {
 	mk := m.market()
 	view := engine.View(mk, symbol, m.now())
 	if view.Symbol == "" {
-		return commands.BlockQuote{}
+		return blockcmd.BlockQuote{}
 	}
 	q, err := mk.Quote(view.Symbol)
 	if err != nil {
-		return commands.BlockQuote{}
+		return blockcmd.BlockQuote{}
 	}
-	return commands.BlockQuote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, Reference: q.PrevClose,
+	return blockcmd.BlockQuote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, Reference: q.PrevClose,
 		LimitUp: q.LimitUp, LimitDown: q.LimitDown}
 }
 
@@ -165,7 +166,7 @@ func (m *Module) close(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ApproveRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.CloseBlock{BlockID: c.Var("id")}
+	in := blockcmd.CloseBlock{BlockID: c.Var("id")}
 	if req.Remark != nil {
 		in.Remark = *req.Remark
 	}
@@ -211,7 +212,7 @@ func (m *Module) reject(c *httpx.Call) (httpx.Reply, error) {
 // review decides on an application; its member comes from the read model (ops decide on what
 // the queue showed them, so it is there).
 func (m *Module) review(c *httpx.Call, remark string,
-	decide func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.BlockResult, error)) (httpx.Reply, error) {
+	decide func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (blockcmd.Result, error)) (httpx.Reply, error) {
 	orderNo := c.Var("orderNo")
 	app, err := block.ApplicationByNo(c.Ctx(), m.read.Reader, orderNo)
 	if errors.Is(err, projections.ErrNotFound) {

@@ -15,7 +15,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/commands"
+	favoritecmd "github.com/lotbook/lotbook/commands/favorites"
 	mkt "github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/favorites"
@@ -33,16 +33,16 @@ const (
 
 // Module serves the market and favourites routes.
 type Module struct {
-	cmd  *commands.Service
+	favs *favoritecmd.Commands
 	read *projections.ReadDB
 	feed *mkt.Service
 	hot  *hotLists
 }
 
-// New is the market module over the command service (favourites), the read models (the
+// New is the market module over the favourites' commands, the read models (the
 // favourites list) and the market feed.
-func New(cmd *commands.Service, read *projections.ReadDB, feed *mkt.Service) *Module {
-	return &Module{cmd: cmd, read: read, feed: feed, hot: newHotLists()}
+func New(favs *favoritecmd.Commands, read *projections.ReadDB, feed *mkt.Service) *Module {
+	return &Module{favs: favs, read: read, feed: feed, hot: newHotLists()}
 }
 
 // Routes are the market's operations of openapi.yaml.
@@ -297,7 +297,7 @@ func (m *Module) addFavorite(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.AddFavorite(c.Ctx(), c.Meta(), commands.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
+	res, err := m.favs.AddFavorite(c.Ctx(), c.Meta(), favoritecmd.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -309,7 +309,7 @@ func (m *Module) removeFavorite(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.RemoveFavorite(c.Ctx(), c.Meta(), commands.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
+	res, err := m.favs.RemoveFavorite(c.Ctx(), c.Meta(), favoritecmd.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

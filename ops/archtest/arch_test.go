@@ -91,13 +91,16 @@ var rules = []rule{
 	{Except: ours("events/kurrent"), Forbid: []string{"github.com/kurrent-io", "github.com/EventStore"},
 		Why: "only the KurrentDB backend knows its client"},
 	{Forbid: ours("projections/projtest"), Why: "projtest is the read models' test bed: only tests import it"},
+	{Forbid: ours("commands/commandstest"), Why: "commandstest is the write side's test bed: only tests import it"},
 }
 
 // capabilityLayers are the layers split into capability packages (<layer>/<name>), each with
 // the packages under it that are no capability: under projections the audit (it reads every
 // registered read model) and projtest (the test bed of all of them); under api the HTTP core
-// (httpx), the contract's types (wire) and the tests' image maker.
+// (httpx), the contract's types (wire) and the tests' image maker; under commands (the kernel)
+// the pure rules, the process-manager runtime, exchange rates and the test bed (commandstest).
 var capabilityLayers = map[string][]string{
+	"commands":    ours("commands/rules", "commands/process", "commands/fx", "commands/commandstest"),
 	"projections": ours("projections/audit", "projections/projtest"),
 	"api":         ours("api/httpx", "api/wire", "api/testimage"),
 }
@@ -266,6 +269,16 @@ func TestRulesCatchBrokenArrows(t *testing.T) {
 		{"api/market", module + "/projections/favorites", false},
 		{"api/identity", module + "/projections/funds", false},
 		{"api", module + "/api/market", false},
+		{"commands/favorites", module + "/commands/trading", true},
+		{"commands/trading/engine", module + "/commands/funds", true},
+		{"commands/trading/engine", module + "/commands/trading", false},
+		{"commands/favorites", module + "/commands", false},
+		{"commands/favorites", module + "/commands/rules/money", false},
+		{"commands/trading", module + "/commands/process", false},
+		{"commands/funds", module + "/commands/fx", false},
+		{"commands/favorites", module + "/commands/commandstest", true},
+		{"api/market", module + "/commands/favorites", false},
+		{"api", module + "/commands/funds", false},
 	}
 	for _, tc := range tests {
 		got := violations(map[string][]string{module + "/" + tc.pkg: {tc.imp}})

@@ -1,21 +1,23 @@
-package commands
+// Package block is block trading (鉅額交易, agreement bidding) on the write side: a block's own
+// stream (blocktrade-<id>) holds its listing; a member's applications are the account part
+// blockApps, decided on the account stream next to the cash they freeze, so the daily cap and
+// the review of one application are serialised there. See events/block_events.go.
+package block
 
 import (
+	"fmt"
 	"regexp"
 	"time"
 
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/block"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/events"
 )
-
-// Block trade (鉅額交易): the block's own stream (blocktrade-<id>) holds its listing; a member's
-// applications are the account part blockApps, decided on the account stream next to the cash
-// they freeze. See events/block_events.go.
 
 // Message keys of block trades.
 const (
@@ -25,6 +27,12 @@ const (
 	KeyPremiumInvalid     = "premium_invalid"
 	KeyBlockTimeInvalid   = "block_time_invalid"
 	KeyLotsInvalid        = "lots_invalid"
+)
+
+// twd is the currency of the Taiwan market; centPlaces the decimals of a price.
+const (
+	twd        = commands.TWD
+	centPlaces = 2
 )
 
 // blockOrderPrefix begins the numbers of block applications (and of the positions they open).
@@ -41,10 +49,11 @@ type blockState struct {
 }
 
 func init() {
-	registerStreams(events.BlockStream(""), func(string) state { return &blockState{} })
+	commands.RegisterStreams(events.BlockStream(""), func(string) commands.State { return &blockState{} })
 }
 
-func (b *blockState) apply(_ events.RecordedEvent, p events.Payload) {
+// Apply evolves the block.
+func (b *blockState) Apply(_ events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.BlockListed:
 		b.listed = &e
@@ -69,11 +78,12 @@ type blockApps struct {
 	apps map[string]*blockApp
 }
 
-var blockPart = registerAccountPart("block", func(accountLedger) *blockApps {
+var blockPart = commands.RegisterAccountPart("block", func(commands.Ledger) *blockApps {
 	return &blockApps{apps: map[string]*blockApp{}}
 })
 
-func (b *blockApps) apply(_ events.RecordedEvent, p events.Payload) {
+// Apply evolves the account's applications.
+func (b *blockApps) Apply(_ events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.BlockApplied:
 		b.apps[e.OrderNo] = &blockApp{BlockApplied: e, status: events.ReviewPending}
@@ -88,7 +98,8 @@ func (b *blockApps) apply(_ events.RecordedEvent, p events.Payload) {
 	}
 }
 
-func (b *blockApps) holdsOrder(no string) bool { return b.apps[no] != nil }
+// HoldsOrder keeps the account's new order numbers off its applications' numbers.
+func (b *blockApps) HoldsOrder(no string) bool { return b.apps[no] != nil }
 
 // appliedOn is the member's lots in applications to a block on a Taipei day that were not
 // rejected: what the daily cap counts.
@@ -125,28 +136,28 @@ var percentPattern = regexp.MustCompile(`^-?[0-9]{1,2}(\.[0-9]{1,2})?$`)
 
 // blockPrice is the listing's price and premium rate: the given price, or the premium on the
 // reference, each checked against the rules of 1h.
-func blockPrice(in ListBlockInput, q BlockQuote) (price, rate decimal.Decimal, e *Error) {
+func blockPrice(in ListBlockInput, q BlockQuote) (price, rate decimal.Decimal, e *commands.Error) {
 	switch {
 	case (in.Price == "") == (in.PremiumPercent == ""):
-		return price, rate, invalid(KeyPriceRequired)
+		return price, rate, commands.Invalid(commands.KeyPriceRequired)
 	case in.Price != "":
 		p, err := money.ParseDecimal(in.Price, centPlaces)
 		if err != nil {
-			return price, rate, invalid(KeyPriceInvalid)
+			return price, rate, commands.Invalid(commands.KeyPriceInvalid)
 		}
 		price = p
 	default:
 		if !percentPattern.MatchString(in.PremiumPercent) {
-			return price, rate, invalid(KeyPremiumInvalid)
+			return price, rate, commands.Invalid(KeyPremiumInvalid)
 		}
 		rate = decimal.RequireFromString(in.PremiumPercent).Shift(-2)
 		if k := block.CheckPremium(rate); k != "" {
-			return price, rate, invalid(k)
+			return price, rate, commands.Invalid(k)
 		}
 		price = block.PriceFromPremium(q.Reference, rate)
 	}
 	if k := block.CheckPrice(price, q.LimitDown, q.LimitUp); k != "" {
-		return price, rate, rule(k)
+		return price, rate, commands.Rule(k)
 	}
 	return price, rate, nil
 }
@@ -154,15 +165,15 @@ func blockPrice(in ListBlockInput, q BlockQuote) (price, rate decimal.Decimal, e
 // decideListBlock lists a block with the password's hash ("" for none).
 func decideListBlock(b *blockState, id string, in ListBlockInput, q BlockQuote, hash string, now time.Time) ([]events.Payload, error) {
 	if b.listed != nil {
-		return nil, keyReused()
+		return nil, commands.KeyReused()
 	}
 	switch {
 	case q.Symbol == "" || !q.Reference.IsPositive():
-		return nil, notFound(KeySymbolNotFound)
+		return nil, commands.NotFound(commands.KeySymbolNotFound)
 	case in.MinLots < 1 || in.DailyCapLots < in.MinLots || in.DailyCapLots > maxBlockLots:
-		return nil, invalid(KeyLotsInvalid)
+		return nil, commands.Invalid(KeyLotsInvalid)
 	case !in.ClosesAt.After(in.OpensAt) || !in.ClosesAt.After(now):
-		return nil, invalid(KeyBlockTimeInvalid)
+		return nil, commands.Invalid(KeyBlockTimeInvalid)
 	}
 	price, rate, e := blockPrice(in, q)
 	if e != nil {
@@ -194,20 +205,20 @@ type blockApplication struct {
 	bid      decimal.Decimal
 	block    events.BlockListed
 	open     bool
-	facts    tradeFacts
+	refusal  *commands.Error // the member may not trade (nil: may)
 	now      time.Time
 	orderNo  func(int) string
 	password bool // the password matched, or the block has none
 }
 
 // validateBlockApplication checks the form's fields: lots, then the bid.
-func validateBlockApplication(in ApplyBlockInput) (int64, decimal.Decimal, *Error) {
+func validateBlockApplication(in ApplyBlockInput) (int64, decimal.Decimal, *commands.Error) {
 	if in.Lots < 1 || in.Lots > maxBlockLots {
-		return 0, decimal.Zero, invalid(KeyLotsInvalid)
+		return 0, decimal.Zero, commands.Invalid(KeyLotsInvalid)
 	}
 	bid, err := money.ParseDecimal(in.Bid, centPlaces)
 	if err != nil {
-		return 0, decimal.Zero, invalid(KeyPriceInvalid)
+		return 0, decimal.Zero, commands.Invalid(commands.KeyPriceInvalid)
 	}
 	return in.Lots, bid, nil
 }
@@ -215,96 +226,69 @@ func validateBlockApplication(in ApplyBlockInput) (int64, decimal.Decimal, *Erro
 // decideApplyBlock freezes an application's amount after the block's checks, in the spec's
 // order: the member's state, the block closed, the password, the minimum, the daily cap, the bid,
 // the funds.
-func decideApplyBlock(a *accountState, r blockApplication) ([]events.Payload, error) {
-	if e := r.facts.refuse(); e != nil {
-		return nil, e
+func decideApplyBlock(a *commands.Account, r blockApplication) ([]events.Payload, error) {
+	if r.refusal != nil {
+		return nil, r.refusal
 	}
 	if !r.open {
-		return nil, rule(KeyBlockClosed)
+		return nil, commands.Rule(KeyBlockClosed)
 	}
 	if !r.password {
-		return nil, rule(KeyBlockPasswordWrong)
+		return nil, commands.Rule(KeyBlockPasswordWrong)
 	}
-	day := r.now.In(taipei).Format(time.DateOnly)
+	day := r.now.In(commands.Taipei).Format(time.DateOnly)
 	if k := block.Check(block.Application{Lots: r.lots, MinLots: r.block.MinLots, DailyCapLots: r.block.DailyCapLots,
-		AppliedToday: blockPart.of(a).appliedOn(r.block.BlockID, day), Bid: r.bid, Price: r.block.Price}); k != "" {
-		return nil, rule(k)
+		AppliedToday: blockPart.Of(a).appliedOn(r.block.BlockID, day), Bid: r.bid, Price: r.block.Price}); k != "" {
+		return nil, commands.Rule(k)
 	}
 	shares := r.lots * fees.BoardLot
 	amount := block.Freeze(r.bid, shares)
-	if amount.GreaterThan(a.balances[TWD].Available) {
-		return nil, rule(KeyInsufficientBalance)
+	if amount.GreaterThan(a.Balances[twd].Available) {
+		return nil, commands.Rule(commands.KeyInsufficientBalance)
 	}
-	no := a.freeOrderNo(r.orderNo)
+	no := a.FreeOrderNo(r.orderNo)
 	return []events.Payload{events.BlockApplied{OrderNo: no, BlockID: r.block.BlockID, Symbol: r.block.Symbol, Name: r.block.Name,
 		Kind: r.block.Kind, Price: r.block.Price, Bid: r.bid, Lots: r.lots, Shares: shares, Day: day, Amount: amount,
-		Postings: events.Transfer(a.available, a.frozen, TWD, amount)}}, nil
+		Postings: events.Transfer(a.Available, a.Frozen, twd, amount)}}, nil
 }
 
 // pendingBlockApp is the member's pending application orderNo, or the refusal.
-func pendingBlockApp(a *accountState, orderNo string) (*blockApp, *Error) {
-	app := blockPart.of(a).apps[orderNo]
+func pendingBlockApp(a *commands.Account, orderNo string) (*blockApp, *commands.Error) {
+	app := blockPart.Of(a).apps[orderNo]
 	switch {
 	case app == nil:
-		return nil, notFound(KeyOrderNotFound)
+		return nil, commands.NotFound(commands.KeyOrderNotFound)
 	case app.status != events.ReviewPending:
-		return nil, rule(KeyOrderNotPending)
+		return nil, commands.Rule(commands.KeyOrderNotPending)
 	}
 	return app, nil
 }
 
 // decideApproveBlock fills a pending application at the block's price: its frozen amount comes
-// back to available and the fill (trading's OrderPlaced and OrderFilled, By block) pays from
-// there, so the position is trading's like any other and can be sold.
-func decideApproveBlock(a *accountState, orderNo, remark string, now time.Time) ([]events.Payload, error) {
+// back to available and the purchase (trading's OrderPlaced and OrderFilled, By block) pays from
+// there, so the holding is a position like any other and can be sold.
+func decideApproveBlock(a *commands.Account, orderNo, remark string, now time.Time) ([]events.Payload, error) {
 	app, e := pendingBlockApp(a, orderNo)
 	if e != nil {
 		return nil, e
 	}
-	amount := app.Price.Mul(decimal.NewFromInt(app.Shares))
-	commission := fees.Commission(amount, false)
-	paid := amount.Add(commission)
-	if paid.GreaterThan(app.Amount) {
-		// The freeze is at a bid not below the price; a fill that costs more is a broken invariant.
-		return nil, unavailable(errBlockFreezeShort{orderNo: orderNo, paid: paid, frozen: app.Amount})
+	p := commands.Purchase{OrderNo: orderNo, Symbol: app.Symbol, Name: app.Name, Kind: app.Kind, By: events.OrderByBlock,
+		Price: app.Price, Shares: app.Shares}
+	if amount, commission := p.Cost(); amount.Add(commission).GreaterThan(app.Amount) {
+		// The freeze is at a bid not below the price: a fill that costs more is a broken invariant.
+		return nil, commands.Unavailable(fmt.Errorf("block application %s: fill costs %s, %s frozen", orderNo, amount.Add(commission), app.Amount))
 	}
-	security := events.Security(events.MarketTW, app.Symbol)
-	quote := events.QuoteUsed{Time: now.UTC(), Last: app.Price}
-	fill := events.OrderFilled{OrderNo: orderNo, PositionID: orderNo, Security: security, Seq: 1, Side: events.SideBuy,
-		Executions: []events.Execution{{Price: app.Price, Shares: app.Shares}}, Shares: app.Shares, Amount: amount,
-		Commission: commission, Tax: decimal.Zero, Loan: decimal.Zero, Margin: decimal.Zero, Cash: paid.Neg(), Profit: decimal.Zero,
-		Basis: paid, Quote: quote}
-	var l legs
-	l.add(a.available, paid.Neg())
-	l.add(events.HouseTradeClearing, amount)
-	l.add(events.HouseFeesRevenue, commission)
-	fill.Postings = append(l, shareLegs(security, a.memberID, true, false, true, app.Shares)...)
-	return []events.Payload{
-		events.BlockApplicationApproved{OrderNo: orderNo, BlockID: app.BlockID, Lots: app.Lots, Price: app.Price, Released: app.Amount,
-			Remark: remark, Postings: events.Transfer(a.frozen, a.available, TWD, app.Amount)},
-		events.OrderPlaced{OrderNo: orderNo, PositionID: orderNo, Intent: events.IntentOpen, Symbol: app.Symbol, Name: app.Name,
-			Kind: app.Kind, Side: events.SideBuy, Direction: events.DirectionLong, Type: events.OrderLimit, Shares: app.Shares,
-			Price: app.Price, Leverage: decimal.NewFromInt(1), TradingDay: now.In(taipei).Format(time.DateOnly),
-			By: events.OrderByBlock, Quote: quote},
-		fill,
-	}, nil
+	return append([]events.Payload{events.BlockApplicationApproved{OrderNo: orderNo, BlockID: app.BlockID, Lots: app.Lots,
+		Price: app.Price, Released: app.Amount, Remark: remark, Postings: events.Transfer(a.Frozen, a.Available, twd, app.Amount)}},
+		commands.Bought(a, p, now)...), nil
 }
 
 // decideRejectBlock gives a pending application's frozen amount back.
-func decideRejectBlock(a *accountState, orderNo, remark string) ([]events.Payload, error) {
+func decideRejectBlock(a *commands.Account, orderNo, remark string) ([]events.Payload, error) {
 	app, e := pendingBlockApp(a, orderNo)
 	if e != nil {
 		return nil, e
 	}
 	return []events.Payload{events.BlockApplicationRejected{OrderNo: orderNo, BlockID: app.BlockID, Released: app.Amount, Remark: remark,
-		Postings: events.Transfer(a.frozen, a.available, TWD, app.Amount)}}, nil
-}
-
-type errBlockFreezeShort struct {
-	orderNo      string
-	paid, frozen decimal.Decimal
-}
-
-func (e errBlockFreezeShort) Error() string {
-	return "block application " + e.orderNo + ": fill costs " + e.paid.String() + ", " + e.frozen.String() + " frozen"
+		Postings: events.Transfer(a.Frozen, a.Available, twd, app.Amount)}}, nil
 }
