@@ -145,11 +145,12 @@ func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.BlockListResult{BlockId: res.BlockID, Position: res.Position})
 }
 
-// quote is what the market feed says of symbol now; an unknown symbol (or an index) gives an
-// empty quote, which the command refuses with symbol_not_found.
-func (m *Module) quote(symbol string) blockcmd.BlockQuote {
-	mk := m.market()
-	view := engine.View(mk, symbol, m.now())
+func (m *Module) quote(symbol string) blockcmd.BlockQuote { return QuoteOf(m.market(), symbol, m.now()) }
+
+// QuoteOf is what the market feed says of symbol at now, as a block listing needs it; an unknown
+// symbol (or an index) gives an empty quote, which the command refuses with symbol_not_found.
+func QuoteOf(mk engine.Market, symbol string, now time.Time) blockcmd.BlockQuote {
+	view := engine.View(mk, symbol, now)
 	if view.Symbol == "" {
 		return blockcmd.BlockQuote{}
 	}

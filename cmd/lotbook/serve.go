@@ -10,9 +10,12 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/lotbook/lotbook/api"
+	apiblock "github.com/lotbook/lotbook/api/block"
 	"github.com/lotbook/lotbook/commands"
+	blockcmd "github.com/lotbook/lotbook/commands/block"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/ops/seed"
 )
@@ -83,7 +86,13 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		log.Info("profiler listening", "addr", "http://"+*pprofAddr+"/debug/pprof/")
 	}
 	if *demo {
-		if err := seed.Demo(ctx, st.Commands); err != nil {
+		err := seed.Demo(ctx, st.Commands)
+		if err == nil {
+			err = seed.Blocks(ctx, blockcmd.New(st.Commands), func(symbol string) blockcmd.BlockQuote {
+				return apiblock.QuoteOf(st.Market, symbol, time.Now())
+			}, time.Now())
+		}
+		if err != nil {
 			cancel()
 			wg.Wait()
 			return err
