@@ -23,8 +23,8 @@ function Line({ label, children, testId }: { label: string; children: React.Reac
   );
 }
 
-/** The lines of a trade fill (issue 5), labelled by their kind. */
-const TRADE_LINES = new Set(['trade', 'fee', 'tax', 'financing', 'collateral']);
+/** The lines of a trade fill (issue 5) and of freezes outside the book (issue 11), labelled by their kind. */
+const TRADE_LINES = new Set(['trade', 'fee', 'tax', 'financing', 'collateral', 'block', 'unfreeze', 'chipgrab']);
 
 function RecordItem({ r }: { r: FundRecord }) {
   const { t } = useTranslation();

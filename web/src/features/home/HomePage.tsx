@@ -1,4 +1,4 @@
-import { BillOutline, FileOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
+import { BillOutline, FileOutline, FolderOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
@@ -15,7 +15,7 @@ import { useSession } from '@/lib/session';
 import { useRole, useUserInfo } from '@/lib/user';
 
 interface Shortcut {
-  key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'opsDeposits' | 'auditTimeline';
+  key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'blockBidding' | 'opsDeposits' | 'opsBlock' | 'auditTimeline';
   to: string;
   icon: ComponentType<{ className?: string }>;
 }
@@ -29,8 +29,11 @@ function shortcutsFor(role: string): Shortcut[] {
     { key: 'fundRecords', to: '/user/FundingDetails', icon: BillOutline },
   ];
   // Favourites are the members' own.
-  if (role === 'member') list.splice(2, 0, { key: 'favorites', to: '/market/favo', icon: StarOutline });
-  if (role === 'ops') list.push({ key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline });
+  if (role === 'member') {
+    list.splice(2, 0, { key: 'favorites', to: '/market/favo', icon: StarOutline });
+    list.push({ key: 'blockBidding', to: '/block/list', icon: FolderOutline });
+  }
+  if (role === 'ops') list.push({ key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline }, { key: 'opsBlock', to: '/ops/block', icon: FolderOutline });
   if (role === 'auditor') list.push({ key: 'auditTimeline', to: '/audit/timeline', icon: SearchOutline });
   return list;
 }
