@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
+import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
@@ -28,6 +29,7 @@ function Row({ label, children, testId }: { label: string; children: React.React
 }
 
 function ApplyForm({ b, onDone }: { b: BlockListing; onDone: () => void }) {
+  const { t } = useTranslation();
   const bt = useBlockT();
   const qc = useQueryClient();
   const [v, setV] = useState<ApplyValues>({ lots: String(b.minLots), bid: b.price, password: '' });
@@ -38,7 +40,7 @@ function ApplyForm({ b, onDone }: { b: BlockListing; onDone: () => void }) {
   };
   const apply = useAction((body: ApplyBody, key) => blockApi.apply(b.blockId, body, key), {
     onSuccess: () => {
-      toast.show(bt('records'));
+      toast.show(t('msg.block_applied'));
       void qc.invalidateQueries({ queryKey: blockKeys.all });
       onDone();
     },

@@ -15,7 +15,7 @@ function ApplicationItem({ a, onDone }: { a: BlockApplication; onDone: () => voi
     <div className="record" data-testid="ops-block-application" data-order-no={a.orderNo} data-account={a.account} data-status={a.status}>
       <div className="record-row">
         <span className="record-amount">
-          {a.name} <span className="num">{a.symbol}</span>
+          <span data-testid="quote-name">{a.name}</span> <span className="num">{a.symbol}</span>
         </span>
         <span className={`badge badge-${a.status}`}>{t(`funds.status.${a.status}`)}</span>
       </div>

@@ -86,7 +86,7 @@ function OpsBlockItem({ b }: { b: BlockListing }) {
     <div className="record" data-testid="ops-block" data-block-id={b.blockId} data-status={b.status}>
       <div className="record-row">
         <span className="record-amount">
-          {b.name} <span className="num">{b.symbol}</span>
+          <span data-testid="quote-name">{b.name}</span> <span className="num">{b.symbol}</span>
         </span>
         <span className={`badge badge-block-${b.status}`}>{bt(`status.${b.status}`)}</span>
       </div>

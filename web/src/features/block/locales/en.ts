@@ -13,7 +13,7 @@ const block: BlockMessages = {
   window: 'Open',
   appliedLots: 'Applied',
   filledLots: 'Filled',
-  lotsUnit: '{{n}} lots',
+  lotsUnit: '{{n}} lot(s)',
   passwordNeeded: 'Password needed',
   status: { upcoming: 'Not started', open: 'Open', closed: 'Closed' },
   apply: 'Apply',
