@@ -3,10 +3,12 @@ package api
 import (
 	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/block"
+	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
+	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
 )
 
@@ -20,6 +22,7 @@ func (s *server) capabilities() []httpx.Module {
 		audit.New(s.read, s.store),
 		identity.New(s.cmd, s.read, s.sealer),
 		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
+		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		s, // the handlers not yet in packages of their own
 	}

@@ -145,7 +145,9 @@ func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.BlockListResult{BlockId: res.BlockID, Position: res.Position})
 }
 
-func (m *Module) quote(symbol string) blockcmd.BlockQuote { return QuoteOf(m.market(), symbol, m.now()) }
+func (m *Module) quote(symbol string) blockcmd.BlockQuote {
+	return QuoteOf(m.market(), symbol, m.now())
+}
 
 // QuoteOf is what the market feed says of symbol at now, as a block listing needs it; an unknown
 // symbol (or an index) gives an empty quote, which the command refuses with symbol_not_found.

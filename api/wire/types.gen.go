@@ -90,6 +90,54 @@ func (e CandleInterval) Valid() bool {
 	}
 }
 
+// Defines values for ChipGrabClaimStatus.
+const (
+	ChipGrabClaimStatusAllotted ChipGrabClaimStatus = "allotted"
+	ChipGrabClaimStatusClaimed  ChipGrabClaimStatus = "claimed"
+	ChipGrabClaimStatusFrozen   ChipGrabClaimStatus = "frozen"
+	ChipGrabClaimStatusReleased ChipGrabClaimStatus = "released"
+)
+
+// Valid indicates whether the value is a known member of the ChipGrabClaimStatus enum.
+func (e ChipGrabClaimStatus) Valid() bool {
+	switch e {
+	case ChipGrabClaimStatusAllotted:
+		return true
+	case ChipGrabClaimStatusClaimed:
+		return true
+	case ChipGrabClaimStatusFrozen:
+		return true
+	case ChipGrabClaimStatusReleased:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChipGrabOfferingStatus.
+const (
+	ChipGrabOfferingStatusAllotted ChipGrabOfferingStatus = "allotted"
+	ChipGrabOfferingStatusClosed   ChipGrabOfferingStatus = "closed"
+	ChipGrabOfferingStatusOpen     ChipGrabOfferingStatus = "open"
+	ChipGrabOfferingStatusUpcoming ChipGrabOfferingStatus = "upcoming"
+)
+
+// Valid indicates whether the value is a known member of the ChipGrabOfferingStatus enum.
+func (e ChipGrabOfferingStatus) Valid() bool {
+	switch e {
+	case ChipGrabOfferingStatusAllotted:
+		return true
+	case ChipGrabOfferingStatusClosed:
+		return true
+	case ChipGrabOfferingStatusOpen:
+		return true
+	case ChipGrabOfferingStatusUpcoming:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CloseRequestType.
 const (
 	CloseRequestTypeLimit  CloseRequestType = "limit"
@@ -1408,6 +1456,104 @@ type ChangePasswordRequest struct {
 	OldPassword     string `json:"oldPassword"`
 }
 
+// ChipGrabAllotResult defines model for ChipGrabAllotResult.
+type ChipGrabAllotResult struct {
+	// Lots the lots of every paid claim, allotted by now (0 when offering)
+	Lots       int64  `json:"lots"`
+	OfferingId string `json:"offeringId"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
+// ChipGrabClaim defines model for ChipGrabClaim.
+type ChipGrabClaim struct {
+	// Amount what the claim froze (0.00 until frozen)
+	Amount     Decimal   `json:"amount"`
+	CreatedAt  time.Time `json:"createdAt"`
+	Lots       int64     `json:"lots"`
+	Name       string    `json:"name"`
+	OfferingId string    `json:"offeringId"`
+	OrderNo    string    `json:"orderNo"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Reason a released claim's message key (insufficient_balance, ...)
+	Reason string `json:"reason"`
+
+	// Status claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+	Status    ChipGrabClaimStatus `json:"status"`
+	Symbol    string              `json:"symbol"`
+	UpdatedAt time.Time           `json:"updatedAt"`
+}
+
+// ChipGrabClaimPage defines model for ChipGrabClaimPage.
+type ChipGrabClaimPage struct {
+	HasMore bool            `json:"hasMore"`
+	Items   []ChipGrabClaim `json:"items"`
+	Page    int             `json:"page"`
+}
+
+// ChipGrabClaimRequest defines model for ChipGrabClaimRequest.
+type ChipGrabClaimRequest struct {
+	// Lots board lots of 1,000 shares
+	Lots int64 `json:"lots"`
+}
+
+// ChipGrabClaimResult defines model for ChipGrabClaimResult.
+type ChipGrabClaimResult struct {
+	Lots       int64  `json:"lots"`
+	OfferingId string `json:"offeringId"`
+	OrderNo    string `json:"orderNo"`
+
+	// Position global event position
+	Position Position `json:"position"`
+
+	// Status claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+	Status ChipGrabClaimStatus `json:"status"`
+}
+
+// ChipGrabClaimStatus claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+type ChipGrabClaimStatus string
+
+// ChipGrabOfferRequest defines model for ChipGrabOfferRequest.
+type ChipGrabOfferRequest struct {
+	ClosesAt         time.Time `json:"closesAt"`
+	MaxLotsPerMember int64     `json:"maxLotsPerMember"`
+	OpensAt          time.Time `json:"opensAt"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price     Decimal `json:"price"`
+	QuotaLots int64   `json:"quotaLots"`
+	Symbol    string  `json:"symbol"`
+}
+
+// ChipGrabOffering defines model for ChipGrabOffering.
+type ChipGrabOffering struct {
+	ClosesAt         time.Time `json:"closesAt"`
+	MaxLotsPerMember int64     `json:"maxLotsPerMember"`
+	Name             string    `json:"name"`
+	OfferingId       string    `json:"offeringId"`
+	OpensAt          time.Time `json:"opensAt"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price         Decimal                `json:"price"`
+	QuotaLots     int64                  `json:"quotaLots"`
+	RemainingLots int64                  `json:"remainingLots"`
+	Status        ChipGrabOfferingStatus `json:"status"`
+	Symbol        string                 `json:"symbol"`
+}
+
+// ChipGrabOfferingStatus defines model for ChipGrabOffering.Status.
+type ChipGrabOfferingStatus string
+
 // CloseRequest defines model for CloseRequest.
 type CloseRequest struct {
 	// Lots part of a board-lot position; neither lots nor shares closes it all
@@ -2645,6 +2791,9 @@ type AccountPath = string
 
 // BlockId defines model for BlockId.
 type BlockId = openapi_types.UUID
+
+// ChipGrabId defines model for ChipGrabId.
+type ChipGrabId = openapi_types.UUID
 
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = openapi_types.UUID

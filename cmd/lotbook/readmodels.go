@@ -5,6 +5,7 @@ package main
 // capability adds its line here.
 import (
 	_ "github.com/lotbook/lotbook/projections/block"
+	_ "github.com/lotbook/lotbook/projections/chipgrab"
 	_ "github.com/lotbook/lotbook/projections/config"
 	_ "github.com/lotbook/lotbook/projections/favorites"
 	_ "github.com/lotbook/lotbook/projections/funds"

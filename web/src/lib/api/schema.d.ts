@@ -1179,6 +1179,99 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/chipgrab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Chip grab offerings (搶籌), newest first, with the quota left, the cap per member, the window and the state. */
+        get: operations["chipGrabs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chipgrab/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Takes lots of an offering, first come first served, and freezes their cost (price and
+         *     commission) until ops allot it. Refusals: quota_insufficient (fewer lots left than asked),
+         *     quota_member_cap, chipgrab_closed, insufficient_balance (the lots go back to the quota).
+         */
+        post: operations["claimChipGrab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chipgrab/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's claims, newest first, with their outcome. */
+        get: operations["myChipGrabClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chipgrab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Every offering, newest first. */
+        get: operations["opsChipGrabs"];
+        put?: never;
+        /** @description Role ops only. Offers a quota of lots at a fixed price inside the day's band of the market feed. */
+        post: operations["offerChipGrab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chipgrab/{id}/allot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Role ops only. Closes the offering to claims and fills every paid claim at its price into a
+         *     holding; claims left half way are settled first. Running it again fills nothing twice.
+         */
+        post: operations["allotChipGrab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -2147,6 +2240,88 @@ export interface components {
             blockId: string;
             position: components["schemas"]["Position"];
         };
+        ChipGrabOffering: {
+            offeringId: string;
+            symbol: string;
+            name: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            quotaLots: number;
+            /** Format: int64 */
+            remainingLots: number;
+            /** Format: int64 */
+            maxLotsPerMember: number;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            /** @enum {string} */
+            status: "upcoming" | "open" | "closed" | "allotted";
+        };
+        ChipGrabClaimRequest: {
+            /**
+             * Format: int64
+             * @description board lots of 1,000 shares
+             */
+            lots: number;
+        };
+        ChipGrabClaimResult: {
+            orderNo: string;
+            offeringId: string;
+            status: components["schemas"]["ChipGrabClaimStatus"];
+            /** Format: int64 */
+            lots: number;
+            position: components["schemas"]["Position"];
+        };
+        /**
+         * @description claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+         * @enum {string}
+         */
+        ChipGrabClaimStatus: "claimed" | "frozen" | "released" | "allotted";
+        ChipGrabClaim: {
+            orderNo: string;
+            offeringId: string;
+            symbol: string;
+            name: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            lots: number;
+            /** @description what the claim froze (0.00 until frozen) */
+            amount: components["schemas"]["Decimal"];
+            status: components["schemas"]["ChipGrabClaimStatus"];
+            /** @description a released claim's message key (insufficient_balance, ...) */
+            reason: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ChipGrabClaimPage: {
+            items: components["schemas"]["ChipGrabClaim"][];
+            page: number;
+            hasMore: boolean;
+        };
+        ChipGrabOfferRequest: {
+            symbol: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            quotaLots: number;
+            /** Format: int64 */
+            maxLotsPerMember: number;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+        };
+        ChipGrabAllotResult: {
+            offeringId: string;
+            /**
+             * Format: int64
+             * @description lots filled by this allotment (0 when offering)
+             */
+            lots: number;
+            position: components["schemas"]["Position"];
+        };
     };
     responses: {
         /** @description refused; msg says why */
@@ -2160,6 +2335,8 @@ export interface components {
         };
     };
     parameters: {
+        /** @description a chip grab offering's id */
+        ChipGrabId: string;
         /** @description a block's id */
         BlockId: string;
         /** @description A UUID the client makes per user action. */
@@ -4367,6 +4544,205 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    chipGrabs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description offerings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabOffering"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    claimChipGrab: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a chip grab offering's id */
+                id: components["parameters"]["ChipGrabId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChipGrabClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description lots taken and paid for (msg chipgrab_claimed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabClaimResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    myChipGrabClaims: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description claims */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabClaimPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    opsChipGrabs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description offerings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabOffering"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    offerChipGrab: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChipGrabOfferRequest"];
+            };
+        };
+        responses: {
+            /** @description offered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabAllotResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    allotChipGrab: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a chip grab offering's id */
+                id: components["parameters"]["ChipGrabId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description allotted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabAllotResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
         };
     };
 }
