@@ -103,15 +103,8 @@ func (m *Module) offer(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ChipGrabOfferRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	var q cg.Quote
-	mk := m.market()
-	if view := engine.View(mk, req.Symbol, m.now()); view.Symbol != "" {
-		if mq, err := mk.Quote(view.Symbol); err == nil {
-			q = cg.Quote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, LimitUp: mq.LimitUp, LimitDown: mq.LimitDown}
-		}
-	}
 	res, err := m.cmd.Offer(c.Ctx(), c.Meta(), cg.OfferInput{Symbol: req.Symbol, Price: req.Price, QuotaLots: req.QuotaLots,
-		MaxLotsPerMember: req.MaxLotsPerMember, OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}, q)
+		MaxLotsPerMember: req.MaxLotsPerMember, OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}, QuoteOf(m.market(), req.Symbol, m.now()))
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -128,4 +121,18 @@ func (m *Module) allot(c *httpx.Call) (httpx.Reply, error) {
 		return httpx.Reply{}, err
 	}
 	return httpx.OK(wire.ChipGrabAllotResult{OfferingId: res.OfferingID, Lots: res.Lots, Position: res.Position})
+}
+
+// QuoteOf is what the market feed says of symbol at now, as an offering needs it (its reference
+// price and band); an unknown symbol gives an empty quote, refused with symbol_not_found.
+func QuoteOf(mk engine.Market, symbol string, now time.Time) cg.Quote {
+	view := engine.View(mk, symbol, now)
+	if view.Symbol == "" {
+		return cg.Quote{}
+	}
+	q, err := mk.Quote(view.Symbol)
+	if err != nil {
+		return cg.Quote{}
+	}
+	return cg.Quote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, Reference: q.PrevClose, LimitUp: q.LimitUp, LimitDown: q.LimitDown}
 }

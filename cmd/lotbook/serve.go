@@ -14,8 +14,10 @@ import (
 
 	"github.com/lotbook/lotbook/api"
 	apiblock "github.com/lotbook/lotbook/api/block"
+	apichipgrab "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/commands"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
+	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/ops/seed"
 )
@@ -90,6 +92,11 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		if err == nil {
 			err = seed.Blocks(ctx, blockcmd.New(st.Commands), func(symbol string) blockcmd.BlockQuote {
 				return apiblock.QuoteOf(st.Market, symbol, time.Now())
+			}, time.Now())
+		}
+		if err == nil {
+			err = seed.ChipGrab(ctx, chipgrab.New(st.Commands), func(symbol string) chipgrab.Quote {
+				return apichipgrab.QuoteOf(st.Market, symbol, time.Now())
 			}, time.Now())
 		}
 		if err != nil {

@@ -139,9 +139,9 @@ func (c *claims) HoldsOrder(no string) bool { return c.byNo[no] != nil }
 
 // Quote is what the market feed says of the offering's security when ops offer it.
 type Quote struct {
-	Symbol, Name       string
-	Kind               fees.Kind
-	LimitUp, LimitDown decimal.Decimal
+	Symbol, Name                  string
+	Kind                          fees.Kind
+	Reference, LimitUp, LimitDown decimal.Decimal
 }
 
 // OfferInput is ops' offering form.

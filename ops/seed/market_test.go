@@ -10,14 +10,15 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
+	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events/sqlite"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
-// The demo's blocks open on the day of the start and stay open a week; a second start that day
-// lists nothing new, a start the next day lists that day's two.
-func TestBlocksAreListedOncePerDay(t *testing.T) {
+// The demo's blocks and chip grab open on the day of the start; a second start that day lists
+// nothing new, a start the next day lists that day's.
+func TestMarketOffersAreMadeOncePerDay(t *testing.T) {
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
 	if err != nil {
@@ -30,14 +31,14 @@ func TestBlocksAreListedOncePerDay(t *testing.T) {
 		ref := decimal.NewFromInt(100)
 		return blockcmd.BlockQuote{Symbol: symbol, Name: symbol, Reference: ref, LimitUp: decimal.NewFromInt(110), LimitDown: decimal.NewFromInt(90)}
 	}
-	count := func() int {
+	count := func(typ string) int {
 		n := 0
 		evs, err := store.ReadAll(ctx, 0, 1000)
 		if err != nil {
 			t.Fatal(err)
 		}
 		for _, e := range evs {
-			if e.Type == "BlockListed.v1" {
+			if e.Type == typ {
 				n++
 			}
 		}
@@ -47,15 +48,27 @@ func TestBlocksAreListedOncePerDay(t *testing.T) {
 		if err := seed.Blocks(ctx, cmds, quote, now); err != nil {
 			t.Fatalf("start %d: %v", i, err)
 		}
-		if got := count(); got != want {
+		if got := count("BlockListed.v1"); got != want {
 			t.Fatalf("start %d: %d blocks listed, want %d", i, got, want)
 		}
+	}
+	cg := chipgrab.New(commands.New(store, commands.Options{PasswordCost: secret.TestCost, Clock: func() time.Time { return now }}))
+	cgQuote := func(symbol string) chipgrab.Quote {
+		return chipgrab.Quote{Symbol: symbol, Name: symbol, Reference: decimal.NewFromInt(31), LimitUp: decimal.NewFromInt(34), LimitDown: decimal.NewFromInt(28)}
+	}
+	for range 2 {
+		if err := seed.ChipGrab(ctx, cg, cgQuote, now); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := count("ChipGrabOffered.v1"); got != 1 {
+		t.Fatalf("%d chip grabs offered, want 1", got)
 	}
 	now = now.Add(24 * time.Hour)
 	if err := seed.Blocks(ctx, cmds, quote, now); err != nil {
 		t.Fatal(err)
 	}
-	if got := count(); got != 4 {
+	if got := count("BlockListed.v1"); got != 4 {
 		t.Fatalf("next day: %d blocks listed, want 4", got)
 	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
+	"github.com/lotbook/lotbook/commands/chipgrab"
 )
 
 // BlockPassword is the password of the demo's invite-only block (README lists it).
@@ -18,8 +19,7 @@ const BlockPassword = "vip888"
 // Their commands are keyed by the day, so a restart on the same day lists nothing new. quote is
 // the market feed's view of a symbol (api/block.QuoteOf).
 func Blocks(ctx context.Context, cmds *blockcmd.Commands, quote func(symbol string) blockcmd.BlockQuote, now time.Time) error {
-	day := now.In(commands.Taipei)
-	start := time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, commands.Taipei)
+	start := startOfDay(now)
 	for _, b := range []struct {
 		symbol, premium, password string
 		minLots, capLots          int64
@@ -35,4 +35,24 @@ func Blocks(ctx context.Context, cmds *blockcmd.Commands, quote func(symbol stri
 		}
 	}
 	return nil
+}
+
+// ChipGrab offers the demo's chip grab of the Taipei day of now, open from the start of that day
+// for three days: 500 lots of 2884 at the reference price, at most 5 lots a member. Keyed by
+// the day, as Blocks. quote is the market feed's view of a symbol (api/chipgrab.QuoteOf).
+func ChipGrab(ctx context.Context, cmds *chipgrab.Commands, quote func(symbol string) chipgrab.Quote, now time.Time) error {
+	start := startOfDay(now)
+	q := quote("2884")
+	in := chipgrab.OfferInput{Symbol: "2884", Price: q.Reference.StringFixed(2), QuotaLots: 500, MaxLotsPerMember: 5,
+		OpensAt: start, ClosesAt: start.AddDate(0, 0, 3)}
+	if _, err := cmds.Offer(ctx, meta("chipgrab:"+start.Format(time.DateOnly)+":2884"), in, q); err != nil {
+		return fmt.Errorf("seed: chip grab 2884: %w", err)
+	}
+	return nil
+}
+
+// startOfDay is the start of the Taipei day of t.
+func startOfDay(t time.Time) time.Time {
+	day := t.In(commands.Taipei)
+	return time.Date(day.Year(), day.Month(), day.Day(), 0, 0, 0, 0, commands.Taipei)
 }
