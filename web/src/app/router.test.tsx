@@ -31,6 +31,8 @@ describe('router', () => {
       'ops/deposits [session ops]', 'ops/realname [session ops]', 'ops/withdrawals [session ops]', 'audit/timeline [session auditor]', '* []',
       // issue 11: block trading
       'block/list [session]', 'block/records [session]', 'ops/block [session ops]', 'ops/blockApplications [session ops]',
+      // issue 11: chip grabbing
+      'chipgrab/list [session]', 'chipgrab/records [session]', 'ops/chipgrab [session ops]',
     ];
     expect(flatten(routes).sort()).toEqual(before.sort());
   });

@@ -2,6 +2,7 @@ import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { auditRoutes } from '@/features/audit/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { blockRoutes } from '@/features/block/routes';
+import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
@@ -25,6 +26,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...opsRoutes,
   ...auditRoutes,
   ...blockRoutes,
+  ...chipGrabRoutes,
 ];
 
 const keepAlive: RouteHandle = { keepAlive: true };

@@ -14,7 +14,8 @@ import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
 import { type ApplyBody, type BlockListing, blockApi, blockKeys, useBlocks } from './api';
 import { useBlockT } from './texts';
-import { type ApplyValues, frozenEstimate, validateApply } from './validation';
+import { type ApplyValues, validateApply } from './validation';
+import { boardLotCost } from '@/domain/trade/cost';
 import './block.css';
 
 function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
@@ -79,7 +80,7 @@ function ApplyForm({ b, onDone }: { b: BlockListing; onDone: () => void }) {
         />
       ) : null}
       <div className="muted block-estimate" data-testid="block-estimate">
-        {valid ? bt('frozen', { amount: money(frozenEstimate(Number(v.lots), Number(v.bid))) }) : ''}
+        {valid ? bt('frozen', { amount: money(boardLotCost(Number(v.lots), Number(v.bid))) }) : ''}
       </div>
       <FormError errorKey={err?.key ?? null} />
       <div className="block-actions">

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { frozenEstimate, listBody, validateApply, validateList } from './validation';
+import { listBody, validateApply, validateList } from './validation';
 
 const terms = { price: '182.77', minLots: 2, dailyCapLots: 4, hasPassword: true };
 const ok = { lots: '2', bid: '183', password: 'vip2026' };
@@ -20,13 +20,6 @@ describe('validateApply', () => {
   });
   it('needs no password for an open block', () => {
     expect(validateApply({ ...ok, password: '' }, { ...terms, hasPassword: false })).toBeNull();
-  });
-});
-
-describe('frozenEstimate', () => {
-  it('adds the commission rounded down, at least NT$20', () => {
-    expect(frozenEstimate(2, 183)).toBe(366521);
-    expect(frozenEstimate(1, 10)).toBe(10020);
   });
 });
 

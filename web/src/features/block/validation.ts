@@ -35,12 +35,6 @@ export function validateApply(v: ApplyValues, b: BlockTerms): FieldError<keyof A
   return null;
 }
 
-/** What an application freezes, as the server computes it: the bid's amount and 0.1425 % commission (at least NT$20), rounded down. */
-export function frozenEstimate(lots: number, bid: number): number {
-  const amount = Math.round(lots * 1000 * bid * 100) / 100;
-  return amount + Math.max(20, Math.floor(amount * 0.001425));
-}
-
 /** What the ops listing form holds. */
 export interface ListValues {
   symbol: string;

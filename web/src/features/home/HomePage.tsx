@@ -1,4 +1,4 @@
-import { BillOutline, FileOutline, FolderOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
+import { BillOutline, FileOutline, FireFill, FolderOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
@@ -15,7 +15,7 @@ import { useSession } from '@/lib/session';
 import { useRole, useUserInfo } from '@/lib/user';
 
 interface Shortcut {
-  key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'blockBidding' | 'opsDeposits' | 'opsBlock' | 'auditTimeline';
+  key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'blockBidding' | 'chipGrab' | 'opsDeposits' | 'opsBlock' | 'opsChipGrab' | 'auditTimeline';
   to: string;
   icon: ComponentType<{ className?: string }>;
 }
@@ -31,9 +31,14 @@ function shortcutsFor(role: string): Shortcut[] {
   // Favourites are the members' own.
   if (role === 'member') {
     list.splice(2, 0, { key: 'favorites', to: '/market/favo', icon: StarOutline });
-    list.push({ key: 'blockBidding', to: '/block/list', icon: FolderOutline });
+    list.push({ key: 'blockBidding', to: '/block/list', icon: FolderOutline }, { key: 'chipGrab', to: '/chipgrab/list', icon: FireFill });
   }
-  if (role === 'ops') list.push({ key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline }, { key: 'opsBlock', to: '/ops/block', icon: FolderOutline });
+  if (role === 'ops')
+    list.push(
+      { key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline },
+      { key: 'opsBlock', to: '/ops/block', icon: FolderOutline },
+      { key: 'opsChipGrab', to: '/ops/chipgrab', icon: FireFill },
+    );
   if (role === 'auditor') list.push({ key: 'auditTimeline', to: '/audit/timeline', icon: SearchOutline });
   return list;
 }

@@ -78,6 +78,7 @@ const en: Messages = {
     fundRecords: 'Fund records',
     blockBidding: 'Block bidding',
     opsBlock: 'Block trades',
+    opsChipGrab: 'Chip grabbing',
     chipGrab: 'Chip grabbing',
     opsDeposits: 'Deposit review',
     auditTimeline: 'Account audit',

@@ -76,6 +76,7 @@ const zhTW = {
     fundRecords: '資金紀錄',
     blockBidding: '大宗競價',
     opsBlock: '鉅額交易管理',
+    opsChipGrab: '搶籌管理',
     chipGrab: '搶籌',
     opsDeposits: '儲值審核',
     auditTimeline: '帳戶稽核',
