@@ -9,7 +9,7 @@ import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
-import { money, taipeiTime } from '@/lib/filters';
+import { money, taipeiWindow } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
 import { type ApplyBody, type BlockListing, blockApi, blockKeys, useBlocks } from './api';
@@ -120,7 +120,7 @@ function BlockCard({ b, open, onOpen, onClose }: { b: BlockListing; open: boolea
       <Row label={bt('filledLots')} testId="block-filled">
         {bt('lotsUnit', { n: b.filledLots })}
       </Row>
-      <Row label={bt('window')}>{`${taipeiTime(b.opensAt)} – ${taipeiTime(b.closesAt)}`}</Row>
+      <Row label={bt('window')}>{taipeiWindow(b.opensAt, b.closesAt)}</Row>
       {b.hasPassword ? <div className="muted block-lock">{bt('passwordNeeded')}</div> : null}
       {b.status === 'open' ? (
         open ? (

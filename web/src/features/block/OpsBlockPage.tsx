@@ -6,7 +6,7 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
-import { money, taipeiTime } from '@/lib/filters';
+import { money, taipeiWindow } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
 import { type BlockListing, type ListBody, blockApi, blockKeys, useBlocks } from './api';
@@ -100,7 +100,7 @@ function OpsBlockItem({ b }: { b: BlockListing }) {
       </div>
       <div className="record-row muted">
         <span>{bt('window')}</span>
-        <span className="num">{`${taipeiTime(b.opensAt)} – ${taipeiTime(b.closesAt)}`}</span>
+        <span className="num">{taipeiWindow(b.opensAt, b.closesAt)}</span>
       </div>
       {b.status !== 'closed' ? (
         <Button

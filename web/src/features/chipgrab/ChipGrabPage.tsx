@@ -10,7 +10,7 @@ import { PullRefresh } from '@/components/PullRefresh';
 import { TextField } from '@/components/TextField';
 import { boardLotCost } from '@/domain/trade/cost';
 import { useAction } from '@/lib/action';
-import { money, taipeiTime } from '@/lib/filters';
+import { money, taipeiWindow } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import { chipGrabApi, chipGrabKeys, type Offering, useOfferings } from './api';
 import { useChipGrabT } from './texts';
@@ -89,7 +89,7 @@ function OfferingCard({ o }: { o: Offering }) {
       </div>
       <div className="record-row">
         <span className="muted">{ct('window')}</span>
-        <span className="num">{`${taipeiTime(o.opensAt)} – ${taipeiTime(o.closesAt)}`}</span>
+        <span className="num">{taipeiWindow(o.opensAt, o.closesAt)}</span>
       </div>
       {o.status === 'open' && o.remainingLots > 0 ? <ClaimForm o={o} /> : null}
     </div>
