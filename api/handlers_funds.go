@@ -167,13 +167,9 @@ type reviewCommand func(ctx context.Context, meta commands.Meta, in commands.Rev
 
 // approve and reject serve deposits and withdrawals alike; owner says whose order it is.
 func (s *server) approve(c *httpx.Call, owner func(*httpx.Call) (string, string, error), act reviewCommand) (httpx.Reply, error) {
-	var req wire.ApproveRequest
-	if err := c.Decode("ApproveRequest", &req); err != nil {
+	remark, err := c.ApproveRemark()
+	if err != nil {
 		return httpx.Reply{}, err
-	}
-	remark := ""
-	if req.Remark != nil {
-		remark = *req.Remark
 	}
 	return s.review(c, owner, act, remark)
 }

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"context"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -13,11 +14,14 @@ import (
 // shares) share with the kernel: the member's right to trade, their secrets, and the holding a
 // purchase at a fixed price becomes.
 
-// RefuseTrading answers why the member may not buy shares (not a registered member, disabled,
-// frozen, trade banned), nil when they may.
-func (m *Member) RefuseTrading() *Error {
-	return tradeFacts{registered: m.registered && m.role == events.RoleMember, disabled: m.flags[events.FlagDisabled],
-		frozen: m.flags[events.FlagFrozen], banned: m.flags[events.FlagTradeBanned]}.refuse()
+// TradingRefusal answers why the member may not buy shares (not a registered member, disabled,
+// frozen, trade banned), nil when they may; as orders are refused.
+func (s *Service) TradingRefusal(ctx context.Context, memberID string) (*Error, error) {
+	f, err := s.tradeFacts(ctx, memberID)
+	if err != nil {
+		return nil, err
+	}
+	return f.refuse(), nil
 }
 
 // HashSecret is the argon2id hash, at the kernel's cost, of a secret a capability keeps (a block

@@ -165,15 +165,11 @@ func QuoteOf(mk engine.Market, symbol string, now time.Time) blockcmd.BlockQuote
 }
 
 func (m *Module) close(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.ApproveRequest
-	if err := c.Decode("ApproveRequest", &req); err != nil {
+	remark, err := c.ApproveRemark()
+	if err != nil {
 		return httpx.Reply{}, err
 	}
-	in := blockcmd.CloseBlock{BlockID: c.Var("id")}
-	if req.Remark != nil {
-		in.Remark = *req.Remark
-	}
-	res, err := m.cmd.CloseBlock(c.Ctx(), c.Meta(), in)
+	res, err := m.cmd.CloseBlock(c.Ctx(), c.Meta(), blockcmd.CloseBlock{BlockID: c.Var("id"), Remark: remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -193,13 +189,9 @@ func (m *Module) queue(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) approve(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.ApproveRequest
-	if err := c.Decode("ApproveRequest", &req); err != nil {
+	remark, err := c.ApproveRemark()
+	if err != nil {
 		return httpx.Reply{}, err
-	}
-	remark := ""
-	if req.Remark != nil {
-		remark = *req.Remark
 	}
 	return m.review(c, remark, m.cmd.ApproveBlockApplication)
 }

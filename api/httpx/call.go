@@ -76,3 +76,16 @@ func (c *Call) Meta() commands.Meta {
 func (c *Call) Decode(schema string, dst any) error {
 	return c.decode(schema, c.Body, dst)
 }
+
+// ApproveRemark decodes an ApproveRequest (an ops decision with an optional remark) and returns
+// the remark, "" when none was given.
+func (c *Call) ApproveRemark() (string, error) {
+	var req wire.ApproveRequest
+	if err := c.Decode("ApproveRequest", &req); err != nil {
+		return "", err
+	}
+	if req.Remark == nil {
+		return "", nil
+	}
+	return *req.Remark, nil
+}

@@ -105,13 +105,9 @@ func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) approveRealName(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.ApproveRequest
-	if err := c.Decode("ApproveRequest", &req); err != nil {
+	remark, err := c.ApproveRemark()
+	if err != nil {
 		return httpx.Reply{}, err
-	}
-	remark := ""
-	if req.Remark != nil {
-		remark = *req.Remark
 	}
 	return m.reviewRealName(c, remark, true)
 }

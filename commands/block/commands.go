@@ -83,13 +83,6 @@ func (s *Commands) CloseBlock(ctx context.Context, meta commands.Meta, in CloseB
 	return Result{BlockID: in.BlockID, Position: rec.Position}, nil
 }
 
-// refusal is why the member may not trade, nil when they may.
-func (s *Commands) refusal(ctx context.Context, memberID string) (*commands.Error, error) {
-	return commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) *commands.Error {
-		return m.RefuseTrading()
-	})
-}
-
 // ApplyBlock is a member's application to a block: lots at a bid, with the block's password.
 func (s *Commands) ApplyBlock(ctx context.Context, meta commands.Meta, memberID string, in ApplyBlockInput) (Result, error) {
 	c, err := s.k.Begin(meta, "block.apply")
@@ -119,7 +112,7 @@ func (s *Commands) ApplyBlock(ctx context.Context, meta commands.Meta, memberID 
 	// password never changes, so the check cannot go stale.
 	passwordOK := listed.PasswordHash == "" || in.Password != "" && s.k.CheckSecret(listed.PasswordHash, in.Password)
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		refusal, err := s.refusal(ctx, memberID)
+		refusal, err := s.k.TradingRefusal(ctx, memberID)
 		if err != nil {
 			return nil, err
 		}

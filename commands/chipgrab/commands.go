@@ -75,7 +75,7 @@ func (s *Commands) Claim(ctx context.Context, meta commands.Meta, memberID, offe
 	if off == nil {
 		return Result{}, commands.NotFound(KeyNotFound)
 	}
-	refusal, err := s.refusal(ctx, memberID)
+	refusal, err := s.k.TradingRefusal(ctx, memberID)
 	if err != nil {
 		return Result{}, err
 	}
@@ -117,13 +117,6 @@ func (s *Commands) Claim(ctx context.Context, meta commands.Meta, memberID, offe
 	return res, nil
 }
 
-// refusal is why the member may not trade, nil when they may.
-func (s *Commands) refusal(ctx context.Context, memberID string) (*commands.Error, error) {
-	return commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) *commands.Error {
-		return m.RefuseTrading()
-	})
-}
-
 // settle runs a claim's later steps: freeze its cost on the member's account, or give its lots
 // back and answer why (refused). Each step's id is derived from the claim, so running them again
 // applies nothing twice.
@@ -133,7 +126,7 @@ func (s *Commands) settle(ctx context.Context, meta commands.Meta, off events.Ch
 		return Result{}, "", err
 	}
 	rec, err := commands.Execute(ctx, s.k, fc, events.AccountStream(cl.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		refusal, err := s.refusal(ctx, cl.MemberID)
+		refusal, err := s.k.TradingRefusal(ctx, cl.MemberID)
 		if err != nil {
 			return nil, err
 		}

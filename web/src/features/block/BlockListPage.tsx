@@ -4,9 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { FormError } from '@/components/FormError';
-import { ListEmpty, ListLoading } from '@/components/ListState';
-import { Page } from '@/components/Page';
-import { PullRefresh } from '@/components/PullRefresh';
+import { RecordScreen } from '@/components/RecordScreen';
 import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
 import { money, taipeiWindow } from '@/lib/filters';
@@ -140,30 +138,22 @@ export default function BlockListPage() {
   const bt = useBlockT();
   const q = useBlocks(false);
   const [open, setOpen] = useState<string | null>(null);
-  const items = q.data ?? [];
   return (
-    <Page
+    <RecordScreen
       title={bt('title')}
       testId="block-page"
+      listTestId="block-list"
       right={
         <AppLink to="/block/records" className="nav-right-link" data-testid="block-records-link">
           {bt('records')}
         </AppLink>
       }
-    >
-      <PullRefresh onRefresh={() => q.refetch()}>
-        <div className="record-list" data-testid="block-list">
-          {q.isPending ? (
-            <ListLoading />
-          ) : items.length === 0 ? (
-            <ListEmpty text={bt('empty')} />
-          ) : (
-            items.map((b) => (
-              <BlockCard key={b.blockId} b={b} open={open === b.blockId} onOpen={() => setOpen(b.blockId)} onClose={() => setOpen(null)} />
-            ))
-          )}
-        </div>
-      </PullRefresh>
-    </Page>
+      pending={q.isPending}
+      items={q.data ?? []}
+      emptyText={bt('empty')}
+      onRefresh={() => q.refetch()}
+      itemKey={(b) => b.blockId}
+      render={(b) => <BlockCard b={b} open={open === b.blockId} onOpen={() => setOpen(b.blockId)} onClose={() => setOpen(null)} />}
+    />
   );
 }

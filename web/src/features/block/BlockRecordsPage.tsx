@@ -1,6 +1,4 @@
-import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
-import { Page } from '@/components/Page';
-import { PullRefresh } from '@/components/PullRefresh';
+import { RecordScreen } from '@/components/RecordScreen';
 import { useTranslation } from 'react-i18next';
 import { money, taipeiTime } from '@/lib/filters';
 import { type BlockApplication, useMyApplications } from './api';
@@ -51,25 +49,18 @@ function ApplicationItem({ a }: { a: BlockApplication }) {
 export default function BlockRecordsPage() {
   const bt = useBlockT();
   const q = useMyApplications();
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
-    <Page title={bt('records')} testId="block-records-page">
-      <PullRefresh onRefresh={() => q.refetch()}>
-        <div className="record-list" data-testid="block-records">
-          {q.isPending ? (
-            <ListLoading />
-          ) : items.length === 0 ? (
-            <ListEmpty text={bt('recordsEmpty')} />
-          ) : (
-            <>
-              {items.map((a) => (
-                <ApplicationItem key={a.orderNo} a={a} />
-              ))}
-              <MoreOnScroll q={q} />
-            </>
-          )}
-        </div>
-      </PullRefresh>
-    </Page>
+    <RecordScreen
+      title={bt('records')}
+      testId="block-records-page"
+      listTestId="block-records"
+      pending={q.isPending}
+      items={q.data?.pages.flatMap((p) => p.items) ?? []}
+      emptyText={bt('recordsEmpty')}
+      onRefresh={() => q.refetch()}
+      itemKey={(a) => a.orderNo}
+      render={(a) => <ApplicationItem a={a} />}
+      pages={q}
+    />
   );
 }

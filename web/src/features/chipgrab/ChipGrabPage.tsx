@@ -4,9 +4,7 @@ import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { FormError } from '@/components/FormError';
-import { ListEmpty, ListLoading } from '@/components/ListState';
-import { Page } from '@/components/Page';
-import { PullRefresh } from '@/components/PullRefresh';
+import { RecordScreen } from '@/components/RecordScreen';
 import { TextField } from '@/components/TextField';
 import { boardLotCost } from '@/domain/trade/cost';
 import { useAction } from '@/lib/action';
@@ -100,22 +98,22 @@ function OfferingCard({ o }: { o: Offering }) {
 export default function ChipGrabPage() {
   const ct = useChipGrabT();
   const q = useOfferings(false);
-  const items = q.data ?? [];
   return (
-    <Page
+    <RecordScreen
       title={ct('title')}
       testId="chipgrab-page"
+      listTestId="chipgrab-list"
       right={
         <AppLink to="/chipgrab/records" className="nav-right-link" data-testid="chipgrab-records-link">
           {ct('records')}
         </AppLink>
       }
-    >
-      <PullRefresh onRefresh={() => q.refetch()}>
-        <div className="record-list" data-testid="chipgrab-list">
-          {q.isPending ? <ListLoading /> : items.length === 0 ? <ListEmpty text={ct('empty')} /> : items.map((o) => <OfferingCard key={o.offeringId} o={o} />)}
-        </div>
-      </PullRefresh>
-    </Page>
+      pending={q.isPending}
+      items={q.data ?? []}
+      emptyText={ct('empty')}
+      onRefresh={() => q.refetch()}
+      itemKey={(o) => o.offeringId}
+      render={(o) => <OfferingCard o={o} />}
+    />
   );
 }

@@ -1,7 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
-import { Page } from '@/components/Page';
-import { PullRefresh } from '@/components/PullRefresh';
+import { RecordScreen } from '@/components/RecordScreen';
 import { money, taipeiTime } from '@/lib/filters';
 import { messageKey } from '@/lib/validation';
 import { type Claim, useMyClaims } from './api';
@@ -43,25 +41,18 @@ function ClaimItem({ c }: { c: Claim }) {
 export default function ChipGrabRecordsPage() {
   const ct = useChipGrabT();
   const q = useMyClaims();
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
   return (
-    <Page title={ct('records')} testId="chipgrab-records-page">
-      <PullRefresh onRefresh={() => q.refetch()}>
-        <div className="record-list" data-testid="chipgrab-records">
-          {q.isPending ? (
-            <ListLoading />
-          ) : items.length === 0 ? (
-            <ListEmpty text={ct('recordsEmpty')} />
-          ) : (
-            <>
-              {items.map((c) => (
-                <ClaimItem key={c.orderNo} c={c} />
-              ))}
-              <MoreOnScroll q={q} />
-            </>
-          )}
-        </div>
-      </PullRefresh>
-    </Page>
+    <RecordScreen
+      title={ct('records')}
+      testId="chipgrab-records-page"
+      listTestId="chipgrab-records"
+      pending={q.isPending}
+      items={q.data?.pages.flatMap((p) => p.items) ?? []}
+      emptyText={ct('recordsEmpty')}
+      onRefresh={() => q.refetch()}
+      itemKey={(c) => c.orderNo}
+      render={(c) => <ClaimItem c={c} />}
+      pages={q}
+    />
   );
 }
