@@ -2317,7 +2317,7 @@ export interface components {
             offeringId: string;
             /**
              * Format: int64
-             * @description lots filled by this allotment (0 when offering)
+             * @description the lots of every paid claim, allotted by now (0 when offering)
              */
             lots: number;
             position: components["schemas"]["Position"];
