@@ -1,15 +1,24 @@
 package api
 
 import (
+	"time"
+
 	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/block"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
+	"github.com/lotbook/lotbook/api/files"
+	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
+	"github.com/lotbook/lotbook/api/members"
+	opsapi "github.com/lotbook/lotbook/api/ops"
+	"github.com/lotbook/lotbook/api/site"
+	"github.com/lotbook/lotbook/api/trading"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
+	identitycmd "github.com/lotbook/lotbook/commands/identity"
 )
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new
@@ -18,12 +27,19 @@ import (
 // serve and each test of this package) and the modules take their dependencies from what it
 // opened; a list in cmd/lotbook would need a twin in the tests.
 func (s *server) capabilities() []httpx.Module {
+	perMinute := func(n int) *httpx.Limiter { return httpx.NewLimiter(n, time.Minute, s.now) }
 	return []httpx.Module{
 		audit.New(s.read, s.store),
-		identity.New(s.cmd, s.read, s.sealer),
 		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
+		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
+		funds.New(s.funds, s.read, s.now, s.calendar),
+		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
-		s, // the handlers not yet in packages of their own
+		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
+			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
+		opsapi.New(s.cmd, s.read),
+		site.New(s.read, s.demo),
+		trading.New(s.trading, s.read, s.trade, s.now),
 	}
 }

@@ -1,5 +1,7 @@
-// Package api is lotbook's HTTP side: the envelope, sessions, idempotency, rate limits, uploads,
-// the handlers that turn requests into commands and queries, and the embedded web build.
+// Package api is lotbook's HTTP core: the stack, sessions and roles, idempotency,
+// read-your-writes, the envelope, the WebSocket, the contract (openapi.yaml) and the embedded web
+// build. The capabilities' handlers are modules under it (api/<capability>), listed in
+// capabilities.go.
 package api
 
 import (
@@ -9,7 +11,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -17,8 +18,11 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
@@ -43,7 +47,7 @@ type Config struct {
 	Logger     *slog.Logger
 	// Trading are the broker's rules on closing positions (lock minutes, holding days); none by
 	// default. GET /api/vue/trade/rules shows them.
-	Trading commands.TradingRules
+	Trading trading.TradingRules
 	// UploadQuota is the bytes of uploads one member may store; commands.DefaultUploadQuota.
 	UploadQuota int64
 
@@ -69,7 +73,9 @@ const DefaultMarketSeed = 1
 type Stack struct {
 	Store    events.Store
 	Read     *projections.ReadDB
-	Commands *commands.Service
+	Commands *commands.Service // the write side's kernel; capabilities' commands below
+	Funds    *fundscmd.Commands
+	Trading  *trading.Commands
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
@@ -81,7 +87,7 @@ type Stack struct {
 	trade    *engine.Engine
 	handler  http.Handler
 	idem     *idemRecords
-	decodes  decodeGate
+	decodes  files.Gate
 	once     sync.Once
 	closeErr error
 }
@@ -136,20 +142,22 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		PasswordCost: cfg.PasswordCost,
 		Logger:       cfg.Logger,
 		Sealer:       sealer,
-		Trading:      cfg.Trading,
 		UploadQuota:  cfg.UploadQuota,
 	})
+	tr := trading.New(cmd, cfg.Trading)
 	st := &Stack{
 		Store:    store,
 		Read:     read,
 		Commands: cmd,
+		Funds:    fundscmd.New(cmd),
+		Trading:  tr,
 		Runner:   projections.NewRunner(read, store, cfg.Logger, reg),
 		Registry: reg,
 		Market:   mkt,
 		cfg:      cfg,
 		sealer:   sealer,
 		ownsMkt:  owns,
-		trade: engine.New(engine.Config{Commands: cmd, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
 	srv := st.newServer()
@@ -161,32 +169,29 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 }
 
 func (st *Stack) newServer() *server {
-	lim := st.cfg.RateLimits.withDefaults()
 	return &server{
-		cmd:          st.Commands,
-		read:         st.Read,
-		runner:       st.Runner,
-		store:        st.Store,
-		log:          st.cfg.Logger,
-		files:        fileStore{dir: filepath.Join(st.cfg.DataDir, "files")},
-		web:          st.cfg.Web,
-		demo:         st.cfg.Demo,
-		now:          st.cfg.Clock,
-		calendar:     calendar.Taiwan(),
-		sealer:       st.sealer,
-		loginAccount: newLimiter(lim.LoginPerAccount, time.Minute, st.cfg.Clock),
-		loginIP:      newLimiter(lim.LoginPerIP, time.Minute, st.cfg.Clock),
-		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),
-		uploadMember: newLimiter(lim.UploadPerMember, time.Minute, st.cfg.Clock),
-		decodes:      newDecodeGate(maxDecodes),
-		idemLocks:    newKeyedLocks(),
-		owners:       newOrderOwners(),
-		written:      newSessionPositions(maxSessionPositions),
-		idem:         newIdemRecords(st.Read, st.cfg.Logger),
-		metrics:      newHTTPMetrics(st.Registry),
-		mkt:          st.Market,
-		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
-		trade:        st.trade,
+		cmd:       st.Commands,
+		funds:     st.Funds,
+		trading:   st.Trading,
+		read:      st.Read,
+		runner:    st.Runner,
+		store:     st.Store,
+		log:       st.cfg.Logger,
+		dataDir:   st.cfg.DataDir,
+		web:       st.cfg.Web,
+		demo:      st.cfg.Demo,
+		now:       st.cfg.Clock,
+		calendar:  calendar.Taiwan(),
+		sealer:    st.sealer,
+		limits:    st.cfg.RateLimits.withDefaults(),
+		decodes:   files.NewGate(files.MaxDecodes),
+		idemLocks: newKeyedLocks(),
+		written:   newSessionPositions(maxSessionPositions),
+		idem:      newIdemRecords(st.Read, st.cfg.Logger),
+		metrics:   newHTTPMetrics(st.Registry),
+		mkt:       st.Market,
+		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
+		trade:     st.trade,
 	}
 }
 

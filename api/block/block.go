@@ -165,7 +165,7 @@ func QuoteOf(mk engine.Market, symbol string, now time.Time) blockcmd.BlockQuote
 }
 
 func (m *Module) close(c *httpx.Call) (httpx.Reply, error) {
-	remark, err := c.ApproveRemark()
+	remark, err := c.ReviewRemark(true)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -189,7 +189,7 @@ func (m *Module) queue(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) approve(c *httpx.Call) (httpx.Reply, error) {
-	remark, err := c.ApproveRemark()
+	remark, err := c.ReviewRemark(true)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -197,17 +197,17 @@ func (m *Module) approve(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) reject(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.RejectRequest
-	if err := c.Decode("RejectRequest", &req); err != nil {
+	remark, err := c.ReviewRemark(false)
+	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return m.review(c, req.Remark, m.cmd.RejectBlockApplication)
+	return m.review(c, remark, m.cmd.RejectBlockApplication)
 }
 
 // review decides on an application; its member comes from the read model (ops decide on what
 // the queue showed them, so it is there).
 func (m *Module) review(c *httpx.Call, remark string,
-	decide func(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (blockcmd.Result, error)) (httpx.Reply, error) {
+	decide func(ctx context.Context, meta commands.Meta, in blockcmd.Review) (blockcmd.Result, error)) (httpx.Reply, error) {
 	orderNo := c.Var("orderNo")
 	app, err := block.ApplicationByNo(c.Ctx(), m.read.Reader, orderNo)
 	if errors.Is(err, projections.ErrNotFound) {
@@ -216,7 +216,7 @@ func (m *Module) review(c *httpx.Call, remark string,
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("block application %s: %w", orderNo, err)
 	}
-	res, err := decide(c.Ctx(), c.Meta(), commands.ReviewOrder{MemberID: app.MemberID, OrderNo: orderNo, Remark: remark})
+	res, err := decide(c.Ctx(), c.Meta(), blockcmd.Review{MemberID: app.MemberID, OrderNo: orderNo, Remark: remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -3,11 +3,13 @@
 package identity
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/rules/bank"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
@@ -15,16 +17,25 @@ import (
 	"github.com/lotbook/lotbook/projections/funds"
 )
 
+// Commands are the write side's operations this module sends (*identity.Commands of commands/identity).
+type Commands interface {
+	SubmitRealName(ctx context.Context, meta commands.Meta, memberID string, in identitycmd.RealNameInput) (commands.Result, error)
+	ApproveRealName(ctx context.Context, meta commands.Meta, in identitycmd.ReviewRealName) (identitycmd.ReviewResult, error)
+	RejectRealName(ctx context.Context, meta commands.Meta, in identitycmd.ReviewRealName) (identitycmd.ReviewResult, error)
+	BindCard(ctx context.Context, meta commands.Meta, memberID string, in identitycmd.CardInput) (identitycmd.CardResult, error)
+	UnbindCard(ctx context.Context, meta commands.Meta, in identitycmd.UnbindCard) (commands.Result, error)
+}
+
 // Module serves the identity routes.
 type Module struct {
-	cmd    *commands.Service
+	cmd    Commands
 	read   *projections.ReadDB
 	sealer *secret.Sealer // opens ID numbers for ops reviewing them
 }
 
 // New is the identity module over the command service, the read models and the sealer of ID
 // numbers.
-func New(cmd *commands.Service, read *projections.ReadDB, sealer *secret.Sealer) *Module {
+func New(cmd Commands, read *projections.ReadDB, sealer *secret.Sealer) *Module {
 	return &Module{cmd: cmd, read: read, sealer: sealer}
 }
 
@@ -37,8 +48,8 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "POST", "/api/vue/user/cards", httpx.IdemRequired, m.bindCard),
 		httpx.Op(httpx.Member, "DELETE", "/api/vue/user/cards/{id}", httpx.IdemRequired, m.unbindCard),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/realname", httpx.IdemNone, m.opsRealNames),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/approve", httpx.IdemRequired, m.approveRealName),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/reject", httpx.IdemRequired, m.rejectRealName),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/approve", httpx.IdemRequired, m.reviewRealName(true)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/reject", httpx.IdemRequired, m.reviewRealName(false)),
 	}
 }
 
@@ -47,7 +58,7 @@ func (m *Module) submitRealName(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("RealNameRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.RealNameInput{
+	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, identitycmd.RealNameInput{
 		Name: req.Name, IDNumber: req.IdNumber, FrontFileID: req.FrontFileId, BackFileID: req.BackFileId,
 	})
 	if err != nil {
@@ -93,7 +104,7 @@ func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	items := make([]wire.OpsRealName, 0, len(subs))
 	for _, rn := range subs {
 		// Ops review the number itself: opened here, for this answer only, never logged.
-		id, err := m.sealer.Open(rn.IDCipher, commands.SealContextIDNumber(rn.MemberID))
+		id, err := m.sealer.Open(rn.IDCipher, identitycmd.SealContextIDNumber(rn.MemberID))
 		if err != nil {
 			return httpx.Reply{}, fmt.Errorf("open the ID number of %s: %w", rn.Account, err)
 		}
@@ -104,33 +115,24 @@ func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.OpsRealNamePage{Items: items, Page: page, HasMore: more})
 }
 
-func (m *Module) approveRealName(c *httpx.Call) (httpx.Reply, error) {
-	remark, err := c.ApproveRemark()
-	if err != nil {
-		return httpx.Reply{}, err
+// reviewRealName is ops' decision on a member's identity: approve or reject.
+func (m *Module) reviewRealName(approve bool) httpx.Handler {
+	return func(c *httpx.Call) (httpx.Reply, error) {
+		remark, err := c.ReviewRemark(approve)
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		review := m.cmd.RejectRealName
+		if approve {
+			review = m.cmd.ApproveRealName
+		}
+		account := c.Var("account")
+		res, err := review(c.Ctx(), c.Meta(), identitycmd.ReviewRealName{Account: account, Remark: remark})
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		return httpx.OK(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
 	}
-	return m.reviewRealName(c, remark, true)
-}
-
-func (m *Module) rejectRealName(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.RejectRequest
-	if err := c.Decode("RejectRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	return m.reviewRealName(c, req.Remark, false)
-}
-
-func (m *Module) reviewRealName(c *httpx.Call, remark string, approve bool) (httpx.Reply, error) {
-	account := c.Var("account")
-	review := m.cmd.RejectRealName
-	if approve {
-		review = m.cmd.ApproveRealName
-	}
-	res, err := review(c.Ctx(), c.Meta(), commands.ReviewRealName{Account: account, Remark: remark})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
 }
 
 func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
@@ -138,7 +140,7 @@ func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BindCardRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
+	in := identitycmd.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
 		CardNumber: req.CardNumber, BankCode: req.BankCode}
 	if req.Ifsc != nil {
 		in.IFSC = *req.Ifsc
@@ -171,7 +173,7 @@ func (m *Module) myCards(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) unbindCard(c *httpx.Call) (httpx.Reply, error) {
-	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), commands.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
+	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), identitycmd.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -10,4 +10,5 @@ import (
 	_ "github.com/lotbook/lotbook/projections/favorites"
 	_ "github.com/lotbook/lotbook/projections/funds"
 	_ "github.com/lotbook/lotbook/projections/reviews"
+	_ "github.com/lotbook/lotbook/projections/trading"
 )

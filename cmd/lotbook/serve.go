@@ -15,10 +15,10 @@ import (
 	"github.com/lotbook/lotbook/api"
 	apiblock "github.com/lotbook/lotbook/api/block"
 	apichipgrab "github.com/lotbook/lotbook/api/chipgrab"
-	"github.com/lotbook/lotbook/commands"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
@@ -53,7 +53,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	st, err := api.OpenStack(ctx, api.Config{
 		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log,
 		MarketSeed: marketSeed, SecretKey: secretKey,
-		Trading: commands.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
+		Trading: trading.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
 	})
 	if err != nil {
 		return err

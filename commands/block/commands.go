@@ -33,7 +33,7 @@ func (s *Commands) ListBlock(ctx context.Context, meta commands.Meta, in ListBlo
 	}
 	hash := ""
 	if in.Password != "" {
-		if hash, err = s.k.HashSecret(in.Password); err != nil {
+		if hash, err = s.k.Hash(in.Password); err != nil {
 			return Result{}, err
 		}
 	}
@@ -110,7 +110,7 @@ func (s *Commands) ApplyBlock(ctx context.Context, meta commands.Meta, memberID 
 	}
 	// The password is checked before the account is locked (argon2id takes a while); a block's
 	// password never changes, so the check cannot go stale.
-	passwordOK := listed.PasswordHash == "" || in.Password != "" && s.k.CheckSecret(listed.PasswordHash, in.Password)
+	passwordOK := listed.PasswordHash == "" || in.Password != "" && s.k.Verify(listed.PasswordHash, in.Password)
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		refusal, err := s.k.TradingRefusal(ctx, memberID)
 		if err != nil {
@@ -131,10 +131,13 @@ func (s *Commands) ApplyBlock(ctx context.Context, meta commands.Meta, memberID 
 	return blockAnswer(rec, events.ReviewPending)
 }
 
+// Review is an ops decision on one member's application, with the ops remark.
+type Review struct{ MemberID, OrderNo, Remark string }
+
 // ApproveBlockApplication fills a pending application at the block's price (ops). Two approvals
 // of one application are decided one after the other on the member's account stream: the second
 // finds it approved and is refused with order_not_pending.
-func (s *Commands) ApproveBlockApplication(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (Result, error) {
+func (s *Commands) ApproveBlockApplication(ctx context.Context, meta commands.Meta, in Review) (Result, error) {
 	return s.review(ctx, meta, "block.approve", in, false, events.ReviewApproved, func(a *commands.Account, remark string, now time.Time) ([]events.Payload, error) {
 		return decideApproveBlock(a, in.OrderNo, remark, now)
 	})
@@ -142,13 +145,13 @@ func (s *Commands) ApproveBlockApplication(ctx context.Context, meta commands.Me
 
 // RejectBlockApplication gives a pending application's frozen cash back (ops); the remark is
 // required.
-func (s *Commands) RejectBlockApplication(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (Result, error) {
+func (s *Commands) RejectBlockApplication(ctx context.Context, meta commands.Meta, in Review) (Result, error) {
 	return s.review(ctx, meta, "block.reject", in, true, events.ReviewRejected, func(a *commands.Account, remark string, _ time.Time) ([]events.Payload, error) {
 		return decideRejectBlock(a, in.OrderNo, remark)
 	})
 }
 
-func (s *Commands) review(ctx context.Context, meta commands.Meta, name string, in commands.ReviewOrder, remarkRequired bool, outcome string,
+func (s *Commands) review(ctx context.Context, meta commands.Meta, name string, in Review, remarkRequired bool, outcome string,
 	decide func(a *commands.Account, remark string, now time.Time) ([]events.Payload, error)) (Result, error) {
 	c, err := s.k.Begin(meta, name)
 	if err != nil {

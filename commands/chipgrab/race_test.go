@@ -11,6 +11,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -20,7 +21,8 @@ import (
 func TestClaimsFromTwoProcessesNeverOverAllot(t *testing.T) {
 	f := commandstest.New(t)
 	f.SeedMembers()
-	_, err := f.Svc.ConfigureDepositChannel(f.Ctx, commandstest.Meta("system"), commands.ChannelInput{ID: "bank", Name: "Bank", Currency: "TWD",
+	fs := funds.New(f.Svc) // the members' cash comes from deposits, as in production
+	_, err := fs.ConfigureDepositChannel(f.Ctx, commandstest.Meta("system"), funds.ChannelInput{ID: "bank", Name: "Bank", Currency: "TWD",
 		Min: "1000", Max: "1000000", Enabled: true, Window: events.TimeWindow{AlwaysOpen: true}})
 	f.Must(err)
 	const members, quota = 30, 7
@@ -28,9 +30,9 @@ func TestClaimsFromTwoProcessesNeverOverAllot(t *testing.T) {
 	for i := range ids {
 		s := f.Register(fmt.Sprintf("09%08d", 12340000+i), "LOTBOOK")
 		ids[i] = s.MemberID
-		dep, err := f.Svc.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, commands.DepositInput{ChannelID: "bank", Amount: "50000", ProofFileID: f.Upload(s.MemberID)})
+		dep, err := fs.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, funds.DepositInput{ChannelID: "bank", Amount: "50000", ProofFileID: f.Upload(s.MemberID)})
 		f.Must(err)
-		_, err = f.Svc.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), commands.ReviewOrder{MemberID: s.MemberID, OrderNo: dep.OrderNo})
+		_, err = fs.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: dep.OrderNo})
 		f.Must(err)
 	}
 	second := f.Service()

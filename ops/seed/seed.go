@@ -6,9 +6,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/siteconfig"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -51,10 +54,51 @@ func alreadyDone(err error, keys ...string) bool {
 	return false
 }
 
+// Env is what a capability's demo step seeds with: the command kernel (a capability builds its own
+// commands over it) and the time the demo is dated from.
+type Env struct {
+	Kernel *commands.Service
+	Now    time.Time
+}
+
+// Meta is the metadata of a demo command: a deterministic idempotency key from step, so that a
+// second start writes nothing again.
+func Meta(step string) commands.Meta { return meta(step) }
+
+// AlreadyDone tells the refusals that mean an earlier seed (or a person) already did the step.
+func AlreadyDone(err error, keys ...string) bool { return alreadyDone(err, keys...) }
+
+type step struct {
+	name string
+	run  func(ctx context.Context, env Env) error
+}
+
+var steps []step
+
+// Register adds a capability's demo step, run after the platform's demo data (members, staff,
+// channels, site config) in the order registered. A capability registers it from the init of its
+// own file in this package (seed_<capability>.go).
+func Register(name string, run func(ctx context.Context, env Env) error) {
+	steps = append(steps, step{name, run})
+}
+
 // Demo seeds the root invite code, the demo member with a fund password, the ops and auditor
-// users, the always-open `bank` deposit and withdrawal channels and the site config. It is safe to call on every
-// start.
+// users, the always-open `bank` deposit and withdrawal channels and the site config, then every
+// capability's registered step. It is safe to call on every start.
 func Demo(ctx context.Context, svc *commands.Service) error {
+	if err := platform(ctx, svc); err != nil {
+		return err
+	}
+	env := Env{Kernel: svc, Now: svc.Now()}
+	for _, s := range steps {
+		if err := s.run(ctx, env); err != nil {
+			return fmt.Errorf("seed: %s: %w", s.name, err)
+		}
+	}
+	return nil
+}
+
+func platform(ctx context.Context, svc *commands.Service) error {
 	if _, err := svc.IssueRootInviteCode(ctx, meta("invite"), InviteCode); err != nil {
 		return fmt.Errorf("seed: invite code: %w", err)
 	}
@@ -76,14 +120,14 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 			return fmt.Errorf("seed: %s user %s: %w", u.role, u.account, err)
 		}
 	}
-	if _, err := svc.ConfigureDepositChannel(ctx, meta("channel:"+ChannelID), Channel()); err != nil {
+	if _, err := funds.New(svc).ConfigureDepositChannel(ctx, meta("channel:"+ChannelID), Channel()); err != nil {
 		return fmt.Errorf("seed: channel %s: %w", ChannelID, err)
 	}
-	if _, err := svc.ConfigureWithdrawalChannel(ctx, meta("withdrawal-channel:"+ChannelID), WithdrawalChannel()); err != nil {
+	if _, err := funds.New(svc).ConfigureWithdrawalChannel(ctx, meta("withdrawal-channel:"+ChannelID), WithdrawalChannel()); err != nil {
 		return fmt.Errorf("seed: withdrawal channel %s: %w", ChannelID, err)
 	}
 	for _, c := range [][2]string{{"title", Title}, {"logo", LogoPath}} {
-		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), commands.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
+		if _, err := siteconfig.New(svc).SetSiteConfig(ctx, meta("config:"+c[0]), siteconfig.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
 			return fmt.Errorf("seed: site config %s: %w", c[0], err)
 		}
 	}
@@ -92,8 +136,8 @@ func Demo(ctx context.Context, svc *commands.Service) error {
 
 // Channel is the demo deposit channel: bank transfer in TWD, 1,000 to 1,000,000, weekdays
 // 09:30–19:30 Taipei time and closed on exchange holidays, but always open in the demo.
-func Channel() commands.ChannelInput {
-	return commands.ChannelInput{
+func Channel() funds.ChannelInput {
+	return funds.ChannelInput{
 		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
 		Password: ChannelPassword, Enabled: true,
 		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30",
@@ -103,8 +147,8 @@ func Channel() commands.ChannelInput {
 
 // WithdrawalChannel is the demo withdrawal channel: bank transfer in TWD, 100 to 500,000,
 // weekdays 09:00–17:00 Taipei time and closed on exchange holidays, but always open in the demo.
-func WithdrawalChannel() commands.ChannelInput {
-	return commands.ChannelInput{
+func WithdrawalChannel() funds.ChannelInput {
+	return funds.ChannelInput{
 		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "100", Max: "500000", Enabled: true,
 		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00",
 			TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true},
