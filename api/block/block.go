@@ -19,9 +19,18 @@ import (
 	"github.com/lotbook/lotbook/projections/block"
 )
 
+// Commands are the write side's operations this module sends (*block.Commands of commands/block).
+type Commands interface {
+	ListBlock(ctx context.Context, meta commands.Meta, in blockcmd.ListBlockInput, q blockcmd.BlockQuote) (blockcmd.Result, error)
+	CloseBlock(ctx context.Context, meta commands.Meta, in blockcmd.CloseBlock) (blockcmd.Result, error)
+	ApplyBlock(ctx context.Context, meta commands.Meta, memberID string, in blockcmd.ApplyBlockInput) (blockcmd.Result, error)
+	ApproveBlockApplication(ctx context.Context, meta commands.Meta, in blockcmd.Review) (blockcmd.Result, error)
+	RejectBlockApplication(ctx context.Context, meta commands.Meta, in blockcmd.Review) (blockcmd.Result, error)
+}
+
 // Module serves the block trade routes.
 type Module struct {
-	cmd    *blockcmd.Commands
+	cmd    Commands
 	read   *projections.ReadDB
 	market func() engine.Market // the only source of the reference price
 	now    func() time.Time
@@ -29,7 +38,7 @@ type Module struct {
 
 // New is the block module over the command service, the read models, the market the trading
 // engine reads and the server's clock.
-func New(cmd *blockcmd.Commands, read *projections.ReadDB, market func() engine.Market, now func() time.Time) *Module {
+func New(cmd Commands, read *projections.ReadDB, market func() engine.Market, now func() time.Time) *Module {
 	return &Module{cmd: cmd, read: read, market: market, now: now}
 }
 

@@ -3,20 +3,29 @@
 package chipgrab
 
 import (
+	"context"
 	"fmt"
 	"time"
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	cg "github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/chipgrab"
 )
 
+// Commands are the write side's operations this module sends (*chipgrab.Commands of commands/chipgrab).
+type Commands interface {
+	Offer(ctx context.Context, meta commands.Meta, in cg.OfferInput, q cg.Quote) (cg.Result, error)
+	Claim(ctx context.Context, meta commands.Meta, memberID, offeringID string, lots int64) (cg.Result, error)
+	Allot(ctx context.Context, meta commands.Meta, offeringID string) (cg.Result, error)
+}
+
 // Module serves the chip grab routes.
 type Module struct {
-	cmd    *cg.Commands
+	cmd    Commands
 	read   *projections.ReadDB
 	market func() engine.Market // the day's band of the offering's price
 	now    func() time.Time
@@ -24,7 +33,7 @@ type Module struct {
 
 // New is the chip grab module over its commands, the read models, the market the trading engine
 // reads and the server's clock.
-func New(cmd *cg.Commands, read *projections.ReadDB, market func() engine.Market, now func() time.Time) *Module {
+func New(cmd Commands, read *projections.ReadDB, market func() engine.Market, now func() time.Time) *Module {
 	return &Module{cmd: cmd, read: read, market: market, now: now}
 }
 
