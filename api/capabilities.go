@@ -12,6 +12,7 @@ import (
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/api/members"
+	"github.com/lotbook/lotbook/api/news"
 	opsapi "github.com/lotbook/lotbook/api/ops"
 	"github.com/lotbook/lotbook/api/site"
 	"github.com/lotbook/lotbook/api/trading"
@@ -38,6 +39,7 @@ func (s *server) capabilities() []httpx.Module {
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
 			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
+		news.New(s.cmd, s.read),
 		opsapi.New(s.cmd, s.read),
 		site.New(s.read, s.demo),
 		trading.New(s.trading, s.read, s.trade, s.now),

@@ -159,6 +159,9 @@ func jsonBody(v any) []byte {
 	return b
 }
 
+// noNews is an item id no one wrote.
+const noNews = "9b2c6f4e-0000-4000-8000-000000000000"
+
 func pick[T any](arg int, vs ...T) T { return vs[arg%len(vs)] }
 
 // keyReuseRoutes makes requests for every write route, keyed by "METHOD path" as the modules declare them.
@@ -286,6 +289,27 @@ func keyReuseRoutes() map[string]kgen {
 		},
 		"POST /api/vue/ops/chipgrab/{id}/allot": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/chipgrab/"+pick(arg, w.spareOffering, w.offering)+"/allot", map[string]string{})
+		},
+		"POST /api/vue/ops/news": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/news", map[string]string{"kind": pick(who, "article", "notice"),
+				"titleTw": "公告", "titleEn": "Notice", "bodyTw": "<p>內容</p>", "bodyEn": pick(arg, "<p>Body</p>", "<script>x</script>")})
+		},
+		"POST /api/vue/ops/news/{id}/edit": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/news/"+w.nth("news", who, arg, noNews)+"/edit", map[string]string{
+				"titleTw": "公告", "titleEn": pick(arg, "Notice", "Corrected"), "bodyTw": "<p>內容</p>", "bodyEn": "<p>Body</p>"})
+		},
+		"POST /api/vue/ops/news/{id}/schedule": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/news/"+w.nth("news", who, arg, noNews)+"/schedule", map[string]string{
+				"at": w.h.clock.Now().Add(time.Duration(arg) * time.Hour).Format(time.RFC3339)})
+		},
+		"POST /api/vue/ops/news/{id}/publish": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/news/"+w.nth("news", who, arg, noNews)+"/publish", map[string]string{})
+		},
+		"POST /api/vue/ops/news/{id}/withdraw": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/news/"+w.nth("news", who, arg, noNews)+"/withdraw", map[string]string{})
+		},
+		"POST /api/vue/news/items/{id}/read": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/news/items/"+w.nth("news", arg%2, arg/2, noNews)+"/read", map[string]string{})
 		},
 	}
 }
@@ -424,6 +448,8 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "order", "orderNo"
 	case "POST /api/vue/block/{id}/apply":
 		kind, field = "blockapp", "orderNo"
+	case "POST /api/vue/ops/news":
+		kind, field = "news", "id"
 	default:
 		return
 	}
@@ -505,6 +531,10 @@ func (w *kworld) state() string {
 		}
 		fmt.Fprintf(&out, "favorites %v\n", favs)
 	}
+	for _, c := range w.members {
+		read(c, "/api/vue/news/unread")
+	}
+	read(w.h.ops, "/api/vue/ops/news?size=100")
 	for _, q := range []string{"/api/vue/ops/deposits", "/api/vue/ops/withdrawals", "/api/vue/ops/realname", "/api/vue/ops/block/applications"} {
 		for _, status := range []string{"pending", "approved", "rejected"} {
 			read(w.h.ops, q+"?size=100&status="+status)

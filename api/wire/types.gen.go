@@ -470,6 +470,12 @@ const (
 	MessageKeyNameInvalid              MessageKey = "name_invalid"
 	MessageKeyNameRequired             MessageKey = "name_required"
 	MessageKeyNameTooManyMarks         MessageKey = "name_too_many_marks"
+	MessageKeyNewsBodyInvalid          MessageKey = "news_body_invalid"
+	MessageKeyNewsKindInvalid          MessageKey = "news_kind_invalid"
+	MessageKeyNewsNotFound             MessageKey = "news_not_found"
+	MessageKeyNewsScheduleInvalid      MessageKey = "news_schedule_invalid"
+	MessageKeyNewsStateInvalid         MessageKey = "news_state_invalid"
+	MessageKeyNewsTitleInvalid         MessageKey = "news_title_invalid"
 	MessageKeyNotFound                 MessageKey = "not_found"
 	MessageKeyNotTradingTime           MessageKey = "not_trading_time"
 	MessageKeyOddLotCashOnly           MessageKey = "odd_lot_cash_only"
@@ -685,6 +691,18 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyNameTooManyMarks:
 		return true
+	case MessageKeyNewsBodyInvalid:
+		return true
+	case MessageKeyNewsKindInvalid:
+		return true
+	case MessageKeyNewsNotFound:
+		return true
+	case MessageKeyNewsScheduleInvalid:
+		return true
+	case MessageKeyNewsStateInvalid:
+		return true
+	case MessageKeyNewsTitleInvalid:
+		return true
 	case MessageKeyNotFound:
 		return true
 	case MessageKeyNotTradingTime:
@@ -780,6 +798,48 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyWithdrawWindowClosed:
 		return true
 	case MessageKeyWithdrawalBanned:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NewsKind.
+const (
+	Article NewsKind = "article"
+	Notice  NewsKind = "notice"
+)
+
+// Valid indicates whether the value is a known member of the NewsKind enum.
+func (e NewsKind) Valid() bool {
+	switch e {
+	case Article:
+		return true
+	case Notice:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NewsState.
+const (
+	Draft     NewsState = "draft"
+	Published NewsState = "published"
+	Scheduled NewsState = "scheduled"
+	Withdrawn NewsState = "withdrawn"
+)
+
+// Valid indicates whether the value is a known member of the NewsState enum.
+func (e NewsState) Valid() bool {
+	switch e {
+	case Draft:
+		return true
+	case Published:
+		return true
+	case Scheduled:
+		return true
+	case Withdrawn:
 		return true
 	default:
 		return false
@@ -1182,6 +1242,24 @@ func (e WsRequestOp) Valid() bool {
 	case Subscribe:
 		return true
 	case Unsubscribe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for NewsWrittenStatus.
+const (
+	NewsWrittenStatusN0 NewsWrittenStatus = 0
+	NewsWrittenStatusN1 NewsWrittenStatus = 1
+)
+
+// Valid indicates whether the value is a known member of the NewsWrittenStatus enum.
+func (e NewsWrittenStatus) Valid() bool {
+	switch e {
+	case NewsWrittenStatusN0:
+		return true
+	case NewsWrittenStatusN1:
 		return true
 	default:
 		return false
@@ -1921,6 +1999,119 @@ type MarketSessionPhase string
 // MessageKey Stable message keys the server sends in msg; the web app translates every one.
 type MessageKey string
 
+// NewsAction defines model for NewsAction.
+type NewsAction struct {
+	// Action draft, edit, schedule, publish or withdraw
+	Action string    `json:"action"`
+	Actor  string    `json:"actor"`
+	At     time.Time `json:"at"`
+}
+
+// NewsDraftRequest defines model for NewsDraftRequest.
+type NewsDraftRequest struct {
+	// BodyEn HTML
+	BodyEn string `json:"bodyEn"`
+
+	// BodyTw HTML
+	BodyTw string `json:"bodyTw"`
+
+	// Kind article (新聞, the news list) or notice (公告)
+	Kind NewsKind `json:"kind"`
+
+	// TitleEn plain text
+	TitleEn string `json:"titleEn"`
+
+	// TitleTw plain text
+	TitleTw string `json:"titleTw"`
+}
+
+// NewsItem defines model for NewsItem.
+type NewsItem struct {
+	// BodyEn sanitised HTML
+	BodyEn string `json:"bodyEn"`
+
+	// BodyTw sanitised HTML
+	BodyTw string `json:"bodyTw"`
+	Id     string `json:"id"`
+
+	// Kind article (新聞, the news list) or notice (公告)
+	Kind        NewsKind  `json:"kind"`
+	PublishedAt time.Time `json:"publishedAt"`
+	Read        bool      `json:"read"`
+	TitleEn     string    `json:"titleEn"`
+	TitleTw     string    `json:"titleTw"`
+}
+
+// NewsKind article (新聞, the news list) or notice (公告)
+type NewsKind string
+
+// NewsPage defines model for NewsPage.
+type NewsPage struct {
+	HasMore bool          `json:"hasMore"`
+	Items   []NewsSummary `json:"items"`
+	Page    int           `json:"page"`
+}
+
+// NewsReadResult defines model for NewsReadResult.
+type NewsReadResult struct {
+	// Position global event position
+	Position Position `json:"position"`
+}
+
+// NewsScheduleRequest defines model for NewsScheduleRequest.
+type NewsScheduleRequest struct {
+	At time.Time `json:"at"`
+}
+
+// NewsState scheduled until its time, published from then
+type NewsState string
+
+// NewsSummary defines model for NewsSummary.
+type NewsSummary struct {
+	Id string `json:"id"`
+
+	// Kind article (新聞, the news list) or notice (公告)
+	Kind        NewsKind  `json:"kind"`
+	PublishedAt time.Time `json:"publishedAt"`
+	Read        bool      `json:"read"`
+	TitleEn     string    `json:"titleEn"`
+	TitleTw     string    `json:"titleTw"`
+}
+
+// NewsTextRequest defines model for NewsTextRequest.
+type NewsTextRequest struct {
+	// BodyEn HTML
+	BodyEn string `json:"bodyEn"`
+
+	// BodyTw HTML
+	BodyTw string `json:"bodyTw"`
+
+	// TitleEn plain text
+	TitleEn string `json:"titleEn"`
+
+	// TitleTw plain text
+	TitleTw string `json:"titleTw"`
+}
+
+// NewsUnread defines model for NewsUnread.
+type NewsUnread struct {
+	Articles int `json:"articles"`
+	Notices  int `json:"notices"`
+}
+
+// NewsWithdrawRequest defines model for NewsWithdrawRequest.
+type NewsWithdrawRequest struct {
+	Reason *string `json:"reason,omitempty"`
+}
+
+// NewsWriteResult defines model for NewsWriteResult.
+type NewsWriteResult struct {
+	Id string `json:"id"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
 // OpsDeposit defines model for OpsDeposit.
 type OpsDeposit struct {
 	Account string `json:"account"`
@@ -1959,6 +2150,62 @@ type OpsMemberPage struct {
 	HasMore bool        `json:"hasMore"`
 	Items   []OpsMember `json:"items"`
 	Page    int         `json:"page"`
+}
+
+// OpsNewsDetail defines model for OpsNewsDetail.
+type OpsNewsDetail struct {
+	// At when members see it (absent on a draft never scheduled)
+	At *time.Time `json:"at,omitempty"`
+
+	// BodyEn sanitised HTML
+	BodyEn string `json:"bodyEn"`
+
+	// BodyTw sanitised HTML
+	BodyTw    string    `json:"bodyTw"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// CreatedBy the actor
+	CreatedBy string       `json:"createdBy"`
+	History   []NewsAction `json:"history"`
+	Id        string       `json:"id"`
+
+	// Kind article (新聞, the news list) or notice (公告)
+	Kind NewsKind `json:"kind"`
+
+	// State scheduled until its time, published from then
+	State     NewsState `json:"state"`
+	TitleEn   string    `json:"titleEn"`
+	TitleTw   string    `json:"titleTw"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	UpdatedBy string    `json:"updatedBy"`
+}
+
+// OpsNewsPage defines model for OpsNewsPage.
+type OpsNewsPage struct {
+	HasMore bool             `json:"hasMore"`
+	Items   []OpsNewsSummary `json:"items"`
+	Page    int              `json:"page"`
+}
+
+// OpsNewsSummary defines model for OpsNewsSummary.
+type OpsNewsSummary struct {
+	// At when members see it (absent on a draft never scheduled)
+	At        *time.Time `json:"at,omitempty"`
+	CreatedAt time.Time  `json:"createdAt"`
+
+	// CreatedBy the actor
+	CreatedBy string `json:"createdBy"`
+	Id        string `json:"id"`
+
+	// Kind article (新聞, the news list) or notice (公告)
+	Kind NewsKind `json:"kind"`
+
+	// State scheduled until its time, published from then
+	State     NewsState `json:"state"`
+	TitleEn   string    `json:"titleEn"`
+	TitleTw   string    `json:"titleTw"`
+	UpdatedAt time.Time `json:"updatedAt"`
+	UpdatedBy string    `json:"updatedBy"`
 }
 
 // OpsRealName defines model for OpsRealName.
@@ -2804,6 +3051,9 @@ type IdempotencyKeyOptional = openapi_types.UUID
 // LotbookPosition defines model for LotbookPosition.
 type LotbookPosition = int64
 
+// NewsId defines model for NewsId.
+type NewsId = string
+
 // OrderNo defines model for OrderNo.
 type OrderNo = string
 
@@ -2821,3 +3071,17 @@ type Symbol = string
 
 // Error defines model for Error.
 type Error = ErrorEnvelope
+
+// NewsWritten defines model for NewsWritten.
+type NewsWritten struct {
+	Data NewsWriteResult `json:"data"`
+
+	// Msg Stable message keys the server sends in msg; the web app translates every one.
+	Msg MessageKey `json:"msg"`
+
+	// Status 1 success, 0 refused
+	Status NewsWrittenStatus `json:"status"`
+}
+
+// NewsWrittenStatus 1 success, 0 refused
+type NewsWrittenStatus int

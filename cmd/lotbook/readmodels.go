@@ -9,6 +9,7 @@ import (
 	_ "github.com/lotbook/lotbook/projections/config"
 	_ "github.com/lotbook/lotbook/projections/favorites"
 	_ "github.com/lotbook/lotbook/projections/funds"
+	_ "github.com/lotbook/lotbook/projections/news"
 	_ "github.com/lotbook/lotbook/projections/reviews"
 	_ "github.com/lotbook/lotbook/projections/trading"
 )

@@ -36,6 +36,8 @@ const SCREENS = [
   { path: '/user/BankCard' },
   { path: '/user/creditRule' },
   { path: '/user/setting' },
+  { path: '/home/moreNews', ready: 'more-news-page' },
+  { path: '/home/notice', ready: 'notice-page' },
 ];
 
 /** Waits until the screen's content stops changing (data loaded, lists drawn) for a moment. */

@@ -6,6 +6,7 @@ import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
+import { newsRoutes } from '@/features/news/routes';
 import { opsRoutes } from '@/features/ops/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
@@ -28,6 +29,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...auditRoutes,
   ...blockRoutes,
   ...chipGrabRoutes,
+  ...newsRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

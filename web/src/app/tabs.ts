@@ -4,6 +4,7 @@ export const TABS = [
   { key: 'market', path: '/market/market' },
   { key: 'trade', path: '/position/position' },
   { key: 'mine', path: '/user/usercenter' },
+  { key: 'news', path: '/home/moreNews' },
 ] as const;
 
 export const TAB_PATHS: readonly string[] = TABS.map((t) => t.path);

@@ -1,4 +1,16 @@
-import { AppstoreOutline, BillOutline, FileOutline, FireFill, FolderOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
+import {
+  AppstoreOutline,
+  BillOutline,
+  FileOutline,
+  FireFill,
+  FolderOutline,
+  HistogramOutline,
+  PayCircleOutline,
+  PieOutline,
+  SearchOutline,
+  SoundOutline,
+  StarOutline,
+} from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 
 // The icons entries may name (lib/entries.ts). They are imported here, by the screens that show
@@ -13,6 +25,7 @@ const icons: Record<string, ComponentType> = {
   search: SearchOutline,
   folder: FolderOutline,
   fire: FireFill,
+  news: SoundOutline,
 };
 
 /** An entry's icon by name; a generic one for a name not in the set. */

@@ -5,6 +5,7 @@ import { LiveNotice } from '@/components/market/LiveNotice';
 import { BrandLogo } from '@/components/BrandLogo';
 import { EntryIcon } from '@/components/EntryIcon';
 import { ListEmpty, ListLoading } from '@/components/ListState';
+import { HomeNotice } from '@/components/news/HomeNotice';
 import { IndexCards } from '@/components/market/IndexCards';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { useAppConfig } from '@/lib/config';
@@ -74,12 +75,7 @@ export default function HomePage() {
           <QuoteHead />
           {hot.isPending ? <ListLoading /> : hotTop.length === 0 ? <ListEmpty /> : hotTop.map((q, i) => <QuoteRow key={q.symbol} q={q} rank={i + 1} />)}
         </div>
-        <div className="card">
-          <div className="section-title">{t('home.noticeTitle')}</div>
-          <div className="muted" style={{ fontSize: '0.13rem', lineHeight: 1.7 }}>
-            {t('home.notice')}
-          </div>
-        </div>
+        <HomeNotice />
       </div>
     </div>
   );

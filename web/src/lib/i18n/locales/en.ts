@@ -26,7 +26,7 @@ const en: Messages = {
     loading: 'Loading…',
     success: 'Refreshed',
   },
-  tabs: { home: 'Home', market: 'Market', trade: 'Trade', mine: 'Mine' },
+  tabs: { home: 'Home', market: 'Market', trade: 'Trade', mine: 'Mine', news: 'News' },
   start: {
     skip: 'Skip',
     next: 'Next',
@@ -71,8 +71,6 @@ const en: Messages = {
     greeting: 'Hello, {{account}}',
     totalAssets: 'Total assets, all currencies in {{currency}}',
     shortcuts: 'Shortcuts',
-    noticeTitle: 'Notice',
-    notice: 'Deposits: Monday to Friday 09:30–19:30 (Taipei time), closed on holidays.',
   },
   user: {
     title: 'Mine',
@@ -346,6 +344,12 @@ const en: Messages = {
     chipgrab_not_found: 'Offering not found',
     chipgrab_closed: 'The offering is closed',
     chipgrab_claimed: 'Lots taken, funds frozen until allotment',
+    news_not_found: 'This article or notice is not available',
+    news_kind_invalid: 'Choose article or notice',
+    news_title_invalid: 'Enter both titles, at most 120 characters each',
+    news_body_invalid: 'Enter both bodies with some text, at most 8000 characters each',
+    news_state_invalid: 'Not possible in its current state',
+    news_schedule_invalid: 'Choose a publish time in the future, within a year',
   },
 };
 

@@ -25,7 +25,7 @@ const zhTW = {
     loading: '載入中…',
     success: '重新整理完成',
   },
-  tabs: { home: '首頁', market: '行情', trade: '交易', mine: '我的' },
+  tabs: { home: '首頁', market: '行情', trade: '交易', mine: '我的', news: '資訊' },
   start: {
     skip: '略過',
     next: '下一步',
@@ -69,8 +69,6 @@ const zhTW = {
     greeting: '您好，{{account}}',
     totalAssets: '總資產（全幣別折合{{currency}}）',
     shortcuts: '常用功能',
-    noticeTitle: '公告',
-    notice: '儲值時段：週一至週五 09:30–19:30（台北時間），國定假日休息。',
   },
   user: {
     title: '我的',
@@ -344,6 +342,12 @@ const zhTW = {
     chipgrab_not_found: '搶籌商品不存在',
     chipgrab_closed: '搶籌已結束',
     chipgrab_claimed: '搶籌成功，資金已凍結待配售',
+    news_not_found: '此則新聞或公告不存在或已下架',
+    news_kind_invalid: '請選擇新聞或公告',
+    news_title_invalid: '請輸入中英文標題，各 120 字以內',
+    news_body_invalid: '請輸入中英文內文，各 8000 字以內且須有文字',
+    news_state_invalid: '目前狀態無法執行此操作',
+    news_schedule_invalid: '請選擇一年內的未來發布時間',
   },
 };
 
