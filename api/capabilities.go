@@ -4,6 +4,8 @@ import (
 	"time"
 
 	"github.com/lotbook/lotbook/api/audit"
+	"github.com/lotbook/lotbook/api/block"
+	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
@@ -15,6 +17,8 @@ import (
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
+	blockcmd "github.com/lotbook/lotbook/commands/block"
+	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 )
@@ -28,6 +32,8 @@ func (s *server) capabilities() []httpx.Module {
 	perMinute := func(n int) *httpx.Limiter { return httpx.NewLimiter(n, time.Minute, s.now) }
 	return []httpx.Module{
 		audit.New(s.read, s.store),
+		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
+		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),
 		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),

@@ -18,6 +18,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lotbook/lotbook/api/httpx"
+	"github.com/lotbook/lotbook/api/wire"
 )
 
 // Property of issue 9: random sequences of requests over every write route, sharing a small
@@ -125,6 +126,8 @@ type kworld struct {
 	spare   [2]*client // second sessions, for logouts
 	photos  [2][]string
 	made    map[string][]string // kind/member -> ids in order
+	// A block and a chip grab that members apply to, and one of each that ops may close or allot.
+	block, spareBlock, offering, spareOffering string
 }
 
 func (w *kworld) nth(kind string, m, n int, none string) string {
@@ -262,6 +265,31 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/trade/positions/{id}/close": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/trade/positions/none/close", map[string]any{"type": "market", "lots": 1})
 		},
+		"POST /api/vue/block/{id}/apply": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/block/"+w.block+"/apply", map[string]any{"lots": pick(arg, 1, 2, 3),
+				"bid": pick(arg/2, "19.6", "19.5", "20"), "password": pick(arg, "vip1", "vip1", "vip1", "nope")})
+		},
+		"POST /api/vue/ops/block": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/block", blockListing(w.h, pick(arg, "-2", "1", "12")))
+		},
+		"POST /api/vue/ops/block/{id}/close": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/block/"+pick(arg, w.spareBlock, uuid.NewSHA1(uuid.Nil, []byte("none")).String())+"/close", map[string]string{})
+		},
+		"POST /api/vue/ops/block/applications/{orderNo}/approve": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/block/applications/"+w.nth("blockapp", who, arg, "B0")+"/approve", map[string]string{})
+		},
+		"POST /api/vue/ops/block/applications/{orderNo}/reject": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/block/applications/"+w.nth("blockapp", who, arg, "B0")+"/reject", map[string]string{"remark": "full"})
+		},
+		"POST /api/vue/chipgrab/{id}/claim": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/chipgrab/"+w.offering+"/claim", map[string]any{"lots": pick(arg, 1, 2, 3)})
+		},
+		"POST /api/vue/ops/chipgrab": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/chipgrab", chipGrabOffer(w.h, pick(arg, "20", "19.8", "30")))
+		},
+		"POST /api/vue/ops/chipgrab/{id}/allot": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/chipgrab/"+pick(arg, w.spareOffering, w.offering)+"/allot", map[string]string{})
+		},
 		// Issues of 1295 or 2073 whose window is open on the harness's Monday, or a refused price.
 		"POST /api/vue/ops/subscription/issues": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/subscription/issues", map[string]any{"symbol": pick(arg, "1295", "2073"),
@@ -295,6 +323,20 @@ func keyReuseRoutes() map[string]kgen {
 			return member(w, who, "POST", "/api/vue/news/items/"+w.nth("news", arg%2, arg/2, noNews)+"/read", map[string]string{})
 		},
 	}
+}
+
+// blockListing is ops' listing of a block of 2603 at a premium, open for a day from the test clock.
+func blockListing(h *harness, premium string) map[string]any {
+	now := h.clock.Now()
+	return map[string]any{"symbol": "2603", "premiumPercent": premium, "minLots": 1, "dailyCapLots": 2, "password": "vip1",
+		"opensAt": now.Add(-time.Minute), "closesAt": now.Add(24 * time.Hour)}
+}
+
+// chipGrabOffer is ops' offering of 3 lots of 2603 at price, at most 2 a member, open for a day.
+func chipGrabOffer(h *harness, price string) map[string]any {
+	now := h.clock.Now()
+	return map[string]any{"symbol": "2603", "price": price, "quotaLots": 3, "maxLotsPerMember": 2,
+		"opensAt": now.Add(-time.Minute), "closesAt": now.Add(24 * time.Hour)}
 }
 
 // kresult is what a run saw: each step's answer (status and message key; "" for a step run B
@@ -415,6 +457,8 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "quote", "quoteId"
 	case "POST /api/vue/trade/orders":
 		kind, field = "order", "orderNo"
+	case "POST /api/vue/block/{id}/apply":
+		kind, field = "blockapp", "orderNo"
 	case "POST /api/vue/ops/news":
 		kind, field = "news", "id"
 	default:
@@ -444,6 +488,20 @@ func keyReuseWorld(t *testing.T, h *harness) *kworld {
 	m1 := h.register("0987654321")
 	m1.fund("30000")
 	w.members = [2]*client{m0, m1}
+	for _, dst := range []*string{&w.block, &w.spareBlock} {
+		a := h.ops.post("/api/vue/ops/block", blockListing(h, "-2"))
+		want(t, a, 200, "ok")
+		var r wire.BlockListResult
+		a.data(t, &r)
+		*dst = r.BlockId
+	}
+	for _, dst := range []*string{&w.offering, &w.spareOffering} {
+		a := h.ops.post("/api/vue/ops/chipgrab", chipGrabOffer(h, "20"))
+		want(t, a, 200, "ok")
+		var r wire.ChipGrabAllotResult
+		a.data(t, &r)
+		*dst = r.OfferingId
+	}
 	w.made["card/0"] = []string{card.Id}
 	for m, c := range w.members {
 		for i := range 3 {
@@ -473,7 +531,8 @@ func (w *kworld) state() string {
 	}
 	for _, c := range w.members {
 		for _, p := range []string{"/api/vue/user/info", "/api/vue/funds/balances", "/api/vue/user/cards", "/api/vue/user/realname",
-			"/api/vue/funds/records?type=all", "/api/vue/trade/orders?status=all"} {
+			"/api/vue/funds/records?type=all", "/api/vue/trade/orders?status=all", "/api/vue/block/applications", "/api/vue/chipgrab/claims",
+			"/api/vue/block", "/api/vue/chipgrab"} {
 			read(c, p)
 		}
 		// Only the symbols: the quotes around them move with the shared market.
@@ -487,7 +546,7 @@ func (w *kworld) state() string {
 		read(c, "/api/vue/news/unread")
 	}
 	read(w.h.ops, "/api/vue/ops/news?size=100")
-	for _, q := range []string{"/api/vue/ops/deposits", "/api/vue/ops/withdrawals", "/api/vue/ops/realname"} {
+	for _, q := range []string{"/api/vue/ops/deposits", "/api/vue/ops/withdrawals", "/api/vue/ops/realname", "/api/vue/ops/block/applications"} {
 		for _, status := range []string{"pending", "approved", "rejected"} {
 			read(w.h.ops, q+"?size=100&status="+status)
 		}
@@ -499,7 +558,8 @@ func (w *kworld) state() string {
 // same thing; the setup's identity photos and deposit proofs differ too (harness photos are
 // unique per process, since one proof backs one deposit).
 var idFields = map[string]bool{"orderNo": true, "id": true, "cardId": true, "quoteId": true, "positionId": true,
-	"token": true, "position": true, "submissionId": true, "frontFileId": true, "backFileId": true, "proofFileId": true}
+	"token": true, "position": true, "submissionId": true, "frontFileId": true, "backFileId": true, "proofFileId": true,
+	"blockId": true, "offeringId": true}
 
 // normalise blanks idFields and sorts lists (their order may follow ids).
 func normalise(v any) any {

@@ -69,6 +69,27 @@ func (e AllotmentState) Valid() bool {
 	}
 }
 
+// Defines values for BlockListingStatus.
+const (
+	BlockListingStatusClosed   BlockListingStatus = "closed"
+	BlockListingStatusOpen     BlockListingStatus = "open"
+	BlockListingStatusUpcoming BlockListingStatus = "upcoming"
+)
+
+// Valid indicates whether the value is a known member of the BlockListingStatus enum.
+func (e BlockListingStatus) Valid() bool {
+	switch e {
+	case BlockListingStatusClosed:
+		return true
+	case BlockListingStatusOpen:
+		return true
+	case BlockListingStatusUpcoming:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CandleInterval.
 const (
 	N15m CandleInterval = "15m"
@@ -96,6 +117,54 @@ func (e CandleInterval) Valid() bool {
 	case N30m:
 		return true
 	case N3m:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChipGrabClaimStatus.
+const (
+	ChipGrabClaimStatusAllotted ChipGrabClaimStatus = "allotted"
+	ChipGrabClaimStatusClaimed  ChipGrabClaimStatus = "claimed"
+	ChipGrabClaimStatusFrozen   ChipGrabClaimStatus = "frozen"
+	ChipGrabClaimStatusReleased ChipGrabClaimStatus = "released"
+)
+
+// Valid indicates whether the value is a known member of the ChipGrabClaimStatus enum.
+func (e ChipGrabClaimStatus) Valid() bool {
+	switch e {
+	case ChipGrabClaimStatusAllotted:
+		return true
+	case ChipGrabClaimStatusClaimed:
+		return true
+	case ChipGrabClaimStatusFrozen:
+		return true
+	case ChipGrabClaimStatusReleased:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChipGrabOfferingStatus.
+const (
+	ChipGrabOfferingStatusAllotted ChipGrabOfferingStatus = "allotted"
+	ChipGrabOfferingStatusClosed   ChipGrabOfferingStatus = "closed"
+	ChipGrabOfferingStatusOpen     ChipGrabOfferingStatus = "open"
+	ChipGrabOfferingStatusUpcoming ChipGrabOfferingStatus = "upcoming"
+)
+
+// Valid indicates whether the value is a known member of the ChipGrabOfferingStatus enum.
+func (e ChipGrabOfferingStatus) Valid() bool {
+	switch e {
+	case ChipGrabOfferingStatusAllotted:
+		return true
+	case ChipGrabOfferingStatusClosed:
+		return true
+	case ChipGrabOfferingStatusOpen:
+		return true
+	case ChipGrabOfferingStatusUpcoming:
 		return true
 	default:
 		return false
@@ -188,6 +257,7 @@ func (e ErrorEnvelopeStatus) Valid() bool {
 
 // Defines values for FundRecordStatus.
 const (
+	FundRecordStatusAllotted  FundRecordStatus = "allotted"
 	FundRecordStatusApproved  FundRecordStatus = "approved"
 	FundRecordStatusCompleted FundRecordStatus = "completed"
 	FundRecordStatusPending   FundRecordStatus = "pending"
@@ -199,6 +269,8 @@ const (
 // Valid indicates whether the value is a known member of the FundRecordStatus enum.
 func (e FundRecordStatus) Valid() bool {
 	switch e {
+	case FundRecordStatusAllotted:
+		return true
 	case FundRecordStatusApproved:
 		return true
 	case FundRecordStatusCompleted:
@@ -218,6 +290,8 @@ func (e FundRecordStatus) Valid() bool {
 
 // Defines values for FundRecordType.
 const (
+	Block                 FundRecordType = "block"
+	Chipgrab              FundRecordType = "chipgrab"
 	Collateral            FundRecordType = "collateral"
 	Credit                FundRecordType = "credit"
 	Deposit               FundRecordType = "deposit"
@@ -232,12 +306,17 @@ const (
 	SubscriptionRefund    FundRecordType = "subscription_refund"
 	Tax                   FundRecordType = "tax"
 	Trade                 FundRecordType = "trade"
+	Unfreeze              FundRecordType = "unfreeze"
 	Withdraw              FundRecordType = "withdraw"
 )
 
 // Valid indicates whether the value is a known member of the FundRecordType enum.
 func (e FundRecordType) Valid() bool {
 	switch e {
+	case Block:
+		return true
+	case Chipgrab:
+		return true
 	case Collateral:
 		return true
 	case Credit:
@@ -265,6 +344,8 @@ func (e FundRecordType) Valid() bool {
 	case Tax:
 		return true
 	case Trade:
+		return true
+	case Unfreeze:
 		return true
 	case Withdraw:
 		return true
@@ -335,25 +416,25 @@ func (e MarketKind) Valid() bool {
 
 // Defines values for MarketSessionPhase.
 const (
-	AfterHoursFixed MarketSessionPhase = "after_hours_fixed"
-	Closed          MarketSessionPhase = "closed"
-	ClosingAuction  MarketSessionPhase = "closing_auction"
-	Continuous      MarketSessionPhase = "continuous"
-	PreOpen         MarketSessionPhase = "pre_open"
+	MarketSessionPhaseAfterHoursFixed MarketSessionPhase = "after_hours_fixed"
+	MarketSessionPhaseClosed          MarketSessionPhase = "closed"
+	MarketSessionPhaseClosingAuction  MarketSessionPhase = "closing_auction"
+	MarketSessionPhaseContinuous      MarketSessionPhase = "continuous"
+	MarketSessionPhasePreOpen         MarketSessionPhase = "pre_open"
 )
 
 // Valid indicates whether the value is a known member of the MarketSessionPhase enum.
 func (e MarketSessionPhase) Valid() bool {
 	switch e {
-	case AfterHoursFixed:
+	case MarketSessionPhaseAfterHoursFixed:
 		return true
-	case Closed:
+	case MarketSessionPhaseClosed:
 		return true
-	case ClosingAuction:
+	case MarketSessionPhaseClosingAuction:
 		return true
-	case Continuous:
+	case MarketSessionPhaseContinuous:
 		return true
-	case PreOpen:
+	case MarketSessionPhasePreOpen:
 		return true
 	default:
 		return false
@@ -374,6 +455,14 @@ const (
 	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
 	MessageKeyAmountRequired              MessageKey = "amount_required"
 	MessageKeyBankCodeInvalid             MessageKey = "bank_code_invalid"
+	MessageKeyBlockApplied                MessageKey = "block_applied"
+	MessageKeyBlockBelowMinimum           MessageKey = "block_below_minimum"
+	MessageKeyBlockBidBelowMinimum        MessageKey = "block_bid_below_minimum"
+	MessageKeyBlockClosed                 MessageKey = "block_closed"
+	MessageKeyBlockNotFound               MessageKey = "block_not_found"
+	MessageKeyBlockOverDailyCap           MessageKey = "block_over_daily_cap"
+	MessageKeyBlockPasswordWrong          MessageKey = "block_password_wrong"
+	MessageKeyBlockTimeInvalid            MessageKey = "block_time_invalid"
 	MessageKeyCardExists                  MessageKey = "card_exists"
 	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
 	MessageKeyCardNotFound                MessageKey = "card_not_found"
@@ -384,6 +473,9 @@ const (
 	MessageKeyChannelClosed               MessageKey = "channel_closed"
 	MessageKeyChannelNotFound             MessageKey = "channel_not_found"
 	MessageKeyChannelPasswordWrong        MessageKey = "channel_password_wrong"
+	MessageKeyChipgrabClaimed             MessageKey = "chipgrab_claimed"
+	MessageKeyChipgrabClosed              MessageKey = "chipgrab_closed"
+	MessageKeyChipgrabNotFound            MessageKey = "chipgrab_not_found"
 	MessageKeyCloseQuantityInvalid        MessageKey = "close_quantity_invalid"
 	MessageKeyCloseSubmitted              MessageKey = "close_submitted"
 	MessageKeyConfirmPasswordRequired     MessageKey = "confirm_password_required"
@@ -428,6 +520,7 @@ const (
 	MessageKeyLoanUnpaid                  MessageKey = "loan_unpaid"
 	MessageKeyLoginBanned                 MessageKey = "login_banned"
 	MessageKeyLoginFailed                 MessageKey = "login_failed"
+	MessageKeyLotsInvalid                 MessageKey = "lots_invalid"
 	MessageKeyNameInvalid                 MessageKey = "name_invalid"
 	MessageKeyNameRequired                MessageKey = "name_required"
 	MessageKeyNameTooManyMarks            MessageKey = "name_too_many_marks"
@@ -455,6 +548,7 @@ const (
 	MessageKeyPositionLocked              MessageKey = "position_locked"
 	MessageKeyPositionNotFound            MessageKey = "position_not_found"
 	MessageKeyPositionNotHolding          MessageKey = "position_not_holding"
+	MessageKeyPremiumInvalid              MessageKey = "premium_invalid"
 	MessageKeyPriceInvalid                MessageKey = "price_invalid"
 	MessageKeyPriceNotObtained            MessageKey = "price_not_obtained"
 	MessageKeyPriceNotOnTick              MessageKey = "price_not_on_tick"
@@ -462,6 +556,8 @@ const (
 	MessageKeyPriceRequired               MessageKey = "price_required"
 	MessageKeyQuantityInvalid             MessageKey = "quantity_invalid"
 	MessageKeyQuantityRequired            MessageKey = "quantity_required"
+	MessageKeyQuotaInsufficient           MessageKey = "quota_insufficient"
+	MessageKeyQuotaMemberCap              MessageKey = "quota_member_cap"
 	MessageKeyRateLimited                 MessageKey = "rate_limited"
 	MessageKeyRealnameNotPending          MessageKey = "realname_not_pending"
 	MessageKeyRealnameNotVerified         MessageKey = "realname_not_verified"
@@ -518,6 +614,22 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyBankCodeInvalid:
 		return true
+	case MessageKeyBlockApplied:
+		return true
+	case MessageKeyBlockBelowMinimum:
+		return true
+	case MessageKeyBlockBidBelowMinimum:
+		return true
+	case MessageKeyBlockClosed:
+		return true
+	case MessageKeyBlockNotFound:
+		return true
+	case MessageKeyBlockOverDailyCap:
+		return true
+	case MessageKeyBlockPasswordWrong:
+		return true
+	case MessageKeyBlockTimeInvalid:
+		return true
 	case MessageKeyCardExists:
 		return true
 	case MessageKeyCardFieldsRequired:
@@ -537,6 +649,12 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyChannelNotFound:
 		return true
 	case MessageKeyChannelPasswordWrong:
+		return true
+	case MessageKeyChipgrabClaimed:
+		return true
+	case MessageKeyChipgrabClosed:
+		return true
+	case MessageKeyChipgrabNotFound:
 		return true
 	case MessageKeyCloseQuantityInvalid:
 		return true
@@ -626,6 +744,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyLoginFailed:
 		return true
+	case MessageKeyLotsInvalid:
+		return true
 	case MessageKeyNameInvalid:
 		return true
 	case MessageKeyNameRequired:
@@ -680,6 +800,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPositionNotHolding:
 		return true
+	case MessageKeyPremiumInvalid:
+		return true
 	case MessageKeyPriceInvalid:
 		return true
 	case MessageKeyPriceNotObtained:
@@ -693,6 +815,10 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyQuantityInvalid:
 		return true
 	case MessageKeyQuantityRequired:
+		return true
+	case MessageKeyQuotaInsufficient:
+		return true
+	case MessageKeyQuotaMemberCap:
 		return true
 	case MessageKeyRateLimited:
 		return true
@@ -1007,16 +1133,16 @@ func (e TradeOrderDirection) Valid() bool {
 
 // Defines values for TradeOrderIntent.
 const (
-	Close TradeOrderIntent = "close"
-	Open  TradeOrderIntent = "open"
+	TradeOrderIntentClose TradeOrderIntent = "close"
+	TradeOrderIntentOpen  TradeOrderIntent = "open"
 )
 
 // Valid indicates whether the value is a known member of the TradeOrderIntent enum.
 func (e TradeOrderIntent) Valid() bool {
 	switch e {
-	case Close:
+	case TradeOrderIntentClose:
 		return true
-	case Open:
+	case TradeOrderIntentOpen:
 		return true
 	default:
 		return false
@@ -1025,6 +1151,8 @@ func (e TradeOrderIntent) Valid() bool {
 
 // Defines values for TradeOrderPlacedBy.
 const (
+	PlacedByBlock         TradeOrderPlacedBy = "block"
+	PlacedByChipGrab      TradeOrderPlacedBy = "chipgrab"
 	PlacedByDayTradeClose TradeOrderPlacedBy = "day_trade_close"
 	PlacedByForcedClose   TradeOrderPlacedBy = "forced_close"
 	PlacedByMember        TradeOrderPlacedBy = "member"
@@ -1033,6 +1161,10 @@ const (
 // Valid indicates whether the value is a known member of the TradeOrderPlacedBy enum.
 func (e TradeOrderPlacedBy) Valid() bool {
 	switch e {
+	case PlacedByBlock:
+		return true
+	case PlacedByChipGrab:
+		return true
 	case PlacedByDayTradeClose:
 		return true
 	case PlacedByForcedClose:
@@ -1335,6 +1467,122 @@ type BindCardRequest struct {
 	Upi        *string `json:"upi,omitempty"`
 }
 
+// BlockApplication defines model for BlockApplication.
+type BlockApplication struct {
+	// Account ops lists only, the applicant's login account
+	Account *string `json:"account,omitempty"`
+
+	// Amount what the application froze
+	Amount Decimal `json:"amount"`
+
+	// Bid a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Bid       Decimal   `json:"bid"`
+	BlockId   string    `json:"blockId"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// FilledLots lots filled (all of them once approved, none otherwise)
+	FilledLots int64 `json:"filledLots"`
+
+	// Lots lots applied for
+	Lots    int64  `json:"lots"`
+	Name    string `json:"name"`
+	OrderNo string `json:"orderNo"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price  Decimal `json:"price"`
+	Remark string  `json:"remark"`
+
+	// ReviewedBy ops lists only, who decided
+	ReviewedBy *string      `json:"reviewedBy,omitempty"`
+	Status     ReviewStatus `json:"status"`
+	Symbol     string       `json:"symbol"`
+	UpdatedAt  time.Time    `json:"updatedAt"`
+}
+
+// BlockApplicationPage defines model for BlockApplicationPage.
+type BlockApplicationPage struct {
+	HasMore bool               `json:"hasMore"`
+	Items   []BlockApplication `json:"items"`
+	Page    int                `json:"page"`
+}
+
+// BlockApplicationResult defines model for BlockApplicationResult.
+type BlockApplicationResult struct {
+	BlockId string `json:"blockId"`
+	OrderNo string `json:"orderNo"`
+
+	// Position global event position
+	Position Position     `json:"position"`
+	Status   ReviewStatus `json:"status"`
+}
+
+// BlockApplyRequest defines model for BlockApplyRequest.
+type BlockApplyRequest struct {
+	// Bid the price bid, not below the block's price, two decimals at most
+	Bid Decimal `json:"bid"`
+
+	// Lots board lots of 1,000 shares, 1 to 100,000
+	Lots int64 `json:"lots"`
+
+	// Password the block password, for blocks that have one
+	Password *string `json:"password,omitempty"`
+}
+
+// BlockListRequest defines model for BlockListRequest.
+type BlockListRequest struct {
+	ClosesAt     time.Time `json:"closesAt"`
+	DailyCapLots int64     `json:"dailyCapLots"`
+	MinLots      int64     `json:"minLots"`
+	OpensAt      time.Time `json:"opensAt"`
+	Password     *string   `json:"password,omitempty"`
+
+	// PremiumPercent percent on the reference price, -10 to 10, two decimals at most (e.g. -2.5)
+	PremiumPercent *string `json:"premiumPercent,omitempty"`
+
+	// Price a fixed price; or give premiumPercent
+	Price  *Decimal `json:"price,omitempty"`
+	Symbol string   `json:"symbol"`
+}
+
+// BlockListResult defines model for BlockListResult.
+type BlockListResult struct {
+	BlockId string `json:"blockId"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
+// BlockListing defines model for BlockListing.
+type BlockListing struct {
+	AppliedLots  int64     `json:"appliedLots"`
+	BlockId      string    `json:"blockId"`
+	ClosesAt     time.Time `json:"closesAt"`
+	DailyCapLots int64     `json:"dailyCapLots"`
+	FilledLots   int64     `json:"filledLots"`
+	HasPassword  bool      `json:"hasPassword"`
+	MinLots      int64     `json:"minLots"`
+	Name         string    `json:"name"`
+	OpensAt      time.Time `json:"opensAt"`
+
+	// PremiumRate percent above (negative below) the reference price; 0.00 when the price was given
+	PremiumRate Decimal `json:"premiumRate"`
+
+	// Price what each approved lot fills at; the minimum bid
+	Price Decimal `json:"price"`
+
+	// ReferencePrice the market feed's reference price when the block was listed
+	ReferencePrice Decimal            `json:"referencePrice"`
+	Status         BlockListingStatus `json:"status"`
+	Symbol         string             `json:"symbol"`
+}
+
+// BlockListingStatus defines model for BlockListing.Status.
+type BlockListingStatus string
+
 // BookLevel defines model for BookLevel.
 type BookLevel struct {
 	// Price a decimal number as a string, never a float
@@ -1412,6 +1660,104 @@ type ChangePasswordRequest struct {
 	NewPassword     string `json:"newPassword"`
 	OldPassword     string `json:"oldPassword"`
 }
+
+// ChipGrabAllotResult defines model for ChipGrabAllotResult.
+type ChipGrabAllotResult struct {
+	// Lots the lots of every paid claim, allotted by now (0 when offering)
+	Lots       int64  `json:"lots"`
+	OfferingId string `json:"offeringId"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
+// ChipGrabClaim defines model for ChipGrabClaim.
+type ChipGrabClaim struct {
+	// Amount what the claim froze (0.00 until frozen)
+	Amount     Decimal   `json:"amount"`
+	CreatedAt  time.Time `json:"createdAt"`
+	Lots       int64     `json:"lots"`
+	Name       string    `json:"name"`
+	OfferingId string    `json:"offeringId"`
+	OrderNo    string    `json:"orderNo"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Reason a released claim's message key (insufficient_balance, ...)
+	Reason string `json:"reason"`
+
+	// Status claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+	Status    ChipGrabClaimStatus `json:"status"`
+	Symbol    string              `json:"symbol"`
+	UpdatedAt time.Time           `json:"updatedAt"`
+}
+
+// ChipGrabClaimPage defines model for ChipGrabClaimPage.
+type ChipGrabClaimPage struct {
+	HasMore bool            `json:"hasMore"`
+	Items   []ChipGrabClaim `json:"items"`
+	Page    int             `json:"page"`
+}
+
+// ChipGrabClaimRequest defines model for ChipGrabClaimRequest.
+type ChipGrabClaimRequest struct {
+	// Lots board lots of 1,000 shares
+	Lots int64 `json:"lots"`
+}
+
+// ChipGrabClaimResult defines model for ChipGrabClaimResult.
+type ChipGrabClaimResult struct {
+	Lots       int64  `json:"lots"`
+	OfferingId string `json:"offeringId"`
+	OrderNo    string `json:"orderNo"`
+
+	// Position global event position
+	Position Position `json:"position"`
+
+	// Status claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+	Status ChipGrabClaimStatus `json:"status"`
+}
+
+// ChipGrabClaimStatus claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+type ChipGrabClaimStatus string
+
+// ChipGrabOfferRequest defines model for ChipGrabOfferRequest.
+type ChipGrabOfferRequest struct {
+	ClosesAt         time.Time `json:"closesAt"`
+	MaxLotsPerMember int64     `json:"maxLotsPerMember"`
+	OpensAt          time.Time `json:"opensAt"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price     Decimal `json:"price"`
+	QuotaLots int64   `json:"quotaLots"`
+	Symbol    string  `json:"symbol"`
+}
+
+// ChipGrabOffering defines model for ChipGrabOffering.
+type ChipGrabOffering struct {
+	ClosesAt         time.Time `json:"closesAt"`
+	MaxLotsPerMember int64     `json:"maxLotsPerMember"`
+	Name             string    `json:"name"`
+	OfferingId       string    `json:"offeringId"`
+	OpensAt          time.Time `json:"opensAt"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price         Decimal                `json:"price"`
+	QuotaLots     int64                  `json:"quotaLots"`
+	RemainingLots int64                  `json:"remainingLots"`
+	Status        ChipGrabOfferingStatus `json:"status"`
+	Symbol        string                 `json:"symbol"`
+}
+
+// ChipGrabOfferingStatus defines model for ChipGrabOffering.Status.
+type ChipGrabOfferingStatus string
 
 // CloseRequest defines model for CloseRequest.
 type CloseRequest struct {
@@ -1723,7 +2069,10 @@ type FundRecord struct {
 	// Type deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
 	// the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
 	// fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
-	// collateral (short proceeds and margin held by the broker, negative, or given back)
+	// collateral (short proceeds and margin held by the broker, negative, or given back); block
+	// (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
+	// claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
+	// lines of a new-share subscription (subscription_*)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -1744,7 +2093,10 @@ type FundRecordStatus string
 // FundRecordType deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
 // the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
 // fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
-// collateral (short proceeds and margin held by the broker, negative, or given back)
+// collateral (short proceeds and margin held by the broker, negative, or given back); block
+// (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
+// claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
+// lines of a new-share subscription (subscription_*)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.
@@ -3040,6 +3392,12 @@ type WsRequestOp string
 
 // AccountPath defines model for AccountPath.
 type AccountPath = string
+
+// BlockId defines model for BlockId.
+type BlockId = openapi_types.UUID
+
+// ChipGrabId defines model for ChipGrabId.
+type ChipGrabId = openapi_types.UUID
 
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = openapi_types.UUID

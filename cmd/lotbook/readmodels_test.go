@@ -15,6 +15,11 @@ func TestReadModelSignatures(t *testing.T) {
 	want := []string{
 		"balances|member_id:0|kind:0|asset:0|amount:0|position:1|key:member_id,kind,asset|ix:",
 		"bank_cards|card_id:0|member_id:0|holder_name:0|bank_name:0|branch:0|bank_code:0|last4:0|ifsc:0|upi:0|bound_at:1|seq:1|position:1|key:card_id|ix:member_id, seq",
+		"block_accounts|member_id:0|account:0|key:member_id|ix:",
+		"block_applications|order_no:0|member_id:0|account:0|block_id:0|symbol:0|name:0|price:0|bid:0|amount:0|status:0|remark:0|reviewed_by:0|lots:1|filled_lots:1|created_at:1|updated_at:1|seq:1|key:order_no|ix:member_id, seq;status, seq;block_id",
+		"block_listings|block_id:0|symbol:0|name:0|reference_price:0|premium_rate:0|price:0|min_lots:1|daily_cap_lots:1|has_password:1|opens_at:1|closes_at:1|closed:1|closed_at:1|seq:1|key:block_id|ix:seq",
+		"chipgrab_claims|order_no:0|member_id:0|offering_id:0|amount:0|status:0|reason:0|lots:1|created_at:1|updated_at:1|seq:1|key:order_no|ix:member_id, seq;offering_id",
+		"chipgrab_offerings|offering_id:0|symbol:0|name:0|price:0|quota_lots:1|remaining_lots:1|max_lots_per_member:1|opens_at:1|closes_at:1|updated_at:1|allotting:1|seq:1|key:offering_id|ix:seq",
 		"credit_scores|member_id:0|score:1|position:1|key:member_id|ix:",
 		"deposit_channels|id:0|name:0|currency:0|min_amount:0|max_amount:0|time_window:0|enabled:1|updated_at:1|seq:1|position:1|key:id|ix:",
 		"deposit_reviews|order_no:0|member_id:0|account:0|currency:0|amount:0|channel_id:0|channel_name:0|proof_file_id:0|status:0|remark:0|reviewed_by:0|created_at:1|updated_at:1|seq:1|position:1|key:order_no|ix:status, seq",

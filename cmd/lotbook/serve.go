@@ -10,8 +10,13 @@ import (
 	"os"
 	"strconv"
 	"sync"
+	"time"
 
 	"github.com/lotbook/lotbook/api"
+	apiblock "github.com/lotbook/lotbook/api/block"
+	apichipgrab "github.com/lotbook/lotbook/api/chipgrab"
+	blockcmd "github.com/lotbook/lotbook/commands/block"
+	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/ops/seed"
@@ -83,7 +88,18 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		log.Info("profiler listening", "addr", "http://"+*pprofAddr+"/debug/pprof/")
 	}
 	if *demo {
-		if err := seed.Demo(ctx, st.Commands); err != nil {
+		err := seed.Demo(ctx, st.Commands)
+		if err == nil {
+			err = seed.Blocks(ctx, blockcmd.New(st.Commands), func(symbol string) blockcmd.BlockQuote {
+				return apiblock.QuoteOf(st.Market, symbol, time.Now())
+			}, time.Now())
+		}
+		if err == nil {
+			err = seed.ChipGrab(ctx, chipgrab.New(st.Commands), func(symbol string) chipgrab.Quote {
+				return apichipgrab.QuoteOf(st.Market, symbol, time.Now())
+			}, time.Now())
+		}
+		if err != nil {
 			cancel()
 			wg.Wait()
 			return err

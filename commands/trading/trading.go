@@ -37,7 +37,7 @@ const (
 const tradeOrderPrefix = "T"
 
 // TWD is the currency of the Taiwan market.
-const TWD = "TWD"
+const TWD = commands.TWD
 
 type tradeOrder struct {
 	events.OrderPlaced

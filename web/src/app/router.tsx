@@ -1,6 +1,8 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { auditRoutes } from '@/features/audit/routes';
 import { authRoutes } from '@/features/auth/routes';
+import { blockRoutes } from '@/features/block/routes';
+import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
@@ -26,6 +28,8 @@ export const featureRoutes: FeatureRoute[] = [
   ...userRoutes,
   ...opsRoutes,
   ...auditRoutes,
+  ...blockRoutes,
+  ...chipGrabRoutes,
   ...newsRoutes,
   ...subscriptionRoutes,
 ];

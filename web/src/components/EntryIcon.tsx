@@ -1,4 +1,17 @@
-import { AppstoreOutline, BillOutline, FileOutline, GiftOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, SoundOutline, StarOutline } from 'antd-mobile-icons';
+import {
+  AppstoreOutline,
+  BillOutline,
+  FileOutline,
+  FireFill,
+  FolderOutline,
+  GiftOutline,
+  HistogramOutline,
+  PayCircleOutline,
+  PieOutline,
+  SearchOutline,
+  SoundOutline,
+  StarOutline,
+} from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 
 // The icons entries may name (lib/entries.ts). They are imported here, by the screens that show
@@ -11,6 +24,8 @@ const icons: Record<string, ComponentType> = {
   bill: BillOutline,
   review: FileOutline,
   search: SearchOutline,
+  folder: FolderOutline,
+  fire: FireFill,
   news: SoundOutline,
   gift: GiftOutline,
 };

@@ -22,7 +22,7 @@ export function ListEmpty({ text, testId = 'list-empty' }: { text?: string; test
 }
 
 /** The paging part of an infinite query that MoreOnScroll drives. */
-interface Pages {
+export interface Pages {
   hasNextPage: boolean;
   fetchNextPage: (o: { throwOnError: true }) => Promise<unknown>;
 }

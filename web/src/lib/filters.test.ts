@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compareDecimal, cut10, middleEllipsis, money, shortNumber, taipeiTime, times100 } from './filters';
+import { compareDecimal, cut10, middleEllipsis, money, shortNumber, taipeiTime, taipeiWindow, times100 } from './filters';
 
 describe('money', () => {
   it.each([
@@ -115,5 +115,11 @@ describe('taipeiTime', () => {
   it('gives empty text for bad input', () => {
     expect(taipeiTime('')).toBe('');
     expect(taipeiTime('not a time')).toBe('');
+  });
+});
+
+describe('taipeiWindow', () => {
+  it('shows both ends in Taipei time to the minute', () => {
+    expect(taipeiWindow('2026-11-23T16:00:00Z', '2026-11-30T16:00:00Z')).toBe('2026-11-24 00:00 – 2026-12-01 00:00');
   });
 });

@@ -146,3 +146,8 @@ export function taipeiTime(iso: string | null | undefined): string {
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? '';
   return `${get('year')}-${get('month')}-${get('day')} ${get('hour')}:${get('minute')}:${get('second')}`;
 }
+
+/** A window from one time to another in Asia/Taipei, to the minute (an offering's opening hours). */
+export function taipeiWindow(from: string, to: string): string {
+  return `${taipeiTime(from).slice(0, 16)} – ${taipeiTime(to).slice(0, 16)}`;
+}

@@ -21,7 +21,7 @@ export function ledgerKey(account: string): string | undefined {
 
 type TimelineLine = NonNullable<TimelineEvent['lines']>[number];
 
-const LINE_STATUSES = ['pending', 'approved', 'rejected', 'completed', 'unsettled'] as const;
+const LINE_STATUSES = ['pending', 'approved', 'rejected', 'completed', 'unsettled', 'allotted'] as const;
 const isLineStatus = (s: string): s is (typeof LINE_STATUSES)[number] => (LINE_STATUSES as readonly string[]).includes(s);
 
 /** A line's amount in its asset: money in a currency, shares of a security, or plain points without an asset. */

@@ -4,8 +4,9 @@ import { OrderNo } from '@/components/OrderNo';
 import { api, type DataOf } from '@/lib/api/client';
 import { channelName } from '@/domain/wallet/channels';
 import { money, taipeiTime } from '@/lib/filters';
-import { ReviewActions } from './ReviewActions';
-import { Field, ReviewPage } from './ReviewQueue';
+import { ReviewActions } from '@/components/review/ReviewActions';
+import { Field, ReviewPage } from '@/components/review/ReviewQueue';
+import { OpsNav } from './OpsNav';
 
 type OpsDeposit = DataOf<'/api/vue/ops/deposits', 'get'>['items'][number];
 
@@ -58,6 +59,7 @@ export default function DepositReviewPage() {
   const { t } = useTranslation();
   return (
     <ReviewPage
+      nav={<OpsNav />}
       title={t('ops.depositsTitle')}
       testId="ops-deposits-page"
       statuses={['pending', 'approved', 'rejected'] as const}

@@ -3,8 +3,9 @@ import { AuthedImage } from '@/components/AuthedImage';
 import { api, type DataOf } from '@/lib/api/client';
 import { taipeiTime } from '@/lib/filters';
 import { useWalletT } from '@/domain/wallet/texts';
-import { ReviewActions } from './ReviewActions';
-import { Field, ReviewPage } from './ReviewQueue';
+import { ReviewActions } from '@/components/review/ReviewActions';
+import { Field, ReviewPage } from '@/components/review/ReviewQueue';
+import { OpsNav } from './OpsNav';
 
 type Submission = DataOf<'/api/vue/ops/realname', 'get'>['items'][number];
 
@@ -57,6 +58,7 @@ export default function RealNameReviewPage() {
   const w = useWalletT();
   return (
     <ReviewPage
+      nav={<OpsNav />}
       title={w('ops.realNameTitle')}
       testId="ops-realname-page"
       statuses={['pending', 'verified', 'rejected'] as const}

@@ -2,8 +2,9 @@ import { useTranslation } from 'react-i18next';
 import { api, type DataOf } from '@/lib/api/client';
 import { money, taipeiTime } from '@/lib/filters';
 import { useWalletT } from '@/domain/wallet/texts';
-import { ReviewActions } from './ReviewActions';
-import { Field, ReviewPage } from './ReviewQueue';
+import { ReviewActions } from '@/components/review/ReviewActions';
+import { Field, ReviewPage } from '@/components/review/ReviewQueue';
+import { OpsNav } from './OpsNav';
 
 type Withdrawal = DataOf<'/api/vue/ops/withdrawals', 'get'>['items'][number];
 
@@ -58,6 +59,7 @@ export default function WithdrawalReviewPage() {
   const w = useWalletT();
   return (
     <ReviewPage
+      nav={<OpsNav />}
       title={w('ops.withdrawalsTitle')}
       testId="ops-withdrawals-page"
       statuses={['pending', 'approved', 'rejected'] as const}

@@ -1205,6 +1205,256 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Block trades (鉅額交易, agreement bidding), newest first: each block's price (given, or the
+         *     premium rate on the reference price of the market feed when it was listed), minimum lots,
+         *     daily cap per member, whether it needs a block password, its window and state, and the lots
+         *     applied (not rejected) and filled over all members.
+         */
+        get: operations["blocks"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/block/{id}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Applies for lots of a block at a bid not below its price; the bid's amount and its
+         *     commission are frozen until ops decide. Refusals: block_closed, block_password_wrong,
+         *     block_below_minimum, block_over_daily_cap (lots applied to the block today, not rejected,
+         *     count), block_bid_below_minimum, insufficient_balance; lots_invalid and price_invalid for
+         *     malformed fields.
+         */
+        post: operations["applyBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/block/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's block applications, newest first, with applied and filled lots. */
+        get: operations["myBlockApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Every block, newest first (as members see them). */
+        get: operations["opsBlocks"];
+        put?: never;
+        /**
+         * @description Role ops only. Lists a block of a security. Exactly one of price and premiumPercent: the
+         *     price is then fixed for the block's life, from the market feed's reference price when a
+         *     premium is given (rounded down to the 0.01 block tick), and must lie in the day's price
+         *     band (price_out_of_band). A block password, when given, is stored hashed.
+         */
+        post: operations["listBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/block/{id}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Stops applications to a block; its pending applications stay to be reviewed. */
+        post: operations["closeBlock"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/block/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Block applications by status (default pending, oldest first). */
+        get: operations["opsBlockApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/block/applications/{orderNo}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Role ops only. Fills a pending application at the block's price into a holding (a position
+         *     that trades like any other); the frozen amount is given back and the fill's amount and
+         *     commission paid from it. A second decision on it answers order_not_pending.
+         */
+        post: operations["approveBlockApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/block/applications/{orderNo}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Rejects a pending application; its frozen amount is given back. */
+        post: operations["rejectBlockApplication"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chipgrab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Chip grab offerings (搶籌), newest first, with the quota left, the cap per member, the window and the state. */
+        get: operations["chipGrabs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chipgrab/{id}/claim": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Takes lots of an offering, first come first served, and freezes their cost (price and
+         *     commission) until ops allot it. Refusals: quota_insufficient (fewer lots left than asked),
+         *     quota_member_cap, chipgrab_closed, insufficient_balance (the lots go back to the quota).
+         */
+        post: operations["claimChipGrab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chipgrab/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's claims, newest first, with their outcome. */
+        get: operations["myChipGrabClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chipgrab": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Every offering, newest first. */
+        get: operations["opsChipGrabs"];
+        put?: never;
+        /** @description Role ops only. Offers a quota of lots at a fixed price inside the day's band of the market feed. */
+        post: operations["offerChipGrab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chipgrab/{id}/allot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Role ops only. Closes the offering to claims and fills every paid claim at its price into a
+         *     holding; claims left half way are settled first. Running it again fills nothing twice.
+         */
+        post: operations["allotChipGrab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/subscription/issues": {
         parameters: {
             query?: never;
@@ -1518,7 +1768,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -1557,10 +1807,13 @@ export interface components {
          * @description deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
          *     the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
          *     fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
-         *     collateral (short proceeds and margin held by the broker, negative, or given back)
+         *     collateral (short proceeds and margin held by the broker, negative, or given back); block
+         *     (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
+         *     claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
+         *     lines of a new-share subscription (subscription_*)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -1740,7 +1993,7 @@ export interface components {
          *     who did not pay by the deduction day
          * @enum {string}
          */
-        FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled" | "waived";
+        FundRecordStatus: "pending" | "approved" | "rejected" | "completed" | "unsettled" | "waived" | "allotted";
         RealNameRequest: {
             /**
              * @description 2 to 50 letters (any script), spaces, '.', '·', '-', apostrophe; stored in Unicode NFC.
@@ -2232,7 +2485,7 @@ export interface components {
             leverage: components["schemas"]["Decimal"];
             dayTrade: boolean;
             /** @enum {string} */
-            placedBy: "member" | "forced_close" | "day_trade_close";
+            placedBy: "member" | "forced_close" | "day_trade_close" | "block" | "chipgrab";
             /** @description YYYY-MM-DD in Asia/Taipei; a day order expires when its session ends */
             tradingDay: string;
             status: components["schemas"]["TradeOrderStatus"];
@@ -2493,6 +2746,186 @@ export interface components {
             bodyEn: string;
             history: components["schemas"]["NewsAction"][];
         };
+        BlockListing: {
+            blockId: string;
+            symbol: string;
+            name: string;
+            /** @description the market feed's reference price when the block was listed */
+            referencePrice: components["schemas"]["Decimal"];
+            /** @description percent above (negative below) the reference price; 0.00 when the price was given */
+            premiumRate: components["schemas"]["Decimal"];
+            /** @description what each approved lot fills at; the minimum bid */
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            minLots: number;
+            /** Format: int64 */
+            dailyCapLots: number;
+            hasPassword: boolean;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            /** @enum {string} */
+            status: "upcoming" | "open" | "closed";
+            /** Format: int64 */
+            appliedLots: number;
+            /** Format: int64 */
+            filledLots: number;
+        };
+        BlockApplyRequest: {
+            /**
+             * Format: int64
+             * @description board lots of 1,000 shares, 1 to 100,000
+             */
+            lots: number;
+            /** @description the price bid, not below the block's price, two decimals at most */
+            bid: components["schemas"]["Decimal"];
+            /** @description the block password, for blocks that have one */
+            password?: string;
+        };
+        BlockApplicationResult: {
+            orderNo: string;
+            blockId: string;
+            status: components["schemas"]["ReviewStatus"];
+            position: components["schemas"]["Position"];
+        };
+        BlockApplication: {
+            orderNo: string;
+            /** @description ops lists only, the applicant's login account */
+            account?: string;
+            blockId: string;
+            symbol: string;
+            name: string;
+            price: components["schemas"]["Decimal"];
+            bid: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description lots applied for
+             */
+            lots: number;
+            /**
+             * Format: int64
+             * @description lots filled (all of them once approved, none otherwise)
+             */
+            filledLots: number;
+            /** @description what the application froze */
+            amount: components["schemas"]["Decimal"];
+            status: components["schemas"]["ReviewStatus"];
+            remark: string;
+            /** @description ops lists only, who decided */
+            reviewedBy?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        BlockApplicationPage: {
+            items: components["schemas"]["BlockApplication"][];
+            page: number;
+            hasMore: boolean;
+        };
+        BlockListRequest: {
+            symbol: string;
+            /** @description a fixed price; or give premiumPercent */
+            price?: components["schemas"]["Decimal"];
+            /** @description percent on the reference price, -10 to 10, two decimals at most (e.g. -2.5) */
+            premiumPercent?: string;
+            /** Format: int64 */
+            minLots: number;
+            /** Format: int64 */
+            dailyCapLots: number;
+            password?: string;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+        };
+        BlockListResult: {
+            blockId: string;
+            position: components["schemas"]["Position"];
+        };
+        ChipGrabOffering: {
+            offeringId: string;
+            symbol: string;
+            name: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            quotaLots: number;
+            /** Format: int64 */
+            remainingLots: number;
+            /** Format: int64 */
+            maxLotsPerMember: number;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            /** @enum {string} */
+            status: "upcoming" | "open" | "closed" | "allotted";
+        };
+        ChipGrabClaimRequest: {
+            /**
+             * Format: int64
+             * @description board lots of 1,000 shares
+             */
+            lots: number;
+        };
+        ChipGrabClaimResult: {
+            orderNo: string;
+            offeringId: string;
+            status: components["schemas"]["ChipGrabClaimStatus"];
+            /** Format: int64 */
+            lots: number;
+            position: components["schemas"]["Position"];
+        };
+        /**
+         * @description claimed (lots taken, the freeze not yet recorded), frozen (paid for, waiting for the allotment), released (could not be paid, the lots went back to the quota), allotted (filled into a holding)
+         * @enum {string}
+         */
+        ChipGrabClaimStatus: "claimed" | "frozen" | "released" | "allotted";
+        ChipGrabClaim: {
+            orderNo: string;
+            offeringId: string;
+            symbol: string;
+            name: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            lots: number;
+            /** @description what the claim froze (0.00 until frozen) */
+            amount: components["schemas"]["Decimal"];
+            status: components["schemas"]["ChipGrabClaimStatus"];
+            /** @description a released claim's message key (insufficient_balance, ...) */
+            reason: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        ChipGrabClaimPage: {
+            items: components["schemas"]["ChipGrabClaim"][];
+            page: number;
+            hasMore: boolean;
+        };
+        ChipGrabOfferRequest: {
+            symbol: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            quotaLots: number;
+            /** Format: int64 */
+            maxLotsPerMember: number;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+        };
+        ChipGrabAllotResult: {
+            offeringId: string;
+            /**
+             * Format: int64
+             * @description the lots of every paid claim, allotted by now (0 when offering)
+             */
+            lots: number;
+            position: components["schemas"]["Position"];
+        };
     };
     responses: {
         /** @description written (or no change) */
@@ -2517,6 +2950,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description a chip grab offering's id */
+        ChipGrabId: string;
+        /** @description a block's id */
+        BlockId: string;
         IssueId: string;
         /** @description A UUID the client makes per user action. */
         IdempotencyKey: string;
@@ -4758,6 +5195,514 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    blocks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description blocks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockListing"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    applyBlock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a block's id */
+                id: components["parameters"]["BlockId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description applied, pending review (msg block_applied) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockApplicationResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    myBlockApplications: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockApplicationPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    opsBlocks: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description blocks */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockListing"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    listBlock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BlockListRequest"];
+            };
+        };
+        responses: {
+            /** @description listed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockListResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    closeBlock: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a block's id */
+                id: components["parameters"]["BlockId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description closed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    opsBlockApplications: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["ReviewStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockApplicationPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    approveBlockApplication: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description approved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockApplicationResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    rejectBlockApplication: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+            };
+        };
+        responses: {
+            /** @description rejected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["BlockApplicationResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    chipGrabs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description offerings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabOffering"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    claimChipGrab: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a chip grab offering's id */
+                id: components["parameters"]["ChipGrabId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChipGrabClaimRequest"];
+            };
+        };
+        responses: {
+            /** @description lots taken and paid for (msg chipgrab_claimed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabClaimResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    myChipGrabClaims: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description claims */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabClaimPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    opsChipGrabs: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description offerings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabOffering"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    offerChipGrab: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChipGrabOfferRequest"];
+            };
+        };
+        responses: {
+            /** @description offered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabAllotResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    allotChipGrab: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a chip grab offering's id */
+                id: components["parameters"]["ChipGrabId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description allotted */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabAllotResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
         };
     };
     subscriptionIssues: {

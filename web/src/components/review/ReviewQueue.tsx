@@ -4,7 +4,6 @@ import { Fragment, useState, type ReactNode } from 'react';
 import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
-import { OpsNav } from './OpsNav';
 
 /** A labelled row of a review card. */
 export function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
@@ -18,6 +17,8 @@ export function Field({ label, children, testId }: { label: string; children: Re
 
 type ReviewPageProps<S extends string, T> = {
   title: string;
+  /** The links between the review screens, above the tabs. */
+  nav: ReactNode;
   testId: string;
   /** The status tabs, the first one open at start. */
   statuses: readonly [S, ...S[]];
@@ -68,7 +69,7 @@ export function ReviewPage<S extends string, T>(p: ReviewPageProps<S, T>) {
   const [status, setStatus] = useState<S>(p.statuses[0]);
   return (
     <Page title={p.title} testId={p.testId}>
-      <OpsNav />
+      {p.nav}
       <Tabs activeKey={status} onChange={(k) => setStatus(k as S)} className="record-tabs">
         {p.statuses.map((s) => (
           <Tabs.Tab key={s} title={<span data-testid={`${p.tabTestId}-${s}`}>{p.statusLabel(s)}</span>} />

@@ -1,0 +1,147 @@
+// Package chipgrab is chip grabbing's HTTP side: members list offerings, claim lots and see their
+// claims; ops offer a quota and allot it.
+package chipgrab
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lotbook/lotbook/api/httpx"
+	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
+	cg "github.com/lotbook/lotbook/commands/chipgrab"
+	"github.com/lotbook/lotbook/commands/trading/engine"
+	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/chipgrab"
+)
+
+// Commands are the write side's operations this module sends (*chipgrab.Commands of commands/chipgrab).
+type Commands interface {
+	Offer(ctx context.Context, meta commands.Meta, in cg.OfferInput, q cg.Quote) (cg.Result, error)
+	Claim(ctx context.Context, meta commands.Meta, memberID, offeringID string, lots int64) (cg.Result, error)
+	Allot(ctx context.Context, meta commands.Meta, offeringID string) (cg.Result, error)
+}
+
+// Module serves the chip grab routes.
+type Module struct {
+	cmd    Commands
+	read   *projections.ReadDB
+	market func() engine.Market // the day's band of the offering's price
+	now    func() time.Time
+}
+
+// New is the chip grab module over its commands, the read models, the market the trading engine
+// reads and the server's clock.
+func New(cmd Commands, read *projections.ReadDB, market func() engine.Market, now func() time.Time) *Module {
+	return &Module{cmd: cmd, read: read, market: market, now: now}
+}
+
+// Routes are the chip grab operations of openapi.yaml.
+func (m *Module) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Op(httpx.Member, "GET", "/api/vue/chipgrab", httpx.IdemNone, m.offerings),
+		httpx.Op(httpx.Member, "POST", "/api/vue/chipgrab/{id}/claim", httpx.IdemRequired, m.claim),
+		httpx.Op(httpx.Member, "GET", "/api/vue/chipgrab/claims", httpx.IdemNone, m.myClaims),
+		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/chipgrab", httpx.IdemNone, m.offerings),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/chipgrab", httpx.IdemRequired, m.offer),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/chipgrab/{id}/allot", httpx.IdemRequired, m.allot),
+	}
+}
+
+func offeringOut(o chipgrab.Offering, now time.Time) wire.ChipGrabOffering {
+	status := wire.ChipGrabOfferingStatusOpen
+	switch {
+	case o.Allotting:
+		status = wire.ChipGrabOfferingStatusAllotted
+	case !now.Before(o.ClosesAt):
+		status = wire.ChipGrabOfferingStatusClosed
+	case now.Before(o.OpensAt):
+		status = wire.ChipGrabOfferingStatusUpcoming
+	}
+	return wire.ChipGrabOffering{OfferingId: o.OfferingID, Symbol: o.Symbol, Name: o.Name, Price: httpx.Money(o.Price), QuotaLots: o.QuotaLots,
+		RemainingLots: o.RemainingLots, MaxLotsPerMember: o.MaxLotsPerMember, OpensAt: o.OpensAt, ClosesAt: o.ClosesAt, Status: status}
+}
+
+func (m *Module) offerings(c *httpx.Call) (httpx.Reply, error) {
+	os, err := chipgrab.Offerings(c.Ctx(), m.read.Reader)
+	if err != nil {
+		return httpx.Reply{}, fmt.Errorf("chip grab offerings: %w", err)
+	}
+	now := m.now()
+	out := make([]wire.ChipGrabOffering, 0, len(os))
+	for _, o := range os {
+		out = append(out, offeringOut(o, now))
+	}
+	return httpx.OK(out)
+}
+
+func (m *Module) claim(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.ChipGrabClaimRequest
+	if err := c.Decode("ChipGrabClaimRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	res, err := m.cmd.Claim(c.Ctx(), c.Meta(), c.Sess.MemberID, c.Var("id"), req.Lots)
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.Reply{Key: wire.MessageKeyChipgrabClaimed, Data: wire.ChipGrabClaimResult{OrderNo: res.OrderNo, OfferingId: res.OfferingID,
+		Status: wire.ChipGrabClaimStatus(res.Status), Lots: res.Lots, Position: res.Position}}, nil
+}
+
+func (m *Module) myClaims(c *httpx.Call) (httpx.Reply, error) {
+	page, size, err := httpx.Paging(c.R.URL.Query())
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	cs, more, err := chipgrab.MemberClaims(c.Ctx(), m.read.Reader, c.Sess.MemberID, page, size)
+	if err != nil {
+		return httpx.Reply{}, fmt.Errorf("chip grab claims of %s: %w", c.Sess.MemberID, err)
+	}
+	items := make([]wire.ChipGrabClaim, 0, len(cs))
+	for _, x := range cs {
+		items = append(items, wire.ChipGrabClaim{OrderNo: x.OrderNo, OfferingId: x.OfferingID, Symbol: x.Symbol, Name: x.Name,
+			Price: httpx.Money(x.Price), Lots: x.Lots, Amount: httpx.Money(x.Amount), Status: wire.ChipGrabClaimStatus(x.Status),
+			Reason: x.Reason, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt})
+	}
+	return httpx.OK(wire.ChipGrabClaimPage{Items: items, Page: page, HasMore: more})
+}
+
+func (m *Module) offer(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.ChipGrabOfferRequest
+	if err := c.Decode("ChipGrabOfferRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	res, err := m.cmd.Offer(c.Ctx(), c.Meta(), cg.OfferInput{Symbol: req.Symbol, Price: req.Price, QuotaLots: req.QuotaLots,
+		MaxLotsPerMember: req.MaxLotsPerMember, OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}, QuoteOf(m.market(), req.Symbol, m.now()))
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(wire.ChipGrabAllotResult{OfferingId: res.OfferingID, Position: res.Position})
+}
+
+func (m *Module) allot(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.Empty
+	if err := c.Decode("Empty", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	res, err := m.cmd.Allot(c.Ctx(), c.Meta(), c.Var("id"))
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(wire.ChipGrabAllotResult{OfferingId: res.OfferingID, Lots: res.Lots, Position: res.Position})
+}
+
+// QuoteOf is what the market feed says of symbol at now, as an offering needs it (its reference
+// price and band); an unknown symbol gives an empty quote, refused with symbol_not_found.
+func QuoteOf(mk engine.Market, symbol string, now time.Time) cg.Quote {
+	view := engine.View(mk, symbol, now)
+	if view.Symbol == "" {
+		return cg.Quote{}
+	}
+	q, err := mk.Quote(view.Symbol)
+	if err != nil {
+		return cg.Quote{}
+	}
+	return cg.Quote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, Reference: q.PrevClose, LimitUp: q.LimitUp, LimitDown: q.LimitDown}
+}

@@ -1,0 +1,4 @@
+// Issue 11's block trade in English.
+import { blockJourney } from './block.mjs';
+
+blockJourney('en');

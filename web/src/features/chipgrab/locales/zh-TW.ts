@@ -1,0 +1,38 @@
+const chipgrab = {
+  title: '搶籌',
+  records: '搶籌紀錄',
+  empty: '目前沒有搶籌商品',
+  recordsEmpty: '尚無搶籌紀錄',
+  price: '價格',
+  quota: '剩餘額度',
+  quotaOf: '{{left}} / {{total}} 張',
+  perMember: '每人上限',
+  lotsUnit: '{{n}} 張',
+  window: '搶籌期間',
+  status: { upcoming: '未開始', open: '搶籌中', closed: '已結束', allotted: '已配售' },
+  claimStatus: { claimed: '處理中', frozen: '待配售', released: '未成功', allotted: '已配售' },
+  lots: '搶購張數',
+  claim: '立即搶籌',
+  cost: '預計凍結 {{amount}}（含手續費）',
+  amount: '凍結金額',
+  reason: '原因',
+  time: '時間',
+  orderNo: '單號',
+  ops: {
+    title: '搶籌管理',
+    offerTitle: '發布搶籌',
+    symbol: '股票代號',
+    price: '價格',
+    quota: '總額度（張）',
+    perMember: '每人上限（張）',
+    days: '開放天數',
+    offer: '發布',
+    offered: '已發布',
+    allot: '配售',
+    allotConfirm: '結束搶籌並配售所有已凍結的申購？',
+    allotted: '已配售 {{lots}} 張',
+  },
+};
+
+export type ChipGrabMessages = typeof chipgrab;
+export default chipgrab;
