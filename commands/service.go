@@ -119,6 +119,9 @@ type Service struct {
 // writes from other processes to the same streams.
 func (s *Service) Conflicts() int64 { return s.conflicts.Load() }
 
+// Now is the service's clock (Options.Clock): what commands decide with.
+func (s *Service) Now() time.Time { return s.clock() }
+
 // New returns a Service over store.
 func New(store events.Store, opts Options) *Service {
 	s := &Service{

@@ -6,6 +6,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/google/uuid"
 	"github.com/lotbook/lotbook/commands"
@@ -51,10 +52,51 @@ func alreadyDone(err error, keys ...string) bool {
 	return false
 }
 
+// Env is what a capability's demo step seeds with: the command kernel (a capability builds its own
+// commands over it) and the time the demo is dated from.
+type Env struct {
+	Kernel *commands.Service
+	Now    time.Time
+}
+
+// Meta is the metadata of a demo command: a deterministic idempotency key from step, so that a
+// second start writes nothing again.
+func Meta(step string) commands.Meta { return meta(step) }
+
+// AlreadyDone tells the refusals that mean an earlier seed (or a person) already did the step.
+func AlreadyDone(err error, keys ...string) bool { return alreadyDone(err, keys...) }
+
+type step struct {
+	name string
+	run  func(ctx context.Context, env Env) error
+}
+
+var steps []step
+
+// Register adds a capability's demo step, run after the platform's demo data (members, staff,
+// channels, site config) in the order registered. A capability registers it from the init of its
+// own file in this package (seed_<capability>.go).
+func Register(name string, run func(ctx context.Context, env Env) error) {
+	steps = append(steps, step{name, run})
+}
+
 // Demo seeds the root invite code, the demo member with a fund password, the ops and auditor
-// users, the always-open `bank` deposit and withdrawal channels and the site config. It is safe to call on every
-// start.
+// users, the always-open `bank` deposit and withdrawal channels and the site config, then every
+// capability's registered step. It is safe to call on every start.
 func Demo(ctx context.Context, svc *commands.Service) error {
+	if err := platform(ctx, svc); err != nil {
+		return err
+	}
+	env := Env{Kernel: svc, Now: svc.Now()}
+	for _, s := range steps {
+		if err := s.run(ctx, env); err != nil {
+			return fmt.Errorf("seed: %s: %w", s.name, err)
+		}
+	}
+	return nil
+}
+
+func platform(ctx context.Context, svc *commands.Service) error {
 	if _, err := svc.IssueRootInviteCode(ctx, meta("invite"), InviteCode); err != nil {
 		return fmt.Errorf("seed: invite code: %w", err)
 	}

@@ -2,9 +2,11 @@ package seed_test
 
 import (
 	"context"
+	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/uuid"
 
@@ -86,5 +88,38 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		ChannelID: seed.ChannelID, Amount: "1000", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword,
 	}); err != nil {
 		t.Fatalf("deposit on the demo channel: %v", err)
+	}
+}
+
+func TestCapabilityStepsRunAfterThePlatformInOrder(t *testing.T) {
+	ctx := context.Background()
+	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	day := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
+	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost, Clock: func() time.Time { return day }})
+	var ran []string
+	saved := seed.Steps()
+	t.Cleanup(func() { seed.SetSteps(saved) })
+	seed.Register("first", func(ctx context.Context, env seed.Env) error {
+		// The platform's demo is there: the member can log in.
+		if _, err := env.Kernel.Login(ctx, commands.Meta{CommandID: uuid.NewString()}, commands.Login{Account: seed.MemberAccount, Password: seed.MemberPassword}); err != nil {
+			return err
+		}
+		if !env.Now.Equal(day) {
+			t.Errorf("env.Now = %v, want the service's clock %v", env.Now, day)
+		}
+		ran = append(ran, "first")
+		return nil
+	})
+	seed.Register("second", func(context.Context, seed.Env) error { ran = append(ran, "second"); return errors.New("no room") })
+	err = seed.Demo(ctx, svc)
+	if err == nil || !strings.Contains(err.Error(), "second: no room") {
+		t.Fatalf("Demo = %v, want the failing step named", err)
+	}
+	if strings.Join(ran, ",") != "first,second" {
+		t.Fatalf("steps ran %v", ran)
 	}
 }

@@ -7,6 +7,7 @@ import { marketRoutes } from '@/features/market/routes';
 import { opsRoutes } from '@/features/ops/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
+import { registerEntries } from '@/lib/entries';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
 import { antdReady } from './antdReady';
 import { RequireRole, RequireSession } from './guards';
@@ -24,6 +25,9 @@ export const featureRoutes: FeatureRoute[] = [
   ...opsRoutes,
   ...auditRoutes,
 ];
+
+// Home's shortcuts and mine's menu list what the features declare on their routes.
+registerEntries(featureRoutes);
 
 const keepAlive: RouteHandle = { keepAlive: true };
 

@@ -1,4 +1,5 @@
 import type { ComponentType } from 'react';
+import type { Entry } from './entries';
 
 /**
  * Where a screen sits: who may open it and in which frame. public: anyone; tabs: a logged-in
@@ -18,4 +19,6 @@ export interface FeatureRoute {
   keepAlive?: boolean;
   /** the screen uses no kit component, so it does not wait for the kit's locale (the first route) */
   noKit?: boolean;
+  /** ways into this screen from home's shortcuts or mine's menu (lib/entries.ts) */
+  entries?: readonly Entry[];
 }

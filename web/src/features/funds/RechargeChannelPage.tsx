@@ -1,17 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, ImageUploader, type ImageUploadItem } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
+import { PhotoField } from '@/components/PhotoField';
 import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
 import { api, ApiError, type BodyOf } from '@/lib/api/client';
 import { queryKeys } from '@/lib/query';
 import { toast, toastMessage } from '@/lib/toast';
-import { checkImageFile, type FieldError } from '@/lib/validation';
+import { type FieldError } from '@/lib/validation';
 import { fundKeys, useChannels } from './api';
 import { ChannelRules } from './ChannelRules';
 import { type DepositValues, validateDeposit } from './validation';
@@ -27,7 +28,8 @@ export default function RechargeChannelPage() {
   const ch = channels.data?.find((c) => c.id === id) ?? (id ? undefined : channels.data?.[0]);
 
   const [v, setV] = useState<DepositValues>({ amount: '', proofFileId: '', channelPassword: '' });
-  const [files, setFiles] = useState<ImageUploadItem[]>([]);
+  // Bumped to clear the proof uploader when the server refuses the proof.
+  const [proofField, setProofField] = useState(0);
   const [err, setErr] = useState<FieldError<keyof DepositValues | 'window'> | null>(null);
   const set = (k: keyof DepositValues) => (val: string) => {
     setV((p) => ({ ...p, [k]: val }));
@@ -46,7 +48,7 @@ export default function RechargeChannelPage() {
       onError: (e) => {
         // The proof backs another deposit already: the member needs this transfer's receipt.
         if (e instanceof ApiError && e.msg === 'deposit_proof_used') {
-          setFiles([]);
+          setProofField((n) => n + 1);
           setV((p) => ({ ...p, proofFileId: '' }));
           setErr({ field: 'proofFileId', key: e.msg });
         }
@@ -84,35 +86,14 @@ export default function RechargeChannelPage() {
             maxLength={18}
             invalid={err?.field === 'amount'}
           />
-          <div className={err?.field === 'proofFileId' ? 'field invalid' : 'field'}>
-            <div className="field-label">{t('funds.proof')}</div>
-            <ImageUploader
-              data-testid="deposit-proof"
-              className="proof-uploader"
-              value={files}
-              maxCount={1}
-              accept="image/jpeg,image/png,image/webp"
-              beforeUpload={(file) => {
-                const bad = checkImageFile(file);
-                if (bad) {
-                  toastMessage(bad);
-                  return null;
-                }
-                return file;
-              }}
-              upload={async (file) => {
-                const { id: fileId } = await api.upload(file);
-                set('proofFileId')(fileId);
-                return { url: URL.createObjectURL(file), extra: { id: fileId } };
-              }}
-              onChange={(items) => {
-                setFiles(items);
-                const done = items[0]?.extra as { id?: string } | undefined;
-                set('proofFileId')(done?.id ?? '');
-              }}
-            />
-            <div className="proof-hint">{t('funds.proofHint')}</div>
-          </div>
+          <PhotoField
+            key={proofField}
+            label={t('funds.proof')}
+            hint={t('funds.proofHint')}
+            testId="deposit-proof"
+            invalid={err?.field === 'proofFileId'}
+            onChange={set('proofFileId')}
+          />
           <TextField
             label={t('funds.channelPassword')}
             testId="deposit-channel-password"

@@ -1,9 +1,20 @@
 import type { FeatureRoute } from '@/lib/routes';
 
 export const fundsRoutes: FeatureRoute[] = [
-  { path: 'user/recharge', zone: 'session', load: () => import('./RechargePage') },
+  {
+    path: 'user/recharge',
+    zone: 'session',
+    load: () => import('./RechargePage'),
+    entries: [{ place: 'home', key: 'deposit', label: { tw: '儲值', en: 'Deposit' }, icon: 'pay' }],
+  },
   { path: 'user/rechargeChannel', zone: 'session', load: () => import('./RechargeChannelPage') },
-  { path: 'user/FundingDetails', zone: 'session', keepAlive: true, load: () => import('./FundingDetailsPage') },
+  {
+    path: 'user/FundingDetails',
+    zone: 'session',
+    keepAlive: true,
+    load: () => import('./FundingDetailsPage'),
+    entries: [{ place: 'home', key: 'fundRecords', label: { tw: '資金紀錄', en: 'Fund records' }, icon: 'bill' }],
+  },
   { path: 'user/withdraw', zone: 'session', load: () => import('./WithdrawPage') },
   { path: 'user/exchange', zone: 'session', load: () => import('./ExchangePage') },
 ];

@@ -1,39 +1,19 @@
-import { BillOutline, FileOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
-import type { ComponentType } from 'react';
+import { SearchOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { LiveNotice } from '@/components/market/LiveNotice';
 import { BrandLogo } from '@/components/BrandLogo';
+import { EntryIcon } from '@/components/EntryIcon';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { IndexCards } from '@/components/market/IndexCards';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { useAppConfig } from '@/lib/config';
+import { useEntries } from '@/lib/entries';
 import { money } from '@/lib/filters';
 import { useHot, useIndices } from '@/domain/market/api';
 import { useLiveQuotes } from '@/domain/market/live';
 import { useSession } from '@/lib/session';
-import { useRole, useUserInfo } from '@/lib/user';
-
-interface Shortcut {
-  key: 'market' | 'etf' | 'favorites' | 'deposit' | 'fundRecords' | 'opsDeposits' | 'auditTimeline';
-  to: string;
-  icon: ComponentType<{ className?: string }>;
-}
-
-/** Home shortcuts whose features exist; the others of the spec arrive with their issues. */
-function shortcutsFor(role: string): Shortcut[] {
-  const list: Shortcut[] = [
-    { key: 'market', to: '/market/market', icon: HistogramOutline },
-    { key: 'etf', to: '/home/etf', icon: PieOutline },
-    { key: 'deposit', to: '/user/recharge', icon: PayCircleOutline },
-    { key: 'fundRecords', to: '/user/FundingDetails', icon: BillOutline },
-  ];
-  // Favourites are the members' own.
-  if (role === 'member') list.splice(2, 0, { key: 'favorites', to: '/market/favo', icon: StarOutline });
-  if (role === 'ops') list.push({ key: 'opsDeposits', to: '/ops/deposits', icon: FileOutline });
-  if (role === 'auditor') list.push({ key: 'auditTimeline', to: '/audit/timeline', icon: SearchOutline });
-  return list;
-}
+import { useUserInfo } from '@/lib/user';
 
 /** How many hot stocks home shows (the full list is /market/stockHot/stockList). */
 const HOT_ON_HOME = 10;
@@ -42,7 +22,7 @@ export default function HomePage() {
   const { t } = useTranslation();
   const session = useSession();
   const info = useUserInfo();
-  const role = useRole();
+  const shortcuts = useEntries('home');
   const config = useAppConfig();
   const total = info.data?.assets.total;
   const indices = useIndices();
@@ -74,12 +54,12 @@ export default function HomePage() {
         <div className="card">
           <div className="section-title">{t('home.shortcuts')}</div>
           <div className="shortcuts">
-            {shortcutsFor(role).map((s) => (
+            {shortcuts.map((s) => (
               <AppLink key={s.key} to={s.to} className="shortcut" data-testid={`shortcut-${s.key}`}>
                 <span className="shortcut-icon">
-                  <s.icon />
+                  <EntryIcon name={s.icon} />
                 </span>
-                <span>{t(`home.${s.key}`)}</span>
+                <span>{s.text}</span>
               </AppLink>
             ))}
           </div>

@@ -1,11 +1,30 @@
 import type { FeatureRoute } from '@/lib/routes';
 
 export const marketRoutes: FeatureRoute[] = [
-  { path: 'market/market', zone: 'tabs', keepAlive: true, load: () => import('./MarketPage') },
+  {
+    path: 'market/market',
+    zone: 'tabs',
+    keepAlive: true,
+    load: () => import('./MarketPage'),
+    entries: [{ place: 'home', key: 'market', label: { tw: '行情', en: 'Market' }, icon: 'market' }],
+  },
   { path: 'market/stockHot/stockList', zone: 'session', load: () => import('./HotListPage') },
   { path: 'market/marketDetail', zone: 'session', load: () => import('./DetailPage') },
-  { path: 'market/favo', zone: 'session', keepAlive: true, load: () => import('./FavoritesPage') },
   { path: 'home/search', zone: 'session', load: () => import('./SearchPage') },
   { path: 'home/searchIndex', zone: 'session', load: () => import('./SearchPage') },
-  { path: 'home/etf', zone: 'session', keepAlive: true, load: () => import('./EtfPage') },
+  {
+    path: 'home/etf',
+    zone: 'session',
+    keepAlive: true,
+    load: () => import('./EtfPage'),
+    entries: [{ place: 'home', key: 'etf', label: { tw: 'ETF', en: 'ETFs' }, icon: 'chart' }],
+  },
+  {
+    path: 'market/favo',
+    zone: 'session',
+    keepAlive: true,
+    load: () => import('./FavoritesPage'),
+    // Favourites are the members' own.
+    entries: [{ place: 'home', key: 'favorites', label: { tw: '自選股', en: 'Favourites' }, roles: ['member'], icon: 'star' }],
+  },
 ];

@@ -8,8 +8,7 @@ import { formatPrice } from '@/domain/market/format';
 import { useDayTrading, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
-import { Kv } from './Kv';
-import { sizeOf } from './ticket';
+import { Kv, QtyKv, SecurityName } from './Kv';
 import './trade.css';
 
 type Tab = 'transactions' | 'details' | 'applied';
@@ -17,16 +16,13 @@ const TABS: Tab[] = ['transactions', 'details', 'applied'];
 
 function OrderRow({ o }: { o: TradeOrder }) {
   const t = useTradeT();
-  const size = sizeOf(o.filled || o.shares);
   return (
     <div className="card pos-card" data-testid="day-order" data-order-no={o.orderNo} data-status={o.status}>
       <div className="pos-head">
-        <span>
-          <span data-testid="quote-name">{o.name}</span> <span className="muted num">{o.symbol}</span>
-        </span>
+        <SecurityName name={o.name} symbol={o.symbol} />
         <span className={o.side === 'buy' ? 'up' : 'down'}>{t(o.side)}</span>
       </div>
-      <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+      <QtyKv shares={o.filled || o.shares} />
       <Kv label={t('price')} value={formatPrice(o.avgPrice)} />
       <Kv label={t('pos.orderNo')} value={o.orderNo} />
       <Kv label={t('pos.type')} value={t(`status.${o.status}`)} />
@@ -36,18 +32,15 @@ function OrderRow({ o }: { o: TradeOrder }) {
 
 function PositionRow({ p }: { p: TradePosition }) {
   const t = useTradeT();
-  const size = sizeOf(p.shares);
   const open = p.status === 'holding' || p.status === 'closing' || p.status === 'pending';
   const pl = open ? p.unrealisedProfit : p.profit;
   return (
     <div className="card pos-card" data-testid="day-position" data-id={p.id} data-status={p.status}>
       <div className="pos-head">
-        <span>
-          <span data-testid="quote-name">{p.name}</span> <span className="muted num">{p.symbol}</span>
-        </span>
+        <SecurityName name={p.name} symbol={p.symbol} />
         <span className="muted">{t(`status.${p.status}`)}</span>
       </div>
-      <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+      <QtyKv shares={p.shares} />
       <Kv label={t('pos.entry')} value={formatPrice(p.entryPrice)} />
       <Kv label={open ? t('pos.now') : t('pos.exit')} value={formatPrice(open ? p.price : p.exitPrice)} />
       <Kv label={t('pos.profit')} value={money(pl)} cls={trendClass(pl)} />

@@ -10,7 +10,7 @@ import { toast } from '@/lib/toast';
 import { tradeApi, useOrders, usePositions, useTradeChanged, type CloseRequest, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
-import { Kv } from './Kv';
+import { Kv, QtyKv, SecurityName } from './Kv';
 import { sizeOf } from './ticket';
 import './trade.css';
 
@@ -19,17 +19,14 @@ const TABS: Tab[] = ['holdings', 'orders', 'terminated'];
 
 function Holding({ p, onClose }: { p: TradePosition; onClose: (p: TradePosition) => void }) {
   const t = useTradeT();
-  const size = sizeOf(p.shares);
   return (
     <div className="card pos-card" data-testid="position" data-id={p.id} data-symbol={p.symbol} data-status={p.status}>
       <AppLink to={`/position/positionDetail?id=${encodeURIComponent(p.id)}`} className="pos-head" style={{ color: 'inherit' }}>
-        <span>
-          <span data-testid="quote-name">{p.name}</span> <span className="muted num">{p.symbol}</span>
-        </span>
+        <SecurityName name={p.name} symbol={p.symbol} />
         <span className={p.direction === 'long' ? 'up' : 'down'}>{t(p.direction)}</span>
       </AppLink>
       <div className="pos-grid">
-        <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+        <QtyKv shares={p.shares} />
         <Kv label={t('leverage')} value={`${p.leverage}×`} />
         <Kv label={t('pos.entry')} value={formatPrice(p.entryPrice)} />
         <Kv label={t('pos.now')} value={formatPrice(p.price)} testId="position-price" />
@@ -50,17 +47,14 @@ function Holding({ p, onClose }: { p: TradePosition; onClose: (p: TradePosition)
 
 function Terminated({ p }: { p: TradePosition }) {
   const t = useTradeT();
-  const size = sizeOf(p.shares);
   return (
     <AppLink to={`/position/positionDetail?id=${encodeURIComponent(p.id)}`} className="card pos-card" data-testid="closed-position" data-id={p.id} data-symbol={p.symbol} data-status={p.status}>
       <div className="pos-head">
-        <span>
-          <span data-testid="quote-name">{p.name}</span> <span className="muted num">{p.symbol}</span>
-        </span>
+        <SecurityName name={p.name} symbol={p.symbol} />
         <span className="muted">{t(`status.${p.status}`)}</span>
       </div>
       <div className="pos-grid">
-        <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+        <QtyKv shares={p.shares} />
         <Kv label={t(p.direction)} value={`${p.leverage}×`} />
         <Kv label={t('pos.entry')} value={formatPrice(p.entryPrice)} />
         <Kv label={t('pos.exit')} value={formatPrice(p.exitPrice)} />
@@ -74,18 +68,15 @@ function Terminated({ p }: { p: TradePosition }) {
 
 function Order({ o, onCancel }: { o: TradeOrder; onCancel: (o: TradeOrder) => void }) {
   const t = useTradeT();
-  const size = sizeOf(o.shares);
   const working = o.status === 'pending' || o.status === 'partial';
   return (
     <div className="card pos-card" data-testid="order" data-order-no={o.orderNo} data-status={o.status}>
       <div className="pos-head">
-        <span>
-          <span data-testid="quote-name">{o.name}</span> <span className="muted num">{o.symbol}</span>
-        </span>
+        <SecurityName name={o.name} symbol={o.symbol} />
         <span className={o.side === 'buy' ? 'up' : 'down'}>{t(o.side)}</span>
       </div>
       <div className="pos-grid">
-        <Kv label={t('pos.qty')} value={`${size.n} ${t(size.unit)}`} />
+        <QtyKv shares={o.shares} />
         <Kv label={t(o.type)} value={formatPrice(o.price)} />
         <Kv label={t('pos.orderNo')} value={o.orderNo} />
         <Kv label={t('status.filled')} value={String(o.filled)} />

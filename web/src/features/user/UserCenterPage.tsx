@@ -2,6 +2,7 @@ import { Button, List } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { money } from '@/lib/filters';
+import { useEntries } from '@/lib/entries';
 import { currentLang } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { trendClass } from '@/lib/trend';
@@ -25,6 +26,7 @@ export default function UserCenterPage() {
   const session = useSession();
   const info = useUserInfo();
   const role = useRole();
+  const entries = useEntries('mine');
   const logout = useLogout();
   const a = info.data?.assets;
   const status = info.data?.realNameStatus;
@@ -133,26 +135,11 @@ export default function UserCenterPage() {
           <List.Item onClick={go('/user/setting')} data-testid="menu-setting">
             {t('user.setting')}
           </List.Item>
-          {role === 'ops' ? (
-            <List.Item onClick={go('/ops/deposits')} data-testid="menu-ops-deposits">
-              {t('user.opsDeposits')}
+          {entries.map((e) => (
+            <List.Item key={e.key} onClick={go(e.to)} data-testid={`menu-${e.key}`}>
+              {e.text}
             </List.Item>
-          ) : null}
-          {role === 'ops' ? (
-            <List.Item onClick={go('/ops/realname')} data-testid="menu-ops-realname">
-              {w('mine.opsRealName')}
-            </List.Item>
-          ) : null}
-          {role === 'ops' ? (
-            <List.Item onClick={go('/ops/withdrawals')} data-testid="menu-ops-withdrawals">
-              {w('mine.opsWithdrawals')}
-            </List.Item>
-          ) : null}
-          {role === 'auditor' ? (
-            <List.Item onClick={go('/audit/timeline')} data-testid="menu-audit">
-              {t('user.auditTimeline')}
-            </List.Item>
-          ) : null}
+          ))}
           {info.data?.inviteCode ? (
             <List.Item extra={<span data-testid="user-invite-code">{info.data.inviteCode}</span>}>{t('user.inviteCode')}</List.Item>
           ) : null}

@@ -9,8 +9,6 @@ const walletEN: WalletMessages = {
     remittance: 'Currency exchange',
     creditScore: 'Credit score',
     creditScoreValue: '{{score}} pts',
-    opsRealName: 'Identity review',
-    opsWithdrawals: 'Withdrawal review',
   },
   realName: {
     title: 'Real-name verification',

@@ -10,8 +10,6 @@ const walletTW = {
     remittance: '匯款換匯',
     creditScore: '信用分',
     creditScoreValue: '{{score}} 分',
-    opsRealName: '實名審核',
-    opsWithdrawals: '提領審核',
   },
   realName: {
     title: '實名認證',

@@ -4,8 +4,11 @@ import { api } from '@/lib/api/client';
 import { toastMessage } from '@/lib/toast';
 import { checkImageFile } from '@/lib/validation';
 
-/** One photo uploaded to /api/vue/files at once, with its preview; reports the file id ('' when removed). */
-export function PhotoField(p: { label: string; testId: string; invalid: boolean; onChange: (fileId: string) => void }) {
+/**
+ * One photo uploaded to /api/vue/files at once, with its preview; reports the file id ('' when removed).
+ * A parent that must clear it (a proof the server refused) remounts it with a new key.
+ */
+export function PhotoField(p: { label: string; testId: string; invalid: boolean; hint?: string; onChange: (fileId: string) => void }) {
   const [files, setFiles] = useState<ImageUploadItem[]>([]);
   return (
     <div className={p.invalid ? 'field invalid photo-field' : 'field photo-field'}>
@@ -35,6 +38,7 @@ export function PhotoField(p: { label: string; testId: string; invalid: boolean;
           p.onChange(done?.id ?? '');
         }}
       />
+      {p.hint && <div className="proof-hint">{p.hint}</div>}
     </div>
   );
 }
