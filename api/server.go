@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/auction"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading/engine"
@@ -44,6 +45,7 @@ type server struct {
 	ws       *wsHub
 	trade    *engine.Engine
 	lottery  *subscription.Commands
+	auctions *auction.Commands
 
 	loginAccount, loginIP, registerIP *limiter
 	uploadMember                      *limiter

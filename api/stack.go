@@ -18,6 +18,8 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/auction"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading/engine"
@@ -82,11 +84,14 @@ type Stack struct {
 	trade    *engine.Engine
 	lottery  *subscription.Commands
 	ipo      *subscription.Calendar
-	handler  http.Handler
-	idem     *idemRecords
-	decodes  decodeGate
-	once     sync.Once
-	closeErr error
+	auctions *auction.Commands
+	// offerings run the auctions' and placements' results, settlements and deliveries.
+	offerings []*offering.Process
+	handler   http.Handler
+	idem      *idemRecords
+	decodes   decodeGate
+	once      sync.Once
+	closeErr  error
 }
 
 // OpenStack opens the event store and the read models and wires the command service and the
@@ -143,6 +148,10 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		UploadQuota:  cfg.UploadQuota,
 	})
 	lottery := subscription.New(cmd, subscription.SealerSeeds(sealer))
+	auctions := auction.New(cmd, offering.SealerSeeds(sealer, auction.SeedDomain))
+	newOffering := func(spec offering.Spec) *offering.Process {
+		return offering.New(offering.Config{Spec: spec, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg})
+	}
 	st := &Stack{
 		Store:    store,
 		Read:     read,
@@ -158,6 +167,8 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		lottery: lottery,
 		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
+		auctions:  auctions,
+		offerings: []*offering.Process{newOffering(auctions.Spec())},
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -195,6 +206,7 @@ func (st *Stack) newServer() *server {
 		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:        st.trade,
 		lottery:      st.lottery,
+		auctions:     st.auctions,
 	}
 }
 
@@ -226,6 +238,13 @@ func (st *Stack) Run(ctx context.Context) error {
 			st.cfg.Logger.Error("subscription calendar stopped", "err", err)
 		}
 	})
+	for _, o := range st.offerings {
+		wg.Go(func() {
+			if err := o.Run(ctx); err != nil {
+				st.cfg.Logger.Error("offering process stopped", "err", err)
+			}
+		})
+	}
 	if st.ownsMkt {
 		wg.Go(func() {
 			if err := st.Market.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
