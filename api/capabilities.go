@@ -1,6 +1,7 @@
 package api
 
 import (
+	auctionapi "github.com/lotbook/lotbook/api/auction"
 	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
@@ -20,6 +21,7 @@ func (s *server) capabilities() []httpx.Module {
 		identity.New(s.cmd, s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		subscriptionapi.New(s.lottery, s.read, s.mkt, s.store, s.now),
+		auctionapi.New(s.auctions, s.read, s.mkt, s.store, s.now),
 		s, // the handlers not yet in packages of their own
 	}
 }

@@ -14,7 +14,7 @@ import (
 
 // twID is the n-th valid Taiwan ID number of the tests (check digit computed).
 func twID(n int) string {
-	base := "B1" + strconv.Itoa(1000000+n)[1:] // B1 + 6 digits... padded below to 8 digits after the letter
+	base := "B1" + strconv.Itoa(1000000 + n)[1:] // B1 + 6 digits... padded below to 8 digits after the letter
 	for len(base) < 9 {
 		base += "0"
 	}
@@ -124,7 +124,9 @@ func TestSubscriptionLottery(t *testing.T) {
 		h.refused(400, "invalid_request", func() answer { return m0.post(apply, map[string]any{"lots": 1.5}) })
 		h.refused(400, "invalid_request", func() answer { return m0.post(apply, map[string]any{"lots": "1"}) })
 		h.refused(400, "invalid_request", func() answer { return m0.post(apply, map[string]any{"lots": 1, "price": "1"}) })
-		h.refused(404, "not_found", func() answer { return m0.post("/api/vue/subscription/issues/1295-20990101/apply", map[string]any{"lots": 1}) })
+		h.refused(404, "not_found", func() answer {
+			return m0.post("/api/vue/subscription/issues/1295-20990101/apply", map[string]any{"lots": 1})
+		})
 		h.refused(404, "not_found", func() answer { return m0.post("/api/vue/subscription/issues/..%2f/apply", map[string]any{"lots": 1}) })
 		h.refused(422, "subscription_not_started", func() answer {
 			return m0.post("/api/vue/subscription/issues/1295-20260309/apply", map[string]any{"lots": 1})

@@ -69,6 +69,36 @@ func (e AllotmentState) Valid() bool {
 	}
 }
 
+// Defines values for AuctionBidState.
+const (
+	BidBidding   AuctionBidState = "bidding"
+	BidDelivered AuctionBidState = "delivered"
+	BidForfeited AuctionBidState = "forfeited"
+	BidLost      AuctionBidState = "lost"
+	BidPaid      AuctionBidState = "paid"
+	BidWon       AuctionBidState = "won"
+)
+
+// Valid indicates whether the value is a known member of the AuctionBidState enum.
+func (e AuctionBidState) Valid() bool {
+	switch e {
+	case BidBidding:
+		return true
+	case BidDelivered:
+		return true
+	case BidForfeited:
+		return true
+	case BidLost:
+		return true
+	case BidPaid:
+		return true
+	case BidWon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CandleInterval.
 const (
 	N15m CandleInterval = "15m"
@@ -215,12 +245,22 @@ func (e FundRecordStatus) Valid() bool {
 
 // Defines values for FundRecordType.
 const (
+	AuctionBalance        FundRecordType = "auction_balance"
+	AuctionDelivery       FundRecordType = "auction_delivery"
+	AuctionDeposit        FundRecordType = "auction_deposit"
+	AuctionForfeit        FundRecordType = "auction_forfeit"
+	AuctionPayment        FundRecordType = "auction_payment"
+	AuctionRelease        FundRecordType = "auction_release"
 	Collateral            FundRecordType = "collateral"
 	Credit                FundRecordType = "credit"
 	Deposit               FundRecordType = "deposit"
 	Exchange              FundRecordType = "exchange"
 	Fee                   FundRecordType = "fee"
 	Financing             FundRecordType = "financing"
+	PlacementDelivery     FundRecordType = "placement_delivery"
+	PlacementFreeze       FundRecordType = "placement_freeze"
+	PlacementPayment      FundRecordType = "placement_payment"
+	PlacementRefund       FundRecordType = "placement_refund"
 	SubscriptionAllotment FundRecordType = "subscription_allotment"
 	SubscriptionFee       FundRecordType = "subscription_fee"
 	SubscriptionFreeze    FundRecordType = "subscription_freeze"
@@ -235,6 +275,18 @@ const (
 // Valid indicates whether the value is a known member of the FundRecordType enum.
 func (e FundRecordType) Valid() bool {
 	switch e {
+	case AuctionBalance:
+		return true
+	case AuctionDelivery:
+		return true
+	case AuctionDeposit:
+		return true
+	case AuctionForfeit:
+		return true
+	case AuctionPayment:
+		return true
+	case AuctionRelease:
+		return true
 	case Collateral:
 		return true
 	case Credit:
@@ -246,6 +298,14 @@ func (e FundRecordType) Valid() bool {
 	case Fee:
 		return true
 	case Financing:
+		return true
+	case PlacementDelivery:
+		return true
+	case PlacementFreeze:
+		return true
+	case PlacementPayment:
+		return true
+	case PlacementRefund:
 		return true
 	case SubscriptionAllotment:
 		return true
@@ -332,25 +392,25 @@ func (e MarketKind) Valid() bool {
 
 // Defines values for MarketSessionPhase.
 const (
-	AfterHoursFixed MarketSessionPhase = "after_hours_fixed"
-	Closed          MarketSessionPhase = "closed"
-	ClosingAuction  MarketSessionPhase = "closing_auction"
-	Continuous      MarketSessionPhase = "continuous"
-	PreOpen         MarketSessionPhase = "pre_open"
+	MarketSessionPhaseAfterHoursFixed MarketSessionPhase = "after_hours_fixed"
+	MarketSessionPhaseClosed          MarketSessionPhase = "closed"
+	MarketSessionPhaseClosingAuction  MarketSessionPhase = "closing_auction"
+	MarketSessionPhaseContinuous      MarketSessionPhase = "continuous"
+	MarketSessionPhasePreOpen         MarketSessionPhase = "pre_open"
 )
 
 // Valid indicates whether the value is a known member of the MarketSessionPhase enum.
 func (e MarketSessionPhase) Valid() bool {
 	switch e {
-	case AfterHoursFixed:
+	case MarketSessionPhaseAfterHoursFixed:
 		return true
-	case Closed:
+	case MarketSessionPhaseClosed:
 		return true
-	case ClosingAuction:
+	case MarketSessionPhaseClosingAuction:
 		return true
-	case Continuous:
+	case MarketSessionPhaseContinuous:
 		return true
-	case PreOpen:
+	case MarketSessionPhasePreOpen:
 		return true
 	default:
 		return false
@@ -370,6 +430,8 @@ const (
 	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
 	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
 	MessageKeyAmountRequired              MessageKey = "amount_required"
+	MessageKeyAuctionDepositRateInvalid   MessageKey = "auction_deposit_rate_invalid"
+	MessageKeyAuctionPriceBelowMinimum    MessageKey = "auction_price_below_minimum"
 	MessageKeyBankCodeInvalid             MessageKey = "bank_code_invalid"
 	MessageKeyCardExists                  MessageKey = "card_exists"
 	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
@@ -432,6 +494,12 @@ const (
 	MessageKeyNotTradingTime              MessageKey = "not_trading_time"
 	MessageKeyNotYetListingTime           MessageKey = "not_yet_listing_time"
 	MessageKeyOddLotCashOnly              MessageKey = "odd_lot_cash_only"
+	MessageKeyOfferingCapExceeded         MessageKey = "offering_cap_exceeded"
+	MessageKeyOfferingClosed              MessageKey = "offering_closed"
+	MessageKeyOfferingDatesInvalid        MessageKey = "offering_dates_invalid"
+	MessageKeyOfferingExists              MessageKey = "offering_exists"
+	MessageKeyOfferingNotClosed           MessageKey = "offering_not_closed"
+	MessageKeyOfferingNotStarted          MessageKey = "offering_not_started"
 	MessageKeyOk                          MessageKey = "ok"
 	MessageKeyOldPasswordRequired         MessageKey = "old_password_required"
 	MessageKeyOldPasswordWrong            MessageKey = "old_password_wrong"
@@ -506,6 +574,10 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyAmountInvalid:
 		return true
 	case MessageKeyAmountRequired:
+		return true
+	case MessageKeyAuctionDepositRateInvalid:
+		return true
+	case MessageKeyAuctionPriceBelowMinimum:
 		return true
 	case MessageKeyBankCodeInvalid:
 		return true
@@ -631,6 +703,18 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyOddLotCashOnly:
 		return true
+	case MessageKeyOfferingCapExceeded:
+		return true
+	case MessageKeyOfferingClosed:
+		return true
+	case MessageKeyOfferingDatesInvalid:
+		return true
+	case MessageKeyOfferingExists:
+		return true
+	case MessageKeyOfferingNotClosed:
+		return true
+	case MessageKeyOfferingNotStarted:
+		return true
 	case MessageKeyOk:
 		return true
 	case MessageKeyOldPasswordRequired:
@@ -726,6 +810,30 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyWithdrawWindowClosed:
 		return true
 	case MessageKeyWithdrawalBanned:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for OfferingState.
+const (
+	OfferingStateClosed     OfferingState = "closed"
+	OfferingStateListed     OfferingState = "listed"
+	OfferingStateNotStarted OfferingState = "not_started"
+	OfferingStateOpen       OfferingState = "open"
+)
+
+// Valid indicates whether the value is a known member of the OfferingState enum.
+func (e OfferingState) Valid() bool {
+	switch e {
+	case OfferingStateClosed:
+		return true
+	case OfferingStateListed:
+		return true
+	case OfferingStateNotStarted:
+		return true
+	case OfferingStateOpen:
 		return true
 	default:
 		return false
@@ -881,22 +989,22 @@ func (e SubscriptionApplicationResult) Valid() bool {
 
 // Defines values for SubscriptionIssueState.
 const (
-	Ended       SubscriptionIssueState = "ended"
-	NotStarted  SubscriptionIssueState = "not_started"
-	Subscribing SubscriptionIssueState = "subscribing"
-	ToSubscribe SubscriptionIssueState = "to_subscribe"
+	SubscriptionIssueStateEnded       SubscriptionIssueState = "ended"
+	SubscriptionIssueStateNotStarted  SubscriptionIssueState = "not_started"
+	SubscriptionIssueStateSubscribing SubscriptionIssueState = "subscribing"
+	SubscriptionIssueStateToSubscribe SubscriptionIssueState = "to_subscribe"
 )
 
 // Valid indicates whether the value is a known member of the SubscriptionIssueState enum.
 func (e SubscriptionIssueState) Valid() bool {
 	switch e {
-	case Ended:
+	case SubscriptionIssueStateEnded:
 		return true
-	case NotStarted:
+	case SubscriptionIssueStateNotStarted:
 		return true
-	case Subscribing:
+	case SubscriptionIssueStateSubscribing:
 		return true
-	case ToSubscribe:
+	case SubscriptionIssueStateToSubscribe:
 		return true
 	default:
 		return false
@@ -944,16 +1052,16 @@ func (e TradeOrderDirection) Valid() bool {
 
 // Defines values for TradeOrderIntent.
 const (
-	Close TradeOrderIntent = "close"
-	Open  TradeOrderIntent = "open"
+	TradeOrderIntentClose TradeOrderIntent = "close"
+	TradeOrderIntentOpen  TradeOrderIntent = "open"
 )
 
 // Valid indicates whether the value is a known member of the TradeOrderIntent enum.
 func (e TradeOrderIntent) Valid() bool {
 	switch e {
-	case Close:
+	case TradeOrderIntentClose:
 		return true
-	case Open:
+	case TradeOrderIntentOpen:
 		return true
 	default:
 		return false
@@ -1207,6 +1315,153 @@ type Assets struct {
 
 	// Usd the USD balance (available and frozen)
 	Usd Decimal `json:"usd"`
+}
+
+// Auction defines model for Auction.
+type Auction struct {
+	Algorithm string `json:"algorithm"`
+	AuctionId string `json:"auctionId"`
+
+	// AwardDate YYYY-MM-DD (Asia/Taipei)
+	AwardDate   string `json:"awardDate"`
+	Awarded     bool   `json:"awarded"`
+	AwardedLots int64  `json:"awardedLots"`
+
+	// Bids bids placed so far
+	Bids     int64     `json:"bids"`
+	ClosesAt time.Time `json:"closesAt"`
+
+	// Commitment SHA-256 (hex) of the seed that breaks ties
+	Commitment string `json:"commitment"`
+	Currency   string `json:"currency"`
+
+	// DepositRate per cent of a bid's amount frozen as its deposit
+	DepositRate Decimal `json:"depositRate"`
+	ListingDate string  `json:"listingDate"`
+	LotShares   int64   `json:"lotShares"`
+
+	// Lots lots offered
+	Lots int64 `json:"lots"`
+
+	// MaxLotsPerBidder the most lots one member may bid in all
+	MaxLotsPerBidder int64 `json:"maxLotsPerBidder"`
+
+	// MinPrice a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinPrice Decimal `json:"minPrice"`
+
+	// MyLots lots the member has bid (0 for ops)
+	MyLots  int64     `json:"myLots"`
+	Name    string    `json:"name"`
+	OpensAt time.Time `json:"opensAt"`
+
+	// Seed the revealed seed (hex); empty until the award
+	Seed string `json:"seed"`
+
+	// State from the calendar alone; not_started, open (members may enter), closed (result and settlement), listed (the listing date has begun)
+	State  OfferingState `json:"state"`
+	Symbol string        `json:"symbol"`
+}
+
+// AuctionBid defines model for AuctionBid.
+type AuctionBid struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount      Decimal `json:"amount"`
+	AuctionId   string  `json:"auctionId"`
+	AwardDate   string  `json:"awardDate"`
+	AwardedLots int64   `json:"awardedLots"`
+
+	// Balance the part of the cost paid from available cash
+	Balance Decimal `json:"balance"`
+	BidNo   string  `json:"bidNo"`
+
+	// Cost what the awarded lots cost at the bid's own price
+	Cost Decimal `json:"cost"`
+
+	// Delivered shares delivered
+	Delivered int64 `json:"delivered"`
+
+	// Deposit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Deposit     Decimal   `json:"deposit"`
+	ListingDate string    `json:"listingDate"`
+	Lots        int64     `json:"lots"`
+	Name        string    `json:"name"`
+	PlacedAt    time.Time `json:"placedAt"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Released deposit released
+	Released Decimal `json:"released"`
+
+	// State bidding (waiting for the award), won (awarded, not yet paid), lost (deposit released), paid (shares arrive on the listing date), forfeited (a winner without the balance; deposit kept), delivered
+	State  AuctionBidState `json:"state"`
+	Symbol string          `json:"symbol"`
+}
+
+// AuctionBidRequest defines model for AuctionBidRequest.
+type AuctionBidRequest struct {
+	Lots int64 `json:"lots"`
+
+	// Price per share
+	Price string `json:"price"`
+}
+
+// AuctionBidResult defines model for AuctionBidResult.
+type AuctionBidResult struct {
+	// Available a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Available Decimal `json:"available"`
+	BidNo     string  `json:"bidNo"`
+
+	// Deposit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Deposit Decimal `json:"deposit"`
+
+	// Frozen a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Frozen   Decimal `json:"frozen"`
+	Position int64   `json:"position"`
+}
+
+// AuctionBidState bidding (waiting for the award), won (awarded, not yet paid), lost (deposit released), paid (shares arrive on the listing date), forfeited (a winner without the balance; deposit kept), delivered
+type AuctionBidState string
+
+// AuctionDetail defines model for AuctionDetail.
+type AuctionDetail struct {
+	Auction Auction      `json:"auction"`
+	Bids    []AuctionBid `json:"bids"`
+}
+
+// AuctionRequest defines model for AuctionRequest.
+type AuctionRequest struct {
+	// AwardDate YYYY-MM-DD after the window's last day
+	AwardDate string    `json:"awardDate"`
+	ClosesAt  time.Time `json:"closesAt"`
+
+	// DepositRate per cent
+	DepositRate string `json:"depositRate"`
+	ListingDate string `json:"listingDate"`
+
+	// Lots lots offered
+	Lots             int64  `json:"lots"`
+	MaxLotsPerBidder int64  `json:"maxLotsPerBidder"`
+	MinPrice         string `json:"minPrice"`
+
+	// Name defaults to the market's name of the code
+	Name    *string   `json:"name,omitempty"`
+	OpensAt time.Time `json:"opensAt"`
+	Symbol  string    `json:"symbol"`
 }
 
 // Balance defines model for Balance.
@@ -1694,6 +1949,54 @@ type MarketSessionPhase string
 
 // MessageKey Stable message keys the server sends in msg; the web app translates every one.
 type MessageKey string
+
+// OfferingCheck defines model for OfferingCheck.
+type OfferingCheck struct {
+	Algorithm  string `json:"algorithm"`
+	Commitment string `json:"commitment"`
+
+	// Entries the entries found in the log (shares asked at their price), by number
+	Entries      []OfferingGrant `json:"entries"`
+	EntriesMatch bool            `json:"entriesMatch"`
+
+	// Grants the result as recorded
+	Grants      []OfferingGrant `json:"grants"`
+	GrantsMatch bool            `json:"grantsMatch"`
+	Id          string          `json:"id"`
+	Problems    []string        `json:"problems"`
+
+	// Recomputed the result the published rule gives from the entries found and the revealed seed
+	Recomputed []OfferingGrant `json:"recomputed"`
+
+	// Recorded the entries the result ran over
+	Recorded    []OfferingGrant `json:"recorded"`
+	Resulted    bool            `json:"resulted"`
+	Seed        string          `json:"seed"`
+	SeedMatches bool            `json:"seedMatches"`
+	Verified    bool            `json:"verified"`
+}
+
+// OfferingGrant defines model for OfferingGrant.
+type OfferingGrant struct {
+	No string `json:"no"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price  Decimal `json:"price"`
+	Shares int64   `json:"shares"`
+}
+
+// OfferingListedResult defines model for OfferingListedResult.
+type OfferingListedResult struct {
+	Algorithm  string `json:"algorithm"`
+	Commitment string `json:"commitment"`
+	Id         string `json:"id"`
+	Position   int64  `json:"position"`
+}
+
+// OfferingState from the calendar alone; not_started, open (members may enter), closed (result and settlement), listed (the listing date has begun)
+type OfferingState string
 
 // OpsDeposit defines model for OpsDeposit.
 type OpsDeposit struct {
@@ -2788,6 +3091,9 @@ type WsRequestOp string
 
 // AccountPath defines model for AccountPath.
 type AccountPath = string
+
+// AuctionId defines model for AuctionId.
+type AuctionId = string
 
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = openapi_types.UUID

@@ -24,9 +24,11 @@ type Auction struct {
 	ListedAt                                  time.Time
 }
 
-// State is the auction's state at now, from its calendar (ipo's states: not started, open
-// (to_subscribe), closed (subscribing), ended).
-func (a Auction) State(now time.Time) string { return a.Calendar.State(now) }
+// State is the auction's state at now, from its calendar: not_started, open, closed (the award
+// and settlement under way), listed.
+func (a Auction) State(now time.Time) string {
+	return map[string]string{ipo.NotStarted: "not_started", ipo.ToSubscribe: "open", ipo.Subscribing: "closed", ipo.Ended: "listed"}[a.Calendar.State(now)]
+}
 
 // calendar is an auction's window and dates as the lottery's calendar holds them.
 func calendar(opens, closes int64, award, listing string) ipo.Calendar {

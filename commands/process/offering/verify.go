@@ -13,21 +13,22 @@ import (
 // Check is an offering's result re-run from the log alone (no read model, no secret key): the
 // entries the members' account streams hold against those the result ran over, the revealed
 // seed against the commitment published at listing, the grants the published rule gives against
-// the recorded ones.
+// the recorded ones. Its JSON is the API's OfferingCheck.
 type Check struct {
-	OfferingID, Algorithm, Commitment, Seed string
-	Resulted                                bool
-	Entries                                 []events.Grant // in the log, by number (Shares: asked; Price: the entry's)
-	Recorded                                []events.Grant // the entries the result ran over
-	Grants                                  []events.Grant // as the result recorded them
-	Recomputed                              []events.Grant // as the rule gives them from Entries and the seed
-	SeedMatches, EntriesMatch, GrantsMatch  bool
-	Problems                                []string
-}
-
-// Verified reports that the result is reproduced in every respect.
-func (c Check) Verified() bool {
-	return c.Resulted && c.SeedMatches && c.EntriesMatch && c.GrantsMatch && len(c.Problems) == 0
+	OfferingID   string         `json:"id"`
+	Algorithm    string         `json:"algorithm"`
+	Commitment   string         `json:"commitment"`
+	Seed         string         `json:"seed"`
+	Resulted     bool           `json:"resulted"`
+	Entries      []events.Grant `json:"entries"`    // in the log, by number (Shares: asked; Price: the entry's)
+	Recorded     []events.Grant `json:"recorded"`   // the entries the result ran over
+	Grants       []events.Grant `json:"grants"`     // as the result recorded them
+	Recomputed   []events.Grant `json:"recomputed"` // as the rule gives them from Entries and the seed
+	SeedMatches  bool           `json:"seedMatches"`
+	EntriesMatch bool           `json:"entriesMatch"`
+	GrantsMatch  bool           `json:"grantsMatch"`
+	Problems     []string       `json:"problems"`
+	Verified     bool           `json:"verified"` // reproduced in every respect
 }
 
 // Result is what a result event recorded, for a Check.
@@ -51,6 +52,20 @@ type Verifier struct {
 
 // Verify re-runs the offering's result from the log.
 func (v Verifier) Verify(ctx context.Context, store events.Store, id string) (Check, error) {
+	out, err := v.verify(ctx, store, id)
+	out.Verified = out.Resulted && out.SeedMatches && out.EntriesMatch && out.GrantsMatch && len(out.Problems) == 0
+	for _, gs := range []*[]events.Grant{&out.Entries, &out.Recorded, &out.Grants, &out.Recomputed} {
+		if *gs == nil {
+			*gs = []events.Grant{}
+		}
+	}
+	if out.Problems == nil {
+		out.Problems = []string{}
+	}
+	return out, err
+}
+
+func (v Verifier) verify(ctx context.Context, store events.Store, id string) (Check, error) {
 	out := Check{OfferingID: id}
 	if !ValidID(id) {
 		return out, ErrNoOffering
