@@ -818,10 +818,10 @@ func (e MessageKey) Valid() bool {
 
 // Defines values for OfferingState.
 const (
-	OfferingStateClosed     OfferingState = "closed"
-	OfferingStateListed     OfferingState = "listed"
-	OfferingStateNotStarted OfferingState = "not_started"
-	OfferingStateOpen       OfferingState = "open"
+	OfferingStateClosed   OfferingState = "closed"
+	OfferingStateListed   OfferingState = "listed"
+	OfferingStateOpen     OfferingState = "open"
+	OfferingStateUpcoming OfferingState = "upcoming"
 )
 
 // Valid indicates whether the value is a known member of the OfferingState enum.
@@ -831,9 +831,9 @@ func (e OfferingState) Valid() bool {
 		return true
 	case OfferingStateListed:
 		return true
-	case OfferingStateNotStarted:
-		return true
 	case OfferingStateOpen:
+		return true
+	case OfferingStateUpcoming:
 		return true
 	default:
 		return false
@@ -989,22 +989,22 @@ func (e SubscriptionApplicationResult) Valid() bool {
 
 // Defines values for SubscriptionIssueState.
 const (
-	SubscriptionIssueStateEnded       SubscriptionIssueState = "ended"
-	SubscriptionIssueStateNotStarted  SubscriptionIssueState = "not_started"
-	SubscriptionIssueStateSubscribing SubscriptionIssueState = "subscribing"
-	SubscriptionIssueStateToSubscribe SubscriptionIssueState = "to_subscribe"
+	Ended       SubscriptionIssueState = "ended"
+	NotStarted  SubscriptionIssueState = "not_started"
+	Subscribing SubscriptionIssueState = "subscribing"
+	ToSubscribe SubscriptionIssueState = "to_subscribe"
 )
 
 // Valid indicates whether the value is a known member of the SubscriptionIssueState enum.
 func (e SubscriptionIssueState) Valid() bool {
 	switch e {
-	case SubscriptionIssueStateEnded:
+	case Ended:
 		return true
-	case SubscriptionIssueStateNotStarted:
+	case NotStarted:
 		return true
-	case SubscriptionIssueStateSubscribing:
+	case Subscribing:
 		return true
-	case SubscriptionIssueStateToSubscribe:
+	case ToSubscribe:
 		return true
 	default:
 		return false
@@ -1359,7 +1359,7 @@ type Auction struct {
 	// Seed the revealed seed (hex); empty until the award
 	Seed string `json:"seed"`
 
-	// State from the calendar alone; not_started, open (members may enter), closed (result and settlement), listed (the listing date has begun)
+	// State from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
 	State  OfferingState `json:"state"`
 	Symbol string        `json:"symbol"`
 }
@@ -1995,7 +1995,7 @@ type OfferingListedResult struct {
 	Position   int64  `json:"position"`
 }
 
-// OfferingState from the calendar alone; not_started, open (members may enter), closed (result and settlement), listed (the listing date has begun)
+// OfferingState from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
 type OfferingState string
 
 // OpsDeposit defines model for OpsDeposit.

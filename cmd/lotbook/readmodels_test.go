@@ -13,6 +13,8 @@ import (
 // meaning changes, the projector's version bumped instead).
 func TestReadModelSignatures(t *testing.T) {
 	want := []string{
+		"auction_auctions|auction_id:0|symbol:0|name:0|market:0|currency:0|lots:1|lot_shares:1|max_lots:1|min_price:0|deposit_rate:0|opens_at:1|closes_at:1|award_date:0|listing_date:0|commitment:0|algorithm:0|seed:0|awarded:1|awarded_shares:1|listed_at:1|position:1|key:auction_id|ix:opens_at",
+		"auction_bids|bid_no:0|auction_id:0|member_id:0|symbol:0|name:0|price:0|lots:1|shares:1|amount:0|deposit:0|state:0|awarded:1|cost:0|from_available:0|released:0|delivered:1|placed_at:1|updated_at:1|position:1|key:bid_no|ix:member_id, placed_at;auction_id, bid_no",
 		"balances|member_id:0|kind:0|asset:0|amount:0|position:1|key:member_id,kind,asset|ix:",
 		"bank_cards|card_id:0|member_id:0|holder_name:0|bank_name:0|branch:0|bank_code:0|last4:0|ifsc:0|upi:0|bound_at:1|seq:1|position:1|key:card_id|ix:member_id, seq",
 		"credit_scores|member_id:0|score:1|position:1|key:member_id|ix:",

@@ -24,10 +24,10 @@ type Auction struct {
 	ListedAt                                  time.Time
 }
 
-// State is the auction's state at now, from its calendar: not_started, open, closed (the award
+// State is the auction's state at now, from its calendar: upcoming, open, closed (the award
 // and settlement under way), listed.
 func (a Auction) State(now time.Time) string {
-	return map[string]string{ipo.NotStarted: "not_started", ipo.ToSubscribe: "open", ipo.Subscribing: "closed", ipo.Ended: "listed"}[a.Calendar.State(now)]
+	return map[string]string{ipo.NotStarted: "upcoming", ipo.ToSubscribe: "open", ipo.Subscribing: "closed", ipo.Ended: "listed"}[a.Calendar.State(now)]
 }
 
 // calendar is an auction's window and dates as the lottery's calendar holds them.
