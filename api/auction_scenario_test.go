@@ -115,7 +115,9 @@ func TestAuction(t *testing.T) {
 		h.refused(404, "not_found", func() answer {
 			return m.post("/api/vue/auction/auctions/1295-20990101/bid", map[string]any{"price": "60", "lots": 1})
 		})
-		h.refused(404, "not_found", func() answer { return m.post("/api/vue/auction/auctions/..%2f/bid", map[string]any{"price": "60", "lots": 1}) })
+		h.refused(404, "not_found", func() answer {
+			return m.post("/api/vue/auction/auctions/..%2f/bid", map[string]any{"price": "60", "lots": 1})
+		})
 		want(t, h.ops.post(bidPath, map[string]any{"price": "60", "lots": 1}), 403, "forbidden")
 
 		a = bid(m, "60", 4)
