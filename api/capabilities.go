@@ -2,11 +2,19 @@ package api
 
 import (
 	auctionapi "github.com/lotbook/lotbook/api/auction"
+	"time"
+
 	"github.com/lotbook/lotbook/api/audit"
+	"github.com/lotbook/lotbook/api/files"
+	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	marketapi "github.com/lotbook/lotbook/api/market"
+	"github.com/lotbook/lotbook/api/members"
+	opsapi "github.com/lotbook/lotbook/api/ops"
+	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
+	"github.com/lotbook/lotbook/api/trading"
 	"github.com/lotbook/lotbook/commands/favorites"
 )
 
@@ -16,12 +24,19 @@ import (
 // serve and each test of this package) and the modules take their dependencies from what it
 // opened; a list in cmd/lotbook would need a twin in the tests.
 func (s *server) capabilities() []httpx.Module {
+	perMinute := func(n int) *httpx.Limiter { return httpx.NewLimiter(n, time.Minute, s.now) }
 	return []httpx.Module{
 		audit.New(s.read, s.store),
+		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
+		funds.New(s.cmd, s.read, s.now, s.calendar),
 		identity.New(s.cmd, s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		subscriptionapi.New(s.lottery, s.read, s.mkt, s.store, s.now),
 		auctionapi.New(s.auctions, s.read, s.mkt, s.store, s.now),
-		s, // the handlers not yet in packages of their own
+		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
+			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
+		opsapi.New(s.cmd, s.read),
+		site.New(s.read, s.demo),
+		trading.New(s.cmd, s.read, s.trade, s.now),
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	ptrading "github.com/lotbook/lotbook/projections/trading"
 	"net/http"
 	"sort"
 	"strconv"
@@ -17,8 +18,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
-	"github.com/lotbook/lotbook/projections"
-	"github.com/lotbook/lotbook/projections/valuation"
+	"github.com/lotbook/lotbook/projections/trading/valuation"
 )
 
 // Consistency of what a member reads: one answer reflects one log position, and a session reads
@@ -67,7 +67,7 @@ type assetsReplay struct {
 	today     string
 	available decimal.Decimal
 	frozen    decimal.Decimal
-	positions map[string]*projections.Position
+	positions map[string]*ptrading.Position
 	states    []replayState // one per position where the figures changed, ascending
 }
 
@@ -77,7 +77,7 @@ type replayState struct {
 }
 
 func newAssetsReplay(memberID string, last decimal.Decimal, today string) *assetsReplay {
-	r := &assetsReplay{memberID: memberID, last: last, today: today, positions: map[string]*projections.Position{}}
+	r := &assetsReplay{memberID: memberID, last: last, today: today, positions: map[string]*ptrading.Position{}}
 	r.states = []replayState{{pos: 0, assets: r.assets()}}
 	return r
 }
@@ -105,7 +105,7 @@ func (r *assetsReplay) apply(t testing.TB, ev events.RecordedEvent) {
 			if e.Intent != events.IntentOpen || e.Direction != events.DirectionLong {
 				t.Fatalf("the replay knows long opening orders only: %+v", e)
 			}
-			r.positions[e.PositionID] = &projections.Position{Kind: e.Kind, Direction: e.Direction, OpenDay: e.TradingDay}
+			r.positions[e.PositionID] = &ptrading.Position{Kind: e.Kind, Direction: e.Direction, OpenDay: e.TradingDay}
 		case events.OrderFilled:
 			pos := r.positions[e.PositionID]
 			pos.Shares += e.Shares

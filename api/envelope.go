@@ -7,6 +7,8 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/projections"
 )
 
 // errorAnswer turns any error into the HTTP status and message key the client sees. Unknown
@@ -28,4 +30,16 @@ func writeError(w http.ResponseWriter, r *http.Request, log *slog.Logger, err er
 		log.ErrorContext(r.Context(), "request failed", "method", r.Method, "path", r.URL.Path, "err", err)
 	}
 	httpx.WriteRaw(w, st, httpx.EncodeEnvelope(0, key, nil))
+}
+
+// commandErrorAnswer maps refusals of the write side and misses of the read side.
+func commandErrorAnswer(err error) (int, wire.MessageKey, bool) {
+	var ce *commands.Error
+	if errors.As(err, &ce) {
+		return ce.Kind.HTTPStatus(), wire.MessageKey(ce.Key), true
+	}
+	if errors.Is(err, projections.ErrNotFound) {
+		return http.StatusNotFound, wire.MessageKeyNotFound, true
+	}
+	return 0, "", false
 }

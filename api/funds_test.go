@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"context"
+	"github.com/lotbook/lotbook/api/testimage"
 	"net/http"
 	"strconv"
 	"strings"
@@ -41,7 +42,7 @@ var imageSizes atomic.Int64
 func (c *client) photo() string {
 	c.h.t.Helper()
 	n := int(imageSizes.Add(1))
-	a := c.upload("id.png", pngBytes(c.h.t, 20+n%200, 20+n/200))
+	a := c.upload("id.png", testimage.GradientPNG(20+n%200, 20+n/200))
 	want(c.h.t, a, 200, "ok")
 	var f wire.FileRef
 	a.data(c.h.t, &f)

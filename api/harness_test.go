@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	ptrading "github.com/lotbook/lotbook/projections/trading"
 	"io"
 	"log/slog"
 	"mime/multipart"
@@ -205,7 +206,7 @@ func (h *harness) verify() {
 		return
 	}
 	h.catchUp()
-	rep, err := audit.Verify(context.Background(), h.st.Store, h.st.Runner, audit.WithShares(h.st.Read))
+	rep, err := audit.Verify(context.Background(), h.st.Store, h.st.Runner, audit.WithShares(ptrading.HoldingsIn(h.st.Read.Reader)))
 	if err != nil {
 		h.t.Fatalf("verify: %v", err)
 	}

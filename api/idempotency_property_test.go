@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/lotbook/lotbook/api/testimage"
 	"math/rand/v2"
 	"mime/multipart"
 	"net/url"
@@ -188,7 +189,7 @@ func keyReuseRoutes() map[string]kgen {
 		},
 		"POST /api/vue/files": func(w *kworld, who, arg int) kreq {
 			var img bytes.Buffer
-			img.Write(pngBytes(w.h.t, 50+who*8+arg%3, 30))
+			img.Write(testimage.GradientPNG(50+who*8+arg%3, 30))
 			return kreq{as: w.members[who], who: w.members[who].account, method: "POST", path: "/api/vue/files", body: img.Bytes(), upload: true}
 		},
 		"POST /api/vue/funds/deposits": func(w *kworld, who, arg int) kreq {
@@ -407,7 +408,7 @@ func keyReuseWorld(t *testing.T, h *harness) *kworld {
 	w.made["card/0"] = []string{card.Id}
 	for m, c := range w.members {
 		for i := range 3 {
-			a := c.upload("id.png", pngBytes(t, 70+m*5+i, 40))
+			a := c.upload("id.png", testimage.GradientPNG(70+m*5+i, 40))
 			want(t, a, 200, "ok")
 			var f struct{ Id string }
 			a.data(t, &f)

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"github.com/lotbook/lotbook/api/testimage"
 	"mime/multipart"
 	"net/http"
 	"strconv"
@@ -301,7 +302,7 @@ func TestUploadRetryReplays(t *testing.T) {
 		_ = mw.Close()
 		return m.raw("POST", "/api/vue/files", mw.FormDataContentType(), b.Bytes(), "Idempotency-Key", key)
 	}
-	img := pngBytes(t, 12, 12)
+	img := testimage.GradientPNG(12, 12)
 	first := send(img)
 	want(t, first, 200, "ok")
 	h.unchanged(func() {
@@ -310,6 +311,6 @@ func TestUploadRetryReplays(t *testing.T) {
 		if !bytes.Equal(again.Data, first.Data) {
 			t.Fatalf("retry answered %s, first %s", again.Data, first.Data)
 		}
-		want(t, send(pngBytes(t, 13, 13)), 409, "idempotency_key_reused")
+		want(t, send(testimage.GradientPNG(13, 13)), 409, "idempotency_key_reused")
 	})
 }

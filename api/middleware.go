@@ -83,7 +83,7 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 		}
 		s.log.LogAttrs(r.Context(), levelFor(sw.status), "http",
 			slog.String("method", r.Method), slog.String("route", name), slog.Int("status", sw.status),
-			slog.Int64("bytes", sw.bytes), slog.Duration("duration", d), slog.String("ip", clientIP(r)))
+			slog.Int64("bytes", sw.bytes), slog.Duration("duration", d), slog.String("ip", httpx.ClientIP(r)))
 	})
 }
 
@@ -132,7 +132,7 @@ func (s *server) authenticate(r *http.Request) (projections.Session, error) {
 	hash := tokenHash(token)
 	sess, err := s.read.SessionByTokenHash(ctx, hash)
 	if errors.Is(err, projections.ErrNotFound) {
-		s.catchUpHead(ctx)
+		s.CatchUpHead(ctx)
 		sess, err = s.read.SessionByTokenHash(ctx, hash)
 	}
 	if errors.Is(err, projections.ErrNotFound) {
@@ -225,7 +225,7 @@ func (s *server) command(c *httpx.Call, rt httpx.Route) {
 			return
 		}
 		c.Body = body
-		if s.bind(c, body) {
+		if s.Bind(c, body) {
 			return
 		}
 	}
@@ -244,10 +244,10 @@ func (s *server) requestHash(actor, method, path string, payload []byte) string 
 	return s.sealer.KeyedHash("request", actor+"\n"+method+" "+path+"\n"+hex.EncodeToString(sum[:]))
 }
 
-// bind fingerprints the request for its command's metadata (c.Meta) and claims its key: the
+// Bind fingerprints the request for its command's metadata (c.Meta) and claims its key: the
 // stored answer of the same earlier request is replayed; a key that another caller, route or
 // payload used answers 409 idempotency_key_reused. It reports whether it answered the request.
-func (s *server) bind(c *httpx.Call, payload []byte) bool {
+func (s *server) Bind(c *httpx.Call, payload []byte) bool {
 	actor := c.Meta().Actor
 	c.Request = s.requestHash(actor, c.R.Method, c.R.URL.Path, payload)
 	if c.IdemKey == "" {

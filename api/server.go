@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"log/slog"
-	"net"
 	"net/http"
 	"strconv"
 	"time"
@@ -13,6 +12,7 @@ import (
 	"github.com/gorilla/mux"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
@@ -28,14 +28,16 @@ import (
 // waitBound caps every read-your-writes wait (Lotbook-Position, session lookups after login).
 const waitBound = 2 * time.Second
 
-// server holds what the handlers share.
+// server is the HTTP core: sessions and roles, idempotency, read-your-writes, the answer
+// envelope, static files and the WebSocket. It serves the capabilities' modules
+// (capabilities.go) and holds what they are built from.
 type server struct {
 	cmd      *commands.Service
 	read     *projections.ReadDB
 	runner   *projections.Runner
 	store    events.Store
 	log      *slog.Logger
-	files    fileStore
+	dataDir  string // uploads live in dataDir/files
 	web      fs.FS
 	demo     bool
 	now      func() time.Time
@@ -46,60 +48,13 @@ type server struct {
 	trade    *engine.Engine
 	lottery  *subscription.Commands
 	auctions *auction.Commands
+	limits   RateLimits
+	decodes  files.Gate // image decodes running at once, server-wide
 
-	loginAccount, loginIP, registerIP *limiter
-	uploadMember                      *limiter
-	decodes                           decodeGate // image decodes running at once, server-wide
-	idemLocks                         *keyedLocks
-	idem                              *idemRecords
-	owners                            *orderOwners // deposits taken here, for ops decisions
-	written                           *sessionPositions
-	metrics                           *httpMetrics
-}
-
-// Routes are the operations still served by package api itself (users and sessions, files, funds
-// and withdrawals, ops, trading); capabilities with packages of their own declare
-// theirs there, and capabilities (capabilities.go) lists both.
-func (s *server) Routes() []httpx.Route {
-	return []httpx.Route{
-		httpx.Op(httpx.Public, "POST", "/api/vue/user/register", httpx.IdemOptional, s.register),
-		httpx.Op(httpx.Public, "POST", "/api/vue/user/login", httpx.IdemOptional, s.login),
-		httpx.Op(httpx.AnyUser, "POST", "/api/vue/user/logout", httpx.IdemOptional, s.logout),
-		httpx.Op(httpx.AnyUser, "GET", "/api/vue/user/info", httpx.IdemNone, s.userInfo),
-		httpx.Op(httpx.AnyUser, "POST", "/api/vue/user/password", httpx.IdemRequired, s.changePassword),
-		httpx.Op(httpx.Member, "POST", "/api/vue/user/fundPassword", httpx.IdemRequired, s.setFundPassword),
-		httpx.Op(httpx.Member, "POST", "/api/vue/user/fundPassword/change", httpx.IdemRequired, s.changeFundPassword),
-		httpx.Op(httpx.Public, "POST", "/api/vue/common/config", httpx.IdemNone, s.config),
-		httpx.Op(httpx.AnyUser, "POST", "/api/vue/files", httpx.IdemOwnBody, s.upload),
-		httpx.Op(httpx.AnyUser, "GET", "/api/vue/files/{id}", httpx.IdemNone, s.file),
-		httpx.Op(httpx.AnyUser, "GET", "/api/vue/funds/channels", httpx.IdemNone, s.channels),
-		httpx.Op(httpx.Member, "POST", "/api/vue/funds/deposits", httpx.IdemRequired, s.requestDeposit),
-		httpx.Op(httpx.Member, "GET", "/api/vue/funds/records", httpx.IdemNone, s.fundRecords),
-		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/deposits", httpx.IdemNone, s.opsDeposits),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/approve", httpx.IdemRequired, s.approveDeposit),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/reject", httpx.IdemRequired, s.rejectDeposit),
-		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/members", httpx.IdemNone, s.opsMembers),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/members/{account}/flags", httpx.IdemRequired, s.setFlag),
-		httpx.Op(httpx.AnyUser, "GET", "/api/vue/user/creditRule", httpx.IdemNone, s.creditRule),
-		httpx.Op(httpx.AnyUser, "GET", "/api/vue/funds/withdrawChannels", httpx.IdemNone, s.withdrawChannels),
-		httpx.Op(httpx.Member, "POST", "/api/vue/funds/withdrawals", httpx.IdemRequired, s.requestWithdrawal),
-		httpx.Op(httpx.Member, "GET", "/api/vue/funds/balances", httpx.IdemNone, s.balances),
-		httpx.Op(httpx.Member, "POST", "/api/vue/funds/exchange/quote", httpx.IdemRequired, s.exchangeQuote),
-		httpx.Op(httpx.Member, "POST", "/api/vue/funds/exchange", httpx.IdemRequired, s.exchange),
-		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/withdrawals", httpx.IdemNone, s.opsWithdrawals),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/approve", httpx.IdemRequired, s.approveWithdrawal),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/reject", httpx.IdemRequired, s.rejectWithdrawal),
-		httpx.Op(httpx.Member, "POST", "/api/vue/trade/orders", httpx.IdemRequired, s.placeOrder),
-		httpx.Op(httpx.Member, "GET", "/api/vue/trade/orders", httpx.IdemNone, s.orders),
-		httpx.Op(httpx.Member, "DELETE", "/api/vue/trade/orders/{orderNo}", httpx.IdemRequired, s.cancelOrder),
-		httpx.Op(httpx.Member, "POST", "/api/vue/trade/orders/{orderNo}/cancel", httpx.IdemRequired, s.cancelOrder),
-		httpx.Op(httpx.Member, "GET", "/api/vue/trade/positions", httpx.IdemNone, s.positions),
-		httpx.Op(httpx.Member, "GET", "/api/vue/trade/positions/{id}", httpx.IdemNone, s.position),
-		httpx.Op(httpx.Member, "POST", "/api/vue/trade/positions/{id}/close", httpx.IdemRequired, s.closePosition),
-		httpx.Op(httpx.Member, "GET", "/api/vue/trade/dayTrading", httpx.IdemNone, s.dayTrading),
-		httpx.Op(httpx.Member, "GET", "/api/vue/trade/notices", httpx.IdemNone, s.tradeNotices),
-		httpx.Op(httpx.Public, "GET", "/api/vue/trade/rules", httpx.IdemNone, s.tradeRules),
-	}
+	idemLocks *keyedLocks
+	idem      *idemRecords
+	written   *sessionPositions
+	metrics   *httpMetrics
 }
 
 // router builds the public mux: every module's routes, health, the embedded web app. Metrics
@@ -182,7 +137,7 @@ func roleAllows(role httpx.Role, sessRole string) error {
 // admitted the caller.
 func (s *server) endpoint(rt httpx.Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		c := httpx.NewCall(w, r, decodeContract)
+		c := httpx.NewCall(w, r, s)
 		c.Sess, _ = r.Context().Value(sessionKey{}).(*projections.Session)
 		if err := s.waitForPosition(c, rt); err != nil {
 			writeError(w, r, s.log, err)
@@ -197,8 +152,8 @@ func (s *server) endpoint(rt httpx.Route) http.Handler {
 	})
 }
 
-// decodeContract decodes a body strictly against the request schema named in openapi.yaml.
-func decodeContract(schema string, body []byte, dst any) error {
+// Decode decodes a body strictly against the request schema named in openapi.yaml.
+func (s *server) Decode(schema string, body []byte, dst any) error {
 	return decodeStrict(body, contract.shape(schema), dst)
 }
 
@@ -220,7 +175,7 @@ func (s *server) waitForPosition(c *httpx.Call, rt httpx.Route) error {
 		pos = max(pos, s.written.get(tokenHash(c.R.Header.Get("token"))))
 	}
 	if pos > 0 {
-		s.catchUpTo(c.Ctx(), pos)
+		s.CatchUpTo(c.Ctx(), pos)
 	}
 	return nil
 }
@@ -235,20 +190,15 @@ func (s *server) noteWrite(c *httpx.Call, rep httpx.Reply) {
 	}
 }
 
-// snapshot runs read over one snapshot of the read models; the answer carries the log position
-// that snapshot reflects.
-func (s *server) snapshot(c *httpx.Call, read func(rd *projections.Reader) error) error {
-	pos, err := s.runner.Snapshot(c.Ctx(), read)
-	if err != nil {
-		return err
-	}
-	c.Position = pos
-	return nil
+// Snapshot runs read over one snapshot of the read models and returns the log position that
+// snapshot reflects.
+func (s *server) Snapshot(ctx context.Context, read func(rd *projections.Reader) error) (int64, error) {
+	return s.runner.Snapshot(ctx, read)
 }
 
-// catchUpTo waits, at most waitBound, until the projections reached pos. On time-out the caller
+// CatchUpTo waits, at most waitBound, until the projections reached pos. On time-out the caller
 // goes on with what the read models hold.
-func (s *server) catchUpTo(ctx context.Context, pos int64) {
+func (s *server) CatchUpTo(ctx context.Context, pos int64) {
 	if s.runner.Position() >= pos {
 		return
 	}
@@ -259,15 +209,15 @@ func (s *server) catchUpTo(ctx context.Context, pos int64) {
 	}
 }
 
-// catchUpHead waits (bounded) until the projections reached the store's head. Used on a miss
+// CatchUpHead waits (bounded) until the projections reached the store's head. Used on a miss
 // that may only be projection lag: a session just opened, an order or file just written.
-func (s *server) catchUpHead(ctx context.Context) {
+func (s *server) CatchUpHead(ctx context.Context) {
 	head, err := s.store.Head(ctx)
 	if err != nil {
 		s.log.WarnContext(ctx, "store head", "err", err)
 		return
 	}
-	s.catchUpTo(ctx, head)
+	s.CatchUpTo(ctx, head)
 }
 
 // finish writes a handler's answer.
@@ -285,14 +235,6 @@ func (s *server) finish(c *httpx.Call, rep httpx.Reply, err error) {
 	}
 	c.W.Header().Set("Lotbook-Position", strconv.FormatInt(pos, 10))
 	httpx.WriteOKKey(c.W, rep.Key, rep.Data)
-}
-
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // httpMetrics counts requests per route template (never per raw path, which would explode).

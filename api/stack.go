@@ -1,5 +1,7 @@
-// Package api is lotbook's HTTP side: the envelope, sessions, idempotency, rate limits, uploads,
-// the handlers that turn requests into commands and queries, and the embedded web build.
+// Package api is lotbook's HTTP core: the stack, sessions and roles, idempotency,
+// read-your-writes, the envelope, the WebSocket, the contract (openapi.yaml) and the embedded web
+// build. The capabilities' handlers are modules under it (api/<capability>), listed in
+// capabilities.go.
 package api
 
 import (
@@ -9,7 +11,6 @@ import (
 	"io/fs"
 	"log/slog"
 	"net/http"
-	"path/filepath"
 	"sync"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
+	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
 	"github.com/lotbook/lotbook/commands/process/offering"
@@ -89,7 +91,7 @@ type Stack struct {
 	offerings []*offering.Process
 	handler   http.Handler
 	idem      *idemRecords
-	decodes   decodeGate
+	decodes   files.Gate
 	once      sync.Once
 	closeErr  error
 }
@@ -179,34 +181,29 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 }
 
 func (st *Stack) newServer() *server {
-	lim := st.cfg.RateLimits.withDefaults()
 	return &server{
-		cmd:          st.Commands,
-		read:         st.Read,
-		runner:       st.Runner,
-		store:        st.Store,
-		log:          st.cfg.Logger,
-		files:        fileStore{dir: filepath.Join(st.cfg.DataDir, "files")},
-		web:          st.cfg.Web,
-		demo:         st.cfg.Demo,
-		now:          st.cfg.Clock,
-		calendar:     calendar.Taiwan(),
-		sealer:       st.sealer,
-		loginAccount: newLimiter(lim.LoginPerAccount, time.Minute, st.cfg.Clock),
-		loginIP:      newLimiter(lim.LoginPerIP, time.Minute, st.cfg.Clock),
-		registerIP:   newLimiter(lim.RegisterPerIP, time.Minute, st.cfg.Clock),
-		uploadMember: newLimiter(lim.UploadPerMember, time.Minute, st.cfg.Clock),
-		decodes:      newDecodeGate(maxDecodes),
-		idemLocks:    newKeyedLocks(),
-		owners:       newOrderOwners(),
-		written:      newSessionPositions(maxSessionPositions),
-		idem:         newIdemRecords(st.Read, st.cfg.Logger),
-		metrics:      newHTTPMetrics(st.Registry),
-		mkt:          st.Market,
-		ws:           newWSHub(st.Market, st.cfg.Logger, st.Registry),
-		trade:        st.trade,
-		lottery:      st.lottery,
-		auctions:     st.auctions,
+		cmd:       st.Commands,
+		read:      st.Read,
+		runner:    st.Runner,
+		store:     st.Store,
+		log:       st.cfg.Logger,
+		dataDir:   st.cfg.DataDir,
+		web:       st.cfg.Web,
+		demo:      st.cfg.Demo,
+		now:       st.cfg.Clock,
+		calendar:  calendar.Taiwan(),
+		sealer:    st.sealer,
+		limits:    st.cfg.RateLimits.withDefaults(),
+		decodes:   files.NewGate(files.MaxDecodes),
+		idemLocks: newKeyedLocks(),
+		written:   newSessionPositions(maxSessionPositions),
+		idem:      newIdemRecords(st.Read, st.cfg.Logger),
+		metrics:   newHTTPMetrics(st.Registry),
+		mkt:       st.Market,
+		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
+		trade:     st.trade,
+		lottery:   st.lottery,
+		auctions:  st.auctions,
 	}
 }
 

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"github.com/lotbook/lotbook/api/httpx"
 	"net/http/httptest"
 	"strconv"
 	"strings"
@@ -320,8 +321,8 @@ func TestTradeLimitRestsFillsInPartsAndSellsWithFees(t *testing.T) {
 			byType[r.Type] = append(byType[r.Type], r)
 		}
 		sale := byType[wire.Trade][0]
-		if sale.Amount != "375500.00" || sale.Status != wire.FundRecordStatusUnsettled || deref(sale.SettleDate) != "2026-03-04" ||
-			deref(sale.Symbol) != "2603" || sale.OrderNo != cl.OrderNo {
+		if sale.Amount != "375500.00" || sale.Status != wire.FundRecordStatusUnsettled || httpx.Deref(sale.SettleDate) != "2026-03-04" ||
+			httpx.Deref(sale.Symbol) != "2603" || sale.OrderNo != cl.OrderNo {
 			t.Fatalf("sale line %+v", sale)
 		}
 		if len(byType[wire.Trade]) != 3 || len(byType[wire.Fee]) != 3 || len(byType[wire.Tax]) != 1 ||
@@ -517,7 +518,7 @@ func TestTradeMarginCallAndForcedClose(t *testing.T) {
 			m.at("/api/vue/trade/notices", h.head(), &n)
 			return n
 		}
-		if n := notices(); deref(n.Ratio) != "1.6681" || len(n.Items) != 0 {
+		if n := notices(); httpx.Deref(n.Ratio) != "1.6681" || len(n.Items) != 0 {
 			t.Fatalf("notices at cost %+v", n)
 		}
 		// Days later (reference 140): at 144 the ratio is 288,000 / 223,000 = 1.2914, a margin call.

@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math"
+	"github.com/lotbook/lotbook/api/files"
 	"mime/multipart"
 	"net/http"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -47,109 +46,6 @@ func TestUploadPricesTheDecodeInBytes(t *testing.T) {
 	want(t, m.upload("receipt.png", grey16), 200, "ok")
 }
 
-// jpegFrameOnly is SOI and a frame header (marker sof) of w x h with the components' sampling
-// factors (h<<4|v): enough for costOf, which reads no further.
-func jpegFrameOnly(sof byte, w, h int, sampling ...byte) []byte {
-	seg := []byte{8, byte(h >> 8), byte(h), byte(w >> 8), byte(w), byte(len(sampling))}
-	for i, s := range sampling {
-		seg = append(seg, byte(i+1), s, 0)
-	}
-	n := len(seg) + 2
-	return append([]byte{0xFF, 0xD8, 0xFF, 0xE0, 0, 4, 0, 0, 0xFF, sof, byte(n >> 8), byte(n)}, seg...)
-}
-
-// pngWith is a PNG header changed by edit (IHDR starts at byte 8), chunks inserted after IHDR.
-func pngWith(raw []byte, edit func(b []byte), chunks ...[]byte) []byte {
-	out := append([]byte(nil), raw[:33]...)
-	edit(out)
-	for _, c := range chunks {
-		out = append(out, c...)
-	}
-	return append(out, raw[33:]...)
-}
-
-func TestCostOf(t *testing.T) {
-	grey8 := testimage.PNG(100, 10, 8, testimage.Grey, 0)
-	trns := []byte{0, 0, 0, 2, 't', 'R', 'N', 'S', 0, 0, 0, 0, 0, 0}
-	tests := []struct {
-		name         string
-		raw          []byte
-		pixels, work int64
-	}{
-		{"16-bit RGBA", testimage.PNG(100, 10, 16, testimage.RGBA, 0), 8000, 8000},
-		{"8-bit RGBA", testimage.PNG(100, 10, 8, testimage.RGBA, 0), 4000, 4000},
-		{"8-bit RGB", testimage.PNG(100, 10, 8, testimage.RGB, 0), 4000, 4000},
-		{"8-bit grey", testimage.PNG(100, 10, 8, testimage.Grey, 0), 1000, 1000},
-		{"16-bit grey", testimage.PNG(100, 10, 16, testimage.Grey, 0), 2000, 2000},
-		{"16-bit grey with alpha", testimage.PNG(100, 10, 16, testimage.GreyAlpha, 0), 8000, 8000},
-		{"paletted", testimage.PNG(100, 10, 8, testimage.Paletted, 0), 1000, 1000},
-		{"interlaced 8-bit RGBA", testimage.Interlaced(100, 10, 8, testimage.RGBA, 0), 4000, 8000},
-		{"8-bit grey with tRNS", pngWith(grey8, func([]byte) {}, trns), 4000, 4000},
-		{"jpeg 4:2:0 baseline", jpegBytes(t, 32, 16), 32*16 + 2*16*8, 32*16 + 2*16*8},
-		{"jpeg 4:4:4 progressive", jpegFrameOnly(0xC2, 1000, 1000, 0x11, 0x11, 0x11), 3 * 125 * 125 * 64, 3 * 125 * 125 * (64 + 256)},
-		{"jpeg CMYK baseline", jpegFrameOnly(0xC0, 80, 80, 0x11, 0x11, 0x11, 0x11), 4*80*80 + 4*80*80, 4*80*80 + 4*80*80},
-		{"lossy webp", webpBytes(t), 0, 0}, // priced from its VP8 header; checked below
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			c, err := costOf(imageKind(tc.raw), tc.raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if tc.pixels == 0 {
-				if c.pixels <= 0 || c.work < c.pixels {
-					t.Fatalf("cost %+v", c)
-				}
-				return
-			}
-			if c.pixels != tc.pixels || c.work != tc.work {
-				t.Fatalf("cost %+v, want pixels %d work %d", c, tc.pixels, tc.work)
-			}
-		})
-	}
-}
-
-// TestCostBoundsTheDecode checks the header's price against what the Go decoders allocate: at
-// most the price plus a fixed overhead (Huffman tables, inflate window, row buffers).
-func TestCostBoundsTheDecode(t *testing.T) {
-	progressive, err := os.ReadFile("testdata/progressive.jpeg") // Go's image/testdata, 4:4:4
-	if err != nil {
-		t.Fatal(err)
-	}
-	const overhead = 128 << 10
-	for name, raw := range map[string][]byte{
-		"16-bit RGBA png":       testimage.PNG(600, 600, 16, testimage.RGBA, 0),
-		"8-bit grey png":        testimage.PNG(1000, 1000, 8, testimage.Grey, 0),
-		"baseline jpeg":         jpegBytes(t, 600, 400),
-		"progressive jpeg":      progressive,
-		"lossy webp":            webpBytes(t),
-		"8-bit paletted png":    testimage.PNG(1000, 1000, 8, testimage.Paletted, 0),
-		"16-bit grey+alpha png": testimage.PNG(500, 500, 16, testimage.GreyAlpha, 0),
-		"interlaced RGBA png":   testimage.Interlaced(500, 400, 8, testimage.RGBA, 0),
-	} {
-		t.Run(name, func(t *testing.T) {
-			kind, cost, err := checkImage(raw)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var least uint64 = math.MaxUint64
-			for range 3 { // the least of three: other goroutines allocate too
-				var before, after runtime.MemStats
-				runtime.GC()
-				runtime.ReadMemStats(&before)
-				if _, err := codecs[kind].decode(bytes.NewReader(raw)); err != nil {
-					t.Fatal(err)
-				}
-				runtime.ReadMemStats(&after)
-				least = min(least, after.TotalAlloc-before.TotalAlloc)
-			}
-			if int64(least) > cost.work+overhead {
-				t.Fatalf("decoding allocated %d bytes, priced %+v", least, cost)
-			}
-		})
-	}
-}
-
 func TestUploadRateLimitPerMember(t *testing.T) {
 	h := newHarness(t, testDB{kind: "sqlite"}, RateLimits{UploadPerMember: 3})
 	m, other := h.register("0933000002"), h.register("0933000003")
@@ -157,7 +53,7 @@ func TestUploadRateLimitPerMember(t *testing.T) {
 		m.photo()
 	}
 	var a answer
-	h.unchanged(func() { a = m.upload("receipt.png", pngBytes(t, 7, 7)) })
+	h.unchanged(func() { a = m.upload("receipt.png", testimage.GradientPNG(7, 7)) })
 	want(t, a, 429, "upload_rate_limited")
 	if ra := a.header.Get("Retry-After"); ra == "" || ra == "0" {
 		t.Fatalf("Retry-After %q", ra)
@@ -170,16 +66,16 @@ func TestUploadRateLimitPerMember(t *testing.T) {
 func TestUploadQuotaPerMember(t *testing.T) {
 	h := newHarness(t, testDB{kind: "sqlite"}, RateLimits{}, func(c *Config) { c.UploadQuota = 200 })
 	m := h.register("0933000004")
-	first := pngBytes(t, 24, 24) // about 110 bytes once re-encoded
+	first := testimage.GradientPNG(24, 24) // about 110 bytes once re-encoded
 	want(t, m.upload("a.png", first), 200, "ok")
 	files := h.storedFiles()
-	h.unchanged(func() { want(t, m.upload("b.png", pngBytes(t, 25, 24)), 422, "upload_quota_exceeded") })
+	h.unchanged(func() { want(t, m.upload("b.png", testimage.GradientPNG(25, 24)), 422, "upload_quota_exceeded") })
 	if n := h.storedFiles(); n != files {
 		t.Fatalf("a refused upload left %d files", n-files)
 	}
 	// The same image again takes no more room; another member has a quota of its own.
 	want(t, m.upload("a-again.png", first), 200, "ok")
-	want(t, h.register("0933000005").upload("b.png", pngBytes(t, 25, 24)), 200, "ok")
+	want(t, h.register("0933000005").upload("b.png", testimage.GradientPNG(25, 24)), 200, "ok")
 }
 
 func TestDepositProofBacksOneDeposit(t *testing.T) {
@@ -225,8 +121,8 @@ func TestUploadsWaitForADecodeSlot(t *testing.T) {
 	}
 	// Two decodes are running (held here): a third upload waits, and gives up with its client.
 	var leaves []func()
-	for range maxDecodes {
-		leave, err := h.st.decodes.enter(context.Background())
+	for range files.MaxDecodes {
+		leave, err := h.st.decodes.Enter(context.Background())
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -235,13 +131,13 @@ func TestUploadsWaitForADecodeSlot(t *testing.T) {
 	h.unchanged(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
 		defer cancel()
-		if resp, err := send(ctx, pngBytes(t, 9, 9)); !errors.Is(err, context.DeadlineExceeded) {
-			t.Fatalf("an upload decoded while %d decodes ran: %v %v", maxDecodes, resp, err)
+		if resp, err := send(ctx, testimage.GradientPNG(9, 9)); !errors.Is(err, context.DeadlineExceeded) {
+			t.Fatalf("an upload decoded while %d decodes ran: %v %v", files.MaxDecodes, resp, err)
 		}
 	})
 	done := make(chan int, 1)
 	go func() {
-		resp, err := send(context.Background(), pngBytes(t, 9, 9))
+		resp, err := send(context.Background(), testimage.GradientPNG(9, 9))
 		if err != nil {
 			done <- 0
 			return
@@ -260,7 +156,7 @@ func TestUploadsWaitForADecodeSlot(t *testing.T) {
 	}
 	leaves[1]()
 	var f wire.FileRef
-	a := m.upload("receipt.png", pngBytes(t, 10, 9))
+	a := m.upload("receipt.png", testimage.GradientPNG(10, 9))
 	want(t, a, 200, "ok")
 	a.data(t, &f)
 }

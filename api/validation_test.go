@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"fmt"
+	"github.com/lotbook/lotbook/api/testimage"
 	"io"
 	"mime/multipart"
 	"net/http/httptest"
@@ -113,7 +114,7 @@ func TestDepositRules(t *testing.T) {
 		m := h.register("0912345678")
 		proof := m.photo()
 		other := h.register("0987654321")
-		othersProof := other.upload("x.jpg", jpegBytes(t, 10, 10))
+		othersProof := other.upload("x.jpg", testimage.GradientJPEG(10, 10))
 		want(t, othersProof, 200, "ok")
 		var of struct{ Id string }
 		othersProof.data(t, &of)
@@ -350,20 +351,20 @@ func TestUploadRules(t *testing.T) {
 			want(t, m.upload("proof.png", []byte("GIF89a not really")), 415, "file_type_invalid")
 			want(t, m.upload("proof.png", []byte("<svg onload=alert(1)>")), 415, "file_type_invalid")
 			want(t, m.upload("proof.jpg", append([]byte{0xFF, 0xD8, 0xFF}, bytes.Repeat([]byte{0}, 100)...)), 415, "file_type_invalid")
-			want(t, m.upload("big.png", append(pngBytes(t, 8, 8), bytes.Repeat([]byte{0}, 6<<20)...)), 413, "file_too_large")
-			want(t, m.upload("bomb.png", pngHeaderClaiming(t, 60000, 60000)), 422, "image_too_large")
+			want(t, m.upload("big.png", append(testimage.GradientPNG(8, 8), bytes.Repeat([]byte{0}, 6<<20)...)), 413, "file_too_large")
+			want(t, m.upload("bomb.png", testimage.PNGClaiming(60000, 60000)), 422, "image_too_large")
 			want(t, m.upload("empty.png", nil), 400, "file_required")
 
 			var b bytes.Buffer
 			mw := multipart.NewWriter(&b)
 			fw, _ := mw.CreateFormFile("other", "a.png")
-			_, _ = fw.Write(pngBytes(t, 4, 4))
+			_, _ = fw.Write(testimage.GradientPNG(4, 4))
 			_ = mw.Close()
 			want(t, m.raw("POST", "/api/vue/files", mw.FormDataContentType(), b.Bytes(), "Idempotency-Key", uuid.NewString()), 400, "file_required")
 			want(t, m.raw("POST", "/api/vue/files", "application/json", []byte(`{}`), "Idempotency-Key", uuid.NewString()), 400, "invalid_request")
-			want(t, h.anon().upload("a.png", pngBytes(t, 4, 4)), 401, "unauthorized")
+			want(t, h.anon().upload("a.png", testimage.GradientPNG(4, 4)), 401, "unauthorized")
 		})
-		for _, img := range [][]byte{pngBytes(t, 16, 16), jpegBytes(t, 16, 16), webpBytes(t)} {
+		for _, img := range [][]byte{testimage.GradientPNG(16, 16), testimage.GradientJPEG(16, 16), testimage.WebP()} {
 			want(t, m.upload("x", img), 200, "ok")
 		}
 	})

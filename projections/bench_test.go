@@ -57,7 +57,7 @@ func benchLog(b *testing.B, e *env) int64 {
 					add(events.DepositApproved{OrderNo: fmt.Sprintf("%s-%d", account, d), Currency: "TWD", Amount: dec("1000"),
 						Postings: events.Transfer(events.HouseBankClearing, events.MemberAvailable(id), "TWD", dec("1000"))})
 				}
-				if _, err := e.store.Append(context.Background(), events.AccountStream(id), events.NoStream, evs); err != nil {
+				if _, err := e.Store.Append(context.Background(), events.AccountStream(id), events.NoStream, evs); err != nil {
 					errs <- err
 					return
 				}
@@ -69,7 +69,7 @@ func benchLog(b *testing.B, e *env) int64 {
 	if err := <-errs; err != nil {
 		b.Fatal(err)
 	}
-	head := e.head()
+	head := e.Head()
 	b.Logf("appended %d events in %s", head, time.Since(start).Round(time.Millisecond))
 	return head
 }
@@ -96,7 +96,7 @@ func BenchmarkRebuild(b *testing.B) {
 	head := benchLog(b, e)
 	for _, kind := range []string{"sqlite", "postgres"} {
 		db := readDBs(b, b.TempDir())[kind]()
-		r := NewRunner(db, e.store, nil, nil)
+		r := NewRunner(db, e.Store, nil, nil)
 		for _, name := range []string{"balances", "journal", "members"} {
 			b.Run(kind+"/"+name, func(b *testing.B) {
 				var elapsed, cpu time.Duration
@@ -139,7 +139,7 @@ func BenchmarkCatchUp(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				db := readDBs(b, b.TempDir())[kind]()
-				r := NewRunner(db, e.store, nil, nil)
+				r := NewRunner(db, e.Store, nil, nil)
 				ctx, cancel := context.WithCancel(context.Background())
 				done := make(chan error, 1)
 				b.StartTimer()
@@ -186,12 +186,12 @@ func BenchmarkReadYourWrites(b *testing.B) {
 				wg.Add(1)
 				go func() {
 					defer wg.Done()
-					m := e.register(fmt.Sprintf("09%08d", w))
+					m := e.Register(fmt.Sprintf("09%08d", w))
 					for i := w; i < n; i += 8 {
 						order := fmt.Sprintf("W%d-%d", w, i)
-						pos := e.requestDeposit(m, order, "1000")
+						pos := e.RequestDeposit(m, order, "1000")
 						if i%2 == 1 {
-							pos = e.approveDeposit(m, order, "1000")
+							pos = e.ApproveDeposit(m, order, "1000")
 						}
 						start := time.Now()
 						r.waitFor(b, pos)

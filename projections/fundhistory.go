@@ -25,7 +25,7 @@ type FundLine struct {
 // events.LineTypes), newest first; the lines of one event in the order it gave them (the two legs
 // of an exchange source first, a fill's lines trade, fee, tax, ...).
 func (db *Reader) FundHistory(ctx context.Context, memberID, typ string, page, size int) ([]FundLine, bool, error) {
-	limit, offset := pageArgs(page, size)
+	limit, offset := PageArgs(page, size)
 	filter, args := "", []any{memberID}
 	if typ != "" && typ != "all" {
 		filter, args = " AND type = ?", append(args, typ)

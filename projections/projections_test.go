@@ -21,22 +21,22 @@ func TestApply(t *testing.T) {
 		db := e.open()
 		r := e.run(db, nil)
 
-		m := e.register("0912345678")
-		other := e.register("0922222222")
-		e.add(events.MemberStream(m), "member:0912345678",
+		m := e.Register("0912345678")
+		other := e.Register("0922222222")
+		e.Add(events.MemberStream(m), "member:0912345678",
 			events.SessionOpened{TokenHash: "t1", ExpiresAt: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)},
 			events.FundPasswordSet{Hash: "h"},
 			events.FileUploaded{FileID: "f1", ContentType: "image/png", Size: 10, Width: 2, Height: 2})
-		e.add(events.MemberStream(m), "ops:ops", events.AccountFlagChanged{Flag: events.FlagWithdrawalBanned, On: true, Reason: "r"},
+		e.Add(events.MemberStream(m), "ops:ops", events.AccountFlagChanged{Flag: events.FlagWithdrawalBanned, On: true, Reason: "r"},
 			events.AccountFlagChanged{Flag: events.FlagFrozen, On: true, Reason: "r"},
 			events.AccountFlagChanged{Flag: events.FlagFrozen, On: false, Reason: "r"},
 			events.AccountFlagChanged{Flag: events.FlagTradeBanned, On: true, Reason: "r"})
-		e.requestDeposit(m, "D1", "5000")
-		e.requestDeposit(m, "D2", "2500.5")
-		e.approveDeposit(m, "D1", "5000")
-		e.add(events.AccountStream(m), "ops:ops", events.DepositRejected{OrderNo: "D2", Remark: "blurry proof"})
-		e.requestDeposit(other, "D3", "1000")
-		r.waitFor(t, e.head())
+		e.RequestDeposit(m, "D1", "5000")
+		e.RequestDeposit(m, "D2", "2500.5")
+		e.ApproveDeposit(m, "D1", "5000")
+		e.Add(events.AccountStream(m), "ops:ops", events.DepositRejected{OrderNo: "D2", Remark: "blurry proof"})
+		e.RequestDeposit(other, "D3", "1000")
+		r.waitFor(t, e.Head())
 
 		s, err := db.SessionByTokenHash(ctx, "t1")
 		if err != nil || s.MemberID != m || s.Account != "0912345678" || s.Role != events.RoleMember || !s.ExpiresAt.Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) {
@@ -103,17 +103,17 @@ func TestApply(t *testing.T) {
 		}
 
 		// Sessions end on logout and, all of them, on a password change.
-		e.add(events.MemberStream(m), "member:0912345678", events.SessionOpened{TokenHash: "t2", ExpiresAt: time.Now().Add(time.Hour)},
+		e.Add(events.MemberStream(m), "member:0912345678", events.SessionOpened{TokenHash: "t2", ExpiresAt: time.Now().Add(time.Hour)},
 			events.SessionOpened{TokenHash: "t3", ExpiresAt: time.Now().Add(time.Hour)}, events.SessionClosed{TokenHash: "t2"})
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		for tok, open := range map[string]bool{"t1": true, "t2": false, "t3": true} {
 			if _, err := db.SessionByTokenHash(ctx, tok); (err == nil) != open {
 				t.Fatalf("session %s open=%v: %v", tok, open, err)
 			}
 		}
-		e.add(events.MemberStream(m), "member:0912345678", events.LoginPasswordChanged{PasswordHash: "new"},
+		e.Add(events.MemberStream(m), "member:0912345678", events.LoginPasswordChanged{PasswordHash: "new"},
 			events.SessionOpened{TokenHash: "t4", ExpiresAt: time.Now().Add(time.Hour)})
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		for tok, open := range map[string]bool{"t1": false, "t3": false, "t4": true} {
 			if _, err := db.SessionByTokenHash(ctx, tok); (err == nil) != open {
 				t.Fatalf("after password change: session %s open=%v: %v", tok, open, err)
@@ -128,22 +128,22 @@ func TestApply(t *testing.T) {
 func TestPageFolding(t *testing.T) {
 	e := sqliteEnv(t)
 	ctx := context.Background()
-	m := e.register("0912345678")
-	e.add(events.MemberStream(m), "member:x", events.SessionOpened{TokenHash: "a", ExpiresAt: time.Now()},
+	m := e.Register("0912345678")
+	e.Add(events.MemberStream(m), "member:x", events.SessionOpened{TokenHash: "a", ExpiresAt: time.Now()},
 		events.LoginPasswordChanged{PasswordHash: "p"}, events.SessionOpened{TokenHash: "b", ExpiresAt: time.Now()},
 		events.SessionClosed{TokenHash: "b"}, events.SessionOpened{TokenHash: "b", ExpiresAt: time.Now()},
 		events.AccountFlagChanged{Flag: events.FlagFrozen, On: true})
 	for i := range 5 {
 		order := fmt.Sprintf("D%d", i)
-		e.requestDeposit(m, order, "1000")
-		e.approveDeposit(m, order, "1000")
+		e.RequestDeposit(m, order, "1000")
+		e.ApproveDeposit(m, order, "1000")
 	}
-	log, err := e.store.ReadAll(ctx, 0, 1000)
+	log, err := e.Store.ReadAll(ctx, 0, 1000)
 	if err != nil {
 		t.Fatal(err)
 	}
 	db := e.open()
-	r := NewRunner(db, e.store, nil, nil)
+	r := NewRunner(db, e.Store, nil, nil)
 	// Live tables get the log one event per transaction, in random page sizes; Compare replays it
 	// in pages of rebuildPage.
 	for i := 0; i < len(log); {
@@ -169,17 +169,17 @@ func TestPageFolding(t *testing.T) {
 func TestResumeWithoutDoubleApply(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		m := e.register("0912345678")
-		e.requestDeposit(m, "D1", "1000")
-		e.approveDeposit(m, "D1", "1000")
+		m := e.Register("0912345678")
+		e.RequestDeposit(m, "D1", "1000")
+		e.ApproveDeposit(m, "D1", "1000")
 		db := e.open()
 		r := e.run(db, nil)
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "1000", "0")
 		r.stop()
 
 		// Redelivering an applied page (as after a crash between commit and ack) changes nothing.
-		log, err := e.store.ReadAll(ctx, 0, 100)
+		log, err := e.Store.ReadAll(ctx, 0, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -192,9 +192,9 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		mustBalance(t, db, m, "TWD", "1000", "0")
 
 		// A page that fails half-way leaves neither rows nor checkpoint behind.
-		e.requestDeposit(m, "D2", "2000")
-		e.approveDeposit(m, "D2", "2000")
-		tail, err := e.store.ReadAll(ctx, log[len(log)-1].Position, 100)
+		e.RequestDeposit(m, "D2", "2000")
+		e.ApproveDeposit(m, "D2", "2000")
+		tail, err := e.Store.ReadAll(ctx, log[len(log)-1].Position, 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -214,9 +214,9 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		// After a restart every projector resumes after its checkpoint.
 		db = e.open()
 		r = e.run(db, nil)
-		e.requestDeposit(m, "D3", "300")
-		e.approveDeposit(m, "D3", "300")
-		r.waitFor(t, e.head())
+		e.RequestDeposit(m, "D3", "300")
+		e.ApproveDeposit(m, "D3", "300")
+		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "3300", "0")
 		recs, _, err := db.FundHistory(ctx, m, "all", 1, 10)
 		if err != nil || len(recs) != 3 {
@@ -231,14 +231,14 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 func TestIndependentProgress(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		m := e.register("0912345678")
+		m := e.Register("0912345678")
 		for i := range 20 {
-			e.requestDeposit(m, fmt.Sprintf("D%d", i), "100")
-			e.approveDeposit(m, fmt.Sprintf("D%d", i), "100")
+			e.RequestDeposit(m, fmt.Sprintf("D%d", i), "100")
+			e.ApproveDeposit(m, fmt.Sprintf("D%d", i), "100")
 		}
 		db := e.open()
 		r := e.run(db, nil)
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		r.stop()
 		if err := db.writeTx(ctx, func(w *Wtx) error {
 			if err := db.createTables(ctx, w, balancesProjector, "", true); err != nil {
@@ -249,14 +249,14 @@ func TestIndependentProgress(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustBalance(t, db, m, "TWD", "0", "0")
-		runner := NewRunner(db, e.store, nil, nil)
+		runner := NewRunner(db, e.Store, nil, nil)
 		runner.hubCapacity = 4
 		r = e.runWith(runner)
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "2000", "0")
-		e.requestDeposit(m, "X", "1")
-		e.approveDeposit(m, "X", "1")
-		r.waitFor(t, e.head())
+		e.RequestDeposit(m, "X", "1")
+		e.ApproveDeposit(m, "X", "1")
+		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "2001", "0")
 	})
 }
@@ -265,12 +265,12 @@ func TestWaitFor(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		db := e.open()
 		r := e.run(db, nil)
-		m := e.register("0912345678")
-		r.waitFor(t, e.head())
-		if r.Position() != e.head() {
-			t.Fatalf("Position = %d, head %d", r.Position(), e.head())
+		m := e.Register("0912345678")
+		r.waitFor(t, e.Head())
+		if r.Position() != e.Head() {
+			t.Fatalf("Position = %d, head %d", r.Position(), e.Head())
 		}
-		target := e.head() + 2
+		target := e.Head() + 2
 		done := make(chan error, 1)
 		go func() {
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
@@ -282,8 +282,8 @@ func TestWaitFor(t *testing.T) {
 			t.Fatalf("WaitFor returned before the events existed: %v", err)
 		case <-time.After(100 * time.Millisecond):
 		}
-		e.requestDeposit(m, "D1", "1000")
-		e.approveDeposit(m, "D1", "1000")
+		e.RequestDeposit(m, "D1", "1000")
+		e.ApproveDeposit(m, "D1", "1000")
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
@@ -291,7 +291,7 @@ func TestWaitFor(t *testing.T) {
 
 		ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
 		defer cancel()
-		if err := r.WaitFor(ctx, e.head()+100); !errors.Is(err, context.DeadlineExceeded) {
+		if err := r.WaitFor(ctx, e.Head()+100); !errors.Is(err, context.DeadlineExceeded) {
 			t.Fatalf("WaitFor beyond the head = %v", err)
 		}
 	})
@@ -302,17 +302,17 @@ func TestRebuildWhileServing(t *testing.T) {
 		ctx := context.Background()
 		var members []string
 		for i := range 20 {
-			members = append(members, e.register(fmt.Sprintf("09%08d", i)))
+			members = append(members, e.Register(fmt.Sprintf("09%08d", i)))
 		}
 		for i := range 300 {
 			m := members[i%len(members)]
 			order := fmt.Sprintf("A%d", i)
-			e.requestDeposit(m, order, "1000")
-			e.approveDeposit(m, order, "1000")
+			e.RequestDeposit(m, order, "1000")
+			e.ApproveDeposit(m, order, "1000")
 		}
 		db := e.open()
 		r := e.run(db, nil)
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 
 		// Writers keep appending while every read model is rebuilt; reads keep answering.
 		stop := make(chan struct{})
@@ -328,8 +328,8 @@ func TestRebuildWhileServing(t *testing.T) {
 				}
 				m := members[i%len(members)]
 				order := fmt.Sprintf("B%d", i)
-				e.requestDeposit(m, order, "10")
-				e.approveDeposit(m, order, "10")
+				e.RequestDeposit(m, order, "10")
+				e.ApproveDeposit(m, order, "10")
 			}
 		}()
 		readErrs := make(chan error, 1)
@@ -358,7 +358,7 @@ func TestRebuildWhileServing(t *testing.T) {
 		}()
 		// Half of the rebuilds run through a second handle on the database, as `lotbook rebuild`
 		// does from another process while the server runs its projectors.
-		other := NewRunner(e.open(), e.store, nil, nil)
+		other := NewRunner(e.open(), e.Store, nil, nil)
 		for i, name := range r.Names() {
 			var last, total int64
 			rebuilder := r.Runner
@@ -379,7 +379,7 @@ func TestRebuildWhileServing(t *testing.T) {
 			t.Fatalf("read during rebuild: %v", err)
 		default:
 		}
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		noDiffs(t, r.Runner)
 		var sum int64
 		for _, m := range members {
@@ -399,22 +399,22 @@ func TestRebuildWhileServing(t *testing.T) {
 
 		// A second rebuild works too (fresh constraint and index names), also with no runner.
 		r.stop()
-		if err := NewRunner(db, e.store, nil, nil).Rebuild(ctx, "journal", nil); err != nil {
+		if err := NewRunner(db, e.Store, nil, nil).Rebuild(ctx, "journal", nil); err != nil {
 			t.Fatal(err)
 		}
-		noDiffs(t, NewRunner(db, e.store, nil, nil))
+		noDiffs(t, NewRunner(db, e.Store, nil, nil))
 	})
 }
 
 func TestCompareDetectsTampering(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
-		m := e.register("0912345678")
-		e.requestDeposit(m, "D1", "1000")
-		e.approveDeposit(m, "D1", "1000")
+		m := e.Register("0912345678")
+		e.RequestDeposit(m, "D1", "1000")
+		e.ApproveDeposit(m, "D1", "1000")
 		db := e.open()
 		r := e.run(db, nil)
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		noDiffs(t, r.Runner)
 
 		if _, err := db.w.ExecContext(ctx, db.d.rebind("UPDATE balances SET amount = ? WHERE member_id = ? AND kind = 'available'"), "1000000", m); err != nil {
@@ -453,17 +453,17 @@ func TestCompareDetectsTampering(t *testing.T) {
 // other projectors go on.
 func TestMoneyProjectionStalls(t *testing.T) {
 	e := sqliteEnv(t)
-	m := e.register("0912345678")
-	e.requestDeposit(m, "D1", "1000")
-	bad := e.add(events.AccountStream(m), "ops:ops", events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: dec("1000"),
+	m := e.Register("0912345678")
+	e.RequestDeposit(m, "D1", "1000")
+	bad := e.Add(events.AccountStream(m), "ops:ops", events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: dec("1000"),
 		Postings: []events.Posting{{Account: events.MemberAvailable(m), Currency: "TWD", Amount: dec("1000")}}})
 	// More events than the shared feed buffers: the stalled projector must not hold them back.
 	for i := range 30 {
-		e.register(fmt.Sprintf("09%08d", i))
+		e.Register(fmt.Sprintf("09%08d", i))
 	}
 	db := e.open()
 	reg := prometheus.NewRegistry()
-	runner := NewRunner(db, e.store, nil, reg)
+	runner := NewRunner(db, e.Store, nil, reg)
 	runner.hubCapacity = 8
 	r := e.runWith(runner)
 
@@ -484,7 +484,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 			r.mu.Lock()
 			pos := r.pos[name]
 			r.mu.Unlock()
-			if pos == e.head() {
+			if pos == e.Head() {
 				break
 			}
 			if ctx.Err() != nil {
@@ -493,7 +493,7 @@ func TestMoneyProjectionStalls(t *testing.T) {
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	for _, name := range []string{"balances", "members", "journal", "trading"} {
+	for _, name := range []string{"balances", "members", "journal"} {
 		r.mu.Lock()
 		pos := r.pos[name]
 		r.mu.Unlock()
@@ -508,16 +508,16 @@ func TestMoneyProjectionStalls(t *testing.T) {
 
 func TestMetrics(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
-		m := e.register("0912345678")
-		e.requestDeposit(m, "D1", "1000")
+		m := e.Register("0912345678")
+		e.RequestDeposit(m, "D1", "1000")
 		db := e.open()
 		reg := prometheus.NewRegistry()
 		r := e.run(db, reg)
-		r.waitFor(t, e.head())
+		r.waitFor(t, e.Head())
 		got := gather(t, reg)
 		for _, name := range r.Names() {
 			for metric, want := range map[string]float64{
-				"lotbook_projection_position": float64(e.head()), "lotbook_projection_lag_events": 0,
+				"lotbook_projection_position": float64(e.Head()), "lotbook_projection_lag_events": 0,
 				"lotbook_projection_lag_seconds": 0, "lotbook_projection_failures_total": 0, "lotbook_projection_stalled": 0,
 			} {
 				if v, ok := got[metric+"/"+name]; !ok || v != want {
@@ -528,9 +528,9 @@ func TestMetrics(t *testing.T) {
 
 		// A runner that has not caught up reports the events it lacks and their age.
 		r.stop()
-		e.requestDeposit(m, "D2", "1000")
+		e.RequestDeposit(m, "D2", "1000")
 		reg = prometheus.NewRegistry()
-		lagging := NewRunner(db, e.store, nil, reg)
+		lagging := NewRunner(db, e.Store, nil, reg)
 		if err := lagging.loadCheckpoints(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -682,9 +682,9 @@ func TestSnapshotIsOneMoment(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
 		ctx := context.Background()
 		r := e.run(e.open(), nil)
-		m := e.register("0912345678")
-		e.requestDeposit(m, "D1", "1000")
-		first := e.approveDeposit(m, "D1", "1000")
+		m := e.Register("0912345678")
+		e.RequestDeposit(m, "D1", "1000")
+		first := e.ApproveDeposit(m, "D1", "1000")
 		r.waitFor(t, first)
 		var second int64
 		pos, err := r.Snapshot(ctx, func(rd *Reader) error {
@@ -697,8 +697,8 @@ func TestSnapshotIsOneMoment(t *testing.T) {
 					t.Errorf("read %d in the snapshot: available %s, want 1000", i, got)
 				}
 				if i == 0 {
-					e.requestDeposit(m, "D2", "500")
-					second = e.approveDeposit(m, "D2", "500")
+					e.RequestDeposit(m, "D2", "500")
+					second = e.ApproveDeposit(m, "D2", "500")
 					r.waitFor(t, second)
 				}
 			}

@@ -51,8 +51,8 @@ func TestPageArgs(t *testing.T) {
 		{MaxPage(20), 20, 21, MaxOffset}, {MaxPage(20) + 1, 20, 21, MaxOffset}, {math.MaxInt, 20, 21, MaxOffset},
 		{math.MaxInt/16 + 2, 16, 17, MaxOffset - MaxOffset%16}, {math.MaxInt, 0, 21, MaxOffset},
 	} {
-		if l, o := pageArgs(tc.page, tc.size); l != tc.limit || o != tc.offset {
-			t.Errorf("pageArgs(%d, %d) = %d, %d", tc.page, tc.size, l, o)
+		if l, o := PageArgs(tc.page, tc.size); l != tc.limit || o != tc.offset {
+			t.Errorf("PageArgs(%d, %d) = %d, %d", tc.page, tc.size, l, o)
 		}
 	}
 }
@@ -85,7 +85,7 @@ func TestUnits(t *testing.T) {
 	for _, p := range acc.ps {
 		names = append(names, p.Name)
 	}
-	if got := strings.Join(names, ","); got != "members,balances,journal,trading" {
+	if got := strings.Join(names, ","); got != "members,balances,journal" {
 		t.Fatalf("account unit = %s", got)
 	}
 }

@@ -42,6 +42,9 @@ type Balance struct {
 	Available, Frozen decimal.Decimal
 }
 
+// Cash is the balance's whole cash: available and frozen.
+func (b Balance) Cash() decimal.Decimal { return b.Available.Add(b.Frozen) }
+
 // Channel is a deposit channel.
 type Channel struct {
 	ID, Name, Currency string
@@ -227,9 +230,9 @@ func pageSize(size int) int {
 // MaxPage is the deepest page of size rows a list serves; the api refuses deeper ones.
 func MaxPage(size int) int { return MaxOffset/pageSize(size) + 1 }
 
-// pageArgs turns a 1-based page and size into LIMIT (one more row, to tell hasMore) and OFFSET.
+// PageArgs turns a 1-based page and size into LIMIT (one more row, to tell hasMore) and OFFSET.
 // The page is held within 1..MaxPage, so the offset never passes MaxOffset nor overflows.
-func pageArgs(page, size int) (limit, offset int) {
+func PageArgs(page, size int) (limit, offset int) {
 	size = pageSize(size)
 	page = min(max(page, 1), MaxPage(size))
 	return size + 1, (page - 1) * size
@@ -237,7 +240,7 @@ func pageArgs(page, size int) (limit, offset int) {
 
 // Members lists members whose account contains q (all when q is empty), newest first.
 func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Member, bool, error) {
-	limit, offset := pageArgs(page, size)
+	limit, offset := PageArgs(page, size)
 	where, args := "", []any{}
 	if q != "" {
 		where, args = `WHERE account LIKE ? ESCAPE '\'`, append(args, likePattern(q))
@@ -261,7 +264,7 @@ func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Memb
 // QueueQuery is the query of one page of a review queue: the rows of table with status (all when
 // empty), pending ones oldest first (the order to review them in), decided ones newest first.
 func QueueQuery(cols, table, status, pending string, page, size int) (q string, args []any, limit int) {
-	limit, offset := pageArgs(page, size)
+	limit, offset := PageArgs(page, size)
 	where, order := "", "DESC"
 	if status != "" {
 		where, args = "WHERE status = ? ", append(args, status)

@@ -69,6 +69,23 @@ func (m RowMap[R]) Scan(s Rows, r *R) error {
 	return s.Scan(dest...)
 }
 
+// Collect is a Query callback that scans each row with m and appends what convert makes of
+// it (a row's typed view) to out.
+func Collect[R, T any](out *[]T, m RowMap[R], convert func(*R) (T, error)) func(Rows) error {
+	return func(rows Rows) error {
+		var r R
+		if err := m.Scan(rows, &r); err != nil {
+			return err
+		}
+		v, err := convert(&r)
+		if err != nil {
+			return err
+		}
+		*out = append(*out, v)
+		return nil
+	}
+}
+
 // Rows is the row a Query or SelectIn callback reads: capability packages scan it without
 // knowing the database layer.
 type Rows interface{ Scan(dest ...any) error }

@@ -4,6 +4,7 @@
 package auction
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	cmd "github.com/lotbook/lotbook/commands/auction"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/events"
@@ -21,9 +23,15 @@ import (
 	read "github.com/lotbook/lotbook/projections/auction"
 )
 
+// Commands are the write side's auction commands the module sends.
+type Commands interface {
+	List(ctx context.Context, meta commands.Meta, in cmd.List) (cmd.Listed, error)
+	Bid(ctx context.Context, meta commands.Meta, in cmd.Bid) (cmd.Placed, error)
+}
+
 // Module serves the auction's routes.
 type Module struct {
-	cmd   *cmd.Commands
+	cmd   Commands
 	read  *projections.ReadDB
 	feed  *mkt.Service
 	store events.Store
@@ -32,7 +40,7 @@ type Module struct {
 
 // New is the module over the auction's commands, the read models, the market feed (the codes an
 // auction may name), the event store (the auditor's re-run) and the clock (auction states).
-func New(c *cmd.Commands, rd *projections.ReadDB, feed *mkt.Service, store events.Store, now func() time.Time) *Module {
+func New(c Commands, rd *projections.ReadDB, feed *mkt.Service, store events.Store, now func() time.Time) *Module {
 	return &Module{cmd: c, read: rd, feed: feed, store: store, now: now}
 }
 

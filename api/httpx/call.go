@@ -23,8 +23,22 @@ type Reply struct {
 // OK answers data with message key ok.
 func OK(data any) (Reply, error) { return Reply{Key: wire.MessageKeyOk, Data: data}, nil }
 
-// Decoder decodes a JSON body strictly against the request schema named in openapi.yaml.
-type Decoder func(schema string, body []byte, dst any) error
+// Core is what the server does for handlers beyond their request: it decodes bodies against
+// the contract, reads the read models in one snapshot, waits for them to reach a position
+// (read-your-writes) and binds a body a handler read itself to the request's Idempotency-Key.
+type Core interface {
+	// Decode decodes a JSON body strictly against the request schema named in openapi.yaml.
+	Decode(schema string, body []byte, dst any) error
+	// Snapshot runs read over one snapshot of the read models and returns the log position it
+	// reflects.
+	Snapshot(ctx context.Context, read func(rd *projections.Reader) error) (int64, error)
+	// CatchUpTo waits (bounded) until the read models reached pos.
+	CatchUpTo(ctx context.Context, pos int64)
+	// CatchUpHead waits (bounded) until the read models reached the event store's head.
+	CatchUpHead(ctx context.Context)
+	// Bind fingerprints the request with payload and claims its key (see Call.Bind).
+	Bind(c *Call, payload []byte) bool
+}
 
 // Call is one request as handlers see it.
 type Call struct {
@@ -44,12 +58,12 @@ type Call struct {
 	// one snapshot, and carries how far every projection has come).
 	Position int64
 
-	decode Decoder
+	core Core
 }
 
-// NewCall starts a call; decode checks bodies against the contract.
-func NewCall(w http.ResponseWriter, r *http.Request, decode Decoder) *Call {
-	return &Call{W: w, R: r, decode: decode}
+// NewCall starts a call served by core.
+func NewCall(w http.ResponseWriter, r *http.Request, core Core) *Call {
+	return &Call{W: w, R: r, core: core}
 }
 
 // Ctx is the request's context.
@@ -74,5 +88,48 @@ func (c *Call) Meta() commands.Meta {
 
 // Decode reads the JSON body strictly against the request schema named in openapi.yaml.
 func (c *Call) Decode(schema string, dst any) error {
-	return c.decode(schema, c.Body, dst)
+	return c.core.Decode(schema, c.Body, dst)
+}
+
+// Snapshot runs read over one snapshot of the read models: what it reads is of one moment,
+// and the answer carries the log position of that moment.
+func (c *Call) Snapshot(read func(rd *projections.Reader) error) error {
+	pos, err := c.core.Snapshot(c.Ctx(), read)
+	if err != nil {
+		return err
+	}
+	c.Position = pos
+	return nil
+}
+
+// CatchUpTo waits (bounded) until the read models reached pos, a command's answer: what the
+// client hears next reflects it. On time-out the call goes on with what they hold.
+func (c *Call) CatchUpTo(pos int64) { c.core.CatchUpTo(c.Ctx(), pos) }
+
+// CatchUpHead waits (bounded) until the read models reached the store's head. For a miss that
+// may only be projection lag (an order or a file written a moment ago).
+func (c *Call) CatchUpHead() { c.core.CatchUpHead(c.Ctx()) }
+
+// Bind is for IdemOwnBody routes, which read their body themselves: it fingerprints the request
+// with payload (what the key binds to, e.g. an upload's content rather than its framing) and
+// claims the key. It reports whether it answered the request already (a replay of the stored
+// answer, or 409 for a key another request used); the handler then answers Reply{Written: true}.
+func (c *Call) Bind(payload []byte) bool { return c.core.Bind(c, payload) }
+
+// ReviewRemark decodes the body of an ops decision: an ApproveRequest, whose remark is optional,
+// when approving, and a RejectRequest, whose remark (the reason the member reads) is required,
+// when rejecting.
+func (c *Call) ReviewRemark(approve bool) (string, error) {
+	if approve {
+		var req wire.ApproveRequest
+		if err := c.Decode("ApproveRequest", &req); err != nil {
+			return "", err
+		}
+		return Deref(req.Remark), nil
+	}
+	var req wire.RejectRequest
+	if err := c.Decode("RejectRequest", &req); err != nil {
+		return "", err
+	}
+	return req.Remark, nil
 }

@@ -1,14 +1,17 @@
 // Package httpx is the HTTP core every capability's handlers share: the answer envelope and
 // refusals, the request as handlers see it (Call) and their answer (Reply), query and body
-// parsing, and the route declaration with its role and idempotency mode. Package api serves
-// the routes (sessions, one gorilla/mux subrouter per role, idempotency, read-your-writes).
+// parsing, rate limits, and the route declaration with its role and idempotency mode. Package
+// api serves the routes (sessions, one gorilla/mux subrouter per role, idempotency,
+// read-your-writes) and does for a Call what it asks of the server (Core): reads over one
+// snapshot, waits for the read models, binding a body the handler read itself.
 //
-// A capability's HTTP side (api/market and api/identity are the pattern):
+// A capability's HTTP side (api/trading, api/funds or api/identity are the pattern):
 //
 //  1. its operations and request schemas in api/openapi.yaml, then go generate in api/wire;
-//  2. api/<capability>/: a Module built by New from what it needs (commands, projections), whose
-//     Routes declare each operation with Op(role, method, path, idempotency, handler), next to
-//     the handlers;
+//  2. api/<capability>/: a Module built by New from what it needs, whose Routes declare each
+//     operation with Op(role, method, path, idempotency, handler), next to the handlers. It
+//     sends commands through an interface it declares itself (Commands: the methods of the
+//     write side it calls) and reads its read models over *projections.Reader;
 //  3. one line in api/capabilities.go, the list of modules.
 //
 // A capability package imports this core, api/wire and its own commands and projections, never

@@ -79,3 +79,12 @@ func QueueQuery(c *Call, def string, valid func(string) bool) (status string, pa
 	page, size, err = Paging(q)
 	return status, page, size, err
 }
+
+// Deref is an optional field's value, its zero value when absent.
+func Deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

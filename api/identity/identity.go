@@ -3,6 +3,7 @@
 package identity
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/lotbook/lotbook/api/httpx"
@@ -15,16 +16,25 @@ import (
 	"github.com/lotbook/lotbook/projections/funds"
 )
 
+// Commands are the write side's operations this module sends (*commands.Service).
+type Commands interface {
+	SubmitRealName(ctx context.Context, meta commands.Meta, memberID string, in commands.RealNameInput) (commands.Result, error)
+	ApproveRealName(ctx context.Context, meta commands.Meta, in commands.ReviewRealName) (commands.ReviewResult, error)
+	RejectRealName(ctx context.Context, meta commands.Meta, in commands.ReviewRealName) (commands.ReviewResult, error)
+	BindCard(ctx context.Context, meta commands.Meta, memberID string, in commands.CardInput) (commands.CardResult, error)
+	UnbindCard(ctx context.Context, meta commands.Meta, in commands.UnbindCard) (commands.Result, error)
+}
+
 // Module serves the identity routes.
 type Module struct {
-	cmd    *commands.Service
+	cmd    Commands
 	read   *projections.ReadDB
 	sealer *secret.Sealer // opens ID numbers for ops reviewing them
 }
 
 // New is the identity module over the command service, the read models and the sealer of ID
 // numbers.
-func New(cmd *commands.Service, read *projections.ReadDB, sealer *secret.Sealer) *Module {
+func New(cmd Commands, read *projections.ReadDB, sealer *secret.Sealer) *Module {
 	return &Module{cmd: cmd, read: read, sealer: sealer}
 }
 
@@ -37,8 +47,8 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "POST", "/api/vue/user/cards", httpx.IdemRequired, m.bindCard),
 		httpx.Op(httpx.Member, "DELETE", "/api/vue/user/cards/{id}", httpx.IdemRequired, m.unbindCard),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/realname", httpx.IdemNone, m.opsRealNames),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/approve", httpx.IdemRequired, m.approveRealName),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/reject", httpx.IdemRequired, m.rejectRealName),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/approve", httpx.IdemRequired, m.reviewRealName(true)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/reject", httpx.IdemRequired, m.reviewRealName(false)),
 	}
 }
 
@@ -104,37 +114,24 @@ func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.OpsRealNamePage{Items: items, Page: page, HasMore: more})
 }
 
-func (m *Module) approveRealName(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.ApproveRequest
-	if err := c.Decode("ApproveRequest", &req); err != nil {
-		return httpx.Reply{}, err
+// reviewRealName is ops' decision on a member's identity: approve or reject.
+func (m *Module) reviewRealName(approve bool) httpx.Handler {
+	return func(c *httpx.Call) (httpx.Reply, error) {
+		remark, err := c.ReviewRemark(approve)
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		review := m.cmd.RejectRealName
+		if approve {
+			review = m.cmd.ApproveRealName
+		}
+		account := c.Var("account")
+		res, err := review(c.Ctx(), c.Meta(), commands.ReviewRealName{Account: account, Remark: remark})
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		return httpx.OK(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
 	}
-	remark := ""
-	if req.Remark != nil {
-		remark = *req.Remark
-	}
-	return m.reviewRealName(c, remark, true)
-}
-
-func (m *Module) rejectRealName(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.RejectRequest
-	if err := c.Decode("RejectRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	return m.reviewRealName(c, req.Remark, false)
-}
-
-func (m *Module) reviewRealName(c *httpx.Call, remark string, approve bool) (httpx.Reply, error) {
-	account := c.Var("account")
-	review := m.cmd.RejectRealName
-	if approve {
-		review = m.cmd.ApproveRealName
-	}
-	res, err := review(c.Ctx(), c.Meta(), commands.ReviewRealName{Account: account, Remark: remark})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.RealNameReviewResult{Account: account, Status: wire.RealNameStatus(res.Status), Position: res.Position})
 }
 
 func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {

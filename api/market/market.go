@@ -5,6 +5,7 @@ package market
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -15,6 +16,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	favoritecmd "github.com/lotbook/lotbook/commands/favorites"
 	mkt "github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
@@ -31,9 +33,15 @@ const (
 	hotResults        = 20
 )
 
+// Commands are the write side's operations this module sends (commands/favorites).
+type Commands interface {
+	AddFavorite(ctx context.Context, meta commands.Meta, in favoritecmd.Favorite) (commands.Result, error)
+	RemoveFavorite(ctx context.Context, meta commands.Meta, in favoritecmd.Favorite) (commands.Result, error)
+}
+
 // Module serves the market and favourites routes.
 type Module struct {
-	favs *favoritecmd.Commands
+	cmd  Commands
 	read *projections.ReadDB
 	feed *mkt.Service
 	hot  *hotLists
@@ -41,8 +49,8 @@ type Module struct {
 
 // New is the market module over the favourites' commands, the read models (the
 // favourites list) and the market feed.
-func New(favs *favoritecmd.Commands, read *projections.ReadDB, feed *mkt.Service) *Module {
-	return &Module{favs: favs, read: read, feed: feed, hot: newHotLists()}
+func New(cmd Commands, read *projections.ReadDB, feed *mkt.Service) *Module {
+	return &Module{cmd: cmd, read: read, feed: feed, hot: newHotLists()}
 }
 
 // Routes are the market's operations of openapi.yaml.
@@ -297,7 +305,7 @@ func (m *Module) addFavorite(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.favs.AddFavorite(c.Ctx(), c.Meta(), favoritecmd.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
+	res, err := m.cmd.AddFavorite(c.Ctx(), c.Meta(), favoritecmd.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -309,7 +317,7 @@ func (m *Module) removeFavorite(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.favs.RemoveFavorite(c.Ctx(), c.Meta(), favoritecmd.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
+	res, err := m.cmd.RemoveFavorite(c.Ctx(), c.Meta(), favoritecmd.Favorite{MemberID: c.Sess.MemberID, Symbol: sym})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

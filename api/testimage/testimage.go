@@ -1,7 +1,8 @@
 // Package testimage makes the images that upload tests and the upload load tool (ops/uploadload)
 // send: genuine PNGs of any size, bit depth and colour type whose pixels are all zero, so that
 // they compress about a thousand to one. Small on the wire, large once decoded: the worst case
-// an upload endpoint must price before decoding.
+// an upload endpoint must price before decoding. It also makes the ordinary images those tests
+// upload: small PNGs and JPEGs whose pixels differ, a lossy WebP, a PNG header claiming any size.
 package testimage
 
 import (

@@ -13,6 +13,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/audit"
+	"github.com/lotbook/lotbook/projections/trading"
 )
 
 func replay(ctx context.Context, args []string, stdout io.Writer) error {
@@ -149,7 +150,7 @@ func verify(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 		return fmt.Errorf("bring read models to position %d: %w", head, err)
 	}
 
-	rep, err := audit.Verify(ctx, store, runner, audit.WithBalances(db), audit.WithShares(db))
+	rep, err := audit.Verify(ctx, store, runner, audit.WithBalances(db), audit.WithShares(trading.HoldingsIn(db.Reader)))
 	if err != nil {
 		return err
 	}

@@ -10,4 +10,5 @@ import (
 	_ "github.com/lotbook/lotbook/projections/funds"
 	_ "github.com/lotbook/lotbook/projections/reviews"
 	_ "github.com/lotbook/lotbook/projections/subscription"
+	_ "github.com/lotbook/lotbook/projections/trading"
 )

@@ -90,7 +90,8 @@ var rules = []rule{
 		Why: "only store backends and the projections' database layer know SQL dialects"},
 	{Except: ours("events/kurrent"), Forbid: []string{"github.com/kurrent-io", "github.com/EventStore"},
 		Why: "only the KurrentDB backend knows its client"},
-	{Forbid: ours("projections/projtest"), Why: "projtest is the read models' test bed: only tests import it"},
+	{Except: ours("projections/projtest"), Forbid: ours("projections/projtest"),
+		Why: "projtest is the read models' test bed: only tests import it"},
 	{Forbid: ours("commands/commandstest"), Why: "commandstest is the write side's test bed: only tests import it"},
 }
 
@@ -127,6 +128,12 @@ func crossesCapabilities(pkg, imp string) bool {
 	return from != "" && to != "" && from != to && layerOf(from) == layerOf(to)
 }
 
+// coreReadsCapability reports whether pkg is the HTTP core (package api) reading a capability's
+// read model: the core serves the modules it lists, and only they know what a capability reads.
+func coreReadsCapability(pkg, imp string) bool {
+	return pkg == module+"/api" && layerOf(capabilityOf(imp)) == "projections"
+}
+
 func layerOf(capability string) string {
 	layer, _, _ := strings.Cut(strings.TrimPrefix(capability, module+"/"), "/")
 	return layer
@@ -146,6 +153,9 @@ func violations(imports map[string][]string) []string {
 			if crossesCapabilities(pkg, imp) {
 				out = append(out, fmt.Sprintf("%s imports %s: capabilities meet through events only",
 					strings.TrimPrefix(pkg, module+"/"), imp))
+			}
+			if coreReadsCapability(pkg, imp) {
+				out = append(out, fmt.Sprintf("api imports %s: the HTTP core reads no capability's read model; its modules do", imp))
 			}
 		}
 	}
@@ -234,8 +244,10 @@ func TestRulesCatchBrokenArrows(t *testing.T) {
 		{"pipeline", module + "/projections", true},
 		{"commands/process", module + "/pipeline", false},
 		{"projections", module + "/pipeline", false},
-		{"projections/valuation", module + "/commands/rules/fees", false},
-		{"projections/valuation", module + "/commands/fx", true},
+		{"projections/trading/valuation", module + "/commands/rules/fees", false},
+		{"projections/trading/valuation", module + "/commands/fx", true},
+		{"projections/trading/valuation", module + "/projections/trading", false},
+		{"projections/funds", module + "/projections/trading/valuation", true},
 		{"projections", "database/sql", false},
 		{"projections/audit", module + "/projections", false},
 		{"projections/audit", "database/sql", true},
@@ -259,7 +271,9 @@ func TestRulesCatchBrokenArrows(t *testing.T) {
 		{"projections/audit", module + "/projections/favorites", false},
 		{"projections/favorites", module + "/projections/projtest", true},
 		{"api", module + "/projections/projtest", true},
-		{"api", module + "/projections/favorites", false},
+		{"projections/funds", module + "/projections/projtest/eventlog", true},
+		{"projections/projtest", module + "/projections/projtest/eventlog", false},
+		{"api", module + "/projections/favorites", true},
 		{"projections/favorites", "database/sql", true},
 		{"api/market", module + "/api/identity", true},
 		{"api/market/quotes", module + "/api/identity/cards", true},
@@ -279,6 +293,11 @@ func TestRulesCatchBrokenArrows(t *testing.T) {
 		{"commands/favorites", module + "/commands/commandstest", true},
 		{"api/market", module + "/commands/favorites", false},
 		{"api", module + "/commands/funds", false},
+		{"api", module + "/projections", false},
+		{"api/funds", module + "/api/trading", true},
+		{"api/members", module + "/api/funds", true},
+		{"api/members", module + "/projections/trading/valuation", false},
+		{"api/files", module + "/api/httpx", false},
 	}
 	for _, tc := range tests {
 		got := violations(map[string][]string{module + "/" + tc.pkg: {tc.imp}})

@@ -12,7 +12,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// ShareReader is the trading read model's positions (projections.Reader provides it).
+// ShareReader is the trading read model's positions (projections/trading.Holdings provides it).
 type ShareReader interface {
 	// HeldShares calls each for every position of the member, with the shares it holds now.
 	HeldShares(ctx context.Context, memberID string, each func(positionID, symbol, direction string, shares int64)) error

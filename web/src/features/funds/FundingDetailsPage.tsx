@@ -7,7 +7,8 @@ import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
 import { channelName } from '@/domain/wallet/channels';
 import { money, taipeiTime } from '@/lib/filters';
-import { type TradeKey, useTradeT } from '@/domain/trade/texts';
+import { isSecurityAsset, useFundLineLabel } from '@/lib/fundLines';
+import { useTradeT } from '@/domain/trade/texts';
 import { type WalletKey, useWalletT } from '@/domain/wallet/texts';
 import { type FundRecord, type RecordType, useFundRecords } from './api';
 import { groupRecords, tabOf } from './records';
@@ -23,13 +24,11 @@ function Line({ label, children, testId }: { label: string; children: React.Reac
   );
 }
 
-/** The lines of a trade fill (issue 5), labelled by their kind. */
-const TRADE_LINES = new Set(['trade', 'fee', 'tax', 'financing', 'collateral']);
-
 function RecordItem({ r }: { r: FundRecord }) {
   const { t } = useTranslation();
   const w = useWalletT();
   const tt = useTradeT();
+  const lineLabel = useFundLineLabel();
   if (r.type === 'credit') {
     const delta = Number(r.amount) > 0 ? `+${r.amount}` : r.amount;
     return (
@@ -54,12 +53,13 @@ function RecordItem({ r }: { r: FundRecord }) {
       </div>
     );
   }
+  const label = lineLabel(r.type);
   return (
     <div className="record" data-testid="fund-record" data-order-no={r.orderNo} data-type={r.type} data-status={r.status}>
       <div className="record-row">
         <span className="record-amount num" data-testid="fund-record-amount">
-          {TRADE_LINES.has(r.type) ? <span data-testid="fund-record-type">{tt(`fund.${r.type}` as TradeKey)} </span> : null}
-          {r.currency} {money(r.amount)}
+          {label ? <span data-testid="fund-record-type">{label} </span> : null}
+          {isSecurityAsset(r.currency) ? t('funds.shares', { n: r.amount.replace(/\.0+$/, '') }) : `${r.currency} ${money(r.amount)}`}
         </span>
         <span className={`badge badge-${r.status}`} data-testid="fund-record-status">
           {t(`funds.status.${r.status}`)}

@@ -1,4 +1,14 @@
+import { declareFundLines } from '@/lib/fundLines';
 import type { FeatureRoute } from '@/lib/routes';
+
+// The lines a fill writes in fund records.
+declareFundLines({
+  trade: { tw: '交易', en: 'Trade' },
+  fee: { tw: '手續費', en: 'Service fee' },
+  tax: { tw: '交易稅', en: 'Tax' },
+  financing: { tw: '融資', en: 'Financing' },
+  collateral: { tw: '擔保品', en: 'Collateral' },
+});
 
 export const tradeRoutes: FeatureRoute[] = [
   { path: 'position/position', zone: 'tabs', keepAlive: true, load: () => import('./PositionPage') },

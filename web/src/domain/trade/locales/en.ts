@@ -105,7 +105,7 @@ const tradeEN: TradeMessages = {
     deadline: 'Deadline',
     reason: { ratio_below_forced: 'Ratio below the forced-close line', deadline_passed: 'Deadline passed' },
   },
-  fund: { trade: 'Trade', fee: 'Service fee', tax: 'Tax', financing: 'Financing', collateral: 'Collateral', unsettled: 'Unsettled', instrument: 'Instrument', settleDate: 'Settles on' },
+  fund: { unsettled: 'Unsettled', instrument: 'Instrument', settleDate: 'Settles on' },
 };
 
 export default tradeEN;

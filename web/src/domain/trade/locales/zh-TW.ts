@@ -103,7 +103,7 @@ const tradeTW = {
     deadline: '補繳期限',
     reason: { ratio_below_forced: '維持率低於強制平倉線', deadline_passed: '逾期未補足' },
   },
-  fund: { trade: '交易', fee: '手續費', tax: '交易稅', financing: '融資', collateral: '擔保品', unsettled: '待交割', instrument: '標的', settleDate: '交割日' },
+  fund: { unsettled: '待交割', instrument: '標的', settleDate: '交割日' },
 };
 
 export type TradeMessages = typeof tradeTW;

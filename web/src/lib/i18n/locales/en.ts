@@ -174,6 +174,7 @@ const en: Messages = {
       completed: 'Completed',
       unsettled: 'Settles T+2',
     },
+    shares: '{{n}} shares',
   },
   weekdays: ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'],
   ops: {

@@ -172,6 +172,7 @@ const zhTW = {
       completed: '已完成',
       unsettled: '待交割（T+2）',
     },
+    shares: '{{n}} 股',
   },
   weekdays: ['週日', '週一', '週二', '週三', '週四', '週五', '週六'],
   ops: {

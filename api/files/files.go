@@ -1,4 +1,7 @@
-package api
+// Package files is the uploads' HTTP side: a member's images (identity photos, deposit proofs),
+// checked by content, re-encoded and stored by the hash of the clean bytes, and served to their
+// owner and to ops.
+package files
 
 import (
 	"context"
@@ -7,16 +10,47 @@ import (
 	"io"
 	"mime/multipart"
 	"net/http"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"time"
 
-	"github.com/gorilla/mux"
-
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
 )
+
+// Commands are the write side's operations this module sends (*commands.Service).
+type Commands interface {
+	CheckUpload(ctx context.Context, memberID string, f events.FileUploaded) error
+	RecordUpload(ctx context.Context, meta commands.Meta, memberID string, f events.FileUploaded) (commands.Result, error)
+}
+
+// Module serves the file routes.
+type Module struct {
+	cmd       Commands
+	read      *projections.ReadDB
+	files     fileStore
+	decodes   Gate
+	perMember *httpx.Limiter // uploads per member
+}
+
+// New is the files module over the command service, the read models (who owns a file), the
+// data directory (uploads live in dataDir/files), the server-wide decode gate and the limiter of
+// uploads per member.
+func New(cmd Commands, read *projections.ReadDB, dataDir string, decodes Gate, perMember *httpx.Limiter) *Module {
+	return &Module{cmd: cmd, read: read, files: fileStore{dir: filepath.Join(dataDir, "files")}, decodes: decodes, perMember: perMember}
+}
+
+// Routes are the file operations of openapi.yaml.
+func (m *Module) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Op(httpx.AnyUser, "POST", "/api/vue/files", httpx.IdemOwnBody, m.upload),
+		httpx.Op(httpx.AnyUser, "GET", "/api/vue/files/{id}", httpx.IdemNone, m.file),
+	}
+}
 
 // multipartSlack is room for the multipart framing around a file of maxUploadBytes.
 const multipartSlack = 64 << 10
@@ -25,40 +59,40 @@ const multipartSlack = 64 << 10
 // stores it by the hash of the clean bytes and records it as the caller's. Memory is bounded
 // by the upload limit per request, the header's price of a decode and the decode gate; disk by
 // the member's quota, checked before the file enters the store and decided again when recorded.
-func (s *server) upload(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) upload(c *httpx.Call) (httpx.Reply, error) {
 	raw, err := readUpload(c.W, c.R)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
 	// The key binds to the file's content, not to the multipart framing (a retry may use
 	// another boundary).
-	if s.bind(c, raw) {
+	if c.Bind(raw) {
 		return httpx.Reply{Written: true}, nil
 	}
-	if err := s.limit(c, func() (bool, time.Duration) { return s.uploadMember.allow(c.Sess.MemberID) }); err != nil {
+	if err := httpx.Limit(c, func() (bool, time.Duration) { return m.perMember.Allow(c.Sess.MemberID) }); err != nil {
 		return httpx.Reply{}, httpx.Refuse(http.StatusTooManyRequests, wire.MessageKeyUploadRateLimited, err)
 	}
 	kind, cost, err := checkImage(raw)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	f, err := s.files.stage()
+	f, err := m.files.stage()
 	if err != nil {
 		return httpx.Reply{}, err
 	}
 	defer f.discard()
-	img, err := s.reencodeGated(c.Ctx(), kind, cost, raw, f)
+	img, err := m.reencodeGated(c.Ctx(), kind, cost, raw, f)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
 	rec := events.FileUploaded{FileID: f.id(), ContentType: img.ContentType, Size: f.size, Width: img.Width, Height: img.Height}
-	if err := s.cmd.CheckUpload(c.Ctx(), c.Sess.MemberID, rec); err != nil {
+	if err := m.cmd.CheckUpload(c.Ctx(), c.Sess.MemberID, rec); err != nil {
 		return httpx.Reply{}, err
 	}
 	if _, err := f.commit(); err != nil {
 		return httpx.Reply{}, err
 	}
-	if _, err := s.cmd.RecordUpload(c.Ctx(), c.Meta(), c.Sess.MemberID, rec); err != nil {
+	if _, err := m.cmd.RecordUpload(c.Ctx(), c.Meta(), c.Sess.MemberID, rec); err != nil {
 		return httpx.Reply{}, err
 	}
 	return httpx.OK(wire.FileRef{Id: rec.FileID})
@@ -67,8 +101,8 @@ func (s *server) upload(c *httpx.Call) (httpx.Reply, error) {
 // reencodeGated decodes and re-encodes inside the decode gate: the decoded image is garbage
 // once the encoder has written it out. A large decode first collects the images of earlier
 // ones (see collectBefore); it costs this upload a few milliseconds, once per large decode.
-func (s *server) reencodeGated(ctx context.Context, kind string, cost decodeCost, raw []byte, w io.Writer) (cleanImage, error) {
-	leave, err := s.decodes.enter(ctx)
+func (m *Module) reencodeGated(ctx context.Context, kind string, cost decodeCost, raw []byte, w io.Writer) (cleanImage, error) {
+	leave, err := m.decodes.Enter(ctx)
 	if err != nil {
 		return cleanImage{}, err
 	}
@@ -126,13 +160,13 @@ func uploadReadError(err error) error {
 }
 
 // file serves an upload to its owner and to ops, never cached by shared caches.
-func (s *server) file(c *httpx.Call) (httpx.Reply, error) {
-	id := mux.Vars(c.R)["id"]
+func (m *Module) file(c *httpx.Call) (httpx.Reply, error) {
+	id := c.Var("id")
 	if !validFileID(id) {
 		return httpx.Reply{}, errFileNotFound
 	}
 	if c.Sess.Role != events.RoleOps {
-		owned, err := s.fileOwned(c, id)
+		owned, err := m.fileOwned(c, id)
 		if err != nil {
 			return httpx.Reply{}, err
 		}
@@ -141,7 +175,7 @@ func (s *server) file(c *httpx.Call) (httpx.Reply, error) {
 			return httpx.Reply{}, errFileNotFound
 		}
 	}
-	f, err := s.files.open(id)
+	f, err := m.files.open(id)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -169,15 +203,15 @@ func (s *server) file(c *httpx.Call) (httpx.Reply, error) {
 
 // fileOwned asks the read model, looking once more after catching up: the upload may be a
 // moment old.
-func (s *server) fileOwned(c *httpx.Call, id string) (bool, error) {
+func (m *Module) fileOwned(c *httpx.Call, id string) (bool, error) {
 	for try := 0; ; try++ {
-		owned, err := s.read.FileOwnedBy(c.Ctx(), id, c.Sess.MemberID)
+		owned, err := m.read.FileOwnedBy(c.Ctx(), id, c.Sess.MemberID)
 		if err != nil && !httpx.IsNotFound(err) {
 			return false, fmt.Errorf("file owner: %w", err)
 		}
 		if owned || try == 1 {
 			return owned, nil
 		}
-		s.catchUpHead(c.Ctx())
+		c.CatchUpHead()
 	}
 }

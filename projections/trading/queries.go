@@ -1,4 +1,4 @@
-package projections
+package trading
 
 import (
 	"context"
@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/projections"
 )
 
 // Order is one order as members see it.
@@ -95,14 +97,14 @@ func (r *orderRow) order() (Order, error) {
 	return Order{OrderNo: r.orderNo, MemberID: r.memberID, PositionID: r.positionID, Intent: r.intent, Symbol: r.symbol, Name: r.name,
 		Kind: r.kind, Side: r.side, Direction: r.direction, Type: r.typ, Shares: r.shares, OddLot: r.oddLot != 0, DayTrade: r.dayTrade != 0,
 		Price: v[0], Leverage: v[1], PlacedBy: r.placedBy, TradingDay: r.tradingDay, Status: r.status, Reason: r.reason,
-		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}, nil
+		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
 
 func optMicros(v int64) time.Time {
 	if v == 0 {
 		return time.Time{}
 	}
-	return FromMicros(v)
+	return projections.FromMicros(v)
 }
 
 func (r *positionRow) position() (Position, error) {
@@ -114,7 +116,7 @@ func (r *positionRow) position() (Position, error) {
 		Leverage: v[0], DayTrade: r.dayTrade != 0, OpenDay: r.openDay, Status: r.status, Shares: r.shares, Closing: r.closing,
 		Bought: r.bought, ExitShares: r.exitShares, EntryAmount: v[1], ExitAmount: v[2], Fees: v[3], Tax: v[4], Loan: v[5],
 		Margin: v[6], Basis: v[7], Profit: v[8], OpenWorking: r.openWorking != 0, CloseOrder: r.closeOrder,
-		OpenedAt: optMicros(r.openedAt), ClosedAt: optMicros(r.closedAt), CreatedAt: FromMicros(r.createdAt), UpdatedAt: FromMicros(r.updatedAt)}, nil
+		OpenedAt: optMicros(r.openedAt), ClosedAt: optMicros(r.closedAt), CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
 
 // inList is "col IN (?, ...)" with its arguments.
@@ -123,12 +125,12 @@ func inList(col string, vals []string) (string, []any) {
 	for i, v := range vals {
 		args[i] = v
 	}
-	return col + " IN (" + Placeholders(len(vals)) + ")", args
+	return col + " IN (" + projections.Placeholders(len(vals)) + ")", args
 }
 
 // Orders lists a member's orders with one of statuses (all when none), newest first.
-func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string, page, size int) ([]Order, bool, error) {
-	limit, offset := pageArgs(page, size)
+func Orders(ctx context.Context, db *projections.Reader, memberID string, statuses []string, page, size int) ([]Order, bool, error) {
+	limit, offset := projections.PageArgs(page, size)
 	where, args := "member_id = ?", []any{memberID}
 	if len(statuses) > 0 {
 		in, more := inList("status", statuses)
@@ -136,56 +138,24 @@ func (db *Reader) Orders(ctx context.Context, memberID string, statuses []string
 	}
 	var out []Order
 	err := db.Query(ctx, "orders", "SELECT "+orderFields.List()+" FROM trade_orders WHERE "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",
-		append(args, limit, offset), func(rows Rows) error {
-			var r orderRow
-			if err := orderFields.Scan(rows, &r); err != nil {
-				return err
-			}
-			o, err := r.order()
-			if err != nil {
-				return err
-			}
-			out = append(out, o)
-			return nil
-		})
+		append(args, limit, offset), projections.Collect(&out, orderFields, (*orderRow).order))
 	if err != nil {
 		return nil, false, err
 	}
-	return TrimPage(out, limit)
-}
-
-// OrderByNo returns one order, or ErrNotFound.
-func (db *Reader) OrderByNo(ctx context.Context, orderNo string) (Order, error) {
-	var r orderRow
-	row := db.QueryRow(ctx, "SELECT "+orderFields.List()+" FROM trade_orders WHERE order_no = ?", orderNo)
-	if err := RowErr(orderFields.Scan(row, &r), "order "+orderNo); err != nil {
-		return Order{}, err
-	}
-	return r.order()
+	return projections.TrimPage(out, limit)
 }
 
 // OrdersOfPosition lists the orders that opened and closed a position, oldest first.
-func (db *Reader) OrdersOfPosition(ctx context.Context, positionID string) ([]Order, error) {
+func OrdersOfPosition(ctx context.Context, db *projections.Reader, positionID string) ([]Order, error) {
 	out := []Order{}
 	err := db.Query(ctx, "orders of position", "SELECT "+orderFields.List()+" FROM trade_orders WHERE position_id = ? ORDER BY seq",
-		[]any{positionID}, func(rows Rows) error {
-			var r orderRow
-			if err := orderFields.Scan(rows, &r); err != nil {
-				return err
-			}
-			o, err := r.order()
-			if err != nil {
-				return err
-			}
-			out = append(out, o)
-			return nil
-		})
+		[]any{positionID}, projections.Collect(&out, orderFields, (*orderRow).order))
 	return out, err
 }
 
 // Positions lists a member's positions with one of statuses (all when none), newest first; page
 // 0 lists them all.
-func (db *Reader) Positions(ctx context.Context, memberID string, statuses []string, page, size int) ([]Position, bool, error) {
+func Positions(ctx context.Context, db *projections.Reader, memberID string, statuses []string, page, size int) ([]Position, bool, error) {
 	where, args := "member_id = ?", []any{memberID}
 	if len(statuses) > 0 {
 		in, more := inList("status", statuses)
@@ -195,23 +165,12 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 	limit := 0
 	if page > 0 {
 		var offset int
-		limit, offset = pageArgs(page, size)
+		limit, offset = projections.PageArgs(page, size)
 		q += " LIMIT ? OFFSET ?"
 		args = append(args, limit, offset)
 	}
 	var out []Position
-	err := db.Query(ctx, "positions", q, args, func(rows Rows) error {
-		var r positionRow
-		if err := positionFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		p, err := r.position()
-		if err != nil {
-			return err
-		}
-		out = append(out, p)
-		return nil
-	})
+	err := db.Query(ctx, "positions", q, args, projections.Collect(&out, positionFields, (*positionRow).position))
 	if err != nil {
 		return nil, false, err
 	}
@@ -221,13 +180,19 @@ func (db *Reader) Positions(ctx context.Context, memberID string, statuses []str
 		}
 		return out, false, nil
 	}
-	return TrimPage(out, limit)
+	return projections.TrimPage(out, limit)
 }
 
-// HeldShares calls each for every position of the member with the shares it holds now (the
-// auditor compares them with the share accounts).
-func (db *Reader) HeldShares(ctx context.Context, memberID string, each func(positionID, symbol, direction string, shares int64)) error {
-	ps, _, err := db.Positions(ctx, memberID, nil, 0, 0)
+// Holdings is what the auditor compares with the share accounts (audit.WithShares): the
+// positions of this read model.
+type Holdings struct{ db *projections.Reader }
+
+// HoldingsIn reads the holdings from db.
+func HoldingsIn(db *projections.Reader) Holdings { return Holdings{db: db} }
+
+// HeldShares calls each for every position of the member with the shares it holds now.
+func (h Holdings) HeldShares(ctx context.Context, memberID string, each func(positionID, symbol, direction string, shares int64)) error {
+	ps, _, err := Positions(ctx, h.db, memberID, nil, 0, 0)
 	if err != nil {
 		return fmt.Errorf("held shares of %s: %w", memberID, err)
 	}
@@ -238,20 +203,20 @@ func (db *Reader) HeldShares(ctx context.Context, memberID string, each func(pos
 }
 
 // PositionByID returns one position, or ErrNotFound.
-func (db *Reader) PositionByID(ctx context.Context, id string) (Position, error) {
+func PositionByID(ctx context.Context, db *projections.Reader, id string) (Position, error) {
 	var r positionRow
 	row := db.QueryRow(ctx, "SELECT "+positionFields.List()+" FROM trade_positions WHERE id = ?", id)
-	if err := RowErr(positionFields.Scan(row, &r), "position "+id); err != nil {
+	if err := projections.RowErr(positionFields.Scan(row, &r), "position "+id); err != nil {
 		return Position{}, err
 	}
 	return r.position()
 }
 
 // RealisedProfit is the profit all of a member's closes realised, net of fees and taxes.
-func (db *Reader) RealisedProfit(ctx context.Context, memberID string) (decimal.Decimal, error) {
+func RealisedProfit(ctx context.Context, db *projections.Reader, memberID string) (decimal.Decimal, error) {
 	sum := decimal.Zero
 	err := db.Query(ctx, "realised profit", "SELECT profit FROM trade_positions WHERE member_id = ? AND exit_shares > 0",
-		[]any{memberID}, func(rows Rows) error {
+		[]any{memberID}, func(rows projections.Rows) error {
 			var s string
 			if err := rows.Scan(&s); err != nil {
 				return err
@@ -267,16 +232,16 @@ func (db *Reader) RealisedProfit(ctx context.Context, memberID string) (decimal.
 }
 
 // Notices lists a member's margin notices, newest first.
-func (db *Reader) Notices(ctx context.Context, memberID string, page, size int) ([]Notice, bool, error) {
-	limit, offset := pageArgs(page, size)
+func Notices(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Notice, bool, error) {
+	limit, offset := projections.PageArgs(page, size)
 	var out []Notice
 	err := db.Query(ctx, "notices", "SELECT "+noticeFields.List()+" FROM trade_notices WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
-		[]any{memberID, limit, offset}, func(rows Rows) error {
+		[]any{memberID, limit, offset}, func(rows projections.Rows) error {
 			var r noticeRow
 			if err := noticeFields.Scan(rows, &r); err != nil {
 				return err
 			}
-			n := Notice{ID: r.id, Type: r.typ, Deadline: r.deadline, Reason: r.reason, CreatedAt: FromMicros(r.createdAt)}
+			n := Notice{ID: r.id, Type: r.typ, Deadline: r.deadline, Reason: r.reason, CreatedAt: projections.FromMicros(r.createdAt)}
 			var err error
 			if n.Ratio, err = decimal.NewFromString(r.ratio); err != nil {
 				return err
@@ -291,5 +256,5 @@ func (db *Reader) Notices(ctx context.Context, memberID string, page, size int) 
 	if err != nil {
 		return nil, false, err
 	}
-	return TrimPage(out, limit)
+	return projections.TrimPage(out, limit)
 }

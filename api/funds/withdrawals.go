@@ -1,10 +1,9 @@
-package api
+package funds
 
 import (
 	"fmt"
 	"net/http"
 
-	"github.com/gorilla/mux"
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/api/httpx"
@@ -15,8 +14,7 @@ import (
 	moneyrule "github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
-	"github.com/lotbook/lotbook/projections/funds"
-	"github.com/lotbook/lotbook/projections/valuation"
+	pfunds "github.com/lotbook/lotbook/projections/funds"
 )
 
 // Withdrawals, balances per currency and currency exchange.
@@ -24,12 +22,12 @@ import (
 // amountIn writes an amount with its currency's minor unit (JPY "468", TWD "468.00").
 func amountIn(d decimal.Decimal, currency string) string { return moneyrule.Format(d, currency) }
 
-func (s *server) withdrawChannels(c *httpx.Call) (httpx.Reply, error) {
-	chs, err := funds.WithdrawalChannels(c.Ctx(), s.read.Reader)
+func (m *Module) withdrawChannels(c *httpx.Call) (httpx.Reply, error) {
+	chs, err := pfunds.WithdrawalChannels(c.Ctx(), m.read.Reader)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("withdrawal channels: %w", err)
 	}
-	now := s.now()
+	now := m.now()
 	out := make([]wire.WithdrawChannel, 0, len(chs))
 	for _, ch := range chs {
 		if !ch.Enabled {
@@ -37,17 +35,17 @@ func (s *server) withdrawChannels(c *httpx.Call) (httpx.Reply, error) {
 		}
 		out = append(out, wire.WithdrawChannel{Id: ch.ID, Name: ch.Name, Currency: ch.Currency,
 			Min: amountIn(ch.Min, ch.Currency), Max: amountIn(ch.Max, ch.Currency), Window: windowOut(ch.Window),
-			OpenNow: window.Open(ch.Window, now, s.calendar)})
+			OpenNow: window.Open(ch.Window, now, m.calendar)})
 	}
 	return httpx.OK(out)
 }
 
-func (s *server) requestWithdrawal(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) requestWithdrawal(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.WithdrawalRequest
 	if err := c.Decode("WithdrawalRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := s.cmd.RequestWithdrawal(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.WithdrawalInput{
+	res, err := m.cmd.RequestWithdrawal(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.WithdrawalInput{
 		Amount: req.Amount, CardID: req.CardId, FundPassword: req.FundPassword,
 	})
 	if err != nil {
@@ -56,12 +54,12 @@ func (s *server) requestWithdrawal(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(orderOut(res))
 }
 
-func (s *server) opsWithdrawals(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) opsWithdrawals(c *httpx.Call) (httpx.Reply, error) {
 	status, page, size, err := httpx.QueueQuery(c, events.ReviewPending, reviewStatusValid)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	ws, more, err := funds.WithdrawalQueue(c.Ctx(), s.read.Reader, status, page, size)
+	ws, more, err := pfunds.WithdrawalQueue(c.Ctx(), m.read.Reader, status, page, size)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("withdrawal queue: %w", err)
 	}
@@ -76,12 +74,12 @@ func (s *server) opsWithdrawals(c *httpx.Call) (httpx.Reply, error) {
 }
 
 // withdrawalOwner finds whose withdrawal orderNo is; the commands act on that member's stream.
-func (s *server) withdrawalOwner(c *httpx.Call) (string, string, error) {
-	orderNo := mux.Vars(c.R)["orderNo"]
-	w, err := funds.WithdrawalByOrderNo(c.Ctx(), s.read.Reader, orderNo)
+func (m *Module) withdrawalOwner(c *httpx.Call) (string, string, error) {
+	orderNo := c.Var("orderNo")
+	w, err := pfunds.WithdrawalByOrderNo(c.Ctx(), m.read.Reader, orderNo)
 	if httpx.IsNotFound(err) {
-		s.catchUpHead(c.Ctx())
-		w, err = funds.WithdrawalByOrderNo(c.Ctx(), s.read.Reader, orderNo)
+		c.CatchUpHead()
+		w, err = pfunds.WithdrawalByOrderNo(c.Ctx(), m.read.Reader, orderNo)
 	}
 	if err != nil {
 		if httpx.IsNotFound(err) {
@@ -92,22 +90,14 @@ func (s *server) withdrawalOwner(c *httpx.Call) (string, string, error) {
 	return w.MemberID, orderNo, nil
 }
 
-func (s *server) approveWithdrawal(c *httpx.Call) (httpx.Reply, error) {
-	return s.approve(c, s.withdrawalOwner, s.cmd.ApproveWithdrawal)
-}
-
-func (s *server) rejectWithdrawal(c *httpx.Call) (httpx.Reply, error) {
-	return s.reject(c, s.withdrawalOwner, s.cmd.RejectWithdrawal)
-}
-
-func (s *server) balances(c *httpx.Call) (httpx.Reply, error) {
-	bals, err := s.read.Balances(c.Ctx(), c.Sess.MemberID)
+func (m *Module) balances(c *httpx.Call) (httpx.Reply, error) {
+	bals, err := m.read.Balances(c.Ctx(), c.Sess.MemberID)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("balances of %s: %w", c.Sess.MemberID, err)
 	}
 	// Withdrawable comes from the rule the withdrawal itself applies (commands), so that the
 	// figure shown is exactly what a withdrawal accepts.
-	wd, err := s.cmd.Withdrawable(c.Ctx(), c.Sess.MemberID)
+	wd, err := m.cmd.Withdrawable(c.Ctx(), c.Sess.MemberID)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("withdrawable of %s: %w", c.Sess.MemberID, err)
 	}
@@ -115,17 +105,17 @@ func (s *server) balances(c *httpx.Call) (httpx.Reply, error) {
 	for _, cur := range fx.Currencies {
 		b := bals[cur]
 		out = append(out, wire.CurrencyBalance{Currency: cur, Available: amountIn(b.Available, cur),
-			Frozen: amountIn(b.Frozen, cur), Total: amountIn(valuation.Cash(b), cur), Withdrawable: amountIn(wd[cur], cur)})
+			Frozen: amountIn(b.Frozen, cur), Total: amountIn(b.Cash(), cur), Withdrawable: amountIn(wd[cur], cur)})
 	}
 	return httpx.OK(out)
 }
 
-func (s *server) exchangeQuote(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) exchangeQuote(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.ExchangeQuoteRequest
 	if err := c.Decode("ExchangeQuoteRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	q, err := s.cmd.QuoteExchange(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.QuoteInput{From: req.From, To: req.To, Amount: req.Amount})
+	q, err := m.cmd.QuoteExchange(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.QuoteInput{From: req.From, To: req.To, Amount: req.Amount})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -133,12 +123,12 @@ func (s *server) exchangeQuote(c *httpx.Call) (httpx.Reply, error) {
 		Rate: q.Rate.String(), ToAmount: amountIn(q.ToAmount, q.To), ExpiresAt: q.ExpiresAt.UTC(), Position: q.Position})
 }
 
-func (s *server) exchange(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) exchange(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.ExchangeRequest
 	if err := c.Decode("ExchangeRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	x, err := s.cmd.Exchange(c.Ctx(), c.Meta(), commands.Exchange{MemberID: c.Sess.MemberID, QuoteID: req.QuoteId})
+	x, err := m.cmd.Exchange(c.Ctx(), c.Meta(), commands.Exchange{MemberID: c.Sess.MemberID, QuoteID: req.QuoteId})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

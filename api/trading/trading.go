@@ -1,11 +1,15 @@
-package api
+// Package trading is the trading capability's HTTP side: orders (place, cancel, list),
+// positions (list, detail, close), the day-trading summary, margin notices and the rules. Prices
+// come from the market through the matching engine's view of it; positions are valued at live
+// quotes.
+package trading
 
 import (
+	"cmp"
+	"context"
 	"fmt"
 	"net/http"
 	"time"
-
-	"github.com/gorilla/mux"
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
@@ -16,19 +20,50 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/settlement"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
-	"github.com/lotbook/lotbook/projections/valuation"
+	"github.com/lotbook/lotbook/projections/trading"
+	"github.com/lotbook/lotbook/projections/trading/valuation"
 )
 
-// Trading routes: orders (place, cancel, list), positions (list, detail, close), the day-trading
-// summary, margin notices and the rules. Prices come from the market through the matching
-// engine's view of it; positions are valued at live quotes.
+// Commands are the write side's operations this module sends (*commands.Service).
+type Commands interface {
+	PlaceOrder(ctx context.Context, meta commands.Meta, memberID string, in commands.OrderInput, mkt commands.Market) (commands.TradeResult, error)
+	CancelOrder(ctx context.Context, meta commands.Meta, in commands.CancelOrder) (commands.TradeResult, error)
+	ClosePosition(ctx context.Context, meta commands.Meta, cp commands.ClosePosition) (commands.TradeResult, error)
+	TradingRules() commands.TradingRules
+}
 
-func deref[T any](p *T) T {
-	var zero T
-	if p == nil {
-		return zero
+// Prices is where orders are priced and positions valued: the matching engine's view of the
+// market (scenario tests script it).
+type Prices interface{ Market() engine.Market }
+
+// Module serves the trading routes.
+type Module struct {
+	cmd    Commands
+	read   *projections.ReadDB
+	prices Prices
+	now    func() time.Time
+}
+
+// New is the trading module over the command service, the read models, the market prices and
+// the clock.
+func New(cmd Commands, read *projections.ReadDB, prices Prices, now func() time.Time) *Module {
+	return &Module{cmd: cmd, read: read, prices: prices, now: now}
+}
+
+// Routes are the trading operations of openapi.yaml.
+func (m *Module) Routes() []httpx.Route {
+	return []httpx.Route{
+		httpx.Op(httpx.Member, "POST", "/api/vue/trade/orders", httpx.IdemRequired, m.placeOrder),
+		httpx.Op(httpx.Member, "GET", "/api/vue/trade/orders", httpx.IdemNone, m.orders),
+		httpx.Op(httpx.Member, "DELETE", "/api/vue/trade/orders/{orderNo}", httpx.IdemRequired, m.cancelOrder),
+		httpx.Op(httpx.Member, "POST", "/api/vue/trade/orders/{orderNo}/cancel", httpx.IdemRequired, m.cancelOrder),
+		httpx.Op(httpx.Member, "GET", "/api/vue/trade/positions", httpx.IdemNone, m.positions),
+		httpx.Op(httpx.Member, "GET", "/api/vue/trade/positions/{id}", httpx.IdemNone, m.position),
+		httpx.Op(httpx.Member, "POST", "/api/vue/trade/positions/{id}/close", httpx.IdemRequired, m.closePosition),
+		httpx.Op(httpx.Member, "GET", "/api/vue/trade/dayTrading", httpx.IdemNone, m.dayTrading),
+		httpx.Op(httpx.Member, "GET", "/api/vue/trade/notices", httpx.IdemNone, m.tradeNotices),
+		httpx.Op(httpx.Public, "GET", "/api/vue/trade/rules", httpx.IdemNone, m.tradeRules),
 	}
-	return *p
 }
 
 func tradeOut(r commands.TradeResult) wire.TradeResult {
@@ -36,28 +71,28 @@ func tradeOut(r commands.TradeResult) wire.TradeResult {
 		Filled: r.Filled, Position: r.Position}
 }
 
-func (s *server) placeOrder(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) placeOrder(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.OrderRequest
 	if err := c.Decode("OrderRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
 	in := commands.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
-		Lots: deref(req.Lots), Shares: deref(req.Shares), Price: deref(req.Price), Leverage: deref(req.Leverage), DayTrade: deref(req.DayTrade)}
-	res, err := s.cmd.PlaceOrder(c.Ctx(), c.Meta(), c.Sess.MemberID, in, engine.View(s.trade.Market(), req.Symbol, s.now()))
+		Lots: httpx.Deref(req.Lots), Shares: httpx.Deref(req.Shares), Price: httpx.Deref(req.Price), Leverage: httpx.Deref(req.Leverage), DayTrade: httpx.Deref(req.DayTrade)}
+	res, err := m.cmd.PlaceOrder(c.Ctx(), c.Meta(), c.Sess.MemberID, in, engine.View(m.prices.Market(), req.Symbol, m.now()))
 	if err != nil {
 		return httpx.Reply{}, err
 	}
 	return httpx.OK(tradeOut(res))
 }
 
-func (s *server) cancelOrder(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) cancelOrder(c *httpx.Call) (httpx.Reply, error) {
 	if c.R.Method == http.MethodPost {
 		var req wire.Empty
 		if err := c.Decode("Empty", &req); err != nil {
 			return httpx.Reply{}, err
 		}
 	}
-	res, err := s.cmd.CancelOrder(c.Ctx(), c.Meta(), commands.CancelOrder{MemberID: c.Sess.MemberID, OrderNo: mux.Vars(c.R)["orderNo"]})
+	res, err := m.cmd.CancelOrder(c.Ctx(), c.Meta(), commands.CancelOrder{MemberID: c.Sess.MemberID, OrderNo: c.Var("orderNo")})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -66,15 +101,15 @@ func (s *server) cancelOrder(c *httpx.Call) (httpx.Reply, error) {
 
 // orderStatuses maps the orders filter to statuses.
 var orderStatuses = map[string][]string{
-	"all": nil, "working": {projections.OrderPending, projections.OrderPartial},
-	"done":    {projections.OrderFilled, projections.OrderCancelled, projections.OrderExpired},
-	"pending": {projections.OrderPending}, "partial": {projections.OrderPartial}, "filled": {projections.OrderFilled},
-	"cancelled": {projections.OrderCancelled}, "expired": {projections.OrderExpired},
+	"all": nil, "working": {trading.OrderPending, trading.OrderPartial},
+	"done":    {trading.OrderFilled, trading.OrderCancelled, trading.OrderExpired},
+	"pending": {trading.OrderPending}, "partial": {trading.OrderPartial}, "filled": {trading.OrderFilled},
+	"cancelled": {trading.OrderCancelled}, "expired": {trading.OrderExpired},
 }
 
-func (s *server) orders(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) orders(c *httpx.Call) (httpx.Reply, error) {
 	q := c.R.URL.Query()
-	filter := orDefault(q.Get("status"), "all")
+	filter := cmp.Or(q.Get("status"), "all")
 	statuses, known := orderStatuses[filter]
 	if !known {
 		return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("status %q", filter))
@@ -83,7 +118,7 @@ func (s *server) orders(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	os, more, err := s.read.Orders(c.Ctx(), c.Sess.MemberID, statuses, page, size)
+	os, more, err := trading.Orders(c.Ctx(), m.read.Reader, c.Sess.MemberID, statuses, page, size)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("orders: %w", err)
 	}
@@ -94,7 +129,7 @@ func (s *server) orders(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.TradeOrderPage{Items: items, Page: page, HasMore: more})
 }
 
-func tradeOrderOut(o projections.Order) wire.TradeOrder {
+func tradeOrderOut(o trading.Order) wire.TradeOrder {
 	return wire.TradeOrder{OrderNo: o.OrderNo, PositionId: o.PositionID, Intent: wire.TradeOrderIntent(o.Intent), Symbol: o.Symbol,
 		Name: o.Name, Side: wire.TradeOrderSide(o.Side), Direction: wire.TradeOrderDirection(o.Direction), Type: wire.TradeOrderType(o.Type),
 		Shares: o.Shares, OddLot: o.OddLot, Price: httpx.Money(o.Price), Leverage: o.Leverage.StringFixed(2), DayTrade: o.DayTrade,
@@ -105,8 +140,8 @@ func tradeOrderOut(o projections.Order) wire.TradeOrder {
 
 // positionStatuses maps the positions filter (the app's tabs) to statuses.
 var positionStatuses = map[string][]string{
-	"holding": {projections.PositionHolding, projections.PositionClosing}, "pending": {projections.PositionPending},
-	"closed": {projections.PositionClosed, projections.PositionCancelled}, "all": nil,
+	"holding": trading.Held, "pending": {trading.PositionPending},
+	"closed": {trading.PositionClosed, trading.PositionCancelled}, "all": nil,
 }
 
 func optTime(t time.Time) *time.Time {
@@ -118,7 +153,7 @@ func optTime(t time.Time) *time.Time {
 }
 
 // positionOut maps a position and its valuation at a live price.
-func positionOut(p projections.Position, v valuation.Position) wire.TradePosition {
+func positionOut(p trading.Position, v valuation.Position) wire.TradePosition {
 	return wire.TradePosition{Id: p.ID, OrderNo: p.ID, Symbol: p.Symbol, Name: p.Name,
 		InstrumentType: wire.TradePositionInstrumentType(p.Kind), Direction: wire.TradePositionDirection(p.Direction),
 		Status: wire.TradePositionStatus(p.Status), Shares: v.Shares, ClosingShares: p.Closing, Lots: v.Lots.StringFixed(3),
@@ -128,9 +163,9 @@ func positionOut(p projections.Position, v valuation.Position) wire.TradePositio
 		OpenedAt: optTime(p.OpenedAt), ClosedAt: optTime(p.ClosedAt), CreatedAt: p.CreatedAt.UTC()}
 }
 
-func (s *server) positions(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) positions(c *httpx.Call) (httpx.Reply, error) {
 	q := c.R.URL.Query()
-	filter := orDefault(q.Get("status"), "holding")
+	filter := cmp.Or(q.Get("status"), "holding")
 	statuses, known := positionStatuses[filter]
 	if !known {
 		return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("status %q", filter))
@@ -139,49 +174,49 @@ func (s *server) positions(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	ps, more, err := s.read.Positions(c.Ctx(), c.Sess.MemberID, statuses, page, size)
+	ps, more, err := trading.Positions(c.Ctx(), m.read.Reader, c.Sess.MemberID, statuses, page, size)
 	if err != nil {
 		return httpx.Reply{}, fmt.Errorf("positions: %w", err)
 	}
-	today := engine.TradingDay(s.now())
+	today := engine.TradingDay(m.now())
 	items := make([]wire.TradePosition, 0, len(ps))
 	for _, p := range ps {
-		items = append(items, positionOut(p, valuation.At(p, s.trade.Market(), today)))
+		items = append(items, positionOut(p, valuation.At(p, m.prices.Market(), today)))
 	}
 	return httpx.OK(wire.TradePositionPage{Items: items, Page: page, HasMore: more})
 }
 
 // ownPosition is the member's position named in the path; someone else's is not found.
-func (s *server) ownPosition(c *httpx.Call) (projections.Position, error) {
-	id := mux.Vars(c.R)["id"]
-	p, err := s.read.PositionByID(c.Ctx(), id)
+func (m *Module) ownPosition(c *httpx.Call) (trading.Position, error) {
+	id := c.Var("id")
+	p, err := trading.PositionByID(c.Ctx(), m.read.Reader, id)
 	if httpx.IsNotFound(err) {
-		s.catchUpHead(c.Ctx())
-		p, err = s.read.PositionByID(c.Ctx(), id)
+		c.CatchUpHead()
+		p, err = trading.PositionByID(c.Ctx(), m.read.Reader, id)
 	}
 	switch {
 	case httpx.IsNotFound(err), err == nil && p.MemberID != c.Sess.MemberID:
-		return projections.Position{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyPositionNotFound, err)
+		return trading.Position{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyPositionNotFound, err)
 	case err != nil:
-		return projections.Position{}, fmt.Errorf("position %s: %w", id, err)
+		return trading.Position{}, fmt.Errorf("position %s: %w", id, err)
 	}
 	return p, nil
 }
 
-func (s *server) position(c *httpx.Call) (httpx.Reply, error) {
-	p, err := s.ownPosition(c)
+func (m *Module) position(c *httpx.Call) (httpx.Reply, error) {
+	p, err := m.ownPosition(c)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
 	// The position again with its orders, from one snapshot: a fill in between must not show
 	// in one and not the other.
-	var os []projections.Order
+	var os []trading.Order
 	id := p.ID
-	err = s.snapshot(c, func(rd *projections.Reader) error {
-		if p, err = rd.PositionByID(c.Ctx(), id); err != nil {
+	err = c.Snapshot(func(rd *projections.Reader) error {
+		if p, err = trading.PositionByID(c.Ctx(), rd, id); err != nil {
 			return fmt.Errorf("position %s: %w", id, err)
 		}
-		if os, err = rd.OrdersOfPosition(c.Ctx(), id); err != nil {
+		if os, err = trading.OrdersOfPosition(c.Ctx(), rd, id); err != nil {
 			return fmt.Errorf("orders of %s: %w", id, err)
 		}
 		return nil
@@ -189,7 +224,7 @@ func (s *server) position(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	v := valuation.At(p, s.trade.Market(), engine.TradingDay(s.now()))
+	v := valuation.At(p, m.prices.Market(), engine.TradingDay(m.now()))
 	out := wire.TradePositionDetail{Position: positionOut(p, v), Orders: make([]wire.TradeOrder, 0, len(os))}
 	for _, o := range os {
 		out.Orders = append(out.Orders, tradeOrderOut(o))
@@ -197,44 +232,44 @@ func (s *server) position(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(out)
 }
 
-func (s *server) closePosition(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) closePosition(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.CloseRequest
 	if err := c.Decode("CloseRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	id := mux.Vars(c.R)["id"]
+	id := c.Var("id")
 	// The position's symbol picks the market view; the command checks the position is the
 	// member's (another member's id is not found on their account stream).
-	p, err := s.read.PositionByID(c.Ctx(), id)
+	p, err := trading.PositionByID(c.Ctx(), m.read.Reader, id)
 	if httpx.IsNotFound(err) {
-		s.catchUpHead(c.Ctx())
-		p, err = s.read.PositionByID(c.Ctx(), id)
+		c.CatchUpHead()
+		p, err = trading.PositionByID(c.Ctx(), m.read.Reader, id)
 	}
 	if err != nil && !httpx.IsNotFound(err) {
 		return httpx.Reply{}, fmt.Errorf("position %s: %w", id, err)
 	}
-	in := commands.CloseInput{Lots: deref(req.Lots), Shares: deref(req.Shares), Type: string(req.Type), Price: deref(req.Price)}
-	res, err := s.cmd.ClosePosition(c.Ctx(), c.Meta(), commands.ClosePosition{MemberID: c.Sess.MemberID, PositionID: id, Close: in, Market: engine.View(s.trade.Market(), p.Symbol, s.now())})
+	in := commands.CloseInput{Lots: httpx.Deref(req.Lots), Shares: httpx.Deref(req.Shares), Type: string(req.Type), Price: httpx.Deref(req.Price)}
+	res, err := m.cmd.ClosePosition(c.Ctx(), c.Meta(), commands.ClosePosition{MemberID: c.Sess.MemberID, PositionID: id, Close: in, Market: engine.View(m.prices.Market(), p.Symbol, m.now())})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
 	return httpx.Reply{Key: wire.MessageKeyCloseSubmitted, Data: tradeOut(res)}, nil
 }
 
-func (s *server) dayTrading(c *httpx.Call) (httpx.Reply, error) {
-	today := engine.TradingDay(s.now())
-	var ps []projections.Position
-	orders := map[string][]projections.Order{}
-	err := s.snapshot(c, func(rd *projections.Reader) error {
+func (m *Module) dayTrading(c *httpx.Call) (httpx.Reply, error) {
+	today := engine.TradingDay(m.now())
+	var ps []trading.Position
+	orders := map[string][]trading.Order{}
+	err := c.Snapshot(func(rd *projections.Reader) error {
 		var err error
-		if ps, _, err = rd.Positions(c.Ctx(), c.Sess.MemberID, nil, 0, 0); err != nil {
+		if ps, _, err = trading.Positions(c.Ctx(), rd, c.Sess.MemberID, nil, 0, 0); err != nil {
 			return fmt.Errorf("positions: %w", err)
 		}
 		for _, p := range ps {
 			if !valuation.DayTraded(p, today) {
 				continue
 			}
-			if orders[p.ID], err = rd.OrdersOfPosition(c.Ctx(), p.ID); err != nil {
+			if orders[p.ID], err = trading.OrdersOfPosition(c.Ctx(), rd, p.ID); err != nil {
 				return fmt.Errorf("orders of %s: %w", p.ID, err)
 			}
 		}
@@ -243,7 +278,7 @@ func (s *server) dayTrading(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	sum := valuation.DayTrading(ps, s.trade.Market(), today)
+	sum := valuation.DayTrading(ps, m.prices.Market(), today)
 	out := wire.DayTradingSummary{TradingDay: today, Positions: make([]wire.TradePosition, 0, len(sum.Items)), Orders: []wire.TradeOrder{},
 		HoldingShares: sum.HoldingShares, Valuation: httpx.Money(sum.Valuation), Committed: httpx.Money(sum.Committed),
 		Profit: httpx.Money(sum.Profit), ReturnRate: sum.ReturnRate.StringFixed(2)}
@@ -256,19 +291,19 @@ func (s *server) dayTrading(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(out)
 }
 
-func (s *server) tradeNotices(c *httpx.Call) (httpx.Reply, error) {
+func (m *Module) tradeNotices(c *httpx.Call) (httpx.Reply, error) {
 	page, size, err := httpx.Paging(c.R.URL.Query())
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	var ns []projections.Notice
+	var ns []trading.Notice
 	var more bool
-	var ps []projections.Position
-	err = s.snapshot(c, func(rd *projections.Reader) error {
-		if ns, more, err = rd.Notices(c.Ctx(), c.Sess.MemberID, page, size); err != nil {
+	var ps []trading.Position
+	err = c.Snapshot(func(rd *projections.Reader) error {
+		if ns, more, err = trading.Notices(c.Ctx(), rd, c.Sess.MemberID, page, size); err != nil {
 			return fmt.Errorf("notices: %w", err)
 		}
-		if ps, _, err = rd.Positions(c.Ctx(), c.Sess.MemberID, positionStatuses["holding"], 0, 0); err != nil {
+		if ps, _, err = trading.Positions(c.Ctx(), rd, c.Sess.MemberID, trading.Held, 0, 0); err != nil {
 			return fmt.Errorf("positions: %w", err)
 		}
 		return nil
@@ -277,7 +312,7 @@ func (s *server) tradeNotices(c *httpx.Call) (httpx.Reply, error) {
 		return httpx.Reply{}, err
 	}
 	out := wire.TradeNoticePage{Items: make([]wire.TradeNotice, 0, len(ns)), Page: page, HasMore: more}
-	if r, owed := valuation.MarginRatio(ps, s.trade.Market()); owed {
+	if r, owed := valuation.MarginRatio(ps, m.prices.Market()); owed {
 		ratio := r.StringFixed(4)
 		out.Ratio = &ratio
 	}
@@ -288,8 +323,8 @@ func (s *server) tradeNotices(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(out)
 }
 
-func (s *server) tradeRules(c *httpx.Call) (httpx.Reply, error) {
-	r := s.cmd.TradingRules()
+func (m *Module) tradeRules(c *httpx.Call) (httpx.Reply, error) {
+	r := m.cmd.TradingRules()
 	return httpx.OK(wire.TradeRules{
 		CommissionRate: fees.CommissionRate.String(), MinCommissionBoardLot: fees.MinBoardLot.String(),
 		MinCommissionOddLot: fees.MinOddLot.String(), StockTaxRate: fees.StockTaxRate.String(), EtfTaxRate: fees.ETFTaxRate.String(),
@@ -301,17 +336,4 @@ func (s *server) tradeRules(c *httpx.Call) (httpx.Reply, error) {
 		ProtectiveStep: matching.ProtectiveStep.String(), BoardLot: commands.BoardLot, MaxLots: commands.MaxLots,
 		LockMinutes: r.LockMinutes, HoldDays: r.HoldDays,
 	})
-}
-
-// tradeLineOut adds a trade line's symbol and settlement: a sale's trade line is unsettled until
-// its settlement date (the proceeds trade at once and are withdrawable from that day).
-func tradeLineOut(out *wire.FundRecord, symbol, settleDate string, now time.Time) {
-	out.Symbol = &symbol
-	if settleDate == "" {
-		return
-	}
-	out.SettleDate = &settleDate
-	if !settlement.Settled(settleDate, now) {
-		out.Status = wire.FundRecordStatusUnsettled
-	}
 }

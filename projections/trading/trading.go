@@ -1,4 +1,6 @@
-package projections
+// Package trading is the trading read model: orders, positions and margin notices, and their
+// queries over projections.Reader.
+package trading
 
 import (
 	"context"
@@ -9,11 +11,13 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
 )
 
 // The trading projection: each member's orders, positions (one per opening order) and the margin
-// notices (calls, forced closes); the money lines of every fill are the journal's (journal.go). Positions evolve from the figures
-// each OrderFilled records (basis, loan, margin, profit), as the account aggregate does.
+// notices (calls, forced closes); the money lines of every fill are the journal's. Positions
+// evolve from the figures each OrderFilled records (basis, loan, margin, profit), as the account
+// aggregate does.
 
 // Position statuses, as the write side defines them.
 const (
@@ -24,6 +28,9 @@ const (
 	PositionCancelled = "cancelled"
 )
 
+// Held are the statuses of a position that holds shares: what assets and margin count.
+var Held = []string{PositionHolding, PositionClosing}
+
 // Order statuses.
 const (
 	OrderPending   = "pending"
@@ -33,14 +40,14 @@ const (
 	OrderExpired   = "expired"
 )
 
-var tradeOrdersTable = &Table{
+var tradeOrdersTable = &projections.Table{
 	Name:    "trade_orders",
 	Cols:    orderFields.Columns(),
 	Key:     []string{"order_no"},
 	Indexes: []string{"member_id, seq", "member_id, status, seq", "status"},
 }
 
-var tradePositionsTable = &Table{
+var tradePositionsTable = &projections.Table{
 	Name:    "trade_positions",
 	Cols:    positionFields.Columns(),
 	Key:     []string{"id"},
@@ -52,31 +59,31 @@ type noticeRow struct {
 	createdAt, seq                                        int64
 }
 
-var noticeFields = RowMap[noticeRow]{
-	Text("id", func(r *noticeRow) *string { return &r.id }),
-	Text("member_id", func(r *noticeRow) *string { return &r.memberID }),
-	Text("type", func(r *noticeRow) *string { return &r.typ }),
-	Text("ratio", func(r *noticeRow) *string { return &r.ratio }),
-	Text("deadline", func(r *noticeRow) *string { return &r.deadline }),
-	Text("reason", func(r *noticeRow) *string { return &r.reason }),
-	Text("positions", func(r *noticeRow) *string { return &r.positions }),
-	Integer("created_at", func(r *noticeRow) *int64 { return &r.createdAt }),
-	Integer("seq", func(r *noticeRow) *int64 { return &r.seq }),
+var noticeFields = projections.RowMap[noticeRow]{
+	projections.Text("id", func(r *noticeRow) *string { return &r.id }),
+	projections.Text("member_id", func(r *noticeRow) *string { return &r.memberID }),
+	projections.Text("type", func(r *noticeRow) *string { return &r.typ }),
+	projections.Text("ratio", func(r *noticeRow) *string { return &r.ratio }),
+	projections.Text("deadline", func(r *noticeRow) *string { return &r.deadline }),
+	projections.Text("reason", func(r *noticeRow) *string { return &r.reason }),
+	projections.Text("positions", func(r *noticeRow) *string { return &r.positions }),
+	projections.Integer("created_at", func(r *noticeRow) *int64 { return &r.createdAt }),
+	projections.Integer("seq", func(r *noticeRow) *int64 { return &r.seq }),
 }
 
-var tradeNoticesTable = &Table{
+var tradeNoticesTable = &projections.Table{
 	Name:    "trade_notices",
 	Cols:    noticeFields.Columns(),
 	Key:     []string{"id"},
 	Indexes: []string{"member_id, seq"},
 }
 
-var tradingProjector = &Projector{
+var tradingProjector = &projections.Projector{
 	Name:    "trading",
 	Version: 1,
-	Unit:    AccountUnit,
+	Unit:    projections.AccountUnit,
 	Money:   true,
-	Tables:  []*Table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
+	Tables:  []*projections.Table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired,
@@ -88,8 +95,7 @@ var tradingProjector = &Projector{
 	Apply: applyTrading,
 }
 
-// Registered from this file, like member_funds, so that the shared list stays untouched.
-func init() { Register(tradingProjector) }
+func init() { projections.Register(tradingProjector) }
 
 type orderRow struct {
 	orderNo, memberID, positionID, intent, symbol, name, kind, side, direction, typ string
@@ -102,34 +108,34 @@ type orderRow struct {
 	createdAt, updatedAt, seq, position                                             int64
 }
 
-var orderFields = RowMap[orderRow]{
-	Text("order_no", func(r *orderRow) *string { return &r.orderNo }),
-	Text("member_id", func(r *orderRow) *string { return &r.memberID }),
-	Text("position_id", func(r *orderRow) *string { return &r.positionID }),
-	Text("intent", func(r *orderRow) *string { return &r.intent }),
-	Text("symbol", func(r *orderRow) *string { return &r.symbol }),
-	Text("name", func(r *orderRow) *string { return &r.name }),
-	Text("kind", func(r *orderRow) *string { return &r.kind }),
-	Text("side", func(r *orderRow) *string { return &r.side }),
-	Text("direction", func(r *orderRow) *string { return &r.direction }),
-	Text("type", func(r *orderRow) *string { return &r.typ }),
-	Integer("shares", func(r *orderRow) *int64 { return &r.shares }),
-	Integer("odd_lot", func(r *orderRow) *int64 { return &r.oddLot }),
-	Text("price", func(r *orderRow) *string { return &r.price }),
-	Text("leverage", func(r *orderRow) *string { return &r.leverage }),
-	Integer("day_trade", func(r *orderRow) *int64 { return &r.dayTrade }),
-	Text("placed_by", func(r *orderRow) *string { return &r.placedBy }),
-	Text("trading_day", func(r *orderRow) *string { return &r.tradingDay }),
-	Text("status", func(r *orderRow) *string { return &r.status }),
-	Integer("filled", func(r *orderRow) *int64 { return &r.filled }),
-	Text("amount", func(r *orderRow) *string { return &r.amount }),
-	Text("commission", func(r *orderRow) *string { return &r.commission }),
-	Text("tax", func(r *orderRow) *string { return &r.tax }),
-	Text("reason", func(r *orderRow) *string { return &r.reason }),
-	Integer("created_at", func(r *orderRow) *int64 { return &r.createdAt }),
-	Integer("updated_at", func(r *orderRow) *int64 { return &r.updatedAt }),
-	Integer("seq", func(r *orderRow) *int64 { return &r.seq }),
-	Integer("position", func(r *orderRow) *int64 { return &r.position }),
+var orderFields = projections.RowMap[orderRow]{
+	projections.Text("order_no", func(r *orderRow) *string { return &r.orderNo }),
+	projections.Text("member_id", func(r *orderRow) *string { return &r.memberID }),
+	projections.Text("position_id", func(r *orderRow) *string { return &r.positionID }),
+	projections.Text("intent", func(r *orderRow) *string { return &r.intent }),
+	projections.Text("symbol", func(r *orderRow) *string { return &r.symbol }),
+	projections.Text("name", func(r *orderRow) *string { return &r.name }),
+	projections.Text("kind", func(r *orderRow) *string { return &r.kind }),
+	projections.Text("side", func(r *orderRow) *string { return &r.side }),
+	projections.Text("direction", func(r *orderRow) *string { return &r.direction }),
+	projections.Text("type", func(r *orderRow) *string { return &r.typ }),
+	projections.Integer("shares", func(r *orderRow) *int64 { return &r.shares }),
+	projections.Integer("odd_lot", func(r *orderRow) *int64 { return &r.oddLot }),
+	projections.Text("price", func(r *orderRow) *string { return &r.price }),
+	projections.Text("leverage", func(r *orderRow) *string { return &r.leverage }),
+	projections.Integer("day_trade", func(r *orderRow) *int64 { return &r.dayTrade }),
+	projections.Text("placed_by", func(r *orderRow) *string { return &r.placedBy }),
+	projections.Text("trading_day", func(r *orderRow) *string { return &r.tradingDay }),
+	projections.Text("status", func(r *orderRow) *string { return &r.status }),
+	projections.Integer("filled", func(r *orderRow) *int64 { return &r.filled }),
+	projections.Text("amount", func(r *orderRow) *string { return &r.amount }),
+	projections.Text("commission", func(r *orderRow) *string { return &r.commission }),
+	projections.Text("tax", func(r *orderRow) *string { return &r.tax }),
+	projections.Text("reason", func(r *orderRow) *string { return &r.reason }),
+	projections.Integer("created_at", func(r *orderRow) *int64 { return &r.createdAt }),
+	projections.Integer("updated_at", func(r *orderRow) *int64 { return &r.updatedAt }),
+	projections.Integer("seq", func(r *orderRow) *int64 { return &r.seq }),
+	projections.Integer("position", func(r *orderRow) *int64 { return &r.position }),
 }
 
 type positionRow struct {
@@ -146,37 +152,37 @@ type positionRow struct {
 }
 
 // positionFields are the columns of trade_positions, the one place they are declared.
-var positionFields = RowMap[positionRow]{
-	Text("id", func(r *positionRow) *string { return &r.id }),
-	Text("member_id", func(r *positionRow) *string { return &r.memberID }),
-	Text("symbol", func(r *positionRow) *string { return &r.symbol }),
-	Text("name", func(r *positionRow) *string { return &r.name }),
-	Text("kind", func(r *positionRow) *string { return &r.kind }),
-	Text("direction", func(r *positionRow) *string { return &r.direction }),
-	Text("leverage", func(r *positionRow) *string { return &r.leverage }),
-	Integer("day_trade", func(r *positionRow) *int64 { return &r.dayTrade }),
-	Text("open_day", func(r *positionRow) *string { return &r.openDay }),
-	Text("status", func(r *positionRow) *string { return &r.status }),
-	Integer("shares", func(r *positionRow) *int64 { return &r.shares }),
-	Integer("closing", func(r *positionRow) *int64 { return &r.closing }),
-	Integer("bought", func(r *positionRow) *int64 { return &r.bought }),
-	Text("entry_amount", func(r *positionRow) *string { return &r.entryAmount }),
-	Integer("exit_shares", func(r *positionRow) *int64 { return &r.exitShares }),
-	Text("exit_amount", func(r *positionRow) *string { return &r.exitAmount }),
-	Text("fees", func(r *positionRow) *string { return &r.fees }),
-	Text("tax", func(r *positionRow) *string { return &r.tax }),
-	Text("loan", func(r *positionRow) *string { return &r.loan }),
-	Text("margin", func(r *positionRow) *string { return &r.margin }),
-	Text("basis", func(r *positionRow) *string { return &r.basis }),
-	Text("profit", func(r *positionRow) *string { return &r.profit }),
-	Integer("open_working", func(r *positionRow) *int64 { return &r.openWorking }),
-	Text("close_order", func(r *positionRow) *string { return &r.closeOrder }),
-	Integer("opened_at", func(r *positionRow) *int64 { return &r.openedAt }),
-	Integer("closed_at", func(r *positionRow) *int64 { return &r.closedAt }),
-	Integer("created_at", func(r *positionRow) *int64 { return &r.createdAt }),
-	Integer("updated_at", func(r *positionRow) *int64 { return &r.updatedAt }),
-	Integer("seq", func(r *positionRow) *int64 { return &r.seq }),
-	Integer("position", func(r *positionRow) *int64 { return &r.pos }),
+var positionFields = projections.RowMap[positionRow]{
+	projections.Text("id", func(r *positionRow) *string { return &r.id }),
+	projections.Text("member_id", func(r *positionRow) *string { return &r.memberID }),
+	projections.Text("symbol", func(r *positionRow) *string { return &r.symbol }),
+	projections.Text("name", func(r *positionRow) *string { return &r.name }),
+	projections.Text("kind", func(r *positionRow) *string { return &r.kind }),
+	projections.Text("direction", func(r *positionRow) *string { return &r.direction }),
+	projections.Text("leverage", func(r *positionRow) *string { return &r.leverage }),
+	projections.Integer("day_trade", func(r *positionRow) *int64 { return &r.dayTrade }),
+	projections.Text("open_day", func(r *positionRow) *string { return &r.openDay }),
+	projections.Text("status", func(r *positionRow) *string { return &r.status }),
+	projections.Integer("shares", func(r *positionRow) *int64 { return &r.shares }),
+	projections.Integer("closing", func(r *positionRow) *int64 { return &r.closing }),
+	projections.Integer("bought", func(r *positionRow) *int64 { return &r.bought }),
+	projections.Text("entry_amount", func(r *positionRow) *string { return &r.entryAmount }),
+	projections.Integer("exit_shares", func(r *positionRow) *int64 { return &r.exitShares }),
+	projections.Text("exit_amount", func(r *positionRow) *string { return &r.exitAmount }),
+	projections.Text("fees", func(r *positionRow) *string { return &r.fees }),
+	projections.Text("tax", func(r *positionRow) *string { return &r.tax }),
+	projections.Text("loan", func(r *positionRow) *string { return &r.loan }),
+	projections.Text("margin", func(r *positionRow) *string { return &r.margin }),
+	projections.Text("basis", func(r *positionRow) *string { return &r.basis }),
+	projections.Text("profit", func(r *positionRow) *string { return &r.profit }),
+	projections.Integer("open_working", func(r *positionRow) *int64 { return &r.openWorking }),
+	projections.Text("close_order", func(r *positionRow) *string { return &r.closeOrder }),
+	projections.Integer("opened_at", func(r *positionRow) *int64 { return &r.openedAt }),
+	projections.Integer("closed_at", func(r *positionRow) *int64 { return &r.closedAt }),
+	projections.Integer("created_at", func(r *positionRow) *int64 { return &r.createdAt }),
+	projections.Integer("updated_at", func(r *positionRow) *int64 { return &r.updatedAt }),
+	projections.Integer("seq", func(r *positionRow) *int64 { return &r.seq }),
+	projections.Integer("position", func(r *positionRow) *int64 { return &r.pos }),
 }
 
 // refresh recomputes the status from the counts, as the write side does.
@@ -213,7 +219,7 @@ type tradingPage struct {
 	notices   [][]any
 }
 
-func applyTrading(ctx context.Context, w *Wtx, evs []Decoded) error {
+func applyTrading(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
 	pg := &tradingPage{orders: map[string]*orderRow{}, positions: map[string]*positionRow{}}
 	if err := pg.load(ctx, w, evs); err != nil {
 		return err
@@ -232,7 +238,7 @@ func applyTrading(ctx context.Context, w *Wtx, evs []Decoded) error {
 		ps = append(ps, positionFields.Args(r))
 	}
 	for _, up := range []struct {
-		t    *Table
+		t    *projections.Table
 		rows [][]any
 	}{{tradeOrdersTable, os}, {tradePositionsTable, ps}, {tradeNoticesTable, pg.notices}} {
 		if err := w.Upsert(ctx, up.t, up.rows); err != nil {
@@ -243,7 +249,7 @@ func applyTrading(ctx context.Context, w *Wtx, evs []Decoded) error {
 }
 
 // load reads the orders and positions this page's events change but did not create.
-func (pg *tradingPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
+func (pg *tradingPage) load(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
 	needOrders, needPositions := map[string]struct{}{}, map[string]struct{}{}
 	created := map[string]bool{}
 	for _, d := range evs {
@@ -263,7 +269,7 @@ func (pg *tradingPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
 			pg.need(created, needOrders, needPositions, e.OrderNo, e.PositionID)
 		}
 	}
-	if err := w.SelectIn(ctx, tradeOrdersTable, "order_no", KeysOf(needOrders), func(rows Rows) error {
+	if err := w.SelectIn(ctx, tradeOrdersTable, "order_no", projections.KeysOf(needOrders), func(rows projections.Rows) error {
 		r := &orderRow{}
 		if err := orderFields.Scan(rows, r); err != nil {
 			return err
@@ -273,7 +279,7 @@ func (pg *tradingPage) load(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}); err != nil {
 		return err
 	}
-	return w.SelectIn(ctx, tradePositionsTable, "id", KeysOf(needPositions), func(rows Rows) error {
+	return w.SelectIn(ctx, tradePositionsTable, "id", projections.KeysOf(needPositions), func(rows projections.Rows) error {
 		r := &positionRow{}
 		if err := positionFields.Scan(rows, r); err != nil {
 			return err
@@ -292,12 +298,12 @@ func (pg *tradingPage) need(created map[string]bool, orders, positions map[strin
 	}
 }
 
-func (pg *tradingPage) apply(d Decoded) error {
-	member, err := MemberOf(d.Ev.Stream)
+func (pg *tradingPage) apply(d projections.Decoded) error {
+	member, err := projections.MemberOf(d.Ev.Stream)
 	if err != nil {
 		return d.Fail(err)
 	}
-	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
+	at, pos := projections.Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	switch e := d.P.(type) {
 	case events.OrderPlaced:
 		if pg.orders[e.OrderNo] != nil {
@@ -305,12 +311,12 @@ func (pg *tradingPage) apply(d Decoded) error {
 		}
 		pg.orders[e.OrderNo] = &orderRow{orderNo: e.OrderNo, memberID: member, positionID: e.PositionID, intent: e.Intent,
 			symbol: e.Symbol, name: e.Name, kind: e.Kind, side: e.Side, direction: e.Direction, typ: e.Type, shares: e.Shares,
-			oddLot: BoolInt(e.OddLot), price: e.Price.String(), leverage: e.Leverage.String(), dayTrade: BoolInt(e.DayTrade),
+			oddLot: projections.BoolInt(e.OddLot), price: e.Price.String(), leverage: e.Leverage.String(), dayTrade: projections.BoolInt(e.DayTrade),
 			placedBy: e.By, tradingDay: e.TradingDay, status: OrderPending, amount: "0", commission: "0", tax: "0",
 			createdAt: at, updatedAt: at, seq: pos, position: pos}
 		if e.Intent == events.IntentOpen {
 			pg.positions[e.OrderNo] = &positionRow{id: e.OrderNo, memberID: member, symbol: e.Symbol, name: e.Name, kind: e.Kind,
-				direction: e.Direction, leverage: e.Leverage.String(), dayTrade: BoolInt(e.DayTrade), openDay: e.TradingDay,
+				direction: e.Direction, leverage: e.Leverage.String(), dayTrade: projections.BoolInt(e.DayTrade), openDay: e.TradingDay,
 				status: PositionPending, entryAmount: "0", exitAmount: "0", fees: "0", tax: "0", loan: "0", margin: "0", basis: "0",
 				profit: "0", openWorking: 1, createdAt: at, updatedAt: at, seq: pos, pos: pos}
 			return nil
@@ -354,12 +360,12 @@ func (pg *tradingPage) notice(member, typ string, r events.MarginRatio, deadline
 		ratio: r.Ratio.String(), deadline: deadline, reason: reason, positions: strings.Join(positions, ","), createdAt: at, seq: pos}))
 }
 
-func (pg *tradingPage) fill(d Decoded, e events.OrderFilled) error {
+func (pg *tradingPage) fill(d projections.Decoded, e events.OrderFilled) error {
 	o, p := pg.orders[e.OrderNo], pg.positions[e.PositionID]
 	if o == nil || p == nil {
 		return d.Fail(fmt.Errorf("fill of unknown order %s or position %s", e.OrderNo, e.PositionID))
 	}
-	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
+	at, pos := projections.Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	var err error
 	o.filled += e.Shares
 	if o.amount, err = dsum(o.amount, e.Amount); err != nil {
@@ -420,12 +426,12 @@ func (pg *tradingPage) fill(d Decoded, e events.OrderFilled) error {
 	return nil
 }
 
-func (pg *tradingPage) stop(d Decoded, orderNo, positionID, status, reason string, shares int64) error {
+func (pg *tradingPage) stop(d projections.Decoded, orderNo, positionID, status, reason string, shares int64) error {
 	o, p := pg.orders[orderNo], pg.positions[positionID]
 	if o == nil || p == nil {
 		return d.Fail(fmt.Errorf("%s of unknown order %s or position %s", status, orderNo, positionID))
 	}
-	at, pos := Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
+	at, pos := projections.Micros(d.Ev.Metadata.ServerTime), d.Ev.Position
 	o.status, o.reason, o.updatedAt, o.position = status, reason, at, pos
 	if o.intent == events.IntentOpen {
 		p.openWorking = 0

@@ -1,4 +1,4 @@
-package projections
+package trading
 
 import (
 	"reflect"

@@ -15,6 +15,7 @@ import (
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/projections"
+	"github.com/lotbook/lotbook/projections/trading"
 )
 
 // Prices are the market's live quotes; *market.Service is the one that serves.
@@ -56,9 +57,9 @@ type Position struct {
 
 // Value prices the held shares of p at last on trading day today (a long opened today and sold
 // today pays the day-trade tax).
-func Value(p projections.Position, last decimal.Decimal, today string) Position {
+func Value(p trading.Position, last decimal.Decimal, today string) Position {
 	v := Position{Shares: p.Shares, Price: last, Own: p.Basis.Sub(p.Loan)}
-	if p.Status == projections.PositionClosed {
+	if p.Status == trading.PositionClosed {
 		v.Shares = p.Bought
 	}
 	v.Lots = decimal.NewFromInt(v.Shares).Div(decimal.NewFromInt(fees.BoardLot))
@@ -82,7 +83,7 @@ func Value(p projections.Position, last decimal.Decimal, today string) Position 
 }
 
 // At values p at the market's last price of its symbol.
-func At(p projections.Position, m Prices, today string) Position {
+func At(p trading.Position, m Prices, today string) Position {
 	return Value(p, Last(m, p.Symbol), today)
 }
 
@@ -99,7 +100,7 @@ func feeKind(kind string) fees.Kind {
 
 // MarginRatio is the account's maintenance ratio over its held positions at live prices; owed is
 // false when no position is financed or short (the ratio is then meaningless).
-func MarginRatio(held []projections.Position, m Prices) (ratio decimal.Decimal, owed bool) {
+func MarginRatio(held []trading.Position, m Prices) (ratio decimal.Decimal, owed bool) {
 	var acc margin.Account
 	for _, p := range held {
 		if p.Shares == 0 {
@@ -119,11 +120,11 @@ func MarginRatio(held []projections.Position, m Prices) (ratio decimal.Decimal, 
 }
 
 // DayTraded reports whether p is one of today's day trades.
-func DayTraded(p projections.Position, today string) bool { return p.DayTrade && p.OpenDay == today }
+func DayTraded(p trading.Position, today string) bool { return p.DayTrade && p.OpenDay == today }
 
 // Item is a position with its valuation.
 type Item struct {
-	Row   projections.Position
+	Row   trading.Position
 	Value Position
 }
 
@@ -138,7 +139,7 @@ type DayTrade struct {
 }
 
 // DayTrading sums today's day trades among ps at live prices.
-func DayTrading(ps []projections.Position, m Prices, today string) DayTrade {
+func DayTrading(ps []trading.Position, m Prices, today string) DayTrade {
 	var out DayTrade
 	for _, p := range ps {
 		if !DayTraded(p, today) {
@@ -161,7 +162,7 @@ func DayTrading(ps []projections.Position, m Prices, today string) DayTrade {
 
 // Holdings are what held positions add to the member's assets at live prices: their equity, and
 // the profit shown (realised so far plus unrealised).
-func Holdings(realised decimal.Decimal, held []projections.Position, m Prices, today string) (equity, profit decimal.Decimal) {
+func Holdings(realised decimal.Decimal, held []trading.Position, m Prices, today string) (equity, profit decimal.Decimal) {
 	profit = realised
 	for _, p := range held {
 		v := At(p, m, today)
@@ -169,9 +170,6 @@ func Holdings(realised decimal.Decimal, held []projections.Position, m Prices, t
 	}
 	return equity, profit
 }
-
-// Cash is a balance's whole cash: available and frozen.
-func Cash(b projections.Balance) decimal.Decimal { return b.Available.Add(b.Frozen) }
 
 // Assets are the mine screen's figures.
 type Assets struct {
@@ -182,11 +180,11 @@ type Assets struct {
 }
 
 // Total values a member's cash of every currency (converted by fx) and held positions.
-func Total(bals map[string]projections.Balance, realised decimal.Decimal, held []projections.Position,
+func Total(bals map[string]projections.Balance, realised decimal.Decimal, held []trading.Position,
 	m Prices, fx Rates, today string) (Assets, error) {
 	cash := make(map[string]decimal.Decimal, len(bals))
 	for cur, b := range bals {
-		cash[cur] = Cash(b)
+		cash[cur] = b.Cash()
 	}
 	cashHome, err := fx.ValueIn(Home, cash)
 	if err != nil {
@@ -195,5 +193,5 @@ func Total(bals map[string]projections.Balance, realised decimal.Decimal, held [
 	equity, profit := Holdings(realised, held, m, today)
 	home := bals[Home]
 	return Assets{Available: home.Available, Frozen: home.Frozen, Total: cashHome.Add(equity), Profit: profit,
-		USD: Cash(bals["USD"])}, nil
+		USD: bals["USD"].Cash()}, nil
 }

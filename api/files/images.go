@@ -1,4 +1,4 @@
-package api
+package files
 
 import (
 	"bytes"
@@ -26,10 +26,11 @@ const (
 	maxUploadBytes = 5 << 20  // the contract's limit for one image
 	maxPixels      = 40 << 20 // refuses decompression bombs before decoding
 	maxSide        = 16384
-	// maxDecodes decodes run at once; with maxDecodeWork each, uploads hold at most a few
-	// hundred MB whatever arrives.
-	maxDecodes = 2
 )
+
+// MaxDecodes decodes run at once (the server's Gate); with maxDecodeWork each, uploads hold at
+// most a few hundred MB whatever arrives.
+const MaxDecodes = 2
 
 var (
 	errFileTooLarge = httpx.Refuse(http.StatusRequestEntityTooLarge, wire.MessageKeyFileTooLarge, nil)
@@ -125,9 +126,9 @@ func reencode(kind string, raw []byte, w io.Writer) (cleanImage, error) {
 	return cleanImage{ContentType: ct, Width: b.Dx(), Height: b.Dy()}, nil
 }
 
-// decodeGate lets at most a few decodes run at once server-wide: each holds up to
+// Gate lets at most a few decodes run at once server-wide: each holds up to
 // maxDecodeWork bytes, so the gate is what bounds the memory uploads can take.
-type decodeGate chan struct{}
+type Gate chan struct{}
 
 // collectBefore is the decode cost from which a decode first collects the garbage of earlier
 // ones. Decoded images are large and die right after encoding; left to the pacer, several of
@@ -135,10 +136,11 @@ type decodeGate chan struct{}
 // at once), and the process's peak memory with them.
 const collectBefore = 16 << 20
 
-func newDecodeGate(n int) decodeGate { return make(decodeGate, n) }
+// NewGate lets n decodes run at once.
+func NewGate(n int) Gate { return make(Gate, n) }
 
-// enter waits for a slot until ctx ends (the client gave up or timed out).
-func (g decodeGate) enter(ctx context.Context) (leave func(), err error) {
+// Enter waits for a slot until ctx ends (the client gave up or timed out).
+func (g Gate) Enter(ctx context.Context) (leave func(), err error) {
 	select {
 	case g <- struct{}{}:
 		return func() { <-g }, nil

@@ -1,14 +1,8 @@
-package api
+package files
 
 import (
 	"bytes"
-	"encoding/binary"
 	"errors"
-	"hash/crc32"
-	"image"
-	"image/color"
-	"image/jpeg"
-	"image/png"
 	"io"
 	"net/http"
 	"os"
@@ -16,73 +10,29 @@ import (
 	"testing"
 
 	"github.com/lotbook/lotbook/api/httpx"
+	"github.com/lotbook/lotbook/api/testimage"
 	"github.com/lotbook/lotbook/api/wire"
 )
 
-func testImage(w, h int) image.Image {
-	img := image.NewRGBA(image.Rect(0, 0, w, h))
-	for y := range h {
-		for x := range w {
-			img.Set(x, y, color.RGBA{uint8(x), uint8(y), 128, 255})
-		}
-	}
-	return img
-}
-
-func pngBytes(t testing.TB, w, h int) []byte {
-	var b bytes.Buffer
-	if err := png.Encode(&b, testImage(w, h)); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-func jpegBytes(t testing.TB, w, h int) []byte {
-	var b bytes.Buffer
-	if err := jpeg.Encode(&b, testImage(w, h), nil); err != nil {
-		t.Fatal(err)
-	}
-	return b.Bytes()
-}
-
-// webpBytes is a small lossy WebP from golang.org/x/image's test data.
-func webpBytes(t testing.TB) []byte {
-	b, err := os.ReadFile("testdata/proof.webp")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return b
-}
-
-// pngHeaderClaiming returns a PNG signature and IHDR that claim w x h pixels, with no pixel data.
-func pngHeaderClaiming(t testing.TB, w, h int) []byte {
-	out := append([]byte(nil), pngBytes(t, 1, 1)...)
-	// IHDR's width and height live at bytes 16..23, its CRC (over type and data) at 29..32.
-	binary.BigEndian.PutUint32(out[16:], uint32(w))
-	binary.BigEndian.PutUint32(out[20:], uint32(h))
-	binary.BigEndian.PutUint32(out[29:], crc32.ChecksumIEEE(out[12:29]))
-	return out
-}
-
 func TestReencode(t *testing.T) {
-	exifJPEG := append([]byte{0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x0E, 'E', 'x', 'i', 'f', 0, 0, 'G', 'P', 'S', '!', '!', '!'}, jpegBytes(t, 8, 8)[2:]...)
+	exifJPEG := append([]byte{0xFF, 0xD8, 0xFF, 0xE1, 0x00, 0x0E, 'E', 'x', 'i', 'f', 0, 0, 'G', 'P', 'S', '!', '!', '!'}, testimage.GradientJPEG(8, 8)[2:]...)
 	cases := []struct {
 		name   string
 		in     []byte
 		ct     string
 		status int
 	}{
-		{"png", pngBytes(t, 20, 10), "image/png", 0},
-		{"jpeg", jpegBytes(t, 20, 10), "image/jpeg", 0},
+		{"png", testimage.GradientPNG(20, 10), "image/png", 0},
+		{"jpeg", testimage.GradientJPEG(20, 10), "image/jpeg", 0},
 		{"jpeg with exif", exifJPEG, "image/jpeg", 0},
-		{"webp", webpBytes(t), "image/jpeg", 0},
+		{"webp", testimage.WebP(), "image/jpeg", 0},
 		{"text named .png", []byte("hello, this is not an image"), "", http.StatusUnsupportedMediaType},
 		{"html", []byte("<html><script>alert(1)</script>"), "", http.StatusUnsupportedMediaType},
 		{"gif", []byte("GIF89a\x01\x00\x01\x00\x00\x00\x00;"), "", http.StatusUnsupportedMediaType},
-		{"truncated png", pngBytes(t, 20, 10)[:40], "", http.StatusUnsupportedMediaType},
+		{"truncated png", testimage.GradientPNG(20, 10)[:40], "", http.StatusUnsupportedMediaType},
 		{"png header only", []byte("\x89PNG\r\n\x1a\n"), "", http.StatusUnsupportedMediaType},
-		{"bomb", pngHeaderClaiming(t, 100000, 100000), "", http.StatusUnprocessableEntity},
-		{"too wide", pngHeaderClaiming(t, 20000, 10), "", http.StatusUnprocessableEntity},
+		{"bomb", testimage.PNGClaiming(100000, 100000), "", http.StatusUnprocessableEntity},
+		{"too wide", testimage.PNGClaiming(20000, 10), "", http.StatusUnprocessableEntity},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
