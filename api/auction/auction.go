@@ -54,6 +54,7 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/auction/auctions", httpx.IdemNone, m.opsAuctions),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/auction/auctions", httpx.IdemRequired, m.list),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/auction/auctions/{auctionId}/bids", httpx.IdemNone, m.bids),
+		httpx.Op(httpx.Auditor, "GET", "/api/vue/audit/auction/auctions", httpx.IdemNone, m.opsAuctions),
 		httpx.Op(httpx.Auditor, "GET", "/api/vue/audit/auction/auctions/{auctionId}/award", httpx.IdemNone, m.check),
 	}
 }
@@ -151,6 +152,7 @@ func (m *Module) auctions(c *httpx.Call) (httpx.Reply, error) {
 	return m.listAuctions(c, mine)
 }
 
+// opsAuctions lists every auction for ops and auditors (no bids of their own).
 func (m *Module) opsAuctions(c *httpx.Call) (httpx.Reply, error) { return m.listAuctions(c, nil) }
 
 // found is the auction named in the path, or 404 not_found.

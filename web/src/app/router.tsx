@@ -1,5 +1,6 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { auditRoutes } from '@/features/audit/routes';
+import { auctionRoutes } from '@/features/auction/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
@@ -24,6 +25,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...userRoutes,
   ...opsRoutes,
   ...auditRoutes,
+  ...auctionRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

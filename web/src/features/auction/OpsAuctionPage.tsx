@@ -1,0 +1,120 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from 'antd-mobile';
+import { type FormEvent, useState } from 'react';
+import { FormError } from '@/components/FormError';
+import { ListEmpty, ListLoading } from '@/components/ListState';
+import { Page } from '@/components/Page';
+import { TextField } from '@/components/TextField';
+import { useAction } from '@/lib/action';
+import { money } from '@/lib/filters';
+import { toast } from '@/lib/toast';
+import { type Auction, type AuctionForm, auctionKeys, listAuction, useOpsAuctions, useOpsBids } from './api';
+import { auctionBody, type AuctionValues, emptyAuction } from './bids';
+import { AuctionFields, AuctionHead, Row } from './Fields';
+import { type AuctionKey, useAuctionT } from './texts';
+
+const FIELDS: { key: keyof AuctionValues; type?: string; mode?: 'decimal' | 'numeric' }[] = [
+  { key: 'symbol' },
+  { key: 'name' },
+  { key: 'lots', mode: 'numeric' },
+  { key: 'minPrice', mode: 'decimal' },
+  { key: 'maxLotsPerBidder', mode: 'numeric' },
+  { key: 'depositRate', mode: 'decimal' },
+  { key: 'opensAt', type: 'datetime-local' },
+  { key: 'closesAt', type: 'datetime-local' },
+  { key: 'awardDate', type: 'date' },
+  { key: 'listingDate', type: 'date' },
+];
+
+function ListForm() {
+  const s = useAuctionT();
+  const qc = useQueryClient();
+  const [v, setV] = useState<AuctionValues>(emptyAuction);
+  const [err, setErr] = useState<string | null>(null);
+  const list = useAction((body: AuctionForm, key) => listAuction(body, key), {
+    onSuccess: (r) => {
+      toast.show(s('ops.listed', { commitment: r.commitment.slice(0, 12) }));
+      setV(emptyAuction);
+      void qc.invalidateQueries({ queryKey: auctionKeys.all });
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const body = auctionBody(v);
+    setErr(body ? null : 'auction.ops.required');
+    if (body) list.run(body);
+  };
+  return (
+    <form className="card" onSubmit={submit} data-testid="ops-auction-form">
+      <div className="section-title">{s('ops.list')}</div>
+      {FIELDS.map((f) => (
+        <TextField
+          key={f.key}
+          label={s(`ops.${f.key}` as AuctionKey)}
+          testId={`ops-auction-${f.key}`}
+          value={v[f.key]}
+          type={f.type}
+          inputMode={f.mode}
+          maxLength={40}
+          onChange={(x) => setV((p) => ({ ...p, [f.key]: x }))}
+        />
+      ))}
+      <FormError errorKey={err} />
+      <Button block color="primary" type="submit" loading={list.pending} data-testid="ops-auction-submit">
+        {s('ops.submit')}
+      </Button>
+    </form>
+  );
+}
+
+function Bids({ id }: { id: string }) {
+  const s = useAuctionT();
+  const q = useOpsBids(id);
+  if (q.isPending) return <ListLoading />;
+  if ((q.data ?? []).length === 0) return <div className="muted">{s('ops.none')}</div>;
+  return (
+    <div data-testid="ops-auction-bids">
+      {(q.data ?? []).map((b) => (
+        <div key={b.bidNo} className="record-row" data-testid="ops-auction-bid" data-state={b.state}>
+          <span className="num">
+            {money(b.price)} × {b.lots}
+          </span>
+          <span>
+            {s(`bidState.${b.state}`)} · <span className="num">{b.awardedLots}</span>
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+function AuctionCard({ a }: { a: Auction }) {
+  const s = useAuctionT();
+  const [open, setOpen] = useState(false);
+  return (
+    <div className="card record" data-testid="ops-auction" data-auction={a.auctionId}>
+      <AuctionHead a={a} />
+      <AuctionFields a={a} />
+      <Row label={s('field.bids')}>{a.bids}</Row>
+      <Row label={s('field.awardedLots')}>{a.awarded ? a.awardedLots : s('draw.notRevealed')}</Row>
+      <div className="muted">{s('draw.commitment')}</div>
+      <div className="num auction-hex">{a.commitment}</div>
+      <Button size="small" onClick={() => setOpen((o) => !o)} data-testid="ops-auction-toggle">
+        {s('ops.bids')}
+      </Button>
+      {open ? <Bids id={a.auctionId} /> : null}
+    </div>
+  );
+}
+
+/** Ops: list an auction and follow every auction's bids and award (/ops/auction). */
+export default function OpsAuctionPage() {
+  const s = useAuctionT();
+  const q = useOpsAuctions();
+  return (
+    <Page title={s('ops.title')} testId="ops-auction-page">
+      <ListForm />
+      {q.isPending ? <ListLoading /> : (q.data ?? []).length === 0 ? <ListEmpty text={s('empty')} /> : (q.data ?? []).map((a) => <AuctionCard key={a.auctionId} a={a} />)}
+    </Page>
+  );
+}
