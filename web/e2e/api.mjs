@@ -32,3 +32,31 @@ export async function memberWithBalance(base, member, amounts) {
   }
   return session;
 }
+
+let idSeq = 0;
+
+/** A fresh valid Taiwan ID number (check digit computed) that no other member of the run holds. */
+export function freshTaiwanID() {
+  idSeq += 1;
+  const digits = `2${String((Date.now() % 1e5) * 100 + (idSeq % 100)).padStart(7, '0')}`.slice(0, 8);
+  // Letter F is 15: its two digits weigh 1 and 9; the eight digits weigh 8 down to 1.
+  let sum = 1 + 5 * 9;
+  for (let i = 0; i < 8; i++) sum += Number(digits[i]) * (8 - i);
+  return `F${digits}${(10 - (sum % 10)) % 10}`;
+}
+
+/** A member with money (memberWithBalance) whose real name ops approved: they may subscribe to new shares. */
+export async function verifiedMember(base, member, amounts) {
+  const session = await memberWithBalance(base, member, amounts);
+  const photo = async () => {
+    const form = new FormData();
+    form.append('file', new Blob([proofPng()], { type: 'image/png' }), 'id.png');
+    return (await call(base, 'POST', '/api/vue/files', { session, form })).id;
+  };
+  await call(base, 'POST', '/api/vue/user/realname', {
+    session, body: { name: '王小明', idNumber: freshTaiwanID(), frontFileId: await photo(), backFileId: await photo() },
+  });
+  const ops = await call(base, 'POST', '/api/vue/user/login', { body: { account: DEMO.ops.account, password: DEMO.ops.password } });
+  await call(base, 'POST', `/api/vue/ops/realname/${member.account}/approve`, { session: ops, body: {} });
+  return { session, ops };
+}

@@ -64,10 +64,17 @@ function BidForm({ a }: { a: Auction }) {
         e.preventDefault();
         submit();
       }}
+      className="auction-form"
       data-testid="auction-bid-form"
     >
-      <TextField label={s('priceLabel')} testId="auction-price" value={price} inputMode="decimal" maxLength={12} onChange={setPrice} />
-      <TextField label={s('lotsLabel')} testId="auction-lots" value={lots} inputMode="numeric" maxLength={8} onChange={setLots} />
+      <TextField label={s('priceLabel')} testId="auction-price" value={price} inputMode="decimal" maxLength={12} onChange={(v) => {
+          setPrice(v);
+          setErr(null);
+        }} />
+      <TextField label={s('lotsLabel')} testId="auction-lots" value={lots} inputMode="numeric" maxLength={8} onChange={(v) => {
+          setLots(v);
+          setErr(null);
+        }} />
       <div className="muted auction-preview" data-testid="auction-deposit-preview">
         {deposit !== null ? s('depositPreview', { amount: money(String(deposit)) }) : '\u00a0'}
       </div>
