@@ -16,6 +16,7 @@ import (
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
 	"github.com/lotbook/lotbook/commands/favorites"
+	identitycmd "github.com/lotbook/lotbook/commands/identity"
 )
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new
@@ -28,8 +29,8 @@ func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
 		audit.New(s.read, s.store),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
-		funds.New(s.cmd, s.read, s.now, s.calendar),
-		identity.New(s.cmd, s.read, s.sealer),
+		funds.New(s.funds, s.read, s.now, s.calendar),
+		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		subscriptionapi.New(s.lottery, s.read, s.mkt, s.store, s.now),
 		auctionapi.New(s.auctions, s.read, s.mkt, s.store, s.now),
@@ -37,6 +38,6 @@ func (s *server) capabilities() []httpx.Module {
 			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
 		opsapi.New(s.cmd, s.read),
 		site.New(s.read, s.demo),
-		trading.New(s.cmd, s.read, s.trade, s.now),
+		trading.New(s.trading, s.read, s.trade, s.now),
 	}
 }

@@ -14,6 +14,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -28,8 +29,8 @@ var withdrawalWindow = events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "
 // withdrawals configures the withdrawal channel (TWD 100 to 500,000).
 func (h *harness) withdrawals() {
 	h.t.Helper()
-	_, err := h.st.Commands.ConfigureWithdrawalChannel(context.Background(), commands.Meta{CommandID: "seed-withdraw", Actor: "system"},
-		commands.ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "100", Max: "500000", Window: withdrawalWindow, Enabled: true})
+	_, err := h.st.Funds.ConfigureWithdrawalChannel(context.Background(), commands.Meta{CommandID: "seed-withdraw", Actor: "system"},
+		fundscmd.ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "100", Max: "500000", Window: withdrawalWindow, Enabled: true})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
 	"github.com/lotbook/lotbook/projections/audit"
@@ -165,14 +166,14 @@ func (h *harness) seed() {
 	must(c.AddStaff(ctx, meta("seed-ops"), commands.AddStaff{Account: "ops", Role: events.RoleOps, Password: "opsdemo1"}))
 	must(c.AddStaff(ctx, meta("seed-audit"), commands.AddStaff{Account: "audit", Role: events.RoleAuditor, Password: "auditdemo1"}))
 	weekdays := events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true}
-	must(c.ConfigureDepositChannel(ctx, meta("seed-bank"), commands.ChannelInput{
+	must(h.st.Funds.ConfigureDepositChannel(ctx, meta("seed-bank"), fundscmd.ChannelInput{
 		ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: weekdays, Enabled: true,
 	}))
 	night := events.TimeWindow{Weekdays: []int{0, 1, 2, 3, 4, 5, 6}, Open: "22:00", Close: "23:00", TZ: "Asia/Taipei"}
-	must(c.ConfigureDepositChannel(ctx, meta("seed-night"), commands.ChannelInput{
+	must(h.st.Funds.ConfigureDepositChannel(ctx, meta("seed-night"), fundscmd.ChannelInput{
 		ID: "night", Name: "Night desk", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: night, Enabled: true,
 	}))
-	must(c.ConfigureDepositChannel(ctx, meta("seed-off"), commands.ChannelInput{
+	must(h.st.Funds.ConfigureDepositChannel(ctx, meta("seed-off"), fundscmd.ChannelInput{
 		ID: "off", Name: "Retired", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: weekdays, Enabled: false,
 	}))
 	h.catchUp()

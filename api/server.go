@@ -17,8 +17,10 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
@@ -33,6 +35,8 @@ const waitBound = 2 * time.Second
 // (capabilities.go) and holds what they are built from.
 type server struct {
 	cmd      *commands.Service
+	funds    *fundscmd.Commands
+	trading  *trading.Commands
 	read     *projections.ReadDB
 	runner   *projections.Runner
 	store    events.Store

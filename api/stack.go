@@ -21,9 +21,11 @@ import (
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
@@ -48,7 +50,7 @@ type Config struct {
 	Logger     *slog.Logger
 	// Trading are the broker's rules on closing positions (lock minutes, holding days); none by
 	// default. GET /api/vue/trade/rules shows them.
-	Trading commands.TradingRules
+	Trading trading.TradingRules
 	// UploadQuota is the bytes of uploads one member may store; commands.DefaultUploadQuota.
 	UploadQuota int64
 
@@ -74,7 +76,9 @@ const DefaultMarketSeed = 1
 type Stack struct {
 	Store    events.Store
 	Read     *projections.ReadDB
-	Commands *commands.Service
+	Commands *commands.Service // the write side's kernel; capabilities' commands below
+	Funds    *fundscmd.Commands
+	Trading  *trading.Commands
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
@@ -146,7 +150,6 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		PasswordCost: cfg.PasswordCost,
 		Logger:       cfg.Logger,
 		Sealer:       sealer,
-		Trading:      cfg.Trading,
 		UploadQuota:  cfg.UploadQuota,
 	})
 	lottery := subscription.New(cmd, subscription.SealerSeeds(sealer))
@@ -154,17 +157,20 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	newOffering := func(spec offering.Spec) *offering.Process {
 		return offering.New(offering.Config{Spec: spec, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg})
 	}
+	tr := trading.New(cmd, cfg.Trading)
 	st := &Stack{
 		Store:    store,
 		Read:     read,
 		Commands: cmd,
+		Funds:    fundscmd.New(cmd),
+		Trading:  tr,
 		Runner:   projections.NewRunner(read, store, cfg.Logger, reg),
 		Registry: reg,
 		Market:   mkt,
 		cfg:      cfg,
 		sealer:   sealer,
 		ownsMkt:  owns,
-		trade: engine.New(engine.Config{Commands: cmd, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 		lottery: lottery,
 		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
@@ -183,6 +189,8 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 func (st *Stack) newServer() *server {
 	return &server{
 		cmd:       st.Commands,
+		funds:     st.Funds,
+		trading:   st.Trading,
 		read:      st.Read,
 		runner:    st.Runner,
 		store:     st.Store,

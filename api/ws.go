@@ -14,12 +14,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	marketapi "github.com/lotbook/lotbook/api/market"
-
 	"github.com/gorilla/websocket"
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
+	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/market"
 )

@@ -28,6 +28,9 @@ func NewAccount(memberID string) *Account {
 	return a
 }
 
+func (a *Account) partList() []State { return a.parts }
+
+// Apply evolves the account: its parts, then the balances from the event's postings.
 func (a *Account) Apply(r events.RecordedEvent, p events.Payload) {
 	for _, part := range a.parts {
 		part.Apply(r, p)

@@ -59,7 +59,8 @@ func stateFor(stream string) State {
 
 // AccountPart is one capability's part of an account aggregate: its own state, evolved from
 // every event of the account stream (the part ignores the events that are not its own). Its
-// decisions are functions of the capability that reach the part through its PartKey.
+// decisions are functions of the capability that reach the part through its PartKey. Member
+// and config parts are the same of the member and config streams.
 type AccountPart = State
 
 // MemberPart is one capability's part of a member aggregate (stream member-<id>), as
@@ -104,6 +105,7 @@ type partSpecs[L any] struct {
 var (
 	accountParts = &partSpecs[Ledger]{shell: "account"}
 	memberParts  = &partSpecs[string]{shell: "member"}
+	configParts  = &partSpecs[struct{}]{shell: "config"}
 )
 
 // add registers a part and returns its index in every new aggregate's parts.
@@ -124,35 +126,41 @@ func (ps *partSpecs[L]) build(l L) []State {
 	return out
 }
 
-// PartKey reaches a registered part of an account with its own type.
-type PartKey[P AccountPart] struct{ index int }
+// Composed is an aggregate made of parts that capabilities register: Account, Member, Config.
+type Composed interface {
+	*Account | *Member | *Config
+	partList() []State
+}
+
+// PartKey reaches a registered part P of the composed aggregates A with its own type.
+type PartKey[A Composed, P State] struct{ index int }
+
+// Of is the part in a.
+func (k PartKey[A, P]) Of(a A) P { return a.partList()[k.index].(P) }
 
 // RegisterAccountPart adds a part to every account; the key it returns is the part's typed
 // accessor. Called at package initialisation, once per part.
-func RegisterAccountPart[P AccountPart](name string, newPart func(l Ledger) P) PartKey[P] {
-	return PartKey[P]{index: accountParts.add(name, func(l Ledger) State { return newPart(l) })}
+func RegisterAccountPart[P AccountPart](name string, newPart func(l Ledger) P) PartKey[*Account, P] {
+	return PartKey[*Account, P]{index: accountParts.add(name, func(l Ledger) State { return newPart(l) })}
 }
-
-// Of is the part in account a.
-func (k PartKey[P]) Of(a *Account) P { return a.parts[k.index].(P) }
-
-// MemberPartKey reaches a registered part of a member with its own type.
-type MemberPartKey[P MemberPart] struct{ index int }
 
 // RegisterMemberPart adds a part to every member aggregate, given the member's id; the key it
 // returns is the part's typed accessor. Called at package initialisation, once per part.
-func RegisterMemberPart[P MemberPart](name string, newPart func(memberID string) P) MemberPartKey[P] {
-	return MemberPartKey[P]{index: memberParts.add(name, func(id string) State { return newPart(id) })}
+func RegisterMemberPart[P MemberPart](name string, newPart func(memberID string) P) PartKey[*Member, P] {
+	return PartKey[*Member, P]{index: memberParts.add(name, func(id string) State { return newPart(id) })}
 }
 
-// Of is the part in member m.
-func (k MemberPartKey[P]) Of(m *Member) P { return m.parts[k.index].(P) }
+// RegisterConfigPart adds a part to the config aggregate (stream config); the key it returns is
+// the part's typed accessor. Called at package initialisation, once per part.
+func RegisterConfigPart[P State](name string, newPart func() P) PartKey[*Config, P] {
+	return PartKey[*Config, P]{index: configParts.add(name, func(struct{}) State { return newPart() })}
+}
 
-// orderNumber is the n-th candidate order number of a command under a capability's prefix: the
+// OrderNumber is the n-th candidate order number of a command under a capability's prefix: the
 // prefix, the date in Asia/Taipei, and 16 digits derived from the member and the command id. Deterministic, so a retried command proposes
 // the same number; 10^16 numbers a day make a collision between members negligible, and within
 // one account the next candidate is taken (Account.FreeOrderNo).
-func orderNumber(prefix, memberID, commandID string, day time.Time, n int) string {
+func OrderNumber(prefix, memberID, commandID string, day time.Time, n int) string {
 	sum := sha256.Sum256([]byte(memberID + "\x00" + commandID + "\x00" + fmt.Sprint(n)))
 	x := binary.BigEndian.Uint64(sum[:8]) % 10_000_000_000_000_000
 	return fmt.Sprintf("%s%s%016d", prefix, day.In(Taipei).Format("20060102"), x)
@@ -160,5 +168,5 @@ func orderNumber(prefix, memberID, commandID string, day time.Time, n int) strin
 
 // OrderNumbers is command c's candidate order numbers for the member under prefix.
 func (c Cmd) OrderNumbers(prefix, memberID string) func(n int) string {
-	return func(n int) string { return orderNumber(prefix, memberID, c.CommandID, c.Now, n) }
+	return func(n int) string { return OrderNumber(prefix, memberID, c.CommandID, c.Now, n) }
 }

@@ -3,76 +3,27 @@ package commands
 import (
 	"crypto/sha256"
 	"encoding/binary"
-	"reflect"
 	"strconv"
 
-	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 )
 
-// configState is the config aggregate (stream config): deposit and withdrawal channels and site
-// config.
-type configState struct {
-	channels    map[string]events.DepositChannelConfigured
-	site        map[string]string
-	withdrawals map[string]events.WithdrawalChannelConfigured
-	wOrder      []string // withdrawal channel ids in the order first defined
-}
+// Config is the config aggregate (stream config), made only of the parts that capabilities
+// register (RegisterConfigPart): the site config, funds' deposit and withdrawal channels.
+type Config struct{ parts []State }
 
-func init() { RegisterStream(events.ConfigStream, func() State { return newConfigState() }) }
+func init() { RegisterStream(events.ConfigStream, func() State { return NewConfig() }) }
 
-func newConfigState() *configState {
-	return &configState{channels: map[string]events.DepositChannelConfigured{}, site: map[string]string{},
-		withdrawals: map[string]events.WithdrawalChannelConfigured{}}
-}
+// NewConfig is an empty config aggregate, with the registered parts.
+func NewConfig() *Config { return &Config{parts: configParts.build(struct{}{})} }
 
-func (c *configState) Apply(_ events.RecordedEvent, p events.Payload) {
-	switch e := p.(type) {
-	case events.DepositChannelConfigured:
-		c.channels[e.ID] = e
-	case events.SiteConfigured:
-		c.site[e.Name] = e.Value
-	case events.WithdrawalChannelConfigured:
-		if _, ok := c.withdrawals[e.ID]; !ok {
-			c.wOrder = append(c.wOrder, e.ID)
-		}
-		c.withdrawals[e.ID] = e
+func (c *Config) partList() []State { return c.parts }
+
+// Apply evolves the parts.
+func (c *Config) Apply(r events.RecordedEvent, p events.Payload) {
+	for _, part := range c.parts {
+		part.Apply(r, p)
 	}
-}
-
-// decideConfigureChannel defines or redefines a channel; the same definition again changes
-// nothing. password is the channel password given ("" keeps the current one) and newHash its
-// fresh argon2id hash: salted, it differs every time, so the current hash stays when it already
-// matches password, unless it is of the old unsalted kind, which a given password replaces.
-func decideConfigureChannel(c *configState, ch events.DepositChannelConfigured, password, newHash string, verify Verifier) ([]events.Payload, error) {
-	old, exists := c.channels[ch.ID]
-	switch {
-	case password == "" && exists:
-		ch.PasswordHash = old.PasswordHash
-	case password == "": // a new channel without a password
-	case exists && !secret.IsLegacyChannelHash(old.PasswordHash) && verify(old.PasswordHash, password):
-		ch.PasswordHash = old.PasswordHash
-	default:
-		ch.PasswordHash = newHash
-	}
-	if exists && sameChannel(old, ch) {
-		return nil, nil
-	}
-	return []events.Payload{ch}, nil
-}
-
-func sameChannel(a, b events.DepositChannelConfigured) bool {
-	return a.ID == b.ID && a.Name == b.Name && a.Currency == b.Currency &&
-		a.Min.Equal(b.Min) && a.Max.Equal(b.Max) && a.PasswordHash == b.PasswordHash &&
-		a.Enabled == b.Enabled && reflect.DeepEqual(a.Window, b.Window)
-}
-
-// decideSiteConfig sets one entry; the same value again changes nothing.
-func decideSiteConfig(c *configState, name, value string) ([]events.Payload, error) {
-	if old, ok := c.site[name]; ok && old == value {
-		return nil, nil
-	}
-	return []events.Payload{events.SiteConfigured{Name: name, Value: value}}, nil
 }
 
 // inviteState is an invite code's aggregate (stream invite-<CODE>): issued once, to a member or
@@ -138,28 +89,4 @@ func validInviteCode(code string) bool {
 		}
 	}
 	return true
-}
-
-// withdrawalChannel is the channel withdrawals go through: the first defined one that is
-// enabled; nil and channel_not_found or channel_closed when there is none.
-func (c *configState) withdrawalChannel() (*events.WithdrawalChannelConfigured, *Error) {
-	for _, id := range c.wOrder {
-		if ch := c.withdrawals[id]; ch.Enabled {
-			return &ch, nil
-		}
-	}
-	if len(c.wOrder) == 0 {
-		return nil, NotFound(KeyChannelNotFound)
-	}
-	return nil, Rule(KeyChannelClosed)
-}
-
-// decideConfigureWithdrawalChannel defines or redefines a withdrawal channel; the same
-// definition again changes nothing.
-func decideConfigureWithdrawalChannel(c *configState, ch events.WithdrawalChannelConfigured) ([]events.Payload, error) {
-	if old, ok := c.withdrawals[ch.ID]; ok && old.Name == ch.Name && old.Currency == ch.Currency && old.Min.Equal(ch.Min) &&
-		old.Max.Equal(ch.Max) && old.Enabled == ch.Enabled && reflect.DeepEqual(old.Window, ch.Window) {
-		return nil, nil
-	}
-	return []events.Payload{ch}, nil
 }

@@ -11,34 +11,35 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// kdf runs one argon2id computation at a time per core. Each takes the cost's memory (19 MiB by
+// KDF runs one argon2id computation at a time per core. Each takes the cost's memory (19 MiB by
 // default) for its whole run, so unbounded, a burst of logins or wrong passwords costs memory in
 // proportion to the burst; bounded, it waits for a core it could not have used anyway.
-func (s *Service) kdf(f func()) {
+func (s *Service) KDF(f func()) {
 	s.kdfSlots <- struct{}{}
 	defer func() { <-s.kdfSlots }()
 	f()
 }
 
-// verify checks a password against an argon2id hash; a malformed stored hash never matches.
-func (s *Service) verify(hash, password string) bool {
+// Verify checks a password against an argon2id hash; a malformed stored hash never matches.
+func (s *Service) Verify(hash, password string) bool {
 	var (
 		ok  bool
 		err error
 	)
-	s.kdf(func() { ok, err = secret.VerifyPassword(hash, password) })
+	s.KDF(func() { ok, err = secret.VerifyPassword(hash, password) })
 	if err != nil && hash != "" {
 		s.log.Error("stored password hash is malformed", "err", err)
 	}
 	return ok
 }
 
-func (s *Service) hash(password string) (string, error) {
+// Hash is an argon2id hash of password at the service's cost.
+func (s *Service) Hash(password string) (string, error) {
 	var (
 		h   string
 		err error
 	)
-	s.kdf(func() { h, err = secret.HashPassword(password, s.cost) })
+	s.KDF(func() { h, err = secret.HashPassword(password, s.cost) })
 	if err != nil {
 		return "", Unavailable(err)
 	}
@@ -115,7 +116,7 @@ func (s *Service) Register(ctx context.Context, meta Meta, in RegisterInput) (Se
 	if err != nil {
 		return Session{}, err
 	}
-	pwHash, err := s.hash(in.Password)
+	pwHash, err := s.Hash(in.Password)
 	if err != nil {
 		return Session{}, err
 	}
@@ -230,7 +231,7 @@ func (s *Service) Login(ctx context.Context, meta Meta, in Login) (Session, erro
 	var who Member
 	rec, err := Execute(ctx, s, c, events.MemberStream(memberID), func(m *Member) ([]events.Payload, error) {
 		who = Member{memberID: m.memberID, account: m.account, role: m.role}
-		return decideLogin(m, password, decoy, s.verify, session)
+		return decideLogin(m, password, decoy, s.Verify, session)
 	})
 	if err != nil {
 		return Session{}, err
@@ -306,12 +307,12 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, in ChangeP
 	if e := validatePasswordChange(oldPw, newPw, confirm); e != nil {
 		return Result{}, e
 	}
-	newHash, err := s.hash(newPw)
+	newHash, err := s.Hash(newPw)
 	if err != nil {
 		return Result{}, err
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideChangeLoginPassword(m, oldPw, newHash, s.verify)
+		return decideChangeLoginPassword(m, oldPw, newHash, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -336,12 +337,12 @@ func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPass
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
 		return Result{}, e
 	}
-	fundHash, err := s.hash(fundPw)
+	fundHash, err := s.Hash(fundPw)
 	if err != nil {
 		return Result{}, err
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideSetFundPassword(m, loginPassword, fundHash, s.verify)
+		return decideSetFundPassword(m, loginPassword, fundHash, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -362,12 +363,12 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
 		return Result{}, e
 	}
-	newHash, err := s.hash(fundPw)
+	newHash, err := s.Hash(fundPw)
 	if err != nil {
 		return Result{}, err
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.verify)
+		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -376,6 +377,23 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 		return Result{Position: rec.Position}, e
 	}
 	return Result{Position: rec.Position}, nil
+}
+
+// CheckFundPassword checks a member's fund password as part of command c (a withdrawal, say),
+// with the lock rules of VerifyFundPassword: a wrong one is recorded on the member stream
+// (FundPasswordRejected) and answered with fund_password_wrong or fund_password_locked. It is
+// the kernel's check for capabilities that move money on the member's word.
+func (s *Service) CheckFundPassword(ctx context.Context, c Cmd, memberID, fundPassword string) error {
+	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+		return decideVerifyFundPassword(m, fundPassword, c.Now, s.Verify)
+	})
+	if err != nil {
+		return err
+	}
+	if e := fundRefusal(rec); e != nil {
+		return e
+	}
+	return nil
 }
 
 // VerifyFundPassword is a member's fund password given before a withdrawal.
@@ -394,7 +412,7 @@ func (s *Service) VerifyFundPassword(ctx context.Context, meta Meta, in VerifyFu
 		return Result{}, Invalid(KeyFundPasswordRequired)
 	}
 	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-		return decideVerifyFundPassword(m, fundPw, c.Now, s.verify)
+		return decideVerifyFundPassword(m, fundPw, c.Now, s.Verify)
 	})
 	if err != nil {
 		return Result{}, err
@@ -473,7 +491,7 @@ func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, in StaffPas
 	case !identity.ValidLoginPassword(password):
 		return Result{}, Invalid(KeyPasswordInvalid)
 	}
-	newHash, err := s.hash(password)
+	newHash, err := s.Hash(password)
 	if err != nil {
 		return Result{}, err
 	}

@@ -29,8 +29,6 @@ type Member struct {
 	flags          map[string]bool
 	files          map[string]bool
 	storedBytes    int64 // sum of the sizes of files, counted once per file
-	realName       realName
-	cards          map[string]*bankCard
 	parts          []State
 }
 
@@ -41,8 +39,31 @@ func init() {
 // NewMember is an empty member aggregate, with the registered parts.
 func NewMember(memberID string) *Member { return &Member{parts: memberParts.build(memberID)} }
 
+func (m *Member) partList() []State { return m.parts }
+
 // Registered tells whether the member (or staff user) exists.
 func (m *Member) Registered() bool { return m.registered }
+
+// IsMember tells whether a member (not a staff user) is registered under this id.
+func (m *Member) IsMember() bool { return m.registered && m.role == events.RoleMember }
+
+// MemberOnly refuses what only a registered, active member may do: unknown accounts and staff
+// users (not found), disabled and frozen accounts.
+func (m *Member) MemberOnly() *Error {
+	if !m.IsMember() {
+		return NotFound(KeyAccountNotExist)
+	}
+	return m.RefuseFlags(events.FlagDisabled, events.FlagFrozen)
+}
+
+// Flag tells whether flag (events.Flag*) is set on the account.
+func (m *Member) Flag(flag string) bool { return m.flags[flag] }
+
+// FundPasswordSet tells whether the member has set a fund password.
+func (m *Member) FundPasswordSet() bool { return m.fundHash != "" }
+
+// OwnsFile tells whether the member uploaded the file (RecordUpload).
+func (m *Member) OwnsFile(fileID string) bool { return m.files[fileID] }
 
 func (m *Member) Apply(r events.RecordedEvent, p events.Payload) {
 	at := r.Metadata.ServerTime
@@ -89,8 +110,6 @@ func (m *Member) Apply(r events.RecordedEvent, p events.Payload) {
 			m.storedBytes += e.Size
 		}
 		m.files[e.FileID] = true
-	case events.RealNameSubmitted, events.RealNameApproved, events.RealNameRejected, events.BankCardBound, events.BankCardUnbound:
-		m.applyIdentity(e)
 	}
 	for _, part := range m.parts {
 		part.Apply(r, p)

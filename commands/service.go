@@ -1,32 +1,38 @@
-// Package commands is the kernel of lotbook's write side: command handlers load an aggregate's
-// stream, decide with pure functions, and append with the expected version, retrying on
-// conflicts (Execute). Capabilities are packages under commands/ (commands/favorites, ...), each
-// a type over the kernel's Service (favorites.New(k)) whose methods are its commands; they
-// import the kernel, events and rules, never each other, and meet through events only
-// (ops/archtest).
+// Package commands is the kernel of lotbook's write side: a command loads an aggregate's stream,
+// decides with pure functions, and appends with the expected version, retrying on conflicts
+// (Execute; View reads another stream's facts for a decision). Capabilities are packages under
+// commands/: funds (deposits, withdrawals, exchange, their channels), trading (orders,
+// positions, margin; its matching engine beneath it), identity (real name, bank cards),
+// favorites and siteconfig. Each is a type over the kernel's Service (funds.New(k)) whose
+// methods are its commands; capabilities import the kernel, events and rules, never each other,
+// and meet through events only (ops/archtest).
 //
 // Streams and aggregates: member-<id> (registration, credentials, sessions, fund password, flags,
-// uploads, and the parts capabilities add), account-<id> (the member's balances from postings,
-// and the parts capabilities add), invite-<CODE> (who handed out a code), and the streams
-// capabilities register. Each family registers its aggregate (RegisterStreams, RegisterStream).
+// uploads, and the parts capabilities add), account-<id> (the member's cash balances from the
+// postings, and the parts capabilities add), config (the parts capabilities add),
+// invite-<CODE> (who handed out a code), and the stream families capabilities register
+// themselves (identity's guards). Each family registers its aggregate (RegisterStreams,
+// RegisterStream).
 //
 // Members stay in the kernel: registration, login, sessions, the fund password and its lock and
 // the account's flags are what every money capability checks, on the one member stream they all
-// read, so a capability asks the kernel's Member (RefuseFlags, the fund password check) rather
-// than another capability.
+// read. A package of their own would be imported by every capability, which the rule above
+// forbids, so a capability asks the kernel's Member (MemberOnly, Flag, RefuseFlags) and
+// Service.CheckFundPassword instead.
 //
-// The account and member aggregates are composed: a capability adds its part of an account's
-// state with RegisterAccountPart (a State, and optionally an OrderHolder, for the order numbers
-// it issues under its own prefix, and a WithdrawalHold, for cash it keeps from withdrawal), and
-// of a member's with RegisterMemberPart; its decide functions reach the part through the key
-// that registration returns (fundsPart.Of(a), listPart.Of(m)). The shells keep only the
-// member's ledger accounts and cash balances, and the member's credentials and flags. Public
-// commands take one typed struct (CancelOrder, ReviewOrder, ...) or a member id and an input
-// struct. Each command is idempotent on its Meta.CommandID: when a stream already holds events
-// of that command, the earlier result is returned and nothing is decided again. A command id
-// belongs to one command: events of the id that another command wrote (another command name
-// or request fingerprint, stored in their metadata) answer idempotency_key_reused and are never
-// read as this command's.
+// The account, member and config aggregates are composed: a capability adds its part with
+// RegisterAccountPart, RegisterMemberPart or RegisterConfigPart from its own init (an account
+// part may also be an OrderHolder, for the order numbers it issues under its own prefix, and a
+// WithdrawalHold, for cash it keeps from withdrawal: the shell's questions to its parts), and
+// its decide functions reach the part through the PartKey that registration returns
+// (fundsPart.Of(a)). The shells keep only the member's ledger accounts and cash balances, and
+// the member's credentials and flags. A capability that needs another's facts folds the events
+// itself (funds keeps the payout details of identity's cards). Public commands take one typed
+// struct (CancelOrder, ReviewOrder, ...) or a member id and an input struct. Each command is
+// idempotent on its Meta.CommandID: when a stream already holds events of that command, the
+// earlier result is returned and nothing is decided again. A command id belongs to one command:
+// events of the id that another command wrote (another command name or request fingerprint,
+// stored in their metadata) answer idempotency_key_reused and are never read as this command's.
 //
 // Refusals are *Error values with a message key. Field rules answer KindInvalid (400); an account's
 // flags and the fund password lock KindForbidden (403); unknown channels, orders, files and
@@ -80,8 +86,6 @@ type Options struct {
 	// verification and card binding answer system_busy (api.OpenStack always sets it).
 	Sealer *secret.Sealer
 	Rates  fx.Rates // exchange rates; fx.Simulated{}
-	// Trading are the broker's lock and holding rules on closing positions (none by default).
-	Trading TradingRules
 	// UploadQuota is how many bytes of (re-encoded) uploads a member may store; DefaultUploadQuota.
 	UploadQuota int64
 }
@@ -104,16 +108,35 @@ type Service struct {
 	conflicts   atomic.Int64
 	sealer      *secret.Sealer
 	rates       fx.Rates
-	trade       TradingRules
 	uploadQuota int64
 	// decoy is an argon2id hash at the service's cost that no password matches: a login for an
 	// unknown account is checked against it, so it takes as long as a wrong password.
 	decoy func() (string, error)
-	// channelMemo spares deposits the argon2id of a channel password already checked.
-	channelMemo *verifiedMemo
-	// kdfSlots bounds the argon2id computations running at once (Service.kdf).
+	// kdfSlots bounds the argon2id computations running at once (Service.KDF).
 	kdfSlots chan struct{}
 }
+
+// Calendar tells the exchange's holidays.
+func (s *Service) Calendar() Calendar { return s.cal }
+
+// Sealer encrypts personal numbers and makes their keyed hashes; nil when none is configured.
+func (s *Service) Sealer() *secret.Sealer { return s.sealer }
+
+// Rates are the exchange rates currency exchange quotes at.
+func (s *Service) Rates() fx.Rates { return s.rates }
+
+// ValueIn is the worth in currency to of a member's cash in several currencies at the rates an
+// exchange would be quoted now (fx.Value over this service's feed).
+func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decimal.Decimal, error) {
+	v, err := fx.Value(s.rates, amounts, to, s.clock().UTC())
+	if err != nil {
+		return decimal.Decimal{}, Unavailable(err)
+	}
+	return v, nil
+}
+
+// Logger is the service's logger.
+func (s *Service) Logger() *slog.Logger { return s.log }
 
 // Conflicts counts appends refused with events.ErrWrongExpectedVersion (each was retried):
 // writes from other processes to the same streams.
@@ -127,7 +150,7 @@ func New(store events.Store, opts Options) *Service {
 	s := &Service{
 		store: store, clock: opts.Clock, cal: opts.Calendar, ttl: opts.SessionTTL,
 		cost: opts.PasswordCost, log: opts.Logger, maxAttempts: opts.MaxAttempts,
-		sealer: opts.Sealer, rates: opts.Rates, trade: opts.Trading, uploadQuota: opts.UploadQuota,
+		sealer: opts.Sealer, rates: opts.Rates, uploadQuota: opts.UploadQuota,
 	}
 	if s.uploadQuota <= 0 {
 		s.uploadQuota = DefaultUploadQuota
@@ -158,14 +181,13 @@ func New(store events.Store, opts Options) *Service {
 		size = 100_000
 	}
 	s.cache = newCache(size)
-	s.channelMemo = newVerifiedMemo()
 	s.kdfSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.decoy = sync.OnceValues(func() (string, error) {
 		tok, err := secret.NewToken()
 		if err != nil {
 			return "", err
 		}
-		return s.hash(tok)
+		return s.Hash(tok)
 	})
 	return s
 }
@@ -189,30 +211,9 @@ type RegisterInput struct {
 	Account, Password, ConfirmPassword, InviteCode string
 }
 
-// DepositInput is a member's deposit request.
-type DepositInput struct {
-	ChannelID, Amount, ProofFileID, ChannelPassword string
-}
-
 // Balance is one currency of a member's cash.
 type Balance struct {
 	Available, Frozen decimal.Decimal
-}
-
-// OrderResult answers a deposit command. Balances are the member's cash per currency right after
-// the command's events (authoritative, from the write side).
-type OrderResult struct {
-	OrderNo, Status string
-	Position        int64
-	Balances        map[string]Balance
-}
-
-// ChannelInput defines a deposit channel. Min and Max are decimal strings in the channel's
-// currency. An empty Password keeps the channel's current code (none for a new channel).
-type ChannelInput struct {
-	ID, Name, Currency, Min, Max, Password string
-	Window                                 events.TimeWindow
-	Enabled                                bool
 }
 
 // Cmd is one command in flight: its metadata, the one server time (UTC) its rules and its

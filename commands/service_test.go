@@ -1,4 +1,4 @@
-package commands
+package commands_test
 
 import (
 	"context"
@@ -10,159 +10,27 @@ import (
 	"testing"
 	"time"
 
-	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/scenario"
+	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
-	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
 )
 
-// clock is a settable test clock.
-type clock struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
-func (c *clock) add(d time.Duration) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.t = c.t.Add(d)
-}
-
-type fixture struct {
-	t     testing.TB
-	ctx   context.Context
-	store events.Store
-	clock *clock
-	svc   *Service
-}
-
-func openStore(t testing.TB) events.Store { return sqlitetest.Open(t) }
-
-func newFixture(t testing.TB, opts ...func(*Options)) *fixture {
-	t.Helper()
-	f := &fixture{t: t, ctx: context.Background(), store: openStore(t), clock: &clock{t: t0}}
-	f.svc = f.service(opts...)
-	return f
-}
-
-// service is another instance over the same store (own cache), as a second API process would be.
-func (f *fixture) service(opts ...func(*Options)) *Service {
-	o := Options{Clock: f.clock.now, PasswordCost: secret.TestCost, SessionTTL: 24 * time.Hour}
-	for _, fn := range opts {
-		fn(&o)
-	}
-	return New(f.store, o)
-}
-
-func meta(actor string) Meta { return Meta{CommandID: uuid.NewString(), Actor: actor} }
-
-func (f *fixture) must(err error) {
-	f.t.Helper()
-	if err != nil {
-		f.t.Fatal(err)
-	}
-}
-
-// seed is the demo's shape: root code, ops and auditor, the bank channel.
-func (f *fixture) seed(alwaysOpen bool) {
-	f.t.Helper()
-	_, err := f.svc.IssueRootInviteCode(f.ctx, meta("system"), "LOTBOOK")
-	f.must(err)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "ops", Role: events.RoleOps, Password: "opsdemo1"})
-	f.must(err)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "audit", Role: events.RoleAuditor, Password: "auditdemo1"})
-	f.must(err)
-	w := events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: alwaysOpen}
-	_, err = f.svc.ConfigureDepositChannel(f.ctx, meta("system"), ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Window: w, Enabled: true})
-	f.must(err)
-}
-
-func (f *fixture) register(account, code string) Session {
-	f.t.Helper()
-	s, err := f.svc.Register(f.ctx, meta("member:"+account), RegisterInput{Account: account, Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: code})
-	f.must(err)
-	return s
-}
-
-func (f *fixture) upload(memberID string) string {
-	f.t.Helper()
-	id := secret.SHA256Hex(uuid.NewString())
-	_, err := f.svc.RecordUpload(f.ctx, meta("member"), memberID, events.FileUploaded{FileID: id, ContentType: "image/png", Size: 100, Width: 10, Height: 10})
-	f.must(err)
-	return id
-}
-
-func (f *fixture) deposit(memberID, amount string) OrderResult {
-	f.t.Helper()
-	r, err := f.svc.RequestDeposit(f.ctx, meta("member"), memberID, DepositInput{ChannelID: "bank", Amount: amount, ProofFileID: f.upload(memberID), ChannelPassword: "8888"})
-	f.must(err)
-	return r
-}
-
-func (f *fixture) all() []events.RecordedEvent {
-	f.t.Helper()
-	var out []events.RecordedEvent
-	for {
-		page, err := f.store.ReadAll(f.ctx, int64(len(out)), 1000)
-		f.must(err)
-		if len(page) == 0 {
-			return out
-		}
-		out = append(out, page...)
-	}
-}
-
-// checkLog asserts what every event must satisfy: metadata complete and consistent, event ids
-// derived from the command id, postings balanced on every money event.
-func (f *fixture) checkLog() []events.RecordedEvent {
-	f.t.Helper()
-	all := f.all()
-	perCommand := map[string]int{}
-	for _, r := range all {
-		md := r.Metadata
-		if md.CommandID == "" || md.Actor == "" || md.CausationID != md.CommandID || md.CorrelationID == "" || md.ServerTime.IsZero() || md.ServerTime.Location() != time.UTC {
-			f.t.Errorf("event %s/%d metadata %+v", r.Stream, r.Version, md)
-		}
-		key := md.CommandID + "\x00" + r.Stream
-		if want := events.EventID(md.CommandID, r.Stream, perCommand[key]); r.ID != want {
-			f.t.Errorf("event %s/%d id %s, want %s", r.Stream, r.Version, r.ID, want)
-		}
-		perCommand[key]++
-		p, err := events.DecodeRecorded(r)
-		f.must(err)
-		if m, ok := p.(events.MovesMoney); ok {
-			if err := events.CheckBalanced(m.MoneyPostings()); err != nil {
-				f.t.Errorf("event %s/%d: %v", r.Stream, r.Version, err)
-			}
-		}
-	}
-	return all
-}
-
-func count(all []events.RecordedEvent, typ string) int {
-	n := 0
-	for _, r := range all {
-		if strings.HasPrefix(r.Type, typ+".v") {
-			n++
-		}
-	}
-	return n
-}
-
 func TestJourney(t *testing.T) {
-	f := newFixture(t)
-	f.seed(false)
+	f := scenario.New(t)
+	f.Seed(false)
 
-	s := f.register("0912345678", "lotbook") // codes are case-insensitive
-	if s.Token == "" || s.MemberID != events.MemberID("0912345678") || s.Role != events.RoleMember || s.Position == 0 || !s.ExpiresAt.Equal(t0.Add(24*time.Hour)) {
+	s := f.Register("0912345678", "lotbook") // codes are case-insensitive
+	if s.Token == "" || s.MemberID != events.MemberID("0912345678") || s.Role != events.RoleMember || s.Position == 0 || !s.ExpiresAt.Equal(commandstest.T0.Add(24*time.Hour)) {
 		t.Fatalf("session %+v", s)
 	}
 	// The member's own invite code exists and names them; a second member registers with it.
 	var own string
-	for _, r := range f.all() {
+	for _, r := range f.All() {
 		if r.Stream == events.MemberStream(s.MemberID) && strings.HasPrefix(r.Type, "MemberRegistered.") {
 			p, _ := events.DecodeRecorded(r)
 			reg := p.(events.MemberRegistered)
@@ -172,78 +40,78 @@ func TestJourney(t *testing.T) {
 			}
 		}
 	}
-	s2, err := f.svc.Register(f.ctx, meta("member"), RegisterInput{Account: "a123456789", Password: "abcd1234", ConfirmPassword: "abcd1234", InviteCode: own})
-	f.must(err)
+	s2, err := f.Svc.Register(f.Ctx, commandstest.Meta("member"), commands.RegisterInput{Account: "a123456789", Password: "abcd1234", ConfirmPassword: "abcd1234", InviteCode: own})
+	f.Must(err)
 	if s2.Account != "A123456789" {
 		t.Fatalf("ID account not normalised: %+v", s2)
 	}
 
 	// Registration refusals that need the store.
-	_, err = f.svc.Register(f.ctx, meta("member"), RegisterInput{Account: "0912345678", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "LOTBOOK"})
-	wantKey(t, err, KeyAccountExists)
-	_, err = f.svc.Register(f.ctx, meta("member"), RegisterInput{Account: "0912345679", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "NOSUCH"})
-	wantKey(t, err, KeyInviterNotExist)
-	_, err = f.svc.Register(f.ctx, meta("member"), RegisterInput{Account: "0912345679", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "../config"})
-	wantKey(t, err, KeyInviterNotExist)
+	_, err = f.Svc.Register(f.Ctx, commandstest.Meta("member"), commands.RegisterInput{Account: "0912345678", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "LOTBOOK"})
+	commandstest.WantKey(t, err, commands.KeyAccountExists)
+	_, err = f.Svc.Register(f.Ctx, commandstest.Meta("member"), commands.RegisterInput{Account: "0912345679", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "NOSUCH"})
+	commandstest.WantKey(t, err, commands.KeyInviterNotExist)
+	_, err = f.Svc.Register(f.Ctx, commandstest.Meta("member"), commands.RegisterInput{Account: "0912345679", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "../config"})
+	commandstest.WantKey(t, err, commands.KeyInviterNotExist)
 
 	// Login: member and staff; refusals.
-	l, err := f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
-	f.must(err)
+	l, err := f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0912345678", Password: "demo1234"})
+	f.Must(err)
 	if l.Token == "" || l.Token == s.Token || l.Role != events.RoleMember {
 		t.Fatalf("login %+v", l)
 	}
-	ops, err := f.svc.Login(f.ctx, meta("ops"), Login{Account: "ops", Password: "opsdemo1"})
-	f.must(err)
+	ops, err := f.Svc.Login(f.Ctx, commandstest.Meta("ops"), commands.Login{Account: "ops", Password: "opsdemo1"})
+	f.Must(err)
 	if ops.Role != events.RoleOps {
 		t.Fatalf("ops login %+v", ops)
 	}
-	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0900000000", Password: "demo1234"})
-	wantKey(t, err, KeyAccountOrPasswordWrong) // the same answer as a wrong password: no account enumeration
-	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo12345"})
-	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "", Password: "demo1234"})
-	wantKey(t, err, KeyAccountRequired)
+	_, err = f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0900000000", Password: "demo1234"})
+	commandstest.WantKey(t, err, commands.KeyAccountOrPasswordWrong) // the same answer as a wrong password: no account enumeration
+	_, err = f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0912345678", Password: "demo12345"})
+	commandstest.WantKey(t, err, commands.KeyAccountOrPasswordWrong)
+	_, err = f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "", Password: "demo1234"})
+	commandstest.WantKey(t, err, commands.KeyAccountRequired)
 
 	// Deposit inside the window (Monday 11:00 Taipei), approve, balance.
-	d := f.deposit(s.MemberID, "5000.50")
+	d := f.Deposit(s.MemberID, "5000.50")
 	if d.Status != events.ReviewPending || !strings.HasPrefix(d.OrderNo, "D20261123") || d.Position == 0 {
 		t.Fatalf("deposit %+v", d)
 	}
-	a, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "received"})
-	f.must(err)
+	a, err := f.Funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "received"})
+	f.Must(err)
 	if a.Status != events.ReviewApproved || a.OrderNo != d.OrderNo || a.Position <= d.Position || !a.Balances["TWD"].Available.Equal(decimal.RequireFromString("5000.5")) {
 		t.Fatalf("approve %+v", a)
 	}
-	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
-	wantKey(t, err, KeyOrderNotPending)
-	_, err = f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: "D000", Remark: ""})
-	wantKey(t, err, KeyOrderNotFound)
+	_, err = f.Funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
+	commandstest.WantKey(t, err, commands.KeyOrderNotPending)
+	_, err = f.Funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: "D000", Remark: ""})
+	commandstest.WantKey(t, err, commands.KeyOrderNotFound)
 
 	// Reject needs a remark and moves nothing.
-	d2 := f.deposit(s.MemberID, "2000")
-	_, err = f.svc.RejectDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d2.OrderNo, Remark: "  "})
-	wantKey(t, err, KeyRemarkRequired)
-	rj, err := f.svc.RejectDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d2.OrderNo, Remark: "proof unreadable"})
-	f.must(err)
+	d2 := f.Deposit(s.MemberID, "2000")
+	_, err = f.Funds.RejectDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d2.OrderNo, Remark: "  "})
+	commandstest.WantKey(t, err, commands.KeyRemarkRequired)
+	rj, err := f.Funds.RejectDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d2.OrderNo, Remark: "proof unreadable"})
+	f.Must(err)
 	if rj.Status != events.ReviewRejected || !rj.Balances["TWD"].Available.Equal(decimal.RequireFromString("5000.5")) {
 		t.Fatalf("reject %+v", rj)
 	}
 
 	// Outside the window: 20:00 Taipei.
-	f.clock.add(9 * time.Hour)
-	_, err = f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: f.upload(s.MemberID), ChannelPassword: "8888"})
-	wantKey(t, err, KeyDepositWindowClosed)
+	f.Clock.Add(9 * time.Hour)
+	_, err = f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, funds.DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: f.Upload(s.MemberID), ChannelPassword: "8888"})
+	commandstest.WantKey(t, err, commands.KeyDepositWindowClosed)
 
 	// Logout closes the session.
-	out, err := f.svc.Logout(f.ctx, meta("member"), Logout{MemberID: s.MemberID, Token: l.Token})
-	f.must(err)
+	out, err := f.Svc.Logout(f.Ctx, commandstest.Meta("member"), commands.Logout{MemberID: s.MemberID, Token: l.Token})
+	f.Must(err)
 	if out.Position == 0 {
 		t.Fatal("logout position")
 	}
 
-	all := f.checkLog()
+	all := f.CheckLog()
 	for typ, want := range map[string]int{"MemberRegistered": 4, "InviteCodeIssued": 3, "SessionOpened": 4, "SessionClosed": 1, "DepositRequested": 2, "DepositApproved": 1, "DepositRejected": 1, "FileUploaded": 3, "DepositChannelConfigured": 1} {
-		if got := count(all, typ); got != want {
+		if got := commandstest.Count(all, typ); got != want {
 			t.Errorf("%d %s events, want %d", got, typ, want)
 		}
 	}
@@ -256,102 +124,102 @@ func TestJourney(t *testing.T) {
 }
 
 func TestDepositRefusalsAgainstTheStore(t *testing.T) {
-	f := newFixture(t)
-	f.seed(false)
-	s := f.register("0912345678", "LOTBOOK")
-	other := f.register("0922222222", "LOTBOOK")
-	proof := f.upload(s.MemberID)
-	theirs := f.upload(other.MemberID)
-	ok := DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: proof, ChannelPassword: "8888"}
-	with := func(fn func(*DepositInput)) DepositInput { in := ok; fn(&in); return in }
+	f := scenario.New(t)
+	f.Seed(false)
+	s := f.Register("0912345678", "LOTBOOK")
+	other := f.Register("0922222222", "LOTBOOK")
+	proof := f.Upload(s.MemberID)
+	theirs := f.Upload(other.MemberID)
+	ok := funds.DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: proof, ChannelPassword: "8888"}
+	with := func(fn func(*funds.DepositInput)) funds.DepositInput { in := ok; fn(&in); return in }
 	tests := []struct {
 		name string
-		in   DepositInput
+		in   funds.DepositInput
 		key  string
 	}{
-		{"unknown channel", with(func(in *DepositInput) { in.ChannelID = "cash" }), KeyChannelNotFound},
-		{"no amount", with(func(in *DepositInput) { in.Amount = "" }), KeyAmountRequired},
-		{"exponent", with(func(in *DepositInput) { in.Amount = "1e4" }), KeyAmountInvalid},
-		{"below", with(func(in *DepositInput) { in.Amount = "999" }), KeyAmountBelowMinimum},
-		{"above", with(func(in *DepositInput) { in.Amount = "1000001" }), KeyAmountAboveMaximum},
-		{"no proof", with(func(in *DepositInput) { in.ProofFileID = "" }), KeyDepositProofRequired},
-		{"someone else's proof", with(func(in *DepositInput) { in.ProofFileID = theirs }), KeyFileNotFound},
-		{"wrong channel password", with(func(in *DepositInput) { in.ChannelPassword = "1234" }), KeyChannelPasswordWrong},
+		{"unknown channel", with(func(in *funds.DepositInput) { in.ChannelID = "cash" }), commands.KeyChannelNotFound},
+		{"no amount", with(func(in *funds.DepositInput) { in.Amount = "" }), commands.KeyAmountRequired},
+		{"exponent", with(func(in *funds.DepositInput) { in.Amount = "1e4" }), commands.KeyAmountInvalid},
+		{"below", with(func(in *funds.DepositInput) { in.Amount = "999" }), commands.KeyAmountBelowMinimum},
+		{"above", with(func(in *funds.DepositInput) { in.Amount = "1000001" }), commands.KeyAmountAboveMaximum},
+		{"no proof", with(func(in *funds.DepositInput) { in.ProofFileID = "" }), commands.KeyDepositProofRequired},
+		{"someone else's proof", with(func(in *funds.DepositInput) { in.ProofFileID = theirs }), commands.KeyFileNotFound},
+		{"wrong channel password", with(func(in *funds.DepositInput) { in.ChannelPassword = "1234" }), commands.KeyChannelPasswordWrong},
 	}
 	for _, tc := range tests {
-		_, err := f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, tc.in)
-		if e, _ := AsError(err); e == nil || e.Key != tc.key {
+		_, err := f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, tc.in)
+		if e, _ := commands.AsError(err); e == nil || e.Key != tc.key {
 			t.Errorf("%s: %v, want %s", tc.name, err, tc.key)
 		}
 	}
 	// Staff cannot deposit; unknown member ids are refused before any stream is named.
 	ops := events.MemberID("ops")
-	_, err := f.svc.RequestDeposit(f.ctx, meta("ops"), ops, ok)
-	wantKey(t, err, KeyAccountNotExist)
-	_, err = f.svc.RequestDeposit(f.ctx, meta("x"), "../config", ok)
-	wantKey(t, err, KeyAccountNotExist)
+	_, err := f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("ops"), ops, ok)
+	commandstest.WantKey(t, err, commands.KeyAccountNotExist)
+	_, err = f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("x"), "../config", ok)
+	commandstest.WantKey(t, err, commands.KeyAccountNotExist)
 
 	// A closed channel, then flags.
-	_, err = f.svc.ConfigureDepositChannel(f.ctx, meta("ops:ops"), ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
+	_, err = f.Funds.ConfigureDepositChannel(f.Ctx, commandstest.Meta("ops:ops"), funds.ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
 		Window: events.TimeWindow{AlwaysOpen: true}, Enabled: false})
-	f.must(err)
-	_, err = f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, ok)
-	wantKey(t, err, KeyChannelClosed)
-	_, err = f.svc.ConfigureDepositChannel(f.ctx, meta("ops:ops"), ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
+	f.Must(err)
+	_, err = f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, ok)
+	commandstest.WantKey(t, err, commands.KeyChannelClosed)
+	_, err = f.Funds.ConfigureDepositChannel(f.Ctx, commandstest.Meta("ops:ops"), funds.ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
 		Window: events.TimeWindow{AlwaysOpen: true}, Enabled: true})
-	f.must(err)
-	f.clock.add(12 * time.Hour) // 23:00 Taipei: the window is now always open
-	if _, err := f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, ok); err != nil {
+	f.Must(err)
+	f.Clock.Add(12 * time.Hour) // 23:00 Taipei: the window is now always open
+	if _, err := f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, ok); err != nil {
 		t.Fatalf("always-open channel (password kept from before): %v", err)
 	}
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: "review"})
-	f.must(err)
-	_, err = f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, ok)
-	wantKey(t, err, KeyAccountFrozen)
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagDisabled, On: true, Reason: "closed"})
-	f.must(err)
-	_, err = f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, ok)
-	wantKey(t, err, KeyAccountDisabled)
-	f.checkLog()
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: "review"})
+	f.Must(err)
+	_, err = f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, ok)
+	commandstest.WantKey(t, err, commands.KeyAccountFrozen)
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagDisabled, On: true, Reason: "closed"})
+	f.Must(err)
+	_, err = f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, ok)
+	commandstest.WantKey(t, err, commands.KeyAccountDisabled)
+	f.CheckLog()
 }
 
 func TestFlags(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	f.register("0912345678", "LOTBOOK")
+	f := scenario.New(t)
+	f.Seed(true)
+	f.Register("0912345678", "LOTBOOK")
 	login := func() error {
-		_, err := f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
+		_, err := f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0912345678", Password: "demo1234"})
 		return err
 	}
 	set := func(flag string, on bool) {
-		_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: flag, On: on, Reason: "because"})
-		f.must(err)
+		_, err := f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: flag, On: on, Reason: "because"})
+		f.Must(err)
 	}
 	tests := []struct {
 		flag, key string
 	}{
-		{events.FlagLoginBanned, KeyLoginBanned},
-		{events.FlagFrozen, KeyAccountFrozen},
-		{events.FlagDisabled, KeyAccountDisabled},
+		{events.FlagLoginBanned, commands.KeyLoginBanned},
+		{events.FlagFrozen, commands.KeyAccountFrozen},
+		{events.FlagDisabled, commands.KeyAccountDisabled},
 		{events.FlagTradeBanned, ""},
 		{events.FlagWithdrawalBanned, ""},
 	}
 	for _, tc := range tests {
 		set(tc.flag, true)
-		wantKey(t, login(), tc.key)
+		commandstest.WantKey(t, login(), tc.key)
 		set(tc.flag, false)
-		wantKey(t, login(), "")
+		commandstest.WantKey(t, login(), "")
 	}
-	_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: "banned", On: true, Reason: "x"})
-	wantKey(t, err, KeyFlagInvalid)
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: ""})
-	wantKey(t, err, KeyRemarkRequired)
-	_, err = f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: "0900000000", Flag: events.FlagFrozen, On: true, Reason: "x"})
-	wantKey(t, err, KeyAccountNotExist)
+	_, err := f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: "banned", On: true, Reason: "x"})
+	commandstest.WantKey(t, err, commands.KeyFlagInvalid)
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: ""})
+	commandstest.WantKey(t, err, commands.KeyRemarkRequired)
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0900000000", Flag: events.FlagFrozen, On: true, Reason: "x"})
+	commandstest.WantKey(t, err, commands.KeyAccountNotExist)
 	// Setting a flag to what it is writes nothing.
-	before := len(f.all())
+	before := len(f.All())
 	set(events.FlagFrozen, false)
-	if len(f.all()) != before {
+	if len(f.All()) != before {
 		t.Error("no-op flag change wrote an event")
 	}
 }
@@ -359,56 +227,56 @@ func TestFlags(t *testing.T) {
 // TestStaffManagedOnlyOnTheServer: ops cannot flag staff; the server operator's commands
 // disable, enable and reset them, and a reset ends the user's sessions.
 func TestStaffManagedOnlyOnTheServer(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	before := len(f.all())
+	f := scenario.New(t)
+	f.Seed(true)
+	before := len(f.All())
 	for _, account := range []string{"ops", "audit"} {
 		for _, flag := range events.AllFlags {
-			_, err := f.svc.SetAccountFlag(f.ctx, meta("ops:ops"), SetFlag{Account: account, Flag: flag, On: true, Reason: "takeover"})
-			wantKey(t, err, KeyStaffAccountProtected)
+			_, err := f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: account, Flag: flag, On: true, Reason: "takeover"})
+			commandstest.WantKey(t, err, commands.KeyStaffAccountProtected)
 		}
 	}
-	if len(f.all()) != before {
+	if len(f.All()) != before {
 		t.Fatal("a refused flag change wrote events")
 	}
 	login := func(pw string) error {
-		_, err := f.svc.Login(f.ctx, meta("ops:ops"), Login{Account: "ops", Password: pw})
+		_, err := f.Svc.Login(f.Ctx, commandstest.Meta("ops:ops"), commands.Login{Account: "ops", Password: pw})
 		return err
 	}
-	_, err := f.svc.SetStaffFlag(f.ctx, meta("system"), SetFlag{Account: "ops", Flag: events.FlagDisabled, On: true, Reason: "left the company"})
-	f.must(err)
-	wantKey(t, login("opsdemo1"), KeyAccountDisabled)
-	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), SetFlag{Account: "ops", Flag: events.FlagDisabled, On: false, Reason: "back"})
-	f.must(err)
-	f.must(login("opsdemo1"))
-	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), StaffPassword{Account: "ops", Password: "fresh1234"})
-	f.must(err)
-	wantKey(t, login("opsdemo1"), KeyAccountOrPasswordWrong)
-	f.must(login("fresh1234"))
-	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), StaffPassword{Account: "ops", Password: "short"})
-	wantKey(t, err, KeyPasswordInvalid)
-	f.register("0912345678", "LOTBOOK")
-	_, err = f.svc.SetStaffFlag(f.ctx, meta("system"), SetFlag{Account: "0912345678", Flag: events.FlagDisabled, On: true, Reason: "x"})
-	wantKey(t, err, KeyAccountNotExist)
-	_, err = f.svc.ResetStaffPassword(f.ctx, meta("system"), StaffPassword{Account: "0912345678", Password: "fresh1234"})
-	wantKey(t, err, KeyAccountNotExist)
-	f.checkLog()
+	_, err := f.Svc.SetStaffFlag(f.Ctx, commandstest.Meta("system"), commands.SetFlag{Account: "ops", Flag: events.FlagDisabled, On: true, Reason: "left the company"})
+	f.Must(err)
+	commandstest.WantKey(t, login("opsdemo1"), commands.KeyAccountDisabled)
+	_, err = f.Svc.SetStaffFlag(f.Ctx, commandstest.Meta("system"), commands.SetFlag{Account: "ops", Flag: events.FlagDisabled, On: false, Reason: "back"})
+	f.Must(err)
+	f.Must(login("opsdemo1"))
+	_, err = f.Svc.ResetStaffPassword(f.Ctx, commandstest.Meta("system"), commands.StaffPassword{Account: "ops", Password: "fresh1234"})
+	f.Must(err)
+	commandstest.WantKey(t, login("opsdemo1"), commands.KeyAccountOrPasswordWrong)
+	f.Must(login("fresh1234"))
+	_, err = f.Svc.ResetStaffPassword(f.Ctx, commandstest.Meta("system"), commands.StaffPassword{Account: "ops", Password: "short"})
+	commandstest.WantKey(t, err, commands.KeyPasswordInvalid)
+	f.Register("0912345678", "LOTBOOK")
+	_, err = f.Svc.SetStaffFlag(f.Ctx, commandstest.Meta("system"), commands.SetFlag{Account: "0912345678", Flag: events.FlagDisabled, On: true, Reason: "x"})
+	commandstest.WantKey(t, err, commands.KeyAccountNotExist)
+	_, err = f.Svc.ResetStaffPassword(f.Ctx, commandstest.Meta("system"), commands.StaffPassword{Account: "0912345678", Password: "fresh1234"})
+	commandstest.WantKey(t, err, commands.KeyAccountNotExist)
+	f.CheckLog()
 }
 
 // TestChannelPasswordsAreArgon2id: a channel's event carries an argon2id hash, never the
 // password nor its plain SHA-256; a channel configured before (SHA-256 in a stored event) still
 // takes deposits, and giving its password again re-hashes it.
 func TestChannelPasswordsAreArgon2id(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	s := f.register("0912345678", "LOTBOOK")
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
 	deposit := func(channel, pw string) error {
-		_, err := f.svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, DepositInput{ChannelID: channel, Amount: "1000", ProofFileID: f.upload(s.MemberID), ChannelPassword: pw})
+		_, err := f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, funds.DepositInput{ChannelID: channel, Amount: "1000", ProofFileID: f.Upload(s.MemberID), ChannelPassword: pw})
 		return err
 	}
 	channelEvents := func() []string {
 		var out []string
-		for _, r := range f.all() {
+		for _, r := range f.All() {
 			if strings.HasPrefix(r.Type, "DepositChannelConfigured.") {
 				out = append(out, string(r.Data))
 			}
@@ -420,17 +288,17 @@ func TestChannelPasswordsAreArgon2id(t *testing.T) {
 			t.Fatalf("channel event %s", data)
 		}
 	}
-	f.must(deposit("bank", "8888"))
-	wantKey(t, deposit("bank", "8889"), KeyChannelPasswordWrong)
-	wantKey(t, deposit("bank", ""), KeyChannelPasswordWrong)
-	f.must(deposit("bank", "8888")) // from the memo this time, same answer
+	f.Must(deposit("bank", "8888"))
+	commandstest.WantKey(t, deposit("bank", "8889"), commands.KeyChannelPasswordWrong)
+	commandstest.WantKey(t, deposit("bank", ""), commands.KeyChannelPasswordWrong)
+	f.Must(deposit("bank", "8888")) // from the memo this time, same answer
 
 	// The same password again is the same definition: nothing written.
-	bank := ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Enabled: true,
+	bank := funds.ChannelInput{ID: "bank", Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000", Password: "8888", Enabled: true,
 		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true}}
 	before := len(channelEvents())
-	_, err := f.svc.ConfigureDepositChannel(f.ctx, meta("ops:ops"), bank)
-	f.must(err)
+	_, err := f.Funds.ConfigureDepositChannel(f.Ctx, commandstest.Meta("ops:ops"), bank)
+	f.Must(err)
 	if n := len(channelEvents()); n != before {
 		t.Fatalf("reconfiguring with the same password wrote %d events", n-before)
 	}
@@ -440,137 +308,138 @@ func TestChannelPasswordsAreArgon2id(t *testing.T) {
 	old := events.DepositChannelConfigured{ID: "legacy", Name: "Old desk", Currency: "TWD", Min: decimal.NewFromInt(1000), Max: decimal.NewFromInt(5000),
 		PasswordHash: secret.SHA256Hex("1234"), Window: w, Enabled: true}
 	typ, data, err := events.Encode(old)
-	f.must(err)
-	_, err = f.store.Append(f.ctx, events.ConfigStream, events.AnyVersion, []events.EventData{{ID: events.EventID("legacy", events.ConfigStream, 0), Type: typ, Data: data,
-		Metadata: events.Metadata{CommandID: "legacy", Actor: "system", CorrelationID: "legacy", CausationID: "legacy", ServerTime: t0}}})
-	f.must(err)
-	f.svc = f.service() // a process that reads the log anew
-	f.must(deposit("legacy", "1234"))
-	wantKey(t, deposit("legacy", "1235"), KeyChannelPasswordWrong)
-	_, err = f.svc.ConfigureDepositChannel(f.ctx, meta("ops:ops"), ChannelInput{ID: "legacy", Name: "Old desk", Currency: "TWD", Min: "1000", Max: "5000", Password: "1234", Window: w, Enabled: true})
-	f.must(err)
+	f.Must(err)
+	_, err = f.Store.Append(f.Ctx, events.ConfigStream, events.AnyVersion, []events.EventData{{ID: events.EventID("legacy", events.ConfigStream, 0), Type: typ, Data: data,
+		Metadata: events.Metadata{CommandID: "legacy", Actor: "system", CorrelationID: "legacy", CausationID: "legacy", ServerTime: commandstest.T0}}})
+	f.Must(err)
+	f.Svc = f.Service() // a process that reads the log anew
+	f.Funds = funds.New(f.Svc)
+	f.Must(deposit("legacy", "1234"))
+	commandstest.WantKey(t, deposit("legacy", "1235"), commands.KeyChannelPasswordWrong)
+	_, err = f.Funds.ConfigureDepositChannel(f.Ctx, commandstest.Meta("ops:ops"), funds.ChannelInput{ID: "legacy", Name: "Old desk", Currency: "TWD", Min: "1000", Max: "5000", Password: "1234", Window: w, Enabled: true})
+	f.Must(err)
 	all := channelEvents()
 	if last := all[len(all)-1]; !strings.Contains(last, `"id":"legacy"`) || !strings.Contains(last, `"passwordHash":"$argon2id$`) {
 		t.Fatalf("giving the password again kept the SHA-256: %s", last)
 	}
-	f.must(deposit("legacy", "1234"))
-	wantKey(t, deposit("legacy", "1235"), KeyChannelPasswordWrong)
-	f.checkLog()
+	f.Must(deposit("legacy", "1234"))
+	commandstest.WantKey(t, deposit("legacy", "1235"), commands.KeyChannelPasswordWrong)
+	f.CheckLog()
 }
 
 func TestPasswords(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	s := f.register("0912345678", "LOTBOOK")
-	_, err := f.svc.ChangeLoginPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "wrong123", New: "new12345", Confirm: "new12345"})
-	wantKey(t, err, KeyOldPasswordWrong)
-	_, err = f.svc.ChangeLoginPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12346"})
-	wantKey(t, err, KeyPasswordsInconsistent)
-	_, err = f.svc.ChangeLoginPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12345"})
-	f.must(err)
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	_, err := f.Svc.ChangeLoginPassword(f.Ctx, commandstest.Meta("member"), commands.ChangePassword{MemberID: s.MemberID, Old: "wrong123", New: "new12345", Confirm: "new12345"})
+	commandstest.WantKey(t, err, commands.KeyOldPasswordWrong)
+	_, err = f.Svc.ChangeLoginPassword(f.Ctx, commandstest.Meta("member"), commands.ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12346"})
+	commandstest.WantKey(t, err, commands.KeyPasswordsInconsistent)
+	_, err = f.Svc.ChangeLoginPassword(f.Ctx, commandstest.Meta("member"), commands.ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12345"})
+	f.Must(err)
 	// Every session ended.
-	n, err := View(f.ctx, f.svc, events.MemberStream(s.MemberID), func(m *Member, _ *Entry) int { return len(m.sessions) })
-	f.must(err)
+	n, err := commands.View(f.Ctx, f.Svc, events.MemberStream(s.MemberID), func(m *commands.Member, _ *commands.Entry) int { return commands.OpenSessions(m) })
+	f.Must(err)
 	if n != 0 {
 		t.Fatalf("%d sessions survive a password change", n)
 	}
-	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "demo1234"})
-	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.Login(f.ctx, meta("member"), Login{Account: "0912345678", Password: "new12345"})
-	f.must(err)
+	_, err = f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0912345678", Password: "demo1234"})
+	commandstest.WantKey(t, err, commands.KeyAccountOrPasswordWrong)
+	_, err = f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0912345678", Password: "new12345"})
+	f.Must(err)
 
 	// Fund password: set once with the login password.
-	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "demo1234", FundPassword: "123456", Confirm: "123456"})
-	wantKey(t, err, KeyAccountOrPasswordWrong)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
-	wantKey(t, err, KeyFundPasswordNotSet)
-	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "123456", Confirm: "123456"})
-	f.must(err)
-	_, err = f.svc.SetFundPassword(f.ctx, meta("member"), SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "654321", Confirm: "654321"})
-	wantKey(t, err, KeyFundPasswordAlreadySet)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
-	f.must(err)
+	_, err = f.Svc.SetFundPassword(f.Ctx, commandstest.Meta("member"), commands.SetFundPassword{MemberID: s.MemberID, LoginPassword: "demo1234", FundPassword: "123456", Confirm: "123456"})
+	commandstest.WantKey(t, err, commands.KeyAccountOrPasswordWrong)
+	_, err = f.Svc.VerifyFundPassword(f.Ctx, commandstest.Meta("member"), commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
+	commandstest.WantKey(t, err, commands.KeyFundPasswordNotSet)
+	_, err = f.Svc.SetFundPassword(f.Ctx, commandstest.Meta("member"), commands.SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "123456", Confirm: "123456"})
+	f.Must(err)
+	_, err = f.Svc.SetFundPassword(f.Ctx, commandstest.Meta("member"), commands.SetFundPassword{MemberID: s.MemberID, LoginPassword: "new12345", FundPassword: "654321", Confirm: "654321"})
+	commandstest.WantKey(t, err, commands.KeyFundPasswordAlreadySet)
+	_, err = f.Svc.VerifyFundPassword(f.Ctx, commandstest.Meta("member"), commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
+	f.Must(err)
 
 	// Four wrong tries, the fifth locks; then even the right one is refused for 24 hours.
 	for i := 1; i <= 4; i++ {
-		f.clock.add(time.Minute)
-		_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
-		wantKey(t, err, KeyFundPasswordWrong)
+		f.Clock.Add(time.Minute)
+		_, err = f.Svc.VerifyFundPassword(f.Ctx, commandstest.Meta("member"), commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
+		commandstest.WantKey(t, err, commands.KeyFundPasswordWrong)
 	}
 	// The same command replayed is the same answer and writes nothing more.
-	m := meta("member")
-	_, err = f.svc.VerifyFundPassword(f.ctx, m, VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
-	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.VerifyFundPassword(f.ctx, m, VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
-	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
-	wantKey(t, err, KeyFundPasswordLocked)
-	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
-	wantKey(t, err, KeyFundPasswordLocked)
-	if got := count(f.all(), "FundPasswordRejected"); got != 5 {
+	m := commandstest.Meta("member")
+	_, err = f.Svc.VerifyFundPassword(f.Ctx, m, commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
+	commandstest.WantKey(t, err, commands.KeyFundPasswordLocked)
+	_, err = f.Svc.VerifyFundPassword(f.Ctx, m, commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "000000"})
+	commandstest.WantKey(t, err, commands.KeyFundPasswordLocked)
+	_, err = f.Svc.VerifyFundPassword(f.Ctx, commandstest.Meta("member"), commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
+	commandstest.WantKey(t, err, commands.KeyFundPasswordLocked)
+	_, err = f.Svc.ChangeFundPassword(f.Ctx, commandstest.Meta("member"), commands.ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
+	commandstest.WantKey(t, err, commands.KeyFundPasswordLocked)
+	if got := commandstest.Count(f.All(), "FundPasswordRejected"); got != 5 {
 		t.Fatalf("%d rejections recorded, want 5", got)
 	}
-	f.clock.add(24 * time.Hour)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
-	f.must(err)
-	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "111111", New: "654321", Confirm: "654321"})
-	wantKey(t, err, KeyFundPasswordWrong)
-	_, err = f.svc.ChangeFundPassword(f.ctx, meta("member"), ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
-	f.must(err)
-	_, err = f.svc.VerifyFundPassword(f.ctx, meta("member"), VerifyFundPassword{MemberID: s.MemberID, FundPassword: "654321"})
-	f.must(err)
-	f.checkLog()
+	f.Clock.Add(24 * time.Hour)
+	_, err = f.Svc.VerifyFundPassword(f.Ctx, commandstest.Meta("member"), commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "123456"})
+	f.Must(err)
+	_, err = f.Svc.ChangeFundPassword(f.Ctx, commandstest.Meta("member"), commands.ChangePassword{MemberID: s.MemberID, Old: "111111", New: "654321", Confirm: "654321"})
+	commandstest.WantKey(t, err, commands.KeyFundPasswordWrong)
+	_, err = f.Svc.ChangeFundPassword(f.Ctx, commandstest.Meta("member"), commands.ChangePassword{MemberID: s.MemberID, Old: "123456", New: "654321", Confirm: "654321"})
+	f.Must(err)
+	_, err = f.Svc.VerifyFundPassword(f.Ctx, commandstest.Meta("member"), commands.VerifyFundPassword{MemberID: s.MemberID, FundPassword: "654321"})
+	f.Must(err)
+	f.CheckLog()
 }
 
 func TestIdempotentReplay(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	m := meta("member")
-	in := RegisterInput{Account: "0912345678", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "LOTBOOK"}
-	first, err := f.svc.Register(f.ctx, m, in)
-	f.must(err)
-	again, err := f.svc.Register(f.ctx, m, in)
-	f.must(err)
+	f := scenario.New(t)
+	f.Seed(true)
+	m := commandstest.Meta("member")
+	in := commands.RegisterInput{Account: "0912345678", Password: "demo1234", ConfirmPassword: "demo1234", InviteCode: "LOTBOOK"}
+	first, err := f.Svc.Register(f.Ctx, m, in)
+	f.Must(err)
+	again, err := f.Svc.Register(f.Ctx, m, in)
+	f.Must(err)
 	// Another instance (empty cache) gives the same answer too.
-	fresh, err := f.service().Register(f.ctx, m, in)
-	f.must(err)
-	for _, s := range []Session{again, fresh} {
+	fresh, err := f.Service().Register(f.Ctx, m, in)
+	f.Must(err)
+	for _, s := range []commands.Session{again, fresh} {
 		if s.MemberID != first.MemberID || s.Position != first.Position || !s.ExpiresAt.Equal(first.ExpiresAt) || s.Token != "" {
 			t.Fatalf("replayed registration %+v, first %+v", s, first)
 		}
 	}
 
-	proof := f.upload(first.MemberID)
-	dm := meta("member")
-	din := DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: proof, ChannelPassword: "8888"}
-	d1, err := f.svc.RequestDeposit(f.ctx, dm, first.MemberID, din)
-	f.must(err)
-	f.clock.add(48 * time.Hour) // a retry days later still answers with the same order
-	d2, err := f.svc.RequestDeposit(f.ctx, dm, first.MemberID, din)
-	f.must(err)
-	d3, err := f.service().RequestDeposit(f.ctx, dm, first.MemberID, din)
-	f.must(err)
+	proof := f.Upload(first.MemberID)
+	dm := commandstest.Meta("member")
+	din := funds.DepositInput{ChannelID: "bank", Amount: "5000", ProofFileID: proof, ChannelPassword: "8888"}
+	d1, err := f.Funds.RequestDeposit(f.Ctx, dm, first.MemberID, din)
+	f.Must(err)
+	f.Clock.Add(48 * time.Hour) // a retry days later still answers with the same order
+	d2, err := f.Funds.RequestDeposit(f.Ctx, dm, first.MemberID, din)
+	f.Must(err)
+	d3, err := funds.New(f.Service()).RequestDeposit(f.Ctx, dm, first.MemberID, din)
+	f.Must(err)
 	if d1.OrderNo != d2.OrderNo || d1.Position != d2.Position || d1.OrderNo != d3.OrderNo || d1.Position != d3.Position {
 		t.Fatalf("replayed deposit %+v %+v %+v", d1, d2, d3)
 	}
 
-	am := meta("ops:ops")
-	a1, err := f.svc.ApproveDeposit(f.ctx, am, ReviewOrder{MemberID: first.MemberID, OrderNo: d1.OrderNo, Remark: "ok"})
-	f.must(err)
-	a2, err := f.service().ApproveDeposit(f.ctx, am, ReviewOrder{MemberID: first.MemberID, OrderNo: d1.OrderNo, Remark: "ok"})
-	f.must(err)
+	am := commandstest.Meta("ops:ops")
+	a1, err := f.Funds.ApproveDeposit(f.Ctx, am, funds.ReviewOrder{MemberID: first.MemberID, OrderNo: d1.OrderNo, Remark: "ok"})
+	f.Must(err)
+	a2, err := funds.New(f.Service()).ApproveDeposit(f.Ctx, am, funds.ReviewOrder{MemberID: first.MemberID, OrderNo: d1.OrderNo, Remark: "ok"})
+	f.Must(err)
 	if a1.Position != a2.Position || a2.Status != events.ReviewApproved || !a2.Balances["TWD"].Available.Equal(decimal.NewFromInt(5000)) {
 		t.Fatalf("replayed approval %+v vs %+v", a2, a1)
 	}
 	// A key reused for another kind of command does not pretend to be a deposit.
-	_, err = f.svc.RequestDeposit(f.ctx, am, first.MemberID, din)
+	_, err = f.Funds.RequestDeposit(f.Ctx, am, first.MemberID, din)
 	if err == nil {
 		t.Fatal("approval key reused for a request answered as a deposit")
 	}
 
-	all := f.checkLog()
+	all := f.CheckLog()
 	for typ, want := range map[string]int{"MemberRegistered": 3, "DepositRequested": 1, "DepositApproved": 1} {
-		if got := count(all, typ); got != want {
+		if got := commandstest.Count(all, typ); got != want {
 			t.Errorf("%d %s events, want %d", got, typ, want)
 		}
 	}
@@ -579,25 +448,26 @@ func TestIdempotentReplay(t *testing.T) {
 // TestConcurrentDoubleApprove: 20 approvals of one deposit race, on two service instances over
 // one store (so conflicts go through the store's expected-version check too); it credits once.
 func TestConcurrentDoubleApprove(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	s := f.register("0912345678", "LOTBOOK")
-	d := f.deposit(s.MemberID, "5000")
-	instances := []*Service{f.svc, f.service(), f.service(func(o *Options) { o.MaxAttempts = 50 })}
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	d := f.Deposit(s.MemberID, "5000")
+	kernels := []*commands.Service{f.Svc, f.Service(), f.Service(func(o *commands.Options) { o.MaxAttempts = 50 })}
+	instances := []*funds.Commands{f.Funds, funds.New(kernels[1]), funds.New(kernels[2])}
 
 	var ok, notPending atomic.Int32
 	var wg sync.WaitGroup
 	start := make(chan struct{})
 	for i := 0; i < 20; i++ {
 		wg.Add(1)
-		go func(svc *Service) {
+		go func(svc *funds.Commands) {
 			defer wg.Done()
 			<-start
-			_, err := svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
-			switch e, _ := AsError(err); {
+			_, err := svc.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
+			switch e, _ := commands.AsError(err); {
 			case err == nil:
 				ok.Add(1)
-			case e != nil && e.Key == KeyOrderNotPending:
+			case e != nil && e.Key == commands.KeyOrderNotPending:
 				notPending.Add(1)
 			default:
 				t.Errorf("approve: %v", err)
@@ -606,12 +476,12 @@ func TestConcurrentDoubleApprove(t *testing.T) {
 	}
 	close(start)
 	wg.Wait()
-	t.Logf("write conflicts retried: %d", instances[0].Conflicts()+instances[1].Conflicts()+instances[2].Conflicts())
+	t.Logf("write conflicts retried: %d", kernels[0].Conflicts()+kernels[1].Conflicts()+kernels[2].Conflicts())
 	if ok.Load() != 1 || notPending.Load() != 19 {
 		t.Fatalf("%d approvals succeeded, %d refused as not pending", ok.Load(), notPending.Load())
 	}
-	all := f.checkLog()
-	if got := count(all, "DepositApproved"); got != 1 {
+	all := f.CheckLog()
+	if got := commandstest.Count(all, "DepositApproved"); got != 1 {
 		t.Fatalf("%d DepositApproved events", got)
 	}
 	var credited decimal.Decimal
@@ -633,31 +503,32 @@ func TestConcurrentDoubleApprove(t *testing.T) {
 // TestConcurrentDepositsAcrossInstances: many deposits of one member from two instances all land,
 // each once, and the write-side balance equals the sum.
 func TestConcurrentDepositsAcrossInstances(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	s := f.register("0912345678", "LOTBOOK")
-	other := f.service(func(o *Options) { o.MaxAttempts = 100 })
-	f.svc.maxAttempts = 100
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	patient := func(o *commands.Options) { o.MaxAttempts = 100 }
+	k1, k2 := f.Service(patient), f.Service(patient)
+	first, other := funds.New(k1), funds.New(k2)
 	var wg sync.WaitGroup
 	orders := make([]string, 40)
 	proofs := make([]string, len(orders)) // one proof backs one deposit
 	for i := range proofs {
-		proofs[i] = f.upload(s.MemberID)
+		proofs[i] = f.Upload(s.MemberID)
 	}
 	for i := range orders {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
-			svc := f.svc
+			svc := first
 			if i%2 == 1 {
 				svc = other
 			}
-			r, err := svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proofs[i], ChannelPassword: "8888"})
+			r, err := svc.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, funds.DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proofs[i], ChannelPassword: "8888"})
 			if err != nil {
 				t.Errorf("deposit %d: %v", i, err)
 				return
 			}
-			a, err := svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: r.OrderNo, Remark: ""})
+			a, err := svc.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: r.OrderNo, Remark: ""})
 			if err != nil {
 				t.Errorf("approve %d: %v", i, err)
 				return
@@ -673,56 +544,56 @@ func TestConcurrentDepositsAcrossInstances(t *testing.T) {
 		}
 		seen[o] = true
 	}
-	t.Logf("write conflicts retried: %d", f.svc.Conflicts()+other.Conflicts())
-	bal, err := View(f.ctx, f.service(), events.AccountStream(s.MemberID), func(a *Account, _ *Entry) Balance { return a.Balances["TWD"] })
-	f.must(err)
+	t.Logf("write conflicts retried: %d", k1.Conflicts()+k2.Conflicts())
+	bal, err := commands.View(f.Ctx, f.Service(), events.AccountStream(s.MemberID), func(a *commands.Account, _ *commands.Entry) commands.Balance { return a.Balances["TWD"] })
+	f.Must(err)
 	if !bal.Available.Equal(decimal.NewFromInt(40000)) {
 		t.Fatalf("balance %s, want 40000", bal.Available)
 	}
-	f.checkLog()
+	f.CheckLog()
 }
 
 func TestSmallCacheEvicts(t *testing.T) {
-	f := newFixture(t, func(o *Options) { o.CacheStreams = 2 })
-	f.seed(true)
-	var members []Session
+	f := scenario.New(t, func(o *commands.Options) { o.CacheStreams = 2 })
+	f.Seed(true)
+	var members []commands.Session
 	for i := 0; i < 5; i++ {
-		members = append(members, f.register(fmt.Sprintf("09%08d", i), "LOTBOOK"))
+		members = append(members, f.Register(fmt.Sprintf("09%08d", i), "LOTBOOK"))
 	}
 	for _, m := range members {
-		d := f.deposit(m.MemberID, "1500")
-		if _, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: m.MemberID, OrderNo: d.OrderNo, Remark: ""}); err != nil {
+		d := f.Deposit(m.MemberID, "1500")
+		if _, err := f.Funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: m.MemberID, OrderNo: d.OrderNo, Remark: ""}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if n := f.svc.cache.len(); n > 2 {
+	if n := commands.CachedStreams(f.Svc); n > 2 {
 		t.Fatalf("cache holds %d streams, cap 2", n)
 	}
-	f.checkLog()
+	f.CheckLog()
 }
 
 func TestStaffAndConfig(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	f.seed(true) // the seed is idempotent even with fresh command ids
-	all := f.all()
+	f := scenario.New(t)
+	f.Seed(true)
+	f.Seed(true) // the seed is idempotent even with fresh command ids
+	all := f.All()
 	for typ, want := range map[string]int{"MemberRegistered": 2, "InviteCodeIssued": 1, "DepositChannelConfigured": 1} {
-		if got := count(all, typ); got != want {
+		if got := commandstest.Count(all, typ); got != want {
 			t.Errorf("%d %s after seeding twice, want %d", got, typ, want)
 		}
 	}
-	_, err := f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "ops", Role: events.RoleAuditor, Password: "opsdemo1"})
-	wantKey(t, err, KeyAccountExists)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "0912345678", Role: events.RoleOps, Password: "opsdemo1"})
-	wantKey(t, err, KeyAccountInvalid)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "boss", Role: "admin", Password: "opsdemo1"})
-	wantKey(t, err, KeyInvalidRequest)
-	_, err = f.svc.AddStaff(f.ctx, meta("system"), AddStaff{Account: "boss", Role: events.RoleOps, Password: "short"})
-	wantKey(t, err, KeyPasswordInvalid)
+	_, err := f.Svc.AddStaff(f.Ctx, commandstest.Meta("system"), commands.AddStaff{Account: "ops", Role: events.RoleAuditor, Password: "opsdemo1"})
+	commandstest.WantKey(t, err, commands.KeyAccountExists)
+	_, err = f.Svc.AddStaff(f.Ctx, commandstest.Meta("system"), commands.AddStaff{Account: "0912345678", Role: events.RoleOps, Password: "opsdemo1"})
+	commandstest.WantKey(t, err, commands.KeyAccountInvalid)
+	_, err = f.Svc.AddStaff(f.Ctx, commandstest.Meta("system"), commands.AddStaff{Account: "boss", Role: "admin", Password: "opsdemo1"})
+	commandstest.WantKey(t, err, commands.KeyInvalidRequest)
+	_, err = f.Svc.AddStaff(f.Ctx, commandstest.Meta("system"), commands.AddStaff{Account: "boss", Role: events.RoleOps, Password: "short"})
+	commandstest.WantKey(t, err, commands.KeyPasswordInvalid)
 
-	s := f.register("0912345678", "LOTBOOK")
+	s := f.Register("0912345678", "LOTBOOK")
 	var own string
-	for _, r := range f.all() {
+	for _, r := range f.All() {
 		if r.Stream == events.MemberStream(s.MemberID) {
 			if p, _ := events.DecodeRecorded(r); p != nil {
 				if reg, ok := p.(events.MemberRegistered); ok {
@@ -731,12 +602,12 @@ func TestStaffAndConfig(t *testing.T) {
 			}
 		}
 	}
-	_, err = f.svc.IssueRootInviteCode(f.ctx, meta("system"), own)
-	wantKey(t, err, KeyInviteCodeExists)
-	_, err = f.svc.IssueRootInviteCode(f.ctx, meta("system"), "no")
-	wantKey(t, err, KeyInvalidRequest)
+	_, err = f.Svc.IssueRootInviteCode(f.Ctx, commandstest.Meta("system"), own)
+	commandstest.WantKey(t, err, commands.KeyInviteCodeExists)
+	_, err = f.Svc.IssueRootInviteCode(f.Ctx, commandstest.Meta("system"), "no")
+	commandstest.WantKey(t, err, commands.KeyInvalidRequest)
 
-	bad := []ChannelInput{
+	bad := []funds.ChannelInput{
 		{ID: "Bank", Name: "x", Currency: "TWD", Min: "1", Max: "2", Window: events.TimeWindow{AlwaysOpen: true}},
 		{ID: "bank", Name: "", Currency: "TWD", Min: "1", Max: "2", Window: events.TimeWindow{AlwaysOpen: true}},
 		{ID: "bank", Name: "x", Currency: "twd", Min: "1", Max: "2", Window: events.TimeWindow{AlwaysOpen: true}},
@@ -746,39 +617,30 @@ func TestStaffAndConfig(t *testing.T) {
 		{ID: "bank", Name: "x", Currency: "TWD", Min: "1", Max: "2", Window: events.TimeWindow{Open: "09:00", Close: "10:00", TZ: "Asia/Taipei"}},
 	}
 	for i, in := range bad {
-		_, err := f.svc.ConfigureDepositChannel(f.ctx, meta("ops:ops"), in)
-		if e, _ := AsError(err); e == nil || e.Key != KeyInvalidRequest {
+		_, err := f.Funds.ConfigureDepositChannel(f.Ctx, commandstest.Meta("ops:ops"), in)
+		if e, _ := commands.AsError(err); e == nil || e.Key != commands.KeyInvalidRequest {
 			t.Errorf("bad channel %d accepted: %v", i, err)
 		}
 	}
-	r1, err := f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "title", Value: "lotbook"})
-	f.must(err)
-	r2, err := f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "title", Value: "lotbook"})
-	f.must(err)
-	if r1.Position != r2.Position {
-		t.Errorf("same config twice moved the position %d -> %d", r1.Position, r2.Position)
-	}
-	_, err = f.svc.SetSiteConfig(f.ctx, meta("system"), SiteConfig{Name: "bad name", Value: "x"})
-	wantKey(t, err, KeyInvalidRequest)
 
-	f.clock.t = time.Date(2026, 11, 23, 1, 29, 0, 0, time.UTC) // Monday 09:29 Taipei
+	f.Clock.Set(time.Date(2026, 11, 23, 1, 29, 0, 0, time.UTC)) // Monday 09:29 Taipei
 	w := events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30", TZ: "Asia/Taipei", ClosedOnHolidays: true}
-	if f.svc.DepositWindowOpen(w) {
+	if f.Funds.DepositWindowOpen(w) {
 		t.Error("open at 09:29")
 	}
-	f.clock.add(time.Minute)
-	if !f.svc.DepositWindowOpen(w) {
+	f.Clock.Add(time.Minute)
+	if !f.Funds.DepositWindowOpen(w) {
 		t.Error("closed at 09:30")
 	}
 }
 
 func TestStoreFailureIsSystemBusy(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	f.must(f.store.Close())
-	_, err := f.svc.Login(f.ctx, meta("ops"), Login{Account: "nobody", Password: "opsdemo1"})
-	e, ok := AsError(err)
-	if !ok || e.Kind != KindUnavailable || e.Key != KeySystemBusy || !errors.Is(err, events.ErrClosed) {
+	f := scenario.New(t)
+	f.Seed(true)
+	f.Must(f.Store.Close())
+	_, err := f.Svc.Login(f.Ctx, commandstest.Meta("ops"), commands.Login{Account: "nobody", Password: "opsdemo1"})
+	e, ok := commands.AsError(err)
+	if !ok || e.Kind != commands.KindUnavailable || e.Key != commands.KeySystemBusy || !errors.Is(err, events.ErrClosed) {
 		t.Fatalf("closed store: %v", err)
 	}
 }
@@ -802,34 +664,34 @@ func (r *raceStore) Append(ctx context.Context, stream string, expected int64, e
 // TestConflictRedecides: an approval whose append loses the race to another instance's approval
 // re-reads, decides again and is refused as not pending; the deposit is credited once.
 func TestConflictRedecides(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	s := f.register("0912345678", "LOTBOOK")
-	d := f.deposit(s.MemberID, "5000")
-	other := f.service()
-	rs := &raceStore{Store: f.store, stream: events.AccountStream(s.MemberID), beforeAppend: func() {
-		if _, err := other.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "first"}); err != nil {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	d := f.Deposit(s.MemberID, "5000")
+	other := funds.New(f.Service())
+	rs := &raceStore{Store: f.Store, stream: events.AccountStream(s.MemberID), beforeAppend: func() {
+		if _, err := other.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "first"}); err != nil {
 			t.Errorf("other instance: %v", err)
 		}
 	}}
-	loser := New(rs, Options{Clock: f.clock.now, PasswordCost: secret.TestCost})
-	_, err := loser.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "second"})
-	wantKey(t, err, KeyOrderNotPending)
-	if loser.Conflicts() != 1 {
-		t.Fatalf("%d conflicts, want 1", loser.Conflicts())
+	loserKernel := commands.New(rs, commands.Options{Clock: f.Clock.Now, PasswordCost: secret.TestCost})
+	_, err := funds.New(loserKernel).ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: "second"})
+	commandstest.WantKey(t, err, commands.KeyOrderNotPending)
+	if loserKernel.Conflicts() != 1 {
+		t.Fatalf("%d conflicts, want 1", loserKernel.Conflicts())
 	}
-	if got := count(f.checkLog(), "DepositApproved"); got != 1 {
+	if got := commandstest.Count(f.CheckLog(), "DepositApproved"); got != 1 {
 		t.Fatalf("%d approvals", got)
 	}
 
 	// A deposit request that loses such a race is decided again and still lands.
-	d2m := meta("member")
-	proof := f.upload(s.MemberID)
-	rs2 := &raceStore{Store: f.store, stream: events.AccountStream(s.MemberID), beforeAppend: func() {
-		f.deposit(s.MemberID, "1000")
+	d2m := commandstest.Meta("member")
+	proof := f.Upload(s.MemberID)
+	rs2 := &raceStore{Store: f.Store, stream: events.AccountStream(s.MemberID), beforeAppend: func() {
+		f.Deposit(s.MemberID, "1000")
 	}}
-	r, err := New(rs2, Options{Clock: f.clock.now, PasswordCost: secret.TestCost}).RequestDeposit(f.ctx, d2m, s.MemberID, DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"})
-	f.must(err)
+	r, err := funds.New(commands.New(rs2, commands.Options{Clock: f.Clock.Now, PasswordCost: secret.TestCost})).RequestDeposit(f.Ctx, d2m, s.MemberID, funds.DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"})
+	f.Must(err)
 	if r.Status != events.ReviewPending {
 		t.Fatalf("%+v", r)
 	}
@@ -837,15 +699,15 @@ func TestConflictRedecides(t *testing.T) {
 
 // TestConflictsExhausted: a stream that keeps changing under a command ends in system_busy.
 func TestConflictsExhausted(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	s := f.register("0912345678", "LOTBOOK")
-	proof := f.upload(s.MemberID)
-	busy := &alwaysConflict{Store: f.store}
-	svc := New(busy, Options{Clock: f.clock.now, PasswordCost: secret.TestCost, MaxAttempts: 3})
-	_, err := svc.RequestDeposit(f.ctx, meta("member"), s.MemberID, DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"})
-	e, ok := AsError(err)
-	if !ok || e.Kind != KindUnavailable || e.Key != KeySystemBusy || busy.appends.Load() != 3 {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	proof := f.Upload(s.MemberID)
+	busy := &alwaysConflict{Store: f.Store}
+	svc := funds.New(commands.New(busy, commands.Options{Clock: f.Clock.Now, PasswordCost: secret.TestCost, MaxAttempts: 3}))
+	_, err := svc.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, funds.DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"})
+	e, ok := commands.AsError(err)
+	if !ok || e.Kind != commands.KindUnavailable || e.Key != commands.KeySystemBusy || busy.appends.Load() != 3 {
 		t.Fatalf("err %v after %d appends", err, busy.appends.Load())
 	}
 }
@@ -865,42 +727,42 @@ func (a *alwaysConflict) Append(context.Context, string, int64, []events.EventDa
 // a read (and decided again), a stale write is a conflict, and a command another instance
 // already applied is answered with its events.
 func TestCachedStateMeetsOtherInstances(t *testing.T) {
-	f := newFixture(t)
-	f.seed(true)
-	s := f.register("0912345678", "LOTBOOK")
-	proof, retried := f.upload(s.MemberID), f.upload(s.MemberID) // one proof backs one deposit
-	in := DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"}
-	f.deposit(s.MemberID, "1000") // f.svc caches the account
-	other := f.service()
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	proof, retried := f.Upload(s.MemberID), f.Upload(s.MemberID) // one proof backs one deposit
+	in := funds.DepositInput{ChannelID: "bank", Amount: "2000", ProofFileID: proof, ChannelPassword: "8888"}
+	f.Deposit(s.MemberID, "1000") // f.Svc caches the account
+	other := funds.New(f.Service())
 
 	// An order only the other instance has seen: "order not found" on the cache is re-checked.
-	d, err := other.RequestDeposit(f.ctx, meta("member"), s.MemberID, in)
-	f.must(err)
-	a, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
-	f.must(err)
+	d, err := other.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, in)
+	f.Must(err)
+	a, err := f.Funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
+	f.Must(err)
 	if a.Status != events.ReviewApproved || !a.Balances["TWD"].Available.Equal(decimal.NewFromInt(2000)) {
 		t.Fatalf("approval on a stale cache: %+v", a)
 	}
 
 	// The other instance approves again on its stale cache: a conflict, then not pending.
-	_, err = other.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
-	wantKey(t, err, KeyOrderNotPending)
+	_, err = other.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo, Remark: ""})
+	commandstest.WantKey(t, err, commands.KeyOrderNotPending)
 
 	// A command the other instance applied, retried here on a cache without it.
-	m := meta("member")
+	m := commandstest.Meta("member")
 	in.ProofFileID = retried
-	first, err := other.RequestDeposit(f.ctx, m, s.MemberID, in)
-	f.must(err)
-	again, err := f.svc.RequestDeposit(f.ctx, m, s.MemberID, in)
-	f.must(err)
+	first, err := other.RequestDeposit(f.Ctx, m, s.MemberID, in)
+	f.Must(err)
+	again, err := f.Funds.RequestDeposit(f.Ctx, m, s.MemberID, in)
+	f.Must(err)
 	if again.OrderNo != first.OrderNo || again.Position != first.Position {
 		t.Fatalf("retry on a stale cache answered %+v, first %+v", again, first)
 	}
-	all := f.checkLog()
-	if got := count(all, "DepositRequested"); got != 3 {
+	all := f.CheckLog()
+	if got := commandstest.Count(all, "DepositRequested"); got != 3 {
 		t.Fatalf("%d deposit requests, want 3", got)
 	}
-	if got := count(all, "DepositApproved"); got != 1 {
+	if got := commandstest.Count(all, "DepositApproved"); got != 1 {
 		t.Fatalf("%d approvals, want 1", got)
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
@@ -24,17 +25,17 @@ import (
 	"github.com/lotbook/lotbook/projections/reviews"
 )
 
-// Commands are the write side's operations this module sends (*commands.Service).
+// Commands are the write side's operations this module sends (*funds.Commands of commands/funds).
 type Commands interface {
-	RequestDeposit(ctx context.Context, meta commands.Meta, memberID string, in commands.DepositInput) (commands.OrderResult, error)
-	ApproveDeposit(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
-	RejectDeposit(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
-	RequestWithdrawal(ctx context.Context, meta commands.Meta, memberID string, in commands.WithdrawalInput) (commands.OrderResult, error)
-	ApproveWithdrawal(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
-	RejectWithdrawal(ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
+	RequestDeposit(ctx context.Context, meta commands.Meta, memberID string, in fundscmd.DepositInput) (fundscmd.OrderResult, error)
+	ApproveDeposit(ctx context.Context, meta commands.Meta, in fundscmd.ReviewOrder) (fundscmd.OrderResult, error)
+	RejectDeposit(ctx context.Context, meta commands.Meta, in fundscmd.ReviewOrder) (fundscmd.OrderResult, error)
+	RequestWithdrawal(ctx context.Context, meta commands.Meta, memberID string, in fundscmd.WithdrawalInput) (fundscmd.OrderResult, error)
+	ApproveWithdrawal(ctx context.Context, meta commands.Meta, in fundscmd.ReviewOrder) (fundscmd.OrderResult, error)
+	RejectWithdrawal(ctx context.Context, meta commands.Meta, in fundscmd.ReviewOrder) (fundscmd.OrderResult, error)
 	Withdrawable(ctx context.Context, memberID string) (map[string]decimal.Decimal, error)
-	QuoteExchange(ctx context.Context, meta commands.Meta, memberID string, in commands.QuoteInput) (commands.Quote, error)
-	Exchange(ctx context.Context, meta commands.Meta, in commands.Exchange) (commands.ExchangeResult, error)
+	QuoteExchange(ctx context.Context, meta commands.Meta, memberID string, in fundscmd.QuoteInput) (fundscmd.Quote, error)
+	Exchange(ctx context.Context, meta commands.Meta, in fundscmd.Exchange) (fundscmd.ExchangeResult, error)
 }
 
 // Module serves the money routes.
@@ -106,7 +107,7 @@ func (m *Module) requestDeposit(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("DepositRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.RequestDeposit(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.DepositInput{
+	res, err := m.cmd.RequestDeposit(c.Ctx(), c.Meta(), c.Sess.MemberID, fundscmd.DepositInput{
 		ChannelID: req.ChannelId, Amount: req.Amount, ProofFileID: req.ProofFileId, ChannelPassword: req.ChannelPassword,
 	})
 	if err != nil {
@@ -116,7 +117,7 @@ func (m *Module) requestDeposit(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(orderOut(res))
 }
 
-func orderOut(r commands.OrderResult) wire.OrderResult {
+func orderOut(r fundscmd.OrderResult) wire.OrderResult {
 	return wire.OrderResult{OrderNo: r.OrderNo, Status: wire.ReviewStatus(r.Status), Position: r.Position}
 }
 
@@ -216,7 +217,7 @@ func (m *Module) depositOwner(c *httpx.Call) (string, string, error) {
 
 // reviewCommand is an ops decision on one member's order (approve or reject): a method
 // expression of Commands.
-type reviewCommand func(cmd Commands, ctx context.Context, meta commands.Meta, in commands.ReviewOrder) (commands.OrderResult, error)
+type reviewCommand func(cmd Commands, ctx context.Context, meta commands.Meta, in fundscmd.ReviewOrder) (fundscmd.OrderResult, error)
 
 // review is ops' decision on a deposit or a withdrawal: owner says whose order it is, act
 // approves or rejects it (as approve says), on the member's stream.
@@ -230,7 +231,7 @@ func (m *Module) review(owner func(*httpx.Call) (string, string, error), act rev
 		if err != nil {
 			return httpx.Reply{}, err
 		}
-		res, err := act(m.cmd, c.Ctx(), c.Meta(), commands.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
+		res, err := act(m.cmd, c.Ctx(), c.Meta(), fundscmd.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
 		if err != nil {
 			return httpx.Reply{}, err
 		}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/bank"
 	moneyrule "github.com/lotbook/lotbook/commands/rules/money"
@@ -45,7 +45,7 @@ func (m *Module) requestWithdrawal(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("WithdrawalRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.RequestWithdrawal(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.WithdrawalInput{
+	res, err := m.cmd.RequestWithdrawal(c.Ctx(), c.Meta(), c.Sess.MemberID, fundscmd.WithdrawalInput{
 		Amount: req.Amount, CardID: req.CardId, FundPassword: req.FundPassword,
 	})
 	if err != nil {
@@ -115,7 +115,7 @@ func (m *Module) exchangeQuote(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ExchangeQuoteRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	q, err := m.cmd.QuoteExchange(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.QuoteInput{From: req.From, To: req.To, Amount: req.Amount})
+	q, err := m.cmd.QuoteExchange(c.Ctx(), c.Meta(), c.Sess.MemberID, fundscmd.QuoteInput{From: req.From, To: req.To, Amount: req.Amount})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -128,7 +128,7 @@ func (m *Module) exchange(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("ExchangeRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	x, err := m.cmd.Exchange(c.Ctx(), c.Meta(), commands.Exchange{MemberID: c.Sess.MemberID, QuoteID: req.QuoteId})
+	x, err := m.cmd.Exchange(c.Ctx(), c.Meta(), fundscmd.Exchange{MemberID: c.Sess.MemberID, QuoteID: req.QuoteId})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/rules/bank"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
@@ -16,13 +17,13 @@ import (
 	"github.com/lotbook/lotbook/projections/funds"
 )
 
-// Commands are the write side's operations this module sends (*commands.Service).
+// Commands are the write side's operations this module sends (*identity.Commands of commands/identity).
 type Commands interface {
-	SubmitRealName(ctx context.Context, meta commands.Meta, memberID string, in commands.RealNameInput) (commands.Result, error)
-	ApproveRealName(ctx context.Context, meta commands.Meta, in commands.ReviewRealName) (commands.ReviewResult, error)
-	RejectRealName(ctx context.Context, meta commands.Meta, in commands.ReviewRealName) (commands.ReviewResult, error)
-	BindCard(ctx context.Context, meta commands.Meta, memberID string, in commands.CardInput) (commands.CardResult, error)
-	UnbindCard(ctx context.Context, meta commands.Meta, in commands.UnbindCard) (commands.Result, error)
+	SubmitRealName(ctx context.Context, meta commands.Meta, memberID string, in identitycmd.RealNameInput) (commands.Result, error)
+	ApproveRealName(ctx context.Context, meta commands.Meta, in identitycmd.ReviewRealName) (identitycmd.ReviewResult, error)
+	RejectRealName(ctx context.Context, meta commands.Meta, in identitycmd.ReviewRealName) (identitycmd.ReviewResult, error)
+	BindCard(ctx context.Context, meta commands.Meta, memberID string, in identitycmd.CardInput) (identitycmd.CardResult, error)
+	UnbindCard(ctx context.Context, meta commands.Meta, in identitycmd.UnbindCard) (commands.Result, error)
 }
 
 // Module serves the identity routes.
@@ -57,7 +58,7 @@ func (m *Module) submitRealName(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("RealNameRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, commands.RealNameInput{
+	res, err := m.cmd.SubmitRealName(c.Ctx(), c.Meta(), c.Sess.MemberID, identitycmd.RealNameInput{
 		Name: req.Name, IDNumber: req.IdNumber, FrontFileID: req.FrontFileId, BackFileID: req.BackFileId,
 	})
 	if err != nil {
@@ -103,7 +104,7 @@ func (m *Module) opsRealNames(c *httpx.Call) (httpx.Reply, error) {
 	items := make([]wire.OpsRealName, 0, len(subs))
 	for _, rn := range subs {
 		// Ops review the number itself: opened here, for this answer only, never logged.
-		id, err := m.sealer.Open(rn.IDCipher, commands.SealContextIDNumber(rn.MemberID))
+		id, err := m.sealer.Open(rn.IDCipher, identitycmd.SealContextIDNumber(rn.MemberID))
 		if err != nil {
 			return httpx.Reply{}, fmt.Errorf("open the ID number of %s: %w", rn.Account, err)
 		}
@@ -126,7 +127,7 @@ func (m *Module) reviewRealName(approve bool) httpx.Handler {
 			review = m.cmd.ApproveRealName
 		}
 		account := c.Var("account")
-		res, err := review(c.Ctx(), c.Meta(), commands.ReviewRealName{Account: account, Remark: remark})
+		res, err := review(c.Ctx(), c.Meta(), identitycmd.ReviewRealName{Account: account, Remark: remark})
 		if err != nil {
 			return httpx.Reply{}, err
 		}
@@ -139,7 +140,7 @@ func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BindCardRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
+	in := identitycmd.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
 		CardNumber: req.CardNumber, BankCode: req.BankCode}
 	if req.Ifsc != nil {
 		in.IFSC = *req.Ifsc
@@ -172,7 +173,7 @@ func (m *Module) myCards(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) unbindCard(c *httpx.Call) (httpx.Reply, error) {
-	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), commands.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
+	res, err := m.cmd.UnbindCard(c.Ctx(), c.Meta(), identitycmd.UnbindCard{MemberID: c.Sess.MemberID, CardID: c.Var("id")})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

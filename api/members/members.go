@@ -15,6 +15,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
+	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -247,7 +248,7 @@ func (m *Module) creditRule(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	rule := commands.PublishedCreditRule()
+	rule := fundscmd.PublishedCreditRule()
 	changes := make([]wire.CreditChange, 0, len(rule.Changes))
 	for _, ch := range rule.Changes {
 		changes = append(changes, wire.CreditChange{Reason: wire.CreditChangeReason(ch.Reason), Delta: ch.Delta})

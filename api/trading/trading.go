@@ -18,18 +18,19 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
+	tradingcmd "github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/trading"
 	"github.com/lotbook/lotbook/projections/trading/valuation"
 )
 
-// Commands are the write side's operations this module sends (*commands.Service).
+// Commands are the write side's operations this module sends (*trading.Commands of commands/trading).
 type Commands interface {
-	PlaceOrder(ctx context.Context, meta commands.Meta, memberID string, in commands.OrderInput, mkt commands.Market) (commands.TradeResult, error)
-	CancelOrder(ctx context.Context, meta commands.Meta, in commands.CancelOrder) (commands.TradeResult, error)
-	ClosePosition(ctx context.Context, meta commands.Meta, cp commands.ClosePosition) (commands.TradeResult, error)
-	TradingRules() commands.TradingRules
+	PlaceOrder(ctx context.Context, meta commands.Meta, memberID string, in tradingcmd.OrderInput, mkt tradingcmd.Market) (tradingcmd.TradeResult, error)
+	CancelOrder(ctx context.Context, meta commands.Meta, in tradingcmd.CancelOrder) (tradingcmd.TradeResult, error)
+	ClosePosition(ctx context.Context, meta commands.Meta, cp tradingcmd.ClosePosition) (tradingcmd.TradeResult, error)
+	TradingRules() tradingcmd.TradingRules
 }
 
 // Prices is where orders are priced and positions valued: the matching engine's view of the
@@ -66,7 +67,7 @@ func (m *Module) Routes() []httpx.Route {
 	}
 }
 
-func tradeOut(r commands.TradeResult) wire.TradeResult {
+func tradeOut(r tradingcmd.TradeResult) wire.TradeResult {
 	return wire.TradeResult{OrderNo: r.OrderNo, Status: wire.TradeOrderStatus(r.Status), PositionId: r.PositionID,
 		Filled: r.Filled, Position: r.Position}
 }
@@ -76,7 +77,7 @@ func (m *Module) placeOrder(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("OrderRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := commands.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
+	in := tradingcmd.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
 		Lots: httpx.Deref(req.Lots), Shares: httpx.Deref(req.Shares), Price: httpx.Deref(req.Price), Leverage: httpx.Deref(req.Leverage), DayTrade: httpx.Deref(req.DayTrade)}
 	res, err := m.cmd.PlaceOrder(c.Ctx(), c.Meta(), c.Sess.MemberID, in, engine.View(m.prices.Market(), req.Symbol, m.now()))
 	if err != nil {
@@ -92,7 +93,7 @@ func (m *Module) cancelOrder(c *httpx.Call) (httpx.Reply, error) {
 			return httpx.Reply{}, err
 		}
 	}
-	res, err := m.cmd.CancelOrder(c.Ctx(), c.Meta(), commands.CancelOrder{MemberID: c.Sess.MemberID, OrderNo: c.Var("orderNo")})
+	res, err := m.cmd.CancelOrder(c.Ctx(), c.Meta(), tradingcmd.CancelOrder{MemberID: c.Sess.MemberID, OrderNo: c.Var("orderNo")})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -248,8 +249,8 @@ func (m *Module) closePosition(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil && !httpx.IsNotFound(err) {
 		return httpx.Reply{}, fmt.Errorf("position %s: %w", id, err)
 	}
-	in := commands.CloseInput{Lots: httpx.Deref(req.Lots), Shares: httpx.Deref(req.Shares), Type: string(req.Type), Price: httpx.Deref(req.Price)}
-	res, err := m.cmd.ClosePosition(c.Ctx(), c.Meta(), commands.ClosePosition{MemberID: c.Sess.MemberID, PositionID: id, Close: in, Market: engine.View(m.prices.Market(), p.Symbol, m.now())})
+	in := tradingcmd.CloseInput{Lots: httpx.Deref(req.Lots), Shares: httpx.Deref(req.Shares), Type: string(req.Type), Price: httpx.Deref(req.Price)}
+	res, err := m.cmd.ClosePosition(c.Ctx(), c.Meta(), tradingcmd.ClosePosition{MemberID: c.Sess.MemberID, PositionID: id, Close: in, Market: engine.View(m.prices.Market(), p.Symbol, m.now())})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -333,7 +334,7 @@ func (m *Module) tradeRules(c *httpx.Call) (httpx.Reply, error) {
 		MaxLongLeverage: margin.MaxLongLeverage.String(), MaxShortLeverage: margin.MaxShortLeverage.String(),
 		MaintenanceRatio: margin.MaintenanceRatio.String(), ForcedCloseRatio: margin.ForcedCloseRatio.String(),
 		CallDeadlineDays: margin.CallDeadlineDays, LoanUnit: margin.LoanUnit.String(), SettlementDays: settlement.Days,
-		ProtectiveStep: matching.ProtectiveStep.String(), BoardLot: commands.BoardLot, MaxLots: commands.MaxLots,
+		ProtectiveStep: matching.ProtectiveStep.String(), BoardLot: tradingcmd.BoardLot, MaxLots: tradingcmd.MaxLots,
 		LockMinutes: r.LockMinutes, HoldDays: r.HoldDays,
 	})
 }

@@ -15,6 +15,7 @@ import (
 	_ "modernc.org/sqlite" // to tamper with the read model in a test
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
@@ -41,12 +42,12 @@ func seeded(t *testing.T) string {
 	if _, err := svc.RecordUpload(ctx, meta("member:"+seed.MemberAccount), id, file); err != nil {
 		t.Fatal(err)
 	}
-	order, err := svc.RequestDeposit(ctx, meta("member:"+seed.MemberAccount), id, commands.DepositInput{
+	order, err := funds.New(svc).RequestDeposit(ctx, meta("member:"+seed.MemberAccount), id, funds.DepositInput{
 		ChannelID: seed.ChannelID, Amount: "2500", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.ApproveDeposit(ctx, meta("ops:ops"), commands.ReviewOrder{MemberID: id, OrderNo: order.OrderNo, Remark: "ok"}); err != nil {
+	if _, err := funds.New(svc).ApproveDeposit(ctx, meta("ops:ops"), funds.ReviewOrder{MemberID: id, OrderNo: order.OrderNo, Remark: "ok"}); err != nil {
 		t.Fatal(err)
 	}
 	return dir

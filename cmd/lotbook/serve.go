@@ -12,8 +12,8 @@ import (
 	"sync"
 
 	"github.com/lotbook/lotbook/api"
-	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
@@ -48,7 +48,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	st, err := api.OpenStack(ctx, api.Config{
 		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, Logger: log,
 		MarketSeed: marketSeed, SecretKey: secretKey,
-		Trading: commands.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
+		Trading: trading.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
 	})
 	if err != nil {
 		return err

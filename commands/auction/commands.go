@@ -158,7 +158,7 @@ func (s *Commands) Bid(ctx context.Context, meta commands.Meta, in Bid) (Placed,
 		}
 	}
 	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[commands.TWD]
+		out.Cash = b[offering.Currency]
 	}
 	if out.BidNo == "" {
 		return Placed{}, commands.Unavailable(fmt.Errorf("bid of %s on %s: no bid recorded", in.MemberID, in.AuctionID))

@@ -30,6 +30,13 @@ type Clock struct {
 // Now is the clock's time.
 func (c *Clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 
+// Set puts the clock at t.
+func (c *Clock) Set(t time.Time) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = t
+}
+
 // Add moves the clock on.
 func (c *Clock) Add(d time.Duration) {
 	c.mu.Lock()
@@ -49,9 +56,23 @@ type Fixture struct {
 // New is a fixture over a fresh SQLite store; opts adjust the kernel's options.
 func New(t testing.TB, opts ...func(*commands.Options)) *Fixture {
 	t.Helper()
-	f := &Fixture{T: t, Ctx: context.Background(), Store: sqlitetest.Open(t), Clock: &Clock{t: T0}}
+	return Over(t, sqlitetest.Open(t), opts...)
+}
+
+// Over is a fixture over store.
+func Over(t testing.TB, store events.Store, opts ...func(*commands.Options)) *Fixture {
+	f := &Fixture{T: t, Ctx: context.Background(), Store: store, Clock: &Clock{t: T0}}
 	f.Svc = f.Service(opts...)
 	return f
+}
+
+// WithSealer gives the kernel the development key for personal numbers.
+func WithSealer(o *commands.Options) {
+	s, err := secret.NewSealer(secret.DevKey())
+	if err != nil {
+		panic(err)
+	}
+	o.Sealer = s
 }
 
 // Service is another kernel over the same store (own cache), as a second API process would be.
@@ -155,6 +176,24 @@ func Count(all []events.RecordedEvent, typ string) int {
 		}
 	}
 	return n
+}
+
+// Build applies payloads to st as if recorded at the given times (all at T0 when at is nil).
+func Build[S commands.State](st S, at []time.Time, ps ...events.Payload) S {
+	for i, p := range ps {
+		when := T0
+		if at != nil {
+			when = at[i]
+		}
+		st.Apply(events.RecordedEvent{Version: int64(i + 1), Metadata: events.Metadata{ServerTime: when}}, p)
+	}
+	return st
+}
+
+// Registered is member m1 (account 0912345678, password hash "h:demo1234") after extra.
+func Registered(extra ...events.Payload) *commands.Member {
+	ps := append([]events.Payload{events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember, PasswordHash: "h:demo1234"}}, extra...)
+	return Build(commands.NewMember("m1"), nil, ps...)
 }
 
 // WantKey checks that err is an *Error with key (or nil when key is "").

@@ -16,6 +16,9 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
+// twd is what issues are priced and paid in (the kernel no longer names a currency).
+const twd = "TWD"
+
 // Seeds gives an issue's draw seed (32 bytes in hex). It must be secret until the draw and the
 // same on every instance.
 type Seeds func(issueID string) string
@@ -113,7 +116,7 @@ func validateListing(in ListIssue) (events.SubscriptionIssueListed, error) {
 		return e, commands.Invalid(KeyCalendarInvalid)
 	}
 	return events.SubscriptionIssueListed{IssueID: IssueID(in.Symbol, in.OpensAt), Symbol: in.Symbol, Name: name, Market: in.Market,
-		Currency: commands.TWD, Price: ds[0], ReferencePrice: ds[1], Lots: in.Lots, UnitLots: in.UnitLots, LotShares: LotShares,
+		Currency: twd, Price: ds[0], ReferencePrice: ds[1], Lots: in.Lots, UnitLots: in.UnitLots, LotShares: LotShares,
 		Fee: ProcessingFee, Postage: WinnerPostage, OpensAt: cal.OpensAt, ClosesAt: cal.ClosesAt, DrawDate: in.DrawDate,
 		DeductionDate: in.DeductionDate, RefundDate: in.RefundDate, ListingDate: in.ListingDate, PE: ds[2], IndustryPE: ds[3]}, nil
 }
@@ -207,7 +210,7 @@ func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (App
 		}
 	}
 	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[commands.TWD]
+		out.Cash = b[twd]
 	}
 	if out.ApplicationNo == "" {
 		return Applied{}, commands.Unavailable(fmt.Errorf("application of %s to %s: no application recorded", in.MemberID, in.IssueID))

@@ -92,7 +92,8 @@ var rules = []rule{
 		Why: "only the KurrentDB backend knows its client"},
 	{Except: ours("projections/projtest"), Forbid: ours("projections/projtest"),
 		Why: "projtest is the read models' test bed: only tests import it"},
-	{Forbid: ours("commands/commandstest"), Why: "commandstest is the write side's test bed: only tests import it"},
+	{Except: ours("commands/commandstest"), Forbid: ours("commands/commandstest"),
+		Why: "commandstest (and its scenario) is the write side's test bed: only tests import it"},
 }
 
 // capabilityLayers are the layers split into capability packages (<layer>/<name>), each with

@@ -22,6 +22,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
@@ -76,7 +77,7 @@ func run(n, resting int, dir string) error {
 	}
 	cmd := commands.New(st, commands.Options{Calendar: calendar.Taiwan(), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	for _, run := range []string{"first start (no checkpoint)", "restart (from the checkpoint)"} {
-		e := engine.New(engine.Config{Commands: cmd, Store: st, Market: mkt, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		e := engine.New(engine.Config{Commands: trading.New(cmd, trading.TradingRules{}), Store: st, Market: mkt, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		ctx, cancel := context.WithCancel(ctx)
 		done := make(chan error, 1)
 		t0 := time.Now()

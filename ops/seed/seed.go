@@ -10,6 +10,8 @@ import (
 
 	"github.com/google/uuid"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/siteconfig"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -118,14 +120,14 @@ func platform(ctx context.Context, svc *commands.Service) error {
 			return fmt.Errorf("seed: %s user %s: %w", u.role, u.account, err)
 		}
 	}
-	if _, err := svc.ConfigureDepositChannel(ctx, meta("channel:"+ChannelID), Channel()); err != nil {
+	if _, err := funds.New(svc).ConfigureDepositChannel(ctx, meta("channel:"+ChannelID), Channel()); err != nil {
 		return fmt.Errorf("seed: channel %s: %w", ChannelID, err)
 	}
-	if _, err := svc.ConfigureWithdrawalChannel(ctx, meta("withdrawal-channel:"+ChannelID), WithdrawalChannel()); err != nil {
+	if _, err := funds.New(svc).ConfigureWithdrawalChannel(ctx, meta("withdrawal-channel:"+ChannelID), WithdrawalChannel()); err != nil {
 		return fmt.Errorf("seed: withdrawal channel %s: %w", ChannelID, err)
 	}
 	for _, c := range [][2]string{{"title", Title}, {"logo", LogoPath}} {
-		if _, err := svc.SetSiteConfig(ctx, meta("config:"+c[0]), commands.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
+		if _, err := siteconfig.New(svc).SetSiteConfig(ctx, meta("config:"+c[0]), siteconfig.SiteConfig{Name: c[0], Value: c[1]}); err != nil {
 			return fmt.Errorf("seed: site config %s: %w", c[0], err)
 		}
 	}
@@ -134,8 +136,8 @@ func platform(ctx context.Context, svc *commands.Service) error {
 
 // Channel is the demo deposit channel: bank transfer in TWD, 1,000 to 1,000,000, weekdays
 // 09:30–19:30 Taipei time and closed on exchange holidays, but always open in the demo.
-func Channel() commands.ChannelInput {
-	return commands.ChannelInput{
+func Channel() funds.ChannelInput {
+	return funds.ChannelInput{
 		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
 		Password: ChannelPassword, Enabled: true,
 		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30",
@@ -145,8 +147,8 @@ func Channel() commands.ChannelInput {
 
 // WithdrawalChannel is the demo withdrawal channel: bank transfer in TWD, 100 to 500,000,
 // weekdays 09:00–17:00 Taipei time and closed on exchange holidays, but always open in the demo.
-func WithdrawalChannel() commands.ChannelInput {
-	return commands.ChannelInput{
+func WithdrawalChannel() funds.ChannelInput {
+	return funds.ChannelInput{
 		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "100", Max: "500000", Enabled: true,
 		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00",
 			TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true},

@@ -11,6 +11,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
@@ -84,7 +85,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 	if _, err := svc.RecordUpload(ctx, meta(), memberID, file); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := svc.RequestDeposit(ctx, meta(), memberID, commands.DepositInput{
+	if _, err := funds.New(svc).RequestDeposit(ctx, meta(), memberID, funds.DepositInput{
 		ChannelID: seed.ChannelID, Amount: "1000", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword,
 	}); err != nil {
 		t.Fatalf("deposit on the demo channel: %v", err)

@@ -36,6 +36,9 @@ const (
 // LotShares is the shares of a board lot.
 const LotShares = 1000
 
+// Currency is what offerings are priced and paid in.
+const Currency = "TWD"
+
 // Limits of the terms ops give.
 const (
 	MaxLots   = 10_000_000
@@ -111,7 +114,7 @@ func ValidTerms(in Terms, resultDate string) (events.OfferingTerms, error) {
 		return t, commands.Invalid(commands.KeyInvalidRequest)
 	}
 	t = events.OfferingTerms{OfferingID: ID(in.Symbol, in.OpensAt), Symbol: in.Symbol, Name: name, Market: in.Market,
-		Currency: commands.TWD, LotShares: LotShares, OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC(), ListingDate: in.ListingDate}
+		Currency: Currency, LotShares: LotShares, OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC(), ListingDate: in.ListingDate}
 	day := resultDate
 	if day == "" {
 		// Validate wants a day between the window and the listing: the listing date itself.

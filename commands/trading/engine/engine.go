@@ -33,6 +33,7 @@ import (
 	"github.com/lotbook/lotbook/commands/process"
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 )
@@ -126,7 +127,7 @@ type snapshot struct {
 
 // Config wires an Engine.
 type Config struct {
-	Commands   *commands.Service
+	Commands   *trading.Commands
 	Store      events.Store
 	Market     *market.Service
 	Clock      func() time.Time // time.Now when nil
@@ -136,7 +137,7 @@ type Config struct {
 
 // Engine is the matching engine; see the package documentation.
 type Engine struct {
-	cmd *commands.Service
+	cmd *trading.Commands
 	log *slog.Logger
 	now func() time.Time
 	rt  *process.Runtime
@@ -451,11 +452,11 @@ func (e *Engine) MatchSymbol(ctx context.Context, symbol string) {
 
 // tryFill fills one order against levels (what higher-priority orders left of the quote) and
 // returns what it leaves.
-func (e *Engine) tryFill(ctx context.Context, o order, view commands.Market, levels []matching.Level) []matching.Level {
+func (e *Engine) tryFill(ctx context.Context, o order, view trading.Market, levels []matching.Level) []matching.Level {
 	if o.Day != view.TradingDay || o.By == events.OrderByMember && !view.Matches(o.OddLot) {
 		return levels
 	}
-	unit := int64(commands.BoardLot)
+	unit := int64(trading.BoardLot)
 	if o.OddLot {
 		unit = 1
 	}
@@ -469,7 +470,7 @@ func (e *Engine) tryFill(ctx context.Context, o order, view commands.Market, lev
 		view.Quote.Bids = levels
 	}
 	seq := o.Fills + 1
-	res, err := e.cmd.FillOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/fill/" + strconv.Itoa(seq), Actor: "system"}, commands.FillOrder{MemberID: o.MemberID, OrderNo: o.OrderNo, Market: view})
+	res, err := e.cmd.FillOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/fill/" + strconv.Itoa(seq), Actor: "system"}, trading.FillOrder{MemberID: o.MemberID, OrderNo: o.OrderNo, Market: view})
 	if err != nil {
 		e.refused(ctx, o.OrderNo, "fill", err)
 		return levels
@@ -512,7 +513,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 	margined := map[string][]position{}
 	calls := map[string]string{}
 	ss := m.Session()
-	session := commands.Market{Phase: ss.Phase, OddLot: ss.OddLot}
+	session := trading.Market{Phase: ss.Phase, OddLot: ss.OddLot}
 	for _, o := range e.orders {
 		if o.By == events.OrderByMember && (o.Day != today || !session.Accepts(o.OddLot)) {
 			expire = append(expire, *o)
@@ -534,7 +535,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 	}
 	e.mu.Unlock()
 	for _, o := range expire {
-		if _, err := e.cmd.ExpireOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/expire", Actor: "system"}, commands.ExpireOrder{MemberID: o.MemberID, OrderNo: o.OrderNo}); err != nil {
+		if _, err := e.cmd.ExpireOrder(ctx, commands.Meta{CommandID: o.OrderNo + "/expire", Actor: "system"}, trading.ExpireOrder{MemberID: o.MemberID, OrderNo: o.OrderNo}); err != nil {
 			e.refused(ctx, o.OrderNo, "expire", err)
 		}
 	}
@@ -542,13 +543,13 @@ func (e *Engine) Sweep(ctx context.Context) {
 	for _, p := range dayTrades {
 		view := View(m, p.Symbol, now)
 		meta := commands.Meta{CommandID: p.ID + "/daytrade/" + minute, Actor: "system"}
-		if _, err := e.cmd.CloseByRule(ctx, meta, commands.CloseByRule{MemberID: p.MemberID, PositionID: p.ID, By: events.OrderByDayTradeClose, Market: view}); err != nil {
+		if _, err := e.cmd.CloseByRule(ctx, meta, trading.CloseByRule{MemberID: p.MemberID, PositionID: p.ID, By: events.OrderByDayTradeClose, Market: view}); err != nil {
 			e.log.WarnContext(ctx, "matching engine: day-trade close failed", "position", p.ID, "err", err)
 		}
 	}
 	second := strconv.FormatInt(now.Unix(), 10)
 	for member, held := range margined {
-		views := map[string]commands.Market{}
+		views := map[string]trading.Market{}
 		var acc margin.Account
 		for _, p := range held {
 			if _, seen := views[p.Symbol]; !seen {
@@ -578,7 +579,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 			fmt.Fprintf(prices, "%s=%s;", sym, views[sym].Quote.Last)
 		}
 		meta := commands.Meta{CommandID: member + "/margin/" + second + "/" + hex.EncodeToString(prices.Sum(nil)[:8]), Actor: "system"}
-		if _, err := e.cmd.MarginCheck(ctx, meta, commands.MarginCheck{MemberID: member, Markets: views}); err != nil {
+		if _, err := e.cmd.MarginCheck(ctx, meta, trading.MarginCheck{MemberID: member, Markets: views}); err != nil {
 			e.log.WarnContext(ctx, "matching engine: margin check failed", "member", member, "err", err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/matching"
+	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/calendar"
 	"github.com/lotbook/lotbook/market/rules"
@@ -65,23 +66,23 @@ func levelsIn(ls []market.Level) []matching.Level {
 // View is what commands decide an order on: the symbol's quote with best five, its tax kind, the
 // session and the trading day at now. An unknown symbol (or an index) gives a view without
 // symbol, which commands refuse with symbol_not_found.
-func View(m Market, symbol string, now time.Time) commands.Market {
+func View(m Market, symbol string, now time.Time) trading.Market {
 	in, err := m.Instrument(symbol)
 	if err != nil {
-		return commands.Market{}
+		return trading.Market{}
 	}
 	q, err := m.Quote(in.Symbol)
 	if err != nil {
-		return commands.Market{}
+		return trading.Market{}
 	}
 	return viewOf(m, in, q, now)
 }
 
-func viewOf(m Market, in market.Instrument, q market.Quote, now time.Time) commands.Market {
+func viewOf(m Market, in market.Instrument, q market.Quote, now time.Time) trading.Market {
 	ss := m.Session()
-	return commands.Market{
+	return trading.Market{
 		Symbol: in.Symbol, Name: in.Name, Kind: kindOf(in),
-		Quote: commands.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown,
+		Quote: trading.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown,
 			Bids: levelsIn(q.Bids), Asks: levelsIn(q.Asks), Time: q.Time},
 		Phase: ss.Phase, OddLot: ss.OddLot, TradingDay: TradingDay(now),
 		CheckPrice: func(p decimal.Decimal) string { return priceKey(m.CheckPrice(in.Symbol, p)) },

@@ -1,4 +1,4 @@
-package commands
+package trading
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/events"
 )
@@ -26,29 +27,29 @@ type CloseByRule struct {
 // CloseByRule closes all of a position at market because a rule says so: by is
 // events.OrderByDayTradeClose (only day trades) or events.OrderByForcedClose. A working closing
 // order of the member's is cancelled first. Nothing happens to a position that holds nothing.
-func (s *Service) CloseByRule(ctx context.Context, meta Meta, in CloseByRule) (TradeResult, error) {
+func (s *Commands) CloseByRule(ctx context.Context, meta commands.Meta, in CloseByRule) (TradeResult, error) {
 	memberID, positionID, by, mkt := in.MemberID, in.PositionID, in.By, in.Market
-	c, err := s.Begin(meta, "position.close-by-rule")
+	c, err := s.k.Begin(meta, "position.close-by-rule")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !ValidMemberID(memberID) {
-		return TradeResult{}, NotFound(KeyPositionNotFound)
+	if !commands.ValidMemberID(memberID) {
+		return TradeResult{}, commands.NotFound(commands.KeyPositionNotFound)
 	}
 	if by != events.OrderByDayTradeClose && by != events.OrderByForcedClose {
-		return TradeResult{}, Invalid(KeyInvalidRequest)
+		return TradeResult{}, commands.Invalid(commands.KeyInvalidRequest)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		pos := tradingPart.Of(a).positions[positionID]
 		switch {
 		case pos == nil:
-			return nil, NotFound(KeyPositionNotFound)
+			return nil, commands.NotFound(commands.KeyPositionNotFound)
 		case pos.shares == 0, by == events.OrderByDayTradeClose && !pos.dayTrade:
 			return nil, nil
 		case pos.symbol != mkt.Symbol || !mkt.Quote.Last.IsPositive():
-			return nil, Rule(KeyPriceNotObtained)
+			return nil, commands.Rule(commands.KeyPriceNotObtained)
 		}
-		return a.decideClose(pos, ruleClose(pos), mkt, c.Now, s.cal, by,
+		return decideClose(a, pos, ruleClose(pos), mkt, c.Now, s.k.Calendar(), by,
 			c.OrderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
@@ -75,7 +76,7 @@ type MarginResult struct {
 
 // marginAccount sums the margin positions at the markets' last prices; false when a price is
 // missing.
-func (a *Account) marginAccount(markets map[string]Market) (margin.Account, []*tradePosition, bool) {
+func marginAccount(a *commands.Account, markets map[string]Market) (margin.Account, []*tradePosition, bool) {
 	var acc margin.Account
 	var held []*tradePosition
 	for _, p := range tradingPart.Of(a).positions {
@@ -111,20 +112,20 @@ type MarginCheck struct {
 // prices (one view per symbol held): below 130 % a margin call with two trading days to restore
 // it; back at 130 % the call is met; below 120 %, or still below 130 % after the deadline, every
 // margin position is closed at market (ForcedCloseStarted and one closing order each).
-func (s *Service) MarginCheck(ctx context.Context, meta Meta, in MarginCheck) (MarginResult, error) {
+func (s *Commands) MarginCheck(ctx context.Context, meta commands.Meta, in MarginCheck) (MarginResult, error) {
 	memberID, markets := in.MemberID, in.Markets
-	c, err := s.Begin(meta, "margin.check")
+	c, err := s.k.Begin(meta, "margin.check")
 	if err != nil {
 		return MarginResult{}, err
 	}
-	if !ValidMemberID(memberID) {
-		return MarginResult{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return MarginResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	var out MarginResult
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
-		acc, held, ok := a.marginAccount(markets)
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
+		acc, held, ok := marginAccount(a, markets)
 		if !ok {
-			return nil, Rule(KeyPriceNotObtained)
+			return nil, commands.Rule(commands.KeyPriceNotObtained)
 		}
 		ratio, owed := margin.Ratio(acc)
 		out.Ratio, out.Owed = ratio, owed
@@ -143,10 +144,10 @@ func (s *Service) MarginCheck(ctx context.Context, meta Meta, in MarginCheck) (M
 				reason = "deadline_passed"
 			}
 			out.Decision = "forced_close"
-			return a.decideForcedClose(mr, reason, held, markets, c, memberID, s.cal)
+			return decideForcedClose(a, mr, reason, held, markets, c, memberID, s.k.Calendar())
 		case call == nil:
 			out.Decision = "margin_call"
-			return []events.Payload{events.MarginCallIssued{MarginRatio: mr, Deadline: tradingDaysAfter(c.Now, margin.CallDeadlineDays, s.cal)}}, nil
+			return []events.Payload{events.MarginCallIssued{MarginRatio: mr, Deadline: tradingDaysAfter(c.Now, margin.CallDeadlineDays, s.k.Calendar())}}, nil
 		}
 		return nil, nil
 	})
@@ -157,8 +158,8 @@ func (s *Service) MarginCheck(ctx context.Context, meta Meta, in MarginCheck) (M
 	return out, nil
 }
 
-func (a *Account) decideForcedClose(mr events.MarginRatio, reason string, held []*tradePosition, markets map[string]Market, c Cmd,
-	memberID string, cal Calendar) ([]events.Payload, error) {
+func decideForcedClose(a *commands.Account, mr events.MarginRatio, reason string, held []*tradePosition, markets map[string]Market, c commands.Cmd,
+	memberID string, cal commands.Calendar) ([]events.Payload, error) {
 	started := events.ForcedCloseStarted{MarginRatio: mr, Reason: reason}
 	for _, p := range held {
 		started.Positions = append(started.Positions, p.id)
@@ -167,8 +168,10 @@ func (a *Account) decideForcedClose(mr events.MarginRatio, reason string, held [
 	for _, p := range held {
 		// Each position's order numbers derive from its own id: the closes of one decision never
 		// take the same number.
-		evs, err := a.decideClose(p, ruleClose(p), markets[p.symbol], c.Now, cal, events.OrderByForcedClose,
-			func(n int) string { return orderNumber(tradeOrderPrefix, memberID, c.CommandID+"/"+p.id, c.Now, n) })
+		evs, err := decideClose(a, p, ruleClose(p), markets[p.symbol], c.Now, cal, events.OrderByForcedClose,
+			func(n int) string {
+				return commands.OrderNumber(tradeOrderPrefix, memberID, c.CommandID+"/"+p.id, c.Now, n)
+			})
 		if err != nil {
 			return nil, err
 		}
@@ -178,12 +181,12 @@ func (a *Account) decideForcedClose(mr events.MarginRatio, reason string, held [
 }
 
 // tradingDayOf is the Asia/Taipei date of t.
-func tradingDayOf(t time.Time) string { return t.In(Taipei).Format(time.DateOnly) }
+func tradingDayOf(t time.Time) string { return t.In(commands.Taipei).Format(time.DateOnly) }
 
 // tradingDaysAfter is the n-th trading day after t's day (YYYY-MM-DD, Asia/Taipei).
-func tradingDaysAfter(t time.Time, n int, cal Calendar) string {
-	l := t.In(Taipei)
-	day := time.Date(l.Year(), l.Month(), l.Day(), 12, 0, 0, 0, Taipei)
+func tradingDaysAfter(t time.Time, n int, cal commands.Calendar) string {
+	l := t.In(commands.Taipei)
+	day := time.Date(l.Year(), l.Month(), l.Day(), 12, 0, 0, 0, commands.Taipei)
 	for k := 0; k < n; {
 		day = day.AddDate(0, 0, 1)
 		if cal == nil || !cal.IsHoliday(day) {

@@ -1,4 +1,4 @@
-package commands
+package funds
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"github.com/google/uuid"
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/events"
@@ -20,33 +21,33 @@ type WithdrawalInput struct {
 // RequestWithdrawal freezes the amount for ops to pay out to the member's card. The fund
 // password is checked with the lock rules of VerifyFundPassword (a wrong one is recorded on the
 // member stream even though the withdrawal is refused).
-func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID string, in WithdrawalInput) (OrderResult, error) {
-	c, err := s.Begin(meta, "withdrawal.request")
+func (s *Commands) RequestWithdrawal(ctx context.Context, meta commands.Meta, memberID string, in WithdrawalInput) (OrderResult, error) {
+	c, err := s.k.Begin(meta, "withdrawal.request")
 	if err != nil {
 		return OrderResult{}, err
 	}
 	switch {
 	case in.Amount == "":
-		return OrderResult{}, Invalid(KeyAmountRequired)
+		return OrderResult{}, commands.Invalid(commands.KeyAmountRequired)
 	case in.CardID == "":
-		return OrderResult{}, Invalid(KeyCardRequired)
+		return OrderResult{}, commands.Invalid(commands.KeyCardRequired)
 	case in.FundPassword == "":
-		return OrderResult{}, Invalid(KeyFundPasswordRequired)
+		return OrderResult{}, commands.Invalid(commands.KeyFundPasswordRequired)
 	}
-	if !ValidMemberID(memberID) {
-		return OrderResult{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return OrderResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	// Lock order as for deposits: account, then member or config, one at a time.
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
-		facts, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) withdrawFacts {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
+		facts, err := commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) withdrawFacts {
 			f := withdrawFacts{
-				registered: m.registered && m.role == events.RoleMember,
-				disabled:   m.flags[events.FlagDisabled],
-				frozen:     m.flags[events.FlagFrozen],
-				banned:     m.flags[events.FlagWithdrawalBanned],
-				fundSet:    m.fundHash != "",
+				registered: m.IsMember(),
+				disabled:   m.Flag(events.FlagDisabled),
+				frozen:     m.Flag(events.FlagFrozen),
+				banned:     m.Flag(events.FlagWithdrawalBanned),
+				fundSet:    m.FundPasswordSet(),
 			}
-			if card := m.cards[in.CardID]; card != nil {
+			if card := cardsPart.Of(m).byID[in.CardID]; card != nil {
 				cp := *card
 				f.card = &cp
 			}
@@ -57,30 +58,19 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 		}
 		type found struct {
 			ch  *events.WithdrawalChannelConfigured
-			err *Error
+			err *commands.Error
 		}
-		ch, err := View(ctx, s, events.ConfigStream, func(cfg *configState, _ *Entry) found {
-			ch, e := cfg.withdrawalChannel()
+		ch, err := commands.View(ctx, s.k, events.ConfigStream, func(cfg *commands.Config, _ *commands.Entry) found {
+			ch, e := channelsPart.Of(cfg).withdrawalChannel()
 			return found{ch, e}
 		})
 		if err != nil {
 			return nil, err
 		}
 		return decideWithdrawalRequest(a, withdrawalRequest{
-			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.Now, cal: s.cal,
-			verifyFund: func() error {
-				rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
-					return decideVerifyFundPassword(m, in.FundPassword, c.Now, s.verify)
-				})
-				if err != nil {
-					return err
-				}
-				if e := fundRefusal(rec); e != nil {
-					return e
-				}
-				return nil
-			},
-			orderNo: c.OrderNumbers(withdrawalOrderPrefix, memberID),
+			amount: in.Amount, member: facts, channel: ch.ch, channelErr: ch.err, now: c.Now, cal: s.k.Calendar(),
+			verifyFund: func() error { return s.k.CheckFundPassword(ctx, c, memberID, in.FundPassword) },
+			orderNo:    c.OrderNumbers(withdrawalOrderPrefix, memberID),
 		})
 	})
 	if err != nil {
@@ -91,12 +81,12 @@ func (s *Service) RequestWithdrawal(ctx context.Context, meta Meta, memberID str
 
 // Withdrawable is, per currency the app exchanges, the most a withdrawal would accept now (the
 // amount check of RequestWithdrawal, before the channel's limits): what the withdraw screen shows.
-func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string]decimal.Decimal, error) {
-	if !ValidMemberID(memberID) {
-		return nil, NotFound(KeyAccountNotExist)
+func (s *Commands) Withdrawable(ctx context.Context, memberID string) (map[string]decimal.Decimal, error) {
+	if !commands.ValidMemberID(memberID) {
+		return nil, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	now := s.clock().UTC()
-	return View(ctx, s, events.AccountStream(memberID), func(a *Account, _ *Entry) map[string]decimal.Decimal {
+	now := s.k.Now().UTC()
+	return commands.View(ctx, s.k, events.AccountStream(memberID), func(a *commands.Account, _ *commands.Entry) map[string]decimal.Decimal {
 		out := make(map[string]decimal.Decimal, len(fx.Currencies))
 		for _, cur := range fx.Currencies {
 			out[cur] = withdrawable(a, cur, now)
@@ -105,29 +95,19 @@ func (s *Service) Withdrawable(ctx context.Context, memberID string) (map[string
 	})
 }
 
-// ValueIn is the worth in currency to of a member's cash in several currencies at the rates an
-// exchange would be quoted now (fx.Value over this service's feed).
-func (s *Service) ValueIn(to string, amounts map[string]decimal.Decimal) (decimal.Decimal, error) {
-	v, err := fx.Value(s.rates, amounts, to, s.clock().UTC())
-	if err != nil {
-		return decimal.Decimal{}, Unavailable(err)
-	}
-	return v, nil
-}
-
 // ApproveWithdrawal pays a pending withdrawal out to bank clearing (ops).
-func (s *Service) ApproveWithdrawal(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+func (s *Commands) ApproveWithdrawal(ctx context.Context, meta commands.Meta, in ReviewOrder) (OrderResult, error) {
 	return s.review(ctx, meta, "withdrawal.approve", in.MemberID, in.OrderNo, in.Remark, events.ReviewApproved, decideApproveWithdrawal)
 }
 
 // RejectWithdrawal releases a pending withdrawal's frozen amount (ops); the remark is required.
-func (s *Service) RejectWithdrawal(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
-	r, e := CleanRemark(in.Remark)
+func (s *Commands) RejectWithdrawal(ctx context.Context, meta commands.Meta, in ReviewOrder) (OrderResult, error) {
+	r, e := commands.CleanRemark(in.Remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
 	if r == "" {
-		return OrderResult{}, Invalid(KeyRemarkRequired)
+		return OrderResult{}, commands.Invalid(commands.KeyRemarkRequired)
 	}
 	return s.review(ctx, meta, "withdrawal.reject", in.MemberID, in.OrderNo, r, events.ReviewRejected, decideRejectWithdrawal)
 }
@@ -152,23 +132,23 @@ type ExchangeResult struct {
 	FromAmount, ToAmount decimal.Decimal
 	Rate                 decimal.Decimal
 	Position             int64
-	Balances             map[string]Balance
+	Balances             map[string]commands.Balance
 }
 
 // quoteNamespace roots quote ids, derived from the quoting command's id.
 var quoteNamespace = uuid.MustParse("4a7d2c90-1e6b-5c38-9f05-b8e1d3a6c247")
 
-func (s *Service) exchangeFacts(ctx context.Context, memberID string) (exchangeFacts, error) {
-	return View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) exchangeFacts {
-		return exchangeFacts{registered: m.registered && m.role == events.RoleMember,
-			disabled: m.flags[events.FlagDisabled], frozen: m.flags[events.FlagFrozen]}
+func (s *Commands) exchangeFacts(ctx context.Context, memberID string) (exchangeFacts, error) {
+	return commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) exchangeFacts {
+		return exchangeFacts{registered: m.IsMember(),
+			disabled: m.Flag(events.FlagDisabled), frozen: m.Flag(events.FlagFrozen)}
 	})
 }
 
 // QuoteExchange locks the feed's current rate for 30 seconds (an ExchangeQuoted event on the
 // account stream, so that any API instance can execute it). No fee is charged.
-func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string, in QuoteInput) (Quote, error) {
-	c, err := s.Begin(meta, "exchange.quote")
+func (s *Commands) QuoteExchange(ctx context.Context, meta commands.Meta, memberID string, in QuoteInput) (Quote, error) {
+	c, err := s.k.Begin(meta, "exchange.quote")
 	if err != nil {
 		return Quote{}, err
 	}
@@ -176,15 +156,15 @@ func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string,
 	if e != nil {
 		return Quote{}, e
 	}
-	if !ValidMemberID(memberID) {
-		return Quote{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return Quote{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	rate, err := s.rates.Rate(in.From, in.To, c.Now)
+	rate, err := s.k.Rates().Rate(in.From, in.To, c.Now)
 	if err != nil {
-		return Quote{}, Unavailable(err)
+		return Quote{}, commands.Unavailable(err)
 	}
 	quoteID := uuid.NewSHA1(quoteNamespace, []byte(c.CommandID)).String()
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		f, err := s.exchangeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
@@ -200,26 +180,26 @@ func (s *Service) QuoteExchange(ctx context.Context, meta Meta, memberID string,
 				ExpiresAt: q.ExpiresAt, Position: rec.Position}, nil
 		}
 	}
-	return Quote{}, KeyReused()
+	return Quote{}, commands.KeyReused()
 }
 
 // Exchange is a member's conversion at a quote the member holds.
 type Exchange struct{ MemberID, QuoteID string }
 
 // Exchange converts at a quote the member holds, before it expires.
-func (s *Service) Exchange(ctx context.Context, meta Meta, in Exchange) (ExchangeResult, error) {
+func (s *Commands) Exchange(ctx context.Context, meta commands.Meta, in Exchange) (ExchangeResult, error) {
 	memberID, quoteID := in.MemberID, in.QuoteID
-	c, err := s.Begin(meta, "exchange.execute")
+	c, err := s.k.Begin(meta, "exchange.execute")
 	if err != nil {
 		return ExchangeResult{}, err
 	}
 	if quoteID == "" || len(quoteID) > 64 {
-		return ExchangeResult{}, NotFound(KeyExchangeQuoteNotFound)
+		return ExchangeResult{}, commands.NotFound(commands.KeyExchangeQuoteNotFound)
 	}
-	if !ValidMemberID(memberID) {
-		return ExchangeResult{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return ExchangeResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		f, err := s.exchangeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
@@ -233,13 +213,13 @@ func (s *Service) Exchange(ctx context.Context, meta Meta, in Exchange) (Exchang
 		if x, ok := p.(events.ExchangeExecuted); ok && x.QuoteID == quoteID {
 			out := ExchangeResult{OrderNo: x.OrderNo, From: x.From, To: x.To, FromAmount: x.FromAmount, ToAmount: x.ToAmount,
 				Rate: x.Rate, Position: rec.Position}
-			if b, ok := rec.Snapshot.(map[string]Balance); ok {
+			if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
 				out.Balances = b
 			}
 			return out, nil
 		}
 	}
-	return ExchangeResult{}, KeyReused()
+	return ExchangeResult{}, commands.KeyReused()
 }
 
 // CreditRule is the published credit-score rule the app shows.

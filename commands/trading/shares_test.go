@@ -1,4 +1,4 @@
-package commands
+package trading
 
 import (
 	"testing"
@@ -6,6 +6,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
 )
@@ -53,12 +55,12 @@ func TestShareLegs(t *testing.T) {
 
 // shareBalances sums the member's share postings in the log: shares and shares_borrowed of 1101.
 func (f *fixture) shareBalances(memberID string) [2]int64 {
-	f.t.Helper()
+	f.T.Helper()
 	accounts := [2]string{events.MemberAccount(memberID, events.KindShares), events.MemberAccount(memberID, events.KindSharesBorrowed)}
 	var out [2]int64
-	for _, r := range f.checkLog() {
+	for _, r := range f.CheckLog() {
 		p, err := events.DecodeRecorded(r)
-		f.must(err)
+		f.Must(err)
 		m, ok := p.(events.MovesMoney)
 		if !ok {
 			continue
@@ -84,13 +86,13 @@ func TestFillsMoveSharesAsPositionsDo(t *testing.T) {
 			t.Fatalf("%s: shares %d, shares_borrowed %d; want %d, %d", step, got[0], got[1], held, -owed)
 		}
 	}
-	o, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 3, Price: "99"},
+	o, err := f.tr.PlaceOrder(f.Ctx, commandstest.Meta("member"), m, OrderInput{Symbol: "1101", Direction: "long", Type: "limit", Lots: 3, Price: "99"},
 		mkt("100", nil, []matching.Level{lv("100", 9000)}))
-	f.must(err)
+	f.Must(err)
 	want("resting order", 0, 0)
 	fill := func(seq string, asks ...matching.Level) {
-		_, err := f.svc.FillOrder(f.ctx, Meta{CommandID: o.OrderNo + "/fill/" + seq, Actor: "system"}, FillOrder{MemberID: m, OrderNo: o.OrderNo, Market: mkt("99", nil, asks)})
-		f.must(err)
+		_, err := f.tr.FillOrder(f.Ctx, commands.Meta{CommandID: o.OrderNo + "/fill/" + seq, Actor: "system"}, FillOrder{MemberID: m, OrderNo: o.OrderNo, Market: mkt("99", nil, asks)})
+		f.Must(err)
 	}
 	fill("1", lv("99", 1000))
 	want("partial fill", 1000, 0)
@@ -99,9 +101,9 @@ func TestFillsMoveSharesAsPositionsDo(t *testing.T) {
 	if p := f.position(m, o.OrderNo); p.shares != 3000 || !p.onLedger {
 		t.Fatalf("position %+v", p)
 	}
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: o.OrderNo, Close: CloseInput{Type: "market", Lots: 2},
+	_, err = f.tr.ClosePosition(f.Ctx, commandstest.Meta("member"), ClosePosition{MemberID: m, PositionID: o.OrderNo, Close: CloseInput{Type: "market", Lots: 2},
 		Market: mkt("100", []matching.Level{lv("100", 5000)}, nil)})
-	f.must(err)
+	f.Must(err)
 	want("sold 2 lots", 1000, 0)
 	for _, fl := range f.fills(o.OrderNo) {
 		if fl.Security != "TW:1101" {
@@ -109,13 +111,13 @@ func TestFillsMoveSharesAsPositionsDo(t *testing.T) {
 		}
 	}
 
-	short, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, OrderInput{Symbol: "1101", Direction: "short", Type: "market", Lots: 1, Leverage: "1.11"},
+	short, err := f.tr.PlaceOrder(f.Ctx, commandstest.Meta("member"), m, OrderInput{Symbol: "1101", Direction: "short", Type: "market", Lots: 1, Leverage: "1.11"},
 		mkt("100", []matching.Level{lv("100", 2000)}, nil))
-	f.must(err)
+	f.Must(err)
 	want("short sale", 1000, 1000)
-	_, err = f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: short.PositionID, Close: CloseInput{Type: "market"},
+	_, err = f.tr.ClosePosition(f.Ctx, commandstest.Meta("member"), ClosePosition{MemberID: m, PositionID: short.PositionID, Close: CloseInput{Type: "market"},
 		Market: mkt("98", nil, []matching.Level{lv("98", 5000)})})
-	f.must(err)
+	f.Must(err)
 	want("covered", 1000, 0)
 }
 
@@ -127,17 +129,17 @@ func TestV1PositionStaysOffTheShareLedger(t *testing.T) {
 	const frozen = "member:m1:frozen"
 	open := events.OrderPlaced{OrderNo: "T1", PositionID: "T1", Intent: events.IntentOpen, Symbol: "1101", Kind: "stock", Side: events.SideBuy,
 		Direction: events.DirectionLong, Type: events.OrderLimit, Shares: 1000, Price: d("100"), Leverage: d("1"), TradingDay: "2026-11-20"}
-	tr.evolve(open, frozen, t0)
+	tr.evolve(open, frozen, commandstest.T0)
 	tr.evolve(events.OrderFilled{OrderNo: "T1", PositionID: "T1", Seq: 1, Side: events.SideBuy, Shares: 1000, Amount: d("100000"),
-		Basis: d("100142"), Loan: decimal.Zero, Margin: decimal.Zero}, frozen, t0)
+		Basis: d("100142"), Loan: decimal.Zero, Margin: decimal.Zero}, frozen, commandstest.T0)
 	closing := events.OrderPlaced{OrderNo: "T2", PositionID: "T1", Intent: events.IntentClose, Symbol: "1101", Kind: "stock", Side: events.SideSell,
 		Direction: events.DirectionLong, Type: events.OrderMarket, Shares: 1000, Price: d("90"), Leverage: d("1"), TradingDay: "2026-11-23"}
-	tr.evolve(closing, frozen, t0)
+	tr.evolve(closing, frozen, commandstest.T0)
 	if tr.positions["T1"].onLedger {
 		t.Fatal("a v1 position is on the share ledger")
 	}
 	e, err := fillEvent(tr.orders["T2"], tr.positions["T1"], []matching.Fill{{Price: d("100"), Shares: 1000}},
-		fillContext{memberID: "m1", available: "member:m1:available", frozen: frozen, now: t0.Add(time.Hour), tradingDay: "2026-11-23"})
+		fillContext{memberID: "m1", available: "member:m1:available", frozen: frozen, now: commandstest.T0.Add(time.Hour), tradingDay: "2026-11-23"})
 	if err != nil {
 		t.Fatal(err)
 	}

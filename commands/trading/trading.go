@@ -1,10 +1,11 @@
-package commands
+package trading
 
 import (
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
 	"github.com/lotbook/lotbook/events"
@@ -157,7 +158,7 @@ type tradingState struct {
 }
 
 // tradingPart reaches an account's trading.
-var tradingPart = RegisterAccountPart("trading", func(l Ledger) *tradingState {
+var tradingPart = commands.RegisterAccountPart("trading", func(l commands.Ledger) *tradingState {
 	return &tradingState{trading: newTrading(), frozen: l.Frozen}
 })
 

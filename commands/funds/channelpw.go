@@ -1,4 +1,4 @@
-package commands
+package funds
 
 import (
 	"crypto/hmac"
@@ -8,6 +8,7 @@ import (
 	lru "github.com/hashicorp/golang-lru/v2"
 	"golang.org/x/sync/singleflight"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 )
 
@@ -38,7 +39,7 @@ func newVerifiedMemo() *verifiedMemo {
 }
 
 // check answers verify(stored, password), from the memo when it succeeded before.
-func (v *verifiedMemo) check(stored, password string, verify Verifier) bool {
+func (v *verifiedMemo) check(stored, password string, verify commands.Verifier) bool {
 	m := hmac.New(sha256.New, v.key)
 	m.Write([]byte(stored))
 	m.Write([]byte{0})
@@ -60,15 +61,15 @@ func (v *verifiedMemo) check(stored, password string, verify Verifier) bool {
 
 // channelPasswordOK checks a deposit channel password against its stored hash (argon2id, or the
 // SHA-256 of channels configured before it); a malformed stored hash never matches.
-func (s *Service) channelPasswordOK(stored, password string) bool {
+func (s *Commands) channelPasswordOK(stored, password string) bool {
 	return s.channelMemo.check(stored, password, func(stored, password string) bool {
 		var (
 			ok  bool
 			err error
 		)
-		s.kdf(func() { ok, err = secret.VerifyChannelPassword(stored, password) })
+		s.k.KDF(func() { ok, err = secret.VerifyChannelPassword(stored, password) })
 		if err != nil {
-			s.log.Error("stored channel password hash is malformed", "err", err)
+			s.k.Logger().Error("stored channel password hash is malformed", "err", err)
 		}
 		return ok
 	})

@@ -1,4 +1,4 @@
-package commands
+package trading
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -26,24 +27,34 @@ type TradeResult struct {
 	Filled                      int64 // shares the command filled
 	Remaining                   int64 // shares of the order still working after it (0 once done)
 	Position                    int64
-	Balances                    map[string]Balance
+	Balances                    map[string]commands.Balance
 }
 
-// TradingRules returns the rules ClosePosition applies.
-func (s *Service) TradingRules() TradingRules { return s.trade }
+// Commands are trading's commands over the kernel k, with the broker's rules.
+type Commands struct {
+	k     *commands.Service
+	rules TradingRules
+}
 
-func (s *Service) tradeFacts(ctx context.Context, memberID string) (tradeFacts, error) {
-	return View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) tradeFacts {
-		return tradeFacts{registered: m.registered && m.role == events.RoleMember, disabled: m.flags[events.FlagDisabled],
-			frozen: m.flags[events.FlagFrozen], banned: m.flags[events.FlagTradeBanned]}
+// New returns trading's commands over the kernel k; rules are the broker's lock and holding
+// rules on closing positions (none when zero).
+func New(k *commands.Service, rules TradingRules) *Commands { return &Commands{k: k, rules: rules} }
+
+// TradingRules returns the rules ClosePosition applies.
+func (s *Commands) TradingRules() TradingRules { return s.rules }
+
+func (s *Commands) tradeFacts(ctx context.Context, memberID string) (tradeFacts, error) {
+	return commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) tradeFacts {
+		return tradeFacts{registered: m.IsMember(), disabled: m.Flag(events.FlagDisabled),
+			frozen: m.Flag(events.FlagFrozen), banned: m.Flag(events.FlagTradeBanned)}
 	})
 }
 
 // PlaceOrder opens a position: a buy (long) or a short sale, at a limit or at market, reserving
 // its cash. While the market matches, the order crosses the book at once; a limit order's rest
 // works until it fills, is cancelled or its trading day ends; a market order's rest is cancelled.
-func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in OrderInput, mkt Market) (TradeResult, error) {
-	c, err := s.Begin(meta, "order.place")
+func (s *Commands) PlaceOrder(ctx context.Context, meta commands.Meta, memberID string, in OrderInput, mkt Market) (TradeResult, error) {
+	c, err := s.k.Begin(meta, "order.place")
 	if err != nil {
 		return TradeResult{}, err
 	}
@@ -51,10 +62,10 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 	if e != nil {
 		return TradeResult{}, e
 	}
-	if !ValidMemberID(memberID) {
-		return TradeResult{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return TradeResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		facts, err := s.tradeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
@@ -65,7 +76,7 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 		if e := checkMarket(mkt, sp); e != nil {
 			return nil, e
 		}
-		return a.decidePlace(sp, mkt, c.Now, s.cal, c.OrderNumbers(tradeOrderPrefix, memberID))
+		return decidePlace(a, sp, mkt, c.Now, s.k.Calendar(), c.OrderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
 		return TradeResult{}, err
@@ -73,14 +84,14 @@ func (s *Service) PlaceOrder(ctx context.Context, meta Meta, memberID string, in
 	return tradeAnswer(rec, events.IntentOpen)
 }
 
-func (a *Account) decidePlace(sp orderSpec, mkt Market, now time.Time, cal Calendar, orderNo func(int) string) ([]events.Payload, error) {
+func decidePlace(a *commands.Account, sp orderSpec, mkt Market, now time.Time, cal commands.Calendar, orderNo func(int) string) ([]events.Payload, error) {
 	buy := sp.direction == events.DirectionLong
 	side := events.SideSell
 	if buy {
 		side = events.SideBuy
 	}
 	no := a.FreeOrderNo(orderNo)
-	r := a.run(now, nil, nil)
+	r := run(a, now, nil, nil)
 	r.emit(events.OrderPlaced{OrderNo: no, PositionID: no, Intent: events.IntentOpen, Symbol: mkt.Symbol, Name: mkt.Name,
 		Kind: mkt.Kind.String(), Side: side, Direction: sp.direction, Type: sp.typ, Shares: sp.shares, OddLot: sp.oddLot,
 		Price: bound(buy, sp, mkt.Quote), Leverage: sp.leverage, DayTrade: sp.dayTrade, TradingDay: mkt.TradingDay,
@@ -88,14 +99,14 @@ func (a *Account) decidePlace(sp orderSpec, mkt Market, now time.Time, cal Calen
 	o := r.t.orders[no]
 	res := reservation(o, r.t.positions[no], mkt.Quote)
 	if res.GreaterThan(r.cash) {
-		return nil, Rule(KeyInsufficientBalance)
+		return nil, commands.Rule(commands.KeyInsufficientBalance)
 	}
 	if res.IsPositive() {
 		r.emit(events.TradeCashFrozen{OrderNo: no, Amount: res, Postings: events.Transfer(a.Available, a.Frozen, TWD, res)})
 	}
 	if mkt.Matches(sp.oddLot) {
 		if err := r.match(no, mkt.Quote, cal, mkt.TradingDay); err != nil {
-			return nil, Unavailable(err)
+			return nil, commands.Unavailable(err)
 		}
 	}
 	return r.out, nil
@@ -106,24 +117,24 @@ type CancelOrder struct{ MemberID, OrderNo string }
 
 // CancelOrder stops a member's working order and releases what it holds frozen. Orders the
 // rules placed (forced and day-trade closes) are not the member's to cancel.
-func (s *Service) CancelOrder(ctx context.Context, meta Meta, in CancelOrder) (TradeResult, error) {
+func (s *Commands) CancelOrder(ctx context.Context, meta commands.Meta, in CancelOrder) (TradeResult, error) {
 	memberID, orderNo := in.MemberID, in.OrderNo
-	c, err := s.Begin(meta, "order.cancel")
+	c, err := s.k.Begin(meta, "order.cancel")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
-		return TradeResult{}, NotFound(KeyOrderNotFound)
+	if !commands.ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
+		return TradeResult{}, commands.NotFound(commands.KeyOrderNotFound)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		o := tradingPart.Of(a).orders[orderNo]
 		switch {
 		case o == nil:
-			return nil, NotFound(KeyOrderNotFound)
+			return nil, commands.NotFound(commands.KeyOrderNotFound)
 		case !o.working || o.By != events.OrderByMember:
-			return nil, Rule(KeyOrderNotPending)
+			return nil, commands.Rule(commands.KeyOrderNotPending)
 		}
-		r := a.run(c.Now, []string{orderNo}, []string{o.PositionID})
+		r := run(a, c.Now, []string{orderNo}, []string{o.PositionID})
 		r.cancel(orderNo, events.CancelByMember)
 		return r.out, nil
 	})
@@ -143,26 +154,26 @@ type FillOrder struct {
 // quote updates with command id "<orderNo>/fill/<next seq>", so a retry never fills twice). It
 // writes nothing when the order does not cross, its trading day is over or the market does not
 // match now.
-func (s *Service) FillOrder(ctx context.Context, meta Meta, in FillOrder) (TradeResult, error) {
+func (s *Commands) FillOrder(ctx context.Context, meta commands.Meta, in FillOrder) (TradeResult, error) {
 	memberID, orderNo, mkt := in.MemberID, in.OrderNo, in.Market
-	c, err := s.Begin(meta, "order.fill")
+	c, err := s.k.Begin(meta, "order.fill")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !ValidMemberID(memberID) {
-		return TradeResult{}, NotFound(KeyOrderNotFound)
+	if !commands.ValidMemberID(memberID) {
+		return TradeResult{}, commands.NotFound(commands.KeyOrderNotFound)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		o := tradingPart.Of(a).orders[orderNo]
 		switch {
 		case o == nil:
-			return nil, NotFound(KeyOrderNotFound)
+			return nil, commands.NotFound(commands.KeyOrderNotFound)
 		case !o.working, o.TradingDay != mkt.TradingDay, o.By == events.OrderByMember && !mkt.Matches(o.OddLot):
 			return nil, nil
 		}
-		r := a.run(c.Now, []string{orderNo}, []string{o.PositionID})
-		if err := r.match(orderNo, mkt.Quote, s.cal, mkt.TradingDay); err != nil {
-			return nil, Unavailable(err)
+		r := run(a, c.Now, []string{orderNo}, []string{o.PositionID})
+		if err := r.match(orderNo, mkt.Quote, s.k.Calendar(), mkt.TradingDay); err != nil {
+			return nil, commands.Unavailable(err)
 		}
 		return r.out, nil
 	})
@@ -177,24 +188,24 @@ type ExpireOrder struct{ MemberID, OrderNo string }
 
 // ExpireOrder ends a day order whose trading day's session is over (the engine decides when) and
 // releases what it holds frozen. Nothing happens to an order that no longer works.
-func (s *Service) ExpireOrder(ctx context.Context, meta Meta, in ExpireOrder) (TradeResult, error) {
+func (s *Commands) ExpireOrder(ctx context.Context, meta commands.Meta, in ExpireOrder) (TradeResult, error) {
 	memberID, orderNo := in.MemberID, in.OrderNo
-	c, err := s.Begin(meta, "order.expire")
+	c, err := s.k.Begin(meta, "order.expire")
 	if err != nil {
 		return TradeResult{}, err
 	}
-	if !ValidMemberID(memberID) {
-		return TradeResult{}, NotFound(KeyOrderNotFound)
+	if !commands.ValidMemberID(memberID) {
+		return TradeResult{}, commands.NotFound(commands.KeyOrderNotFound)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		o := tradingPart.Of(a).orders[orderNo]
 		if o == nil {
-			return nil, NotFound(KeyOrderNotFound)
+			return nil, commands.NotFound(commands.KeyOrderNotFound)
 		}
 		if !o.working {
 			return nil, nil
 		}
-		r := a.run(c.Now, []string{orderNo}, []string{o.PositionID})
+		r := run(a, c.Now, []string{orderNo}, []string{o.PositionID})
 		r.emit(events.OrderExpired{OrderNo: orderNo, PositionID: o.PositionID, Shares: o.remaining(), TradingDay: o.TradingDay})
 		for _, p := range release(r.t.orders[orderNo], a.Available, a.Frozen) {
 			r.emit(p)
@@ -217,23 +228,23 @@ type ClosePosition struct {
 // ClosePosition sells a long's shares or buys a short's back, all or part, at market or at a
 // limit, through the same matching as any order. A still working opening order's rest is
 // cancelled first. The broker's lock and holding rules apply (TradingRules).
-func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition) (TradeResult, error) {
+func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp ClosePosition) (TradeResult, error) {
 	memberID, positionID, in, mkt := cp.MemberID, cp.PositionID, cp.Close, cp.Market
-	c, err := s.Begin(meta, "position.close")
+	c, err := s.k.Begin(meta, "position.close")
 	if err != nil {
 		return TradeResult{}, err
 	}
 	if !validOrderType(in.Type) {
-		return TradeResult{}, Invalid(KeyInvalidRequest)
+		return TradeResult{}, commands.Invalid(commands.KeyInvalidRequest)
 	}
 	price, e := limitPrice(in.Type, in.Price)
 	if e != nil {
 		return TradeResult{}, e
 	}
-	if !ValidMemberID(memberID) || positionID == "" || len(positionID) > 64 {
-		return TradeResult{}, NotFound(KeyPositionNotFound)
+	if !commands.ValidMemberID(memberID) || positionID == "" || len(positionID) > 64 {
+		return TradeResult{}, commands.NotFound(commands.KeyPositionNotFound)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		facts, err := s.tradeFacts(ctx, memberID)
 		if err != nil {
 			return nil, err
@@ -241,15 +252,15 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 		pos := tradingPart.Of(a).positions[positionID]
 		if pos == nil {
 			if key, due := a.NotYetTradable(positionID, c.Now); due {
-				return nil, Rule(key)
+				return nil, commands.Rule(key)
 			}
-			return nil, NotFound(KeyPositionNotFound)
+			return nil, commands.NotFound(commands.KeyPositionNotFound)
 		}
 		if e := facts.refuse(); e != nil {
 			return nil, e
 		}
 		if pos.shares == 0 || pos.closing > 0 {
-			return nil, Rule(KeyPositionNotHolding)
+			return nil, commands.Rule(commands.KeyPositionNotHolding)
 		}
 		sp := orderSpec{typ: in.Type, price: price, shares: pos.shares, oddLot: pos.shares%BoardLot != 0}
 		if in.Lots != 0 || in.Shares != 0 {
@@ -258,7 +269,7 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 				return nil, e
 			}
 			if q > pos.shares || odd != sp.oddLot {
-				return nil, Rule(KeyCloseQuantityInvalid)
+				return nil, commands.Rule(commands.KeyCloseQuantityInvalid)
 			}
 			sp.shares = q
 		}
@@ -266,12 +277,12 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 			return nil, e
 		}
 		if pos.symbol != mkt.Symbol {
-			return nil, Unavailable(fmt.Errorf("position %s is %s, market view of %s", pos.id, pos.symbol, mkt.Symbol))
+			return nil, commands.Unavailable(fmt.Errorf("position %s is %s, market view of %s", pos.id, pos.symbol, mkt.Symbol))
 		}
 		if e := checkMarket(mkt, sp); e != nil {
 			return nil, e
 		}
-		return a.decideClose(pos, sp, mkt, c.Now, s.cal, events.OrderByMember,
+		return decideClose(a, pos, sp, mkt, c.Now, s.k.Calendar(), events.OrderByMember,
 			c.OrderNumbers(tradeOrderPrefix, memberID))
 	})
 	if err != nil {
@@ -281,19 +292,19 @@ func (s *Service) ClosePosition(ctx context.Context, meta Meta, cp ClosePosition
 }
 
 // closeAllowed applies the broker's lock and holding rules to a member's close.
-func (s *Service) closeAllowed(pos *tradePosition, now time.Time, day string) *Error {
-	r := s.trade
+func (s *Commands) closeAllowed(pos *tradePosition, now time.Time, day string) *commands.Error {
+	r := s.rules
 	if r.LockMinutes > 0 && now.Before(pos.openedAt.Add(time.Duration(r.LockMinutes)*time.Minute)) {
-		return Rule(KeyPositionLocked)
+		return commands.Rule(commands.KeyPositionLocked)
 	}
-	if r.HoldDays > 0 && !pos.dayTrade && tradingDaysBetween(pos.openDay, day, s.cal) < r.HoldDays {
-		return Rule(KeySaleNotAllowedYet)
+	if r.HoldDays > 0 && !pos.dayTrade && tradingDaysBetween(pos.openDay, day, s.k.Calendar()) < r.HoldDays {
+		return commands.Rule(commands.KeySaleNotAllowedYet)
 	}
 	return nil
 }
 
 // tradingDaysBetween counts the trading days after from up to and including to (YYYY-MM-DD).
-func tradingDaysBetween(from, to string, cal Calendar) int {
+func tradingDaysBetween(from, to string, cal commands.Calendar) int {
 	a, err1 := time.Parse(time.DateOnly, from)
 	b, err2 := time.Parse(time.DateOnly, to)
 	if err1 != nil || err2 != nil {
@@ -310,8 +321,8 @@ func tradingDaysBetween(from, to string, cal Calendar) int {
 
 // decideClose places the closing order of sp.shares of pos (by the member or by a rule) and
 // crosses it with the book: members' orders while the market matches, the rules' at once.
-func (a *Account) decideClose(pos *tradePosition, sp orderSpec, mkt Market, now time.Time, cal Calendar, by string, orderNo func(int) string) ([]events.Payload, error) {
-	r := a.run(now, []string{pos.id, pos.closeOrder}, []string{pos.id})
+func decideClose(a *commands.Account, pos *tradePosition, sp orderSpec, mkt Market, now time.Time, cal commands.Calendar, by string, orderNo func(int) string) ([]events.Payload, error) {
+	r := run(a, now, []string{pos.id, pos.closeOrder}, []string{pos.id})
 	if pos.openWorking {
 		r.cancel(pos.id, events.CancelPositionClosing)
 	}
@@ -331,7 +342,7 @@ func (a *Account) decideClose(pos *tradePosition, sp orderSpec, mkt Market, now 
 	res := reservation(r.t.orders[no], r.t.positions[pos.id], mkt.Quote)
 	if res.GreaterThan(r.cash) {
 		if by == events.OrderByMember {
-			return nil, Rule(KeyInsufficientBalance)
+			return nil, commands.Rule(commands.KeyInsufficientBalance)
 		}
 		res = decimal.Max(decimal.Zero, r.cash) // a rule's close goes ahead; a shortfall is the broker's
 	}
@@ -340,7 +351,7 @@ func (a *Account) decideClose(pos *tradePosition, sp orderSpec, mkt Market, now 
 	}
 	if by != events.OrderByMember || mkt.Matches(sp.oddLot) {
 		if err := r.match(no, mkt.Quote, cal, mkt.TradingDay); err != nil {
-			return nil, Unavailable(err)
+			return nil, commands.Unavailable(err)
 		}
 	}
 	return r.out, nil
@@ -348,9 +359,9 @@ func (a *Account) decideClose(pos *tradePosition, sp orderSpec, mkt Market, now 
 
 // tradeAnswer reads a command's record: the order it placed (intent open or close) or the one it
 // acted on (an order number), with its status after the command.
-func tradeAnswer(rec *Record, which string) (TradeResult, error) {
+func tradeAnswer(rec *commands.Record, which string) (TradeResult, error) {
 	out := TradeResult{Position: rec.Position}
-	if b, ok := rec.Snapshot.(map[string]Balance); ok {
+	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
 		out.Balances = b
 	}
 	for _, p := range rec.Payloads {
@@ -362,7 +373,7 @@ func tradeAnswer(rec *Record, which string) (TradeResult, error) {
 		out.OrderNo = which
 	}
 	if out.OrderNo == "" {
-		return TradeResult{}, KeyReused()
+		return TradeResult{}, commands.KeyReused()
 	}
 	for _, p := range rec.Payloads {
 		switch e := p.(type) {

@@ -1,4 +1,4 @@
-package commands
+package identity
 
 import (
 	"context"
@@ -7,8 +7,9 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/lotbook/lotbook/commands"
 	banking "github.com/lotbook/lotbook/commands/rules/bank"
-	"github.com/lotbook/lotbook/commands/rules/identity"
+	idrules "github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -41,6 +42,12 @@ const (
 	cardDomain     = "card"
 )
 
+// Commands are identity's commands over the kernel k.
+type Commands struct{ k *commands.Service }
+
+// New returns identity's commands over the kernel k.
+func New(k *commands.Service) *Commands { return &Commands{k: k} }
+
 // SealContextIDNumber is the context a member's ID number is sealed under, for the readers that
 // may open it (ops reviewing an identity).
 func SealContextIDNumber(memberID string) string { return idNumberDomain + ":" + memberID }
@@ -60,25 +67,25 @@ func tooLong(fields ...string) bool {
 	return false
 }
 
-func validateRealName(in RealNameInput) (name, id string, err *Error) {
-	name = identity.NormalizeName(in.Name)
+func validateRealName(in RealNameInput) (name, id string, err *commands.Error) {
+	name = idrules.NormalizeName(in.Name)
 	id = strings.ToUpper(strings.TrimSpace(in.IDNumber))
 	switch {
 	case name == "":
-		return "", "", Invalid(KeyNameRequired)
+		return "", "", commands.Invalid(commands.KeyNameRequired)
 	case id == "":
-		return "", "", Invalid(KeyIDNumberRequired)
+		return "", "", commands.Invalid(commands.KeyIDNumberRequired)
 	case in.FrontFileID == "" || in.BackFileID == "":
-		return "", "", Invalid(KeyIDPhotosRequired)
-	case identity.TooManyMarks(name):
-		return "", "", Invalid(KeyNameTooManyMarks)
-	case !identity.ValidName(name):
-		return "", "", Invalid(KeyNameInvalid)
-	case !identity.ValidTaiwanID(id):
-		return "", "", Invalid(KeyIDNumberInvalid)
+		return "", "", commands.Invalid(commands.KeyIDPhotosRequired)
+	case idrules.TooManyMarks(name):
+		return "", "", commands.Invalid(commands.KeyNameTooManyMarks)
+	case !idrules.ValidName(name):
+		return "", "", commands.Invalid(commands.KeyNameInvalid)
+	case !idrules.ValidTaiwanID(id):
+		return "", "", commands.Invalid(commands.KeyIDNumberInvalid)
 	case in.FrontFileID == in.BackFileID:
 		// Two sides of a card are two pictures.
-		return "", "", Invalid(KeyIDPhotosRequired)
+		return "", "", commands.Invalid(commands.KeyIDPhotosRequired)
 	}
 	return name, id, nil
 }
@@ -86,31 +93,31 @@ func validateRealName(in RealNameInput) (name, id string, err *Error) {
 // SubmitRealName records a member's identity for ops to review. The ID number is checked (Taiwan
 // check digit), claimed for this member on its guard stream (one member per ID number), sealed
 // (AES-GCM) and stored with its keyed hash and masked form; the photos must be the member's own.
-func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string, in RealNameInput) (Result, error) {
-	c, err := s.Begin(meta, "realname.submit")
+func (s *Commands) SubmitRealName(ctx context.Context, meta commands.Meta, memberID string, in RealNameInput) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "realname.submit")
 	if err != nil {
-		return Result{}, err
+		return commands.Result{}, err
 	}
 	name, id, e := validateRealName(in)
 	if e != nil {
-		return Result{}, e
+		return commands.Result{}, e
 	}
-	if !ValidMemberID(memberID) {
-		return Result{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return commands.Result{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	if s.sealer == nil {
-		return Result{}, Unavailable(errors.New("no secret key configured for personal data"))
+	if s.k.Sealer() == nil {
+		return commands.Result{}, commands.Unavailable(errors.New("no secret key configured for personal data"))
 	}
 	sub := events.RealNameSubmitted{
-		SubmissionID: c.CommandID, Name: name, IDNumberKeyedHash: s.sealer.KeyedHash(idNumberDomain, id),
-		IDNumberMasked: identity.MaskID(id), FrontFileID: in.FrontFileID, BackFileID: in.BackFileID,
+		SubmissionID: c.CommandID, Name: name, IDNumberKeyedHash: s.k.Sealer().KeyedHash(idNumberDomain, id),
+		IDNumberMasked: idrules.MaskID(id), FrontFileID: in.FrontFileID, BackFileID: in.BackFileID,
 	}
-	return recordGuarded(ctx, s, c, memberID, guarded[Result]{
-		decide: func(m *Member) ([]events.Payload, error) { return decideSubmitRealName(m, sub) },
-		guard:  events.IDNumberGuardStream(sub.IDNumberKeyedHash), ref: c.CommandID, takenKey: KeyIDNumberExists,
-		inUse: func(m *Member) bool { return m.usesIDNumber(sub.IDNumberKeyedHash) },
+	return recordGuarded(ctx, s.k, c, memberID, guarded[commands.Result]{
+		decide: func(m *commands.Member) ([]events.Payload, error) { return decideSubmitRealName(m, sub) },
+		guard:  events.IDNumberGuardStream(sub.IDNumberKeyedHash), ref: c.CommandID, takenKey: commands.KeyIDNumberExists,
+		inUse: func(m *commands.Member) bool { return usesIDNumber(m, sub.IDNumberKeyedHash) },
 		seal: func() (err error) {
-			sub.IDNumberCipher, err = s.sealer.Seal(id, SealContextIDNumber(memberID))
+			sub.IDNumberCipher, err = s.k.Sealer().Seal(id, SealContextIDNumber(memberID))
 			return err
 		},
 		answer: submissionAnswer,
@@ -120,23 +127,23 @@ func (s *Service) SubmitRealName(ctx context.Context, meta Meta, memberID string
 // guarded describes a member command that claims a unique secret (ID or card number) on its guard
 // stream and stores it sealed; decide reads the payload that seal completes.
 type guarded[R any] struct {
-	decide               func(m *Member) ([]events.Payload, error)
+	decide               func(m *commands.Member) ([]events.Payload, error)
 	guard, ref, takenKey string
-	inUse                func(m *Member) bool
+	inUse                func(m *commands.Member) bool
 	seal                 func() error
-	answer               func(rec *Record) (R, error)
+	answer               func(rec *commands.Record) (R, error)
 }
 
 // recordGuarded runs a guarded command: a replay answers first; then the member's own rules, before
 // the secret is claimed; the secret is sealed only once claimed, then the payload appended.
-func recordGuarded[R any](ctx context.Context, s *Service, c Cmd, memberID string, g guarded[R]) (R, error) {
+func recordGuarded[R any](ctx context.Context, s *commands.Service, c commands.Cmd, memberID string, g guarded[R]) (R, error) {
 	var zero R
 	stream := events.MemberStream(memberID)
 	type pre struct {
-		rec *Record
+		rec *commands.Record
 		err error
 	}
-	p, err := View(ctx, s, stream, func(m *Member, e *Entry) pre {
+	p, err := commands.View(ctx, s, stream, func(m *commands.Member, e *commands.Entry) pre {
 		if rec, err := e.Replay(c); rec != nil || err != nil {
 			return pre{rec: rec, err: err}
 		}
@@ -152,36 +159,36 @@ func recordGuarded[R any](ctx context.Context, s *Service, c Cmd, memberID strin
 	if p.err != nil {
 		return zero, p.err
 	}
-	if err := s.claim(ctx, c, g.guard, memberID, g.ref, g.takenKey, g.inUse); err != nil {
+	if err := claim(ctx, s, c, g.guard, memberID, g.ref, g.takenKey, g.inUse); err != nil {
 		return zero, err
 	}
 	if err := g.seal(); err != nil {
-		return zero, Unavailable(err)
+		return zero, commands.Unavailable(err)
 	}
-	rec, err := Execute(ctx, s, c, stream, g.decide)
+	rec, err := commands.Execute(ctx, s, c, stream, g.decide)
 	if err != nil {
 		return zero, err
 	}
 	return g.answer(rec)
 }
 
-func submissionAnswer(rec *Record) (Result, error) {
+func submissionAnswer(rec *commands.Record) (commands.Result, error) {
 	for _, p := range rec.Payloads {
 		if _, ok := p.(events.RealNameSubmitted); ok {
-			return Result{Position: rec.Position}, nil
+			return commands.Result{Position: rec.Position}, nil
 		}
 	}
-	return Result{}, KeyReused()
+	return commands.Result{}, commands.KeyReused()
 }
 
 // claim takes the value of a guard stream for memberID (see decideClaim); inUse tells from a
 // holder's member state whether it still uses the value. Lock order: guard, then the holder's
 // member stream; nothing takes them the other way round.
-func (s *Service) claim(ctx context.Context, c Cmd, guard, memberID, ref, takenKey string, inUse func(m *Member) bool) error {
-	_, err := Execute(ctx, s, c, guard, func(g *guardState) ([]events.Payload, error) {
+func claim(ctx context.Context, s *commands.Service, c commands.Cmd, guard, memberID, ref, takenKey string, inUse func(m *commands.Member) bool) error {
+	_, err := commands.Execute(ctx, s, c, guard, func(g *guardState) ([]events.Payload, error) {
 		return decideClaim(g, memberID, ref, c.Now, func(holder string) (bool, error) {
-			return View(ctx, s, events.MemberStream(holder), func(m *Member, _ *Entry) bool { return inUse(m) })
-		}, Rule(takenKey))
+			return commands.View(ctx, s, events.MemberStream(holder), func(m *commands.Member, _ *commands.Entry) bool { return inUse(m) })
+		}, commands.Rule(takenKey))
 	})
 	return err
 }
@@ -190,33 +197,33 @@ func (s *Service) claim(ctx context.Context, c Cmd, guard, memberID, ref, takenK
 type ReviewRealName struct{ Account, Remark string }
 
 // ApproveRealName verifies the pending identity of account (ops).
-func (s *Service) ApproveRealName(ctx context.Context, meta Meta, in ReviewRealName) (ReviewResult, error) {
+func (s *Commands) ApproveRealName(ctx context.Context, meta commands.Meta, in ReviewRealName) (ReviewResult, error) {
 	return s.reviewRealName(ctx, meta, in.Account, in.Remark, true)
 }
 
 // RejectRealName rejects the pending identity of account with a reason (ops); the member may
 // submit again.
-func (s *Service) RejectRealName(ctx context.Context, meta Meta, in ReviewRealName) (ReviewResult, error) {
+func (s *Commands) RejectRealName(ctx context.Context, meta commands.Meta, in ReviewRealName) (ReviewResult, error) {
 	return s.reviewRealName(ctx, meta, in.Account, in.Remark, false)
 }
 
-func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark string, approve bool) (ReviewResult, error) {
-	c, err := s.Begin(meta, map[bool]string{true: "realname.approve", false: "realname.reject"}[approve])
+func (s *Commands) reviewRealName(ctx context.Context, meta commands.Meta, account, remark string, approve bool) (ReviewResult, error) {
+	c, err := s.k.Begin(meta, map[bool]string{true: "realname.approve", false: "realname.reject"}[approve])
 	if err != nil {
 		return ReviewResult{}, err
 	}
-	remark, e := CleanRemark(remark)
+	remark, e := commands.CleanRemark(remark)
 	if e != nil {
 		return ReviewResult{}, e
 	}
 	if !approve && remark == "" {
-		return ReviewResult{}, Invalid(KeyRemarkRequired)
+		return ReviewResult{}, commands.Invalid(commands.KeyRemarkRequired)
 	}
 	if account == "" {
-		return ReviewResult{}, NotFound(KeyAccountNotExist)
+		return ReviewResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	memberID := events.MemberID(identity.NormalizeAccount(account))
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	memberID := events.MemberID(idrules.NormalizeAccount(account))
+	rec, err := s.k.MemberCommand(ctx, c, memberID, func(m *commands.Member) ([]events.Payload, error) {
 		return decideReviewRealName(m, approve, remark)
 	})
 	if err != nil {
@@ -232,7 +239,7 @@ func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark
 		}
 	}
 	if want := map[bool]string{true: events.RealNameStatusVerified, false: events.RealNameStatusRejected}[approve]; out.Status != want {
-		return ReviewResult{}, KeyReused()
+		return ReviewResult{}, commands.KeyReused()
 	}
 	return out, nil
 }
@@ -240,9 +247,9 @@ func (s *Service) reviewRealName(ctx context.Context, meta Meta, account, remark
 // cardNamespace roots card ids, derived from the binding command's id.
 var cardNamespace = uuid.MustParse("8e3c1d0a-7b42-5f19-a6c8-2d5e9f0b4a71")
 
-func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
+func validateCard(in CardInput) (events.BankCardBound, string, *commands.Error) {
 	card := events.BankCardBound{
-		HolderName: identity.NormalizeName(in.HolderName),
+		HolderName: idrules.NormalizeName(in.HolderName),
 		BankName:   strings.TrimSpace(in.BankName),
 		Branch:     strings.TrimSpace(in.Branch),
 		BankCode:   strings.TrimSpace(in.BankCode),
@@ -252,19 +259,19 @@ func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
 	number := banking.NormalizeNumber(in.CardNumber)
 	switch {
 	case card.HolderName == "" || card.BankName == "" || card.Branch == "" || number == "" || card.BankCode == "":
-		return card, "", Invalid(KeyCardFieldsRequired)
+		return card, "", commands.Invalid(commands.KeyCardFieldsRequired)
 	case tooLong(card.HolderName, card.BankName, card.Branch):
-		return card, "", Invalid(KeyInvalidRequest)
-	case identity.TooManyMarks(card.HolderName):
-		return card, "", Invalid(KeyNameTooManyMarks)
+		return card, "", commands.Invalid(commands.KeyInvalidRequest)
+	case idrules.TooManyMarks(card.HolderName):
+		return card, "", commands.Invalid(commands.KeyNameTooManyMarks)
 	case !banking.ValidNumber(number):
-		return card, "", Invalid(KeyCardNumberInvalid)
+		return card, "", commands.Invalid(commands.KeyCardNumberInvalid)
 	case !banking.ValidBankCode(card.BankCode):
-		return card, "", Invalid(KeyBankCodeInvalid)
+		return card, "", commands.Invalid(commands.KeyBankCodeInvalid)
 	case card.IFSC != "" && !banking.ValidIFSC(card.IFSC):
-		return card, "", Invalid(KeyIFSCInvalid)
+		return card, "", commands.Invalid(commands.KeyIFSCInvalid)
 	case card.UPI != "" && !banking.ValidUPI(card.UPI):
-		return card, "", Invalid(KeyUPIInvalid)
+		return card, "", commands.Invalid(commands.KeyUPIInvalid)
 	}
 	card.CardLast4 = banking.Last4(number)
 	return card, number, nil
@@ -273,8 +280,8 @@ func validateCard(in CardInput) (events.BankCardBound, string, *Error) {
 // BindCard adds a withdrawal card for a verified member whose verified name is the holder's.
 // The number is claimed on its guard stream (a number is bound to one card at a time, across all
 // members), sealed, and shown only by its last four digits.
-func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in CardInput) (CardResult, error) {
-	c, err := s.Begin(meta, "card.bind")
+func (s *Commands) BindCard(ctx context.Context, meta commands.Meta, memberID string, in CardInput) (CardResult, error) {
+	c, err := s.k.Begin(meta, "card.bind")
 	if err != nil {
 		return CardResult{}, err
 	}
@@ -282,58 +289,58 @@ func (s *Service) BindCard(ctx context.Context, meta Meta, memberID string, in C
 	if e != nil {
 		return CardResult{}, e
 	}
-	if !ValidMemberID(memberID) {
-		return CardResult{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return CardResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	if s.sealer == nil {
-		return CardResult{}, Unavailable(errors.New("no secret key configured for personal data"))
+	if s.k.Sealer() == nil {
+		return CardResult{}, commands.Unavailable(errors.New("no secret key configured for personal data"))
 	}
 	card.CardID = uuid.NewSHA1(cardNamespace, []byte(c.CommandID)).String()
-	card.CardNumberKeyedHash = s.sealer.KeyedHash(cardDomain, number)
-	return recordGuarded(ctx, s, c, memberID, guarded[CardResult]{
-		decide: func(m *Member) ([]events.Payload, error) { return decideBindCard(m, card) },
-		guard:  events.CardGuardStream(card.CardNumberKeyedHash), ref: card.CardID, takenKey: KeyCardExists,
-		inUse: func(m *Member) bool { return m.hasCardNumber(card.CardNumberKeyedHash) },
+	card.CardNumberKeyedHash = s.k.Sealer().KeyedHash(cardDomain, number)
+	return recordGuarded(ctx, s.k, c, memberID, guarded[CardResult]{
+		decide: func(m *commands.Member) ([]events.Payload, error) { return decideBindCard(m, card) },
+		guard:  events.CardGuardStream(card.CardNumberKeyedHash), ref: card.CardID, takenKey: commands.KeyCardExists,
+		inUse: func(m *commands.Member) bool { return hasCardNumber(m, card.CardNumberKeyedHash) },
 		seal: func() (err error) {
-			card.CardNumberCipher, err = s.sealer.Seal(number, SealContextCard(memberID))
+			card.CardNumberCipher, err = s.k.Sealer().Seal(number, SealContextCard(memberID))
 			return err
 		},
 		answer: cardAnswer,
 	})
 }
 
-func cardAnswer(rec *Record) (CardResult, error) {
+func cardAnswer(rec *commands.Record) (CardResult, error) {
 	for _, p := range rec.Payloads {
 		if e, ok := p.(events.BankCardBound); ok {
 			return CardResult{CardID: e.CardID, Last4: e.CardLast4, Position: rec.Position}, nil
 		}
 	}
-	return CardResult{}, KeyReused()
+	return CardResult{}, commands.KeyReused()
 }
 
 // UnbindCard removes one bank card of a member.
 type UnbindCard struct{ MemberID, CardID string }
 
 // UnbindCard removes one of the member's cards.
-func (s *Service) UnbindCard(ctx context.Context, meta Meta, in UnbindCard) (Result, error) {
+func (s *Commands) UnbindCard(ctx context.Context, meta commands.Meta, in UnbindCard) (commands.Result, error) {
 	memberID, cardID := in.MemberID, in.CardID
-	c, err := s.Begin(meta, "card.unbind")
+	c, err := s.k.Begin(meta, "card.unbind")
 	if err != nil {
-		return Result{}, err
+		return commands.Result{}, err
 	}
 	if cardID == "" || len(cardID) > 64 {
-		return Result{}, NotFound(KeyCardNotFound)
+		return commands.Result{}, commands.NotFound(commands.KeyCardNotFound)
 	}
-	rec, err := s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
+	rec, err := s.k.MemberCommand(ctx, c, memberID, func(m *commands.Member) ([]events.Payload, error) {
 		return decideUnbindCard(m, cardID)
 	})
 	if err != nil {
-		return Result{}, err
+		return commands.Result{}, err
 	}
 	for _, p := range rec.Payloads {
 		if e, ok := p.(events.BankCardUnbound); ok && e.CardID == cardID {
-			return Result{Position: rec.Position}, nil
+			return commands.Result{Position: rec.Position}, nil
 		}
 	}
-	return Result{}, KeyReused()
+	return commands.Result{}, commands.KeyReused()
 }

@@ -1,22 +1,26 @@
-package commands
+package funds_test
 
 import (
 	"fmt"
 	"sync/atomic"
 	"testing"
+
+	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/scenario"
+	"github.com/lotbook/lotbook/commands/funds"
 )
 
 // BenchmarkDepositAndApprove: a deposit request and its approval per op, from parallel callers,
 // each on its own member, on the SQLite store (group commit, fsync per batch).
 func BenchmarkDepositAndApprove(b *testing.B) {
-	f := newFixture(b)
-	f.seed(true)
+	f := scenario.New(b)
+	f.Seed(true)
 	const members = 64
 	var ids, proofs []string
 	for i := 0; i < members; i++ {
-		s := f.register(fmt.Sprintf("09%08d", i), "LOTBOOK")
+		s := f.Register(fmt.Sprintf("09%08d", i), "LOTBOOK")
 		ids = append(ids, s.MemberID)
-		proofs = append(proofs, f.upload(s.MemberID))
+		proofs = append(proofs, f.Upload(s.MemberID))
 	}
 	var next atomic.Int64
 	b.SetParallelism(16)
@@ -24,12 +28,12 @@ func BenchmarkDepositAndApprove(b *testing.B) {
 	b.RunParallel(func(pb *testing.PB) {
 		i := int(next.Add(1)) % members
 		for pb.Next() {
-			r, err := f.svc.RequestDeposit(f.ctx, meta("member"), ids[i], DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proofs[i], ChannelPassword: "8888"})
+			r, err := f.Funds.RequestDeposit(f.Ctx, commandstest.Meta("member"), ids[i], funds.DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proofs[i], ChannelPassword: "8888"})
 			if err != nil {
 				b.Error(err)
 				return
 			}
-			if _, err := f.svc.ApproveDeposit(f.ctx, meta("ops:ops"), ReviewOrder{MemberID: ids[i], OrderNo: r.OrderNo, Remark: ""}); err != nil {
+			if _, err := f.Funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: ids[i], OrderNo: r.OrderNo, Remark: ""}); err != nil {
 				b.Error(err)
 				return
 			}

@@ -1,4 +1,8 @@
-package commands
+// Package funds is deposits, withdrawals, currency exchange and the credit score on the write
+// side: a part of the account aggregate (the orders and quotes), a part of the member aggregate
+// (the bound cards withdrawals pay out to, folded from identity's card events) and a part of the
+// config aggregate (the deposit and withdrawal channels).
+package funds
 
 import (
 	"fmt"
@@ -6,14 +10,13 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/fx"
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
-
-// Withdrawals, currency exchange and the credit score: the account aggregate's part.
 
 // Order number prefixes of the funds part.
 const (
@@ -53,11 +56,36 @@ type funds struct {
 }
 
 // fundsPart reaches an account's funds.
-var fundsPart = RegisterAccountPart("funds", newFunds)
+var fundsPart = commands.RegisterAccountPart("funds", newFunds)
 
-func newFunds(Ledger) *funds {
+func newFunds(commands.Ledger) *funds {
 	return &funds{deposits: map[string]*reviewOrder{}, proofs: map[string]string{}, withdrawals: map[string]*reviewOrder{},
 		quotes: map[string]*quote{}, exchanges: map[string]bool{}, score: credit.Start}
+}
+
+// payoutCard is a bound card as a withdrawal pays out to it. Identity binds and unbinds cards
+// (BankCardBound, BankCardUnbound on the member stream); funds folds the same events for what a
+// payout names.
+type payoutCard struct {
+	id, holder, bankName, branch, bankCode, last4 string
+}
+
+// payoutCards is the member's part of funds: the bound cards by id.
+type payoutCards struct{ byID map[string]*payoutCard }
+
+var cardsPart = commands.RegisterMemberPart("funds.cards", func(string) *payoutCards {
+	return &payoutCards{byID: map[string]*payoutCard{}}
+})
+
+// Apply follows the member's card bindings.
+func (c *payoutCards) Apply(_ events.RecordedEvent, p events.Payload) {
+	switch e := p.(type) {
+	case events.BankCardBound:
+		c.byID[e.CardID] = &payoutCard{id: e.CardID, holder: e.HolderName, bankName: e.BankName, branch: e.Branch,
+			bankCode: e.BankCode, last4: e.CardLast4}
+	case events.BankCardUnbound:
+		delete(c.byID, e.CardID)
+	}
 }
 
 // reviewed records ops' decision on a deposit or withdrawal.
@@ -113,11 +141,11 @@ func channelAmount(s, currency string, lo, hi decimal.Decimal) (decimal.Decimal,
 	amount, err := money.ParseAmount(s, currency)
 	switch {
 	case err != nil:
-		return decimal.Zero, Invalid(err.Error())
+		return decimal.Zero, commands.Invalid(err.Error())
 	case amount.LessThan(lo):
-		return decimal.Zero, Rule(KeyAmountBelowMinimum)
+		return decimal.Zero, commands.Rule(commands.KeyAmountBelowMinimum)
 	case amount.GreaterThan(hi):
-		return decimal.Zero, Rule(KeyAmountAboveMaximum)
+		return decimal.Zero, commands.Rule(commands.KeyAmountAboveMaximum)
 	}
 	return amount, nil
 }
@@ -141,7 +169,7 @@ func (f *funds) pendingOperation() bool {
 // withdrawal decision and the withdraw screen use: the available cash (frozen funds are not in it)
 // less what other parts hold from withdrawal (sale proceeds that have not settled, T+2, can be
 // traded with at once but not withdrawn); nothing while a loan is unpaid.
-func withdrawable(a *Account, currency string, now time.Time) decimal.Decimal {
+func withdrawable(a *commands.Account, currency string, now time.Time) decimal.Decimal {
 	avail := a.Balances[currency].Available
 	if fundsPart.Of(a).unpaidLoan() {
 		return decimal.Zero
@@ -167,8 +195,8 @@ func (f *funds) creditChange(reason, ref, by string) []events.Payload {
 }
 
 // withCredit adds the credit-score change that a deposit decision makes under the published rule.
-func withCredit(decide func(a *Account, orderNo, remark string) ([]events.Payload, error), reason, by string) func(a *Account, orderNo, remark string) ([]events.Payload, error) {
-	return func(a *Account, orderNo, remark string) ([]events.Payload, error) {
+func withCredit(decide func(a *commands.Account, orderNo, remark string) ([]events.Payload, error), reason, by string) func(a *commands.Account, orderNo, remark string) ([]events.Payload, error) {
+	return func(a *commands.Account, orderNo, remark string) ([]events.Payload, error) {
 		evs, err := decide(a, orderNo, remark)
 		if err != nil {
 			return nil, err
@@ -180,7 +208,7 @@ func withCredit(decide func(a *Account, orderNo, remark string) ([]events.Payloa
 // withdrawFacts are what a withdrawal needs to know from the member stream.
 type withdrawFacts struct {
 	registered, disabled, frozen, banned, fundSet bool
-	card                                          *bankCard // the chosen card, nil when not the member's
+	card                                          *payoutCard // the chosen card, nil when not the member's
 }
 
 // withdrawalRequest is a withdrawal with everything its decision needs from other streams.
@@ -188,7 +216,7 @@ type withdrawalRequest struct {
 	amount     string
 	member     withdrawFacts
 	channel    *events.WithdrawalChannelConfigured
-	channelErr *Error // why there is no channel
+	channelErr *commands.Error // why there is no channel
 	now        time.Time
 	cal        window.Calendar
 	verifyFund func() error // checks the fund password, recording a wrong one; nil when right
@@ -199,21 +227,21 @@ type withdrawalRequest struct {
 // the fund password set, the card, the channel's limits and window, the fund password itself,
 // then the account: not too frequent, nothing else pending, the credit score, no unpaid loan,
 // enough withdrawable cash. The amount moves from available to frozen.
-func decideWithdrawalRequest(a *Account, r withdrawalRequest) ([]events.Payload, error) {
+func decideWithdrawalRequest(a *commands.Account, r withdrawalRequest) ([]events.Payload, error) {
 	m := r.member
 	switch {
 	case !m.registered:
-		return nil, NotFound(KeyAccountNotExist)
+		return nil, commands.NotFound(commands.KeyAccountNotExist)
 	case m.disabled:
-		return nil, Forbidden(KeyAccountDisabled)
+		return nil, commands.Forbidden(commands.KeyAccountDisabled)
 	case m.frozen:
-		return nil, Forbidden(KeyAccountFrozen)
+		return nil, commands.Forbidden(commands.KeyAccountFrozen)
 	case m.banned:
-		return nil, Forbidden(KeyWithdrawalBanned)
+		return nil, commands.Forbidden(commands.KeyWithdrawalBanned)
 	case !m.fundSet:
-		return nil, Rule(KeyFundPasswordNotSet)
+		return nil, commands.Rule(commands.KeyFundPasswordNotSet)
 	case m.card == nil:
-		return nil, NotFound(KeyCardNotFound)
+		return nil, commands.NotFound(commands.KeyCardNotFound)
 	case r.channel == nil:
 		return nil, r.channelErr
 	}
@@ -223,7 +251,7 @@ func decideWithdrawalRequest(a *Account, r withdrawalRequest) ([]events.Payload,
 		return nil, err
 	}
 	if !window.Open(ch.Window, r.now, r.cal) {
-		return nil, Rule(KeyWithdrawWindowClosed)
+		return nil, commands.Rule(commands.KeyWithdrawWindowClosed)
 	}
 	if err := r.verifyFund(); err != nil {
 		return nil, err
@@ -231,17 +259,17 @@ func decideWithdrawalRequest(a *Account, r withdrawalRequest) ([]events.Payload,
 	f := fundsPart.Of(a)
 	switch {
 	case !f.lastWithdrawalAt.IsZero() && r.now.Sub(f.lastWithdrawalAt) < withdrawInterval:
-		return nil, TooFrequent(KeySubmitTooFrequent)
+		return nil, commands.TooFrequent(commands.KeySubmitTooFrequent)
 	case f.pendingOperation():
-		return nil, Rule(KeyFundOperationPending)
+		return nil, commands.Rule(commands.KeyFundOperationPending)
 	case !credit.MayWithdraw(f.score):
-		return nil, Rule(KeyCreditScoreTooLow)
+		return nil, commands.Rule(commands.KeyCreditScoreTooLow)
 	case f.unpaidLoan():
-		return nil, Rule(KeyLoanUnpaid)
+		return nil, commands.Rule(commands.KeyLoanUnpaid)
 	case amount.GreaterThan(a.Balances[ch.Currency].Available):
-		return nil, Rule(KeyInsufficientBalance)
+		return nil, commands.Rule(commands.KeyInsufficientBalance)
 	case amount.GreaterThan(withdrawable(a, ch.Currency, r.now)):
-		return nil, Rule(KeyInsufficientWithdrawable)
+		return nil, commands.Rule(commands.KeyInsufficientWithdrawable)
 	}
 	c := m.card
 	return []events.Payload{events.WithdrawalRequested{
@@ -252,7 +280,7 @@ func decideWithdrawalRequest(a *Account, r withdrawalRequest) ([]events.Payload,
 }
 
 // decideApproveWithdrawal pays the frozen amount out to bank clearing.
-func decideApproveWithdrawal(a *Account, orderNo, remark string) ([]events.Payload, error) {
+func decideApproveWithdrawal(a *commands.Account, orderNo, remark string) ([]events.Payload, error) {
 	w, err := pendingOrder(fundsPart.Of(a).withdrawals, orderNo)
 	if err != nil {
 		return nil, err
@@ -262,7 +290,7 @@ func decideApproveWithdrawal(a *Account, orderNo, remark string) ([]events.Paylo
 }
 
 // decideRejectWithdrawal releases the frozen amount back to available.
-func decideRejectWithdrawal(a *Account, orderNo, remark string) ([]events.Payload, error) {
+func decideRejectWithdrawal(a *commands.Account, orderNo, remark string) ([]events.Payload, error) {
 	w, err := pendingOrder(fundsPart.Of(a).withdrawals, orderNo)
 	if err != nil {
 		return nil, err
@@ -273,20 +301,20 @@ func decideRejectWithdrawal(a *Account, orderNo, remark string) ([]events.Payloa
 
 // validateExchange checks an exchange form: amount, then currencies (supported, different,
 // an allowed pair), then the amount within the source currency's minor unit.
-func validateExchange(from, to, amount string) (decimal.Decimal, *Error) {
+func validateExchange(from, to, amount string) (decimal.Decimal, *commands.Error) {
 	switch {
 	case amount == "":
-		return decimal.Decimal{}, Invalid(KeyAmountRequired)
+		return decimal.Decimal{}, commands.Invalid(commands.KeyAmountRequired)
 	case !fx.Supported(from) || !fx.Supported(to):
-		return decimal.Decimal{}, Invalid(KeyExchangeCurrencyInvalid)
+		return decimal.Decimal{}, commands.Invalid(commands.KeyExchangeCurrencyInvalid)
 	case from == to:
-		return decimal.Decimal{}, Invalid(KeyExchangeSameCurrency)
+		return decimal.Decimal{}, commands.Invalid(commands.KeyExchangeSameCurrency)
 	case !fx.PairAllowed(from, to):
-		return decimal.Decimal{}, Rule(KeyExchangePairUnsupported)
+		return decimal.Decimal{}, commands.Rule(commands.KeyExchangePairUnsupported)
 	}
 	d, err := money.ParseAmount(amount, from)
 	if err != nil {
-		return decimal.Decimal{}, Invalid(err.Error())
+		return decimal.Decimal{}, commands.Invalid(err.Error())
 	}
 	return d, nil
 }
@@ -296,33 +324,33 @@ type exchangeFacts struct {
 	registered, disabled, frozen bool
 }
 
-func (f exchangeFacts) refuse() *Error {
+func (f exchangeFacts) refuse() *commands.Error {
 	switch {
 	case !f.registered:
-		return NotFound(KeyAccountNotExist)
+		return commands.NotFound(commands.KeyAccountNotExist)
 	case f.disabled:
-		return Forbidden(KeyAccountDisabled)
+		return commands.Forbidden(commands.KeyAccountDisabled)
 	case f.frozen:
-		return Forbidden(KeyAccountFrozen)
+		return commands.Forbidden(commands.KeyAccountFrozen)
 	}
 	return nil
 }
 
 // decideQuote locks rate for quoteTTL: the member must hold the amount, and the converted
 // amount, rounded down to the target's minor unit, must not be zero.
-func decideQuote(a *Account, f exchangeFacts, quoteID, from, to string, amount, rate decimal.Decimal, now time.Time) ([]events.Payload, error) {
+func decideQuote(a *commands.Account, f exchangeFacts, quoteID, from, to string, amount, rate decimal.Decimal, now time.Time) ([]events.Payload, error) {
 	if err := f.refuse(); err != nil {
 		return nil, err
 	}
 	if amount.GreaterThan(a.Balances[from].Available) {
-		return nil, Rule(KeyInsufficientBalance)
+		return nil, commands.Rule(commands.KeyInsufficientBalance)
 	}
 	if !rate.IsPositive() {
-		return nil, Unavailable(fmt.Errorf("rate %s/%s is %s", from, to, rate))
+		return nil, commands.Unavailable(fmt.Errorf("rate %s/%s is %s", from, to, rate))
 	}
 	toAmount := money.Convert(amount, rate, to)
 	if !toAmount.IsPositive() {
-		return nil, Rule(KeyAmountBelowMinimum)
+		return nil, commands.Rule(commands.KeyAmountBelowMinimum)
 	}
 	return []events.Payload{events.ExchangeQuoted{QuoteID: quoteID, From: from, To: to, Amount: amount, Rate: rate,
 		ToAmount: toAmount, ExpiresAt: now.Add(quoteTTL)}}, nil
@@ -330,21 +358,21 @@ func decideQuote(a *Account, f exchangeFacts, quoteID, from, to string, amount, 
 
 // decideExchange converts at a live quote: From goes from the member's available cash into
 // exchange clearing, To comes out of it. A quote is used once.
-func decideExchange(a *Account, f exchangeFacts, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
+func decideExchange(a *commands.Account, f exchangeFacts, quoteID string, now time.Time, orderNo func(n int) string) ([]events.Payload, error) {
 	q := fundsPart.Of(a).quotes[quoteID]
 	switch {
 	case q == nil:
-		return nil, NotFound(KeyExchangeQuoteNotFound)
+		return nil, commands.NotFound(commands.KeyExchangeQuoteNotFound)
 	case q.used:
-		return nil, Rule(KeyExchangeQuoteUsed)
+		return nil, commands.Rule(commands.KeyExchangeQuoteUsed)
 	case !now.Before(q.ExpiresAt):
-		return nil, Rule(KeyExchangeQuoteExpired)
+		return nil, commands.Rule(commands.KeyExchangeQuoteExpired)
 	}
 	if err := f.refuse(); err != nil {
 		return nil, err
 	}
 	if q.Amount.GreaterThan(a.Balances[q.From].Available) {
-		return nil, Rule(KeyInsufficientBalance)
+		return nil, commands.Rule(commands.KeyInsufficientBalance)
 	}
 	postings := append(events.Transfer(a.Available, events.HouseExchangeClearing, q.From, q.Amount),
 		events.Transfer(events.HouseExchangeClearing, a.Available, q.To, q.ToAmount)...)

@@ -1,39 +1,52 @@
-package commands
+package funds
 
 import (
 	"context"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/credit"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
 
+// Commands are funds' commands over the kernel k: deposits, withdrawals, currency exchange and
+// their channels.
+type Commands struct {
+	k *commands.Service
+	// channelMemo spares deposits the argon2id of a channel password already checked.
+	channelMemo *verifiedMemo
+}
+
+// New returns funds' commands over the kernel k. One per process serves every request (its
+// memo of checked channel passwords is its own).
+func New(k *commands.Service) *Commands { return &Commands{k: k, channelMemo: newVerifiedMemo()} }
+
 // RequestDeposit records a member's deposit with its proof, for ops to review.
-func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string, in DepositInput) (OrderResult, error) {
-	c, err := s.Begin(meta, "deposit.request")
+func (s *Commands) RequestDeposit(ctx context.Context, meta commands.Meta, memberID string, in DepositInput) (OrderResult, error) {
+	c, err := s.k.Begin(meta, "deposit.request")
 	if err != nil {
 		return OrderResult{}, err
 	}
-	if !ValidMemberID(memberID) {
-		return OrderResult{}, NotFound(KeyAccountNotExist)
+	if !commands.ValidMemberID(memberID) {
+		return OrderResult{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	// The member's state and the channel are read inside the account's decision, after its
 	// replay check: a retried command gets its earlier answer even if they changed since. (Lock
 	// order: account, then member or config; no command takes them the other way round.)
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
-		facts, err := View(ctx, s, events.MemberStream(memberID), func(m *Member, _ *Entry) memberFacts {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
+		facts, err := commands.View(ctx, s.k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) memberFacts {
 			return memberFacts{
-				registered: m.registered && m.role == events.RoleMember,
-				disabled:   m.flags[events.FlagDisabled],
-				frozen:     m.flags[events.FlagFrozen],
-				ownsProof:  in.ProofFileID != "" && m.files[in.ProofFileID],
+				registered: m.IsMember(),
+				disabled:   m.Flag(events.FlagDisabled),
+				frozen:     m.Flag(events.FlagFrozen),
+				ownsProof:  in.ProofFileID != "" && m.OwnsFile(in.ProofFileID),
 			}
 		})
 		if err != nil {
 			return nil, err
 		}
-		channel, err := View(ctx, s, events.ConfigStream, func(cfg *configState, _ *Entry) *events.DepositChannelConfigured {
-			if ch, ok := cfg.channels[in.ChannelID]; ok {
+		channel, err := commands.View(ctx, s.k, events.ConfigStream, func(cfg *commands.Config, _ *commands.Entry) *events.DepositChannelConfigured {
+			if ch, ok := channelsPart.Of(cfg).deposits[in.ChannelID]; ok {
 				return &ch
 			}
 			return nil
@@ -42,7 +55,7 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 			return nil, err
 		}
 		return decideDepositRequest(a, depositRequest{
-			in: in, member: facts, channel: channel, now: c.Now, cal: s.cal,
+			in: in, member: facts, channel: channel, now: c.Now, cal: s.k.Calendar(),
 			orderNo:         c.OrderNumbers(depositOrderPrefix, memberID),
 			channelPassword: s.channelPasswordOK,
 		})
@@ -57,13 +70,13 @@ func (s *Service) RequestDeposit(ctx context.Context, meta Meta, memberID string
 type ReviewOrder struct{ MemberID, OrderNo, Remark string }
 
 // ApproveDeposit credits a pending deposit to the member (ops).
-func (s *Service) ApproveDeposit(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
+func (s *Commands) ApproveDeposit(ctx context.Context, meta commands.Meta, in ReviewOrder) (OrderResult, error) {
 	return s.review(ctx, meta, "deposit.approve", in.MemberID, in.OrderNo, in.Remark, events.ReviewApproved,
 		withCredit(decideApproveDeposit, credit.ReasonDepositApproved, actorOf(meta)))
 }
 
 // actorOf is who a command's events name (begin's default for an empty actor).
-func actorOf(m Meta) string {
+func actorOf(m commands.Meta) string {
 	if m.Actor == "" {
 		return "system"
 	}
@@ -71,33 +84,33 @@ func actorOf(m Meta) string {
 }
 
 // RejectDeposit closes a pending deposit without moving money (ops); the remark is required.
-func (s *Service) RejectDeposit(ctx context.Context, meta Meta, in ReviewOrder) (OrderResult, error) {
-	r, e := CleanRemark(in.Remark)
+func (s *Commands) RejectDeposit(ctx context.Context, meta commands.Meta, in ReviewOrder) (OrderResult, error) {
+	r, e := commands.CleanRemark(in.Remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
 	if r == "" {
-		return OrderResult{}, Invalid(KeyRemarkRequired)
+		return OrderResult{}, commands.Invalid(commands.KeyRemarkRequired)
 	}
 	return s.review(ctx, meta, "deposit.reject", in.MemberID, in.OrderNo, r, events.ReviewRejected,
 		withCredit(decideRejectDeposit, credit.ReasonDepositRejected, actorOf(meta)))
 }
 
 // review runs the ops decision name on a pending order of the member's account.
-func (s *Service) review(ctx context.Context, meta Meta, name, memberID, orderNo, remark, outcome string,
-	decide func(a *Account, orderNo, remark string) ([]events.Payload, error)) (OrderResult, error) {
-	c, err := s.Begin(meta, name)
+func (s *Commands) review(ctx context.Context, meta commands.Meta, name, memberID, orderNo, remark, outcome string,
+	decide func(a *commands.Account, orderNo, remark string) ([]events.Payload, error)) (OrderResult, error) {
+	c, err := s.k.Begin(meta, name)
 	if err != nil {
 		return OrderResult{}, err
 	}
-	remark, e := CleanRemark(remark)
+	remark, e := commands.CleanRemark(remark)
 	if e != nil {
 		return OrderResult{}, e
 	}
-	if !ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
-		return OrderResult{}, NotFound(KeyOrderNotFound)
+	if !commands.ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
+		return OrderResult{}, commands.NotFound(commands.KeyOrderNotFound)
 	}
-	rec, err := Execute(ctx, s, c, events.AccountStream(memberID), func(a *Account) ([]events.Payload, error) {
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		return decide(a, orderNo, remark)
 	})
 	if err != nil {
@@ -108,9 +121,9 @@ func (s *Service) review(ctx context.Context, meta Meta, name, memberID, orderNo
 
 // orderAnswer is the answer of a deposit or withdrawal command's record, whose event must be the one that
 // leads to status; otherwise the record belongs to another command under the same key.
-func orderAnswer(rec *Record, status string) (OrderResult, error) {
+func orderAnswer(rec *commands.Record, status string) (OrderResult, error) {
 	out := OrderResult{Position: rec.Position}
-	if b, ok := rec.Snapshot.(map[string]Balance); ok {
+	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
 		out.Balances = b
 	}
 	for _, p := range rec.Payloads {
@@ -130,13 +143,13 @@ func orderAnswer(rec *Record, status string) (OrderResult, error) {
 		}
 	}
 	if out.OrderNo == "" || out.Status != status {
-		return OrderResult{}, KeyReused()
+		return OrderResult{}, commands.KeyReused()
 	}
 	return out, nil
 }
 
 // DepositWindowOpen tells whether a window is open now by this service's clock and calendar (for
 // the channel list's openNow).
-func (s *Service) DepositWindowOpen(w events.TimeWindow) bool {
-	return window.Open(w, s.clock(), s.cal)
+func (s *Commands) DepositWindowOpen(w events.TimeWindow) bool {
+	return window.Open(w, s.k.Now(), s.k.Calendar())
 }

@@ -1,9 +1,10 @@
-package commands
+package funds
 
 import (
 	"fmt"
 	"time"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/window"
 	"github.com/lotbook/lotbook/events"
 )
@@ -27,45 +28,45 @@ type depositRequest struct {
 	cal     window.Calendar
 	orderNo func(n int) string // the n-th candidate order number
 	// channelPassword checks the given password against the channel's stored hash.
-	channelPassword Verifier
+	channelPassword commands.Verifier
 }
 
 // decideDepositRequest applies the spec's deposit rules in this order: the member's state, the
 // channel, the amount and its limits, the time window, the proof, the channel password.
-func decideDepositRequest(a *Account, r depositRequest) ([]events.Payload, error) {
+func decideDepositRequest(a *commands.Account, r depositRequest) ([]events.Payload, error) {
 	switch {
 	case !r.member.registered:
-		return nil, NotFound(KeyAccountNotExist)
+		return nil, commands.NotFound(commands.KeyAccountNotExist)
 	case r.member.disabled:
-		return nil, Forbidden(KeyAccountDisabled)
+		return nil, commands.Forbidden(commands.KeyAccountDisabled)
 	case r.member.frozen:
-		return nil, Forbidden(KeyAccountFrozen)
+		return nil, commands.Forbidden(commands.KeyAccountFrozen)
 	}
 	ch := r.channel
 	if ch == nil {
-		return nil, NotFound(KeyChannelNotFound)
+		return nil, commands.NotFound(commands.KeyChannelNotFound)
 	}
 	if !ch.Enabled {
-		return nil, Rule(KeyChannelClosed)
+		return nil, commands.Rule(commands.KeyChannelClosed)
 	}
 	amount, err := channelAmount(r.in.Amount, ch.Currency, ch.Min, ch.Max)
 	if err != nil {
 		return nil, err
 	}
 	if !window.Open(ch.Window, r.now, r.cal) {
-		return nil, Rule(KeyDepositWindowClosed)
+		return nil, commands.Rule(commands.KeyDepositWindowClosed)
 	}
 	if r.in.ProofFileID == "" {
-		return nil, Invalid(KeyDepositProofRequired)
+		return nil, commands.Invalid(commands.KeyDepositProofRequired)
 	}
 	if !r.member.ownsProof {
-		return nil, NotFound(KeyFileNotFound)
+		return nil, commands.NotFound(commands.KeyFileNotFound)
 	}
 	if fundsPart.Of(a).proofBacksDeposit(r.in.ProofFileID) {
-		return nil, Rule(KeyDepositProofUsed)
+		return nil, commands.Rule(commands.KeyDepositProofUsed)
 	}
 	if ch.PasswordHash != "" && !r.channelPassword(ch.PasswordHash, r.in.ChannelPassword) {
-		return nil, Rule(KeyChannelPasswordWrong)
+		return nil, commands.Rule(commands.KeyChannelPasswordWrong)
 	}
 	orderNo := a.FreeOrderNo(r.orderNo)
 	return []events.Payload{events.DepositRequested{
@@ -90,23 +91,23 @@ func (f *funds) proofBacksDeposit(fileID string) bool {
 func pendingOrder(orders map[string]*reviewOrder, orderNo string) (*reviewOrder, error) {
 	o := orders[orderNo]
 	if o == nil {
-		return nil, NotFound(KeyOrderNotFound)
+		return nil, commands.NotFound(commands.KeyOrderNotFound)
 	}
 	if o.status != events.ReviewPending {
-		return nil, Rule(KeyOrderNotPending)
+		return nil, commands.Rule(commands.KeyOrderNotPending)
 	}
 	return o, nil
 }
 
 // decideApproveDeposit credits the member from bank clearing.
-func decideApproveDeposit(a *Account, orderNo, remark string) ([]events.Payload, error) {
+func decideApproveDeposit(a *commands.Account, orderNo, remark string) ([]events.Payload, error) {
 	d, err := pendingOrder(fundsPart.Of(a).deposits, orderNo)
 	if err != nil {
 		return nil, err
 	}
 	postings := events.Transfer(events.HouseBankClearing, a.Available, d.currency, d.amount)
 	if err := events.CheckBalanced(postings); err != nil {
-		return nil, Unavailable(fmt.Errorf("deposit %s: %w", orderNo, err))
+		return nil, commands.Unavailable(fmt.Errorf("deposit %s: %w", orderNo, err))
 	}
 	return []events.Payload{events.DepositApproved{
 		OrderNo: orderNo, Currency: d.currency, Amount: d.amount, Remark: remark, Postings: postings,
@@ -114,7 +115,7 @@ func decideApproveDeposit(a *Account, orderNo, remark string) ([]events.Payload,
 }
 
 // decideRejectDeposit closes the deposit without moving money; the remark tells the member why.
-func decideRejectDeposit(a *Account, orderNo, remark string) ([]events.Payload, error) {
+func decideRejectDeposit(a *commands.Account, orderNo, remark string) ([]events.Payload, error) {
 	if _, err := pendingOrder(fundsPart.Of(a).deposits, orderNo); err != nil {
 		return nil, err
 	}
@@ -123,5 +124,5 @@ func decideRejectDeposit(a *Account, orderNo, remark string) ([]events.Payload, 
 
 // depositOrderNo is the n-th candidate order number of a deposit command.
 func depositOrderNo(memberID, commandID string, day time.Time, n int) string {
-	return orderNumber(depositOrderPrefix, memberID, commandID, day, n)
+	return commands.OrderNumber(depositOrderPrefix, memberID, commandID, day, n)
 }

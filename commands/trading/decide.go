@@ -1,4 +1,4 @@
-package commands
+package trading
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/fees"
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
@@ -102,12 +103,12 @@ type orderSpec struct {
 }
 
 // quantity turns lots or shares into shares: exactly one set, lots 1..499, shares 1..999.
-func quantity(lots, shares int64) (int64, bool, *Error) {
+func quantity(lots, shares int64) (int64, bool, *commands.Error) {
 	switch {
 	case lots == 0 && shares == 0:
-		return 0, false, Invalid(KeyQuantityRequired)
+		return 0, false, commands.Invalid(commands.KeyQuantityRequired)
 	case lots != 0 && shares != 0, lots < 0, shares < 0, lots > MaxLots, shares > MaxOddLot:
-		return 0, false, Invalid(KeyQuantityInvalid)
+		return 0, false, commands.Invalid(commands.KeyQuantityInvalid)
 	case lots > 0:
 		return lots * BoardLot, false, nil
 	}
@@ -116,16 +117,16 @@ func quantity(lots, shares int64) (int64, bool, *Error) {
 
 // limitPrice parses a limit price in the strict grammar of amounts (money.ParseDecimal), two
 // decimals at most.
-func limitPrice(typ, s string) (decimal.Decimal, *Error) {
+func limitPrice(typ, s string) (decimal.Decimal, *commands.Error) {
 	if typ == events.OrderMarket {
 		return decimal.Zero, nil
 	}
 	p, err := money.ParseDecimal(s, centPlaces)
 	switch {
 	case errors.Is(err, money.ErrRequired):
-		return decimal.Zero, Invalid(KeyPriceRequired)
+		return decimal.Zero, commands.Invalid(commands.KeyPriceRequired)
 	case err != nil:
-		return decimal.Zero, Invalid(KeyPriceInvalid)
+		return decimal.Zero, commands.Invalid(commands.KeyPriceInvalid)
 	}
 	return p, nil
 }
@@ -134,18 +135,18 @@ func validOrderType(typ string) bool { return typ == events.OrderLimit || typ ==
 
 // validateOrder checks a ticket's fields in the form's order: direction, type, quantity,
 // leverage, day trade, price.
-func validateOrder(in OrderInput) (orderSpec, *Error) {
+func validateOrder(in OrderInput) (orderSpec, *commands.Error) {
 	sp := orderSpec{direction: in.Direction, typ: in.Type, dayTrade: in.DayTrade}
 	if in.Symbol == "" || len(in.Symbol) > 16 {
-		return sp, Invalid(KeySymbolRequired)
+		return sp, commands.Invalid(commands.KeySymbolRequired)
 	}
 	if in.Direction != events.DirectionLong && in.Direction != events.DirectionShort {
-		return sp, Invalid(KeyInvalidRequest)
+		return sp, commands.Invalid(commands.KeyInvalidRequest)
 	}
 	if !validOrderType(in.Type) {
-		return sp, Invalid(KeyInvalidRequest)
+		return sp, commands.Invalid(commands.KeyInvalidRequest)
 	}
-	var e *Error
+	var e *commands.Error
 	if sp.shares, sp.oddLot, e = quantity(in.Lots, in.Shares); e != nil {
 		return sp, e
 	}
@@ -153,19 +154,19 @@ func validateOrder(in OrderInput) (orderSpec, *Error) {
 	if in.Leverage != "" {
 		lev, err := money.ParseDecimal(in.Leverage, centPlaces)
 		if err != nil {
-			return sp, Invalid(KeyLeverageInvalid)
+			return sp, commands.Invalid(commands.KeyLeverageInvalid)
 		}
 		sp.leverage = lev
 	}
 	switch err := margin.CheckLeverage(sp.leverage, in.Direction == events.DirectionShort, sp.oddLot); err {
 	case nil:
 	case margin.ErrOddLotCashOnly:
-		return sp, Invalid(KeyOddLotCashOnly)
+		return sp, commands.Invalid(commands.KeyOddLotCashOnly)
 	default:
-		return sp, Invalid(KeyLeverageInvalid)
+		return sp, commands.Invalid(commands.KeyLeverageInvalid)
 	}
 	if sp.dayTrade && sp.oddLot {
-		return sp, Invalid(KeyDayTradeBoardLotOnly)
+		return sp, commands.Invalid(commands.KeyDayTradeBoardLotOnly)
 	}
 	if sp.price, e = limitPrice(in.Type, in.Price); e != nil {
 		return sp, e
@@ -178,16 +179,16 @@ type tradeFacts struct {
 	registered, disabled, frozen, banned bool
 }
 
-func (f tradeFacts) refuse() *Error {
+func (f tradeFacts) refuse() *commands.Error {
 	switch {
 	case !f.registered:
-		return NotFound(KeyAccountNotExist)
+		return commands.NotFound(commands.KeyAccountNotExist)
 	case f.disabled:
-		return Forbidden(KeyAccountDisabled)
+		return commands.Forbidden(commands.KeyAccountDisabled)
 	case f.frozen:
-		return Forbidden(KeyAccountFrozen)
+		return commands.Forbidden(commands.KeyAccountFrozen)
 	case f.banned:
-		return Forbidden(KeyTradeBanned)
+		return commands.Forbidden(commands.KeyTradeBanned)
 	}
 	return nil
 }
@@ -195,23 +196,23 @@ func (f tradeFacts) refuse() *Error {
 // checkMarket refuses an order the market cannot take now: unknown symbol, no price, a limit off
 // the tick grid or outside the band, outside the session (market orders and day trades only while
 // matching).
-func checkMarket(m Market, sp orderSpec) *Error {
+func checkMarket(m Market, sp orderSpec) *commands.Error {
 	switch {
 	case m.Symbol == "":
-		return NotFound(KeySymbolNotFound)
+		return commands.NotFound(commands.KeySymbolNotFound)
 	case !m.Quote.Last.IsPositive():
-		return Rule(KeyPriceNotObtained)
+		return commands.Rule(commands.KeyPriceNotObtained)
 	}
 	if sp.typ == events.OrderLimit && m.CheckPrice != nil {
 		if key := m.CheckPrice(sp.price); key != "" {
-			return Rule(key)
+			return commands.Rule(key)
 		}
 	}
 	switch {
 	case !m.Accepts(sp.oddLot):
-		return Rule(KeyNotTradingTime)
+		return commands.Rule(commands.KeyNotTradingTime)
 	case (sp.typ == events.OrderMarket || sp.dayTrade) && !m.Matches(sp.oddLot):
-		return Rule(KeyNotTradingTime)
+		return commands.Rule(commands.KeyNotTradingTime)
 	}
 	return nil
 }
@@ -406,7 +407,7 @@ func release(o *tradeOrder, available, frozen string) []events.Payload {
 // and of the member's available cash, so that each next event is decided on the state the earlier
 // ones leave; the aggregate itself changes only when the events are stored.
 type tradeRun struct {
-	a    *Account
+	a    *commands.Account
 	now  time.Time
 	t    trading
 	cash decimal.Decimal
@@ -414,7 +415,7 @@ type tradeRun struct {
 }
 
 // run starts a decision on copies of the named orders and positions.
-func (a *Account) run(now time.Time, orderNos []string, positionIDs []string) *tradeRun {
+func run(a *commands.Account, now time.Time, orderNos []string, positionIDs []string) *tradeRun {
 	r := &tradeRun{a: a, now: now, t: newTrading(), cash: a.Balances[TWD].Available}
 	t := tradingPart.Of(a)
 	for _, no := range orderNos {

@@ -1,4 +1,4 @@
-package commands
+package trading
 
 import (
 	"context"
@@ -9,10 +9,13 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/postgres"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
 )
 
 // A state-machine test: random orders, fills, partial fills, cancels, closes and margin checks
@@ -57,7 +60,7 @@ func TestTradingStateMachine(t *testing.T) {
 	backends := []struct {
 		name string
 		open func(testing.TB) events.Store
-	}{{"sqlite", openStore}, {"postgres", openPostgres}}
+	}{{"sqlite", func(t testing.TB) events.Store { return sqlitetest.Open(t) }}, {"postgres", openPostgres}}
 	for _, b := range backends {
 		t.Run(b.name, func(t *testing.T) {
 			for seed := uint64(1); seed <= 6; seed++ {
@@ -81,9 +84,7 @@ func openPostgres(t testing.TB) events.Store {
 }
 
 func runTradingModel(t *testing.T, st events.Store, seed uint64) {
-	f := &fixture{t: t, ctx: context.Background(), store: st, clock: &clock{t: t0}}
-	f.svc = f.service()
-	f.seed(true)
+	f := newFixture(t, TradingRules{}, st)
 	m := f.trader("0912345678")
 	rng := rand.New(rand.NewPCG(seed, 7))
 	md := &tradeModel{orders: map[string]*modelOrder{}, positions: map[string]int64{}}
@@ -123,11 +124,11 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			if rng.IntN(3) == 0 {
 				in.Type, in.Price = events.OrderMarket, ""
 			}
-			r, err := f.svc.PlaceOrder(f.ctx, meta("member"), m, in, mk)
-			if e, ok := AsError(err); ok && e.Key == KeyInsufficientBalance {
+			r, err := f.tr.PlaceOrder(f.Ctx, commandstest.Meta("member"), m, in, mk)
+			if e, ok := commands.AsError(err); ok && e.Key == commands.KeyInsufficientBalance {
 				continue
 			}
-			f.must(err)
+			f.Must(err)
 			md.apply(r, true, in.Lots*BoardLot)
 		case 2: // a quote update crosses a resting order, maybe in part
 			no := pick(func(o *modelOrder) bool { return o.working })
@@ -135,8 +136,8 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 				continue
 			}
 			seq++
-			r, err := f.svc.FillOrder(f.ctx, Meta{CommandID: fmt.Sprintf("%s/fill/%d", no, seq), Actor: "system"}, FillOrder{MemberID: m, OrderNo: no, Market: book(last + rng.IntN(7) - 3)})
-			f.must(err)
+			r, err := f.tr.FillOrder(f.Ctx, commands.Meta{CommandID: fmt.Sprintf("%s/fill/%d", no, seq), Actor: "system"}, FillOrder{MemberID: m, OrderNo: no, Market: book(last + rng.IntN(7) - 3)})
+			f.Must(err)
 			if r.Filled > 0 {
 				md.apply(r, md.orders[no].open, 0)
 			}
@@ -145,8 +146,8 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			if no == "" {
 				continue
 			}
-			r, err := f.svc.CancelOrder(f.ctx, meta("member"), CancelOrder{MemberID: m, OrderNo: no})
-			f.must(err)
+			r, err := f.tr.CancelOrder(f.Ctx, commandstest.Meta("member"), CancelOrder{MemberID: m, OrderNo: no})
+			f.Must(err)
 			md.apply(r, md.orders[no].open, 0)
 		case 4: // close a holding position at market
 			id := ""
@@ -158,11 +159,11 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			if id == "" {
 				continue
 			}
-			r, err := f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: id, Close: CloseInput{Type: events.OrderMarket}, Market: mk})
-			if e, ok := AsError(err); ok && e.Key == KeyInsufficientBalance {
+			r, err := f.tr.ClosePosition(f.Ctx, commandstest.Meta("member"), ClosePosition{MemberID: m, PositionID: id, Close: CloseInput{Type: events.OrderMarket}, Market: mk})
+			if e, ok := commands.AsError(err); ok && e.Key == commands.KeyInsufficientBalance {
 				continue
 			}
-			f.must(err)
+			f.Must(err)
 			for no, o := range md.orders { // the opening order's rest was cancelled with it
 				if no == id && o.working {
 					o.working = false
@@ -178,7 +179,7 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 			check = mkt(px, []matching.Level{lv(px, 100000)}, []matching.Level{lv(px, 100000)})
 			check.Quote.LimitDown, check.Quote.LimitUp = d(px).Mul(d("0.9")), d(px).Mul(d("1.1"))
 		}
-		if _, err := f.svc.MarginCheck(f.ctx, meta("system"), MarginCheck{MemberID: m, Markets: map[string]Market{"1101": check}}); err != nil {
+		if _, err := f.tr.MarginCheck(f.Ctx, commandstest.Meta("system"), MarginCheck{MemberID: m, Markets: map[string]Market{"1101": check}}); err != nil {
 			t.Fatalf("step %d margin check: %v", step, err)
 		}
 		syncModel(t, f, m, md) // a forced close may have closed positions
@@ -186,18 +187,18 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 	// Close what is left at 100 and compare the cash with the profit realised.
 	for no, o := range md.orders {
 		if o.working {
-			_, err := f.svc.CancelOrder(f.ctx, meta("member"), CancelOrder{MemberID: m, OrderNo: no})
-			f.must(err)
+			_, err := f.tr.CancelOrder(f.Ctx, commandstest.Meta("member"), CancelOrder{MemberID: m, OrderNo: no})
+			f.Must(err)
 		}
 	}
 	syncModel(t, f, m, md)
 	for id, n := range md.positions {
 		if n > 0 {
-			_, err := f.svc.ClosePosition(f.ctx, meta("member"), ClosePosition{MemberID: m, PositionID: id, Close: CloseInput{Type: events.OrderMarket}, Market: mkt("100", []matching.Level{lv("100", 100000)}, []matching.Level{lv("100", 100000)})})
-			f.must(err)
+			_, err := f.tr.ClosePosition(f.Ctx, commandstest.Meta("member"), ClosePosition{MemberID: m, PositionID: id, Close: CloseInput{Type: events.OrderMarket}, Market: mkt("100", []matching.Level{lv("100", 100000)}, []matching.Level{lv("100", 100000)})})
+			f.Must(err)
 		}
 	}
-	realised, err := View(f.ctx, f.svc, events.AccountStream(m), func(a *Account, _ *Entry) decimal.Decimal {
+	realised, err := commands.View(f.Ctx, f.Svc, events.AccountStream(m), func(a *commands.Account, _ *commands.Entry) decimal.Decimal {
 		sum := decimal.Zero
 		for _, p := range tradingPart.Of(a).positions {
 			if p.shares != 0 {
@@ -207,13 +208,13 @@ func runTradingModel(t *testing.T, st events.Store, seed uint64) {
 		}
 		return sum
 	})
-	f.must(err)
+	f.Must(err)
 	if b := f.balance(m); !b.Frozen.IsZero() || !b.Available.Equal(d("1000000").Add(realised)) {
 		t.Fatalf("all closed: cash %+v, want 1,000,000 %+v realised and nothing frozen", b, realised)
 	}
-	all := f.checkLog()
-	t.Logf("seed %d: %d orders, %d fills, %d cancels, %d margin calls, %d forced closes, realised %s", seed, count(all, "OrderPlaced"),
-		count(all, "OrderFilled"), count(all, "OrderCancelled"), count(all, "MarginCallIssued"), count(all, "ForcedCloseStarted"), realised)
+	all := f.CheckLog()
+	t.Logf("seed %d: %d orders, %d fills, %d cancels, %d margin calls, %d forced closes, realised %s", seed, commandstest.Count(all, "OrderPlaced"),
+		commandstest.Count(all, "OrderFilled"), commandstest.Count(all, "OrderCancelled"), commandstest.Count(all, "MarginCallIssued"), commandstest.Count(all, "ForcedCloseStarted"), realised)
 }
 
 func closing(md *tradeModel, id string) bool {
@@ -236,7 +237,7 @@ func sortStrings(s []string) {
 // checkModel compares the aggregate with the model and checks the cash invariants.
 func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 	t.Helper()
-	_, err := View(f.ctx, f.svc, events.AccountStream(m), func(a *Account, _ *Entry) bool {
+	_, err := commands.View(f.Ctx, f.Svc, events.AccountStream(m), func(a *commands.Account, _ *commands.Entry) bool {
 		b := a.Balances[TWD]
 		if b.Available.IsNegative() || b.Frozen.IsNegative() {
 			t.Fatalf("step %d: negative cash %+v", step, b)
@@ -266,13 +267,13 @@ func checkModel(t *testing.T, f *fixture, m string, md *tradeModel, step int) {
 		}
 		return true
 	})
-	f.must(err)
+	f.Must(err)
 }
 
 // syncModel takes over what rules did (forced closes, their orders) from the aggregate.
 func syncModel(t *testing.T, f *fixture, m string, md *tradeModel) {
 	t.Helper()
-	_, err := View(f.ctx, f.svc, events.AccountStream(m), func(a *Account, _ *Entry) bool {
+	_, err := commands.View(f.Ctx, f.Svc, events.AccountStream(m), func(a *commands.Account, _ *commands.Entry) bool {
 		for no, o := range tradingPart.Of(a).orders {
 			mo := md.orders[no]
 			if mo == nil {
@@ -286,5 +287,5 @@ func syncModel(t *testing.T, f *fixture, m string, md *tradeModel) {
 		}
 		return true
 	})
-	f.must(err)
+	f.Must(err)
 }

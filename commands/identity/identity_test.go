@@ -1,0 +1,156 @@
+package identity
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/events"
+)
+
+func submission(front, back string) events.RealNameSubmitted {
+	return events.RealNameSubmitted{SubmissionID: "s1", Name: "王小明", IDNumberKeyedHash: "h1", FrontFileID: front, BackFileID: back}
+}
+
+func withFiles() []events.Payload {
+	return []events.Payload{events.FileUploaded{FileID: "f1"}, events.FileUploaded{FileID: "f2"}}
+}
+
+func TestValidateRealName(t *testing.T) {
+	ok := RealNameInput{Name: " 王  小明 ", IDNumber: "a123456789", FrontFileID: "f1", BackFileID: "f2"}
+	with := func(f func(*RealNameInput)) RealNameInput { in := ok; f(&in); return in }
+	name, id, err := validateRealName(ok)
+	if err != nil || name != "王 小明" || id != "A123456789" {
+		t.Fatalf("validateRealName(ok) = %q %q %v", name, id, err)
+	}
+	for want, in := range map[string]RealNameInput{
+		commands.KeyNameRequired:     with(func(i *RealNameInput) { i.Name = "  " }),
+		commands.KeyIDNumberRequired: with(func(i *RealNameInput) { i.IDNumber = "" }),
+		commands.KeyIDPhotosRequired: with(func(i *RealNameInput) { i.BackFileID = "" }),
+		commands.KeyNameInvalid:      with(func(i *RealNameInput) { i.Name = "X1" }),
+		commands.KeyIDNumberInvalid:  with(func(i *RealNameInput) { i.IDNumber = "A123456788" }),
+	} {
+		_, _, err := validateRealName(in)
+		commandstest.WantKey(t, err, want)
+	}
+	_, _, err = validateRealName(with(func(i *RealNameInput) { i.BackFileID = "f1" }))
+	commandstest.WantKey(t, err, commands.KeyIDPhotosRequired)
+}
+
+func TestDecideSubmitAndReviewRealName(t *testing.T) {
+	sub := submission("f1", "f2")
+	cases := []struct {
+		name string
+		m    *commands.Member
+		sub  events.RealNameSubmitted
+		key  string
+	}{
+		{"first", commandstest.Registered(withFiles()...), sub, ""},
+		{"not my photo", commandstest.Registered(withFiles()...), submission("f1", "f9"), commands.KeyFileNotFound},
+		{"pending", commandstest.Registered(append(withFiles(), sub)...), sub, commands.KeyRealNamePending},
+		{"verified", commandstest.Registered(append(withFiles(), sub, events.RealNameApproved{})...), sub, commands.KeyRealNameVerified},
+		{"resubmit after reject", commandstest.Registered(append(withFiles(), sub, events.RealNameRejected{Remark: "blurry"})...), sub, ""},
+		{"frozen", commandstest.Registered(append(withFiles(), events.AccountFlagChanged{Flag: events.FlagFrozen, On: true})...), sub, commands.KeyAccountFrozen},
+		{"staff", commandstest.Build(commands.NewMember("m1"), nil, events.MemberRegistered{MemberID: "o", Account: "ops", Role: events.RoleOps}), sub, commands.KeyAccountNotExist},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			evs, err := decideSubmitRealName(c.m, c.sub)
+			commandstest.WantKey(t, err, c.key)
+			if c.key == "" && len(evs) != 1 {
+				t.Fatalf("events %v", evs)
+			}
+		})
+	}
+
+	pending := func() *commands.Member { return commandstest.Registered(append(withFiles(), sub)...) }
+	evs, err := decideReviewRealName(pending(), true, "")
+	commandstest.WantKey(t, err, "")
+	if a, ok := evs[0].(events.RealNameApproved); !ok || a.SubmissionID != "s1" {
+		t.Fatalf("approve %v", evs)
+	}
+	evs, err = decideReviewRealName(pending(), false, "blurry")
+	commandstest.WantKey(t, err, "")
+	if r, ok := evs[0].(events.RealNameRejected); !ok || r.Remark != "blurry" {
+		t.Fatalf("reject %v", evs)
+	}
+	m := pending()
+	m.Apply(events.RecordedEvent{}, evs[0])
+	if verificationPart.Of(m).realName.status != events.RealNameStatusRejected || usesIDNumber(m, "h1") {
+		t.Fatalf("after reject: %+v", verificationPart.Of(m).realName)
+	}
+	_, err = decideReviewRealName(m, true, "")
+	commandstest.WantKey(t, err, commands.KeyRealNameNotPending)
+	_, err = decideReviewRealName(commands.NewMember("m1"), true, "")
+	commandstest.WantKey(t, err, commands.KeyAccountNotExist)
+}
+
+func TestDecideBindCard(t *testing.T) {
+	sub := submission("f1", "f2")
+	verified := func(extra ...events.Payload) *commands.Member {
+		return commandstest.Registered(append(append(withFiles(), sub, events.RealNameApproved{}), extra...)...)
+	}
+	card := events.BankCardBound{CardID: "c1", HolderName: "王小明", CardNumberKeyedHash: "n1", CardLast4: "6789"}
+	other := card
+	other.HolderName = "陳大文"
+	cases := []struct {
+		name string
+		m    *commands.Member
+		card events.BankCardBound
+		key  string
+	}{
+		{"verified", verified(), card, ""},
+		{"not verified", commandstest.Registered(append(withFiles(), sub)...), card, commands.KeyRealNameNotVerified},
+		{"someone else's card", verified(), other, commands.KeyCardNotOwn},
+		{"bound already", verified(card), events.BankCardBound{CardID: "c2", HolderName: "王小明", CardNumberKeyedHash: "n1"}, commands.KeyCardExists},
+		{"bound and unbound", verified(card, events.BankCardUnbound{CardID: "c1"}), card, ""},
+		{"disabled", verified(events.AccountFlagChanged{Flag: events.FlagDisabled, On: true}), card, commands.KeyAccountDisabled},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := decideBindCard(c.m, c.card)
+			commandstest.WantKey(t, err, c.key)
+		})
+	}
+	_, err := decideUnbindCard(verified(card), "c2")
+	commandstest.WantKey(t, err, commands.KeyCardNotFound)
+	evs, err := decideUnbindCard(verified(card), "c1")
+	commandstest.WantKey(t, err, "")
+	if u, ok := evs[0].(events.BankCardUnbound); !ok || u.CardID != "c1" {
+		t.Fatalf("unbind %v", evs)
+	}
+}
+
+func TestDecideClaim(t *testing.T) {
+	taken := commands.Rule(commands.KeyIDNumberExists)
+	held := func(holder, ref string, at time.Time) *guardState {
+		return commandstest.Build(&guardState{}, []time.Time{at}, events.UniqueClaimed{MemberID: holder, Ref: ref})
+	}
+	inUse := func(used bool) func(string) (bool, error) { return func(string) (bool, error) { return used, nil } }
+	cases := []struct {
+		name   string
+		g      *guardState
+		member string
+		used   bool
+		now    time.Time
+		key    string
+		claims bool
+	}{
+		{"free", &guardState{}, "m1", false, commandstest.T0, "", true},
+		{"mine again, same ref", held("m1", "r1", commandstest.T0), "m1", false, commandstest.T0, "", false},
+		{"mine, new ref", held("m1", "r0", commandstest.T0), "m1", true, commandstest.T0, "", true},
+		{"other member uses it", held("m2", "r0", commandstest.T0.Add(-time.Hour)), "m1", true, commandstest.T0, commands.KeyIDNumberExists, false},
+		{"other member's fresh claim", held("m2", "r0", commandstest.T0.Add(-10*time.Second)), "m1", false, commandstest.T0, commands.KeyIDNumberExists, false},
+		{"other member gave it up", held("m2", "r0", commandstest.T0.Add(-time.Hour)), "m1", false, commandstest.T0, "", true},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			evs, err := decideClaim(c.g, c.member, "r1", c.now, inUse(c.used), taken)
+			commandstest.WantKey(t, err, c.key)
+			if got := len(evs) == 1; got != c.claims {
+				t.Fatalf("claims %v, want %v", got, c.claims)
+			}
+		})
+	}
+}
