@@ -25,7 +25,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost})
+	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost, Sealer: devSealer(t)})
 	if err := seed.Demo(ctx, svc); err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +34,7 @@ func TestDemoIsIdempotentAndLogsIn(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A second start (and a fresh Service with a cold cache, as after a restart) writes nothing.
-	for _, s := range []*commands.Service{svc, commands.New(store, commands.Options{PasswordCost: secret.TestCost})} {
+	for _, s := range []*commands.Service{svc, commands.New(store, commands.Options{PasswordCost: secret.TestCost, Sealer: devSealer(t)})} {
 		if err := seed.Demo(ctx, s); err != nil {
 			t.Fatalf("second seed: %v", err)
 		}
@@ -104,6 +104,7 @@ func TestCapabilityStepsRunAfterThePlatformInOrder(t *testing.T) {
 	var ran []string
 	saved := seed.Steps()
 	t.Cleanup(func() { seed.SetSteps(saved) })
+	seed.SetSteps(nil) // the capabilities' own steps are theirs to test
 	seed.Register("first", func(ctx context.Context, env seed.Env) error {
 		// The platform's demo is there: the member can log in.
 		if _, err := env.Kernel.Login(ctx, commands.Meta{CommandID: uuid.NewString()}, commands.Login{Account: seed.MemberAccount, Password: seed.MemberPassword}); err != nil {
@@ -123,4 +124,14 @@ func TestCapabilityStepsRunAfterThePlatformInOrder(t *testing.T) {
 	if strings.Join(ran, ",") != "first,second" {
 		t.Fatalf("steps ran %v", ran)
 	}
+}
+
+// devSealer is the development key's sealer: the capabilities' demo steps derive their seeds from it.
+func devSealer(t *testing.T) *secret.Sealer {
+	t.Helper()
+	s, err := secret.NewSealer(secret.DevKey())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }
