@@ -39,6 +39,7 @@ func init() {
 		PlacementSeedCommitted{seed},
 		PlacementApplied{PlacementID: "6805-20261124", ApplicationNo: "P20261124000000000000001", Symbol: "6805", Name: "富世達", Lots: 3,
 			Shares: 3000, Price: d("88"), Amount: d("264000"), Postings: Transfer(MemberAvailable(member), MemberFrozen(member), "TWD", d("264000"))},
+		PlacementAllotmentRequested{PlacementID: "6805-20261124", At: mustTime("2026-11-27T02:00:00Z")},
 		PlacementAllotted{PlacementID: "6805-20261124", Seed: strings.Repeat("a7", 32), Commitment: strings.Repeat("5e", 32),
 			Algorithm: "sha256-counter-fisher-yates/v1", Shares: 200000,
 			Requests: []Grant{{No: "P20261124000000000000001", Shares: 3000, Price: d("88")}},

@@ -2,6 +2,7 @@ package events
 
 import (
 	"strconv"
+	"time"
 
 	"github.com/shopspring/decimal"
 )
@@ -49,6 +50,13 @@ type PlacementApplied struct {
 	Postings      []Posting       `json:"postings"`
 }
 
+// PlacementAllotmentRequested is ops' trigger of the allotment after the window: the rule
+// computes it (PlacementAllotted), ops only ask for it. At is when they asked.
+type PlacementAllotmentRequested struct {
+	PlacementID string    `json:"placementId"`
+	At          time.Time `json:"at"`
+}
+
 // PlacementAllotted reveals the seed and records the allotment over Requests (every application
 // of the window, by number, with the shares it asked for): Grants are the shares each got.
 type PlacementAllotted struct {
@@ -67,12 +75,13 @@ type PlacementSettled struct{ OfferingSettlement }
 // PlacementDelivered delivers an application's allotted shares on the listing date.
 type PlacementDelivered struct{ OfferingDelivery }
 
-func (PlacementOffered) EventName() string       { return "PlacementOffered" }
-func (PlacementSeedCommitted) EventName() string { return "PlacementSeedCommitted" }
-func (PlacementApplied) EventName() string       { return "PlacementApplied" }
-func (PlacementAllotted) EventName() string      { return "PlacementAllotted" }
-func (PlacementSettled) EventName() string       { return "PlacementSettled" }
-func (PlacementDelivered) EventName() string     { return "PlacementDelivered" }
+func (PlacementOffered) EventName() string            { return "PlacementOffered" }
+func (PlacementSeedCommitted) EventName() string      { return "PlacementSeedCommitted" }
+func (PlacementApplied) EventName() string            { return "PlacementApplied" }
+func (PlacementAllotmentRequested) EventName() string { return "PlacementAllotmentRequested" }
+func (PlacementAllotted) EventName() string           { return "PlacementAllotted" }
+func (PlacementSettled) EventName() string            { return "PlacementSettled" }
+func (PlacementDelivered) EventName() string          { return "PlacementDelivered" }
 
 func (e PlacementApplied) MoneyPostings() []Posting   { return e.Postings }
 func (e PlacementSettled) MoneyPostings() []Posting   { return e.Postings }
@@ -90,6 +99,7 @@ func init() {
 	register(PlacementOffered{}, 1, nil)
 	register(PlacementSeedCommitted{}, 1, nil)
 	register(PlacementApplied{}, 1, nil)
+	register(PlacementAllotmentRequested{}, 1, nil)
 	register(PlacementAllotted{}, 1, nil)
 	register(PlacementSettled{}, 1, nil)
 	register(PlacementDelivered{}, 1, nil)

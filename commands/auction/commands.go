@@ -222,24 +222,13 @@ func (s *Commands) Deliver(ctx context.Context, meta commands.Meta, e offering.E
 
 func (s *Commands) step(ctx context.Context, meta commands.Meta, name string, e offering.Entry,
 	decide func(b *bid, a *commands.Account, f facts, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
-	c, err := s.k.Begin(meta, name)
-	if err != nil {
-		return commands.Result{}, err
-	}
-	if !commands.ValidMemberID(e.MemberID) || !offering.ValidID(e.Offering) {
-		return commands.Result{}, commands.NotFound(offering.KeyNotFound)
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(e.MemberID), func(a *commands.Account) ([]events.Payload, error) {
+	return offering.Step(ctx, s.k, meta, name, e, func(a *commands.Account, now time.Time) ([]events.Payload, error) {
 		f, err := s.facts(ctx, e.Offering)
 		if err != nil {
 			return nil, err
 		}
-		return decide(bidsPart.Of(a).byNo[e.No], a, f, c.Now)
+		return decide(bidsPart.Of(a).byNo[e.No], a, f, now)
 	})
-	if err != nil {
-		return commands.Result{}, err
-	}
-	return commands.Result{Position: rec.Position}, nil
 }
 
 // ProcessName names the auction's process: checkpoint, metrics, command ids.

@@ -259,3 +259,23 @@ func (p *Process) RunDue(ctx context.Context) error {
 	}
 	return errors.Join(errs...)
 }
+
+// Step runs one of the process's commands on an entry's account stream: decide sees the account
+// and the command's time.
+func Step(ctx context.Context, k *commands.Service, meta commands.Meta, name string, e Entry,
+	decide func(a *commands.Account, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
+	c, err := k.Begin(meta, name)
+	if err != nil {
+		return commands.Result{}, err
+	}
+	if !commands.ValidMemberID(e.MemberID) || !ValidID(e.Offering) {
+		return commands.Result{}, commands.NotFound(KeyNotFound)
+	}
+	rec, err := commands.Execute(ctx, k, c, events.AccountStream(e.MemberID), func(a *commands.Account) ([]events.Payload, error) {
+		return decide(a, c.Now)
+	})
+	if err != nil {
+		return commands.Result{}, err
+	}
+	return commands.Result{Position: rec.Position}, nil
+}
