@@ -12,6 +12,7 @@ import (
 	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/api/members"
 	opsapi "github.com/lotbook/lotbook/api/ops"
+	placementapi "github.com/lotbook/lotbook/api/placement"
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
@@ -34,6 +35,7 @@ func (s *server) capabilities() []httpx.Module {
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
 		subscriptionapi.New(s.lottery, s.read, s.mkt, s.store, s.now),
 		auctionapi.New(s.auctions, s.read, s.mkt, s.store, s.now),
+		placementapi.New(s.placements, s.read, s.mkt, s.store, s.now),
 		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
 			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
 		opsapi.New(s.cmd, s.read),

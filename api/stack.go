@@ -22,6 +22,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/placement"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
@@ -83,14 +84,15 @@ type Stack struct {
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
 
-	cfg      Config
-	sealer   *secret.Sealer
-	ownsMkt  bool
-	ws       *wsHub
-	trade    *engine.Engine
-	lottery  *subscription.Commands
-	ipo      *subscription.Calendar
-	auctions *auction.Commands
+	cfg        Config
+	sealer     *secret.Sealer
+	ownsMkt    bool
+	ws         *wsHub
+	trade      *engine.Engine
+	lottery    *subscription.Commands
+	ipo        *subscription.Calendar
+	auctions   *auction.Commands
+	placements *placement.Commands
 	// offerings run the auctions' and placements' results, settlements and deliveries.
 	offerings []*offering.Process
 	handler   http.Handler
@@ -154,6 +156,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	})
 	lottery := subscription.New(cmd, subscription.SealerSeeds(sealer))
 	auctions := auction.New(cmd, offering.SealerSeeds(sealer, auction.SeedDomain))
+	placements := placement.New(cmd, offering.SealerSeeds(sealer, placement.SeedDomain))
 	newOffering := func(spec offering.Spec) *offering.Process {
 		return offering.New(offering.Config{Spec: spec, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg})
 	}
@@ -175,8 +178,9 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		lottery: lottery,
 		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
-		auctions:  auctions,
-		offerings: []*offering.Process{newOffering(auctions.Spec())},
+		auctions:   auctions,
+		placements: placements,
+		offerings:  []*offering.Process{newOffering(auctions.Spec()), newOffering(placements.Spec())},
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -188,30 +192,31 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 
 func (st *Stack) newServer() *server {
 	return &server{
-		cmd:       st.Commands,
-		funds:     st.Funds,
-		trading:   st.Trading,
-		read:      st.Read,
-		runner:    st.Runner,
-		store:     st.Store,
-		log:       st.cfg.Logger,
-		dataDir:   st.cfg.DataDir,
-		web:       st.cfg.Web,
-		demo:      st.cfg.Demo,
-		now:       st.cfg.Clock,
-		calendar:  calendar.Taiwan(),
-		sealer:    st.sealer,
-		limits:    st.cfg.RateLimits.withDefaults(),
-		decodes:   files.NewGate(files.MaxDecodes),
-		idemLocks: newKeyedLocks(),
-		written:   newSessionPositions(maxSessionPositions),
-		idem:      newIdemRecords(st.Read, st.cfg.Logger),
-		metrics:   newHTTPMetrics(st.Registry),
-		mkt:       st.Market,
-		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
-		trade:     st.trade,
-		lottery:   st.lottery,
-		auctions:  st.auctions,
+		cmd:        st.Commands,
+		funds:      st.Funds,
+		trading:    st.Trading,
+		read:       st.Read,
+		runner:     st.Runner,
+		store:      st.Store,
+		log:        st.cfg.Logger,
+		dataDir:    st.cfg.DataDir,
+		web:        st.cfg.Web,
+		demo:       st.cfg.Demo,
+		now:        st.cfg.Clock,
+		calendar:   calendar.Taiwan(),
+		sealer:     st.sealer,
+		limits:     st.cfg.RateLimits.withDefaults(),
+		decodes:    files.NewGate(files.MaxDecodes),
+		idemLocks:  newKeyedLocks(),
+		written:    newSessionPositions(maxSessionPositions),
+		idem:       newIdemRecords(st.Read, st.cfg.Logger),
+		metrics:    newHTTPMetrics(st.Registry),
+		mkt:        st.Market,
+		ws:         newWSHub(st.Market, st.cfg.Logger, st.Registry),
+		trade:      st.trade,
+		lottery:    st.lottery,
+		auctions:   st.auctions,
+		placements: st.placements,
 	}
 }
 

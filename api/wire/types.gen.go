@@ -511,6 +511,7 @@ const (
 	MessageKeyPasswordInvalid             MessageKey = "password_invalid"
 	MessageKeyPasswordRequired            MessageKey = "password_required"
 	MessageKeyPasswordsInconsistent       MessageKey = "passwords_inconsistent"
+	MessageKeyPlacementAllotmentRequested MessageKey = "placement_allotment_requested"
 	MessageKeyPositionLocked              MessageKey = "position_locked"
 	MessageKeyPositionNotFound            MessageKey = "position_not_found"
 	MessageKeyPositionNotHolding          MessageKey = "position_not_holding"
@@ -737,6 +738,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPasswordsInconsistent:
 		return true
+	case MessageKeyPlacementAllotmentRequested:
+		return true
 	case MessageKeyPositionLocked:
 		return true
 	case MessageKeyPositionNotFound:
@@ -894,6 +897,30 @@ func (e OrderRequestType) Valid() bool {
 	case OrderRequestTypeLimit:
 		return true
 	case OrderRequestTypeMarket:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PlacementApplicationState.
+const (
+	PlacementAllotted    PlacementApplicationState = "allotted"
+	PlacementApplied     PlacementApplicationState = "applied"
+	PlacementDelivered   PlacementApplicationState = "delivered"
+	PlacementNotAllotted PlacementApplicationState = "not_allotted"
+)
+
+// Valid indicates whether the value is a known member of the PlacementApplicationState enum.
+func (e PlacementApplicationState) Valid() bool {
+	switch e {
+	case PlacementAllotted:
+		return true
+	case PlacementApplied:
+		return true
+	case PlacementDelivered:
+		return true
+	case PlacementNotAllotted:
 		return true
 	default:
 		return false
@@ -2139,6 +2166,126 @@ type OrderResult struct {
 	Status   ReviewStatus `json:"status"`
 }
 
+// Placement defines model for Placement.
+type Placement struct {
+	Algorithm      string    `json:"algorithm"`
+	Allotted       bool      `json:"allotted"`
+	AllottedShares int64     `json:"allottedShares"`
+	Applications   int64     `json:"applications"`
+	ClosesAt       time.Time `json:"closesAt"`
+
+	// Commitment SHA-256 (hex) of the seed that draws the remainder
+	Commitment  string `json:"commitment"`
+	Currency    string `json:"currency"`
+	ListingDate string `json:"listingDate"`
+	LotShares   int64  `json:"lotShares"`
+
+	// Lots lots offered
+	Lots             int64 `json:"lots"`
+	MaxLotsPerMember int64 `json:"maxLotsPerMember"`
+
+	// MyLots lots the member has applied for (0 for ops)
+	MyLots      int64     `json:"myLots"`
+	Name        string    `json:"name"`
+	OpensAt     time.Time `json:"opensAt"`
+	PlacementId string    `json:"placementId"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Requested ops asked for the allotment
+	Requested bool `json:"requested"`
+
+	// Seed the revealed seed (hex); empty until the allotment
+	Seed string `json:"seed"`
+
+	// State from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
+	State  OfferingState `json:"state"`
+	Symbol string        `json:"symbol"`
+}
+
+// PlacementApplication defines model for PlacementApplication.
+type PlacementApplication struct {
+	// Allotted shares allotted
+	Allotted int64 `json:"allotted"`
+
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount        Decimal   `json:"amount"`
+	ApplicationNo string    `json:"applicationNo"`
+	AppliedAt     time.Time `json:"appliedAt"`
+
+	// Cost a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Cost        Decimal `json:"cost"`
+	Delivered   int64   `json:"delivered"`
+	ListingDate string  `json:"listingDate"`
+	Lots        int64   `json:"lots"`
+	Name        string  `json:"name"`
+	PlacementId string  `json:"placementId"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Refunded a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Refunded Decimal `json:"refunded"`
+
+	// Shares asked for
+	Shares int64 `json:"shares"`
+
+	// State applied (waiting for the allotment), allotted (paid; shares arrive on the listing date), not_allotted (refunded), delivered
+	State  PlacementApplicationState `json:"state"`
+	Symbol string                    `json:"symbol"`
+}
+
+// PlacementApplicationState applied (waiting for the allotment), allotted (paid; shares arrive on the listing date), not_allotted (refunded), delivered
+type PlacementApplicationState string
+
+// PlacementApplyRequest defines model for PlacementApplyRequest.
+type PlacementApplyRequest struct {
+	Lots int64 `json:"lots"`
+}
+
+// PlacementApplyResult defines model for PlacementApplyResult.
+type PlacementApplyResult struct {
+	ApplicationNo string `json:"applicationNo"`
+
+	// Available a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Available Decimal `json:"available"`
+
+	// Frozen a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Frozen   Decimal `json:"frozen"`
+	Position int64   `json:"position"`
+}
+
+// PlacementRequest defines model for PlacementRequest.
+type PlacementRequest struct {
+	ClosesAt time.Time `json:"closesAt"`
+
+	// ListingDate YYYY-MM-DD after the window's last day
+	ListingDate      string `json:"listingDate"`
+	Lots             int64  `json:"lots"`
+	MaxLotsPerMember int64  `json:"maxLotsPerMember"`
+
+	// Name defaults to the market's name of the code
+	Name    *string   `json:"name,omitempty"`
+	OpensAt time.Time `json:"opensAt"`
+	Price   string    `json:"price"`
+	Symbol  string    `json:"symbol"`
+}
+
 // Position global event position
 type Position = int64
 
@@ -3112,6 +3259,9 @@ type OrderNo = string
 
 // Page defines model for Page.
 type Page = int
+
+// PlacementId defines model for PlacementId.
+type PlacementId = string
 
 // PositionId defines model for PositionId.
 type PositionId = string

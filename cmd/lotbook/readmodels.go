@@ -8,6 +8,7 @@ import (
 	_ "github.com/lotbook/lotbook/projections/config"
 	_ "github.com/lotbook/lotbook/projections/favorites"
 	_ "github.com/lotbook/lotbook/projections/funds"
+	_ "github.com/lotbook/lotbook/projections/placement"
 	_ "github.com/lotbook/lotbook/projections/reviews"
 	_ "github.com/lotbook/lotbook/projections/subscription"
 	_ "github.com/lotbook/lotbook/projections/trading"

@@ -27,6 +27,8 @@ func TestReadModelSignatures(t *testing.T) {
 		"journal|member_id:0|line_id:0|type:0|order_no:0|asset:0|amount:0|account:0|status:0|remark:0|instrument:0|details:0|created_at:1|updated_at:1|seq:1|leg:1|position:1|key:member_id,line_id|ix:member_id, seq;member_id, type, seq",
 		"member_files|file_id:0|member_id:0|content_type:0|size:1|width:1|height:1|created_at:1|key:file_id,member_id|ix:",
 		"members|member_id:0|account:0|role:0|invite_code:0|inviter_id:0|real_name_status:0|fund_password_set:1|flags:0|created_at:1|updated_at:1|seq:1|position:1|key:member_id|ix:account;seq",
+		"placement_applications|application_no:0|placement_id:0|member_id:0|symbol:0|name:0|price:0|lots:1|shares:1|amount:0|state:0|allotted:1|cost:0|refunded:0|delivered:1|applied_at:1|updated_at:1|position:1|key:application_no|ix:member_id, applied_at;placement_id, application_no",
+		"placement_placements|placement_id:0|symbol:0|name:0|market:0|currency:0|price:0|lots:1|lot_shares:1|max_lots:1|opens_at:1|closes_at:1|listing_date:0|commitment:0|algorithm:0|seed:0|requested:1|allotted:1|allotted_shares:1|listed_at:1|position:1|key:placement_id|ix:opens_at",
 		"realname|member_id:0|account:0|submission_id:0|name:0|id_cipher:0|id_masked:0|front_file_id:0|back_file_id:0|status:0|remark:0|reviewed_by:0|submitted_at:1|updated_at:1|seq:1|position:1|key:member_id|ix:status, seq",
 		"review_accounts|member_id:0|account:0|key:member_id|ix:",
 		"sessions|token_hash:0|member_id:0|expires_at:1|created_at:1|key:token_hash|ix:member_id",
