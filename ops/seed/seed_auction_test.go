@@ -13,9 +13,9 @@ import (
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
-// TestDemoHasAnAuctionOpen: whatever the day, the demo's auction is open then, and a second start
-// the same day lists nothing again.
-func TestDemoHasAnAuctionOpen(t *testing.T) {
+// TestDemoHasAnAuctionAndAPlacementOpen: whatever the day, the demo's auction and placement are
+// open then, and a second start the same day lists nothing again.
+func TestDemoHasAnAuctionAndAPlacementOpen(t *testing.T) {
 	ctx := context.Background()
 	store, err := sqlite.Open(ctx, filepath.Join(t.TempDir(), "events.db"))
 	if err != nil {
@@ -39,5 +39,15 @@ func TestDemoHasAnAuctionOpen(t *testing.T) {
 	}
 	if a := p.(events.AuctionListed); !a.OpensAt.Before(now) || !a.ClosesAt.After(now) || a.AwardDate <= "2026-11-25" {
 		t.Fatalf("demo auction %+v is not open on %v", a, now)
+	}
+	evs, err = store.ReadStream(ctx, events.PlacementStream("6669-20261123"), 0)
+	if err != nil || len(evs) != 2 {
+		t.Fatalf("the demo placement's stream: %d events, %v", len(evs), err)
+	}
+	if p, err = events.DecodeRecorded(evs[0]); err != nil {
+		t.Fatal(err)
+	}
+	if o := p.(events.PlacementOffered); !o.OpensAt.Before(now) || !o.ClosesAt.After(now) {
+		t.Fatalf("demo placement %+v is not open on %v", o, now)
 	}
 }
