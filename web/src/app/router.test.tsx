@@ -31,6 +31,8 @@ describe('router', () => {
       'ops/deposits [session ops]', 'ops/realname [session ops]', 'ops/withdrawals [session ops]', 'audit/timeline [session auditor]', '* []',
       // issue 11: the auction
       'market/subscribeJp [session] keepAlive', 'market/subscribeDetailJp [session]', 'market/subscribeJpRecord [session]', 'ops/auction [session ops]', 'audit/auction [session auditor]',
+      // issue 11: the placement
+      'market/subscribe1 [session] keepAlive', 'market/subscribe1Record [session]', 'ops/placement [session ops]',
     ];
     expect(flatten(routes).sort()).toEqual(before.sort());
   });

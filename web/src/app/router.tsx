@@ -6,6 +6,7 @@ import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
 import { opsRoutes } from '@/features/ops/routes';
+import { placementRoutes } from '@/features/placement/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
 import { registerEntries } from '@/lib/entries';
@@ -26,6 +27,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...opsRoutes,
   ...auditRoutes,
   ...auctionRoutes,
+  ...placementRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

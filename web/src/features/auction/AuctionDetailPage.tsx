@@ -8,13 +8,14 @@ import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
+import { Row } from '@/domain/offering/Row';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import { type Auction, auctionKeys, placeBid, useAuction } from './api';
 import { bidBlock, bidBody, depositOf } from './bids';
-import { AuctionFields, AuctionHead, BidCard, Row } from './Fields';
+import { AuctionFields, AuctionHead, BidCard } from './Fields';
 import { useAuctionT } from './texts';
 
 /** The bid form: price and lots, the deposit it freezes, a confirmation. */
@@ -64,7 +65,7 @@ function BidForm({ a }: { a: Auction }) {
         e.preventDefault();
         submit();
       }}
-      className="auction-form"
+      className="offering-form"
       data-testid="auction-bid-form"
     >
       <TextField label={s('priceLabel')} testId="auction-price" value={price} inputMode="decimal" maxLength={12} onChange={(v) => {
@@ -75,7 +76,7 @@ function BidForm({ a }: { a: Auction }) {
           setLots(v);
           setErr(null);
         }} />
-      <div className="muted auction-preview" data-testid="auction-deposit-preview">
+      <div className="muted offering-preview" data-testid="auction-deposit-preview">
         {deposit !== null ? s('depositPreview', { amount: money(String(deposit)) }) : '\u00a0'}
       </div>
       <FormError errorKey={err} />
@@ -125,11 +126,11 @@ export default function AuctionDetailPage() {
         <div className="section-title">{s('draw.title')}</div>
         <Row label={s('draw.algorithm')}>{a.algorithm}</Row>
         <div className="muted">{s('draw.commitment')}</div>
-        <div className="num auction-hex" data-testid="auction-commitment">
+        <div className="num offering-hex" data-testid="auction-commitment">
           {a.commitment}
         </div>
         <div className="muted">{s('draw.seed')}</div>
-        <div className="num auction-hex" data-testid="auction-seed">
+        <div className="num offering-hex" data-testid="auction-seed">
           {a.awarded ? a.seed : s('draw.notRevealed')}
         </div>
       </div>

@@ -27,7 +27,7 @@ export default function AuctionListPage() {
         <ListEmpty text={s('empty')} />
       ) : (
         list.map((a) => (
-          <AppLink key={a.auctionId} to={`/market/subscribeDetailJp?id=${encodeURIComponent(a.auctionId)}`} className="auction-link card record" data-testid="auction-item" data-auction={a.auctionId}>
+          <AppLink key={a.auctionId} to={`/market/subscribeDetailJp?id=${encodeURIComponent(a.auctionId)}`} className="offering-link card record" data-testid="auction-item" data-auction={a.auctionId}>
             <AuctionHead a={a} />
             <div className="record-row muted">
               <span>{s('field.minPrice')}</span>

@@ -2,9 +2,10 @@ import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
+import { Row } from '@/domain/offering/Row';
 import { money } from '@/lib/filters';
 import { useAuditAuctions, useAwardCheck } from './api';
-import { AuctionHead, Row } from './Fields';
+import { AuctionHead } from './Fields';
 import { useAuctionT } from './texts';
 
 /** The award of one auction re-run from the log by the server for the auditor. */
@@ -19,7 +20,7 @@ function Check({ id }: { id: string }) {
       <div className={`badge badge-${c.verified ? 'completed' : 'rejected'}`}>{c.verified ? s('audit.verified') : s('audit.notVerified')}</div>
       <Row label={s('audit.entries')}>{c.entries.length}</Row>
       <div className="muted">{s('draw.seed')}</div>
-      <div className="num auction-hex">{c.seed}</div>
+      <div className="num offering-hex">{c.seed}</div>
       <div className="section-title">{s('audit.grants')}</div>
       {c.grants.map((g, i) => (
         <div key={g.no} className="record-row" data-testid="auction-check-grant" data-match={c.recomputed[i]?.no === g.no && c.recomputed[i]?.shares === g.shares}>

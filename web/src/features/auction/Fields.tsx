@@ -1,19 +1,7 @@
+import { Row } from '@/domain/offering/Row';
 import { money, taipeiTime } from '@/lib/filters';
 import type { Auction, Bid } from './api';
 import { useAuctionT } from './texts';
-import './auction.css';
-
-/** One label and its value. */
-export function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div className="record-row">
-      <span className="muted">{label}</span>
-      <span className="num" data-testid={testId}>
-        {children}
-      </span>
-    </div>
-  );
-}
 
 /** The auction's state badge. */
 export function StateBadge({ state }: { state: Auction['state'] }) {

@@ -5,12 +5,13 @@ import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
+import { Row } from '@/domain/offering/Row';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import { type Auction, type AuctionForm, auctionKeys, listAuction, useOpsAuctions, useOpsBids } from './api';
 import { auctionBody, type AuctionValues, emptyAuction } from './bids';
-import { AuctionFields, AuctionHead, Row } from './Fields';
+import { AuctionFields, AuctionHead } from './Fields';
 import { type AuctionKey, useAuctionT } from './texts';
 
 const FIELDS: { key: keyof AuctionValues; type?: string; mode?: 'decimal' | 'numeric' }[] = [
@@ -98,7 +99,7 @@ function AuctionCard({ a }: { a: Auction }) {
       <Row label={s('field.bids')}>{a.bids}</Row>
       <Row label={s('field.awardedLots')}>{a.awarded ? a.awardedLots : s('draw.notRevealed')}</Row>
       <div className="muted">{s('draw.commitment')}</div>
-      <div className="num auction-hex">{a.commitment}</div>
+      <div className="num offering-hex">{a.commitment}</div>
       <Button size="small" onClick={() => setOpen((o) => !o)} data-testid="ops-auction-toggle">
         {s('ops.bids')}
       </Button>

@@ -345,6 +345,7 @@ const en: Messages = {
     offering_cap_exceeded: 'More lots than one member may apply for in all',
     auction_price_below_minimum: 'The bid is below the minimum bid price',
     auction_deposit_rate_invalid: 'The deposit rate must be above 0 and at most 100 %',
+    placement_allotment_requested: 'The allotment has been started already',
   },
 };
 

@@ -343,6 +343,7 @@ const zhTW = {
     offering_cap_exceeded: '超過每人可申請張數上限',
     auction_price_below_minimum: '出價低於最低投標價格',
     auction_deposit_rate_invalid: '保證金比例須大於 0 且不超過 100%',
+    placement_allotment_requested: '已啟動配售',
   },
 };
 
