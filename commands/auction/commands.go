@@ -237,19 +237,7 @@ const ProcessName = "auction-award"
 // Spec is the auction for the offering process: the award due on the award date, then each
 // bid's settlement, then each paid bid's delivery on the listing date.
 func (s *Commands) Spec() offering.Spec {
-	return offering.Spec{Name: ProcessName, Prefix: "Auction", Fold: fold,
-		Result: func(ctx context.Context, meta commands.Meta, id string, entries []offering.Entry) error {
-			_, err := s.Award(ctx, meta, id, entries)
-			return err
-		},
-		Settle: func(ctx context.Context, meta commands.Meta, e offering.Entry) error {
-			_, err := s.Settle(ctx, meta, e)
-			return err
-		},
-		Deliver: func(ctx context.Context, meta commands.Meta, e offering.Entry) error {
-			_, err := s.Deliver(ctx, meta, e)
-			return err
-		}}
+	return offering.Spec{Name: ProcessName, Prefix: "Auction", Fold: fold, Result: s.Award, Settle: s.Settle, Deliver: s.Deliver}
 }
 
 // fold is what the auction's events mean to the process.

@@ -238,19 +238,7 @@ const ProcessName = "placement-allotment"
 // Spec is the placement for the offering process: the allotment once ops ask for it, then each
 // application's settlement, then each allotted application's delivery on the listing date.
 func (s *Commands) Spec() offering.Spec {
-	return offering.Spec{Name: ProcessName, Prefix: "Placement", Fold: fold,
-		Result: func(ctx context.Context, meta commands.Meta, id string, entries []offering.Entry) error {
-			_, err := s.Allot(ctx, meta, id, entries)
-			return err
-		},
-		Settle: func(ctx context.Context, meta commands.Meta, e offering.Entry) error {
-			_, err := s.Settle(ctx, meta, e)
-			return err
-		},
-		Deliver: func(ctx context.Context, meta commands.Meta, e offering.Entry) error {
-			_, err := s.Deliver(ctx, meta, e)
-			return err
-		}}
+	return offering.Spec{Name: ProcessName, Prefix: "Placement", Fold: fold, Result: s.Allot, Settle: s.Settle, Deliver: s.Deliver}
 }
 
 // fold is what the placement's events mean to the process.

@@ -48,12 +48,12 @@ type Entry struct{ Offering, No, MemberID string }
 
 // Spec is one capability's offerings: which events are its, what they mean, and its commands.
 type Spec struct {
-	Name    string                                                                                // the process: checkpoint, metrics, command ids
-	Prefix  string                                                                                // the capability's event types begin with it ("Auction")
-	Fold    func(events.Payload) Fact                                                             // what an event means to the process
-	Result  func(ctx context.Context, meta commands.Meta, offering string, entries []Entry) error // entries in number order
-	Settle  func(ctx context.Context, meta commands.Meta, e Entry) error
-	Deliver func(ctx context.Context, meta commands.Meta, e Entry) error
+	Name    string                                                                                                   // the process: checkpoint, metrics, command ids
+	Prefix  string                                                                                                   // the capability's event types begin with it ("Auction")
+	Fold    func(events.Payload) Fact                                                                                // what an event means to the process
+	Result  func(ctx context.Context, meta commands.Meta, offering string, entries []Entry) (commands.Result, error) // entries in number order
+	Settle  func(ctx context.Context, meta commands.Meta, e Entry) (commands.Result, error)
+	Deliver func(ctx context.Context, meta commands.Meta, e Entry) (commands.Result, error)
 }
 
 // Process runs one capability's offerings: once a second it sends the result of an offering
@@ -246,11 +246,11 @@ func (p *Process) RunDue(ctx context.Context) error {
 			if !caught {
 				continue
 			}
-			err = p.spec.Result(ctx, meta, j.entry.Offering, j.all)
+			_, err = p.spec.Result(ctx, meta, j.entry.Offering, j.all)
 		case stepSettle:
-			err = p.spec.Settle(ctx, meta, j.entry)
+			_, err = p.spec.Settle(ctx, meta, j.entry)
 		case stepDeliver:
-			err = p.spec.Deliver(ctx, meta, j.entry)
+			_, err = p.spec.Deliver(ctx, meta, j.entry)
 		}
 		if err != nil {
 			p.log.WarnContext(ctx, "offering step failed; it runs again", "offering", j.entry.Offering, "step", j.step, "entry", j.entry.No, "err", err)

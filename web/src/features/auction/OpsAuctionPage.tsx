@@ -1,20 +1,18 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
-import { type FormEvent, useState } from 'react';
-import { FormError } from '@/components/FormError';
+import { useState } from 'react';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
-import { TextField } from '@/components/TextField';
+import { type OfferingField, OfferingForm } from '@/components/OfferingForm';
 import { Row } from '@/domain/offering/Row';
-import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
-import { type Auction, type AuctionForm, auctionKeys, listAuction, useOpsAuctions, useOpsBids } from './api';
+import { type Auction, auctionKeys, listAuction, useOpsAuctions, useOpsBids } from './api';
 import { auctionBody, type AuctionValues, emptyAuction } from './bids';
 import { AuctionFields, AuctionHead } from './Fields';
 import { type AuctionKey, useAuctionT } from './texts';
 
-const FIELDS: { key: keyof AuctionValues; type?: string; mode?: 'decimal' | 'numeric' }[] = [
+const FIELDS: OfferingField<keyof AuctionValues>[] = [
   { key: 'symbol' },
   { key: 'name' },
   { key: 'lots', mode: 'numeric' },
@@ -30,41 +28,22 @@ const FIELDS: { key: keyof AuctionValues; type?: string; mode?: 'decimal' | 'num
 function ListForm() {
   const s = useAuctionT();
   const qc = useQueryClient();
-  const [v, setV] = useState<AuctionValues>(emptyAuction);
-  const [err, setErr] = useState<string | null>(null);
-  const list = useAction((body: AuctionForm, key) => listAuction(body, key), {
-    onSuccess: (r) => {
-      toast.show(s('ops.listed', { commitment: r.commitment.slice(0, 12) }));
-      setV(emptyAuction);
-      void qc.invalidateQueries({ queryKey: auctionKeys.all });
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const body = auctionBody(v);
-    setErr(body ? null : 'auction.ops.required');
-    if (body) list.run(body);
-  };
   return (
-    <form className="card" onSubmit={submit} data-testid="ops-auction-form">
-      <div className="section-title">{s('ops.list')}</div>
-      {FIELDS.map((f) => (
-        <TextField
-          key={f.key}
-          label={s(`ops.${f.key}` as AuctionKey)}
-          testId={`ops-auction-${f.key}`}
-          value={v[f.key]}
-          type={f.type}
-          inputMode={f.mode}
-          maxLength={40}
-          onChange={(x) => setV((p) => ({ ...p, [f.key]: x }))}
-        />
-      ))}
-      <FormError errorKey={err} />
-      <Button block color="primary" type="submit" loading={list.pending} data-testid="ops-auction-submit">
-        {s('ops.submit')}
-      </Button>
-    </form>
+    <OfferingForm
+      title={s('ops.list')}
+      submitText={s('ops.submit')}
+      testPrefix="ops-auction"
+      fields={FIELDS}
+      empty={emptyAuction}
+      label={(k) => s(`ops.${k}` as AuctionKey)}
+      toBody={auctionBody}
+      requiredKey="auction.ops.required"
+      send={listAuction}
+      onDone={(r) => {
+        toast.show(s('ops.listed', { commitment: r.commitment.slice(0, 12) }));
+        void qc.invalidateQueries({ queryKey: auctionKeys.all });
+      }}
+    />
   );
 }
 

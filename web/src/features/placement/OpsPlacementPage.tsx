@@ -1,20 +1,19 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog } from 'antd-mobile';
-import { type FormEvent, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
-import { TextField } from '@/components/TextField';
+import { type OfferingField, OfferingForm } from '@/components/OfferingForm';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
-import { offerPlacement, type Placement, type PlacementForm, placementKeys, requestAllotment, useOpsApplications, useOpsPlacements } from './api';
+import { offerPlacement, type Placement, placementKeys, requestAllotment, useOpsApplications, useOpsPlacements } from './api';
 import { PlacementFields, PlacementHead } from './Fields';
 import { emptyPlacement, placementBody, type PlacementValues } from './placements';
 import { type PlacementKey, usePlacementT } from './texts';
 
-const FIELDS: { key: keyof PlacementValues; type?: string; mode?: 'decimal' | 'numeric' }[] = [
+const FIELDS: OfferingField<keyof PlacementValues>[] = [
   { key: 'symbol' },
   { key: 'name' },
   { key: 'price', mode: 'decimal' },
@@ -28,41 +27,22 @@ const FIELDS: { key: keyof PlacementValues; type?: string; mode?: 'decimal' | 'n
 function OfferForm() {
   const s = usePlacementT();
   const qc = useQueryClient();
-  const [v, setV] = useState<PlacementValues>(emptyPlacement);
-  const [err, setErr] = useState<string | null>(null);
-  const offer = useAction((body: PlacementForm, key) => offerPlacement(body, key), {
-    onSuccess: (r) => {
-      toast.show(s('ops.offered', { commitment: r.commitment.slice(0, 12) }));
-      setV(emptyPlacement);
-      void qc.invalidateQueries({ queryKey: placementKeys.all });
-    },
-  });
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    const body = placementBody(v);
-    setErr(body ? null : 'placement.ops.required');
-    if (body) offer.run(body);
-  };
   return (
-    <form className="card" onSubmit={submit} data-testid="ops-placement-form">
-      <div className="section-title">{s('ops.offer')}</div>
-      {FIELDS.map((f) => (
-        <TextField
-          key={f.key}
-          label={s(`ops.${f.key}` as PlacementKey)}
-          testId={`ops-placement-${f.key}`}
-          value={v[f.key]}
-          type={f.type}
-          inputMode={f.mode}
-          maxLength={40}
-          onChange={(x) => setV((p) => ({ ...p, [f.key]: x }))}
-        />
-      ))}
-      <FormError errorKey={err} />
-      <Button block color="primary" type="submit" loading={offer.pending} data-testid="ops-placement-submit">
-        {s('ops.submit')}
-      </Button>
-    </form>
+    <OfferingForm
+      title={s('ops.offer')}
+      submitText={s('ops.submit')}
+      testPrefix="ops-placement"
+      fields={FIELDS}
+      empty={emptyPlacement}
+      label={(k) => s(`ops.${k}` as PlacementKey)}
+      toBody={placementBody}
+      requiredKey="placement.ops.required"
+      send={offerPlacement}
+      onDone={(r) => {
+        toast.show(s('ops.offered', { commitment: r.commitment.slice(0, 12) }));
+        void qc.invalidateQueries({ queryKey: placementKeys.all });
+      }}
+    />
   );
 }
 
