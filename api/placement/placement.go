@@ -53,6 +53,7 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/placement/placements", httpx.IdemRequired, m.offer),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/placement/placements/{placementId}/applications", httpx.IdemNone, m.applications),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/placement/placements/{placementId}/allot", httpx.IdemRequired, m.allot),
+		httpx.Op(httpx.Auditor, "GET", "/api/vue/audit/placement/placements", httpx.IdemNone, m.opsPlacements),
 		httpx.Op(httpx.Auditor, "GET", "/api/vue/audit/placement/placements/{placementId}/allotment", httpx.IdemNone, m.check),
 	}
 }
@@ -100,6 +101,7 @@ func (m *Module) placements(c *httpx.Call) (httpx.Reply, error) {
 	return m.list(c, mine)
 }
 
+// opsPlacements lists every placement for ops and auditors (no applications of their own).
 func (m *Module) opsPlacements(c *httpx.Call) (httpx.Reply, error) { return m.list(c, nil) }
 
 func (m *Module) records(c *httpx.Call) (httpx.Reply, error) {

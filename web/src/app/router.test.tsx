@@ -32,7 +32,7 @@ describe('router', () => {
       // issue 11: the auction
       'market/subscribeJp [session] keepAlive', 'market/subscribeDetailJp [session]', 'market/subscribeJpRecord [session]', 'ops/auction [session ops]', 'audit/auction [session auditor]',
       // issue 11: the placement
-      'market/subscribe1 [session] keepAlive', 'market/subscribe1Record [session]', 'ops/placement [session ops]',
+      'market/subscribe1 [session] keepAlive', 'market/subscribe1Record [session]', 'ops/placement [session ops]', 'audit/placement [session auditor]',
     ];
     expect(flatten(routes).sort()).toEqual(before.sort());
   });

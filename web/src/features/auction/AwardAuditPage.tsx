@@ -2,7 +2,7 @@ import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
-import { Row } from '@/domain/offering/Row';
+import { OfferingCheck } from '@/components/OfferingCheck';
 import { money } from '@/lib/filters';
 import { useAuditAuctions, useAwardCheck } from './api';
 import { AuctionHead } from './Fields';
@@ -12,30 +12,14 @@ import { useAuctionT } from './texts';
 function Check({ id }: { id: string }) {
   const s = useAuctionT();
   const q = useAwardCheck(id);
-  const c = q.data;
-  if (!c) return <ListLoading />;
-  if (!c.resulted) return <div className="muted">{s('audit.notAwarded')}</div>;
+  if (!q.data) return <ListLoading />;
   return (
-    <div data-testid="auction-check" data-verified={c.verified}>
-      <div className={`badge badge-${c.verified ? 'completed' : 'rejected'}`}>{c.verified ? s('audit.verified') : s('audit.notVerified')}</div>
-      <Row label={s('audit.entries')}>{c.entries.length}</Row>
-      <div className="muted">{s('draw.seed')}</div>
-      <div className="num offering-hex">{c.seed}</div>
-      <div className="section-title">{s('audit.grants')}</div>
-      {c.grants.map((g, i) => (
-        <div key={g.no} className="record-row" data-testid="auction-check-grant" data-match={c.recomputed[i]?.no === g.no && c.recomputed[i]?.shares === g.shares}>
-          <span className="num">{g.no}</span>
-          <span className="num">
-            {money(g.price)} · {s('shares', { n: g.shares })}
-          </span>
-        </div>
-      ))}
-      {c.problems.map((p) => (
-        <div key={p} className="down">
-          {p}
-        </div>
-      ))}
-    </div>
+    <OfferingCheck
+      c={q.data}
+      testId="auction-check"
+      labels={{ verified: s('audit.verified'), notVerified: s('audit.notVerified'), notResulted: s('audit.notAwarded'), entries: s('audit.entries'), seed: s('draw.seed'), grants: s('audit.grants') }}
+      grant={(g) => `${money(g.price)} · ${s('shares', { n: g.shares })}`}
+    />
   );
 }
 

@@ -11,6 +11,8 @@ export const placementKeys = {
   records: ['placement', 'records'] as const,
   ops: ['placement', 'ops'] as const,
   opsApplications: (id: string) => ['placement', 'ops', 'applications', id] as const,
+  audit: ['placement', 'audit'] as const,
+  check: (id: string) => ['placement', 'check', id] as const,
 };
 
 export function usePlacements() {
@@ -43,4 +45,16 @@ export function offerPlacement(form: PlacementForm, idempotencyKey: string) {
 
 export function requestAllotment(id: string, idempotencyKey: string) {
   return api.post('/api/vue/ops/placement/placements/{placementId}/allot', {}, { params: { placementId: id }, idempotencyKey });
+}
+
+export function useAuditPlacements() {
+  return useQuery({ queryKey: placementKeys.audit, queryFn: ({ signal }) => api.get('/api/vue/audit/placement/placements', { signal }) });
+}
+
+export function useAllotmentCheck(id: string) {
+  return useQuery({
+    queryKey: placementKeys.check(id),
+    enabled: id !== '',
+    queryFn: ({ signal }) => api.get('/api/vue/audit/placement/placements/{placementId}/allotment', { params: { placementId: id }, signal }),
+  });
 }

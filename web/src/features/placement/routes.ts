@@ -29,4 +29,10 @@ export const placementRoutes: FeatureRoute[] = [
     load: () => import('./OpsPlacementPage'),
     entries: [{ place: 'mine', key: 'opsPlacement', label: { tw: '詢圈配售管理', en: 'Placements' }, roles: ['ops'] }],
   },
+  {
+    path: 'audit/placement',
+    zone: 'auditor',
+    load: () => import('./AllotmentAuditPage'),
+    entries: [{ place: 'mine', key: 'auditPlacement', label: { tw: '配售驗證', en: 'Allotment verification' }, roles: ['auditor'] }],
+  },
 ];

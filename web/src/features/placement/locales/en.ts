@@ -55,6 +55,7 @@ const en: PlacementMessages = {
     allotRequested: 'Allotment started',
     requested: 'Allotment under way',
   },
+  audit: { title: 'Allotment verification', verified: 'Verified', notVerified: 'Not verified', notAllotted: 'Not allotted yet', entries: 'Applications in the log', grants: 'Allotment' },
   shares: '{{n}} shares',
 };
 

@@ -53,6 +53,7 @@ const tw = {
     allotRequested: '已啟動配售',
     requested: '配售計算中',
   },
+  audit: { title: '配售驗證', verified: '驗證通過', notVerified: '驗證未通過', notAllotted: '尚未配售', entries: '日誌中的申購', grants: '配售結果' },
   shares: '{{n}} 股',
 };
 
