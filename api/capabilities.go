@@ -1,6 +1,7 @@
 package api
 
 import (
+	auctionapi "github.com/lotbook/lotbook/api/auction"
 	"time"
 
 	"github.com/lotbook/lotbook/api/audit"
@@ -14,6 +15,7 @@ import (
 	"github.com/lotbook/lotbook/api/members"
 	"github.com/lotbook/lotbook/api/news"
 	opsapi "github.com/lotbook/lotbook/api/ops"
+	placementapi "github.com/lotbook/lotbook/api/placement"
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
@@ -38,6 +40,8 @@ func (s *server) capabilities() []httpx.Module {
 		funds.New(s.funds, s.read, s.now, s.calendar),
 		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
+		auctionapi.New(s.auctions, s.read, s.mkt, s.store, s.now),
+		placementapi.New(s.placements, s.read, s.mkt, s.store, s.now),
 		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
 			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
 		news.New(s.cmd, s.read),

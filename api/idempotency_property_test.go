@@ -265,6 +265,28 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/trade/positions/{id}/close": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/trade/positions/none/close", map[string]any{"type": "market", "lots": 1})
 		},
+		// An auction and a placement of 2330 or 2317 open on the harness's Monday, or refused terms.
+		"POST /api/vue/ops/auction/auctions": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/auction/auctions", map[string]any{"symbol": pick(arg, "2330", "2317"), "lots": 10,
+				"minPrice": pick(arg, "50", "60", "50", "-1"), "maxLotsPerBidder": 4, "depositRate": "20", "opensAt": "2026-03-02T01:00:00Z",
+				"closesAt": "2026-03-03T06:00:00Z", "awardDate": "2026-03-04", "listingDate": "2026-03-09"})
+		},
+		"POST /api/vue/auction/auctions/{auctionId}/bid": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/auction/auctions/"+pick(arg, "2330-20260302", "2317-20260302")+"/bid",
+				map[string]any{"price": pick(arg, "55", "60", "49"), "lots": pick(arg, 1, 2, 5)})
+		},
+		"POST /api/vue/ops/placement/placements": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/placement/placements", map[string]any{"symbol": pick(arg, "2330", "2317"),
+				"price": pick(arg, "88", "90", "0"), "lots": 3, "maxLotsPerMember": 2, "opensAt": "2026-03-02T01:00:00Z",
+				"closesAt": "2026-03-03T06:00:00Z", "listingDate": "2026-03-09"})
+		},
+		"POST /api/vue/placement/placements/{placementId}/apply": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/placement/placements/"+pick(arg, "2330-20260302", "2317-20260302")+"/apply",
+				map[string]any{"lots": pick(arg, 1, 2, 3)})
+		},
+		"POST /api/vue/ops/placement/placements/{placementId}/allot": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/placement/placements/"+pick(arg, "2330-20260302", "2317-20260302")+"/allot", map[string]any{})
+		},
 		"POST /api/vue/block/{id}/apply": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/block/"+w.block+"/apply", map[string]any{"lots": pick(arg, 1, 2, 3),
 				"bid": pick(arg/2, "19.6", "19.5", "20"), "password": pick(arg, "vip1", "vip1", "vip1", "nope")})

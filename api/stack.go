@@ -20,7 +20,10 @@ import (
 
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/auction"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/placement"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading"
@@ -80,20 +83,23 @@ type Stack struct {
 	Runner   *projections.Runner
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
-	// Subscription is the new-share lottery's commands (the demo seed lists issues with them).
-	Subscription *subscription.Commands
 
-	cfg      Config
-	sealer   *secret.Sealer
-	ownsMkt  bool
-	ws       *wsHub
-	trade    *engine.Engine
-	ipo      *subscription.Calendar
-	handler  http.Handler
-	idem     *idemRecords
-	decodes  files.Gate
-	once     sync.Once
-	closeErr error
+	cfg        Config
+	sealer     *secret.Sealer
+	ownsMkt    bool
+	ws         *wsHub
+	trade      *engine.Engine
+	lottery    *subscription.Commands
+	ipo        *subscription.Calendar
+	auctions   *auction.Commands
+	placements *placement.Commands
+	// offerings run the auctions' and placements' results, settlements and deliveries.
+	offerings []*offering.Process
+	handler   http.Handler
+	idem      *idemRecords
+	decodes   files.Gate
+	once      sync.Once
+	closeErr  error
 }
 
 // OpenStack opens the event store and the read models and wires the command service and the
@@ -148,8 +154,13 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Sealer:       sealer,
 		UploadQuota:  cfg.UploadQuota,
 	})
-	tr := trading.New(cmd, cfg.Trading)
 	lottery := subscription.New(cmd)
+	auctions := auction.New(cmd, offering.SealerSeeds(sealer, auction.SeedDomain))
+	placements := placement.New(cmd, offering.SealerSeeds(sealer, placement.SeedDomain))
+	newOffering := func(spec offering.Spec) *offering.Process {
+		return offering.New(offering.Config{Spec: spec, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg})
+	}
+	tr := trading.New(cmd, cfg.Trading)
 	st := &Stack{
 		Store:    store,
 		Read:     read,
@@ -164,9 +175,12 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		ownsMkt:  owns,
 		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
-		Subscription: lottery,
+		lottery: lottery,
 		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
+		auctions:   auctions,
+		placements: placements,
+		offerings:  []*offering.Process{newOffering(auctions.Spec()), newOffering(placements.Spec())},
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -178,29 +192,31 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 
 func (st *Stack) newServer() *server {
 	return &server{
-		cmd:       st.Commands,
-		funds:     st.Funds,
-		trading:   st.Trading,
-		read:      st.Read,
-		runner:    st.Runner,
-		store:     st.Store,
-		log:       st.cfg.Logger,
-		dataDir:   st.cfg.DataDir,
-		web:       st.cfg.Web,
-		demo:      st.cfg.Demo,
-		now:       st.cfg.Clock,
-		calendar:  calendar.Taiwan(),
-		sealer:    st.sealer,
-		limits:    st.cfg.RateLimits.withDefaults(),
-		decodes:   files.NewGate(files.MaxDecodes),
-		idemLocks: newKeyedLocks(),
-		written:   newSessionPositions(maxSessionPositions),
-		idem:      newIdemRecords(st.Read, st.cfg.Logger),
-		metrics:   newHTTPMetrics(st.Registry),
-		mkt:       st.Market,
-		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
-		trade:     st.trade,
-		lottery:   st.Subscription,
+		cmd:        st.Commands,
+		funds:      st.Funds,
+		trading:    st.Trading,
+		read:       st.Read,
+		runner:     st.Runner,
+		store:      st.Store,
+		log:        st.cfg.Logger,
+		dataDir:    st.cfg.DataDir,
+		web:        st.cfg.Web,
+		demo:       st.cfg.Demo,
+		now:        st.cfg.Clock,
+		calendar:   calendar.Taiwan(),
+		sealer:     st.sealer,
+		limits:     st.cfg.RateLimits.withDefaults(),
+		decodes:    files.NewGate(files.MaxDecodes),
+		idemLocks:  newKeyedLocks(),
+		written:    newSessionPositions(maxSessionPositions),
+		idem:       newIdemRecords(st.Read, st.cfg.Logger),
+		metrics:    newHTTPMetrics(st.Registry),
+		mkt:        st.Market,
+		ws:         newWSHub(st.Market, st.cfg.Logger, st.Registry),
+		trade:      st.trade,
+		lottery:    st.lottery,
+		auctions:   st.auctions,
+		placements: st.placements,
 	}
 }
 
@@ -232,6 +248,13 @@ func (st *Stack) Run(ctx context.Context) error {
 			st.cfg.Logger.Error("subscription calendar stopped", "err", err)
 		}
 	})
+	for _, o := range st.offerings {
+		wg.Go(func() {
+			if err := o.Run(ctx); err != nil {
+				st.cfg.Logger.Error("offering process stopped", "err", err)
+			}
+		})
+	}
 	if st.ownsMkt {
 		wg.Go(func() {
 			if err := st.Market.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {

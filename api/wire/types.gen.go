@@ -69,6 +69,36 @@ func (e AllotmentState) Valid() bool {
 	}
 }
 
+// Defines values for AuctionBidState.
+const (
+	BidBidding   AuctionBidState = "bidding"
+	BidDelivered AuctionBidState = "delivered"
+	BidForfeited AuctionBidState = "forfeited"
+	BidLost      AuctionBidState = "lost"
+	BidPaid      AuctionBidState = "paid"
+	BidWon       AuctionBidState = "won"
+)
+
+// Valid indicates whether the value is a known member of the AuctionBidState enum.
+func (e AuctionBidState) Valid() bool {
+	switch e {
+	case BidBidding:
+		return true
+	case BidDelivered:
+		return true
+	case BidForfeited:
+		return true
+	case BidLost:
+		return true
+	case BidPaid:
+		return true
+	case BidWon:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for BlockListingStatus.
 const (
 	BlockListingStatusClosed   BlockListingStatus = "closed"
@@ -290,6 +320,12 @@ func (e FundRecordStatus) Valid() bool {
 
 // Defines values for FundRecordType.
 const (
+	AuctionBalance        FundRecordType = "auction_balance"
+	AuctionDelivery       FundRecordType = "auction_delivery"
+	AuctionDeposit        FundRecordType = "auction_deposit"
+	AuctionForfeit        FundRecordType = "auction_forfeit"
+	AuctionPayment        FundRecordType = "auction_payment"
+	AuctionRelease        FundRecordType = "auction_release"
 	Block                 FundRecordType = "block"
 	Chipgrab              FundRecordType = "chipgrab"
 	Collateral            FundRecordType = "collateral"
@@ -298,6 +334,10 @@ const (
 	Exchange              FundRecordType = "exchange"
 	Fee                   FundRecordType = "fee"
 	Financing             FundRecordType = "financing"
+	PlacementDelivery     FundRecordType = "placement_delivery"
+	PlacementFreeze       FundRecordType = "placement_freeze"
+	PlacementPayment      FundRecordType = "placement_payment"
+	PlacementRefund       FundRecordType = "placement_refund"
 	SubscriptionAllotment FundRecordType = "subscription_allotment"
 	SubscriptionFee       FundRecordType = "subscription_fee"
 	SubscriptionFreeze    FundRecordType = "subscription_freeze"
@@ -313,6 +353,18 @@ const (
 // Valid indicates whether the value is a known member of the FundRecordType enum.
 func (e FundRecordType) Valid() bool {
 	switch e {
+	case AuctionBalance:
+		return true
+	case AuctionDelivery:
+		return true
+	case AuctionDeposit:
+		return true
+	case AuctionForfeit:
+		return true
+	case AuctionPayment:
+		return true
+	case AuctionRelease:
+		return true
 	case Block:
 		return true
 	case Chipgrab:
@@ -328,6 +380,14 @@ func (e FundRecordType) Valid() bool {
 	case Fee:
 		return true
 	case Financing:
+		return true
+	case PlacementDelivery:
+		return true
+	case PlacementFreeze:
+		return true
+	case PlacementPayment:
+		return true
+	case PlacementRefund:
 		return true
 	case SubscriptionAllotment:
 		return true
@@ -454,6 +514,8 @@ const (
 	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
 	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
 	MessageKeyAmountRequired              MessageKey = "amount_required"
+	MessageKeyAuctionDepositRateInvalid   MessageKey = "auction_deposit_rate_invalid"
+	MessageKeyAuctionPriceBelowMinimum    MessageKey = "auction_price_below_minimum"
 	MessageKeyBankCodeInvalid             MessageKey = "bank_code_invalid"
 	MessageKeyBlockApplied                MessageKey = "block_applied"
 	MessageKeyBlockBelowMinimum           MessageKey = "block_below_minimum"
@@ -534,6 +596,12 @@ const (
 	MessageKeyNotTradingTime              MessageKey = "not_trading_time"
 	MessageKeyNotYetListingTime           MessageKey = "not_yet_listing_time"
 	MessageKeyOddLotCashOnly              MessageKey = "odd_lot_cash_only"
+	MessageKeyOfferingCapExceeded         MessageKey = "offering_cap_exceeded"
+	MessageKeyOfferingClosed              MessageKey = "offering_closed"
+	MessageKeyOfferingDatesInvalid        MessageKey = "offering_dates_invalid"
+	MessageKeyOfferingExists              MessageKey = "offering_exists"
+	MessageKeyOfferingNotClosed           MessageKey = "offering_not_closed"
+	MessageKeyOfferingNotStarted          MessageKey = "offering_not_started"
 	MessageKeyOk                          MessageKey = "ok"
 	MessageKeyOldPasswordRequired         MessageKey = "old_password_required"
 	MessageKeyOldPasswordWrong            MessageKey = "old_password_wrong"
@@ -545,6 +613,7 @@ const (
 	MessageKeyPasswordInvalid             MessageKey = "password_invalid"
 	MessageKeyPasswordRequired            MessageKey = "password_required"
 	MessageKeyPasswordsInconsistent       MessageKey = "passwords_inconsistent"
+	MessageKeyPlacementAllotmentRequested MessageKey = "placement_allotment_requested"
 	MessageKeyPositionLocked              MessageKey = "position_locked"
 	MessageKeyPositionNotFound            MessageKey = "position_not_found"
 	MessageKeyPositionNotHolding          MessageKey = "position_not_holding"
@@ -611,6 +680,10 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyAmountInvalid:
 		return true
 	case MessageKeyAmountRequired:
+		return true
+	case MessageKeyAuctionDepositRateInvalid:
+		return true
+	case MessageKeyAuctionPriceBelowMinimum:
 		return true
 	case MessageKeyBankCodeInvalid:
 		return true
@@ -772,6 +845,18 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyOddLotCashOnly:
 		return true
+	case MessageKeyOfferingCapExceeded:
+		return true
+	case MessageKeyOfferingClosed:
+		return true
+	case MessageKeyOfferingDatesInvalid:
+		return true
+	case MessageKeyOfferingExists:
+		return true
+	case MessageKeyOfferingNotClosed:
+		return true
+	case MessageKeyOfferingNotStarted:
+		return true
 	case MessageKeyOk:
 		return true
 	case MessageKeyOldPasswordRequired:
@@ -793,6 +878,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyPasswordRequired:
 		return true
 	case MessageKeyPasswordsInconsistent:
+		return true
+	case MessageKeyPlacementAllotmentRequested:
 		return true
 	case MessageKeyPositionLocked:
 		return true
@@ -921,6 +1008,30 @@ func (e NewsState) Valid() bool {
 	}
 }
 
+// Defines values for OfferingState.
+const (
+	OfferingStateClosed   OfferingState = "closed"
+	OfferingStateListed   OfferingState = "listed"
+	OfferingStateOpen     OfferingState = "open"
+	OfferingStateUpcoming OfferingState = "upcoming"
+)
+
+// Valid indicates whether the value is a known member of the OfferingState enum.
+func (e OfferingState) Valid() bool {
+	switch e {
+	case OfferingStateClosed:
+		return true
+	case OfferingStateListed:
+		return true
+	case OfferingStateOpen:
+		return true
+	case OfferingStateUpcoming:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for OptionalListRequestType.
 const (
 	OptionalListRequestTypeAll    OptionalListRequestType = "all"
@@ -975,6 +1086,30 @@ func (e OrderRequestType) Valid() bool {
 	case OrderRequestTypeLimit:
 		return true
 	case OrderRequestTypeMarket:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PlacementApplicationState.
+const (
+	PlacementAllotted    PlacementApplicationState = "allotted"
+	PlacementApplied     PlacementApplicationState = "applied"
+	PlacementDelivered   PlacementApplicationState = "delivered"
+	PlacementNotAllotted PlacementApplicationState = "not_allotted"
+)
+
+// Valid indicates whether the value is a known member of the PlacementApplicationState enum.
+func (e PlacementApplicationState) Valid() bool {
+	switch e {
+	case PlacementAllotted:
+		return true
+	case PlacementApplied:
+		return true
+	case PlacementDelivered:
+		return true
+	case PlacementNotAllotted:
 		return true
 	default:
 		return false
@@ -1420,6 +1555,153 @@ type Assets struct {
 
 	// Usd the USD balance (available and frozen)
 	Usd Decimal `json:"usd"`
+}
+
+// Auction defines model for Auction.
+type Auction struct {
+	Algorithm string `json:"algorithm"`
+	AuctionId string `json:"auctionId"`
+
+	// AwardDate YYYY-MM-DD (Asia/Taipei)
+	AwardDate   string `json:"awardDate"`
+	Awarded     bool   `json:"awarded"`
+	AwardedLots int64  `json:"awardedLots"`
+
+	// Bids bids placed so far
+	Bids     int64     `json:"bids"`
+	ClosesAt time.Time `json:"closesAt"`
+
+	// Commitment SHA-256 (hex) of the seed that breaks ties
+	Commitment string `json:"commitment"`
+	Currency   string `json:"currency"`
+
+	// DepositRate per cent of a bid's amount frozen as its deposit
+	DepositRate Decimal `json:"depositRate"`
+	ListingDate string  `json:"listingDate"`
+	LotShares   int64   `json:"lotShares"`
+
+	// Lots lots offered
+	Lots int64 `json:"lots"`
+
+	// MaxLotsPerBidder the most lots one member may bid in all
+	MaxLotsPerBidder int64 `json:"maxLotsPerBidder"`
+
+	// MinPrice a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinPrice Decimal `json:"minPrice"`
+
+	// MyLots lots the member has bid (0 for ops)
+	MyLots  int64     `json:"myLots"`
+	Name    string    `json:"name"`
+	OpensAt time.Time `json:"opensAt"`
+
+	// Seed the revealed seed (hex); empty until the award
+	Seed string `json:"seed"`
+
+	// State from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
+	State  OfferingState `json:"state"`
+	Symbol string        `json:"symbol"`
+}
+
+// AuctionBid defines model for AuctionBid.
+type AuctionBid struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount      Decimal `json:"amount"`
+	AuctionId   string  `json:"auctionId"`
+	AwardDate   string  `json:"awardDate"`
+	AwardedLots int64   `json:"awardedLots"`
+
+	// Balance the part of the cost paid from available cash
+	Balance Decimal `json:"balance"`
+	BidNo   string  `json:"bidNo"`
+
+	// Cost what the awarded lots cost at the bid's own price
+	Cost Decimal `json:"cost"`
+
+	// Delivered shares delivered
+	Delivered int64 `json:"delivered"`
+
+	// Deposit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Deposit     Decimal   `json:"deposit"`
+	ListingDate string    `json:"listingDate"`
+	Lots        int64     `json:"lots"`
+	Name        string    `json:"name"`
+	PlacedAt    time.Time `json:"placedAt"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Released deposit released
+	Released Decimal `json:"released"`
+
+	// State bidding (waiting for the award), won (awarded, not yet paid), lost (deposit released), paid (shares arrive on the listing date), forfeited (a winner without the balance; deposit kept), delivered
+	State  AuctionBidState `json:"state"`
+	Symbol string          `json:"symbol"`
+}
+
+// AuctionBidRequest defines model for AuctionBidRequest.
+type AuctionBidRequest struct {
+	Lots int64 `json:"lots"`
+
+	// Price per share
+	Price string `json:"price"`
+}
+
+// AuctionBidResult defines model for AuctionBidResult.
+type AuctionBidResult struct {
+	// Available a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Available Decimal `json:"available"`
+	BidNo     string  `json:"bidNo"`
+
+	// Deposit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Deposit Decimal `json:"deposit"`
+
+	// Frozen a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Frozen   Decimal `json:"frozen"`
+	Position int64   `json:"position"`
+}
+
+// AuctionBidState bidding (waiting for the award), won (awarded, not yet paid), lost (deposit released), paid (shares arrive on the listing date), forfeited (a winner without the balance; deposit kept), delivered
+type AuctionBidState string
+
+// AuctionDetail defines model for AuctionDetail.
+type AuctionDetail struct {
+	Auction Auction      `json:"auction"`
+	Bids    []AuctionBid `json:"bids"`
+}
+
+// AuctionRequest defines model for AuctionRequest.
+type AuctionRequest struct {
+	// AwardDate YYYY-MM-DD after the window's last day
+	AwardDate string    `json:"awardDate"`
+	ClosesAt  time.Time `json:"closesAt"`
+
+	// DepositRate per cent
+	DepositRate string `json:"depositRate"`
+	ListingDate string `json:"listingDate"`
+
+	// Lots lots offered
+	Lots             int64  `json:"lots"`
+	MaxLotsPerBidder int64  `json:"maxLotsPerBidder"`
+	MinPrice         string `json:"minPrice"`
+
+	// Name defaults to the market's name of the code
+	Name    *string   `json:"name,omitempty"`
+	OpensAt time.Time `json:"opensAt"`
+	Symbol  string    `json:"symbol"`
 }
 
 // Balance defines model for Balance.
@@ -2243,6 +2525,54 @@ type NewsWriteResult struct {
 	Position Position `json:"position"`
 }
 
+// OfferingCheck defines model for OfferingCheck.
+type OfferingCheck struct {
+	Algorithm  string `json:"algorithm"`
+	Commitment string `json:"commitment"`
+
+	// Entries the entries found in the log (shares asked at their price), by number
+	Entries      []OfferingGrant `json:"entries"`
+	EntriesMatch bool            `json:"entriesMatch"`
+
+	// Grants the result as recorded
+	Grants      []OfferingGrant `json:"grants"`
+	GrantsMatch bool            `json:"grantsMatch"`
+	Id          string          `json:"id"`
+	Problems    []string        `json:"problems"`
+
+	// Recomputed the result the published rule gives from the entries found and the revealed seed
+	Recomputed []OfferingGrant `json:"recomputed"`
+
+	// Recorded the entries the result ran over
+	Recorded    []OfferingGrant `json:"recorded"`
+	Resulted    bool            `json:"resulted"`
+	Seed        string          `json:"seed"`
+	SeedMatches bool            `json:"seedMatches"`
+	Verified    bool            `json:"verified"`
+}
+
+// OfferingGrant defines model for OfferingGrant.
+type OfferingGrant struct {
+	No string `json:"no"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price  Decimal `json:"price"`
+	Shares int64   `json:"shares"`
+}
+
+// OfferingListedResult defines model for OfferingListedResult.
+type OfferingListedResult struct {
+	Algorithm  string `json:"algorithm"`
+	Commitment string `json:"commitment"`
+	Id         string `json:"id"`
+	Position   int64  `json:"position"`
+}
+
+// OfferingState from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
+type OfferingState string
+
 // OpsDeposit defines model for OpsDeposit.
 type OpsDeposit struct {
 	Account string `json:"account"`
@@ -2438,6 +2768,126 @@ type OrderResult struct {
 	// Position global event position
 	Position Position     `json:"position"`
 	Status   ReviewStatus `json:"status"`
+}
+
+// Placement defines model for Placement.
+type Placement struct {
+	Algorithm      string    `json:"algorithm"`
+	Allotted       bool      `json:"allotted"`
+	AllottedShares int64     `json:"allottedShares"`
+	Applications   int64     `json:"applications"`
+	ClosesAt       time.Time `json:"closesAt"`
+
+	// Commitment SHA-256 (hex) of the seed that draws the remainder
+	Commitment  string `json:"commitment"`
+	Currency    string `json:"currency"`
+	ListingDate string `json:"listingDate"`
+	LotShares   int64  `json:"lotShares"`
+
+	// Lots lots offered
+	Lots             int64 `json:"lots"`
+	MaxLotsPerMember int64 `json:"maxLotsPerMember"`
+
+	// MyLots lots the member has applied for (0 for ops)
+	MyLots      int64     `json:"myLots"`
+	Name        string    `json:"name"`
+	OpensAt     time.Time `json:"opensAt"`
+	PlacementId string    `json:"placementId"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Requested ops asked for the allotment
+	Requested bool `json:"requested"`
+
+	// Seed the revealed seed (hex); empty until the allotment
+	Seed string `json:"seed"`
+
+	// State from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
+	State  OfferingState `json:"state"`
+	Symbol string        `json:"symbol"`
+}
+
+// PlacementApplication defines model for PlacementApplication.
+type PlacementApplication struct {
+	// Allotted shares allotted
+	Allotted int64 `json:"allotted"`
+
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount        Decimal   `json:"amount"`
+	ApplicationNo string    `json:"applicationNo"`
+	AppliedAt     time.Time `json:"appliedAt"`
+
+	// Cost a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Cost        Decimal `json:"cost"`
+	Delivered   int64   `json:"delivered"`
+	ListingDate string  `json:"listingDate"`
+	Lots        int64   `json:"lots"`
+	Name        string  `json:"name"`
+	PlacementId string  `json:"placementId"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Refunded a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Refunded Decimal `json:"refunded"`
+
+	// Shares asked for
+	Shares int64 `json:"shares"`
+
+	// State applied (waiting for the allotment), allotted (paid; shares arrive on the listing date), not_allotted (refunded), delivered
+	State  PlacementApplicationState `json:"state"`
+	Symbol string                    `json:"symbol"`
+}
+
+// PlacementApplicationState applied (waiting for the allotment), allotted (paid; shares arrive on the listing date), not_allotted (refunded), delivered
+type PlacementApplicationState string
+
+// PlacementApplyRequest defines model for PlacementApplyRequest.
+type PlacementApplyRequest struct {
+	Lots int64 `json:"lots"`
+}
+
+// PlacementApplyResult defines model for PlacementApplyResult.
+type PlacementApplyResult struct {
+	ApplicationNo string `json:"applicationNo"`
+
+	// Available a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Available Decimal `json:"available"`
+
+	// Frozen a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Frozen   Decimal `json:"frozen"`
+	Position int64   `json:"position"`
+}
+
+// PlacementRequest defines model for PlacementRequest.
+type PlacementRequest struct {
+	ClosesAt time.Time `json:"closesAt"`
+
+	// ListingDate YYYY-MM-DD after the window's last day
+	ListingDate      string `json:"listingDate"`
+	Lots             int64  `json:"lots"`
+	MaxLotsPerMember int64  `json:"maxLotsPerMember"`
+
+	// Name defaults to the market's name of the code
+	Name    *string   `json:"name,omitempty"`
+	OpensAt time.Time `json:"opensAt"`
+	Price   string    `json:"price"`
+	Symbol  string    `json:"symbol"`
 }
 
 // Position global event position
@@ -3393,6 +3843,9 @@ type WsRequestOp string
 // AccountPath defines model for AccountPath.
 type AccountPath = string
 
+// AuctionId defines model for AuctionId.
+type AuctionId = string
+
 // BlockId defines model for BlockId.
 type BlockId = openapi_types.UUID
 
@@ -3419,6 +3872,9 @@ type OrderNo = string
 
 // Page defines model for Page.
 type Page = int
+
+// PlacementId defines model for PlacementId.
+type PlacementId = string
 
 // PositionId defines model for PositionId.
 type PositionId = string

@@ -32,7 +32,11 @@ func seeded(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost})
+	sealer, err := secret.NewSealer(secret.DevKey()) // the demo's offerings derive their seeds from the server's key
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost, Sealer: sealer})
 	if err := seed.Demo(ctx, svc); err != nil {
 		t.Fatal(err)
 	}

@@ -4,12 +4,14 @@ package main
 // so importing it is what the runner, `lotbook rebuild` and `lotbook audit` see; a new
 // capability adds its line here.
 import (
+	_ "github.com/lotbook/lotbook/projections/auction"
 	_ "github.com/lotbook/lotbook/projections/block"
 	_ "github.com/lotbook/lotbook/projections/chipgrab"
 	_ "github.com/lotbook/lotbook/projections/config"
 	_ "github.com/lotbook/lotbook/projections/favorites"
 	_ "github.com/lotbook/lotbook/projections/funds"
 	_ "github.com/lotbook/lotbook/projections/news"
+	_ "github.com/lotbook/lotbook/projections/placement"
 	_ "github.com/lotbook/lotbook/projections/reviews"
 	_ "github.com/lotbook/lotbook/projections/subscription"
 	_ "github.com/lotbook/lotbook/projections/trading"

@@ -13,6 +13,8 @@ import (
 // meaning changes, the projector's version bumped instead).
 func TestReadModelSignatures(t *testing.T) {
 	want := []string{
+		"auction_auctions|auction_id:0|symbol:0|name:0|market:0|currency:0|lots:1|lot_shares:1|max_lots:1|min_price:0|deposit_rate:0|opens_at:1|closes_at:1|award_date:0|listing_date:0|commitment:0|algorithm:0|seed:0|awarded:1|awarded_shares:1|listed_at:1|position:1|key:auction_id|ix:opens_at",
+		"auction_bids|bid_no:0|auction_id:0|member_id:0|symbol:0|name:0|price:0|lots:1|shares:1|amount:0|deposit:0|state:0|awarded:1|cost:0|from_available:0|released:0|delivered:1|placed_at:1|updated_at:1|position:1|key:bid_no|ix:member_id, placed_at;auction_id, bid_no",
 		"balances|member_id:0|kind:0|asset:0|amount:0|position:1|key:member_id,kind,asset|ix:",
 		"bank_cards|card_id:0|member_id:0|holder_name:0|bank_name:0|branch:0|bank_code:0|last4:0|ifsc:0|upi:0|bound_at:1|seq:1|position:1|key:card_id|ix:member_id, seq",
 		"block_accounts|member_id:0|account:0|key:member_id|ix:",
@@ -30,6 +32,8 @@ func TestReadModelSignatures(t *testing.T) {
 		"journal|member_id:0|line_id:0|type:0|order_no:0|asset:0|amount:0|account:0|status:0|remark:0|instrument:0|details:0|created_at:1|updated_at:1|seq:1|leg:1|position:1|key:member_id,line_id|ix:member_id, seq;member_id, type, seq",
 		"member_files|file_id:0|member_id:0|content_type:0|size:1|width:1|height:1|created_at:1|key:file_id,member_id|ix:",
 		"members|member_id:0|account:0|role:0|invite_code:0|inviter_id:0|real_name_status:0|fund_password_set:1|flags:0|created_at:1|updated_at:1|seq:1|position:1|key:member_id|ix:account;seq",
+		"placement_applications|application_no:0|placement_id:0|member_id:0|symbol:0|name:0|price:0|lots:1|shares:1|amount:0|state:0|allotted:1|cost:0|refunded:0|delivered:1|applied_at:1|updated_at:1|position:1|key:application_no|ix:member_id, applied_at;placement_id, application_no",
+		"placement_placements|placement_id:0|symbol:0|name:0|market:0|currency:0|price:0|lots:1|lot_shares:1|max_lots:1|opens_at:1|closes_at:1|listing_date:0|commitment:0|algorithm:0|seed:0|requested:1|allotted:1|allotted_shares:1|listed_at:1|position:1|key:placement_id|ix:opens_at",
 		"news_items|id:0|kind:0|state:0|title_tw:0|title_en:0|body_tw:0|body_en:0|created_by:0|updated_by:0|at:1|created_at:1|updated_at:1|seq:1|position:1|key:id|ix:kind, state, at;kind, seq",
 		"news_log|news_id:0|action:0|actor:0|at:1|position:1|key:position|ix:news_id, position",
 		"news_reads|member_id:0|news_id:0|position:1|key:member_id,news_id|ix:",

@@ -115,6 +115,7 @@ func TestCapabilityStepsRunAfterThePlatformInOrder(t *testing.T) {
 	var ran []string
 	saved := seed.Steps()
 	t.Cleanup(func() { seed.SetSteps(saved) })
+	seed.SetSteps(nil) // the capabilities' own steps are theirs to test
 	seed.Register("first", func(ctx context.Context, env seed.Env) error {
 		// The platform's demo is there: the member can log in.
 		if _, err := env.Kernel.Login(ctx, commands.Meta{CommandID: uuid.NewString()}, commands.Login{Account: seed.MemberAccount, Password: seed.MemberPassword}); err != nil {

@@ -29,6 +29,10 @@ describe('router', () => {
       'user/recharge [session]', 'user/rechargeChannel [session]', 'user/FundingDetails [session] keepAlive', 'user/withdraw [session]', 'user/exchange [session]',
       'user/bandCard [session]', 'user/BankCard [session]', 'user/WithCard [session]', 'user/creditRule [session]',
       'ops/deposits [session ops]', 'ops/realname [session ops]', 'ops/withdrawals [session ops]', 'audit/timeline [session auditor]', '* []',
+      // issue 11: the auction
+      'market/subscribeJp [session] keepAlive', 'market/subscribeDetailJp [session]', 'market/subscribeJpRecord [session]', 'ops/auction [session ops]', 'audit/auction [session auditor]',
+      // issue 11: the placement
+      'market/subscribe1 [session] keepAlive', 'market/subscribe1Record [session]', 'ops/placement [session ops]', 'audit/placement [session auditor]',
       // issue 11: block trading
       'block/list [session]', 'block/records [session]', 'ops/block [session ops]', 'ops/blockApplications [session ops]',
       // issue 11: chip grabbing

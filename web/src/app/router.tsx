@@ -1,5 +1,6 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { auditRoutes } from '@/features/audit/routes';
+import { auctionRoutes } from '@/features/auction/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
@@ -8,6 +9,7 @@ import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
 import { newsRoutes } from '@/features/news/routes';
 import { opsRoutes } from '@/features/ops/routes';
+import { placementRoutes } from '@/features/placement/routes';
 import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
@@ -28,6 +30,8 @@ export const featureRoutes: FeatureRoute[] = [
   ...userRoutes,
   ...opsRoutes,
   ...auditRoutes,
+  ...auctionRoutes,
+  ...placementRoutes,
   ...blockRoutes,
   ...chipGrabRoutes,
   ...newsRoutes,

@@ -1593,6 +1593,318 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/auction/auctions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The IPO auctions (競價拍賣), the latest window first, each with its state from its calendar
+         *     (upcoming, open, closed, listed) and the lots the member has bid.
+         */
+        get: operations["auctions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/auction/auctions/{auctionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One auction with the member's bids on it. Unknown auctions answer 404 not_found. */
+        get: operations["auction"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/auction/auctions/{auctionId}/bid": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Bids lots at a price: freezes the deposit (the auction's deposit rate of price × shares,
+         *     rounded up to a whole NT$). Refusals: quantity_required, quantity_invalid, price_invalid,
+         *     auction_price_below_minimum, offering_cap_exceeded (more lots than the per-bidder cap in
+         *     all), offering_not_started, offering_closed, subscription_channel_not_open (real-name
+         *     verification first), insufficient_balance, trade_banned, account_frozen.
+         */
+        post: operations["bidAuction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/auction/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's bids, the newest first, with what became of each (bid and win records). */
+        get: operations["auctionRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/auction/auctions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Every auction. */
+        get: operations["opsAuctions"];
+        put?: never;
+        /**
+         * @description Role ops only. Lists an auction of a code the market feed quotes; the server commits to the
+         *     seed that breaks the award's ties (the SHA-256 is in the answer). The award runs on the
+         *     award date (after the window), the shares are delivered on the listing date. Refusals:
+         *     symbol_not_found, price_invalid, quantity_required, quantity_invalid,
+         *     auction_deposit_rate_invalid, offering_dates_invalid, offering_exists.
+         */
+        post: operations["opsListAuction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/auction/auctions/{auctionId}/bids": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. The auction's bids by number, with their results. */
+        get: operations["opsAuctionBids"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/audit/auction/auctions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role auditor only. Every auction, to pick one whose award to re-run. */
+        get: operations["auditAuctions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/audit/auction/auctions/{auctionId}/award": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Role auditor only. Re-runs the auction's award from the event log: the bids recorded on the
+         *     members' account streams, the revealed seed against the commitment published at listing,
+         *     the award the published rule gives against the recorded one.
+         */
+        get: operations["auditAuctionAward"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/placement/placements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The placements (詢圈配售), the latest window first, each with its state (upcoming, open, closed, listed) and the lots the member has applied for. */
+        get: operations["placements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/placement/placements/{placementId}/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Applies for lots at the placement's price: freezes their whole amount. Refusals:
+         *     quantity_required, quantity_invalid, offering_cap_exceeded (more lots than one member may
+         *     apply for in all), offering_not_started, offering_closed, subscription_channel_not_open
+         *     (real-name verification first), insufficient_balance, trade_banned, account_frozen.
+         */
+        post: operations["applyPlacement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/placement/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's applications, the newest first, with what each was allotted. */
+        get: operations["placementRecords"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/placement/placements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Every placement. */
+        get: operations["opsPlacements"];
+        put?: never;
+        /**
+         * @description Role ops only. Offers a placement of a code the market feed quotes at a price, with the
+         *     lots offered and the most lots one member may apply for; the server commits to the seed
+         *     that draws the allotment's remainder. Refusals: symbol_not_found, price_invalid,
+         *     quantity_required, quantity_invalid, offering_dates_invalid, offering_exists.
+         */
+        post: operations["opsOfferPlacement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/placement/placements/{placementId}/applications": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. The placement's applications by number, with their allotments. */
+        get: operations["opsPlacementApplications"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/placement/placements/{placementId}/allot": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Role ops only. Asks for the placement's allotment after its window; the server computes it
+         *     by the published rule (pro rata in whole shares rounded down, the remainder one share each
+         *     to applications the revealed seed draws), settles and, on the listing date, delivers.
+         *     Refusals: offering_not_closed, placement_allotment_requested.
+         */
+        post: operations["opsAllotPlacement"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/audit/placement/placements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role auditor only. Every placement, to pick one whose allotment to re-run. */
+        get: operations["auditPlacements"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/audit/placement/placements/{placementId}/allotment": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Role auditor only. Re-runs the placement's allotment from the event log: the applications
+         *     recorded on the members' account streams, the revealed seed against the commitment, the
+         *     allotment the published rule gives against the recorded one.
+         */
+        get: operations["auditPlacementAllotment"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1768,7 +2080,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -1813,7 +2125,7 @@ export interface components {
          *     lines of a new-share subscription (subscription_*)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -2926,6 +3238,264 @@ export interface components {
             lots: number;
             position: components["schemas"]["Position"];
         };
+        /**
+         * @description from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
+         * @enum {string}
+         */
+        OfferingState: "upcoming" | "open" | "closed" | "listed";
+        Auction: {
+            auctionId: string;
+            symbol: string;
+            name: string;
+            currency: string;
+            /**
+             * Format: int64
+             * @description lots offered
+             */
+            lots: number;
+            /** Format: int64 */
+            lotShares: number;
+            minPrice: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description the most lots one member may bid in all
+             */
+            maxLotsPerBidder: number;
+            /** @description per cent of a bid's amount frozen as its deposit */
+            depositRate: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            /** @description YYYY-MM-DD (Asia/Taipei) */
+            awardDate: string;
+            listingDate: string;
+            state: components["schemas"]["OfferingState"];
+            /** @description SHA-256 (hex) of the seed that breaks ties */
+            commitment: string;
+            algorithm: string;
+            /** @description the revealed seed (hex); empty until the award */
+            seed: string;
+            awarded: boolean;
+            /** Format: int64 */
+            awardedLots: number;
+            /**
+             * Format: int64
+             * @description bids placed so far
+             */
+            bids: number;
+            /**
+             * Format: int64
+             * @description lots the member has bid (0 for ops)
+             */
+            myLots: number;
+        };
+        AuctionDetail: {
+            auction: components["schemas"]["Auction"];
+            bids: components["schemas"]["AuctionBid"][];
+        };
+        /**
+         * @description bidding (waiting for the award), won (awarded, not yet paid), lost (deposit released), paid (shares arrive on the listing date), forfeited (a winner without the balance; deposit kept), delivered
+         * @enum {string}
+         */
+        AuctionBidState: "bidding" | "won" | "lost" | "paid" | "forfeited" | "delivered";
+        AuctionBid: {
+            bidNo: string;
+            auctionId: string;
+            symbol: string;
+            name: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            lots: number;
+            amount: components["schemas"]["Decimal"];
+            deposit: components["schemas"]["Decimal"];
+            state: components["schemas"]["AuctionBidState"];
+            /** Format: int64 */
+            awardedLots: number;
+            /** @description what the awarded lots cost at the bid's own price */
+            cost: components["schemas"]["Decimal"];
+            /** @description the part of the cost paid from available cash */
+            balance: components["schemas"]["Decimal"];
+            /** @description deposit released */
+            released: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description shares delivered
+             */
+            delivered: number;
+            /** Format: date-time */
+            placedAt: string;
+            awardDate: string;
+            listingDate: string;
+        };
+        AuctionBidRequest: {
+            /** @description per share */
+            price: string;
+            /** Format: int64 */
+            lots: number;
+        };
+        AuctionBidResult: {
+            bidNo: string;
+            deposit: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            position: number;
+            available: components["schemas"]["Decimal"];
+            frozen: components["schemas"]["Decimal"];
+        };
+        AuctionRequest: {
+            symbol: string;
+            /** @description defaults to the market's name of the code */
+            name?: string;
+            /**
+             * Format: int64
+             * @description lots offered
+             */
+            lots: number;
+            minPrice: string;
+            /** Format: int64 */
+            maxLotsPerBidder: number;
+            /** @description per cent */
+            depositRate: string;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            /** @description YYYY-MM-DD after the window's last day */
+            awardDate: string;
+            listingDate: string;
+        };
+        OfferingListedResult: {
+            id: string;
+            commitment: string;
+            algorithm: string;
+            /** Format: int64 */
+            position: number;
+        };
+        OfferingGrant: {
+            no: string;
+            /** Format: int64 */
+            shares: number;
+            price: components["schemas"]["Decimal"];
+        };
+        OfferingCheck: {
+            id: string;
+            algorithm: string;
+            commitment: string;
+            seed: string;
+            resulted: boolean;
+            /** @description the entries found in the log (shares asked at their price), by number */
+            entries: components["schemas"]["OfferingGrant"][];
+            /** @description the entries the result ran over */
+            recorded: components["schemas"]["OfferingGrant"][];
+            /** @description the result as recorded */
+            grants: components["schemas"]["OfferingGrant"][];
+            /** @description the result the published rule gives from the entries found and the revealed seed */
+            recomputed: components["schemas"]["OfferingGrant"][];
+            seedMatches: boolean;
+            entriesMatch: boolean;
+            grantsMatch: boolean;
+            problems: string[];
+            verified: boolean;
+        };
+        Placement: {
+            placementId: string;
+            symbol: string;
+            name: string;
+            currency: string;
+            price: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description lots offered
+             */
+            lots: number;
+            /** Format: int64 */
+            lotShares: number;
+            /** Format: int64 */
+            maxLotsPerMember: number;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            listingDate: string;
+            state: components["schemas"]["OfferingState"];
+            /** @description SHA-256 (hex) of the seed that draws the remainder */
+            commitment: string;
+            algorithm: string;
+            /** @description the revealed seed (hex); empty until the allotment */
+            seed: string;
+            /** @description ops asked for the allotment */
+            requested: boolean;
+            allotted: boolean;
+            /** Format: int64 */
+            allottedShares: number;
+            /** Format: int64 */
+            applications: number;
+            /**
+             * Format: int64
+             * @description lots the member has applied for (0 for ops)
+             */
+            myLots: number;
+        };
+        /**
+         * @description applied (waiting for the allotment), allotted (paid; shares arrive on the listing date), not_allotted (refunded), delivered
+         * @enum {string}
+         */
+        PlacementApplicationState: "applied" | "allotted" | "not_allotted" | "delivered";
+        PlacementApplication: {
+            applicationNo: string;
+            placementId: string;
+            symbol: string;
+            name: string;
+            price: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            lots: number;
+            /**
+             * Format: int64
+             * @description asked for
+             */
+            shares: number;
+            amount: components["schemas"]["Decimal"];
+            state: components["schemas"]["PlacementApplicationState"];
+            /**
+             * Format: int64
+             * @description shares allotted
+             */
+            allotted: number;
+            cost: components["schemas"]["Decimal"];
+            refunded: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            delivered: number;
+            /** Format: date-time */
+            appliedAt: string;
+            listingDate: string;
+        };
+        PlacementApplyRequest: {
+            /** Format: int64 */
+            lots: number;
+        };
+        PlacementApplyResult: {
+            applicationNo: string;
+            /** Format: int64 */
+            position: number;
+            available: components["schemas"]["Decimal"];
+            frozen: components["schemas"]["Decimal"];
+        };
+        PlacementRequest: {
+            symbol: string;
+            /** @description defaults to the market's name of the code */
+            name?: string;
+            price: string;
+            /** Format: int64 */
+            lots: number;
+            /** Format: int64 */
+            maxLotsPerMember: number;
+            /** Format: date-time */
+            opensAt: string;
+            /** Format: date-time */
+            closesAt: string;
+            /** @description YYYY-MM-DD after the window's last day */
+            listingDate: string;
+        };
     };
     responses: {
         /** @description written (or no change) */
@@ -2975,6 +3545,8 @@ export interface components {
         NewsId: string;
         /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
         Symbol: string;
+        PlacementId: string;
+        AuctionId: string;
     };
     requestBodies: never;
     headers: never;
@@ -5934,6 +6506,535 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["SubscriptionDrawCheck"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    auctions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description auctions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Auction"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    auction: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                auctionId: components["parameters"]["AuctionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the auction */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["AuctionDetail"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    bidAuction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                auctionId: components["parameters"]["AuctionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionBidRequest"];
+            };
+        };
+        responses: {
+            /** @description bid placed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["AuctionBidResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    auctionRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description bids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["AuctionBid"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    opsAuctions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description auctions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Auction"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    opsListAuction: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AuctionRequest"];
+            };
+        };
+        responses: {
+            /** @description listed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OfferingListedResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsAuctionBids: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                auctionId: components["parameters"]["AuctionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description bids */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["AuctionBid"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    auditAuctions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description auctions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Auction"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    auditAuctionAward: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                auctionId: components["parameters"]["AuctionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the verification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OfferingCheck"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    placements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description placements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Placement"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    applyPlacement: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                placementId: components["parameters"]["PlacementId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlacementApplyRequest"];
+            };
+        };
+        responses: {
+            /** @description applied */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PlacementApplyResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    placementRecords: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PlacementApplication"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    opsPlacements: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description placements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Placement"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    opsOfferPlacement: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PlacementRequest"];
+            };
+        };
+        responses: {
+            /** @description offered */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OfferingListedResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsPlacementApplications: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                placementId: components["parameters"]["PlacementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PlacementApplication"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    opsAllotPlacement: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                placementId: components["parameters"]["PlacementId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description asked for */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    auditPlacements: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description placements */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Placement"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    auditPlacementAllotment: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                placementId: components["parameters"]["PlacementId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the verification */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["OfferingCheck"];
                     };
                 };
             };

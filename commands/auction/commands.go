@@ -1,0 +1,261 @@
+package auction
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/process/offering"
+	"github.com/lotbook/lotbook/commands/rules/ipo"
+	"github.com/lotbook/lotbook/commands/rules/money"
+	"github.com/lotbook/lotbook/events"
+)
+
+// SeedDomain separates the auction's seeds from every other keyed hash of the server's key.
+const SeedDomain = "auction-award-seed"
+
+// Commands are the auction's commands over the kernel.
+type Commands struct {
+	k     *commands.Service
+	seeds offering.Seeds
+}
+
+// New returns the auction's commands over the kernel k, with the auctions' seeds.
+func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands{k: k, seeds: seeds} }
+
+// List is ops' listing of an auction; decimals are strings as typed (DepositRate in per cent).
+type List struct {
+	offering.Terms
+	Lots, MaxLotsPerBidder int64
+	MinPrice, DepositRate  string
+	AwardDate              string
+}
+
+// Listed answers List.
+type Listed struct {
+	AuctionID, Commitment, Algorithm string
+	Position                         int64
+}
+
+// maxDepositRate: a deposit above the bid would freeze more than the bid can cost.
+var maxDepositRate = decimal.NewFromInt(100)
+
+// validateList turns ops' form into the listing event, or the first refusal.
+func validateList(in List) (events.AuctionListed, error) {
+	var e events.AuctionListed
+	t, err := offering.ValidTerms(in.Terms, in.AwardDate)
+	if err != nil {
+		return e, err
+	}
+	minPrice, err := offering.Price(in.MinPrice)
+	if err != nil {
+		return e, err
+	}
+	rate, err := money.ParseDecimal(in.DepositRate, 2)
+	if err != nil || !rate.IsPositive() || rate.GreaterThan(maxDepositRate) {
+		return e, commands.Invalid(KeyDepositRateInvalid)
+	}
+	if err := offering.Lots(in.Lots); err != nil {
+		return e, err
+	}
+	if err := offering.Lots(in.MaxLotsPerBidder); err != nil || in.MaxLotsPerBidder > in.Lots {
+		return e, commands.Invalid(commands.KeyQuantityInvalid)
+	}
+	return events.AuctionListed{OfferingTerms: t, Lots: in.Lots, MinPrice: minPrice, MaxLotsPerBidder: in.MaxLotsPerBidder,
+		DepositRate: rate.Div(maxDepositRate), AwardDate: in.AwardDate}, nil
+}
+
+// List lists an auction and commits to its seed.
+func (s *Commands) List(ctx context.Context, meta commands.Meta, in List) (Listed, error) {
+	c, err := s.k.Begin(meta, "auction.list")
+	if err != nil {
+		return Listed{}, err
+	}
+	e, err := validateList(in)
+	if err != nil {
+		return Listed{}, err
+	}
+	seed, err := s.seeds.Commit(e.OfferingID)
+	if err != nil {
+		return Listed{}, err
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.AuctionStream(e.OfferingID), func(st *auction) ([]events.Payload, error) {
+		return decideList(st, e, seed)
+	})
+	if err != nil {
+		return Listed{}, err
+	}
+	out := Listed{Position: rec.Position}
+	for _, p := range rec.Payloads {
+		if ev, ok := p.(events.AuctionSeedCommitted); ok {
+			out.AuctionID, out.Commitment, out.Algorithm = ev.OfferingID, ev.Commitment, ev.Algorithm
+		}
+	}
+	return out, nil
+}
+
+// Bid is a member's bid.
+type Bid struct {
+	MemberID, AuctionID, Price string
+	Lots                       int64
+}
+
+// Placed answers Bid: the bid and the member's cash right after it.
+type Placed struct {
+	BidNo    string
+	Deposit  decimal.Decimal
+	Position int64
+	Cash     commands.Balance
+}
+
+func (s *Commands) facts(ctx context.Context, id string) (facts, error) {
+	return commands.View(ctx, s.k, events.AuctionStream(id), func(st *auction, _ *commands.Entry) facts { return st.facts() })
+}
+
+// Bid places a bid, freezing its deposit.
+func (s *Commands) Bid(ctx context.Context, meta commands.Meta, in Bid) (Placed, error) {
+	c, err := s.k.Begin(meta, "auction.bid")
+	if err != nil {
+		return Placed{}, err
+	}
+	if err := offering.Lots(in.Lots); err != nil {
+		return Placed{}, err
+	}
+	price, err := offering.Price(in.Price)
+	if err != nil {
+		return Placed{}, err
+	}
+	if !commands.ValidMemberID(in.MemberID) {
+		return Placed{}, commands.NotFound(commands.KeyAccountNotExist)
+	}
+	if !offering.ValidID(in.AuctionID) {
+		return Placed{}, commands.NotFound(offering.KeyNotFound)
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
+		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) offering.Member {
+			return memberPart.Of(m).Copy()
+		})
+		if err != nil {
+			return nil, err
+		}
+		f, err := s.facts(ctx, in.AuctionID)
+		if err != nil {
+			return nil, err
+		}
+		no := a.FreeOrderNo(c.OrderNumbers(bidPrefix, in.MemberID))
+		return decideBid(bidsPart.Of(a), a.Ledger, a.Balances[f.ev.Currency], m, f, price, in.Lots, c.Now, no)
+	})
+	if err != nil {
+		return Placed{}, err
+	}
+	out := Placed{Position: rec.Position}
+	for _, p := range rec.Payloads {
+		if e, ok := p.(events.AuctionBidPlaced); ok {
+			out.BidNo, out.Deposit = e.BidNo, e.Deposit
+		}
+	}
+	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
+		out.Cash = b[offering.Currency]
+	}
+	if out.BidNo == "" {
+		return Placed{}, commands.Unavailable(fmt.Errorf("bid of %s on %s: no bid recorded", in.MemberID, in.AuctionID))
+	}
+	return out, nil
+}
+
+// Award reveals the auction's seed and awards the bids the process folded (entries, in number
+// order), each read from its member's account stream.
+func (s *Commands) Award(ctx context.Context, meta commands.Meta, auctionID string, entries []offering.Entry) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "auction.award")
+	if err != nil {
+		return commands.Result{}, err
+	}
+	if !offering.ValidID(auctionID) {
+		return commands.Result{}, commands.NotFound(offering.KeyNotFound)
+	}
+	in := make([]events.AuctionBid, 0, len(entries))
+	for _, e := range entries {
+		b, err := commands.View(ctx, s.k, events.AccountStream(e.MemberID), func(a *commands.Account, _ *commands.Entry) *bid {
+			if b := bidsPart.Of(a).byNo[e.No]; b != nil {
+				c := *b
+				return &c
+			}
+			return nil
+		})
+		if err != nil {
+			return commands.Result{}, err
+		}
+		if b == nil || b.auctionID != auctionID {
+			return commands.Result{}, commands.Unavailable(fmt.Errorf("award of %s: bid %s not on %s's account", auctionID, e.No, e.MemberID))
+		}
+		in = append(in, events.AuctionBid{No: e.No, Price: b.price, Lots: b.lots})
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.AuctionStream(auctionID), func(st *auction) ([]events.Payload, error) {
+		seed, err := s.seeds.Reveal(auctionID, st.commitment)
+		if err != nil && st.listed && !st.awarded {
+			return nil, err
+		}
+		return decideAward(st, seed, in, c.Now)
+	})
+	if err != nil {
+		return commands.Result{}, err
+	}
+	return commands.Result{Position: rec.Position}, nil
+}
+
+// Settle settles one bid after the award.
+func (s *Commands) Settle(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
+	return s.step(ctx, meta, "auction.settle", e, func(b *bid, a *commands.Account, f facts, _ time.Time) ([]events.Payload, error) {
+		return decideSettle(b, e.No, a.Ledger, a.Balances[f.ev.Currency].Available, f)
+	})
+}
+
+// Deliver delivers one paid bid's shares on the listing date.
+func (s *Commands) Deliver(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
+	return s.step(ctx, meta, "auction.deliver", e, func(b *bid, a *commands.Account, f facts, now time.Time) ([]events.Payload, error) {
+		return decideDeliver(b, e.No, a.Ledger, f, now)
+	})
+}
+
+func (s *Commands) step(ctx context.Context, meta commands.Meta, name string, e offering.Entry,
+	decide func(b *bid, a *commands.Account, f facts, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
+	return offering.Step(ctx, s.k, meta, name, e, func(a *commands.Account, now time.Time) ([]events.Payload, error) {
+		f, err := s.facts(ctx, e.Offering)
+		if err != nil {
+			return nil, err
+		}
+		return decide(bidsPart.Of(a).byNo[e.No], a, f, now)
+	})
+}
+
+// ProcessName names the auction's process: checkpoint, metrics, command ids.
+const ProcessName = "auction-award"
+
+// Spec is the auction for the offering process: the award due on the award date, then each
+// bid's settlement, then each paid bid's delivery on the listing date.
+func (s *Commands) Spec() offering.Spec {
+	return offering.Spec{Name: ProcessName, Prefix: "Auction", Fold: fold, Result: s.Award, Settle: s.Settle, Deliver: s.Deliver}
+}
+
+// fold is what the auction's events mean to the process.
+func fold(p events.Payload) offering.Fact {
+	switch e := p.(type) {
+	case events.AuctionListed:
+		cal := offering.Calendar(e.OfferingTerms, e.AwardDate)
+		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, ResultAt: cal.At(ipo.StepDraw), Listing: cal.ListingStart()}
+	case events.AuctionBidPlaced:
+		return offering.Fact{Kind: offering.Entered, Offering: e.AuctionID, No: e.BidNo}
+	case events.AuctionAwarded:
+		return offering.Fact{Kind: offering.Resulted, Offering: e.AuctionID}
+	case events.AuctionSettled:
+		return offering.Fact{Kind: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
+	case events.AuctionForfeited:
+		return offering.Fact{Kind: offering.Settled, Offering: e.AuctionID, No: e.BidNo}
+	case events.AuctionDelivered:
+		return offering.Fact{Kind: offering.Delivered, Offering: e.OfferingID, No: e.No}
+	}
+	return offering.Fact{}
+}

@@ -1,0 +1,261 @@
+package placement
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/process/offering"
+	"github.com/lotbook/lotbook/events"
+)
+
+// SeedDomain separates the placement's seeds from every other keyed hash of the server's key.
+const SeedDomain = "placement-allotment-seed"
+
+// Commands are the placement's commands over the kernel.
+type Commands struct {
+	k     *commands.Service
+	seeds offering.Seeds
+}
+
+// New returns the placement's commands over the kernel k, with the placements' seeds.
+func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands{k: k, seeds: seeds} }
+
+// Offer is ops' offer of a placement; Price a decimal string as typed.
+type Offer struct {
+	offering.Terms
+	Price                  string
+	Lots, MaxLotsPerMember int64
+}
+
+// Offered answers Offer.
+type Offered struct {
+	PlacementID, Commitment, Algorithm string
+	Position                           int64
+}
+
+// validateOffer turns ops' form into the offer, or the first refusal.
+func validateOffer(in Offer) (events.PlacementOffered, error) {
+	var e events.PlacementOffered
+	t, err := offering.ValidTerms(in.Terms, "")
+	if err != nil {
+		return e, err
+	}
+	price, err := offering.Price(in.Price)
+	if err != nil {
+		return e, err
+	}
+	if err := offering.Lots(in.Lots); err != nil {
+		return e, err
+	}
+	if err := offering.Lots(in.MaxLotsPerMember); err != nil || in.MaxLotsPerMember > in.Lots {
+		return e, commands.Invalid(commands.KeyQuantityInvalid)
+	}
+	return events.PlacementOffered{OfferingTerms: t, Price: price, Lots: in.Lots, MaxLotsPerMember: in.MaxLotsPerMember}, nil
+}
+
+// Offer offers a placement and commits to its seed.
+func (s *Commands) Offer(ctx context.Context, meta commands.Meta, in Offer) (Offered, error) {
+	c, err := s.k.Begin(meta, "placement.offer")
+	if err != nil {
+		return Offered{}, err
+	}
+	e, err := validateOffer(in)
+	if err != nil {
+		return Offered{}, err
+	}
+	seed, err := s.seeds.Commit(e.OfferingID)
+	if err != nil {
+		return Offered{}, err
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.PlacementStream(e.OfferingID), func(st *placement) ([]events.Payload, error) {
+		return decideOffer(st, e, seed)
+	})
+	if err != nil {
+		return Offered{}, err
+	}
+	out := Offered{Position: rec.Position}
+	for _, p := range rec.Payloads {
+		if ev, ok := p.(events.PlacementSeedCommitted); ok {
+			out.PlacementID, out.Commitment, out.Algorithm = ev.OfferingID, ev.Commitment, ev.Algorithm
+		}
+	}
+	return out, nil
+}
+
+// Apply is a member's application.
+type Apply struct {
+	MemberID, PlacementID string
+	Lots                  int64
+}
+
+// Applied answers Apply: the application and the member's cash right after it.
+type Applied struct {
+	ApplicationNo string
+	Position      int64
+	Cash          commands.Balance
+}
+
+func (s *Commands) facts(ctx context.Context, id string) (facts, error) {
+	return commands.View(ctx, s.k, events.PlacementStream(id), func(st *placement, _ *commands.Entry) facts { return st.facts() })
+}
+
+// Apply applies for lots, freezing their amount.
+func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (Applied, error) {
+	c, err := s.k.Begin(meta, "placement.apply")
+	if err != nil {
+		return Applied{}, err
+	}
+	if err := offering.Lots(in.Lots); err != nil {
+		return Applied{}, err
+	}
+	if !commands.ValidMemberID(in.MemberID) {
+		return Applied{}, commands.NotFound(commands.KeyAccountNotExist)
+	}
+	if !offering.ValidID(in.PlacementID) {
+		return Applied{}, commands.NotFound(offering.KeyNotFound)
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
+		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) offering.Member {
+			return memberPart.Of(m).Copy()
+		})
+		if err != nil {
+			return nil, err
+		}
+		f, err := s.facts(ctx, in.PlacementID)
+		if err != nil {
+			return nil, err
+		}
+		no := a.FreeOrderNo(c.OrderNumbers(applicationPrefix, in.MemberID))
+		return decideApply(applicationsPart.Of(a), a.Ledger, a.Balances[offering.Currency], m, f, in.Lots, c.Now, no)
+	})
+	if err != nil {
+		return Applied{}, err
+	}
+	out := Applied{Position: rec.Position}
+	for _, p := range rec.Payloads {
+		if e, ok := p.(events.PlacementApplied); ok {
+			out.ApplicationNo = e.ApplicationNo
+		}
+	}
+	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
+		out.Cash = b[offering.Currency]
+	}
+	if out.ApplicationNo == "" {
+		return Applied{}, commands.Unavailable(fmt.Errorf("application of %s to %s: no application recorded", in.MemberID, in.PlacementID))
+	}
+	return out, nil
+}
+
+// RequestAllotment is ops' trigger of a placement's allotment after its window; the offering
+// process computes it.
+func (s *Commands) RequestAllotment(ctx context.Context, meta commands.Meta, placementID string) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "placement.request")
+	if err != nil {
+		return commands.Result{}, err
+	}
+	if !offering.ValidID(placementID) {
+		return commands.Result{}, commands.NotFound(offering.KeyNotFound)
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.PlacementStream(placementID), func(st *placement) ([]events.Payload, error) {
+		return decideRequest(st, c.Now)
+	})
+	if err != nil {
+		return commands.Result{}, err
+	}
+	return commands.Result{Position: rec.Position}, nil
+}
+
+// Allot reveals the placement's seed and allots the applications the process folded (entries,
+// in number order), each read from its member's account stream.
+func (s *Commands) Allot(ctx context.Context, meta commands.Meta, placementID string, entries []offering.Entry) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "placement.allot")
+	if err != nil {
+		return commands.Result{}, err
+	}
+	if !offering.ValidID(placementID) {
+		return commands.Result{}, commands.NotFound(offering.KeyNotFound)
+	}
+	requests := make([]events.Grant, 0, len(entries))
+	for _, e := range entries {
+		a, err := commands.View(ctx, s.k, events.AccountStream(e.MemberID), func(acc *commands.Account, _ *commands.Entry) *application {
+			if a := applicationsPart.Of(acc).byNo[e.No]; a != nil {
+				c := *a
+				return &c
+			}
+			return nil
+		})
+		if err != nil {
+			return commands.Result{}, err
+		}
+		if a == nil || a.placementID != placementID {
+			return commands.Result{}, commands.Unavailable(fmt.Errorf("allotment of %s: application %s not on %s's account", placementID, e.No, e.MemberID))
+		}
+		requests = append(requests, events.Grant{No: e.No, Shares: a.shares, Price: a.price})
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.PlacementStream(placementID), func(st *placement) ([]events.Payload, error) {
+		seed, err := s.seeds.Reveal(placementID, st.commitment)
+		if err != nil && st.listed && !st.allotted {
+			return nil, err
+		}
+		return decideAllot(st, seed, requests)
+	})
+	if err != nil {
+		return commands.Result{}, err
+	}
+	return commands.Result{Position: rec.Position}, nil
+}
+
+// Settle settles one application after the allotment.
+func (s *Commands) Settle(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
+	return s.step(ctx, meta, "placement.settle", e, func(a *application, acc *commands.Account, f facts, _ time.Time) ([]events.Payload, error) {
+		return decideSettle(a, e.No, acc.Ledger, f)
+	})
+}
+
+// Deliver delivers one application's allotted shares on the listing date.
+func (s *Commands) Deliver(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
+	return s.step(ctx, meta, "placement.deliver", e, func(a *application, acc *commands.Account, f facts, now time.Time) ([]events.Payload, error) {
+		return decideDeliver(a, e.No, acc.Ledger, f, now)
+	})
+}
+
+func (s *Commands) step(ctx context.Context, meta commands.Meta, name string, e offering.Entry,
+	decide func(a *application, acc *commands.Account, f facts, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
+	return offering.Step(ctx, s.k, meta, name, e, func(acc *commands.Account, now time.Time) ([]events.Payload, error) {
+		f, err := s.facts(ctx, e.Offering)
+		if err != nil {
+			return nil, err
+		}
+		return decide(applicationsPart.Of(acc).byNo[e.No], acc, f, now)
+	})
+}
+
+// ProcessName names the placement's process: checkpoint, metrics, command ids.
+const ProcessName = "placement-allotment"
+
+// Spec is the placement for the offering process: the allotment once ops ask for it, then each
+// application's settlement, then each allotted application's delivery on the listing date.
+func (s *Commands) Spec() offering.Spec {
+	return offering.Spec{Name: ProcessName, Prefix: "Placement", Fold: fold, Result: s.Allot, Settle: s.Settle, Deliver: s.Deliver}
+}
+
+// fold is what the placement's events mean to the process.
+func fold(p events.Payload) offering.Fact {
+	switch e := p.(type) {
+	case events.PlacementOffered:
+		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, Listing: offering.Calendar(e.OfferingTerms, e.ListingDate).ListingStart()}
+	case events.PlacementApplied:
+		return offering.Fact{Kind: offering.Entered, Offering: e.PlacementID, No: e.ApplicationNo}
+	case events.PlacementAllotmentRequested:
+		return offering.Fact{Kind: offering.Triggered, Offering: e.PlacementID, ResultAt: e.At}
+	case events.PlacementAllotted:
+		return offering.Fact{Kind: offering.Resulted, Offering: e.PlacementID}
+	case events.PlacementSettled:
+		return offering.Fact{Kind: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
+	case events.PlacementDelivered:
+		return offering.Fact{Kind: offering.Delivered, Offering: e.OfferingID, No: e.No}
+	}
+	return offering.Fact{}
+}
