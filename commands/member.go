@@ -44,6 +44,13 @@ func NewMember(memberID string) *Member { return &Member{parts: memberParts.buil
 // Registered tells whether the member (or staff user) exists.
 func (m *Member) Registered() bool { return m.registered }
 
+// OwnsFile tells whether the member uploaded the file: another capability's event may reference
+// only the member's own uploads.
+func (m *Member) OwnsFile(fileID string) bool { return m.files[fileID] }
+
+// IsMember tells whether the user is a registered member (not staff).
+func (m *Member) IsMember() bool { return m.registered && m.role == events.RoleMember }
+
 func (m *Member) Apply(r events.RecordedEvent, p events.Payload) {
 	at := r.Metadata.ServerTime
 	switch e := p.(type) {
