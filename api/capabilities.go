@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/lotbook/lotbook/api/audit"
+	"github.com/lotbook/lotbook/api/chat"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
@@ -13,6 +14,7 @@ import (
 	opsapi "github.com/lotbook/lotbook/api/ops"
 	"github.com/lotbook/lotbook/api/site"
 	"github.com/lotbook/lotbook/api/trading"
+	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/favorites"
 )
 
@@ -25,6 +27,7 @@ func (s *server) capabilities() []httpx.Module {
 	perMinute := func(n int) *httpx.Limiter { return httpx.NewLimiter(n, time.Minute, s.now) }
 	return []httpx.Module{
 		audit.New(s.read, s.store),
+		chat.New(chatcmd.New(s.cmd), s.read, s.store, perMinute(s.limits.ChatPerMember), s.log),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.cmd, s.read, s.now, s.calendar),
 		identity.New(s.cmd, s.read, s.sealer),

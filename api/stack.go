@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/lotbook/lotbook/api/files"
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/trading/engine"
@@ -80,6 +81,7 @@ type Stack struct {
 	sealer   *secret.Sealer
 	ownsMkt  bool
 	ws       *wsHub
+	pushers  []httpx.Pusher // modules that push to sockets while the stack runs
 	trade    *engine.Engine
 	handler  http.Handler
 	idem     *idemRecords
@@ -158,7 +160,17 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	st.idem = srv.idem
 	st.decodes = srv.decodes
 	st.ws = srv.ws
-	st.handler = srv.router(srv.capabilities())
+	modules := srv.capabilities()
+	st.handler = srv.router(modules)
+	srv.ws.auth = srv.session
+	for _, m := range modules {
+		if r, ok := m.(httpx.SocketReceiver); ok {
+			srv.ws.receivers = append(srv.ws.receivers, r)
+		}
+		if p, ok := m.(httpx.Pusher); ok {
+			st.pushers = append(st.pushers, p)
+		}
+	}
 	return st, nil
 }
 
@@ -205,6 +217,13 @@ func (st *Stack) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { st.ws.run(ctx) })
+	for _, p := range st.pushers {
+		wg.Go(func() {
+			if err := p.Push(ctx, st.ws); err != nil && !errors.Is(err, context.Canceled) {
+				st.cfg.Logger.Error("socket pushes stopped", "err", err)
+			}
+		})
+	}
 	wg.Go(func() {
 		if err := st.trade.Run(ctx); err != nil {
 			st.cfg.Logger.Error("matching engine stopped", "err", err)
