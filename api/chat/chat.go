@@ -45,7 +45,7 @@ type Module struct {
 // New is the chat module over its commands, the read models and the event log (which its pushes
 // follow); perMember limits how fast a member sends.
 func New(cmd Commands, read *projections.ReadDB, store events.Store, perMember *httpx.Limiter, log *slog.Logger) *Module {
-	return &Module{cmd: cmd, read: read, store: store, perMember: perMember, log: log, accounts: newAccountCache(read)}
+	return &Module{cmd: cmd, read: read, store: store, perMember: perMember, log: log, accounts: newAccountCache(read, log)}
 }
 
 // Routes are chat's operations of openapi.yaml.
@@ -362,17 +362,18 @@ func (m *Module) push(ctx context.Context, s httpx.Sockets, r events.RecordedEve
 // only the Push goroutine uses it.
 type accountCache struct {
 	read *projections.ReadDB
+	log  *slog.Logger
 	lru  *simplelru.LRU[string, string]
 }
 
 const maxCachedAccounts = 10_000
 
-func newAccountCache(read *projections.ReadDB) *accountCache {
+func newAccountCache(read *projections.ReadDB, log *slog.Logger) *accountCache {
 	lru, err := simplelru.NewLRU[string, string](maxCachedAccounts, nil)
 	if err != nil {
 		panic("chat: account cache: " + err.Error()) // a positive constant size
 	}
-	return &accountCache{read: read, lru: lru}
+	return &accountCache{read: read, log: log, lru: lru}
 }
 
 // of is the member's account; "" when the read model does not know it yet (the frame still
@@ -383,8 +384,8 @@ func (a *accountCache) of(ctx context.Context, memberID string) string {
 	}
 	mem, err := a.read.MemberByID(ctx, memberID)
 	if err != nil {
-		if !errors.Is(err, projections.ErrNotFound) {
-			slog.Default().WarnContext(ctx, "chat push: member account", "member", memberID, "err", err)
+		if !errors.Is(err, projections.ErrNotFound) && ctx.Err() == nil {
+			a.log.WarnContext(ctx, "chat push: member account", "member", memberID, "err", err)
 		}
 		return ""
 	}
