@@ -1,6 +1,7 @@
 import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { auditRoutes } from '@/features/audit/routes';
 import { authRoutes } from '@/features/auth/routes';
+import { chatRoutes } from '@/features/chat/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
@@ -23,6 +24,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...fundsRoutes,
   ...userRoutes,
   ...opsRoutes,
+  ...chatRoutes,
   ...auditRoutes,
 ];
 

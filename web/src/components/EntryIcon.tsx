@@ -1,4 +1,4 @@
-import { AppstoreOutline, BillOutline, FileOutline, HistogramOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
+import { AppstoreOutline, BillOutline, FileOutline, HistogramOutline, MessageOutline, PayCircleOutline, PieOutline, SearchOutline, StarOutline } from 'antd-mobile-icons';
 import type { ComponentType } from 'react';
 
 // The icons entries may name (lib/entries.ts). They are imported here, by the screens that show
@@ -11,6 +11,7 @@ const icons: Record<string, ComponentType> = {
   bill: BillOutline,
   review: FileOutline,
   search: SearchOutline,
+  service: MessageOutline,
 };
 
 /** An entry's icon by name; a generic one for a name not in the set. */
