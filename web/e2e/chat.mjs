@@ -96,7 +96,7 @@ export function chatJourney(lang) {
     });
 
     await step('the member writes and sends an image', mp, async () => {
-      await tid(mp, 'chat-input').locator('textarea').fill(X.question);
+      await tid(mp, 'chat-input').locator('textarea:not([aria-hidden])').fill(X.question);
       const sent = nextResponse(mp, 'POST', '/api/vue/chat/messages');
       await tid(mp, 'chat-send').click();
       assert.equal((await sent).status, 200);
@@ -123,10 +123,10 @@ export function chatJourney(lang) {
       await waitText(tid(mp, 'chat-tick-2'), X.read);
       await waitText(tid(mp, 'chat-tick-1'), X.read);
       // The member types; ops see it.
-      await tid(mp, 'chat-input').locator('textarea').fill('…');
+      await tid(mp, 'chat-input').locator('textarea:not([aria-hidden])').fill('…');
       await waitText(tid(op, 'chat-typing'), X.memberTyping);
-      await tid(mp, 'chat-input').locator('textarea').fill('');
-      await tid(op, 'chat-input').locator('textarea').fill(X.answer);
+      await tid(mp, 'chat-input').locator('textarea:not([aria-hidden])').fill('');
+      await tid(op, 'chat-input').locator('textarea:not([aria-hidden])').fill(X.answer);
       const sent = nextResponse(op, 'POST', `/api/vue/ops/chats/${member.account}/messages`);
       await tid(op, 'chat-send').click();
       assert.equal((await sent).status, 200);
@@ -144,7 +144,7 @@ export function chatJourney(lang) {
       // Ops answer while the member is elsewhere; back on the screen, a divider counts it.
       await tid(mp, 'chat-page').locator('.adm-nav-bar-back').click();
       await waitHash(mp, '/home/index');
-      await tid(op, 'chat-input').locator('textarea').fill(X.answer);
+      await tid(op, 'chat-input').locator('textarea:not([aria-hidden])').fill(X.answer);
       const sent = nextResponse(op, 'POST', `/api/vue/ops/chats/${member.account}/messages`);
       await tid(op, 'chat-send').click();
       assert.equal((await sent).status, 200);

@@ -64,9 +64,10 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
   const visible = useSyncExternalStore(subscribeVisibility, pageVisible, () => true);
   useMarks(who, mySide, v, visible, catchUp);
 
-  // The unread divider stays where it was when the screen opened.
+  // The unread divider stays where it was when the screen opened, as the server then said (not
+  // as a cached read from an earlier visit said).
   const firstUnread = useRef<number | null>(null);
-  if (v && firstUnread.current === null) {
+  if (v && q.isFetchedAfterMount && firstUnread.current === null) {
     const mine = mySide === 'member' ? v.member : v.ops;
     firstUnread.current = v.messages.find((m) => m.side === other && m.seq > mine.read)?.seq ?? 0;
   }
@@ -87,6 +88,7 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
     {
       onSuccess: (_, body) => {
         if (body.text !== undefined) setText('');
+        sendTyping.done();
         void catchUp();
       },
     },
@@ -192,7 +194,7 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
           autoSize={{ minRows: 1, maxRows: 4 }}
           onChange={(s) => {
             setText(s);
-            if (s.trim() !== '') sendTyping();
+            if (s.trim() !== '') sendTyping.typing();
           }}
         />
         <Button color="primary" size="small" className="chat-send" data-testid="chat-send" disabled={text.trim() === ''} loading={send.pending} onClick={submit}>

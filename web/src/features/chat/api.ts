@@ -135,13 +135,20 @@ export function useTypingShown(): [boolean, () => void] {
   return [shown, saw];
 }
 
-/** Tells the other side that this user types, at most every couple of seconds; never stored. */
-export function useTypingSender(account?: string): () => void {
+/**
+ * Tells the other side that this user types, at most every couple of seconds; never stored.
+ * done (a message went out) lets the next keystroke tell again at once.
+ */
+export function useTypingSender(account?: string): { typing: () => void; done: () => void } {
   const last = useRef(0);
-  return useCallback(() => {
+  const typing = useCallback(() => {
     const now = Date.now();
     if (now - last.current < TYPING_SENT_EVERY_MS) return;
     last.current = now;
     appSocket().send(account ? { op: 'typing', account } : { op: 'typing' });
   }, [account]);
+  const done = useCallback(() => {
+    last.current = 0;
+  }, []);
+  return { typing, done };
 }
