@@ -42,6 +42,9 @@ const C = {
   },
 };
 
+/** The demo conversation's last message (ops/seed/seed_chat.go), data in the queue, not app text. */
+const DEMO_LAST = '不客氣，有任何問題歡迎隨時詢問。';
+
 async function title(page, text) {
   await waitText(page.locator('.adm-nav-bar-title').filter({ visible: true }), text);
 }
@@ -114,7 +117,7 @@ export function chatJourney(lang) {
       // The queue reads again when the socket pushes the member's messages.
       const row = tid(op, `ops-chat-${member.account}`);
       await waitText(row.getByTestId(`ops-chat-unread-${member.account}`), '2');
-      await screen(op, lang, 'chat-03-ops-queue', { userText: [X.question] });
+      await screen(op, lang, 'chat-03-ops-queue', { userText: [X.question, DEMO_LAST] });
       await row.click();
       await waitHash(op, `/ops/chats/${member.account}`);
       await waitText(tid(op, 'chat-message-1').locator('.chat-text'), X.question);
