@@ -137,7 +137,10 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
                 </div>
               ) : null}
               <div className={mine ? 'chat-msg mine' : 'chat-msg theirs'} data-testid={`chat-message-${m.seq}`} data-side={m.side}>
-                <div className="chat-author muted">{m.side === 'ops' ? (mySide === 'ops' && m.by ? t('answeredBy', { by: m.by }) : t('service')) : t('member')}</div>
+                {/* Ops see which of them wrote each answer; the member sees who the other side is. */}
+                {!mine || mySide === 'ops' ? (
+                  <div className="chat-author muted">{m.side === 'ops' ? (mySide === 'ops' && m.by ? t('answeredBy', { by: m.by }) : t('service')) : t('member')}</div>
+                ) : null}
                 <div className="chat-bubble">
                   {m.fileId ? <AuthedImage id={m.fileId} testId={`chat-image-${m.seq}`} width={160} height={160} /> : null}
                   {m.text ? <div className="chat-text">{m.text}</div> : null}
