@@ -136,16 +136,9 @@ type Sent struct {
 // SendAsMember appends the member's message. The member must exist, be enabled, and own the
 // image they attach.
 func (s *Commands) SendAsMember(ctx context.Context, meta commands.Meta, in MemberMessage) (Sent, error) {
-	c, err := s.k.Begin(meta, "chat.member.send")
+	c, text, err := s.begin(meta, "chat.member.send", in.MemberID, in.Text, commands.KeyAccountNotExist)
 	if err != nil {
 		return Sent{}, err
-	}
-	text, err := CleanText(in.Text)
-	if err != nil {
-		return Sent{}, err
-	}
-	if !commands.ValidMemberID(in.MemberID) {
-		return Sent{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	refusal, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) error {
 		return memberMayWrite(m, in.FileID)
@@ -178,20 +171,29 @@ func memberMayWrite(m *commands.Member, fileID string) error {
 
 // SendAsOps appends an ops user's answer, attributed to them.
 func (s *Commands) SendAsOps(ctx context.Context, meta commands.Meta, in OpsMessage) (Sent, error) {
-	c, err := s.k.Begin(meta, "chat.ops.send")
+	c, text, err := s.begin(meta, "chat.ops.send", in.MemberID, in.Text, KeyNotFound)
 	if err != nil {
 		return Sent{}, err
-	}
-	text, err := CleanText(in.Text)
-	if err != nil {
-		return Sent{}, err
-	}
-	if !commands.ValidMemberID(in.MemberID) {
-		return Sent{}, commands.NotFound(KeyNotFound)
 	}
 	return s.send(ctx, c, in.MemberID, func(cv *conversation) ([]events.Payload, error) {
 		return decideSend(cv, events.ChatSideOps, text, "", in.By)
 	})
+}
+
+// begin starts a message: the command, its text cleaned, and the member's id checked (an id that
+// cannot be a member's answers notFound).
+func (s *Commands) begin(meta commands.Meta, name, memberID, text, notFound string) (commands.Cmd, string, error) {
+	c, err := s.k.Begin(meta, name)
+	if err != nil {
+		return commands.Cmd{}, "", err
+	}
+	if text, err = CleanText(text); err != nil {
+		return commands.Cmd{}, "", err
+	}
+	if !commands.ValidMemberID(memberID) {
+		return commands.Cmd{}, "", commands.NotFound(notFound)
+	}
+	return c, text, nil
 }
 
 func (s *Commands) send(ctx context.Context, c commands.Cmd, memberID string, decide func(*conversation) ([]events.Payload, error)) (Sent, error) {

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
 import { call } from './api.mjs';
-import { DEMO, dialogButton, freshMobile, newPhone, nextResponse, openRoute, proofPng, tid, useFixture, waitHash, waitText } from './harness.mjs';
+import { DEMO, dialogButton, freshMobile, imageShown, newPhone, nextResponse, openRoute, proofPng, tid, title, useFixture, waitHash, waitText } from './harness.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const C = {
@@ -45,16 +45,6 @@ const C = {
 /** The demo conversation's last message (ops/seed/seed_chat.go), data in the queue, not app text. */
 const DEMO_LAST = '不客氣，有任何問題歡迎隨時詢問。';
 
-async function title(page, text) {
-  await waitText(page.locator('.adm-nav-bar-title').filter({ visible: true }), text);
-}
-
-/** Waits until an authed image inside the locator is decoded. */
-async function imageShown(page, locator) {
-  const img = locator.locator('img');
-  await img.waitFor();
-  await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
-}
 
 export function chatJourney(lang) {
   const X = C[lang];
