@@ -221,7 +221,8 @@ func (w *wsClient) untilChat(what string, match func(wire.WsChatFrame) bool) wir
 
 // TestChatSocket: a message reaches the other side's socket, typing goes both ways and is never
 // stored, a socket without a session gets nothing, another member's socket hears nothing of the
-// conversation, and a member who reconnects reads what was written while away.
+// conversation, a member who reconnects reads what was written while away, and a socket whose
+// session was logged out hears no more.
 func TestChatSocket(t *testing.T) {
 	h := newHarness(t, testDB{kind: "sqlite"}, RateLimits{LoginPerAccount: 1000, LoginPerIP: 1000, RegisterPerIP: 1000, UploadPerMember: 1000})
 	a, b := h.register("0912345678"), h.register("0987654321")
@@ -301,4 +302,21 @@ func TestChatSocket(t *testing.T) {
 			t.Fatalf("unexpected event %s", e.Type)
 		}
 	}
+
+	// The member logs out: the socket bound to that session hears so and nothing more.
+	want(t, a.post("/api/vue/user/logout", nil), 200, "ok")
+	aWS.wantError("unauthorized", "")
+	want(t, h.ops.post("/api/vue/ops/chats/"+a.account+"/messages", map[string]string{"text": "still there?"}), 200, "ok")
+	opsWS.untilChat("the last answer", func(f wire.WsChatFrame) bool { return f.Kind == wire.WsChatFrameKindMessage && f.Message.Seq == 5 })
+	for {
+		f, ok := aWS.next(300 * time.Millisecond)
+		if !ok {
+			break
+		}
+		if f.Type == "chat" {
+			t.Fatalf("a logged-out socket got %+v", f)
+		}
+	}
+	aWS.send(map[string]string{"op": "typing"})
+	aWS.wantError("unauthorized", "")
 }

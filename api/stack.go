@@ -162,7 +162,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	st.ws = srv.ws
 	modules := srv.capabilities()
 	st.handler = srv.router(modules)
-	srv.ws.auth = srv.session
+	srv.ws.auth, srv.ws.now = srv.session, srv.now
 	for _, m := range modules {
 		if r, ok := m.(httpx.SocketReceiver); ok {
 			srv.ws.receivers = append(srv.ws.receivers, r)
@@ -217,6 +217,11 @@ func (st *Stack) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { st.ws.run(ctx) })
+	wg.Go(func() {
+		if err := st.ws.followSessions(ctx, st.Store); err != nil && !errors.Is(err, context.Canceled) {
+			st.cfg.Logger.Error("socket sessions stopped", "err", err)
+		}
+	})
 	for _, p := range st.pushers {
 		wg.Go(func() {
 			if err := p.Push(ctx, st.ws); err != nil && !errors.Is(err, context.Canceled) {

@@ -126,8 +126,10 @@ type wsHub struct {
 	reqs      chan func()
 	stopped   chan struct{} // closed when run returns
 
-	// auth finds the session of a token and account, as the HTTP routes do.
+	// auth finds the session of a token and account, as the HTTP routes do; now is the clock
+	// sessions expire on.
 	auth func(ctx context.Context, token, account string) (projections.Session, error)
+	now  func() time.Time
 	// receivers are the modules that take client messages of their own ops.
 	receivers []httpx.SocketReceiver
 
@@ -152,6 +154,7 @@ func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) 
 		conns:   map[*wsConn]struct{}{},
 		members: map[string]map[*wsConn]struct{}{},
 		ops:     map[*wsConn]struct{}{},
+		now:     time.Now,
 	}
 	h.writeWait.Store(int64(wsWriteWait))
 	for _, q := range mkt.Indices() {
@@ -321,7 +324,7 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 // request checks one client message and hands it to the hub goroutine.
 func (h *wsHub) request(ctx context.Context, c *wsConn, msg []byte) {
 	var req wire.WsRequest
-	if err := decodeStrict(msg, contract.shape("WsRequest"), &req); err != nil {
+	if err := decodeStrict(msg, contract.shape("WsRequest"), &req); err != nil || !req.Op.Valid() {
 		c.fail(wire.MessageKeyInvalidRequest, "")
 		return
 	}
@@ -382,7 +385,10 @@ func (h *wsHub) authenticate(ctx context.Context, c *wsConn, req wire.WsRequest)
 		c.fail(wire.MessageKeyUnauthorized, "")
 		return
 	}
-	s := &httpx.SocketSession{MemberID: sess.MemberID, Account: sess.Account, Role: sess.Role}
+	s := &wsSession{
+		SocketSession: httpx.SocketSession{MemberID: sess.MemberID, Account: sess.Account, Role: sess.Role},
+		tokenHash:     tokenHash(httpx.Deref(req.Token)), expires: sess.ExpiresAt,
+	}
 	h.do(func() {
 		if _, open := h.conns[c]; !open {
 			return
@@ -415,15 +421,26 @@ func (h *wsHub) unbind(c *wsConn) {
 	}
 }
 
+// wsSession is the session a socket is bound to: whom it belongs to, and what ends it (its token
+// closed, its member's password changed or account disabled, its expiry).
+type wsSession struct {
+	httpx.SocketSession
+	tokenHash string
+	expires   time.Time
+}
+
+// live says whether the session has not expired.
+func (h *wsHub) live(s *wsSession) bool { return s != nil && h.now().Before(s.expires) }
+
 // receive hands a message of an authenticated socket to the module whose op it is.
 func (h *wsHub) receive(ctx context.Context, c *wsConn, req wire.WsRequest) {
 	s := c.sess.Load()
-	if s == nil {
+	if !h.live(s) {
 		c.fail(wire.MessageKeyUnauthorized, "")
 		return
 	}
 	for _, r := range h.receivers {
-		if handled, refusal := r.SocketOp(ctx, req, *s, h); handled {
+		if handled, refusal := r.SocketOp(ctx, req, s.SocketSession, h); handled {
 			if refusal != "" {
 				c.fail(refusal, "")
 			}
@@ -452,8 +469,57 @@ func (h *wsHub) pushTo(frame any, to func() map[*wsConn]struct{}) {
 	}
 	h.do(func() {
 		for c := range to() {
+			if !h.live(c.sess.Load()) {
+				h.unbind(c) // expired: its user logs in again
+				continue
+			}
 			c.push(f)
 		}
+	})
+}
+
+// followSessions unbinds the sockets whose session ends while they are open: logout (its token
+// closed), a password change (every session of the member) or a disabled account. The socket
+// stays open for market data; it hears an unauthorized error frame and no more pushes.
+func (h *wsHub) followSessions(ctx context.Context, store events.Store) error {
+	prefix := events.MemberStream("")
+	return httpx.FollowLog(ctx, store, h.log, "socket sessions", func(ctx context.Context, r events.RecordedEvent) {
+		memberID, ok := strings.CutPrefix(r.Stream, prefix)
+		if !ok {
+			return
+		}
+		var ends func(*wsSession) bool
+		switch name, _, _ := strings.Cut(r.Type, ".v"); name {
+		case events.SessionClosed{}.EventName(), events.LoginPasswordChanged{}.EventName(), events.AccountFlagChanged{}.EventName():
+		default:
+			return
+		}
+		p, err := events.DecodeRecorded(r)
+		if err != nil {
+			h.log.ErrorContext(ctx, "socket sessions: decode", "position", r.Position, "err", err)
+			return
+		}
+		switch e := p.(type) {
+		case events.SessionClosed:
+			ends = func(s *wsSession) bool { return s.tokenHash == e.TokenHash }
+		case events.LoginPasswordChanged:
+			ends = func(*wsSession) bool { return true }
+		case events.AccountFlagChanged:
+			if e.Flag != events.FlagDisabled || !e.On {
+				return
+			}
+			ends = func(*wsSession) bool { return true }
+		default:
+			return
+		}
+		h.do(func() {
+			for c := range h.conns {
+				if s := c.sess.Load(); s != nil && s.MemberID == memberID && ends(s) {
+					h.unbind(c)
+					c.fail(wire.MessageKeyUnauthorized, "")
+				}
+			}
+		})
 	})
 }
 
@@ -662,8 +728,8 @@ type wsConn struct {
 	done    chan struct{}
 	closed  bool
 
-	requests *rate.Limiter                       // client requests: wsReqBurst at once, refilled at wsReqPerSec
-	sess     atomic.Pointer[httpx.SocketSession] // set by an auth request (on the hub goroutine)
+	requests *rate.Limiter             // client requests: wsReqBurst at once, refilled at wsReqPerSec
+	sess     atomic.Pointer[wsSession] // set by an auth request (on the hub goroutine)
 }
 
 func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {

@@ -298,35 +298,11 @@ func (m *Module) SocketOp(ctx context.Context, req wire.WsRequest, sess httpx.So
 	return true, ""
 }
 
-// pushRetry is the pause before following the log again after the store failed.
-const pushRetry = time.Second
-
-// Push follows the event log from its head and pushes every chat event to the member's sockets
-// and to every ops socket (httpx.Pusher). Following the log, not the handlers, is what makes a
-// message written on another instance, or by the seed, reach the sockets too.
+// Push follows the event log and pushes every chat event to the member's sockets and to every
+// ops socket (httpx.Pusher). Following the log, not the handlers, is what makes a message
+// written on another instance, or by the seed, reach the sockets too.
 func (m *Module) Push(ctx context.Context, s httpx.Sockets) error {
-	from, err := m.store.Head(ctx)
-	if err != nil {
-		return fmt.Errorf("chat push: head: %w", err)
-	}
-	for {
-		err := m.store.Subscribe(ctx, from, func(ctx context.Context, page []events.RecordedEvent) error {
-			for _, r := range page {
-				m.push(ctx, s, r)
-				from = r.Position
-			}
-			return nil
-		})
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
-		m.log.WarnContext(ctx, "chat push: following the log", "err", err, "position", from)
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(pushRetry):
-		}
-	}
+	return httpx.FollowLog(ctx, m.store, m.log, "chat push", func(ctx context.Context, r events.RecordedEvent) { m.push(ctx, s, r) })
 }
 
 // push pushes one event of the log when it is a chat event.

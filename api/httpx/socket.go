@@ -2,8 +2,12 @@ package httpx
 
 import (
 	"context"
+	"fmt"
+	"log/slog"
+	"time"
 
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/events"
 )
 
 // The app's WebSocket (GET /api/vue/ws) as capabilities see it. A client binds its socket to its
@@ -33,4 +37,35 @@ type SocketReceiver interface {
 	// SocketOp handles req from sess when req.Op is one of the module's, answering through s;
 	// handled false when it is not. A refusal comes back as the error frame's message key.
 	SocketOp(ctx context.Context, req wire.WsRequest, sess SocketSession, s Sockets) (handled bool, refusal wire.MessageKey)
+}
+
+// followRetry is the pause before following the log again after the store failed.
+const followRetry = time.Second
+
+// FollowLog calls handle with every event appended from now on, in order, until ctx ends; when
+// the store fails it follows on from the last event handled after a pause. For pushes: a missed
+// push is read over HTTP, so events from before the call are not replayed.
+func FollowLog(ctx context.Context, store events.Store, log *slog.Logger, what string, handle func(ctx context.Context, r events.RecordedEvent)) error {
+	from, err := store.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: head: %w", what, err)
+	}
+	for {
+		err := store.Subscribe(ctx, from, func(ctx context.Context, page []events.RecordedEvent) error {
+			for _, r := range page {
+				handle(ctx, r)
+				from = r.Position
+			}
+			return nil
+		})
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		log.WarnContext(ctx, what+": following the log", "err", err, "position", from)
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(followRetry):
+		}
+	}
 }
