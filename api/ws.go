@@ -37,6 +37,11 @@ import (
 // can take it, all of it in one write: frames are complete WebSocket messages encoded once and
 // shared by every connection, written straight to the socket (gorilla/websocket writes one
 // system call per message, which was half the server's CPU at 10,000 clients).
+//
+// A client may also bind its socket to its session ({"op":"auth"}); the hub then keeps it among
+// the member's (or the ops users') sockets, to which capabilities push frames through
+// httpx.Sockets, in order and bounded per connection, and hands the session's other requests to
+// the capability whose op they are (httpx.SocketReceiver). The binding ends with the session.
 
 // Socket limits.
 const (
