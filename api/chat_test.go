@@ -234,11 +234,18 @@ func TestChatSocket(t *testing.T) {
 	bad.wantError("unauthorized", "")
 
 	opsWS, aWS, bWS := h.ops.socket(), a.socket(), b.socket()
-	// The auth requests are applied in order with what follows on each socket; a typing round
-	// proves both sockets are bound before anything is pushed.
+	// A socket's auth is applied before its next request: typing from each member reaching ops
+	// proves all three are bound before anything is pushed.
 	before := h.head()
+	typingOf := func(account string) func(wire.WsChatFrame) bool {
+		return func(f wire.WsChatFrame) bool { return f.Kind == wire.WsChatFrameKindTyping && f.Account == account }
+	}
+	opsWS.send(map[string]string{"op": "typing", "account": "0900000000"})
+	opsWS.wantError("chat_not_found", "")
+	bWS.send(map[string]string{"op": "typing"})
+	opsWS.untilChat("the other member typing", typingOf(b.account))
 	aWS.send(map[string]string{"op": "typing"})
-	f := opsWS.untilChat("member typing", func(f wire.WsChatFrame) bool { return f.Kind == wire.WsChatFrameKindTyping })
+	f := opsWS.untilChat("member typing", typingOf(a.account))
 	if f.Account != a.account || f.Side == nil || *f.Side != wire.WsChatFrameSideMember {
 		t.Fatalf("typing frame %+v", f)
 	}
@@ -254,8 +261,6 @@ func TestChatSocket(t *testing.T) {
 	aWS.untilChat("ops typing", func(f wire.WsChatFrame) bool {
 		return f.Kind == wire.WsChatFrameKindTyping && f.Side != nil && *f.Side == wire.WsChatFrameSideOps
 	})
-	opsWS.send(map[string]string{"op": "typing", "account": "0900000000"})
-	opsWS.wantError("chat_not_found", "")
 
 	want(t, h.ops.post("/api/vue/ops/chats/"+a.account+"/messages", map[string]string{"text": "hi, how can I help?"}), 200, "ok")
 	f = aWS.untilChat("the answer", func(f wire.WsChatFrame) bool { return f.Kind == wire.WsChatFrameKindMessage && f.Message.Seq == 2 })

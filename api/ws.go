@@ -394,7 +394,11 @@ func (h *wsHub) authenticate(ctx context.Context, c *wsConn, req wire.WsRequest)
 		SocketSession: httpx.SocketSession{MemberID: sess.MemberID, Account: sess.Account, Role: sess.Role},
 		tokenHash:     tokenHash(httpx.Deref(req.Token)), expires: sess.ExpiresAt,
 	}
-	h.do(func() {
+	// Applied before the socket's next request is read: what the client sends after auth is
+	// served as the session's.
+	bound := make(chan struct{})
+	if !h.do(func() {
+		defer close(bound)
 		if _, open := h.conns[c]; !open {
 			return
 		}
@@ -408,7 +412,13 @@ func (h *wsHub) authenticate(ctx context.Context, c *wsConn, req wire.WsRequest)
 			h.members[s.MemberID] = map[*wsConn]struct{}{}
 		}
 		h.members[s.MemberID][c] = struct{}{}
-	})
+	}) {
+		return
+	}
+	select {
+	case <-bound:
+	case <-h.stopped:
+	}
 }
 
 // unbind forgets the socket's session. Hub goroutine only.

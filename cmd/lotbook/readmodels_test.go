@@ -15,6 +15,8 @@ func TestReadModelSignatures(t *testing.T) {
 	want := []string{
 		"balances|member_id:0|kind:0|asset:0|amount:0|position:1|key:member_id,kind,asset|ix:",
 		"bank_cards|card_id:0|member_id:0|holder_name:0|bank_name:0|branch:0|bank_code:0|last4:0|ifsc:0|upi:0|bound_at:1|seq:1|position:1|key:card_id|ix:member_id, seq",
+		"chat_conversations|member_id:0|status:0|last_side:0|last_text:0|last_file:0|closed_by:0|last_seq:1|last_at:1|last_position:1|started_at:1|member_delivered:1|member_read:1|ops_delivered:1|ops_read:1|key:member_id|ix:status, last_position;last_position",
+		"chat_messages|member_id:0|seq:1|side:0|body:0|file_id:0|sent_by:0|sent_at:1|position:1|key:member_id,seq|ix:",
 		"credit_scores|member_id:0|score:1|position:1|key:member_id|ix:",
 		"deposit_channels|id:0|name:0|currency:0|min_amount:0|max_amount:0|time_window:0|enabled:1|updated_at:1|seq:1|position:1|key:id|ix:",
 		"deposit_reviews|order_no:0|member_id:0|account:0|currency:0|amount:0|channel_id:0|channel_name:0|proof_file_id:0|status:0|remark:0|reviewed_by:0|created_at:1|updated_at:1|seq:1|position:1|key:order_no|ix:status, seq",
