@@ -93,6 +93,9 @@ func TestChatScenario(t *testing.T) {
 		if v = a.chat("/api/vue/chat?after=1"); len(v.Messages) != 1 || v.Messages[0].Seq != 2 {
 			t.Fatalf("messages after 1: %+v", v.Messages)
 		}
+		if v = a.chat("/api/vue/chat?before=2"); len(v.Messages) != 1 || v.Messages[0].Seq != 1 {
+			t.Fatalf("messages before 2: %+v", v.Messages)
+		}
 		h.catchUp()
 		if v = h.ops.chat("/api/vue/ops/chats/" + a.account); v.Member.Read != 2 {
 			t.Fatalf("ops do not see the member's read mark: %+v", v.Member)
@@ -121,6 +124,7 @@ func TestChatScenario(t *testing.T) {
 			want(t, h.ops.post("/api/vue/ops/chats/"+a.account+"/messages", map[string]string{"text": ""}), 400, "chat_message_empty")
 			want(t, h.ops.get("/api/vue/ops/chats?status=nope"), 400, "invalid_request")
 			want(t, a.get("/api/vue/chat?after=-1"), 400, "invalid_request")
+			want(t, a.get("/api/vue/chat?after=1&before=2"), 400, "invalid_request")
 		})
 
 		want(t, h.ops.post("/api/vue/ops/chats/"+a.account+"/close", map[string]string{}), 200, "ok")

@@ -64,21 +64,34 @@ func (m *Module) Routes() []httpx.Route {
 
 var errNoChat = httpx.Refuse(http.StatusNotFound, wire.MessageKeyChatNotFound, nil)
 
-// after reads the after query (a message seq); -1 when absent (the latest messages).
-func after(c *httpx.Call) (int64, error) {
-	v := c.R.URL.Query().Get("after")
-	if v == "" {
-		return -1, nil
+// window is which messages a read asks for: those after a seq (after >= 0), else the last
+// ones before a seq (before > 0), else the latest.
+type window struct{ after, before int64 }
+
+// windowOf reads the after and before queries (message seqs); at most one of them.
+func windowOf(c *httpx.Call) (window, error) {
+	w := window{after: -1}
+	q := c.R.URL.Query()
+	for _, p := range []struct {
+		name string
+		dst  *int64
+	}{{"after", &w.after}, {"before", &w.before}} {
+		if v := q.Get(p.name); v != "" {
+			n, err := httpx.QueryCount(v)
+			if err != nil {
+				return window{}, httpx.InvalidRequest(err)
+			}
+			*p.dst = int64(n)
+		}
 	}
-	n, err := httpx.QueryCount(v)
-	if err != nil {
-		return 0, httpx.InvalidRequest(err)
+	if w.after >= 0 && w.before > 0 {
+		return window{}, httpx.InvalidRequest(errors.New("after and before"))
 	}
-	return int64(n), nil
+	return w, nil
 }
 
 // read reads a member's conversation and its messages in one snapshot.
-func read(c *httpx.Call, memberID, account string, from int64) (wire.ChatView, error) {
+func read(c *httpx.Call, memberID, account string, w window) (wire.ChatView, error) {
 	var conv chat.Conversation
 	var msgs []chat.Message
 	err := c.Snapshot(func(rd *projections.Reader) error {
@@ -91,10 +104,10 @@ func read(c *httpx.Call, memberID, account string, from int64) (wire.ChatView, e
 		if err != nil {
 			return err
 		}
-		if from < 0 {
-			msgs, err = chat.Latest(c.Ctx(), rd, memberID, chat.MaxMessages)
+		if w.after >= 0 {
+			msgs, err = chat.Messages(c.Ctx(), rd, memberID, w.after, chat.MaxMessages)
 		} else {
-			msgs, err = chat.Messages(c.Ctx(), rd, memberID, from, chat.MaxMessages)
+			msgs, err = chat.Before(c.Ctx(), rd, memberID, w.before, chat.MaxMessages)
 		}
 		return err
 	})
@@ -129,11 +142,11 @@ func messageOut(seq int64, side, text, fileID, by string, at time.Time) wire.Cha
 }
 
 func (m *Module) conversation(c *httpx.Call) (httpx.Reply, error) {
-	from, err := after(c)
+	w, err := windowOf(c)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	v, err := read(c, c.Sess.MemberID, c.Sess.Account, from)
+	v, err := read(c, c.Sess.MemberID, c.Sess.Account, w)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -216,7 +229,7 @@ func (m *Module) member(c *httpx.Call) (string, error) {
 }
 
 func (m *Module) opsConversation(c *httpx.Call) (httpx.Reply, error) {
-	from, err := after(c)
+	w, err := windowOf(c)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
@@ -224,7 +237,7 @@ func (m *Module) opsConversation(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	v, err := read(c, id, c.Var("account"), from)
+	v, err := read(c, id, c.Var("account"), w)
 	if err != nil {
 		return httpx.Reply{}, err
 	}

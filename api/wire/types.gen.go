@@ -2729,6 +2729,9 @@ type AccountPath = string
 // ChatAfter defines model for ChatAfter.
 type ChatAfter = int64
 
+// ChatBefore defines model for ChatBefore.
+type ChatBefore = int64
+
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = openapi_types.UUID
 

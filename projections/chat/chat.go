@@ -6,6 +6,8 @@ package chat
 import (
 	"context"
 	"fmt"
+	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -239,24 +241,32 @@ const MaxMessages = 100
 func Messages(ctx context.Context, rd *projections.Reader, memberID string, after int64, limit int) ([]Message, error) {
 	out := []Message{}
 	err := rd.Query(ctx, "chat messages", "SELECT "+msgMap.List()+" FROM chat_messages WHERE member_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-		[]any{memberID, after, min(max(limit, 1), MaxMessages)}, func(rows projections.Rows) error {
-			var r msgRow
-			if err := msgMap.Scan(rows, &r); err != nil {
-				return err
-			}
-			out = append(out, Message{Seq: r.seq, Side: r.side, Text: r.text, FileID: r.fileID, By: r.by,
-				At: projections.FromMicros(r.at), Position: r.position})
-			return nil
-		})
+		[]any{memberID, after, min(max(limit, 1), MaxMessages)}, scanMessage(&out))
 	return out, err
 }
 
-// Latest lists the member's last limit messages, oldest first (the screen's first page).
-func Latest(ctx context.Context, rd *projections.Reader, memberID string, limit int) ([]Message, error) {
-	var last int64
-	err := rd.QueryRow(ctx, "SELECT COALESCE(MAX(seq), 0) FROM chat_messages WHERE member_id = ?", memberID).Scan(&last)
-	if err != nil {
-		return nil, fmt.Errorf("chat last seq: %w", err)
+// Before lists the member's last limit messages before seq before (all when before is 0), oldest
+// first: the screen's first page, and each earlier page as the member scrolls back.
+func Before(ctx context.Context, rd *projections.Reader, memberID string, before int64, limit int) ([]Message, error) {
+	if before <= 0 {
+		before = math.MaxInt64
 	}
-	return Messages(ctx, rd, memberID, max(last-int64(min(max(limit, 1), MaxMessages)), 0), limit)
+	out := []Message{}
+	err := rd.Query(ctx, "chat messages", "SELECT "+msgMap.List()+" FROM chat_messages WHERE member_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?",
+		[]any{memberID, before, min(max(limit, 1), MaxMessages)}, scanMessage(&out))
+	slices.Reverse(out)
+	return out, err
+}
+
+// scanMessage appends each row to out.
+func scanMessage(out *[]Message) func(projections.Rows) error {
+	return func(rows projections.Rows) error {
+		var r msgRow
+		if err := msgMap.Scan(rows, &r); err != nil {
+			return err
+		}
+		*out = append(*out, Message{Seq: r.seq, Side: r.side, Text: r.text, FileID: r.fileID, By: r.by,
+			At: projections.FromMicros(r.at), Position: r.position})
+		return nil
+	}
 }

@@ -3,6 +3,7 @@ package chat
 import (
 	"context"
 	"errors"
+	"slices"
 	"testing"
 
 	"github.com/lotbook/lotbook/events"
@@ -60,6 +61,26 @@ func TestChat(t *testing.T) {
 		}
 		if len(msgs) != 2 || msgs[0].FileID != "f1" || msgs[1].By != "0900000001" || msgs[1].Seq != 3 {
 			t.Fatalf("messages after 1: %+v", msgs)
+		}
+		for _, tc := range []struct {
+			before int64
+			limit  int
+			want   []int64
+		}{{0, 10, []int64{1, 2, 3}}, {0, 2, []int64{2, 3}}, {3, 10, []int64{1, 2}}, {2, 1, []int64{1}}, {1, 10, nil}} {
+			var got []Message
+			if _, err := r.Snapshot(ctx, func(rd *projections.Reader) (err error) {
+				got, err = Before(ctx, rd, a, tc.before, tc.limit)
+				return err
+			}); err != nil {
+				t.Fatal(err)
+			}
+			seqs := []int64(nil)
+			for _, m := range got {
+				seqs = append(seqs, m.Seq)
+			}
+			if !slices.Equal(seqs, tc.want) {
+				t.Fatalf("before %d limit %d: %v, want %v", tc.before, tc.limit, seqs, tc.want)
+			}
 		}
 		projtest.NoDiffs(t, r.Runner)
 

@@ -39,7 +39,8 @@ const pageVisible = () => document.visibilityState === 'visible';
 export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
   const t = useChatT();
   const qc = useQueryClient();
-  const { q, catchUp } = useConversation(who);
+  const { q, catchUp, loadEarlier } = useConversation(who);
+  const [loadingEarlier, setLoadingEarlier] = useState(false);
   const [typing, sawTyping] = useTypingShown();
   const sendTyping = useTypingSender(who.own ? undefined : who.account);
   const other: Side = mySide === 'member' ? 'ops' : 'member';
@@ -73,11 +74,12 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
   }
   const unreadCount = v ? v.messages.filter((m) => m.side === other && m.seq >= (firstUnread.current || Infinity)).length : 0;
 
+  // New messages (not earlier ones loaded on top) bring the end into view.
   const end = useRef<HTMLDivElement>(null);
-  const count = v?.messages.length ?? 0;
+  const newest = v?.messages.at(-1)?.seq ?? 0;
   useEffect(() => {
     if (typeof end.current?.scrollIntoView === 'function') end.current.scrollIntoView({ block: 'end' });
-  }, [count, typing]);
+  }, [newest, typing]);
 
   const [text, setText] = useState('');
   const send = useAction(
@@ -125,6 +127,23 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
   return (
     <div className="chat" data-testid="chat-thread" data-status={v.status}>
       <div className="chat-list" data-testid="chat-list">
+        {(v.messages[0]?.seq ?? 0) > 1 ? (
+          <Button
+            size="mini"
+            fill="none"
+            className="chat-earlier"
+            data-testid="chat-earlier"
+            loading={loadingEarlier}
+            onClick={() => {
+              setLoadingEarlier(true);
+              loadEarlier()
+                .catch(() => {}) // request() toasted why
+                .finally(() => setLoadingEarlier(false));
+            }}
+          >
+            {t('earlier')}
+          </Button>
+        ) : null}
         {v.messages.length === 0 && mySide === 'member' ? <div className="chat-empty muted">{t('empty')}</div> : null}
         {v.messages.map((m) => {
           const mine = m.side === mySide;

@@ -29,8 +29,10 @@ export const chatKeys = {
   queue: (status: 'open' | 'closed') => ['chat', 'queue', status] as const,
 };
 
-function fetchView(who: Who, after: number | undefined, signal?: AbortSignal): Promise<ChatView> {
-  const query = after === undefined ? {} : { after };
+/** Which messages a read asks for: after a seq (what is new), before one (scrolling back), else the latest. */
+type Window = { after: number } | { before: number } | Record<string, never>;
+
+function fetchView(who: Who, query: Window, signal?: AbortSignal): Promise<ChatView> {
   return who.own
     ? api.get('/api/vue/chat', { query, signal })
     : api.get('/api/vue/ops/chats/{account}', { params: { account: who.account }, query, signal });
@@ -70,18 +72,24 @@ export function lastFrom(v: ChatView, side: Side): number {
 export function useConversation(who: Who) {
   const qc = useQueryClient();
   const key = chatKeys.view(who);
-  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => fetchView(who, undefined, signal), staleTime: 0 });
+  const q = useQuery({ queryKey: key, queryFn: ({ signal }) => fetchView(who, {}, signal), staleTime: 0 });
   const catchUp = useCallback(async () => {
     const held = qc.getQueryData<ChatView>(key);
     if (!held) {
       await qc.invalidateQueries({ queryKey: key });
       return;
     }
-    const fresh = await fetchView(who, lastSeq(held));
+    const fresh = await fetchView(who, { after: lastSeq(held) });
     qc.setQueryData<ChatView>(key, (old) => mergeView(old, fresh));
     // who is a new object each render; its identity is own and account.
   }, [qc, who.own, who.own ? '' : who.account]);
-  return { q, catchUp };
+  const loadEarlier = useCallback(async () => {
+    const first = qc.getQueryData<ChatView>(key)?.messages[0]?.seq ?? 0;
+    if (first <= 1) return;
+    const earlier = await fetchView(who, { before: first });
+    qc.setQueryData<ChatView>(key, (old) => mergeView(old, earlier));
+  }, [qc, who.own, who.own ? '' : who.account]);
+  return { q, catchUp, loadEarlier };
 }
 
 /** Refreshes every chat read (ops' queue and open conversations) on a frame, waiting for its position. */

@@ -124,6 +124,17 @@ describe('member chat screen', () => {
     expect(read.init.headers['Lotbook-Position']).toBe('77');
   });
 
+  it('loads earlier messages on top when the conversation is longer than the first page', async () => {
+    ctx.server.on('/api/vue/chat?before=100', () => envelope(view([msg(98, 'member', 'older'), msg(99, 'ops', 'oldest answer')])));
+    ctx.server.on('/api/vue/chat', () => envelope(view([msg(100, 'member', 'latest'), msg(101, 'ops', 'reply')], { member: { delivered: 101, read: 101 } })));
+    renderPage('/chat', ChatPage);
+    await screen.findByTestId('chat-message-101');
+    await userEvent.click(screen.getByTestId('chat-earlier'));
+    expect(await screen.findByTestId('chat-message-98')).toHaveTextContent('older');
+    const seqs = [...document.querySelectorAll('[data-testid^=chat-message-]')].map((e) => e.getAttribute('data-testid'));
+    expect(seqs).toEqual(['chat-message-98', 'chat-message-99', 'chat-message-100', 'chat-message-101']);
+  });
+
   it('refuses an over-long message before sending, with the translated reason', async () => {
     ctx.server.on('/api/vue/chat', () => envelope(view([])));
     renderPage('/chat', ChatPage);

@@ -25,7 +25,7 @@ const tw = {
   answeredBy: '客服 {{by}}',
   member: '會員',
   imageMessage: '[圖片]',
-  sending: '傳送中…',
+  earlier: '載入更早的訊息',
 };
 
 type ChatMessages = typeof tw;
@@ -53,7 +53,7 @@ const en: ChatMessages = {
   answeredBy: 'Service {{by}}',
   member: 'Member',
   imageMessage: '[Image]',
-  sending: 'Sending…',
+  earlier: 'Load earlier messages',
 };
 
 export const ensureChatTexts = lazyTexts('chat', tw, en);

@@ -807,8 +807,9 @@ export interface paths {
         };
         /**
          * @description The member's customer service conversation (members only; always their own: the member is
-         *     the session's). Without after: the latest 100 messages. With after: the messages after
-         *     that seq, oldest first, at most 100 (a client that reconnects asks for what it missed).
+         *     the session's). Without after or before: the latest 100 messages. With after: the messages
+         *     after that seq, oldest first, at most 100 (a client that reconnects asks for what it
+         *     missed). With before: the 100 before that seq (scrolling back). Both: 400 invalid_request.
          */
         get: operations["chatConversation"];
         put?: never;
@@ -2178,6 +2179,8 @@ export interface components {
         PositionId: string;
         /** @description a message seq; only the messages after it */
         ChatAfter: number;
+        /** @description a message seq; only the last messages before it */
+        ChatBefore: number;
         AccountPath: string;
         /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
         Symbol: string;
@@ -3664,6 +3667,8 @@ export interface operations {
             query?: {
                 /** @description a message seq; only the messages after it */
                 after?: components["parameters"]["ChatAfter"];
+                /** @description a message seq; only the last messages before it */
+                before?: components["parameters"]["ChatBefore"];
             };
             header?: {
                 /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
@@ -3799,6 +3804,8 @@ export interface operations {
             query?: {
                 /** @description a message seq; only the messages after it */
                 after?: components["parameters"]["ChatAfter"];
+                /** @description a message seq; only the last messages before it */
+                before?: components["parameters"]["ChatBefore"];
             };
             header?: {
                 /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
