@@ -6,6 +6,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/block"
+	"github.com/lotbook/lotbook/api/chat"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
@@ -20,6 +21,7 @@ import (
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
+	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
@@ -34,6 +36,7 @@ func (s *server) capabilities() []httpx.Module {
 	perMinute := func(n int) *httpx.Limiter { return httpx.NewLimiter(n, time.Minute, s.now) }
 	return []httpx.Module{
 		audit.New(s.read, s.store),
+		chat.New(chatcmd.New(s.cmd), s.read, s.store, perMinute(s.limits.ChatPerMember), s.log),
 		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),

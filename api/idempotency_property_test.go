@@ -246,6 +246,22 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/ops/withdrawals/{orderNo}/reject": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/withdrawals/"+w.nth("withdrawal", who, arg, "W0")+"/reject", map[string]string{"remark": "closed"})
 		},
+		"POST /api/vue/chat/messages": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/chat/messages", pick(arg,
+				map[string]string{"text": "hello"}, map[string]string{"fileId": w.photos[who][0]}, map[string]string{"text": ""}))
+		},
+		"POST /api/vue/chat/marks": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/chat/marks", map[string]int{"read": arg % 3})
+		},
+		"POST /api/vue/ops/chats/{account}/messages": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/chats/"+account(w, who)+"/messages", map[string]string{"text": pick(arg, "hi", "how can we help?")})
+		},
+		"POST /api/vue/ops/chats/{account}/marks": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/chats/"+account(w, who)+"/marks", map[string]int{"delivered": arg % 3})
+		},
+		"POST /api/vue/ops/chats/{account}/close": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/chats/"+account(w, who)+"/close", map[string]string{})
+		},
 		"POST /api/vue/user/favorites": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/user/favorites", map[string]string{"symbol": pick(arg, "2330", "2317")})
 		},

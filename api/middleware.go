@@ -124,11 +124,15 @@ func tokenHash(token string) string {
 // a moment ago may not be projected yet: on a miss it waits (bounded) for the store's head and
 // looks once more, so that the first call after login works.
 func (s *server) authenticate(r *http.Request) (projections.Session, error) {
-	token, account := r.Header.Get("token"), r.Header.Get("account")
+	return s.session(r.Context(), r.Header.Get("token"), r.Header.Get("account"))
+}
+
+// session is the live session of token, which must be account's (the HTTP headers, or a
+// socket's auth request).
+func (s *server) session(ctx context.Context, token, account string) (projections.Session, error) {
 	if token == "" || account == "" {
 		return projections.Session{}, httpx.ErrUnauthorized
 	}
-	ctx := r.Context()
 	hash := tokenHash(token)
 	sess, err := s.read.SessionByTokenHash(ctx, hash)
 	if errors.Is(err, projections.ErrNotFound) {

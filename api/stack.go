@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 
 	"github.com/lotbook/lotbook/api/files"
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
@@ -95,6 +96,7 @@ type Stack struct {
 	placements *placement.Commands
 	// offerings run the auctions' and placements' results, settlements and deliveries.
 	offerings []*offering.Process
+	pushers   []httpx.Pusher // modules that push to sockets while the stack runs
 	handler   http.Handler
 	idem      *idemRecords
 	decodes   files.Gate
@@ -186,7 +188,17 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	st.idem = srv.idem
 	st.decodes = srv.decodes
 	st.ws = srv.ws
-	st.handler = srv.router(srv.capabilities())
+	modules := srv.capabilities()
+	st.handler = srv.router(modules)
+	srv.ws.auth, srv.ws.now = srv.session, srv.now
+	for _, m := range modules {
+		if r, ok := m.(httpx.SocketReceiver); ok {
+			srv.ws.receivers = append(srv.ws.receivers, r)
+		}
+		if p, ok := m.(httpx.Pusher); ok {
+			st.pushers = append(st.pushers, p)
+		}
+	}
 	return st, nil
 }
 
@@ -238,6 +250,18 @@ func (st *Stack) Run(ctx context.Context) error {
 	defer cancel()
 	var wg sync.WaitGroup
 	wg.Go(func() { st.ws.run(ctx) })
+	wg.Go(func() {
+		if err := st.ws.followSessions(ctx, st.Store); err != nil && !errors.Is(err, context.Canceled) {
+			st.cfg.Logger.Error("socket sessions stopped", "err", err)
+		}
+	})
+	for _, p := range st.pushers {
+		wg.Go(func() {
+			if err := p.Push(ctx, st.ws); err != nil && !errors.Is(err, context.Canceled) {
+				st.cfg.Logger.Error("socket pushes stopped", "err", err)
+			}
+		})
+	}
 	wg.Go(func() {
 		if err := st.trade.Run(ctx); err != nil {
 			st.cfg.Logger.Error("matching engine stopped", "err", err)

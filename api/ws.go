@@ -15,12 +15,15 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/time/rate"
 
 	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
+	"github.com/lotbook/lotbook/projections"
 )
 
 // The market socket, GET /api/vue/ws. One hub goroutine owns every subscription: it takes the
@@ -33,6 +36,11 @@ import (
 // can take it, all of it in one write: frames are complete WebSocket messages encoded once and
 // shared by every connection, written straight to the socket (gorilla/websocket writes one
 // system call per message, which was half the server's CPU at 10,000 clients).
+//
+// A client may also bind its socket to its session ({"op":"auth"}); the hub then keeps it among
+// the member's (or the ops users') sockets, to which capabilities push frames through
+// httpx.Sockets, in order and bounded per connection, and hands the session's other requests to
+// the capability whose op they are (httpx.SocketReceiver). The binding ends with the session.
 
 // Socket limits.
 const (
@@ -41,8 +49,9 @@ const (
 	wsWriteWait  = 10 * time.Second // a frame the client does not take in this time drops it
 	wsPongWait   = 60 * time.Second // silence (no pong, no message) that drops a client
 	wsPingPeriod = 30 * time.Second
-	wsMaxErrors  = 8  // pending error frames per connection; more are dropped
-	wsReqBurst   = 20 // client requests: burst, then wsReqPerSec
+	wsMaxErrors  = 8   // pending error frames per connection; more are dropped
+	wsMaxPushed  = 256 // pending pushed frames (httpx.Sockets) per connection; more are dropped
+	wsReqBurst   = 20  // client requests: burst, then wsReqPerSec
 	wsReqPerSec  = 5
 	// wsSendBuffer caps the kernel's send buffer of a socket (autotuning would grow it to
 	// megabytes): a client that falls behind then waits on at most this much of stale frames
@@ -121,10 +130,19 @@ type wsHub struct {
 	reqs      chan func()
 	stopped   chan struct{} // closed when run returns
 
+	// auth finds the session of a token and account, as the HTTP routes do; now is the clock
+	// sessions expire on.
+	auth func(ctx context.Context, token, account string) (projections.Session, error)
+	now  func() time.Time
+	// receivers are the modules that take client messages of their own ops.
+	receivers []httpx.SocketReceiver
+
 	// Owned by the hub goroutine.
-	sub   *market.Subscription
-	syms  map[string]*symEntry
-	conns map[*wsConn]struct{}
+	sub     *market.Subscription
+	syms    map[string]*symEntry
+	conns   map[*wsConn]struct{}
+	members map[string]map[*wsConn]struct{} // authenticated sockets by member id
+	ops     map[*wsConn]struct{}            // authenticated sockets of ops users
 }
 
 func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) *wsHub {
@@ -138,6 +156,9 @@ func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) 
 		sub:     mkt.Subscribe(wsNoSymbol),
 		syms:    map[string]*symEntry{},
 		conns:   map[*wsConn]struct{}{},
+		members: map[string]map[*wsConn]struct{}{},
+		ops:     map[*wsConn]struct{}{},
+		now:     time.Now,
 	}
 	h.writeWait.Store(int64(wsWriteWait))
 	for _, q := range mkt.Indices() {
@@ -301,13 +322,13 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 		h.metrics.conns.Dec()
 	}()
 	go c.writeLoop()
-	c.readLoop(h)
+	c.readLoop(r.Context(), h)
 }
 
 // request checks one client message and hands it to the hub goroutine.
-func (h *wsHub) request(c *wsConn, msg []byte) {
+func (h *wsHub) request(ctx context.Context, c *wsConn, msg []byte) {
 	var req wire.WsRequest
-	if err := decodeStrict(msg, contract.shape("WsRequest"), &req); err != nil {
+	if err := decodeStrict(msg, contract.shape("WsRequest"), &req); err != nil || !req.Op.Valid() {
 		c.fail(wire.MessageKeyInvalidRequest, "")
 		return
 	}
@@ -329,6 +350,9 @@ func (h *wsHub) request(c *wsConn, msg []byte) {
 	slices.Sort(symbols)
 	symbols = slices.Compact(symbols)
 	switch req.Op {
+	case wire.WsOpAuth:
+		h.authenticate(ctx, c, req)
+		return
 	case wire.Subscribe:
 		if len(symbols) == 0 {
 			c.fail(wire.MessageKeyInvalidRequest, "")
@@ -352,8 +376,165 @@ func (h *wsHub) request(c *wsConn, msg []byte) {
 		}
 		h.do(func() { h.unsubscribe(c, symbols, mask) })
 	default:
-		c.fail(wire.MessageKeyInvalidRequest, "")
+		h.receive(ctx, c, req)
 	}
+}
+
+// authenticate binds the socket to the session of the request's token and account (another
+// session replaces an earlier one); a refused session unbinds it.
+func (h *wsHub) authenticate(ctx context.Context, c *wsConn, req wire.WsRequest) {
+	sess, err := h.auth(ctx, httpx.Deref(req.Token), httpx.Deref(req.Account))
+	if err != nil {
+		h.do(func() { h.unbind(c) })
+		c.fail(wire.MessageKeyUnauthorized, "")
+		return
+	}
+	s := &wsSession{
+		SocketSession: httpx.SocketSession{MemberID: sess.MemberID, Account: sess.Account, Role: sess.Role},
+		tokenHash:     tokenHash(httpx.Deref(req.Token)), expires: sess.ExpiresAt,
+	}
+	// Applied before the socket's next request is read: what the client sends after auth is
+	// served as the session's.
+	bound := make(chan struct{})
+	if !h.do(func() {
+		defer close(bound)
+		if _, open := h.conns[c]; !open {
+			return
+		}
+		h.unbind(c)
+		c.sess.Store(s)
+		if s.Role == events.RoleOps {
+			h.ops[c] = struct{}{}
+			return
+		}
+		if h.members[s.MemberID] == nil {
+			h.members[s.MemberID] = map[*wsConn]struct{}{}
+		}
+		h.members[s.MemberID][c] = struct{}{}
+	}) {
+		return
+	}
+	select {
+	case <-bound:
+	case <-h.stopped:
+	}
+}
+
+// unbind forgets the socket's session. Hub goroutine only.
+func (h *wsHub) unbind(c *wsConn) {
+	s := c.sess.Swap(nil)
+	if s == nil {
+		return
+	}
+	delete(h.ops, c)
+	if m := h.members[s.MemberID]; m != nil {
+		delete(m, c)
+		if len(m) == 0 {
+			delete(h.members, s.MemberID)
+		}
+	}
+}
+
+// wsSession is the session a socket is bound to: whom it belongs to, and what ends it (its token
+// closed, its member's password changed or account disabled, its expiry).
+type wsSession struct {
+	httpx.SocketSession
+	tokenHash string
+	expires   time.Time
+}
+
+// live says whether the session has not expired.
+func (h *wsHub) live(s *wsSession) bool { return s != nil && h.now().Before(s.expires) }
+
+// receive hands a message of an authenticated socket to the module whose op it is.
+func (h *wsHub) receive(ctx context.Context, c *wsConn, req wire.WsRequest) {
+	s := c.sess.Load()
+	if !h.live(s) {
+		c.fail(wire.MessageKeyUnauthorized, "")
+		return
+	}
+	for _, r := range h.receivers {
+		if handled, refusal := r.SocketOp(ctx, req, s.SocketSession, h); handled {
+			if refusal != "" {
+				c.fail(refusal, "")
+			}
+			return
+		}
+	}
+	c.fail(wire.MessageKeyInvalidRequest, "")
+}
+
+// ToMember sends frame to the member's sockets (httpx.Sockets).
+func (h *wsHub) ToMember(memberID string, frame any) {
+	h.pushTo(frame, func() map[*wsConn]struct{} { return h.members[memberID] })
+}
+
+// ToOps sends frame to every ops user's socket (httpx.Sockets).
+func (h *wsHub) ToOps(frame any) {
+	h.pushTo(frame, func() map[*wsConn]struct{} { return h.ops })
+}
+
+// pushTo encodes frame once and queues it on the sockets to returns (on the hub goroutine).
+func (h *wsHub) pushTo(frame any, to func() map[*wsConn]struct{}) {
+	f, err := prepare(frame)
+	if err != nil {
+		h.log.Error("socket push", "err", err)
+		return
+	}
+	h.do(func() {
+		for c := range to() {
+			if !h.live(c.sess.Load()) {
+				h.unbind(c) // expired: its user logs in again
+				continue
+			}
+			c.push(f)
+		}
+	})
+}
+
+// followSessions unbinds the sockets whose session ends while they are open: logout (its token
+// closed), a password change (every session of the member) or a disabled account. The socket
+// stays open for market data; it hears an unauthorized error frame and no more pushes.
+func (h *wsHub) followSessions(ctx context.Context, store events.Store) error {
+	prefix := events.MemberStream("")
+	return httpx.FollowLog(ctx, store, h.log, "socket sessions", func(ctx context.Context, r events.RecordedEvent) {
+		memberID, ok := strings.CutPrefix(r.Stream, prefix)
+		if !ok {
+			return
+		}
+		var ends func(*wsSession) bool
+		switch name, _, _ := strings.Cut(r.Type, ".v"); name {
+		case events.SessionClosed{}.EventName(), events.LoginPasswordChanged{}.EventName(), events.AccountFlagChanged{}.EventName():
+		default:
+			return
+		}
+		p, err := events.DecodeRecorded(r)
+		if err != nil {
+			h.log.ErrorContext(ctx, "socket sessions: decode", "position", r.Position, "err", err)
+			return
+		}
+		switch e := p.(type) {
+		case events.SessionClosed:
+			ends = func(s *wsSession) bool { return s.tokenHash == e.TokenHash }
+		case events.LoginPasswordChanged:
+			ends = func(*wsSession) bool { return true }
+		case events.AccountFlagChanged:
+			if e.Flag != events.FlagDisabled || !e.On {
+				return
+			}
+			ends = func(*wsSession) bool { return true }
+		default:
+			return
+		}
+		h.do(func() {
+			for c := range h.conns {
+				if s := c.sess.Load(); s != nil && s.MemberID == memberID && ends(s) {
+					h.unbind(c)
+					c.fail(wire.MessageKeyUnauthorized, "")
+				}
+			}
+		})
+	})
 }
 
 func (h *wsHub) known(sym string) bool {
@@ -529,6 +710,7 @@ func (h *wsHub) unsubscribe(c *wsConn, symbols []string, mask chanMask) {
 // drop forgets a connection that ended. Hub goroutine only.
 func (h *wsHub) drop(c *wsConn) {
 	h.unsubscribe(c, nil, chAllMask)
+	h.unbind(c)
 	delete(h.conns, c)
 }
 
@@ -555,11 +737,13 @@ type wsConn struct {
 	pending map[frameKey][]byte
 	order   []frameKey // keys with a pending frame, in the order they first changed
 	errs    [][]byte
+	pushed  [][]byte // frames pushed to the socket's session, in order
 	ready   chan struct{}
 	done    chan struct{}
 	closed  bool
 
-	requests *rate.Limiter // client requests: wsReqBurst at once, refilled at wsReqPerSec
+	requests *rate.Limiter             // client requests: wsReqBurst at once, refilled at wsReqPerSec
+	sess     atomic.Pointer[wsSession] // set by an auth request (on the hub goroutine)
 }
 
 func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {
@@ -614,6 +798,19 @@ func (c *wsConn) fail(key wire.MessageKey, symbol string) {
 	c.signal()
 }
 
+// push queues a frame pushed to the socket's session (at most wsMaxPushed wait; the client
+// reads what it lost over HTTP).
+func (c *wsConn) push(f []byte) {
+	c.mu.Lock()
+	if c.closed || len(c.pushed) >= wsMaxPushed {
+		c.mu.Unlock()
+		return
+	}
+	c.pushed = append(c.pushed, f)
+	c.mu.Unlock()
+	c.signal()
+}
+
 // forget drops the pending frames of the channels of symbol.
 func (c *wsConn) forget(symbol string, mask chanMask) {
 	c.mu.Lock()
@@ -633,6 +830,8 @@ func (c *wsConn) take(buf [][]byte) [][]byte {
 	defer c.mu.Unlock()
 	buf = append(buf, c.errs...)
 	c.errs = c.errs[:0]
+	buf = append(buf, c.pushed...)
+	c.pushed = c.pushed[:0]
 	for _, k := range c.order {
 		buf = append(buf, c.pending[k])
 		delete(c.pending, k)
@@ -648,7 +847,7 @@ func (c *wsConn) close() {
 		return
 	}
 	c.closed = true
-	c.pending, c.order, c.errs = nil, nil, nil
+	c.pending, c.order, c.errs, c.pushed = nil, nil, nil, nil
 	close(c.done)
 	c.mu.Unlock()
 	_ = c.ws.Close()
@@ -691,7 +890,7 @@ func (c *wsConn) writeLoop() {
 }
 
 // readLoop reads client requests until the socket fails or goes silent for wsPongWait.
-func (c *wsConn) readLoop(h *wsHub) {
+func (c *wsConn) readLoop(ctx context.Context, h *wsHub) {
 	c.ws.SetReadLimit(wsMaxMessage)
 	alive := func() error { return c.ws.SetReadDeadline(time.Now().Add(wsPongWait)) }
 	_ = alive()
@@ -714,6 +913,6 @@ func (c *wsConn) readLoop(h *wsHub) {
 			c.fail(wire.MessageKeyInvalidRequest, "")
 			continue
 		}
-		h.request(c, msg)
+		h.request(ctx, c, msg)
 	}
 }

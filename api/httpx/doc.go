@@ -14,6 +14,10 @@
 //     write side it calls) and reads its read models over *projections.Reader;
 //  3. one line in api/capabilities.go, the list of modules.
 //
+// A module that pushes to the app's socket implements Pusher (it runs while the server runs and
+// sends through Sockets), and one that takes client socket messages implements SocketReceiver
+// (api/chat is the pattern); the server finds both on the modules of the list.
+//
 // A capability package imports this core, api/wire and its own commands and projections, never
 // another capability nor package api (ops/archtest checks it): capabilities meet through events.
 package httpx

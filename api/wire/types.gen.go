@@ -153,6 +153,81 @@ func (e CandleInterval) Valid() bool {
 	}
 }
 
+// Defines values for ChatMessageSide.
+const (
+	ChatMessageSideMember ChatMessageSide = "member"
+	ChatMessageSideOps    ChatMessageSide = "ops"
+)
+
+// Valid indicates whether the value is a known member of the ChatMessageSide enum.
+func (e ChatMessageSide) Valid() bool {
+	switch e {
+	case ChatMessageSideMember:
+		return true
+	case ChatMessageSideOps:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatSummaryLastSide.
+const (
+	ChatSummaryLastSideMember ChatSummaryLastSide = "member"
+	ChatSummaryLastSideOps    ChatSummaryLastSide = "ops"
+)
+
+// Valid indicates whether the value is a known member of the ChatSummaryLastSide enum.
+func (e ChatSummaryLastSide) Valid() bool {
+	switch e {
+	case ChatSummaryLastSideMember:
+		return true
+	case ChatSummaryLastSideOps:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatSummaryStatus.
+const (
+	ChatSummaryStatusClosed ChatSummaryStatus = "closed"
+	ChatSummaryStatusOpen   ChatSummaryStatus = "open"
+)
+
+// Valid indicates whether the value is a known member of the ChatSummaryStatus enum.
+func (e ChatSummaryStatus) Valid() bool {
+	switch e {
+	case ChatSummaryStatusClosed:
+		return true
+	case ChatSummaryStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for ChatViewStatus.
+const (
+	ChatViewStatusClosed ChatViewStatus = "closed"
+	ChatViewStatusNone   ChatViewStatus = "none"
+	ChatViewStatusOpen   ChatViewStatus = "open"
+)
+
+// Valid indicates whether the value is a known member of the ChatViewStatus enum.
+func (e ChatViewStatus) Valid() bool {
+	switch e {
+	case ChatViewStatusClosed:
+		return true
+	case ChatViewStatusNone:
+		return true
+	case ChatViewStatusOpen:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ChipGrabClaimStatus.
 const (
 	ChipGrabClaimStatusAllotted ChipGrabClaimStatus = "allotted"
@@ -535,6 +610,10 @@ const (
 	MessageKeyChannelClosed               MessageKey = "channel_closed"
 	MessageKeyChannelNotFound             MessageKey = "channel_not_found"
 	MessageKeyChannelPasswordWrong        MessageKey = "channel_password_wrong"
+	MessageKeyChatMessageEmpty            MessageKey = "chat_message_empty"
+	MessageKeyChatMessageTooLong          MessageKey = "chat_message_too_long"
+	MessageKeyChatNotFound                MessageKey = "chat_not_found"
+	MessageKeyChatRateLimited             MessageKey = "chat_rate_limited"
 	MessageKeyChipgrabClaimed             MessageKey = "chipgrab_claimed"
 	MessageKeyChipgrabClosed              MessageKey = "chipgrab_closed"
 	MessageKeyChipgrabNotFound            MessageKey = "chipgrab_not_found"
@@ -722,6 +801,14 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyChannelNotFound:
 		return true
 	case MessageKeyChannelPasswordWrong:
+		return true
+	case MessageKeyChatMessageEmpty:
+		return true
+	case MessageKeyChatMessageTooLong:
+		return true
+	case MessageKeyChatNotFound:
+		return true
+	case MessageKeyChatRateLimited:
 		return true
 	case MessageKeyChipgrabClaimed:
 		return true
@@ -1455,6 +1542,63 @@ func (e WsCandleFrameType) Valid() bool {
 	}
 }
 
+// Defines values for WsChatFrameKind.
+const (
+	WsChatFrameKindClosed  WsChatFrameKind = "closed"
+	WsChatFrameKindMarks   WsChatFrameKind = "marks"
+	WsChatFrameKindMessage WsChatFrameKind = "message"
+	WsChatFrameKindTyping  WsChatFrameKind = "typing"
+)
+
+// Valid indicates whether the value is a known member of the WsChatFrameKind enum.
+func (e WsChatFrameKind) Valid() bool {
+	switch e {
+	case WsChatFrameKindClosed:
+		return true
+	case WsChatFrameKindMarks:
+		return true
+	case WsChatFrameKindMessage:
+		return true
+	case WsChatFrameKindTyping:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WsChatFrameSide.
+const (
+	WsChatFrameSideMember WsChatFrameSide = "member"
+	WsChatFrameSideOps    WsChatFrameSide = "ops"
+)
+
+// Valid indicates whether the value is a known member of the WsChatFrameSide enum.
+func (e WsChatFrameSide) Valid() bool {
+	switch e {
+	case WsChatFrameSideMember:
+		return true
+	case WsChatFrameSideOps:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for WsChatFrameType.
+const (
+	WsChatFrameTypeChat WsChatFrameType = "chat"
+)
+
+// Valid indicates whether the value is a known member of the WsChatFrameType enum.
+func (e WsChatFrameType) Valid() bool {
+	switch e {
+	case WsChatFrameTypeChat:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WsErrorFrameType.
 const (
 	WsErrorFrameTypeError WsErrorFrameType = "error"
@@ -1489,6 +1633,8 @@ func (e WsQuoteFrameType) Valid() bool {
 const (
 	Subscribe   WsRequestOp = "subscribe"
 	Unsubscribe WsRequestOp = "unsubscribe"
+	WsOpAuth    WsRequestOp = "auth"
+	WsOpTyping  WsRequestOp = "typing"
 )
 
 // Valid indicates whether the value is a known member of the WsRequestOp enum.
@@ -1497,6 +1643,10 @@ func (e WsRequestOp) Valid() bool {
 	case Subscribe:
 		return true
 	case Unsubscribe:
+		return true
+	case WsOpAuth:
+		return true
+	case WsOpTyping:
 		return true
 	default:
 		return false
@@ -1942,6 +2092,111 @@ type ChangePasswordRequest struct {
 	NewPassword     string `json:"newPassword"`
 	OldPassword     string `json:"oldPassword"`
 }
+
+// ChatMarkRequest defines model for ChatMarkRequest.
+type ChatMarkRequest struct {
+	Delivered *int64 `json:"delivered,omitempty"`
+	Read      *int64 `json:"read,omitempty"`
+}
+
+// ChatMarks one side's marks of the other side's messages, each a message seq
+type ChatMarks struct {
+	Delivered int64 `json:"delivered"`
+	Read      int64 `json:"read"`
+}
+
+// ChatMessage defines model for ChatMessage.
+type ChatMessage struct {
+	At time.Time `json:"at"`
+
+	// By the ops account that wrote an ops message
+	By *string `json:"by,omitempty"`
+
+	// FileId an image the member uploaded (GET /api/vue/files/{id})
+	FileId *string `json:"fileId,omitempty"`
+
+	// Seq the message's number in its conversation, from 1
+	Seq  int64           `json:"seq"`
+	Side ChatMessageSide `json:"side"`
+	Text string          `json:"text"`
+}
+
+// ChatMessageSide defines model for ChatMessage.Side.
+type ChatMessageSide string
+
+// ChatQueuePage defines model for ChatQueuePage.
+type ChatQueuePage struct {
+	HasMore bool          `json:"hasMore"`
+	Items   []ChatSummary `json:"items"`
+	Page    int           `json:"page"`
+}
+
+// ChatReplyRequest defines model for ChatReplyRequest.
+type ChatReplyRequest struct {
+	Text string `json:"text"`
+}
+
+// ChatSendRequest defines model for ChatSendRequest.
+type ChatSendRequest struct {
+	FileId *string `json:"fileId,omitempty"`
+
+	// Text at most 1000 characters once trimmed
+	Text *string `json:"text,omitempty"`
+}
+
+// ChatSendResult defines model for ChatSendResult.
+type ChatSendResult struct {
+	// Position global event position
+	Position Position `json:"position"`
+	Seq      int64    `json:"seq"`
+}
+
+// ChatSummary defines model for ChatSummary.
+type ChatSummary struct {
+	Account string `json:"account"`
+
+	// HasImage the last message is an image
+	HasImage  bool                `json:"hasImage"`
+	LastAt    time.Time           `json:"lastAt"`
+	LastSeq   int64               `json:"lastSeq"`
+	LastSide  ChatSummaryLastSide `json:"lastSide"`
+	LastText  string              `json:"lastText"`
+	OpsUnread int64               `json:"opsUnread"`
+	Status    ChatSummaryStatus   `json:"status"`
+}
+
+// ChatSummaryLastSide defines model for ChatSummary.LastSide.
+type ChatSummaryLastSide string
+
+// ChatSummaryStatus defines model for ChatSummary.Status.
+type ChatSummaryStatus string
+
+// ChatView defines model for ChatView.
+type ChatView struct {
+	// Account the member's account
+	Account string `json:"account"`
+
+	// ClosedBy the ops account that closed it
+	ClosedBy *string `json:"closedBy,omitempty"`
+	LastSeq  int64   `json:"lastSeq"`
+
+	// Member one side's marks of the other side's messages, each a message seq
+	Member ChatMarks `json:"member"`
+
+	// MemberUnread ops messages the member has not read
+	MemberUnread int64         `json:"memberUnread"`
+	Messages     []ChatMessage `json:"messages"`
+
+	// Ops one side's marks of the other side's messages, each a message seq
+	Ops ChatMarks `json:"ops"`
+
+	// OpsUnread member messages no ops user has read
+	OpsUnread int64          `json:"opsUnread"`
+	Status    ChatViewStatus `json:"status"`
+}
+
+// ChatViewStatus defines model for ChatView.Status.
+type ChatViewStatus string
 
 // ChipGrabAllotResult defines model for ChipGrabAllotResult.
 type ChipGrabAllotResult struct {
@@ -3802,6 +4057,33 @@ type WsCandleFrame struct {
 // WsCandleFrameType defines model for WsCandleFrame.Type.
 type WsCandleFrameType string
 
+// WsChatFrame A customer service event pushed to the member's own sockets and to every ops socket:
+// message (a new message), marks (a side's marks moved), closed, typing (ephemeral, never
+// stored). position is the event's: send it as Lotbook-Position when reading on.
+type WsChatFrame struct {
+	// Account the member whose conversation it is
+	Account string          `json:"account"`
+	Kind    WsChatFrameKind `json:"kind"`
+
+	// Marks one side's marks of the other side's messages, each a message seq
+	Marks   *ChatMarks   `json:"marks,omitempty"`
+	Message *ChatMessage `json:"message,omitempty"`
+
+	// Position global event position
+	Position *Position        `json:"position,omitempty"`
+	Side     *WsChatFrameSide `json:"side,omitempty"`
+	Type     WsChatFrameType  `json:"type"`
+}
+
+// WsChatFrameKind defines model for WsChatFrame.Kind.
+type WsChatFrameKind string
+
+// WsChatFrameSide defines model for WsChatFrame.Side.
+type WsChatFrameSide string
+
+// WsChatFrameType defines model for WsChatFrame.Type.
+type WsChatFrameType string
+
 // WsErrorFrame defines model for WsErrorFrame.
 type WsErrorFrame struct {
 	// Msg Stable message keys the server sends in msg; the web app translates every one.
@@ -3829,15 +4111,20 @@ type WsQuoteFrameType string
 
 // WsRequest A socket message from the client, e.g. {"op":"subscribe","symbols":["2330"],"channels":["quote","candles:1m"]}.
 type WsRequest struct {
+	Account *string `json:"account,omitempty"`
+
 	// Channels quote (with best five) and candles:<interval>; default [quote] on subscribe, every channel on unsubscribe
-	Channels *[]string   `json:"channels,omitempty"`
-	Op       WsRequestOp `json:"op"`
+	Channels *[]string `json:"channels,omitempty"`
+
+	// Op auth binds the socket to a session (token and account, as the HTTP headers), after which the server pushes the session's WsChatFrame messages; typing tells the other side of a conversation (members their own; ops name the member's account) and is never stored
+	Op WsRequestOp `json:"op"`
 
 	// Symbols codes (or TAIEX, TPEX for quotes); unsubscribe without symbols drops every symbol
 	Symbols *[]string `json:"symbols,omitempty"`
+	Token   *string   `json:"token,omitempty"`
 }
 
-// WsRequestOp defines model for WsRequest.Op.
+// WsRequestOp auth binds the socket to a session (token and account, as the HTTP headers), after which the server pushes the session's WsChatFrame messages; typing tells the other side of a conversation (members their own; ops name the member's account) and is never stored
 type WsRequestOp string
 
 // AccountPath defines model for AccountPath.
@@ -3848,6 +4135,12 @@ type AuctionId = string
 
 // BlockId defines model for BlockId.
 type BlockId = openapi_types.UUID
+
+// ChatAfter defines model for ChatAfter.
+type ChatAfter = int64
+
+// ChatBefore defines model for ChatBefore.
+type ChatBefore = int64
 
 // ChipGrabId defines model for ChipGrabId.
 type ChipGrabId = openapi_types.UUID

@@ -6,6 +6,7 @@ package main
 import (
 	_ "github.com/lotbook/lotbook/projections/auction"
 	_ "github.com/lotbook/lotbook/projections/block"
+	_ "github.com/lotbook/lotbook/projections/chat"
 	_ "github.com/lotbook/lotbook/projections/chipgrab"
 	_ "github.com/lotbook/lotbook/projections/config"
 	_ "github.com/lotbook/lotbook/projections/favorites"

@@ -20,6 +20,8 @@ func TestReadModelSignatures(t *testing.T) {
 		"block_accounts|member_id:0|account:0|key:member_id|ix:",
 		"block_applications|order_no:0|member_id:0|account:0|block_id:0|symbol:0|name:0|price:0|bid:0|amount:0|status:0|remark:0|reviewed_by:0|lots:1|filled_lots:1|created_at:1|updated_at:1|seq:1|key:order_no|ix:member_id, seq;status, seq;block_id",
 		"block_listings|block_id:0|symbol:0|name:0|reference_price:0|premium_rate:0|price:0|min_lots:1|daily_cap_lots:1|has_password:1|opens_at:1|closes_at:1|closed:1|closed_at:1|seq:1|key:block_id|ix:seq",
+		"chat_conversations|member_id:0|status:0|last_side:0|last_text:0|last_file:0|closed_by:0|last_seq:1|last_at:1|last_position:1|started_at:1|member_delivered:1|member_read:1|ops_delivered:1|ops_read:1|key:member_id|ix:status, last_position;last_position",
+		"chat_messages|member_id:0|seq:1|side:0|body:0|file_id:0|sent_by:0|sent_at:1|position:1|key:member_id,seq|ix:",
 		"chipgrab_claims|order_no:0|member_id:0|offering_id:0|amount:0|status:0|reason:0|lots:1|created_at:1|updated_at:1|seq:1|key:order_no|ix:member_id, seq;offering_id",
 		"chipgrab_offerings|offering_id:0|symbol:0|name:0|price:0|quota_lots:1|remaining_lots:1|max_lots_per_member:1|opens_at:1|closes_at:1|updated_at:1|allotting:1|seq:1|key:offering_id|ix:seq",
 		"credit_scores|member_id:0|score:1|position:1|key:member_id|ix:",

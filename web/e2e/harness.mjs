@@ -212,6 +212,18 @@ export async function waitText(locator, want, timeout = 10_000) {
   }
 }
 
+/** Waits until the visible screen's title bar says text. */
+export async function title(page, text) {
+  await waitText(page.locator('.adm-nav-bar-title').filter({ visible: true }), text);
+}
+
+/** Waits until an authed image inside the locator is decoded. */
+export async function imageShown(page, locator) {
+  const img = locator.locator('img');
+  await img.waitFor();
+  await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
+}
+
 /** Waits for a toast (server messages show 2 s) with exactly this text. */
 export async function waitToast(page, text) {
   await page.locator('.adm-toast-main').filter({ hasText: text }).first().waitFor({ state: 'visible', timeout: 5000 });

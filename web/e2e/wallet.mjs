@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, logout, openApp, screen } from './flows.mjs';
 import { memberWithBalance } from './api.mjs';
-import { DEMO, dialogButton, freshMobile, money, nextResponse, openRoute, proofPng, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
+import { DEMO, dialogButton, freshMobile, imageShown, money, nextResponse, openRoute, proofPng, tid, title, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
@@ -69,16 +69,6 @@ export function freshTaiwanId() {
   return `A${digits.join('')}${(10 - (sum % 10)) % 10}`;
 }
 
-async function title(page, text) {
-  await waitText(page.locator('.adm-nav-bar-title').filter({ visible: true }), text);
-}
-
-/** Waits until an authed image inside the locator is decoded. */
-async function imageShown(page, locator) {
-  const img = locator.locator('img');
-  await img.waitFor();
-  await page.waitForFunction((el) => el.complete && el.naturalWidth > 0, await img.elementHandle());
-}
 
 export function walletJourney(lang) {
   const T = TEXTS[lang];

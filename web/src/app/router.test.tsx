@@ -29,6 +29,8 @@ describe('router', () => {
       'user/recharge [session]', 'user/rechargeChannel [session]', 'user/FundingDetails [session] keepAlive', 'user/withdraw [session]', 'user/exchange [session]',
       'user/bandCard [session]', 'user/BankCard [session]', 'user/WithCard [session]', 'user/creditRule [session]',
       'ops/deposits [session ops]', 'ops/realname [session ops]', 'ops/withdrawals [session ops]', 'audit/timeline [session auditor]', '* []',
+      // added since
+      'chat [session]', 'ops/chats [session ops]', 'ops/chats/:account [session ops]',
       // issue 11: the auction
       'market/subscribeJp [session] keepAlive', 'market/subscribeDetailJp [session]', 'market/subscribeJpRecord [session]', 'ops/auction [session ops]', 'audit/auction [session auditor]',
       // issue 11: the placement

@@ -2,6 +2,7 @@ import { createHashRouter, Navigate, type RouteObject } from 'react-router-dom';
 import { auditRoutes } from '@/features/audit/routes';
 import { auctionRoutes } from '@/features/auction/routes';
 import { authRoutes } from '@/features/auth/routes';
+import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { fundsRoutes } from '@/features/funds/routes';
@@ -29,6 +30,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...fundsRoutes,
   ...userRoutes,
   ...opsRoutes,
+  ...chatRoutes,
   ...auditRoutes,
   ...auctionRoutes,
   ...placementRoutes,

@@ -22,7 +22,7 @@ const SLIDES = [
   { Icon: ShieldIcon, title: 'start.slide3Title', text: 'start.slide3Text' },
 ] as const;
 
-/** Welcome carousel: skip, next, register, I have an account, contact us. */
+/** Welcome carousel: skip, next, register, I have an account, contact us (hours and online service). */
 export default function StartPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -84,8 +84,19 @@ export default function StartPage() {
           className="welcome-contact"
           data-testid="welcome-contact"
           onClick={() =>
+            // The hours, and the way to online service (a member's chat; login first without a session).
             void import('antd-mobile/es/components/dialog').then(({ default: Dialog }) =>
-              Dialog.alert({ title: t('start.contactUs'), content: t('start.contactText'), confirmText: t('common.confirm') }),
+              Dialog.show({
+                title: t('start.contactUs'),
+                content: t('start.contactText'),
+                closeOnAction: true,
+                actions: [
+                  [
+                    { key: 'ok', text: t('common.confirm') },
+                    { key: 'chat', text: t('start.onlineService'), bold: true, onClick: () => void navigate('/chat') },
+                  ],
+                ],
+              }),
             )
           }
         >

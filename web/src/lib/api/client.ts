@@ -64,6 +64,10 @@ let lastPosition = 0;
 export function seenPosition(): number {
   return lastPosition;
 }
+/** Notes a position the client learnt elsewhere (a pushed event's): the next reads wait for it. */
+export function noteSeenPosition(p: number): void {
+  if (p > lastPosition) lastPosition = p;
+}
 function notePosition(data: unknown): void {
   if (data && typeof data === 'object' && 'position' in data) {
     const p = (data as { position: unknown }).position;

@@ -502,6 +502,11 @@ export interface paths {
          *     unknown symbol, invalid_request for a malformed request or too many symbols,
          *     rate_limited). The server pings every 30 s and drops a connection that does not answer
          *     within 60 s or does not take a frame within 10 s.
+         *     A logged-in client sends {"op":"auth","token":…,"account":…} to bind the socket to its
+         *     session (an unknown or expired session answers an unauthorized error frame); the server
+         *     then pushes WsChatFrame messages of the session's conversations: a member's own, every
+         *     conversation to ops. Pushes are best effort: a client that reconnects reads what it missed
+         *     over HTTP (chatConversation with after).
          */
         get: operations["marketSocket"];
         put?: never;
@@ -787,6 +792,151 @@ export interface paths {
         get?: never;
         put?: never;
         post: operations["rejectWithdrawal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The member's customer service conversation (members only; always their own: the member is
+         *     the session's). Without after or before: the latest 100 messages. With after: the messages
+         *     after that seq, oldest first, at most 100 (a client that reconnects asks for what it
+         *     missed). With before: the 100 before that seq (scrolling back). Both: 400 invalid_request.
+         */
+        get: operations["chatConversation"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chat/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description The member writes to customer service: text (at most 1000 characters), an image (the id of
+         *     a file the member uploaded; another's or an unknown id answers 404 file_not_found), or both.
+         *     About 20 messages a minute per member; over it 429 chat_rate_limited with Retry-After.
+         */
+        post: operations["sendChatMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/chat/marks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description The member marks customer service's messages delivered and read up to a seq (marks only move forward). */
+        post: operations["markChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Conversations, the latest activity first, with each side's unread count. */
+        get: operations["opsChats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chats/{account}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. A member's conversation, as chatConversation reads it; 404 chat_not_found when there is none. */
+        get: operations["opsChat"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chats/{account}/messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Any ops user answers a conversation a member started; the message names them. */
+        post: operations["replyChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chats/{account}/marks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Marks the member's messages delivered and read up to a seq. */
+        post: operations["opsMarkChat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chats/{account}/close": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Closes the conversation (the member's next message opens it again); the event names the ops user. */
+        post: operations["closeChat"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2080,7 +2230,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -2684,8 +2834,13 @@ export interface components {
         };
         /** @description A socket message from the client, e.g. {"op":"subscribe","symbols":["2330"],"channels":["quote","candles:1m"]}. */
         WsRequest: {
-            /** @enum {string} */
-            op: "subscribe" | "unsubscribe";
+            /**
+             * @description auth binds the socket to a session (token and account, as the HTTP headers), after which the server pushes the session's WsChatFrame messages; typing tells the other side of a conversation (members their own; ops name the member's account) and is never stored
+             * @enum {string}
+             */
+            op: "subscribe" | "unsubscribe" | "auth" | "typing";
+            token?: string;
+            account?: string;
             /** @description codes (or TAIEX, TPEX for quotes); unsubscribe without symbols drops every symbol */
             symbols?: string[];
             /** @description quote (with best five) and candles:<interval>; default [quote] on subscribe, every channel on unsubscribe */
@@ -2717,6 +2872,110 @@ export interface components {
             msg: components["schemas"]["MessageKey"];
             /** @description the symbol refused, when the refusal is about one */
             symbol?: string;
+        };
+        ChatMessage: {
+            /**
+             * Format: int64
+             * @description the message's number in its conversation, from 1
+             */
+            seq: number;
+            /** @enum {string} */
+            side: "member" | "ops";
+            text: string;
+            /** @description an image the member uploaded (GET /api/vue/files/{id}) */
+            fileId?: string;
+            /** @description the ops account that wrote an ops message */
+            by?: string;
+            /** Format: date-time */
+            at: string;
+        };
+        /** @description one side's marks of the other side's messages, each a message seq */
+        ChatMarks: {
+            /** Format: int64 */
+            delivered: number;
+            /** Format: int64 */
+            read: number;
+        };
+        ChatView: {
+            /** @description the member's account */
+            account: string;
+            /** @enum {string} */
+            status: "none" | "open" | "closed";
+            /** @description the ops account that closed it */
+            closedBy?: string;
+            /** Format: int64 */
+            lastSeq: number;
+            /**
+             * Format: int64
+             * @description ops messages the member has not read
+             */
+            memberUnread: number;
+            /**
+             * Format: int64
+             * @description member messages no ops user has read
+             */
+            opsUnread: number;
+            member: components["schemas"]["ChatMarks"];
+            ops: components["schemas"]["ChatMarks"];
+            messages: components["schemas"]["ChatMessage"][];
+        };
+        ChatSummary: {
+            account: string;
+            /** @enum {string} */
+            status: "open" | "closed";
+            /** Format: int64 */
+            lastSeq: number;
+            /** @enum {string} */
+            lastSide: "member" | "ops";
+            lastText: string;
+            /** @description the last message is an image */
+            hasImage: boolean;
+            /** Format: date-time */
+            lastAt: string;
+            /** Format: int64 */
+            opsUnread: number;
+        };
+        ChatQueuePage: {
+            items: components["schemas"]["ChatSummary"][];
+            page: number;
+            hasMore: boolean;
+        };
+        ChatSendRequest: {
+            /** @description at most 1000 characters once trimmed */
+            text?: string;
+            fileId?: string;
+        };
+        ChatReplyRequest: {
+            text: string;
+        };
+        ChatSendResult: {
+            /** Format: int64 */
+            seq: number;
+            position: components["schemas"]["Position"];
+        };
+        ChatMarkRequest: {
+            /** Format: int64 */
+            delivered?: number;
+            /** Format: int64 */
+            read?: number;
+        };
+        /**
+         * @description A customer service event pushed to the member's own sockets and to every ops socket:
+         *     message (a new message), marks (a side's marks moved), closed, typing (ephemeral, never
+         *     stored). position is the event's: send it as Lotbook-Position when reading on.
+         */
+        WsChatFrame: {
+            /** @enum {string} */
+            type: "chat";
+            /** @enum {string} */
+            kind: "message" | "marks" | "closed" | "typing";
+            /** @description the member whose conversation it is */
+            account: string;
+            /** @enum {string} */
+            side?: "member" | "ops";
+            message?: components["schemas"]["ChatMessage"];
+            marks?: components["schemas"]["ChatMarks"];
+            position?: components["schemas"]["Position"];
         };
         OrderRequest: {
             /** @description stock or ETF code, e.g. 2330, 0050 */
@@ -3540,6 +3799,10 @@ export interface components {
         OrderNo: string;
         /** @description a position's id (its opening order's number) */
         PositionId: string;
+        /** @description a message seq; only the messages after it */
+        ChatAfter: number;
+        /** @description a message seq; only the last messages before it */
+        ChatBefore: number;
         AccountPath: string;
         /** @description an article's or notice's id */
         NewsId: string;
@@ -5023,6 +5286,287 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    chatConversation: {
+        parameters: {
+            query?: {
+                /** @description a message seq; only the messages after it */
+                after?: components["parameters"]["ChatAfter"];
+                /** @description a message seq; only the last messages before it */
+                before?: components["parameters"]["ChatBefore"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the conversation (status none before the member's first message) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChatView"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    sendChatMessage: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatSendRequest"];
+            };
+        };
+        responses: {
+            /** @description stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChatSendResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    markChat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMarkRequest"];
+            };
+        };
+        responses: {
+            /** @description marked (or nothing to move) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    opsChats: {
+        parameters: {
+            query?: {
+                status?: "open" | "closed" | "all";
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description conversations */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChatQueuePage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    opsChat: {
+        parameters: {
+            query?: {
+                /** @description a message seq; only the messages after it */
+                after?: components["parameters"]["ChatAfter"];
+                /** @description a message seq; only the last messages before it */
+                before?: components["parameters"]["ChatBefore"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                account: components["parameters"]["AccountPath"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the conversation */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChatView"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    replyChat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                account: components["parameters"]["AccountPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatReplyRequest"];
+            };
+        };
+        responses: {
+            /** @description stored */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChatSendResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    opsMarkChat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                account: components["parameters"]["AccountPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChatMarkRequest"];
+            };
+        };
+        responses: {
+            /** @description marked (or nothing to move) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    closeChat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                account: components["parameters"]["AccountPath"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description closed (or closed already) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
         };
     };
     logo: {

@@ -55,6 +55,34 @@ describe('parseMessage', () => {
 });
 
 describe('SocketManager', () => {
+  it('holds the socket open without a pair, says hello first on every connection, and sends only while open', async () => {
+    vi.useFakeTimers();
+    const m = manager({ random: () => 0 });
+    let token = 'tok';
+    m.setHello(() => (token ? { op: 'auth', token } : null));
+    expect(m.send({ op: 'typing' })).toBe(false);
+    const release = m.hold();
+    expect(m.status).toBe('connecting');
+    FakeSocket.last().open();
+    expect(FakeSocket.last().take()).toEqual([{ op: 'auth', token: 'tok' }]);
+    expect(m.send({ op: 'typing' })).toBe(true);
+    expect(FakeSocket.last().take()).toEqual([{ op: 'typing' }]);
+    FakeSocket.last().drop();
+    vi.advanceTimersByTime(250);
+    token = 'new';
+    FakeSocket.last().open();
+    expect(FakeSocket.last().take()).toEqual([{ op: 'auth', token: 'new' }]);
+    release();
+    release(); // a second call does nothing
+    vi.advanceTimersByTime(30_000);
+    expect(m.status).toBe('idle');
+  });
+
+  it('passes chat frames on', () => {
+    expect(parseMessage('{"type":"chat","kind":"typing","account":"0912345678"}')?.type).toBe('chat');
+    expect(parseMessage('{"type":"chat","kind":"typing"}')).toBeNull();
+  });
+
   it('connects on the first subscription and sends it once open', async () => {
     const m = manager();
     expect(m.status).toBe('idle');

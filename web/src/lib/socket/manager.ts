@@ -1,12 +1,15 @@
-// The one WebSocket of the app (market data, /api/vue/ws). Screens ask for (symbol, channel)
-// pairs; the manager counts them, tells the server only about pairs that start or stop being
-// wanted, reconnects with exponential backoff and jitter, and subscribes again after a reconnect.
+// The one WebSocket of the app (/api/vue/ws). Screens ask for market (symbol, channel) pairs; the
+// manager counts them, tells the server only about pairs that start or stop being wanted,
+// reconnects with exponential backoff and jitter, and subscribes again after a reconnect. A
+// feature that wants the session's pushes holds the socket open (hold) and says what the socket
+// sends first on every connection (hello: the session's auth request).
 
 /** What the server sends (the market HTTP contract); anything else is ignored. */
 export type ServerMessage =
   | { type: 'quote'; data: { symbol: string } & Record<string, unknown> }
   | { type: 'candle'; symbol: string; interval: string; data: Record<string, unknown> }
-  | { type: 'error'; msg: string };
+  | { type: 'error'; msg: string }
+  | { type: 'chat'; kind: string; account: string } & Record<string, unknown>;
 
 /** The part of the browser's WebSocket the manager uses (tests give a fake). */
 export interface SocketLike {
@@ -66,6 +69,9 @@ export class SocketManager {
   private readonly messageListeners = new Set<(m: ServerMessage) => void>();
   private readonly reconnectListeners = new Set<() => void>();
   private readonly statusListeners = new Set<(s: SocketStatus) => void>();
+  /** Holders that want the socket open without a market pair (the session's pushes). */
+  private holds = 0;
+  private hello: (() => object | null) | null = null;
 
   constructor(opts: SocketOptions) {
     this.opts = {
@@ -108,6 +114,33 @@ export class SocketManager {
     };
   }
 
+  /** Keeps the socket open until the returned function is called (once; later calls do nothing). */
+  hold(): () => void {
+    this.holds++;
+    this.changed();
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      this.holds--;
+      this.changed();
+    };
+  }
+
+  /** What the socket sends first on every connection (null: nothing), and now if it is open. */
+  setHello(fn: (() => object | null) | null): void {
+    this.hello = fn;
+    this.sendHello();
+  }
+
+  /** Sends msg if the socket is open; false when it is not (ephemeral messages are dropped). */
+  send(msg: object): boolean {
+    const ws = this.ws;
+    if (!ws || ws.readyState !== OPEN) return false;
+    ws.send(JSON.stringify(msg));
+    return true;
+  }
+
   onMessage(fn: (m: ServerMessage) => void): () => void {
     this.messageListeners.add(fn);
     return () => this.messageListeners.delete(fn);
@@ -137,6 +170,7 @@ export class SocketManager {
   /** Closes the socket and forgets every subscription (tests, logout). */
   dispose(): void {
     this.counts.clear();
+    this.holds = 0;
     clearTimeout(this.retryTimer);
     clearTimeout(this.idleTimer);
     this.retryTimer = this.idleTimer = undefined;
@@ -150,15 +184,24 @@ export class SocketManager {
     this.statusListeners.forEach((l) => l(s));
   }
 
+  private wanted(): boolean {
+    return this.counts.size > 0 || this.holds > 0;
+  }
+
+  private sendHello(): void {
+    const msg = this.hello?.();
+    if (msg) this.send(msg);
+  }
+
   private changed(): void {
-    if (this.counts.size > 0) {
+    if (this.wanted()) {
       clearTimeout(this.idleTimer);
       this.idleTimer = undefined;
       if (this.statusValue === 'idle') this.connect();
     } else if (this.idleTimer === undefined && this.statusValue !== 'idle') {
       this.idleTimer = setTimeout(() => {
         this.idleTimer = undefined;
-        if (this.counts.size === 0) {
+        if (!this.wanted()) {
           clearTimeout(this.retryTimer);
           this.retryTimer = undefined;
           this.closeSocket();
@@ -209,6 +252,7 @@ export class SocketManager {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.setStatus('open');
+      this.sendHello();
       this.flush();
       if (this.connectedBefore) this.reconnectListeners.forEach((l) => l());
       this.connectedBefore = true;
@@ -227,7 +271,7 @@ export class SocketManager {
       if (this.ws !== ws) return;
       this.ws = null;
       this.sent = new Set();
-      if (this.counts.size > 0) {
+      if (this.wanted()) {
         this.scheduleRetry();
         return;
       }
@@ -282,6 +326,8 @@ export function parseMessage(raw: unknown): ServerMessage | null {
       return typeof m.symbol === 'string' && typeof m.interval === 'string' && data && typeof data === 'object' ? (m as ServerMessage) : null;
     case 'error':
       return typeof m.msg === 'string' ? (m as ServerMessage) : null;
+    case 'chat':
+      return typeof m.kind === 'string' && typeof m.account === 'string' ? (m as ServerMessage) : null;
     default:
       return null;
   }
