@@ -11,7 +11,7 @@ import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import { applyFor, subKeys, useIssue } from './api';
 import { ApplicationCard } from './ApplicationCard';
-import { IssueFields, Row, StateBadge } from './Fields';
+import { IssueFields, IssueHeading, Row } from './Fields';
 import { applyBlock } from './issues';
 import { useSubT } from './texts';
 
@@ -43,12 +43,7 @@ export default function SubscribeDetailPage() {
   return (
     <Page title={s('title')} testId="subscribe-detail-page">
       <div className="card record" data-issue={is.issueId} data-state={is.state}>
-        <div className="record-row">
-          <span>
-            <span data-testid="quote-name">{is.name}</span> <span className="muted num">{is.symbol}</span>
-          </span>
-          <StateBadge state={is.state} />
-        </div>
+        <IssueHeading is={is} />
         <IssueFields is={is} />
         <Row label={s('field.applications')}>{is.applications}</Row>
       </div>
