@@ -36,10 +36,16 @@ func (m RowMap[R]) Columns() []Column {
 }
 
 // List is the select list, in column order.
-func (m RowMap[R]) List() string {
+func (m RowMap[R]) List() string { return m.ListOf("") }
+
+// ListOf is the select list with each column qualified by alias, for a query that joins tables.
+func (m RowMap[R]) ListOf(alias string) string {
+	if alias != "" {
+		alias += "."
+	}
 	names := make([]string, len(m))
 	for i, f := range m {
-		names[i] = f.name
+		names[i] = alias + f.name
 	}
 	return strings.Join(names, ", ")
 }
