@@ -14,20 +14,6 @@ import './news.css';
 const KINDS = ['', 'article', 'notice'] as const;
 const STATES = ['', 'draft', 'scheduled', 'published', 'withdrawn'] as const;
 
-/** One filter of the list: all ('') or the items of one value. */
-function Filter<V extends string>(p: { label: string; testId: string; values: readonly V[]; value: V; onChange: (v: V) => void; text: (v: Exclude<V, ''>) => string }) {
-  const t = useNewsT();
-  return (
-    <select aria-label={p.label} data-testid={p.testId} value={p.value} onChange={(e) => p.onChange(e.target.value as V)}>
-      {p.values.map((v) => (
-        <option key={v} value={v}>
-          {v ? p.text(v as Exclude<V, ''>) : t('ops.all')}
-        </option>
-      ))}
-    </select>
-  );
-}
-
 /** Ops' list of every article and notice, filtered by kind and state, newest first. */
 export default function OpsNewsPage() {
   const t = useNewsT();
@@ -87,5 +73,19 @@ export default function OpsNewsPage() {
         </div>
       </PullRefresh>
     </Page>
+  );
+}
+
+/** One filter of the list: all ('') or the items of one value. */
+function Filter<V extends string>(p: { label: string; testId: string; values: readonly V[]; value: V; onChange: (v: V) => void; text: (v: Exclude<V, ''>) => string }) {
+  const t = useNewsT();
+  return (
+    <select aria-label={p.label} data-testid={p.testId} value={p.value} onChange={(e) => p.onChange(e.target.value as V)}>
+      {p.values.map((v) => (
+        <option key={v} value={v}>
+          {v ? p.text(v as Exclude<V, ''>) : t('ops.all')}
+        </option>
+      ))}
+    </select>
   );
 }
