@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { Button } from 'antd-mobile';
 import { useSearchParams } from 'react-router-dom';
 import { AppLink } from '@/components/AppLink';
+import { ConfirmButton } from '@/components/ConfirmButton';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { useAction } from '@/lib/action';
@@ -18,7 +18,6 @@ import { useSubT } from './texts';
 /** One issue: its figures, the draw's commitment and seed, the member's application or the apply button (/market/subscribeDetail?id=). */
 export default function SubscribeDetailPage() {
   const s = useSubT();
-  const { t } = useTranslation();
   const qc = useQueryClient();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
@@ -66,22 +65,17 @@ export default function SubscribeDetailPage() {
       </div>
       <div className="card">
         {block === null ? (
-          <Button
+          <ConfirmButton
             block
             color="primary"
             loading={apply.pending}
             data-testid="sub-apply"
-            onClick={() =>
-              void Dialog.confirm({
-                content: s('applyConfirm', { name: is.name, lots: is.unitLots, amount: money(is.amount) }),
-                confirmText: s('apply'),
-                cancelText: t('common.cancel'),
-                onConfirm: () => apply.run(is.unitLots),
-              })
-            }
+            label={s('apply')}
+            question={s('applyConfirm', { name: is.name, lots: is.unitLots, amount: money(is.amount) })}
+            onConfirm={() => apply.run(is.unitLots)}
           >
             {s('apply')} · NT${money(is.amount)}
-          </Button>
+          </ConfirmButton>
         ) : (
           <Button block disabled data-testid="sub-apply-blocked" data-reason={block}>
             {block === 'applied' ? s('applied') : s(`cannotApply.${block}`)}
