@@ -62,14 +62,7 @@ func (cp ChannelPage) Write(ctx context.Context, w *Wtx, tb *Table) error {
 	for id := range cp {
 		ids[id] = struct{}{}
 	}
-	if err := w.SelectIn(ctx, tb, "id", KeysOf(ids), func(rows Rows) error {
-		var stored channelRow
-		if err := channelFields.Scan(rows, &stored); err != nil {
-			return err
-		}
-		cp[stored.id].seq = stored.seq
-		return nil
-	}); err != nil {
+	if err := channelFields.SelectIn(ctx, w, tb, "id", KeysOf(ids), func(stored *channelRow) { cp[stored.id].seq = stored.seq }); err != nil {
 		return err
 	}
 	out := make([][]any, 0, len(cp))

@@ -120,24 +120,10 @@ func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 			}
 		}
 	}
-	if err := w.SelectIn(ctx, journalTable, "line_id", KeysOf(keys), func(rows Rows) error {
-		r := &journalRow{}
-		if err := journalFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.lines[[2]string{r.memberID, r.lineID}] = r
-		return nil
-	}); err != nil {
+	if err := journalFields.SelectIn(ctx, w, journalTable, "line_id", KeysOf(keys), func(r *journalRow) { pg.lines[[2]string{r.memberID, r.lineID}] = r }); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, journalOrdersTable, "order_no", KeysOf(orderNos), func(rows Rows) error {
-		var r journalOrderRow
-		if err := journalOrderFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel
-		return nil
-	}); err != nil {
+	if err := journalOrderFields.SelectIn(ctx, w, journalOrdersTable, "order_no", KeysOf(orderNos), func(r *journalOrderRow) { pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel }); err != nil {
 		return err
 	}
 	touched := map[[2]string]*journalRow{}

@@ -150,14 +150,7 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 			load[id] = struct{}{}
 		}
 	}
-	if err := w.SelectIn(ctx, membersTable, "member_id", KeysOf(load), func(rows Rows) error {
-		r := &memberRow{}
-		if err := memberFields.Scan(rows, r); err != nil {
-			return err
-		}
-		members[r.memberID] = r
-		return nil
-	}); err != nil {
+	if err := memberFields.SelectIn(ctx, w, membersTable, "member_id", KeysOf(load), func(r *memberRow) { members[r.memberID] = r }); err != nil {
 		return err
 	}
 

@@ -89,3 +89,13 @@ func TestUnits(t *testing.T) {
 		t.Fatalf("account unit = %s", got)
 	}
 }
+
+// TestRowMapList: the select list names every column in order, qualified by the alias a join needs.
+func TestRowMapList(t *testing.T) {
+	if got := probeFields.List(); got != "member_id, position" {
+		t.Errorf("List = %q", got)
+	}
+	if got := probeFields.ListOf("p"); got != "p.member_id, p.position" {
+		t.Errorf("ListOf(p) = %q", got)
+	}
+}

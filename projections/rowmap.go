@@ -1,6 +1,7 @@
 package projections
 
 import (
+	"context"
 	"fmt"
 	"strings"
 )
@@ -36,10 +37,16 @@ func (m RowMap[R]) Columns() []Column {
 }
 
 // List is the select list, in column order.
-func (m RowMap[R]) List() string {
+func (m RowMap[R]) List() string { return m.ListOf("") }
+
+// ListOf is the select list with each column qualified by alias, for a query that joins tables.
+func (m RowMap[R]) ListOf(alias string) string {
+	if alias != "" {
+		alias += "."
+	}
 	names := make([]string, len(m))
 	for i, f := range m {
-		names[i] = f.name
+		names[i] = alias + f.name
 	}
 	return strings.Join(names, ", ")
 }
@@ -67,6 +74,18 @@ func (m RowMap[R]) Scan(s Rows, r *R) error {
 		dest[i] = f.ptr(r)
 	}
 	return s.Scan(dest...)
+}
+
+// SelectIn selects tb's rows whose col is one of vals within w, scans each with m and hands it to put.
+func (m RowMap[R]) SelectIn(ctx context.Context, w *Wtx, tb *Table, col string, vals []any, put func(*R)) error {
+	return w.SelectIn(ctx, tb, col, vals, func(rows Rows) error {
+		r := new(R)
+		if err := m.Scan(rows, r); err != nil {
+			return err
+		}
+		put(r)
+		return nil
+	})
 }
 
 // Collect is a Query callback that scans each row with m and appends what convert makes of

@@ -42,10 +42,10 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/news", httpx.IdemNone, m.opsItems),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news", httpx.IdemRequired, m.draft),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/news/{id}", httpx.IdemNone, m.opsItem),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/edit", httpx.IdemRequired, m.edit),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/schedule", httpx.IdemRequired, m.schedule),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/publish", httpx.IdemRequired, m.publish),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/withdraw", httpx.IdemRequired, m.withdraw),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/edit", httpx.IdemRequired, onItem("NewsTextRequest", m.edit)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/schedule", httpx.IdemRequired, onItem("NewsScheduleRequest", m.schedule)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/publish", httpx.IdemRequired, onItem("Empty", m.publish)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/news/{id}/withdraw", httpx.IdemRequired, onItem("NewsWithdrawRequest", m.withdraw)),
 	}
 }
 
@@ -193,54 +193,35 @@ func (m *Module) draft(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.NewsWriteResult{Id: id, Position: res.Position})
 }
 
-// written answers a command on item id.
-func written(id string, res commands.Result, err error) (httpx.Reply, error) {
-	if err != nil {
-		return httpx.Reply{}, err
+// onItem is the handler of an ops command on item {id}: it decodes the request of schema, sends
+// the command and answers the item's id with the log position.
+func onItem[Req any](schema string, send func(c *httpx.Call, id string, req Req) (commands.Result, error)) httpx.Handler {
+	return func(c *httpx.Call) (httpx.Reply, error) {
+		var req Req
+		if err := c.Decode(schema, &req); err != nil {
+			return httpx.Reply{}, err
+		}
+		id := c.Var("id")
+		res, err := send(c, id, req)
+		if err != nil {
+			return httpx.Reply{}, err
+		}
+		return httpx.OK(wire.NewsWriteResult{Id: id, Position: res.Position})
 	}
-	return httpx.OK(wire.NewsWriteResult{Id: id, Position: res.Position})
 }
 
-func (m *Module) edit(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.NewsTextRequest
-	if err := c.Decode("NewsTextRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	id := c.Var("id")
-	res, err := m.cmd.Edit(c.Ctx(), c.Meta(), id, events.NewsText{TitleTW: req.TitleTw, TitleEN: req.TitleEn, BodyTW: req.BodyTw, BodyEN: req.BodyEn})
-	return written(id, res, err)
+func (m *Module) edit(c *httpx.Call, id string, req wire.NewsTextRequest) (commands.Result, error) {
+	return m.cmd.Edit(c.Ctx(), c.Meta(), id, events.NewsText{TitleTW: req.TitleTw, TitleEN: req.TitleEn, BodyTW: req.BodyTw, BodyEN: req.BodyEn})
 }
 
-func (m *Module) schedule(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.NewsScheduleRequest
-	if err := c.Decode("NewsScheduleRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	id := c.Var("id")
-	res, err := m.cmd.Schedule(c.Ctx(), c.Meta(), id, req.At)
-	return written(id, res, err)
+func (m *Module) schedule(c *httpx.Call, id string, req wire.NewsScheduleRequest) (commands.Result, error) {
+	return m.cmd.Schedule(c.Ctx(), c.Meta(), id, req.At)
 }
 
-func (m *Module) publish(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.Empty
-	if err := c.Decode("Empty", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	id := c.Var("id")
-	res, err := m.cmd.Publish(c.Ctx(), c.Meta(), id)
-	return written(id, res, err)
+func (m *Module) publish(c *httpx.Call, id string, _ wire.Empty) (commands.Result, error) {
+	return m.cmd.Publish(c.Ctx(), c.Meta(), id)
 }
 
-func (m *Module) withdraw(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.NewsWithdrawRequest
-	if err := c.Decode("NewsWithdrawRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	id := c.Var("id")
-	var reason string
-	if req.Reason != nil {
-		reason = *req.Reason
-	}
-	res, err := m.cmd.Withdraw(c.Ctx(), c.Meta(), id, reason)
-	return written(id, res, err)
+func (m *Module) withdraw(c *httpx.Call, id string, req wire.NewsWithdrawRequest) (commands.Result, error) {
+	return m.cmd.Withdraw(c.Ctx(), c.Meta(), id, httpx.Deref(req.Reason))
 }

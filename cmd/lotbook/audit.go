@@ -25,21 +25,18 @@ func replay(ctx context.Context, args []string, stdout io.Writer) error {
 	} else if len(pos) > 0 || *account == "" {
 		return fmt.Errorf("%w: replay needs --account ACCOUNT and nothing else", errUsage)
 	}
-	store, err := e.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	memberID := events.MemberID(strings.TrimSpace(*account))
-	entries, err := audit.Timeline(ctx, store, memberID)
-	if err != nil {
-		return err
-	}
-	if len(entries) == 0 {
-		return fmt.Errorf("no events for account %q (member %s)", *account, memberID)
-	}
-	writeTimeline(stdout, *account, memberID, entries)
-	return nil
+	return e.withStore(ctx, func(store events.Store) error {
+		memberID := events.MemberID(strings.TrimSpace(*account))
+		entries, err := audit.Timeline(ctx, store, memberID)
+		if err != nil {
+			return err
+		}
+		if len(entries) == 0 {
+			return fmt.Errorf("no events for account %q (member %s)", *account, memberID)
+		}
+		writeTimeline(stdout, *account, memberID, entries)
+		return nil
+	})
 }
 
 // writeTimeline prints one row per event with the member's own legs and the balances after it,

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/lotbook/lotbook/commands/subscription"
+	"github.com/lotbook/lotbook/events"
 )
 
 // drawVerify runs `lotbook draw verify ISSUE`: the issue's draw re-run from the log alone.
@@ -21,20 +22,17 @@ func drawVerify(ctx context.Context, args []string, stdout io.Writer) error {
 	if len(pos) != 2 || pos[0] != "verify" {
 		return fmt.Errorf("%w: draw verify ISSUE", errUsage)
 	}
-	store, err := e.openStore(ctx)
-	if err != nil {
-		return err
-	}
-	defer store.Close()
-	d, err := subscription.Verify(ctx, store, pos[1])
-	if err != nil {
-		return fmt.Errorf("draw verify %s: %w", pos[1], err)
-	}
-	writeDrawCheck(stdout, d)
-	if !d.Verified() {
-		return failed{msg: "draw not verified"}
-	}
-	return nil
+	return e.withStore(ctx, func(store events.Store) error {
+		d, err := subscription.Verify(ctx, store, pos[1])
+		if err != nil {
+			return fmt.Errorf("draw verify %s: %w", pos[1], err)
+		}
+		writeDrawCheck(stdout, d)
+		if !d.Verified() {
+			return failed{msg: "draw not verified"}
+		}
+		return nil
+	})
 }
 
 // writeDrawCheck prints what was checked and every result, winner by winner.

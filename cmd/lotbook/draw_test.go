@@ -13,20 +13,16 @@ import (
 
 	"github.com/lotbook/lotbook/commands/rules/draw"
 	"github.com/lotbook/lotbook/events"
-	"github.com/lotbook/lotbook/events/backend"
 )
 
 // drawLog writes issues straight into a fresh data folder's log: an honest one and, for each
 // way of tampering, one whose draw record was changed after the fact.
 func drawLog(t *testing.T, issues map[string]func(seed string, apps, winners []string) (string, []string, []string)) string {
 	t.Helper()
-	ctx := context.Background()
-	dir := t.TempDir()
-	store, err := backend.Open(ctx, dir, "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
+	return freshLog(t, func(ctx context.Context, store events.Store) { writeDraws(t, ctx, store, issues) })
+}
+
+func writeDraws(t *testing.T, ctx context.Context, store events.Store, issues map[string]func(seed string, apps, winners []string) (string, []string, []string)) {
 	n := 0
 	appendTo := func(stream string, ps ...events.Payload) {
 		cmd := uuid.NewString()
@@ -66,7 +62,6 @@ func drawLog(t *testing.T, issues map[string]func(seed string, apps, winners []s
 		appendTo(events.SubscriptionStream(id), events.SubscriptionDrawn{IssueID: id, Seed: seed, Commitment: commit, Algorithm: draw.Algorithm,
 			Lots: 3, Applications: apps, Winners: winners})
 	}
-	return dir
 }
 
 // TestDrawVerify: `lotbook draw verify` reproduces an honest draw from the log and the revealed

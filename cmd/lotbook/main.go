@@ -144,6 +144,16 @@ func (e env) openStore(ctx context.Context) (events.Store, error) {
 	return backend.Open(ctx, e.data, e.storeURL())
 }
 
+// withStore opens the event store, runs fn over it and closes it.
+func (e env) withStore(ctx context.Context, fn func(events.Store) error) error {
+	store, err := e.openStore(ctx)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	return fn(store)
+}
+
 func (e env) openReadDB(ctx context.Context) (*projections.ReadDB, error) {
 	return projections.OpenReadDB(ctx, e.data, e.databaseURL)
 }

@@ -22,8 +22,9 @@ import (
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
-// seeded writes the demo data and one approved deposit of 2500 TWD into a fresh data folder.
-func seeded(t *testing.T) string {
+// freshLog opens the event log of a fresh data folder, lets fill write into it, closes it and
+// returns the folder for the command under test.
+func freshLog(t *testing.T, fill func(ctx context.Context, store events.Store)) string {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -32,29 +33,37 @@ func seeded(t *testing.T) string {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	sealer, err := secret.NewSealer(secret.DevKey()) // the demo's offerings derive their seeds from the server's key
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost, Sealer: sealer})
-	if err := seed.Demo(ctx, svc); err != nil {
-		t.Fatal(err)
-	}
-	meta := func(actor string) commands.Meta { return commands.Meta{CommandID: uuid.NewString(), Actor: actor} }
-	id := events.MemberID(seed.MemberAccount)
-	file := events.FileUploaded{FileID: strings.Repeat("c0", 32), ContentType: "image/png", Size: 1, Width: 1, Height: 1}
-	if _, err := svc.RecordUpload(ctx, meta("member:"+seed.MemberAccount), id, file); err != nil {
-		t.Fatal(err)
-	}
-	order, err := funds.New(svc).RequestDeposit(ctx, meta("member:"+seed.MemberAccount), id, funds.DepositInput{
-		ChannelID: seed.ChannelID, Amount: "2500", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := funds.New(svc).ApproveDeposit(ctx, meta("ops:ops"), funds.ReviewOrder{MemberID: id, OrderNo: order.OrderNo, Remark: "ok"}); err != nil {
-		t.Fatal(err)
-	}
+	fill(ctx, store)
 	return dir
+}
+
+// seeded writes the demo data and one approved deposit of 2500 TWD into a fresh data folder.
+func seeded(t *testing.T) string {
+	t.Helper()
+	return freshLog(t, func(ctx context.Context, store events.Store) {
+		sealer, err := secret.NewSealer(secret.DevKey()) // the demo's offerings derive their seeds from the server's key
+		if err != nil {
+			t.Fatal(err)
+		}
+		svc := commands.New(store, commands.Options{PasswordCost: secret.TestCost, Sealer: sealer})
+		if err := seed.Demo(ctx, svc); err != nil {
+			t.Fatal(err)
+		}
+		meta := func(actor string) commands.Meta { return commands.Meta{CommandID: uuid.NewString(), Actor: actor} }
+		id := events.MemberID(seed.MemberAccount)
+		file := events.FileUploaded{FileID: strings.Repeat("c0", 32), ContentType: "image/png", Size: 1, Width: 1, Height: 1}
+		if _, err := svc.RecordUpload(ctx, meta("member:"+seed.MemberAccount), id, file); err != nil {
+			t.Fatal(err)
+		}
+		order, err := funds.New(svc).RequestDeposit(ctx, meta("member:"+seed.MemberAccount), id, funds.DepositInput{
+			ChannelID: seed.ChannelID, Amount: "2500", ProofFileID: file.FileID, ChannelPassword: seed.ChannelPassword})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := funds.New(svc).ApproveDeposit(ctx, meta("ops:ops"), funds.ReviewOrder{MemberID: id, OrderNo: order.OrderNo, Remark: "ok"}); err != nil {
+			t.Fatal(err)
+		}
+	})
 }
 
 func lotbook(t *testing.T, stdin string, args ...string) (string, error) {

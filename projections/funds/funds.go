@@ -207,34 +207,13 @@ func (pg *memberFundsPage) load(ctx context.Context, w *projections.Wtx, evs []p
 	for id := range pg.accounts {
 		delete(needAccount, id)
 	}
-	if err := w.SelectIn(ctx, fundsAccountsTable, "member_id", projections.KeysOf(needAccount), func(rows projections.Rows) error {
-		var a projections.MemberAccount
-		if err := projections.MemberAccountFields.Scan(rows, &a); err != nil {
-			return err
-		}
-		pg.accounts[a.MemberID] = a.Account
-		return nil
-	}); err != nil {
+	if err := projections.MemberAccountFields.SelectIn(ctx, w, fundsAccountsTable, "member_id", projections.KeysOf(needAccount), func(a *projections.MemberAccount) { pg.accounts[a.MemberID] = a.Account }); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, realNameTable, "member_id", projections.KeysOf(needRealName), func(rows projections.Rows) error {
-		r := &realNameRow{}
-		if err := realNameFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.realNames[r.memberID] = r
-		return nil
-	}); err != nil {
+	if err := realNameFields.SelectIn(ctx, w, realNameTable, "member_id", projections.KeysOf(needRealName), func(r *realNameRow) { pg.realNames[r.memberID] = r }); err != nil {
 		return err
 	}
-	return w.SelectIn(ctx, withdrawalsTable, "order_no", projections.KeysOf(needWithdrawal), func(rows projections.Rows) error {
-		r := &withdrawalRow{}
-		if err := withdrawalFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.withdrawals[r.orderNo] = r
-		return nil
-	})
+	return withdrawalFields.SelectIn(ctx, w, withdrawalsTable, "order_no", projections.KeysOf(needWithdrawal), func(r *withdrawalRow) { pg.withdrawals[r.orderNo] = r })
 }
 
 func (pg *memberFundsPage) apply(d projections.Decoded) error {

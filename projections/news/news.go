@@ -141,14 +141,7 @@ func applyNews(ctx context.Context, w *projections.Wtx, evs []projections.Decode
 			}
 		}
 	}
-	if err := w.SelectIn(ctx, itemsTable, "id", projections.KeysOf(load), func(rows projections.Rows) error {
-		r := &itemRow{}
-		if err := itemFields.Scan(rows, r); err != nil {
-			return err
-		}
-		items[r.id] = r
-		return nil
-	}); err != nil {
+	if err := itemFields.SelectIn(ctx, w, itemsTable, "id", projections.KeysOf(load), func(r *itemRow) { items[r.id] = r }); err != nil {
 		return err
 	}
 	var logRows, readRows [][]any

@@ -93,26 +93,14 @@ func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections
 			}
 		}
 	}
-	if err := w.SelectIn(ctx, reviewAccountsTable, "member_id", projections.KeysOf(needAccount), func(rows projections.Rows) error {
-		var a projections.MemberAccount
-		if err := projections.MemberAccountFields.Scan(rows, &a); err != nil {
-			return err
-		}
+	if err := projections.MemberAccountFields.SelectIn(ctx, w, reviewAccountsTable, "member_id", projections.KeysOf(needAccount), func(a *projections.MemberAccount) {
 		if _, ok := accounts[a.MemberID]; !ok {
 			accounts[a.MemberID] = a.Account
 		}
-		return nil
 	}); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, depositReviewsTable, "order_no", projections.KeysOf(missing), func(rows projections.Rows) error {
-		r := &reviewRow{}
-		if err := reviewFields.Scan(rows, r); err != nil {
-			return err
-		}
-		touched[r.orderNo] = r
-		return nil
-	}); err != nil {
+	if err := reviewFields.SelectIn(ctx, w, depositReviewsTable, "order_no", projections.KeysOf(missing), func(r *reviewRow) { touched[r.orderNo] = r }); err != nil {
 		return err
 	}
 	var accountRows [][]any

@@ -61,11 +61,7 @@ func decimals(ss ...string) ([]decimal.Decimal, error) {
 
 // issueQuery selects issues with their count of applications.
 func issueQuery(where string) string {
-	cols := strings.Split(issueFields.List(), ", ")
-	for i, c := range cols {
-		cols[i] = "i." + c
-	}
-	return "SELECT " + strings.Join(cols, ", ") + ", (SELECT COUNT(*) FROM subscription_applications a WHERE a.issue_id = i.issue_id)" +
+	return "SELECT " + issueFields.ListOf("i") + ", (SELECT COUNT(*) FROM subscription_applications a WHERE a.issue_id = i.issue_id)" +
 		" FROM subscription_issues i " + where
 }
 
@@ -140,11 +136,7 @@ func (a Application) Won() bool {
 
 // applicationQuery selects applications with their issue's calendar columns.
 func applicationQuery(where string) string {
-	cols := strings.Split(applicationFields.List(), ", ")
-	for i, c := range cols {
-		cols[i] = "a." + c
-	}
-	return "SELECT " + strings.Join(cols, ", ") + ", i.opens_at, i.closes_at, i.draw_date, i.deduction_date, i.refund_date, i.listing_date" +
+	return "SELECT " + applicationFields.ListOf("a") + ", i.opens_at, i.closes_at, i.draw_date, i.deduction_date, i.refund_date, i.listing_date" +
 		" FROM subscription_applications a JOIN subscription_issues i ON i.issue_id = a.issue_id " + where
 }
 

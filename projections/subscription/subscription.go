@@ -174,28 +174,14 @@ func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.
 			apps[e.ApplicationNo] = struct{}{}
 		}
 	}
-	if err := w.SelectIn(ctx, issuesTable, "issue_id", projections.KeysOf(issues), func(rows projections.Rows) error {
-		r := &issueRow{}
-		if err := issueFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.issues[r.issueID] = r
-		return nil
-	}); err != nil {
+	if err := issueFields.SelectIn(ctx, w, issuesTable, "issue_id", projections.KeysOf(issues), func(r *issueRow) { pg.issues[r.issueID] = r }); err != nil {
 		return err
 	}
-	scan := func(rows projections.Rows) error {
-		r := &applicationRow{}
-		if err := applicationFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.apps[r.applicationNo] = r
-		return nil
-	}
-	if err := w.SelectIn(ctx, applicationsTable, "application_no", projections.KeysOf(apps), scan); err != nil {
+	put := func(r *applicationRow) { pg.apps[r.applicationNo] = r }
+	if err := applicationFields.SelectIn(ctx, w, applicationsTable, "application_no", projections.KeysOf(apps), put); err != nil {
 		return err
 	}
-	return w.SelectIn(ctx, applicationsTable, "issue_id", projections.KeysOf(drawn), scan)
+	return applicationFields.SelectIn(ctx, w, applicationsTable, "issue_id", projections.KeysOf(drawn), put)
 }
 
 func (pg *page) apply(d projections.Decoded) error {

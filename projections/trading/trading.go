@@ -269,24 +269,10 @@ func (pg *tradingPage) load(ctx context.Context, w *projections.Wtx, evs []proje
 			pg.need(created, needOrders, needPositions, e.OrderNo, e.PositionID)
 		}
 	}
-	if err := w.SelectIn(ctx, tradeOrdersTable, "order_no", projections.KeysOf(needOrders), func(rows projections.Rows) error {
-		r := &orderRow{}
-		if err := orderFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.orders[r.orderNo] = r
-		return nil
-	}); err != nil {
+	if err := orderFields.SelectIn(ctx, w, tradeOrdersTable, "order_no", projections.KeysOf(needOrders), func(r *orderRow) { pg.orders[r.orderNo] = r }); err != nil {
 		return err
 	}
-	return w.SelectIn(ctx, tradePositionsTable, "id", projections.KeysOf(needPositions), func(rows projections.Rows) error {
-		r := &positionRow{}
-		if err := positionFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.positions[r.id] = r
-		return nil
-	})
+	return positionFields.SelectIn(ctx, w, tradePositionsTable, "id", projections.KeysOf(needPositions), func(r *positionRow) { pg.positions[r.id] = r })
 }
 
 func (pg *tradingPage) need(created map[string]bool, orders, positions map[string]struct{}, orderNo, positionID string) {

@@ -1,6 +1,7 @@
-import { Button, Dialog } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { ConfirmButton } from '@/components/ConfirmButton';
 import { FormError } from '@/components/FormError';
 import { useAction } from '@/lib/action';
 import { toast } from '@/lib/toast';
@@ -75,22 +76,15 @@ export function ReviewActions(p: {
       <Button size="small" data-testid={`${p.prefix}-reject`} onClick={() => setOpen(true)}>
         {t('ops.reject')}
       </Button>
-      <Button
+      <ConfirmButton
         size="small"
         color="primary"
         loading={approve.pending}
         data-testid={`${p.prefix}-approve`}
-        onClick={() =>
-          void Dialog.confirm({
-            content: p.confirmText,
-            confirmText: t('ops.approve'),
-            cancelText: t('common.cancel'),
-            onConfirm: () => approve.run(),
-          })
-        }
-      >
-        {t('ops.approve')}
-      </Button>
+        label={t('ops.approve')}
+        question={p.confirmText}
+        onConfirm={() => approve.run()}
+      />
     </div>
   );
 }

@@ -1,8 +1,8 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useEffect, useState } from 'react';
-import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
+import { ConfirmButton } from '@/components/ConfirmButton';
 import { FormError } from '@/components/FormError';
 import { ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
@@ -33,7 +33,6 @@ export default function OpsNewsEditPage() {
 
 function Editor({ item }: { item?: OpsNewsDetail }) {
   const t = useNewsT();
-  const { t: tc } = useTranslation();
   const qc = useQueryClient();
   const navigate = useNavigate();
   const [kind, setKind] = useState<NewsKind>(item?.kind ?? 'article');
@@ -121,17 +120,7 @@ function Editor({ item }: { item?: OpsNewsDetail }) {
                 <Button size="small" loading={schedule.pending} data-testid="ops-news-schedule" onClick={onSchedule}>
                   {t('ops.schedule')}
                 </Button>
-                <Button
-                  size="small"
-                  color="primary"
-                  loading={publish.pending}
-                  data-testid="ops-news-publish"
-                  onClick={() =>
-                    void Dialog.confirm({ content: t('ops.publishConfirm'), confirmText: t('ops.publish'), cancelText: tc('common.cancel'), onConfirm: () => publish.run() })
-                  }
-                >
-                  {t('ops.publish')}
-                </Button>
+                <ConfirmButton size="small" color="primary" loading={publish.pending} data-testid="ops-news-publish" label={t('ops.publish')} question={t('ops.publishConfirm')} onConfirm={() => publish.run()} />
               </div>
             </>
           )}
@@ -140,15 +129,15 @@ function Editor({ item }: { item?: OpsNewsDetail }) {
               <label htmlFor="news-reason">{t('ops.withdrawReason')}</label>
               <input id="news-reason" data-testid="ops-news-reason" value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} />
               <div className="news-actions">
-                <Button
+                <ConfirmButton
                   size="small"
                   color="danger"
                   loading={withdraw.pending}
                   data-testid="ops-news-withdraw"
-                  onClick={() => void Dialog.confirm({ content: t('ops.withdrawConfirm'), confirmText: t('ops.withdraw'), cancelText: tc('common.cancel'), onConfirm: () => withdraw.run(reason.trim()) })}
-                >
-                  {t('ops.withdraw')}
-                </Button>
+                  label={t('ops.withdraw')}
+                  question={t('ops.withdrawConfirm')}
+                  onConfirm={() => withdraw.run(reason.trim())}
+                />
               </div>
             </>
           )}

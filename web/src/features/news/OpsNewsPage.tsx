@@ -40,20 +40,8 @@ export default function OpsNewsPage() {
       }
     >
       <div className="news-filter">
-        <select aria-label={t('ops.kind')} data-testid="ops-news-kind" value={kind} onChange={(e) => setKind(e.target.value as typeof kind)}>
-          {KINDS.map((k) => (
-            <option key={k} value={k}>
-              {k ? t(`ops.kinds.${k}`) : t('ops.all')}
-            </option>
-          ))}
-        </select>
-        <select aria-label={t('ops.states.published')} data-testid="ops-news-state" value={state} onChange={(e) => setState(e.target.value as typeof state)}>
-          {STATES.map((s) => (
-            <option key={s} value={s}>
-              {s ? t(`ops.states.${s}`) : t('ops.all')}
-            </option>
-          ))}
-        </select>
+        <Filter label={t('ops.kind')} testId="ops-news-kind" values={KINDS} value={kind} onChange={setKind} text={(k) => t(`ops.kinds.${k}`)} />
+        <Filter label={t('ops.states.published')} testId="ops-news-state" values={STATES} value={state} onChange={setState} text={(s) => t(`ops.states.${s}`)} />
       </div>
       <PullRefresh onRefresh={() => q.refetch()}>
         <div className="news-list" data-testid="ops-news-list">
@@ -85,5 +73,19 @@ export default function OpsNewsPage() {
         </div>
       </PullRefresh>
     </Page>
+  );
+}
+
+/** One filter of the list: all ('') or the items of one value. */
+function Filter<V extends string>(p: { label: string; testId: string; values: readonly V[]; value: V; onChange: (v: V) => void; text: (v: Exclude<V, ''>) => string }) {
+  const t = useNewsT();
+  return (
+    <select aria-label={p.label} data-testid={p.testId} value={p.value} onChange={(e) => p.onChange(e.target.value as V)}>
+      {p.values.map((v) => (
+        <option key={v} value={v}>
+          {v ? p.text(v as Exclude<V, ''>) : t('ops.all')}
+        </option>
+      ))}
+    </select>
   );
 }

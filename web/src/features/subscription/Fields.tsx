@@ -41,8 +41,20 @@ export function IssueFields({ is }: { is: Issue }) {
   );
 }
 
+/** An issue's name, code and state badge: the heading of its card. */
+export function IssueHeading({ is }: { is: Pick<Issue, 'name' | 'symbol' | 'state'> }) {
+  return (
+    <div className="record-row">
+      <span>
+        <span data-testid="quote-name">{is.name}</span> <span className="muted num">{is.symbol}</span>
+      </span>
+      <StateBadge state={is.state} />
+    </div>
+  );
+}
+
 /** The issue's state badge. */
-export function StateBadge({ state }: { state: Issue['state'] }) {
+function StateBadge({ state }: { state: Issue['state'] }) {
   const s = useSubT();
   return (
     <span className={`badge badge-${state}`} data-testid="sub-state" data-state={state}>

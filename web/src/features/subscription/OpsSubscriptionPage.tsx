@@ -9,11 +9,12 @@ import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import { type Issue, type IssueForm, listIssue, subKeys, useOpsApplications, useOpsIssues } from './api';
-import { IssueFields, Row, StateBadge } from './Fields';
+import { IssueFields, IssueHeading, Row } from './Fields';
 import { emptyIssue, issueBody, type IssueValues } from './issues';
 import { type SubscriptionKey, useSubT } from './texts';
 
-const TEXT_FIELDS: { key: keyof IssueValues; type?: string; mode?: 'decimal' | 'numeric' }[] = [
+// The form's label is ops.<key>, or where the form asks for a figure the issue card shows, that figure's label.
+const TEXT_FIELDS: { key: keyof IssueValues; label?: SubscriptionKey; type?: string; mode?: 'decimal' | 'numeric' }[] = [
   { key: 'symbol' },
   { key: 'name' },
   { key: 'price', mode: 'decimal' },
@@ -22,12 +23,12 @@ const TEXT_FIELDS: { key: keyof IssueValues; type?: string; mode?: 'decimal' | '
   { key: 'unitLots', mode: 'numeric' },
   { key: 'opensAt', type: 'datetime-local' },
   { key: 'closesAt', type: 'datetime-local' },
-  { key: 'drawDate', type: 'date' },
-  { key: 'deductionDate', type: 'date' },
-  { key: 'refundDate', type: 'date' },
-  { key: 'listingDate', type: 'date' },
-  { key: 'pe', mode: 'decimal' },
-  { key: 'industryPe', mode: 'decimal' },
+  { key: 'drawDate', label: 'field.drawDate', type: 'date' },
+  { key: 'deductionDate', label: 'field.deductionDate', type: 'date' },
+  { key: 'refundDate', label: 'field.refundDate', type: 'date' },
+  { key: 'listingDate', label: 'field.listingDate', type: 'date' },
+  { key: 'pe', label: 'field.pe', mode: 'decimal' },
+  { key: 'industryPe', label: 'field.industryPe', mode: 'decimal' },
 ];
 
 function ListForm() {
@@ -54,7 +55,7 @@ function ListForm() {
       {TEXT_FIELDS.map((f) => (
         <TextField
           key={f.key}
-          label={s(`ops.${f.key}` as SubscriptionKey)}
+          label={s(f.label ?? (`ops.${f.key}` as SubscriptionKey))}
           testId={`ops-sub-${f.key}`}
           value={v[f.key]}
           type={f.type}
@@ -95,12 +96,7 @@ function IssueCard({ is }: { is: Issue }) {
   const [open, setOpen] = useState(false);
   return (
     <div className="card record" data-testid="ops-sub-issue" data-issue={is.issueId}>
-      <div className="record-row">
-        <span>
-          <span data-testid="quote-name">{is.name}</span> <span className="muted num">{is.symbol}</span>
-        </span>
-        <StateBadge state={is.state} />
-      </div>
+      <IssueHeading is={is} />
       <IssueFields is={is} />
       <Row label={s('field.applications')}>{is.applications}</Row>
       <Row label={s('draw.winners')}>{is.drawn ? is.winners : s('draw.notRevealed')}</Row>

@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { Button } from 'antd-mobile';
 import { useSearchParams } from 'react-router-dom';
 import { AppLink } from '@/components/AppLink';
+import { ConfirmButton } from '@/components/ConfirmButton';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { useAction } from '@/lib/action';
@@ -11,14 +11,13 @@ import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import { applyFor, subKeys, useIssue } from './api';
 import { ApplicationCard } from './ApplicationCard';
-import { IssueFields, Row, StateBadge } from './Fields';
+import { IssueFields, IssueHeading, Row } from './Fields';
 import { applyBlock } from './issues';
 import { useSubT } from './texts';
 
 /** One issue: its figures, the draw's commitment and seed, the member's application or the apply button (/market/subscribeDetail?id=). */
 export default function SubscribeDetailPage() {
   const s = useSubT();
-  const { t } = useTranslation();
   const qc = useQueryClient();
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
@@ -43,12 +42,7 @@ export default function SubscribeDetailPage() {
   return (
     <Page title={s('title')} testId="subscribe-detail-page">
       <div className="card record" data-issue={is.issueId} data-state={is.state}>
-        <div className="record-row">
-          <span>
-            <span data-testid="quote-name">{is.name}</span> <span className="muted num">{is.symbol}</span>
-          </span>
-          <StateBadge state={is.state} />
-        </div>
+        <IssueHeading is={is} />
         <IssueFields is={is} />
         <Row label={s('field.applications')}>{is.applications}</Row>
       </div>
@@ -71,22 +65,17 @@ export default function SubscribeDetailPage() {
       </div>
       <div className="card">
         {block === null ? (
-          <Button
+          <ConfirmButton
             block
             color="primary"
             loading={apply.pending}
             data-testid="sub-apply"
-            onClick={() =>
-              void Dialog.confirm({
-                content: s('applyConfirm', { name: is.name, lots: is.unitLots, amount: money(is.amount) }),
-                confirmText: s('apply'),
-                cancelText: t('common.cancel'),
-                onConfirm: () => apply.run(is.unitLots),
-              })
-            }
+            label={s('apply')}
+            question={s('applyConfirm', { name: is.name, lots: is.unitLots, amount: money(is.amount) })}
+            onConfirm={() => apply.run(is.unitLots)}
           >
             {s('apply')} · NT${money(is.amount)}
-          </Button>
+          </ConfirmButton>
         ) : (
           <Button block disabled data-testid="sub-apply-blocked" data-reason={block}>
             {block === 'applied' ? s('applied') : s(`cannotApply.${block}`)}

@@ -3,7 +3,7 @@ import { AppLink } from '@/components/AppLink';
 import { Page } from '@/components/Page';
 import { money, taipeiTime } from '@/lib/filters';
 import { useIssues } from './api';
-import { StateBadge } from './Fields';
+import { IssueHeading } from './Fields';
 import { useSubT } from './texts';
 
 /** The subscription zone: every issue with its state, price and dates (/market/subscribe). */
@@ -27,12 +27,7 @@ export default function SubscribePage() {
       ) : (
         (q.data ?? []).map((is) => (
           <AppLink key={is.issueId} to={`/market/subscribeDetail?id=${encodeURIComponent(is.issueId)}`} className="sub-link card record" data-testid="sub-issue" data-issue={is.issueId}>
-            <div className="record-row">
-              <span>
-                <span data-testid="quote-name">{is.name}</span> <span className="muted num">{is.symbol}</span>
-              </span>
-              <StateBadge state={is.state} />
-            </div>
+            <IssueHeading is={is} />
             <div className="record-row muted">
               <span>{s('field.price')}</span>
               <span className="num">{money(is.price)}</span>

@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog } from 'antd-mobile';
-import { useTranslation } from 'react-i18next';
+import { Button } from 'antd-mobile';
 import { useNavigate } from 'react-router-dom';
+import { ConfirmButton } from '@/components/ConfirmButton';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { useAction } from '@/lib/action';
@@ -16,7 +16,6 @@ import { walletKeys } from '@/domain/wallet/keys';
 import '@/domain/wallet/wallet.css';
 
 function CardItem({ c }: { c: Card }) {
-  const { t } = useTranslation();
   const w = useWalletT();
   const qc = useQueryClient();
   // The client's typed helpers have no DELETE; the answer is the schema's CommandResult.
@@ -56,23 +55,16 @@ function CardItem({ c }: { c: Card }) {
         <span className="muted">
           {w('cards.boundAt')} {taipeiTime(c.boundAt)}
         </span>
-        <Button
+        <ConfirmButton
           size="mini"
           fill="outline"
           className="bank-card-unbind"
           data-testid="bank-card-unbind"
           loading={unbind.pending}
-          onClick={() =>
-            void Dialog.confirm({
-              content: w('cards.unbindConfirm', { bank: c.bankName, last4: c.last4 }),
-              confirmText: w('cards.unbind'),
-              cancelText: t('common.cancel'),
-              onConfirm: () => unbind.run(),
-            })
-          }
-        >
-          {w('cards.unbind')}
-        </Button>
+          label={w('cards.unbind')}
+          question={w('cards.unbindConfirm', { bank: c.bankName, last4: c.last4 })}
+          onConfirm={() => unbind.run()}
+        />
       </div>
     </div>
   );
