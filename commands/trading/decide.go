@@ -328,7 +328,7 @@ func fillEvent(o *tradeOrder, pos *tradePosition, fills []matching.Fill, f fillC
 			return e, fmt.Errorf("order %s: margin %s, %s reserved", o.OrderNo, e.Margin, o.reserved)
 		}
 	case !o.buy(): // sell long: proceeds less fees, tax and the loan's part to the member
-		e.Tax = taxed(pos.openDay == f.tradingDay)
+		e.Tax = taxed(pos.openDay == f.tradingDay && !pos.offBook)
 		e.Basis = share(pos.basis, shares, pos.shares)
 		e.Loan = share(pos.loan, shares, pos.shares)
 		e.Profit = amount.Sub(e.Commission).Sub(e.Tax).Sub(e.Basis)

@@ -99,6 +99,20 @@ type tradePosition struct {
 	// them. A position first filled by a v1 fill (no share legs) stays off it to its end, so its
 	// closing fills never take from a shares account that never received them.
 	onLedger bool
+	// offBook: the position was bought outside the regular session's order book (a block trade, a
+	// chip grab, an allotment). Day trading takes both legs in the regular session and excludes
+	// block trades (market-rules 1e), so selling it on the day it was bought is no day trade.
+	offBook bool
+}
+
+// onBook tells whether an order placed by by was matched in the regular session's order book:
+// the member's own, or the trading rules' closes of them.
+func onBook(by string) bool {
+	switch by {
+	case "", events.OrderByMember, events.OrderByForcedClose, events.OrderByDayTradeClose:
+		return true
+	}
+	return false
 }
 
 func (p *tradePosition) short() bool { return p.direction == events.DirectionShort }
@@ -181,7 +195,7 @@ func (t *tradingState) HeldFromWithdrawal(currency string, now time.Time) decima
 
 func newPosition(e events.OrderPlaced) *tradePosition {
 	return &tradePosition{id: e.OrderNo, symbol: e.Symbol, direction: e.Direction, kind: e.Kind,
-		leverage: e.Leverage, dayTrade: e.DayTrade, openDay: e.TradingDay, openWorking: true}
+		leverage: e.Leverage, dayTrade: e.DayTrade, openDay: e.TradingDay, openWorking: true, offBook: !onBook(e.By)}
 }
 
 // evolve applies a trading event to orders and positions. The aggregate and the decisions'
@@ -194,7 +208,7 @@ func (t *trading) evolve(p events.Payload, frozen string, at time.Time) {
 		h := e.Delivered()
 		t.positions[h.PositionID] = &tradePosition{id: h.PositionID, symbol: h.Symbol, direction: events.DirectionLong,
 			kind: fees.Stock.String(), leverage: decimal.NewFromInt(1), openDay: h.Day, shares: h.Shares, everHeld: true,
-			basis: h.Basis, openedAt: at, onLedger: true}
+			basis: h.Basis, openedAt: at, onLedger: true, offBook: true}
 	case events.OrderPlaced:
 		t.orders[e.OrderNo] = &tradeOrder{OrderPlaced: e, working: true}
 		if e.Intent == events.IntentOpen {

@@ -116,6 +116,31 @@ func (f *fixture) fills(orderNo string) []events.OrderFilled {
 	return out
 }
 
+// A holding bought outside the order book (a block trade, a chip grab) and sold the same day is
+// no day trade (market-rules 1e): the sale pays the ordinary 0.3 % tax, not the day-trade 0.15 %.
+func TestSameDaySaleOfAnOffBookHoldingPaysTheOrdinaryTax(t *testing.T) {
+	for _, by := range []string{events.OrderByBlock, events.OrderByChipGrab} {
+		t.Run(by, func(t *testing.T) {
+			f, m := tradingFixture(t)
+			c, err := f.Svc.Begin(commandstest.Meta("ops:ops"), "test.bought")
+			f.Must(err)
+			_, err = commands.Execute(f.Ctx, f.Svc, c, events.AccountStream(m), func(a *commands.Account) ([]events.Payload, error) {
+				return commands.Bought(a, commands.Purchase{OrderNo: "B-" + by, Symbol: "1101", Name: "台泥", Kind: fees.Stock.String(), By: by,
+					Price: d("100"), Shares: 2000}, c.Now), nil
+			})
+			f.Must(err)
+			sell, err := f.tr.ClosePosition(f.Ctx, commandstest.Meta("member"), ClosePosition{MemberID: m, PositionID: "B-" + by, Close: CloseInput{Type: "market"},
+				Market: mkt("101", []matching.Level{lv("101", 5000)}, []matching.Level{lv("101.5", 5000)})})
+			f.Must(err)
+			// 202,000 sold: tax 0.3 % = 606 (a day trade would pay 303).
+			sf := f.fills(sell.OrderNo)
+			if sell.Status != OrderFilled || len(sf) != 1 || !sf[0].Tax.Equal(d("606")) || sf[0].DayTrade {
+				t.Fatalf("sell %+v %+v", sell, sf)
+			}
+		})
+	}
+}
+
 func TestMarketBuyWalksTheBookAndSellPaysDayTradeTax(t *testing.T) {
 	f, m := tradingFixture(t)
 	book := mkt("100", []matching.Level{lv("99.5", 3000)}, []matching.Level{lv("100", 1000), lv("100.5", 2000)})
