@@ -130,18 +130,11 @@ func (m *Module) offer(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("PlacementRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in, err := m.feed.Instrument(req.Symbol)
+	in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
 	if err != nil {
-		if errors.Is(err, mkt.ErrUnknownSymbol) {
-			return httpx.Reply{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeySymbolNotFound, err)
-		}
 		return httpx.Reply{}, err
 	}
-	name := in.Name
-	if req.Name != nil {
-		name = *req.Name
-	}
-	res, err := m.cmd.Offer(c.Ctx(), c.Meta(), cmd.Offer{Terms: offering.Terms{Symbol: in.Symbol, Name: name, Market: events.MarketTW,
+	res, err := m.cmd.Offer(c.Ctx(), c.Meta(), cmd.Offer{Terms: offering.Terms{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
 		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, ListingDate: req.ListingDate}, Price: req.Price, Lots: req.Lots,
 		MaxLotsPerMember: req.MaxLotsPerMember})
 	if err != nil {

@@ -179,18 +179,11 @@ func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("SubscriptionIssueRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in, err := m.feed.Instrument(req.Symbol)
+	in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
 	if err != nil {
-		if errors.Is(err, mkt.ErrUnknownSymbol) {
-			return httpx.Reply{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeySymbolNotFound, err)
-		}
 		return httpx.Reply{}, err
 	}
-	name := in.Name
-	if req.Name != nil {
-		name = *req.Name
-	}
-	res, err := m.cmd.ListIssue(c.Ctx(), c.Meta(), sub.ListIssue{Symbol: in.Symbol, Name: name, Market: events.MarketTW,
+	res, err := m.cmd.ListIssue(c.Ctx(), c.Meta(), sub.ListIssue{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
 		Price: req.Price, ReferencePrice: req.ReferencePrice, PE: req.Pe, IndustryPE: req.IndustryPe, Lots: req.Lots, UnitLots: req.UnitLots,
 		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, DrawDate: req.DrawDate, DeductionDate: req.DeductionDate,
 		RefundDate: req.RefundDate, ListingDate: req.ListingDate})
