@@ -7,6 +7,7 @@ import (
 	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/block"
 	"github.com/lotbook/lotbook/api/chat"
+	"github.com/lotbook/lotbook/api/console"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
@@ -24,6 +25,7 @@ import (
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
+	"github.com/lotbook/lotbook/commands/siteconfig"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 )
 
@@ -38,6 +40,7 @@ func (s *server) capabilities() []httpx.Module {
 		audit.New(s.read, s.store),
 		chat.New(chatcmd.New(s.cmd), s.read, s.store, perMinute(s.limits.ChatPerMember), s.log),
 		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
+		console.New(s.cmd, s.funds, siteconfig.New(s.cmd), s.read),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),

@@ -199,6 +199,8 @@ const (
 	KeyInviteCodeInvalid = "invite_code_invalid"
 	// KeyInviteCodeNotFound refuses disabling a code nobody issued.
 	KeyInviteCodeNotFound = "invite_code_not_found"
+	// KeyTextInvalid refuses a text ops write that is too long or holds control characters.
+	KeyTextInvalid = "text_invalid"
 	// Trading (the spec's trading catalogue) and the withdrawable rule.
 	KeyTradeBanned              = "trade_banned"
 	KeySymbolRequired           = "symbol_required"
