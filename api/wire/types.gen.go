@@ -700,6 +700,7 @@ const (
 	MessageKeyInsufficientBalance         MessageKey = "insufficient_balance"
 	MessageKeyInsufficientWithdrawable    MessageKey = "insufficient_withdrawable"
 	MessageKeyInvalidRequest              MessageKey = "invalid_request"
+	MessageKeyInviteCodeExists            MessageKey = "invite_code_exists"
 	MessageKeyInviteCodeInvalid           MessageKey = "invite_code_invalid"
 	MessageKeyInviteCodeNotFound          MessageKey = "invite_code_not_found"
 	MessageKeyInviteCodeRequired          MessageKey = "invite_code_required"
@@ -940,6 +941,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyInsufficientWithdrawable:
 		return true
 	case MessageKeyInvalidRequest:
+		return true
+	case MessageKeyInviteCodeExists:
 		return true
 	case MessageKeyInviteCodeInvalid:
 		return true

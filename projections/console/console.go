@@ -86,14 +86,13 @@ var projector = &projections.Projector{
 	Name:    "console",
 	Version: 1,
 	Tables:  []*projections.Table{invitesTable, usesTable, changesTable},
+	// Wants is asked by event type (a zero payload): apply skips members' own codes and
+	// registrations without a code.
 	Wants: func(p events.Payload) bool {
-		switch e := p.(type) {
-		case events.DepositChannelConfigured, events.WithdrawalChannelConfigured, events.SiteConfigured, events.InviteCodeDisabled:
+		switch p.(type) {
+		case events.DepositChannelConfigured, events.WithdrawalChannelConfigured, events.SiteConfigured, events.InviteCodeDisabled,
+			events.InviteCodeIssued, events.MemberRegistered:
 			return true
-		case events.InviteCodeIssued:
-			return e.MemberID == ""
-		case events.MemberRegistered:
-			return e.InviteCode != ""
 		}
 		return false
 	},
@@ -161,6 +160,9 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 		case events.SiteConfigured:
 			err = change(d, KindSite, e.Name, e.Value)
 		case events.InviteCodeIssued:
+			if e.MemberID != "" {
+				continue // a member's own code: theirs, not ops'
+			}
 			invites[e.Code] = &inviteRow{code: e.Code, createdBy: d.Ev.Metadata.Actor, createdAt: projections.Micros(d.Ev.Metadata.ServerTime),
 				seq: d.Ev.Position, position: d.Ev.Position}
 			err = change(d, KindInviteCreated, e.Code, "")
@@ -174,6 +176,9 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 			}
 			err = change(d, KindInviteDisabled, e.Code, e.Reason)
 		case events.MemberRegistered:
+			if e.InviteCode == "" {
+				continue // staff
+			}
 			uses = append(uses, useFields.Args(&useRow{memberID: e.MemberID, code: e.InviteCode, account: e.Account,
 				at: projections.Micros(d.Ev.Metadata.ServerTime), position: d.Ev.Position}))
 		}

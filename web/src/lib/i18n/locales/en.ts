@@ -304,6 +304,7 @@ const en: Messages = {
     password_invalid: 'The password must be 8–20 letters or digits',
     account_exists: 'The account already exists',
     inviter_not_exist: 'The inviter does not exist',
+    invite_code_exists: 'A member already holds this invite code',
     invite_code_invalid: 'An invite code is 4 to 16 letters or digits',
     invite_code_not_found: 'No such invite code',
     payee_invalid: 'Give the payee bank, account number (4 to 32 digits) and account name',

@@ -303,6 +303,7 @@ const zhTW = {
     password_invalid: '密碼須為 8–20 位英文字母或數字',
     account_exists: '帳號已存在',
     inviter_not_exist: '邀請人不存在',
+    invite_code_exists: '此邀請碼已被會員使用',
     invite_code_invalid: '邀請碼須為 4 至 16 個英文字母或數字',
     invite_code_not_found: '查無此邀請碼',
     payee_invalid: '請填寫收款銀行、帳號（4 至 32 位數字）與戶名',
