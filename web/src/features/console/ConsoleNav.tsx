@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { AppNavLink } from '@/components/AppLink';
+import '@/domain/wallet/wallet.css';
 
 /** The console's set-up screens, linked from each of them. */
 export function ConsoleNav() {
