@@ -7,8 +7,8 @@ import (
 	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/block"
 	"github.com/lotbook/lotbook/api/chat"
-	"github.com/lotbook/lotbook/api/console"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
+	"github.com/lotbook/lotbook/api/console"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
@@ -25,8 +25,8 @@ import (
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
-	"github.com/lotbook/lotbook/commands/siteconfig"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
+	"github.com/lotbook/lotbook/commands/siteconfig"
 )
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new

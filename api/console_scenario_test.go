@@ -72,7 +72,9 @@ func TestConsoleScenario(t *testing.T) {
 		if len(gen.Code) != 7 || gen.Code == "LAUNCH26" {
 			t.Fatalf("generated %+v", gen)
 		}
-		h.unchanged(func() { want(t, h.ops.post("/api/vue/ops/invites", map[string]string{"code": "ab"}), 400, "invite_code_invalid") })
+		h.unchanged(func() {
+			want(t, h.ops.post("/api/vue/ops/invites", map[string]string{"code": "ab"}), 400, "invite_code_invalid")
+		})
 		var info wire.UserInfo
 		m.get("/api/vue/user/info").data(t, &info)
 		h.unchanged(func() {

@@ -130,4 +130,3 @@ func weekdays(s string) ([]int, error) {
 	}
 	return out, nil
 }
-
