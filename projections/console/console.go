@@ -13,8 +13,6 @@ import (
 	"strings"
 	"time"
 
-	"database/sql"
-
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 )
@@ -134,8 +132,9 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 		key := kind + "|" + subject
 		before, ok := last[key]
 		if !ok {
-			err := w.QueryRow(ctx, "SELECT after_value FROM "+w.T(changesTable)+" WHERE kind = ? AND subject = ? ORDER BY position DESC LIMIT 1", kind, subject).Scan(&before)
-			if err != nil && !errors.Is(err, sql.ErrNoRows) {
+			err := projections.RowErr(w.QueryRow(ctx, "SELECT after_value FROM "+w.T(changesTable)+
+				" WHERE kind = ? AND subject = ? ORDER BY position DESC LIMIT 1", kind, subject).Scan(&before), "last change")
+			if err != nil && !errors.Is(err, projections.ErrNotFound) {
 				return d.Fail(err)
 			}
 		}

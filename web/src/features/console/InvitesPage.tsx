@@ -11,6 +11,7 @@ import { taipeiTime } from '@/lib/filters';
 import { toast, toastMessage } from '@/lib/toast';
 import { ConsoleNav } from './ConsoleNav';
 import { inviteCodeOK } from './form';
+import { ReasonInput } from './ReasonInput';
 import './console.css';
 
 type Invite = DataOf<'/api/vue/ops/invites', 'get'>['items'][number];
@@ -60,14 +61,7 @@ function InviteItem({ iv }: { iv: Invite }) {
         <div className="muted">{t('console.disabledBy', { by: iv.disabledBy, reason: iv.reason })}</div>
       ) : (
         <div className="record-row">
-          <input
-            aria-label={t('console.reason')}
-            placeholder={t('console.reasonPlaceholder')}
-            value={reason}
-            maxLength={200}
-            onChange={(e) => setReason(e.target.value)}
-            data-testid="invite-reason"
-          />
+          <ReasonInput label={t('console.reasonPlaceholder')} value={reason} onChange={setReason} testId="invite-reason" />
           <Button
             size="small"
             color="danger"

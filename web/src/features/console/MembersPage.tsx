@@ -10,6 +10,7 @@ import { taipeiTime } from '@/lib/filters';
 import { toast, toastMessage } from '@/lib/toast';
 import { ConsoleNav } from './ConsoleNav';
 import { reasonOK } from './form';
+import { ReasonInput } from './ReasonInput';
 import './console.css';
 
 type Member = DataOf<'/api/vue/ops/members', 'get'>['items'][number];
@@ -47,14 +48,7 @@ function MemberItem({ m }: { m: Member }) {
       {/* Staff accounts are managed with `lotbook user` on the server, never here. */}
       {m.role === 'member' ? (
         <>
-          <input
-            aria-label={t('console.flagReason')}
-            placeholder={t('console.flagReason')}
-            value={reason}
-            maxLength={200}
-            onChange={(e) => setReason(e.target.value)}
-            data-testid="member-flag-reason"
-          />
+          <ReasonInput label={t('console.flagReason')} value={reason} onChange={setReason} testId="member-flag-reason" />
           {FLAGS.map((f) => {
             const on = m.flags.includes(f);
             return (
