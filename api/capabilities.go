@@ -8,6 +8,7 @@ import (
 	"github.com/lotbook/lotbook/api/block"
 	"github.com/lotbook/lotbook/api/chat"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
+	"github.com/lotbook/lotbook/api/console"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
@@ -25,6 +26,7 @@ import (
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
+	"github.com/lotbook/lotbook/commands/siteconfig"
 )
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new
@@ -38,6 +40,7 @@ func (s *server) capabilities() []httpx.Module {
 		audit.New(s.read, s.store),
 		chat.New(chatcmd.New(s.cmd), s.read, s.store, perMinute(s.limits.ChatPerMember), s.log),
 		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
+		console.New(s.cmd, s.funds, siteconfig.New(s.cmd), s.read),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),

@@ -29,16 +29,33 @@ func (c *Config) Apply(r events.RecordedEvent, p events.Payload) {
 // inviteState is an invite code's aggregate (stream invite-<CODE>): issued once, to a member or
 // as a root code (empty member id).
 type inviteState struct {
-	issued   bool
-	memberID string
+	issued, disabled bool
+	memberID         string
 }
 
 func init() { RegisterStreams(events.InviteStream(""), func(string) State { return &inviteState{} }) }
 
 func (i *inviteState) Apply(_ events.RecordedEvent, p events.Payload) {
-	if e, ok := p.(events.InviteCodeIssued); ok && !i.issued {
-		i.issued, i.memberID = true, e.MemberID
+	switch e := p.(type) {
+	case events.InviteCodeIssued:
+		if !i.issued {
+			i.issued, i.memberID = true, e.MemberID
+		}
+	case events.InviteCodeDisabled:
+		i.disabled = true
 	}
+}
+
+// decideDisableInvite closes an issued code to new registrations; a closed code stays closed
+// (disabling it again changes nothing), an unknown one is refused.
+func decideDisableInvite(i *inviteState, code, reason string) ([]events.Payload, error) {
+	switch {
+	case !i.issued:
+		return nil, NotFound(KeyInviteCodeNotFound)
+	case i.disabled:
+		return nil, nil
+	}
+	return []events.Payload{events.InviteCodeDisabled{Code: code, Reason: reason}}, nil
 }
 
 // errCodeTaken tells the registration to try its next candidate code.

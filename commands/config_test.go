@@ -58,3 +58,35 @@ func TestKinds(t *testing.T) {
 		t.Fatalf("AsError: %v", err)
 	}
 }
+
+func TestDisableInvite(t *testing.T) {
+	issued := events.InviteCodeIssued{Code: "SPRING"}
+	closed := events.InviteCodeDisabled{Code: "SPRING", Reason: "over"}
+	for _, tc := range []struct {
+		name    string
+		history []events.Payload
+		wantKey string
+		wantEvs int
+	}{
+		{"unknown code", nil, KeyInviteCodeNotFound, 0},
+		{"open code", []events.Payload{issued}, "", 1},
+		{"already closed", []events.Payload{issued, closed}, "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			i := build(&inviteState{}, nil, tc.history...)
+			evs, err := decideDisableInvite(i, "SPRING", "over")
+			if tc.wantKey != "" {
+				if e, ok := AsError(err); !ok || e.Key != tc.wantKey {
+					t.Fatalf("err %v, want %s", err, tc.wantKey)
+				}
+				return
+			}
+			if err != nil || len(evs) != tc.wantEvs {
+				t.Fatalf("evs %v err %v, want %d events", evs, err, tc.wantEvs)
+			}
+		})
+	}
+	if i := build(&inviteState{}, nil, issued, closed); !i.disabled || !i.issued {
+		t.Errorf("state after disable: %+v", i)
+	}
+}

@@ -141,6 +141,7 @@ const (
 	KeyChannelNotFound         = "channel_not_found"
 	KeyChannelClosed           = "channel_closed"
 	KeyChannelPasswordWrong    = "channel_password_wrong"
+	KeyPayeeInvalid            = "payee_invalid"
 	KeyDepositProofRequired    = "deposit_proof_required"
 	KeyDepositWindowClosed     = "deposit_window_closed"
 	KeyAmountRequired          = "amount_required"
@@ -194,6 +195,12 @@ const (
 	KeyExchangeQuoteUsed       = "exchange_quote_used"
 	// KeyInviteCodeExists refuses a root invite code that a member already holds (ops tooling only).
 	KeyInviteCodeExists = "invite_code_exists"
+	// KeyInviteCodeInvalid refuses an invite code ops type that is not 4 to 16 letters or digits.
+	KeyInviteCodeInvalid = "invite_code_invalid"
+	// KeyInviteCodeNotFound refuses disabling a code nobody issued.
+	KeyInviteCodeNotFound = "invite_code_not_found"
+	// KeyTextInvalid refuses a text ops write that is too long or holds control characters.
+	KeyTextInvalid = "text_invalid"
 	// Trading (the spec's trading catalogue) and the withdrawable rule.
 	KeyTradeBanned              = "trade_banned"
 	KeySymbolRequired           = "symbol_required"

@@ -168,16 +168,16 @@ func (s *Service) inviter(ctx context.Context, code string) (string, error) {
 		return "", Rule(KeyInviterNotExist)
 	}
 	type found struct {
-		issued   bool
-		memberID string
+		issued, disabled bool
+		memberID         string
 	}
 	f, err := View(ctx, s, events.InviteStream(code), func(i *inviteState, _ *Entry) found {
-		return found{i.issued, i.memberID}
+		return found{i.issued, i.disabled, i.memberID}
 	})
 	if err != nil {
 		return "", err
 	}
-	if !f.issued {
+	if !f.issued || f.disabled { // a disabled code answers as an unknown one
 		return "", Rule(KeyInviterNotExist)
 	}
 	return f.memberID, nil

@@ -605,7 +605,7 @@ func TestStaffAndConfig(t *testing.T) {
 	_, err = f.Svc.IssueRootInviteCode(f.Ctx, commandstest.Meta("system"), own)
 	commandstest.WantKey(t, err, commands.KeyInviteCodeExists)
 	_, err = f.Svc.IssueRootInviteCode(f.Ctx, commandstest.Meta("system"), "no")
-	commandstest.WantKey(t, err, commands.KeyInvalidRequest)
+	commandstest.WantKey(t, err, commands.KeyInviteCodeInvalid)
 
 	bad := []funds.ChannelInput{
 		{ID: "Bank", Name: "x", Currency: "TWD", Min: "1", Max: "2", Window: events.TimeWindow{AlwaysOpen: true}},

@@ -20,6 +20,7 @@ var update = flag.Bool("update", false, "write golden files for the current vers
 var samples = []Payload{
 	MemberRegistered{MemberID: MemberID("0912345678"), Account: "0912345678", Role: RoleMember, PasswordHash: "$argon2id$v=19$m=65536,t=1,p=2$c2FsdA$aGFzaA", InviteCode: "LOTBOOK", OwnInviteCode: "K7M2Q9"},
 	InviteCodeIssued{Code: "K7M2Q9", MemberID: MemberID("0912345678")},
+	InviteCodeDisabled{Code: "SPRING26", Reason: "campaign over"},
 	LoginPasswordChanged{PasswordHash: "$argon2id$v=19$m=65536,t=1,p=2$c2FsdA$bmV3"},
 	SessionOpened{TokenHash: strings.Repeat("ab", 32), ExpiresAt: mustTime("2026-11-29T01:02:03Z")},
 	SessionClosed{TokenHash: strings.Repeat("ab", 32)},

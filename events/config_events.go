@@ -28,6 +28,19 @@ type DepositChannelConfigured struct {
 
 	Window  TimeWindow `json:"window"`
 	Enabled bool       `json:"enabled"`
+
+	// Payee is where members send the money, shown on the deposit screen; empty for channels
+	// configured before it existed.
+	Payee Payee `json:"payee,omitzero"`
+}
+
+// Payee is the account a deposit channel's members pay into: the bank, its branch, the account
+// number and the account holder's name.
+type Payee struct {
+	Bank    string `json:"bank,omitempty"`
+	Branch  string `json:"branch,omitempty"`
+	Account string `json:"account,omitempty"`
+	Name    string `json:"name,omitempty"`
 }
 
 // SiteConfigured sets one entry of the app's public config (logo, title, ...).

@@ -38,6 +38,13 @@ type InviteCodeIssued struct {
 	MemberID string `json:"memberId,omitempty"`
 }
 
+// InviteCodeDisabled closes an invite code to new registrations (ops); members who registered
+// with it keep their accounts.
+type InviteCodeDisabled struct {
+	Code   string `json:"code"`
+	Reason string `json:"reason"`
+}
+
 // LoginPasswordChanged replaces the login password; every open session ends with it.
 type LoginPasswordChanged struct {
 	PasswordHash string `json:"passwordHash"`
@@ -82,6 +89,7 @@ type FileUploaded struct {
 
 func (MemberRegistered) EventName() string     { return "MemberRegistered" }
 func (InviteCodeIssued) EventName() string     { return "InviteCodeIssued" }
+func (InviteCodeDisabled) EventName() string   { return "InviteCodeDisabled" }
 func (LoginPasswordChanged) EventName() string { return "LoginPasswordChanged" }
 func (SessionOpened) EventName() string        { return "SessionOpened" }
 func (SessionClosed) EventName() string        { return "SessionClosed" }
@@ -93,6 +101,7 @@ func (FileUploaded) EventName() string         { return "FileUploaded" }
 func init() {
 	register(MemberRegistered{}, 1, nil)
 	register(InviteCodeIssued{}, 1, nil)
+	register(InviteCodeDisabled{}, 1, nil)
 	register(LoginPasswordChanged{}, 1, nil)
 	register(SessionOpened{}, 1, nil)
 	register(SessionClosed{}, 1, nil)

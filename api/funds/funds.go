@@ -74,9 +74,20 @@ func (m *Module) Routes() []httpx.Route {
 }
 
 func (m *Module) channels(c *httpx.Call) (httpx.Reply, error) {
-	chs, err := config.Channels(c.Ctx(), m.read.Reader)
+	var chs []projections.Channel
+	var payees map[string]events.Payee
+	err := c.Snapshot(func(rd *projections.Reader) error {
+		var err error
+		if chs, err = config.Channels(c.Ctx(), rd); err != nil {
+			return fmt.Errorf("channels: %w", err)
+		}
+		if payees, err = config.Payees(c.Ctx(), rd); err != nil {
+			return fmt.Errorf("payees: %w", err)
+		}
+		return nil
+	})
 	if err != nil {
-		return httpx.Reply{}, fmt.Errorf("channels: %w", err)
+		return httpx.Reply{}, err
 	}
 	now := m.now()
 	out := make([]wire.DepositChannel, 0, len(chs))
@@ -88,19 +99,13 @@ func (m *Module) channels(c *httpx.Call) (httpx.Reply, error) {
 			Id: ch.ID, Name: ch.Name, Currency: ch.Currency, Min: httpx.Money(ch.Min), Max: httpx.Money(ch.Max),
 			Window:  windowOut(ch.Window),
 			OpenNow: window.Open(ch.Window, now, m.calendar),
+			Payee:   httpx.Payee(payees[ch.ID]),
 		})
 	}
 	return httpx.OK(out)
 }
 
-func windowOut(w events.TimeWindow) wire.TimeWindow {
-	days := w.Weekdays
-	if days == nil {
-		days = []int{}
-	}
-	return wire.TimeWindow{Weekdays: days, Open: w.Open, Close: w.Close, Tz: w.TZ,
-		ClosedOnHolidays: w.ClosedOnHolidays, AlwaysOpen: w.AlwaysOpen}
-}
+func windowOut(w events.TimeWindow) wire.TimeWindow { return httpx.Window(w) }
 
 func (m *Module) requestDeposit(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.DepositRequest

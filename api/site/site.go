@@ -4,6 +4,7 @@ package site
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
@@ -48,8 +49,8 @@ func (m *Module) config(c *httpx.Call) (httpx.Reply, error) {
 	out := make([]wire.ConfigEntry, 0, len(entries)+3)
 	seen := map[string]bool{}
 	for _, e := range entries {
-		if e.Name == "demo" {
-			continue // the server's mode, not data
+		if e.Name == "demo" || strings.HasPrefix(e.Name, "text.") {
+			continue // the server's mode, not data; the long texts members read have their route
 		}
 		out = append(out, wire.ConfigEntry{Name: e.Name, Value: e.Value})
 		seen[e.Name] = true

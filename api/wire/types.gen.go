@@ -294,6 +294,33 @@ func (e CloseRequestType) Valid() bool {
 	}
 }
 
+// Defines values for ConfigChangeKind.
+const (
+	ConfigChangeKindDepositChannel    ConfigChangeKind = "deposit_channel"
+	ConfigChangeKindInviteCreated     ConfigChangeKind = "invite_created"
+	ConfigChangeKindInviteDisabled    ConfigChangeKind = "invite_disabled"
+	ConfigChangeKindSite              ConfigChangeKind = "site"
+	ConfigChangeKindWithdrawalChannel ConfigChangeKind = "withdrawal_channel"
+)
+
+// Valid indicates whether the value is a known member of the ConfigChangeKind enum.
+func (e ConfigChangeKind) Valid() bool {
+	switch e {
+	case ConfigChangeKindDepositChannel:
+		return true
+	case ConfigChangeKindInviteCreated:
+		return true
+	case ConfigChangeKindInviteDisabled:
+		return true
+	case ConfigChangeKindSite:
+		return true
+	case ConfigChangeKindWithdrawalChannel:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for ConfigRequestType.
 const (
 	ConfigRequestTypeAll ConfigRequestType = "all"
@@ -510,6 +537,24 @@ func (e InstrumentType) Valid() bool {
 	}
 }
 
+// Defines values for Lang.
+const (
+	En Lang = "en"
+	Tw Lang = "tw"
+)
+
+// Valid indicates whether the value is a known member of the Lang enum.
+func (e Lang) Valid() bool {
+	switch e {
+	case En:
+		return true
+	case Tw:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketFilter.
 const (
 	MarketFilterListed MarketFilter = "listed"
@@ -655,6 +700,9 @@ const (
 	MessageKeyInsufficientBalance         MessageKey = "insufficient_balance"
 	MessageKeyInsufficientWithdrawable    MessageKey = "insufficient_withdrawable"
 	MessageKeyInvalidRequest              MessageKey = "invalid_request"
+	MessageKeyInviteCodeExists            MessageKey = "invite_code_exists"
+	MessageKeyInviteCodeInvalid           MessageKey = "invite_code_invalid"
+	MessageKeyInviteCodeNotFound          MessageKey = "invite_code_not_found"
 	MessageKeyInviteCodeRequired          MessageKey = "invite_code_required"
 	MessageKeyInviterNotExist             MessageKey = "inviter_not_exist"
 	MessageKeyLeverageInvalid             MessageKey = "leverage_invalid"
@@ -692,6 +740,7 @@ const (
 	MessageKeyPasswordInvalid             MessageKey = "password_invalid"
 	MessageKeyPasswordRequired            MessageKey = "password_required"
 	MessageKeyPasswordsInconsistent       MessageKey = "passwords_inconsistent"
+	MessageKeyPayeeInvalid                MessageKey = "payee_invalid"
 	MessageKeyPlacementAllotmentRequested MessageKey = "placement_allotment_requested"
 	MessageKeyPositionLocked              MessageKey = "position_locked"
 	MessageKeyPositionNotFound            MessageKey = "position_not_found"
@@ -726,6 +775,7 @@ const (
 	MessageKeySymbolNotFound              MessageKey = "symbol_not_found"
 	MessageKeySymbolRequired              MessageKey = "symbol_required"
 	MessageKeySystemBusy                  MessageKey = "system_busy"
+	MessageKeyTextInvalid                 MessageKey = "text_invalid"
 	MessageKeyTradeBanned                 MessageKey = "trade_banned"
 	MessageKeyUnauthorized                MessageKey = "unauthorized"
 	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
@@ -892,6 +942,12 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyInvalidRequest:
 		return true
+	case MessageKeyInviteCodeExists:
+		return true
+	case MessageKeyInviteCodeInvalid:
+		return true
+	case MessageKeyInviteCodeNotFound:
+		return true
 	case MessageKeyInviteCodeRequired:
 		return true
 	case MessageKeyInviterNotExist:
@@ -966,6 +1022,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPasswordsInconsistent:
 		return true
+	case MessageKeyPayeeInvalid:
+		return true
 	case MessageKeyPlacementAllotmentRequested:
 		return true
 	case MessageKeyPositionLocked:
@@ -1033,6 +1091,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeySymbolRequired:
 		return true
 	case MessageKeySystemBusy:
+		return true
+	case MessageKeyTextInvalid:
 		return true
 	case MessageKeyTradeBanned:
 		return true
@@ -1308,6 +1368,30 @@ func (e SubscriptionIssueState) Valid() bool {
 	case Subscribing:
 		return true
 	case ToSubscribe:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TextName.
+const (
+	About     TextName = "about"
+	Agreement TextName = "agreement"
+	Fees      TextName = "fees"
+	Privacy   TextName = "privacy"
+)
+
+// Valid indicates whether the value is a known member of the TextName enum.
+func (e TextName) Valid() bool {
+	switch e {
+	case About:
+		return true
+	case Agreement:
+		return true
+	case Fees:
+		return true
+	case Privacy:
 		return true
 	default:
 		return false
@@ -2093,6 +2177,26 @@ type ChangePasswordRequest struct {
 	OldPassword     string `json:"oldPassword"`
 }
 
+// ChannelConfigRequest defines model for ChannelConfigRequest.
+type ChannelConfigRequest struct {
+	// Currency Example: TWD
+	Currency string `json:"currency"`
+	Enabled  bool   `json:"enabled"`
+
+	// Id lower-case letters, digits, _ or -
+	Id   string `json:"id"`
+	Max  string `json:"max"`
+	Min  string `json:"min"`
+	Name string `json:"name"`
+
+	// Password the channel password members type; empty keeps the current one
+	Password *string `json:"password,omitempty"`
+
+	// Payee The account members pay a deposit into; all empty when the channel names none.
+	Payee  Payee      `json:"payee"`
+	Window TimeWindow `json:"window"`
+}
+
 // ChatMarkRequest defines model for ChatMarkRequest.
 type ChatMarkRequest struct {
 	Delivered *int64 `json:"delivered,omitempty"`
@@ -2318,6 +2422,33 @@ type CommandResult struct {
 	Position Position `json:"position"`
 }
 
+// ConfigChange defines model for ConfigChange.
+type ConfigChange struct {
+	Actor string `json:"actor"`
+
+	// After JSON of the value after
+	After string    `json:"after"`
+	At    time.Time `json:"at"`
+
+	// Before JSON of the value before; empty for a first definition
+	Before string           `json:"before"`
+	Kind   ConfigChangeKind `json:"kind"`
+
+	// Position global event position
+	Position Position `json:"position"`
+	Subject  string   `json:"subject"`
+}
+
+// ConfigChangeKind defines model for ConfigChangeKind.
+type ConfigChangeKind string
+
+// ConfigChangePage defines model for ConfigChangePage.
+type ConfigChangePage struct {
+	HasMore bool           `json:"hasMore"`
+	Items   []ConfigChange `json:"items"`
+	Page    int            `json:"page"`
+}
+
 // ConfigEntry defines model for ConfigEntry.
 type ConfigEntry struct {
 	Name  string `json:"name"`
@@ -2331,6 +2462,12 @@ type ConfigRequest struct {
 
 // ConfigRequestType defines model for ConfigRequest.Type.
 type ConfigRequestType string
+
+// CreateInviteRequest defines model for CreateInviteRequest.
+type CreateInviteRequest struct {
+	// Code empty for a generated code
+	Code string `json:"code"`
+}
 
 // CreditChange defines model for CreditChange.
 type CreditChange struct {
@@ -2423,10 +2560,13 @@ type DepositChannel struct {
 	// Min a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	Min     Decimal    `json:"min"`
-	Name    string     `json:"name"`
-	OpenNow bool       `json:"openNow"`
-	Window  TimeWindow `json:"window"`
+	Min     Decimal `json:"min"`
+	Name    string  `json:"name"`
+	OpenNow bool    `json:"openNow"`
+
+	// Payee The account members pay a deposit into; all empty when the channel names none.
+	Payee  Payee      `json:"payee"`
+	Window TimeWindow `json:"window"`
 }
 
 // DepositRequest defines model for DepositRequest.
@@ -2438,6 +2578,11 @@ type DepositRequest struct {
 	ChannelId       string  `json:"channelId"`
 	ChannelPassword string  `json:"channelPassword"`
 	ProofFileId     string  `json:"proofFileId"`
+}
+
+// DisableInviteRequest defines model for DisableInviteRequest.
+type DisableInviteRequest struct {
+	Reason string `json:"reason"`
 }
 
 // Empty defines model for Empty.
@@ -2638,6 +2783,23 @@ type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.
 type InstrumentType string
+
+// InviteResult defines model for InviteResult.
+type InviteResult struct {
+	Code string `json:"code"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
+// InviteUse defines model for InviteUse.
+type InviteUse struct {
+	Account      string    `json:"account"`
+	RegisteredAt time.Time `json:"registeredAt"`
+}
+
+// Lang defines model for Lang.
+type Lang string
 
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
@@ -2845,11 +3007,53 @@ type OpsDeposit struct {
 	Status      ReviewStatus `json:"status"`
 }
 
+// OpsDepositChannel defines model for OpsDepositChannel.
+type OpsDepositChannel struct {
+	Currency string `json:"currency"`
+	Enabled  bool   `json:"enabled"`
+	Id       string `json:"id"`
+
+	// Max a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Max Decimal `json:"max"`
+
+	// Min a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Min  Decimal `json:"min"`
+	Name string  `json:"name"`
+
+	// Payee The account members pay a deposit into; all empty when the channel names none.
+	Payee     Payee      `json:"payee"`
+	UpdatedAt time.Time  `json:"updatedAt"`
+	Window    TimeWindow `json:"window"`
+}
+
 // OpsDepositPage defines model for OpsDepositPage.
 type OpsDepositPage struct {
 	HasMore bool         `json:"hasMore"`
 	Items   []OpsDeposit `json:"items"`
 	Page    int          `json:"page"`
+}
+
+// OpsInvite defines model for OpsInvite.
+type OpsInvite struct {
+	Code       string     `json:"code"`
+	CreatedAt  time.Time  `json:"createdAt"`
+	CreatedBy  string     `json:"createdBy"`
+	Disabled   bool       `json:"disabled"`
+	DisabledAt *time.Time `json:"disabledAt,omitempty"`
+	DisabledBy string     `json:"disabledBy"`
+	Reason     string     `json:"reason"`
+	Uses       int        `json:"uses"`
+}
+
+// OpsInvitePage defines model for OpsInvitePage.
+type OpsInvitePage struct {
+	HasMore bool        `json:"hasMore"`
+	Items   []OpsInvite `json:"items"`
+	Page    int         `json:"page"`
 }
 
 // OpsMember defines model for OpsMember.
@@ -2922,6 +3126,17 @@ type OpsNewsSummary struct {
 	TitleTw   string    `json:"titleTw"`
 	UpdatedAt time.Time `json:"updatedAt"`
 	UpdatedBy string    `json:"updatedBy"`
+}
+
+// OpsQueue defines model for OpsQueue.
+type OpsQueue struct {
+	Count int `json:"count"`
+
+	// Id the queue's stable key
+	Id string `json:"id"`
+
+	// Path the web app's path to the queue
+	Path string `json:"path"`
 }
 
 // OpsRealName defines model for OpsRealName.
@@ -3023,6 +3238,16 @@ type OrderResult struct {
 	// Position global event position
 	Position Position     `json:"position"`
 	Status   ReviewStatus `json:"status"`
+}
+
+// Payee The account members pay a deposit into; all empty when the channel names none.
+type Payee struct {
+	Account string `json:"account"`
+	Bank    string `json:"bank"`
+	Branch  string `json:"branch"`
+
+	// Name the account holder
+	Name string `json:"name"`
 }
 
 // Placement defines model for Placement.
@@ -3403,6 +3628,15 @@ type SetFundPasswordRequest struct {
 	LoginPassword       string `json:"loginPassword"`
 }
 
+// SiteText defines model for SiteText.
+type SiteText struct {
+	Lang Lang `json:"lang"`
+
+	// Name a text members read
+	Name TextName `json:"name"`
+	Text string   `json:"text"`
+}
+
 // SubscriptionApplication defines model for SubscriptionApplication.
 type SubscriptionApplication struct {
 	// Allotted shares delivered on the listing date
@@ -3628,6 +3862,9 @@ type SubscriptionIssueRequest struct {
 
 // SubscriptionIssueState from the calendar; not_started before the window, to_subscribe while it is open, subscribing from its close to the listing date, ended from the listing date
 type SubscriptionIssueState string
+
+// TextName a text members read
+type TextName string
 
 // TimeWindow defines model for TimeWindow.
 type TimeWindow struct {
@@ -4150,6 +4387,9 @@ type IdempotencyKey = openapi_types.UUID
 
 // IdempotencyKeyOptional defines model for IdempotencyKeyOptional.
 type IdempotencyKeyOptional = openapi_types.UUID
+
+// InviteCodePath defines model for InviteCodePath.
+type InviteCodePath = string
 
 // IssueId defines model for IssueId.
 type IssueId = string

@@ -31,6 +31,12 @@ usage:
   lotbook user disable ACCOUNT --reason R [--data ./data]
   lotbook user enable ACCOUNT --reason R [--data ./data]
   lotbook user password ACCOUNT [--password P | --password-stdin] [--data ./data]
+  lotbook invite create [CODE] [--data ./data]
+  lotbook invite disable CODE --reason R [--data ./data]
+  lotbook channel set ID --name N --min AMOUNT --max AMOUNT [--currency TWD] [--weekdays 1,2,3,4,5]
+      [--open 09:00] [--close 17:00] [--tz Asia/Taipei] [--closed-on-holidays=true] [--disabled]
+      [--payee-bank B --payee-branch BR --payee-account NUMBER --payee-name HOLDER]
+      [--password P | --password-stdin | --no-password] [--data ./data]
 
 environment:
   LOTBOOK_DATABASE_URL  PostgreSQL for read models (and events unless LOTBOOK_EVENTS_URL is set)
@@ -87,6 +93,10 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return drawVerify(ctx, rest, stdout)
 	case "user":
 		return user(ctx, rest, stdin, stdout, stderr)
+	case "invite":
+		return invite(ctx, rest, stdout)
+	case "channel":
+		return channel(ctx, rest, stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		return flag.ErrHelp
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"reflect"
 	"strings"
+	"unicode"
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/money"
@@ -58,6 +59,9 @@ type ChannelInput struct {
 	ID, Name, Currency, Min, Max, Password string
 	Window                                 events.TimeWindow
 	Enabled                                bool
+	// Payee is the account members pay into (deposit channels only): all of bank, account and
+	// name, or none of them; the branch is optional.
+	Payee events.Payee
 }
 
 // decideConfigureChannel defines or redefines a channel; the same definition again changes
@@ -84,7 +88,7 @@ func decideConfigureChannel(c *channels, ch events.DepositChannelConfigured, pas
 func sameChannel(a, b events.DepositChannelConfigured) bool {
 	return a.ID == b.ID && a.Name == b.Name && a.Currency == b.Currency &&
 		a.Min.Equal(b.Min) && a.Max.Equal(b.Max) && a.PasswordHash == b.PasswordHash &&
-		a.Enabled == b.Enabled && reflect.DeepEqual(a.Window, b.Window)
+		a.Enabled == b.Enabled && reflect.DeepEqual(a.Window, b.Window) && a.Payee == b.Payee
 }
 
 // withdrawalChannel is the channel withdrawals go through: the first defined one that is
@@ -155,11 +159,53 @@ func channelFrom(in ChannelInput) (events.DepositChannelConfigured, *commands.Er
 	if window.Validate(in.Window) != nil {
 		return events.DepositChannelConfigured{}, bad
 	}
+	payee, ok := cleanPayee(in.Payee)
+	if !ok {
+		return events.DepositChannelConfigured{}, commands.Invalid(commands.KeyPayeeInvalid)
+	}
 	ch := events.DepositChannelConfigured{
 		ID: in.ID, Name: strings.TrimSpace(in.Name), Currency: in.Currency, Min: lo, Max: hi,
-		Window: in.Window, Enabled: in.Enabled,
+		Window: in.Window, Enabled: in.Enabled, Payee: payee,
 	}
 	return ch, nil
+}
+
+// cleanPayee trims the payee's fields and checks them: none given, or a bank, an account holder
+// (each 1 to 64 characters, no control characters) and an account number of 4 to 32 digits
+// (spaces and dashes between them allowed, kept as typed); the branch is optional (up to 64).
+func cleanPayee(p events.Payee) (events.Payee, bool) {
+	p = events.Payee{Bank: strings.TrimSpace(p.Bank), Branch: strings.TrimSpace(p.Branch),
+		Account: strings.TrimSpace(p.Account), Name: strings.TrimSpace(p.Name)}
+	if p == (events.Payee{}) {
+		return p, true
+	}
+	text := func(s string, required bool) bool {
+		if s == "" {
+			return !required
+		}
+		if len([]rune(s)) > 64 {
+			return false
+		}
+		for _, r := range s {
+			if unicode.IsControl(r) {
+				return false
+			}
+		}
+		return true
+	}
+	digits := 0
+	for _, r := range p.Account {
+		switch {
+		case r >= '0' && r <= '9':
+			digits++
+		case r == ' ' || r == '-':
+		default:
+			return events.Payee{}, false
+		}
+	}
+	ok := text(p.Bank, true) && text(p.Name, true) && text(p.Branch, false) &&
+		digits >= 4 && digits <= 32 && len(p.Account) <= 40
+	return p, ok
 }
 
 func validChannelID(id string) bool {

@@ -4,6 +4,9 @@ package siteconfig
 
 import (
 	"context"
+	"slices"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/events"
@@ -68,4 +71,52 @@ func validConfigName(n string) bool {
 		}
 	}
 	return true
+}
+
+// Texts members read, each in both languages, as ops write them: about us, the user agreement,
+// the privacy policy and the prose around the fee table (the numbers come from the engine).
+var (
+	TextNames = []string{"about", "agreement", "privacy", "fees"}
+	TextLangs = []string{"tw", "en"}
+)
+
+// MaxTextRunes bounds one text.
+const MaxTextRunes = 20000
+
+// TextEntry is the site config entry holding a text in a language.
+func TextEntry(name, lang string) string { return "text." + name + "." + lang }
+
+// ValidText: a known name and language, at most MaxTextRunes characters, valid UTF-8 with no
+// control characters but line breaks and tabs. Texts are shown as typed (never as HTML).
+func ValidText(name, lang, text string) bool {
+	if !slices.Contains(TextNames, name) || !slices.Contains(TextLangs, lang) || !utf8.ValidString(text) {
+		return false
+	}
+	n := 0
+	for _, r := range text {
+		n++
+		if n > MaxTextRunes || unicode.IsControl(r) && r != '\n' && r != '\r' && r != '\t' {
+			return false
+		}
+	}
+	return true
+}
+
+// SetText sets one text in one language (an empty text brings back the app's own).
+func (s *Commands) SetText(ctx context.Context, meta commands.Meta, name, lang, text string) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "config.text")
+	if err != nil {
+		return commands.Result{}, err
+	}
+	if !ValidText(name, lang, text) {
+		return commands.Result{}, commands.Invalid(commands.KeyTextInvalid)
+	}
+	entry := TextEntry(name, lang)
+	rec, err := commands.Execute(ctx, s.k, c, events.ConfigStream, func(cfg *commands.Config) ([]events.Payload, error) {
+		return decideSiteConfig(entriesPart.Of(cfg), entry, text)
+	})
+	if err != nil {
+		return commands.Result{}, err
+	}
+	return commands.Result{Position: rec.Position}, nil
 }

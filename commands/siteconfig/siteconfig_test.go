@@ -37,3 +37,37 @@ func TestSetSiteConfig(t *testing.T) {
 		t.Fatalf("%d site config events, want 1", n)
 	}
 }
+
+func TestValidText(t *testing.T) {
+	long := make([]rune, MaxTextRunes+1)
+	for i := range long {
+		long[i] = '字'
+	}
+	for _, tc := range []struct {
+		name, lang, text string
+		ok               bool
+	}{
+		{"about", "tw", "關於我們\n第二行\t縮排", true},
+		{"agreement", "en", "", true},
+		{"fees", "en", string(long[:MaxTextRunes]), true},
+		{"privacy", "tw", string(long), false},
+		{"title", "en", "x", false},
+		{"about", "jp", "x", false},
+		{"about", "en", "bell\x07", false},
+		{"about", "en", "bad \xff utf-8", false},
+	} {
+		if got := ValidText(tc.name, tc.lang, tc.text); got != tc.ok {
+			t.Errorf("ValidText(%s, %s, %.20q) = %v, want %v", tc.name, tc.lang, tc.text, got, tc.ok)
+		}
+	}
+}
+
+// TestSetText: a text is an attributed site config entry; a bad one is refused with text_invalid.
+func TestSetText(t *testing.T) {
+	f := commandstest.New(t)
+	site := New(f.Svc)
+	_, err := site.SetText(f.Ctx, commandstest.Meta("ops:ops"), "about", "en", "We are lotbook.")
+	f.Must(err)
+	_, err = site.SetText(f.Ctx, commandstest.Meta("ops:ops"), "about", "en", "nul\x00")
+	commandstest.WantKey(t, err, commands.KeyTextInvalid)
+}

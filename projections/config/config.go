@@ -31,10 +31,27 @@ var siteConfigTable = &projections.Table{
 	Key:  []string{"name"},
 }
 
+// payeeRow is where a deposit channel's members pay (its latest definition).
+type payeeRow struct {
+	id, bank, branch, account, holder string
+	position                          int64
+}
+
+var payeeFields = projections.RowMap[payeeRow]{
+	projections.Text("id", func(r *payeeRow) *string { return &r.id }),
+	projections.Text("bank", func(r *payeeRow) *string { return &r.bank }),
+	projections.Text("branch", func(r *payeeRow) *string { return &r.branch }),
+	projections.Text("account", func(r *payeeRow) *string { return &r.account }),
+	projections.Text("holder", func(r *payeeRow) *string { return &r.holder }),
+	projections.Integer("position", func(r *payeeRow) *int64 { return &r.position }),
+}
+
+var payeesTable = &projections.Table{Name: "deposit_payees", Cols: payeeFields.Columns(), Key: []string{"id"}}
+
 var projector = &projections.Projector{
 	Name:    "config",
-	Version: 1,
-	Tables:  []*projections.Table{channelsTable, siteConfigTable},
+	Version: 2,
+	Tables:  []*projections.Table{channelsTable, siteConfigTable, payeesTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.DepositChannelConfigured, events.SiteConfigured:
@@ -49,13 +66,16 @@ func init() { projections.Register(projector) }
 
 func applyConfig(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
 	channels := projections.ChannelPage{}
-	site := map[string][]any{} // name -> row, the last setting of the page
+	site := map[string][]any{}   // name -> row, the last setting of the page
+	payees := map[string][]any{} // channel id -> row, the last definition of the page
 	for _, d := range evs {
 		switch e := d.P.(type) {
 		case events.DepositChannelConfigured:
 			if err := channels.Define(d, e.ID, e.Name, e.Currency, e.Min, e.Max, e.Window, e.Enabled); err != nil {
 				return err
 			}
+			payees[e.ID] = payeeFields.Args(&payeeRow{id: e.ID, bank: e.Payee.Bank, branch: e.Payee.Branch,
+				account: e.Payee.Account, holder: e.Payee.Name, position: d.Ev.Position})
 		case events.SiteConfigured:
 			site[e.Name] = siteFields.Args(&siteRow{name: e.Name, value: e.Value, updatedAt: projections.Micros(d.Ev.Metadata.ServerTime), position: d.Ev.Position})
 		}
@@ -63,11 +83,37 @@ func applyConfig(ctx context.Context, w *projections.Wtx, evs []projections.Deco
 	if err := channels.Write(ctx, w, channelsTable); err != nil {
 		return err
 	}
-	srows := make([][]any, 0, len(site))
-	for _, r := range site {
-		srows = append(srows, r)
+	if err := w.Upsert(ctx, payeesTable, rowsOf(payees)); err != nil {
+		return err
 	}
-	return w.Upsert(ctx, siteConfigTable, srows)
+	return w.Upsert(ctx, siteConfigTable, rowsOf(site))
+}
+
+func rowsOf(m map[string][]any) [][]any {
+	out := make([][]any, 0, len(m))
+	for _, r := range m {
+		out = append(out, r)
+	}
+	return out
+}
+
+// Payees are the payee accounts of the deposit channels by channel id (a channel configured
+// without one has empty fields).
+func Payees(ctx context.Context, db *projections.Reader) (map[string]events.Payee, error) {
+	out := map[string]events.Payee{}
+	err := db.Query(ctx, "deposit payees", "SELECT id, bank, branch, account, holder FROM deposit_payees", nil, func(rows projections.Rows) error {
+		var id string
+		var p events.Payee
+		if err := rows.Scan(&id, &p.Bank, &p.Branch, &p.Account, &p.Name); err != nil {
+			return err
+		}
+		out[id] = p
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // NameValue is one entry of the site config.

@@ -90,10 +90,12 @@ export const TEMPLATE_ENV = 'LOTBOOK_E2E_TEMPLATE';
  * passwords with argon2: seeding takes seconds of CPU per server under load), else empty.
  * The port is picked before the server binds it; on the rare lost race the start is retried.
  */
-export async function startServer() {
+export async function startServer({ demo = true } = {}) {
   const data = mkdtempSync(join(tmpdir(), 'lotbook-e2e-'));
-  if (process.env[TEMPLATE_ENV]) cpSync(process.env[TEMPLATE_ENV], data, { recursive: true });
+  if (demo && process.env[TEMPLATE_ENV]) cpSync(process.env[TEMPLATE_ENV], data, { recursive: true });
   const env = { ...process.env };
+  // A production server seals ID and card numbers with its own key (a test key here).
+  if (!demo) env.LOTBOOK_SECRET_KEY = E2E_SECRET_KEY;
   // Embedded SQLite only, whatever the developer's shell points at.
   delete env.LOTBOOK_DATABASE_URL;
   delete env.LOTBOOK_EVENTS_URL;
@@ -102,7 +104,7 @@ export async function startServer() {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const log = [];
-    const proc = spawn(BIN, ['serve', '--demo', '--addr', `127.0.0.1:${port}`, '--data', data], {
+    const proc = spawn(BIN, ['serve', ...(demo ? ['--demo'] : []), '--addr', `127.0.0.1:${port}`, '--data', data], {
       env,
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -160,6 +162,29 @@ export async function startServer() {
   }
   rmSync(data, { recursive: true, force: true });
   throw new Error(last);
+}
+
+/** The sealing key of the servers started without --demo (never a real one). */
+const E2E_SECRET_KEY = 'e2e0'.repeat(16);
+
+/**
+ * Runs the lotbook command line (`lotbook user add ...`) on a server's data folder, the way an
+ * operator does on the server; stdin is written to it. Resolves with its output, rejects when it
+ * fails.
+ */
+export function runCli(args, { data, stdin = '' }) {
+  const env = { ...process.env, LOTBOOK_SECRET_KEY: E2E_SECRET_KEY };
+  delete env.LOTBOOK_DATABASE_URL;
+  delete env.LOTBOOK_EVENTS_URL;
+  return new Promise((ok, fail) => {
+    const proc = spawn(BIN, [...args, '--data', data], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout.on('data', (b) => (out += b));
+    proc.stderr.on('data', (b) => (out += b));
+    proc.once('error', fail);
+    proc.once('exit', (code) => (code === 0 ? ok(out) : fail(new Error(`lotbook ${args.join(' ')} exited ${code}: ${out}`))));
+    proc.stdin.end(stdin);
+  });
 }
 
 /**

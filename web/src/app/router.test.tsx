@@ -47,6 +47,9 @@ describe('router', () => {
     const added = [
       'home/moreNews [session tabs] keepAlive', 'home/DetailsPage [session]', 'home/notice [session]', 'home/noticeDetail [session]',
       'ops/news [session ops]', 'ops/newsEdit [session ops]',
+      // issue 13: the ops console
+      'ops/console [session ops]', 'ops/channels [session ops]', 'ops/invites [session ops]', 'ops/texts [session ops]',
+      'ops/members [session ops]', 'ops/changes [session ops]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });

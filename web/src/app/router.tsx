@@ -10,6 +10,7 @@ import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
 import { newsRoutes } from '@/features/news/routes';
 import { opsRoutes } from '@/features/ops/routes';
+import { consoleRoutes } from '@/features/console/routes';
 import { placementRoutes } from '@/features/placement/routes';
 import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
@@ -30,6 +31,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...fundsRoutes,
   ...userRoutes,
   ...opsRoutes,
+  ...consoleRoutes,
   ...chatRoutes,
   ...auditRoutes,
   ...auctionRoutes,

@@ -15,6 +15,7 @@ import { toast, toastMessage } from '@/lib/toast';
 import { type FieldError } from '@/lib/validation';
 import { fundKeys, useChannels } from './api';
 import { ChannelRules } from './ChannelRules';
+import { PayeeDetails } from './PayeeDetails';
 import { type DepositValues, validateDeposit } from './validation';
 
 /** Deposit into one channel: amount, proof image (uploaded first), channel password. */
@@ -76,6 +77,7 @@ export default function RechargeChannelPage() {
           <div className="channel">
             <ChannelRules ch={ch} />
           </div>
+          <PayeeDetails payee={ch.payee} />
           <TextField
             label={`${t('funds.amount')} (${ch.currency})`}
             testId="deposit-amount"

@@ -15,6 +15,7 @@ const bank = {
   max: '1000000',
   window: { weekdays: [1, 2, 3, 4, 5], open: '09:30', close: '19:30', tz: 'Asia/Taipei', closedOnHolidays: true, alwaysOpen: false },
   openNow: true,
+  payee: { bank: '', branch: '', account: '', name: '' },
 };
 
 const ctx = useScreenTest({ account: '0912345678' });
@@ -44,6 +45,25 @@ describe('deposit channels', () => {
 });
 
 describe('deposit form', () => {
+  it("shows the channel's payee: bank, branch, account number and holder", async () => {
+    const payee = { bank: '台灣銀行', branch: '館前分行', account: '004-12345678', name: '樂簿股份有限公司' };
+    ctx.server.on('/api/vue/funds/channels', () => envelope([{ ...bank, payee }]));
+    renderPage('/user/rechargeChannel', RechargeChannelPage, { url: '/user/rechargeChannel?id=bank' });
+    const box = await screen.findByTestId('payee');
+    expect(box).toHaveTextContent('匯款帳戶');
+    expect(within(box).getByTestId('payee-bank')).toHaveTextContent('台灣銀行');
+    expect(within(box).getByTestId('payee-branch')).toHaveTextContent('館前分行');
+    expect(within(box).getByTestId('payee-account')).toHaveTextContent('004-12345678');
+    expect(within(box).getByTestId('payee-name')).toHaveTextContent('樂簿股份有限公司');
+  });
+
+  it('shows no payee box for a channel that names none', async () => {
+    ctx.server.on('/api/vue/funds/channels', () => envelope([bank]));
+    renderPage('/user/rechargeChannel', RechargeChannelPage, { url: '/user/rechargeChannel?id=bank' });
+    await screen.findByTestId('deposit-form');
+    expect(screen.queryByTestId('payee')).toBeNull();
+  });
+
   it('checks min and max and the proof before sending', async () => {
     const user = userEvent.setup();
     ctx.server.on('/api/vue/funds/channels', () => envelope([bank]));

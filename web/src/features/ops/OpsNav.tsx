@@ -6,6 +6,7 @@ import '@/domain/wallet/wallet.css';
 export function OpsNav() {
   const w = useWalletT();
   const links = [
+    { to: '/ops/console', key: 'ops.console', id: 'console' },
     { to: '/ops/deposits', key: 'ops.deposits', id: 'deposits' },
     { to: '/ops/realname', key: 'ops.realNameTitle', id: 'realname' },
     { to: '/ops/withdrawals', key: 'ops.withdrawalsTitle', id: 'withdrawals' },

@@ -1,5 +1,6 @@
 import { ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
+import { useSiteText } from '@/lib/siteTexts';
 import { useTradeRules } from './api';
 import { scaled, unscaled } from './rules';
 import { useTradeT, type TradeKey } from '@/domain/trade/texts';
@@ -12,6 +13,8 @@ const pct = (v: string) => `${unscaled(scaled(v, 6) ?? 0n, 4).replace(/\.?0+$/, 
 export default function TradeRulesPage() {
   const t = useTradeT();
   const r = useTradeRules().data;
+  // Ops' prose around the table; the numbers are always the engine's.
+  const prose = useSiteText('fees');
   const rows: [TradeKey, string, string][] = r
     ? [
         ['rulesPage.commission', 'commissionRate', pct(r.commissionRate)],
@@ -39,6 +42,13 @@ export default function TradeRulesPage() {
         <ListLoading />
       ) : (
         <div className="card">
+          {prose ? (
+            <div className="prose" data-testid="fees-prose">
+              {prose.map((p) => (
+                <p key={p}>{p}</p>
+              ))}
+            </div>
+          ) : null}
           {rows.map(([label, id, value]) => (
             <div className="kv" key={id}>
               <span>{t(label)}</span>

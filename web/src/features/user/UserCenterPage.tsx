@@ -6,6 +6,7 @@ import { useEntries } from '@/lib/entries';
 import { currentLang } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { trendClass } from '@/lib/trend';
+import { FlagNotice } from '@/components/FlagNotice';
 import { useRole, useUserInfo } from '@/lib/user';
 import { useWalletT } from '@/domain/wallet/texts';
 import '@/domain/wallet/wallet.css';
@@ -37,6 +38,7 @@ export default function UserCenterPage() {
   return (
     <div className="page" data-testid="usercenter-page">
       <div className="page-body">
+        <FlagNotice />
         <div className="asset-card">
           <div className="asset-head">
             <div className="user-account" data-testid="user-account">

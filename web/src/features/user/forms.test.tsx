@@ -43,6 +43,21 @@ describe('mine', () => {
     expect(screen.getByTestId('menu-fund-password')).toHaveTextContent('未設定');
   });
 
+  it("tells the member what ops' flags on the account mean", async () => {
+    ctx.server.on('/api/vue/user/info', () => envelope(info({ flags: ['trade_banned', 'withdrawal_banned', 'login_banned'] })));
+    renderPage('/user/usercenter', UserCenterPage);
+    expect(await screen.findByTestId('flag-notice-trade_banned')).toHaveTextContent('帳戶無法交易，請聯絡客服');
+    expect(screen.getByTestId('flag-notice-withdrawal_banned')).toHaveTextContent('帳戶無法提領，請聯絡客服');
+    expect(screen.queryByTestId('flag-notice-login_banned')).toBeNull();
+  });
+
+  it('shows no flag notice on an account without flags', async () => {
+    ctx.server.on('/api/vue/user/info', () => envelope(info()));
+    renderPage('/user/usercenter', UserCenterPage);
+    await waitFor(() => expect(screen.getByTestId('asset-total')).toHaveTextContent('12,345.60'));
+    expect(screen.queryByTestId('flag-notice')).toBeNull();
+  });
+
   it('labels total assets as every currency in NT$, in both languages', async () => {
     ctx.server.on('/api/vue/user/info', () => envelope(info()));
     renderPage('/user/usercenter', UserCenterPage);

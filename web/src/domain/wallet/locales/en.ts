@@ -157,6 +157,7 @@ const walletEN: WalletMessages = {
   },
   ops: {
     nav: 'Review queues',
+    console: 'Console',
     deposits: 'Deposits',
     realNameTitle: 'Identity review',
     withdrawalsTitle: 'Withdrawal review',

@@ -158,6 +158,7 @@ const walletTW = {
   },
   ops: {
     nav: '審核項目',
+    console: '營運後台',
     deposits: '儲值審核',
     realNameTitle: '實名審核',
     withdrawalsTitle: '提領審核',
