@@ -35,6 +35,7 @@ type DividendEntitled struct {
 	DividendID string          `json:"dividendId"`
 	Symbol     string          `json:"symbol"`
 	Name       string          `json:"name"`
+	Kind       string          `json:"kind"` // stock | etf | bond_etf: the fees of the new shares' sale
 	Period     string          `json:"period"`
 	ExDate     string          `json:"exDate"` // YYYY-MM-DD, Asia/Taipei
 	RecordDate string          `json:"recordDate"`
