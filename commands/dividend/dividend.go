@@ -59,7 +59,9 @@ func (d *dividends) Apply(_ events.RecordedEvent, p events.Payload) {
 
 // HoldsOrder keeps the account's other order numbers off its entitlements' numbers (and the new
 // shares' position).
-func (d *dividends) HoldsOrder(no string) bool { return d.byNo[no] != nil || d.byNo[trimStock(no)] != nil }
+func (d *dividends) HoldsOrder(no string) bool {
+	return d.byNo[no] != nil || d.byNo[trimStock(no)] != nil
+}
 
 func trimStock(no string) string {
 	if len(no) > 2 && no[len(no)-2:] == "-S" {
