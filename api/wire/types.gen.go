@@ -406,6 +406,8 @@ const (
 	Collateral            FundRecordType = "collateral"
 	Credit                FundRecordType = "credit"
 	Deposit               FundRecordType = "deposit"
+	Dividend              FundRecordType = "dividend"
+	DividendStock         FundRecordType = "dividend_stock"
 	Exchange              FundRecordType = "exchange"
 	Fee                   FundRecordType = "fee"
 	Financing             FundRecordType = "financing"
@@ -449,6 +451,10 @@ func (e FundRecordType) Valid() bool {
 	case Credit:
 		return true
 	case Deposit:
+		return true
+	case Dividend:
+		return true
+	case DividendStock:
 		return true
 	case Exchange:
 		return true
@@ -2609,7 +2615,9 @@ type FundRecord struct {
 	// collateral (short proceeds and margin held by the broker, negative, or given back); block
 	// (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
 	// claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-	// lines of a new-share subscription (subscription_*)
+	// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
+	// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
+	// shares of a stock dividend, in shares)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -2633,7 +2641,9 @@ type FundRecordStatus string
 // collateral (short proceeds and margin held by the broker, negative, or given back); block
 // (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
 // claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-// lines of a new-share subscription (subscription_*)
+// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
+// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
+// shares of a stock dividend, in shares)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.

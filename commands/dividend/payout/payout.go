@@ -107,6 +107,9 @@ func (p *Process) Run(ctx context.Context) error {
 // WaitReady waits until the log at start is folded.
 func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
 
+// Position is the position up to which the process has folded the log.
+func (p *Process) Position() int64 { return p.rt.Position() }
+
 // Wants implements process.Manager: every event of an account stream may move shares.
 func (p *Process) Wants(string) bool { return true }
 
