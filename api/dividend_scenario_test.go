@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/dividend"
 	"github.com/lotbook/lotbook/commands/dividend/payout"
@@ -104,7 +105,7 @@ func TestDividendScenario(t *testing.T) {
 		m = h.login(m.account, "secret123") // months later: the session has expired
 		// Every dividend of the two stocks that went ex since the purchase is recorded, and paid when
 		// its payment date has passed (a quarterly payer may have gone ex twice).
-		want, cashLines, stockLines := dec(before), 0, 0
+		expect, cashLines, stockLines := dec(before), 0, 0
 		for _, d := range h.st.Market.DividendsBetween(now, h.clock.Now()) {
 			if d.Symbol != cashOnly.Symbol && d.Symbol != withStock.Symbol {
 				continue
@@ -119,7 +120,7 @@ func TestDividendScenario(t *testing.T) {
 			if d.PayDate.After(h.clock.Now()) {
 				continue
 			}
-			want = want.Add(p.Net)
+			expect = expect.Add(p.Net)
 			if p.NewShares > 0 {
 				pos := m.positionNamed(dividend.OrderNo(d.ID) + "-S").Position
 				if pos.Shares != p.NewShares || pos.Symbol != d.Symbol {
@@ -127,8 +128,8 @@ func TestDividendScenario(t *testing.T) {
 				}
 			}
 		}
-		if got := m.cash(h.head()).Assets.Available; !dec(got).Equal(want) {
-			t.Fatalf("available %s after the payments, want %s", got, want)
+		if got := m.cash(h.head()).Assets.Available; !dec(got).Equal(expect) {
+			t.Fatalf("available %s after the payments, want %s", got, expect)
 		}
 		lines := map[string]int{}
 		for _, r := range m.records("", h.head()).Items {
@@ -137,6 +138,31 @@ func TestDividendScenario(t *testing.T) {
 		if lines["dividend"] != cashLines || lines["dividend_stock"] != stockLines || stockLines == 0 {
 			t.Fatalf("fund record lines %v, want %d cash and %d stock", lines, cashLines, stockLines)
 		}
+
+		var rc wire.DividendReceipts
+		m.at("/api/vue/dividend/receipts", h.head(), &rc)
+		if len(rc.Items) != cashLines+stockLines || rc.NhiRate != "2.11" || rc.RemittanceFee != "10.00" {
+			t.Fatalf("receipts %+v", rc)
+		}
+		var cal []wire.DividendEvent
+		m.getOK("/api/vue/dividend/calendar?kind=stock&days=120", &cal)
+		for _, e := range cal {
+			if e.Stock == "0.00" {
+				t.Fatalf("ex-rights calendar lists %+v", e)
+			}
+		}
+		var info wire.DividendInfo
+		m.getOK("/api/vue/dividend/info?code="+withStock.Symbol, &info)
+		if info.Symbol != withStock.Symbol || len(info.Items) == 0 {
+			t.Fatalf("info %+v", info)
+		}
+		var high []wire.DividendYield
+		m.getOK("/api/vue/dividend/highYield", &high)
+		if len(high) != 50 || dec(high[0].Yield).LessThan(dec(high[49].Yield)) {
+			t.Fatalf("high yield %d items", len(high))
+		}
+		want(t, m.get("/api/vue/dividend/info?code=ZZZZ"), 404, "not_found")
+		want(t, m.get("/api/vue/dividend/calendar?days=500"), 400, "invalid_request")
 
 		// A restart: a second process on the same log and checkpoint writes nothing, nor does a
 		// payment sent again under a new id.
