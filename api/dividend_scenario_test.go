@@ -9,8 +9,8 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/dividend"
 	"github.com/lotbook/lotbook/commands/dividend/payout"
-	"github.com/lotbook/lotbook/events"
 	rule "github.com/lotbook/lotbook/commands/rules/dividend"
+	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
 )
 

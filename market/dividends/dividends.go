@@ -54,7 +54,9 @@ type Dividend struct {
 func (d Dividend) HasStock() bool { return d.Stock.IsPositive() }
 
 // SharesPerLot is the new shares a board lot of 1,000 shares receives.
-func (d Dividend) SharesPerLot() decimal.Decimal { return d.Stock.Div(Par).Mul(decimal.NewFromInt(1000)) }
+func (d Dividend) SharesPerLot() decimal.Decimal {
+	return d.Stock.Div(Par).Mul(decimal.NewFromInt(1000))
+}
 
 // Reference is the ex-rights/ex-dividend reference price from the previous close: (close − cash)
 // ÷ (1 + stock/par), rounded to two decimals (the exchange then rounds to the tick).
