@@ -1,0 +1,43 @@
+import type { DividendMessages } from './zh-TW';
+
+const dividend: DividendMessages = {
+  calendar: 'Ex-dividend calendar',
+  upcoming: 'Upcoming',
+  past: 'Recent',
+  highYield: 'High yield',
+  exRights: 'Ex-rights (stock)',
+  receipts: 'My dividends',
+  empty: 'Nothing to show',
+  exDate: 'Ex-date',
+  recordDate: 'Record date',
+  payDate: 'Pay date',
+  cash: 'Cash',
+  stock: 'Stock',
+  perShare: 'NT${{v}} / share',
+  perLot: '{{n}} shares per lot',
+  yield: 'Yield',
+  price: 'Price',
+  reference: 'Ref. price',
+  trailing: 'Cash, last 12 months',
+  frequency: { annual: 'Annual', semiannual: 'Semi-annual', quarterly: 'Quarterly', '': 'No dividend' },
+  period: 'Period',
+  history: 'Dividend history',
+  noDividend: 'No dividends in recent years',
+  search: 'Stock code',
+  go: 'Search',
+  shares: 'Shares held',
+  gross: 'Gross',
+  fraction: 'Fraction in cash',
+  nhi: 'NHI premium',
+  fee: 'Remittance fee',
+  net: 'Net paid',
+  newShares: 'New shares',
+  sharesUnit: '{{n}} shares',
+  status: { pending: 'Expected', completed: 'Paid' },
+  receiptsEmpty: 'No dividends yet',
+  rulesTitle: 'How dividends are computed',
+  rules:
+    'Holders at the close of the trading day before the ex-date are entitled. Cash dividends are rounded down to whole NT$; stock dividends are whole shares at a par of NT${{par}}, and the fraction of a share is paid in cash at par (rounded down). A single dividend of NT${{threshold}} or more has the {{rate}}% NHI supplementary premium withheld; a NT${{fee}} remittance fee is deducted from cash above NT${{fee}}. Paid on the payment date.',
+};
+
+export default dividend;
