@@ -47,6 +47,9 @@ describe('router', () => {
     const added = [
       'home/moreNews [session tabs] keepAlive', 'home/DetailsPage [session]', 'home/notice [session]', 'home/noticeDetail [session]',
       'ops/news [session ops]', 'ops/newsEdit [session ops]',
+      // issue 13: dividends
+      'common/dividend [session]', 'common/dividendInfo [session]', 'common/dividend2 [session]', 'common/dividend3 [session]',
+      'common/dividendOrder [session]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });
