@@ -24,7 +24,18 @@ export default function DividendInfoPage() {
   };
   const d = q.data;
   return (
-    <Page title={d ? `${d.name} ${d.symbol}` : dt('history')} testId="dividend-info-page">
+    <Page
+      title={
+        d ? (
+          <>
+            <span data-testid="quote-name">{d.name}</span> {d.symbol}
+          </>
+        ) : (
+          dt('history')
+        )
+      }
+      testId="dividend-info-page"
+    >
       <DividendNav here="/common/dividendInfo" />
       <form className="dividend-search" onSubmit={onSubmit}>
         <Input value={typed} onChange={setTyped} placeholder={dt('search')} data-testid="dividend-code" />

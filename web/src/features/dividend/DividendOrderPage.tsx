@@ -15,7 +15,7 @@ function Receipt({ r }: { r: DividendReceipt }) {
     <div className="record" data-testid="dividend-receipt" data-order-no={r.orderNo} data-kind={r.kind} data-status={r.status}>
       <div className="record-row">
         <span className="record-amount">
-          <span>{r.name}</span> <span className="num">{r.symbol}</span> <span className="muted">{stock ? dt('stock') : dt('cash')}</span>
+          <span data-testid="quote-name">{r.name}</span> <span className="num">{r.symbol}</span> <span className="muted">{stock ? dt('stock') : dt('cash')}</span>
         </span>
         <span className={`badge badge-${r.status}`} data-testid="dividend-receipt-status">
           {dt(r.status === 'completed' ? 'status.completed' : 'status.pending')}

@@ -27,7 +27,7 @@ export default function HighYieldPage() {
               <div className="record" key={y.symbol} data-testid="dividend-high-item" data-symbol={y.symbol}>
                 <div className="record-row">
                   <AppLink to={`/common/dividendInfo?code=${encodeURIComponent(y.symbol)}`} className="record-amount">
-                    <span className="muted num">{i + 1}.</span> <span>{y.name}</span> <span className="num">{y.symbol}</span>
+                    <span className="muted num">{i + 1}.</span> <span data-testid="quote-name">{y.name}</span> <span className="num">{y.symbol}</span>
                   </AppLink>
                   <span className="dividend-yield num" data-testid="dividend-high-yield">
                     {y.yield}%

@@ -21,10 +21,10 @@ export function Row({ label, children, testId }: { label: string; children: Reac
 export function DividendNav({ here }: { here: string }) {
   const dt = useDividendT();
   const links: [string, string][] = [
-    ['/common/dividend', dt('calendar')],
-    ['/common/dividend3', dt('exRights')],
-    ['/common/dividend2', dt('highYield')],
-    ['/common/dividendOrder', dt('receipts')],
+    ['/common/dividend', dt('nav.calendar')],
+    ['/common/dividend3', dt('nav.exRights')],
+    ['/common/dividend2', dt('nav.highYield')],
+    ['/common/dividendOrder', dt('nav.receipts')],
   ];
   return (
     <nav className="dividend-nav" data-testid="dividend-nav">
@@ -45,7 +45,7 @@ export function EventCard({ e, showName = true }: { e: DividendEvent; showName?:
       {showName ? (
         <div className="record-row">
           <AppLink to={`/common/dividendInfo?code=${encodeURIComponent(e.symbol)}`} className="record-amount" data-testid="dividend-event-link">
-            <span>{e.name}</span> <span className="num">{e.symbol}</span>
+            <span data-testid="quote-name">{e.name}</span> <span className="num">{e.symbol}</span>
           </AppLink>
           <span className="muted">{e.period}</span>
         </div>

@@ -2,6 +2,7 @@ import type { DividendMessages } from './zh-TW';
 
 const dividend: DividendMessages = {
   calendar: 'Ex-dividend calendar',
+  nav: { calendar: 'Calendar', exRights: 'Ex-rights', highYield: 'High yield', receipts: 'My dividends' },
   upcoming: 'Upcoming',
   past: 'Recent',
   highYield: 'High yield',

@@ -1,5 +1,6 @@
 const dividend = {
   calendar: '除權息行事曆',
+  nav: { calendar: '行事曆', exRights: '除權', highYield: '高殖利率', receipts: '我的股利' },
   upcoming: '即將除權息',
   past: '近期已除權息',
   highYield: '高殖利率',
