@@ -250,15 +250,15 @@ func receiptOut(mkt *market.Service, l projections.FundLine) wire.DividendReceip
 		kind, amount = "stock", l.Amount.StringFixed(0)
 	}
 	symbol, _, _ := strings.Cut(d["dividendId"], "-")
-	name := symbol
+	name, nameEN := symbol, symbol
 	if in, err := mkt.Instrument(symbol); err == nil {
-		name = in.Name
+		name, nameEN = in.Name, in.NameEN
 	}
 	status := "pending"
 	if l.Status == events.LineCompleted {
 		status = "completed"
 	}
-	return wire.DividendReceipt{OrderNo: l.OrderNo, Kind: kind, Symbol: symbol, Name: name, Period: d["period"], ExDate: day("exDate"),
+	return wire.DividendReceipt{OrderNo: l.OrderNo, Kind: kind, Symbol: symbol, Name: name, NameEn: &nameEN, Period: d["period"], ExDate: day("exDate"),
 		PayDate: day("payDate"), Shares: shares, Cash: num("cash"), Stock: num("stock"), Gross: num("gross"),
 		FractionCash: num("fractionCash"), Nhi: num("nhi"), Fee: num("fee"), Amount: amount, Status: status, CreatedAt: l.CreatedAt.UTC()}
 }

@@ -2577,8 +2577,9 @@ type DividendReceipt struct {
 	Gross Decimal `json:"gross"`
 
 	// Kind cash (amount in NT$, net) or stock (amount in new shares)
-	Kind string `json:"kind"`
-	Name string `json:"name"`
+	Kind   string  `json:"kind"`
+	Name   string  `json:"name"`
+	NameEn *string `json:"nameEn,omitempty"`
 
 	// Nhi a decimal number as a string, never a float
 	//

@@ -3,7 +3,9 @@ import { type FormEvent, useState } from 'react';
 import { useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
+import { displayName } from '@/domain/market/format';
 import { money } from '@/lib/filters';
+import { currentLang } from '@/lib/i18n';
 import { useDividendInfo } from './api';
 import { cleanCode, frequencyKey } from './format';
 import { DividendNav, EventCard, Row } from './parts';
@@ -28,7 +30,7 @@ export default function DividendInfoPage() {
       title={
         d ? (
           <>
-            <span data-testid="quote-name">{d.name}</span> {d.symbol}
+            <span data-testid="quote-name">{displayName(d, currentLang())}</span> {d.symbol}
           </>
         ) : (
           dt('history')

@@ -1,7 +1,9 @@
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
+import { displayName } from '@/domain/market/format';
 import { money } from '@/lib/filters';
+import { currentLang } from '@/lib/i18n';
 import { type DividendReceipt, useReceipts } from './api';
 import { positive, receiptTotals } from './format';
 import { DividendNav, Row } from './parts';
@@ -15,7 +17,7 @@ function Receipt({ r }: { r: DividendReceipt }) {
     <div className="record" data-testid="dividend-receipt" data-order-no={r.orderNo} data-kind={r.kind} data-status={r.status}>
       <div className="record-row">
         <span className="record-amount">
-          <span data-testid="quote-name">{r.name}</span> <span className="num">{r.symbol}</span> <span className="muted">{stock ? dt('stock') : dt('cash')}</span>
+          <span data-testid="quote-name">{displayName(r, currentLang())}</span> <span className="num">{r.symbol}</span> <span className="muted">{stock ? dt('stock') : dt('cash')}</span>
         </span>
         <span className={`badge badge-${r.status}`} data-testid="dividend-receipt-status">
           {dt(r.status === 'completed' ? 'status.completed' : 'status.pending')}

@@ -2,7 +2,9 @@ import { AppLink } from '@/components/AppLink';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
+import { displayName } from '@/domain/market/format';
 import { money } from '@/lib/filters';
+import { currentLang } from '@/lib/i18n';
 import { useHighYield } from './api';
 import { frequencyKey } from './format';
 import { DividendNav, Row } from './parts';
@@ -27,7 +29,7 @@ export default function HighYieldPage() {
               <div className="record" key={y.symbol} data-testid="dividend-high-item" data-symbol={y.symbol}>
                 <div className="record-row">
                   <AppLink to={`/common/dividendInfo?code=${encodeURIComponent(y.symbol)}`} className="record-amount">
-                    <span className="muted num">{i + 1}.</span> <span data-testid="quote-name">{y.name}</span> <span className="num">{y.symbol}</span>
+                    <span className="muted num">{i + 1}.</span> <span data-testid="quote-name">{displayName(y, currentLang())}</span> <span className="num">{y.symbol}</span>
                   </AppLink>
                   <span className="dividend-yield num" data-testid="dividend-high-yield">
                     {y.yield}%

@@ -1,7 +1,9 @@
 import type { ReactNode } from 'react';
 import { AppLink } from '@/components/AppLink';
 import { ListEmpty, ListLoading } from '@/components/ListState';
+import { displayName } from '@/domain/market/format';
 import { money } from '@/lib/filters';
+import { currentLang } from '@/lib/i18n';
 import type { DividendEvent } from './api';
 import { positive } from './format';
 import { useDividendT } from './texts';
@@ -45,7 +47,7 @@ export function EventCard({ e, showName = true }: { e: DividendEvent; showName?:
       {showName ? (
         <div className="record-row">
           <AppLink to={`/common/dividendInfo?code=${encodeURIComponent(e.symbol)}`} className="record-amount" data-testid="dividend-event-link">
-            <span data-testid="quote-name">{e.name}</span> <span className="num">{e.symbol}</span>
+            <span data-testid="quote-name">{displayName(e, currentLang())}</span> <span className="num">{e.symbol}</span>
           </AppLink>
           <span className="muted">{e.period}</span>
         </div>

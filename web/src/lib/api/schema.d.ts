@@ -2414,6 +2414,7 @@ export interface components {
             kind: string;
             symbol: string;
             name: string;
+            nameEn?: string;
             period: string;
             /** Format: date */
             exDate: string;
