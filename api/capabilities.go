@@ -9,6 +9,7 @@ import (
 	"github.com/lotbook/lotbook/api/chat"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/console"
+	dividendapi "github.com/lotbook/lotbook/api/dividend"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
@@ -42,6 +43,7 @@ func (s *server) capabilities() []httpx.Module {
 		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
 		console.New(s.cmd, s.funds, siteconfig.New(s.cmd), s.read),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
+		dividendapi.New(s.read, s.mkt, s.now),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),
 		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),

@@ -77,6 +77,7 @@ type Service struct {
 	now   func() time.Time
 	tick  time.Duration
 	demo  bool
+	divs  *dividendBook
 
 	listMu   sync.Mutex
 	listAt   time.Time
@@ -97,6 +98,7 @@ func New(cfg Config) (*Service, error) {
 	if s.tick <= 0 {
 		s.tick = time.Second
 	}
+	s.divs = newDividendBook(cat, cfg.Seed)
 	s.sched = session.Taiwan()
 	if cfg.Demo {
 		s.sched = session.Demo()

@@ -354,6 +354,27 @@ func (e CreditChangeReason) Valid() bool {
 	}
 }
 
+// Defines values for DividendEventFrequency.
+const (
+	Annual     DividendEventFrequency = "annual"
+	Quarterly  DividendEventFrequency = "quarterly"
+	Semiannual DividendEventFrequency = "semiannual"
+)
+
+// Valid indicates whether the value is a known member of the DividendEventFrequency enum.
+func (e DividendEventFrequency) Valid() bool {
+	switch e {
+	case Annual:
+		return true
+	case Quarterly:
+		return true
+	case Semiannual:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for EnvelopeStatus.
 const (
 	EnvelopeStatusN0 EnvelopeStatus = 0
@@ -433,6 +454,8 @@ const (
 	Collateral            FundRecordType = "collateral"
 	Credit                FundRecordType = "credit"
 	Deposit               FundRecordType = "deposit"
+	Dividend              FundRecordType = "dividend"
+	DividendStock         FundRecordType = "dividend_stock"
 	Exchange              FundRecordType = "exchange"
 	Fee                   FundRecordType = "fee"
 	Financing             FundRecordType = "financing"
@@ -476,6 +499,10 @@ func (e FundRecordType) Valid() bool {
 	case Credit:
 		return true
 	case Deposit:
+		return true
+	case Dividend:
+		return true
+	case DividendStock:
 		return true
 	case Exchange:
 		return true
@@ -2585,6 +2612,190 @@ type DisableInviteRequest struct {
 	Reason string `json:"reason"`
 }
 
+// DividendEvent defines model for DividendEvent.
+type DividendEvent struct {
+	Announced openapi_types.Date `json:"announced"`
+
+	// Cash a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Cash Decimal `json:"cash"`
+
+	// ExDate ex-dividend and ex-rights date (Asia/Taipei)
+	ExDate    openapi_types.Date     `json:"exDate"`
+	Frequency DividendEventFrequency `json:"frequency"`
+
+	// Id symbol and period
+	Id      string             `json:"id"`
+	Name    string             `json:"name"`
+	NameEn  *string            `json:"nameEn,omitempty"`
+	PayDate openapi_types.Date `json:"payDate"`
+
+	// Period the earnings it pays (2025
+	Period string `json:"period"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price      Decimal            `json:"price"`
+	RecordDate openapi_types.Date `json:"recordDate"`
+
+	// Reference a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Reference *Decimal `json:"reference,omitempty"`
+
+	// SharesPerLot a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	SharesPerLot Decimal `json:"sharesPerLot"`
+
+	// Stock a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Stock  Decimal `json:"stock"`
+	Symbol string  `json:"symbol"`
+
+	// Yield a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Yield Decimal `json:"yield"`
+}
+
+// DividendEventFrequency defines model for DividendEvent.Frequency.
+type DividendEventFrequency string
+
+// DividendInfo defines model for DividendInfo.
+type DividendInfo struct {
+	Frequency string `json:"frequency"`
+
+	// Items newest first
+	Items  []DividendEvent `json:"items"`
+	Name   string          `json:"name"`
+	NameEn *string         `json:"nameEn,omitempty"`
+	Pays   bool            `json:"pays"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price  Decimal `json:"price"`
+	Symbol string  `json:"symbol"`
+
+	// TrailingCash a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	TrailingCash Decimal `json:"trailingCash"`
+
+	// Yield a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Yield Decimal `json:"yield"`
+}
+
+// DividendReceipt defines model for DividendReceipt.
+type DividendReceipt struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount Decimal `json:"amount"`
+
+	// Cash a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Cash      Decimal            `json:"cash"`
+	CreatedAt time.Time          `json:"createdAt"`
+	ExDate    openapi_types.Date `json:"exDate"`
+
+	// Fee a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Fee Decimal `json:"fee"`
+
+	// FractionCash a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	FractionCash Decimal `json:"fractionCash"`
+
+	// Gross a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Gross Decimal `json:"gross"`
+
+	// Kind cash (amount in NT$, net) or stock (amount in new shares)
+	Kind   string  `json:"kind"`
+	Name   string  `json:"name"`
+	NameEn *string `json:"nameEn,omitempty"`
+
+	// Nhi a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Nhi     Decimal            `json:"nhi"`
+	OrderNo string             `json:"orderNo"`
+	PayDate openapi_types.Date `json:"payDate"`
+	Period  string             `json:"period"`
+
+	// Shares held at the close before the ex-date
+	Shares int64 `json:"shares"`
+
+	// Status pending (expected) or completed (paid)
+	Status string `json:"status"`
+
+	// Stock a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Stock  Decimal `json:"stock"`
+	Symbol string  `json:"symbol"`
+}
+
+// DividendReceipts defines model for DividendReceipts.
+type DividendReceipts struct {
+	Items []DividendReceipt `json:"items"`
+
+	// NhiRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	NhiRate Decimal `json:"nhiRate"`
+
+	// NhiThreshold a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	NhiThreshold Decimal `json:"nhiThreshold"`
+
+	// Par a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Par Decimal `json:"par"`
+
+	// RemittanceFee a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	RemittanceFee Decimal `json:"remittanceFee"`
+}
+
+// DividendYield defines model for DividendYield.
+type DividendYield struct {
+	Frequency  string              `json:"frequency"`
+	Name       string              `json:"name"`
+	NameEn     *string             `json:"nameEn,omitempty"`
+	NextExDate *openapi_types.Date `json:"nextExDate,omitempty"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price  Decimal `json:"price"`
+	Symbol string  `json:"symbol"`
+
+	// TrailingCash a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	TrailingCash Decimal `json:"trailingCash"`
+
+	// Yield a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Yield Decimal `json:"yield"`
+}
+
 // Empty defines model for Empty.
 type Empty = map[string]interface{}
 
@@ -2754,7 +2965,9 @@ type FundRecord struct {
 	// collateral (short proceeds and margin held by the broker, negative, or given back); block
 	// (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
 	// claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-	// lines of a new-share subscription (subscription_*)
+	// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
+	// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
+	// shares of a stock dividend, in shares)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -2778,7 +2991,9 @@ type FundRecordStatus string
 // collateral (short proceeds and margin held by the broker, negative, or given back); block
 // (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
 // claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-// lines of a new-share subscription (subscription_*)
+// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
+// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
+// shares of a stock dividend, in shares)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.

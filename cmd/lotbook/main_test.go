@@ -81,7 +81,8 @@ func TestCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"DepositApproved.v1", "available +2500 TWD", "2500.00", "ops:ops", "FundPasswordSet.v1"} {
+	// (The balance after the deposit depends on the demo's dividends, dated from today.)
+	for _, want := range []string{"DepositApproved.v1", "available +2500 TWD", "ops:ops", "FundPasswordSet.v1"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("replay output lacks %q:\n%s", want, out)
 		}

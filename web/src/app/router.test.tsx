@@ -50,6 +50,9 @@ describe('router', () => {
       // issue 13: the ops console
       'ops/console [session ops]', 'ops/channels [session ops]', 'ops/invites [session ops]', 'ops/texts [session ops]',
       'ops/members [session ops]', 'ops/changes [session ops]',
+      // issue 13: dividends
+      'common/dividend [session]', 'common/dividendInfo [session]', 'common/dividend2 [session]', 'common/dividend3 [session]',
+      'common/dividendOrder [session]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });

@@ -1494,6 +1494,90 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/dividend/calendar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The ex-dividend and ex-rights calendar of the simulated market (除權息): every distribution
+         *     going ex in the next `days` days (default 30, at most 120), or in the past `days` days when
+         *     `past` is true, by ex-date. `kind` stock keeps the distributions with a stock dividend
+         *     (ex-rights), cash those with a cash dividend.
+         */
+        get: operations["dividendCalendar"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/dividend/info": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description One instrument's dividend policy and history (five years back and the announced or scheduled
+         *     ones ahead), each with its yield at the current price, and the trailing twelve months' cash
+         *     yield.
+         */
+        get: operations["dividendInfo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/dividend/highYield": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The 50 instruments with the highest cash yield over the last twelve months at their current
+         *     price, highest first.
+         */
+        get: operations["dividendHighYield"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/dividend/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The member's dividends: every entitlement recorded at an ex-date, expected (pending) until its
+         *     payment date, then paid (completed); cash lines net of the NHI premium and the remittance fee,
+         *     stock lines in shares. With the rules that computed them.
+         */
+        get: operations["dividendReceipts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/block": {
         parameters: {
             query?: never;
@@ -2404,6 +2488,103 @@ export interface components {
         AccountFlag: "frozen" | "login_banned" | "trade_banned" | "withdrawal_banned" | "disabled";
         /** @enum {string} */
         ReviewStatus: "pending" | "approved" | "rejected";
+        DividendEvent: {
+            /** @description symbol and period */
+            id: string;
+            symbol: string;
+            name: string;
+            nameEn?: string;
+            /** @description the earnings it pays (2025 */
+            period: string;
+            /** @enum {string} */
+            frequency: "annual" | "semiannual" | "quarterly";
+            /** @description cash dividend */
+            cash: components["schemas"]["Decimal"];
+            /** @description stock dividend, NT$ of par (NT$10) per share */
+            stock: components["schemas"]["Decimal"];
+            /** @description new shares per board lot of 1 */
+            sharesPerLot: components["schemas"]["Decimal"];
+            /** Format: date */
+            announced: string;
+            /**
+             * Format: date
+             * @description ex-dividend and ex-rights date (Asia/Taipei)
+             */
+            exDate: string;
+            /** Format: date */
+            recordDate: string;
+            /** Format: date */
+            payDate: string;
+            /** @description the current price */
+            price: components["schemas"]["Decimal"];
+            /** @description cash ÷ current price, percent, two decimals */
+            yield: components["schemas"]["Decimal"];
+            /** @description the ex-rights reference price from the previous close: (close − cash) ÷ (1 + stock ÷ 10); upcoming ones only */
+            reference?: components["schemas"]["Decimal"];
+        };
+        DividendInfo: {
+            symbol: string;
+            name: string;
+            nameEn?: string;
+            pays: boolean;
+            frequency: string;
+            price: components["schemas"]["Decimal"];
+            /** @description cash per share gone ex in the last twelve months */
+            trailingCash: components["schemas"]["Decimal"];
+            /** @description trailingCash ÷ price, percent */
+            yield: components["schemas"]["Decimal"];
+            /** @description newest first */
+            items: components["schemas"]["DividendEvent"][];
+        };
+        DividendYield: {
+            symbol: string;
+            name: string;
+            nameEn?: string;
+            price: components["schemas"]["Decimal"];
+            trailingCash: components["schemas"]["Decimal"];
+            yield: components["schemas"]["Decimal"];
+            frequency: string;
+            /** Format: date */
+            nextExDate?: string;
+        };
+        DividendReceipt: {
+            orderNo: string;
+            /** @description cash (amount in NT$, net) or stock (amount in new shares) */
+            kind: string;
+            symbol: string;
+            name: string;
+            nameEn?: string;
+            period: string;
+            /** Format: date */
+            exDate: string;
+            /** Format: date */
+            payDate: string;
+            /**
+             * Format: int64
+             * @description held at the close before the ex-date
+             */
+            shares: number;
+            cash: components["schemas"]["Decimal"];
+            stock: components["schemas"]["Decimal"];
+            gross: components["schemas"]["Decimal"];
+            fractionCash: components["schemas"]["Decimal"];
+            nhi: components["schemas"]["Decimal"];
+            fee: components["schemas"]["Decimal"];
+            amount: components["schemas"]["Decimal"];
+            /** @description pending (expected) or completed (paid) */
+            status: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        DividendReceipts: {
+            items: components["schemas"]["DividendReceipt"][];
+            /** @description percent withheld (2.11) */
+            nhiRate: components["schemas"]["Decimal"];
+            /** @description a single cash dividend from this amount on pays the premium */
+            nhiThreshold: components["schemas"]["Decimal"];
+            remittanceFee: components["schemas"]["Decimal"];
+            par: components["schemas"]["Decimal"];
+        };
         /**
          * @description deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
          *     the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
@@ -2411,10 +2592,12 @@ export interface components {
          *     collateral (short proceeds and margin held by the broker, negative, or given back); block
          *     (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
          *     claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-         *     lines of a new-share subscription (subscription_*)
+         *     lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
+         *     premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
+         *     shares of a stock dividend, in shares)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -6877,6 +7060,111 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    dividendCalendar: {
+        parameters: {
+            query?: {
+                /** @description all (default), cash or stock */
+                kind?: string;
+                days?: number;
+                past?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description distributions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DividendEvent"][];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+        };
+    };
+    dividendInfo: {
+        parameters: {
+            query: {
+                code: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the instrument's dividends */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DividendInfo"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    dividendHighYield: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description high-yield instruments */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DividendYield"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    dividendReceipts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description receipts */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DividendReceipts"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
         };
     };
     blocks: {

@@ -1,0 +1,4 @@
+// Issue 13's dividends in Traditional Chinese.
+import { dividendJourney } from './dividend.mjs';
+
+dividendJourney('tw');
