@@ -26,6 +26,12 @@ type Commands struct {
 // New returns the auction's commands over the kernel k, with the auctions' seeds.
 func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands{k: k, seeds: seeds} }
 
+// Open returns the auction's commands over the kernel k, with the seeds of its secret key.
+func Open(k *commands.Service) *Commands { return New(k, offering.KernelSeeds(k, SeedDomain)) }
+
+// The auction's offering process runs with every stack.
+func init() { offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() }) }
+
 // List is ops' listing of an auction; decimals are strings as typed (DepositRate in per cent).
 type List struct {
 	offering.Terms
@@ -198,7 +204,13 @@ func (s *Commands) Award(ctx context.Context, meta commands.Meta, auctionID stri
 		if err != nil && st.listed && !st.awarded {
 			return nil, err
 		}
-		return decideAward(st, seed, in, c.Now)
+		evs, err := decideAward(st, seed, in, c.Now)
+		for i, p := range evs {
+			if a, ok := p.(events.AuctionAwarded); ok {
+				a.Entrants, evs[i] = offering.Entrants(entries), a
+			}
+		}
+		return evs, err
 	})
 	if err != nil {
 		return commands.Result{}, err
@@ -237,7 +249,7 @@ const ProcessName = "auction-award"
 // Spec is the auction for the offering process: the award due on the award date, then each
 // bid's settlement, then each paid bid's delivery on the listing date.
 func (s *Commands) Spec() offering.Spec {
-	return offering.Spec{Name: ProcessName, Prefix: "Auction", Fold: fold, Result: s.Award, Settle: s.Settle, Deliver: s.Deliver}
+	return offering.Spec{Name: ProcessName, Prefix: "Auction", Fold: fold, Result: s.Award, Steps: offering.SettleThenDeliver(s.Settle, s.Deliver)}
 }
 
 // fold is what the auction's events mean to the process.
@@ -245,17 +257,18 @@ func fold(p events.Payload) offering.Fact {
 	switch e := p.(type) {
 	case events.AuctionListed:
 		cal := offering.Calendar(e.OfferingTerms, e.AwardDate)
-		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, ResultAt: cal.At(ipo.StepDraw), Listing: cal.ListingStart()}
+		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, ResultAt: cal.At(ipo.StepDraw),
+			At: map[string]time.Time{offering.Delivered: cal.ListingStart()}}
 	case events.AuctionBidPlaced:
 		return offering.Fact{Kind: offering.Entered, Offering: e.AuctionID, No: e.BidNo}
 	case events.AuctionAwarded:
 		return offering.Fact{Kind: offering.Resulted, Offering: e.AuctionID}
 	case events.AuctionSettled:
-		return offering.Fact{Kind: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
+		return offering.Fact{Kind: offering.Done, Step: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
 	case events.AuctionForfeited:
-		return offering.Fact{Kind: offering.Settled, Offering: e.AuctionID, No: e.BidNo}
+		return offering.Fact{Kind: offering.Done, Step: offering.Settled, Offering: e.AuctionID, No: e.BidNo}
 	case events.AuctionDelivered:
-		return offering.Fact{Kind: offering.Delivered, Offering: e.OfferingID, No: e.No}
+		return offering.Fact{Kind: offering.Done, Step: offering.Delivered, Offering: e.OfferingID, No: e.No}
 	}
 	return offering.Fact{}
 }

@@ -22,6 +22,12 @@ type Commands struct {
 // New returns the placement's commands over the kernel k, with the placements' seeds.
 func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands{k: k, seeds: seeds} }
 
+// Open returns the placement's commands over the kernel k, with the seeds of its secret key.
+func Open(k *commands.Service) *Commands { return New(k, offering.KernelSeeds(k, SeedDomain)) }
+
+// The placement's offering process runs with every stack.
+func init() { offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() }) }
+
 // Offer is ops' offer of a placement; Price a decimal string as typed.
 type Offer struct {
 	offering.Terms
@@ -199,7 +205,13 @@ func (s *Commands) Allot(ctx context.Context, meta commands.Meta, placementID st
 		if err != nil && st.listed && !st.allotted {
 			return nil, err
 		}
-		return decideAllot(st, seed, requests)
+		evs, err := decideAllot(st, seed, requests)
+		for i, p := range evs {
+			if a, ok := p.(events.PlacementAllotted); ok {
+				a.Entrants, evs[i] = offering.Entrants(entries), a
+			}
+		}
+		return evs, err
 	})
 	if err != nil {
 		return commands.Result{}, err
@@ -238,14 +250,15 @@ const ProcessName = "placement-allotment"
 // Spec is the placement for the offering process: the allotment once ops ask for it, then each
 // application's settlement, then each allotted application's delivery on the listing date.
 func (s *Commands) Spec() offering.Spec {
-	return offering.Spec{Name: ProcessName, Prefix: "Placement", Fold: fold, Result: s.Allot, Settle: s.Settle, Deliver: s.Deliver}
+	return offering.Spec{Name: ProcessName, Prefix: "Placement", Fold: fold, Result: s.Allot, Steps: offering.SettleThenDeliver(s.Settle, s.Deliver)}
 }
 
 // fold is what the placement's events mean to the process.
 func fold(p events.Payload) offering.Fact {
 	switch e := p.(type) {
 	case events.PlacementOffered:
-		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, Listing: offering.Calendar(e.OfferingTerms, e.ListingDate).ListingStart()}
+		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, 
+			At: map[string]time.Time{offering.Delivered: offering.Calendar(e.OfferingTerms, e.ListingDate).ListingStart()}}
 	case events.PlacementApplied:
 		return offering.Fact{Kind: offering.Entered, Offering: e.PlacementID, No: e.ApplicationNo}
 	case events.PlacementAllotmentRequested:
@@ -253,9 +266,9 @@ func fold(p events.Payload) offering.Fact {
 	case events.PlacementAllotted:
 		return offering.Fact{Kind: offering.Resulted, Offering: e.PlacementID}
 	case events.PlacementSettled:
-		return offering.Fact{Kind: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
+		return offering.Fact{Kind: offering.Done, Step: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
 	case events.PlacementDelivered:
-		return offering.Fact{Kind: offering.Delivered, Offering: e.OfferingID, No: e.No}
+		return offering.Fact{Kind: offering.Done, Step: offering.Delivered, Offering: e.OfferingID, No: e.No}
 	}
 	return offering.Fact{}
 }

@@ -53,6 +53,11 @@ type Manager interface {
 	Restore(state []byte) error
 }
 
+// ErrRefold is what a Manager's Restore returns for a checkpoint state of a form it no longer
+// reads: the runtime then restores the empty state and folds the log again from position 0
+// (commands it sends have deterministic ids, so steps it sends again apply once).
+var ErrRefold = errors.New("process: the checkpoint's state is of an older form")
+
 // Config configures a Runtime. Name names the checkpoint, the metrics' process label and the
 // command ids; it must not change while checkpoints exist.
 type Config struct {
@@ -229,7 +234,15 @@ func (r *Runtime) restore(ctx context.Context) error {
 			return fmt.Errorf("process %s: checkpoint at %d: %w", r.cfg.Name, cp.Position, err)
 		}
 	}
-	if err := r.cfg.Manager.Restore(st.Manager); err != nil {
+	if err := r.cfg.Manager.Restore(st.Manager); errors.Is(err, ErrRefold) {
+		// The manager's fold changed form: it is built again from the log, and the checkpoint
+		// (saved only once the fold passes the old one) takes the new form.
+		r.log.Warn("the checkpoint's state is of an older form: the process folds the log again from its start", "at", cp.Position)
+		if err := r.cfg.Manager.Restore(nil); err != nil {
+			return fmt.Errorf("process %s: restore empty state: %w", r.cfg.Name, err)
+		}
+		return nil
+	} else if err != nil {
 		return fmt.Errorf("process %s: restore state at %d: %w", r.cfg.Name, cp.Position, err)
 	}
 	r.mu.Lock()

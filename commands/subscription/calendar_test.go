@@ -11,6 +11,7 @@ import (
 	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/identity"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	ids "github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/subscription"
@@ -74,8 +75,8 @@ func TestCalendarActsOnceAcrossInstancesAndRestarts(t *testing.T) {
 	// The next day 09:00 Taipei: every step is due.
 	f.Clock.Add(22 * time.Hour)
 	// Each instance has its own kernel (own cache) over the store, as another process would.
-	run := func() *subscription.Calendar {
-		return subscription.NewCalendar(subscription.CalendarConfig{Commands: subscription.New(f.Service(func(o *commands.Options) { o.Sealer = sealer })),
+	run := func() *offering.Process {
+		return offering.New(offering.Config{Spec: subscription.New(f.Service(func(o *commands.Options) { o.Sealer = sealer })).Spec(),
 			Store: f.Store, Clock: f.Clock.Now})
 	}
 	allotted := func() int { return commandstest.Count(f.All(), "SubscriptionAllotted") }
@@ -124,8 +125,8 @@ func TestCalendarActsOnceAcrossInstancesAndRestarts(t *testing.T) {
 	f.Must(c.RunDue(ctx2))
 	stop2()
 	wg.Wait()
-	// The settled issue is forgotten: the checkpoint keeps only its id.
-	if snap, err := c.Snapshot(); err != nil || string(snap) != `{"issues":{},"closed":["`+listed.IssueID+`"]}` {
+	// The settled issue is forgotten: the checkpoint keeps nothing of it.
+	if snap, err := c.Snapshot(); err != nil || string(snap) != `{"form":2,"offerings":{}}` {
 		t.Fatalf("calendar state after the issue settled: %s %v", snap, err)
 	}
 	if again, _ := f.Store.Head(ctx); again != head {

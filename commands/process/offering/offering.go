@@ -1,5 +1,5 @@
-// Package offering is what the primary market's offerings besides the lottery (commands/auction,
-// commands/placement) share on the write side: an offering's id and terms, the member check of
+// Package offering is what the primary market's offerings (commands/subscription, the lottery;
+// commands/auction; commands/placement) share on the write side: an offering's id and terms, the member check of
 // an entry, and the process manager that runs an offering after its window: the result (due at a
 // published time, or when ops trigger it), then each entry's settlement, then each delivery on
 // the listing date. Each capability keeps its own events, state and decisions; this package
@@ -106,12 +106,9 @@ type Terms struct {
 // result is due ("" when ops trigger it: any day after the window's last, before listing).
 func ValidTerms(in Terms, resultDate string) (events.OfferingTerms, error) {
 	var t events.OfferingTerms
-	if !ValidSymbol(in.Symbol) || in.Market == "" {
-		return t, commands.Invalid(commands.KeySymbolNotFound)
-	}
-	name := strings.TrimSpace(in.Name)
-	if name == "" || len([]rune(name)) > maxName {
-		return t, commands.Invalid(commands.KeyInvalidRequest)
+	name, err := ValidSecurity(in.Symbol, in.Name, in.Market)
+	if err != nil {
+		return t, err
 	}
 	t = events.OfferingTerms{OfferingID: ID(in.Symbol, in.OpensAt), Symbol: in.Symbol, Name: name, Market: in.Market,
 		Currency: Currency, LotShares: LotShares, OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC(), ListingDate: in.ListingDate}
@@ -124,6 +121,19 @@ func ValidTerms(in Terms, resultDate string) (events.OfferingTerms, error) {
 		return t, commands.Invalid(KeyDatesInvalid)
 	}
 	return t, nil
+}
+
+// ValidSecurity checks the security ops list an offering of (the lottery's issues too): a
+// canonical symbol, a market, a name (trimmed, at most maxName characters), which it returns.
+func ValidSecurity(symbol, name, market string) (string, error) {
+	if !ValidSymbol(symbol) || market == "" {
+		return "", commands.Invalid(commands.KeySymbolNotFound)
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || len([]rune(name)) > maxName {
+		return "", commands.Invalid(commands.KeyInvalidRequest)
+	}
+	return name, nil
 }
 
 // Price parses a price ops or a member typed: positive, at most two decimals.
@@ -171,6 +181,18 @@ func (m *Member) Apply(_ events.RecordedEvent, p events.Payload) {
 // Refusal is why the member may not enter an offering, or nil. A copy of the facts taken under
 // the member stream's lock (Copy) is what decisions read.
 func (m Member) Refusal() error {
+	if err := m.AccountRefusal(); err != nil {
+		return err
+	}
+	if !m.verified {
+		return commands.Rule(KeyChannelNotOpen)
+	}
+	return nil
+}
+
+// AccountRefusal is Refusal without the real-name check: the lottery tells a closed window
+// before an unverified member.
+func (m Member) AccountRefusal() error {
 	switch {
 	case !m.registered || !m.member:
 		return commands.NotFound(commands.KeyAccountNotExist)
@@ -180,11 +202,12 @@ func (m Member) Refusal() error {
 		return commands.Forbidden(commands.KeyAccountFrozen)
 	case m.flags[events.FlagTradeBanned]:
 		return commands.Forbidden(commands.KeyTradeBanned)
-	case !m.verified:
-		return commands.Rule(KeyChannelNotOpen)
 	}
 	return nil
 }
+
+// Verified tells whether the member's real name is approved.
+func (m Member) Verified() bool { return m.verified }
 
 // Copy is a snapshot of the facts.
 func (m *Member) Copy() Member {
@@ -221,8 +244,23 @@ func SealerSeeds(s *secret.Sealer, domain string) Seeds {
 	return func(id string) string { return s.KeyedHash(domain, id) }
 }
 
+// KernelSeeds are SealerSeeds under the kernel's sealer; none (nil) without one, and then no
+// offering can be listed or resulted.
+func KernelSeeds(k *commands.Service, domain string) Seeds {
+	if s := k.Sealer(); s != nil {
+		return SealerSeeds(s, domain)
+	}
+	return nil
+}
+
+// errNoKey refuses listing or resulting an offering with no seeds.
+var errNoKey = commands.Unavailable(errors.New("offering: no secret key to derive draw seeds from"))
+
 // Commit is the commitment to an offering's seed published when it is listed.
 func (s Seeds) Commit(id string) (events.OfferingSeed, error) {
+	if s == nil {
+		return events.OfferingSeed{}, errNoKey
+	}
 	c, err := draw.Commitment(s(id))
 	if err != nil {
 		return events.OfferingSeed{}, commands.Unavailable(err)
@@ -233,6 +271,9 @@ func (s Seeds) Commit(id string) (events.OfferingSeed, error) {
 // Reveal is the offering's seed, checked against the commitment published at listing: a changed
 // server key stops the result rather than draw with a seed nobody can check.
 func (s Seeds) Reveal(id, commitment string) (string, error) {
+	if s == nil {
+		return "", errNoKey
+	}
 	seed := s(id)
 	if c, err := draw.Commitment(seed); err != nil || c != commitment {
 		return "", commands.Unavailable(fmt.Errorf("offering %s: the seed does not match its commitment (was the secret key changed?)", id))
