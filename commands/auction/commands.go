@@ -30,7 +30,9 @@ func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands
 func Open(k *commands.Service) *Commands { return New(k, offering.KernelSeeds(k, SeedDomain)) }
 
 // The auction's offering process runs with every stack.
-func init() { offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() }) }
+func init() {
+	offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() })
+}
 
 // List is ops' listing of an auction; decimals are strings as typed (DepositRate in per cent).
 type List struct {
@@ -207,7 +209,8 @@ func (s *Commands) Award(ctx context.Context, meta commands.Meta, auctionID stri
 		evs, err := decideAward(st, seed, in, c.Now)
 		for i, p := range evs {
 			if a, ok := p.(events.AuctionAwarded); ok {
-				a.Entrants, evs[i] = offering.Entrants(entries), a
+				a.Entrants = offering.Entrants(entries)
+				evs[i] = a
 			}
 		}
 		return evs, err

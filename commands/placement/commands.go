@@ -26,7 +26,9 @@ func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands
 func Open(k *commands.Service) *Commands { return New(k, offering.KernelSeeds(k, SeedDomain)) }
 
 // The placement's offering process runs with every stack.
-func init() { offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() }) }
+func init() {
+	offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() })
+}
 
 // Offer is ops' offer of a placement; Price a decimal string as typed.
 type Offer struct {
@@ -208,7 +210,8 @@ func (s *Commands) Allot(ctx context.Context, meta commands.Meta, placementID st
 		evs, err := decideAllot(st, seed, requests)
 		for i, p := range evs {
 			if a, ok := p.(events.PlacementAllotted); ok {
-				a.Entrants, evs[i] = offering.Entrants(entries), a
+				a.Entrants = offering.Entrants(entries)
+				evs[i] = a
 			}
 		}
 		return evs, err
@@ -257,7 +260,7 @@ func (s *Commands) Spec() offering.Spec {
 func fold(p events.Payload) offering.Fact {
 	switch e := p.(type) {
 	case events.PlacementOffered:
-		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, 
+		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID,
 			At: map[string]time.Time{offering.Delivered: offering.Calendar(e.OfferingTerms, e.ListingDate).ListingStart()}}
 	case events.PlacementApplied:
 		return offering.Fact{Kind: offering.Entered, Offering: e.PlacementID, No: e.ApplicationNo}

@@ -27,10 +27,14 @@ type Commands struct {
 // New returns the subscription's commands over the kernel k. An issue's draw seed (32 bytes in
 // hex) is the keyed hash (HMAC-SHA256 under a key derived from LOTBOOK_SECRET_KEY) of its id
 // (offering.KernelSeeds): secret until the draw, the same on every instance.
-func New(k *commands.Service) *Commands { return &Commands{k: k, seeds: offering.KernelSeeds(k, SeedDomain)} }
+func New(k *commands.Service) *Commands {
+	return &Commands{k: k, seeds: offering.KernelSeeds(k, SeedDomain)}
+}
 
 // The lottery's calendar runs with every stack.
-func init() { offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return New(k).Spec() }) }
+func init() {
+	offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return New(k).Spec() })
+}
 
 // seed is an issue's draw seed.
 func (s *Commands) seed(issueID string) (string, error) {

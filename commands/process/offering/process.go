@@ -74,7 +74,7 @@ type Spec struct {
 	Fold       func(events.Payload) Fact                                                                                // what an event means to the process
 	ResultStep string                                                                                                   // the result's name in command ids ("result" when empty)
 	Result     func(ctx context.Context, meta commands.Meta, offering string, entries []Entry) (commands.Result, error) // entries in number order
-	Steps      []EntryStep                                                                                                   // each entry's steps after the result
+	Steps      []EntryStep                                                                                              // each entry's steps after the result
 }
 
 // Settled is the step name of SettleThenDeliver's settlement, Delivered of its delivery.
@@ -243,7 +243,7 @@ func (p *Process) Snapshot() ([]byte, error) {
 
 // Restore implements process.Manager.
 func (p *Process) Restore(state []byte) error {
-	cp := checkpoint{Form: checkpointForm}
+	var cp checkpoint
 	if len(state) > 0 {
 		if err := json.Unmarshal(state, &cp); err != nil || cp.Form != checkpointForm {
 			return process.ErrRefold
