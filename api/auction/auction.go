@@ -209,7 +209,13 @@ func (m *Module) bids(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return httpx.OK(bidsOut(bs))
+	out := bidsOut(bs)
+	err = httpx.Entrants(c, m.read.Reader, len(bs), func(i int) string { return bs[i].MemberID },
+		func(i int, who *wire.OfferingEntrant) { out[i].Member = who })
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(out)
 }
 
 func (m *Module) check(c *httpx.Call) (httpx.Reply, error) {

@@ -164,7 +164,13 @@ func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return httpx.OK(applicationsOut(as))
+	out := applicationsOut(as)
+	err = httpx.Entrants(c, m.read.Reader, len(as), func(i int) string { return as[i].MemberID },
+		func(i int, who *wire.OfferingEntrant) { out[i].Member = who })
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(out)
 }
 
 func (m *Module) allot(c *httpx.Call) (httpx.Reply, error) {

@@ -203,7 +203,13 @@ func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return httpx.OK(applicationsOut(apps, m.now()))
+	out := applicationsOut(apps, m.now())
+	err = httpx.Entrants(c, m.read.Reader, len(apps), func(i int) string { return apps[i].MemberID },
+		func(i int, who *wire.OfferingEntrant) { out[i].Member = who })
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(out)
 }
 
 func (m *Module) drawCheck(c *httpx.Call) (httpx.Reply, error) {
