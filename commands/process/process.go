@@ -1,6 +1,8 @@
 // Package process is the write side's runtime for process managers and schedules: code that
-// reacts to events and to the clock by sending commands (the matching engine today; the IPO draw,
-// loan interest, lending fees, dividends and copy-trade mirroring next).
+// reacts to events and to the clock by sending commands (the matching engine; the offerings'
+// process, commands/process/offering, for the lottery, the auction and the placement; loan
+// interest, lending fees, dividends and copy-trade mirroring next). A capability's manager is
+// registered in its own package (Register, registry.go) and every stack runs it.
 //
 // A Runtime feeds one Manager the event log in order, from its own checkpoint, and fires its
 // Timers. What it guarantees:

@@ -26,8 +26,9 @@ import (
 // (an offering-shaped capability: offering.Register(ProcessName, func(k) offering.Spec {...})).
 // api.OpenStack builds every registered manager over its kernel, store, clock and metrics, and
 // Stack.Run runs them all in one loop until the stack stops; no shared file names them. The
-// registration runs when the capability's package is linked in, which its api module's line in
-// api/capabilities.go does. The name is the manager's checkpoint and command-id prefix: it must
+// registration runs when the package is linked in: the capability's package is, by its api
+// module's line in api/capabilities.go; a manager in a package of its own beneath the capability
+// is linked in by a blank import in that api module. The name is the manager's checkpoint and command-id prefix: it must
 // not change while checkpoints exist.
 
 // Runner is a registered process manager as a stack runs it: Run folds the log and acts until
