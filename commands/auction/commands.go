@@ -142,34 +142,24 @@ func (s *Commands) Bid(ctx context.Context, meta commands.Meta, in Bid) (Placed,
 	if !offering.ValidID(in.AuctionID) {
 		return Placed{}, commands.NotFound(offering.KeyNotFound)
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) offering.Member {
-			return memberPart.Of(m).Copy()
-		})
-		if err != nil {
-			return nil, err
-		}
+	e, err := offering.Enter(ctx, s.k, c, in.MemberID, bidPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		f, err := s.facts(ctx, in.AuctionID)
 		if err != nil {
 			return nil, err
 		}
-		no := a.FreeOrderNo(c.OrderNumbers(bidPrefix, in.MemberID))
 		return decideBid(bidsPart.Of(a), a.Ledger, a.Balances[f.ev.Currency], m, f, price, in.Lots, c.Now, no)
+	}, func(p events.Payload) string {
+		e, _ := p.(events.AuctionBidPlaced)
+		return e.BidNo
 	})
 	if err != nil {
 		return Placed{}, err
 	}
-	out := Placed{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if e, ok := p.(events.AuctionBidPlaced); ok {
-			out.BidNo, out.Deposit = e.BidNo, e.Deposit
+	out := Placed{BidNo: e.No, Position: e.Position, Cash: e.Cash}
+	for _, p := range e.Payloads {
+		if b, ok := p.(events.AuctionBidPlaced); ok {
+			out.Deposit = b.Deposit
 		}
-	}
-	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[offering.Currency]
-	}
-	if out.BidNo == "" {
-		return Placed{}, commands.Unavailable(fmt.Errorf("bid of %s on %s: no bid recorded", in.MemberID, in.AuctionID))
 	}
 	return out, nil
 }

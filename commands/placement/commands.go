@@ -124,36 +124,20 @@ func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (App
 	if !offering.ValidID(in.PlacementID) {
 		return Applied{}, commands.NotFound(offering.KeyNotFound)
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) offering.Member {
-			return memberPart.Of(m).Copy()
-		})
-		if err != nil {
-			return nil, err
-		}
+	e, err := offering.Enter(ctx, s.k, c, in.MemberID, applicationPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		f, err := s.facts(ctx, in.PlacementID)
 		if err != nil {
 			return nil, err
 		}
-		no := a.FreeOrderNo(c.OrderNumbers(applicationPrefix, in.MemberID))
 		return decideApply(applicationsPart.Of(a), a.Ledger, a.Balances[offering.Currency], m, f, in.Lots, c.Now, no)
+	}, func(p events.Payload) string {
+		e, _ := p.(events.PlacementApplied)
+		return e.ApplicationNo
 	})
 	if err != nil {
 		return Applied{}, err
 	}
-	out := Applied{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if e, ok := p.(events.PlacementApplied); ok {
-			out.ApplicationNo = e.ApplicationNo
-		}
-	}
-	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[offering.Currency]
-	}
-	if out.ApplicationNo == "" {
-		return Applied{}, commands.Unavailable(fmt.Errorf("application of %s to %s: no application recorded", in.MemberID, in.PlacementID))
-	}
-	return out, nil
+	return Applied{ApplicationNo: e.No, Position: e.Position, Cash: e.Cash}, nil
 }
 
 // RequestAllotment is ops' trigger of a placement's allotment after its window; the offering

@@ -3,7 +3,6 @@ package subscription
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -158,36 +157,20 @@ func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (App
 	if !offering.ValidID(in.IssueID) {
 		return Applied{}, commands.NotFound(KeyNotFound)
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) offering.Member {
-			return memberPart.Of(m).Copy()
-		})
-		if err != nil {
-			return nil, err
-		}
+	e, err := offering.Enter(ctx, s.k, c, in.MemberID, applicationPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		is, err := s.issueFacts(ctx, in.IssueID)
 		if err != nil {
 			return nil, err
 		}
-		no := a.FreeOrderNo(c.OrderNumbers(applicationPrefix, in.MemberID))
 		return decideApply(applicationsPart.Of(a), a.Ledger, a.Balances[is.currency], m, is, in.Lots, c.Now, no)
+	}, func(p events.Payload) string {
+		e, _ := p.(events.SubscriptionApplied)
+		return e.ApplicationNo
 	})
 	if err != nil {
 		return Applied{}, err
 	}
-	out := Applied{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if e, ok := p.(events.SubscriptionApplied); ok {
-			out.ApplicationNo = e.ApplicationNo
-		}
-	}
-	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[offering.Currency]
-	}
-	if out.ApplicationNo == "" {
-		return Applied{}, commands.Unavailable(fmt.Errorf("application of %s to %s: no application recorded", in.MemberID, in.IssueID))
-	}
-	return out, nil
+	return Applied{ApplicationNo: e.No, Position: e.Position, Cash: e.Cash}, nil
 }
 
 // Draw reveals the issue's seed and draws its winners over entries (the applications of the

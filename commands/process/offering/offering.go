@@ -8,6 +8,7 @@
 package offering
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -307,4 +308,46 @@ func Delivery(l commands.Ledger, house string, t events.OfferingTerms, no string
 	return events.OfferingDelivery{OfferingID: t.OfferingID, No: no, Symbol: t.Symbol, Name: t.Name, Security: sec, Shares: shares,
 		Price: price, Basis: basis, PaidDate: paidDate, ListingDate: t.ListingDate,
 		Postings: events.TransferShares(house, events.MemberAccount(l.MemberID, events.KindShares), sec, shares)}
+}
+
+// EntryMade is what an entry command recorded: the entry's number, its position and payloads, the
+// member's cash right after it.
+type EntryMade struct {
+	No       string
+	Position int64
+	Payloads []events.Payload
+	Cash     commands.Balance
+}
+
+// Enter runs a member's entry to an offering (a lottery application, a bid, a placement
+// application) on the member's account stream: decide sees the account, the member's facts (the
+// capability's member part, copied under the member stream's lock) and the entry's free number
+// under prefix; number reads the entry's number from the entry event among what it recorded.
+func Enter(ctx context.Context, k *commands.Service, c commands.Cmd, memberID, prefix string, part commands.PartKey[*commands.Member, *Member],
+	decide func(a *commands.Account, m Member, no string) ([]events.Payload, error), number func(events.Payload) string) (EntryMade, error) {
+	rec, err := commands.Execute(ctx, k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
+		m, err := commands.View(ctx, k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) Member {
+			return part.Of(m).Copy()
+		})
+		if err != nil {
+			return nil, err
+		}
+		return decide(a, m, a.FreeOrderNo(c.OrderNumbers(prefix, memberID)))
+	})
+	if err != nil {
+		return EntryMade{}, err
+	}
+	out := EntryMade{Position: rec.Position, Payloads: rec.Payloads}
+	for _, p := range rec.Payloads {
+		if no := number(p); no != "" {
+			out.No = no
+		}
+	}
+	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
+		out.Cash = b[Currency]
+	}
+	if out.No == "" {
+		return EntryMade{}, commands.Unavailable(fmt.Errorf("entry of %s under %s: no entry recorded", memberID, c.CommandID))
+	}
+	return out, nil
 }
