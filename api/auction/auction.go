@@ -209,13 +209,8 @@ func (m *Module) bids(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	out := bidsOut(bs)
-	err = httpx.Entrants(c, m.read.Reader, len(bs), func(i int) string { return bs[i].MemberID },
-		func(i int, who *wire.OfferingEntrant) { out[i].Member = who })
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(out)
+	return httpx.WithEntrants(c, m.read.Reader, bidsOut(bs), func(i int) string { return bs[i].MemberID },
+		func(e *wire.AuctionBid, who *wire.OfferingEntrant) { e.Member = who })
 }
 
 func (m *Module) check(c *httpx.Call) (httpx.Reply, error) {

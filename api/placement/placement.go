@@ -164,13 +164,8 @@ func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	out := applicationsOut(as)
-	err = httpx.Entrants(c, m.read.Reader, len(as), func(i int) string { return as[i].MemberID },
-		func(i int, who *wire.OfferingEntrant) { out[i].Member = who })
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(out)
+	return httpx.WithEntrants(c, m.read.Reader, applicationsOut(as), func(i int) string { return as[i].MemberID },
+		func(e *wire.PlacementApplication, who *wire.OfferingEntrant) { e.Member = who })
 }
 
 func (m *Module) allot(c *httpx.Call) (httpx.Reply, error) {
