@@ -86,23 +86,12 @@ func (s *Commands) List(ctx context.Context, meta commands.Meta, in List) (Liste
 	if err != nil {
 		return Listed{}, err
 	}
-	seed, err := s.seeds.Commit(e.OfferingID)
+	seed, pos, err := offering.List(ctx, s.k, c, s.seeds, e.OfferingID, events.AuctionStream(e.OfferingID),
+		func(st *auction, seed events.OfferingSeed) ([]events.Payload, error) { return decideList(st, e, seed) })
 	if err != nil {
 		return Listed{}, err
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AuctionStream(e.OfferingID), func(st *auction) ([]events.Payload, error) {
-		return decideList(st, e, seed)
-	})
-	if err != nil {
-		return Listed{}, err
-	}
-	out := Listed{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if ev, ok := p.(events.AuctionSeedCommitted); ok {
-			out.AuctionID, out.Commitment, out.Algorithm = ev.OfferingID, ev.Commitment, ev.Algorithm
-		}
-	}
-	return out, nil
+	return Listed{AuctionID: seed.OfferingID, Commitment: seed.Commitment, Algorithm: seed.Algorithm, Position: pos}, nil
 }
 
 // Bid is a member's bid.

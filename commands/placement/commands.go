@@ -73,23 +73,14 @@ func (s *Commands) Offer(ctx context.Context, meta commands.Meta, in Offer) (Off
 	if err != nil {
 		return Offered{}, err
 	}
-	seed, err := s.seeds.Commit(e.OfferingID)
+	seed, pos, err := offering.List(ctx, s.k, c, s.seeds, e.OfferingID, events.PlacementStream(e.OfferingID),
+		func(st *placement, seed events.OfferingSeed) ([]events.Payload, error) {
+			return decideOffer(st, e, seed)
+		})
 	if err != nil {
 		return Offered{}, err
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.PlacementStream(e.OfferingID), func(st *placement) ([]events.Payload, error) {
-		return decideOffer(st, e, seed)
-	})
-	if err != nil {
-		return Offered{}, err
-	}
-	out := Offered{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if ev, ok := p.(events.PlacementSeedCommitted); ok {
-			out.PlacementID, out.Commitment, out.Algorithm = ev.OfferingID, ev.Commitment, ev.Algorithm
-		}
-	}
-	return out, nil
+	return Offered{PlacementID: seed.OfferingID, Commitment: seed.Commitment, Algorithm: seed.Algorithm, Position: pos}, nil
 }
 
 // Apply is a member's application.

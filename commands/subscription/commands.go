@@ -102,26 +102,14 @@ func (s *Commands) ListIssue(ctx context.Context, meta commands.Meta, in ListIss
 	if err != nil {
 		return Listed{}, err
 	}
-	committed, err := s.seeds.Commit(e.IssueID)
+	seed, pos, err := offering.List(ctx, s.k, c, s.seeds, e.IssueID, events.SubscriptionStream(e.IssueID),
+		func(st *issue, seed events.OfferingSeed) ([]events.Payload, error) {
+			return decideList(st, e, seed.Commitment)
+		})
 	if err != nil {
 		return Listed{}, err
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.SubscriptionStream(e.IssueID), func(st *issue) ([]events.Payload, error) {
-		return decideList(st, e, committed.Commitment)
-	})
-	if err != nil {
-		return Listed{}, err
-	}
-	out := Listed{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		switch ev := p.(type) {
-		case events.SubscriptionIssueListed:
-			out.IssueID = ev.IssueID
-		case events.SubscriptionSeedCommitted:
-			out.Commitment, out.Algorithm = ev.Commitment, ev.Algorithm
-		}
-	}
-	return out, nil
+	return Listed{IssueID: seed.OfferingID, Commitment: seed.Commitment, Algorithm: seed.Algorithm, Position: pos}, nil
 }
 
 // Apply is a member's application.

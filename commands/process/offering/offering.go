@@ -351,3 +351,19 @@ func Enter(ctx context.Context, k *commands.Service, c commands.Cmd, memberID, p
 	}
 	return out, nil
 }
+
+// List runs ops' listing of offering id on its stream: the commitment to its seed (the same on
+// every instance) is taken first; decide sees the stream's state and it, and refuses a second
+// listing. It answers the commitment and the position.
+func List[S commands.State](ctx context.Context, k *commands.Service, c commands.Cmd, seeds Seeds, id, stream string,
+	decide func(st S, seed events.OfferingSeed) ([]events.Payload, error)) (events.OfferingSeed, int64, error) {
+	seed, err := seeds.Commit(id)
+	if err != nil {
+		return events.OfferingSeed{}, 0, err
+	}
+	rec, err := commands.Execute(ctx, k, c, stream, func(st S) ([]events.Payload, error) { return decide(st, seed) })
+	if err != nil {
+		return events.OfferingSeed{}, 0, err
+	}
+	return seed, rec.Position, nil
+}
