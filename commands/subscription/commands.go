@@ -37,10 +37,10 @@ func init() {
 
 // seed is an issue's draw seed.
 func (s *Commands) seed(issueID string) (string, error) {
-	if s.seeds == nil {
-		return "", commands.Unavailable(errors.New("subscription: no secret key to derive draw seeds from"))
+	if seed := s.seeds(issueID); seed != "" {
+		return seed, nil
 	}
-	return s.seeds(issueID), nil
+	return "", commands.Unavailable(errors.New("subscription: no secret key to derive draw seeds from"))
 }
 
 // ListIssue is ops' listing of an issue. Symbol is a code the caller has checked the market feed

@@ -245,13 +245,15 @@ func SealerSeeds(s *secret.Sealer, domain string) Seeds {
 	return func(id string) string { return s.KeyedHash(domain, id) }
 }
 
-// KernelSeeds are SealerSeeds under the kernel's sealer; none (nil) without one, and then no
-// offering can be listed or resulted.
+// KernelSeeds are SealerSeeds under the kernel's sealer, read when a seed is asked for; without
+// a sealer a seed is "", and no offering can be listed or resulted (Commit, Reveal: unavailable).
 func KernelSeeds(k *commands.Service, domain string) Seeds {
-	if s := k.Sealer(); s != nil {
-		return SealerSeeds(s, domain)
+	return func(id string) string {
+		if s := k.Sealer(); s != nil {
+			return s.KeyedHash(domain, id)
+		}
+		return ""
 	}
-	return nil
 }
 
 // errNoKey refuses listing or resulting an offering with no seeds.
@@ -259,7 +261,7 @@ var errNoKey = commands.Unavailable(errors.New("offering: no secret key to deriv
 
 // Commit is the commitment to an offering's seed published when it is listed.
 func (s Seeds) Commit(id string) (events.OfferingSeed, error) {
-	if s == nil {
+	if s == nil || s(id) == "" {
 		return events.OfferingSeed{}, errNoKey
 	}
 	c, err := draw.Commitment(s(id))
@@ -272,7 +274,7 @@ func (s Seeds) Commit(id string) (events.OfferingSeed, error) {
 // Reveal is the offering's seed, checked against the commitment published at listing: a changed
 // server key stops the result rather than draw with a seed nobody can check.
 func (s Seeds) Reveal(id, commitment string) (string, error) {
-	if s == nil {
+	if s == nil || s(id) == "" {
 		return "", errNoKey
 	}
 	seed := s(id)
