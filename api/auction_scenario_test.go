@@ -199,12 +199,21 @@ func TestAuction(t *testing.T) {
 			var bs []wire.AuctionBid
 			h.ops.at("/api/vue/ops/auction/auctions/"+id+"/bids", h.head(), &bs)
 			for _, x := range bs {
-				if x.State == wire.BidBidding || x.State == wire.BidWon {
+				// A bid awarded nothing shows lost from the award on; its settlement releases the deposit.
+				if x.State == wire.BidBidding || x.State == wire.BidWon || x.State == wire.BidLost && x.Released == "0.00" {
 					return false
 				}
 			}
 			return len(bs) == 10
 		})
+		// Ops see who bid: each bid with the member's account (phone) and name.
+		var bs []wire.AuctionBid
+		h.ops.at("/api/vue/ops/auction/auctions/"+id+"/bids", h.head(), &bs)
+		for _, x := range bs {
+			if x.Member == nil || x.Member.Name != "王小明" || len(x.Member.Account) != 10 {
+				t.Fatalf("ops bid %+v", x)
+			}
+		}
 		// Each winner paid its own bid: b[0] 4 lots at 60 (deposit 48,000, balance 192,000).
 		m.wantCash(h.head(), "10000.00", "0.00")
 		if x := m.auctionOf(id).Bids[0]; x.State != wire.BidPaid || x.AwardedLots != 4 || x.Cost != "240000.00" || x.Balance != "192000.00" {

@@ -22,12 +22,15 @@ import (
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
+	"github.com/lotbook/lotbook/commands/auction"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
+	"github.com/lotbook/lotbook/commands/placement"
 	"github.com/lotbook/lotbook/commands/siteconfig"
+	"github.com/lotbook/lotbook/commands/subscription"
 )
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new
@@ -48,14 +51,14 @@ func (s *server) capabilities() []httpx.Module {
 		funds.New(s.funds, s.read, s.now, s.calendar),
 		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),
 		marketapi.New(favorites.New(s.cmd), s.read, s.mkt),
-		auctionapi.New(s.auctions, s.read, s.mkt, s.store, s.now),
-		placementapi.New(s.placements, s.read, s.mkt, s.store, s.now),
+		auctionapi.New(auction.Open(s.cmd), s.read, s.mkt, s.store, s.now),
+		placementapi.New(placement.Open(s.cmd), s.read, s.mkt, s.store, s.now),
 		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
 			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
 		news.New(s.cmd, s.read),
 		opsapi.New(s.cmd, s.read),
 		site.New(s.read, s.demo),
-		subscriptionapi.New(s.lottery, s.read, s.mkt, s.store, s.now),
+		subscriptionapi.New(subscription.New(s.cmd), s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
 	}
 }

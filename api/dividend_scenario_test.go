@@ -14,6 +14,18 @@ import (
 	"github.com/lotbook/lotbook/market"
 )
 
+// registered is the stack's process manager of that name (process.Register).
+func (h *harness) registered(name string) any {
+	h.t.Helper()
+	for _, p := range h.st.processes {
+		if p.name == name {
+			return p.run
+		}
+	}
+	h.t.Fatalf("no process manager %q registered", name)
+	return nil
+}
+
 // payoutDue runs the dividend process's due steps once it has folded the log to its head.
 func (h *harness) payoutDue(p *payout.Process) {
 	h.t.Helper()
@@ -78,7 +90,7 @@ func TestDividendScenario(t *testing.T) {
 			th.match(d.Symbol)
 		}
 		h.catchUp()
-		proc := h.st.dividends
+		proc := h.registered(payout.ProcessName).(*payout.Process)
 		h.payoutDue(proc)
 		before := m.cash(h.head()).Assets.Available
 

@@ -87,6 +87,14 @@ func TestPlacement(t *testing.T) {
 			}
 			return len(as) == 3
 		})
+		// Ops see who applied: each application with the member's account (phone) and name.
+		var as []wire.PlacementApplication
+		h.ops.at("/api/vue/ops/placement/placements/"+id+"/applications", h.head(), &as)
+		for _, x := range as {
+			if x.Member == nil || x.Member.Name != "王小明" || len(x.Member.Account) != 10 {
+				t.Fatalf("ops application %+v", x)
+			}
+		}
 		var check wire.OfferingCheck
 		h.aud.at("/api/vue/audit/placement/placements/"+id+"/allotment", h.head(), &check)
 		if !check.Verified || len(check.Entries) != 3 || len(check.Grants) != 3 {

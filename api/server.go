@@ -16,11 +16,8 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
-	"github.com/lotbook/lotbook/commands/auction"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
-	"github.com/lotbook/lotbook/commands/placement"
 	"github.com/lotbook/lotbook/commands/rules/secret"
-	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -35,27 +32,24 @@ const waitBound = 2 * time.Second
 // envelope, static files and the WebSocket. It serves the capabilities' modules
 // (capabilities.go) and holds what they are built from.
 type server struct {
-	cmd        *commands.Service
-	funds      *fundscmd.Commands
-	trading    *trading.Commands
-	read       *projections.ReadDB
-	runner     *projections.Runner
-	store      events.Store
-	log        *slog.Logger
-	dataDir    string // uploads live in dataDir/files
-	web        fs.FS
-	demo       bool
-	now        func() time.Time
-	calendar   commands.Calendar
-	sealer     *secret.Sealer // keys request fingerprints; api/identity opens ID numbers with it
-	mkt        *market.Service
-	ws         *wsHub
-	trade      *engine.Engine
-	lottery    *subscription.Commands
-	auctions   *auction.Commands
-	placements *placement.Commands
-	limits     RateLimits
-	decodes    files.Gate // image decodes running at once, server-wide
+	cmd      *commands.Service
+	funds    *fundscmd.Commands
+	trading  *trading.Commands
+	read     *projections.ReadDB
+	runner   *projections.Runner
+	store    events.Store
+	log      *slog.Logger
+	dataDir  string // uploads live in dataDir/files
+	web      fs.FS
+	demo     bool
+	now      func() time.Time
+	calendar commands.Calendar
+	sealer   *secret.Sealer // keys request fingerprints; api/identity opens ID numbers with it
+	mkt      *market.Service
+	ws       *wsHub
+	trade    *engine.Engine
+	limits   RateLimits
+	decodes  files.Gate // image decodes running at once, server-wide
 
 	idemLocks *keyedLocks
 	idem      *idemRecords

@@ -21,14 +21,9 @@ import (
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/commands"
-	"github.com/lotbook/lotbook/commands/auction"
-	"github.com/lotbook/lotbook/commands/dividend"
-	"github.com/lotbook/lotbook/commands/dividend/payout"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
-	"github.com/lotbook/lotbook/commands/placement"
-	"github.com/lotbook/lotbook/commands/process/offering"
+	"github.com/lotbook/lotbook/commands/process"
 	"github.com/lotbook/lotbook/commands/rules/secret"
-	"github.com/lotbook/lotbook/commands/subscription"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -87,24 +82,25 @@ type Stack struct {
 	Registry *prometheus.Registry
 	Market   *market.Service // the only source of prices
 
-	cfg        Config
-	sealer     *secret.Sealer
-	ownsMkt    bool
-	ws         *wsHub
-	trade      *engine.Engine
-	lottery    *subscription.Commands
-	ipo        *subscription.Calendar
-	auctions   *auction.Commands
-	placements *placement.Commands
-	// offerings run the auctions' and placements' results, settlements and deliveries.
-	offerings []*offering.Process
-	dividends *payout.Process // credits the market's dividends to holders on their dates
-	pushers   []httpx.Pusher  // modules that push to sockets while the stack runs
+	cfg     Config
+	sealer  *secret.Sealer
+	ownsMkt bool
+	ws      *wsHub
+	trade   *engine.Engine
+	// processes are the capabilities' process managers (process.Register), run with the stack.
+	processes []registeredProcess
+	pushers   []httpx.Pusher // modules that push to sockets while the stack runs
 	handler   http.Handler
 	idem      *idemRecords
 	decodes   files.Gate
 	once      sync.Once
 	closeErr  error
+}
+
+// registeredProcess is a built process manager and its name.
+type registeredProcess struct {
+	name string
+	run  process.Runner
 }
 
 // OpenStack opens the event store and the read models and wires the command service and the
@@ -159,12 +155,6 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		Sealer:       sealer,
 		UploadQuota:  cfg.UploadQuota,
 	})
-	lottery := subscription.New(cmd)
-	auctions := auction.New(cmd, offering.SealerSeeds(sealer, auction.SeedDomain))
-	placements := placement.New(cmd, offering.SealerSeeds(sealer, placement.SeedDomain))
-	newOffering := func(spec offering.Spec) *offering.Process {
-		return offering.New(offering.Config{Spec: spec, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg})
-	}
 	tr := trading.New(cmd, cfg.Trading)
 	st := &Stack{
 		Store:    store,
@@ -180,14 +170,10 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		ownsMkt:  owns,
 		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
-		lottery: lottery,
-		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
-			Registerer: reg}),
-		auctions:   auctions,
-		placements: placements,
-		offerings:  []*offering.Process{newOffering(auctions.Spec()), newOffering(placements.Spec())},
-		dividends: payout.New(payout.Config{Commands: dividend.New(cmd), Market: mkt, Store: store, Clock: cfg.Clock,
-			Logger: cfg.Logger, Registerer: reg}),
+	}
+	deps := process.Deps{Commands: cmd, Market: mkt, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg}
+	for _, p := range process.Registered() {
+		st.processes = append(st.processes, registeredProcess{name: p.Name, run: p.Build(deps)})
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -209,31 +195,28 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 
 func (st *Stack) newServer() *server {
 	return &server{
-		cmd:        st.Commands,
-		funds:      st.Funds,
-		trading:    st.Trading,
-		read:       st.Read,
-		runner:     st.Runner,
-		store:      st.Store,
-		log:        st.cfg.Logger,
-		dataDir:    st.cfg.DataDir,
-		web:        st.cfg.Web,
-		demo:       st.cfg.Demo,
-		now:        st.cfg.Clock,
-		calendar:   calendar.Taiwan(),
-		sealer:     st.sealer,
-		limits:     st.cfg.RateLimits.withDefaults(),
-		decodes:    files.NewGate(files.MaxDecodes),
-		idemLocks:  newKeyedLocks(),
-		written:    newSessionPositions(maxSessionPositions),
-		idem:       newIdemRecords(st.Read, st.cfg.Logger),
-		metrics:    newHTTPMetrics(st.Registry),
-		mkt:        st.Market,
-		ws:         newWSHub(st.Market, st.cfg.Logger, st.Registry),
-		trade:      st.trade,
-		lottery:    st.lottery,
-		auctions:   st.auctions,
-		placements: st.placements,
+		cmd:       st.Commands,
+		funds:     st.Funds,
+		trading:   st.Trading,
+		read:      st.Read,
+		runner:    st.Runner,
+		store:     st.Store,
+		log:       st.cfg.Logger,
+		dataDir:   st.cfg.DataDir,
+		web:       st.cfg.Web,
+		demo:      st.cfg.Demo,
+		now:       st.cfg.Clock,
+		calendar:  calendar.Taiwan(),
+		sealer:    st.sealer,
+		limits:    st.cfg.RateLimits.withDefaults(),
+		decodes:   files.NewGate(files.MaxDecodes),
+		idemLocks: newKeyedLocks(),
+		written:   newSessionPositions(maxSessionPositions),
+		idem:      newIdemRecords(st.Read, st.cfg.Logger),
+		metrics:   newHTTPMetrics(st.Registry),
+		mkt:       st.Market,
+		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
+		trade:     st.trade,
 	}
 }
 
@@ -272,20 +255,10 @@ func (st *Stack) Run(ctx context.Context) error {
 			st.cfg.Logger.Error("matching engine stopped", "err", err)
 		}
 	})
-	wg.Go(func() {
-		if err := st.ipo.Run(ctx); err != nil {
-			st.cfg.Logger.Error("subscription calendar stopped", "err", err)
-		}
-	})
-	wg.Go(func() {
-		if err := st.dividends.Run(ctx); err != nil {
-			st.cfg.Logger.Error("dividend payout stopped", "err", err)
-		}
-	})
-	for _, o := range st.offerings {
+	for _, p := range st.processes {
 		wg.Go(func() {
-			if err := o.Run(ctx); err != nil {
-				st.cfg.Logger.Error("offering process stopped", "err", err)
+			if err := p.run.Run(ctx); err != nil {
+				st.cfg.Logger.Error("process manager stopped", "process", p.name, "err", err)
 			}
 		})
 	}

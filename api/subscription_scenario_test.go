@@ -190,6 +190,22 @@ func TestSubscriptionLottery(t *testing.T) {
 			t.Fatalf("draw check %+v", check)
 		}
 		want(t, m0.get("/api/vue/audit/subscription/issues/"+id+"/draw"), 403, "forbidden")
+		// Ops see who applied: each application with the member's account (phone) and name.
+		var apps []wire.SubscriptionApplication
+		h.ops.at("/api/vue/ops/subscription/issues/"+id+"/applications", h.head(), &apps)
+		accounts := map[string]bool{}
+		for _, a := range apps {
+			if a.Member == nil || a.Member.Name != "王小明" {
+				t.Fatalf("ops application %+v", a)
+			}
+			accounts[a.Member.Account] = true
+		}
+		if len(apps) != 48 || len(accounts) != 48 || !accounts[m0.account] {
+			t.Fatalf("ops applications of %d members, %d listed", len(accounts), len(apps))
+		}
+		if mine := m0.issueOf(id).Application; mine.Member != nil {
+			t.Fatalf("a member's own application names its member: %+v", mine.Member)
+		}
 		var winners, losers []*client
 		for i, m := range members {
 			if i == 47 || i == 49 {

@@ -72,6 +72,9 @@ type AuctionAwarded struct {
 	LotShares  int64        `json:"lotShares"`
 	Bids       []AuctionBid `json:"bids"`
 	Grants     []Grant      `json:"grants"`
+	// Entrants are the members whose account streams hold the entries (sorted; absent before it
+	// was recorded): an auditor re-running the result reads those streams, not the whole log.
+	Entrants []string `json:"entrants,omitempty"`
 }
 
 // AuctionSettled settles a bid after the award: a winner pays its bid for the lots awarded, a

@@ -67,6 +67,9 @@ type PlacementAllotted struct {
 	Shares      int64   `json:"shares"` // offered
 	Requests    []Grant `json:"requests"`
 	Grants      []Grant `json:"grants"`
+	// Entrants are the members whose account streams hold the entries (sorted; absent before it
+	// was recorded): an auditor re-running the result reads those streams, not the whole log.
+	Entrants []string `json:"entrants,omitempty"`
 }
 
 // PlacementSettled pays an application's allotted shares from its frozen amount and refunds the rest.

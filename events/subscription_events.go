@@ -73,6 +73,9 @@ type SubscriptionDrawn struct {
 	Lots         int64    `json:"lots"` // winners to draw: the lots offered over the lots per application
 	Applications []string `json:"applications"`
 	Winners      []string `json:"winners"`
+	// Entrants are the members whose account streams hold the entries (sorted; absent before it
+	// was recorded): an auditor re-running the result reads those streams, not the whole log.
+	Entrants []string `json:"entrants,omitempty"`
 }
 
 // SubscriptionApplied is a member's application: the price of the shares and the processing fee

@@ -209,7 +209,8 @@ func (m *Module) bids(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return httpx.OK(bidsOut(bs))
+	return httpx.WithEntrants(c, m.read.Reader, bidsOut(bs), func(i int) string { return bs[i].MemberID },
+		func(e *wire.AuctionBid, who *wire.OfferingEntrant) { e.Member = who })
 }
 
 func (m *Module) check(c *httpx.Call) (httpx.Reply, error) {

@@ -17,6 +17,9 @@ import (
 
 	openapi_types "github.com/oapi-codegen/runtime/types"
 
+	// The dividend payout process manager registers itself (process.Register) when linked in.
+	_ "github.com/lotbook/lotbook/commands/dividend/payout"
+
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
 	rule "github.com/lotbook/lotbook/commands/rules/dividend"

@@ -164,7 +164,8 @@ func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return httpx.OK(applicationsOut(as))
+	return httpx.WithEntrants(c, m.read.Reader, applicationsOut(as), func(i int) string { return as[i].MemberID },
+		func(e *wire.PlacementApplication, who *wire.OfferingEntrant) { e.Member = who })
 }
 
 func (m *Module) allot(c *httpx.Call) (httpx.Reply, error) {

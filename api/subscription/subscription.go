@@ -203,7 +203,8 @@ func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return httpx.OK(applicationsOut(apps, m.now()))
+	return httpx.WithEntrants(c, m.read.Reader, applicationsOut(apps, m.now()), func(i int) string { return apps[i].MemberID },
+		func(e *wire.SubscriptionApplication, who *wire.OfferingEntrant) { e.Member = who })
 }
 
 func (m *Module) drawCheck(c *httpx.Call) (httpx.Reply, error) {

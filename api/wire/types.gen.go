@@ -1888,11 +1888,14 @@ type AuctionBid struct {
 	// Deposit a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	Deposit     Decimal   `json:"deposit"`
-	ListingDate string    `json:"listingDate"`
-	Lots        int64     `json:"lots"`
-	Name        string    `json:"name"`
-	PlacedAt    time.Time `json:"placedAt"`
+	Deposit     Decimal `json:"deposit"`
+	ListingDate string  `json:"listingDate"`
+	Lots        int64   `json:"lots"`
+
+	// Member Who entered, in ops lists of an offering's entries only (the member's own lists leave it out).
+	Member   *OfferingEntrant `json:"member,omitempty"`
+	Name     string           `json:"name"`
+	PlacedAt time.Time        `json:"placedAt"`
 
 	// Price a decimal number as a string, never a float
 	//
@@ -3183,6 +3186,15 @@ type OfferingCheck struct {
 	Verified    bool            `json:"verified"`
 }
 
+// OfferingEntrant Who entered, in ops lists of an offering's entries only (the member's own lists leave it out).
+type OfferingEntrant struct {
+	// Account the member's login account (phone number)
+	Account string `json:"account"`
+
+	// Name the name of the member's identity submission; empty before any
+	Name string `json:"name"`
+}
+
 // OfferingGrant defines model for OfferingGrant.
 type OfferingGrant struct {
 	No string `json:"no"`
@@ -3524,8 +3536,11 @@ type PlacementApplication struct {
 	Delivered   int64   `json:"delivered"`
 	ListingDate string  `json:"listingDate"`
 	Lots        int64   `json:"lots"`
-	Name        string  `json:"name"`
-	PlacementId string  `json:"placementId"`
+
+	// Member Who entered, in ops lists of an offering's entries only (the member's own lists leave it out).
+	Member      *OfferingEntrant `json:"member,omitempty"`
+	Name        string           `json:"name"`
+	PlacementId string           `json:"placementId"`
 
 	// Price a decimal number as a string, never a float
 	//
@@ -3873,7 +3888,10 @@ type SubscriptionApplication struct {
 	IssueId     string  `json:"issueId"`
 	ListingDate string  `json:"listingDate"`
 	Lots        int64   `json:"lots"`
-	Name        string  `json:"name"`
+
+	// Member Who entered, in ops lists of an offering's entries only (the member's own lists leave it out).
+	Member *OfferingEntrant `json:"member,omitempty"`
+	Name   string           `json:"name"`
 
 	// Postage a decimal number as a string, never a float
 	//

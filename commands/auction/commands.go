@@ -26,6 +26,14 @@ type Commands struct {
 // New returns the auction's commands over the kernel k, with the auctions' seeds.
 func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands{k: k, seeds: seeds} }
 
+// Open returns the auction's commands over the kernel k, with the seeds of its secret key.
+func Open(k *commands.Service) *Commands { return New(k, offering.KernelSeeds(k, SeedDomain)) }
+
+// The auction's offering process runs with every stack.
+func init() {
+	offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() })
+}
+
 // List is ops' listing of an auction; decimals are strings as typed (DepositRate in per cent).
 type List struct {
 	offering.Terms
@@ -78,23 +86,12 @@ func (s *Commands) List(ctx context.Context, meta commands.Meta, in List) (Liste
 	if err != nil {
 		return Listed{}, err
 	}
-	seed, err := s.seeds.Commit(e.OfferingID)
+	seed, pos, err := offering.List(ctx, s.k, c, s.seeds, e.OfferingID, events.AuctionStream(e.OfferingID),
+		func(st *auction, seed events.OfferingSeed) ([]events.Payload, error) { return decideList(st, e, seed) })
 	if err != nil {
 		return Listed{}, err
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AuctionStream(e.OfferingID), func(st *auction) ([]events.Payload, error) {
-		return decideList(st, e, seed)
-	})
-	if err != nil {
-		return Listed{}, err
-	}
-	out := Listed{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if ev, ok := p.(events.AuctionSeedCommitted); ok {
-			out.AuctionID, out.Commitment, out.Algorithm = ev.OfferingID, ev.Commitment, ev.Algorithm
-		}
-	}
-	return out, nil
+	return Listed{AuctionID: seed.OfferingID, Commitment: seed.Commitment, Algorithm: seed.Algorithm, Position: pos}, nil
 }
 
 // Bid is a member's bid.
@@ -134,34 +131,24 @@ func (s *Commands) Bid(ctx context.Context, meta commands.Meta, in Bid) (Placed,
 	if !offering.ValidID(in.AuctionID) {
 		return Placed{}, commands.NotFound(offering.KeyNotFound)
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) offering.Member {
-			return memberPart.Of(m).Copy()
-		})
-		if err != nil {
-			return nil, err
-		}
+	e, err := offering.Enter(ctx, s.k, c, in.MemberID, bidPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		f, err := s.facts(ctx, in.AuctionID)
 		if err != nil {
 			return nil, err
 		}
-		no := a.FreeOrderNo(c.OrderNumbers(bidPrefix, in.MemberID))
 		return decideBid(bidsPart.Of(a), a.Ledger, a.Balances[f.ev.Currency], m, f, price, in.Lots, c.Now, no)
+	}, func(p events.Payload) string {
+		e, _ := p.(events.AuctionBidPlaced)
+		return e.BidNo
 	})
 	if err != nil {
 		return Placed{}, err
 	}
-	out := Placed{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if e, ok := p.(events.AuctionBidPlaced); ok {
-			out.BidNo, out.Deposit = e.BidNo, e.Deposit
+	out := Placed{BidNo: e.No, Position: e.Position, Cash: e.Cash}
+	for _, p := range e.Payloads {
+		if b, ok := p.(events.AuctionBidPlaced); ok {
+			out.Deposit = b.Deposit
 		}
-	}
-	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[offering.Currency]
-	}
-	if out.BidNo == "" {
-		return Placed{}, commands.Unavailable(fmt.Errorf("bid of %s on %s: no bid recorded", in.MemberID, in.AuctionID))
 	}
 	return out, nil
 }
@@ -198,7 +185,14 @@ func (s *Commands) Award(ctx context.Context, meta commands.Meta, auctionID stri
 		if err != nil && st.listed && !st.awarded {
 			return nil, err
 		}
-		return decideAward(st, seed, in, c.Now)
+		evs, err := decideAward(st, seed, in, c.Now)
+		for i, p := range evs {
+			if a, ok := p.(events.AuctionAwarded); ok {
+				a.Entrants = offering.Entrants(entries)
+				evs[i] = a
+			}
+		}
+		return evs, err
 	})
 	if err != nil {
 		return commands.Result{}, err
@@ -237,7 +231,7 @@ const ProcessName = "auction-award"
 // Spec is the auction for the offering process: the award due on the award date, then each
 // bid's settlement, then each paid bid's delivery on the listing date.
 func (s *Commands) Spec() offering.Spec {
-	return offering.Spec{Name: ProcessName, Prefix: "Auction", Fold: fold, Result: s.Award, Settle: s.Settle, Deliver: s.Deliver}
+	return offering.Spec{Name: ProcessName, Prefix: "Auction", Fold: fold, Result: s.Award, Steps: offering.SettleThenDeliver(s.Settle, s.Deliver)}
 }
 
 // fold is what the auction's events mean to the process.
@@ -245,17 +239,18 @@ func fold(p events.Payload) offering.Fact {
 	switch e := p.(type) {
 	case events.AuctionListed:
 		cal := offering.Calendar(e.OfferingTerms, e.AwardDate)
-		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, ResultAt: cal.At(ipo.StepDraw), Listing: cal.ListingStart()}
+		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, ResultAt: cal.At(ipo.StepDraw),
+			At: map[string]time.Time{offering.Delivered: cal.ListingStart()}}
 	case events.AuctionBidPlaced:
 		return offering.Fact{Kind: offering.Entered, Offering: e.AuctionID, No: e.BidNo}
 	case events.AuctionAwarded:
 		return offering.Fact{Kind: offering.Resulted, Offering: e.AuctionID}
 	case events.AuctionSettled:
-		return offering.Fact{Kind: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
+		return offering.Fact{Kind: offering.Done, Step: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
 	case events.AuctionForfeited:
-		return offering.Fact{Kind: offering.Settled, Offering: e.AuctionID, No: e.BidNo}
+		return offering.Fact{Kind: offering.Done, Step: offering.Settled, Offering: e.AuctionID, No: e.BidNo}
 	case events.AuctionDelivered:
-		return offering.Fact{Kind: offering.Delivered, Offering: e.OfferingID, No: e.No}
+		return offering.Fact{Kind: offering.Done, Step: offering.Delivered, Offering: e.OfferingID, No: e.No}
 	}
 	return offering.Fact{}
 }

@@ -20,7 +20,7 @@ var verifier = offering.Verifier{
 			return &e.OfferingSeed, nil, false
 		case events.AuctionAwarded:
 			r := &offering.Result{Seed: e.Seed, Commitment: e.Commitment, Algorithm: e.Algorithm, Grants: e.Grants,
-				Offered: e.Lots * e.LotShares, LotShares: e.LotShares}
+				Offered: e.Lots * e.LotShares, LotShares: e.LotShares, Entrants: e.Entrants}
 			for _, b := range e.Bids {
 				r.Entries = append(r.Entries, events.Grant{No: b.No, Shares: b.Lots * e.LotShares, Price: b.Price})
 			}

@@ -22,6 +22,14 @@ type Commands struct {
 // New returns the placement's commands over the kernel k, with the placements' seeds.
 func New(k *commands.Service, seeds offering.Seeds) *Commands { return &Commands{k: k, seeds: seeds} }
 
+// Open returns the placement's commands over the kernel k, with the seeds of its secret key.
+func Open(k *commands.Service) *Commands { return New(k, offering.KernelSeeds(k, SeedDomain)) }
+
+// The placement's offering process runs with every stack.
+func init() {
+	offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return Open(k).Spec() })
+}
+
 // Offer is ops' offer of a placement; Price a decimal string as typed.
 type Offer struct {
 	offering.Terms
@@ -65,23 +73,14 @@ func (s *Commands) Offer(ctx context.Context, meta commands.Meta, in Offer) (Off
 	if err != nil {
 		return Offered{}, err
 	}
-	seed, err := s.seeds.Commit(e.OfferingID)
+	seed, pos, err := offering.List(ctx, s.k, c, s.seeds, e.OfferingID, events.PlacementStream(e.OfferingID),
+		func(st *placement, seed events.OfferingSeed) ([]events.Payload, error) {
+			return decideOffer(st, e, seed)
+		})
 	if err != nil {
 		return Offered{}, err
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.PlacementStream(e.OfferingID), func(st *placement) ([]events.Payload, error) {
-		return decideOffer(st, e, seed)
-	})
-	if err != nil {
-		return Offered{}, err
-	}
-	out := Offered{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if ev, ok := p.(events.PlacementSeedCommitted); ok {
-			out.PlacementID, out.Commitment, out.Algorithm = ev.OfferingID, ev.Commitment, ev.Algorithm
-		}
-	}
-	return out, nil
+	return Offered{PlacementID: seed.OfferingID, Commitment: seed.Commitment, Algorithm: seed.Algorithm, Position: pos}, nil
 }
 
 // Apply is a member's application.
@@ -116,36 +115,20 @@ func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (App
 	if !offering.ValidID(in.PlacementID) {
 		return Applied{}, commands.NotFound(offering.KeyNotFound)
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) offering.Member {
-			return memberPart.Of(m).Copy()
-		})
-		if err != nil {
-			return nil, err
-		}
+	e, err := offering.Enter(ctx, s.k, c, in.MemberID, applicationPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		f, err := s.facts(ctx, in.PlacementID)
 		if err != nil {
 			return nil, err
 		}
-		no := a.FreeOrderNo(c.OrderNumbers(applicationPrefix, in.MemberID))
 		return decideApply(applicationsPart.Of(a), a.Ledger, a.Balances[offering.Currency], m, f, in.Lots, c.Now, no)
+	}, func(p events.Payload) string {
+		e, _ := p.(events.PlacementApplied)
+		return e.ApplicationNo
 	})
 	if err != nil {
 		return Applied{}, err
 	}
-	out := Applied{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if e, ok := p.(events.PlacementApplied); ok {
-			out.ApplicationNo = e.ApplicationNo
-		}
-	}
-	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[offering.Currency]
-	}
-	if out.ApplicationNo == "" {
-		return Applied{}, commands.Unavailable(fmt.Errorf("application of %s to %s: no application recorded", in.MemberID, in.PlacementID))
-	}
-	return out, nil
+	return Applied{ApplicationNo: e.No, Position: e.Position, Cash: e.Cash}, nil
 }
 
 // RequestAllotment is ops' trigger of a placement's allotment after its window; the offering
@@ -199,7 +182,14 @@ func (s *Commands) Allot(ctx context.Context, meta commands.Meta, placementID st
 		if err != nil && st.listed && !st.allotted {
 			return nil, err
 		}
-		return decideAllot(st, seed, requests)
+		evs, err := decideAllot(st, seed, requests)
+		for i, p := range evs {
+			if a, ok := p.(events.PlacementAllotted); ok {
+				a.Entrants = offering.Entrants(entries)
+				evs[i] = a
+			}
+		}
+		return evs, err
 	})
 	if err != nil {
 		return commands.Result{}, err
@@ -238,14 +228,15 @@ const ProcessName = "placement-allotment"
 // Spec is the placement for the offering process: the allotment once ops ask for it, then each
 // application's settlement, then each allotted application's delivery on the listing date.
 func (s *Commands) Spec() offering.Spec {
-	return offering.Spec{Name: ProcessName, Prefix: "Placement", Fold: fold, Result: s.Allot, Settle: s.Settle, Deliver: s.Deliver}
+	return offering.Spec{Name: ProcessName, Prefix: "Placement", Fold: fold, Result: s.Allot, Steps: offering.SettleThenDeliver(s.Settle, s.Deliver)}
 }
 
 // fold is what the placement's events mean to the process.
 func fold(p events.Payload) offering.Fact {
 	switch e := p.(type) {
 	case events.PlacementOffered:
-		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID, Listing: offering.Calendar(e.OfferingTerms, e.ListingDate).ListingStart()}
+		return offering.Fact{Kind: offering.Offered, Offering: e.OfferingID,
+			At: map[string]time.Time{offering.Delivered: offering.Calendar(e.OfferingTerms, e.ListingDate).ListingStart()}}
 	case events.PlacementApplied:
 		return offering.Fact{Kind: offering.Entered, Offering: e.PlacementID, No: e.ApplicationNo}
 	case events.PlacementAllotmentRequested:
@@ -253,9 +244,9 @@ func fold(p events.Payload) offering.Fact {
 	case events.PlacementAllotted:
 		return offering.Fact{Kind: offering.Resulted, Offering: e.PlacementID}
 	case events.PlacementSettled:
-		return offering.Fact{Kind: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
+		return offering.Fact{Kind: offering.Done, Step: offering.Settled, Offering: e.OfferingID, No: e.No, Paid: e.Shares > 0}
 	case events.PlacementDelivered:
-		return offering.Fact{Kind: offering.Delivered, Offering: e.OfferingID, No: e.No}
+		return offering.Fact{Kind: offering.Done, Step: offering.Delivered, Offering: e.OfferingID, No: e.No}
 	}
 	return offering.Fact{}
 }

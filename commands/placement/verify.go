@@ -19,7 +19,7 @@ var verifier = offering.Verifier{
 		case events.PlacementSeedCommitted:
 			return &e.OfferingSeed, nil, false
 		case events.PlacementAllotted:
-			return nil, &offering.Result{Seed: e.Seed, Commitment: e.Commitment, Algorithm: e.Algorithm, Entries: e.Requests, Grants: e.Grants,
+			return nil, &offering.Result{Seed: e.Seed, Commitment: e.Commitment, Algorithm: e.Algorithm, Entries: e.Requests, Grants: e.Grants, Entrants: e.Entrants,
 				Offered: e.Shares}, false
 		}
 		return nil, nil, false

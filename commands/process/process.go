@@ -1,6 +1,8 @@
 // Package process is the write side's runtime for process managers and schedules: code that
-// reacts to events and to the clock by sending commands (the matching engine today; the IPO draw,
-// loan interest, lending fees, dividends and copy-trade mirroring next).
+// reacts to events and to the clock by sending commands (the matching engine; the offerings'
+// process, commands/process/offering, for the lottery, the auction and the placement; loan
+// interest, lending fees, dividends and copy-trade mirroring next). A capability's manager is
+// registered in its own package (Register, registry.go) and every stack runs it.
 //
 // A Runtime feeds one Manager the event log in order, from its own checkpoint, and fires its
 // Timers. What it guarantees:
@@ -52,6 +54,11 @@ type Manager interface {
 	Snapshot() ([]byte, error)
 	Restore(state []byte) error
 }
+
+// ErrRefold is what a Manager's Restore returns for a checkpoint state of a form it no longer
+// reads: the runtime then restores the empty state and folds the log again from position 0
+// (commands it sends have deterministic ids, so steps it sends again apply once).
+var ErrRefold = errors.New("process: the checkpoint's state is of an older form")
 
 // Config configures a Runtime. Name names the checkpoint, the metrics' process label and the
 // command ids; it must not change while checkpoints exist.
@@ -229,7 +236,15 @@ func (r *Runtime) restore(ctx context.Context) error {
 			return fmt.Errorf("process %s: checkpoint at %d: %w", r.cfg.Name, cp.Position, err)
 		}
 	}
-	if err := r.cfg.Manager.Restore(st.Manager); err != nil {
+	if err := r.cfg.Manager.Restore(st.Manager); errors.Is(err, ErrRefold) {
+		// The manager's fold changed form: it is built again from the log, and the checkpoint
+		// (saved only once the fold passes the old one) takes the new form.
+		r.log.Warn("the checkpoint's state is of an older form: the process folds the log again from its start", "at", cp.Position)
+		if err := r.cfg.Manager.Restore(nil); err != nil {
+			return fmt.Errorf("process %s: restore empty state: %w", r.cfg.Name, err)
+		}
+		return nil
+	} else if err != nil {
 		return fmt.Errorf("process %s: restore state at %d: %w", r.cfg.Name, cp.Position, err)
 	}
 	r.mu.Lock()

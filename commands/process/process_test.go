@@ -319,3 +319,49 @@ func gauge(t *testing.T, reg *prometheus.Registry, name string) float64 {
 func counter(t *testing.T, reg *prometheus.Registry, name string) float64 {
 	return metric(t, reg, name).GetCounter().GetValue()
 }
+
+// newForm is favorites whose checkpoint form changed: it refuses any state saved before.
+type newForm struct{ favorites }
+
+func (f *newForm) Restore(state []byte) error {
+	if len(state) > 0 {
+		return process.ErrRefold
+	}
+	return nil
+}
+
+func TestACheckpointOfAnOlderFormIsFoldedAgainFromTheStart(t *testing.T) {
+	st := openStore(t)
+	add(t, st, "2330", "2603")
+	r := start(t, process.Config{Store: st, Manager: &favorites{}})
+	eventually(t, "two handled", func() bool { return r.rt.Position() == 2 })
+	r.stop()
+
+	add(t, st, "0050")
+	again := &newForm{}
+	r = start(t, process.Config{Store: st, Manager: again})
+	eventually(t, "three handled", func() bool { return r.rt.Position() == 3 })
+	symbols, handled := again.seen()
+	if want := []string{"2330", "2603", "0050"}; !slices.Equal(symbols, want) || !slices.Equal(handled, []int64{1, 2, 3}) {
+		t.Fatalf("refolded %v at %v, want %v from position 1", symbols, handled, want)
+	}
+}
+
+func TestRegisteredProcessesAreListedByNameOnce(t *testing.T) {
+	build := func(process.Deps) process.Runner { return nil }
+	process.Register("test-zz", build)
+	process.Register("test-aa", build)
+	var names []string
+	for _, r := range process.Registered() {
+		names = append(names, r.Name)
+	}
+	if !slices.IsSorted(names) || !slices.Contains(names, "test-aa") || !slices.Contains(names, "test-zz") {
+		t.Fatalf("registered %v", names)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Fatal("a name registered twice did not panic")
+		}
+	}()
+	process.Register("test-aa", build)
+}

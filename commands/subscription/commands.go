@@ -3,33 +3,44 @@ package subscription
 import (
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
-	"github.com/lotbook/lotbook/commands/rules/draw"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/events"
 )
 
+// SeedDomain separates the lottery's draw seeds from every other keyed hash of the server's key.
+const SeedDomain = "subscription-draw-seed"
+
 // Commands are the subscription's commands over the kernel.
-type Commands struct{ k *commands.Service }
+type Commands struct {
+	k     *commands.Service
+	seeds offering.Seeds
+}
 
-// New returns the subscription's commands over the kernel k.
-func New(k *commands.Service) *Commands { return &Commands{k: k} }
+// New returns the subscription's commands over the kernel k. An issue's draw seed (32 bytes in
+// hex) is the keyed hash (HMAC-SHA256 under a key derived from LOTBOOK_SECRET_KEY) of its id
+// (offering.KernelSeeds): secret until the draw, the same on every instance.
+func New(k *commands.Service) *Commands {
+	return &Commands{k: k, seeds: offering.KernelSeeds(k, SeedDomain)}
+}
 
-// seed is an issue's draw seed (32 bytes in hex): the keyed hash (HMAC-SHA256 under a key derived
-// from LOTBOOK_SECRET_KEY) of its id. Secret until the draw, the same on every instance.
+// The lottery's calendar runs with every stack.
+func init() {
+	offering.Register(ProcessName, func(k *commands.Service) offering.Spec { return New(k).Spec() })
+}
+
+// seed is an issue's draw seed.
 func (s *Commands) seed(issueID string) (string, error) {
-	sealer := s.k.Sealer()
-	if sealer == nil {
-		return "", commands.Unavailable(errors.New("subscription: no secret key to derive draw seeds from"))
+	if seed := s.seeds(issueID); seed != "" {
+		return seed, nil
 	}
-	return sealer.KeyedHash("subscription-draw-seed", issueID), nil
+	return "", commands.Unavailable(errors.New("subscription: no secret key to derive draw seeds from"))
 }
 
 // ListIssue is ops' listing of an issue. Symbol is a code the caller has checked the market feed
@@ -48,53 +59,16 @@ type Listed struct {
 	Position                       int64
 }
 
-// twd is the currency issues are priced in (the Taiwan market's).
-const twd = "TWD"
-
-// limits of a listing.
-const (
-	maxLots   = 10_000_000
-	maxName   = 40
-	maxSymbol = 12
-)
-
 // IssueID is the id of the issue of symbol whose window opens at opensAt: the code and the
-// opening day (Asia/Taipei).
-func IssueID(symbol string, opensAt time.Time) string {
-	return symbol + "-" + opensAt.In(ipo.Taipei).Format("20060102")
-}
-
-// validIssueID guards stream names built from the ids the API passes on.
-func validIssueID(id string) bool {
-	sym, day, ok := strings.Cut(id, "-")
-	if !ok || !validSymbol(sym) || len(day) != 8 {
-		return false
-	}
-	_, err := time.Parse("20060102", day)
-	return err == nil
-}
-
-func validSymbol(sym string) bool {
-	if sym == "" || len(sym) > maxSymbol {
-		return false
-	}
-	for i := 0; i < len(sym); i++ {
-		if c := sym[i]; !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z') {
-			return false
-		}
-	}
-	return true
-}
+// opening day (Asia/Taipei), as every offering's (offering.ID).
+func IssueID(symbol string, opensAt time.Time) string { return offering.ID(symbol, opensAt) }
 
 // validateListing turns ops' form into the listing event, or the first refusal.
 func validateListing(in ListIssue) (events.SubscriptionIssueListed, error) {
 	var e events.SubscriptionIssueListed
-	if !validSymbol(in.Symbol) || in.Market == "" {
-		return e, commands.Invalid(commands.KeySymbolNotFound)
-	}
-	name := strings.TrimSpace(in.Name)
-	if name == "" || len([]rune(name)) > maxName {
-		return e, commands.Invalid(commands.KeyInvalidRequest)
+	name, err := offering.ValidSecurity(in.Symbol, in.Name, in.Market)
+	if err != nil {
+		return e, err
 	}
 	ds := make([]decimal.Decimal, 4)
 	for i, s := range []string{in.Price, in.ReferencePrice, in.PE, in.IndustryPE} {
@@ -104,7 +78,7 @@ func validateListing(in ListIssue) (events.SubscriptionIssueListed, error) {
 		}
 		ds[i] = d
 	}
-	if in.UnitLots < 1 || in.Lots < in.UnitLots || in.Lots > maxLots || in.Lots%in.UnitLots != 0 {
+	if in.UnitLots < 1 || in.Lots < in.UnitLots || in.Lots > offering.MaxLots || in.Lots%in.UnitLots != 0 {
 		return e, commands.Invalid(commands.KeyQuantityInvalid)
 	}
 	cal := ipo.Calendar{OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC(), DrawDate: in.DrawDate, DeductionDate: in.DeductionDate,
@@ -113,7 +87,7 @@ func validateListing(in ListIssue) (events.SubscriptionIssueListed, error) {
 		return e, commands.Invalid(KeyCalendarInvalid)
 	}
 	return events.SubscriptionIssueListed{IssueID: IssueID(in.Symbol, in.OpensAt), Symbol: in.Symbol, Name: name, Market: in.Market,
-		Currency: twd, Price: ds[0], ReferencePrice: ds[1], Lots: in.Lots, UnitLots: in.UnitLots, LotShares: LotShares,
+		Currency: offering.Currency, Price: ds[0], ReferencePrice: ds[1], Lots: in.Lots, UnitLots: in.UnitLots, LotShares: LotShares,
 		Fee: ProcessingFee, Postage: WinnerPostage, OpensAt: cal.OpensAt, ClosesAt: cal.ClosesAt, DrawDate: in.DrawDate,
 		DeductionDate: in.DeductionDate, RefundDate: in.RefundDate, ListingDate: in.ListingDate, PE: ds[2], IndustryPE: ds[3]}, nil
 }
@@ -128,30 +102,14 @@ func (s *Commands) ListIssue(ctx context.Context, meta commands.Meta, in ListIss
 	if err != nil {
 		return Listed{}, err
 	}
-	seed, err := s.seed(e.IssueID)
+	seed, pos, err := offering.List(ctx, s.k, c, s.seeds, e.IssueID, events.SubscriptionStream(e.IssueID),
+		func(st *issue, seed events.OfferingSeed) ([]events.Payload, error) {
+			return decideList(st, e, seed.Commitment)
+		})
 	if err != nil {
 		return Listed{}, err
 	}
-	commitment, err := draw.Commitment(seed)
-	if err != nil {
-		return Listed{}, commands.Unavailable(err)
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.SubscriptionStream(e.IssueID), func(st *issue) ([]events.Payload, error) {
-		return decideList(st, e, commitment)
-	})
-	if err != nil {
-		return Listed{}, err
-	}
-	out := Listed{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		switch ev := p.(type) {
-		case events.SubscriptionIssueListed:
-			out.IssueID = ev.IssueID
-		case events.SubscriptionSeedCommitted:
-			out.Commitment, out.Algorithm = ev.Commitment, ev.Algorithm
-		}
-	}
-	return out, nil
+	return Listed{IssueID: seed.OfferingID, Commitment: seed.Commitment, Algorithm: seed.Algorithm, Position: pos}, nil
 }
 
 // Apply is a member's application.
@@ -184,49 +142,33 @@ func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (App
 	if !commands.ValidMemberID(in.MemberID) {
 		return Applied{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
-	if !validIssueID(in.IssueID) {
+	if !offering.ValidID(in.IssueID) {
 		return Applied{}, commands.NotFound(KeyNotFound)
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		m, err := commands.View(ctx, s.k, events.MemberStream(in.MemberID), func(m *commands.Member, _ *commands.Entry) memberFacts {
-			return memberPart.Of(m).copy()
-		})
-		if err != nil {
-			return nil, err
-		}
+	e, err := offering.Enter(ctx, s.k, c, in.MemberID, applicationPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		is, err := s.issueFacts(ctx, in.IssueID)
 		if err != nil {
 			return nil, err
 		}
-		no := a.FreeOrderNo(c.OrderNumbers(applicationPrefix, in.MemberID))
 		return decideApply(applicationsPart.Of(a), a.Ledger, a.Balances[is.currency], m, is, in.Lots, c.Now, no)
+	}, func(p events.Payload) string {
+		e, _ := p.(events.SubscriptionApplied)
+		return e.ApplicationNo
 	})
 	if err != nil {
 		return Applied{}, err
 	}
-	out := Applied{Position: rec.Position}
-	for _, p := range rec.Payloads {
-		if e, ok := p.(events.SubscriptionApplied); ok {
-			out.ApplicationNo = e.ApplicationNo
-		}
-	}
-	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
-		out.Cash = b[twd]
-	}
-	if out.ApplicationNo == "" {
-		return Applied{}, commands.Unavailable(fmt.Errorf("application of %s to %s: no application recorded", in.MemberID, in.IssueID))
-	}
-	return out, nil
+	return Applied{ApplicationNo: e.No, Position: e.Position, Cash: e.Cash}, nil
 }
 
-// Draw reveals the issue's seed and draws its winners over applications (the application
-// numbers of the issue in the log; the process manager passes those it folded once caught up).
-func (s *Commands) Draw(ctx context.Context, meta commands.Meta, issueID string, applications []string) (commands.Result, error) {
+// Draw reveals the issue's seed and draws its winners over entries (the applications of the
+// issue the process folded once caught up, with their members).
+func (s *Commands) Draw(ctx context.Context, meta commands.Meta, issueID string, entries []offering.Entry) (commands.Result, error) {
 	c, err := s.k.Begin(meta, "subscription.draw")
 	if err != nil {
 		return commands.Result{}, err
 	}
-	if !validIssueID(issueID) {
+	if !offering.ValidID(issueID) {
 		return commands.Result{}, commands.NotFound(KeyNotFound)
 	}
 	seed, err := s.seed(issueID)
@@ -234,7 +176,7 @@ func (s *Commands) Draw(ctx context.Context, meta commands.Meta, issueID string,
 		return commands.Result{}, err
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.SubscriptionStream(issueID), func(st *issue) ([]events.Payload, error) {
-		return decideDraw(st, seed, applications, c.Now)
+		return decideDraw(st, seed, entries, c.Now)
 	})
 	if err != nil {
 		return commands.Result{}, err
@@ -242,29 +184,61 @@ func (s *Commands) Draw(ctx context.Context, meta commands.Meta, issueID string,
 	return commands.Result{Position: rec.Position}, nil
 }
 
-// Step is one dated step (ipo.StepDeduct, StepRefund, StepAllot) for one application.
-type Step struct {
-	MemberID, IssueID, ApplicationNo, Step string
+// step runs a dated step (ipo.StepDeduct, StepRefund, StepAllot) for one application (see
+// decideStep).
+func (s *Commands) step(step string) func(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
+	return func(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
+		return offering.Step(ctx, s.k, meta, "subscription."+step, e, func(a *commands.Account, now time.Time) ([]events.Payload, error) {
+			is, err := s.issueFacts(ctx, e.Offering)
+			if err != nil {
+				return nil, err
+			}
+			return decideStep(applicationsPart.Of(a).byNo[e.No], e.No, a.Ledger, a.Balances[is.currency].Available, is, step, now)
+		})
+	}
 }
 
-// RunStep runs a dated step for one application (see decideStep).
-func (s *Commands) RunStep(ctx context.Context, meta commands.Meta, in Step) (commands.Result, error) {
-	c, err := s.k.Begin(meta, "subscription."+in.Step)
-	if err != nil {
-		return commands.Result{}, err
-	}
-	if !commands.ValidMemberID(in.MemberID) || !validIssueID(in.IssueID) {
-		return commands.Result{}, commands.NotFound(KeyNotFound)
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		is, err := s.issueFacts(ctx, in.IssueID)
-		if err != nil {
-			return nil, err
+// ProcessName names the lottery's process (its calendar): checkpoint, metrics, command ids.
+const ProcessName = "subscription-calendar"
+
+// Spec is the lottery for the offering process: the draw on the draw date (ipo.StepDraw), then
+// each application's dated steps: the winners' deduction, the refunds (losers, and winners
+// unpaid at the deduction: waived), the paid winners' allotment on the listing date. A step's
+// command checks its published time itself.
+func (s *Commands) Spec() offering.Spec {
+	return offering.Spec{Name: ProcessName, Prefix: "Subscription", Fold: fold, ResultStep: ipo.StepDraw, Result: s.Draw,
+		Steps: []offering.EntryStep{
+			{Name: ipo.StepDeduct, Concerns: func(p offering.Progress) bool { return p.Won }, Run: s.step(ipo.StepDeduct)},
+			// A winner is refunded (waived) only once its deduction is recorded unpaid.
+			{Name: ipo.StepRefund, Concerns: func(p offering.Progress) bool { return !p.Won || p.Done(ipo.StepDeduct) && !p.Paid },
+				Run: s.step(ipo.StepRefund)},
+			{Name: ipo.StepAllot, Concerns: func(p offering.Progress) bool { return p.Paid }, Run: s.step(ipo.StepAllot)},
+		}}
+}
+
+// fold is what the lottery's events mean to the process.
+func fold(p events.Payload) offering.Fact {
+	switch e := p.(type) {
+	case events.SubscriptionIssueListed:
+		cal := ipo.Calendar{OpensAt: e.OpensAt, ClosesAt: e.ClosesAt, DrawDate: e.DrawDate, DeductionDate: e.DeductionDate,
+			RefundDate: e.RefundDate, ListingDate: e.ListingDate}
+		at := map[string]time.Time{}
+		for _, step := range ipo.Steps[1:] {
+			at[step] = cal.At(step)
 		}
-		return decideStep(applicationsPart.Of(a).byNo[in.ApplicationNo], in.ApplicationNo, a.Ledger, a.Balances[is.currency].Available, is, in.Step, c.Now)
-	})
-	if err != nil {
-		return commands.Result{}, err
+		return offering.Fact{Kind: offering.Offered, Offering: e.IssueID, ResultAt: cal.At(ipo.StepDraw), At: at}
+	case events.SubscriptionApplied:
+		return offering.Fact{Kind: offering.Entered, Offering: e.IssueID, No: e.ApplicationNo}
+	case events.SubscriptionDrawn:
+		return offering.Fact{Kind: offering.Resulted, Offering: e.IssueID, Won: e.Winners}
+	case events.SubscriptionPaid:
+		return offering.Fact{Kind: offering.Done, Step: ipo.StepDeduct, Offering: e.IssueID, No: e.ApplicationNo, Paid: true}
+	case events.SubscriptionUnpaid:
+		return offering.Fact{Kind: offering.Done, Step: ipo.StepDeduct, Offering: e.IssueID, No: e.ApplicationNo}
+	case events.SubscriptionRefunded:
+		return offering.Fact{Kind: offering.Done, Step: ipo.StepRefund, Offering: e.IssueID, No: e.ApplicationNo}
+	case events.SubscriptionAllotted:
+		return offering.Fact{Kind: offering.Done, Step: ipo.StepAllot, Offering: e.IssueID, No: e.ApplicationNo}
 	}
-	return commands.Result{Position: rec.Position}, nil
+	return offering.Fact{}
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
 	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
@@ -47,17 +48,11 @@ func decideList(s *issue, e events.SubscriptionIssueListed, commitment string) (
 }
 
 // decideApply is a member's application for lots of an issue at now.
-func decideApply(apps *applications, l commands.Ledger, cash commands.Balance, m memberFacts, is issueFacts, lots int64, now time.Time, appNo string) ([]events.Payload, error) {
-	switch {
-	case !m.registered || !m.member:
-		return nil, commands.NotFound(commands.KeyAccountNotExist)
-	case m.flags[events.FlagDisabled]:
-		return nil, commands.Forbidden(commands.KeyAccountDisabled)
-	case m.flags[events.FlagFrozen]:
-		return nil, commands.Forbidden(commands.KeyAccountFrozen)
-	case m.flags[events.FlagTradeBanned]:
-		return nil, commands.Forbidden(commands.KeyTradeBanned)
-	case !is.listed:
+func decideApply(apps *applications, l commands.Ledger, cash commands.Balance, m offering.Member, is issueFacts, lots int64, now time.Time, appNo string) ([]events.Payload, error) {
+	if err := m.AccountRefusal(); err != nil {
+		return nil, err
+	}
+	if !is.listed {
 		return nil, commands.NotFound(KeyNotFound)
 	}
 	switch is.cal.State(now) {
@@ -66,7 +61,7 @@ func decideApply(apps *applications, l commands.Ledger, cash commands.Balance, m
 	case ipo.Subscribing, ipo.Ended:
 		return nil, commands.Rule(KeyClosed)
 	}
-	if !m.verified {
+	if !m.Verified() {
 		return nil, commands.Rule(KeyChannelNotOpen)
 	}
 	if lots != is.ev.UnitLots {
@@ -86,10 +81,11 @@ func decideApply(apps *applications, l commands.Ledger, cash commands.Balance, m
 		Postings: events.Transfer(l.Available, l.Frozen, is.currency, frozen)}}, nil
 }
 
-// decideDraw reveals the seed and draws over the sorted applications, once, from the draw
-// date's step time on. The seed must be the one committed to: a changed server key stops the
-// draw rather than draw with a seed nobody can check.
-func decideDraw(s *issue, seed string, applications []string, now time.Time) ([]events.Payload, error) {
+// decideDraw reveals the seed and draws over the sorted applications of entries, once, from the
+// draw date's step time on, recording the members who applied (Entrants: the account streams an
+// auditor reads). The seed must be the one committed to: a changed server key stops the draw
+// rather than draw with a seed nobody can check.
+func decideDraw(s *issue, seed string, entries []offering.Entry, now time.Time) ([]events.Payload, error) {
 	if !s.listed {
 		return nil, commands.NotFound(KeyNotFound)
 	}
@@ -103,7 +99,10 @@ func decideDraw(s *issue, seed string, applications []string, now time.Time) ([]
 	if err != nil || c != s.commitment {
 		return nil, commands.Unavailable(fmt.Errorf("issue %s: the seed does not match its commitment (was the secret key changed?)", s.ev.IssueID))
 	}
-	apps := slices.Clone(applications)
+	apps := []string{}
+	for _, e := range entries {
+		apps = append(apps, e.No)
+	}
 	slices.Sort(apps)
 	apps = slices.Compact(apps)
 	k := s.ev.Lots / s.ev.UnitLots
@@ -111,11 +110,8 @@ func decideDraw(s *issue, seed string, applications []string, now time.Time) ([]
 	if err != nil {
 		return nil, commands.Unavailable(err)
 	}
-	if apps == nil {
-		apps = []string{}
-	}
 	return []events.Payload{events.SubscriptionDrawn{IssueID: s.ev.IssueID, Seed: seed, Commitment: s.commitment, Algorithm: draw.Algorithm,
-		Lots: k, Applications: apps, Winners: winners}}, nil
+		Lots: k, Applications: apps, Winners: winners, Entrants: offering.Entrants(entries)}}, nil
 }
 
 // decideStep runs one dated step of the calendar for one application, from the step's time on;

@@ -9,6 +9,7 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
 	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
@@ -36,10 +37,29 @@ func issueWith(drawnWinners ...string) issueFacts {
 	return s.facts()
 }
 
+// member is the member part of a member registered (as a member, not staff), verified, with flags on.
+func member(registered, isMember, verified bool, flags ...string) offering.Member {
+	m := offering.NewMember("m1")
+	if registered {
+		role := events.RoleMember
+		if !isMember {
+			role = events.RoleOps
+		}
+		m.Apply(events.RecordedEvent{}, events.MemberRegistered{MemberID: "m1", Role: role})
+	}
+	if verified {
+		m.Apply(events.RecordedEvent{}, events.RealNameApproved{})
+	}
+	for _, f := range flags {
+		m.Apply(events.RecordedEvent{}, events.AccountFlagChanged{Flag: f, On: true})
+	}
+	return m.Copy()
+}
+
 var ledger = commands.Ledger{MemberID: "m1", Available: events.MemberAvailable("m1"), Frozen: events.MemberFrozen("m1")}
 
 func TestDecideApply(t *testing.T) {
-	verified := memberFacts{registered: true, member: true, verified: true, flags: map[string]bool{}}
+	verified := member(true, true, true)
 	cash := func(s string) commands.Balance { return commands.Balance{Available: decimal.RequireFromString(s)} }
 	open := tp("2026-11-25 10:00")
 	applied := &applications{byNo: map[string]*application{}, byIssue: map[string]string{listing.IssueID: "S1"}}
@@ -50,7 +70,7 @@ func TestDecideApply(t *testing.T) {
 		name string
 		apps *applications
 		cash commands.Balance
-		m    memberFacts
+		m    offering.Member
 		is   issueFacts
 		lots int64
 		now  time.Time
@@ -61,14 +81,14 @@ func TestDecideApply(t *testing.T) {
 		{"before the window", none(), cash("70000"), verified, issueWith(), 1, tp("2026-11-24 08:59"), KeyNotStarted},
 		{"at the close", none(), cash("70000"), verified, issueWith(), 1, tp("2026-11-26 14:00"), KeyClosed},
 		{"after listing", none(), cash("70000"), verified, issueWith(), 1, tp("2026-12-05 10:00"), KeyClosed},
-		{"not verified", none(), cash("70000"), memberFacts{registered: true, member: true, flags: map[string]bool{}}, issueWith(), 1, open, KeyChannelNotOpen},
+		{"not verified", none(), cash("70000"), member(true, true, false), issueWith(), 1, open, KeyChannelNotOpen},
 		{"repeat", applied, cash("70000"), verified, issueWith(), 1, open, KeyRepeated},
 		{"two lots of a one-lot issue", none(), cash("700000"), verified, issueWith(), 2, open, commands.KeyQuantityInvalid},
 		{"negative lots", none(), cash("700000"), verified, issueWith(), -1, open, commands.KeyQuantityInvalid},
 		{"unknown issue", none(), cash("70000"), verified, (&issue{}).facts(), 1, open, KeyNotFound},
-		{"trade banned", none(), cash("70000"), memberFacts{registered: true, member: true, verified: true, flags: map[string]bool{events.FlagTradeBanned: true}}, issueWith(), 1, open, commands.KeyTradeBanned},
-		{"frozen", none(), cash("70000"), memberFacts{registered: true, member: true, verified: true, flags: map[string]bool{events.FlagFrozen: true}}, issueWith(), 1, open, commands.KeyAccountFrozen},
-		{"staff", none(), cash("70000"), memberFacts{registered: true, verified: true, flags: map[string]bool{}}, issueWith(), 1, open, commands.KeyAccountNotExist},
+		{"trade banned", none(), cash("70000"), member(true, true, true, events.FlagTradeBanned), issueWith(), 1, open, commands.KeyTradeBanned},
+		{"frozen", none(), cash("70000"), member(true, true, true, events.FlagFrozen), issueWith(), 1, open, commands.KeyAccountFrozen},
+		{"staff", none(), cash("70000"), member(true, false, true), issueWith(), 1, open, commands.KeyAccountNotExist},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -180,14 +200,15 @@ func TestDecideDraw(t *testing.T) {
 		s.Apply(events.RecordedEvent{}, events.SubscriptionSeedCommitted{IssueID: listing.IssueID, Commitment: commit, Algorithm: draw.Algorithm})
 		return s
 	}
-	apps := []string{"S3", "S1", "S2", "S1"}
+	apps := []offering.Entry{{No: "S3", MemberID: "m3"}, {No: "S1", MemberID: "m1"}, {No: "S2", MemberID: "m1"}, {No: "S1", MemberID: "m1"}}
 	evs, err := decideDraw(listed(), seed, apps, tp("2026-11-30 08:00"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	e := evs[0].(events.SubscriptionDrawn)
 	want, _ := draw.Winners(seed, []string{"S1", "S2", "S3"}, 2)
-	if len(e.Applications) != 3 || e.Applications[0] != "S1" || len(e.Winners) != 2 || e.Winners[0] != want[0] || e.Seed != seed || e.Commitment != commit {
+	if len(e.Applications) != 3 || e.Applications[0] != "S1" || len(e.Winners) != 2 || e.Winners[0] != want[0] || e.Seed != seed || e.Commitment != commit ||
+		len(e.Entrants) != 2 || e.Entrants[0] != "m1" {
 		t.Fatalf("drawn %+v", e)
 	}
 	if _, err := decideDraw(listed(), seed, apps, tp("2026-11-30 07:59")); err == nil {

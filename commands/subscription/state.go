@@ -1,13 +1,14 @@
 // Package subscription is the new-share subscription lottery (公開申購抽籤) on the write side:
 // ops list an issue on its own stream (ipo-<issue id>) with its calendar and the SHA-256 of the
 // draw's secret seed; members apply on their account streams (the price and the processing fee
-// frozen); a process manager on commands/process runs the calendar's steps: the draw after the
-// window (the seed revealed), the winners' deduction, the refunds, the allotment on the listing
-// date. `lotbook draw verify` and the auditor re-run the draw from the log (Verify).
+// frozen); the offering process (commands/process/offering, as the auction's and the
+// placement's) runs the calendar's steps: the draw after the window (the seed revealed), the
+// winners' deduction, the refunds, the allotment on the listing date. `lotbook draw verify` and
+// the auditor re-run the draw from the log (Verify).
 //
-// The seed of an issue is the HMAC of its id under the server's secret key (Seeds), so it is not
-// in the log before the draw, cannot be chosen after the applications are seen, and is the same
-// on every instance.
+// The seed of an issue is the HMAC of its id under the server's secret key (offering.Seeds), so
+// it is not in the log before the draw, cannot be chosen after the applications are seen, and is
+// the same on every instance.
 package subscription
 
 import (
@@ -16,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
 )
@@ -127,33 +129,5 @@ func (s *applications) NotYetTradable(positionID string, _ time.Time) (string, b
 	return "", false
 }
 
-// memberFacts is the member part of the subscription: what an application checks of the member.
-type memberFacts struct {
-	registered, member, verified bool
-	flags                        map[string]bool
-}
-
-var memberPart = commands.RegisterMemberPart("subscription", func(string) *memberFacts {
-	return &memberFacts{flags: map[string]bool{}}
-})
-
-func (m *memberFacts) Apply(_ events.RecordedEvent, p events.Payload) {
-	switch e := p.(type) {
-	case events.MemberRegistered:
-		m.registered, m.member = true, e.Role == events.RoleMember
-	case events.AccountFlagChanged:
-		m.flags[e.Flag] = e.On
-	case events.RealNameApproved:
-		m.verified = true
-	}
-}
-
-// copy is a snapshot taken under the member stream's lock.
-func (m *memberFacts) copy() memberFacts {
-	c := *m
-	c.flags = make(map[string]bool, len(m.flags))
-	for k, v := range m.flags {
-		c.flags[k] = v
-	}
-	return c
-}
+// memberPart is what an application checks of the member.
+var memberPart = commands.RegisterMemberPart("subscription", offering.NewMember)

@@ -3,9 +3,8 @@ package subscription
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
 	"github.com/lotbook/lotbook/events"
 )
@@ -31,92 +30,60 @@ func (d DrawCheck) Verified() bool {
 }
 
 // ErrNoIssue answers Verify for an issue that was never listed.
-var ErrNoIssue = fmt.Errorf("subscription: no such issue")
+var ErrNoIssue = offering.ErrNoOffering
 
-// Verify re-runs an issue's draw from the event log alone (no read model, no secret key).
+// Verify re-runs an issue's draw from the event log alone (no read model, no secret key): the
+// offering check (offering.Verifier) over applications as entries of no shares and winners as
+// grants, and the number of winners the listing calls for.
 func Verify(ctx context.Context, store events.Store, issueID string) (DrawCheck, error) {
-	out := DrawCheck{IssueID: issueID}
-	if !validIssueID(issueID) {
-		return out, ErrNoIssue
-	}
-	evs, err := store.ReadStream(ctx, events.SubscriptionStream(issueID), 0)
-	if err != nil {
-		return out, fmt.Errorf("read issue %s: %w", issueID, err)
-	}
-	var listed *events.SubscriptionIssueListed
-	var drawn *events.SubscriptionDrawn
-	for _, r := range evs {
-		p, err := events.DecodeRecorded(r)
-		if err != nil {
-			return out, err
+	var listedLots, drawnLots int64
+	nos := func(gs []events.Grant) []string {
+		out := make([]string, len(gs))
+		for i, g := range gs {
+			out[i] = g.No
 		}
-		switch e := p.(type) {
-		case events.SubscriptionIssueListed:
-			listed = &e
-		case events.SubscriptionSeedCommitted:
-			out.Commitment, out.Algorithm = e.Commitment, e.Algorithm
-		case events.SubscriptionDrawn:
-			drawn = &e
+		return out
+	}
+	grants := func(nos []string) []events.Grant {
+		out := make([]events.Grant, len(nos))
+		for i, no := range nos {
+			out[i] = events.Grant{No: no}
 		}
+		return out
 	}
-	if listed == nil {
-		return out, ErrNoIssue
-	}
-	out.Lots = listed.Lots / listed.UnitLots
-	out.Applications, err = applicationsInLog(ctx, store, issueID)
-	if err != nil {
-		return out, err
-	}
-	if drawn == nil {
-		return out, nil
-	}
-	out.Drawn, out.Seed, out.Winners = true, drawn.Seed, drawn.Winners
-	if drawn.Algorithm != draw.Algorithm || out.Algorithm != draw.Algorithm {
-		out.Problems = append(out.Problems, fmt.Sprintf("algorithm %q (committed %q) is not %q", drawn.Algorithm, out.Algorithm, draw.Algorithm))
-	}
-	if drawn.Commitment != out.Commitment {
-		out.Problems = append(out.Problems, "the draw names another commitment than the one published at listing")
-	}
-	if c, err := draw.Commitment(drawn.Seed); err == nil && c == out.Commitment {
-		out.SeedMatches = true
-	}
-	out.ApplicationsMatch = slices.Equal(out.Applications, drawn.Applications)
-	if drawn.Lots != out.Lots {
-		out.Problems = append(out.Problems, fmt.Sprintf("the draw drew for %d winners, the listing offers %d", drawn.Lots, out.Lots))
-	}
-	if out.Recomputed, err = draw.Winners(drawn.Seed, out.Applications, int(out.Lots)); err != nil {
-		out.Problems = append(out.Problems, err.Error())
-	}
-	out.WinnersMatch = err == nil && slices.Equal(out.Recomputed, drawn.Winners)
-	return out, nil
-}
-
-// applicationsInLog is every application to the issue on any account stream, sorted.
-func applicationsInLog(ctx context.Context, store events.Store, issueID string) ([]string, error) {
-	out := []string{}
-	var after int64
-	for {
-		page, err := store.ReadAll(ctx, after, 1000)
-		if err != nil {
-			return nil, fmt.Errorf("read the log after %d: %w", after, err)
-		}
-		if len(page) == 0 {
-			break
-		}
-		for _, r := range page {
-			after = r.Position
-			if !strings.HasPrefix(r.Type, "SubscriptionApplied.") {
-				continue
+	v := offering.Verifier{Stream: events.SubscriptionStream, Algorithm: draw.Algorithm, Entries: "SubscriptionApplied.",
+		Listing: func(p events.Payload) (*events.OfferingSeed, *offering.Result, bool) {
+			switch e := p.(type) {
+			case events.SubscriptionIssueListed:
+				listedLots = e.Lots / e.UnitLots
+				return nil, nil, true
+			case events.SubscriptionSeedCommitted:
+				return &events.OfferingSeed{OfferingID: e.IssueID, Commitment: e.Commitment, Algorithm: e.Algorithm}, nil, false
+			case events.SubscriptionDrawn:
+				drawnLots = e.Lots
+				return nil, &offering.Result{Seed: e.Seed, Commitment: e.Commitment, Algorithm: e.Algorithm, Entries: grants(e.Applications),
+					Grants: grants(e.Winners), Entrants: e.Entrants}, false
 			}
-			p, err := events.DecodeRecorded(r)
-			if err != nil {
-				return nil, err
-			}
-			if e := p.(events.SubscriptionApplied); e.IssueID == issueID {
-				out = append(out, e.ApplicationNo)
-			}
+			return nil, nil, false
+		},
+		Entry: func(p events.Payload, id string) (events.Grant, bool) {
+			e, ok := p.(events.SubscriptionApplied)
+			return events.Grant{No: e.ApplicationNo}, ok && e.IssueID == id
+		},
+		Rule: func(seed string, entries []events.Grant, _ offering.Result) ([]events.Grant, error) {
+			w, err := draw.Winners(seed, nos(entries), int(listedLots))
+			return grants(w), err
+		},
+	}
+	c, err := v.Verify(ctx, store, issueID)
+	out := DrawCheck{IssueID: issueID, Algorithm: c.Algorithm, Commitment: c.Commitment, Seed: c.Seed, Drawn: c.Resulted, Lots: listedLots,
+		Applications: nos(c.Entries), SeedMatches: c.SeedMatches, ApplicationsMatch: c.EntriesMatch, WinnersMatch: c.GrantsMatch,
+		Problems: c.Problems}
+	if c.Resulted {
+		out.Winners, out.Recomputed = nos(c.Grants), nos(c.Recomputed)
+		if drawnLots != listedLots {
+			out.Problems = append(out.Problems, fmt.Sprintf("the draw drew for %d winners, the listing offers %d", drawnLots, listedLots))
 		}
 	}
-	slices.Sort(out)
-	return out, nil
+	return out, err
 }

@@ -4,12 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/lotbook/lotbook/projections"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/projections"
 )
 
 // RealName is a member's latest identity submission. IDCipher is the sealed ID number: only ops
@@ -155,4 +156,34 @@ func CreditScoreOf(ctx context.Context, db *projections.Reader, memberID string)
 // defined.
 func WithdrawalChannels(ctx context.Context, db *projections.Reader) ([]projections.Channel, error) {
 	return db.ChannelList(ctx, "withdrawal channels", withdrawalChannelsTable)
+}
+
+// Identity is who a member is to ops: the login account (the phone number) and the name of the
+// member's latest identity submission ("" before any).
+type Identity struct{ Account, Name string }
+
+// Identities returns the identity of each of memberIDs that is registered: what the ops lists of
+// entries (the lottery's, the auction's, the placement's applications) show beside each number.
+func Identities(ctx context.Context, db *projections.Reader, memberIDs []string) (map[string]Identity, error) {
+	out := map[string]Identity{}
+	ids := slices.Compact(slices.Sorted(slices.Values(memberIDs)))
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	err := db.Query(ctx, "member identities", `SELECT m.member_id, m.account, COALESCE(r.name, '') FROM members m
+		LEFT JOIN realname r ON r.member_id = m.member_id WHERE m.member_id IN (`+projections.Placeholders(len(args))+")",
+		args, func(rows projections.Rows) error {
+			var id string
+			var who Identity
+			if err := rows.Scan(&id, &who.Account, &who.Name); err != nil {
+				return err
+			}
+			out[id] = who
+			return nil
+		})
+	return out, err
 }

@@ -30,6 +30,13 @@ import (
 // ProcessName names the checkpoint, the metrics and the command ids.
 const ProcessName = "dividend-payout"
 
+func init() {
+	process.Register(ProcessName, func(d process.Deps) process.Runner {
+		return New(Config{Commands: dividend.New(d.Commands), Market: d.Market, Store: d.Store, Clock: d.Clock,
+			Logger: d.Logger, Registerer: d.Registerer})
+	})
+}
+
 // Market is what the process reads of the market: the schedule and the instruments' names.
 type Market interface {
 	DividendsBetween(from, to time.Time) []market.Dividend

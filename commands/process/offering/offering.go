@@ -1,5 +1,5 @@
-// Package offering is what the primary market's offerings besides the lottery (commands/auction,
-// commands/placement) share on the write side: an offering's id and terms, the member check of
+// Package offering is what the primary market's offerings (commands/subscription, the lottery;
+// commands/auction; commands/placement) share on the write side: an offering's id and terms, the member check of
 // an entry, and the process manager that runs an offering after its window: the result (due at a
 // published time, or when ops trigger it), then each entry's settlement, then each delivery on
 // the listing date. Each capability keeps its own events, state and decisions; this package
@@ -8,6 +8,7 @@
 package offering
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -106,12 +107,9 @@ type Terms struct {
 // result is due ("" when ops trigger it: any day after the window's last, before listing).
 func ValidTerms(in Terms, resultDate string) (events.OfferingTerms, error) {
 	var t events.OfferingTerms
-	if !ValidSymbol(in.Symbol) || in.Market == "" {
-		return t, commands.Invalid(commands.KeySymbolNotFound)
-	}
-	name := strings.TrimSpace(in.Name)
-	if name == "" || len([]rune(name)) > maxName {
-		return t, commands.Invalid(commands.KeyInvalidRequest)
+	name, err := ValidSecurity(in.Symbol, in.Name, in.Market)
+	if err != nil {
+		return t, err
 	}
 	t = events.OfferingTerms{OfferingID: ID(in.Symbol, in.OpensAt), Symbol: in.Symbol, Name: name, Market: in.Market,
 		Currency: Currency, LotShares: LotShares, OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC(), ListingDate: in.ListingDate}
@@ -124,6 +122,19 @@ func ValidTerms(in Terms, resultDate string) (events.OfferingTerms, error) {
 		return t, commands.Invalid(KeyDatesInvalid)
 	}
 	return t, nil
+}
+
+// ValidSecurity checks the security ops list an offering of (the lottery's issues too): a
+// canonical symbol, a market, a name (trimmed, at most maxName characters), which it returns.
+func ValidSecurity(symbol, name, market string) (string, error) {
+	if !ValidSymbol(symbol) || market == "" {
+		return "", commands.Invalid(commands.KeySymbolNotFound)
+	}
+	name = strings.TrimSpace(name)
+	if name == "" || len([]rune(name)) > maxName {
+		return "", commands.Invalid(commands.KeyInvalidRequest)
+	}
+	return name, nil
 }
 
 // Price parses a price ops or a member typed: positive, at most two decimals.
@@ -171,6 +182,18 @@ func (m *Member) Apply(_ events.RecordedEvent, p events.Payload) {
 // Refusal is why the member may not enter an offering, or nil. A copy of the facts taken under
 // the member stream's lock (Copy) is what decisions read.
 func (m Member) Refusal() error {
+	if err := m.AccountRefusal(); err != nil {
+		return err
+	}
+	if !m.verified {
+		return commands.Rule(KeyChannelNotOpen)
+	}
+	return nil
+}
+
+// AccountRefusal is Refusal without the real-name check: the lottery tells a closed window
+// before an unverified member.
+func (m Member) AccountRefusal() error {
 	switch {
 	case !m.registered || !m.member:
 		return commands.NotFound(commands.KeyAccountNotExist)
@@ -180,11 +203,12 @@ func (m Member) Refusal() error {
 		return commands.Forbidden(commands.KeyAccountFrozen)
 	case m.flags[events.FlagTradeBanned]:
 		return commands.Forbidden(commands.KeyTradeBanned)
-	case !m.verified:
-		return commands.Rule(KeyChannelNotOpen)
 	}
 	return nil
 }
+
+// Verified tells whether the member's real name is approved.
+func (m Member) Verified() bool { return m.verified }
 
 // Copy is a snapshot of the facts.
 func (m *Member) Copy() Member {
@@ -221,8 +245,25 @@ func SealerSeeds(s *secret.Sealer, domain string) Seeds {
 	return func(id string) string { return s.KeyedHash(domain, id) }
 }
 
+// KernelSeeds are SealerSeeds under the kernel's sealer, read when a seed is asked for; without
+// a sealer a seed is "", and no offering can be listed or resulted (Commit, Reveal: unavailable).
+func KernelSeeds(k *commands.Service, domain string) Seeds {
+	return func(id string) string {
+		if s := k.Sealer(); s != nil {
+			return s.KeyedHash(domain, id)
+		}
+		return ""
+	}
+}
+
+// errNoKey refuses listing or resulting an offering with no seeds.
+var errNoKey = commands.Unavailable(errors.New("offering: no secret key to derive draw seeds from"))
+
 // Commit is the commitment to an offering's seed published when it is listed.
 func (s Seeds) Commit(id string) (events.OfferingSeed, error) {
+	if s == nil || s(id) == "" {
+		return events.OfferingSeed{}, errNoKey
+	}
 	c, err := draw.Commitment(s(id))
 	if err != nil {
 		return events.OfferingSeed{}, commands.Unavailable(err)
@@ -233,6 +274,9 @@ func (s Seeds) Commit(id string) (events.OfferingSeed, error) {
 // Reveal is the offering's seed, checked against the commitment published at listing: a changed
 // server key stops the result rather than draw with a seed nobody can check.
 func (s Seeds) Reveal(id, commitment string) (string, error) {
+	if s == nil || s(id) == "" {
+		return "", errNoKey
+	}
 	seed := s(id)
 	if c, err := draw.Commitment(seed); err != nil || c != commitment {
 		return "", commands.Unavailable(fmt.Errorf("offering %s: the seed does not match its commitment (was the secret key changed?)", id))
@@ -266,4 +310,62 @@ func Delivery(l commands.Ledger, house string, t events.OfferingTerms, no string
 	return events.OfferingDelivery{OfferingID: t.OfferingID, No: no, Symbol: t.Symbol, Name: t.Name, Security: sec, Shares: shares,
 		Price: price, Basis: basis, PaidDate: paidDate, ListingDate: t.ListingDate,
 		Postings: events.TransferShares(house, events.MemberAccount(l.MemberID, events.KindShares), sec, shares)}
+}
+
+// EntryMade is what an entry command recorded: the entry's number, its position and payloads, the
+// member's cash right after it.
+type EntryMade struct {
+	No       string
+	Position int64
+	Payloads []events.Payload
+	Cash     commands.Balance
+}
+
+// Enter runs a member's entry to an offering (a lottery application, a bid, a placement
+// application) on the member's account stream: decide sees the account, the member's facts (the
+// capability's member part, copied under the member stream's lock) and the entry's free number
+// under prefix; number reads the entry's number from the entry event among what it recorded.
+func Enter(ctx context.Context, k *commands.Service, c commands.Cmd, memberID, prefix string, part commands.PartKey[*commands.Member, *Member],
+	decide func(a *commands.Account, m Member, no string) ([]events.Payload, error), number func(events.Payload) string) (EntryMade, error) {
+	rec, err := commands.Execute(ctx, k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
+		m, err := commands.View(ctx, k, events.MemberStream(memberID), func(m *commands.Member, _ *commands.Entry) Member {
+			return part.Of(m).Copy()
+		})
+		if err != nil {
+			return nil, err
+		}
+		return decide(a, m, a.FreeOrderNo(c.OrderNumbers(prefix, memberID)))
+	})
+	if err != nil {
+		return EntryMade{}, err
+	}
+	out := EntryMade{Position: rec.Position, Payloads: rec.Payloads}
+	for _, p := range rec.Payloads {
+		if no := number(p); no != "" {
+			out.No = no
+		}
+	}
+	if b, ok := rec.Snapshot.(map[string]commands.Balance); ok {
+		out.Cash = b[Currency]
+	}
+	if out.No == "" {
+		return EntryMade{}, commands.Unavailable(fmt.Errorf("entry of %s under %s: no entry recorded", memberID, c.CommandID))
+	}
+	return out, nil
+}
+
+// List runs ops' listing of offering id on its stream: the commitment to its seed (the same on
+// every instance) is taken first; decide sees the stream's state and it, and refuses a second
+// listing. It answers the commitment and the position.
+func List[S commands.State](ctx context.Context, k *commands.Service, c commands.Cmd, seeds Seeds, id, stream string,
+	decide func(st S, seed events.OfferingSeed) ([]events.Payload, error)) (events.OfferingSeed, int64, error) {
+	seed, err := seeds.Commit(id)
+	if err != nil {
+		return events.OfferingSeed{}, 0, err
+	}
+	rec, err := commands.Execute(ctx, k, c, stream, func(st S) ([]events.Payload, error) { return decide(st, seed) })
+	if err != nil {
+		return events.OfferingSeed{}, 0, err
+	}
+	return seed, rec.Position, nil
 }

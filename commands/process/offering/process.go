@@ -23,10 +23,12 @@ import (
 type Fact struct {
 	Kind     FactKind
 	Offering string
-	No       string    // the entry (bid or application number) of Entered, Settled, Delivered
-	ResultAt time.Time // Offered: when the result is due (zero: when ops trigger it); Triggered: now due
-	Listing  time.Time // Offered: the start of the listing date, when deliveries are due
-	Paid     bool      // Settled: the entry was granted shares and paid for them (a delivery follows)
+	No       string               // the entry (bid or application number) of Entered and Done
+	ResultAt time.Time            // Offered: when the result is due (zero: when ops trigger it); Triggered: now due
+	At       map[string]time.Time // Offered: when each entry step is due (a step not named: with the result)
+	Won      []string             // Resulted: the entries the result granted (what Progress.Won tells)
+	Step     string               // Done: the entry step the event records
+	Paid     bool                 // Done: the entry paid for shares it was granted (Progress.Paid)
 }
 
 // FactKind is the kind of a Fact.
@@ -39,26 +41,59 @@ const (
 	Entered            // a member's entry
 	Triggered          // ops asked for the result
 	Resulted           // the result is recorded
-	Settled            // an entry is settled
-	Delivered          // an entry's shares are delivered
+	Done               // an entry step is recorded for an entry
 )
 
 // Entry names one entry to a step.
 type Entry struct{ Offering, No, MemberID string }
 
+// Progress is what the fold knows of one entry after the result: what it won, whether it paid,
+// which steps are recorded for it.
+type Progress struct {
+	Won, Paid bool
+	done      map[string]bool
+}
+
+// Done tells whether step is recorded for the entry.
+func (p Progress) Done(step string) bool { return p.done[step] }
+
+// EntryStep is one step the process runs for each entry after the result, in the order of
+// Spec.Steps (their times must not decrease).
+type EntryStep struct {
+	Name string
+	// Concerns tells whether the step has anything to do for the entry, as far as the fold knows;
+	// nil: every entry. An entry is finished once no step concerns it that is not done.
+	Concerns func(Progress) bool
+	Run      func(ctx context.Context, meta commands.Meta, e Entry) (commands.Result, error)
+}
+
 // Spec is one capability's offerings: which events are its, what they mean, and its commands.
 type Spec struct {
-	Name    string                                                                                                   // the process: checkpoint, metrics, command ids
-	Prefix  string                                                                                                   // the capability's event types begin with it ("Auction")
-	Fold    func(events.Payload) Fact                                                                                // what an event means to the process
-	Result  func(ctx context.Context, meta commands.Meta, offering string, entries []Entry) (commands.Result, error) // entries in number order
-	Settle  func(ctx context.Context, meta commands.Meta, e Entry) (commands.Result, error)
-	Deliver func(ctx context.Context, meta commands.Meta, e Entry) (commands.Result, error)
+	Name       string                                                                                                   // the process: checkpoint, metrics, command ids
+	Prefix     string                                                                                                   // the capability's event types begin with it ("Auction")
+	Fold       func(events.Payload) Fact                                                                                // what an event means to the process
+	ResultStep string                                                                                                   // the result's name in command ids ("result" when empty)
+	Result     func(ctx context.Context, meta commands.Meta, offering string, entries []Entry) (commands.Result, error) // entries in number order
+	Steps      []EntryStep                                                                                              // each entry's steps after the result
+}
+
+// Settled is the step name of SettleThenDeliver's settlement, Delivered of its delivery.
+const (
+	Settled   = "settle"
+	Delivered = "deliver"
+)
+
+// SettleThenDeliver are the steps of the auction and the placement: every entry is settled with
+// the result (Done Settled, Paid when granted shares), then each paid entry's shares are
+// delivered (Done Delivered) at the Offered fact's At[Delivered], the listing.
+func SettleThenDeliver(settle, deliver func(ctx context.Context, meta commands.Meta, e Entry) (commands.Result, error)) []EntryStep {
+	return []EntryStep{{Name: Settled, Run: settle}, {Name: Delivered, Concerns: func(p Progress) bool { return p.Paid }, Run: deliver}}
 }
 
 // Process runs one capability's offerings: once a second it sends the result of an offering
 // whose result is due (once the fold has caught up with the log, so that every entry is in it),
-// then each entry's settlement, and from the listing date each paid entry's delivery.
+// then each entry's steps as they fall due. An offering whose every entry is finished is
+// forgotten: the fold, and the checkpoint, hold only the offerings in progress.
 type Process struct {
 	spec  Spec
 	store events.Store
@@ -72,12 +107,29 @@ type Process struct {
 
 // tracked is an offering as the process folds it; the fields are the checkpoint's.
 type tracked struct {
-	ResultAt  time.Time         `json:"resultAt"`
-	Listing   time.Time         `json:"listing"`
-	Entries   map[string]string `json:"entries"` // entry -> member id
-	Resulted  bool              `json:"resulted,omitempty"`
-	Settled   map[string]bool   `json:"settled,omitempty"` // entry -> paid
-	Delivered map[string]bool   `json:"delivered,omitempty"`
+	ResultAt time.Time                  `json:"resultAt"`
+	At       map[string]time.Time       `json:"at,omitempty"`
+	Entries  map[string]string          `json:"entries"` // entry -> member id
+	Resulted bool                       `json:"resulted,omitempty"`
+	Won      map[string]bool            `json:"won,omitempty"`
+	Paid     map[string]bool            `json:"paid,omitempty"`
+	Done     map[string]map[string]bool `json:"done,omitempty"` // step -> entries it is recorded for
+}
+
+func (t *tracked) progress(no string) Progress {
+	p := Progress{Won: t.Won[no], Paid: t.Paid[no], done: map[string]bool{}}
+	for step, nos := range t.Done {
+		p.done[step] = nos[no]
+	}
+	return p
+}
+
+// at is when step is due.
+func (t *tracked) at(step string) time.Time {
+	if at, ok := t.At[step]; ok {
+		return at
+	}
+	return t.ResultAt
 }
 
 // Config wires a Process.
@@ -96,6 +148,9 @@ func New(cfg Config) *Process {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	if cfg.Spec.ResultStep == "" {
+		cfg.Spec.ResultStep = "result"
 	}
 	p := &Process{spec: cfg.Spec, store: cfg.Store, now: cfg.Clock, log: cfg.Logger.With("process", cfg.Spec.Name),
 		offerings: map[string]*tracked{}}
@@ -120,7 +175,9 @@ func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(c
 // Wants implements process.Manager.
 func (p *Process) Wants(typ string) bool { return strings.HasPrefix(typ, p.spec.Prefix) }
 
-// Handle implements process.Manager.
+// Handle implements process.Manager. An event of an offering the fold does not hold is of one
+// forgotten once finished (a restart from an older checkpoint folds its last events again) and
+// changes nothing.
 func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Payload) error {
 	f := p.spec.Fold(pl)
 	if f.Kind == Ignored {
@@ -129,13 +186,13 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if f.Kind == Offered {
-		p.offerings[f.Offering] = &tracked{ResultAt: f.ResultAt, Listing: f.Listing, Entries: map[string]string{},
-			Settled: map[string]bool{}, Delivered: map[string]bool{}}
+		p.offerings[f.Offering] = &tracked{ResultAt: f.ResultAt, At: f.At, Entries: map[string]string{}}
 		return nil
 	}
 	t := p.offerings[f.Offering]
 	if t == nil {
-		return fmt.Errorf("event %s at %d: offering %s not listed", r.Type, r.Position, f.Offering)
+		p.log.Debug("event of an offering not in progress", "type", r.Type, "position", r.Position, "offering", f.Offering)
+		return nil
 	}
 	switch f.Kind {
 	case Entered:
@@ -145,84 +202,134 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 			t.ResultAt = f.ResultAt
 		}
 	case Resulted:
-		t.Resulted = true
-	case Settled:
-		t.Settled[f.No] = f.Paid
-	case Delivered:
-		t.Delivered[f.No] = true
+		t.Resulted, t.Won = true, map[string]bool{}
+		for _, no := range f.Won {
+			t.Won[no] = true
+		}
+	case Done:
+		if t.Done == nil {
+			t.Done = map[string]map[string]bool{}
+		}
+		if t.Done[f.Step] == nil {
+			t.Done[f.Step] = map[string]bool{}
+		}
+		t.Done[f.Step][f.No] = true
+		if f.Paid {
+			if t.Paid == nil {
+				t.Paid = map[string]bool{}
+			}
+			t.Paid[f.No] = true
+		}
 	}
 	return nil
 }
+
+// checkpoint is the fold as the checkpoint keeps it. Form tells it from the forms before it
+// (which Restore refuses with process.ErrRefold: the log is folded again).
+type checkpoint struct {
+	Form      int                 `json:"form"`
+	Offerings map[string]*tracked `json:"offerings"`
+}
+
+// checkpointForm is the form of checkpoint this code writes.
+const checkpointForm = 2
 
 // Snapshot implements process.Manager.
 func (p *Process) Snapshot() ([]byte, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	return json.Marshal(p.offerings)
+	return json.Marshal(checkpoint{Form: checkpointForm, Offerings: p.offerings})
 }
 
 // Restore implements process.Manager.
 func (p *Process) Restore(state []byte) error {
-	o := map[string]*tracked{}
+	var cp checkpoint
 	if len(state) > 0 {
-		if err := json.Unmarshal(state, &o); err != nil {
-			return fmt.Errorf("%s state: %w", p.spec.Name, err)
+		if err := json.Unmarshal(state, &cp); err != nil || cp.Form != checkpointForm {
+			return process.ErrRefold
 		}
 	}
-	for _, t := range o {
-		for _, m := range []*map[string]bool{&t.Settled, &t.Delivered} {
-			if *m == nil {
-				*m = map[string]bool{}
-			}
+	if cp.Offerings == nil {
+		cp.Offerings = map[string]*tracked{}
+	}
+	for _, t := range cp.Offerings {
+		if t.Entries == nil {
+			t.Entries = map[string]string{}
 		}
 	}
 	p.mu.Lock()
-	p.offerings = o
+	p.offerings = cp.Offerings
 	p.mu.Unlock()
 	return nil
 }
 
+// Offerings is the number of offerings in progress the fold holds.
+func (p *Process) Offerings() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.offerings)
+}
+
 // job is one command due.
 type job struct {
-	step  string
+	step  *EntryStep // nil: the result
 	entry Entry
 	id    string  // command id
 	all   []Entry // the result's entries
 }
 
-// Steps.
-const (
-	stepResult  = "result"
-	stepSettle  = "settle"
-	stepDeliver = "deliver"
-)
+// finished tells whether every entry of a resulted offering has had every step that concerns it.
+func (p *Process) finished(t *tracked) bool {
+	if !t.Resulted {
+		return false
+	}
+	for no := range t.Entries {
+		pr := t.progress(no)
+		for _, s := range p.spec.Steps {
+			if !pr.Done(s.Name) && (s.Concerns == nil || s.Concerns(pr)) {
+				return false
+			}
+		}
+	}
+	return true
+}
 
-// due lists the commands due at now.
+// due lists the commands due at now, and forgets the offerings that are finished.
 func (p *Process) due(now time.Time) []job {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	var out []job
 	for _, id := range slices.Sorted(maps.Keys(p.offerings)) {
 		t := p.offerings[id]
+		if p.finished(t) {
+			delete(p.offerings, id)
+			continue
+		}
+		nos := slices.Sorted(maps.Keys(t.Entries))
 		if !t.Resulted {
 			if !t.ResultAt.IsZero() && !now.Before(t.ResultAt) {
-				var all []Entry
-				for _, no := range slices.Sorted(maps.Keys(t.Entries)) {
+				all := make([]Entry, 0, len(nos))
+				for _, no := range nos {
 					all = append(all, Entry{Offering: id, No: no, MemberID: t.Entries[no]})
 				}
-				out = append(out, job{step: stepResult, entry: Entry{Offering: id}, all: all,
-					id: process.TimerCommandID(p.spec.Name, id+"/"+stepResult, t.ResultAt)})
+				out = append(out, job{entry: Entry{Offering: id}, all: all,
+					id: process.TimerCommandID(p.spec.Name, id+"/"+p.spec.ResultStep, t.ResultAt)})
 			}
 			continue
 		}
-		for _, no := range slices.Sorted(maps.Keys(t.Entries)) {
-			e := Entry{Offering: id, No: no, MemberID: t.Entries[no]}
-			paid, settled := t.Settled[no]
-			switch {
-			case !settled:
-				out = append(out, job{step: stepSettle, entry: e, id: process.TimerCommandID(p.spec.Name, id+"/"+stepSettle+"/"+no, t.ResultAt)})
-			case paid && !t.Delivered[no] && !now.Before(t.Listing):
-				out = append(out, job{step: stepDeliver, entry: e, id: process.TimerCommandID(p.spec.Name, id+"/"+stepDeliver+"/"+no, t.Listing)})
+		for i := range p.spec.Steps {
+			s := &p.spec.Steps[i]
+			at := t.at(s.Name)
+			if now.Before(at) {
+				break
+			}
+			for _, no := range nos {
+				pr := t.progress(no)
+				if pr.Done(s.Name) || s.Concerns != nil && !s.Concerns(pr) {
+					continue
+				}
+				out = append(out, job{step: s, entry: Entry{Offering: id, No: no, MemberID: t.Entries[no]},
+					id: process.TimerCommandID(p.spec.Name, id+"/"+s.Name+"/"+no, at)})
 			}
 		}
 	}
@@ -241,19 +348,21 @@ func (p *Process) RunDue(ctx context.Context) error {
 	for _, j := range p.due(p.now()) {
 		meta := commands.Meta{CommandID: j.id, Actor: "system"}
 		var err error
-		switch j.step {
-		case stepResult:
+		step := p.spec.ResultStep
+		if j.step == nil {
 			if !caught {
 				continue
 			}
 			_, err = p.spec.Result(ctx, meta, j.entry.Offering, j.all)
-		case stepSettle:
-			_, err = p.spec.Settle(ctx, meta, j.entry)
-		case stepDeliver:
-			_, err = p.spec.Deliver(ctx, meta, j.entry)
+		} else {
+			step = j.step.Name
+			_, err = j.step.Run(ctx, meta, j.entry)
+		}
+		if err != nil && ctx.Err() != nil {
+			return ctx.Err()
 		}
 		if err != nil {
-			p.log.WarnContext(ctx, "offering step failed; it runs again", "offering", j.entry.Offering, "step", j.step, "entry", j.entry.No, "err", err)
+			p.log.WarnContext(ctx, "offering step failed; it runs again", "offering", j.entry.Offering, "step", step, "entry", j.entry.No, "err", err)
 			errs = append(errs, err)
 		}
 	}
@@ -278,4 +387,12 @@ func Step(ctx context.Context, k *commands.Service, meta commands.Meta, name str
 		return commands.Result{}, err
 	}
 	return commands.Result{Position: rec.Position}, nil
+}
+
+// Register registers the offering process of a capability (process.Register): every stack runs
+// it over its own kernel, with the commands spec builds there. One line in the capability's init.
+func Register(name string, spec func(k *commands.Service) Spec) {
+	process.Register(name, func(d process.Deps) process.Runner {
+		return New(Config{Spec: spec(d.Commands), Store: d.Store, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
+	})
 }

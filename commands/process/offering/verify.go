@@ -11,7 +11,8 @@ import (
 )
 
 // Check is an offering's result re-run from the log alone (no read model, no secret key): the
-// entries the members' account streams hold against those the result ran over, the revealed
+// entries the members' account streams hold (the streams of the members the result recorded,
+// read one by one; the whole log for a result that recorded none) against those the result ran over, the revealed
 // seed against the commitment published at listing, the grants the published rule gives against
 // the recorded ones. Its JSON is the API's OfferingCheck.
 type Check struct {
@@ -35,7 +36,19 @@ type Check struct {
 type Result struct {
 	Seed, Commitment, Algorithm string
 	Entries, Grants             []events.Grant
-	Offered, LotShares          int64 // shares offered; shares of a lot
+	Offered, LotShares          int64    // shares offered; shares of a lot
+	Entrants                    []string // the members the result recorded (nil: not recorded)
+}
+
+// Entrants are the members of entries, sorted and once each: what a result records so that a
+// check reads their account streams rather than the whole log.
+func Entrants(entries []Entry) []string {
+	out := make([]string, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e.MemberID)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // Verifier is one capability's side of a check: its stream, how its events read, and its rule.
@@ -93,11 +106,18 @@ func (v Verifier) verify(ctx context.Context, store events.Store, id string) (Ch
 	if !listed {
 		return out, ErrNoOffering
 	}
-	if out.Entries, err = v.entriesInLog(ctx, store, id); err != nil {
+	if res == nil {
+		out.Entries, err = v.entriesInLog(ctx, store, id)
 		return out, err
 	}
-	if res == nil {
-		return out, nil
+	if res.Entrants != nil {
+		out.Entries, err = v.entriesOf(ctx, store, id, res.Entrants)
+	} else {
+		// A result recorded before its entrants were: the whole log.
+		out.Entries, err = v.entriesInLog(ctx, store, id)
+	}
+	if err != nil {
+		return out, err
 	}
 	out.Resulted, out.Seed, out.Recorded, out.Grants = true, res.Seed, res.Entries, res.Grants
 	if res.Algorithm != v.Algorithm || out.Algorithm != draw.Algorithm {
@@ -121,7 +141,41 @@ func sameGrant(a, b events.Grant) bool {
 	return a.No == b.No && a.Shares == b.Shares && a.Price.Equal(b.Price)
 }
 
-// entriesInLog is every entry of the offering on any account stream, by number.
+// entriesOf is every entry of the offering on the account streams of members, by number.
+func (v Verifier) entriesOf(ctx context.Context, store events.Store, id string, members []string) ([]events.Grant, error) {
+	out := []events.Grant{}
+	for _, m := range members {
+		evs, err := store.ReadStream(ctx, events.AccountStream(m), 0)
+		if err != nil {
+			return nil, fmt.Errorf("read the account of %s: %w", m, err)
+		}
+		if out, err = v.appendEntries(out, evs, id); err != nil {
+			return nil, err
+		}
+	}
+	slices.SortFunc(out, func(a, b events.Grant) int { return strings.Compare(a.No, b.No) })
+	return out, nil
+}
+
+// appendEntries appends the entries of the offering among evs.
+func (v Verifier) appendEntries(out []events.Grant, evs []events.RecordedEvent, id string) ([]events.Grant, error) {
+	for _, r := range evs {
+		if !strings.HasPrefix(r.Type, v.Entries) {
+			continue
+		}
+		p, err := events.DecodeRecorded(r)
+		if err != nil {
+			return nil, err
+		}
+		if g, ok := v.Entry(p, id); ok {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// entriesInLog is every entry of the offering on any account stream, by number: the check of an
+// offering not resulted yet, or of a result that did not record its entrants.
 func (v Verifier) entriesInLog(ctx context.Context, store events.Store, id string) ([]events.Grant, error) {
 	out := []events.Grant{}
 	var after int64
@@ -133,18 +187,9 @@ func (v Verifier) entriesInLog(ctx context.Context, store events.Store, id strin
 		if len(page) == 0 {
 			break
 		}
-		for _, r := range page {
-			after = r.Position
-			if !strings.HasPrefix(r.Type, v.Entries) {
-				continue
-			}
-			p, err := events.DecodeRecorded(r)
-			if err != nil {
-				return nil, err
-			}
-			if g, ok := v.Entry(p, id); ok {
-				out = append(out, g)
-			}
+		after = page[len(page)-1].Position
+		if out, err = v.appendEntries(out, page, id); err != nil {
+			return nil, err
 		}
 	}
 	slices.SortFunc(out, func(a, b events.Grant) int { return strings.Compare(a.No, b.No) })

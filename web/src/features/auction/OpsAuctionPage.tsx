@@ -4,6 +4,7 @@ import { useState } from 'react';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { type OfferingField, OfferingForm } from '@/components/OfferingForm';
+import { Entrant } from '@/domain/offering/Entrant';
 import { Row } from '@/domain/offering/Row';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
@@ -56,8 +57,11 @@ function Bids({ id }: { id: string }) {
     <div data-testid="ops-auction-bids">
       {(q.data ?? []).map((b) => (
         <div key={b.bidNo} className="record-row" data-testid="ops-auction-bid" data-state={b.state}>
-          <span className="num">
-            {money(b.price)} × {b.lots}
+          <span>
+            <span className="num">
+              {money(b.price)} × {b.lots}
+            </span>
+            <Entrant member={b.member} />
           </span>
           <span>
             {s(`bidState.${b.state}`)} · <span className="num">{b.awardedLots}</span>

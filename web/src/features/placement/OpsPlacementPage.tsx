@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { type OfferingField, OfferingForm } from '@/components/OfferingForm';
+import { Entrant } from '@/domain/offering/Entrant';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
@@ -55,7 +56,10 @@ function Applications({ id }: { id: string }) {
     <div data-testid="ops-placement-applications">
       {(q.data ?? []).map((a) => (
         <div key={a.applicationNo} className="record-row" data-testid="ops-placement-application" data-state={a.state}>
-          <span className="num">{a.applicationNo}</span>
+          <span>
+            <span className="num">{a.applicationNo}</span>
+            <Entrant member={a.member} />
+          </span>
           <span>
             {s(`appState.${a.state}`)} · <span className="num">{s('shares', { n: a.state === 'applied' ? a.shares : a.allotted })}</span>
           </span>

@@ -5,6 +5,7 @@ import { FormError } from '@/components/FormError';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
+import { Entrant } from '@/domain/offering/Entrant';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
@@ -81,7 +82,10 @@ function Applications({ id }: { id: string }) {
     <div data-testid="ops-sub-applications">
       {(q.data ?? []).map((a) => (
         <div key={a.applicationNo} className="record-row" data-testid="ops-sub-application" data-state={a.state}>
-          <span className="num">{a.applicationNo}</span>
+          <span>
+            <span className="num">{a.applicationNo}</span>
+            <Entrant member={a.member} />
+          </span>
           <span>
             {s(`allotment.${a.state}`)} · <span className="num">{money(a.amount)}</span>
           </span>

@@ -113,6 +113,23 @@ describe('ops listing', () => {
   });
 });
 
+describe('ops applications', () => {
+  it('names the member of each application: name and account', async () => {
+    // Answers match on the URL's start: the applications' before the issues'.
+    ctx.server.on('/api/vue/ops/subscription/issues/1295-20261124/applications', () =>
+      envelope([application({ member: { account: '0911222333', name: '王小明' } }), application({ applicationNo: 'S2' })]),
+    );
+    ctx.server.on('/api/vue/ops/subscription/issues', () => envelope([issue()]));
+    renderPage('/ops/subscription', OpsSubscriptionPage);
+    fireEvent.click(await screen.findByTestId('ops-sub-toggle'));
+    const rows = await screen.findAllByTestId('ops-sub-application');
+    expect(rows).toHaveLength(2);
+    expect(rows[0]).toHaveTextContent('王小明');
+    expect(rows[0]).toHaveTextContent('0911222333');
+    expect(screen.getAllByTestId('ops-entrant')).toHaveLength(1);
+  });
+});
+
 describe('auditor draw check', () => {
   it('shows the verdict, the seed against its commitment and each winner re-run', async () => {
     ctx.server.on('/api/vue/audit/subscription/issues/1295-20261124/draw', () =>

@@ -1935,7 +1935,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Role ops only. The issue's applications in the draw's order, with their results. */
+        /** @description Role ops only. The issue's applications in the draw's order, with their results and each applicant (member). */
         get: operations["opsSubscriptionApplications"];
         put?: never;
         post?: never;
@@ -2074,7 +2074,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Role ops only. The auction's bids by number, with their results. */
+        /** @description Role ops only. The auction's bids by number, with their results and each bidder (member). */
         get: operations["opsAuctionBids"];
         put?: never;
         post?: never;
@@ -2208,7 +2208,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** @description Role ops only. The placement's applications by number, with their allotments. */
+        /** @description Role ops only. The placement's applications by number, with their allotments and each applicant (member). */
         get: operations["opsPlacementApplications"];
         put?: never;
         post?: never;
@@ -2347,9 +2347,17 @@ export interface components {
             issue: components["schemas"]["SubscriptionIssue"];
             application?: components["schemas"]["SubscriptionApplication"];
         };
+        /** @description Who entered, in ops lists of an offering's entries only (the member's own lists leave it out). */
+        OfferingEntrant: {
+            /** @description the member's login account (phone number) */
+            account: string;
+            /** @description the name of the member's identity submission; empty before any */
+            name: string;
+        };
         SubscriptionApplication: {
             applicationNo: string;
             issueId: string;
+            member?: components["schemas"]["OfferingEntrant"];
             symbol: string;
             name: string;
             /** Format: int64 */
@@ -3989,6 +3997,7 @@ export interface components {
         AuctionBid: {
             bidNo: string;
             auctionId: string;
+            member?: components["schemas"]["OfferingEntrant"];
             symbol: string;
             name: string;
             price: components["schemas"]["Decimal"];
@@ -4131,6 +4140,7 @@ export interface components {
         PlacementApplication: {
             applicationNo: string;
             placementId: string;
+            member?: components["schemas"]["OfferingEntrant"];
             symbol: string;
             name: string;
             price: components["schemas"]["Decimal"];
