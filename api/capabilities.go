@@ -20,12 +20,21 @@ import (
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
+	"github.com/lotbook/lotbook/commands"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 )
+
+// blockCommands take block applications in the exchange's block hours, or at any hour.
+func blockCommands(k *commands.Service, anyHour bool) *blockcmd.Commands {
+	if anyHour {
+		return blockcmd.New(k).AlwaysOpen()
+	}
+	return blockcmd.New(k)
+}
 
 // capabilities is the HTTP side's composition root: every module, one line each. A new
 // capability adds its package under api/ (its handlers and their routes) and its line here.
@@ -37,7 +46,7 @@ func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
 		audit.New(s.read, s.store),
 		chat.New(chatcmd.New(s.cmd), s.read, s.store, perMinute(s.limits.ChatPerMember), s.log),
-		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
+		block.New(blockCommands(s.cmd, s.blockAny), s.read, s.trade.Market, s.now),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),
