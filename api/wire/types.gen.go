@@ -2233,13 +2233,19 @@ type ChipGrabAllotResult struct {
 
 // ChipGrabClaim defines model for ChipGrabClaim.
 type ChipGrabClaim struct {
+	// Account ops lists only, the claimant's login account
+	Account *string `json:"account,omitempty"`
+
 	// Amount what the claim froze (0.00 until frozen)
-	Amount     Decimal   `json:"amount"`
-	CreatedAt  time.Time `json:"createdAt"`
-	Lots       int64     `json:"lots"`
-	Name       string    `json:"name"`
-	OfferingId string    `json:"offeringId"`
-	OrderNo    string    `json:"orderNo"`
+	Amount    Decimal   `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+	Lots      int64     `json:"lots"`
+
+	// MemberName ops lists only, the claimant's verified real name (empty when not verified)
+	MemberName *string `json:"memberName,omitempty"`
+	Name       string  `json:"name"`
+	OfferingId string  `json:"offeringId"`
+	OrderNo    string  `json:"orderNo"`
 
 	// Price a decimal number as a string, never a float
 	//

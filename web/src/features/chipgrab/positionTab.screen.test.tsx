@@ -1,7 +1,8 @@
-import { screen } from '@testing-library/react';
+import { fireEvent, screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { envelope, renderPage } from '@/test/render';
 import { useScreenTest } from '@/test/screen';
+import OpsChipGrabPage from './OpsChipGrabPage';
 import ChipGrabPositionTab from './PositionTab';
 
 const claim = (over: Record<string, unknown> = {}) => ({
@@ -19,7 +20,7 @@ const claim = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-const ctx = useScreenTest({ account: '0912345678' });
+const ctx = useScreenTest({ account: 'ops' });
 
 describe('chip bidding position tab', () => {
   it('lists the claims with their state: allotted, frozen, given back', async () => {
@@ -38,5 +39,24 @@ describe('chip bidding position tab', () => {
     ctx.server.on('/api/vue/chipgrab/claims', () => envelope({ items: [], page: 1, hasMore: false }));
     renderPage('/position/position', ChipGrabPositionTab);
     expect(await screen.findByTestId('list-empty')).toBeInTheDocument();
+  });
+});
+
+describe('ops chip grab claims', () => {
+  it('names each claimant by account and verified name', async () => {
+    ctx.server.on('/api/vue/ops/chipgrab/c3a1e2f4-5b6d-4c7e-8f90-1a2b3c4d5e6f/claims', () =>
+      envelope({ items: [claim({ account: '0911000001', memberName: '王小明' }), claim({ orderNo: 'G2', account: '0911000002', memberName: '' })], page: 1, hasMore: false }),
+    );
+    ctx.server.on('/api/vue/ops/chipgrab', () =>
+      envelope([
+        { offeringId: 'c3a1e2f4-5b6d-4c7e-8f90-1a2b3c4d5e6f', symbol: '2884', name: '玉山金', price: '31.00', quotaLots: 500, remainingLots: 496, maxLotsPerMember: 5, opensAt: '2026-11-24T00:00:00Z', closesAt: '2026-11-27T00:00:00Z', status: 'open' },
+      ]),
+    );
+    renderPage('/ops/chipgrab', OpsChipGrabPage);
+    fireEvent.click(await screen.findByTestId('ops-chipgrab-claims-toggle'));
+    const rows = await screen.findAllByTestId('ops-chipgrab-claim');
+    expect(rows.map((r) => r.getAttribute('data-account'))).toEqual(['0911000001', '0911000002']);
+    expect(rows[0]).toHaveTextContent('王小明');
+    expect(rows[1]).toHaveTextContent('未實名');
   });
 });

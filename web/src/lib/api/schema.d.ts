@@ -1591,6 +1591,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/ops/chipgrab/{id}/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Role ops only. An offering's claims in the order they were made, each with its claimant's
+         *     login account and verified name.
+         */
+        get: operations["opsChipGrabClaims"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/ops/chipgrab/{id}/allot": {
         parameters: {
             query?: never;
@@ -3480,6 +3500,10 @@ export interface components {
         ChipGrabClaimStatus: "claimed" | "frozen" | "released" | "allotted";
         ChipGrabClaim: {
             orderNo: string;
+            /** @description ops lists only, the claimant's login account */
+            account?: string;
+            /** @description ops lists only, the claimant's verified real name (empty when not verified) */
+            memberName?: string;
             offeringId: string;
             symbol: string;
             name: string;
@@ -6807,6 +6831,44 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    opsChipGrabClaims: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                /** @description a chip grab offering's id */
+                id: components["parameters"]["ChipGrabId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description claims */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabClaimPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
         };
     };
     allotChipGrab: {
