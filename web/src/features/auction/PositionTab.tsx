@@ -1,4 +1,4 @@
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { RecordRows } from '@/components/ListState';
 import { useBidRecords } from './api';
 import { BidCard } from './Fields';
 import { useAuctionT } from './texts';
@@ -7,14 +7,5 @@ import { useAuctionT } from './texts';
 export default function AuctionPositionTab() {
   const s = useAuctionT();
   const q = useBidRecords();
-  const list = q.data ?? [];
-  if (q.isPending) return <ListLoading />;
-  if (list.length === 0) return <ListEmpty text={s('noBids')} />;
-  return (
-    <div data-testid="auction-position-tab">
-      {list.map((b) => (
-        <BidCard key={b.bidNo} b={b} />
-      ))}
-    </div>
-  );
+  return <RecordRows pending={q.isPending} items={q.data ?? []} empty={s('noBids')} testId="auction-position-tab" row={(b) => <BidCard key={b.bidNo} b={b} />} />;
 }

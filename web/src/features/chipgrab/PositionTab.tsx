@@ -1,4 +1,4 @@
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { RecordRows } from '@/components/ListState';
 import { useMyClaims } from './api';
 import { ClaimItem } from './ChipGrabRecordsPage';
 import { useChipGrabT } from './texts';
@@ -8,14 +8,13 @@ import './chipgrab.css';
 export default function ChipGrabPositionTab() {
   const ct = useChipGrabT();
   const q = useMyClaims();
-  const items = q.data?.pages.flatMap((p) => p.items) ?? [];
-  if (q.isPending) return <ListLoading />;
-  if (items.length === 0) return <ListEmpty text={ct('recordsEmpty')} />;
   return (
-    <div className="record-list" data-testid="chipgrab-position-tab">
-      {items.map((c) => (
-        <ClaimItem key={c.orderNo} c={c} />
-      ))}
-    </div>
+    <RecordRows
+      pending={q.isPending}
+      items={q.data?.pages.flatMap((p) => p.items) ?? []}
+      empty={ct('recordsEmpty')}
+      testId="chipgrab-position-tab"
+      row={(c) => <ClaimItem key={c.orderNo} c={c} />}
+    />
   );
 }

@@ -1,4 +1,4 @@
-import { ListEmpty, ListLoading } from '@/components/ListState';
+import { RecordRows } from '@/components/ListState';
 import { usePlacementRecords } from './api';
 import { ApplicationCard } from './Fields';
 import { usePlacementT } from './texts';
@@ -7,14 +7,7 @@ import { usePlacementT } from './texts';
 export default function PlacementPositionTab() {
   const s = usePlacementT();
   const q = usePlacementRecords();
-  const list = q.data ?? [];
-  if (q.isPending) return <ListLoading />;
-  if (list.length === 0) return <ListEmpty text={s('noApplications')} />;
   return (
-    <div data-testid="placement-position-tab">
-      {list.map((a) => (
-        <ApplicationCard key={a.applicationNo} a={a} />
-      ))}
-    </div>
+    <RecordRows pending={q.isPending} items={q.data ?? []} empty={s('noApplications')} testId="placement-position-tab" row={(a) => <ApplicationCard key={a.applicationNo} a={a} />} />
   );
 }
