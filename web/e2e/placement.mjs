@@ -1,10 +1,10 @@
 // Issue 11's placement (詢圈配售) in one language, at the phone viewport: ops offer a placement
-// whose window closes in under a minute and which lists today (the demo's own placement closes
+// whose window closes in under a minute and which lists tomorrow (the demo's own placement closes
 // tomorrow, too late to allot in a test); a verified member with money opens inquiry subscription
 // from home, applies for lots and sees them waiting in the records and in the positions screen's
 // placement tab; after the close ops start the allotment on the ops screen; the member sees the
 // lots allotted in the records and the placement tab, the fund record lines of the freeze and the
-// payment, and the shares delivered into a holding on the listing day.
+// payment (the shares are delivered on the listing day, after the test).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, logout, openApp, screen } from './flows.mjs';
@@ -36,7 +36,7 @@ export function placementJourney(lang) {
   const member = { account: freshMobile(), password: 'Pass1234word' };
   const fx = useFixture({ phone: true });
 
-  test(`placement: apply, allot, result, holding (${lang})`, { timeout: 240_000 }, async (t) => {
+  test(`placement: apply, allot, result, fund records (${lang})`, { timeout: 240_000 }, async (t) => {
     const { page } = fx.phone;
     const step = (name, fn) => fx.step(t, `${lang}-placement-${name}`, page, fn);
     let placementId = '';
@@ -103,7 +103,7 @@ export function placementJourney(lang) {
       await logout(page, lang);
     });
 
-    await step('the result, the fund records and the holding', async () => {
+    await step('the result and the fund records', async () => {
       await login(page, lang, member.account, member.password);
       await openRoute(page, '/position/position');
       await tid(page, 'pos-tab-placement').click();
@@ -125,11 +125,8 @@ export function placementJourney(lang) {
       await waitText(lines.and(page.locator('[data-type="placement_freeze"]')).getByTestId('fund-record-type'), X.freeze);
       await waitText(lines.and(page.locator('[data-type="placement_payment"]')).getByTestId('fund-record-type'), X.payment);
       await screen(page, lang, 'placement-05-fund-records');
-
-      // Listed today: the shares are delivered into a holding.
-      await openRoute(page, '/position/position');
-      const pos = tid(page, 'position').and(page.locator(`[data-symbol="${CODE[lang]}"]`));
-      await pos.first().waitFor({ timeout: 30_000 });
+      // The shares are delivered on the listing day (tomorrow: ops can start the allotment only
+      // while the placement is closed and not yet listed), so no holding is asserted here.
     });
   });
 }
