@@ -51,7 +51,7 @@ export function placementJourney(lang) {
         session: ops,
         body: {
           symbol: CODE[lang], price: '10', lots: 100, maxLotsPerMember: 5,
-          opensAt: new Date(now - 3600_000).toISOString(), closesAt: new Date(closesAt).toISOString(), listingDate: taipeiDate(closesAt),
+          opensAt: new Date(now - 3600_000).toISOString(), closesAt: new Date(closesAt).toISOString(), listingDate: taipeiDate(closesAt + 86_400_000),
         },
       });
       placementId = offered.id;
