@@ -1,6 +1,7 @@
 package api
 
 import (
+	"strconv"
 	"sync"
 	"testing"
 	"time"
@@ -24,7 +25,7 @@ func TestBlockTradeScenario(t *testing.T) {
 
 		// Refused listings change nothing.
 		listing := func(over map[string]any) map[string]any {
-			b := map[string]any{"symbol": "2603", "premiumPercent": "-2", "minLots": 2, "dailyCapLots": 4, "password": "vip2026",
+			b := map[string]any{"symbol": "2603", "premiumPercent": "-2", "minLots": 2, "dailyCapLots": 4, "totalLots": 100, "password": "vip2026",
 				"opensAt": now.Add(-time.Minute), "closesAt": now.Add(48 * time.Hour)}
 			for k, v := range over {
 				if v == nil {
@@ -41,6 +42,10 @@ func TestBlockTradeScenario(t *testing.T) {
 			want(t, h.ops.post("/api/vue/ops/block", listing(map[string]any{"premiumPercent": nil, "price": "206"})), 422, "price_out_of_band")
 			want(t, h.ops.post("/api/vue/ops/block", listing(map[string]any{"symbol": "9999X"})), 404, "symbol_not_found")
 			want(t, h.ops.post("/api/vue/ops/block", listing(map[string]any{"dailyCapLots": 1})), 400, "lots_invalid")
+			want(t, h.ops.post("/api/vue/ops/block", listing(map[string]any{"totalLots": 3})), 400, "lots_invalid")
+			want(t, h.ops.post("/api/vue/ops/block", listing(map[string]any{"totalLots": nil})), 400, "invalid_request")
+			// 82 lots at 182.77 are worth 14,987,140: under 500 lots and NT$15 m, not a block.
+			want(t, h.ops.post("/api/vue/ops/block", listing(map[string]any{"totalLots": 82})), 422, "block_size_too_small")
 			want(t, m.post("/api/vue/ops/block", listing(nil)), 403, "forbidden")
 		})
 		a := h.ops.post("/api/vue/ops/block", listing(nil))
@@ -51,7 +56,7 @@ func TestBlockTradeScenario(t *testing.T) {
 		m.at("/api/vue/block", listed.Position, &blocks)
 		// 186.5 × 0.98 = 182.77 exactly.
 		if len(blocks) != 1 || blocks[0].Price != "182.77" || blocks[0].ReferencePrice != "186.50" || blocks[0].PremiumRate != "-2.00" ||
-			!blocks[0].HasPassword || blocks[0].Status != wire.BlockListingStatusOpen {
+			!blocks[0].HasPassword || blocks[0].Status != wire.BlockListingStatusOpen || blocks[0].TotalLots != 100 || blocks[0].RemainingLots != 100 {
 			t.Fatalf("blocks %+v", blocks)
 		}
 		apply := "/api/vue/block/" + listed.BlockId + "/apply"
@@ -72,14 +77,17 @@ func TestBlockTradeScenario(t *testing.T) {
 			want(t, m.post(apply, map[string]any{"lots": "2", "bid": "183"}), 400, "invalid_request")
 			want(t, m.post(apply, map[string]any{"lots": 2, "bid": "183", "extra": 1}), 400, "invalid_request")
 			want(t, m.post("/api/vue/block/"+uuid.NewString()+"/apply", body(2, "183", "vip2026")), 404, "block_not_found")
-			want(t, m.post(apply, body(2, "183", "")), 422, "block_password_wrong")
-			want(t, m.post(apply, body(2, "183", "vip2027")), 422, "block_password_wrong")
 			want(t, m.post(apply, body(1, "183", "vip2026")), 422, "block_below_minimum")
 			want(t, m.post(apply, body(5, "183", "vip2026")), 422, "block_over_daily_cap")
 			want(t, m.post(apply, body(2, "182.76", "vip2026")), 422, "block_bid_below_minimum")
 			want(t, m.post(apply, body(4, "250", "vip2026")), 422, "insufficient_balance")
 			want(t, h.ops.post(apply, body(2, "183", "vip2026")), 403, "forbidden")
 		})
+
+		// A wrong password is refused and recorded (BlockPasswordRejected, no money moves).
+		want(t, m.post(apply, body(2, "183", "")), 422, "block_password_wrong")
+		want(t, m.post(apply, body(2, "183", "vip2027")), 422, "block_password_wrong")
+		m.wantCash(h.head(), "1000000.00", "0.00")
 
 		// 2 lots at 183: 366,000 and commission 521 (521.55) frozen.
 		a = m.post(apply, body(2, "183", "vip2026"))
@@ -123,7 +131,7 @@ func TestBlockTradeScenario(t *testing.T) {
 			t.Fatalf("my applications %+v", mine)
 		}
 		m.at("/api/vue/block", h.head(), &blocks)
-		if blocks[0].AppliedLots != 2 || blocks[0].FilledLots != 2 {
+		if blocks[0].AppliedLots != 2 || blocks[0].FilledLots != 2 || blocks[0].RemainingLots != 98 {
 			t.Fatalf("block lots %+v", blocks[0])
 		}
 		p := m.positionNamed(app.OrderNo)
@@ -166,7 +174,8 @@ func TestBlockTradeScenario(t *testing.T) {
 		})
 		var queue wire.BlockApplicationPage
 		h.ops.at("/api/vue/ops/block/applications", h.head(), &queue)
-		if len(queue.Items) != 1 || queue.Items[0].OrderNo != second.OrderNo || queue.Items[0].Account == nil || *queue.Items[0].Account != m.account {
+		if len(queue.Items) != 1 || queue.Items[0].OrderNo != second.OrderNo || queue.Items[0].Account == nil || *queue.Items[0].Account != m.account ||
+			queue.Items[0].MemberName == nil || *queue.Items[0].MemberName != "" {
 			t.Fatalf("ops queue %+v", queue)
 		}
 		a = h.ops.post("/api/vue/ops/block/applications/"+second.OrderNo+"/reject", map[string]any{"remark": "allocation full"})
@@ -185,4 +194,144 @@ func TestBlockTradeScenario(t *testing.T) {
 			t.Fatalf("closed block %+v", blocks[0])
 		}
 	})
+}
+
+// The exchange's rules on blocks over HTTP on SQLite and PostgreSQL: applications only in the
+// block hours of Taipei trading days; five wrong block passwords, even sent at once, lock the
+// member out of that block until the next Taipei day, recorded as events; approvals of several
+// members fill at most the block's total; ops' queue names each applicant.
+func TestBlockTradeRulesScenario(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		th := newTradeHarness(t, h, "")
+		th.mkt.book("2603", "186.5", "186.5", lvls("186", 5000), lvls("187", 5000))
+		a, b := h.auctionMember(true, ""), h.auctionMember(false, "")
+		for range 9 { // deposits are at most 1,000,000 each
+			a.fund("1000000")
+			b.fund("1000000")
+		}
+		now := h.clock.Now()
+		// 83 lots at 182.77 are worth 15,169,910: a block by value.
+		res := h.ops.post("/api/vue/ops/block", map[string]any{"symbol": "2603", "premiumPercent": "-2", "minLots": 1, "dailyCapLots": 60,
+			"totalLots": 83, "password": "vip2026", "opensAt": now.Add(-time.Hour), "closesAt": now.Add(14 * 24 * time.Hour)})
+		want(t, res, 200, "ok")
+		var listed wire.BlockListResult
+		res.data(t, &listed)
+		apply := "/api/vue/block/" + listed.BlockId + "/apply"
+		body := func(lots int, password string) map[string]any {
+			return map[string]any{"lots": lots, "bid": "183", "password": password}
+		}
+
+		// Eight wrong passwords at once: five are recorded (the fifth answers locked), none more.
+		before := h.head()
+		answers := make([]answer, 8)
+		var wg sync.WaitGroup
+		for i := range answers {
+			wg.Go(func() { answers[i] = b.post(apply, body(1, "guess"+strconv.Itoa(i))) })
+		}
+		wg.Wait()
+		wrong, locked := 0, 0
+		for _, r := range answers {
+			switch {
+			case r.code == 422 && r.Msg == "block_password_wrong":
+				wrong++
+			case r.code == 422 && r.Msg == "block_password_locked":
+				locked++
+			default:
+				t.Fatalf("wrong password answered %s", r)
+			}
+		}
+		if wrong != 4 || locked != 4 {
+			t.Fatalf("answers: %d wrong, %d locked", wrong, locked)
+		}
+		if n := h.countEvents(t, before, "BlockPasswordRejected.v1"); n != 5 {
+			t.Fatalf("%d wrong passwords recorded, want 5", n)
+		}
+		// Locked even with the right password, without writing; another member is not.
+		h.unchanged(func() { want(t, b.post(apply, body(1, "vip2026")), 422, "block_password_locked") })
+		res = a.post(apply, body(45, "vip2026"))
+		want(t, res, 200, "block_applied")
+		var first wire.BlockApplicationResult
+		res.data(t, &first)
+
+		// The next Taipei day the lock is gone.
+		h.clock.Advance(24 * time.Hour)
+		res = b.post(apply, body(40, "vip2026"))
+		want(t, res, 200, "block_applied")
+		var second wire.BlockApplicationResult
+		res.data(t, &second)
+		// 45 + 40 are more than the block's 83, but applications reserve nothing (more lots than
+		// the block has left at all are refused, below): the approvals decide.
+
+		// Ops' queue names each applicant: account and verified name (none for b).
+		var queue wire.BlockApplicationPage
+		h.ops.at("/api/vue/ops/block/applications", h.head(), &queue)
+		names := map[string]string{}
+		for _, it := range queue.Items {
+			names[*it.Account] = *it.MemberName
+		}
+		if names[a.account] != "王小明" || names[b.account] != "" || len(queue.Items) != 2 {
+			t.Fatalf("queue names %v", names)
+		}
+
+		// Approvals fill within the total: 45 fit, 40 more do not (38 left).
+		approve := func(no string) answer {
+			return h.ops.post("/api/vue/ops/block/applications/"+no+"/approve", map[string]any{"remark": "ok"})
+		}
+		want(t, approve(first.OrderNo), 200, "ok")
+		h.unchanged(func() { want(t, approve(second.OrderNo), 422, "block_over_total") })
+		var blocks []wire.BlockListing
+		b.at("/api/vue/block", h.head(), &blocks)
+		if len(blocks) != 1 || blocks[0].FilledLots != 45 || blocks[0].RemainingLots != 38 {
+			t.Fatalf("block after the fill %+v", blocks)
+		}
+		// Rejected, b's application took nothing; a smaller one fills the rest of the block.
+		want(t, h.ops.post("/api/vue/ops/block/applications/"+second.OrderNo+"/reject", map[string]any{"remark": "over the block"}), 200, "ok")
+		res = b.post(apply, body(38, "vip2026"))
+		want(t, res, 200, "block_applied")
+		var third wire.BlockApplicationResult
+		res.data(t, &third)
+		want(t, approve(third.OrderNo), 200, "ok")
+		b.at("/api/vue/block", h.head(), &blocks)
+		if blocks[0].FilledLots != 83 || blocks[0].RemainingLots != 0 {
+			t.Fatalf("block filled %+v", blocks[0])
+		}
+		h.unchanged(func() { want(t, a.post(apply, body(1, "vip2026")), 422, "block_over_total") })
+
+		// Outside the block hours: block_closed and no event (17:00 on Tuesday, 10:00 on Saturday,
+		// 08:59 on Monday); at 09:00 the block takes applications again (this one is refused for
+		// the block being full, which is checked after the hours).
+		taipei := time.FixedZone("Asia/Taipei", 8*3600)
+		set := func(day, clock string) {
+			at, err := time.ParseInLocation("2006-01-02 15:04", day+" "+clock, taipei)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if at.Before(h.clock.Now()) {
+				t.Fatalf("the clock is past %s already", at)
+			}
+			h.clock.Advance(at.Sub(h.clock.Now()))
+		}
+		for _, at := range [][2]string{{"2026-03-03", "17:00"}, {"2026-03-07", "10:00"}, {"2026-03-09", "08:59"}} {
+			set(at[0], at[1])
+			h.unchanged(func() { want(t, a.post(apply, body(1, "vip2026")), 422, "block_closed") })
+		}
+		set("2026-03-09", "09:00")
+		h.unchanged(func() { want(t, a.post(apply, body(1, "vip2026")), 422, "block_over_total") })
+	})
+}
+
+// countEvents counts the events of type typ (name.vN) after position from.
+func (h *harness) countEvents(t *testing.T, from int64, typ string) int {
+	t.Helper()
+	evs, err := h.st.Store.ReadAll(t.Context(), from, 10000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range evs {
+		if e.Type == typ {
+			n++
+		}
+	}
+	return n
 }

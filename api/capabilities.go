@@ -22,6 +22,7 @@ import (
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
+	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
@@ -33,6 +34,14 @@ import (
 	"github.com/lotbook/lotbook/commands/subscription"
 )
 
+// blockCommands take block applications in the exchange's block hours, or at any hour.
+func blockCommands(k *commands.Service, anyHour bool) *blockcmd.Commands {
+	if anyHour {
+		return blockcmd.New(k).AlwaysOpen()
+	}
+	return blockcmd.New(k)
+}
+
 // capabilities is the HTTP side's composition root: every module, one line each. A new
 // capability adds its package under api/ (its handlers and their routes) and its line here.
 // The list lives in package api, not cmd/lotbook, because OpenStack builds every Stack (lotbook
@@ -43,7 +52,7 @@ func (s *server) capabilities() []httpx.Module {
 	return []httpx.Module{
 		audit.New(s.read, s.store),
 		chat.New(chatcmd.New(s.cmd), s.read, s.store, perMinute(s.limits.ChatPerMember), s.log),
-		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
+		block.New(blockCommands(s.cmd, s.blockAny), s.read, s.trade.Market, s.now),
 		console.New(s.cmd, s.funds, siteconfig.New(s.cmd), s.read),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		dividendapi.New(s.read, s.mkt, s.now),

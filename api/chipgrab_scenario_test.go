@@ -73,6 +73,16 @@ func TestChipGrabScenario(t *testing.T) {
 		h.unchanged(func() { want(t, first.post(claim, map[string]any{"lots": 1}), 422, "quota_member_cap") })
 		remaining(10)
 
+		// Ops' list of the offering's claims names each claimant: account, and the verified name.
+		first.verify(twID(int(imageSizes.Add(1))))
+		var opsList wire.ChipGrabClaimPage
+		h.ops.at("/api/vue/ops/chipgrab/"+offered.OfferingId+"/claims", h.head(), &opsList)
+		if it := opsList.Items; len(it) != 1 || it[0].OrderNo != mine.OrderNo || it[0].Account == nil || *it[0].Account != first.account ||
+			it[0].MemberName == nil || *it[0].MemberName != "王小明" {
+			t.Fatalf("ops claims %+v", it)
+		}
+		want(t, first.get("/api/vue/ops/chipgrab/"+offered.OfferingId+"/claims"), 403, "forbidden")
+
 		// 50 members at once for the last 10 lots.
 		members := make([]*client, 50)
 		for i := range members {

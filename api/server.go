@@ -42,6 +42,7 @@ type server struct {
 	dataDir  string // uploads live in dataDir/files
 	web      fs.FS
 	demo     bool
+	blockAny bool // block applications at any hour (Config.BlockAnyHour)
 	now      func() time.Time
 	calendar commands.Calendar
 	sealer   *secret.Sealer // keys request fingerprints; api/identity opens ID numbers with it

@@ -52,6 +52,9 @@ type Config struct {
 	Trading trading.TradingRules
 	// UploadQuota is the bytes of uploads one member may store; commands.DefaultUploadQuota.
 	UploadQuota int64
+	// BlockAnyHour takes block trade applications at any hour (lotbook serve --demo, whose market
+	// trades around the clock); otherwise only in the exchange's block hours (rules/block.Hours).
+	BlockAnyHour bool
 
 	// Tests and tools may override these; zero values are production defaults.
 	PasswordCost commands.PasswordCost
@@ -205,6 +208,7 @@ func (st *Stack) newServer() *server {
 		dataDir:   st.cfg.DataDir,
 		web:       st.cfg.Web,
 		demo:      st.cfg.Demo,
+		blockAny:  st.cfg.BlockAnyHour,
 		now:       st.cfg.Clock,
 		calendar:  calendar.Taiwan(),
 		sealer:    st.sealer,

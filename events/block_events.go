@@ -43,6 +43,10 @@ type BlockListed struct {
 	PasswordHash string    `json:"passwordHash,omitempty"`
 	OpensAt      time.Time `json:"opensAt"`
 	ClosesAt     time.Time `json:"closesAt"`
+	// TotalLots is the block's size: the lots the broker crosses at the exchange as one block
+	// trade (1h: at least 500 units or NT$15 m), the most that approvals of all members fill.
+	// Zero on blocks listed before the size was kept: no total.
+	TotalLots int64 `json:"totalLots,omitempty"`
 }
 
 // BlockClosed stops applications to a block before its ClosesAt; pending applications stay to be
@@ -94,6 +98,42 @@ type BlockApplicationRejected struct {
 	Remark   string          `json:"remark"`
 	Postings []Posting       `json:"postings"`
 }
+
+// BlockLotsTaken (block stream) takes an application's lots out of the block's total before ops'
+// approval fills it on the member's account stream: approvals of several members are serialised
+// on the block, so that they never fill more than its total. RemainingLots is what is left.
+type BlockLotsTaken struct {
+	BlockID       string `json:"blockId"`
+	OrderNo       string `json:"orderNo"`
+	MemberID      string `json:"memberId"`
+	Lots          int64  `json:"lots"`
+	RemainingLots int64  `json:"remainingLots"`
+}
+
+// BlockLotsReturned (block stream) gives back the lots taken for an application that was not
+// filled after all (rejected before the approval that took them reached the account).
+type BlockLotsReturned struct {
+	BlockID       string `json:"blockId"`
+	OrderNo       string `json:"orderNo"`
+	Lots          int64  `json:"lots"`
+	RemainingLots int64  `json:"remainingLots"`
+}
+
+// BlockPasswordRejected (account stream) records a wrong block password. Attempt counts the
+// member's wrong passwords for the block on Day (Asia/Taipei), this one included; at
+// BlockPasswordTries the member is refused that block until the next Taipei day.
+type BlockPasswordRejected struct {
+	BlockID string `json:"blockId"`
+	Day     string `json:"day"`
+	Attempt int    `json:"attempt"`
+}
+
+// BlockPasswordTries is how many wrong block passwords lock a member out of a block for the day.
+const BlockPasswordTries = 5
+
+func (BlockLotsTaken) EventName() string        { return "BlockLotsTaken" }
+func (BlockLotsReturned) EventName() string     { return "BlockLotsReturned" }
+func (BlockPasswordRejected) EventName() string { return "BlockPasswordRejected" }
 
 func (BlockListed) EventName() string              { return "BlockListed" }
 func (BlockClosed) EventName() string              { return "BlockClosed" }
@@ -150,4 +190,7 @@ func init() {
 	register(BlockApplied{}, 1, nil)
 	register(BlockApplicationApproved{}, 1, nil)
 	register(BlockApplicationRejected{}, 1, nil)
+	register(BlockLotsTaken{}, 1, nil)
+	register(BlockLotsReturned{}, 1, nil)
+	register(BlockPasswordRejected{}, 1, nil)
 }

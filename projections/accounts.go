@@ -1,5 +1,11 @@
 package projections
 
+import (
+	"context"
+
+	"github.com/lotbook/lotbook/events"
+)
+
 // MemberAccount is a member's login account. Read models that show it keep their own copy, from
 // MemberRegistered, in a table of this one shape, so that none reads another's tables.
 type MemberAccount struct{ MemberID, Account string }
@@ -13,4 +19,64 @@ var MemberAccountFields = RowMap[MemberAccount]{
 // MemberAccountsTable is a member-accounts table called name.
 func MemberAccountsTable(name string) *Table {
 	return &Table{Name: name, Cols: MemberAccountFields.Columns(), Key: []string{"member_id"}}
+}
+
+// MemberNamesTable is a table called name of members' verified real names (member_id, the name
+// last submitted for verification, the name ops approved), for ops lists that name applicants.
+// Read models keep their own copy, kept by ApplyMemberName.
+func MemberNamesTable(name string) *Table {
+	return &Table{Name: name, Cols: []Column{{"member_id", KindText}, {"submitted", KindText}, {"name", KindText}}, Key: []string{"member_id"}}
+}
+
+// WantsMemberName tells the events ApplyMemberName reads.
+func WantsMemberName(p events.Payload) bool {
+	switch p.(type) {
+	case events.RealNameSubmitted, events.RealNameApproved:
+		return true
+	}
+	return false
+}
+
+// ApplyMemberName records d in tb when it is a name submitted for verification or its approval
+// (the name becomes the member's verified name); other events change nothing.
+func ApplyMemberName(ctx context.Context, w *Wtx, tb *Table, d Decoded) error {
+	switch e := d.P.(type) {
+	case events.RealNameSubmitted:
+		m, err := MemberOf(d.Ev.Stream)
+		if err != nil {
+			return err
+		}
+		return w.Exec(ctx, "INSERT INTO "+w.T(tb)+" (member_id, submitted, name) VALUES (?, ?, '') "+
+			"ON CONFLICT (member_id) DO UPDATE SET submitted = excluded.submitted", m, e.Name)
+	case events.RealNameApproved:
+		m, err := MemberOf(d.Ev.Stream)
+		if err != nil {
+			return err
+		}
+		return w.Exec(ctx, "UPDATE "+w.T(tb)+" SET name = submitted WHERE member_id = ?", m)
+	}
+	return nil
+}
+
+// MemberNames are the verified names of members (member id -> name) kept in the table called
+// table; members without one are left out.
+func MemberNames(ctx context.Context, db *Reader, table string, memberIDs []string) (map[string]string, error) {
+	out := map[string]string{}
+	if len(memberIDs) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(memberIDs))
+	for i, m := range memberIDs {
+		args[i] = m
+	}
+	q := "SELECT member_id, name FROM " + table + " WHERE name <> '' AND member_id IN (" + Placeholders(len(args)) + ")"
+	err := db.Query(ctx, "member names", q, args, func(rows Rows) error {
+		var m, n string
+		if err := rows.Scan(&m, &n); err != nil {
+			return err
+		}
+		out[m] = n
+		return nil
+	})
+	return out, err
 }

@@ -67,7 +67,7 @@ func listingOut(l block.Listing, now time.Time) wire.BlockListing {
 	}
 	return wire.BlockListing{BlockId: l.BlockID, Symbol: l.Symbol, Name: l.Name, ReferencePrice: httpx.Money(l.ReferencePrice),
 		PremiumRate: l.PremiumRate.Shift(2).StringFixed(2), Price: httpx.Money(l.Price), MinLots: l.MinLots, DailyCapLots: l.DailyCapLots,
-		HasPassword: l.HasPassword, OpensAt: l.OpensAt, ClosesAt: l.ClosesAt, Status: status, AppliedLots: l.AppliedLots,
+		TotalLots: l.TotalLots, RemainingLots: max(l.TotalLots-l.FilledLots, 0), HasPassword: l.HasPassword, OpensAt: l.OpensAt, ClosesAt: l.ClosesAt, Status: status, AppliedLots: l.AppliedLots,
 		FilledLots: l.FilledLots}
 }
 
@@ -110,7 +110,7 @@ func applicationOut(a block.Application, ops bool) wire.BlockApplication {
 		Bid: httpx.Money(a.Bid), Lots: a.Lots, FilledLots: a.FilledLots, Amount: httpx.Money(a.Amount), Status: wire.ReviewStatus(a.Status),
 		Remark: a.Remark, CreatedAt: a.CreatedAt, UpdatedAt: a.UpdatedAt}
 	if ops {
-		out.Account, out.ReviewedBy = &a.Account, &a.ReviewedBy
+		out.Account, out.ReviewedBy, out.MemberName = &a.Account, &a.ReviewedBy, &a.MemberName
 	}
 	return out
 }
@@ -140,7 +140,7 @@ func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BlockListRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := blockcmd.ListBlockInput{Symbol: req.Symbol, MinLots: req.MinLots, DailyCapLots: req.DailyCapLots,
+	in := blockcmd.ListBlockInput{Symbol: req.Symbol, MinLots: req.MinLots, DailyCapLots: req.DailyCapLots, TotalLots: req.TotalLots,
 		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}
 	for dst, src := range map[*string]*string{&in.Price: req.Price, &in.PremiumPercent: req.PremiumPercent, &in.Password: req.Password} {
 		if src != nil {

@@ -46,6 +46,7 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/chipgrab", httpx.IdemNone, m.offerings),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/chipgrab", httpx.IdemRequired, m.offer),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/chipgrab/{id}/allot", httpx.IdemRequired, m.allot),
+		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/chipgrab/{id}/claims", httpx.IdemNone, m.offeringClaims),
 	}
 }
 
@@ -100,9 +101,33 @@ func (m *Module) myClaims(c *httpx.Call) (httpx.Reply, error) {
 	}
 	items := make([]wire.ChipGrabClaim, 0, len(cs))
 	for _, x := range cs {
-		items = append(items, wire.ChipGrabClaim{OrderNo: x.OrderNo, OfferingId: x.OfferingID, Symbol: x.Symbol, Name: x.Name,
-			Price: httpx.Money(x.Price), Lots: x.Lots, Amount: httpx.Money(x.Amount), Status: wire.ChipGrabClaimStatus(x.Status),
-			Reason: x.Reason, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt})
+		items = append(items, claimOut(x))
+	}
+	return httpx.OK(wire.ChipGrabClaimPage{Items: items, Page: page, HasMore: more})
+}
+
+func claimOut(x chipgrab.Claim) wire.ChipGrabClaim {
+	return wire.ChipGrabClaim{OrderNo: x.OrderNo, OfferingId: x.OfferingID, Symbol: x.Symbol, Name: x.Name,
+		Price: httpx.Money(x.Price), Lots: x.Lots, Amount: httpx.Money(x.Amount), Status: wire.ChipGrabClaimStatus(x.Status),
+		Reason: x.Reason, CreatedAt: x.CreatedAt, UpdatedAt: x.UpdatedAt}
+}
+
+// offeringClaims is ops' list of an offering's claims, each with its claimant's account and name.
+func (m *Module) offeringClaims(c *httpx.Call) (httpx.Reply, error) {
+	page, size, err := httpx.Paging(c.R.URL.Query())
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	id := c.Var("id")
+	cs, more, err := chipgrab.OfferingClaims(c.Ctx(), m.read.Reader, id, page, size)
+	if err != nil {
+		return httpx.Reply{}, fmt.Errorf("chip grab claims of offering %s: %w", id, err)
+	}
+	items := make([]wire.ChipGrabClaim, 0, len(cs))
+	for _, x := range cs {
+		out := claimOut(x.Claim)
+		out.Account, out.MemberName = &x.Account, &x.MemberName
+		items = append(items, out)
 	}
 	return httpx.OK(wire.ChipGrabClaimPage{Items: items, Page: page, HasMore: more})
 }

@@ -670,7 +670,10 @@ const (
 	MessageKeyBlockClosed                 MessageKey = "block_closed"
 	MessageKeyBlockNotFound               MessageKey = "block_not_found"
 	MessageKeyBlockOverDailyCap           MessageKey = "block_over_daily_cap"
+	MessageKeyBlockOverTotal              MessageKey = "block_over_total"
+	MessageKeyBlockPasswordLocked         MessageKey = "block_password_locked"
 	MessageKeyBlockPasswordWrong          MessageKey = "block_password_wrong"
+	MessageKeyBlockSizeTooSmall           MessageKey = "block_size_too_small"
 	MessageKeyBlockTimeInvalid            MessageKey = "block_time_invalid"
 	MessageKeyCardExists                  MessageKey = "card_exists"
 	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
@@ -855,7 +858,13 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyBlockOverDailyCap:
 		return true
+	case MessageKeyBlockOverTotal:
+		return true
+	case MessageKeyBlockPasswordLocked:
+		return true
 	case MessageKeyBlockPasswordWrong:
+		return true
+	case MessageKeyBlockSizeTooSmall:
 		return true
 	case MessageKeyBlockTimeInvalid:
 		return true
@@ -2032,9 +2041,12 @@ type BlockApplication struct {
 	FilledLots int64 `json:"filledLots"`
 
 	// Lots lots applied for
-	Lots    int64  `json:"lots"`
-	Name    string `json:"name"`
-	OrderNo string `json:"orderNo"`
+	Lots int64 `json:"lots"`
+
+	// MemberName ops lists only, the applicant's verified real name (empty when not verified)
+	MemberName *string `json:"memberName,omitempty"`
+	Name       string  `json:"name"`
+	OrderNo    string  `json:"orderNo"`
 
 	// Price a decimal number as a string, never a float
 	//
@@ -2092,6 +2104,11 @@ type BlockListRequest struct {
 	// Price a fixed price; or give premiumPercent
 	Price  *Decimal `json:"price,omitempty"`
 	Symbol string   `json:"symbol"`
+
+	// TotalLots the block's size, the lots the broker crosses at the exchange as one block trade: at
+	// least the daily cap, and at least 500 lots or NT$15,000,000 at the block's price
+	// (refused with block_size_too_small otherwise); approvals fill at most this many lots
+	TotalLots int64 `json:"totalLots"`
 }
 
 // BlockListResult defines model for BlockListResult.
@@ -2121,9 +2138,15 @@ type BlockListing struct {
 	Price Decimal `json:"price"`
 
 	// ReferencePrice the market feed's reference price when the block was listed
-	ReferencePrice Decimal            `json:"referencePrice"`
-	Status         BlockListingStatus `json:"status"`
-	Symbol         string             `json:"symbol"`
+	ReferencePrice Decimal `json:"referencePrice"`
+
+	// RemainingLots lots of the total not yet filled
+	RemainingLots int64              `json:"remainingLots"`
+	Status        BlockListingStatus `json:"status"`
+	Symbol        string             `json:"symbol"`
+
+	// TotalLots the block's size (0 for blocks listed before sizes were kept)
+	TotalLots int64 `json:"totalLots"`
 }
 
 // BlockListingStatus defines model for BlockListing.Status.
@@ -2344,13 +2367,19 @@ type ChipGrabAllotResult struct {
 
 // ChipGrabClaim defines model for ChipGrabClaim.
 type ChipGrabClaim struct {
+	// Account ops lists only, the claimant's login account
+	Account *string `json:"account,omitempty"`
+
 	// Amount what the claim froze (0.00 until frozen)
-	Amount     Decimal   `json:"amount"`
-	CreatedAt  time.Time `json:"createdAt"`
-	Lots       int64     `json:"lots"`
-	Name       string    `json:"name"`
-	OfferingId string    `json:"offeringId"`
-	OrderNo    string    `json:"orderNo"`
+	Amount    Decimal   `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+	Lots      int64     `json:"lots"`
+
+	// MemberName ops lists only, the claimant's verified real name (empty when not verified)
+	MemberName *string `json:"memberName,omitempty"`
+	Name       string  `json:"name"`
+	OfferingId string  `json:"offeringId"`
+	OrderNo    string  `json:"orderNo"`
 
 	// Price a decimal number as a string, never a float
 	//

@@ -27,6 +27,9 @@ const (
 	KeyPremiumInvalid     = "premium_invalid"
 	KeyBlockTimeInvalid   = "block_time_invalid"
 	KeyLotsInvalid        = "lots_invalid"
+	KeyBlockSizeTooSmall  = block.SizeTooSmall
+	KeyBlockOverTotal     = block.OverTotal
+	KeyBlockPasswordLock  = block.PasswordLocked
 )
 
 // twd is the currency of the Taiwan market; centPlaces the decimals of a price.
@@ -46,10 +49,15 @@ const maxBlockLots = 100_000
 type blockState struct {
 	listed *events.BlockListed
 	closed bool
+	taken  map[string]int64 // order no -> lots taken out of the total (returned ones removed)
+	given  map[string]bool  // order nos whose lots went back
+	filled int64            // lots taken and not returned
 }
 
 func init() {
-	commands.RegisterStreams(events.BlockStream(""), func(string) commands.State { return &blockState{} })
+	commands.RegisterStreams(events.BlockStream(""), func(string) commands.State {
+		return &blockState{taken: map[string]int64{}, given: map[string]bool{}}
+	})
 }
 
 // Apply evolves the block.
@@ -59,7 +67,22 @@ func (b *blockState) Apply(_ events.RecordedEvent, p events.Payload) {
 		b.listed = &e
 	case events.BlockClosed:
 		b.closed = true
+	case events.BlockLotsTaken:
+		b.taken[e.OrderNo] = e.Lots
+		b.filled += e.Lots
+	case events.BlockLotsReturned:
+		b.filled -= b.taken[e.OrderNo]
+		delete(b.taken, e.OrderNo)
+		b.given[e.OrderNo] = true
 	}
+}
+
+// remaining is the lots of the block's total that approvals have not taken (0 without a total).
+func (b *blockState) remaining() int64 {
+	if b.listed == nil || b.listed.TotalLots == 0 {
+		return 0
+	}
+	return b.listed.TotalLots - b.filled
 }
 
 // open tells whether the block takes applications at now.
@@ -75,12 +98,15 @@ type blockApp struct {
 
 // blockApps is the account's part of block trading: its applications by order number.
 type blockApps struct {
-	apps map[string]*blockApp
+	apps     map[string]*blockApp
+	failures map[string]int // blockID + " " + Taipei day -> wrong block passwords that day
 }
 
 var blockPart = commands.RegisterAccountPart("block", func(commands.Ledger) *blockApps {
-	return &blockApps{apps: map[string]*blockApp{}}
+	return &blockApps{apps: map[string]*blockApp{}, failures: map[string]int{}}
 })
+
+func failureKey(blockID, day string) string { return blockID + " " + day }
 
 // Apply evolves the account's applications.
 func (b *blockApps) Apply(_ events.RecordedEvent, p events.Payload) {
@@ -95,6 +121,8 @@ func (b *blockApps) Apply(_ events.RecordedEvent, p events.Payload) {
 		if a := b.apps[e.OrderNo]; a != nil {
 			a.status = events.ReviewRejected
 		}
+	case events.BlockPasswordRejected:
+		b.failures[failureKey(e.BlockID, e.Day)] = e.Attempt
 	}
 }
 
@@ -126,7 +154,7 @@ type BlockQuote struct {
 // empty for a block open to every member.
 type ListBlockInput struct {
 	Symbol, Price, PremiumPercent, Password string
-	MinLots, DailyCapLots                   int64
+	MinLots, DailyCapLots, TotalLots        int64
 	OpensAt, ClosesAt                       time.Time
 }
 
@@ -170,7 +198,7 @@ func decideListBlock(b *blockState, id string, in ListBlockInput, q BlockQuote, 
 	switch {
 	case q.Symbol == "" || !q.Reference.IsPositive():
 		return nil, commands.NotFound(commands.KeySymbolNotFound)
-	case in.MinLots < 1 || in.DailyCapLots < in.MinLots || in.DailyCapLots > maxBlockLots:
+	case in.MinLots < 1 || in.DailyCapLots < in.MinLots || in.TotalLots < in.DailyCapLots || in.TotalLots > maxBlockLots:
 		return nil, commands.Invalid(KeyLotsInvalid)
 	case !in.ClosesAt.After(in.OpensAt) || !in.ClosesAt.After(now):
 		return nil, commands.Invalid(KeyBlockTimeInvalid)
@@ -179,9 +207,12 @@ func decideListBlock(b *blockState, id string, in ListBlockInput, q BlockQuote, 
 	if e != nil {
 		return nil, e
 	}
+	if k := block.CheckSize(in.TotalLots, price); k != "" {
+		return nil, commands.Rule(k)
+	}
 	return []events.Payload{events.BlockListed{BlockID: id, Symbol: q.Symbol, Name: q.Name, Kind: q.Kind.String(),
 		ReferencePrice: q.Reference, PremiumRate: rate, Price: price, MinLots: in.MinLots, DailyCapLots: in.DailyCapLots,
-		PasswordHash: hash, OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC()}}, nil
+		PasswordHash: hash, OpensAt: in.OpensAt.UTC(), ClosesAt: in.ClosesAt.UTC(), TotalLots: in.TotalLots}}, nil
 }
 
 // blockID is the id of the block a listing command creates: derived from its command id, so a
@@ -204,7 +235,8 @@ type blockApplication struct {
 	lots     int64
 	bid      decimal.Decimal
 	block    events.BlockListed
-	open     bool
+	open     bool            // the block takes applications now: listed, not closed, in its dates and the block hours
+	left     int64           // lots of the block's total not yet taken by approvals (read, not reserved)
 	refusal  *commands.Error // the member may not trade (nil: may)
 	now      time.Time
 	orderNo  func(int) string
@@ -224,8 +256,9 @@ func validateBlockApplication(in ApplyBlockInput) (int64, decimal.Decimal, *comm
 }
 
 // decideApplyBlock freezes an application's amount after the block's checks, in the spec's
-// order: the member's state, the block closed, the password, the minimum, the daily cap, the bid,
-// the funds.
+// order: the member's state, the block closed, the password (a member locked out for the day is
+// refused; a wrong password is recorded, BlockPasswordRejected, and answered by passwordRefusal),
+// the minimum, the daily cap, the bid, the block's total, the funds.
 func decideApplyBlock(a *commands.Account, r blockApplication) ([]events.Payload, error) {
 	if r.refusal != nil {
 		return nil, r.refusal
@@ -233,13 +266,21 @@ func decideApplyBlock(a *commands.Account, r blockApplication) ([]events.Payload
 	if !r.open {
 		return nil, commands.Rule(KeyBlockClosed)
 	}
-	if !r.password {
-		return nil, commands.Rule(KeyBlockPasswordWrong)
-	}
 	day := r.now.In(commands.Taipei).Format(time.DateOnly)
+	apps := blockPart.Of(a)
+	failures := apps.failures[failureKey(r.block.BlockID, day)]
+	if block.Locked(failures) {
+		return nil, commands.Rule(KeyBlockPasswordLock)
+	}
+	if !r.password {
+		return []events.Payload{events.BlockPasswordRejected{BlockID: r.block.BlockID, Day: day, Attempt: failures + 1}}, nil
+	}
 	if k := block.Check(block.Application{Lots: r.lots, MinLots: r.block.MinLots, DailyCapLots: r.block.DailyCapLots,
-		AppliedToday: blockPart.Of(a).appliedOn(r.block.BlockID, day), Bid: r.bid, Price: r.block.Price}); k != "" {
+		AppliedToday: apps.appliedOn(r.block.BlockID, day), Bid: r.bid, Price: r.block.Price}); k != "" {
 		return nil, commands.Rule(k)
+	}
+	if r.block.TotalLots > 0 && r.lots > r.left {
+		return nil, commands.Rule(KeyBlockOverTotal)
 	}
 	shares := r.lots * fees.BoardLot
 	amount := block.Freeze(r.bid, shares)
@@ -281,6 +322,36 @@ func decideApproveBlock(a *commands.Account, orderNo, remark string, now time.Ti
 	return append([]events.Payload{events.BlockApplicationApproved{OrderNo: orderNo, BlockID: app.BlockID, Lots: app.Lots,
 		Price: app.Price, Released: app.Amount, Remark: remark, Postings: events.Transfer(a.Frozen, a.Available, twd, app.Amount)}},
 		commands.Bought(a, p, now)...), nil
+}
+
+// decideTakeLots takes an application's lots out of the block's total; taking them again (a
+// second approval of the same application) changes nothing.
+func decideTakeLots(b *blockState, app blockApp, memberID string) ([]events.Payload, error) {
+	switch {
+	case b.listed == nil:
+		return nil, commands.NotFound(KeyBlockNotFound)
+	case b.taken[app.OrderNo] > 0 || b.given[app.OrderNo]:
+		return nil, nil
+	}
+	remaining, k := block.Take(b.listed.TotalLots, b.filled, app.Lots)
+	if k != "" {
+		return nil, commands.Rule(k)
+	}
+	return []events.Payload{events.BlockLotsTaken{BlockID: app.BlockID, OrderNo: app.OrderNo, MemberID: memberID, Lots: app.Lots,
+		RemainingLots: remaining}}, nil
+}
+
+// decideReturnLots gives back the lots taken for an application that was rejected.
+func decideReturnLots(b *blockState, orderNo string) ([]events.Payload, error) {
+	lots := b.taken[orderNo]
+	if b.listed == nil || lots == 0 {
+		return nil, nil
+	}
+	var remaining int64
+	if b.listed.TotalLots > 0 {
+		remaining = b.remaining() + lots
+	}
+	return []events.Payload{events.BlockLotsReturned{BlockID: b.listed.BlockID, OrderNo: orderNo, Lots: lots, RemainingLots: remaining}}, nil
 }
 
 // decideRejectBlock gives a pending application's frozen amount back.

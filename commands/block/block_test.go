@@ -71,7 +71,12 @@ func TestDecideApplyBlock(t *testing.T) {
 		{"at the minimum", funded("10000000"), applyOK(), ""},
 		{"may not trade", funded("10000000"), with(func(r *blockApplication) { r.refusal = commands.Forbidden(commands.KeyTradeBanned) }), commands.KeyTradeBanned},
 		{"closed", funded("10000000"), with(func(r *blockApplication) { r.open = false }), KeyBlockClosed},
-		{"wrong password", funded("10000000"), with(func(r *blockApplication) { r.password = false }), KeyBlockPasswordWrong},
+		{"over the block's total left", funded("10000000"), with(func(r *blockApplication) { r.block.TotalLots, r.left = 100, 9 }), KeyBlockOverTotal},
+		{"within the block's total left", funded("10000000"), with(func(r *blockApplication) { r.block.TotalLots, r.left = 100, 10 }), ""},
+		{"locked out for the day", locked(t, 5), applyOK(), KeyBlockPasswordLock},
+		{"locked out even with the password", locked(t, 5), with(func(r *blockApplication) { r.password = true }), KeyBlockPasswordLock},
+		{"four failures do not lock", locked(t, 4), applyOK(), ""},
+		{"the lock lasts the Taipei day", locked(t, 5), with(func(r *blockApplication) { r.now = t0.Add(24 * time.Hour) }), ""},
 		{"below the minimum", funded("10000000"), with(func(r *blockApplication) { r.lots = 9 }), "block_below_minimum"},
 		{"up to the daily cap", twenty(), applyOK(), ""},
 		{"over the daily cap", twenty(), with(func(r *blockApplication) { r.lots = 11 }), "block_over_daily_cap"},
@@ -95,6 +100,79 @@ func TestDecideApplyBlock(t *testing.T) {
 		if e.Lots != c.r.lots || e.Shares != c.r.lots*1000 || events.CheckBalanced(e.Postings) != nil {
 			t.Errorf("%s: %+v", c.name, e)
 		}
+	}
+}
+
+// locked is an account with 10,000,000 available and n wrong passwords for testBlock at t0.
+func locked(t *testing.T, n int) *commands.Account {
+	t.Helper()
+	a := funded("10000000")
+	for range n {
+		ps, err := decideApplyBlock(a, func() blockApplication { r := applyOK(); r.password = false; return r }())
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("wrong password: %v %v", ps, err)
+		}
+		build(a, ps...)
+	}
+	return a
+}
+
+// A wrong password is recorded, with the count of the day's failures; the fifth locks.
+func TestWrongBlockPasswordIsRecorded(t *testing.T) {
+	a := funded("10000000")
+	wrong := applyOK()
+	wrong.password = false
+	for want := 1; want <= 5; want++ {
+		ps, err := decideApplyBlock(a, wrong)
+		if err != nil || len(ps) != 1 {
+			t.Fatalf("try %d: %v %v", want, ps, err)
+		}
+		r := ps[0].(events.BlockPasswordRejected)
+		if r.Attempt != want || r.BlockID != "blk" || r.Day != t0.In(commands.Taipei).Format(time.DateOnly) {
+			t.Fatalf("try %d: %+v", want, r)
+		}
+		build(a, ps...)
+	}
+	if ps, err := decideApplyBlock(a, wrong); key(err) != KeyBlockPasswordLock || len(ps) != 0 {
+		t.Fatalf("sixth try: %v %v", ps, err)
+	}
+	// Another block is not locked.
+	other := wrong
+	other.block.BlockID = "blk2"
+	if ps, err := decideApplyBlock(a, other); err != nil || ps[0].(events.BlockPasswordRejected).Attempt != 1 {
+		t.Fatalf("other block: %v %v", ps, err)
+	}
+}
+
+func TestDecideTakeAndReturnLots(t *testing.T) {
+	listed := testBlock
+	listed.TotalLots = 25
+	b := &blockState{taken: map[string]int64{}, given: map[string]bool{}}
+	b.Apply(events.RecordedEvent{}, listed)
+	app := func(no string, lots int64) blockApp {
+		return blockApp{BlockApplied: events.BlockApplied{OrderNo: no, BlockID: "blk", Lots: lots}}
+	}
+	ps, err := decideTakeLots(b, app("B1", 20), "m1")
+	if err != nil || len(ps) != 1 || ps[0].(events.BlockLotsTaken).RemainingLots != 5 {
+		t.Fatalf("take: %v %v", ps, err)
+	}
+	b.Apply(events.RecordedEvent{}, ps[0])
+	if ps, err := decideTakeLots(b, app("B1", 20), "m1"); err != nil || len(ps) != 0 {
+		t.Fatalf("taking again: %v %v", ps, err)
+	}
+	if _, err := decideTakeLots(b, app("B2", 6), "m2"); key(err) != KeyBlockOverTotal {
+		t.Fatalf("over the total: %v", err)
+	}
+	ps, err = decideReturnLots(b, "B1")
+	if err != nil || len(ps) != 1 || ps[0].(events.BlockLotsReturned).RemainingLots != 25 {
+		t.Fatalf("return: %v %v", ps, err)
+	}
+	b.Apply(events.RecordedEvent{}, ps[0])
+	if ps, err := decideReturnLots(b, "B1"); err != nil || len(ps) != 0 {
+		t.Fatalf("returning again: %v %v", ps, err)
+	}
+	if ps, err := decideTakeLots(b, app("B2", 6), "m2"); err != nil || ps[0].(events.BlockLotsTaken).RemainingLots != 19 {
+		t.Fatalf("after the return: %v %v", ps, err)
 	}
 }
 
@@ -161,7 +239,8 @@ func TestDecideRejectBlock(t *testing.T) {
 
 func TestDecideListBlock(t *testing.T) {
 	q := BlockQuote{Symbol: "2330", Name: "台積電", Reference: d("1000"), LimitUp: d("1100"), LimitDown: d("900")}
-	ok := ListBlockInput{PremiumPercent: "-2", MinLots: 10, DailyCapLots: 50, OpensAt: t0, ClosesAt: t0.Add(time.Hour)}
+	ok := ListBlockInput{PremiumPercent: "-2", MinLots: 10, DailyCapLots: 50, TotalLots: 100, OpensAt: t0, ClosesAt: t0.Add(time.Hour)}
+	cheap := BlockQuote{Symbol: "2882", Reference: d("30"), LimitUp: d("33"), LimitDown: d("27")}
 	with := func(f func(*ListBlockInput)) ListBlockInput { in := ok; f(&in); return in }
 	cases := []struct {
 		name  string
@@ -182,6 +261,14 @@ func TestDecideListBlock(t *testing.T) {
 		{"unknown symbol", ok, BlockQuote{}, commands.KeySymbolNotFound, ""},
 		{"no minimum", with(func(in *ListBlockInput) { in.MinLots = 0 }), q, KeyLotsInvalid, ""},
 		{"cap below minimum", with(func(in *ListBlockInput) { in.DailyCapLots = 9 }), q, KeyLotsInvalid, ""},
+		{"total below the cap", with(func(in *ListBlockInput) { in.TotalLots = 49 }), q, KeyLotsInvalid, ""},
+		{"total past the bound", with(func(in *ListBlockInput) { in.TotalLots = 100_001 }), q, KeyLotsInvalid, ""},
+		// 16 lots at 980 are worth 15,680,000: a block by value; 15 lots (14,700,000) are not.
+		{"block by value", with(func(in *ListBlockInput) { in.DailyCapLots, in.TotalLots = 15, 16 }), q, "", "980"},
+		{"too small a block", with(func(in *ListBlockInput) { in.DailyCapLots, in.TotalLots = 15, 15 }), q, KeyBlockSizeTooSmall, ""},
+		// At 30, 500 lots make a block (15,000,000 by value too); 499 lots are neither.
+		{"block by units", with(func(in *ListBlockInput) { in.PremiumPercent, in.Price, in.TotalLots = "", "30", 500 }), cheap, "", "30"},
+		{"499 units at 30", with(func(in *ListBlockInput) { in.PremiumPercent, in.Price, in.TotalLots = "", "30", 499 }), cheap, KeyBlockSizeTooSmall, ""},
 		{"closes before it opens", with(func(in *ListBlockInput) { in.ClosesAt = t0 }), q, KeyBlockTimeInvalid, ""},
 		{"closes in the past", with(func(in *ListBlockInput) { in.OpensAt, in.ClosesAt = t0.Add(-2*time.Hour), t0.Add(-time.Hour) }), q, KeyBlockTimeInvalid, ""},
 	}

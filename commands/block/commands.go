@@ -5,14 +5,24 @@ import (
 	"time"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/block"
 	"github.com/lotbook/lotbook/events"
 )
 
 // Commands are block trading's commands over the kernel k.
-type Commands struct{ k *commands.Service }
+type Commands struct {
+	k     *commands.Service
+	hours events.TimeWindow
+}
 
-// New returns block trading's commands over the kernel k.
-func New(k *commands.Service) *Commands { return &Commands{k: k} }
+// New returns block trading's commands over the kernel k, taking applications in the exchange's
+// block hours (rules/block.Hours).
+func New(k *commands.Service) *Commands { return &Commands{k: k, hours: block.Hours} }
+
+// AlwaysOpen takes applications at any hour (the demo, whose market trades around the clock).
+func (s *Commands) AlwaysOpen() *Commands {
+	return &Commands{k: s.k, hours: events.TimeWindow{AlwaysOpen: true}}
+}
 
 // Result answers a block command: the block, or the application with its status, and the global
 // position of the command's last event.
@@ -118,17 +128,39 @@ func (s *Commands) ApplyBlock(ctx context.Context, meta commands.Meta, memberID 
 		}
 		// Read under the account's lock (lock order: account, then block): a close that landed
 		// since is seen.
-		open, err := commands.View(ctx, s.k, events.BlockStream(in.BlockID), func(b *blockState, _ *commands.Entry) bool { return b.open(c.Now) })
+		var open bool
+		var left int64
+		_, err = commands.View(ctx, s.k, events.BlockStream(in.BlockID), func(b *blockState, _ *commands.Entry) bool {
+			open, left = b.open(c.Now) && block.InHours(s.hours, c.Now, s.k.Calendar()), b.remaining()
+			return open
+		})
 		if err != nil {
 			return nil, err
 		}
-		return decideApplyBlock(a, blockApplication{lots: lots, bid: bid, block: *listed, open: open, refusal: refusal, now: c.Now,
-			orderNo: c.OrderNumbers(blockOrderPrefix, memberID), password: passwordOK})
+		return decideApplyBlock(a, blockApplication{lots: lots, bid: bid, block: *listed, open: open, left: left, refusal: refusal,
+			now: c.Now, orderNo: c.OrderNumbers(blockOrderPrefix, memberID), password: passwordOK})
 	})
 	if err != nil {
 		return Result{}, err
 	}
+	if e := passwordRefusal(rec); e != nil {
+		return Result{}, e
+	}
 	return blockAnswer(rec, events.ReviewPending)
+}
+
+// passwordRefusal is the answer to an application that recorded a wrong block password: the
+// try that reaches the limit is told the member is locked out of the block for the day.
+func passwordRefusal(rec *commands.Record) *commands.Error {
+	for _, p := range rec.Payloads {
+		if r, ok := p.(events.BlockPasswordRejected); ok {
+			if block.Locked(r.Attempt) {
+				return commands.Rule(KeyBlockPasswordLock)
+			}
+			return commands.Rule(KeyBlockPasswordWrong)
+		}
+	}
+	return nil
 }
 
 // Review is an ops decision on one member's application, with the ops remark.
@@ -137,22 +169,87 @@ type Review struct{ MemberID, OrderNo, Remark string }
 // ApproveBlockApplication fills a pending application at the block's price (ops). Two approvals
 // of one application are decided one after the other on the member's account stream: the second
 // finds it approved and is refused with order_not_pending.
+//
+// Approvals of all members fill within the block's total: before the account stream fills a
+// pending application, its lots are taken out of the total on the block's stream (a step whose
+// command id is the application's, so a second approval takes nothing again); a block without
+// the lots left is refused with block_over_total. An approval that then finds the application
+// rejected gives the lots back.
 func (s *Commands) ApproveBlockApplication(ctx context.Context, meta commands.Meta, in Review) (Result, error) {
-	return s.review(ctx, meta, "block.approve", in, false, events.ReviewApproved, func(a *commands.Account, remark string, now time.Time) ([]events.Payload, error) {
-		return decideApproveBlock(a, in.OrderNo, remark, now)
-	})
+	res, err := s.review(ctx, meta, "block.approve", in, false, events.ReviewApproved,
+		func(app blockApp) error { return s.takeLots(ctx, meta, in.MemberID, app) },
+		func(a *commands.Account, remark string, now time.Time) ([]events.Payload, error) {
+			return decideApproveBlock(a, in.OrderNo, remark, now)
+		})
+	if err != nil {
+		if rerr := s.returnIfRejected(ctx, meta, in.MemberID, in.OrderNo); rerr != nil {
+			return Result{}, rerr
+		}
+	}
+	return res, err
 }
 
 // RejectBlockApplication gives a pending application's frozen cash back (ops); the remark is
-// required.
+// required. Lots an approval took for it meanwhile go back to the block's total.
 func (s *Commands) RejectBlockApplication(ctx context.Context, meta commands.Meta, in Review) (Result, error) {
-	return s.review(ctx, meta, "block.reject", in, true, events.ReviewRejected, func(a *commands.Account, remark string, _ time.Time) ([]events.Payload, error) {
-		return decideRejectBlock(a, in.OrderNo, remark)
-	})
+	res, err := s.review(ctx, meta, "block.reject", in, true, events.ReviewRejected, nil,
+		func(a *commands.Account, remark string, _ time.Time) ([]events.Payload, error) {
+			return decideRejectBlock(a, in.OrderNo, remark)
+		})
+	if err != nil {
+		return res, err
+	}
+	return res, s.returnIfRejected(ctx, meta, in.MemberID, in.OrderNo)
 }
 
+// stepMeta is the metadata of a step on the block's stream for one application: its command id
+// follows from the application, so whichever command runs the step, it is applied once.
+func stepMeta(meta commands.Meta, step, orderNo string) commands.Meta {
+	return commands.Meta{CommandID: "block-" + step + "/" + orderNo, Actor: meta.Actor, CorrelationID: meta.CommandID}
+}
+
+// takeLots takes a pending application's lots out of its block's total.
+func (s *Commands) takeLots(ctx context.Context, meta commands.Meta, memberID string, app blockApp) error {
+	c, err := s.k.Begin(stepMeta(meta, "take", app.OrderNo), "block.take")
+	if err != nil {
+		return err
+	}
+	_, err = commands.Execute(ctx, s.k, c, events.BlockStream(app.BlockID), func(b *blockState) ([]events.Payload, error) {
+		return decideTakeLots(b, app, memberID)
+	})
+	return err
+}
+
+// returnIfRejected gives back the lots taken for the member's application orderNo when it ended
+// rejected (terminal: a rejected application is never filled).
+func (s *Commands) returnIfRejected(ctx context.Context, meta commands.Meta, memberID, orderNo string) error {
+	if !commands.ValidMemberID(memberID) {
+		return nil
+	}
+	app, err := commands.View(ctx, s.k, events.AccountStream(memberID), func(a *commands.Account, _ *commands.Entry) *blockApp {
+		if p := blockPart.Of(a).apps[orderNo]; p != nil {
+			cp := *p
+			return &cp
+		}
+		return nil
+	})
+	if err != nil || app == nil || app.status != events.ReviewRejected {
+		return err
+	}
+	c, err := s.k.Begin(stepMeta(meta, "return", orderNo), "block.return")
+	if err != nil {
+		return err
+	}
+	_, err = commands.Execute(ctx, s.k, c, events.BlockStream(app.BlockID), func(b *blockState) ([]events.Payload, error) {
+		return decideReturnLots(b, orderNo)
+	})
+	return err
+}
+
+// review runs an ops decision on the member's account stream; before, when the application is
+// still pending, it runs first(app) (nil: nothing).
 func (s *Commands) review(ctx context.Context, meta commands.Meta, name string, in Review, remarkRequired bool, outcome string,
-	decide func(a *commands.Account, remark string, now time.Time) ([]events.Payload, error)) (Result, error) {
+	first func(app blockApp) error, decide func(a *commands.Account, remark string, now time.Time) ([]events.Payload, error)) (Result, error) {
 	c, err := s.k.Begin(meta, name)
 	if err != nil {
 		return Result{}, err
@@ -166,6 +263,24 @@ func (s *Commands) review(ctx context.Context, meta commands.Meta, name string, 
 	}
 	if !commands.ValidMemberID(in.MemberID) || in.OrderNo == "" || len(in.OrderNo) > 64 {
 		return Result{}, commands.NotFound(commands.KeyOrderNotFound)
+	}
+	if first != nil {
+		app, err := commands.View(ctx, s.k, events.AccountStream(in.MemberID), func(a *commands.Account, _ *commands.Entry) *blockApp {
+			if p := blockPart.Of(a).apps[in.OrderNo]; p != nil && p.status == events.ReviewPending {
+				cp := *p
+				return &cp
+			}
+			return nil
+		})
+		if err != nil {
+			return Result{}, err
+		}
+		// Not pending (or not there): the decision below replays this command or refuses.
+		if app != nil {
+			if err := first(*app); err != nil {
+				return Result{}, err
+			}
+		}
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
 		return decide(a, remark, c.Now)

@@ -15,20 +15,21 @@ const BlockPassword = "vip888"
 
 // Blocks lists the demo's two block trades of the Taipei day of now, open from the start of that
 // day for a week, so a demo started on any day has blocks open: one open to every member at a
-// discount on the reference price, one for invited members (BlockPassword) at a small premium.
+// discount on the reference price, one for invited members (BlockPassword) at a small premium;
+// each of 500 lots or more, the exchange's block size.
 // Their commands are keyed by the day, so a restart on the same day lists nothing new. quote is
 // the market feed's view of a symbol (api/block.QuoteOf).
 func Blocks(ctx context.Context, cmds *blockcmd.Commands, quote func(symbol string) blockcmd.BlockQuote, now time.Time) error {
 	start := startOfDay(now)
 	for _, b := range []struct {
 		symbol, premium, password string
-		minLots, capLots          int64
+		minLots, capLots, total   int64
 	}{
-		{"2882", "-1.5", "", 1, 20},
-		{"2603", "0.5", BlockPassword, 2, 10},
+		{"2882", "-1.5", "", 1, 20, 1000},
+		{"2603", "0.5", BlockPassword, 2, 10, 500},
 	} {
 		in := blockcmd.ListBlockInput{Symbol: b.symbol, PremiumPercent: b.premium, Password: b.password, MinLots: b.minLots,
-			DailyCapLots: b.capLots, OpensAt: start, ClosesAt: start.AddDate(0, 0, 7)}
+			DailyCapLots: b.capLots, TotalLots: b.total, OpensAt: start, ClosesAt: start.AddDate(0, 0, 7)}
 		step := "block:" + start.Format(time.DateOnly) + ":" + b.symbol
 		if _, err := cmds.ListBlock(ctx, meta(step), in, quote(b.symbol)); err != nil {
 			return fmt.Errorf("seed: block %s: %w", b.symbol, err)

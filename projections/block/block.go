@@ -24,7 +24,7 @@ const (
 type listingRow struct {
 	blockID, symbol, name, reference, premium, price string
 	minLots, capLots, hasPassword, opensAt, closesAt int64
-	closed, closedAt, seq                            int64
+	closed, closedAt, seq, totalLots                 int64
 }
 
 var listingFields = projections.RowMap[listingRow]{
@@ -42,6 +42,7 @@ var listingFields = projections.RowMap[listingRow]{
 	projections.Integer("closed", func(r *listingRow) *int64 { return &r.closed }),
 	projections.Integer("closed_at", func(r *listingRow) *int64 { return &r.closedAt }),
 	projections.Integer("seq", func(r *listingRow) *int64 { return &r.seq }),
+	projections.Integer("total_lots", func(r *listingRow) *int64 { return &r.totalLots }),
 }
 
 var listingsTable = &projections.Table{
@@ -50,7 +51,7 @@ var listingsTable = &projections.Table{
 	Key:     []string{"block_id"},
 	Indexes: []string{"seq"},
 	Fixed: []string{"symbol", "name", "reference_price", "premium_rate", "price", "min_lots", "daily_cap_lots", "has_password",
-		"opens_at", "closes_at", "seq"},
+		"opens_at", "closes_at", "seq", "total_lots"},
 }
 
 type applicationRow struct {
@@ -89,11 +90,17 @@ var applicationsTable = &projections.Table{
 
 var accountsTable = projections.MemberAccountsTable("block_accounts")
 
+// namesTable holds applicants' verified names, for ops' queue.
+var namesTable = projections.MemberNamesTable("block_names")
+
 var projector = &projections.Projector{
 	Name:    "block",
-	Version: 1,
-	Tables:  []*projections.Table{listingsTable, applicationsTable, accountsTable},
+	Version: 2,
+	Tables:  []*projections.Table{listingsTable, applicationsTable, accountsTable, namesTable},
 	Wants: func(p events.Payload) bool {
+		if projections.WantsMemberName(p) {
+			return true
+		}
 		switch p.(type) {
 		case events.MemberRegistered, events.BlockListed, events.BlockClosed, events.BlockApplied,
 			events.BlockApplicationApproved, events.BlockApplicationRejected:
@@ -123,6 +130,9 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 	for _, d := range evs {
 		if e, ok := d.P.(events.MemberRegistered); ok {
 			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
+		}
+		if err := projections.ApplyMemberName(ctx, w, namesTable, d); err != nil {
+			return d.Fail(err)
 		}
 		if err := pg.apply(d); err != nil {
 			return err
@@ -206,7 +216,7 @@ func (pg *page) apply(d projections.Decoded) error {
 		pg.listings[e.BlockID] = &listingRow{blockID: e.BlockID, symbol: e.Symbol, name: e.Name, reference: e.ReferencePrice.String(),
 			premium: e.PremiumRate.String(), price: e.Price.String(), minLots: e.MinLots, capLots: e.DailyCapLots,
 			hasPassword: projections.BoolInt(e.PasswordHash != ""), opensAt: projections.Micros(e.OpensAt),
-			closesAt: projections.Micros(e.ClosesAt), seq: d.Ev.Position}
+			closesAt: projections.Micros(e.ClosesAt), seq: d.Ev.Position, totalLots: e.TotalLots}
 	case events.BlockClosed:
 		r := pg.listings[e.BlockID]
 		if r == nil {
@@ -239,11 +249,11 @@ func (pg *page) decide(d projections.Decoded, orderNo, status, remark string, fi
 }
 
 // Listing is a block as members and ops see it. AppliedLots and FilledLots sum its applications
-// that were not rejected and those approved.
+// that were not rejected and those approved; TotalLots is the block's size (0: none kept).
 type Listing struct {
 	BlockID, Symbol, Name              string
 	ReferencePrice, PremiumRate, Price decimal.Decimal
-	MinLots, DailyCapLots              int64
+	MinLots, DailyCapLots, TotalLots   int64
 	HasPassword, Closed                bool
 	OpensAt, ClosesAt                  time.Time
 	AppliedLots, FilledLots            int64
@@ -256,7 +266,7 @@ func (l Listing) Open(now time.Time) bool {
 }
 
 const listingQuery = `SELECT l.block_id, l.symbol, l.name, l.reference_price, l.premium_rate, l.price, l.min_lots, l.daily_cap_lots,
-	l.has_password, l.opens_at, l.closes_at, l.closed, l.closed_at, l.seq,
+	l.has_password, l.opens_at, l.closes_at, l.closed, l.closed_at, l.seq, l.total_lots,
 	COALESCE((SELECT SUM(a.lots) FROM block_applications a WHERE a.block_id = l.block_id AND a.status <> 'rejected'), 0),
 	COALESCE((SELECT SUM(a.filled_lots) FROM block_applications a WHERE a.block_id = l.block_id), 0)
 	FROM block_listings l`
@@ -265,7 +275,7 @@ func scanListing(rows projections.Rows) (Listing, error) {
 	var r listingRow
 	var applied, filled int64
 	if err := rows.Scan(&r.blockID, &r.symbol, &r.name, &r.reference, &r.premium, &r.price, &r.minLots, &r.capLots,
-		&r.hasPassword, &r.opensAt, &r.closesAt, &r.closed, &r.closedAt, &r.seq, &applied, &filled); err != nil {
+		&r.hasPassword, &r.opensAt, &r.closesAt, &r.closed, &r.closedAt, &r.seq, &r.totalLots, &applied, &filled); err != nil {
 		return Listing{}, err
 	}
 	var ds [3]decimal.Decimal
@@ -277,7 +287,7 @@ func scanListing(rows projections.Rows) (Listing, error) {
 		ds[i] = v
 	}
 	l := Listing{BlockID: r.blockID, Symbol: r.symbol, Name: r.name, ReferencePrice: ds[0], PremiumRate: ds[1], Price: ds[2],
-		MinLots: r.minLots, DailyCapLots: r.capLots, HasPassword: r.hasPassword == 1, Closed: r.closed == 1,
+		MinLots: r.minLots, DailyCapLots: r.capLots, TotalLots: r.totalLots, HasPassword: r.hasPassword == 1, Closed: r.closed == 1,
 		OpensAt: projections.FromMicros(r.opensAt), ClosesAt: projections.FromMicros(r.closesAt), AppliedLots: applied, FilledLots: filled}
 	if r.closed == 1 {
 		l.ClosedAt = projections.FromMicros(r.closedAt)
@@ -321,9 +331,11 @@ func ListingByID(ctx context.Context, db *projections.Reader, blockID string) (L
 	return out[0], nil
 }
 
-// Application is one member's application with its applied and filled lots.
+// Application is one member's application with its applied and filled lots. MemberName is the
+// applicant's verified name, in ops' queue only ("" when not verified).
 type Application struct {
 	OrderNo, MemberID, Account, BlockID, Symbol, Name string
+	MemberName                                        string
 	Price, Bid, Amount                                decimal.Decimal
 	Lots, FilledLots                                  int64
 	Status, Remark, ReviewedBy                        string
@@ -370,7 +382,19 @@ func MemberApplications(ctx context.Context, db *projections.Reader, memberID st
 // Queue lists applications by status for ops (all when status is empty): pending oldest first.
 func Queue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Application, bool, error) {
 	q, args, limit := projections.QueueQuery(applicationFields.List(), "block_applications", status, StatusPending, page, size)
-	return queryApplications(ctx, db, q, args, limit)
+	apps, more, err := queryApplications(ctx, db, q, args, limit)
+	if err != nil || len(apps) == 0 {
+		return apps, more, err
+	}
+	ids := make([]string, len(apps))
+	for i, a := range apps {
+		ids[i] = a.MemberID
+	}
+	names, err := projections.MemberNames(ctx, db, namesTable.Name, ids)
+	for i := range apps {
+		apps[i].MemberName = names[apps[i].MemberID]
+	}
+	return apps, more, err
 }
 
 // ApplicationByNo is one application (projections.ErrNotFound when there is none).

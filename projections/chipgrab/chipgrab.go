@@ -76,12 +76,23 @@ var claimsTable = &projections.Table{
 	Fixed:   []string{"member_id", "offering_id", "lots", "created_at", "seq"},
 }
 
+// accountsTable and namesTable name the claimants in ops' list: login account and verified name.
+var (
+	accountsTable = projections.MemberAccountsTable("chipgrab_accounts")
+	namesTable    = projections.MemberNamesTable("chipgrab_names")
+)
+
 var projector = &projections.Projector{
 	Name:    "chipgrab",
-	Version: 1,
-	Tables:  []*projections.Table{offeringsTable, claimsTable},
+	Version: 2,
+	Tables:  []*projections.Table{offeringsTable, claimsTable, accountsTable, namesTable},
 	Wants: func(p events.Payload) bool {
+		if projections.WantsMemberName(p) {
+			return true
+		}
 		switch p.(type) {
+		case events.MemberRegistered:
+			return true
 		case events.ChipGrabOffered, events.ChipGrabClaimed, events.ChipGrabClaimReleased, events.ChipGrabAllotmentStarted,
 			events.ChipGrabFrozen, events.ChipGrabFreezeRefused, events.ChipGrabAllotted:
 			return true
@@ -153,10 +164,24 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 	}); err != nil {
 		return err
 	}
+	var accountRows [][]any
 	for _, d := range evs {
+		if e, ok := d.P.(events.MemberRegistered); ok {
+			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
+			continue
+		}
+		if projections.WantsMemberName(d.P) {
+			if err := projections.ApplyMemberName(ctx, w, namesTable, d); err != nil {
+				return d.Fail(err)
+			}
+			continue
+		}
 		if err := fold(d, offs, claims); err != nil {
 			return err
 		}
+	}
+	if err := w.Upsert(ctx, accountsTable, accountRows); err != nil {
+		return err
 	}
 	offRows := make([][]any, 0, len(offs))
 	for _, r := range offs {
@@ -256,27 +281,66 @@ type Claim struct {
 	CreatedAt, UpdatedAt                              time.Time
 }
 
+// claimColumns are the columns scanClaim reads, from chipgrab_claims c joined with its offering o.
+const claimColumns = `c.order_no, c.offering_id, o.symbol, o.name, c.status, c.reason, o.price, c.amount, c.lots, c.created_at, c.updated_at`
+
+// scanClaim reads claimColumns into c, then the further columns into more.
+func scanClaim(rows projections.Rows, c *Claim, more ...any) error {
+	var price, amount string
+	var created, updated int64
+	if err := rows.Scan(append([]any{&c.OrderNo, &c.OfferingID, &c.Symbol, &c.Name, &c.Status, &c.Reason, &price, &amount, &c.Lots,
+		&created, &updated}, more...)...); err != nil {
+		return err
+	}
+	var err error
+	if c.Price, err = decimal.NewFromString(price); err != nil {
+		return fmt.Errorf("claim %s: %w", c.OrderNo, err)
+	}
+	if c.Amount, err = decimal.NewFromString(amount); err != nil {
+		return fmt.Errorf("claim %s: %w", c.OrderNo, err)
+	}
+	c.CreatedAt, c.UpdatedAt = projections.FromMicros(created), projections.FromMicros(updated)
+	return nil
+}
+
 // MemberClaims lists a member's claims, newest first (page from 1).
 func MemberClaims(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Claim, bool, error) {
-	q := `SELECT c.order_no, c.offering_id, o.symbol, o.name, c.status, c.reason, o.price, c.amount, c.lots, c.created_at, c.updated_at
-		FROM chipgrab_claims c JOIN chipgrab_offerings o ON o.offering_id = c.offering_id
+	q := `SELECT ` + claimColumns + ` FROM chipgrab_claims c JOIN chipgrab_offerings o ON o.offering_id = c.offering_id
 		WHERE c.member_id = ? ORDER BY c.seq DESC LIMIT ? OFFSET ?`
 	var out []Claim
 	err := db.Query(ctx, "chip grab claims", q, []any{memberID, size + 1, (page - 1) * size}, func(rows projections.Rows) error {
 		var c Claim
-		var price, amount string
-		var created, updated int64
-		if err := rows.Scan(&c.OrderNo, &c.OfferingID, &c.Symbol, &c.Name, &c.Status, &c.Reason, &price, &amount, &c.Lots, &created, &updated); err != nil {
+		if err := scanClaim(rows, &c); err != nil {
 			return err
 		}
-		var err error
-		if c.Price, err = decimal.NewFromString(price); err != nil {
-			return fmt.Errorf("claim %s: %w", c.OrderNo, err)
+		out = append(out, c)
+		return nil
+	})
+	if err != nil {
+		return nil, false, err
+	}
+	return projections.TrimPage(out, size+1)
+}
+
+// OpsClaim is a claim in ops' list: the claim with its claimant's login account and verified
+// name ("" when not verified).
+type OpsClaim struct {
+	Claim
+	Account, MemberName string
+}
+
+// OfferingClaims lists an offering's claims in claim order, with their claimants (page from 1).
+func OfferingClaims(ctx context.Context, db *projections.Reader, offeringID string, page, size int) ([]OpsClaim, bool, error) {
+	q := `SELECT ` + claimColumns + `, COALESCE(a.account, ''), COALESCE(n.name, '')
+		FROM chipgrab_claims c JOIN chipgrab_offerings o ON o.offering_id = c.offering_id
+		LEFT JOIN chipgrab_accounts a ON a.member_id = c.member_id LEFT JOIN chipgrab_names n ON n.member_id = c.member_id
+		WHERE c.offering_id = ? ORDER BY c.seq LIMIT ? OFFSET ?`
+	var out []OpsClaim
+	err := db.Query(ctx, "chip grab claims of an offering", q, []any{offeringID, size + 1, (page - 1) * size}, func(rows projections.Rows) error {
+		var c OpsClaim
+		if err := scanClaim(rows, &c.Claim, &c.Account, &c.MemberName); err != nil {
+			return err
 		}
-		if c.Amount, err = decimal.NewFromString(amount); err != nil {
-			return fmt.Errorf("claim %s: %w", c.OrderNo, err)
-		}
-		c.CreatedAt, c.UpdatedAt = projections.FromMicros(created), projections.FromMicros(updated)
 		out = append(out, c)
 		return nil
 	})

@@ -4,9 +4,13 @@
 package block
 
 import (
+	"time"
+
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands/rules/fees"
+	"github.com/lotbook/lotbook/commands/rules/window"
+	"github.com/lotbook/lotbook/events"
 )
 
 // Tick is the price step of block trades (market-rules.md 1b: "Block trades tick 0.01").
@@ -30,7 +34,56 @@ const (
 	BelowMinimum    = "block_below_minimum"
 	OverDailyCap    = "block_over_daily_cap"
 	BidBelowMinimum = "block_bid_below_minimum"
+	SizeTooSmall    = "block_size_too_small"
+	OverTotal       = "block_over_total"
+	PasswordLocked  = "block_password_locked"
 )
+
+// Hours are when the exchange takes non-paired block trades (1a: 09:00–17:00, Asia/Taipei, on
+// trading days): members' applications are taken then only, so that the broker can cross an
+// approved block the day it is applied for.
+var Hours = events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00", TZ: "Asia/Taipei", ClosedOnHolidays: true}
+
+// InHours reports whether t is within hours w (Hours, or an always-open window in the demo) on a
+// day cal does not call a holiday.
+func InHours(w events.TimeWindow, t time.Time, cal window.Calendar) bool {
+	return window.Open(w, t, cal)
+}
+
+// The exchange's minimum block of a single stock (1h): at least MinLots trading units, or a
+// value of at least MinValue.
+var (
+	MinLots  int64 = 500
+	MinValue       = decimal.NewFromInt(15_000_000)
+)
+
+// CheckSize refuses a block of totalLots at price that the exchange would not take as a block
+// trade of a single stock: under MinLots lots and worth under MinValue.
+func CheckSize(totalLots int64, price decimal.Decimal) string {
+	if totalLots >= MinLots {
+		return ""
+	}
+	if price.Mul(decimal.NewFromInt(totalLots * fees.BoardLot)).GreaterThanOrEqual(MinValue) {
+		return ""
+	}
+	return SizeTooSmall
+}
+
+// Take is what an approval of lots leaves of a block's total: the remaining lots, or OverTotal
+// when fewer than lots remain. A block without a total (total 0, listed before it was kept)
+// takes any lots.
+func Take(total, taken, lots int64) (remaining int64, refusal string) {
+	if total == 0 {
+		return 0, ""
+	}
+	if taken+lots > total {
+		return total - taken, OverTotal
+	}
+	return total - taken - lots, ""
+}
+
+// Locked reports whether failures wrong passwords lock a member out of a block for the day.
+func Locked(failures int) bool { return failures >= events.BlockPasswordTries }
 
 // CheckPremium refuses a rate beyond ±MaxPremium or finer than 0.01 % (four decimals).
 func CheckPremium(rate decimal.Decimal) string {

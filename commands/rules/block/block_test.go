@@ -2,8 +2,11 @@ package block
 
 import (
 	"testing"
+	"time"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/events"
 )
 
 func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
@@ -83,6 +86,90 @@ func TestFreeze(t *testing.T) {
 	} {
 		if got := Freeze(d(c.bid), c.shares); !got.Equal(d(c.want)) {
 			t.Errorf("Freeze(%s, %d) = %s, want %s", c.bid, c.shares, got, c.want)
+		}
+	}
+}
+
+// fixedHolidays is a calendar of listed Taipei days.
+type fixedHolidays map[string]bool
+
+func (h fixedHolidays) IsHoliday(day time.Time) bool { return h[day.Format(time.DateOnly)] }
+
+func TestInHours(t *testing.T) {
+	taipei := time.FixedZone("Asia/Taipei", 8*3600)
+	at := func(s string) time.Time {
+		v, err := time.ParseInLocation("2006-01-02 15:04", s, taipei)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return v
+	}
+	cal := fixedHolidays{"2026-04-03": true} // a Friday holiday
+	for _, c := range []struct {
+		at   string
+		want bool
+	}{
+		{"2026-03-02 08:59", false}, // Monday before the session
+		{"2026-03-02 09:00", true},
+		{"2026-03-02 13:30", true},
+		{"2026-03-02 16:59", true},
+		{"2026-03-02 17:00", false}, // the session ends at 17:00
+		{"2026-03-07 10:00", false}, // Saturday
+		{"2026-03-08 10:00", false}, // Sunday
+		{"2026-04-03 10:00", false}, // exchange holiday
+		{"2026-04-02 10:00", true},
+	} {
+		if got := InHours(Hours, at(c.at), cal); got != c.want {
+			t.Errorf("InHours(%s) = %v, want %v", c.at, got, c.want)
+		}
+	}
+	if !InHours(events.TimeWindow{AlwaysOpen: true}, at("2026-03-07 23:00"), cal) {
+		t.Error("an always-open window is open on Saturday night")
+	}
+}
+
+func TestCheckSize(t *testing.T) {
+	for _, c := range []struct {
+		lots  int64
+		price string
+		want  string
+	}{
+		{500, "1", ""},               // 500 units make a block whatever the price
+		{499, "30", SizeTooSmall},    // 499 × 1000 × 30 = 14,970,000
+		{499, "30.07", ""},           // 15,004,930: the value makes it
+		{499, "30.06", SizeTooSmall}, // 14,999,940
+		{15, "1000", ""},             // 15,000,000 exactly
+		{15, "999.99", SizeTooSmall},
+		{1, "10", SizeTooSmall},
+	} {
+		if got := CheckSize(c.lots, d(c.price)); got != c.want {
+			t.Errorf("CheckSize(%d, %s) = %q, want %q", c.lots, c.price, got, c.want)
+		}
+	}
+}
+
+func TestTake(t *testing.T) {
+	for _, c := range []struct {
+		total, taken, lots, remaining int64
+		refusal                       string
+	}{
+		{500, 0, 10, 490, ""},
+		{500, 490, 10, 0, ""},
+		{500, 491, 10, 9, OverTotal},
+		{500, 500, 1, 0, OverTotal},
+		{0, 900, 10, 0, ""}, // a block without a total
+	} {
+		rem, r := Take(c.total, c.taken, c.lots)
+		if rem != c.remaining || r != c.refusal {
+			t.Errorf("Take(%d, %d, %d) = %d, %q; want %d, %q", c.total, c.taken, c.lots, rem, r, c.remaining, c.refusal)
+		}
+	}
+}
+
+func TestLocked(t *testing.T) {
+	for n, want := range map[int]bool{0: false, 4: false, 5: true, 6: true} {
+		if Locked(n) != want {
+			t.Errorf("Locked(%d) = %v", n, !want)
 		}
 	}
 }

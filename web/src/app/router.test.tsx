@@ -36,7 +36,7 @@ describe('router', () => {
       // issue 11: the placement
       'market/subscribe1 [session] keepAlive', 'market/subscribe1Record [session]', 'ops/placement [session ops]', 'audit/placement [session auditor]',
       // issue 11: block trading
-      'block/list [session]', 'block/records [session]', 'ops/block [session ops]', 'ops/blockApplications [session ops]',
+      'block/list [session]', 'block/records [session]', 'block/rules [session]', 'ops/block [session ops]', 'ops/blockApplications [session ops]',
       // issue 11: chip grabbing
       'chipgrab/list [session]', 'chipgrab/records [session]', 'ops/chipgrab [session ops]',
       // issue 11: the new-share subscription
@@ -68,5 +68,15 @@ describe('router', () => {
     const route = root?.children?.find((r) => r.path === 'x/y');
     const lazy = route?.lazy as (() => Promise<{ Component: unknown }>) | undefined;
     expect((await lazy?.())?.Component).toBe(Page);
+  });
+});
+
+describe('position tabs', () => {
+  it('puts the tabs the offering features declare in the spec order around trade own', async () => {
+    const { positionTabs } = await import('@/lib/positionTabs');
+    expect(featureRoutes.length).toBeGreaterThan(0); // the features' routes.ts are loaded with the router
+    // The spec: chip bidding, auction, ETF, holdings, terminated, placement, orders (trade's own at 30, 40, 50, 70).
+    expect(positionTabs('en').map((t) => `${t.order} ${t.key} ${t.text}`)).toEqual(['10 chipgrab Chip bidding', '20 auction Auction', '60 placement Placement']);
+    expect(positionTabs('tw').map((t) => t.text)).toEqual(['搶籌', '競拍', '配售']);
   });
 });

@@ -49,3 +49,13 @@ export function MoreOnScroll({ q }: { q: Pages }) {
     </InfiniteScroll>
   );
 }
+
+/**
+ * A list's rows, or its loading or empty state: what a tab of records shows (e.g. a feature's
+ * tab on the positions screen).
+ */
+export function RecordRows<T>({ pending, items, empty, testId, row }: { pending: boolean; items: readonly T[]; empty: string; testId?: string; row: (item: T) => React.ReactNode }) {
+  if (pending) return <ListLoading />;
+  if (items.length === 0) return <ListEmpty text={empty} />;
+  return <div data-testid={testId}>{items.map(row)}</div>;
+}

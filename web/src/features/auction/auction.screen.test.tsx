@@ -4,6 +4,7 @@ import { envelope, renderPage } from '@/test/render';
 import { useScreenTest } from '@/test/screen';
 import AuctionDetailPage from './AuctionDetailPage';
 import AuctionRecordPage from './AuctionRecordPage';
+import AuctionPositionTab from './PositionTab';
 
 const auction = (over: Record<string, unknown> = {}) => ({
   auctionId: '1295-20261124', symbol: '1295', name: '生合', currency: 'TWD', lots: 10, lotShares: 1000, minPrice: '50.00',
@@ -92,5 +93,23 @@ describe('auction records', () => {
     expect(cards.map((c) => c.getAttribute('data-state'))).toEqual(['delivered', 'lost', 'forfeited']);
     expect(cards[0]).toHaveTextContent('4000 股');
     expect(cards[1]).toHaveTextContent('未得標');
+  });
+});
+
+describe('auction position tab', () => {
+  it('lists bids and wins with deposits held and released and amounts paid', async () => {
+    ctx.server.on('/api/vue/auction/records', () =>
+      envelope([bid({ bidNo: 'A3', state: 'delivered', awardedLots: 4, cost: '240000.00', balance: '192000.00', delivered: 4000 }), bid({ bidNo: 'A2', state: 'lost', released: '48000.00' })]),
+    );
+    renderPage('/position/position', AuctionPositionTab);
+    const cards = await screen.findAllByTestId('auction-bid');
+    expect(cards.map((c) => c.getAttribute('data-state'))).toEqual(['delivered', 'lost']);
+    expect(cards[0]).toHaveTextContent('240,000.00');
+    expect(cards[1]).toHaveTextContent('48,000.00');
+  });
+  it('says so when there are no bids', async () => {
+    ctx.server.on('/api/vue/auction/records', () => envelope([]));
+    renderPage('/position/position', AuctionPositionTab);
+    expect(await screen.findByTestId('list-empty')).toBeInTheDocument();
   });
 });

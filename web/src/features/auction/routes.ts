@@ -1,4 +1,5 @@
 import { declareFundLines } from '@/lib/fundLines';
+import { declarePositionTab } from '@/lib/positionTabs';
 import type { FeatureRoute } from '@/lib/routes';
 
 // The lines an auction writes in fund records.
@@ -10,6 +11,9 @@ declareFundLines({
   auction_forfeit: { tw: '保證金不退', en: 'Deposit forfeited' },
   auction_delivery: { tw: '競拍撥券', en: 'Auction shares delivered' },
 });
+
+// The positions screen's auction tab (lib/positionTabs.ts): bids, wins, deposits and payments.
+declarePositionTab({ key: 'auction', label: { tw: '競拍', en: 'Auction' }, order: 20, load: () => import('./PositionTab') });
 
 export const auctionRoutes: FeatureRoute[] = [
   {

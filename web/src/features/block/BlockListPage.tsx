@@ -112,6 +112,11 @@ function BlockCard({ b, open, onOpen, onClose }: { b: BlockListing; open: boolea
       {Number(b.premiumRate) !== 0 ? <Row label={bt('premium')}>{`${b.premiumRate}%`}</Row> : null}
       <Row label={bt('minLots')}>{bt('lotsUnit', { n: b.minLots })}</Row>
       <Row label={bt('dailyCap')}>{bt('lotsUnit', { n: b.dailyCapLots })}</Row>
+      {b.totalLots > 0 ? (
+        <Row label={bt('remainingLots')} testId="block-remaining">
+          {`${bt('lotsUnit', { n: b.remainingLots })} / ${bt('lotsUnit', { n: b.totalLots })}`}
+        </Row>
+      ) : null}
       <Row label={bt('appliedLots')} testId="block-applied">
         {bt('lotsUnit', { n: b.appliedLots })}
       </Row>
@@ -144,9 +149,14 @@ export default function BlockListPage() {
       testId="block-page"
       listTestId="block-list"
       right={
-        <AppLink to="/block/records" className="nav-right-link" data-testid="block-records-link">
-          {bt('records')}
-        </AppLink>
+        <span className="block-links">
+          <AppLink to="/block/rules" className="nav-right-link" data-testid="block-rules-link">
+            {bt('rules.link')}
+          </AppLink>{' '}
+          <AppLink to="/block/records" className="nav-right-link" data-testid="block-records-link">
+            {bt('records')}
+          </AppLink>
+        </span>
       }
       pending={q.isPending}
       items={q.data ?? []}

@@ -19,7 +19,14 @@ function ApplicationItem({ a, onDone }: { a: BlockApplication; onDone: () => voi
         </span>
         <span className={`badge badge-${a.status}`}>{t(`funds.status.${a.status}`)}</span>
       </div>
-      <Field label={bt('ops.account')}>{a.account ?? ''}</Field>
+      <Field label={bt('ops.account')}>
+        <span className="num" data-testid="ops-block-account">
+          {a.account ?? ''}
+        </span>
+      </Field>
+      <Field label={bt('ops.memberName')}>
+        <span data-testid="ops-block-member-name">{a.memberName || bt('ops.notVerified')}</span>
+      </Field>
       <Field label={bt('appliedLots')}>{bt('lotsUnit', { n: a.lots })}</Field>
       <Field label={bt('price')}>
         <span className="num">{money(a.price)}</span>

@@ -16,7 +16,7 @@ import { type ListValues, listBody, validateList } from './validation';
 import '@/domain/wallet/wallet.css';
 import './block.css';
 
-const EMPTY: ListValues = { symbol: '', mode: 'premium', premium: '', price: '', minLots: '1', dailyCap: '10', password: '', days: '7' };
+const EMPTY: ListValues = { symbol: '', mode: 'premium', premium: '', price: '', minLots: '1', dailyCap: '10', total: '500', password: '', days: '7' };
 
 function ListForm() {
   const bt = useBlockT();
@@ -63,6 +63,8 @@ function ListForm() {
       )}
       <TextField label={bt('ops.minLots')} testId="block-min" value={v.minLots} onChange={digits('minLots')} inputMode="numeric" maxLength={6} invalid={err?.field === 'minLots'} />
       <TextField label={bt('ops.dailyCap')} testId="block-cap" value={v.dailyCap} onChange={digits('dailyCap')} inputMode="numeric" maxLength={6} invalid={err?.field === 'dailyCap'} />
+      <TextField label={bt('ops.total')} testId="block-total" value={v.total} onChange={digits('total')} inputMode="numeric" maxLength={6} invalid={err?.field === 'total'} />
+      <div className="muted block-hint">{bt('ops.totalHint')}</div>
       <TextField label={bt('ops.password')} testId="block-new-password" value={v.password} onChange={set('password')} maxLength={64} autoComplete="off" />
       <TextField label={bt('ops.days')} testId="block-days" value={v.days} onChange={digits('days')} inputMode="numeric" maxLength={3} invalid={err?.field === 'days'} />
       <FormError errorKey={err?.key ?? null} />
@@ -97,6 +99,10 @@ function OpsBlockItem({ b }: { b: BlockListing }) {
       <div className="record-row muted">
         <span>{`${bt('appliedLots')} / ${bt('filledLots')}`}</span>
         <span className="num">{`${b.appliedLots} / ${b.filledLots}`}</span>
+      </div>
+      <div className="record-row muted">
+        <span>{`${bt('totalLots')} / ${bt('remainingLots')}`}</span>
+        <span className="num" data-testid="ops-block-total">{`${b.totalLots} / ${b.remainingLots}`}</span>
       </div>
       <div className="record-row muted">
         <span>{bt('window')}</span>

@@ -17,6 +17,7 @@ export const blockRoutes: FeatureRoute[] = [
     entries: [{ place: 'home', key: 'blockBidding', label: { tw: '大宗競價', en: 'Block bidding' }, roles: ['member'], icon: 'folder' }],
   },
   { path: 'block/records', zone: 'session', load: () => import('./BlockRecordsPage') },
+  { path: 'block/rules', zone: 'session', load: () => import('./BlockRulesPage') },
   {
     path: 'ops/block',
     zone: 'ops',

@@ -24,7 +24,7 @@ describe('validateApply', () => {
 });
 
 describe('validateList', () => {
-  const v = { symbol: '2603', mode: 'premium' as const, premium: '-2', price: '', minLots: '2', dailyCap: '4', password: '', days: '7' };
+  const v = { symbol: '2603', mode: 'premium' as const, premium: '-2', price: '', minLots: '2', dailyCap: '4', total: '100', password: '', days: '7' };
   it.each([
     ['ok', v, null],
     ['symbol', { ...v, symbol: '' }, 'symbol_required'],
@@ -32,6 +32,11 @@ describe('validateList', () => {
     ['fixed price', { ...v, mode: 'price' as const, price: '182.5' }, null],
     ['fixed price malformed', { ...v, mode: 'price' as const, price: '1.234' }, 'price_invalid'],
     ['cap below minimum', { ...v, dailyCap: '1' }, 'lots_invalid'],
+    ['total below the cap', { ...v, total: '3' }, 'lots_invalid'],
+    ['no total', { ...v, total: '' }, 'lots_invalid'],
+    ['500 lots make a block at any price', { ...v, mode: 'price' as const, price: '1', total: '500' }, null],
+    ['NT$15 m make a block', { ...v, mode: 'price' as const, price: '150', total: '100' }, null],
+    ['neither 500 lots nor NT$15 m', { ...v, mode: 'price' as const, price: '149.99', total: '100' }, 'block_size_too_small'],
     ['no days', { ...v, days: '0' }, 'block_time_invalid'],
   ])('%s', (_, val, key) => {
     expect(validateList(val)?.key ?? null).toBe(key);
@@ -39,7 +44,7 @@ describe('validateList', () => {
   it('opens now for the days given, with the premium only', () => {
     const now = new Date('2026-03-02T02:00:00Z');
     expect(listBody(v, now)).toEqual({
-      symbol: '2603', premiumPercent: '-2', minLots: 2, dailyCapLots: 4, opensAt: '2026-03-02T02:00:00.000Z', closesAt: '2026-03-09T02:00:00.000Z',
+      symbol: '2603', premiumPercent: '-2', minLots: 2, dailyCapLots: 4, totalLots: 100, opensAt: '2026-03-02T02:00:00.000Z', closesAt: '2026-03-09T02:00:00.000Z',
     });
   });
 });

@@ -43,11 +43,15 @@ export interface ListValues {
   price: string;
   minLots: string;
   dailyCap: string;
+  total: string;
   password: string;
   days: string;
 }
 
-/** The first failing field of a listing; the server checks the price against the day's band. */
+/**
+ * The first failing field of a listing; the server checks the price against the day's band, and
+ * the block's size (at least 500 lots or NT$15 m) against the price it fixes from a premium.
+ */
 export function validateList(v: ListValues): FieldError<keyof ListValues> | null {
   if (!/^[0-9A-Z]{2,12}$/.test(v.symbol)) return { field: 'symbol', key: 'symbol_required' };
   if (v.mode === 'premium') {
@@ -58,6 +62,8 @@ export function validateList(v: ListValues): FieldError<keyof ListValues> | null
   const min = Number(v.minLots);
   if (!/^\d+$/.test(v.minLots) || min < 1) return { field: 'minLots', key: 'lots_invalid' };
   if (!/^\d+$/.test(v.dailyCap) || Number(v.dailyCap) < min || Number(v.dailyCap) > 100000) return { field: 'dailyCap', key: 'lots_invalid' };
+  if (!/^\d+$/.test(v.total) || Number(v.total) < Number(v.dailyCap) || Number(v.total) > 100000) return { field: 'total', key: 'lots_invalid' };
+  if (v.mode === 'price' && Number(v.total) < 500 && Number(v.price) * Number(v.total) * 1000 < 15_000_000) return { field: 'total', key: 'block_size_too_small' };
   if (!/^\d+$/.test(v.days) || Number(v.days) < 1 || Number(v.days) > 365) return { field: 'days', key: 'block_time_invalid' };
   return null;
 }
@@ -70,6 +76,7 @@ export function listBody(v: ListValues, now: Date) {
     ...(v.mode === 'premium' ? { premiumPercent: v.premium } : { price: v.price }),
     minLots: Number(v.minLots),
     dailyCapLots: Number(v.dailyCap),
+    totalLots: Number(v.total),
     ...(v.password ? { password: v.password } : {}),
     opensAt: now.toISOString(),
     closesAt: closes.toISOString(),

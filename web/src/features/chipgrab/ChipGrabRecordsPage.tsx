@@ -6,7 +6,7 @@ import { type Claim, useMyClaims } from './api';
 import { useChipGrabT } from './texts';
 import './chipgrab.css';
 
-function ClaimItem({ c }: { c: Claim }) {
+export function ClaimItem({ c }: { c: Claim }) {
   const { t } = useTranslation();
   const ct = useChipGrabT();
   const row = (label: string, value: string, testId?: string) => (

@@ -9,7 +9,7 @@ import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import type { FieldError } from '@/lib/validation';
-import { chipGrabApi, chipGrabKeys, type OfferBody, type Offering, useOfferings } from './api';
+import { chipGrabApi, chipGrabKeys, type OfferBody, type Offering, useOfferingClaims, useOfferings } from './api';
 import { useChipGrabT } from './texts';
 import { type OfferValues, validateOffer } from './validation';
 import './chipgrab.css';
@@ -67,9 +67,36 @@ function OfferForm() {
   );
 }
 
+/** An offering's claims for ops: who claimed (account and verified name), how many lots, and the outcome. */
+function OpsClaims({ id }: { id: string }) {
+  const ct = useChipGrabT();
+  const q = useOfferingClaims(id, true);
+  const items = q.data?.items ?? [];
+  if (q.isPending) return <ListLoading />;
+  if (items.length === 0) return <ListEmpty text={ct('recordsEmpty')} />;
+  return (
+    <div className="chipgrab-claims" data-testid="ops-chipgrab-claims">
+      {items.map((c) => (
+        <div key={c.orderNo} className="record-row" data-testid="ops-chipgrab-claim" data-order-no={c.orderNo} data-account={c.account} data-status={c.status}>
+          <span>
+            <span className="num" data-testid="ops-chipgrab-account">
+              {c.account}
+            </span>{' '}
+            <span data-testid="ops-chipgrab-member-name">{c.memberName || ct('ops.notVerified')}</span>
+          </span>
+          <span className="num">
+            {ct('lotsUnit', { n: c.lots })} · {ct(`claimStatus.${c.status}`)}
+          </span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
 function OpsOffering({ o }: { o: Offering }) {
   const ct = useChipGrabT();
   const qc = useQueryClient();
+  const [shown, setShown] = useState(false);
   const allot = useAction((_: void, key) => chipGrabApi.allot(o.offeringId, key), {
     onSuccess: (r) => {
       toast.show(ct('ops.allotted', { lots: r.lots }));
@@ -92,6 +119,10 @@ function OpsOffering({ o }: { o: Offering }) {
         <span>{ct('quota')}</span>
         <span className="num">{ct('quotaOf', { left: o.remainingLots, total: o.quotaLots })}</span>
       </div>
+      <Button size="small" fill="none" data-testid="ops-chipgrab-claims-toggle" onClick={() => setShown((v) => !v)}>
+        {shown ? ct('ops.hideClaims') : ct('ops.claims')}
+      </Button>
+      {shown ? <OpsClaims id={o.offeringId} /> : null}
       {o.status !== 'allotted' ? (
         <Button size="small" color="primary" loading={allot.pending} data-testid="ops-chipgrab-allot"
           onClick={() => void Dialog.confirm({ content: ct('ops.allotConfirm'), onConfirm: () => allot.run() })}>

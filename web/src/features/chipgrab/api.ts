@@ -14,6 +14,7 @@ export const chipGrabKeys = {
   all: ['chipgrab'] as const,
   list: (ops: boolean) => ['chipgrab', 'list', ops] as const,
   mine: ['chipgrab', 'mine'] as const,
+  claims: (id: string) => ['chipgrab', 'claims', id] as const,
 };
 
 export const chipGrabApi = {
@@ -38,5 +39,14 @@ export function useMyClaims() {
     initialPageParam: 1,
     queryFn: ({ pageParam, signal }) => api.get('/api/vue/chipgrab/claims', { query: { page: pageParam }, signal }),
     getNextPageParam: (last) => (last.hasMore ? last.page + 1 : undefined),
+  });
+}
+
+/** Ops: an offering's claims in claim order, each with its claimant's account and name (first page). */
+export function useOfferingClaims(id: string, enabled: boolean) {
+  return useQuery({
+    queryKey: chipGrabKeys.claims(id),
+    enabled,
+    queryFn: ({ signal }) => api.get('/api/vue/ops/chipgrab/{id}/claims', { params: { id }, query: { page: 1, size: 100 }, signal }),
   });
 }

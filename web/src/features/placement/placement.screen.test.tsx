@@ -4,6 +4,7 @@ import { envelope, renderPage } from '@/test/render';
 import { useScreenTest } from '@/test/screen';
 import PlacementPage from './PlacementPage';
 import PlacementRecordPage from './PlacementRecordPage';
+import PlacementPositionTab from './PositionTab';
 
 const placement = (over: Record<string, unknown> = {}) => ({
   placementId: '6669-20261123', symbol: '6669', name: '緯穎', currency: 'TWD', price: '2150.00', lots: 300, lotShares: 1000,
@@ -67,5 +68,17 @@ describe('placement records', () => {
     expect(cards.map((c) => c.getAttribute('data-state'))).toEqual(['allotted', 'applied']);
     expect(cards[0]).toHaveTextContent('334 股');
     expect(cards[0]).toHaveTextContent('1,431,900.00');
+  });
+});
+
+describe('placement position tab', () => {
+  it('lists applications with the shares allotted', async () => {
+    ctx.server.on('/api/vue/placement/records', () =>
+      envelope([application({ applicationNo: 'P2', state: 'allotted', allotted: 334, cost: '718100.00', refunded: '1431900.00' }), application()]),
+    );
+    renderPage('/position/position', PlacementPositionTab);
+    const cards = await screen.findAllByTestId('placement-application');
+    expect(cards.map((c) => c.getAttribute('data-state'))).toEqual(['allotted', 'applied']);
+    expect(cards[0]).toHaveTextContent('334 股');
   });
 });

@@ -1,4 +1,5 @@
 import { declareFundLines } from '@/lib/fundLines';
+import { declarePositionTab } from '@/lib/positionTabs';
 import type { FeatureRoute } from '@/lib/routes';
 
 // The lines a placement writes in fund records.
@@ -8,6 +9,9 @@ declareFundLines({
   placement_refund: { tw: '配售退款', en: 'Placement refund' },
   placement_delivery: { tw: '配售撥券', en: 'Placement shares delivered' },
 });
+
+// The positions screen's placement tab (lib/positionTabs.ts): applications and allotted shares.
+declarePositionTab({ key: 'placement', label: { tw: '配售', en: 'Placement' }, order: 60, load: () => import('./PositionTab') });
 
 export const placementRoutes: FeatureRoute[] = [
   {

@@ -1,11 +1,12 @@
 import { Button, Dialog } from 'antd-mobile';
-import { useRef, useState } from 'react';
+import { Suspense, useRef, useState } from 'react';
 import { AppLink } from '@/components/AppLink';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { formatPrice } from '@/domain/market/format';
+import { usePositionTabs } from '@/lib/positionTabs';
 import { toast } from '@/lib/toast';
 import { tradeApi, useOrders, usePositions, useTradeChanged, type CloseRequest, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
@@ -14,8 +15,15 @@ import { Kv, QtyKv, SecurityName } from './Kv';
 import { sizeOf } from './ticket';
 import './trade.css';
 
-type Tab = 'holdings' | 'orders' | 'terminated';
-const TABS: Tab[] = ['holdings', 'orders', 'terminated'];
+/** Trade's own tabs and where they sit among those other features declare (lib/positionTabs.ts). */
+type Own = 'etf' | 'holdings' | 'terminated' | 'orders';
+const OWN: { key: Own; order: number }[] = [
+  { key: 'etf', order: 30 },
+  { key: 'holdings', order: 40 },
+  { key: 'terminated', order: 50 },
+  { key: 'orders', order: 70 },
+];
+const isOwn = (k: string): k is Own => OWN.some((o) => o.key === k);
 
 function Holding({ p, onClose }: { p: TradePosition; onClose: (p: TradePosition) => void }) {
   const t = useTradeT();
@@ -95,12 +103,29 @@ function Order({ o, onCancel }: { o: TradeOrder; onCancel: (o: TradeOrder) => vo
   );
 }
 
-/** Positions: holdings (live profit), working orders, terminated positions. */
+/** A tab another feature declared: its list, loaded with it. */
+function DeclaredTab({ tab, tabs }: { tab: string; tabs: ReturnType<typeof usePositionTabs> }) {
+  const found = tabs.find((d) => d.key === tab);
+  if (!found) return null;
+  const { Component } = found;
+  return (
+    <Suspense fallback={<ListLoading />}>
+      <Component />
+    </Suspense>
+  );
+}
+
+/**
+ * Positions: the spec's tabs in its order — chip bidding, auction (declared by their features),
+ * ETF (holdings that are ETFs), holdings (live profit), terminated, placement (declared), orders.
+ */
 export default function PositionPage() {
   const t = useTradeT();
-  const [tab, setTab] = useState<Tab>('holdings');
+  const declared = usePositionTabs();
+  const tabs = [...OWN.map((o) => ({ ...o, text: t(`pos.${o.key}`) })), ...declared].sort((a, b) => a.order - b.order);
+  const [tab, setTab] = useState<string>('holdings');
   // Holdings are shares held; an order that has not filled yet is listed under orders only.
-  const holdings = usePositions('holding', tab === 'holdings');
+  const holdings = usePositions('holding', tab === 'holdings' || tab === 'etf');
   const orders = useOrders('working');
   const closed = usePositions('closed');
   const changed = useTradeChanged();
@@ -143,6 +168,21 @@ export default function PositionPage() {
   };
 
   const list = (loading: boolean, rows: React.ReactNode[]) => (loading ? <ListLoading /> : rows.length === 0 ? <ListEmpty text={t('pos.empty')} /> : rows);
+  const own = (k: Own) => {
+    switch (k) {
+      case 'holdings':
+        return list(holdings.isPending, (holdings.data?.items ?? []).map((p) => <Holding key={p.id} p={p} onClose={askClose} />));
+      case 'etf':
+        return list(
+          holdings.isPending,
+          (holdings.data?.items ?? []).filter((p) => p.instrumentType !== 'stock').map((p) => <Holding key={p.id} p={p} onClose={askClose} />),
+        );
+      case 'orders':
+        return list(orders.isPending, (orders.data?.items ?? []).map((o) => <Order key={o.orderNo} o={o} onCancel={askCancel} />));
+      case 'terminated':
+        return list(closed.isPending, (closed.data?.items ?? []).map((p) => <Terminated key={p.id} p={p} />));
+    }
+  };
   return (
     <Page
       title={t('pos.title')}
@@ -159,20 +199,14 @@ export default function PositionPage() {
         </span>
       }
     >
-      <div className="seg" role="tablist">
-        {TABS.map((k) => (
-          <button key={k} type="button" role="tab" aria-pressed={tab === k} aria-selected={tab === k} data-testid={`pos-tab-${k}`} onClick={() => setTab(k)}>
-            {t(`pos.${k}`)}
+      <div className="seg pos-tabs" role="tablist">
+        {tabs.map(({ key, text }) => (
+          <button key={key} type="button" role="tab" aria-pressed={tab === key} aria-selected={tab === key} data-testid={`pos-tab-${key}`} onClick={() => setTab(key)}>
+            {text}
           </button>
         ))}
       </div>
-      <div data-testid={`pos-list-${tab}`}>
-        {tab === 'holdings'
-          ? list(holdings.isPending, (holdings.data?.items ?? []).map((p) => <Holding key={p.id} p={p} onClose={askClose} />))
-          : tab === 'orders'
-            ? list(orders.isPending, (orders.data?.items ?? []).map((o) => <Order key={o.orderNo} o={o} onCancel={askCancel} />))
-            : list(closed.isPending, (closed.data?.items ?? []).map((p) => <Terminated key={p.id} p={p} />))}
-      </div>
+      <div data-testid={`pos-list-${tab}`}>{isOwn(tab) ? own(tab) : <DeclaredTab tab={tab} tabs={declared} />}</div>
     </Page>
   );
 }

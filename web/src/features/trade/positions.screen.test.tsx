@@ -2,7 +2,12 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { beforeEach, describe, expect, it } from 'vitest';
 import { envelope, renderPage } from '@/test/render';
 import { useScreenTest } from '@/test/screen';
+import { declarePositionTab } from '@/lib/positionTabs';
 import PositionPage from './PositionPage';
+
+// Two tabs as a feature declares them, next to those the offering features declare (the app's routes are loaded).
+declarePositionTab({ key: 'first', label: { tw: '甲', en: 'First' }, order: 15, load: () => Promise.resolve({ default: () => <p data-testid="first-list">first list</p> }) });
+declarePositionTab({ key: 'late', label: { tw: '乙', en: 'Late' }, order: 65, load: () => Promise.resolve({ default: () => <p>late list</p> }) });
 
 const position = (over: Record<string, unknown>) => ({
   id: 'T1',
@@ -61,8 +66,10 @@ const order = {
 const page = (items: unknown[]) => envelope({ items, page: 1, hasMore: false });
 
 const ctx = useScreenTest({ account: '0912345678', confirm: true });
+let held: unknown[] = [];
 beforeEach(() => {
-  ctx.server.on('/api/vue/trade/positions?status=holding', () => page([position({})]));
+  held = [position({})];
+  ctx.server.on('/api/vue/trade/positions?status=holding', () => page(held));
   // The working order's position, before any share filled.
   ctx.server.on('/api/vue/trade/positions?status=pending', () => page([position({ id: 'T2', orderNo: 'T2', symbol: '2317', name: '鴻海', status: 'pending', shares: 0, lots: '0' })]));
   ctx.server.on('/api/vue/trade/positions?status=closed', () => page([position({ id: 'T0', status: 'closed', profit: '-1234.00', exitPrice: '990.00', tax: '5940.00' })]));
@@ -120,5 +127,21 @@ describe('positions', () => {
     const closed = await screen.findByTestId('closed-position');
     expect(within(closed).getByTestId('closed-profit')).toHaveTextContent('-1,234.00');
     expect(within(closed).getByTestId('closed-profit')).toHaveClass('down');
+  });
+
+  it('puts declared tabs among its own in order; ETF lists only ETF holdings; a declared tab shows its list', async () => {
+    held = [position({}), position({ id: 'E1', orderNo: 'E1', symbol: '0050', name: '元大台灣50', instrumentType: 'etf' })];
+    renderPage('/position/position', PositionPage);
+    const tabs = await screen.findAllByRole('tab');
+    expect(tabs.map((b) => b.getAttribute('data-testid'))).toEqual([
+      'pos-tab-chipgrab', 'pos-tab-first', 'pos-tab-auction', 'pos-tab-etf', 'pos-tab-holdings', 'pos-tab-terminated', 'pos-tab-placement', 'pos-tab-late', 'pos-tab-orders',
+    ]);
+    expect(tabs.map((b) => b.textContent)).toEqual(['搶籌', '甲', '競拍', 'ETF', '持倉', '已結束', '配售', '乙', '委託']);
+    expect(await screen.findAllByTestId('position')).toHaveLength(2);
+    fireEvent.click(screen.getByTestId('pos-tab-etf'));
+    await waitFor(() => expect(screen.getAllByTestId('position').map((r) => r.getAttribute('data-symbol'))).toEqual(['0050']));
+    fireEvent.click(screen.getByTestId('pos-tab-first'));
+    expect(await screen.findByTestId('first-list')).toHaveTextContent('first list');
+    expect(screen.getByTestId('pos-tab-first')).toHaveAttribute('aria-selected', 'true');
   });
 });

@@ -1611,10 +1611,14 @@ export interface paths {
         put?: never;
         /**
          * @description Applies for lots of a block at a bid not below its price; the bid's amount and its
-         *     commission are frozen until ops decide. Refusals: block_closed, block_password_wrong,
-         *     block_below_minimum, block_over_daily_cap (lots applied to the block today, not rejected,
-         *     count), block_bid_below_minimum, insufficient_balance; lots_invalid and price_invalid for
-         *     malformed fields.
+         *     commission are frozen until ops decide. Applications are taken on Taipei trading days
+         *     09:00–17:00 only (the exchange's block hours; block_closed outside them). Refusals:
+         *     block_closed, block_password_wrong (recorded: the fifth wrong password for a block in a
+         *     Taipei day answers block_password_locked, and every application to that block by the
+         *     member is refused with it until the next Taipei day), block_below_minimum,
+         *     block_over_daily_cap (lots applied to the block today, not rejected, count),
+         *     block_bid_below_minimum, block_over_total (more lots than the block has left),
+         *     insufficient_balance; lots_invalid and price_invalid for malformed fields.
          */
         post: operations["applyBlock"];
         delete?: never;
@@ -1709,7 +1713,9 @@ export interface paths {
         /**
          * @description Role ops only. Fills a pending application at the block's price into a holding (a position
          *     that trades like any other); the frozen amount is given back and the fill's amount and
-         *     commission paid from it. A second decision on it answers order_not_pending.
+         *     commission paid from it. A second decision on it answers order_not_pending. Approvals of
+         *     all members fill at most the block's total lots: one that would go past it is refused with
+         *     block_over_total.
          */
         post: operations["approveBlockApplication"];
         delete?: never;
@@ -1802,6 +1808,26 @@ export interface paths {
         put?: never;
         /** @description Role ops only. Offers a quota of lots at a fixed price inside the day's band of the market feed. */
         post: operations["offerChipGrab"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/chipgrab/{id}/claims": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Role ops only. An offering's claims in the order they were made, each with its claimant's
+         *     login account and verified name.
+         */
+        get: operations["opsChipGrabClaims"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2461,7 +2487,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -3767,6 +3793,16 @@ export interface components {
             minLots: number;
             /** Format: int64 */
             dailyCapLots: number;
+            /**
+             * Format: int64
+             * @description the block's size (0 for blocks listed before sizes were kept)
+             */
+            totalLots: number;
+            /**
+             * Format: int64
+             * @description lots of the total not yet filled
+             */
+            remainingLots: number;
             hasPassword: boolean;
             /** Format: date-time */
             opensAt: string;
@@ -3800,6 +3836,8 @@ export interface components {
             orderNo: string;
             /** @description ops lists only, the applicant's login account */
             account?: string;
+            /** @description ops lists only, the applicant's verified real name (empty when not verified) */
+            memberName?: string;
             blockId: string;
             symbol: string;
             name: string;
@@ -3841,6 +3879,13 @@ export interface components {
             minLots: number;
             /** Format: int64 */
             dailyCapLots: number;
+            /**
+             * Format: int64
+             * @description the block's size, the lots the broker crosses at the exchange as one block trade: at
+             *     least the daily cap, and at least 500 lots or NT$15,000,000 at the block's price
+             *     (refused with block_size_too_small otherwise); approvals fill at most this many lots
+             */
+            totalLots: number;
             password?: string;
             /** Format: date-time */
             opensAt: string;
@@ -3891,6 +3936,10 @@ export interface components {
         ChipGrabClaimStatus: "claimed" | "frozen" | "released" | "allotted";
         ChipGrabClaim: {
             orderNo: string;
+            /** @description ops lists only, the claimant's login account */
+            account?: string;
+            /** @description ops lists only, the claimant's verified real name (empty when not verified) */
+            memberName?: string;
             offeringId: string;
             symbol: string;
             name: string;
@@ -7646,6 +7695,44 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    opsChipGrabClaims: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                /** @description a chip grab offering's id */
+                id: components["parameters"]["ChipGrabId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description claims */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ChipGrabClaimPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
         };
     };
     allotChipGrab: {

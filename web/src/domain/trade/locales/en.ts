@@ -35,6 +35,7 @@ const tradeEN: TradeMessages = {
   },
   status: { pending: 'Pending', partial: 'Partly filled', filled: 'Filled', cancelled: 'Cancelled', expired: 'Expired', holding: 'Holding', closing: 'Closing', closed: 'Closed' },
   pos: {
+    etf: 'ETF',
     title: 'Positions',
     holdings: 'Holdings',
     orders: 'Orders',

@@ -33,6 +33,9 @@ const chipgrab: ChipGrabMessages = {
     allot: 'Allot',
     allotConfirm: 'Close the offering and allot every paid claim?',
     allotted: '{{lots}} lot(s) allotted',
+    claims: 'Claims',
+    hideClaims: 'Hide claims',
+    notVerified: 'Not verified',
   },
 };
 

@@ -31,6 +31,9 @@ const chipgrab = {
     allot: '配售',
     allotConfirm: '結束搶籌並配售所有已凍結的申購？',
     allotted: '已配售 {{lots}} 張',
+    claims: '搶籌名單',
+    hideClaims: '收起名單',
+    notVerified: '未實名',
   },
 };
 
