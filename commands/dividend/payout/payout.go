@@ -192,6 +192,13 @@ func (p *Process) advance(t time.Time) {
 	if !t.After(p.st.Through) {
 		return
 	}
+	// Ex-dates are at midnight (Asia/Taipei): within one day there is nothing to capture.
+	if y1, m1, d1 := p.st.Through.In(commands.Taipei).Date(); true {
+		if y2, m2, d2 := t.In(commands.Taipei).Date(); y1 == y2 && m1 == m2 && d1 == d2 {
+			p.st.Through = t
+			return
+		}
+	}
 	for _, d := range p.mkt.DividendsBetween(p.st.Through.Add(time.Nanosecond), t.Add(time.Nanosecond)) {
 		sec := events.Security(events.MarketTW, d.Symbol)
 		for member, h := range p.st.Held {

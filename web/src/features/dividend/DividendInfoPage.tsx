@@ -53,7 +53,7 @@ export default function DividendInfoPage() {
         <>
           <div className="record" data-testid="dividend-info">
             <Row label={dt('price')}>{money(d.price)}</Row>
-            <Row label={dt('frequency.')}>{dt(frequencyKey(d.pays ? d.frequency : ''))}</Row>
+            <Row label={dt('frequencyLabel')}>{dt(frequencyKey(d.pays ? d.frequency : ''))}</Row>
             <Row label={dt('trailing')}>{dt('perShare', { v: d.trailingCash })}</Row>
             <Row label={dt('yield')} testId="dividend-info-yield">
               {d.yield}%

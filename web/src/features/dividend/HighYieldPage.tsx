@@ -37,7 +37,7 @@ export default function HighYieldPage() {
                 </div>
                 <Row label={dt('price')}>{money(y.price)}</Row>
                 <Row label={dt('trailing')}>{dt('perShare', { v: y.trailingCash })}</Row>
-                <Row label={dt('frequency.')}>{dt(frequencyKey(y.frequency))}</Row>
+                <Row label={dt('frequencyLabel')}>{dt(frequencyKey(y.frequency))}</Row>
                 {y.nextExDate ? <Row label={dt('exDate')}>{y.nextExDate}</Row> : null}
               </div>
             ))

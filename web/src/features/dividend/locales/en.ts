@@ -22,6 +22,7 @@ const dividend: DividendMessages = {
   trailing: 'Cash, last 12 months',
   frequency: { annual: 'Annual', semiannual: 'Semi-annual', quarterly: 'Quarterly', '': 'No dividend' },
   period: 'Period',
+  frequencyLabel: 'Frequency',
   history: 'Dividend history',
   noDividend: 'No dividends in recent years',
   search: 'Stock code',

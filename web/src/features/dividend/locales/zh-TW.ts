@@ -20,6 +20,7 @@ const dividend = {
   trailing: '近一年現金股利',
   frequency: { annual: '年配', semiannual: '半年配', quarterly: '季配', '': '不配息' },
   period: '所屬期間',
+  frequencyLabel: '配息頻率',
   history: '歷年股利',
   noDividend: '此商品近年未配發股利',
   search: '輸入代號查詢',
