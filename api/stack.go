@@ -22,6 +22,8 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
+	"github.com/lotbook/lotbook/commands/coupons"
+	"github.com/lotbook/lotbook/commands/coupons/settle"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/placement"
 	"github.com/lotbook/lotbook/commands/process/offering"
@@ -96,7 +98,8 @@ type Stack struct {
 	placements *placement.Commands
 	// offerings run the auctions' and placements' results, settlements and deliveries.
 	offerings []*offering.Process
-	pushers   []httpx.Pusher // modules that push to sockets while the stack runs
+	coupons   *settle.Manager // pays a coupon's discount when its order is done
+	pushers   []httpx.Pusher  // modules that push to sockets while the stack runs
 	handler   http.Handler
 	idem      *idemRecords
 	decodes   files.Gate
@@ -183,6 +186,8 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		auctions:   auctions,
 		placements: placements,
 		offerings:  []*offering.Process{newOffering(auctions.Spec()), newOffering(placements.Spec())},
+		coupons: settle.New(settle.Config{Commands: coupons.New(cmd), Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
+			Registerer: reg}),
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -270,6 +275,11 @@ func (st *Stack) Run(ctx context.Context) error {
 	wg.Go(func() {
 		if err := st.ipo.Run(ctx); err != nil {
 			st.cfg.Logger.Error("subscription calendar stopped", "err", err)
+		}
+	})
+	wg.Go(func() {
+		if err := st.coupons.Run(ctx); err != nil {
+			st.cfg.Logger.Error("coupon settle process stopped", "err", err)
 		}
 	})
 	for _, o := range st.offerings {
