@@ -91,7 +91,7 @@ func TestCouponsScenario(t *testing.T) {
 		theirs := other.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "limit", "lots": 1, "price": "180"})
 		h.unchanged(func() {
 			want(t, apply(other, g.CouponId, theirs.OrderNo), 404, "coupon_not_found") // a foreign coupon
-			want(t, apply(m, g.CouponId, theirs.OrderNo), 422, "coupon_order_invalid")  // a foreign order
+			want(t, apply(m, g.CouponId, theirs.OrderNo), 422, "coupon_order_invalid") // a foreign order
 			want(t, apply(m, uuid.NewString(), o.OrderNo), 404, "coupon_not_found")
 			want(t, apply(m, "not-a-uuid", o.OrderNo), 404, "coupon_not_found")
 			want(t, apply(m, g.CouponId, "T0; drop"), 400, "coupon_order_invalid")
