@@ -5,6 +5,7 @@ import { authRoutes } from '@/features/auth/routes';
 import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
+import { couponRoutes } from '@/features/coupons/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
@@ -36,6 +37,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...placementRoutes,
   ...blockRoutes,
   ...chipGrabRoutes,
+  ...couponRoutes,
   ...newsRoutes,
   ...subscriptionRoutes,
 ];
