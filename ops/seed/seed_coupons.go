@@ -17,7 +17,7 @@ func seedCoupons(ctx context.Context, env Env) error {
 	m := Meta("coupons:welcome")
 	m.Actor = "ops:" + OpsAccount
 	_, err := coupons.New(env.Kernel).Grant(ctx, m, events.MemberID(MemberAccount),
-		coupons.GrantInput{Value: "20", Uses: 3, ValidDays: 30, Reason: "新會員迎新券 Welcome coupon"})
+		coupons.GrantInput{Value: "20", Uses: 3, ValidDays: 30, Reason: "Welcome coupon"})
 	if err != nil {
 		return fmt.Errorf("welcome coupon: %w", err)
 	}

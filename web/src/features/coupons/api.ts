@@ -27,12 +27,13 @@ export const couponsApi = {
 
 /** The member's check-in: today, done or not, the streak and the reward table. */
 export function useCheckIn() {
-  return useQuery({ queryKey: couponKeys.state, queryFn: ({ signal }) => api.get('/api/vue/checkin', { signal }) });
+  // Always read again on opening: a check-in or an order on another screen changed it.
+  return useQuery({ queryKey: couponKeys.state, refetchOnMount: 'always', queryFn: ({ signal }) => api.get('/api/vue/checkin', { signal }) });
 }
 
 /** The member's coupons, newest first. */
 export function useMyCoupons() {
-  return useQuery({ queryKey: couponKeys.mine, queryFn: ({ signal }) => api.get('/api/vue/coupons', { signal }) });
+  return useQuery({ queryKey: couponKeys.mine, refetchOnMount: 'always', queryFn: ({ signal }) => api.get('/api/vue/coupons', { signal }) });
 }
 
 /** The coupons ops granted, newest first, page by page. */
