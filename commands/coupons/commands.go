@@ -3,6 +3,7 @@ package coupons
 import (
 	"context"
 	"regexp"
+	"time"
 
 	"github.com/shopspring/decimal"
 
@@ -67,11 +68,15 @@ func (s *Commands) member(ctx context.Context, memberID string) error {
 	return nil
 }
 
-// CheckIn checks the member in for today (Asia/Taipei) and grants the reward of the table;
-// checkin_done when the member has checked in today.
-func (s *Commands) CheckIn(ctx context.Context, meta commands.Meta, memberID string) (Result, error) {
-	c, err := s.k.Begin(meta, "coupons.checkin")
+// onMember runs a command named name on a registered member's account stream; decide gets the
+// command's derived coupon id and time.
+func (s *Commands) onMember(ctx context.Context, meta commands.Meta, name, memberID string, check func() error,
+	decide func(a *commands.Account, id string, now time.Time) ([]events.Payload, error)) (Result, error) {
+	c, err := s.k.Begin(meta, name)
 	if err != nil {
+		return Result{}, err
+	}
+	if err := check(); err != nil {
 		return Result{}, err
 	}
 	if err := s.member(ctx, memberID); err != nil {
@@ -79,7 +84,7 @@ func (s *Commands) CheckIn(ctx context.Context, meta commands.Meta, memberID str
 	}
 	id := couponID(c.CommandID)
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		return decideCheckIn(bookPart.Of(a), id, c.Now)
+		return decide(a, id, c.Now)
 	})
 	if err != nil {
 		return Result{}, err
@@ -87,27 +92,26 @@ func (s *Commands) CheckIn(ctx context.Context, meta commands.Meta, memberID str
 	return resultOf(rec), nil
 }
 
+func noCheck() error { return nil }
+
+// CheckIn checks the member in for today (Asia/Taipei) and grants the reward of the table;
+// checkin_done when the member has checked in today.
+func (s *Commands) CheckIn(ctx context.Context, meta commands.Meta, memberID string) (Result, error) {
+	return s.onMember(ctx, meta, "coupons.checkin", memberID, noCheck, func(a *commands.Account, id string, now time.Time) ([]events.Payload, error) {
+		return decideCheckIn(bookPart.Of(a), id, now)
+	})
+}
+
 // Grant gives a member a commission coupon (ops), attributed to the ops user with a reason.
 func (s *Commands) Grant(ctx context.Context, meta commands.Meta, memberID string, in GrantInput) (Result, error) {
-	c, err := s.k.Begin(meta, "coupons.grant")
-	if err != nil {
-		return Result{}, err
-	}
-	value, reason, err := validGrant(in)
-	if err != nil {
-		return Result{}, err
-	}
-	if err := s.member(ctx, memberID); err != nil {
-		return Result{}, err
-	}
-	id := couponID(c.CommandID)
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		return decideGrant(bookPart.Of(a), id, value, in, reason, c.Now), nil
+	var value decimal.Decimal
+	var reason string
+	return s.onMember(ctx, meta, "coupons.grant", memberID, func() (err error) {
+		value, reason, err = validGrant(in)
+		return err
+	}, func(a *commands.Account, id string, now time.Time) ([]events.Payload, error) {
+		return decideGrant(bookPart.Of(a), id, value, in, reason, now), nil
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	return resultOf(rec), nil
 }
 
 var orderNoPattern = regexp.MustCompile(`^[A-Z][0-9]{8,32}$`)
@@ -115,26 +119,17 @@ var orderNoPattern = regexp.MustCompile(`^[A-Z][0-9]{8,32}$`)
 // Apply reserves one use of the member's coupon for the member's own order placed today (the
 // order ticket sends it right after the order); an order already done is settled at once.
 func (s *Commands) Apply(ctx context.Context, meta commands.Meta, memberID, id, orderNo string) (Result, error) {
-	c, err := s.k.Begin(meta, "coupons.apply")
-	if err != nil {
-		return Result{}, err
-	}
-	if !commands.ValidMemberID(id) {
-		return Result{}, commands.NotFound(KeyCouponNotFound)
-	}
-	if !orderNoPattern.MatchString(orderNo) {
-		return Result{}, commands.Invalid(KeyCouponOrderInvalid)
-	}
-	if err := s.member(ctx, memberID); err != nil {
-		return Result{}, err
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		return decideApply(a, id, orderNo, c.Now)
+	return s.onMember(ctx, meta, "coupons.apply", memberID, func() error {
+		if !commands.ValidMemberID(id) {
+			return commands.NotFound(KeyCouponNotFound)
+		}
+		if !orderNoPattern.MatchString(orderNo) {
+			return commands.Invalid(KeyCouponOrderInvalid)
+		}
+		return nil
+	}, func(a *commands.Account, _ string, now time.Time) ([]events.Payload, error) {
+		return decideApply(a, id, orderNo, now)
 	})
-	if err != nil {
-		return Result{}, err
-	}
-	return resultOf(rec), nil
 }
 
 // Settle redeems or releases the coupon reserved for the member's order once it is done; the

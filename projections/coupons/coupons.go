@@ -110,24 +110,10 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 			needCoupons[id] = true
 		}
 	}
-	if err := w.SelectIn(ctx, checkinsTable, "member_id", projections.KeysOf(needMembers), func(rows projections.Rows) error {
-		r := &checkinRow{}
-		if err := checkinFields.Scan(rows, r); err != nil {
-			return err
-		}
-		checkins[r.memberID] = r
-		return nil
-	}); err != nil {
+	if err := checkinFields.SelectIn(ctx, w, checkinsTable, "member_id", projections.KeysOf(needMembers), func(r *checkinRow) { checkins[r.memberID] = r }); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, couponsTable, "coupon_id", projections.KeysOf(needCoupons), func(rows projections.Rows) error {
-		r := &couponRow{}
-		if err := couponFields.Scan(rows, r); err != nil {
-			return err
-		}
-		coupons[r.id] = r
-		return nil
-	}); err != nil {
+	if err := couponFields.SelectIn(ctx, w, couponsTable, "coupon_id", projections.KeysOf(needCoupons), func(r *couponRow) { coupons[r.id] = r }); err != nil {
 		return err
 	}
 	for _, d := range evs {
@@ -135,18 +121,19 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 			return err
 		}
 	}
-	crows := make([][]any, 0, len(checkins))
-	for _, r := range checkins {
-		crows = append(crows, checkinFields.Args(r))
-	}
-	if err := w.Upsert(ctx, checkinsTable, crows); err != nil {
+	if err := w.Upsert(ctx, checkinsTable, argsOf(checkinFields, checkins)); err != nil {
 		return err
 	}
-	rows := make([][]any, 0, len(coupons))
-	for _, r := range coupons {
-		rows = append(rows, couponFields.Args(r))
+	return w.Upsert(ctx, couponsTable, argsOf(couponFields, coupons))
+}
+
+// argsOf is the rows of m to upsert.
+func argsOf[R any](fields projections.RowMap[R], m map[string]*R) [][]any {
+	out := make([][]any, 0, len(m))
+	for _, r := range m {
+		out = append(out, fields.Args(r))
 	}
-	return w.Upsert(ctx, couponsTable, rows)
+	return out
 }
 
 func fold(d projections.Decoded, checkins map[string]*checkinRow, coupons map[string]*couponRow) error {
@@ -231,32 +218,26 @@ func (c Coupon) Status(now time.Time) string {
 // Left is the uses not yet taken.
 func (c Coupon) Left() int64 { return c.Uses - c.Used - c.Reserved }
 
-func scanCoupons(out *[]Coupon) func(projections.Rows) error {
-	return func(rows projections.Rows) error {
-		var r couponRow
-		if err := couponFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		value, err := decimal.NewFromString(r.value)
-		if err != nil {
-			return fmt.Errorf("coupon %s: %w", r.id, err)
-		}
-		discount, err := decimal.NewFromString(r.discount)
-		if err != nil {
-			return fmt.Errorf("coupon %s: %w", r.id, err)
-		}
-		*out = append(*out, Coupon{CouponID: r.id, MemberID: r.memberID, Kind: r.kind, Source: r.source, Reason: r.reason, Actor: r.actor,
-			ExpiryDay: r.expiryDay, LastOrder: r.lastOrder, Value: value, Discount: discount, Uses: r.uses, Used: r.used, Reserved: r.reserved,
-			ExpiresAt: projections.FromMicros(r.expiresAt), CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)})
-		return nil
+// couponOfRow is a row's typed view.
+func couponOfRow(r *couponRow) (Coupon, error) {
+	value, err := decimal.NewFromString(r.value)
+	if err != nil {
+		return Coupon{}, fmt.Errorf("coupon %s: %w", r.id, err)
 	}
+	discount, err := decimal.NewFromString(r.discount)
+	if err != nil {
+		return Coupon{}, fmt.Errorf("coupon %s: %w", r.id, err)
+	}
+	return Coupon{CouponID: r.id, MemberID: r.memberID, Kind: r.kind, Source: r.source, Reason: r.reason, Actor: r.actor,
+		ExpiryDay: r.expiryDay, LastOrder: r.lastOrder, Value: value, Discount: discount, Uses: r.uses, Used: r.used, Reserved: r.reserved,
+		ExpiresAt: projections.FromMicros(r.expiresAt), CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
 
 // MemberCoupons lists a member's coupons, newest first (at most 200).
 func MemberCoupons(ctx context.Context, db *projections.Reader, memberID string) ([]Coupon, error) {
 	out := []Coupon{}
 	err := db.Query(ctx, "coupons", "SELECT "+couponFields.List()+" FROM coupons WHERE member_id = ? ORDER BY seq DESC LIMIT 200",
-		[]any{memberID}, scanCoupons(&out))
+		[]any{memberID}, projections.Collect(&out, couponFields, couponOfRow))
 	return out, err
 }
 
@@ -264,7 +245,7 @@ func MemberCoupons(ctx context.Context, db *projections.Reader, memberID string)
 func Granted(ctx context.Context, db *projections.Reader, page, size int) ([]Coupon, bool, error) {
 	var out []Coupon
 	err := db.Query(ctx, "granted coupons", "SELECT "+couponFields.List()+" FROM coupons WHERE source = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
-		[]any{events.CouponFromOps, size + 1, (page - 1) * size}, scanCoupons(&out))
+		[]any{events.CouponFromOps, size + 1, (page - 1) * size}, projections.Collect(&out, couponFields, couponOfRow))
 	if err != nil {
 		return nil, false, err
 	}
