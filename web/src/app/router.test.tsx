@@ -47,6 +47,7 @@ describe('router', () => {
     const added = [
       'home/moreNews [session tabs] keepAlive', 'home/DetailsPage [session]', 'home/notice [session]', 'home/noticeDetail [session]',
       'ops/news [session ops]', 'ops/newsEdit [session ops]',
+      'home/coupons [session]', 'ops/coupons [session ops]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });

@@ -3,6 +3,7 @@ import { money } from '@/lib/filters';
 import { useMyCoupons } from './api';
 import { applicable } from './rules';
 import { useCouponsT } from './texts';
+import './coupons.css';
 
 /** The order ticket's coupon choice (declared as a ticket extra in routes.ts): the member's usable fee coupons. */
 export default function CouponPicker({ value, onChange }: TicketExtraProps) {
@@ -11,8 +12,8 @@ export default function CouponPicker({ value, onChange }: TicketExtraProps) {
   const usable = applicable(q.data ?? []);
   if (usable.length === 0) return null;
   return (
-    <label className="field-row" data-testid="ticket-coupon-row">
-      <span style={{ flex: 'none' }}>{ct('ticket.label')}</span>
+    <label className="ticket-coupon" data-testid="ticket-coupon-row">
+      <span>{ct('ticket.label')}</span>
       <select data-testid="ticket-coupon" value={value} onChange={(e) => onChange(e.target.value)}>
         <option value="">{ct('ticket.none')}</option>
         {usable.map((c) => (
