@@ -9,6 +9,7 @@ import (
 	"github.com/lotbook/lotbook/api/chat"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/console"
+	couponsapi "github.com/lotbook/lotbook/api/coupons"
 	dividendapi "github.com/lotbook/lotbook/api/dividend"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
@@ -27,6 +28,7 @@ import (
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
+	couponscmd "github.com/lotbook/lotbook/commands/coupons"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/placement"
@@ -56,6 +58,7 @@ func (s *server) capabilities() []httpx.Module {
 		console.New(s.cmd, s.funds, siteconfig.New(s.cmd), s.read),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		dividendapi.New(s.read, s.mkt, s.now),
+		couponsapi.New(couponscmd.New(s.cmd), s.read, s.now),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),
 		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),

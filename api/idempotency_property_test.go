@@ -319,6 +319,18 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/ops/block/applications/{orderNo}/reject": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/block/applications/"+w.nth("blockapp", who, arg, "B0")+"/reject", map[string]string{"remark": "full"})
 		},
+		"POST /api/vue/checkin": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/checkin", map[string]string{})
+		},
+		// A coupon of the member's own check-in on an order of theirs, or another member's coupon, or none.
+		"POST /api/vue/coupons/{id}/apply": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/coupons/"+w.nth("coupon", pick(arg, who, 1-who, who), arg, "00000000-0000-0000-0000-000000000000")+"/apply",
+				map[string]string{"orderNo": w.nth("order", who, arg, "T2026030200000000000000")})
+		},
+		"POST /api/vue/ops/coupons": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/coupons", map[string]any{"account": w.members[who].account, "value": pick(arg, "50", "0", "20"),
+				"uses": 2, "validDays": 30, "reason": "goodwill"})
+		},
 		"POST /api/vue/chipgrab/{id}/claim": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/chipgrab/"+w.offering+"/claim", map[string]any{"lots": pick(arg, 1, 2, 3)})
 		},
@@ -497,6 +509,8 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "order", "orderNo"
 	case "POST /api/vue/block/{id}/apply":
 		kind, field = "blockapp", "orderNo"
+	case "POST /api/vue/checkin":
+		kind, field = "coupon", "couponId"
 	case "POST /api/vue/ops/news":
 		kind, field = "news", "id"
 	default:

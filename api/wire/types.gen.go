@@ -336,6 +336,51 @@ func (e ConfigRequestType) Valid() bool {
 	}
 }
 
+// Defines values for CouponApplyResultStatus.
+const (
+	CouponApplyResultStatusRedeemed CouponApplyResultStatus = "redeemed"
+	CouponApplyResultStatusReleased CouponApplyResultStatus = "released"
+	CouponApplyResultStatusReserved CouponApplyResultStatus = "reserved"
+)
+
+// Valid indicates whether the value is a known member of the CouponApplyResultStatus enum.
+func (e CouponApplyResultStatus) Valid() bool {
+	switch e {
+	case CouponApplyResultStatusRedeemed:
+		return true
+	case CouponApplyResultStatusReleased:
+		return true
+	case CouponApplyResultStatusReserved:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CouponStatus.
+const (
+	CouponStatusExpired  CouponStatus = "expired"
+	CouponStatusReserved CouponStatus = "reserved"
+	CouponStatusUsable   CouponStatus = "usable"
+	CouponStatusUsed     CouponStatus = "used"
+)
+
+// Valid indicates whether the value is a known member of the CouponStatus enum.
+func (e CouponStatus) Valid() bool {
+	switch e {
+	case CouponStatusExpired:
+		return true
+	case CouponStatusReserved:
+		return true
+	case CouponStatusUsable:
+		return true
+	case CouponStatusUsed:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CreditChangeReason.
 const (
 	DepositApproved CreditChangeReason = "deposit_approved"
@@ -661,6 +706,7 @@ const (
 	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
 	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
 	MessageKeyAmountRequired              MessageKey = "amount_required"
+	MessageKeyAttemptsInsufficient        MessageKey = "attempts_insufficient"
 	MessageKeyAuctionDepositRateInvalid   MessageKey = "auction_deposit_rate_invalid"
 	MessageKeyAuctionPriceBelowMinimum    MessageKey = "auction_price_below_minimum"
 	MessageKeyBankCodeInvalid             MessageKey = "bank_code_invalid"
@@ -689,12 +735,23 @@ const (
 	MessageKeyChatMessageTooLong          MessageKey = "chat_message_too_long"
 	MessageKeyChatNotFound                MessageKey = "chat_not_found"
 	MessageKeyChatRateLimited             MessageKey = "chat_rate_limited"
+	MessageKeyCheckinDone                 MessageKey = "checkin_done"
+	MessageKeyCheckinSuccess              MessageKey = "checkin_success"
 	MessageKeyChipgrabClaimed             MessageKey = "chipgrab_claimed"
 	MessageKeyChipgrabClosed              MessageKey = "chipgrab_closed"
 	MessageKeyChipgrabNotFound            MessageKey = "chipgrab_not_found"
 	MessageKeyCloseQuantityInvalid        MessageKey = "close_quantity_invalid"
 	MessageKeyCloseSubmitted              MessageKey = "close_submitted"
 	MessageKeyConfirmPasswordRequired     MessageKey = "confirm_password_required"
+	MessageKeyCouponApplied               MessageKey = "coupon_applied"
+	MessageKeyCouponDaysInvalid           MessageKey = "coupon_days_invalid"
+	MessageKeyCouponExpired               MessageKey = "coupon_expired"
+	MessageKeyCouponGranted               MessageKey = "coupon_granted"
+	MessageKeyCouponNotFound              MessageKey = "coupon_not_found"
+	MessageKeyCouponOrderInvalid          MessageKey = "coupon_order_invalid"
+	MessageKeyCouponOrderTaken            MessageKey = "coupon_order_taken"
+	MessageKeyCouponUsesInvalid           MessageKey = "coupon_uses_invalid"
+	MessageKeyCouponValueInvalid          MessageKey = "coupon_value_invalid"
 	MessageKeyCreditScoreTooLow           MessageKey = "credit_score_too_low"
 	MessageKeyDayTradeBoardLotOnly        MessageKey = "day_trade_board_lot_only"
 	MessageKeyDepositProofRequired        MessageKey = "deposit_proof_required"
@@ -840,6 +897,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyAmountRequired:
 		return true
+	case MessageKeyAttemptsInsufficient:
+		return true
 	case MessageKeyAuctionDepositRateInvalid:
 		return true
 	case MessageKeyAuctionPriceBelowMinimum:
@@ -896,6 +955,10 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyChatRateLimited:
 		return true
+	case MessageKeyCheckinDone:
+		return true
+	case MessageKeyCheckinSuccess:
+		return true
 	case MessageKeyChipgrabClaimed:
 		return true
 	case MessageKeyChipgrabClosed:
@@ -907,6 +970,24 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyCloseSubmitted:
 		return true
 	case MessageKeyConfirmPasswordRequired:
+		return true
+	case MessageKeyCouponApplied:
+		return true
+	case MessageKeyCouponDaysInvalid:
+		return true
+	case MessageKeyCouponExpired:
+		return true
+	case MessageKeyCouponGranted:
+		return true
+	case MessageKeyCouponNotFound:
+		return true
+	case MessageKeyCouponOrderInvalid:
+		return true
+	case MessageKeyCouponOrderTaken:
+		return true
+	case MessageKeyCouponUsesInvalid:
+		return true
+	case MessageKeyCouponValueInvalid:
 		return true
 	case MessageKeyCreditScoreTooLow:
 		return true
@@ -2355,6 +2436,54 @@ type ChatView struct {
 // ChatViewStatus defines model for ChatView.Status.
 type ChatViewStatus string
 
+// CheckInResult defines model for CheckInResult.
+type CheckInResult struct {
+	CouponId  string `json:"couponId"`
+	CycleDay  int    `json:"cycleDay"`
+	Day       string `json:"day"`
+	ExpiryDay string `json:"expiryDay"`
+
+	// Position global event position
+	Position Position `json:"position"`
+	Streak   int      `json:"streak"`
+
+	// Value a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Value Decimal `json:"value"`
+}
+
+// CheckInReward defines model for CheckInReward.
+type CheckInReward struct {
+	// CycleDay the day of the 7-day cycle (1..7)
+	CycleDay int `json:"cycleDay"`
+	Uses     int `json:"uses"`
+
+	// ValidDays Taipei days the coupon is valid, counting the day of the check-in
+	ValidDays int `json:"validDays"`
+
+	// Value a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Value Decimal `json:"value"`
+}
+
+// CheckInState defines model for CheckInState.
+type CheckInState struct {
+	CheckedInToday bool `json:"checkedInToday"`
+
+	// NextCycleDay the reward day the next check-in earns (today if not yet checked in, else tomorrow)
+	NextCycleDay int `json:"nextCycleDay"`
+
+	// Streak consecutive days ending today or yesterday; 0 when broken
+	Streak int             `json:"streak"`
+	Table  []CheckInReward `json:"table"`
+
+	// Today YYYY-MM-DD in Asia/Taipei
+	Today string `json:"today"`
+	Total int    `json:"total"`
+}
+
 // ChipGrabAllotResult defines model for ChipGrabAllotResult.
 type ChipGrabAllotResult struct {
 	// Lots the lots of every paid claim, allotted by now (0 when offering)
@@ -2521,6 +2650,82 @@ type ConfigRequest struct {
 
 // ConfigRequestType defines model for ConfigRequest.Type.
 type ConfigRequestType string
+
+// Coupon defines model for Coupon.
+type Coupon struct {
+	CouponId  string    `json:"couponId"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Discount the discounts it paid so far
+	Discount  Decimal   `json:"discount"`
+	ExpiresAt time.Time `json:"expiresAt"`
+
+	// ExpiryDay the last Taipei day it may be applied
+	ExpiryDay string `json:"expiryDay"`
+
+	// Kind commission_discount: NT$ off the commission of one order
+	Kind   string `json:"kind"`
+	Left   int    `json:"left"`
+	Reason string `json:"reason"`
+
+	// Source checkin (a check-in reward) or ops (granted by ops)
+	Source string `json:"source"`
+
+	// Status usable (uses left), reserved (every use left waits for its order), used (no use left), expired (past its expiry day with uses left)
+	Status CouponStatus `json:"status"`
+	Uses   int          `json:"uses"`
+
+	// Value a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Value Decimal `json:"value"`
+}
+
+// CouponApplyRequest defines model for CouponApplyRequest.
+type CouponApplyRequest struct {
+	OrderNo string `json:"orderNo"`
+}
+
+// CouponApplyResult defines model for CouponApplyResult.
+type CouponApplyResult struct {
+	CouponId string `json:"couponId"`
+
+	// Discount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Discount Decimal `json:"discount"`
+	OrderNo  string  `json:"orderNo"`
+
+	// Position global event position
+	Position Position                `json:"position"`
+	Status   CouponApplyResultStatus `json:"status"`
+}
+
+// CouponApplyResultStatus defines model for CouponApplyResult.Status.
+type CouponApplyResultStatus string
+
+// CouponGrantRequest defines model for CouponGrantRequest.
+type CouponGrantRequest struct {
+	// Account the member's login account
+	Account   string `json:"account"`
+	Reason    string `json:"reason"`
+	Uses      int    `json:"uses"`
+	ValidDays int    `json:"validDays"`
+
+	// Value whole NT$ off the commission, 1 to 1000
+	Value string `json:"value"`
+}
+
+// CouponGrantResult defines model for CouponGrantResult.
+type CouponGrantResult struct {
+	CouponId string `json:"couponId"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
+// CouponStatus usable (uses left), reserved (every use left waits for its order), used (no use left), expired (past its expiry day with uses left)
+type CouponStatus string
 
 // CreateInviteRequest defines model for CreateInviteRequest.
 type CreateInviteRequest struct {
@@ -3245,6 +3450,38 @@ type OfferingListedResult struct {
 
 // OfferingState from the calendar alone; upcoming (before the window), open (members may enter), closed (result and settlement), listed (the listing date has begun)
 type OfferingState string
+
+// OpsCoupon defines model for OpsCoupon.
+type OpsCoupon struct {
+	Account   string    `json:"account"`
+	Actor     string    `json:"actor"`
+	CouponId  string    `json:"couponId"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Discount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Discount  Decimal `json:"discount"`
+	ExpiryDay string  `json:"expiryDay"`
+	Left      int     `json:"left"`
+	Reason    string  `json:"reason"`
+
+	// Status usable (uses left), reserved (every use left waits for its order), used (no use left), expired (past its expiry day with uses left)
+	Status CouponStatus `json:"status"`
+	Uses   int          `json:"uses"`
+
+	// Value a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Value Decimal `json:"value"`
+}
+
+// OpsCouponPage defines model for OpsCouponPage.
+type OpsCouponPage struct {
+	HasMore bool        `json:"hasMore"`
+	Items   []OpsCoupon `json:"items"`
+	Page    int         `json:"page"`
+}
 
 // OpsDeposit defines model for OpsDeposit.
 type OpsDeposit struct {
@@ -4643,6 +4880,9 @@ type ChatBefore = int64
 
 // ChipGrabId defines model for ChipGrabId.
 type ChipGrabId = openapi_types.UUID
+
+// CouponId defines model for CouponId.
+type CouponId = string
 
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = openapi_types.UUID

@@ -53,6 +53,7 @@ describe('router', () => {
       // issue 13: dividends
       'common/dividend [session]', 'common/dividendInfo [session]', 'common/dividend2 [session]', 'common/dividend3 [session]',
       'common/dividendOrder [session]',
+      'home/coupons [session]', 'ops/coupons [session ops]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });

@@ -6,6 +6,7 @@ import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { dividendRoutes } from '@/features/dividend/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
+import { couponRoutes } from '@/features/coupons/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
 import { marketRoutes } from '@/features/market/routes';
@@ -40,6 +41,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...blockRoutes,
   ...dividendRoutes,
   ...chipGrabRoutes,
+  ...couponRoutes,
   ...newsRoutes,
   ...subscriptionRoutes,
 ];

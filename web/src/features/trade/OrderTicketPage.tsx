@@ -11,6 +11,7 @@ import { useQuote } from '@/domain/market/api';
 import { displayName, formatPrice } from '@/domain/market/format';
 import { useLiveQuotes } from '@/domain/market/live';
 import { toast } from '@/lib/toast';
+import { useTicketExtras } from '@/lib/ticketExtras';
 import { tradeApi, useTradeChanged, useTradeRules, type OrderRequest } from './api';
 import { estimate, stepPrice, tickSize, type Kind } from './rules';
 import { useTradeT } from '@/domain/trade/texts';
@@ -81,8 +82,11 @@ export default function OrderTicketPage() {
     [rules.data, usedPrice, shares, oddLot, kind, direction, leverage, dayTrade],
   );
 
+  // What other features add to the ticket (a coupon): shown above the submit button, run once the order is placed.
+  const extras = useTicketExtras();
   const place = useAction((body: OrderRequest, key: string) => tradeApi.place(body, key), {
-    onSuccess: (r) => {
+    onSuccess: async (r) => {
+      await extras.afterPlace(r.orderNo);
       changed();
       toast.show(t('placed', { status: t(`status.${r.status}`) }));
       navigate('/position/position');
@@ -202,6 +206,7 @@ export default function OrderTicketPage() {
             <Kv label={t('est.amount')} value={est ? money(est.amount) : '--'} testId="est-amount" />
             <Kv label={t('available')} value={money(info.data?.assets.available)} testId="ticket-available" />
           </div>
+          {extras.nodes}
           <div className="field-error" data-testid="form-error" role={error ? 'alert' : undefined}>
             {error}
           </div>

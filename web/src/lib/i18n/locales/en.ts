@@ -447,6 +447,18 @@ const en: Messages = {
     news_body_invalid: 'Enter both bodies with some text, at most 8000 characters each',
     news_state_invalid: 'Not possible in its current state',
     news_schedule_invalid: 'Choose a publish time in the future, within a year',
+    checkin_success: 'Checked in',
+    checkin_done: 'Check-in done for today',
+    attempts_insufficient: 'Attempts insufficient: this coupon has no uses left',
+    coupon_not_found: 'Coupon not found',
+    coupon_expired: 'This coupon has expired',
+    coupon_order_invalid: 'A coupon applies only to your own order placed today',
+    coupon_order_taken: 'This order already carries a coupon',
+    coupon_value_invalid: 'Enter a whole NT$ value from 1 to 1,000',
+    coupon_uses_invalid: 'Uses must be 1 to 10',
+    coupon_days_invalid: 'Valid days must be 1 to 90',
+    coupon_applied: 'Coupon applied',
+    coupon_granted: 'Coupon granted',
   },
 };
 

@@ -446,6 +446,18 @@ const zhTW = {
     news_body_invalid: '請輸入中英文內文，各 8000 字以內且須有文字',
     news_state_invalid: '目前狀態無法執行此操作',
     news_schedule_invalid: '請選擇一年內的未來發布時間',
+    checkin_success: '簽到成功',
+    checkin_done: '今日已簽到',
+    attempts_insufficient: '次數不足：此優惠券已無可用次數',
+    coupon_not_found: '優惠券不存在',
+    coupon_expired: '優惠券已過期',
+    coupon_order_invalid: '優惠券僅可用於本人當日的委託',
+    coupon_order_taken: '此委託已使用優惠券',
+    coupon_value_invalid: '面額須為 1 至 1,000 元的整數',
+    coupon_uses_invalid: '可用次數須為 1 至 10 次',
+    coupon_days_invalid: '有效天數須為 1 至 90 天',
+    coupon_applied: '已套用優惠券',
+    coupon_granted: '已發放優惠券',
   },
 };
 

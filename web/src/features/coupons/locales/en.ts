@@ -1,0 +1,50 @@
+import type { CouponsMessages } from './zh-TW';
+
+const coupons: CouponsMessages = {
+  title: 'Check-in & coupons',
+  checkIn: 'Check in',
+  checkedIn: 'Check-in done',
+  streak: 'Streak',
+  streakDays: '{{n}} day(s)',
+  total: '{{n}} check-in(s) in all',
+  today: 'Today (Taipei) {{day}}',
+  tableTitle: 'Rewards',
+  tableDay: 'Day {{n}}',
+  tableReward: 'Fee coupon {{value}}',
+  tableValid: 'valid {{days}} days',
+  rulesTitle: 'Rules',
+  rules: {
+    r1: 'One check-in per Taipei calendar day (00:00–24:00, UTC+8); once done, the screen says "Check-in done".',
+    r2: 'The streak counts consecutive days; a missed day starts it again at day 1. Rewards run in cycles of 7 days: day 8 earns day 1\'s reward.',
+    r3: 'Fee coupon: pick it on the order ticket; once the order fills, the coupon takes its value off the commission actually charged (never more), paid back as a separate "Coupon discount" line in fund records. Fee rates do not change.',
+    r4: 'Each coupon has a number of uses; each order takes one, given back if the order is cancelled or expires unfilled. With none left: "Attempts insufficient".',
+    r5: 'A coupon applies to an order placed the same day, until 24:00 Taipei time on its expiry day.',
+  },
+  mine: 'My coupons',
+  empty: 'No coupons yet',
+  value: '{{value}} off',
+  left: '{{left}} / {{uses}} use(s) left',
+  expiry: 'Valid until {{day}}',
+  discount: '{{amount}} saved',
+  source: { checkin: 'Check-in reward', ops: 'From the platform' },
+  status: { usable: 'Usable', reserved: 'In use', used: 'Used up', expired: 'Expired' },
+  ticket: {
+    label: 'Fee coupon',
+    none: 'None',
+    option: '{{value}} ({{left}} left, until {{day}})',
+  },
+  ops: {
+    title: 'Coupons',
+    formTitle: 'Grant a fee coupon',
+    account: 'Member account',
+    value: 'Value (NT$)',
+    uses: 'Uses',
+    days: 'Valid days',
+    reason: 'Reason',
+    submit: 'Grant',
+    listTitle: 'Granted',
+    by: 'By {{actor}}',
+  },
+};
+
+export default coupons;
