@@ -20,6 +20,7 @@ import (
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
+	"github.com/lotbook/lotbook/api/wallet"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
@@ -46,11 +47,12 @@ func (s *server) capabilities() []httpx.Module {
 		auctionapi.New(s.auctions, s.read, s.mkt, s.store, s.now),
 		placementapi.New(s.placements, s.read, s.mkt, s.store, s.now),
 		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
-			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
+			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}, s.sealer),
 		news.New(s.cmd, s.read),
 		opsapi.New(s.cmd, s.read),
 		site.New(s.read, s.demo),
 		subscriptionapi.New(s.lottery, s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
+		wallet.New(s.read, s.now),
 	}
 }

@@ -15,6 +15,7 @@ import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
 import { registerEntries } from '@/lib/entries';
+import { registerTabs } from '@/lib/tabs';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
 import { antdReady } from './antdReady';
 import { RequireRole, RequireSession } from './guards';
@@ -42,6 +43,8 @@ export const featureRoutes: FeatureRoute[] = [
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.
 registerEntries(featureRoutes);
+// The tab bar shows the tabs the features declare on their tab roots.
+registerTabs(featureRoutes);
 
 const keepAlive: RouteHandle = { keepAlive: true };
 
