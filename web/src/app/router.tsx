@@ -14,6 +14,7 @@ import { placementRoutes } from '@/features/placement/routes';
 import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
+import { walletRoutes } from '@/features/wallet/routes';
 import { registerEntries } from '@/lib/entries';
 import { registerTabs } from '@/lib/tabs';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
@@ -39,6 +40,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...chipGrabRoutes,
   ...newsRoutes,
   ...subscriptionRoutes,
+  ...walletRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.
