@@ -98,7 +98,7 @@ export default function TradingHubPage() {
           day.orders.map((o) => (
             <div key={o.orderNo} className="kv" data-testid="hub-order" data-order-no={o.orderNo} data-status={o.status}>
               <span className="hub-order-name">
-                {o.name || o.symbol} {t('orderLine', { side: t(`side.${o.side}` as HubKey), shares: o.shares, price: o.type === 'market' ? '—' : o.price })}
+                <span data-testid="quote-name">{o.name || o.symbol}</span> {t('orderLine', { side: t(`side.${o.side}` as HubKey), shares: o.shares, price: o.type === 'market' ? '—' : o.price })}
               </span>
               <span>{t(`status.${o.status}` as HubKey)}</span>
             </div>
@@ -117,7 +117,7 @@ export default function TradingHubPage() {
             <div key={o.orderNo} className="hub-fill" data-testid="hub-fill" data-order-no={o.orderNo}>
               <div className="pos-head">
                 <span>
-                  {o.name || o.symbol} · {t(`side.${o.side}` as HubKey)}
+                  <span data-testid="quote-name">{o.name || o.symbol}</span> · {t(`side.${o.side}` as HubKey)}
                 </span>
                 <span className="muted">{t('filledAt', { shares: o.filled, price: o.avgPrice })}</span>
               </div>

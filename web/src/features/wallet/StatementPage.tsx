@@ -74,7 +74,13 @@ function Body({ st, month }: { st: Statement; month: string }) {
           st.lines.map((x, i) => (
             <div key={`${x.seq}/${i}`} className="stmt-row" data-testid="stmt-line" data-type={x.type} data-amount={x.amount}>
               <span>
-                {l.type(x.type)} {x.symbol ? `${x.symbol} ${x.remark}` : ''} <span className="muted">{taipeiTime(x.createdAt)}</span>
+                {l.type(x.type)}{' '}
+                {x.symbol ? (
+                  <>
+                    {x.symbol} <span data-testid="quote-name">{x.remark}</span>
+                  </>
+                ) : null}{' '}
+                <span className="muted">{taipeiTime(x.createdAt)}</span>
               </span>
               <span className="num">
                 {x.currency.includes(':') ? x.amount : money(x.amount)} <span className="muted">{l.status(x.status)}</span>
@@ -91,7 +97,7 @@ function Body({ st, month }: { st: Statement; month: string }) {
           st.trades.map((x, i) => (
             <div key={`${x.orderNo}/${i}`} className="stmt-row" data-testid="stmt-trade" data-order-no={x.orderNo}>
               <span>
-                {x.name || x.symbol} {l.side(x.side)} {x.shares} <span className="muted">{taipeiTime(x.at)}</span>
+                <span data-testid="quote-name">{x.name || x.symbol}</span> {l.side(x.side)} {x.shares} <span className="muted">{taipeiTime(x.at)}</span>
               </span>
               <span className="num">
                 {money(x.amount)}
