@@ -84,6 +84,18 @@ func TestLoginByIDNumberIsRateLimited(t *testing.T) {
 	}
 }
 
+// waitFilled waits (10 s at most) until the order is filled, as the engine's matching lands.
+func (c *client) waitFilled(orderNo string) {
+	c.h.t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for c.orderNamed(orderNo).Status != wire.TradeOrderStatusFilled {
+		if time.Now().After(deadline) {
+			c.h.t.Fatalf("not filled: %+v", c.orderNamed(orderNo))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // wallet reads the member's wallet at pos.
 func (c *client) wallet(pos int64) wire.Wallet {
 	c.h.t.Helper()
@@ -128,13 +140,7 @@ func TestWalletHoldsAndMonthlyStatement(t *testing.T) {
 		// The order fills at 186 (commission 530): its hold is gone, the withdrawal's stays.
 		th.mkt.book("2603", "186.5", "186", lvls("185.5", 5000), lvls("186", 5000))
 		th.match("2603")
-		deadline := time.Now().Add(10 * time.Second)
-		for m.orderNamed(o.OrderNo).Status != wire.TradeOrderStatusFilled {
-			if time.Now().After(deadline) {
-				t.Fatalf("not filled: %+v", m.orderNamed(o.OrderNo))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		m.waitFilled(o.OrderNo)
 		twd = walletTWD(t, m.wallet(h.head()))
 		if twd.Frozen != "10000.00" || len(twd.Holds) != 1 || twd.Holds[0].Reason != "withdraw" || twd.Unexplained != "0.00" {
 			t.Fatalf("wallet after the fill %+v", twd)

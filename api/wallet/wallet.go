@@ -75,16 +75,7 @@ func walletOf(bals map[string]projections.Balance, holds []projections.Hold) wir
 			Since: h.Since.UTC()})
 		named[h.Currency] = named[h.Currency].Add(h.Amount)
 	}
-	curs := make([]string, 0, len(bals))
-	for cur := range bals {
-		curs = append(curs, cur)
-	}
-	for cur := range byCur {
-		if _, ok := bals[cur]; !ok {
-			curs = append(curs, cur)
-		}
-	}
-	sortCurrencies(curs)
+	curs := currencies(bals, byCur)
 	out := wire.Wallet{Currencies: make([]wire.WalletCurrency, 0, len(curs))}
 	for _, cur := range curs {
 		b := bals[cur]
@@ -98,14 +89,24 @@ func walletOf(bals map[string]projections.Balance, holds []projections.Hold) wir
 	return out
 }
 
-// sortCurrencies puts TWD first, then the others by code.
-func sortCurrencies(curs []string) {
+// currencies are the keys of a and b, TWD first, then the others by code.
+func currencies[A, B any](a map[string]A, b map[string]B) []string {
+	curs := make([]string, 0, len(a)+len(b))
+	for cur := range a {
+		curs = append(curs, cur)
+	}
+	for cur := range b {
+		if _, ok := a[cur]; !ok {
+			curs = append(curs, cur)
+		}
+	}
 	sort.Slice(curs, func(i, j int) bool {
 		if (curs[i] == "TWD") != (curs[j] == "TWD") {
 			return curs[i] == "TWD"
 		}
 		return curs[i] < curs[j]
 	})
+	return curs
 }
 
 var monthPattern = regexp.MustCompile(`^[0-9]{4}-(0[1-9]|1[0-2])$`)
@@ -161,17 +162,7 @@ func statementOf(month string, from, to time.Time, before, within map[string]dec
 	if len(lines) > maxStatementLines {
 		lines, out.Truncated = lines[:maxStatementLines], true
 	}
-	curs := []string{}
-	for cur := range before {
-		curs = append(curs, cur)
-	}
-	for cur := range within {
-		if _, ok := before[cur]; !ok {
-			curs = append(curs, cur)
-		}
-	}
-	sortCurrencies(curs)
-	for _, cur := range curs {
+	for _, cur := range currencies(before, within) {
 		open := before[cur]
 		out.Cash = append(out.Cash, wire.StatementCash{Currency: cur, Opening: httpx.Money(open), Closing: httpx.Money(open.Add(within[cur])),
 			Change: httpx.Money(within[cur])})

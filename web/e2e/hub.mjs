@@ -174,7 +174,7 @@ export function hubJourney(lang) {
         await fill.waitFor();
         await waitText(fill.getByTestId('hub-fill-fee'), /^[1-9][\d,]*\.\d\d$/);
         await waitText(tid(page, 'hub-holding-count'), '1');
-        assert.notEqual(await tid(page, 'hub-market-value').getAttribute('data-value'), '0.00');
+        assert.notEqual(await tid(page, 'hub-market-value').innerText(), '0.00');
         await screen(page, lang, 'nav-04-hub');
         await tid(page, 'hub-search').locator('input').fill('2330');
         const result = tid(page, 'hub-result').and(page.locator('[data-symbol="2330"]'));

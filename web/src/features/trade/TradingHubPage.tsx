@@ -8,6 +8,7 @@ import { displayName } from '@/domain/market/format';
 import { money } from '@/lib/filters';
 import { currentLang } from '@/lib/i18n';
 import { useOrders, usePositions } from './api';
+import { Kv } from './Kv';
 import { holdingsSummary, taipeiDate, todays } from './hub/summary';
 import { type HubKey, useHubT } from './hub/texts';
 import './trade.css';
@@ -68,24 +69,9 @@ export default function TradingHubPage() {
             {t('toPositions')} ›
           </AppLink>
         </div>
-        <div className="kv">
-          <span>{t('holdingCount')}</span>
-          <span className="num" data-testid="hub-holding-count">
-            {sum.count}
-          </span>
-        </div>
-        <div className="kv">
-          <span>{t('marketValue')}</span>
-          <span className="num" data-testid="hub-market-value" data-value={sum.marketValue}>
-            {money(sum.marketValue)}
-          </span>
-        </div>
-        <div className="kv">
-          <span>{t('unrealised')}</span>
-          <span className={`num ${trend(sum.unrealised)}`} data-testid="hub-unrealised" data-value={sum.unrealised}>
-            {money(sum.unrealised)}
-          </span>
-        </div>
+        <Kv label={t('holdingCount')} value={String(sum.count)} testId="hub-holding-count" />
+        <Kv label={t('marketValue')} value={money(sum.marketValue)} testId="hub-market-value" />
+        <Kv label={t('unrealised')} value={money(sum.unrealised)} cls={trend(sum.unrealised)} testId="hub-unrealised" />
       </div>
 
       <div className="card" data-testid="hub-orders">
@@ -121,24 +107,9 @@ export default function TradingHubPage() {
                 </span>
                 <span className="muted">{t('filledAt', { shares: o.filled, price: o.avgPrice })}</span>
               </div>
-              <div className="kv">
-                <span>{t('amount')}</span>
-                <span className="num" data-testid="hub-fill-amount">
-                  {money(o.amount)}
-                </span>
-              </div>
-              <div className="kv">
-                <span>{t('fee')}</span>
-                <span className="num" data-testid="hub-fill-fee">
-                  {money(o.commission)}
-                </span>
-              </div>
-              <div className="kv">
-                <span>{t('tax')}</span>
-                <span className="num" data-testid="hub-fill-tax">
-                  {money(o.tax)}
-                </span>
-              </div>
+              <Kv label={t('amount')} value={money(o.amount)} testId="hub-fill-amount" />
+              <Kv label={t('fee')} value={money(o.commission)} testId="hub-fill-fee" />
+              <Kv label={t('tax')} value={money(o.tax)} testId="hub-fill-tax" />
             </div>
           ))
         )}
