@@ -23,6 +23,7 @@ import (
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
+	"github.com/lotbook/lotbook/api/wallet"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
@@ -66,11 +67,12 @@ func (s *server) capabilities() []httpx.Module {
 		auctionapi.New(auction.Open(s.cmd), s.read, s.mkt, s.store, s.now),
 		placementapi.New(placement.Open(s.cmd), s.read, s.mkt, s.store, s.now),
 		members.New(s.cmd, s.read, s.trade, s.now, members.Limits{LoginPerAccount: perMinute(s.limits.LoginPerAccount),
-			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}),
+			LoginPerIP: perMinute(s.limits.LoginPerIP), RegisterPerIP: perMinute(s.limits.RegisterPerIP)}, s.sealer),
 		news.New(s.cmd, s.read),
 		opsapi.New(s.cmd, s.read),
 		site.New(s.read, s.demo),
 		subscriptionapi.New(subscription.New(s.cmd), s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
+		wallet.New(s.read, s.now),
 	}
 }

@@ -178,6 +178,11 @@ func keyReuseRoutes() map[string]kgen {
 			return kreq{as: w.h.anon(), who: "anon", method: "POST", path: "/api/vue/user/login",
 				body: jsonBody(map[string]string{"account": account(w, who), "password": pick(arg, "secret123", "wrong123")})}
 		},
+		// No member of this world has a verified identity: every login by ID number is refused, and writes nothing.
+		"POST /api/vue/user/loginById": func(w *kworld, who, arg int) kreq {
+			return kreq{as: w.h.anon(), who: "anon", method: "POST", path: "/api/vue/user/loginById",
+				body: jsonBody(map[string]string{"idNumber": "A123456789", "password": pick(arg, "secret123", "wrong123")})}
+		},
 		"POST /api/vue/user/logout": func(w *kworld, who, arg int) kreq {
 			return kreq{as: w.spare[who], who: w.spare[who].account, method: "POST", path: "/api/vue/user/logout", body: []byte(`{}`)}
 		},

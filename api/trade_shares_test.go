@@ -3,7 +3,6 @@ package api
 import (
 	"context"
 	"testing"
-	"time"
 
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/events"
@@ -44,13 +43,7 @@ func TestTradeSharesFollowPositions(t *testing.T) {
 
 		th.mkt.book("2603", "186.5", "185.5", lvls("185", 5000), lvls("185.5", 3000))
 		th.match("2603")
-		deadline := time.Now().Add(10 * time.Second)
-		for m.orderNamed(o.OrderNo).Status != wire.TradeOrderStatusFilled {
-			if time.Now().After(deadline) {
-				t.Fatalf("the rest did not fill: %+v", m.orderNamed(o.OrderNo))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		m.waitFilled(o.OrderNo)
 		same("filled", o.OrderNo)
 		if p := m.positionNamed(o.OrderNo).Position; p.Shares != 2000 {
 			t.Fatalf("position %+v", p)

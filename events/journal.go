@@ -44,6 +44,15 @@ type Journaled interface {
 	JournalLines() []JournalLine
 }
 
+// Holder is implemented by events that move a member's frozen cash without a journal line
+// naming why (a trading reservation and its release): ref is the order the hold is for, reason
+// the journal line type its later lines carry. Other events' holds are named by their lines
+// (projections/wallet.go).
+type Holder interface {
+	Payload
+	HoldRef() (ref, reason string)
+}
+
 // OrderLabeler is implemented by events that open an order number: later lines of that order
 // (fills, fees) carry its instrument and label.
 type OrderLabeler interface {
@@ -150,6 +159,12 @@ func (TradeCashFrozen) JournalLines() []JournalLine { return nil }
 // JournalLines of a release are none: see TradeCashFrozen.
 func (TradeCashReleased) JournalLines() []JournalLine { return nil }
 
+// HoldRef: cash reserved for an open order.
+func (e TradeCashFrozen) HoldRef() (ref, reason string) { return e.OrderNo, LineTrade }
+
+// HoldRef: see TradeCashFrozen.
+func (e TradeCashReleased) HoldRef() (ref, reason string) { return e.OrderNo, LineTrade }
+
 // OrderLabel names the order's security: its fills' lines show the symbol and the stock's name.
 func (e OrderPlaced) OrderLabel() (orderNo, instrument, label string) {
 	return e.OrderNo, e.Symbol, e.Name
@@ -173,7 +188,7 @@ func (e OrderFilled) JournalLines() []JournalLine {
 		}
 		line := JournalLine{Type: l.typ, OrderNo: e.OrderNo, Asset: asset, Amount: amt, Status: LineCompleted}
 		if l.typ == LineTrade {
-			line.Details = map[string]string{"settleDate": e.SettleDate}
+			line.Details = map[string]string{"settleDate": e.SettleDate, "side": e.Side, "shares": strconv.FormatInt(e.Shares, 10)}
 		}
 		out = append(out, line)
 	}

@@ -58,7 +58,7 @@ var journalOrdersTable = &Table{
 
 var journalProjector = &Projector{
 	Name:    "journal",
-	Version: 1,
+	Version: 2, // v2: a fill's trade line names its side and shares
 	Unit:    AccountUnit,
 	Money:   true,
 	Tables:  []*Table{journalTable, journalOrdersTable},

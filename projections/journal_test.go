@@ -61,7 +61,7 @@ func TestJournalTakesAnyCapabilitysLines(t *testing.T) {
 	}
 	want := []string{
 		`deposit D1 TWD 5000 approved ok  {"channelName":"Bank","proofFileId":""} 1/2`,
-		`trade T1 TWD -1000 completed 台積電 2330 {"settleDate":""} 4/4`,
+		`trade T1 TWD -1000 completed 台積電 2330 {"settleDate":"","shares":"0","side":""} 4/4`,
 		`fee T1 TWD -1 completed 台積電 2330  4/4`,
 		`lending_fee L1 TWD -12 completed  2330 {"rate":"0.015"} 5/5`,
 	}

@@ -16,7 +16,10 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
+	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/rules/credit"
+	idrules "github.com/lotbook/lotbook/commands/rules/identity"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
@@ -40,10 +43,16 @@ type Commands interface {
 // Prices is where held positions are valued: the matching engine's view of the market.
 type Prices interface{ Market() engine.Market }
 
-// Limits are the brute-force limits of login and registration.
+// Limits are the brute-force limits of login and registration. A login by ID number counts
+// against the same per-IP and per-login-name buckets as a login by account.
 type Limits struct {
 	LoginPerAccount, LoginPerIP, RegisterPerIP *httpx.Limiter
 }
+
+// noSuchAccount is what a login by ID number tries when the number belongs to no verified
+// identity: no account can be registered under it (accounts are mobile or ID numbers), so the
+// login fails after the same decoy password check as an unknown account.
+const noSuchAccount = "-"
 
 // Module serves the member account routes.
 type Module struct {
@@ -52,12 +61,14 @@ type Module struct {
 	prices Prices
 	now    func() time.Time
 	limits Limits
+	sealer *secret.Sealer // the keyed hash of ID numbers (login by ID number)
 }
 
 // New is the members module over the command service, the read models, the market prices
-// (assets), the clock and the login and registration limits.
-func New(cmd Commands, read *projections.ReadDB, prices Prices, now func() time.Time, limits Limits) *Module {
-	return &Module{cmd: cmd, read: read, prices: prices, now: now, limits: limits}
+// (assets), the clock, the login and registration limits and the sealer whose keyed hash names
+// ID numbers.
+func New(cmd Commands, read *projections.ReadDB, prices Prices, now func() time.Time, limits Limits, sealer *secret.Sealer) *Module {
+	return &Module{cmd: cmd, read: read, prices: prices, now: now, limits: limits, sealer: sealer}
 }
 
 // Routes are the member account operations of openapi.yaml.
@@ -65,6 +76,7 @@ func (m *Module) Routes() []httpx.Route {
 	return []httpx.Route{
 		httpx.Op(httpx.Public, "POST", "/api/vue/user/register", httpx.IdemOptional, m.register),
 		httpx.Op(httpx.Public, "POST", "/api/vue/user/login", httpx.IdemOptional, m.login),
+		httpx.Op(httpx.Public, "POST", "/api/vue/user/loginById", httpx.IdemOptional, m.loginByID),
 		httpx.Op(httpx.AnyUser, "POST", "/api/vue/user/logout", httpx.IdemOptional, m.logout),
 		httpx.Op(httpx.AnyUser, "GET", "/api/vue/user/info", httpx.IdemNone, m.userInfo),
 		httpx.Op(httpx.AnyUser, "POST", "/api/vue/user/password", httpx.IdemRequired, m.changePassword),
@@ -112,6 +124,44 @@ func (m *Module) login(c *httpx.Call) (httpx.Reply, error) {
 		meta.Actor = mem.Role + ":" + mem.Account // staff log in here too
 	}
 	sess, err := m.cmd.Login(c.Ctx(), meta, commands.Login{Account: req.Account, Password: req.Password})
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(wire.Session{Token: sess.Token, Account: sess.Account, Role: wire.Role(sess.Role)})
+}
+
+// loginByID logs in with the ID number of a verified identity and the login password. Every
+// failure to match (no such number, an identity pending or rejected, a wrong password) is the
+// same account_or_password_wrong after the same work; the limits are login's, the ID number
+// taking the place of the account in the per-name bucket.
+func (m *Module) loginByID(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.LoginByIdRequest
+	if err := c.Decode("LoginByIdRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	id := strings.ToUpper(strings.TrimSpace(req.IdNumber))
+	ip := httpx.ClientIP(c.R)
+	if err := httpx.Limit(c,
+		func() (bool, time.Duration) { return m.limits.LoginPerIP.Allow(ip) },
+		func() (bool, time.Duration) { return m.limits.LoginPerAccount.Allow("id:" + id) },
+	); err != nil {
+		return httpx.Reply{}, err
+	}
+	switch {
+	case id == "":
+		return httpx.Reply{}, commands.Invalid(commands.KeyIDNumberRequired)
+	case !idrules.ValidTaiwanID(id):
+		return httpx.Reply{}, commands.Invalid(commands.KeyIDNumberInvalid)
+	}
+	account := noSuchAccount
+	found, err := funds.VerifiedAccountByIDHash(c.Ctx(), m.read.Reader, identitycmd.IDNumberHash(m.sealer, id))
+	switch {
+	case err == nil:
+		account = found
+	case !httpx.IsNotFound(err):
+		return httpx.Reply{}, fmt.Errorf("identity by ID number: %w", err)
+	}
+	sess, err := m.cmd.Login(c.Ctx(), sessionMeta(c, account), commands.Login{Account: account, Password: req.Password})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

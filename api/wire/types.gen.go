@@ -3253,6 +3253,12 @@ type InviteUse struct {
 // Lang defines model for Lang.
 type Lang string
 
+// LoginByIdRequest defines model for LoginByIdRequest.
+type LoginByIdRequest struct {
+	IdNumber string `json:"idNumber"`
+	Password string `json:"password"`
+}
+
 // LoginRequest defines model for LoginRequest.
 type LoginRequest struct {
 	Account  string `json:"account"`
@@ -4133,6 +4139,69 @@ type SiteText struct {
 	Text string   `json:"text"`
 }
 
+// Statement defines model for Statement.
+type Statement struct {
+	Cash  []StatementCash `json:"cash"`
+	From  time.Time       `json:"from"`
+	Lines []StatementLine `json:"lines"`
+	Month string          `json:"month"`
+
+	// To exclusive
+	To        time.Time        `json:"to"`
+	Totals    []StatementTotal `json:"totals"`
+	Trades    []StatementTrade `json:"trades"`
+	Truncated bool             `json:"truncated"`
+}
+
+// StatementCash defines model for StatementCash.
+type StatementCash struct {
+	Change   string `json:"change"`
+	Closing  string `json:"closing"`
+	Currency string `json:"currency"`
+	Opening  string `json:"opening"`
+}
+
+// StatementLine defines model for StatementLine.
+type StatementLine struct {
+	// Amount signed: money in positive, out negative (a withdrawal is negative here, unlike its fund record)
+	Amount    string    `json:"amount"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Currency a currency, a security (TW:2330) or empty (credit points)
+	Currency string `json:"currency"`
+	OrderNo  string `json:"orderNo"`
+	Remark   string `json:"remark"`
+	Seq      int64  `json:"seq"`
+	Status   string `json:"status"`
+	Symbol   string `json:"symbol"`
+	Type     string `json:"type"`
+}
+
+// StatementTotal defines model for StatementTotal.
+type StatementTotal struct {
+	Amount   string `json:"amount"`
+	Currency string `json:"currency"`
+	Type     string `json:"type"`
+}
+
+// StatementTrade defines model for StatementTrade.
+type StatementTrade struct {
+	// Amount the traded amount
+	Amount     string    `json:"amount"`
+	At         time.Time `json:"at"`
+	Collateral string    `json:"collateral"`
+	Currency   string    `json:"currency"`
+	Fee        string    `json:"fee"`
+	Financing  string    `json:"financing"`
+	Name       string    `json:"name"`
+	OrderNo    string    `json:"orderNo"`
+	SettleDate string    `json:"settleDate"`
+	Shares     string    `json:"shares"`
+	Side       string    `json:"side"`
+	Symbol     string    `json:"symbol"`
+	Tax        string    `json:"tax"`
+}
+
 // SubscriptionApplication defines model for SubscriptionApplication.
 type SubscriptionApplication struct {
 	// Allotted shares delivered on the listing date
@@ -4748,6 +4817,34 @@ type UserInfo struct {
 	InviteCode     string         `json:"inviteCode"`
 	RealNameStatus RealNameStatus `json:"realNameStatus"`
 	Role           Role           `json:"role"`
+}
+
+// Wallet defines model for Wallet.
+type Wallet struct {
+	Currencies []WalletCurrency `json:"currencies"`
+}
+
+// WalletCurrency defines model for WalletCurrency.
+type WalletCurrency struct {
+	Available string       `json:"available"`
+	Currency  string       `json:"currency"`
+	Frozen    string       `json:"frozen"`
+	Holds     []WalletHold `json:"holds"`
+
+	// Unexplained frozen cash no hold names
+	Unexplained string `json:"unexplained"`
+}
+
+// WalletHold defines model for WalletHold.
+type WalletHold struct {
+	Amount string `json:"amount"`
+
+	// Reason a fund record line type (withdraw, trade, ...); empty when unnamed
+	Reason string `json:"reason"`
+
+	// Ref the order or application number the cash is held for
+	Ref   string    `json:"ref"`
+	Since time.Time `json:"since"`
 }
 
 // WithdrawChannel defines model for WithdrawChannel.

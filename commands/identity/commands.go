@@ -10,6 +10,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	banking "github.com/lotbook/lotbook/commands/rules/bank"
 	idrules "github.com/lotbook/lotbook/commands/rules/identity"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -51,6 +52,12 @@ func New(k *commands.Service) *Commands { return &Commands{k: k} }
 // SealContextIDNumber is the context a member's ID number is sealed under, for the readers that
 // may open it (ops reviewing an identity).
 func SealContextIDNumber(memberID string) string { return idNumberDomain + ":" + memberID }
+
+// IDNumberHash is the keyed hash an ID number is known by (its guard stream, the verified
+// identity a login by ID number looks up), typed in either case and with spaces around.
+func IDNumberHash(sealer *secret.Sealer, id string) string {
+	return sealer.KeyedHash(idNumberDomain, strings.ToUpper(strings.TrimSpace(id)))
+}
 
 // SealContextCard is the context a member's card numbers are sealed under.
 func SealContextCard(memberID string) string { return cardDomain + ":" + memberID }

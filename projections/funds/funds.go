@@ -17,7 +17,7 @@ var realNameTable = &projections.Table{
 	Name:    "realname",
 	Cols:    realNameFields.Columns(),
 	Key:     []string{"member_id"},
-	Indexes: []string{"status, seq"},
+	Indexes: []string{"status, seq", "id_hash"},
 }
 
 type cardRow struct {
@@ -77,7 +77,7 @@ var fundsAccountsTable = projections.MemberAccountsTable("funds_accounts")
 
 var projector = &projections.Projector{
 	Name:    "member_funds",
-	Version: 1,
+	Version: 2, // v2: realname keeps the keyed hash of the ID number (login by ID number)
 	Unit:    projections.AccountUnit,
 	Money:   true,
 	Tables: []*projections.Table{realNameTable, bankCardsTable, withdrawalsTable, creditScoresTable, fundsAccountsTable,
@@ -97,8 +97,8 @@ var projector = &projections.Projector{
 func init() { projections.Register(projector) }
 
 type realNameRow struct {
-	memberID, account, submissionID, name, idCipher, idMasked, front, back, status, remark, reviewedBy string
-	submittedAt, updatedAt, seq, position                                                              int64
+	memberID, account, submissionID, name, idCipher, idHash, idMasked, front, back, status, remark, reviewedBy string
+	submittedAt, updatedAt, seq, position                                                                      int64
 }
 
 var realNameFields = projections.RowMap[realNameRow]{
@@ -107,6 +107,7 @@ var realNameFields = projections.RowMap[realNameRow]{
 	projections.Text("submission_id", func(r *realNameRow) *string { return &r.submissionID }),
 	projections.Text("name", func(r *realNameRow) *string { return &r.name }),
 	projections.Text("id_cipher", func(r *realNameRow) *string { return &r.idCipher }),
+	projections.Text("id_hash", func(r *realNameRow) *string { return &r.idHash }),
 	projections.Text("id_masked", func(r *realNameRow) *string { return &r.idMasked }),
 	projections.Text("front_file_id", func(r *realNameRow) *string { return &r.front }),
 	projections.Text("back_file_id", func(r *realNameRow) *string { return &r.back }),
@@ -232,7 +233,7 @@ func (pg *memberFundsPage) apply(d projections.Decoded) error {
 	switch e := d.P.(type) {
 	case events.RealNameSubmitted:
 		pg.realNames[member] = &realNameRow{memberID: member, account: pg.accounts[member], submissionID: e.SubmissionID, name: e.Name,
-			idCipher: e.IDNumberCipher, idMasked: e.IDNumberMasked, front: e.FrontFileID, back: e.BackFileID,
+			idCipher: e.IDNumberCipher, idHash: e.IDNumberKeyedHash, idMasked: e.IDNumberMasked, front: e.FrontFileID, back: e.BackFileID,
 			status: events.RealNameStatusPending, submittedAt: at, updatedAt: at, seq: pos, position: pos}
 	case events.RealNameApproved:
 		return pg.review(d, member, events.RealNameStatusVerified, e.Remark)

@@ -55,6 +55,18 @@ func RealNameOf(ctx context.Context, db *projections.Reader, memberID string) (R
 	return r.realName(), nil
 }
 
+// VerifiedAccountByIDHash is the login account of the member whose verified identity rests on
+// the ID number with this keyed hash, or projections.ErrNotFound when none does (never
+// submitted, pending, rejected).
+func VerifiedAccountByIDHash(ctx context.Context, db *projections.Reader, hash string) (string, error) {
+	var account string
+	row := db.QueryRow(ctx, "SELECT account FROM realname WHERE id_hash = ? AND status = ? ORDER BY position DESC LIMIT 1", hash, events.RealNameStatusVerified)
+	if err := projections.RowErr(row.Scan(&account), "verified identity"); err != nil {
+		return "", err
+	}
+	return account, nil
+}
+
 // RealNameQueue lists identity submissions with status (all when empty): pending ones oldest
 // first, decided ones newest first.
 func RealNameQueue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]RealName, bool, error) {

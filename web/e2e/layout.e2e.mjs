@@ -38,6 +38,10 @@ const SCREENS = [
   { path: '/user/setting' },
   { path: '/home/moreNews', ready: 'more-news-page' },
   { path: '/home/notice', ready: 'notice-page' },
+  // issues 12 and 13, item 6: the trade tab's hub, the wallet, the monthly statement
+  { path: '/trading/trading', ready: 'trading-hub-page' },
+  { path: '/wallet/index', ready: 'wallet-page', whole: '.wallet-actions .adm-button > span' },
+  { path: '/user/pj', ready: 'statement-page', whole: '.stmt-csv .adm-button > span' },
 ];
 
 /** Waits until the screen's content stops changing (data loaded, lists drawn) for a moment. */

@@ -5,9 +5,9 @@ import { useAppConfig } from '@/lib/config';
 import { canGoBack } from '@/lib/nav';
 import { installNativeBackButton } from '@/lib/native';
 import { removeTransientKeys } from '@/lib/session';
+import { isTabPath } from '@/lib/tabs';
 import { preloadToast } from '@/lib/toast';
 import { antdReady } from './antdReady';
-import { TAB_PATHS } from './tabs';
 
 /** The root shell: scroll restoration, the 401 redirect, the native back button, config. */
 export function RootShell() {
@@ -39,7 +39,7 @@ export function RootShell() {
       <div className={navigation.state === 'loading' ? 'route-progress active' : 'route-progress'} aria-hidden />
       <Outlet />
       {/* Tab roots keep one scroll position each; other pages restore per history entry. */}
-      <ScrollRestoration getKey={(loc) => (TAB_PATHS.includes(loc.pathname) ? loc.pathname : loc.key)} />
+      <ScrollRestoration getKey={(loc) => (isTabPath(loc.pathname) ? loc.pathname : loc.key)} />
     </>
   );
 }

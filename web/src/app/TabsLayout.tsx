@@ -1,23 +1,41 @@
-import { AppOutline, BillOutline, HistogramOutline, SoundOutline, UserOutline } from 'antd-mobile-icons';
-import { useTranslation } from 'react-i18next';
+import {
+  AppOutline,
+  AppstoreOutline,
+  BillOutline,
+  FileOutline,
+  HistogramOutline,
+  SoundOutline,
+  TeamOutline,
+  UserOutline,
+} from 'antd-mobile-icons';
+import type { ComponentType } from 'react';
 import { Outlet } from 'react-router-dom';
 import { AppNavLink } from '@/components/AppLink';
 import { useNewsUnread } from '@/domain/news/api';
-import { TABS } from './tabs';
+import { useTabs } from '@/lib/tabs';
 
-const ICONS = { home: AppOutline, market: HistogramOutline, trade: BillOutline, mine: UserOutline, news: SoundOutline } as const;
+// The icons a tab may name (lib/tabs.ts); a generic one for a name not in the set.
+const ICONS: Record<string, ComponentType<{ className?: string }>> = {
+  home: AppOutline,
+  market: HistogramOutline,
+  trade: BillOutline,
+  mine: UserOutline,
+  news: SoundOutline,
+  records: FileOutline,
+  team: TeamOutline,
+};
 
-/** Tab roots: the page scrolls, the tab bar stays fixed at the bottom. */
+/** Tab roots: the page scrolls, the tab bar stays fixed at the bottom. Its tabs are the features'. */
 export function TabsLayout() {
-  const { t } = useTranslation();
+  const tabs = useTabs();
   const unread = useNewsUnread().data;
-  const badges: Partial<Record<(typeof TABS)[number]['key'], number>> = { news: unread ? unread.articles + unread.notices : 0 };
+  const badges: Record<string, number> = { news: unread ? unread.articles + unread.notices : 0 };
   return (
     <div className="tabs-layout">
       <Outlet />
-      <nav className="tab-bar" data-testid="tab-bar">
-        {TABS.map((tab) => {
-          const Icon = ICONS[tab.key];
+      <nav className="tab-bar" data-testid="tab-bar" data-count={tabs.length}>
+        {tabs.map((tab) => {
+          const Icon = ICONS[tab.icon] ?? AppstoreOutline;
           return (
             <AppNavLink key={tab.key} to={tab.path} className="tab-item" data-testid={`tab-${tab.key}`}>
               <span className="tab-icon-wrap">
@@ -28,7 +46,7 @@ export function TabsLayout() {
                   </span>
                 )}
               </span>
-              <span>{t(`tabs.${tab.key}`)}</span>
+              <span className="tab-label">{tab.text}</span>
             </AppNavLink>
           );
         })}

@@ -3,6 +3,7 @@ import type { RouteObject } from 'react-router-dom';
 import { describe, expect, it } from 'vitest';
 import { RequireRole, RequireSession } from './guards';
 import { handleOf } from './routeHandle';
+import { tabs } from '@/lib/tabs';
 import { buildRoutes, featureRoutes, routes } from './router';
 
 /** Each screen's path with the guards and frame around it, and whether it is kept alive. */
@@ -26,7 +27,7 @@ describe('router', () => {
       'market/stockHot/stockList [session]', 'market/marketDetail [session]', 'market/marketBuy [session]', 'position/positionDetail [session]',
       'trade/rules [session]', 'trade/notices [session]', 'common/dayTrading [session]', 'market/favo [session] keepAlive', 'home/search [session]',
       'home/searchIndex [session]', 'home/etf [session] keepAlive', 'user/setting [session]', 'user/loginPassword [session]', 'user/setPassword [session]',
-      'user/recharge [session]', 'user/rechargeChannel [session]', 'user/FundingDetails [session] keepAlive', 'user/withdraw [session]', 'user/exchange [session]',
+      'user/recharge [session]', 'user/rechargeChannel [session]', 'user/FundingDetails [session tabs] keepAlive', 'user/withdraw [session]', 'user/exchange [session]',
       'user/bandCard [session]', 'user/BankCard [session]', 'user/WithCard [session]', 'user/creditRule [session]',
       'ops/deposits [session ops]', 'ops/realname [session ops]', 'ops/withdrawals [session ops]', 'audit/timeline [session auditor]', '* []',
       // added since
@@ -54,8 +55,24 @@ describe('router', () => {
       'common/dividend [session]', 'common/dividendInfo [session]', 'common/dividend2 [session]', 'common/dividend3 [session]',
       'common/dividendOrder [session]',
       'home/coupons [session]', 'ops/coupons [session ops]',
+      // issue 12 item 6, issue 13 item 6: the trading hub, the wallet, the statement, login by phone and by ID number
+      'trading/trading [session tabs]', 'wallet/index [session]', 'user/pj [session]', 'login/logon []', 'login/logon2 []',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
+  });
+
+  it('shows the tabs the features declare, in the spec order, each a tab root', () => {
+    // Copy trading (issue 12 item 3) adds its tab when it exists: home, trade, market, copy-trade, mine, news, fund records.
+    expect(tabs().map((t) => `${t.key} ${t.path}`)).toEqual([
+      'home /home/index',
+      'trade /trading/trading',
+      'market /market/market',
+      'mine /user/usercenter',
+      'news /home/moreNews',
+      'records /user/FundingDetails',
+    ]);
+    const tabsZone = new Set(featureRoutes.filter((r) => r.zone === 'tabs').map((r) => `/${r.path}`));
+    for (const t of tabs()) expect(tabsZone.has(t.path)).toBe(true);
   });
 
   it('registers each path once', () => {

@@ -17,7 +17,9 @@ import { placementRoutes } from '@/features/placement/routes';
 import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
+import { walletRoutes } from '@/features/wallet/routes';
 import { registerEntries } from '@/lib/entries';
+import { registerTabs } from '@/lib/tabs';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
 import { antdReady } from './antdReady';
 import { RequireRole, RequireSession } from './guards';
@@ -44,10 +46,13 @@ export const featureRoutes: FeatureRoute[] = [
   ...couponRoutes,
   ...newsRoutes,
   ...subscriptionRoutes,
+  ...walletRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.
 registerEntries(featureRoutes);
+// The tab bar shows the tabs the features declare on their tab roots.
+registerTabs(featureRoutes);
 
 const keepAlive: RouteHandle = { keepAlive: true };
 

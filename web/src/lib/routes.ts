@@ -1,5 +1,6 @@
 import type { ComponentType } from 'react';
 import type { Entry } from './entries';
+import type { TabDecl } from './tabs';
 
 /**
  * Where a screen sits: who may open it and in which frame. public: anyone; tabs: a logged-in
@@ -21,4 +22,6 @@ export interface FeatureRoute {
   noKit?: boolean;
   /** ways into this screen from home's shortcuts or mine's menu (lib/entries.ts) */
   entries?: readonly Entry[];
+  /** the bottom tab this screen is the root of (lib/tabs.ts); the route must be in the tabs zone */
+  tab?: TabDecl;
 }

@@ -2,7 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button } from 'antd-mobile';
 import { type FormEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router-dom';
+import { useLocation, useNavigate } from 'react-router-dom';
 import { AgreementCheck } from '@/components/AgreementCheck';
 import { AppLink } from '@/components/AppLink';
 import { BrandLogo } from '@/components/BrandLogo';
@@ -13,10 +13,27 @@ import { api } from '@/lib/api/client';
 import { landingFor, saveSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { type FieldError } from '@/lib/validation';
-import { type LoginValues, validateLogin } from './validation';
+import { type LoginValues, validateLogin, validateLoginById, validateLogonByPhone } from './validation';
+
+/** How the member names themselves: the account (/login/login), the phone (/login/logon) or the verified ID number (/login/logon2). */
+type Mode = 'account' | 'phone' | 'id';
+
+function modeOf(pathname: string): Mode {
+  if (pathname === '/login/logon2') return 'id';
+  if (pathname === '/login/logon') return 'phone';
+  return 'account';
+}
+
+function validate(mode: Mode, v: LoginValues): FieldError<keyof LoginValues> | null {
+  if (mode === 'phone') return validateLogonByPhone(v);
+  if (mode !== 'id') return validateLogin(v);
+  const fe = validateLoginById({ idNumber: v.account, password: v.password, agreed: v.agreed });
+  return fe && { key: fe.key, field: fe.field === 'idNumber' ? 'account' : fe.field };
+}
 
 export default function LoginPage() {
   const { t } = useTranslation();
+  const mode = modeOf(useLocation().pathname);
   const navigate = useNavigate();
   const qc = useQueryClient();
   const [v, setV] = useState<LoginValues>({ account: '', password: '', agreed: false });
@@ -27,7 +44,10 @@ export default function LoginPage() {
   };
 
   const login = useAction(
-    (body: { account: string; password: string }, key) => api.post('/api/vue/user/login', body, { idempotencyKey: key }),
+    (body: { account: string; password: string }, key) =>
+      mode === 'id'
+        ? api.post('/api/vue/user/loginById', { idNumber: body.account, password: body.password }, { idempotencyKey: key })
+        : api.post('/api/vue/user/login', body, { idempotencyKey: key }),
     {
       onSuccess: (s) => {
         qc.clear();
@@ -40,26 +60,26 @@ export default function LoginPage() {
 
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    const fe = validateLogin(v);
+    const fe = validate(mode, v);
     setErr(fe);
     if (!fe) login.run({ account: v.account.trim(), password: v.password });
   };
 
   return (
-    <form className="auth" onSubmit={submit} noValidate data-testid="login-form">
+    <form className="auth" onSubmit={submit} noValidate data-testid="login-form" data-mode={mode}>
       <div className="auth-head">
         <BrandLogo />
-        <h1 className="auth-title">{t('auth.loginTitle')}</h1>
-        <div className="auth-sub">{t('auth.loginSubtitle')}</div>
+        <h1 className="auth-title">{t(mode === 'id' ? 'auth.idTitle' : mode === 'phone' ? 'auth.phoneTitle' : 'auth.loginTitle')}</h1>
+        <div className="auth-sub">{t(mode === 'id' ? 'auth.idSubtitle' : 'auth.loginSubtitle')}</div>
       </div>
       <TextField
-        label={t('auth.account')}
-        testId="login-account"
+        label={t(mode === 'id' ? 'auth.idNumber' : mode === 'phone' ? 'auth.phone' : 'auth.account')}
+        testId={mode === 'id' ? 'login-id-number' : 'login-account'}
         value={v.account}
         onChange={set('account')}
-        placeholder={t('auth.accountPlaceholder')}
+        placeholder={t(mode === 'id' ? 'auth.idNumberPlaceholder' : mode === 'phone' ? 'auth.phonePlaceholder' : 'auth.accountPlaceholder')}
         autoComplete="username"
-        maxLength={32}
+        maxLength={mode === 'account' ? 32 : 10}
         invalid={err?.field === 'account'}
       />
       <TextField
@@ -82,6 +102,18 @@ export default function LoginPage() {
         <AppLink to="/login/register" data-testid="to-register">
           {t('auth.toRegister')}
         </AppLink>
+      </div>
+      <div className="auth-links">
+        {mode !== 'phone' && (
+          <AppLink to="/login/logon" replace data-testid="to-logon">
+            {t('auth.byPhone')}
+          </AppLink>
+        )}
+        {mode !== 'id' && (
+          <AppLink to="/login/logon2" replace data-testid="to-logon2">
+            {t('auth.byId')}
+          </AppLink>
+        )}
       </div>
     </form>
   );

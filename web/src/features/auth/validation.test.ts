@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type RegisterValues, validateLogin, validateRegister } from './validation';
+import { type RegisterValues, validateLogin, validateLoginById, validateLogonByPhone, validateRegister } from './validation';
 
 const good: RegisterValues = { account: '0912345678', password: 'demo1234', confirmPassword: 'demo1234', inviteCode: 'LOTBOOK', agreed: true };
 
@@ -33,4 +33,27 @@ describe('validateLogin', () => {
     [{ account: '0912345678', password: '', agreed: true }, { field: 'password', key: 'password_required' }],
     [{ account: '0912345678', password: 'demo1234', agreed: false }, { field: 'agreed', key: 'auth.agreementRequired' }],
   ])('%j → %j', (v, want) => expect(validateLogin(v)).toEqual(want));
+});
+
+describe('login by phone and by ID number', () => {
+  it.each([
+    [{ account: '', password: 'x', agreed: true }, 'auth.phoneRequired'],
+    [{ account: 'A123456789', password: 'x', agreed: true }, 'auth.phoneInvalid'],
+    [{ account: '0912345678', password: '', agreed: true }, 'password_required'],
+    [{ account: '0912345678', password: 'x', agreed: false }, 'auth.agreementRequired'],
+    [{ account: ' 0912345678 ', password: 'x', agreed: true }, null],
+  ])('phone %o', (v, key) => {
+    expect(validateLogonByPhone(v)?.key ?? null).toBe(key);
+  });
+
+  it.each([
+    [{ idNumber: '', password: 'x', agreed: true }, 'id_number_required'],
+    [{ idNumber: 'A123456780', password: 'x', agreed: true }, 'id_number_invalid'],
+    [{ idNumber: '0912345678', password: 'x', agreed: true }, 'id_number_invalid'],
+    [{ idNumber: 'a123456789', password: '', agreed: true }, 'password_required'],
+    [{ idNumber: 'A123456789', password: 'x', agreed: false }, 'auth.agreementRequired'],
+    [{ idNumber: ' a123456789 ', password: 'x', agreed: true }, null],
+  ])('ID number %o', (v, key) => {
+    expect(validateLoginById(v)?.key ?? null).toBe(key);
+  });
 });

@@ -1,4 +1,4 @@
-import { type FieldError, isValidAccount, isValidPassword } from '@/lib/validation';
+import { type FieldError, isTaiwanId, isTaiwanMobile, isValidAccount, isValidPassword } from '@/lib/validation';
 
 export interface LoginValues {
   account: string;
@@ -32,6 +32,30 @@ export function validateRegister(v: RegisterValues): FieldError<keyof RegisterVa
   if (!v.confirmPassword) return { field: 'confirmPassword', key: 'confirm_password_required' };
   if (v.confirmPassword !== v.password) return { field: 'confirmPassword', key: 'passwords_inconsistent' };
   if (!v.inviteCode.trim()) return { field: 'inviteCode', key: 'invite_code_required' };
+  if (!v.agreed) return { field: 'agreed', key: 'auth.agreementRequired' };
+  return null;
+}
+
+export interface LoginByIdValues {
+  idNumber: string;
+  password: string;
+  agreed: boolean;
+}
+
+/** Login by phone number (/login/logon): a Taiwan mobile number, the password, the agreement. */
+export function validateLogonByPhone(v: LoginValues): FieldError<keyof LoginValues> | null {
+  const phone = v.account.trim();
+  if (!phone) return { field: 'account', key: 'auth.phoneRequired' };
+  if (!isTaiwanMobile(phone)) return { field: 'account', key: 'auth.phoneInvalid' };
+  return validateLogin(v);
+}
+
+/** Login by ID number (/login/logon2): a Taiwan ID number with its check digit, either case. */
+export function validateLoginById(v: LoginByIdValues): FieldError<keyof LoginByIdValues> | null {
+  const id = v.idNumber.trim().toUpperCase();
+  if (!id) return { field: 'idNumber', key: 'id_number_required' };
+  if (!isTaiwanId(id)) return { field: 'idNumber', key: 'id_number_invalid' };
+  if (!v.password) return { field: 'password', key: 'password_required' };
   if (!v.agreed) return { field: 'agreed', key: 'auth.agreementRequired' };
   return null;
 }

@@ -10,10 +10,11 @@ export const fundsRoutes: FeatureRoute[] = [
   { path: 'user/rechargeChannel', zone: 'session', load: () => import('./RechargeChannelPage') },
   {
     path: 'user/FundingDetails',
-    zone: 'session',
+    zone: 'tabs',
     keepAlive: true,
     load: () => import('./FundingDetailsPage'),
     entries: [{ place: 'home', key: 'fundRecords', label: { tw: '資金紀錄', en: 'Fund records' }, icon: 'bill' }],
+    tab: { key: 'records', order: 70, label: { tw: '資金紀錄', en: 'Records' }, icon: 'records' },
   },
   { path: 'user/withdraw', zone: 'session', load: () => import('./WithdrawPage') },
   { path: 'user/exchange', zone: 'session', load: () => import('./ExchangePage') },

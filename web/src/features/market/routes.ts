@@ -7,6 +7,7 @@ export const marketRoutes: FeatureRoute[] = [
     keepAlive: true,
     load: () => import('./MarketPage'),
     entries: [{ place: 'home', key: 'market', label: { tw: '行情', en: 'Market' }, icon: 'market' }],
+    tab: { key: 'market', order: 30, label: { tw: '行情', en: 'Market' }, icon: 'market' },
   },
   { path: 'market/stockHot/stockList', zone: 'session', load: () => import('./HotListPage') },
   { path: 'market/marketDetail', zone: 'session', load: () => import('./DetailPage') },

@@ -5,7 +5,13 @@ const opsNews = { tw: '新聞公告管理', en: 'News and notices' };
 
 export const newsRoutes: FeatureRoute[] = [
   // The news tab.
-  { path: 'home/moreNews', zone: 'tabs', keepAlive: true, load: () => import('./MoreNewsPage') },
+  {
+    path: 'home/moreNews',
+    zone: 'tabs',
+    keepAlive: true,
+    load: () => import('./MoreNewsPage'),
+    tab: { key: 'news', order: 60, label: { tw: '資訊', en: 'News' }, icon: 'news' },
+  },
   { path: 'home/DetailsPage', zone: 'session', load: () => import('./DetailsPage') },
   {
     path: 'home/notice',

@@ -11,6 +11,12 @@ declareFundLines({
 });
 
 export const tradeRoutes: FeatureRoute[] = [
+  {
+    path: 'trading/trading',
+    zone: 'tabs',
+    load: () => import('./TradingHubPage'),
+    tab: { key: 'trade', order: 20, label: { tw: '交易', en: 'Trade' }, icon: 'trade' },
+  },
   { path: 'position/position', zone: 'tabs', keepAlive: true, load: () => import('./PositionPage') },
   { path: 'market/marketBuy', zone: 'session', load: () => import('./OrderTicketPage') },
   { path: 'position/positionDetail', zone: 'session', load: () => import('./PositionDetailPage') },

@@ -679,6 +679,57 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/user/loginById": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Login by the national ID number of a verified identity (real-name approved) and the login password. An unknown number, an identity pending review or rejected, and a wrong password all get 422 account_or_password_wrong after the same work (a decoy argon2id check), so it does not tell whether a number is registered. The limits are login's: per IP (shared with login) and per name (the ID number). A number that fails the check digit is 400 id_number_invalid (it is about the number typed, not about any member). */
+        post: operations["loginById"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/wallet": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's cash per currency (TWD first): available, frozen, and every hold on the frozen cash with why (reason, a fund record line type: withdraw for a pending withdrawal, trade for an open order, an offering's payment line for its deposit, ...) and the order or application it is for. The holds are sums of the postings to the frozen account, so they add up to frozen; unexplained is the rest (zero unless an event froze cash without naming why). */
+        get: operations["wallet"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/user/statement": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's monthly statement (對帳單) for a Taipei calendar month: opening and closing cash (available plus frozen) per currency from the postings, every fund record line created in the month (oldest first), every fill with its fee and tax, and the totals per currency and line type of the lines that happened (completed or approved). The web builds the CSV export from this answer. At most 5000 lines (truncated says when cut). */
+        get: operations["statement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/user/creditRule": {
         parameters: {
             query?: never;
@@ -2733,6 +2784,88 @@ export interface components {
             account: string;
             role: components["schemas"]["Role"];
             position: components["schemas"]["Position"];
+        };
+        LoginByIdRequest: {
+            idNumber: string;
+            password: string;
+        };
+        Wallet: {
+            currencies: components["schemas"]["WalletCurrency"][];
+        };
+        WalletCurrency: {
+            currency: string;
+            available: string;
+            frozen: string;
+            holds: components["schemas"]["WalletHold"][];
+            /** @description frozen cash no hold names */
+            unexplained: string;
+        };
+        WalletHold: {
+            /** @description the order or application number the cash is held for */
+            ref: string;
+            /** @description a fund record line type (withdraw, trade, ...); empty when unnamed */
+            reason: string;
+            amount: string;
+            /** Format: date-time */
+            since: string;
+        };
+        Statement: {
+            month: string;
+            /** Format: date-time */
+            from: string;
+            /**
+             * Format: date-time
+             * @description exclusive
+             */
+            to: string;
+            cash: components["schemas"]["StatementCash"][];
+            lines: components["schemas"]["StatementLine"][];
+            trades: components["schemas"]["StatementTrade"][];
+            totals: components["schemas"]["StatementTotal"][];
+            truncated: boolean;
+        };
+        StatementCash: {
+            currency: string;
+            opening: string;
+            closing: string;
+            change: string;
+        };
+        StatementLine: {
+            /** Format: int64 */
+            seq: number;
+            type: string;
+            orderNo: string;
+            /** @description a currency, a security (TW:2330) or empty (credit points) */
+            currency: string;
+            /** @description signed: money in positive, out negative (a withdrawal is negative here, unlike its fund record) */
+            amount: string;
+            status: string;
+            remark: string;
+            symbol: string;
+            /** Format: date-time */
+            createdAt: string;
+        };
+        StatementTrade: {
+            orderNo: string;
+            symbol: string;
+            name: string;
+            side: string;
+            shares: string;
+            currency: string;
+            /** @description the traded amount */
+            amount: string;
+            fee: string;
+            tax: string;
+            financing: string;
+            collateral: string;
+            settleDate: string;
+            /** Format: date-time */
+            at: string;
+        };
+        StatementTotal: {
+            currency: string;
+            type: string;
+            amount: string;
         };
         LoginRequest: {
             account: string;
@@ -5786,6 +5919,98 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    loginById: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description A UUID the client makes per user action; it claims the key as IdempotencyKey does, but the answer is never replayed. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKeyOptional"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LoginByIdRequest"];
+            };
+        };
+        responses: {
+            /** @description a new session */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Session"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    wallet: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the wallet */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Wallet"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    statement: {
+        parameters: {
+            query?: {
+                /** @description YYYY-MM (Taipei), not after the current month; the current month when absent */
+                month?: string;
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the statement */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Statement"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
         };
     };
     creditRule: {
