@@ -140,7 +140,7 @@ func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BindCardRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := identitycmd.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
+	in := identitycmd.CardInput{HolderName: req.HolderName, BankName: httpx.Deref(req.BankName), Branch: req.Branch,
 		CardNumber: req.CardNumber, BankCode: req.BankCode}
 	if req.Ifsc != nil {
 		in.IFSC = *req.Ifsc

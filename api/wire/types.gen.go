@@ -600,7 +600,9 @@ const (
 	MessageKeyBlockOverDailyCap           MessageKey = "block_over_daily_cap"
 	MessageKeyBlockPasswordWrong          MessageKey = "block_password_wrong"
 	MessageKeyBlockTimeInvalid            MessageKey = "block_time_invalid"
+	MessageKeyBranchCodeInvalid           MessageKey = "branch_code_invalid"
 	MessageKeyCardExists                  MessageKey = "card_exists"
+	MessageKeyCardFieldNotEnabled         MessageKey = "card_field_not_enabled"
 	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
 	MessageKeyCardNotFound                MessageKey = "card_not_found"
 	MessageKeyCardNotOwn                  MessageKey = "card_not_own"
@@ -782,7 +784,11 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyBlockTimeInvalid:
 		return true
+	case MessageKeyBranchCodeInvalid:
+		return true
 	case MessageKeyCardExists:
+		return true
+	case MessageKeyCardFieldNotEnabled:
 		return true
 	case MessageKeyCardFieldsRequired:
 		return true
@@ -1885,10 +1891,14 @@ type BankCard struct {
 
 // BindCardRequest defines model for BindCardRequest.
 type BindCardRequest struct {
-	// BankCode 3 digits
+	// BankCode a listed Taiwan bank's 3-digit code
 	BankCode string `json:"bankCode"`
-	BankName string `json:"bankName"`
-	Branch   string `json:"branch"`
+
+	// BankName ignored; the card takes the listed bank's name
+	BankName *string `json:"bankName,omitempty"`
+
+	// Branch the branch's 4-digit code
+	Branch string `json:"branch"`
 
 	// CardNumber 10 to 16 digits
 	CardNumber string `json:"cardNumber"`

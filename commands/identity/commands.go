@@ -247,7 +247,10 @@ func (s *Commands) reviewRealName(ctx context.Context, meta commands.Meta, accou
 // cardNamespace roots card ids, derived from the binding command's id.
 var cardNamespace = uuid.MustParse("8e3c1d0a-7b42-5f19-a6c8-2d5e9f0b4a71")
 
-func validateCard(in CardInput) (events.BankCardBound, string, *commands.Error) {
+// validateCard checks a card as Taiwan banks number accounts: a bank code from the list of
+// Taiwan's banks (whose name the card takes), a four-digit branch code and a 10 to 16 digit
+// account number; IFSC and UPI only where ops enabled them for a withdrawal channel (extra).
+func validateCard(in CardInput, extra map[string]bool) (events.BankCardBound, string, *commands.Error) {
 	card := events.BankCardBound{
 		HolderName: idrules.NormalizeName(in.HolderName),
 		BankName:   strings.TrimSpace(in.BankName),
@@ -257,22 +260,29 @@ func validateCard(in CardInput) (events.BankCardBound, string, *commands.Error) 
 		UPI:        strings.TrimSpace(in.UPI),
 	}
 	number := banking.NormalizeNumber(in.CardNumber)
+	bank, listed := banking.LookupTaiwanBank(card.BankCode)
 	switch {
-	case card.HolderName == "" || card.BankName == "" || card.Branch == "" || number == "" || card.BankCode == "":
+	case card.HolderName == "" || card.Branch == "" || number == "" || card.BankCode == "":
 		return card, "", commands.Invalid(commands.KeyCardFieldsRequired)
 	case tooLong(card.HolderName, card.BankName, card.Branch):
 		return card, "", commands.Invalid(commands.KeyInvalidRequest)
 	case idrules.TooManyMarks(card.HolderName):
 		return card, "", commands.Invalid(commands.KeyNameTooManyMarks)
+	case !banking.ValidBankCode(card.BankCode) || !listed:
+		return card, "", commands.Invalid(commands.KeyBankCodeInvalid)
+	case !banking.ValidBranchCode(card.Branch):
+		return card, "", commands.Invalid(commands.KeyBranchCodeInvalid)
 	case !banking.ValidNumber(number):
 		return card, "", commands.Invalid(commands.KeyCardNumberInvalid)
-	case !banking.ValidBankCode(card.BankCode):
-		return card, "", commands.Invalid(commands.KeyBankCodeInvalid)
+	case card.IFSC != "" && !extra[banking.FieldIFSC], card.UPI != "" && !extra[banking.FieldUPI]:
+		return card, "", commands.Invalid(commands.KeyCardFieldOff)
 	case card.IFSC != "" && !banking.ValidIFSC(card.IFSC):
 		return card, "", commands.Invalid(commands.KeyIFSCInvalid)
 	case card.UPI != "" && !banking.ValidUPI(card.UPI):
 		return card, "", commands.Invalid(commands.KeyUPIInvalid)
 	}
+	// The list's name, whatever the form sent: the card says which bank the code is.
+	card.BankName = bank.Zh
 	card.CardLast4 = banking.Last4(number)
 	return card, number, nil
 }
@@ -285,7 +295,13 @@ func (s *Commands) BindCard(ctx context.Context, meta commands.Meta, memberID st
 	if err != nil {
 		return CardResult{}, err
 	}
-	card, number, e := validateCard(in)
+	extra, err := commands.View(ctx, s.k, events.ConfigStream, func(cfg *commands.Config, _ *commands.Entry) map[string]bool {
+		return cardFieldsPart.Of(cfg).enabled()
+	})
+	if err != nil {
+		return CardResult{}, err
+	}
+	card, number, e := validateCard(in, extra)
 	if e != nil {
 		return CardResult{}, e
 	}

@@ -4,9 +4,11 @@
 package identity
 
 import (
+	"strings"
 	"time"
 
 	"github.com/lotbook/lotbook/commands"
+	banking "github.com/lotbook/lotbook/commands/rules/bank"
 	idrules "github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/events"
 )
@@ -134,6 +136,33 @@ func decideUnbindCard(m *commands.Member, cardID string) ([]events.Payload, erro
 		return nil, commands.NotFound(commands.KeyCardNotFound)
 	}
 	return []events.Payload{events.BankCardUnbound{CardID: cardID}}, nil
+}
+
+// cardFields is identity's part of the config aggregate: the extra card fields (IFSC, UPI) ops
+// enabled per withdrawal channel, from the site config entries withdrawal.<channel>.cardFields.
+// None by default.
+type cardFields map[string]map[string]bool
+
+var cardFieldsPart = commands.RegisterConfigPart("identity.cardFields", func() cardFields { return cardFields{} })
+
+// Apply follows the entries that enable card fields.
+func (c cardFields) Apply(_ events.RecordedEvent, p events.Payload) {
+	e, ok := p.(events.SiteConfigured)
+	if !ok || !strings.HasPrefix(e.Name, banking.CardFieldsConfigPrefix) || !strings.HasSuffix(e.Name, banking.CardFieldsConfigSuffix) {
+		return
+	}
+	c[e.Name] = banking.ParseCardFields(e.Value)
+}
+
+// enabled is the union of the fields any channel enables.
+func (c cardFields) enabled() map[string]bool {
+	out := map[string]bool{}
+	for _, fs := range c {
+		for f := range fs {
+			out[f] = true
+		}
+	}
+	return out
 }
 
 // guardState is a guard stream's aggregate: who holds the value and since when.
