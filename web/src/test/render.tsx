@@ -27,7 +27,7 @@ export function envelope(data: unknown, status = 1, msg = 'ok', http = 200): Res
 type Call = { url: string; init: RequestInit & { headers: Record<string, string> } };
 
 /**
- * A fake server for fetch: the config call always answers an empty list; other calls take the
+ * A fake server for fetch: the config call answers an empty list unless a test sets it with `on`; other calls take the
  * next queued answer, or a `by` answer matched on the URL's start.
  */
 export function apiMock() {
@@ -35,9 +35,9 @@ export function apiMock() {
   const by: Array<[string, () => Response]> = [];
   const calls: Call[] = [];
   const fetch = (url: string, init: Call['init']) => {
-    if (url.endsWith('/common/config')) return Promise.resolve(envelope([]));
-    calls.push({ url, init });
     const hit = by.find(([prefix]) => url.startsWith(prefix));
+    if (url.endsWith('/common/config') && !hit) return Promise.resolve(envelope([]));
+    calls.push({ url, init });
     if (hit) return Promise.resolve(hit[1]());
     const next = queue.shift();
     return next ? Promise.resolve(next) : Promise.reject(new TypeError(`no answer queued for ${url}`));
