@@ -3399,6 +3399,11 @@ type Session struct {
 	Token   string `json:"token"`
 }
 
+// SetAvatarRequest defines model for SetAvatarRequest.
+type SetAvatarRequest struct {
+	FileId string `json:"fileId"`
+}
+
 // SetFlagRequest defines model for SetFlagRequest.
 type SetFlagRequest struct {
 	Flag   AccountFlag `json:"flag"`
@@ -4012,6 +4017,9 @@ type TradeRules struct {
 type UserInfo struct {
 	Account string `json:"account"`
 	Assets  Assets `json:"assets"`
+
+	// Avatar the avatar's file id (GET /api/vue/files/{id}, owner and ops only); empty for none
+	Avatar string `json:"avatar"`
 
 	// CreditScore see GET /api/vue/user/creditRule (staff users show the start value)
 	CreditScore     int           `json:"creditScore"`

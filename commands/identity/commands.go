@@ -360,3 +360,23 @@ func (s *Commands) UnbindCard(ctx context.Context, meta commands.Meta, in Unbind
 	}
 	return commands.Result{}, commands.KeyReused()
 }
+
+// SetAvatar makes one of the member's uploads their avatar: an image that went through the upload
+// path (checked by content, decoded under the gate, re-encoded, within the quota), so it is as
+// safe as a proof and, like one, served only to its owner and ops.
+func (s *Commands) SetAvatar(ctx context.Context, meta commands.Meta, memberID, fileID string) (commands.Result, error) {
+	c, err := s.k.Begin(meta, "avatar.set")
+	if err != nil {
+		return commands.Result{}, err
+	}
+	if fileID == "" || len(fileID) > 128 {
+		return commands.Result{}, commands.NotFound(commands.KeyFileNotFound)
+	}
+	rec, err := s.k.MemberCommand(ctx, c, memberID, func(m *commands.Member) ([]events.Payload, error) {
+		return decideSetAvatar(m, fileID)
+	})
+	if err != nil {
+		return commands.Result{}, err
+	}
+	return commands.Result{Position: rec.Position}, nil
+}

@@ -17,6 +17,7 @@ import (
 type verification struct {
 	realName realName
 	cards    map[string]*bankCard
+	avatar   string // file id of the avatar; "" for none
 }
 
 var verificationPart = commands.RegisterMemberPart("identity", func(string) *verification { return &verification{} })
@@ -51,6 +52,8 @@ func (v *verification) Apply(_ events.RecordedEvent, p events.Payload) {
 			bankCode: e.BankCode, last4: e.CardLast4, hash: e.CardNumberKeyedHash}
 	case events.BankCardUnbound:
 		delete(v.cards, e.CardID)
+	case events.AvatarSet:
+		v.avatar = e.FileID
 	}
 }
 
@@ -163,6 +166,21 @@ func (c cardFields) enabled() map[string]bool {
 		}
 	}
 	return out
+}
+
+// decideSetAvatar makes one of the member's own uploads the avatar; the current one again changes
+// nothing.
+func decideSetAvatar(m *commands.Member, fileID string) ([]events.Payload, error) {
+	if err := m.MemberOnly(); err != nil {
+		return nil, err
+	}
+	if !m.OwnsFile(fileID) {
+		return nil, commands.NotFound(commands.KeyFileNotFound)
+	}
+	if verificationPart.Of(m).avatar == fileID {
+		return nil, nil
+	}
+	return []events.Payload{events.AvatarSet{FileID: fileID}}, nil
 }
 
 // guardState is a guard stream's aggregate: who holds the value and since when.

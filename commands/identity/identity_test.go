@@ -206,3 +206,17 @@ func TestCardFieldsPart(t *testing.T) {
 		t.Errorf("disabled again = %v", got)
 	}
 }
+
+func TestDecideSetAvatar(t *testing.T) {
+	m := commandstest.Registered(withFiles()...)
+	_, err := decideSetAvatar(m, "nope")
+	commandstest.WantKey(t, err, commands.KeyFileNotFound)
+	evs, err := decideSetAvatar(m, "f1")
+	if err != nil || len(evs) != 1 || evs[0] != (events.AvatarSet{FileID: "f1"}) {
+		t.Fatalf("set: %v %v", evs, err)
+	}
+	m = commandstest.Registered(append(withFiles(), events.AvatarSet{FileID: "f1"})...)
+	if evs, err := decideSetAvatar(m, "f1"); err != nil || len(evs) != 0 {
+		t.Fatalf("again: %v %v", evs, err)
+	}
+}

@@ -604,6 +604,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/user/avatar": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Makes one of the member's own uploads (POST /api/vue/files, the same checks and re-encoding as a deposit proof) their avatar, event AvatarSet on the member stream. The image is served like every upload, only to its owner and ops (GET /api/vue/files/{id}), and its id is UserInfo.avatar. Another member's or an unknown file answers 404 file_not_found; the current avatar again changes nothing. */
+        post: operations["setAvatar"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/funds/withdrawChannels": {
         parameters: {
             query?: never;
@@ -2321,6 +2338,8 @@ export interface components {
         };
         UserInfo: {
             account: string;
+            /** @description the avatar's file id (GET /api/vue/files/{id}, owner and ops only); empty for none */
+            avatar: string;
             role: components["schemas"]["Role"];
             realNameStatus: components["schemas"]["RealNameStatus"];
             /** @description the code this member hands out */
@@ -2532,6 +2551,9 @@ export interface components {
             withdrawThreshold: number;
             /** @description every event that changes a score; nothing else does */
             changes: components["schemas"]["CreditChange"][];
+        };
+        SetAvatarRequest: {
+            fileId: string;
         };
         BindCardRequest: {
             /** @description the verified real name (compared after NFC); the same bound on combining marks as RealNameRequest.name */
@@ -4914,6 +4936,40 @@ export interface operations {
                     };
                 };
             };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    setAvatar: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetAvatarRequest"];
+            };
+        };
+        responses: {
+            /** @description set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
