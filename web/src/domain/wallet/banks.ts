@@ -52,3 +52,9 @@ export function bankName(code: string, lang: string): string | null {
 export function isTaiwanBank(code: string): boolean {
   return TAIWAN_BANKS.some(([c]) => c === code);
 }
+
+/** A stored bank name (the list's Chinese one) in the language shown; other names as they are. */
+export function localBankName(stored: string, lang: string): string {
+  const b = TAIWAN_BANKS.find(([, zh, en]) => zh === stored || en === stored);
+  return b ? (bankName(b[0], lang) ?? stored) : stored;
+}

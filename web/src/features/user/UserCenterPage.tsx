@@ -9,6 +9,7 @@ import { trendClass } from '@/lib/trend';
 import { useRole, useUserInfo } from '@/lib/user';
 import { useWalletT } from '@/domain/wallet/texts';
 import '@/domain/wallet/wallet.css';
+import { Avatar } from './Avatar';
 import { useLogout } from './useLogout';
 
 function Amount({ v, testId, trend }: { v: string | undefined; testId: string; trend?: boolean }) {
@@ -39,6 +40,7 @@ export default function UserCenterPage() {
       <div className="page-body">
         <div className="asset-card">
           <div className="asset-head">
+            {member && info.data ? <Avatar fileId={info.data.avatar} account={info.data.account} /> : null}
             <div className="user-account" data-testid="user-account">
               {info.data?.account ?? session.account}
             </div>

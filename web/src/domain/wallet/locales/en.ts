@@ -9,6 +9,9 @@ const walletEN: WalletMessages = {
     remittance: 'Currency exchange',
     creditScore: 'Credit score',
     creditScoreValue: '{{score}} pts',
+    avatar: 'Avatar',
+    avatarChange: 'Change avatar',
+    avatarUpdated: 'Avatar updated',
   },
   realName: {
     title: 'Real-name verification',

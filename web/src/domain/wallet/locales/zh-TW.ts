@@ -10,6 +10,9 @@ const walletTW = {
     remittance: '匯款換匯',
     creditScore: '信用分',
     creditScoreValue: '{{score}} 分',
+    avatar: '頭像',
+    avatarChange: '更換頭像',
+    avatarUpdated: '頭像已更新',
   },
   realName: {
     title: '實名認證',
