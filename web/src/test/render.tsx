@@ -35,9 +35,12 @@ export function apiMock() {
   const by: Array<[string, () => Response]> = [];
   const calls: Call[] = [];
   const fetch = (url: string, init: Call['init']) => {
-    const hit = by.find(([prefix]) => url.startsWith(prefix));
-    if (url.endsWith('/common/config') && !hit) return Promise.resolve(envelope([]));
+    if (url.endsWith('/common/config')) {
+      const config = by.find(([prefix]) => prefix.endsWith('/common/config') && url.startsWith(prefix));
+      return Promise.resolve(config ? config[1]() : envelope([]));
+    }
     calls.push({ url, init });
+    const hit = by.find(([prefix]) => url.startsWith(prefix));
     if (hit) return Promise.resolve(hit[1]());
     const next = queue.shift();
     return next ? Promise.resolve(next) : Promise.reject(new TypeError(`no answer queued for ${url}`));
