@@ -14,6 +14,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/commands"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
+	"github.com/lotbook/lotbook/commands/siteconfig"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -87,7 +88,7 @@ func (c *client) bindCard(number string) wire.CardResult {
 }
 
 func cardForm(number string) map[string]string {
-	return map[string]string{"holderName": "王小明", "bankName": "Bank of Taiwan", "branch": "Taipei main", "cardNumber": number, "bankCode": "004"}
+	return map[string]string{"holderName": "王小明", "bankName": "Bank of Taiwan", "branch": "0037", "cardNumber": number, "bankCode": "004"}
 }
 
 // ready is a verified member with a fund password, a card and amount TWD.
@@ -262,18 +263,27 @@ func TestBankCards(t *testing.T) {
 			code int
 			msg  string
 		}{
-			{with("bankName", " "), 400, "card_fields_required"},
 			{with("branch", ""), 400, "card_fields_required"},
+			{with("branch", "Taipei main"), 400, "branch_code_invalid"},
+			{with("branch", "037"), 400, "branch_code_invalid"},
+			{with("bankCode", "999"), 400, "bank_code_invalid"},
 			{with("cardNumber", "123456789"), 400, "card_number_invalid"},
 			{with("cardNumber", "12345678901234567"), 400, "card_number_invalid"},
 			{with("cardNumber", "0123456789O12"), 400, "card_number_invalid"},
 			{with("bankCode", "04"), 400, "bank_code_invalid"},
-			{with("ifsc", "SBIN1001234"), 400, "ifsc_invalid"},
-			{with("upi", "alice"), 400, "upi_invalid"},
+			// IFSC and UPI only where ops enabled them for a channel: off by default.
+			{with("ifsc", "SBIN0001234"), 400, "card_field_not_enabled"},
+			{with("upi", "wang@okaxis"), 400, "card_field_not_enabled"},
 			{with("holderName", "陳大文"), 422, "card_not_own"},
 		} {
 			h.refused(c.code, c.msg, func() answer { return m.post("/api/vue/user/cards", c.body) })
 		}
+		if _, err := siteconfig.New(h.st.Commands).SetSiteConfig(context.Background(), commands.Meta{CommandID: newUUID(), Actor: "ops"},
+			siteconfig.SiteConfig{Name: "withdrawal.bank.cardFields", Value: "ifsc,upi"}); err != nil {
+			t.Fatal(err)
+		}
+		h.refused(400, "ifsc_invalid", func() answer { return m.post("/api/vue/user/cards", with("ifsc", "SBIN1001234")) })
+		h.refused(400, "upi_invalid", func() answer { return m.post("/api/vue/user/cards", with("upi", "alice")) })
 		form := cardForm("0123-4567-8901-2")
 		form["ifsc"], form["upi"] = "sbin0001234", "wang@okaxis"
 		a := m.post("/api/vue/user/cards", form)
@@ -288,7 +298,7 @@ func TestBankCards(t *testing.T) {
 		var cards []wire.BankCard
 		a.data(t, &cards)
 		if len(cards) != 1 || cards[0].Id != card.Id || cards[0].CardNumberMasked != "**** 9012" || cards[0].Ifsc != "SBIN0001234" ||
-			cards[0].Upi != "wang@okaxis" || cards[0].BankCode != "004" || bytes.Contains(a.Data, []byte("0123456789012")) {
+			cards[0].Upi != "wang@okaxis" || cards[0].BankCode != "004" || cards[0].BankName != "臺灣銀行" || cards[0].Branch != "0037" || bytes.Contains(a.Data, []byte("0123456789012")) {
 			t.Fatalf("cards %s", a.Data)
 		}
 		h.refused(422, "card_exists", func() answer { return m.post("/api/vue/user/cards", cardForm("0123 4567 89012")) })

@@ -42,7 +42,7 @@ func TestStrictInput(t *testing.T) {
 			want(t, raw("/api/vue/trade/orders", `{"symbol":"2603","direction":"long","type":"market","lots":1,"lots":5}`), 400, "invalid_request")
 			want(t, raw("/api/vue/trade/orders", `{"symbol":"2603","direction":"long","type":"limit","lots":1,"price":"186","price":"187"}`), 400, "invalid_request")
 			want(t, raw("/api/vue/funds/deposits", `{"channelId":"bank","amount":"100000","proofFileId":"x","channelPassword":"8888","amount":"1000"}`), 400, "invalid_request")
-			want(t, raw("/api/vue/user/cards", `{"holderName":"王小明","bankName":"Bank of Taiwan","branch":"Taipei main",`+
+			want(t, raw("/api/vue/user/cards", `{"holderName":"王小明","bankName":"Bank of Taiwan","branch":"0037",`+
 				`"cardNumber":"6222020200112233","bankCode":"004","holderName":"王大明"}`), 400, "invalid_request")
 		})
 		// The same tickets in the strict form are taken.

@@ -46,6 +46,10 @@ func (s *server) static() http.Handler {
 		case p == "index.html":
 			h.Set("Cache-Control", "no-cache")
 			h.Set("Content-Security-Policy", indexCSP)
+		case p == "sw.js":
+			// The service worker (the offline app shell) is checked for a new build as often as
+			// the page.
+			h.Set("Cache-Control", "no-cache")
 		case strings.HasPrefix(p, "assets/"):
 			h.Set("Cache-Control", "public, max-age=31536000, immutable")
 		default:
@@ -65,6 +69,9 @@ func hidden(p string) bool {
 func (s *server) serveFile(w http.ResponseWriter, r *http.Request, p string) {
 	h := w.Header()
 	ctype := mime.TypeByExtension(path.Ext(p))
+	if path.Ext(p) == ".webmanifest" {
+		ctype = "application/manifest+json"
+	}
 	if ctype == "" {
 		ctype = "application/octet-stream"
 	}

@@ -176,6 +176,8 @@ const (
 	KeyCardFieldsRequired = "card_fields_required"
 	KeyCardNumberInvalid  = "card_number_invalid"
 	KeyBankCodeInvalid    = "bank_code_invalid"
+	KeyBranchCodeInvalid  = "branch_code_invalid"
+	KeyCardFieldOff       = "card_field_not_enabled"
 	KeyIFSCInvalid        = "ifsc_invalid"
 	KeyUPIInvalid         = "upi_invalid"
 	KeyCardNotOwn         = "card_not_own"

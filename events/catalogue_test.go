@@ -42,6 +42,7 @@ var samples = []Payload{
 	BankCardBound{CardID: "c1f0a2b3-4d5e-5f60-8a7b-9c0d1e2f3a4b", HolderName: "王小明", BankName: "Bank of Taiwan", Branch: "Taipei main",
 		BankCode: "004", CardNumberCipher: "v1:Y2FyZC1jaXBoZXJ0ZXh0", CardNumberKeyedHash: strings.Repeat("2c", 32), CardLast4: "6789"},
 	BankCardUnbound{CardID: "c1f0a2b3-4d5e-5f60-8a7b-9c0d1e2f3a4b"},
+	AvatarSet{FileID: strings.Repeat("0c", 32)},
 	UniqueClaimed{MemberID: MemberID("0912345678"), Ref: "5b0e7c1a-3f7d-4e2b-9a61-0c8d2e4f6a10"},
 	WithdrawalRequested{OrderNo: "W26112200000000000001", ChannelID: "bank", ChannelName: "Bank transfer", Currency: "TWD",
 		Amount: decimal.RequireFromString("3000"), CardID: "c1f0a2b3-4d5e-5f60-8a7b-9c0d1e2f3a4b", HolderName: "王小明", BankName: "Bank of Taiwan",

@@ -54,6 +54,12 @@ type BankCardUnbound struct {
 	CardID string `json:"cardId"`
 }
 
+// AvatarSet makes one of the member's own uploads (re-encoded by the upload path, served only to
+// its owner and ops) the member's avatar (member stream).
+type AvatarSet struct {
+	FileID string `json:"fileId"`
+}
+
 // UniqueClaimed is the one event of a guard stream (IDNumberGuardStream, CardGuardStream): the
 // value whose keyed hash names the stream now belongs to MemberID, for Ref (a real-name
 // submission id or a card id). Opening the stream with expected version NoStream makes the
@@ -75,9 +81,11 @@ func (RealNameRejected) EventName() string  { return "RealNameRejected" }
 func (BankCardBound) EventName() string     { return "BankCardBound" }
 func (BankCardUnbound) EventName() string   { return "BankCardUnbound" }
 func (UniqueClaimed) EventName() string     { return "UniqueClaimed" }
+func (AvatarSet) EventName() string         { return "AvatarSet" }
 
 func init() {
 	register(RealNameSubmitted{}, 1, nil)
+	register(AvatarSet{}, 1, nil)
 	register(RealNameApproved{}, 1, nil)
 	register(RealNameRejected{}, 1, nil)
 	register(BankCardBound{}, 1, nil)

@@ -69,7 +69,7 @@ var membersProjector = &Projector{
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MemberRegistered, events.LoginPasswordChanged, events.SessionOpened, events.SessionClosed,
-			events.FundPasswordSet, events.AccountFlagChanged, events.FileUploaded:
+			events.FundPasswordSet, events.AccountFlagChanged, events.FileUploaded, events.AvatarSet:
 			return true
 		}
 		return false
@@ -81,6 +81,7 @@ type memberRow struct {
 	memberID, account, role, inviteCode, inviterID, realNameStatus string
 	fundPasswordSet                                                int64
 	flags                                                          string
+	avatar                                                         string // file id
 	createdAt, updatedAt, seq, position                            int64
 }
 
@@ -93,6 +94,7 @@ var memberFields = RowMap[memberRow]{
 	Text("real_name_status", func(r *memberRow) *string { return &r.realNameStatus }),
 	Integer("fund_password_set", func(r *memberRow) *int64 { return &r.fundPasswordSet }),
 	Text("flags", func(r *memberRow) *string { return &r.flags }),
+	Text("avatar", func(r *memberRow) *string { return &r.avatar }),
 	Integer("created_at", func(r *memberRow) *int64 { return &r.createdAt }),
 	Integer("updated_at", func(r *memberRow) *int64 { return &r.updatedAt }),
 	Integer("seq", func(r *memberRow) *int64 { return &r.seq }),
@@ -204,6 +206,8 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 			r.fundPasswordSet = 1
 		case events.AccountFlagChanged:
 			r.flags = setFlag(r.flags, e.Flag, e.On)
+		case events.AvatarSet:
+			r.avatar = e.FileID
 		}
 		r.updatedAt, r.position = at, d.Ev.Position
 		changed[id] = r

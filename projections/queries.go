@@ -29,6 +29,7 @@ type Member struct {
 	InviterID                                           string
 	FundPasswordSet                                     bool
 	Flags                                               []string // on flags, in events.AllFlags order
+	Avatar                                              string   // the avatar's file id; "" for none
 	CreatedAt                                           time.Time
 }
 
@@ -185,7 +186,7 @@ func (db *Reader) SessionByTokenHash(ctx context.Context, hash string) (Session,
 
 func (r *memberRow) member() Member {
 	m := Member{MemberID: r.memberID, Account: r.account, Role: r.role, InviteCode: r.inviteCode, InviterID: r.inviterID,
-		RealNameStatus: r.realNameStatus, FundPasswordSet: r.fundPasswordSet != 0, Flags: []string{}, CreatedAt: FromMicros(r.createdAt)}
+		RealNameStatus: r.realNameStatus, FundPasswordSet: r.fundPasswordSet != 0, Flags: []string{}, Avatar: r.avatar, CreatedAt: FromMicros(r.createdAt)}
 	if r.flags != "" {
 		m.Flags = strings.Split(r.flags, ",")
 	}

@@ -24,6 +24,7 @@ type Commands interface {
 	RejectRealName(ctx context.Context, meta commands.Meta, in identitycmd.ReviewRealName) (identitycmd.ReviewResult, error)
 	BindCard(ctx context.Context, meta commands.Meta, memberID string, in identitycmd.CardInput) (identitycmd.CardResult, error)
 	UnbindCard(ctx context.Context, meta commands.Meta, in identitycmd.UnbindCard) (commands.Result, error)
+	SetAvatar(ctx context.Context, meta commands.Meta, memberID, fileID string) (commands.Result, error)
 }
 
 // Module serves the identity routes.
@@ -47,6 +48,7 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "GET", "/api/vue/user/cards", httpx.IdemNone, m.myCards),
 		httpx.Op(httpx.Member, "POST", "/api/vue/user/cards", httpx.IdemRequired, m.bindCard),
 		httpx.Op(httpx.Member, "DELETE", "/api/vue/user/cards/{id}", httpx.IdemRequired, m.unbindCard),
+		httpx.Op(httpx.Member, "POST", "/api/vue/user/avatar", httpx.IdemRequired, m.setAvatar),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/realname", httpx.IdemNone, m.opsRealNames),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/approve", httpx.IdemRequired, m.reviewRealName(true)),
 		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/realname/{account}/reject", httpx.IdemRequired, m.reviewRealName(false)),
@@ -140,7 +142,7 @@ func (m *Module) bindCard(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("BindCardRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	in := identitycmd.CardInput{HolderName: req.HolderName, BankName: req.BankName, Branch: req.Branch,
+	in := identitycmd.CardInput{HolderName: req.HolderName, BankName: httpx.Deref(req.BankName), Branch: req.Branch,
 		CardNumber: req.CardNumber, BankCode: req.BankCode}
 	if req.Ifsc != nil {
 		in.IFSC = *req.Ifsc
@@ -178,4 +180,16 @@ func (m *Module) unbindCard(c *httpx.Call) (httpx.Reply, error) {
 		return httpx.Reply{}, err
 	}
 	return httpx.Reply{Key: wire.MessageKeyCardUnbound, Data: wire.CommandResult{Position: res.Position}}, nil
+}
+
+func (m *Module) setAvatar(c *httpx.Call) (httpx.Reply, error) {
+	var req wire.SetAvatarRequest
+	if err := c.Decode("SetAvatarRequest", &req); err != nil {
+		return httpx.Reply{}, err
+	}
+	res, err := m.cmd.SetAvatar(c.Ctx(), c.Meta(), c.Sess.MemberID, req.FileId)
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	return httpx.OK(wire.CommandResult{Position: res.Position})
 }

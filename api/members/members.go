@@ -233,6 +233,7 @@ func (m *Module) userInfo(c *httpx.Call) (httpx.Reply, error) {
 	}
 	return httpx.OK(wire.UserInfo{
 		Account:         mem.Account,
+		Avatar:          mem.Avatar,
 		Role:            wire.Role(mem.Role),
 		RealNameStatus:  wire.RealNameStatus(cmp.Or(status[id], events.RealNameStatusUnverified)), // none submitted yet
 		InviteCode:      mem.InviteCode,

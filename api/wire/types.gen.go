@@ -721,7 +721,9 @@ const (
 	MessageKeyBlockPasswordWrong          MessageKey = "block_password_wrong"
 	MessageKeyBlockSizeTooSmall           MessageKey = "block_size_too_small"
 	MessageKeyBlockTimeInvalid            MessageKey = "block_time_invalid"
+	MessageKeyBranchCodeInvalid           MessageKey = "branch_code_invalid"
 	MessageKeyCardExists                  MessageKey = "card_exists"
+	MessageKeyCardFieldNotEnabled         MessageKey = "card_field_not_enabled"
 	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
 	MessageKeyCardNotFound                MessageKey = "card_not_found"
 	MessageKeyCardNotOwn                  MessageKey = "card_not_own"
@@ -927,7 +929,11 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyBlockTimeInvalid:
 		return true
+	case MessageKeyBranchCodeInvalid:
+		return true
 	case MessageKeyCardExists:
+		return true
+	case MessageKeyCardFieldNotEnabled:
 		return true
 	case MessageKeyCardFieldsRequired:
 		return true
@@ -2089,10 +2095,14 @@ type BankCard struct {
 
 // BindCardRequest defines model for BindCardRequest.
 type BindCardRequest struct {
-	// BankCode 3 digits
+	// BankCode a listed Taiwan bank's 3-digit code
 	BankCode string `json:"bankCode"`
-	BankName string `json:"bankName"`
-	Branch   string `json:"branch"`
+
+	// BankName ignored; the card takes the listed bank's name
+	BankName *string `json:"bankName,omitempty"`
+
+	// Branch the branch's 4-digit code
+	Branch string `json:"branch"`
 
 	// CardNumber 10 to 16 digits
 	CardNumber string `json:"cardNumber"`
@@ -4116,6 +4126,11 @@ type Session struct {
 	Token   string `json:"token"`
 }
 
+// SetAvatarRequest defines model for SetAvatarRequest.
+type SetAvatarRequest struct {
+	FileId string `json:"fileId"`
+}
+
 // SetFlagRequest defines model for SetFlagRequest.
 type SetFlagRequest struct {
 	Flag   AccountFlag `json:"flag"`
@@ -4807,6 +4822,9 @@ type TradeRules struct {
 type UserInfo struct {
 	Account string `json:"account"`
 	Assets  Assets `json:"assets"`
+
+	// Avatar the avatar's file id (GET /api/vue/files/{id}, owner and ops only); empty for none
+	Avatar string `json:"avatar"`
 
 	// CreditScore see GET /api/vue/user/creditRule (staff users show the start value)
 	CreditScore     int           `json:"creditScore"`

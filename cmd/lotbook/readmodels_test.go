@@ -37,7 +37,7 @@ func TestReadModelSignatures(t *testing.T) {
 		"journal_orders|member_id:0|order_no:0|instrument:0|label:0|position:1|key:member_id,order_no|ix:",
 		"journal|member_id:0|line_id:0|type:0|order_no:0|asset:0|amount:0|account:0|status:0|remark:0|instrument:0|details:0|created_at:1|updated_at:1|seq:1|leg:1|position:1|key:member_id,line_id|ix:member_id, seq;member_id, type, seq",
 		"member_files|file_id:0|member_id:0|content_type:0|size:1|width:1|height:1|created_at:1|key:file_id,member_id|ix:",
-		"members|member_id:0|account:0|role:0|invite_code:0|inviter_id:0|real_name_status:0|fund_password_set:1|flags:0|created_at:1|updated_at:1|seq:1|position:1|key:member_id|ix:account;seq",
+		"members|member_id:0|account:0|role:0|invite_code:0|inviter_id:0|real_name_status:0|fund_password_set:1|flags:0|avatar:0|created_at:1|updated_at:1|seq:1|position:1|key:member_id|ix:account;seq",
 		"news_items|id:0|kind:0|state:0|title_tw:0|title_en:0|body_tw:0|body_en:0|created_by:0|updated_by:0|at:1|created_at:1|updated_at:1|seq:1|position:1|key:id|ix:kind, state, at;kind, seq",
 		"news_log|news_id:0|action:0|actor:0|at:1|position:1|key:position|ix:news_id, position",
 		"news_reads|member_id:0|news_id:0|position:1|key:member_id,news_id|ix:",

@@ -51,6 +51,6 @@ func TestCommandIDBindsToOneCommand(t *testing.T) {
 		t.Fatalf("%d withdrawals, want none", n)
 	}
 	// The guarded commands check for their own record before anything else.
-	_, err = f.Identity.BindCard(f.Ctx, k, m, identity.CardInput{HolderName: "王小明", BankName: "Bank of Taiwan", Branch: "Taipei", CardNumber: "0123456789020", BankCode: "004"})
+	_, err = f.Identity.BindCard(f.Ctx, k, m, identity.CardInput{HolderName: "王小明", BankName: "Bank of Taiwan", Branch: "0037", CardNumber: "0123456789020", BankCode: "004"})
 	commandstest.WantKey(t, err, commands.KeyIdempotencyKeyReused)
 }

@@ -4,9 +4,11 @@
 package identity
 
 import (
+	"strings"
 	"time"
 
 	"github.com/lotbook/lotbook/commands"
+	banking "github.com/lotbook/lotbook/commands/rules/bank"
 	idrules "github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/events"
 )
@@ -15,6 +17,7 @@ import (
 type verification struct {
 	realName realName
 	cards    map[string]*bankCard
+	avatar   string // file id of the avatar; "" for none
 }
 
 var verificationPart = commands.RegisterMemberPart("identity", func(string) *verification { return &verification{} })
@@ -49,6 +52,8 @@ func (v *verification) Apply(_ events.RecordedEvent, p events.Payload) {
 			bankCode: e.BankCode, last4: e.CardLast4, hash: e.CardNumberKeyedHash}
 	case events.BankCardUnbound:
 		delete(v.cards, e.CardID)
+	case events.AvatarSet:
+		v.avatar = e.FileID
 	}
 }
 
@@ -134,6 +139,48 @@ func decideUnbindCard(m *commands.Member, cardID string) ([]events.Payload, erro
 		return nil, commands.NotFound(commands.KeyCardNotFound)
 	}
 	return []events.Payload{events.BankCardUnbound{CardID: cardID}}, nil
+}
+
+// cardFields is identity's part of the config aggregate: the extra card fields (IFSC, UPI) ops
+// enabled per withdrawal channel, from the site config entries withdrawal.<channel>.cardFields.
+// None by default.
+type cardFields map[string]map[string]bool
+
+var cardFieldsPart = commands.RegisterConfigPart("identity.cardFields", func() cardFields { return cardFields{} })
+
+// Apply follows the entries that enable card fields.
+func (c cardFields) Apply(_ events.RecordedEvent, p events.Payload) {
+	e, ok := p.(events.SiteConfigured)
+	if !ok || !strings.HasPrefix(e.Name, banking.CardFieldsConfigPrefix) || !strings.HasSuffix(e.Name, banking.CardFieldsConfigSuffix) {
+		return
+	}
+	c[e.Name] = banking.ParseCardFields(e.Value)
+}
+
+// enabled is the union of the fields any channel enables.
+func (c cardFields) enabled() map[string]bool {
+	out := map[string]bool{}
+	for _, fs := range c {
+		for f := range fs {
+			out[f] = true
+		}
+	}
+	return out
+}
+
+// decideSetAvatar makes one of the member's own uploads the avatar; the current one again changes
+// nothing.
+func decideSetAvatar(m *commands.Member, fileID string) ([]events.Payload, error) {
+	if err := m.MemberOnly(); err != nil {
+		return nil, err
+	}
+	if !m.OwnsFile(fileID) {
+		return nil, commands.NotFound(commands.KeyFileNotFound)
+	}
+	if verificationPart.Of(m).avatar == fileID {
+		return nil, nil
+	}
+	return []events.Payload{events.AvatarSet{FileID: fileID}}, nil
 }
 
 // guardState is a guard stream's aggregate: who holds the value and since when.

@@ -154,3 +154,69 @@ func TestDecideClaim(t *testing.T) {
 		})
 	}
 }
+
+// The card form in Taiwan's terms: a listed bank code (the card takes the list's name), a
+// four-digit branch, 10 to 16 digits; IFSC and UPI refused unless ops enabled them.
+func TestValidateCardTaiwan(t *testing.T) {
+	ok := CardInput{HolderName: "王小明", BankName: "whatever", Branch: "0037", CardNumber: "0040-1234 5678", BankCode: "004"}
+	card, number, e := validateCard(ok, nil)
+	if e != nil || card.BankName != "臺灣銀行" || number != "004012345678" || card.CardLast4 != "5678" {
+		t.Fatalf("valid card: %+v %q %v", card, number, e)
+	}
+	with := func(f func(*CardInput)) CardInput { in := ok; f(&in); return in }
+	all := map[string]bool{"ifsc": true, "upi": true}
+	for name, c := range map[string]struct {
+		in    CardInput
+		extra map[string]bool
+		want  string
+	}{
+		"no branch":          {with(func(i *CardInput) { i.Branch = "" }), nil, commands.KeyCardFieldsRequired},
+		"no bank name is ok": {with(func(i *CardInput) { i.BankName = "" }), nil, ""},
+		"unlisted code":      {with(func(i *CardInput) { i.BankCode = "999" }), nil, commands.KeyBankCodeInvalid},
+		"two-digit code":     {with(func(i *CardInput) { i.BankCode = "04" }), nil, commands.KeyBankCodeInvalid},
+		"branch name":        {with(func(i *CardInput) { i.Branch = "營業部" }), nil, commands.KeyBranchCodeInvalid},
+		"branch 3 digits":    {with(func(i *CardInput) { i.Branch = "037" }), nil, commands.KeyBranchCodeInvalid},
+		"short number":       {with(func(i *CardInput) { i.CardNumber = "123456789" }), nil, commands.KeyCardNumberInvalid},
+		"ifsc off":           {with(func(i *CardInput) { i.IFSC = "SBIN0001234" }), nil, commands.KeyCardFieldOff},
+		"upi off":            {with(func(i *CardInput) { i.UPI = "a@ybl" }), map[string]bool{"ifsc": true}, commands.KeyCardFieldOff},
+		"ifsc on":            {with(func(i *CardInput) { i.IFSC = "sbin0001234" }), all, ""},
+		"ifsc on, invalid":   {with(func(i *CardInput) { i.IFSC = "SBIN1001234" }), all, commands.KeyIFSCInvalid},
+		"upi on, invalid":    {with(func(i *CardInput) { i.UPI = "alice" }), all, commands.KeyUPIInvalid},
+	} {
+		_, _, e := validateCard(c.in, c.extra)
+		got := ""
+		if e != nil {
+			got = e.Key
+		}
+		if got != c.want {
+			t.Errorf("%s: got %q, want %q", name, got, c.want)
+		}
+	}
+}
+
+func TestCardFieldsPart(t *testing.T) {
+	c := cardFields{}
+	c.Apply(events.RecordedEvent{}, events.SiteConfigured{Name: "withdrawal.bank.cardFields", Value: "ifsc"})
+	c.Apply(events.RecordedEvent{}, events.SiteConfigured{Name: "title", Value: "upi"})
+	if got := c.enabled(); !got["ifsc"] || got["upi"] {
+		t.Errorf("enabled = %v", got)
+	}
+	c.Apply(events.RecordedEvent{}, events.SiteConfigured{Name: "withdrawal.bank.cardFields", Value: ""})
+	if got := c.enabled(); len(got) != 0 {
+		t.Errorf("disabled again = %v", got)
+	}
+}
+
+func TestDecideSetAvatar(t *testing.T) {
+	m := commandstest.Registered(withFiles()...)
+	_, err := decideSetAvatar(m, "nope")
+	commandstest.WantKey(t, err, commands.KeyFileNotFound)
+	evs, err := decideSetAvatar(m, "f1")
+	if err != nil || len(evs) != 1 || evs[0] != (events.AvatarSet{FileID: "f1"}) {
+		t.Fatalf("set: %v %v", evs, err)
+	}
+	m = commandstest.Registered(append(withFiles(), events.AvatarSet{FileID: "f1"})...)
+	if evs, err := decideSetAvatar(m, "f1"); err != nil || len(evs) != 0 {
+		t.Fatalf("again: %v %v", evs, err)
+	}
+}

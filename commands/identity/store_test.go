@@ -35,7 +35,7 @@ func (f *fixture) verified(account, id string) string {
 
 func (f *fixture) card(memberID, number string) string {
 	f.T.Helper()
-	r, err := f.ids.BindCard(f.Ctx, commandstest.Meta("member"), memberID, CardInput{HolderName: "王小明", BankName: "Bank of Taiwan", Branch: "Taipei",
+	r, err := f.ids.BindCard(f.Ctx, commandstest.Meta("member"), memberID, CardInput{HolderName: "王小明", BankName: "Bank of Taiwan", Branch: "0037",
 		CardNumber: number, BankCode: "004"})
 	f.Must(err)
 	return r.CardID
@@ -69,9 +69,9 @@ func TestUniqueIDNumberAndCardAcrossMembers(t *testing.T) {
 	// A card number is bound once, across members; unbinding frees it.
 	m4 := f.verified("0922222222", "F131104093")
 	c1 := f.card(m1, "0123456789012")
-	_, err = f.ids.BindCard(f.Ctx, commandstest.Meta("member"), m4, CardInput{HolderName: "王小明", BankName: "B", Branch: "b", CardNumber: "0123456789012", BankCode: "004"})
+	_, err = f.ids.BindCard(f.Ctx, commandstest.Meta("member"), m4, CardInput{HolderName: "王小明", BankName: "B", Branch: "0037", CardNumber: "0123456789012", BankCode: "004"})
 	commandstest.WantKey(t, err, commands.KeyCardExists)
-	_, err = f.ids.BindCard(f.Ctx, commandstest.Meta("member"), m1, CardInput{HolderName: "王小明", BankName: "B", Branch: "b", CardNumber: "0123 4567 89012", BankCode: "004"})
+	_, err = f.ids.BindCard(f.Ctx, commandstest.Meta("member"), m1, CardInput{HolderName: "王小明", BankName: "B", Branch: "0037", CardNumber: "0123 4567 89012", BankCode: "004"})
 	commandstest.WantKey(t, err, commands.KeyCardExists)
 	_, err = f.ids.UnbindCard(f.Ctx, commandstest.Meta("member"), UnbindCard{MemberID: m4, CardID: c1})
 	commandstest.WantKey(t, err, commands.KeyCardNotFound)

@@ -75,7 +75,8 @@ export function walletJourney(lang) {
   const X = W[lang];
   const member = { account: freshMobile(), password: 'Pass1234word' };
   const idNumber = freshTaiwanId();
-  const card = { bank: lang === 'tw' ? '臺灣銀行' : 'Bank of Taiwan', branch: lang === 'tw' ? '營業部' : 'Head office', number: `0040${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, code: '004' };
+  // Taiwan's terms (issue 13.8): the bank chosen from the list by its code, a 4-digit branch code.
+  const card = { bank: lang === 'tw' ? '臺灣銀行' : 'Bank of Taiwan', branch: '0037', number: `0040${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`, code: '004' };
   const deposit = '20000';
   const withdrawAmount = '1500';
   const exchangeAmount = '3000';
@@ -172,10 +173,13 @@ export function walletJourney(lang) {
       await tid(page, 'card-form').waitFor();
       // The holder is the verified name, filled in.
       assert.equal(await tid(page, 'card-holderName').inputValue(), X.name);
-      await tid(page, 'card-bankName').fill(card.bank);
+      // IFSC and UPI are not asked: no channel enables them.
+      assert.equal(await page.getByTestId('card-ifsc').count(), 0);
+      assert.equal(await page.getByTestId('card-upi').count(), 0);
+      await tid(page, 'card-bankCode').selectOption(card.code);
+      assert.equal(await tid(page, 'card-bankCode').evaluate((el) => el.selectedOptions[0].textContent), `${card.code} ${card.bank}`);
       await tid(page, 'card-branch').fill(card.branch);
       await tid(page, 'card-cardNumber').fill(card.number);
-      await tid(page, 'card-bankCode').fill(card.code);
       await screen(page, lang, 'wallet-06-with-card', { userText: [X.name, card.bank, card.branch] });
       const sent = nextResponse(page, 'POST', '/api/vue/user/cards');
       await tid(page, 'card-submit').click();
@@ -187,6 +191,8 @@ export function walletJourney(lang) {
       await bound.waitFor();
       await waitText(bound.getByTestId('bank-card-number'), `**** ${card.number.slice(-4)}`);
       assert.doesNotMatch(await bound.innerText(), new RegExp(card.number), 'the full number is never shown');
+      await waitText(bound.getByTestId('bank-card-bank'), card.bank);
+      await waitText(bound.getByTestId('bank-card-branch'), new RegExp(`${card.branch}$`));
       await screen(page, lang, 'wallet-07-cards', { userText: [X.name, card.bank, card.branch] });
     });
 

@@ -3,6 +3,7 @@ import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from './app/App';
 import { initI18n } from './lib/i18n';
+import { registerServiceWorker } from './lib/pwa';
 import './app/styles.css';
 
 // antd-mobile v5 renders toasts and dialogs with React 18's render; on React 19 they show nothing
@@ -25,3 +26,4 @@ unstableSetRender((node, container) => {
 const el = document.getElementById('root');
 if (!el) throw new Error('index.html has no #root');
 void initI18n().then(() => createRoot(el).render(<App />));
+registerServiceWorker();

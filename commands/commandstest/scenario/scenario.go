@@ -93,7 +93,7 @@ func (f *Fixture) Verified(account, id, amount string) string {
 func (f *Fixture) Card(memberID, number string) string {
 	f.T.Helper()
 	r, err := f.Identity.BindCard(f.Ctx, commandstest.Meta("member"), memberID, identity.CardInput{HolderName: "王小明", BankName: "Bank of Taiwan",
-		Branch: "Taipei", CardNumber: number, BankCode: "004"})
+		Branch: "0037", CardNumber: number, BankCode: "004"})
 	f.Must(err)
 	return r.CardID
 }

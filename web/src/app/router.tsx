@@ -23,6 +23,7 @@ import { registerTabs } from '@/lib/tabs';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
 import { antdReady } from './antdReady';
 import { RequireRole, RequireSession } from './guards';
+import { RouteError } from './Offline';
 import { RootShell } from './RootShell';
 import type { RouteHandle } from './routeHandle';
 
@@ -76,6 +77,8 @@ export function buildRoutes(from: FeatureRoute[]): RouteObject[] {
     {
       path: '/',
       element: <RootShell />,
+      // A screen's chunk that cannot be fetched (offline, issue 13 item 7) gets a clear state.
+      errorElement: <RouteError />,
       // Shown while the first screen's chunk loads: the page colour, no layout to jump.
       hydrateFallbackElement: <div className="boot" />,
       children: [

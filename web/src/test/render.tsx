@@ -27,7 +27,7 @@ export function envelope(data: unknown, status = 1, msg = 'ok', http = 200): Res
 type Call = { url: string; init: RequestInit & { headers: Record<string, string> } };
 
 /**
- * A fake server for fetch: the config call always answers an empty list; other calls take the
+ * A fake server for fetch: the config call answers an empty list unless a test sets it with `on`; other calls take the
  * next queued answer, or a `by` answer matched on the URL's start.
  */
 export function apiMock() {
@@ -35,7 +35,10 @@ export function apiMock() {
   const by: Array<[string, () => Response]> = [];
   const calls: Call[] = [];
   const fetch = (url: string, init: Call['init']) => {
-    if (url.endsWith('/common/config')) return Promise.resolve(envelope([]));
+    if (url.endsWith('/common/config')) {
+      const config = by.find(([prefix]) => prefix.endsWith('/common/config') && url.startsWith(prefix));
+      return Promise.resolve(config ? config[1]() : envelope([]));
+    }
     calls.push({ url, init });
     const hit = by.find(([prefix]) => url.startsWith(prefix));
     if (hit) return Promise.resolve(hit[1]());

@@ -2,6 +2,7 @@ import { Tabs } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router-dom';
+import { localBankName } from '@/domain/wallet/banks';
 import { ListEmpty, ListLoading, MoreOnScroll } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { PullRefresh } from '@/components/PullRefresh';
@@ -25,7 +26,7 @@ function Line({ label, children, testId }: { label: string; children: React.Reac
 }
 
 function RecordItem({ r }: { r: FundRecord }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const w = useWalletT();
   const tt = useTradeT();
   const lineLabel = useFundLineLabel();
@@ -80,7 +81,7 @@ function RecordItem({ r }: { r: FundRecord }) {
       </Line>
       {r.type === 'withdraw' && r.bankName ? (
         <Line label={w('records.withdrawTo')} testId="fund-record-card">
-          {`${r.bankName} **** ${r.cardLast4 ?? ''}`}
+          {`${localBankName(r.bankName, i18n.language)} **** ${r.cardLast4 ?? ''}`}
         </Line>
       ) : null}
       {r.channelName ? <Line label={t('funds.channel')}>{channelName(t, r.channelName)}</Line> : null}

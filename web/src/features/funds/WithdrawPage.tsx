@@ -18,6 +18,7 @@ import type { FieldError } from '@/lib/validation';
 import { useWalletT } from '@/domain/wallet/texts';
 import { type Card, useCards, useCreditRule } from '@/domain/wallet/api';
 import { walletKeys } from '@/domain/wallet/keys';
+import { localBankName } from '@/domain/wallet/banks';
 import { fundKeys } from './api';
 import { formatWeekdays } from './validation';
 import { availableIn, useBalances, useWithdrawChannels, withdrawableIn, type WithdrawChannel } from './walletApi';
@@ -52,6 +53,7 @@ function Rules({ ch, score, threshold }: { ch: WithdrawChannel; score: number; t
 
 function CardPicker({ cards, value, onChange, invalid }: { cards: Card[]; value: string; onChange: (id: string) => void; invalid: boolean }) {
   const w = useWalletT();
+  const { i18n } = useTranslation();
   return (
     <div className={invalid ? 'field invalid' : 'field'}>
       <div className="field-label">{w('withdraw.card')}</div>
@@ -76,7 +78,7 @@ function CardPicker({ cards, value, onChange, invalid }: { cards: Card[]; value:
               data-card-id={c.id}
               onClick={() => onChange(c.id)}
             >
-              <span>{c.bankName}</span>
+              <span>{localBankName(c.bankName, i18n.language)}</span>
               <span className="num">{c.cardNumberMasked}</span>
             </button>
           ))}

@@ -291,7 +291,7 @@ describe('fund records', () => {
     renderPage('/user/FundingDetails', FundingDetailsPage, { url: '/user/FundingDetails?tab=withdraw' });
     const rec = await screen.findByTestId('fund-record');
     expect(ctx.server.calls[0]!.url).toBe('/api/vue/funds/records?type=withdraw&page=1&size=20');
-    expect(within(rec).getByTestId('fund-record-card')).toHaveTextContent('Bank of Taiwan **** 6789');
+    expect(within(rec).getByTestId('fund-record-card')).toHaveTextContent('臺灣銀行 **** 6789');
     expect(within(rec).getByTestId('fund-record-status')).toHaveTextContent('待審核');
   });
 

@@ -2,6 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { api, type DataOf } from '@/lib/api/client';
 import { money, taipeiTime } from '@/lib/filters';
 import { useWalletT } from '@/domain/wallet/texts';
+import { bankName } from '@/domain/wallet/banks';
 import { ReviewActions } from '@/components/review/ReviewActions';
 import { Field, ReviewPage } from '@/components/review/ReviewQueue';
 import { OpsNav } from './OpsNav';
@@ -9,7 +10,7 @@ import { OpsNav } from './OpsNav';
 type Withdrawal = DataOf<'/api/vue/ops/withdrawals', 'get'>['items'][number];
 
 function WithdrawalItem({ d, onDone }: { d: Withdrawal; onDone: () => void }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const w = useWalletT();
   const amount = `${d.currency} ${money(d.amount)}`;
   const params = { orderNo: d.orderNo };
@@ -23,7 +24,7 @@ function WithdrawalItem({ d, onDone }: { d: Withdrawal; onDone: () => void }) {
       </div>
       <Field label={t('ops.account')}>{d.account}</Field>
       <Field label={w('ops.holder')}>{d.holderName}</Field>
-      <Field label={w('ops.bank')}>{`${d.bankName} ${d.branch}`}</Field>
+      <Field label={w('ops.bank')}>{`${d.bankCode} ${bankName(d.bankCode, i18n.language) ?? d.bankName} ${d.branch}`}</Field>
       <Field label={w('ops.bankCode')}>
         <span className="num">{d.bankCode}</span>
       </Field>

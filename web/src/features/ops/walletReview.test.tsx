@@ -26,7 +26,7 @@ const withdrawal = {
   channelName: 'Bank transfer',
   holderName: '王小明',
   bankName: '臺灣銀行',
-  branch: '營業部',
+  branch: '0037',
   bankCode: '004',
   cardNumberMasked: '**** 6789',
   status: 'pending',
@@ -81,7 +81,7 @@ describe('withdrawal review', () => {
     const item = await screen.findByTestId('ops-withdrawal');
     expect(within(item).getByTestId('ops-withdrawal-amount')).toHaveTextContent('TWD 1,500.00');
     expect(within(item).getByTestId('ops-withdrawal-card')).toHaveTextContent('**** 6789');
-    expect(item).toHaveTextContent('臺灣銀行 營業部');
+    expect(item).toHaveTextContent('004 臺灣銀行 0037');
     await user.click(within(item).getByTestId('ops-withdrawal-approve'));
     expect(ctx.asked?.content).toBe('確定已撥款 TWD 1,500.00 並通過這筆提領？');
     await ctx.asked?.onConfirm?.();

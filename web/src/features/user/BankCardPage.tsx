@@ -13,10 +13,13 @@ import { toast } from '@/lib/toast';
 import { useWalletT } from '@/domain/wallet/texts';
 import { type Card, useCards } from '@/domain/wallet/api';
 import { walletKeys } from '@/domain/wallet/keys';
+import { bankName } from '@/domain/wallet/banks';
+import { useTranslation } from 'react-i18next';
 import '@/domain/wallet/wallet.css';
 
 function CardItem({ c }: { c: Card }) {
   const w = useWalletT();
+  const { i18n } = useTranslation();
   const qc = useQueryClient();
   // The client's typed helpers have no DELETE; the answer is the schema's CommandResult.
   const unbind = useAction(
@@ -31,8 +34,10 @@ function CardItem({ c }: { c: Card }) {
   return (
     <div className="bank-card" data-testid="bank-card" data-card-id={c.id} data-last4={c.last4}>
       <div className="bank-card-head">
-        <strong data-testid="bank-card-bank">{c.bankName}</strong>
-        <span className="muted">{c.branch}</span>
+        <strong data-testid="bank-card-bank">{bankName(c.bankCode, i18n.language) ?? c.bankName}</strong>
+        <span className="muted" data-testid="bank-card-branch">
+          {w('cards.branch')} <span className="num">{c.branch}</span>
+        </span>
       </div>
       <div className="bank-card-number num" data-testid="bank-card-number">
         {c.cardNumberMasked}

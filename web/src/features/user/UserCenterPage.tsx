@@ -10,6 +10,7 @@ import { FlagNotice } from '@/components/FlagNotice';
 import { useRole, useUserInfo } from '@/lib/user';
 import { useWalletT } from '@/domain/wallet/texts';
 import '@/domain/wallet/wallet.css';
+import { Avatar } from './Avatar';
 import { useLogout } from './useLogout';
 
 function Amount({ v, testId, trend }: { v: string | undefined; testId: string; trend?: boolean }) {
@@ -41,6 +42,7 @@ export default function UserCenterPage() {
         <FlagNotice />
         <div className="asset-card">
           <div className="asset-head">
+            {member && info.data ? <Avatar fileId={info.data.avatar} account={info.data.account} /> : null}
             <div className="user-account" data-testid="user-account">
               {info.data?.account ?? session.account}
             </div>

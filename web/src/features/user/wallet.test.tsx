@@ -116,34 +116,53 @@ describe('bank cards', () => {
     const error = () => screen.getByTestId('form-error');
     await user.click(screen.getByTestId('card-submit'));
     expect(error()).toHaveTextContent('請填寫完整的銀行卡資料');
-    await user.type(screen.getByTestId('card-bankName'), 'Bank of Taiwan');
-    await user.type(screen.getByTestId('card-branch'), 'Head office');
+    // Taiwan's terms: the bank from the list, a 4-digit branch code; no IFSC or UPI unless enabled.
+    expect(screen.queryByTestId('card-ifsc')).toBeNull();
+    expect(screen.queryByTestId('card-upi')).toBeNull();
+    await user.selectOptions(screen.getByTestId('card-bankCode'), '004');
+    expect(screen.getByTestId('card-bankCode')).toHaveDisplayValue('004 臺灣銀行');
+    await user.type(screen.getByTestId('card-branch'), '營業0a37');
+    expect(screen.getByTestId('card-branch')).toHaveValue('037');
     await user.type(screen.getByTestId('card-cardNumber'), '1234-5678x9');
     expect(screen.getByTestId('card-cardNumber')).toHaveValue('1234-56789');
-    await user.type(screen.getByTestId('card-bankCode'), '00');
+    await user.click(screen.getByTestId('card-submit'));
+    expect(error()).toHaveTextContent('分行代碼須為 4 位數字');
+    await user.type(screen.getByTestId('card-branch'), '7');
     await user.click(screen.getByTestId('card-submit'));
     expect(error()).toHaveTextContent('卡號須為 10 至 16 位數字');
     await user.type(screen.getByTestId('card-cardNumber'), '0');
-    await user.click(screen.getByTestId('card-submit'));
-    expect(error()).toHaveTextContent('銀行代碼須為 3 位數字');
-    await user.type(screen.getByTestId('card-bankCode'), '4');
     await user.clear(screen.getByTestId('card-holderName'));
     await user.type(screen.getByTestId('card-holderName'), 'Someone Else');
     await user.click(screen.getByTestId('card-submit'));
     expect(error()).toHaveTextContent('持卡人須為實名認證本人');
     await user.clear(screen.getByTestId('card-holderName'));
     await user.type(screen.getByTestId('card-holderName'), 'wang hsiao-ming');
-    await user.type(screen.getByTestId('card-ifsc'), 'sbin0001234');
     await user.click(screen.getByTestId('card-submit'));
     await waitFor(() => expect(ctx.shown).toContain('銀行卡已綁定'));
     expect(body('/api/vue/user/cards')).toEqual({
       holderName: 'wang hsiao-ming',
-      bankName: 'Bank of Taiwan',
-      branch: 'Head office',
+      branch: '0377',
       cardNumber: '1234567890',
       bankCode: '004',
-      ifsc: 'SBIN0001234',
     });
+  }, SLOW);
+
+  it('shows IFSC and UPI only when ops enable them for a withdrawal channel', async () => {
+    const user = userEvent.setup();
+    ctx.server.on('/api/vue/realname', () => envelope(verified));
+    ctx.server.on('/api/vue/user/realname', () => envelope(verified));
+    ctx.server.on('/api/vue/common/config', () => envelope([{ name: 'withdrawal.bank.cardFields', value: 'ifsc' }]));
+    ctx.server.on('/api/vue/user/cards', () => envelope({ id: 'c3', last4: '7890', position: 10 }));
+    renderPage('/user/WithCard', WithCardPage);
+    await screen.findByTestId('card-ifsc');
+    expect(screen.queryByTestId('card-upi')).toBeNull();
+    await user.selectOptions(screen.getByTestId('card-bankCode'), '822');
+    await user.type(screen.getByTestId('card-branch'), '0901');
+    await user.type(screen.getByTestId('card-cardNumber'), '1234567890');
+    await user.type(screen.getByTestId('card-ifsc'), 'sbin0001234');
+    await user.click(screen.getByTestId('card-submit'));
+    await waitFor(() => expect(ctx.shown).toContain('銀行卡已綁定'));
+    expect(body('/api/vue/user/cards')).toMatchObject({ bankCode: '822', branch: '0901', ifsc: 'SBIN0001234' });
   }, SLOW);
 
   it('lists cards masked and unbinds after confirmation', async () => {

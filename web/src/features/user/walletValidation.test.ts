@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cardBody, isValidName, normalizeName, sameName, validateCard, validateRealName } from './walletValidation';
+import { cardBody, enabledCardFields, isValidName, normalizeName, sameName, validateCard, validateRealName } from './walletValidation';
 
 describe('names', () => {
   it.each([
@@ -49,40 +49,47 @@ describe('validateRealName', () => {
   ])('%j → %j', (patch, want) => expect(validateRealName({ ...ok, ...patch })).toEqual(want));
 });
 
-describe('validateCard', () => {
-  const ok = { holderName: 'Wang Hsiao-ming', bankName: 'Bank of Taiwan', branch: 'Head office', cardNumber: '0040 1234-5678', bankCode: '004', ifsc: '', upi: '' };
+describe('validateCard (Taiwan terms)', () => {
+  const ok = { holderName: 'Wang Hsiao-ming', branch: '0037', cardNumber: '0040 1234-5678', bankCode: '004', ifsc: '', upi: '' };
+  const both = new Set(['ifsc', 'upi'] as const);
   it.each([
-    [{}, undefined, null],
-    [{}, 'wang hsiao-ming', null],
-    [{ ifsc: 'sbin0001234', upi: 'wang.hm@okaxis' }, undefined, null],
-    [{ holderName: ' ' }, undefined, { field: 'holderName', key: 'card_fields_required' }],
-    [{ bankName: '' }, undefined, { field: 'bankName', key: 'card_fields_required' }],
-    [{ branch: '' }, undefined, { field: 'branch', key: 'card_fields_required' }],
-    [{ cardNumber: ' - ' }, undefined, { field: 'cardNumber', key: 'card_fields_required' }],
-    [{ bankCode: '' }, undefined, { field: 'bankCode', key: 'card_fields_required' }],
-    [{ bankName: 'x'.repeat(65) }, undefined, { field: 'bankName', key: 'invalid_request' }],
-    [{ cardNumber: '123456789' }, undefined, { field: 'cardNumber', key: 'card_number_invalid' }],
-    [{ cardNumber: '12345678901234567' }, undefined, { field: 'cardNumber', key: 'card_number_invalid' }],
-    [{ cardNumber: '12345678901234x' }, undefined, { field: 'cardNumber', key: 'card_number_invalid' }],
-    [{ cardNumber: '1234567890123456' }, undefined, null],
-    [{ bankCode: '04' }, undefined, { field: 'bankCode', key: 'bank_code_invalid' }],
-    [{ bankCode: '0a4' }, undefined, { field: 'bankCode', key: 'bank_code_invalid' }],
-    [{ ifsc: 'SBIN1001234' }, undefined, { field: 'ifsc', key: 'ifsc_invalid' }],
-    [{ ifsc: 'SBI00001234' }, undefined, { field: 'ifsc', key: 'ifsc_invalid' }],
-    [{ upi: 'wang' }, undefined, { field: 'upi', key: 'upi_invalid' }],
-    [{ upi: 'w@bank' }, undefined, { field: 'upi', key: 'upi_invalid' }],
-    [{ upi: 'wang@1bank' }, undefined, { field: 'upi', key: 'upi_invalid' }],
-    [{}, '王小明', { field: 'holderName', key: 'card_not_own' }],
-  ])('%j (verified %j) → %j', (patch, verified, want) => expect(validateCard({ ...ok, ...patch }, verified)).toEqual(want));
+    [{}, undefined, undefined, null],
+    [{}, 'wang hsiao-ming', undefined, null],
+    [{ ifsc: 'sbin0001234', upi: 'wang.hm@okaxis' }, undefined, both, null],
+    // Not enabled: not checked (and not sent).
+    [{ ifsc: 'SBIN1001234', upi: 'wang' }, undefined, undefined, null],
+    [{ holderName: ' ' }, undefined, undefined, { field: 'holderName', key: 'card_fields_required' }],
+    [{ branch: '' }, undefined, undefined, { field: 'branch', key: 'card_fields_required' }],
+    [{ cardNumber: ' - ' }, undefined, undefined, { field: 'cardNumber', key: 'card_fields_required' }],
+    [{ bankCode: '' }, undefined, undefined, { field: 'bankCode', key: 'card_fields_required' }],
+    [{ holderName: 'x'.repeat(65) }, undefined, undefined, { field: 'holderName', key: 'invalid_request' }],
+    [{ bankCode: '999' }, undefined, undefined, { field: 'bankCode', key: 'bank_code_invalid' }],
+    [{ bankCode: '04' }, undefined, undefined, { field: 'bankCode', key: 'bank_code_invalid' }],
+    [{ bankCode: '700' }, undefined, undefined, null],
+    [{ branch: '營業部' }, undefined, undefined, { field: 'branch', key: 'branch_code_invalid' }],
+    [{ branch: '037' }, undefined, undefined, { field: 'branch', key: 'branch_code_invalid' }],
+    [{ cardNumber: '123456789' }, undefined, undefined, { field: 'cardNumber', key: 'card_number_invalid' }],
+    [{ cardNumber: '12345678901234567' }, undefined, undefined, { field: 'cardNumber', key: 'card_number_invalid' }],
+    [{ cardNumber: '12345678901234x' }, undefined, undefined, { field: 'cardNumber', key: 'card_number_invalid' }],
+    [{ cardNumber: '1234567890123456' }, undefined, undefined, null],
+    [{ ifsc: 'SBIN1001234' }, undefined, both, { field: 'ifsc', key: 'ifsc_invalid' }],
+    [{ ifsc: 'SBI00001234' }, undefined, both, { field: 'ifsc', key: 'ifsc_invalid' }],
+    [{ upi: 'wang' }, undefined, both, { field: 'upi', key: 'upi_invalid' }],
+    [{ upi: 'w@bank' }, undefined, both, { field: 'upi', key: 'upi_invalid' }],
+    [{ upi: 'wang@1bank' }, undefined, both, { field: 'upi', key: 'upi_invalid' }],
+    [{}, '王小明', undefined, { field: 'holderName', key: 'card_not_own' }],
+  ])('%j (verified %j, extra %j) → %j', (patch, verified, extra, want) => expect(validateCard({ ...ok, ...patch }, verified, extra)).toEqual(want));
 
-  it('sends trimmed fields, the bare number and the upper-case IFSC; empty optional fields are left out', () => {
-    expect(cardBody({ ...ok, holderName: ' Wang  Hsiao-ming ', ifsc: ' sbin0001234 ' })).toEqual({
-      holderName: 'Wang Hsiao-ming',
-      bankName: 'Bank of Taiwan',
-      branch: 'Head office',
-      cardNumber: '004012345678',
-      bankCode: '004',
-      ifsc: 'SBIN0001234',
-    });
+  it('sends trimmed fields and the bare number; IFSC and UPI only when enabled', () => {
+    const v = { ...ok, holderName: ' Wang  Hsiao-ming ', ifsc: ' sbin0001234 ', upi: 'w@okaxis' };
+    const base = { holderName: 'Wang Hsiao-ming', branch: '0037', cardNumber: '004012345678', bankCode: '004' };
+    expect(cardBody(v)).toEqual(base);
+    expect(cardBody(v, new Set(['ifsc']))).toEqual({ ...base, ifsc: 'SBIN0001234' });
+  });
+
+  it('reads the enabled fields from the site config', () => {
+    expect([...enabledCardFields(undefined)]).toEqual([]);
+    expect([...enabledCardFields({ title: 'x', 'withdrawal.bank.cardFields': ' IFSC , iban' })]).toEqual(['ifsc']);
+    expect([...enabledCardFields({ 'withdrawal.a.cardFields': 'upi', 'withdrawal.b.cardFields': 'ifsc' })].sort()).toEqual(['ifsc', 'upi']);
   });
 });

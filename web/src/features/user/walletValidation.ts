@@ -1,6 +1,7 @@
 // Validation of the identity and bank card forms: the server's rules (commands/rules/identity,
 // commands/rules/bank, commands/handlers_identity.go), checked before sending.
 import { type FieldError, isTaiwanId } from '@/lib/validation';
+import { isTaiwanBank } from '@/domain/wallet/banks';
 
 /** Trims and collapses runs of white space, as the server stores a name. */
 export function normalizeName(s: string): string {
@@ -47,12 +48,32 @@ export function validateRealName(v: RealNameValues): FieldError<keyof RealNameVa
 
 export interface CardValues {
   holderName: string;
-  bankName: string;
+  /** The bank's 3-digit code, chosen from the list of Taiwan's banks (the card takes its name). */
+  bankCode: string;
+  /** The branch's 4-digit code. */
   branch: string;
   cardNumber: string;
-  bankCode: string;
   ifsc: string;
   upi: string;
+}
+
+/** The card fields beyond Taiwan's that ops may enable per withdrawal channel. */
+export type ExtraCardField = 'ifsc' | 'upi';
+
+/**
+ * The extra card fields any withdrawal channel enables: the site config entries
+ * withdrawal.<channel>.cardFields ("ifsc,upi"); none when there is no such entry.
+ */
+export function enabledCardFields(entries: Record<string, string> | undefined): Set<ExtraCardField> {
+  const out = new Set<ExtraCardField>();
+  for (const [name, value] of Object.entries(entries ?? {})) {
+    if (!/^withdrawal\..+\.cardFields$/.test(name)) continue;
+    for (const f of value.split(',')) {
+      const k = f.trim().toLowerCase();
+      if (k === 'ifsc' || k === 'upi') out.add(k);
+    }
+  }
+  return out;
 }
 
 /** The longest free text the server takes in a card field (characters). */
@@ -67,43 +88,44 @@ const IFSC = /^[A-Z]{4}0[A-Z0-9]{6}$/;
 const UPI = /^[A-Za-z0-9][A-Za-z0-9._-]{1,255}@[A-Za-z][A-Za-z0-9]{1,63}$/;
 
 /**
- * A bank card: holder, bank, branch, number and bank code required; the number 10 to 16
- * digits (no Luhn check: Taiwan account numbers carry none); the bank code 3 digits; IFSC and
- * UPI checked when given; the holder must be the verified name (when it is known).
+ * A bank card in Taiwan's terms: holder, bank, branch and number required; the bank from the
+ * list of Taiwan's banks; the branch code 4 digits; the number 10 to 16 digits (no Luhn check:
+ * Taiwan account numbers carry none); IFSC and UPI checked only when enabled (else not sent);
+ * the holder must be the verified name (when it is known).
  */
-export function validateCard(v: CardValues, verifiedName?: string): FieldError<keyof CardValues> | null {
+export function validateCard(v: CardValues, verifiedName?: string, extra: ReadonlySet<ExtraCardField> = new Set()): FieldError<keyof CardValues> | null {
   const holder = normalizeName(v.holderName);
   const number = normalizeCardNumber(v.cardNumber);
   const required: Array<[keyof CardValues, string]> = [
     ['holderName', holder],
-    ['bankName', v.bankName.trim()],
+    ['bankCode', v.bankCode.trim()],
     ['branch', v.branch.trim()],
     ['cardNumber', number],
-    ['bankCode', v.bankCode.trim()],
   ];
   const empty = required.find(([, s]) => s === '');
   if (empty) return { field: empty[0], key: 'card_fields_required' };
-  const long = required.find(([, s]) => [...s].length > CARD_FIELD_MAX);
-  if (long) return { field: long[0], key: 'invalid_request' };
+  if ([...holder].length > CARD_FIELD_MAX) return { field: 'holderName', key: 'invalid_request' };
+  if (!isTaiwanBank(v.bankCode.trim())) return { field: 'bankCode', key: 'bank_code_invalid' };
+  if (!/^\d{4}$/.test(v.branch.trim())) return { field: 'branch', key: 'branch_code_invalid' };
   if (!/^\d{10,16}$/.test(number)) return { field: 'cardNumber', key: 'card_number_invalid' };
-  if (!/^\d{3}$/.test(v.bankCode.trim())) return { field: 'bankCode', key: 'bank_code_invalid' };
   const ifsc = v.ifsc.trim().toUpperCase();
-  if (ifsc && !IFSC.test(ifsc)) return { field: 'ifsc', key: 'ifsc_invalid' };
+  if (extra.has('ifsc') && ifsc && !IFSC.test(ifsc)) return { field: 'ifsc', key: 'ifsc_invalid' };
   const upi = v.upi.trim();
-  if (upi && !UPI.test(upi)) return { field: 'upi', key: 'upi_invalid' };
+  if (extra.has('upi') && upi && !UPI.test(upi)) return { field: 'upi', key: 'upi_invalid' };
   if (verifiedName && !sameName(holder, verifiedName)) return { field: 'holderName', key: 'card_not_own' };
   return null;
 }
 
-/** The body the server takes: trimmed, the number without separators, IFSC upper-cased. */
-export function cardBody(v: CardValues) {
+/** The body the server takes: trimmed, the number without separators, IFSC and UPI only when enabled. */
+export function cardBody(v: CardValues, extra: ReadonlySet<ExtraCardField> = new Set()) {
+  const ifsc = v.ifsc.trim().toUpperCase();
+  const upi = v.upi.trim();
   return {
     holderName: normalizeName(v.holderName),
-    bankName: v.bankName.trim(),
+    bankCode: v.bankCode.trim(),
     branch: v.branch.trim(),
     cardNumber: normalizeCardNumber(v.cardNumber),
-    bankCode: v.bankCode.trim(),
-    ...(v.ifsc.trim() ? { ifsc: v.ifsc.trim().toUpperCase() } : {}),
-    ...(v.upi.trim() ? { upi: v.upi.trim() } : {}),
+    ...(extra.has('ifsc') && ifsc ? { ifsc } : {}),
+    ...(extra.has('upi') && upi ? { upi } : {}),
   };
 }
