@@ -22,6 +22,8 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/auction"
+	creditcmd "github.com/lotbook/lotbook/commands/credit"
+	"github.com/lotbook/lotbook/commands/credit/interest"
 	fundscmd "github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/placement"
 	"github.com/lotbook/lotbook/commands/process/offering"
@@ -92,6 +94,7 @@ type Stack struct {
 	trade      *engine.Engine
 	lottery    *subscription.Commands
 	ipo        *subscription.Calendar
+	interest   *interest.Process // accrues loan interest daily
 	auctions   *auction.Commands
 	placements *placement.Commands
 	// offerings run the auctions' and placements' results, settlements and deliveries.
@@ -180,6 +183,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		lottery: lottery,
 		ipo: subscription.NewCalendar(subscription.CalendarConfig{Commands: lottery, Store: store, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
+		interest:   interest.New(interest.Config{Commands: creditcmd.New(cmd), Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg}),
 		auctions:   auctions,
 		placements: placements,
 		offerings:  []*offering.Process{newOffering(auctions.Spec()), newOffering(placements.Spec())},
@@ -270,6 +274,11 @@ func (st *Stack) Run(ctx context.Context) error {
 	wg.Go(func() {
 		if err := st.ipo.Run(ctx); err != nil {
 			st.cfg.Logger.Error("subscription calendar stopped", "err", err)
+		}
+	})
+	wg.Go(func() {
+		if err := st.interest.Run(ctx); err != nil {
+			st.cfg.Logger.Error("loan interest stopped", "err", err)
 		}
 	})
 	for _, o := range st.offerings {

@@ -9,6 +9,7 @@ import (
 	_ "github.com/lotbook/lotbook/projections/chat"
 	_ "github.com/lotbook/lotbook/projections/chipgrab"
 	_ "github.com/lotbook/lotbook/projections/config"
+	_ "github.com/lotbook/lotbook/projections/credit"
 	_ "github.com/lotbook/lotbook/projections/favorites"
 	_ "github.com/lotbook/lotbook/projections/funds"
 	_ "github.com/lotbook/lotbook/projections/news"
