@@ -8,6 +8,7 @@ import (
 	"github.com/lotbook/lotbook/api/block"
 	"github.com/lotbook/lotbook/api/chat"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
+	creditapi "github.com/lotbook/lotbook/api/credit"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
@@ -23,6 +24,7 @@ import (
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
+	creditcmd "github.com/lotbook/lotbook/commands/credit"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 )
@@ -39,6 +41,7 @@ func (s *server) capabilities() []httpx.Module {
 		chat.New(chatcmd.New(s.cmd), s.read, s.store, perMinute(s.limits.ChatPerMember), s.log),
 		block.New(blockcmd.New(s.cmd), s.read, s.trade.Market, s.now),
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
+		creditapi.New(creditcmd.New(s.cmd), s.read, s.trade.Market),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),
 		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),
