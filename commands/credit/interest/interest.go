@@ -77,7 +77,8 @@ func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(c
 
 // Wants implements process.Manager.
 func (p *Process) Wants(typ string) bool {
-	return typ == "LoanDisbursed" || typ == "LoanRepaid"
+	name, _, _ := strings.Cut(typ, ".") // "LoanDisbursed.v1"
+	return name == "LoanDisbursed" || name == "LoanRepaid"
 }
 
 // Handle implements process.Manager.
