@@ -38,7 +38,9 @@ func TestCreditLoanScenario(t *testing.T) {
 			s.Debt != "0.00" || s.AnnualRate != "0.073" || len(s.Rule.Haircuts) != 3 || len(s.Rule.Bands) != 4 || s.Seat != wire.CreditSummarySeatNone {
 			t.Fatalf("summary %+v", s)
 		}
-		borrow := func(amount, pw string) answer { return m.post("/api/vue/credit/loans", map[string]string{"amount": amount, "fundPassword": pw}) }
+		borrow := func(amount, pw string) answer {
+			return m.post("/api/vue/credit/loans", map[string]string{"amount": amount, "fundPassword": pw})
+		}
 		h.unchanged(func() {
 			want(t, borrow("100001", "123456"), 422, "loan_quota_insufficient")
 			want(t, borrow("999", "123456"), 422, "loan_below_minimum")
