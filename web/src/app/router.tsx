@@ -4,6 +4,7 @@ import { auctionRoutes } from '@/features/auction/routes';
 import { authRoutes } from '@/features/auth/routes';
 import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
+import { creditRoutes } from '@/features/credit/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { fundsRoutes } from '@/features/funds/routes';
 import { homeRoutes } from '@/features/home/routes';
@@ -35,6 +36,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...auctionRoutes,
   ...placementRoutes,
   ...blockRoutes,
+  ...creditRoutes,
   ...chipGrabRoutes,
   ...newsRoutes,
   ...subscriptionRoutes,
