@@ -3,6 +3,8 @@ package credit
 import (
 	"context"
 
+	"github.com/shopspring/decimal"
+
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/events"
 )
@@ -57,6 +59,29 @@ func (s *Commands) memberMayMove(ctx context.Context, memberID string) error {
 	return nil
 }
 
+// moneyForm checks a borrow or repay form's fields: the amount, the fund password given, the member.
+func moneyForm(memberID, amount, fundPassword string) (decimal.Decimal, error) {
+	a, e := parseAmount(amount)
+	switch {
+	case e != nil:
+		return decimal.Zero, e
+	case fundPassword == "":
+		return decimal.Zero, commands.Invalid(commands.KeyFundPasswordRequired)
+	case !commands.ValidMemberID(memberID):
+		return decimal.Zero, commands.NotFound(commands.KeyAccountNotExist)
+	}
+	return a, nil
+}
+
+// onMembersWord checks, within command c, that the member may move money and gave the right fund
+// password (a wrong one is recorded on the member stream, as for withdrawals).
+func (s *Commands) onMembersWord(ctx context.Context, c commands.Cmd, memberID, fundPassword string) error {
+	if err := s.memberMayMove(ctx, memberID); err != nil {
+		return err
+	}
+	return s.k.CheckFundPassword(ctx, c, memberID, fundPassword)
+}
+
 // Borrow applies for a loan within the available limit, valued with prices (the market's); ops
 // review it. The fund password is checked as a withdrawal checks it.
 func (s *Commands) Borrow(ctx context.Context, meta commands.Meta, memberID string, in Borrow, prices Prices) (Result, error) {
@@ -64,21 +89,12 @@ func (s *Commands) Borrow(ctx context.Context, meta commands.Meta, memberID stri
 	if err != nil {
 		return Result{}, err
 	}
-	amount, e := parseAmount(in.Amount)
-	if e != nil {
-		return Result{}, e
-	}
-	if in.FundPassword == "" {
-		return Result{}, commands.Invalid(commands.KeyFundPasswordRequired)
-	}
-	if !commands.ValidMemberID(memberID) {
-		return Result{}, commands.NotFound(commands.KeyAccountNotExist)
+	amount, err := moneyForm(memberID, in.Amount, in.FundPassword)
+	if err != nil {
+		return Result{}, err
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		if err := s.memberMayMove(ctx, memberID); err != nil {
-			return nil, err
-		}
-		if err := s.k.CheckFundPassword(ctx, c, memberID, in.FundPassword); err != nil {
+		if err := s.onMembersWord(ctx, c, memberID, in.FundPassword); err != nil {
 			return nil, err
 		}
 		return decideApplyLoan(a, amount, prices, c.OrderNumbers(loanOrderPrefix, memberID))
@@ -95,24 +111,15 @@ func (s *Commands) Repay(ctx context.Context, meta commands.Meta, memberID strin
 	if err != nil {
 		return Result{}, err
 	}
-	amount, e := parseAmount(in.Amount)
-	if e != nil {
-		return Result{}, e
-	}
-	if in.FundPassword == "" {
-		return Result{}, commands.Invalid(commands.KeyFundPasswordRequired)
-	}
-	if !commands.ValidMemberID(memberID) {
-		return Result{}, commands.NotFound(commands.KeyAccountNotExist)
+	amount, err := moneyForm(memberID, in.Amount, in.FundPassword)
+	if err != nil {
+		return Result{}, err
 	}
 	if in.OrderNo == "" || len(in.OrderNo) > 64 {
 		return Result{}, commands.NotFound(commands.KeyOrderNotFound)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
-		if err := s.memberMayMove(ctx, memberID); err != nil {
-			return nil, err
-		}
-		if err := s.k.CheckFundPassword(ctx, c, memberID, in.FundPassword); err != nil {
+		if err := s.onMembersWord(ctx, c, memberID, in.FundPassword); err != nil {
 			return nil, err
 		}
 		return decideRepay(a, in.OrderNo, amount, c.OrderNumbers(repayPrefix, memberID))

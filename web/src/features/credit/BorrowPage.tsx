@@ -6,6 +6,7 @@ import { AppLink } from '@/components/AppLink';
 import { FormError } from '@/components/FormError';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
+import { Row } from '@/domain/offering/Row';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
@@ -14,17 +15,6 @@ import { type BorrowBody, type CreditSummary, type LoanRecord, type RepayBody, c
 import { useCreditT } from './texts';
 import { type AmountValues, validateBorrow, validateRepay } from './validation';
 import './credit.css';
-
-function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div className="record-row">
-      <span className="muted">{label}</span>
-      <span className="num" data-testid={testId}>
-        {children}
-      </span>
-    </div>
-  );
-}
 
 /** The assets a loan shows: debt, loanable and borrowed amounts, with the limit they come from. */
 function Assets({ s }: { s: CreditSummary }) {
