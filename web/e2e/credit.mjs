@@ -60,8 +60,8 @@ export function creditJourney(lang) {
       await tid(page, 'welcome-login').click();
       await login(page, lang, member.account, member.password);
       await openRoute(page, '/user/usercenter');
-      await waitText(tid(page, 'menu-credit'), X.menu);
-      await tid(page, 'menu-credit').click();
+      await waitText(tid(page, 'menu-borrow'), X.menu);
+      await tid(page, 'menu-borrow').click();
       await waitHash(page, '/credit/borrow');
       await title(page, X.title);
       await waitText(tid(page, 'credit-loanable'), '100,000.00');

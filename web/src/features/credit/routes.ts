@@ -13,7 +13,7 @@ export const creditRoutes: FeatureRoute[] = [
     path: 'credit/borrow',
     zone: 'session',
     load: () => import('./BorrowPage'),
-    entries: [{ place: 'mine', key: 'credit', label: { tw: '信用借款', en: 'Borrow & repay' }, roles: ['member'] }],
+    entries: [{ place: 'mine', key: 'borrow', label: { tw: '信用借款', en: 'Borrow & repay' }, roles: ['member'] }],
   },
   {
     path: 'user/jkjl',
