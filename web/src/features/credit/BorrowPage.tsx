@@ -202,7 +202,7 @@ function OutstandingLoan({ l }: { l: LoanRecord }) {
           onCancel={() => setOpen(false)}
         />
       ) : (
-        <Button block color="primary" shape="rounded" size="small" onClick={() => setOpen(true)} data-testid="credit-repay-open">
+        <Button className="credit-repay-open" block color="primary" shape="rounded" size="small" onClick={() => setOpen(true)} data-testid="credit-repay-open">
           {ct('repay')}
         </Button>
       )}
