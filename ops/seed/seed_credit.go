@@ -16,7 +16,7 @@ func init() { Register("credit", demoCredit) }
 // CreditAccount is the demo borrower (password MemberPassword, fund password FundPassword): one
 // loan repaid, one outstanding, both borrowed and reviewed when the demo was first seeded; the
 // outstanding one accrues interest from that day on.
-const CreditAccount = "0922000001"
+const CreditAccount = "0966000001"
 
 // noPrices values no holding: the demo borrower has none, and its limit is its score band.
 type noPrices struct{}
