@@ -10,6 +10,7 @@ import (
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/console"
 	couponsapi "github.com/lotbook/lotbook/api/coupons"
+	creditapi "github.com/lotbook/lotbook/api/credit"
 	dividendapi "github.com/lotbook/lotbook/api/dividend"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
@@ -30,6 +31,7 @@ import (
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	couponscmd "github.com/lotbook/lotbook/commands/coupons"
+	creditcmd "github.com/lotbook/lotbook/commands/credit"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/placement"
@@ -60,6 +62,7 @@ func (s *server) capabilities() []httpx.Module {
 		chipgrabapi.New(chipgrab.New(s.cmd), s.read, s.trade.Market, s.now),
 		dividendapi.New(s.read, s.mkt, s.now),
 		couponsapi.New(couponscmd.New(s.cmd), s.read, s.now),
+		creditapi.New(creditcmd.New(s.cmd), s.read, s.trade.Market),
 		files.New(s.cmd, s.read, s.dataDir, s.decodes, perMinute(s.limits.UploadPerMember)),
 		funds.New(s.funds, s.read, s.now, s.calendar),
 		identity.New(identitycmd.New(s.cmd), s.read, s.sealer),

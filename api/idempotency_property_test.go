@@ -324,6 +324,53 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/ops/block/applications/{orderNo}/reject": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/block/applications/"+w.nth("blockapp", who, arg, "B0")+"/reject", map[string]string{"remark": "full"})
 		},
+		// A loan within or above the limit, with the right fund password or a wrong one.
+		"POST /api/vue/credit/loans": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/credit/loans", map[string]string{"amount": pick(arg, "1000", "5000000", "500"),
+				"fundPassword": pick(arg/3, "123456", "123456", "654321")})
+		},
+		"POST /api/vue/credit/loans/{orderNo}/repay": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/credit/loans/"+w.nth("loan", pick(arg, who, 1-who), arg, "L0")+"/repay",
+				map[string]string{"amount": pick(arg, "100", "99999999"), "fundPassword": "123456"})
+		},
+		"POST /api/vue/credit/seat": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/credit/seat", map[string]string{})
+		},
+		"POST /api/vue/ops/credit/loans/{orderNo}/approve": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/credit/loans/"+w.nth("loan", who, arg, "L0")+"/approve", map[string]string{})
+		},
+		"POST /api/vue/ops/credit/loans/{orderNo}/reject": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/credit/loans/"+w.nth("loan", who, arg, "L0")+"/reject", map[string]string{"remark": "limit"})
+		},
+		"POST /api/vue/ops/credit/seats/{orderNo}/approve": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/credit/seats/"+w.nth("seat", who, arg, "S0")+"/approve", map[string]string{})
+		},
+		"POST /api/vue/ops/credit/seats/{orderNo}/reject": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/credit/seats/"+w.nth("seat", who, arg, "S0")+"/reject", map[string]string{"remark": "no"})
+		},
+		// A second channel (the deposits here use "bank"), defined or refused for a bad range.
+		"POST /api/vue/ops/channels": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/channels", map[string]any{"id": "spare", "name": "Spare", "currency": "TWD",
+				"min": pick(arg, "1000", "5000", "9"), "max": pick(arg, "100000", "200000", "1"), "enabled": arg%2 == 0,
+				"window": map[string]any{"weekdays": []int{1, 2, 3, 4, 5}, "open": "09:00", "close": "17:00", "tz": "Asia/Taipei",
+					"closedOnHolidays": true, "alwaysOpen": false},
+				"payee": map[string]string{"bank": "004 Bank of Taiwan", "branch": "0037", "account": "123456789012", "name": "lotbook"}})
+		},
+		"POST /api/vue/ops/invites": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/invites", map[string]string{"code": pick(arg, "SPARE1", "SPARE2", "no way")})
+		},
+		"POST /api/vue/ops/invites/{code}/disable": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/invites/"+pick(arg, "SPARE1", "SPARE2", "NONE99")+"/disable", map[string]string{"reason": "leaked"})
+		},
+		"POST /api/vue/ops/texts": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/texts", map[string]string{"name": pick(arg, "about", "fees", "nope"),
+				"lang": pick(arg/3, "tw", "en"), "text": pick(arg, "關於我們", "About us")})
+		},
+		// One of the member's own photos, or the other member's (refused).
+		"POST /api/vue/user/avatar": func(w *kworld, who, arg int) kreq {
+			owner := pick(arg, who, who, 1-who)
+			return member(w, who, "POST", "/api/vue/user/avatar", map[string]string{"fileId": w.photos[owner][arg%len(w.photos[owner])]})
+		},
 		"POST /api/vue/checkin": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/checkin", map[string]string{})
 		},
@@ -383,7 +430,7 @@ func keyReuseRoutes() map[string]kgen {
 // blockListing is ops' listing of a block of 2603 at a premium, open for a day from the test clock.
 func blockListing(h *harness, premium string) map[string]any {
 	now := h.clock.Now()
-	return map[string]any{"symbol": "2603", "premiumPercent": premium, "minLots": 1, "dailyCapLots": 2, "password": "vip1",
+	return map[string]any{"symbol": "2603", "premiumPercent": premium, "minLots": 1, "dailyCapLots": 2, "totalLots": 500, "password": "vip1",
 		"opensAt": now.Add(-time.Minute), "closesAt": now.Add(24 * time.Hour)}
 }
 
@@ -516,6 +563,10 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "blockapp", "orderNo"
 	case "POST /api/vue/checkin":
 		kind, field = "coupon", "couponId"
+	case "POST /api/vue/credit/loans":
+		kind, field = "loan", "orderNo"
+	case "POST /api/vue/credit/seat":
+		kind, field = "seat", "orderNo"
 	case "POST /api/vue/ops/news":
 		kind, field = "news", "id"
 	default:

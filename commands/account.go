@@ -89,6 +89,17 @@ func (a *Account) HeldFromWithdrawal(currency string, now time.Time) decimal.Dec
 	return sum
 }
 
+// Owed is what the member owes in currency, summed over the parts that hold debts (Debtor).
+func (a *Account) Owed(currency string) decimal.Decimal {
+	var sum decimal.Decimal
+	for _, p := range a.parts {
+		if d, ok := p.(Debtor); ok {
+			sum = sum.Add(d.Owed(currency))
+		}
+	}
+	return sum
+}
+
 // NotYetTradable asks the parts whether positionID names shares due to the member that may not be
 // sold at now, and with which message key.
 func (a *Account) NotYetTradable(positionID string, now time.Time) (string, bool) {

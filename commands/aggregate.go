@@ -86,6 +86,12 @@ type WithdrawalHold interface {
 	HeldFromWithdrawal(currency string, now time.Time) decimal.Decimal
 }
 
+// Debtor is a part that holds what the member owes (an outstanding loan with its unpaid
+// interest): a withdrawal may take only the cash above it, the member's own equity.
+type Debtor interface {
+	Owed(currency string) decimal.Decimal
+}
+
 // Ledger is what every part may know of its account: the member and the member's ledger
 // accounts.
 type Ledger struct {

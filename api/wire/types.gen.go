@@ -399,6 +399,54 @@ func (e CreditChangeReason) Valid() bool {
 	}
 }
 
+// Defines values for CreditResultStatus.
+const (
+	CreditResultStatusApproved    CreditResultStatus = "approved"
+	CreditResultStatusOutstanding CreditResultStatus = "outstanding"
+	CreditResultStatusPending     CreditResultStatus = "pending"
+	CreditResultStatusRejected    CreditResultStatus = "rejected"
+	CreditResultStatusRepaid      CreditResultStatus = "repaid"
+)
+
+// Valid indicates whether the value is a known member of the CreditResultStatus enum.
+func (e CreditResultStatus) Valid() bool {
+	switch e {
+	case CreditResultStatusApproved:
+		return true
+	case CreditResultStatusOutstanding:
+		return true
+	case CreditResultStatusPending:
+		return true
+	case CreditResultStatusRejected:
+		return true
+	case CreditResultStatusRepaid:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CreditSummarySeat.
+const (
+	CreditSummarySeatApproved CreditSummarySeat = "approved"
+	CreditSummarySeatNone     CreditSummarySeat = "none"
+	CreditSummarySeatPending  CreditSummarySeat = "pending"
+)
+
+// Valid indicates whether the value is a known member of the CreditSummarySeat enum.
+func (e CreditSummarySeat) Valid() bool {
+	switch e {
+	case CreditSummarySeatApproved:
+		return true
+	case CreditSummarySeatNone:
+		return true
+	case CreditSummarySeatPending:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for DividendEventFrequency.
 const (
 	Annual     DividendEventFrequency = "annual"
@@ -627,6 +675,30 @@ func (e Lang) Valid() bool {
 	}
 }
 
+// Defines values for LoanStatus.
+const (
+	LoanStatusOutstanding LoanStatus = "outstanding"
+	LoanStatusPending     LoanStatus = "pending"
+	LoanStatusRejected    LoanStatus = "rejected"
+	LoanStatusRepaid      LoanStatus = "repaid"
+)
+
+// Valid indicates whether the value is a known member of the LoanStatus enum.
+func (e LoanStatus) Valid() bool {
+	switch e {
+	case LoanStatusOutstanding:
+		return true
+	case LoanStatusPending:
+		return true
+	case LoanStatusRejected:
+		return true
+	case LoanStatusRepaid:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MarketFilter.
 const (
 	MarketFilterListed MarketFilter = "listed"
@@ -702,6 +774,7 @@ const (
 	MessageKeyAccountNotExist             MessageKey = "account_not_exist"
 	MessageKeyAccountOrPasswordWrong      MessageKey = "account_or_password_wrong"
 	MessageKeyAccountRequired             MessageKey = "account_required"
+	MessageKeyAlreadySeatAccount          MessageKey = "already_seat_account"
 	MessageKeyAmountAboveMaximum          MessageKey = "amount_above_maximum"
 	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
 	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
@@ -795,6 +868,11 @@ const (
 	MessageKeyInviteCodeRequired          MessageKey = "invite_code_required"
 	MessageKeyInviterNotExist             MessageKey = "inviter_not_exist"
 	MessageKeyLeverageInvalid             MessageKey = "leverage_invalid"
+	MessageKeyLoanApplied                 MessageKey = "loan_applied"
+	MessageKeyLoanBelowMinimum            MessageKey = "loan_below_minimum"
+	MessageKeyLoanNotOutstanding          MessageKey = "loan_not_outstanding"
+	MessageKeyLoanQuotaInsufficient       MessageKey = "loan_quota_insufficient"
+	MessageKeyLoanRepaid                  MessageKey = "loan_repaid"
 	MessageKeyLoanUnpaid                  MessageKey = "loan_unpaid"
 	MessageKeyLoginBanned                 MessageKey = "login_banned"
 	MessageKeyLoginFailed                 MessageKey = "login_failed"
@@ -830,6 +908,7 @@ const (
 	MessageKeyPasswordRequired            MessageKey = "password_required"
 	MessageKeyPasswordsInconsistent       MessageKey = "passwords_inconsistent"
 	MessageKeyPayeeInvalid                MessageKey = "payee_invalid"
+	MessageKeyPendingOrderReview          MessageKey = "pending_order_review"
 	MessageKeyPlacementAllotmentRequested MessageKey = "placement_allotment_requested"
 	MessageKeyPositionLocked              MessageKey = "position_locked"
 	MessageKeyPositionNotFound            MessageKey = "position_not_found"
@@ -852,7 +931,9 @@ const (
 	MessageKeyRealnameVerified            MessageKey = "realname_verified"
 	MessageKeyRegisterFailed              MessageKey = "register_failed"
 	MessageKeyRemarkRequired              MessageKey = "remark_required"
+	MessageKeyRepaymentExceedsLoan        MessageKey = "repayment_exceeds_loan"
 	MessageKeySaleNotAllowedYet           MessageKey = "sale_not_allowed_yet"
+	MessageKeySeatApplied                 MessageKey = "seat_applied"
 	MessageKeyStaffAccountProtected       MessageKey = "staff_account_protected"
 	MessageKeySubmitTooFrequent           MessageKey = "submit_too_frequent"
 	MessageKeySubscriptionCalendarInvalid MessageKey = "subscription_calendar_invalid"
@@ -890,6 +971,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyAccountOrPasswordWrong:
 		return true
 	case MessageKeyAccountRequired:
+		return true
+	case MessageKeyAlreadySeatAccount:
 		return true
 	case MessageKeyAmountAboveMaximum:
 		return true
@@ -1077,6 +1160,16 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyLeverageInvalid:
 		return true
+	case MessageKeyLoanApplied:
+		return true
+	case MessageKeyLoanBelowMinimum:
+		return true
+	case MessageKeyLoanNotOutstanding:
+		return true
+	case MessageKeyLoanQuotaInsufficient:
+		return true
+	case MessageKeyLoanRepaid:
+		return true
 	case MessageKeyLoanUnpaid:
 		return true
 	case MessageKeyLoginBanned:
@@ -1147,6 +1240,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPayeeInvalid:
 		return true
+	case MessageKeyPendingOrderReview:
+		return true
 	case MessageKeyPlacementAllotmentRequested:
 		return true
 	case MessageKeyPositionLocked:
@@ -1191,7 +1286,11 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyRemarkRequired:
 		return true
+	case MessageKeyRepaymentExceedsLoan:
+		return true
 	case MessageKeySaleNotAllowedYet:
+		return true
+	case MessageKeySeatApplied:
 		return true
 	case MessageKeyStaffAccountProtected:
 		return true
@@ -2254,6 +2353,12 @@ type BookLevel struct {
 	Size int64 `json:"size"`
 }
 
+// BorrowRequest defines model for BorrowRequest.
+type BorrowRequest struct {
+	Amount       string `json:"amount"`
+	FundPassword string `json:"fundPassword"`
+}
+
 // Candle defines model for Candle.
 type Candle struct {
 	// Close a decimal number as a string, never a float
@@ -2753,6 +2858,19 @@ type CreditChange struct {
 // CreditChangeReason defines model for CreditChange.Reason.
 type CreditChangeReason string
 
+// CreditResult defines model for CreditResult.
+type CreditResult struct {
+	OrderNo string `json:"orderNo"`
+
+	// Position global event position
+	Position Position           `json:"position"`
+	RepayNo  *string            `json:"repayNo,omitempty"`
+	Status   CreditResultStatus `json:"status"`
+}
+
+// CreditResultStatus defines model for CreditResult.Status.
+type CreditResultStatus string
+
 // CreditRule defines model for CreditRule.
 type CreditRule struct {
 	// Changes every event that changes a score; nothing else does
@@ -2767,6 +2885,51 @@ type CreditRule struct {
 	// WithdrawThreshold a withdrawal needs a score at least this
 	WithdrawThreshold int `json:"withdrawThreshold"`
 }
+
+// CreditSummary defines model for CreditSummary.
+type CreditSummary struct {
+	// AnnualRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	AnnualRate Decimal `json:"annualRate"`
+
+	// Band the credit score band's amount
+	Band Decimal `json:"band"`
+
+	// Borrowed principal outstanding
+	Borrowed Decimal `json:"borrowed"`
+
+	// Collateral the holdings' value after haircuts, rounded down
+	Collateral Decimal `json:"collateral"`
+
+	// Debt what the member owes (borrowed and interest); withdrawals leave it
+	Debt Decimal `json:"debt"`
+
+	// Interest interest accrued and not yet paid
+	Interest Decimal `json:"interest"`
+
+	// Limit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Limit Decimal `json:"limit"`
+
+	// Loanable what may still be borrowed
+	Loanable Decimal `json:"loanable"`
+
+	// MinLoan a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinLoan Decimal           `json:"minLoan"`
+	Rule    LoanRule          `json:"rule"`
+	Score   int               `json:"score"`
+	Seat    CreditSummarySeat `json:"seat"`
+
+	// Used outstanding principal and pending applications
+	Used Decimal `json:"used"`
+}
+
+// CreditSummarySeat defines model for CreditSummary.Seat.
+type CreditSummarySeat string
 
 // CurrencyBalance defines model for CurrencyBalance.
 type CurrencyBalance struct {
@@ -3262,6 +3425,82 @@ type InviteUse struct {
 
 // Lang defines model for Lang.
 type Lang string
+
+// LoanPage defines model for LoanPage.
+type LoanPage struct {
+	HasMore bool         `json:"hasMore"`
+	Items   []LoanRecord `json:"items"`
+	Page    int          `json:"page"`
+}
+
+// LoanRecord defines model for LoanRecord.
+type LoanRecord struct {
+	// Account ops lists only, the borrower's login account
+	Account        *string `json:"account,omitempty"`
+	AccruedThrough *string `json:"accruedThrough,omitempty"`
+
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount Decimal `json:"amount"`
+
+	// AnnualRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	AnnualRate Decimal `json:"annualRate"`
+
+	// Borrowed principal outstanding
+	Borrowed  Decimal   `json:"borrowed"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Debt what the loan still owes
+	Debt         Decimal `json:"debt"`
+	DisbursedDay *string `json:"disbursedDay,omitempty"`
+
+	// Interest interest accrued and unpaid
+	Interest Decimal `json:"interest"`
+
+	// InterestTotal a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	InterestTotal Decimal `json:"interestTotal"`
+	OrderNo       string  `json:"orderNo"`
+	Remark        string  `json:"remark"`
+
+	// Repaid a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Repaid Decimal `json:"repaid"`
+
+	// ReviewedBy ops lists only, who decided
+	ReviewedBy *string    `json:"reviewedBy,omitempty"`
+	Status     LoanStatus `json:"status"`
+	UpdatedAt  time.Time  `json:"updatedAt"`
+}
+
+// LoanRule defines model for LoanRule.
+type LoanRule struct {
+	Bands []struct {
+		// Amount a decimal number as a string, never a float
+		//
+		// Example: 1000.00
+		Amount   Decimal `json:"amount"`
+		MinScore int     `json:"minScore"`
+	} `json:"bands"`
+	DaysPerYear int `json:"daysPerYear"`
+	Haircuts    []struct {
+		// Class stock, etf or bond_etf
+		Class string `json:"class"`
+
+		// Rate a decimal number as a string, never a float
+		//
+		// Example: 1000.00
+		Rate Decimal `json:"rate"`
+	} `json:"haircuts"`
+}
+
+// LoanStatus defines model for LoanStatus.
+type LoanStatus string
 
 // LoginByIdRequest defines model for LoginByIdRequest.
 type LoginByIdRequest struct {
@@ -4113,11 +4352,35 @@ type RejectRequest struct {
 	Remark string `json:"remark"`
 }
 
+// RepayRequest defines model for RepayRequest.
+type RepayRequest struct {
+	Amount       string `json:"amount"`
+	FundPassword string `json:"fundPassword"`
+}
+
 // ReviewStatus defines model for ReviewStatus.
 type ReviewStatus string
 
 // Role defines model for Role.
 type Role string
+
+// SeatApplication defines model for SeatApplication.
+type SeatApplication struct {
+	Account    string       `json:"account"`
+	CreatedAt  time.Time    `json:"createdAt"`
+	OrderNo    string       `json:"orderNo"`
+	Remark     string       `json:"remark"`
+	ReviewedBy *string      `json:"reviewedBy,omitempty"`
+	Status     ReviewStatus `json:"status"`
+	UpdatedAt  time.Time    `json:"updatedAt"`
+}
+
+// SeatPage defines model for SeatPage.
+type SeatPage struct {
+	HasMore bool              `json:"hasMore"`
+	Items   []SeatApplication `json:"items"`
+	Page    int               `json:"page"`
+}
 
 // Session defines model for Session.
 type Session struct {

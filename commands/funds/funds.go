@@ -166,14 +166,17 @@ func (f *funds) pendingOperation() bool {
 }
 
 // withdrawable is the most a withdrawal in currency may take out at now, the one figure both the
-// withdrawal decision and the withdraw screen use: the available cash (frozen funds are not in it)
-// less what other parts hold from withdrawal (sale proceeds that have not settled, T+2, can be
-// traded with at once but not withdrawn); nothing while a loan is unpaid.
+// withdrawal decision and the withdraw screen use: the member's own equity in cash, that is the
+// available cash (frozen funds are not in it) less what other parts hold from withdrawal (sale
+// proceeds that have not settled, T+2, can be traded with at once but not withdrawn) and less what
+// the member owes (an outstanding loan with its unpaid interest, commands.Debtor).
 func withdrawable(a *commands.Account, currency string, now time.Time) decimal.Decimal {
+	return decimal.Max(decimal.Zero, unheld(a, currency, now).Sub(a.Owed(currency)))
+}
+
+// unheld is the available cash less what other parts hold from withdrawal, before debts.
+func unheld(a *commands.Account, currency string, now time.Time) decimal.Decimal {
 	avail := a.Balances[currency].Available
-	if fundsPart.Of(a).unpaidLoan() {
-		return decimal.Zero
-	}
 	held := a.HeldFromWithdrawal(currency, now)
 	if held.IsZero() {
 		return avail
@@ -181,9 +184,12 @@ func withdrawable(a *commands.Account, currency string, now time.Time) decimal.D
 	return decimal.Max(decimal.Zero, avail.Sub(held))
 }
 
-// unpaidLoan tells whether the member owes a loan, which blocks withdrawals. Loans do not exist
-// yet, so the rule is in place and always satisfied.
-func (f *funds) unpaidLoan() bool { return false }
+// loanBlocks tells whether an unpaid loan is what keeps amount from being withdrawn: the member
+// owes, and the amount is within the cash that would be withdrawable without the debt.
+func loanBlocks(a *commands.Account, currency string, amount decimal.Decimal, now time.Time) bool {
+	return a.Owed(currency).IsPositive() && amount.GreaterThan(withdrawable(a, currency, now)) &&
+		!amount.GreaterThan(unheld(a, currency, now))
+}
 
 // creditChange is the score event of a rule-driven change, none when the score is at its bound.
 func (f *funds) creditChange(reason, ref, by string) []events.Payload {
@@ -225,8 +231,9 @@ type withdrawalRequest struct {
 
 // decideWithdrawalRequest applies the withdrawal rules in the spec's order: the member's state,
 // the fund password set, the card, the channel's limits and window, the fund password itself,
-// then the account: not too frequent, nothing else pending, the credit score, no unpaid loan,
-// enough withdrawable cash. The amount moves from available to frozen.
+// then the account: not too frequent, nothing else pending, the credit score, enough cash, no
+// unpaid loan in the way (own equity: cash less the debt), enough withdrawable cash. The amount
+// moves from available to frozen.
 func decideWithdrawalRequest(a *commands.Account, r withdrawalRequest) ([]events.Payload, error) {
 	m := r.member
 	switch {
@@ -264,10 +271,10 @@ func decideWithdrawalRequest(a *commands.Account, r withdrawalRequest) ([]events
 		return nil, commands.Rule(commands.KeyFundOperationPending)
 	case !credit.MayWithdraw(f.score):
 		return nil, commands.Rule(commands.KeyCreditScoreTooLow)
-	case f.unpaidLoan():
-		return nil, commands.Rule(commands.KeyLoanUnpaid)
 	case amount.GreaterThan(a.Balances[ch.Currency].Available):
 		return nil, commands.Rule(commands.KeyInsufficientBalance)
+	case loanBlocks(a, ch.Currency, amount, r.now):
+		return nil, commands.Rule(commands.KeyLoanUnpaid)
 	case amount.GreaterThan(withdrawable(a, ch.Currency, r.now)):
 		return nil, commands.Rule(commands.KeyInsufficientWithdrawable)
 	}

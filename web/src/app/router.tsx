@@ -5,6 +5,7 @@ import { authRoutes } from '@/features/auth/routes';
 import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { dividendRoutes } from '@/features/dividend/routes';
+import { creditRoutes } from '@/features/credit/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { couponRoutes } from '@/features/coupons/routes';
 import { fundsRoutes } from '@/features/funds/routes';
@@ -43,6 +44,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...placementRoutes,
   ...blockRoutes,
   ...dividendRoutes,
+  ...creditRoutes,
   ...chipGrabRoutes,
   ...couponRoutes,
   ...newsRoutes,

@@ -844,10 +844,11 @@ export interface paths {
          *     channel's minimum and maximum; its window (withdraw_window_closed); the fund password
          *     (fund_password_wrong; 5 wrong within 24 h: 403 fund_password_locked); one request per 30
          *     s (429 submit_too_frequent); no deposit or withdrawal pending (fund_operation_pending);
-         *     credit score at least the threshold (credit_score_too_low); no unpaid loan (loan_unpaid;
-         *     loans do not exist yet); within the available cash (insufficient_balance) and within the
-         *     withdrawable figure of GET /api/vue/funds/balances, which leaves out sale proceeds not yet
-         *     settled (insufficient_withdrawable).
+         *     credit score at least the threshold (credit_score_too_low); within the available cash
+         *     (insufficient_balance); not into the cash an unpaid loan keeps (loan_unpaid: withdrawable
+         *     is own equity, the cash less the loan's principal and unpaid interest); and within the
+         *     withdrawable figure of GET /api/vue/funds/balances, which also leaves out sale proceeds not
+         *     yet settled (insufficient_withdrawable).
          */
         post: operations["requestWithdrawal"];
         delete?: never;
@@ -1814,6 +1815,199 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/credit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The member's credit (信用借款) as the published rule gives it now: the limit (holdings at
+         *     the market's last price × the haircut of their class, rounded down, plus the credit score
+         *     band's amount), what is used (outstanding principal and pending applications), what may
+         *     still be borrowed (loanable), the borrowed principal, unpaid interest and the debt (both),
+         *     the rule itself, and the seat account status. The wallet and assets screens read it.
+         */
+        get: operations["creditSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/credit/loans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's loans (loan records), newest first. */
+        get: operations["myLoans"];
+        put?: never;
+        /**
+         * @description Applies for a loan of a whole NT$ amount within what may still be borrowed, with the fund
+         *     password (checked as a withdrawal checks it); ops review it. Refusals:
+         *     loan_quota_insufficient, loan_below_minimum, pending_order_review (an application waits
+         *     already), fund_password_wrong, fund_password_locked, fund_password_not_set; amount_required,
+         *     amount_invalid and fund_password_required for malformed fields.
+         */
+        post: operations["borrow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/credit/loans/{orderNo}/repay": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Repays part or all of an outstanding loan from available cash (interest first, then
+         *     principal), with the fund password. Refusals: repayment_exceeds_loan (more than the loan
+         *     owes), loan_not_outstanding, insufficient_balance, order_not_found, the fund password's.
+         */
+        post: operations["repayLoan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/credit/seat": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Applies for a seat account; ops review it. Refusals: already_seat_account,
+         *     pending_order_review (an application waits already).
+         */
+        post: operations["applySeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/credit/loans": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Loans by status (default pending, oldest first). */
+        get: operations["opsLoans"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/credit/loans/{orderNo}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Role ops only. Approves a pending loan and disburses it into the member's available cash
+         *     (the member's loan account owes it). A second decision answers order_not_pending.
+         */
+        post: operations["approveLoan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/credit/loans/{orderNo}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Rejects a pending loan; nothing is lent. */
+        post: operations["rejectLoan"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/credit/seats": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Seat account applications by status (default pending, oldest first). */
+        get: operations["opsSeats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/credit/seats/{orderNo}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Makes the applicant a seat account. */
+        post: operations["approveSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/credit/seats/{orderNo}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** @description Role ops only. Refuses a seat application; the member may apply again. */
+        post: operations["rejectSeat"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/checkin": {
         parameters: {
             query?: never;
@@ -2647,7 +2841,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -4079,6 +4273,104 @@ export interface components {
             orderNo: string;
             blockId: string;
             status: components["schemas"]["ReviewStatus"];
+            position: components["schemas"]["Position"];
+        };
+        CreditSummary: {
+            score: number;
+            /** @description the holdings' value after haircuts, rounded down */
+            collateral: components["schemas"]["Decimal"];
+            /** @description the credit score band's amount */
+            band: components["schemas"]["Decimal"];
+            limit: components["schemas"]["Decimal"];
+            /** @description outstanding principal and pending applications */
+            used: components["schemas"]["Decimal"];
+            /** @description what may still be borrowed */
+            loanable: components["schemas"]["Decimal"];
+            /** @description principal outstanding */
+            borrowed: components["schemas"]["Decimal"];
+            /** @description interest accrued and not yet paid */
+            interest: components["schemas"]["Decimal"];
+            /** @description what the member owes (borrowed and interest); withdrawals leave it */
+            debt: components["schemas"]["Decimal"];
+            annualRate: components["schemas"]["Decimal"];
+            minLoan: components["schemas"]["Decimal"];
+            rule: components["schemas"]["LoanRule"];
+            /** @enum {string} */
+            seat: "none" | "pending" | "approved";
+        };
+        LoanRule: {
+            haircuts: {
+                /** @description stock, etf or bond_etf */
+                class: string;
+                rate: components["schemas"]["Decimal"];
+            }[];
+            bands: {
+                minScore: number;
+                amount: components["schemas"]["Decimal"];
+            }[];
+            daysPerYear: number;
+        };
+        /** @enum {string} */
+        LoanStatus: "pending" | "rejected" | "outstanding" | "repaid";
+        LoanRecord: {
+            orderNo: string;
+            /** @description ops lists only, the borrower's login account */
+            account?: string;
+            amount: components["schemas"]["Decimal"];
+            annualRate: components["schemas"]["Decimal"];
+            status: components["schemas"]["LoanStatus"];
+            /** @description principal outstanding */
+            borrowed: components["schemas"]["Decimal"];
+            /** @description interest accrued and unpaid */
+            interest: components["schemas"]["Decimal"];
+            interestTotal: components["schemas"]["Decimal"];
+            repaid: components["schemas"]["Decimal"];
+            /** @description what the loan still owes */
+            debt: components["schemas"]["Decimal"];
+            disbursedDay?: string;
+            accruedThrough?: string;
+            remark: string;
+            /** @description ops lists only, who decided */
+            reviewedBy?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        LoanPage: {
+            items: components["schemas"]["LoanRecord"][];
+            page: number;
+            hasMore: boolean;
+        };
+        SeatApplication: {
+            orderNo: string;
+            account: string;
+            status: components["schemas"]["ReviewStatus"];
+            remark: string;
+            reviewedBy?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        SeatPage: {
+            items: components["schemas"]["SeatApplication"][];
+            page: number;
+            hasMore: boolean;
+        };
+        BorrowRequest: {
+            amount: string;
+            fundPassword: string;
+        };
+        RepayRequest: {
+            amount: string;
+            fundPassword: string;
+        };
+        CreditResult: {
+            orderNo: string;
+            repayNo?: string;
+            /** @enum {string} */
+            status: "pending" | "approved" | "rejected" | "outstanding" | "repaid";
             position: components["schemas"]["Position"];
         };
         BlockApplication: {
@@ -7997,6 +8289,396 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["BlockApplicationResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    creditSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description credit */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditSummary"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    myLoans: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description loans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LoanPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    borrow: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BorrowRequest"];
+            };
+        };
+        responses: {
+            /** @description applied, pending review (msg loan_applied) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    repayLoan: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RepayRequest"];
+            };
+        };
+        responses: {
+            /** @description repaid (msg loan_repaid) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    applySeat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description applied, pending review (msg seat_applied) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsLoans: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["LoanStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description loans */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LoanPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    approveLoan: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description approved and disbursed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    rejectLoan: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+            };
+        };
+        responses: {
+            /** @description rejected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsSeats: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["ReviewStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description seat applications */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["SeatPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    approveSeat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveRequest"];
+            };
+        };
+        responses: {
+            /** @description approved */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    rejectSeat: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                orderNo: components["parameters"]["OrderNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RejectRequest"];
+            };
+        };
+        responses: {
+            /** @description rejected */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CreditResult"];
                     };
                 };
             };
