@@ -545,6 +545,7 @@ const (
 	Block                 FundRecordType = "block"
 	Chipgrab              FundRecordType = "chipgrab"
 	Collateral            FundRecordType = "collateral"
+	CouponDiscount        FundRecordType = "coupon_discount"
 	Credit                FundRecordType = "credit"
 	Deposit               FundRecordType = "deposit"
 	Dividend              FundRecordType = "dividend"
@@ -552,6 +553,9 @@ const (
 	Exchange              FundRecordType = "exchange"
 	Fee                   FundRecordType = "fee"
 	Financing             FundRecordType = "financing"
+	Loan                  FundRecordType = "loan"
+	LoanInterest          FundRecordType = "loan_interest"
+	LoanRepay             FundRecordType = "loan_repay"
 	PlacementDelivery     FundRecordType = "placement_delivery"
 	PlacementFreeze       FundRecordType = "placement_freeze"
 	PlacementPayment      FundRecordType = "placement_payment"
@@ -589,6 +593,8 @@ func (e FundRecordType) Valid() bool {
 		return true
 	case Collateral:
 		return true
+	case CouponDiscount:
+		return true
 	case Credit:
 		return true
 	case Deposit:
@@ -602,6 +608,12 @@ func (e FundRecordType) Valid() bool {
 	case Fee:
 		return true
 	case Financing:
+		return true
+	case Loan:
+		return true
+	case LoanInterest:
+		return true
+	case LoanRepay:
 		return true
 	case PlacementDelivery:
 		return true
@@ -3377,7 +3389,8 @@ type FundRecord struct {
 	// claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
 	// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
 	// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
-	// shares of a stock dividend, in shares)
+	// shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
+	// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -3403,7 +3416,8 @@ type FundRecordStatus string
 // claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
 // lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
 // premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
-// shares of a stock dividend, in shares)
+// shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
+// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.

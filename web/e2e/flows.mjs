@@ -61,8 +61,8 @@ export async function submitRegister(page, { account, password, confirm = passwo
   return res;
 }
 
-/** Elements whose text is data, in whatever language it was written. */
-const DATA_TEXT = '[data-testid=quote-name]';
+/** Elements whose text is data, in whatever language it was written (instrument and member names). */
+const DATA_TEXT = '[data-testid=quote-name], [data-text=data]';
 
 /**
  * Checks a screen, then saves its screenshot: no translation key shown instead of a text, no

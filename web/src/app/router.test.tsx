@@ -55,6 +55,8 @@ describe('router', () => {
       'common/dividend [session]', 'common/dividendInfo [session]', 'common/dividend2 [session]', 'common/dividend3 [session]',
       'common/dividendOrder [session]',
       'home/coupons [session]', 'ops/coupons [session ops]',
+      // issue 12: credit loans and seat accounts
+      'credit/borrow [session]', 'user/jkjl [session]', 'ops/credit/loans [session ops]', 'ops/credit/seats [session ops]',
       // issue 12 item 6, issue 13 item 6: the trading hub, the wallet, the statement, login by phone and by ID number
       'trading/trading [session tabs]', 'wallet/index [session]', 'user/pj [session]', 'login/logon []', 'login/logon2 []',
     ];

@@ -25,7 +25,7 @@ function ApplicationItem({ a, onDone }: { a: BlockApplication; onDone: () => voi
         </span>
       </Field>
       <Field label={bt('ops.memberName')}>
-        <span data-testid="ops-block-member-name">{a.memberName || bt('ops.notVerified')}</span>
+        <span data-testid="ops-block-member-name" data-text="data">{a.memberName || bt('ops.notVerified')}</span>
       </Field>
       <Field label={bt('appliedLots')}>{bt('lotsUnit', { n: a.lots })}</Field>
       <Field label={bt('price')}>

@@ -82,7 +82,7 @@ function OpsClaims({ id }: { id: string }) {
             <span className="num" data-testid="ops-chipgrab-account">
               {c.account}
             </span>{' '}
-            <span data-testid="ops-chipgrab-member-name">{c.memberName || ct('ops.notVerified')}</span>
+            <span data-testid="ops-chipgrab-member-name" data-text="data">{c.memberName || ct('ops.notVerified')}</span>
           </span>
           <span className="num">
             {ct('lotsUnit', { n: c.lots })} · {ct(`claimStatus.${c.status}`)}

@@ -2982,10 +2982,11 @@ export interface components {
          *     claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
          *     lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
          *     premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
-         *     shares of a stock dividend, in shares)
+         *     shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
+         *     back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
