@@ -38,6 +38,7 @@ func main() {
 	wsDuration := flag.String("ws-duration", "20s", "measurement window of the fan-out run")
 	tradeDB := flag.String("trade-db", "sqlite", "store of the HTTP trading run: sqlite or postgres (empty skips it)")
 	matchTime := flag.String("match-benchtime", "1s", "benchtime of the matching benchmarks (empty skips them)")
+	lighthouseRuns := flag.Int("lighthouse-runs", 3, "Lighthouse runs per screen of the cold-start figures (0 skips them)")
 	flag.Parse()
 
 	var rows []row
@@ -111,6 +112,15 @@ func main() {
 		}
 	} else {
 		rows = append(rows, row{"web", "first route gzipped", "web/scripts/size.mjs missing", "≤150 KB"})
+	}
+
+	if *lighthouseRuns > 0 {
+		fmt.Fprintf(os.Stderr, "bench: cold start, Lighthouse mobile preset, %d run(s)\n", *lighthouseRuns)
+		if r, err := coldStart(*bin, *lighthouseRuns); err != nil {
+			fail("cold start", err)
+		} else {
+			rows = append(rows, r...)
+		}
 	}
 
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
@@ -305,11 +315,39 @@ func loadRuns(bin string, runs int, duration string, clients int) ([]row, error)
 
 // webSize runs web/scripts/size.mjs; each line it prints becomes a row.
 func webSize() ([]row, error) {
-	cmd := exec.Command("node", "web/scripts/size.mjs")
+	return scriptRows("web", func(fig string) string {
+		if strings.Contains(strings.ToLower(fig), "first route total") {
+			return "≤150 KB"
+		}
+		return ""
+	}, nil, "web/scripts/size.mjs")
+}
+
+// coldStart runs web/scripts/lighthouse.mjs (Lighthouse's mobile preset against a fresh demo
+// server of bin); each line it prints becomes a row.
+func coldStart(bin string, runs int) ([]row, error) {
+	return scriptRows("cold start", func(fig string) string {
+		switch {
+		case strings.Contains(fig, " LCP"), strings.Contains(fig, " interactive"):
+			return "≤1500 ms"
+		case strings.Contains(fig, " TBT"):
+			return "≤200 ms"
+		case strings.Contains(fig, " CLS"):
+			return "≤0.1"
+		}
+		return ""
+	}, []string{"LOTBOOK_BIN=" + bin}, "web/scripts/lighthouse.mjs", strconv.Itoa(runs))
+}
+
+// scriptRows runs a node script with env added; each "figure: value" line it prints becomes a
+// row of section, with the target target gives the figure.
+func scriptRows(section string, target func(fig string) string, env []string, script string, args ...string) ([]row, error) {
+	cmd := exec.Command("node", append([]string{script}, args...)...)
+	cmd.Env = append(os.Environ(), env...)
 	cmd.Stderr = os.Stderr
 	out, err := cmd.Output()
 	if err != nil {
-		return nil, fmt.Errorf("node web/scripts/size.mjs: %w", err)
+		return nil, fmt.Errorf("node %s: %w", script, err)
 	}
 	var rows []row
 	for line := range strings.SplitSeq(strings.TrimSpace(string(out)), "\n") {
@@ -320,11 +358,8 @@ func webSize() ([]row, error) {
 		if !found {
 			fig, val = line, ""
 		}
-		target := ""
-		if strings.Contains(strings.ToLower(fig), "first route total") {
-			target = "≤150 KB"
-		}
-		rows = append(rows, row{"web", strings.TrimSpace(fig), strings.TrimSpace(val), target})
+		fig = strings.TrimSpace(fig)
+		rows = append(rows, row{section, fig, strings.TrimSpace(val), target(fig)})
 	}
 	return rows, nil
 }

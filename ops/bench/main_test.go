@@ -1,7 +1,10 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -31,5 +34,26 @@ func TestMedian(t *testing.T) {
 	rs := []loadResult{{CommandsPerSec: 3}, {CommandsPerSec: 1}, {CommandsPerSec: 2}}
 	if got := median(rs, func(r loadResult) float64 { return r.CommandsPerSec }); got != 2 {
 		t.Fatalf("median %v, want 2", got)
+	}
+}
+
+func TestScriptRowsTakeEachFigureLine(t *testing.T) {
+	script := filepath.Join(t.TempDir(), "figures.mjs")
+	if err := os.WriteFile(script, []byte("console.log(`lighthouse welcome LCP (mobile, median of 3): ${process.env.FIG} ms`);\nconsole.log('');\nconsole.log('no value');\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := scriptRows("cold start", func(fig string) string { return "target of " + fig }, []string{"FIG=1234"}, script)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []row{
+		{"cold start", "lighthouse welcome LCP (mobile, median of 3)", "1234 ms", "target of lighthouse welcome LCP (mobile, median of 3)"},
+		{"cold start", "no value", "", "target of no value"},
+	}
+	if !slices.Equal(rows, want) {
+		t.Fatalf("rows = %q, want %q", rows, want)
+	}
+	if _, err := scriptRows("x", func(string) string { return "" }, nil, filepath.Join(t.TempDir(), "missing.mjs")); err == nil {
+		t.Fatal("a script that fails gave no error")
 	}
 }
