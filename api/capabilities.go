@@ -11,6 +11,7 @@ import (
 	"github.com/lotbook/lotbook/api/console"
 	couponsapi "github.com/lotbook/lotbook/api/coupons"
 	creditapi "github.com/lotbook/lotbook/api/credit"
+	lendingapi "github.com/lotbook/lotbook/api/lending"
 	dividendapi "github.com/lotbook/lotbook/api/dividend"
 	"github.com/lotbook/lotbook/api/files"
 	"github.com/lotbook/lotbook/api/funds"
@@ -32,6 +33,7 @@ import (
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	couponscmd "github.com/lotbook/lotbook/commands/coupons"
 	creditcmd "github.com/lotbook/lotbook/commands/credit"
+	lendingcmd "github.com/lotbook/lotbook/commands/lending"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/placement"
@@ -77,5 +79,6 @@ func (s *server) capabilities() []httpx.Module {
 		subscriptionapi.New(subscription.New(s.cmd), s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
 		wallet.New(s.read, s.now),
+		lendingapi.New(lendingcmd.New(s.cmd), s.read, s.mkt),
 	}
 }

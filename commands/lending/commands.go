@@ -81,9 +81,23 @@ func (s *Commands) Lend(ctx context.Context, meta commands.Meta, memberID string
 	if refusal != nil {
 		return Result{}, refusal
 	}
+	// Refuse before taking any quota what the account would refuse now (the lending step checks
+	// again: a sale may come in between, and then the quota is given back).
+	free, err := commands.View(ctx, s.k, events.AccountStream(memberID), func(a *commands.Account, _ *commands.Entry) int64 {
+		return lendable(a, in.Symbol)
+	})
+	if err != nil {
+		return Result{}, err
+	}
 	d, err := s.config(ctx)
 	if err != nil {
 		return Result{}, err
+	}
+	if e := d.refuse(in.Symbol); e != nil {
+		return Result{}, e
+	}
+	if free < in.Shares {
+		return Result{}, commands.Rule(KeyInsufficientShares)
 	}
 	lendNo := c.OrderNumbers(lendPrefix, memberID)(0)
 	rec, err := commands.Execute(ctx, s.k, c, events.LendingStream(in.Symbol), func(q *quota) ([]events.Payload, error) {

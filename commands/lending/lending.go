@@ -194,17 +194,26 @@ func validSymbol(s string) bool {
 	return true
 }
 
+// refuse is why the desk lends nothing of symbol now: the channel closed, or no rule for it.
+func (d *desk) refuse(symbol string) *commands.Error {
+	if !d.open {
+		return commands.Rule(KeyChannelClosed)
+	}
+	if _, ok := d.symbols[symbol]; !ok || !d.rateOf(symbol).IsPositive() {
+		return commands.Rule(KeyQuotaFull)
+	}
+	return nil
+}
+
 // decideTake takes shares of a symbol's quota for the lending lendNo, at the desk's rules.
 func decideTake(d *desk, q *quota, symbol, memberID, lendNo string, shares int64) ([]events.Payload, error) {
-	if !d.open {
-		return nil, commands.Rule(KeyChannelClosed)
+	if e := d.refuse(symbol); e != nil {
+		return nil, e
 	}
-	r, ok := d.symbols[symbol]
-	rate := d.rateOf(symbol)
-	if !ok || !rate.IsPositive() || q.used+shares > r.quota {
+	if r := d.symbols[symbol]; q.used+shares > r.quota {
 		return nil, commands.Rule(KeyQuotaFull)
 	}
-	return []events.Payload{events.LendingQuotaTaken{LendNo: lendNo, MemberID: memberID, Shares: shares, Quota: r.quota}}, nil
+	return []events.Payload{events.LendingQuotaTaken{LendNo: lendNo, MemberID: memberID, Shares: shares, Quota: d.symbols[symbol].quota}}, nil
 }
 
 // decideLend lends the shares a take holds quota for, when the member has them free; at the rate

@@ -131,7 +131,9 @@ func (p *Process) Restore(state []byte) error {
 	return nil
 }
 
-func (p *Process) fire(ctx context.Context, at time.Time, _ string) error { return p.AccrueThrough(ctx, at) }
+func (p *Process) fire(ctx context.Context, at time.Time, _ string) error {
+	return p.AccrueThrough(ctx, at)
+}
 
 // AccrueThrough sends each active lending's accrual through the Taipei day before at, with
 // command ids derived from at.
