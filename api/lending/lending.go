@@ -24,7 +24,7 @@ import (
 
 // Commands are the write side's operations this module sends (*lending.Commands).
 type Commands interface {
-	Lend(ctx context.Context, meta commands.Meta, memberID string, in lendingcmd.Lend, closes lendingcmd.Closes) (lendingcmd.Result, error)
+	Lend(ctx context.Context, meta commands.Meta, memberID string, in lendingcmd.Lend) (lendingcmd.Result, error)
 	Recall(ctx context.Context, meta commands.Meta, memberID, lendNo string, closes lendingcmd.Closes) (lendingcmd.Result, error)
 	SetChannel(ctx context.Context, meta commands.Meta, open bool, defaultRate string) (commands.Result, error)
 	SetSymbol(ctx context.Context, meta commands.Meta, symbol, rate string, quota int64) (commands.Result, error)
@@ -112,8 +112,7 @@ func (m *Module) lend(c *httpx.Call) (httpx.Reply, error) {
 	if err := c.Decode("LendRequest", &req); err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.Lend(c.Ctx(), c.Meta(), c.Sess.MemberID, lendingcmd.Lend{Symbol: req.Symbol, Name: m.name(req.Symbol), Shares: req.Shares},
-		m.closes())
+	res, err := m.cmd.Lend(c.Ctx(), c.Meta(), c.Sess.MemberID, lendingcmd.Lend{Symbol: req.Symbol, Name: m.name(req.Symbol), Shares: req.Shares})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

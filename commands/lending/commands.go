@@ -61,7 +61,7 @@ func cloneMap[V any](m map[string]V) map[string]V {
 // shares of the symbol's quota, then lends them on the member's account, where a sale of the same
 // shares is decided before or after it, never with it; when the account refuses, the quota is
 // given back.
-func (s *Commands) Lend(ctx context.Context, meta commands.Meta, memberID string, in Lend, closes Closes) (Result, error) {
+func (s *Commands) Lend(ctx context.Context, meta commands.Meta, memberID string, in Lend) (Result, error) {
 	c, err := s.k.Begin(meta, "lending.lend")
 	if err != nil {
 		return Result{}, err
