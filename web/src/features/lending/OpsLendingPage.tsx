@@ -112,7 +112,7 @@ function Symbols({ d }: { d: LendingDesk }) {
             onClick={() => setV({ symbol: r.symbol, rate: r.rate ? percent(r.rate) : '', quota: String(r.quota) })}
             data-testid="ops-lending-symbol-edit"
           >
-            {lt('ops.save')}…
+            {lt('ops.edit')}
           </Button>
         </div>
       ))}

@@ -37,6 +37,7 @@ const lending: LendingMessages = {
     closed: 'Closed',
     defaultRate: 'Default annual rate (%)',
     save: 'Save',
+    edit: 'Edit',
     symbols: 'Rates and quotas by symbol',
     symbol: 'Symbol',
     symbolRate: 'Annual rate (%, empty for the default)',

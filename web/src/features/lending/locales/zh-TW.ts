@@ -35,6 +35,7 @@ const lending = {
     closed: '關閉',
     defaultRate: '預設年費率（%）',
     save: '儲存',
+    edit: '編輯',
     symbols: '個股費率與額度',
     symbol: '股票代號',
     symbolRate: '年費率（%，空白為預設）',
