@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
+	lendingapi "github.com/lotbook/lotbook/api/lending"
 	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/api/members"
 	"github.com/lotbook/lotbook/api/news"
@@ -34,6 +35,7 @@ import (
 	creditcmd "github.com/lotbook/lotbook/commands/credit"
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
+	lendingcmd "github.com/lotbook/lotbook/commands/lending"
 	"github.com/lotbook/lotbook/commands/placement"
 	"github.com/lotbook/lotbook/commands/siteconfig"
 	"github.com/lotbook/lotbook/commands/subscription"
@@ -77,5 +79,6 @@ func (s *server) capabilities() []httpx.Module {
 		subscriptionapi.New(subscription.New(s.cmd), s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
 		wallet.New(s.read, s.now),
+		lendingapi.New(lendingcmd.New(s.cmd), s.read, s.mkt),
 	}
 }

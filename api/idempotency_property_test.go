@@ -424,6 +424,23 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/news/items/{id}/read": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/news/items/"+w.nth("news", arg%2, arg/2, noNews)+"/read", map[string]string{})
 		},
+		// Stock lending: lend (members hold no shares here: refused as closed, quota full or
+		// insufficient shares), recall own or another's, and ops' channel and symbol rules.
+		"POST /api/vue/lending/records": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/lending/records", map[string]any{"symbol": pick(arg, "2603", "2330", "bad!"),
+				"shares": pick(arg/2, 1000, 0, 5)})
+		},
+		"POST /api/vue/lending/records/{lendNo}/recall": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/lending/records/"+w.nth("lending", pick(arg, who, 1-who), arg, "LD0")+"/recall",
+				map[string]string{})
+		},
+		"POST /api/vue/ops/lending/channel": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/lending/channel", map[string]any{"open": arg%2 == 0, "defaultRate": pick(arg, "0.02", "0.03", "0.5")})
+		},
+		"POST /api/vue/ops/lending/symbols/{symbol}": func(w *kworld, who, arg int) kreq {
+			return ops(w, "POST", "/api/vue/ops/lending/symbols/"+pick(who, "2603", "2330"), map[string]any{"rate": pick(arg, "0.035", "", "0.2"),
+				"quota": pick(arg/2, 100000, 0)})
+		},
 	}
 }
 
@@ -569,6 +586,8 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "seat", "orderNo"
 	case "POST /api/vue/ops/news":
 		kind, field = "news", "id"
+	case "POST /api/vue/lending/records":
+		kind, field = "lending", "lendNo"
 	default:
 		return
 	}
@@ -653,6 +672,11 @@ func (w *kworld) state() string {
 	for _, c := range w.members {
 		read(c, "/api/vue/news/unread")
 	}
+	for _, c := range w.members {
+		read(c, "/api/vue/lending")
+		read(c, "/api/vue/lending/records")
+	}
+	read(w.h.ops, "/api/vue/ops/lending")
 	read(w.h.ops, "/api/vue/ops/news?size=100")
 	for _, q := range []string{"/api/vue/ops/deposits", "/api/vue/ops/withdrawals", "/api/vue/ops/realname", "/api/vue/ops/block/applications"} {
 		for _, status := range []string{"pending", "approved", "rejected"} {

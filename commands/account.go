@@ -100,6 +100,30 @@ func (a *Account) Owed(currency string) decimal.Decimal {
 	return sum
 }
 
+// HeldShares is how many of the member's shares of symbol the parts keep from being sold
+// (ShareHold).
+func (a *Account) HeldShares(symbol string) int64 {
+	var n int64
+	for _, p := range a.parts {
+		if h, ok := p.(ShareHold); ok {
+			n += h.HeldShares(symbol)
+		}
+	}
+	return n
+}
+
+// FreeShares is how many of the member's own shares of symbol are free to sell or to hold
+// (FreeShareHolder), before any ShareHold.
+func (a *Account) FreeShares(symbol string) int64 {
+	var n int64
+	for _, p := range a.parts {
+		if h, ok := p.(FreeShareHolder); ok {
+			n += h.FreeShares(symbol)
+		}
+	}
+	return n
+}
+
 // NotYetTradable asks the parts whether positionID names shares due to the member that may not be
 // sold at now, and with which message key.
 func (a *Account) NotYetTradable(positionID string, now time.Time) (string, bool) {

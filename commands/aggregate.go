@@ -80,6 +80,18 @@ type PendingHolding interface {
 	NotYetTradable(positionID string, now time.Time) (key string, ok bool)
 }
 
+// ShareHold is a part that keeps some of the member's shares of a symbol from being sold (lent
+// shares until they are recalled): a member's sale must leave them in place.
+type ShareHold interface {
+	HeldShares(symbol string) int64
+}
+
+// FreeShareHolder is a part that knows the member's own shares of a symbol that are free to sell,
+// lend or hold for something else: unfinanced long holdings not in a closing order (trading).
+type FreeShareHolder interface {
+	FreeShares(symbol string) int64
+}
+
 // WithdrawalHold is a part that keeps some of the available cash from being withdrawn (sale
 // proceeds before settlement, say).
 type WithdrawalHold interface {

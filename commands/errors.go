@@ -227,3 +227,6 @@ const (
 	KeySaleNotAllowedYet        = "sale_not_allowed_yet"
 	KeyInsufficientWithdrawable = "insufficient_withdrawable"
 )
+
+// KeySharesHeld refuses a sale of shares another capability holds (lent shares until recalled).
+const KeySharesHeld = "shares_lent"

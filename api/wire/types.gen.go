@@ -553,6 +553,7 @@ const (
 	Exchange              FundRecordType = "exchange"
 	Fee                   FundRecordType = "fee"
 	Financing             FundRecordType = "financing"
+	LendingFee            FundRecordType = "lending_fee"
 	Loan                  FundRecordType = "loan"
 	LoanInterest          FundRecordType = "loan_interest"
 	LoanRepay             FundRecordType = "loan_repay"
@@ -608,6 +609,8 @@ func (e FundRecordType) Valid() bool {
 	case Fee:
 		return true
 	case Financing:
+		return true
+	case LendingFee:
 		return true
 	case Loan:
 		return true
@@ -681,6 +684,24 @@ func (e Lang) Valid() bool {
 	case En:
 		return true
 	case Tw:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for LendingStatus.
+const (
+	LendingStatusCompleted LendingStatus = "completed"
+	LendingStatusLending   LendingStatus = "lending"
+)
+
+// Valid indicates whether the value is a known member of the LendingStatus enum.
+func (e LendingStatus) Valid() bool {
+	switch e {
+	case LendingStatusCompleted:
+		return true
+	case LendingStatusLending:
 		return true
 	default:
 		return false
@@ -872,6 +893,7 @@ const (
 	MessageKeyIfscInvalid                 MessageKey = "ifsc_invalid"
 	MessageKeyImageTooLarge               MessageKey = "image_too_large"
 	MessageKeyInsufficientBalance         MessageKey = "insufficient_balance"
+	MessageKeyInsufficientShares          MessageKey = "insufficient_shares"
 	MessageKeyInsufficientWithdrawable    MessageKey = "insufficient_withdrawable"
 	MessageKeyInvalidRequest              MessageKey = "invalid_request"
 	MessageKeyInviteCodeExists            MessageKey = "invite_code_exists"
@@ -879,6 +901,11 @@ const (
 	MessageKeyInviteCodeNotFound          MessageKey = "invite_code_not_found"
 	MessageKeyInviteCodeRequired          MessageKey = "invite_code_required"
 	MessageKeyInviterNotExist             MessageKey = "inviter_not_exist"
+	MessageKeyLendingChannelClosed        MessageKey = "lending_channel_closed"
+	MessageKeyLendingNotActive            MessageKey = "lending_not_active"
+	MessageKeyLendingQuotaFull            MessageKey = "lending_quota_full"
+	MessageKeyLendingQuotaInvalid         MessageKey = "lending_quota_invalid"
+	MessageKeyLendingRateInvalid          MessageKey = "lending_rate_invalid"
 	MessageKeyLeverageInvalid             MessageKey = "leverage_invalid"
 	MessageKeyLoanApplied                 MessageKey = "loan_applied"
 	MessageKeyLoanBelowMinimum            MessageKey = "loan_below_minimum"
@@ -946,7 +973,10 @@ const (
 	MessageKeyRepaymentExceedsLoan        MessageKey = "repayment_exceeds_loan"
 	MessageKeySaleNotAllowedYet           MessageKey = "sale_not_allowed_yet"
 	MessageKeySeatApplied                 MessageKey = "seat_applied"
+	MessageKeySharesLent                  MessageKey = "shares_lent"
 	MessageKeyStaffAccountProtected       MessageKey = "staff_account_protected"
+	MessageKeyStockLent                   MessageKey = "stock_lent"
+	MessageKeyStockRecalled               MessageKey = "stock_recalled"
 	MessageKeySubmitTooFrequent           MessageKey = "submit_too_frequent"
 	MessageKeySubscriptionCalendarInvalid MessageKey = "subscription_calendar_invalid"
 	MessageKeySubscriptionChannelNotOpen  MessageKey = "subscription_channel_not_open"
@@ -1156,6 +1186,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyInsufficientBalance:
 		return true
+	case MessageKeyInsufficientShares:
+		return true
 	case MessageKeyInsufficientWithdrawable:
 		return true
 	case MessageKeyInvalidRequest:
@@ -1169,6 +1201,16 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyInviteCodeRequired:
 		return true
 	case MessageKeyInviterNotExist:
+		return true
+	case MessageKeyLendingChannelClosed:
+		return true
+	case MessageKeyLendingNotActive:
+		return true
+	case MessageKeyLendingQuotaFull:
+		return true
+	case MessageKeyLendingQuotaInvalid:
+		return true
+	case MessageKeyLendingRateInvalid:
 		return true
 	case MessageKeyLeverageInvalid:
 		return true
@@ -1304,7 +1346,13 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeySeatApplied:
 		return true
+	case MessageKeySharesLent:
+		return true
 	case MessageKeyStaffAccountProtected:
+		return true
+	case MessageKeyStockLent:
+		return true
+	case MessageKeyStockRecalled:
 		return true
 	case MessageKeySubmitTooFrequent:
 		return true
@@ -3391,6 +3439,7 @@ type FundRecord struct {
 	// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
 	// shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
 	// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
+	// ; lending_fee (a trading day's stock lending fee paid into available cash)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -3418,6 +3467,7 @@ type FundRecordStatus string
 // premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
 // shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
 // back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
+// ; lending_fee (a trading day's stock lending fee paid into available cash)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.
@@ -3439,6 +3489,142 @@ type InviteUse struct {
 
 // Lang defines model for Lang.
 type Lang string
+
+// LendRequest defines model for LendRequest.
+type LendRequest struct {
+	Shares int64  `json:"shares"`
+	Symbol string `json:"symbol"`
+}
+
+// LendingChannelRequest defines model for LendingChannelRequest.
+type LendingChannelRequest struct {
+	DefaultRate string `json:"defaultRate"`
+	Open        bool   `json:"open"`
+}
+
+// LendingDesk defines model for LendingDesk.
+type LendingDesk struct {
+	// DefaultRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	DefaultRate Decimal `json:"defaultRate"`
+
+	// MaxRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxRate Decimal             `json:"maxRate"`
+	Open    bool                `json:"open"`
+	Symbols []LendingSymbolRule `json:"symbols"`
+}
+
+// LendingHolding defines model for LendingHolding.
+type LendingHolding struct {
+	// DailyFee estimated fee a day of lending every lendable share at the last price
+	DailyFee Decimal `json:"dailyFee"`
+
+	// Free shares held, unfinanced, not being sold (lent ones included)
+	Free int64 `json:"free"`
+
+	// Lendable free shares not lent
+	Lendable int64  `json:"lendable"`
+	Lent     int64  `json:"lent"`
+	Name     string `json:"name"`
+
+	// Price the market's last price (0 when unknown)
+	Price Decimal `json:"price"`
+	Quota int64   `json:"quota"`
+
+	// Rate the annual rate the symbol lends at; absent when ops published no rule for it
+	Rate   *Decimal `json:"rate,omitempty"`
+	Symbol string   `json:"symbol"`
+	Used   int64    `json:"used"`
+}
+
+// LendingPage defines model for LendingPage.
+type LendingPage struct {
+	HasMore bool            `json:"hasMore"`
+	Items   []LendingRecord `json:"items"`
+	Page    int             `json:"page"`
+}
+
+// LendingRecord defines model for LendingRecord.
+type LendingRecord struct {
+	// Account ops lists only, the lender's login account
+	Account *string `json:"account,omitempty"`
+
+	// AccruedThrough the last day a fee was paid for
+	AccruedThrough *string `json:"accruedThrough,omitempty"`
+
+	// AnnualRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	AnnualRate Decimal   `json:"annualRate"`
+	CreatedAt  time.Time `json:"createdAt"`
+
+	// Fees fees paid so far (the total once completed)
+	Fees    Decimal `json:"fees"`
+	LendNo  string  `json:"lendNo"`
+	LentDay string  `json:"lentDay"`
+
+	// MemberName ops lists only, the lender's verified real name (empty when not verified)
+	MemberName  *string       `json:"memberName,omitempty"`
+	Name        string        `json:"name"`
+	RecalledDay *string       `json:"recalledDay,omitempty"`
+	Shares      int64         `json:"shares"`
+	Status      LendingStatus `json:"status"`
+	Symbol      string        `json:"symbol"`
+	UpdatedAt   time.Time     `json:"updatedAt"`
+}
+
+// LendingResult defines model for LendingResult.
+type LendingResult struct {
+	LendNo string `json:"lendNo"`
+
+	// Position global event position
+	Position Position      `json:"position"`
+	Status   LendingStatus `json:"status"`
+}
+
+// LendingStatus defines model for LendingStatus.
+type LendingStatus string
+
+// LendingSummary defines model for LendingSummary.
+type LendingSummary struct {
+	DaysPerYear int `json:"daysPerYear"`
+
+	// DefaultRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	DefaultRate Decimal          `json:"defaultRate"`
+	Holdings    []LendingHolding `json:"holdings"`
+
+	// MaxRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxRate Decimal `json:"maxRate"`
+	Open    bool    `json:"open"`
+}
+
+// LendingSymbolRequest defines model for LendingSymbolRequest.
+type LendingSymbolRequest struct {
+	Quota int64  `json:"quota"`
+	Rate  string `json:"rate"`
+}
+
+// LendingSymbolRule defines model for LendingSymbolRule.
+type LendingSymbolRule struct {
+	// EffectiveRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	EffectiveRate Decimal `json:"effectiveRate"`
+	Name          string  `json:"name"`
+	Quota         int64   `json:"quota"`
+
+	// Rate its own rate; absent when it lends at the default
+	Rate   *Decimal `json:"rate,omitempty"`
+	Symbol string   `json:"symbol"`
+	Used   int64    `json:"used"`
+}
 
 // LoanPage defines model for LoanPage.
 type LoanPage struct {
@@ -5287,6 +5473,12 @@ type InviteCodePath = string
 
 // IssueId defines model for IssueId.
 type IssueId = string
+
+// LendNo defines model for LendNo.
+type LendNo = string
+
+// LendingSymbol defines model for LendingSymbol.
+type LendingSymbol = string
 
 // LotbookPosition defines model for LotbookPosition.
 type LotbookPosition = int64

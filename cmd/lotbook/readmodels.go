@@ -14,6 +14,7 @@ import (
 	_ "github.com/lotbook/lotbook/projections/credit"
 	_ "github.com/lotbook/lotbook/projections/favorites"
 	_ "github.com/lotbook/lotbook/projections/funds"
+	_ "github.com/lotbook/lotbook/projections/lending"
 	_ "github.com/lotbook/lotbook/projections/news"
 	_ "github.com/lotbook/lotbook/projections/placement"
 	_ "github.com/lotbook/lotbook/projections/reviews"

@@ -247,6 +247,9 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 		if e := s.closeAllowed(pos, c.Now, mkt.TradingDay); e != nil {
 			return nil, e
 		}
+		if e := sellable(a, pos, sp.shares); e != nil {
+			return nil, e
+		}
 		if pos.symbol != mkt.Symbol {
 			return nil, commands.Unavailable(fmt.Errorf("position %s is %s, market view of %s", pos.id, pos.symbol, mkt.Symbol))
 		}

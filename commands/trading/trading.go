@@ -193,6 +193,37 @@ func (t *tradingState) HeldFromWithdrawal(currency string, now time.Time) decima
 	return t.unsettledAt(now)
 }
 
+// FreeShares implements commands.FreeShareHolder: the shares of symbol in the member's own
+// unfinanced long positions that no closing order works on. Financed and day-trade positions are
+// the rules' to close, so they are never free for anything else.
+func (t *tradingState) FreeShares(symbol string) int64 {
+	var n int64
+	for _, p := range t.positions {
+		if p.free() && p.symbol == symbol {
+			n += p.shares - p.closing
+		}
+	}
+	return n
+}
+
+// free tells whether the position's shares are the member's own to sell or to lend: a long,
+// unfinanced, not a day trade, on the share ledger.
+func (p *tradePosition) free() bool {
+	return !p.short() && !p.loan.IsPositive() && p.leverage.LessThanOrEqual(decimal.NewFromInt(1)) && !p.dayTrade && p.onLedger
+}
+
+// sellable refuses a member's sale of shares of pos that other parts hold (lent shares): what is
+// free of the symbol after the sale must still cover what they hold.
+func sellable(a *commands.Account, pos *tradePosition, shares int64) *commands.Error {
+	if !pos.free() {
+		return nil
+	}
+	if held := a.HeldShares(pos.symbol); held > 0 && a.FreeShares(pos.symbol)-shares < held {
+		return commands.Rule(commands.KeySharesHeld)
+	}
+	return nil
+}
+
 func newPosition(e events.OrderPlaced) *tradePosition {
 	return &tradePosition{id: e.OrderNo, symbol: e.Symbol, direction: e.Direction, kind: e.Kind,
 		leverage: e.Leverage, dayTrade: e.DayTrade, openDay: e.TradingDay, openWorking: true, offBook: !onBook(e.By)}

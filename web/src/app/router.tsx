@@ -6,6 +6,7 @@ import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { dividendRoutes } from '@/features/dividend/routes';
 import { creditRoutes } from '@/features/credit/routes';
+import { lendingRoutes } from '@/features/lending/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { couponRoutes } from '@/features/coupons/routes';
 import { fundsRoutes } from '@/features/funds/routes';
@@ -50,6 +51,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...newsRoutes,
   ...subscriptionRoutes,
   ...walletRoutes,
+  ...lendingRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

@@ -2008,6 +2008,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/lending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description Stock lending (借券出借) as the published rules give it now: whether the channel is open, the
+         *     default annual fee rate and its ceiling (16 %/yr, market-rules 1g), and the member's
+         *     holdings by symbol: the free shares (held, unfinanced, not being sold), those lent, those
+         *     that may be lent now, the rate the symbol lends at (none when ops published no rule for
+         *     it), its quota and what of it is used, the last price and the estimated daily fee of
+         *     lending every lendable share at it (closing price × shares × rate / 365, rounded down).
+         */
+        get: operations["lendingSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/lending/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's lendings (lending records), newest first, by status (all when absent). */
+        get: operations["myLendings"];
+        put?: never;
+        /**
+         * @description Lends whole shares of a symbol the member holds at the rate published now; they cannot be
+         *     sold until recalled (a close answers shares_lent). Refusals: lending_channel_closed,
+         *     lending_quota_full (beyond the symbol's total quota, or no rule for it), insufficient_shares
+         *     (more than the free shares not lent), the member's trading flags; symbol_required and
+         *     quantity_invalid for malformed fields.
+         */
+        post: operations["lend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/lending/records/{lendNo}/recall": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Recalls one of the member's lendings: the fees of the trading days before today not paid
+         *     yet are paid, the lending is completed (it keeps its fee total) and the shares may be sold
+         *     at once. Refusals: lending_not_active (completed already), order_not_found (none of the
+         *     member's).
+         */
+        post: operations["recallLending"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/lending": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. The published lending rules (channel, default rate, per symbol rate and quota with what is used). */
+        get: operations["opsLendingDesk"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/lending/channel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Role ops only. Opens or closes the lending channel and sets the default annual rate (a
+         *     fraction above 0 and at most 0.16, on the 0.01 % tick; lending_rate_invalid otherwise). An
+         *     attributed config event; the same setting again changes nothing.
+         */
+        post: operations["setLendingChannel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/lending/symbols/{symbol}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Role ops only. Sets a symbol's annual rate (empty or 0: the default rate) and its total
+         *     quota of shares lent by all members (0: none may be lent). Lowering a quota below what is
+         *     lent recalls nothing; new lendings are refused until it is below again. An attributed
+         *     config event.
+         */
+        post: operations["setLendingSymbol"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/ops/lending/records": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Role ops only. Every member's lendings by status (all when absent), newest first, with the member's login account and verified name. */
+        get: operations["opsLendings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/checkin": {
         parameters: {
             query?: never;
@@ -2841,7 +2988,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -2984,9 +3131,10 @@ export interface components {
          *     premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
          *     shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
          *     back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
+         *     ; lending_fee (a trading day's stock lending fee paid into available cash)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay" | "lending_fee";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -4880,6 +5028,105 @@ export interface components {
             /** @description YYYY-MM-DD after the window's last day */
             listingDate: string;
         };
+        /** @enum {string} */
+        LendingStatus: "lending" | "completed";
+        LendingHolding: {
+            symbol: string;
+            name: string;
+            /**
+             * Format: int64
+             * @description shares held, unfinanced, not being sold (lent ones included)
+             */
+            free: number;
+            /** Format: int64 */
+            lent: number;
+            /**
+             * Format: int64
+             * @description free shares not lent
+             */
+            lendable: number;
+            /** @description the annual rate the symbol lends at; absent when ops published no rule for it */
+            rate?: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            quota: number;
+            /** Format: int64 */
+            used: number;
+            /** @description the market's last price (0 when unknown) */
+            price: components["schemas"]["Decimal"];
+            /** @description estimated fee a day of lending every lendable share at the last price */
+            dailyFee: components["schemas"]["Decimal"];
+        };
+        LendingSummary: {
+            open: boolean;
+            defaultRate: components["schemas"]["Decimal"];
+            maxRate: components["schemas"]["Decimal"];
+            daysPerYear: number;
+            holdings: components["schemas"]["LendingHolding"][];
+        };
+        LendingRecord: {
+            lendNo: string;
+            /** @description ops lists only, the lender's login account */
+            account?: string;
+            /** @description ops lists only, the lender's verified real name (empty when not verified) */
+            memberName?: string;
+            symbol: string;
+            name: string;
+            /** Format: int64 */
+            shares: number;
+            annualRate: components["schemas"]["Decimal"];
+            status: components["schemas"]["LendingStatus"];
+            /** @description fees paid so far (the total once completed) */
+            fees: components["schemas"]["Decimal"];
+            lentDay: string;
+            /** @description the last day a fee was paid for */
+            accruedThrough?: string;
+            recalledDay?: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        LendingPage: {
+            items: components["schemas"]["LendingRecord"][];
+            page: number;
+            hasMore: boolean;
+        };
+        LendRequest: {
+            symbol: string;
+            /** Format: int64 */
+            shares: number;
+        };
+        LendingResult: {
+            lendNo: string;
+            status: components["schemas"]["LendingStatus"];
+            position: components["schemas"]["Position"];
+        };
+        LendingSymbolRule: {
+            symbol: string;
+            name: string;
+            /** @description its own rate; absent when it lends at the default */
+            rate?: components["schemas"]["Decimal"];
+            effectiveRate: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            quota: number;
+            /** Format: int64 */
+            used: number;
+        };
+        LendingDesk: {
+            open: boolean;
+            defaultRate: components["schemas"]["Decimal"];
+            maxRate: components["schemas"]["Decimal"];
+            symbols: components["schemas"]["LendingSymbolRule"][];
+        };
+        LendingChannelRequest: {
+            open: boolean;
+            defaultRate: string;
+        };
+        LendingSymbolRequest: {
+            rate: string;
+            /** Format: int64 */
+            quota: number;
+        };
     };
     responses: {
         /** @description written (or no change) */
@@ -4904,6 +5151,10 @@ export interface components {
         };
     };
     parameters: {
+        /** @description a lending's number */
+        LendNo: string;
+        /** @description a security code (2330) */
+        LendingSymbol: string;
         /** @description a coupon's id */
         CouponId: string;
         /** @description a chip grab offering's id */
@@ -8689,6 +8940,276 @@ export interface operations {
             404: components["responses"]["Error"];
             409: components["responses"]["Error"];
             422: components["responses"]["Error"];
+        };
+    };
+    lendingSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description lending */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LendingSummary"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    myLendings: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["LendingStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description lendings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LendingPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    lend: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LendRequest"];
+            };
+        };
+        responses: {
+            /** @description lent (msg stock_lent) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LendingResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    recallLending: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a lending's number */
+                lendNo: components["parameters"]["LendNo"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Empty"];
+            };
+        };
+        responses: {
+            /** @description recalled (msg stock_recalled) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LendingResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+        };
+    };
+    opsLendingDesk: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the desk */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LendingDesk"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    setLendingChannel: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LendingChannelRequest"];
+            };
+        };
+        responses: {
+            /** @description set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    setLendingSymbol: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a security code (2330) */
+                symbol: components["parameters"]["LendingSymbol"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LendingSymbolRequest"];
+            };
+        };
+        responses: {
+            /** @description set */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+        };
+    };
+    opsLendings: {
+        parameters: {
+            query?: {
+                status?: components["schemas"]["LendingStatus"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description lendings */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["LendingPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
         };
     };
     checkInState: {

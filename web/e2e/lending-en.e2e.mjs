@@ -1,0 +1,4 @@
+// Issue 12's stock lending in English.
+import { lendingJourney } from './lending.mjs';
+
+lendingJourney('en');

@@ -1,0 +1,4 @@
+// Issue 12's stock lending in Traditional Chinese.
+import { lendingJourney } from './lending.mjs';
+
+lendingJourney('tw');
