@@ -124,7 +124,7 @@ export default function OrderTicketPage() {
     const row = (label: string, value: string, testId: string) => (
       <div className="kv" key={testId}>
         <span>{label}</span>
-        <span className="num" data-testid={testId}>
+        <span className="num" data-testid={testId} data-text={testId === 'confirm-stock' ? 'data' : undefined}>
           {value}
         </span>
       </div>
