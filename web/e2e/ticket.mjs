@@ -132,13 +132,14 @@ export function ticketJourney(lang) {
       }
       assert.equal(o?.status, 'filled', JSON.stringify(o));
       assert.equal(o.session, 'odd_intraday');
-      await page.reload();
-      await tid(page, 'pos-tab-orders').click();
-      const row = tid(page, 'order').and(page.locator(`[data-order-no="${oddNo}"]`));
+      // The order opened its position (same number): its detail lists the order as placed.
+      await openRoute(page, `/position/positionDetail?id=${oddNo}`);
+      const row = tid(page, 'pd-order').and(page.locator(`[data-order-no="${oddNo}"]`));
       await row.waitFor();
       assert.equal(await row.getAttribute('data-status'), 'filled');
-      await waitText(row.getByTestId('order-ticket'), `${T.cond.cash} · ${T.sess.odd_intraday} · ROD`);
-      await screen(page, lang, 'ticket-03-orders');
+      await waitText(row.getByTestId('pd-order-ticket'), `${T.cond.cash} · ${T.sess.odd_intraday} · ROD`);
+      await waitText(row.getByTestId('pd-order-filled'), '10 / 10');
+      await screen(page, lang, 'ticket-03-odd-lot-filled');
     });
 
     for (const sess of ['odd_after_hours', 'fixed_price']) {
