@@ -230,3 +230,15 @@ const (
 
 // KeySharesHeld refuses a sale of shares another capability holds (lent shares until recalled).
 const KeySharesHeld = "shares_lent"
+
+// The order ticket in Taiwan terms (condition, session, time in force).
+const (
+	KeyConditionMismatch     = "condition_mismatch"        // direction, leverage or day trade disagree with the condition
+	KeySessionUnitMismatch   = "session_unit_mismatch"     // 整股 in lots, odd-lot sessions in shares
+	KeySessionLimitOnly      = "session_limit_only"        // market orders only in the regular session
+	KeyTimeInForceNotAllowed = "time_in_force_not_allowed" // IOC and FOK only in the regular session
+	KeyDayTradeRegularOnly   = "day_trade_regular_only"    // day trades only in the regular session
+	KeySymbolNotEligible     = "symbol_not_eligible"       // not eligible for margin, short sale or day trade
+	KeyShortBelowReference   = "short_below_reference"     // 融券 below the reference price
+	KeyFixedPriceCloseOnly   = "fixed_price_close_only"    // 盤後定價 trades at the day's close only
+)

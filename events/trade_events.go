@@ -60,6 +60,8 @@ const (
 	CancelPositionClosing = "position_closing" // the rest of an opening order, cancelled when its position was closed
 	CancelForcedClose     = "forced_close"     // cancelled to close the position by force
 	CancelDayTradeClose   = "day_trade_close"  // cancelled to close a day trade at the end of the session
+	CancelIOCUnfilled     = "ioc_unfilled"     // an IOC order's rest that the book could not fill at once
+	CancelFOKUnfilled     = "fok_unfilled"     // a FOK order that the book could not fill whole at once
 )
 
 // BookLevel is one price level of the simulated book.
@@ -103,6 +105,12 @@ type OrderPlaced struct {
 	TradingDay string          `json:"tradingDay"` // YYYY-MM-DD (Asia/Taipei): a day order expires when it ends
 	By         string          `json:"by"`         // member | forced_close | day_trade_close
 	Quote      QuoteUsed       `json:"quote"`
+	// The ticket in Taiwan terms (empty on orders placed without them, which match as before):
+	// condition cash | margin | short | day_trade, session regular | odd_intraday |
+	// odd_after_hours | fixed_price, time in force ROD | IOC | FOK.
+	Condition   string `json:"condition,omitempty"`
+	Session     string `json:"session,omitempty"`
+	TimeInForce string `json:"timeInForce,omitempty"`
 }
 
 // TradeCashFrozen reserves cash for an order (available -> frozen): a buy's amount at its limit

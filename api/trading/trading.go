@@ -78,7 +78,8 @@ func (m *Module) placeOrder(c *httpx.Call) (httpx.Reply, error) {
 		return httpx.Reply{}, err
 	}
 	in := tradingcmd.OrderInput{Symbol: req.Symbol, Direction: string(req.Direction), Type: string(req.Type),
-		Lots: httpx.Deref(req.Lots), Shares: httpx.Deref(req.Shares), Price: httpx.Deref(req.Price), Leverage: httpx.Deref(req.Leverage), DayTrade: httpx.Deref(req.DayTrade)}
+		Lots: httpx.Deref(req.Lots), Shares: httpx.Deref(req.Shares), Price: httpx.Deref(req.Price), Leverage: httpx.Deref(req.Leverage), DayTrade: httpx.Deref(req.DayTrade),
+		Condition: string(httpx.Deref(req.Condition)), Session: string(httpx.Deref(req.Session)), TimeInForce: string(httpx.Deref(req.TimeInForce))}
 	res, err := m.cmd.PlaceOrder(c.Ctx(), c.Meta(), c.Sess.MemberID, in, engine.View(m.prices.Market(), req.Symbol, m.now()))
 	if err != nil {
 		return httpx.Reply{}, err
@@ -131,7 +132,8 @@ func (m *Module) orders(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func tradeOrderOut(o trading.Order) wire.TradeOrder {
-	return wire.TradeOrder{OrderNo: o.OrderNo, PositionId: o.PositionID, Intent: wire.TradeOrderIntent(o.Intent), Symbol: o.Symbol,
+	condition, session, tif := o.Ticket()
+	return wire.TradeOrder{Condition: wire.TradeCondition(condition), Session: wire.TradeSession(session), TimeInForce: wire.TimeInForce(tif), OrderNo: o.OrderNo, PositionId: o.PositionID, Intent: wire.TradeOrderIntent(o.Intent), Symbol: o.Symbol,
 		Name: o.Name, Side: wire.TradeOrderSide(o.Side), Direction: wire.TradeOrderDirection(o.Direction), Type: wire.TradeOrderType(o.Type),
 		Shares: o.Shares, OddLot: o.OddLot, Price: httpx.Money(o.Price), Leverage: o.Leverage.StringFixed(2), DayTrade: o.DayTrade,
 		PlacedBy: wire.TradeOrderPlacedBy(o.PlacedBy), TradingDay: o.TradingDay, Status: wire.TradeOrderStatus(o.Status),

@@ -850,6 +850,7 @@ const (
 	MessageKeyChipgrabNotFound            MessageKey = "chipgrab_not_found"
 	MessageKeyCloseQuantityInvalid        MessageKey = "close_quantity_invalid"
 	MessageKeyCloseSubmitted              MessageKey = "close_submitted"
+	MessageKeyConditionMismatch           MessageKey = "condition_mismatch"
 	MessageKeyConfirmPasswordRequired     MessageKey = "confirm_password_required"
 	MessageKeyCouponApplied               MessageKey = "coupon_applied"
 	MessageKeyCouponDaysInvalid           MessageKey = "coupon_days_invalid"
@@ -862,6 +863,7 @@ const (
 	MessageKeyCouponValueInvalid          MessageKey = "coupon_value_invalid"
 	MessageKeyCreditScoreTooLow           MessageKey = "credit_score_too_low"
 	MessageKeyDayTradeBoardLotOnly        MessageKey = "day_trade_board_lot_only"
+	MessageKeyDayTradeRegularOnly         MessageKey = "day_trade_regular_only"
 	MessageKeyDepositProofRequired        MessageKey = "deposit_proof_required"
 	MessageKeyDepositProofUsed            MessageKey = "deposit_proof_used"
 	MessageKeyDepositWindowClosed         MessageKey = "deposit_window_closed"
@@ -875,6 +877,7 @@ const (
 	MessageKeyFileRequired                MessageKey = "file_required"
 	MessageKeyFileTooLarge                MessageKey = "file_too_large"
 	MessageKeyFileTypeInvalid             MessageKey = "file_type_invalid"
+	MessageKeyFixedPriceCloseOnly         MessageKey = "fixed_price_close_only"
 	MessageKeyFlagInvalid                 MessageKey = "flag_invalid"
 	MessageKeyForbidden                   MessageKey = "forbidden"
 	MessageKeyFundOperationPending        MessageKey = "fund_operation_pending"
@@ -973,7 +976,10 @@ const (
 	MessageKeyRepaymentExceedsLoan        MessageKey = "repayment_exceeds_loan"
 	MessageKeySaleNotAllowedYet           MessageKey = "sale_not_allowed_yet"
 	MessageKeySeatApplied                 MessageKey = "seat_applied"
+	MessageKeySessionLimitOnly            MessageKey = "session_limit_only"
+	MessageKeySessionUnitMismatch         MessageKey = "session_unit_mismatch"
 	MessageKeySharesLent                  MessageKey = "shares_lent"
+	MessageKeyShortBelowReference         MessageKey = "short_below_reference"
 	MessageKeyStaffAccountProtected       MessageKey = "staff_account_protected"
 	MessageKeyStockLent                   MessageKey = "stock_lent"
 	MessageKeyStockRecalled               MessageKey = "stock_recalled"
@@ -984,10 +990,12 @@ const (
 	MessageKeySubscriptionIssueExists     MessageKey = "subscription_issue_exists"
 	MessageKeySubscriptionNotStarted      MessageKey = "subscription_not_started"
 	MessageKeySubscriptionRepeated        MessageKey = "subscription_repeated"
+	MessageKeySymbolNotEligible           MessageKey = "symbol_not_eligible"
 	MessageKeySymbolNotFound              MessageKey = "symbol_not_found"
 	MessageKeySymbolRequired              MessageKey = "symbol_required"
 	MessageKeySystemBusy                  MessageKey = "system_busy"
 	MessageKeyTextInvalid                 MessageKey = "text_invalid"
+	MessageKeyTimeInForceNotAllowed       MessageKey = "time_in_force_not_allowed"
 	MessageKeyTradeBanned                 MessageKey = "trade_banned"
 	MessageKeyUnauthorized                MessageKey = "unauthorized"
 	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
@@ -1100,6 +1108,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyCloseSubmitted:
 		return true
+	case MessageKeyConditionMismatch:
+		return true
 	case MessageKeyConfirmPasswordRequired:
 		return true
 	case MessageKeyCouponApplied:
@@ -1123,6 +1133,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyCreditScoreTooLow:
 		return true
 	case MessageKeyDayTradeBoardLotOnly:
+		return true
+	case MessageKeyDayTradeRegularOnly:
 		return true
 	case MessageKeyDepositProofRequired:
 		return true
@@ -1149,6 +1161,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyFileTooLarge:
 		return true
 	case MessageKeyFileTypeInvalid:
+		return true
+	case MessageKeyFixedPriceCloseOnly:
 		return true
 	case MessageKeyFlagInvalid:
 		return true
@@ -1346,7 +1360,13 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeySeatApplied:
 		return true
+	case MessageKeySessionLimitOnly:
+		return true
+	case MessageKeySessionUnitMismatch:
+		return true
 	case MessageKeySharesLent:
+		return true
+	case MessageKeyShortBelowReference:
 		return true
 	case MessageKeyStaffAccountProtected:
 		return true
@@ -1368,6 +1388,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeySubscriptionRepeated:
 		return true
+	case MessageKeySymbolNotEligible:
+		return true
 	case MessageKeySymbolNotFound:
 		return true
 	case MessageKeySymbolRequired:
@@ -1375,6 +1397,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeySystemBusy:
 		return true
 	case MessageKeyTextInvalid:
+		return true
+	case MessageKeyTimeInForceNotAllowed:
 		return true
 	case MessageKeyTradeBanned:
 		return true
@@ -1680,6 +1704,51 @@ func (e TextName) Valid() bool {
 	}
 }
 
+// Defines values for TimeInForce.
+const (
+	TimeInForceFOK TimeInForce = "FOK"
+	TimeInForceIOC TimeInForce = "IOC"
+	TimeInForceROD TimeInForce = "ROD"
+)
+
+// Valid indicates whether the value is a known member of the TimeInForce enum.
+func (e TimeInForce) Valid() bool {
+	switch e {
+	case TimeInForceFOK:
+		return true
+	case TimeInForceIOC:
+		return true
+	case TimeInForceROD:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeCondition.
+const (
+	ConditionCash     TradeCondition = "cash"
+	ConditionDayTrade TradeCondition = "day_trade"
+	ConditionMargin   TradeCondition = "margin"
+	ConditionShort    TradeCondition = "short"
+)
+
+// Valid indicates whether the value is a known member of the TradeCondition enum.
+func (e TradeCondition) Valid() bool {
+	switch e {
+	case ConditionCash:
+		return true
+	case ConditionDayTrade:
+		return true
+	case ConditionMargin:
+		return true
+	case ConditionShort:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for TradeNoticeType.
 const (
 	NoticeForcedClose   TradeNoticeType = "forced_close"
@@ -1887,6 +1956,30 @@ func (e TradePositionStatus) Valid() bool {
 	case PositionHolding:
 		return true
 	case PositionPending:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeSession.
+const (
+	SessionFixedPrice    TradeSession = "fixed_price"
+	SessionOddAfterHours TradeSession = "odd_after_hours"
+	SessionOddIntraday   TradeSession = "odd_intraday"
+	SessionRegular       TradeSession = "regular"
+)
+
+// Valid indicates whether the value is a known member of the TradeSession enum.
+func (e TradeSession) Valid() bool {
+	switch e {
+	case SessionFixedPrice:
+		return true
+	case SessionOddAfterHours:
+		return true
+	case SessionOddIntraday:
+		return true
+	case SessionRegular:
 		return true
 	default:
 		return false
@@ -4152,6 +4245,12 @@ type OptionalListRequestType string
 
 // OrderRequest defines model for OrderRequest.
 type OrderRequest struct {
+	// Condition 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
+	// leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
+	// implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
+	// be left out or must agree with it (condition_mismatch).
+	Condition *TradeCondition `json:"condition,omitempty"`
+
 	// DayTrade a day trade, closed automatically at the end of the continuous session
 	DayTrade  *bool                 `json:"dayTrade,omitempty"`
 	Direction OrderRequestDirection `json:"direction"`
@@ -4165,12 +4264,21 @@ type OrderRequest struct {
 	// Price the limit price (limit orders); on the tick grid and inside the day's band
 	Price *Decimal `json:"price,omitempty"`
 
+	// Session 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
+	// odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
+	// (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
+	// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+	Session *TradeSession `json:"session,omitempty"`
+
 	// Shares an odd-lot order of 1 to 999 shares
 	Shares *int64 `json:"shares,omitempty"`
 
 	// Symbol stock or ETF code, e.g. 2330, 0050
-	Symbol string           `json:"symbol"`
-	Type   OrderRequestType `json:"type"`
+	Symbol string `json:"symbol"`
+
+	// TimeInForce ROD (default) rests for the day; IOC fills what it can at once and cancels the rest; FOK fills whole at once or is cancelled. IOC and FOK in the regular session only.
+	TimeInForce *TimeInForce     `json:"timeInForce,omitempty"`
+	Type        OrderRequestType `json:"type"`
 }
 
 // OrderRequestDirection defines model for OrderRequest.Direction.
@@ -4912,6 +5020,9 @@ type SubscriptionIssueState string
 // TextName a text members read
 type TextName string
 
+// TimeInForce ROD (default) rests for the day; IOC fills what it can at once and cancels the rest; FOK fills whole at once or is cancelled. IOC and FOK in the regular session only.
+type TimeInForce string
+
 // TimeWindow defines model for TimeWindow.
 type TimeWindow struct {
 	// AlwaysOpen set by the demo seed; the window is not enforced
@@ -4985,6 +5096,12 @@ type TimelineLine struct {
 	Type string `json:"type"`
 }
 
+// TradeCondition 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
+// leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
+// implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
+// be left out or must agree with it (condition_mismatch).
+type TradeCondition string
+
 // TradeNotice defines model for TradeNotice.
 type TradeNotice struct {
 	CreatedAt time.Time `json:"createdAt"`
@@ -5030,12 +5147,18 @@ type TradeOrder struct {
 	// Commission a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	Commission Decimal             `json:"commission"`
-	CreatedAt  time.Time           `json:"createdAt"`
-	DayTrade   bool                `json:"dayTrade"`
-	Direction  TradeOrderDirection `json:"direction"`
-	Filled     int64               `json:"filled"`
-	Intent     TradeOrderIntent    `json:"intent"`
+	Commission Decimal `json:"commission"`
+
+	// Condition 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
+	// leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
+	// implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
+	// be left out or must agree with it (condition_mismatch).
+	Condition TradeCondition      `json:"condition"`
+	CreatedAt time.Time           `json:"createdAt"`
+	DayTrade  bool                `json:"dayTrade"`
+	Direction TradeOrderDirection `json:"direction"`
+	Filled    int64               `json:"filled"`
+	Intent    TradeOrderIntent    `json:"intent"`
 
 	// Leverage a decimal number as a string, never a float
 	//
@@ -5050,17 +5173,26 @@ type TradeOrder struct {
 	// Price the limit, or a market order's protective price
 	Price Decimal `json:"price"`
 
-	// Reason why a cancelled order stopped (member, market_unfilled, position_closing, forced_close)
-	Reason string           `json:"reason"`
-	Shares int64            `json:"shares"`
-	Side   TradeOrderSide   `json:"side"`
-	Status TradeOrderStatus `json:"status"`
-	Symbol string           `json:"symbol"`
+	// Reason why a cancelled order stopped (member, market_unfilled, position_closing, forced_close, ioc_unfilled, fok_unfilled)
+	Reason string `json:"reason"`
+
+	// Session 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
+	// odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
+	// (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
+	// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+	Session TradeSession     `json:"session"`
+	Shares  int64            `json:"shares"`
+	Side    TradeOrderSide   `json:"side"`
+	Status  TradeOrderStatus `json:"status"`
+	Symbol  string           `json:"symbol"`
 
 	// Tax a decimal number as a string, never a float
 	//
 	// Example: 1000.00
 	Tax Decimal `json:"tax"`
+
+	// TimeInForce ROD (default) rests for the day; IOC fills what it can at once and cancels the rest; FOK fills whole at once or is cancelled. IOC and FOK in the regular session only.
+	TimeInForce TimeInForce `json:"timeInForce"`
 
 	// TradingDay YYYY-MM-DD in Asia/Taipei; a day order expires when its session ends
 	TradingDay string         `json:"tradingDay"`
@@ -5280,6 +5412,12 @@ type TradeRules struct {
 	// Example: 1000.00
 	StockTaxRate Decimal `json:"stockTaxRate"`
 }
+
+// TradeSession 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
+// odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
+// (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
+// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+type TradeSession string
 
 // UserInfo defines model for UserInfo.
 type UserInfo struct {

@@ -1,8 +1,10 @@
 package trading
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -13,6 +15,7 @@ import (
 	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/commands/rules/settlement"
+	"github.com/lotbook/lotbook/commands/rules/ticket"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -28,11 +31,22 @@ const (
 
 // OrderInput is a member's order ticket. Exactly one of Lots and Shares is set (Shares: an
 // odd-lot order of 1 to 999 shares). Price is the limit (ignored at market); Leverage defaults to 1.
+//
+// Condition (ticket.Cash, Margin, Short, DayTrade), Session (ticket.Regular, OddIntraday,
+// OddAfterHours, FixedPrice) and TimeInForce (ticket.ROD, IOC, FOK) put the ticket in Taiwan
+// terms. All three empty: the order is taken and matched as before they existed (an odd-lot order
+// crosses the book at once). Any of them set: the others default (the condition from Direction,
+// Leverage and DayTrade, the session from the unit, ROD), the condition implies the direction and
+// leverage (融資 2.5, 融券 1.11; Direction, Leverage and DayTrade may be left out or must agree) and
+// the session's matching applies (call auctions for odd lots, the close for 盤後定價).
 type OrderInput struct {
 	Symbol, Direction, Type string
 	Lots, Shares            int64
 	Price, Leverage         string
 	DayTrade                bool
+	Condition               string
+	Session                 string
+	TimeInForce             string
 }
 
 // CloseInput closes all of a position (Lots and Shares both zero) or part of it, at market or at
@@ -45,6 +59,7 @@ type CloseInput struct {
 // MarketQuote is the market's quote at a decision: the last price, the day's band, best five.
 type MarketQuote struct {
 	Last, LimitUp, LimitDown decimal.Decimal
+	Ref                      decimal.Decimal // the day's reference price (previous close); zero when unknown
 	Bids, Asks               []matching.Level
 	Time                     time.Time
 }
@@ -55,9 +70,10 @@ type Market struct {
 	Symbol, Name string
 	Kind         fees.Kind
 	Quote        MarketQuote
-	Phase        string // board-lot session: closed, pre_open, continuous, closing_auction, after_hours_fixed
-	OddLot       string // odd-lot session: closed, intraday, after_hours
-	TradingDay   string // YYYY-MM-DD in Asia/Taipei
+	Phase        string    // board-lot session: closed, pre_open, continuous, closing_auction, after_hours_fixed
+	OddLot       string    // odd-lot session: closed, intraday, after_hours
+	TradingDay   string    // YYYY-MM-DD in Asia/Taipei
+	Listed       time.Time // the symbol's listing date (margin and day-trade eligibility); zero when unknown
 	// CheckPrice names why a limit price is refused (price_out_of_band, price_not_on_tick), ""
 	// when it is valid.
 	CheckPrice func(decimal.Decimal) string
@@ -71,6 +87,40 @@ func (m Market) Accepts(oddLot bool) bool {
 		return m.OddLot == "intraday"
 	}
 	return m.Phase == "pre_open" || m.Phase == "continuous" || m.Phase == "closing_auction"
+}
+
+// AcceptsIn tells whether orders of a ticket session can be entered now ("" is the session of
+// orders placed without one: Accepts).
+func (m Market) AcceptsIn(session string, oddLot bool) bool {
+	switch session {
+	case ticket.Regular:
+		return m.Accepts(false)
+	case ticket.OddIntraday:
+		return m.OddLot == "intraday"
+	case ticket.OddAfterHours:
+		return m.OddLot == "after_hours"
+	case ticket.FixedPrice:
+		return m.Phase == "after_hours_fixed"
+	}
+	return m.Accepts(oddLot)
+}
+
+// AuctionDue tells whether a ticket session's call auction may run now: the intraday odd-lot
+// auction while its session runs; the after-hours ones (one auction at 14:30) once their order
+// entry has ended, on the same trading day.
+func (m Market) AuctionDue(session string) bool {
+	switch session {
+	case ticket.OddIntraday:
+		return m.OddLot == "intraday"
+	case ticket.OddAfterHours, ticket.FixedPrice:
+		return m.Phase == "closed" && m.OddLot == "closed"
+	}
+	return false
+}
+
+// Auctioned tells whether orders of a session match in call auctions (not on quotes).
+func Auctioned(session string) bool {
+	return session == ticket.OddIntraday || session == ticket.OddAfterHours || session == ticket.FixedPrice
 }
 
 // Matches tells whether orders of the lot kind match now.
@@ -100,6 +150,8 @@ type orderSpec struct {
 	price          decimal.Decimal // the limit; zero at market
 	leverage       decimal.Decimal
 	dayTrade       bool
+	// The ticket in Taiwan terms; all empty for an order placed without them.
+	condition, session, tif string
 }
 
 // quantity turns lots or shares into shares: exactly one set, lots 1..499, shares 1..999.
@@ -168,10 +220,94 @@ func validateOrder(in OrderInput) (orderSpec, *commands.Error) {
 	if sp.dayTrade && sp.oddLot {
 		return sp, commands.Invalid(commands.KeyDayTradeBoardLotOnly)
 	}
+	if e := ticketFields(&sp, in); e != nil {
+		return sp, e
+	}
+	if sp.session == ticket.FixedPrice && in.Price == "" {
+		return sp, nil // the day's close, set by checkMarket
+	}
 	if sp.price, e = limitPrice(in.Type, in.Price); e != nil {
 		return sp, e
 	}
 	return sp, nil
+}
+
+// ticketFields fills the ticket's condition, session and time in force with their defaults and
+// checks them against the direction, leverage and day trade and against each other (the parts of
+// ticket.Check that need no market).
+func ticketFields(sp *orderSpec, in OrderInput) *commands.Error {
+	if in.Condition == "" && in.Session == "" && in.TimeInForce == "" {
+		return nil
+	}
+	sp.condition, sp.session, sp.tif = in.Condition, in.Session, cmp.Or(in.TimeInForce, ticket.ROD)
+	if sp.condition == "" {
+		sp.condition = conditionOf(sp.direction, sp.leverage, sp.dayTrade)
+	}
+	if sp.session == "" {
+		sp.session = ticket.Regular
+		if sp.oddLot {
+			sp.session = ticket.OddIntraday
+		}
+	}
+	if !slices.Contains([]string{ticket.Cash, ticket.Margin, ticket.Short, ticket.DayTrade}, sp.condition) ||
+		!slices.Contains([]string{ticket.Regular, ticket.OddIntraday, ticket.OddAfterHours, ticket.FixedPrice}, sp.session) ||
+		!slices.Contains([]string{ticket.ROD, ticket.IOC, ticket.FOK}, sp.tif) {
+		return commands.Invalid(commands.KeyInvalidRequest)
+	}
+	direction := events.DirectionLong
+	if sp.condition == ticket.Short {
+		direction = events.DirectionShort
+	}
+	lev := ticket.Leverage(sp.condition)
+	if sp.direction != direction || in.Leverage != "" && !sp.leverage.Equal(lev) || in.DayTrade && sp.condition != ticket.DayTrade {
+		return commands.Invalid(commands.KeyConditionMismatch)
+	}
+	sp.leverage, sp.dayTrade = lev, sp.condition == ticket.DayTrade
+	return ticketRefusal(ticket.Check(sp.checkable(Market{})))
+}
+
+// conditionOf is the condition of an order placed without one.
+func conditionOf(direction string, leverage decimal.Decimal, dayTrade bool) string {
+	switch {
+	case direction == events.DirectionShort:
+		return ticket.Short
+	case leverage.GreaterThan(decimal.NewFromInt(1)):
+		return ticket.Margin
+	case dayTrade:
+		return ticket.DayTrade
+	}
+	return ticket.Cash
+}
+
+// checkable is what ticket.Check looks at; with a zero m, only the fields.
+func (sp orderSpec) checkable(m Market) ticket.Ticket {
+	t := ticket.Ticket{Condition: sp.condition, Session: sp.session, TIF: sp.tif, Market: sp.typ == events.OrderMarket,
+		OddLot: sp.oddLot, Price: sp.price, Reference: m.Quote.Ref, Listed: m.Listed}
+	if day, err := time.Parse(time.DateOnly, m.TradingDay); err == nil {
+		t.Day = day
+	}
+	return t
+}
+
+// ticketRefusal is the member's message for a refusal of ticket.Check.
+func ticketRefusal(err error) *commands.Error {
+	for _, k := range []struct {
+		err error
+		key string
+	}{
+		{ticket.ErrUnit, commands.KeySessionUnitMismatch}, {ticket.ErrLimitOnly, commands.KeySessionLimitOnly},
+		{ticket.ErrTIF, commands.KeyTimeInForceNotAllowed}, {ticket.ErrCashOnly, commands.KeyOddLotCashOnly},
+		{ticket.ErrDayTradeRules, commands.KeyDayTradeRegularOnly}, {ticket.ErrNotEligible, commands.KeySymbolNotEligible},
+		{ticket.ErrBelowRef, commands.KeyShortBelowReference},
+	} {
+		if errors.Is(err, k.err) {
+			return commands.Rule(k.key)
+		}
+	}
+	if err != nil {
+		return commands.Invalid(commands.KeyInvalidRequest)
+	}
+	return nil
 }
 
 // tradeRefusals are the member flags that refuse a member's order, in the order they answer.
@@ -180,22 +316,34 @@ var tradeRefusals = []string{events.FlagDisabled, events.FlagFrozen, events.Flag
 // checkMarket refuses an order the market cannot take now: unknown symbol, no price, a limit off
 // the tick grid or outside the band, outside the session (market orders and day trades only while
 // matching).
-func checkMarket(m Market, sp orderSpec) *commands.Error {
+func checkMarket(m Market, sp *orderSpec) *commands.Error {
 	switch {
 	case m.Symbol == "":
 		return commands.NotFound(commands.KeySymbolNotFound)
 	case !m.Quote.Last.IsPositive():
 		return commands.Rule(commands.KeyPriceNotObtained)
 	}
+	if sp.session == ticket.FixedPrice {
+		// 盤後定價 trades at the day's close: the ticket's price, when given, must be it.
+		if !sp.price.IsZero() && !sp.price.Equal(m.Quote.Last) {
+			return commands.Rule(commands.KeyFixedPriceCloseOnly)
+		}
+		sp.price = m.Quote.Last
+	}
 	if sp.typ == events.OrderLimit && m.CheckPrice != nil {
 		if key := m.CheckPrice(sp.price); key != "" {
 			return commands.Rule(key)
 		}
 	}
+	if sp.session != "" {
+		if e := ticketRefusal(ticket.Check(sp.checkable(m))); e != nil {
+			return e
+		}
+	}
 	switch {
-	case !m.Accepts(sp.oddLot):
+	case !m.AcceptsIn(sp.session, sp.oddLot):
 		return commands.Rule(commands.KeyNotTradingTime)
-	case (sp.typ == events.OrderMarket || sp.dayTrade) && !m.Matches(sp.oddLot):
+	case (sp.typ == events.OrderMarket || sp.dayTrade || sp.tif == ticket.IOC || sp.tif == ticket.FOK) && !m.Matches(sp.oddLot):
 		return commands.Rule(commands.KeyNotTradingTime)
 	}
 	return nil
@@ -442,6 +590,20 @@ func (r *tradeRun) cancel(orderNo, reason string) {
 	}
 }
 
+// fill emits one fill of o (none when fills is empty).
+func (r *tradeRun) fill(o *tradeOrder, fills []matching.Fill, q MarketQuote, cal settlement.Calendar, day string) error {
+	if len(fills) == 0 {
+		return nil
+	}
+	e, err := fillEvent(o, r.t.positions[o.PositionID], fills, fillContext{memberID: r.a.MemberID, available: r.a.Available, frozen: r.a.Frozen,
+		cash: r.cash, now: r.now, cal: cal, tradingDay: day, quote: quoteUsed(q)})
+	if err != nil {
+		return err
+	}
+	r.emit(e)
+	return nil
+}
+
 // match crosses a working order with the quote's opposite side and emits the fill and, when the
 // order is done, the release of its reservation. A market order's rest is cancelled: it never
 // rests.
@@ -458,16 +620,19 @@ func (r *tradeRun) match(orderNo string, q MarketQuote, cal settlement.Calendar,
 	if o.OddLot {
 		unit = 1
 	}
-	if fills := matching.Cross(o.buy(), o.Price, o.remaining(), unit, levels); len(fills) > 0 {
-		e, err := fillEvent(o, r.t.positions[o.PositionID], fills, fillContext{memberID: r.a.MemberID, available: r.a.Available, frozen: r.a.Frozen,
-			cash: r.cash, now: r.now, cal: cal, tradingDay: day, quote: quoteUsed(q)})
-		if err != nil {
-			return err
-		}
-		r.emit(e)
+	fills := matching.Cross(o.buy(), o.Price, o.remaining(), unit, levels)
+	if n, _ := matching.Total(fills); o.TimeInForce == ticket.FOK && n < o.remaining() {
+		r.cancel(o.OrderNo, events.CancelFOKUnfilled) // all at once or nothing
+		return nil
 	}
-	if o.working && o.Type == events.OrderMarket {
+	if err := r.fill(o, fills, q, cal, day); err != nil {
+		return err
+	}
+	switch {
+	case o.working && o.Type == events.OrderMarket:
 		r.cancel(o.OrderNo, events.CancelMarketUnfilled)
+	case o.working && o.TimeInForce == ticket.IOC:
+		r.cancel(o.OrderNo, events.CancelIOCUnfilled)
 	}
 	if !o.working {
 		for _, p := range release(o, r.a.Available, r.a.Frozen) {

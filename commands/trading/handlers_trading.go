@@ -8,6 +8,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/matching"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -66,7 +67,7 @@ func (s *Commands) PlaceOrder(ctx context.Context, meta commands.Meta, memberID 
 		if e := facts.Refuse(tradeRefusals...); e != nil {
 			return nil, e
 		}
-		if e := checkMarket(mkt, sp); e != nil {
+		if e := checkMarket(mkt, &sp); e != nil {
 			return nil, e
 		}
 		return decidePlace(a, sp, mkt, c.Now, s.k.Calendar(), c.OrderNumbers(tradeOrderPrefix, memberID))
@@ -88,7 +89,7 @@ func decidePlace(a *commands.Account, sp orderSpec, mkt Market, now time.Time, c
 	r.emit(events.OrderPlaced{OrderNo: no, PositionID: no, Intent: events.IntentOpen, Symbol: mkt.Symbol, Name: mkt.Name,
 		Kind: mkt.Kind.String(), Side: side, Direction: sp.direction, Type: sp.typ, Shares: sp.shares, OddLot: sp.oddLot,
 		Price: bound(buy, sp, mkt.Quote), Leverage: sp.leverage, DayTrade: sp.dayTrade, TradingDay: mkt.TradingDay,
-		By: events.OrderByMember, Quote: quoteUsed(mkt.Quote)})
+		By: events.OrderByMember, Quote: quoteUsed(mkt.Quote), Condition: sp.condition, Session: sp.session, TimeInForce: sp.tif})
 	o := r.t.orders[no]
 	res := reservation(o, r.t.positions[no], mkt.Quote)
 	if res.GreaterThan(r.cash) {
@@ -97,7 +98,7 @@ func decidePlace(a *commands.Account, sp orderSpec, mkt Market, now time.Time, c
 	if res.IsPositive() {
 		r.emit(events.TradeCashFrozen{OrderNo: no, Amount: res, Postings: events.Transfer(a.Available, a.Frozen, TWD, res)})
 	}
-	if mkt.Matches(sp.oddLot) {
+	if mkt.Matches(sp.oddLot) && !Auctioned(sp.session) {
 		if err := r.match(no, mkt.Quote, cal, mkt.TradingDay); err != nil {
 			return nil, commands.Unavailable(err)
 		}
@@ -120,10 +121,18 @@ func (s *Commands) CancelOrder(ctx context.Context, meta commands.Meta, in Cance
 	})
 }
 
-// FillOrder matches one working order against the market's view of its symbol.
+// FillOrder matches one working order against the market's view of its symbol, or fills it in a
+// call auction.
 type FillOrder struct {
 	MemberID, OrderNo string
 	Market            Market
+	Auction           *AuctionFill // set: the order's part of a call auction of its session
+}
+
+// AuctionFill is an order's part of a call auction: shares at the auction's single price.
+type AuctionFill struct {
+	Price  decimal.Decimal
+	Shares int64
 }
 
 // FillOrder crosses a working order with the market's quote (the matching engine calls it on
@@ -133,6 +142,9 @@ type FillOrder struct {
 func (s *Commands) FillOrder(ctx context.Context, meta commands.Meta, in FillOrder) (TradeResult, error) {
 	mkt := in.Market
 	return s.onOrder(ctx, meta, "order.fill", in.MemberID, in.OrderNo, func(r *tradeRun, o *tradeOrder) error {
+		if in.Auction != nil || Auctioned(o.Session) {
+			return r.auctionFill(o, in.Auction, mkt, s.k.Calendar())
+		}
 		if !o.working || o.TradingDay != mkt.TradingDay || o.By == events.OrderByMember && !mkt.Matches(o.OddLot) {
 			return nil
 		}
@@ -141,6 +153,26 @@ func (s *Commands) FillOrder(ctx context.Context, meta commands.Meta, in FillOrd
 		}
 		return nil
 	})
+}
+
+// auctionFill fills a working order of an auctioned session by its part of the session's call
+// auction: within its limit, never more than its rest, only when the auction is due. Anything
+// else writes nothing.
+func (r *tradeRun) auctionFill(o *tradeOrder, a *AuctionFill, mkt Market, cal commands.Calendar) error {
+	if a == nil || !Auctioned(o.Session) || !o.working || o.TradingDay != mkt.TradingDay || !mkt.AuctionDue(o.Session) ||
+		a.Shares <= 0 || a.Shares > o.remaining() || !a.Price.IsPositive() || !matching.Crosses(o.buy(), o.Price, a.Price) ||
+		!o.OddLot && a.Shares%BoardLot != 0 {
+		return nil
+	}
+	if err := r.fill(o, []matching.Fill{{Price: a.Price, Shares: a.Shares}}, mkt.Quote, cal, mkt.TradingDay); err != nil {
+		return commands.Unavailable(err)
+	}
+	if !o.working {
+		for _, p := range release(o, r.a.Available, r.a.Frozen) {
+			r.emit(p)
+		}
+	}
+	return nil
 }
 
 // ExpireOrder ends one order at the close of its trading day.
@@ -253,7 +285,7 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 		if pos.symbol != mkt.Symbol {
 			return nil, commands.Unavailable(fmt.Errorf("position %s is %s, market view of %s", pos.id, pos.symbol, mkt.Symbol))
 		}
-		if e := checkMarket(mkt, sp); e != nil {
+		if e := checkMarket(mkt, &sp); e != nil {
 			return nil, e
 		}
 		return decideClose(a, pos, sp, mkt, c.Now, s.k.Calendar(), events.OrderByMember,

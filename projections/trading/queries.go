@@ -24,6 +24,37 @@ type Order struct {
 	Filled                                int64
 	Amount, Commission, Tax               decimal.Decimal
 	CreatedAt, UpdatedAt                  time.Time
+	// The ticket in Taiwan terms; empty for orders placed without them (see Ticket).
+	Condition, Session, TimeInForce string
+}
+
+// Ticket is the order's condition, session and time in force, those of its ticket or, for an
+// order placed without them, the ones it traded under: short sale, margin (leverage above 1), day
+// trade or cash; odd lots in the intraday odd-lot session, board lots in the regular one; ROD.
+func (o Order) Ticket() (condition, session, tif string) {
+	condition, session, tif = o.Condition, o.Session, o.TimeInForce
+	if condition == "" {
+		switch {
+		case o.Direction == "short":
+			condition = "short"
+		case o.Leverage.GreaterThan(decimal.NewFromInt(1)):
+			condition = "margin"
+		case o.DayTrade:
+			condition = "day_trade"
+		default:
+			condition = "cash"
+		}
+	}
+	if session == "" {
+		session = "regular"
+		if o.OddLot {
+			session = "odd_intraday"
+		}
+	}
+	if tif == "" {
+		tif = "ROD"
+	}
+	return condition, session, tif
 }
 
 // AvgPrice is the average fill price, zero before the first fill.
@@ -97,7 +128,8 @@ func (r *orderRow) order() (Order, error) {
 	return Order{OrderNo: r.orderNo, MemberID: r.memberID, PositionID: r.positionID, Intent: r.intent, Symbol: r.symbol, Name: r.name,
 		Kind: r.kind, Side: r.side, Direction: r.direction, Type: r.typ, Shares: r.shares, OddLot: r.oddLot != 0, DayTrade: r.dayTrade != 0,
 		Price: v[0], Leverage: v[1], PlacedBy: r.placedBy, TradingDay: r.tradingDay, Status: r.status, Reason: r.reason,
-		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
+		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt),
+		Condition: r.condition, Session: r.session, TimeInForce: r.tif}, nil
 }
 
 func optMicros(v int64) time.Time {

@@ -106,6 +106,7 @@ type orderRow struct {
 	filled                                                                          int64
 	amount, commission, tax, reason                                                 string
 	createdAt, updatedAt, seq, position                                             int64
+	condition, session, tif                                                         string
 }
 
 var orderFields = projections.RowMap[orderRow]{
@@ -136,6 +137,9 @@ var orderFields = projections.RowMap[orderRow]{
 	projections.Integer("updated_at", func(r *orderRow) *int64 { return &r.updatedAt }),
 	projections.Integer("seq", func(r *orderRow) *int64 { return &r.seq }),
 	projections.Integer("position", func(r *orderRow) *int64 { return &r.position }),
+	projections.Text("condition", func(r *orderRow) *string { return &r.condition }),
+	projections.Text("session", func(r *orderRow) *string { return &r.session }),
+	projections.Text("time_in_force", func(r *orderRow) *string { return &r.tif }),
 }
 
 type positionRow struct {
@@ -299,7 +303,7 @@ func (pg *tradingPage) apply(d projections.Decoded) error {
 			symbol: e.Symbol, name: e.Name, kind: e.Kind, side: e.Side, direction: e.Direction, typ: e.Type, shares: e.Shares,
 			oddLot: projections.BoolInt(e.OddLot), price: e.Price.String(), leverage: e.Leverage.String(), dayTrade: projections.BoolInt(e.DayTrade),
 			placedBy: e.By, tradingDay: e.TradingDay, status: OrderPending, amount: "0", commission: "0", tax: "0",
-			createdAt: at, updatedAt: at, seq: pos, position: pos}
+			createdAt: at, updatedAt: at, seq: pos, position: pos, condition: e.Condition, session: e.Session, tif: e.TimeInForce}
 		if e.Intent == events.IntentOpen {
 			pg.positions[e.OrderNo] = &positionRow{id: e.OrderNo, memberID: member, symbol: e.Symbol, name: e.Name, kind: e.Kind,
 				direction: e.Direction, leverage: e.Leverage.String(), dayTrade: projections.BoolInt(e.DayTrade), openDay: e.TradingDay,

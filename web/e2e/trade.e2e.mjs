@@ -126,7 +126,7 @@ for (const lang of ['tw', 'en']) {
         await screen(page, lang, 'trade-06-day-trading');
         await tid(page, 'day-submit').click();
         await waitHash(page, '/market/marketBuy?symbol=2330&dayTrade=1');
-        assert.equal(await tid(page, 'ticket-daytrade').isChecked(), true, 'the shortcut opens a day-trade ticket');
+        assert.equal(await tid(page, 'ticket-cond-day_trade').getAttribute('aria-pressed'), 'true', 'the shortcut opens a day-trade ticket');
         await tid(page, 'ticket-rules').click();
         await waitHash(page, '/trade/rules');
         await waitText(tid(page, 'rule-commissionRate'), '0.1425 %');

@@ -33,6 +33,7 @@ import (
 	"github.com/lotbook/lotbook/commands/process"
 	"github.com/lotbook/lotbook/commands/rules/margin"
 	"github.com/lotbook/lotbook/commands/rules/matching"
+	"github.com/lotbook/lotbook/commands/rules/ticket"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/market"
@@ -96,6 +97,7 @@ type order struct {
 	By         string          `json:"by"`
 	Buy        bool            `json:"buy,omitempty"`
 	OddLot     bool            `json:"oddLot,omitempty"`
+	Session    string          `json:"session,omitempty"` // the ticket's session; "" for orders placed without one
 	Price      decimal.Decimal `json:"price"`
 	Remaining  int64           `json:"remaining"`
 	Fills      int             `json:"fills"`
@@ -168,7 +170,8 @@ func New(cfg Config) *Engine {
 	e.rt = process.New(process.Config{Name: Name, Store: cfg.Store, Manager: e, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "sweep", Next: process.Every(time.Second),
-			Fire: func(ctx context.Context, _ time.Time, _ string) error { e.Sweep(ctx); return nil }}}})
+			Fire: func(ctx context.Context, _ time.Time, _ string) error { e.Sweep(ctx); return nil }},
+			{Name: "odd-lot auction", Next: process.Every(ticket.AuctionEvery), Fire: e.auctionTimer}}})
 	return e
 }
 
@@ -350,7 +353,7 @@ func (e *Engine) Restore(state []byte) error {
 
 func (e *Engine) placed(member string, at int64, ev events.OrderPlaced) {
 	o := &order{MemberID: member, OrderNo: ev.OrderNo, PositionID: ev.PositionID, Symbol: ev.Symbol, Day: ev.TradingDay,
-		By: ev.By, Buy: ev.Side == events.SideBuy, OddLot: ev.OddLot, Price: ev.Price, Remaining: ev.Shares, Seq: at}
+		By: ev.By, Buy: ev.Side == events.SideBuy, OddLot: ev.OddLot, Session: ev.Session, Price: ev.Price, Remaining: ev.Shares, Seq: at}
 	e.orders[ev.OrderNo] = o
 	if e.resting[ev.Symbol] == 0 {
 		e.watch = append(e.watch, ev.Symbol)
@@ -417,7 +420,7 @@ func (e *Engine) MatchSymbol(ctx context.Context, symbol string) {
 	m := e.mkt
 	var buys, sells []order
 	for _, o := range e.orders {
-		if o.Symbol != symbol {
+		if o.Symbol != symbol || trading.Auctioned(o.Session) {
 			continue
 		}
 		if o.Buy {
@@ -478,14 +481,7 @@ func (e *Engine) tryFill(ctx context.Context, o order, view trading.Market, leve
 	if res.Filled == 0 {
 		return levels
 	}
-	e.mu.Lock()
-	if cur := e.orders[o.OrderNo]; cur != nil {
-		cur.Fills, cur.Remaining = max(cur.Fills, seq), min(cur.Remaining, res.Remaining)
-		if cur.Remaining == 0 {
-			e.done(o.OrderNo)
-		}
-	}
-	e.mu.Unlock()
+	e.filled(o.OrderNo, seq, res)
 	return matching.Take(levels, fills)
 }
 
@@ -504,6 +500,9 @@ func (e *Engine) refused(ctx context.Context, orderNo, what string, err error) {
 // Sweep expires day orders whose session ended, closes day trades after the continuous session
 // and checks margin accounts.
 func (e *Engine) Sweep(ctx context.Context) {
+	// The after-hours sessions' one call auction at 14:30 runs before their orders expire.
+	e.Auction(ctx, ticket.OddAfterHours)
+	e.Auction(ctx, ticket.FixedPrice)
 	now := e.now()
 	today := TradingDay(now)
 	e.mu.Lock()
@@ -515,7 +514,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 	ss := m.Session()
 	session := trading.Market{Phase: ss.Phase, OddLot: ss.OddLot}
 	for _, o := range e.orders {
-		if o.By == events.OrderByMember && (o.Day != today || !session.Accepts(o.OddLot)) {
+		if o.By == events.OrderByMember && (o.Day != today || !session.AcceptsIn(o.Session, o.OddLot)) {
 			expire = append(expire, *o)
 		}
 	}

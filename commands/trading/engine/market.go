@@ -82,9 +82,9 @@ func viewOf(m Market, in market.Instrument, q market.Quote, now time.Time) tradi
 	ss := m.Session()
 	return trading.Market{
 		Symbol: in.Symbol, Name: in.Name, Kind: kindOf(in),
-		Quote: trading.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown,
+		Quote: trading.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown, Ref: q.PrevClose,
 			Bids: levelsIn(q.Bids), Asks: levelsIn(q.Asks), Time: q.Time},
-		Phase: ss.Phase, OddLot: ss.OddLot, TradingDay: TradingDay(now),
+		Phase: ss.Phase, OddLot: ss.OddLot, TradingDay: TradingDay(now), Listed: in.Listed,
 		CheckPrice: func(p decimal.Decimal) string { return priceKey(m.CheckPrice(in.Symbol, p)) },
 	}
 }

@@ -16,12 +16,12 @@ import { tradeApi, useTradeChanged, useTradeRules, type OrderRequest } from './a
 import { estimate, stepPrice, tickSize, type Kind } from './rules';
 import { useTradeT } from '@/domain/trade/texts';
 import { useUserInfo } from '@/lib/user';
-import { leverageChoices, validateTicket } from './ticket';
+import { impliedLeverage, pct, sessionAllows, SESSIONS, validateTicket, type Condition, type Session, type Tif } from './ticket';
 import './trade.css';
 
 function Seg<V extends string>({ value, options, onChange, testId }: { value: V; options: { v: V; label: string; cls?: string }[]; onChange: (v: V) => void; testId: string }) {
   return (
-    <div className="seg" role="group">
+    <div className={options.length > 3 ? 'seg seg-wrap' : 'seg'} role="group">
       {options.map((o) => (
         <button key={o.v} type="button" className={o.cls} aria-pressed={value === o.v} data-testid={`${testId}-${o.v}`} onClick={() => onChange(o.v)}>
           {o.label}
@@ -54,29 +54,38 @@ export default function OrderTicketPage() {
   const info = useUserInfo();
   const changed = useTradeChanged();
 
-  const [direction, setDirection] = useState<'long' | 'short'>(params.get('side') === 'sell' ? 'short' : 'long');
+  const [condition, setCondition] = useState<Condition>(params.get('side') === 'sell' ? 'short' : params.get('dayTrade') === '1' ? 'day_trade' : 'cash');
+  const [session, setSession] = useState<Session>('regular');
+  const [tif, setTif] = useState<Tif>('ROD');
   const [type, setType] = useState<'limit' | 'market'>('limit');
-  const [lotMode, setLotMode] = useState<'board' | 'odd'>('board');
   const [qty, setQty] = useState('1');
   const [price, setPrice] = useState('');
-  const [leverage, setLeverage] = useState('1');
-  const [dayTrade, setDayTrade] = useState(params.get('dayTrade') === '1');
   const [error, setError] = useState<string>('');
 
   const d = q.data;
   const kind: Kind = d?.type === 'etf' ? 'etf' : 'stock';
-  const oddLot = lotMode === 'odd';
+  const allows = sessionAllows(session);
+  const oddLot = allows.odd;
+  const direction = condition === 'short' ? 'short' : 'long';
+  const dayTrade = condition === 'day_trade';
+  const leverage = impliedLeverage(condition, rules.data);
   // The limit starts at the last price once it is known.
   useEffect(() => {
     if (d && price === '') setPrice(formatPrice(d.price).replace(/,/g, ''));
   }, [d, price]);
-  const choices = useMemo(() => leverageChoices(direction, oddLot), [direction, oddLot]);
-  useEffect(() => {
-    if (!choices.includes(leverage)) setLeverage('1');
-  }, [choices, leverage]);
+  // A session takes only some conditions, price types and times in force: keep the ticket inside them.
+  const chooseSession = (s: Session) => {
+    const a = sessionAllows(s);
+    setSession(s);
+    if (!a.conditions.includes(condition)) setCondition('cash');
+    if (!a.market) setType('limit');
+    if (!a.tifs.includes(tif)) setTif('ROD');
+    if (a.closeOnly && d) setPrice(formatPrice(d.price).replace(/,/g, ''));
+  };
+  const unit = t(oddLot ? 'tk.unit.shares' : 'tk.unit.lots');
 
   const shares = /^\d+$/.test(qty) ? Number(qty) * (oddLot ? 1 : (rules.data?.boardLot ?? 1000)) : 0;
-  const usedPrice = type === 'market' ? (d?.price ?? '') : price;
+  const usedPrice = type === 'market' || allows.closeOnly ? (d?.price ?? '') : price;
   const est = useMemo(
     () => (rules.data ? estimate({ price: usedPrice, shares, oddLot, kind, side: direction === 'long' ? 'buy' : 'sell', leverage, dayTrade: dayTrade && !oddLot }, rules.data) : null),
     [rules.data, usedPrice, shares, oddLot, kind, direction, leverage, dayTrade],
@@ -95,28 +104,46 @@ export default function OrderTicketPage() {
 
   const submit = () => {
     if (!d) return;
-    const bad = validateTicket({ type, qty, price, kind, limitUp: d.limitUp, limitDown: d.limitDown });
+    const bad = validateTicket({ type, qty, price: allows.closeOnly ? formatPrice(d.price).replace(/,/g, '') : price, kind, limitUp: d.limitUp, limitDown: d.limitDown });
     if (bad) {
       const o = bad.opts ?? {};
       setError(t(bad.key, o.up ? { down: formatPrice(o.down), up: formatPrice(o.up) } : o));
       return;
     }
     setError('');
-    const body: OrderRequest = { symbol, direction, type, ...(oddLot ? { shares: Number(qty) } : { lots: Number(qty) }) };
-    if (type === 'limit') body.price = price;
-    if (leverage !== '1') body.leverage = leverage;
-    if (dayTrade && !oddLot) body.dayTrade = true;
-    const side = t(direction === 'long' ? 'buy' : 'sell');
+    const body: OrderRequest = {
+      symbol,
+      direction,
+      type,
+      condition,
+      session,
+      timeInForce: tif,
+      ...(oddLot ? { shares: Number(qty) } : { lots: Number(qty) }),
+    };
+    if (type === 'limit' && !allows.closeOnly) body.price = price;
+    const row = (label: string, value: string, testId: string) => (
+      <div className="kv" key={testId}>
+        <span>{label}</span>
+        <span className="num" data-testid={testId} data-text={testId === 'confirm-stock' ? 'data' : undefined}>
+          {value}
+        </span>
+      </div>
+    );
     void Dialog.confirm({
       title: t('confirmTitle'),
-      content: t('confirmBody', {
-        side,
-        name: displayName(d, currentLang()),
-        qty: `${qty} ${t(oddLot ? 'shares' : 'lots')}`,
-        price: type === 'market' ? t('marketPrice') : price,
-        leverage,
-        amount: est ? money(est.amount) : '--',
-      }),
+      content: (
+        <div className="ticket-confirm" data-testid="ticket-confirm">
+          {row(t('tk.confirm.stock'), `${d.symbol} ${displayName(d, currentLang())}`, 'confirm-stock')}
+          {row(t('tk.confirm.side'), t(direction === 'long' ? 'buy' : 'sell'), 'confirm-side')}
+          {row(t('tk.condition'), t(`tk.cond.${condition}`), 'confirm-condition')}
+          {row(t('tk.session'), `${t(`tk.sess.${session}`)} · ${tif}`, 'confirm-session')}
+          {row(t('tk.confirm.quantity'), `${qty} ${unit}`, 'confirm-quantity')}
+          {row(t('tk.confirm.price'), `${t(allows.closeOnly ? 'tk.closePrice' : type)} ${type === 'market' ? '' : price}`.trim(), 'confirm-price')}
+          {row(t('tk.confirm.amount'), est ? money(est.amount) : '--', 'confirm-amount')}
+          {row(t('tk.confirm.fee'), est ? money(est.fee) : '--', 'confirm-fee')}
+          {row(t('tk.confirm.tax'), est ? money(est.tax) : '--', 'confirm-tax')}
+        </div>
+      ),
       confirmText: t('submit'),
       onConfirm: () => place.run(body),
     });
@@ -140,30 +167,57 @@ export default function OrderTicketPage() {
           <div className="trade-hint muted num" data-testid="ticket-band">
             {t('band', { down: formatPrice(d.limitDown), up: formatPrice(d.limitUp) })}
           </div>
+          <div className="seg-label">{t('tk.condition')}</div>
           <Seg
-            value={direction}
-            onChange={setDirection}
-            testId="ticket"
-            options={[
-              { v: 'long', label: `${t('buy')} · ${t('long')}`, cls: 'buy' },
-              { v: 'short', label: `${t('sell')} · ${t('short')}`, cls: 'sell' },
-            ]}
+            value={condition}
+            onChange={setCondition}
+            testId="ticket-cond"
+            options={allows.conditions.map((c) => ({ v: c, label: t(`tk.cond.${c}`), cls: c === 'short' ? 'sell' : 'buy' }))}
           />
-          <Seg value={type} onChange={setType} testId="ticket" options={[{ v: 'limit', label: t('limit') }, { v: 'market', label: t('market') }]} />
-          <Seg
-            value={lotMode}
-            onChange={(v) => {
-              setLotMode(v);
-              if (v === 'odd') setDirection('long');
-            }}
-            testId="ticket-mode"
-            options={[{ v: 'board', label: t('boardLot') }, { v: 'odd', label: t('oddLot') }]}
-          />
-          <div className="field-row">
-            <label htmlFor="ticket-qty">{t(oddLot ? 'shares' : 'lots')}</label>
-            <input id="ticket-qty" data-testid="ticket-qty" inputMode="numeric" value={qty} onChange={(e) => setQty(e.target.value.replace(/\D/g, ''))} />
+          <div className="trade-hint muted" data-testid="ticket-leverage">
+            {t('tk.leverage', {
+              lev: leverage,
+              rule: t(`tk.rule.${condition}`, {
+                pct: pct(condition === 'margin' ? (rules.data?.maxFinancing ?? '0.6') : condition === 'short' ? (rules.data?.minShortMargin ?? '0.9') : (rules.data?.dayTradeTaxRate ?? '0.0015')),
+              }),
+            })}
           </div>
-          {type === 'limit' ? (
+          <div className="seg-label">{t('tk.session')}</div>
+          <Seg value={session} onChange={chooseSession} testId="ticket-sess" options={SESSIONS.map((s) => ({ v: s, label: t(`tk.sess.${s}`) }))} />
+          <div className="trade-hint muted" data-testid="ticket-session-hint">
+            {t(`tk.sessHint.${session}`)}
+          </div>
+          {allows.tifs.length > 1 ? (
+            <>
+              <div className="seg-label">{t('tk.tif')}</div>
+              <Seg value={tif} onChange={setTif} testId="ticket-tif" options={allows.tifs.map((v) => ({ v, label: v }))} />
+              <div className="trade-hint muted">{t(`tk.tifName.${tif}`)}</div>
+            </>
+          ) : null}
+          <div className="seg-label">{t('tk.priceType')}</div>
+          {allows.closeOnly ? (
+            <div className="kv">
+              <span>{t('tk.closePrice')}</span>
+              <span className="num" data-testid="ticket-close-price">
+                {formatPrice(d.price)}
+              </span>
+            </div>
+          ) : (
+            <Seg
+              value={type}
+              onChange={setType}
+              testId="ticket"
+              options={allows.market ? [{ v: 'limit', label: t('limit') }, { v: 'market', label: t('market') }] : [{ v: 'limit', label: t('limit') }]}
+            />
+          )}
+          <div className="field-row">
+            <label htmlFor="ticket-qty">{`${t(oddLot ? 'shares' : 'lots')} (${unit})`}</label>
+            <input id="ticket-qty" data-testid="ticket-qty" inputMode="numeric" value={qty} onChange={(e) => setQty(e.target.value.replace(/\D/g, ''))} />
+            <span className="unit" data-testid="ticket-unit">
+              {unit}
+            </span>
+          </div>
+          {type === 'limit' && !allows.closeOnly ? (
             <>
               <div className="field-row">
                 <label htmlFor="ticket-price">{t('price')}</label>
@@ -178,22 +232,6 @@ export default function OrderTicketPage() {
               <div className="trade-hint muted num">{t('tick', { tick: tickSize(price || '0', kind) })}</div>
             </>
           ) : null}
-          <div className="field-row">
-            <label>{t('leverage')}</label>
-            <div className="seg" style={{ flex: 1, margin: 0 }}>
-              {choices.map((c) => (
-                <button key={c} type="button" aria-pressed={leverage === c} data-testid={`ticket-leverage-${c}`} onClick={() => setLeverage(c)}>
-                  {c === '1' ? t('cash') : `${c}×`}
-                </button>
-              ))}
-            </div>
-          </div>
-          {oddLot ? null : (
-            <label className="field-row">
-              <input type="checkbox" style={{ flex: 'none' }} data-testid="ticket-daytrade" checked={dayTrade} onChange={(e) => setDayTrade(e.target.checked)} />
-              <span>{t('dayTrade')}</span>
-            </label>
-          )}
           <div className="card-sub">
             <div className="kv">
               <strong>{t('est.title')}</strong>

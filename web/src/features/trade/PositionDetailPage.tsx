@@ -52,6 +52,12 @@ export default function PositionDetailPage() {
         {p.loan !== '0' && p.loan !== '0.00' ? <Kv label={t('est.loan')} value={money(p.loan)} testId="pd-loan" /> : null}
         <Kv label={t(open ? 'pos.unrealised' : 'pos.profit')} value={money(pl)} cls={trendClass(pl)} testId="pd-profit" />
       </div>
+      {(q.data?.orders ?? []).map((o) => (
+        <div className="card" key={o.orderNo} data-testid="pd-order" data-order-no={o.orderNo} data-status={o.status}>
+          <Kv label={t(o.side)} value={`${t(`tk.cond.${o.condition}`)} · ${t(`tk.sess.${o.session}`)} · ${o.timeInForce}`} testId="pd-order-ticket" />
+          <Kv label={t(`status.${o.status}`)} value={`${o.filled} / ${o.shares}`} testId="pd-order-filled" />
+        </div>
+      ))}
     </Page>
   );
 }

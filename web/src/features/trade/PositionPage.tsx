@@ -83,6 +83,9 @@ function Order({ o, onCancel }: { o: TradeOrder; onCancel: (o: TradeOrder) => vo
         <SecurityName name={o.name} symbol={o.symbol} />
         <span className={o.side === 'buy' ? 'up' : 'down'}>{t(o.side)}</span>
       </div>
+      <div className="muted order-ticket" data-testid="order-ticket" data-condition={o.condition} data-session={o.session} data-tif={o.timeInForce}>
+        {`${t(`tk.cond.${o.condition}`)} · ${t(`tk.sess.${o.session}`)} · ${o.timeInForce}`}
+      </div>
       <div className="pos-grid">
         <QtyKv shares={o.shares} />
         <Kv label={t(o.type)} value={formatPrice(o.price)} />

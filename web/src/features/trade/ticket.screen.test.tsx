@@ -57,10 +57,20 @@ describe('order ticket', () => {
     expect(screen.getByTestId('est-tax')).toHaveTextContent('0.00');
     await waitFor(() => expect(screen.getByTestId('ticket-available')).toHaveTextContent('2,000,000.00'));
 
-    // Leverage 2.5: financing 60 %, the margin is the rest.
-    fireEvent.click(screen.getByTestId('ticket-leverage-2.5'));
+    // 融資: the leverage 2.5 is the condition's (financing 60 %), shown, not chosen; the margin is the rest.
+    fireEvent.click(screen.getByTestId('ticket-cond-margin'));
+    expect(screen.getByTestId('ticket-leverage')).toHaveTextContent('2.5');
     expect(screen.getByTestId('est-margin')).toHaveTextContent('434,000.00');
-    fireEvent.click(screen.getByTestId('ticket-leverage-1'));
+    fireEvent.click(screen.getByTestId('ticket-cond-cash'));
+    // Odd-lot sessions: shares, limit only, cash only, ROD only.
+    fireEvent.click(screen.getByTestId('ticket-sess-odd_intraday'));
+    expect(screen.getByTestId('ticket-unit')).toHaveTextContent('股');
+    expect(screen.queryByTestId('ticket-market')).toBeNull();
+    expect(screen.queryByTestId('ticket-cond-margin')).toBeNull();
+    expect(screen.queryByTestId('ticket-tif-IOC')).toBeNull();
+    fireEvent.click(screen.getByTestId('ticket-sess-regular'));
+    expect(screen.getByTestId('ticket-unit')).toHaveTextContent('張');
+    fireEvent.click(screen.getByTestId('ticket-tif-IOC'));
 
     // Off the NT$5 grid: refused here, nothing sent.
     fireEvent.change(screen.getByTestId('ticket-price'), { target: { value: '1086' } });
@@ -88,7 +98,16 @@ describe('order ticket', () => {
     });
     await waitFor(() => expect(screen.getByTestId('landed')).toHaveTextContent('/position/position'));
     const [call] = posts();
-    expect(JSON.parse(String(call!.init.body))).toEqual({ symbol: '2330', direction: 'long', type: 'limit', lots: 1, price: '1090.00' });
+    expect(JSON.parse(String(call!.init.body))).toEqual({
+      symbol: '2330',
+      direction: 'long',
+      type: 'limit',
+      lots: 1,
+      price: '1090.00',
+      condition: 'cash',
+      session: 'regular',
+      timeInForce: 'IOC',
+    });
     expect(call!.init.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

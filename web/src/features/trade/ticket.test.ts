@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { leverageChoices, sizeOf, validateTicket, type TicketFields } from './ticket';
+import { impliedLeverage, leverageChoices, pct, sessionAllows, sizeOf, validateTicket, type Condition, type TicketFields } from './ticket';
 
 const base: TicketFields = { type: 'limit', qty: '1', price: '1000', kind: 'stock', limitUp: '1100.00', limitDown: '900.00' };
 
@@ -42,5 +42,20 @@ describe('sizeOf', () => {
     expect(sizeOf(2000)).toEqual({ n: 2, unit: 'lots' });
     expect(sizeOf(500)).toEqual({ n: 500, unit: 'shares' });
     expect(sizeOf(0)).toEqual({ n: 0, unit: 'shares' });
+  });
+});
+
+describe('ticket in Taiwan terms', () => {
+  it('lets each session take only what the exchange takes', () => {
+    expect(sessionAllows('regular')).toMatchObject({ odd: false, market: true, tifs: ['ROD', 'IOC', 'FOK'] });
+    expect(sessionAllows('odd_intraday')).toMatchObject({ odd: true, market: false, tifs: ['ROD'], conditions: ['cash'] });
+    expect(sessionAllows('odd_after_hours')).toMatchObject({ odd: true, market: false, tifs: ['ROD'], conditions: ['cash'] });
+    expect(sessionAllows('fixed_price')).toMatchObject({ odd: false, market: false, closeOnly: true, conditions: ['cash', 'margin', 'short'] });
+  });
+  it('shows the leverage a condition implies', () => {
+    const r = { maxLongLeverage: '2.5', maxShortLeverage: '1.11' };
+    expect(['cash', 'margin', 'short', 'day_trade'].map((c) => impliedLeverage(c as Condition, r))).toEqual(['1', '2.5', '1.11', '1']);
+    expect(pct('0.6')).toBe('60');
+    expect(pct('0.0015')).toBe('0.15');
   });
 });

@@ -41,3 +41,39 @@ export function leverageChoices(direction: 'long' | 'short', oddLot: boolean): s
 export function sizeOf(shares: number): { n: number; unit: 'lots' | 'shares' } {
   return shares > 0 && shares % 1000 === 0 ? { n: shares / 1000, unit: 'lots' } : { n: shares, unit: 'shares' };
 }
+
+// The ticket in Taiwan terms: trade condition, session and time in force (the server's
+// commands/rules/ticket holds the same rules and is the judge; these only shape the form).
+export type Condition = 'cash' | 'margin' | 'short' | 'day_trade';
+export type Session = 'regular' | 'odd_intraday' | 'odd_after_hours' | 'fixed_price';
+export type Tif = 'ROD' | 'IOC' | 'FOK';
+
+export const CONDITIONS: Condition[] = ['cash', 'margin', 'short', 'day_trade'];
+export const SESSIONS: Session[] = ['regular', 'odd_intraday', 'odd_after_hours', 'fixed_price'];
+
+/** What a session allows: odd lots in shares, cash and limit ROD only; 盤後定價 at the close, in lots, no day trade; IOC/FOK and market orders only in 整股. */
+export function sessionAllows(s: Session): { odd: boolean; market: boolean; tifs: Tif[]; conditions: Condition[]; closeOnly: boolean } {
+  switch (s) {
+    case 'regular':
+      return { odd: false, market: true, tifs: ['ROD', 'IOC', 'FOK'], conditions: CONDITIONS, closeOnly: false };
+    case 'fixed_price':
+      return { odd: false, market: false, tifs: ['ROD'], conditions: ['cash', 'margin', 'short'], closeOnly: true };
+    default:
+      return { odd: true, market: false, tifs: ['ROD'], conditions: ['cash'], closeOnly: false };
+  }
+}
+
+/** The leverage a condition implies (shown, not chosen), from the published rules. */
+export function impliedLeverage(c: Condition, r?: { maxLongLeverage: string; maxShortLeverage: string }): string {
+  if (c === 'margin') return r?.maxLongLeverage ?? '2.5';
+  if (c === 'short') return r?.maxShortLeverage ?? '1.11';
+  return '1';
+}
+
+/** A rate ("0.6") as a percentage ("60"). */
+export function pct(rate: string): string {
+  const n = scaled(rate, 6);
+  if (n === null) return rate;
+  const s = (Number(n) / 10000).toFixed(4);
+  return s.replace(/\.?0+$/, '');
+}

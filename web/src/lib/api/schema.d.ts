@@ -1233,6 +1233,15 @@ export interface paths {
          *     market (404 symbol_not_found, price_not_obtained, price_out_of_band, price_not_on_tick,
          *     not_trading_time — market orders and day trades only while the market matches); the cash
          *     (insufficient_balance).
+         *     In Taiwan terms (condition, session, timeInForce; any of them set puts the ticket under
+         *     these rules, none keeps the behaviour above): the condition implies direction and leverage;
+         *     the session its unit and hours; refusals condition_mismatch, session_unit_mismatch (整股 in
+         *     lots, odd lots in shares), session_limit_only (market orders only in 整股),
+         *     time_in_force_not_allowed (IOC/FOK only in 整股), odd_lot_cash_only, day_trade_regular_only,
+         *     symbol_not_eligible (margin, short sale and day trade need six months listed),
+         *     short_below_reference (融券 not below the reference price), fixed_price_close_only
+         *     (盤後定價 at the close), not_trading_time (outside the session's hours). Odd-lot and
+         *     after-hours orders are not matched at once but in their session's call auction.
          */
         post: operations["placeOrder"];
         delete?: never;
@@ -2988,7 +2997,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled" | "condition_mismatch" | "session_unit_mismatch" | "session_limit_only" | "time_in_force_not_allowed" | "day_trade_regular_only" | "symbol_not_eligible" | "short_below_reference" | "fixed_price_close_only";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -4054,7 +4063,31 @@ export interface components {
             leverage?: components["schemas"]["Decimal"];
             /** @description a day trade, closed automatically at the end of the continuous session */
             dayTrade?: boolean;
+            condition?: components["schemas"]["TradeCondition"];
+            session?: components["schemas"]["TradeSession"];
+            timeInForce?: components["schemas"]["TimeInForce"];
         };
+        /**
+         * @description 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
+         *     leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
+         *     implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
+         *     be left out or must agree with it (condition_mismatch).
+         * @enum {string}
+         */
+        TradeCondition: "cash" | "margin" | "short" | "day_trade";
+        /**
+         * @description 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
+         *     odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
+         *     (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
+         *     14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+         * @enum {string}
+         */
+        TradeSession: "regular" | "odd_intraday" | "odd_after_hours" | "fixed_price";
+        /**
+         * @description ROD (default) rests for the day; IOC fills what it can at once and cancels the rest; FOK fills whole at once or is cancelled. IOC and FOK in the regular session only.
+         * @enum {string}
+         */
+        TimeInForce: "ROD" | "IOC" | "FOK";
         CloseRequest: {
             /** @enum {string} */
             type: "limit" | "market";
@@ -4109,12 +4142,15 @@ export interface components {
             price: components["schemas"]["Decimal"];
             leverage: components["schemas"]["Decimal"];
             dayTrade: boolean;
+            condition: components["schemas"]["TradeCondition"];
+            session: components["schemas"]["TradeSession"];
+            timeInForce: components["schemas"]["TimeInForce"];
             /** @enum {string} */
             placedBy: "member" | "forced_close" | "day_trade_close" | "block" | "chipgrab";
             /** @description YYYY-MM-DD in Asia/Taipei; a day order expires when its session ends */
             tradingDay: string;
             status: components["schemas"]["TradeOrderStatus"];
-            /** @description why a cancelled order stopped (member, market_unfilled, position_closing, forced_close) */
+            /** @description why a cancelled order stopped (member, market_unfilled, position_closing, forced_close, ioc_unfilled, fok_unfilled) */
             reason: string;
             /** Format: int64 */
             filled: number;

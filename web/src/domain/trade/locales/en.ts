@@ -107,6 +107,34 @@ const tradeEN: TradeMessages = {
     reason: { ratio_below_forced: 'Ratio below the forced-close line', deadline_passed: 'Deadline passed' },
   },
   fund: { unsettled: 'Unsettled', instrument: 'Instrument', settleDate: 'Settles on' },
+  tk: {
+    condition: 'Condition',
+    cond: { cash: 'Cash', margin: 'Margin buy', short: 'Short sale', day_trade: 'Day trade' },
+    session: 'Session',
+    sess: { regular: 'Board lot', odd_intraday: 'Intraday odd lot', odd_after_hours: 'After-hours odd lot', fixed_price: 'After-hours fixed price' },
+    sessHint: {
+      regular: '08:30–13:30, continuous matching from 09:00',
+      odd_intraday: '09:00–13:30, a call auction every 5 s',
+      odd_after_hours: '13:40–14:30, one call auction at 14:30',
+      fixed_price: "14:00–14:30, at the day's close, matched at 14:30",
+    },
+    tif: 'Time in force',
+    tifName: { ROD: 'ROD rest of day', IOC: 'IOC fill now, cancel rest', FOK: 'FOK fill all or cancel' },
+    priceType: 'Price type',
+    closePrice: 'Closing price',
+    unit: { lots: 'lots', shares: 'shares' },
+    leverage: 'Leverage {{lev}}× ({{rule}}, for information)',
+    rule: { cash: 'fully paid', margin: '{{pct}} % financed', short: 'margin {{pct}} % of value', day_trade: 'same-day offset, tax {{pct}} %' },
+    confirm: {
+      stock: 'Stock',
+      side: 'Side',
+      quantity: 'Quantity',
+      price: 'Price',
+      amount: 'Estimated amount',
+      fee: 'Fee',
+      tax: 'Tax',
+    },
+  },
 };
 
 export default tradeEN;

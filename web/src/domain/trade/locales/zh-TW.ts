@@ -105,6 +105,34 @@ const tradeTW = {
     reason: { ratio_below_forced: '維持率低於強制平倉線', deadline_passed: '逾期未補足' },
   },
   fund: { unsettled: '待交割', instrument: '標的', settleDate: '交割日' },
+  tk: {
+    condition: '交易條件',
+    cond: { cash: '現股', margin: '融資', short: '融券', day_trade: '現股當沖' },
+    session: '盤別',
+    sess: { regular: '整股', odd_intraday: '盤中零股', odd_after_hours: '盤後零股', fixed_price: '盤後定價' },
+    sessHint: {
+      regular: '08:30–13:30，09:00 起逐筆撮合',
+      odd_intraday: '09:00–13:30，每 5 秒集合競價一次',
+      odd_after_hours: '13:40–14:30，14:30 集合競價一次',
+      fixed_price: '14:00–14:30，以當日收盤價於 14:30 撮合',
+    },
+    tif: '委託效期',
+    tifName: { ROD: 'ROD 當日有效', IOC: 'IOC 立即成交否則取消', FOK: 'FOK 全部成交否則取消' },
+    priceType: '價格類型',
+    closePrice: '收盤價',
+    unit: { lots: '張', shares: '股' },
+    leverage: '槓桿 {{lev}} 倍（{{rule}}，僅供參考）',
+    rule: { cash: '自備全額', margin: '融資成數 {{pct}}%', short: '融券保證金成數 {{pct}}%', day_trade: '當日沖銷，交易稅 {{pct}}%' },
+    confirm: {
+      stock: '股票',
+      side: '買賣別',
+      quantity: '數量',
+      price: '價格',
+      amount: '預估金額',
+      fee: '手續費',
+      tax: '交易稅',
+    },
+  },
 };
 
 export type TradeMessages = typeof tradeTW;

@@ -1,0 +1,4 @@
+// Issue 14's order ticket in English.
+import { ticketJourney } from './ticket.mjs';
+
+ticketJourney('en');

@@ -1,0 +1,165 @@
+// Issue 14's order ticket in Taiwan terms, in one language, at the phone viewport: a member places
+// each trade condition (現股, 融資, 融券, 現股當沖) in the regular session with each time in force,
+// reading the broker's confirmation (symbol, side, condition, session, quantity with its unit,
+// price, estimated amount, fee, tax); places an intraday odd lot that stays pending until its
+// 5-second call auction matches it; and tries the after-hours sessions, which the demo market
+// (trading around the clock, without after-hours sessions) refuses with the translated message.
+// Their matching at 14:30 is tested over HTTP with a controlled clock (api/ticket_scenario_test.go).
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { login, openApp, screen } from './flows.mjs';
+import { call, memberWithBalance } from './api.mjs';
+import { dialogButton, freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
+
+/** The texts these screens show, written out so that a wrong translation fails here. */
+const X = {
+  tw: {
+    place: '確認下單',
+    buy: '買進',
+    sell: '賣出',
+    cond: { cash: '現股', margin: '融資', short: '融券', day_trade: '現股當沖' },
+    sess: { regular: '整股', odd_intraday: '盤中零股', odd_after_hours: '盤後零股', fixed_price: '盤後定價' },
+    lots: '張',
+    shares: '股',
+    notTrading: '非交易時間',
+  },
+  en: {
+    place: 'Place order',
+    buy: 'Buy',
+    sell: 'Sell',
+    cond: { cash: 'Cash', margin: 'Margin buy', short: 'Short sale', day_trade: 'Day trade' },
+    sess: { regular: 'Board lot', odd_intraday: 'Intraday odd lot', odd_after_hours: 'After-hours odd lot', fixed_price: 'After-hours fixed price' },
+    lots: 'lots',
+    shares: 'shares',
+    notTrading: 'Not trading time',
+  },
+};
+const MONEY = /^-?[\d,]+\.\d{2}$/;
+const SYMBOL = '2603';
+
+export function ticketJourney(lang) {
+  const T = X[lang];
+  const member = { account: freshMobile(), password: 'Pass1234word' };
+  const fx = useFixture({ phone: true });
+
+  test(`ticket: each condition, session and time in force; an odd lot in its call auction (${lang})`, { timeout: 240_000 }, async (t) => {
+    const { page } = fx.phone;
+    const step = (name, fn) => fx.step(t, `${lang}-ticket-${name}`, page, fn);
+    let session;
+
+    const openTicket = async () => {
+      await openRoute(page, `/market/marketBuy?symbol=${SYMBOL}&side=buy`);
+      await tid(page, 'ticket-page').waitFor();
+      await waitText(tid(page, 'est-marketValue'), MONEY);
+    };
+    // Sends the ticket as it stands and reads the confirmation before placing it.
+    const confirmAndPlace = async (want) => {
+      await tid(page, 'ticket-submit').click();
+      await tid(page, 'ticket-confirm').waitFor();
+      await waitText(tid(page, 'confirm-side'), want.side);
+      await waitText(tid(page, 'confirm-condition'), want.condition);
+      await waitText(tid(page, 'confirm-session'), want.session);
+      await waitText(tid(page, 'confirm-quantity'), want.quantity);
+      for (const id of ['confirm-amount', 'confirm-fee', 'confirm-tax']) await waitText(tid(page, id), MONEY);
+      if (want.shot) await screen(page, lang, want.shot);
+      const placed = nextResponse(page, 'POST', '/api/vue/trade/orders');
+      await dialogButton(page, T.place);
+      return placed;
+    };
+
+    await step('log in', async () => {
+      session = await memberWithBalance(fx.server.base, member, ['1000000', '1000000', '1000000']);
+      await openApp(page, fx.server.base, lang);
+      await tid(page, 'welcome-login').click();
+      await login(page, lang, member.account, member.password);
+    });
+
+    const regular = [
+      { cond: 'cash', tif: 'IOC' },
+      { cond: 'margin', tif: 'FOK' },
+      { cond: 'short', tif: 'ROD' },
+      { cond: 'day_trade', tif: 'ROD' },
+    ];
+    for (const { cond, tif } of regular) {
+      await step(`regular ${cond} ${tif}`, async () => {
+        await openTicket();
+        await tid(page, `ticket-cond-${cond}`).click();
+        await waitText(tid(page, 'ticket-unit'), T.lots);
+        await tid(page, 'ticket-market').click();
+        await tid(page, `ticket-tif-${tif}`).click();
+        await tid(page, 'ticket-qty').fill('1');
+        if (cond === 'margin') await waitText(tid(page, 'ticket-leverage'), /2\.5/);
+        if (cond === 'short') await waitText(tid(page, 'ticket-leverage'), /1\.11/);
+        const res = await confirmAndPlace({
+          side: cond === 'short' ? T.sell : T.buy,
+          condition: T.cond[cond],
+          session: `${T.sess.regular} · ${tif}`,
+          quantity: `1 ${T.lots}`,
+          shot: cond === 'cash' ? 'ticket-01-confirm' : undefined,
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        assert.ok(['filled', 'cancelled', 'partial'].includes(res.body.data.status), JSON.stringify(res.body));
+        await waitHash(page, '/position/position');
+      });
+    }
+
+    let oddNo;
+    await step('intraday odd lot waits for its call auction', async () => {
+      const q = await call(fx.server.base, 'GET', `/api/vue/market/stocks/${SYMBOL}`);
+      await openTicket();
+      await tid(page, 'ticket-sess-odd_intraday').click();
+      await waitText(tid(page, 'ticket-unit'), T.shares);
+      assert.equal(await tid(page, 'ticket-market').count(), 0, 'odd lots take limit orders only');
+      assert.equal(await tid(page, 'ticket-cond-margin').count(), 0, 'odd lots trade for cash only');
+      await tid(page, 'ticket-qty').fill('10');
+      await tid(page, 'ticket-price').fill(q.limitUp);
+      await screen(page, lang, 'ticket-02-odd-lot');
+      const res = await confirmAndPlace({ side: T.buy, condition: T.cond.cash, session: `${T.sess.odd_intraday} · ROD`, quantity: `10 ${T.shares}` });
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      assert.equal(res.body.data.status, 'pending', 'an odd lot is not matched at entry');
+      oddNo = res.body.data.orderNo;
+      await waitHash(page, '/position/position');
+    });
+
+    await step('the auction matches it within seconds', async () => {
+      const deadline = Date.now() + 30_000;
+      let o;
+      for (;;) {
+        const p = await call(fx.server.base, 'GET', '/api/vue/trade/orders?status=all', { session });
+        o = p.items.find((x) => x.orderNo === oddNo);
+        if (o?.status === 'filled' || Date.now() > deadline) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      assert.equal(o?.status, 'filled', JSON.stringify(o));
+      assert.equal(o.session, 'odd_intraday');
+      // The order opened its position (same number): its detail lists the order as placed.
+      await openRoute(page, `/position/positionDetail?id=${oddNo}`);
+      const row = tid(page, 'pd-order').and(page.locator(`[data-order-no="${oddNo}"]`));
+      await row.waitFor();
+      assert.equal(await row.getAttribute('data-status'), 'filled');
+      await waitText(row.getByTestId('pd-order-ticket'), `${T.cond.cash} · ${T.sess.odd_intraday} · ROD`);
+      await waitText(row.getByTestId('pd-order-filled'), '10 / 10');
+      await screen(page, lang, 'ticket-03-odd-lot-filled');
+    });
+
+    for (const sess of ['odd_after_hours', 'fixed_price']) {
+      await step(`${sess} outside its hours`, async () => {
+        await openTicket();
+        await tid(page, `ticket-sess-${sess}`).click();
+        const odd = sess === 'odd_after_hours';
+        await waitText(tid(page, 'ticket-unit'), odd ? T.shares : T.lots);
+        if (!odd) await waitText(tid(page, 'ticket-close-price'), /^[\d,.]+$/);
+        await tid(page, 'ticket-qty').fill(odd ? '10' : '1');
+        const res = await confirmAndPlace({
+          side: T.buy,
+          condition: T.cond.cash,
+          session: `${T.sess[sess]} · ROD`,
+          quantity: odd ? `10 ${T.shares}` : `1 ${T.lots}`,
+        });
+        assert.equal(res.status, 422, JSON.stringify(res.body));
+        assert.equal(res.body.msg, 'not_trading_time');
+        await waitToast(page, T.notTrading);
+      });
+    }
+  });
+}
