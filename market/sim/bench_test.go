@@ -8,7 +8,7 @@ import (
 	"github.com/lotbook/lotbook/market/instruments"
 )
 
-// BenchmarkNew is the start-up cost: chains over four years of every instrument, then the current
+// BenchmarkNew is the start-up cost: chains from the epoch to two months ahead of every instrument (the years before wait for a history query), then the current
 // day's trades up to 10:30.
 func BenchmarkNew(b *testing.B) {
 	cat := instruments.MustDefault()

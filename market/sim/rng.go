@@ -39,6 +39,7 @@ const (
 	pMinute
 	pBook
 	pParams
+	pRegime
 )
 
 // rng is a splitmix64 stream: tiny, allocation-free, good enough for simulation.
@@ -72,11 +73,24 @@ var quantiles = func() []float64 {
 }()
 
 // norm is a standard normal number: the quantile table, linearly interpolated.
-func (r *rng) norm() float64 {
-	x := r.float() * float64(len(quantiles)-1)
+func (r *rng) norm() float64 { return r.lookup(quantiles) }
+
+// lookup draws from the distribution whose quantile table is q, linearly interpolated.
+func (r *rng) lookup(q []float64) float64 {
+	x := r.float() * float64(len(q)-1)
 	i := int(x)
 	f := x - float64(i)
-	return quantiles[i] + f*(quantiles[i+1]-quantiles[i])
+	return q[i] + f*(q[i+1]-q[i])
+}
+
+// logNormal is the quantile table of exp(s·z + m), z standard normal: drawing from it costs no
+// exponential.
+func logNormal(s, m float64) []float64 {
+	q := make([]float64, len(quantiles))
+	for i, z := range quantiles {
+		q[i] = math.Exp(s*z + m)
+	}
+	return q
 }
 
 // fat is a normal number with fatter tails: one draw in twenty has 2.5 times the spread.

@@ -29,7 +29,7 @@ type Config struct {
 	Seed       uint64
 	Epoch      time.Time         // day 0 (default DefaultEpoch)
 	Schedule   *session.Schedule // trading days and hours (default session.Taiwan())
-	Years      int               // years of daily history before now (default 3)
+	Years      int               // years of daily history before now (default 11)
 	MinuteDays int               // trading days of minute history (default 5, today included)
 }
 
@@ -104,7 +104,7 @@ func New(cat *instruments.Catalog, cfg Config, now time.Time) (*Sim, error) {
 		s.epoch = DefaultEpoch
 	}
 	if s.years <= 0 {
-		s.years = 3
+		s.years = 11
 	}
 	if s.minuteDays <= 0 {
 		s.minuteDays = 5

@@ -124,7 +124,7 @@ func TestTradesOnTickInBandInSession(t *testing.T) {
 	}
 }
 
-// Over the whole table (about four years of some 2,300 instruments) every close lies in its band,
+// Over the whole table (about twelve years of some 2,300 instruments) every close lies in its band,
 // and limit-up and limit-down closes happen at a realistic rate.
 func TestChainsAndLimitDays(t *testing.T) {
 	s := newSim(t, 11, at("2026-11-20 14:00:00"))
