@@ -22,7 +22,7 @@ const (
 
 type alertRow struct {
 	id, member, symbol, kind, value, status, price, prevClose string
-	createdAt, firedAt, quoteAt, seq, firedSeq               int64
+	createdAt, firedAt, quoteAt, seq, firedSeq                int64
 }
 
 var alertFields = projections.RowMap[alertRow]{
