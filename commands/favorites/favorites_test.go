@@ -70,7 +70,7 @@ func TestApplyFavoriteKeepsOrder(t *testing.T) {
 		events.FavoriteAdded{Symbol: "2330"}, events.FavoriteAdded{Symbol: "2317"}, events.FavoriteAdded{Symbol: "0050"},
 		events.FavoriteRemoved{Symbol: "2317"}, events.FavoriteAdded{Symbol: "2317"}, events.FavoriteAdded{Symbol: "2330"},
 	)
-	if got := listPart.Of(m).symbols; len(got) != 3 || got[0] != "2330" || got[1] != "0050" || got[2] != "2317" {
+	if got := symbols(m); len(got) != 3 || got[0] != "2330" || got[1] != "0050" || got[2] != "2317" {
 		t.Fatalf("favorites %v", got)
 	}
 }
@@ -110,7 +110,7 @@ func TestFavoritesAgainstTheStore(t *testing.T) {
 		t.Fatalf("favourite events: %d added, %d removed", added, removed)
 	}
 	got, err := commands.View(f.Ctx, f.Service(), events.MemberStream(s.MemberID), func(m *commands.Member, _ *commands.Entry) []string {
-		return listPart.Of(m).symbols
+		return symbols(m)
 	})
 	f.Must(err)
 	if len(got) != 1 || got[0] != "0050" {
@@ -133,4 +133,13 @@ func TestFavoritesAgainstTheStore(t *testing.T) {
 	if n := len(f.All()); n != len(all) {
 		t.Fatalf("refusals wrote %d events", n-len(all))
 	}
+}
+
+// symbols is the member's default group in order.
+func symbols(m *commands.Member) []string {
+	var out []string
+	for _, it := range bookPart.Of(m).Group(events.WatchlistDefault).Items {
+		out = append(out, it.Symbol)
+	}
+	return out
 }
