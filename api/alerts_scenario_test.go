@@ -60,7 +60,9 @@ func TestWatchlistGroupsScenario(t *testing.T) {
 			t.Fatalf("watchlists %+v", g)
 		}
 
-		create := func(c *client, name string) answer { return c.post("/api/vue/user/watchlists", map[string]string{"name": name}) }
+		create := func(c *client, name string) answer {
+			return c.post("/api/vue/user/watchlists", map[string]string{"name": name})
+		}
 		a := create(m, " AI ")
 		want(t, a, 200, "ok")
 		var ai wire.WatchlistGroupResult
@@ -78,7 +80,9 @@ func TestWatchlistGroupsScenario(t *testing.T) {
 			want(t, other.post("/api/vue/user/watchlists/"+ai.GroupId+"/symbols", map[string]string{"symbol": "2330"}), 404, "watchlist_group_not_found")
 		})
 
-		add := func(group, sym string) { want(t, m.post("/api/vue/user/watchlists/"+group+"/symbols", map[string]string{"symbol": sym}), 200, "ok") }
+		add := func(group, sym string) {
+			want(t, m.post("/api/vue/user/watchlists/"+group+"/symbols", map[string]string{"symbol": sym}), 200, "ok")
+		}
 		// One symbol in several groups.
 		for _, s := range []string{"2330", "2317", "0050"} {
 			add(ai.GroupId, s)
