@@ -120,10 +120,11 @@ export function watchlistJourney(lang) {
       assert.equal(res.status, 200, JSON.stringify(res.body));
       const id = res.body.data.alertId;
       await waitToast(page, X.alertSet);
-      // Live over the socket, then in the list and the unread count.
-      await waitToast(page, X.pushed);
+      // Fired at the next check: pushed over the socket (a toast) and shown triggered.
+      const pushed = page.locator('.adm-toast-main').filter({ hasText: X.pushed }).first().waitFor({ timeout: 20_000 });
       const item = page.locator(`[data-testid=alert][data-id="${id}"]`);
-      await page.waitForFunction((i) => document.querySelector(`[data-testid=alert][data-id="${i}"]`)?.getAttribute('data-status') === 'triggered', id, { timeout: 15_000 });
+      await page.waitForFunction((i) => document.querySelector(`[data-testid=alert][data-id="${i}"]`)?.getAttribute('data-status') === 'triggered', id, { timeout: 20_000 });
+      await pushed;
       await waitText(item.getByTestId('alert-status'), X.triggered);
       await waitText(tid(page, 'alert-unread'), '1');
       await screen(page, lang, 'watchlist-02-alert-fired', { toasts: true });

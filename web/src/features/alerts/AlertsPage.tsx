@@ -17,7 +17,7 @@ import './alerts.css';
 export function AlertName({ a }: { a: PriceAlert }) {
   const { i18n } = useTranslation();
   return (
-    <span data-text="data">
+    <span data-text="data" className="alert-name">
       {i18n.language === 'en' ? a.nameEn : a.name} {a.symbol}
     </span>
   );
