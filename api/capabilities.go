@@ -4,6 +4,7 @@ import (
 	auctionapi "github.com/lotbook/lotbook/api/auction"
 	"time"
 
+	alertsapi "github.com/lotbook/lotbook/api/alerts"
 	"github.com/lotbook/lotbook/api/audit"
 	"github.com/lotbook/lotbook/api/block"
 	"github.com/lotbook/lotbook/api/chat"
@@ -27,6 +28,7 @@ import (
 	"github.com/lotbook/lotbook/api/trading"
 	"github.com/lotbook/lotbook/api/wallet"
 	"github.com/lotbook/lotbook/commands"
+	alertscmd "github.com/lotbook/lotbook/commands/alerts"
 	"github.com/lotbook/lotbook/commands/auction"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	chatcmd "github.com/lotbook/lotbook/commands/chat"
@@ -80,5 +82,6 @@ func (s *server) capabilities() []httpx.Module {
 		trading.New(s.trading, s.read, s.trade, s.now),
 		wallet.New(s.read, s.now),
 		lendingapi.New(lendingcmd.New(s.cmd), s.read, s.mkt),
+		alertsapi.New(alertscmd.New(s.cmd), s.read, s.mkt, s.store, s.log),
 	}
 }

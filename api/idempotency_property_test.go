@@ -441,6 +441,43 @@ func keyReuseRoutes() map[string]kgen {
 			return ops(w, "POST", "/api/vue/ops/lending/symbols/"+pick(who, "2603", "2330"), map[string]any{"rate": pick(arg, "0.035", "", "0.2"),
 				"quota": pick(arg/2, 100000, 0)})
 		},
+		// Watchlist groups and price alerts (issue 14): groups of either member (another's is not
+		// found), the default group (never deleted); alerts that the fixed test market never fires.
+		"POST /api/vue/user/watchlists": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/user/watchlists", map[string]string{"name": pick(arg, "AI", "ETF", "", "AI")})
+		},
+		"DELETE /api/vue/user/watchlists/{groupId}": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "DELETE", "/api/vue/user/watchlists/"+pick(arg, w.nth("wgroup", who, arg, "default"), "default", w.nth("wgroup", 1-who, arg, "none")), nil)
+		},
+		"POST /api/vue/user/watchlists/{groupId}/rename": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/user/watchlists/"+pick(arg, w.nth("wgroup", who, arg, "default"), "default", w.nth("wgroup", 1-who, arg, "none"))+"/rename",
+				map[string]string{"name": pick(arg, "Tech", "半導體", "xxxxxxxxxxxxxxxxxxxxx")})
+		},
+		"POST /api/vue/user/watchlists/{groupId}/symbols": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/user/watchlists/"+pick(arg, w.nth("wgroup", who, arg, "default"), "default", w.nth("wgroup", 1-who, arg, "none"))+"/symbols",
+				map[string]string{"symbol": pick(arg, "2330", "2317", "0050", "9999")})
+		},
+		"DELETE /api/vue/user/watchlists/{groupId}/symbols/{symbol}": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "DELETE", "/api/vue/user/watchlists/"+pick(arg, w.nth("wgroup", who, arg, "default"), "default")+"/symbols/"+pick(arg, "2330", "2317", "0050"), nil)
+		},
+		"POST /api/vue/user/watchlists/{groupId}/symbols/{symbol}/move": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/user/watchlists/"+pick(arg, w.nth("wgroup", who, arg, "default"), "default")+"/symbols/"+pick(arg, "2330", "2317", "0050")+"/move",
+				map[string]int{"to": pick(arg, 0, 1, 5)})
+		},
+		"POST /api/vue/user/watchlists/{groupId}/symbols/{symbol}/pin": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/user/watchlists/"+pick(arg, w.nth("wgroup", who, arg, "default"), "default")+"/symbols/"+pick(arg, "2330", "2317", "0050")+"/pin",
+				map[string]bool{"pinned": pick(arg, true, false)})
+		},
+		"POST /api/vue/alerts": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/alerts", map[string]string{"symbol": pick(arg, "2330", "2317"),
+				"kind": pick(arg, "price_above", "fall_pct", "rise_pct", "price_below"), "value": pick(arg, "99999", "99", "50", "abc", "0.01")})
+		},
+		"DELETE /api/vue/alerts/{alertId}": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "DELETE", "/api/vue/alerts/"+pick(arg, w.nth("alert", who, arg, "AL0"), w.nth("alert", 1-who, arg, "AL0")), nil)
+		},
+		"POST /api/vue/alerts/notifications/read": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/alerts/notifications/read", map[string]int64{"through": pick(arg, int64(0), int64(1), int64(1)<<40)})
+		},
 	}
 }
 
@@ -588,6 +625,10 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "news", "id"
 	case "POST /api/vue/lending/records":
 		kind, field = "lending", "lendNo"
+	case "POST /api/vue/user/watchlists":
+		kind, field = "wgroup", "groupId"
+	case "POST /api/vue/alerts":
+		kind, field = "alert", "alertId"
 	default:
 		return
 	}
@@ -677,6 +718,11 @@ func (w *kworld) state() string {
 		read(c, "/api/vue/lending/records")
 	}
 	read(w.h.ops, "/api/vue/ops/lending")
+	for _, c := range w.members {
+		for _, p := range []string{"/api/vue/user/watchlists", "/api/vue/alerts", "/api/vue/alerts/notifications"} {
+			read(c, p)
+		}
+	}
 	read(w.h.ops, "/api/vue/ops/news?size=100")
 	for _, q := range []string{"/api/vue/ops/deposits", "/api/vue/ops/withdrawals", "/api/vue/ops/realname", "/api/vue/ops/block/applications"} {
 		for _, status := range []string{"pending", "approved", "rejected"} {
@@ -691,7 +737,7 @@ func (w *kworld) state() string {
 // unique per process, since one proof backs one deposit).
 var idFields = map[string]bool{"orderNo": true, "id": true, "cardId": true, "quoteId": true, "positionId": true,
 	"token": true, "position": true, "submissionId": true, "frontFileId": true, "backFileId": true, "proofFileId": true,
-	"blockId": true, "offeringId": true}
+	"blockId": true, "offeringId": true, "groupId": true, "alertId": true, "through": true}
 
 // normalise blanks idFields and sorts lists (their order may follow ids).
 func normalise(v any) any {

@@ -37,6 +37,7 @@ const (
 type Commands interface {
 	AddFavorite(ctx context.Context, meta commands.Meta, in favoritecmd.Favorite) (commands.Result, error)
 	RemoveFavorite(ctx context.Context, meta commands.Meta, in favoritecmd.Favorite) (commands.Result, error)
+	WatchlistCommands // the watchlist groups' (watchlists.go)
 }
 
 // Module serves the market and favourites routes.
@@ -55,7 +56,7 @@ func New(cmd Commands, read *projections.ReadDB, feed *mkt.Service) *Module {
 
 // Routes are the market's operations of openapi.yaml.
 func (m *Module) Routes() []httpx.Route {
-	return []httpx.Route{
+	return append(m.watchlistRoutes(),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks", httpx.IdemNone, m.stocks),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks/{symbol}", httpx.IdemNone, m.quote),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks/{symbol}/candles", httpx.IdemNone, m.candles),
@@ -65,7 +66,7 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "POST", "/api/vue/user/Optionallist", httpx.IdemNone, m.optionalList),
 		httpx.Op(httpx.Member, "POST", "/api/vue/user/favorites", httpx.IdemRequired, m.addFavorite),
 		httpx.Op(httpx.Member, "DELETE", "/api/vue/user/favorites/{symbol}", httpx.IdemRequired, m.removeFavorite),
-	}
+	)
 }
 
 // marketError maps the market's refusals: an unknown symbol is 404 not_found, a page past the end

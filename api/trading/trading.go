@@ -59,6 +59,7 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "DELETE", "/api/vue/trade/orders/{orderNo}", httpx.IdemRequired, m.cancelOrder),
 		httpx.Op(httpx.Member, "POST", "/api/vue/trade/orders/{orderNo}/cancel", httpx.IdemRequired, m.cancelOrder),
 		httpx.Op(httpx.Member, "GET", "/api/vue/trade/positions", httpx.IdemNone, m.positions),
+		httpx.Op(httpx.Member, "GET", "/api/vue/trade/holdingsSummary", httpx.IdemNone, m.holdingsSummary),
 		httpx.Op(httpx.Member, "GET", "/api/vue/trade/positions/{id}", httpx.IdemNone, m.position),
 		httpx.Op(httpx.Member, "POST", "/api/vue/trade/positions/{id}/close", httpx.IdemRequired, m.closePosition),
 		httpx.Op(httpx.Member, "GET", "/api/vue/trade/dayTrading", httpx.IdemNone, m.dayTrading),
@@ -187,6 +188,18 @@ func (m *Module) positions(c *httpx.Call) (httpx.Reply, error) {
 		items = append(items, positionOut(p, valuation.At(p, m.prices.Market(), today)))
 	}
 	return httpx.OK(wire.TradePositionPage{Items: items, Page: page, HasMore: more})
+}
+
+// holdingsSummary is the 庫存 summary of the member's held positions at live quotes.
+func (m *Module) holdingsSummary(c *httpx.Call) (httpx.Reply, error) {
+	ps, _, err := trading.Positions(c.Ctx(), m.read.Reader, c.Sess.MemberID, trading.Held, 0, 0)
+	if err != nil {
+		return httpx.Reply{}, fmt.Errorf("held positions: %w", err)
+	}
+	s := valuation.Summarise(ps, m.prices.Market(), engine.TradingDay(m.now()))
+	return httpx.OK(wire.HoldingsSummary{MarketValue: httpx.Money(s.MarketValue), Cost: httpx.Money(s.Cost),
+		TodayProfit: httpx.Money(s.TodayProfit), TodayPercent: s.TodayPercent.StringFixed(2),
+		TotalProfit: httpx.Money(s.TotalProfit), TotalPercent: s.TotalPercent.StringFixed(2), Positions: s.Positions})
 }
 
 // ownPosition is the member's position named in the path; someone else's is not found.

@@ -807,6 +807,13 @@ const (
 	MessageKeyAccountNotExist             MessageKey = "account_not_exist"
 	MessageKeyAccountOrPasswordWrong      MessageKey = "account_or_password_wrong"
 	MessageKeyAccountRequired             MessageKey = "account_required"
+	MessageKeyAlertCancelled              MessageKey = "alert_cancelled"
+	MessageKeyAlertKindInvalid            MessageKey = "alert_kind_invalid"
+	MessageKeyAlertLimitReached           MessageKey = "alert_limit_reached"
+	MessageKeyAlertNotActive              MessageKey = "alert_not_active"
+	MessageKeyAlertNotFound               MessageKey = "alert_not_found"
+	MessageKeyAlertSet                    MessageKey = "alert_set"
+	MessageKeyAlertValueInvalid           MessageKey = "alert_value_invalid"
 	MessageKeyAlreadySeatAccount          MessageKey = "already_seat_account"
 	MessageKeyAmountAboveMaximum          MessageKey = "amount_above_maximum"
 	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
@@ -1001,6 +1008,13 @@ const (
 	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
 	MessageKeyUploadQuotaExceeded         MessageKey = "upload_quota_exceeded"
 	MessageKeyUploadRateLimited           MessageKey = "upload_rate_limited"
+	MessageKeyWatchlistDefaultProtected   MessageKey = "watchlist_default_protected"
+	MessageKeyWatchlistGroupLimit         MessageKey = "watchlist_group_limit"
+	MessageKeyWatchlistGroupNotFound      MessageKey = "watchlist_group_not_found"
+	MessageKeyWatchlistNameExists         MessageKey = "watchlist_name_exists"
+	MessageKeyWatchlistNameInvalid        MessageKey = "watchlist_name_invalid"
+	MessageKeyWatchlistSymbolLimit        MessageKey = "watchlist_symbol_limit"
+	MessageKeyWatchlistSymbolNotInGroup   MessageKey = "watchlist_symbol_not_in_group"
 	MessageKeyWithdrawWindowClosed        MessageKey = "withdraw_window_closed"
 	MessageKeyWithdrawalBanned            MessageKey = "withdrawal_banned"
 )
@@ -1021,6 +1035,20 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyAccountOrPasswordWrong:
 		return true
 	case MessageKeyAccountRequired:
+		return true
+	case MessageKeyAlertCancelled:
+		return true
+	case MessageKeyAlertKindInvalid:
+		return true
+	case MessageKeyAlertLimitReached:
+		return true
+	case MessageKeyAlertNotActive:
+		return true
+	case MessageKeyAlertNotFound:
+		return true
+	case MessageKeyAlertSet:
+		return true
+	case MessageKeyAlertValueInvalid:
 		return true
 	case MessageKeyAlreadySeatAccount:
 		return true
@@ -1410,6 +1438,20 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyUploadRateLimited:
 		return true
+	case MessageKeyWatchlistDefaultProtected:
+		return true
+	case MessageKeyWatchlistGroupLimit:
+		return true
+	case MessageKeyWatchlistGroupNotFound:
+		return true
+	case MessageKeyWatchlistNameExists:
+		return true
+	case MessageKeyWatchlistNameInvalid:
+		return true
+	case MessageKeyWatchlistSymbolLimit:
+		return true
+	case MessageKeyWatchlistSymbolNotInGroup:
+		return true
 	case MessageKeyWithdrawWindowClosed:
 		return true
 	case MessageKeyWithdrawalBanned:
@@ -1563,6 +1605,48 @@ func (e PlacementApplicationState) Valid() bool {
 	case PlacementDelivered:
 		return true
 	case PlacementNotAllotted:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PriceAlertStatus.
+const (
+	PriceAlertStatusActive    PriceAlertStatus = "active"
+	PriceAlertStatusTriggered PriceAlertStatus = "triggered"
+)
+
+// Valid indicates whether the value is a known member of the PriceAlertStatus enum.
+func (e PriceAlertStatus) Valid() bool {
+	switch e {
+	case PriceAlertStatusActive:
+		return true
+	case PriceAlertStatusTriggered:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for PriceAlertKind.
+const (
+	PriceAlertKindFallPct    PriceAlertKind = "fall_pct"
+	PriceAlertKindPriceAbove PriceAlertKind = "price_above"
+	PriceAlertKindPriceBelow PriceAlertKind = "price_below"
+	PriceAlertKindRisePct    PriceAlertKind = "rise_pct"
+)
+
+// Valid indicates whether the value is a known member of the PriceAlertKind enum.
+func (e PriceAlertKind) Valid() bool {
+	switch e {
+	case PriceAlertKindFallPct:
+		return true
+	case PriceAlertKindPriceAbove:
+		return true
+	case PriceAlertKindPriceBelow:
+		return true
+	case PriceAlertKindRisePct:
 		return true
 	default:
 		return false
@@ -1986,6 +2070,21 @@ func (e TradeSession) Valid() bool {
 	}
 }
 
+// Defines values for WsAlertFrameType.
+const (
+	WsAlertFrameTypeAlert WsAlertFrameType = "alert"
+)
+
+// Valid indicates whether the value is a known member of the WsAlertFrameType enum.
+func (e WsAlertFrameType) Valid() bool {
+	switch e {
+	case WsAlertFrameTypeAlert:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for WsCandleFrameType.
 const (
 	WsCandleFrameTypeCandle WsCandleFrameType = "candle"
@@ -2132,6 +2231,20 @@ func (e NewsWrittenStatus) Valid() bool {
 
 // AccountFlag defines model for AccountFlag.
 type AccountFlag string
+
+// AlertNotifications defines model for AlertNotifications.
+type AlertNotifications struct {
+	Items []PriceAlert `json:"items"`
+
+	// Through read through this position
+	Through int64 `json:"through"`
+	Unread  int   `json:"unread"`
+}
+
+// AlertReadRequest defines model for AlertReadRequest.
+type AlertReadRequest struct {
+	Through int64 `json:"through"`
+}
 
 // AllotmentState waiting_for_draw; won (drawn, before the deduction day); pending_payment (the deduction
 // day has come, the deduction not yet recorded); payment_completed; unpaid (the deduction
@@ -3563,6 +3676,38 @@ type FundRecordStatus string
 // ; lending_fee (a trading day's stock lending fee paid into available cash)
 type FundRecordType string
 
+// HoldingsSummary defines model for HoldingsSummary.
+type HoldingsSummary struct {
+	// Cost a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Cost Decimal `json:"cost"`
+
+	// MarketValue a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MarketValue Decimal `json:"marketValue"`
+
+	// Positions held positions counted
+	Positions int `json:"positions"`
+
+	// TodayPercent percent of the value at the previous close
+	TodayPercent string `json:"todayPercent"`
+
+	// TodayProfit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	TodayProfit Decimal `json:"todayProfit"`
+
+	// TotalPercent percent of the cost
+	TotalPercent string `json:"totalPercent"`
+
+	// TotalProfit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	TotalProfit Decimal `json:"totalProfit"`
+}
+
 // InstrumentType defines model for InstrumentType.
 type InstrumentType string
 
@@ -4445,6 +4590,68 @@ type Posting struct {
 
 	// Security the security whose shares the leg moves (e.g. TW:2330); absent for money
 	Security *string `json:"security,omitempty"`
+}
+
+// PriceAlert defines model for PriceAlert.
+type PriceAlert struct {
+	CreatedAt time.Time  `json:"createdAt"`
+	FiredAt   *time.Time `json:"firedAt,omitempty"`
+
+	// FiredPosition global event position
+	FiredPosition *Position      `json:"firedPosition,omitempty"`
+	Id            string         `json:"id"`
+	Kind          PriceAlertKind `json:"kind"`
+
+	// Name the market's Chinese name
+	Name string `json:"name"`
+
+	// NameEn the market's English name
+	NameEn string `json:"nameEn"`
+
+	// Position global event position
+	Position Position `json:"position"`
+
+	// PrevClose the previous close when it fired
+	PrevClose *string `json:"prevClose,omitempty"`
+
+	// Price the last price that fired it
+	Price  *string          `json:"price,omitempty"`
+	Status PriceAlertStatus `json:"status"`
+	Symbol string           `json:"symbol"`
+
+	// Value a price (NT$) or a percentage
+	Value string `json:"value"`
+}
+
+// PriceAlertStatus defines model for PriceAlert.Status.
+type PriceAlertStatus string
+
+// PriceAlertKind defines model for PriceAlertKind.
+type PriceAlertKind string
+
+// PriceAlertList defines model for PriceAlertList.
+type PriceAlertList struct {
+	Active    int          `json:"active"`
+	Items     []PriceAlert `json:"items"`
+	MaxActive int          `json:"maxActive"`
+}
+
+// PriceAlertRequest defines model for PriceAlertRequest.
+type PriceAlertRequest struct {
+	// Kind price_above
+	Kind   string `json:"kind"`
+	Symbol string `json:"symbol"`
+
+	// Value a price (NT$
+	Value string `json:"value"`
+}
+
+// PriceAlertResult defines model for PriceAlertResult.
+type PriceAlertResult struct {
+	AlertId *string `json:"alertId,omitempty"`
+
+	// Position global event position
+	Position Position `json:"position"`
 }
 
 // Quote defines model for Quote.
@@ -5466,6 +5673,67 @@ type WalletHold struct {
 	Since time.Time `json:"since"`
 }
 
+// WatchlistGroup defines model for WatchlistGroup.
+type WatchlistGroup struct {
+	Id        string `json:"id"`
+	IsDefault bool   `json:"isDefault"`
+
+	// Name empty for the default group until renamed (the app names it)
+	Name    string          `json:"name"`
+	Symbols []WatchlistItem `json:"symbols"`
+}
+
+// WatchlistGroupRequest defines model for WatchlistGroupRequest.
+type WatchlistGroupRequest struct {
+	Name string `json:"name"`
+}
+
+// WatchlistGroupResult defines model for WatchlistGroupResult.
+type WatchlistGroupResult struct {
+	GroupId string `json:"groupId"`
+
+	// Position global event position
+	Position Position `json:"position"`
+}
+
+// WatchlistGroups defines model for WatchlistGroups.
+type WatchlistGroups struct {
+	Groups     []WatchlistGroup `json:"groups"`
+	MaxGroups  int              `json:"maxGroups"`
+	MaxSymbols int              `json:"maxSymbols"`
+}
+
+// WatchlistItem defines model for WatchlistItem.
+type WatchlistItem struct {
+	// Name the market's Chinese name
+	Name string `json:"name"`
+
+	// NameEn the market's English name
+	NameEn string `json:"nameEn"`
+	Pinned bool   `json:"pinned"`
+	Symbol string `json:"symbol"`
+}
+
+// WatchlistMoveRequest defines model for WatchlistMoveRequest.
+type WatchlistMoveRequest struct {
+	// To the index to move to
+	To int `json:"to"`
+}
+
+// WatchlistPinRequest defines model for WatchlistPinRequest.
+type WatchlistPinRequest struct {
+	Pinned bool `json:"pinned"`
+}
+
+// WatchlistSymbolResult defines model for WatchlistSymbolResult.
+type WatchlistSymbolResult struct {
+	GroupId string `json:"groupId"`
+
+	// Position global event position
+	Position Position `json:"position"`
+	Symbol   string   `json:"symbol"`
+}
+
 // WithdrawChannel defines model for WithdrawChannel.
 type WithdrawChannel struct {
 	// Currency Example: TWD
@@ -5495,6 +5763,18 @@ type WithdrawalRequest struct {
 	CardId       string  `json:"cardId"`
 	FundPassword string  `json:"fundPassword"`
 }
+
+// WsAlertFrame A price alert that fired, pushed to the member's own sockets; position is the event's.
+type WsAlertFrame struct {
+	Alert PriceAlert `json:"alert"`
+
+	// Position global event position
+	Position *Position        `json:"position,omitempty"`
+	Type     WsAlertFrameType `json:"type"`
+}
+
+// WsAlertFrameType defines model for WsAlertFrame.Type.
+type WsAlertFrameType string
 
 // WsCandleFrame defines model for WsCandleFrame.
 type WsCandleFrame struct {
@@ -5582,6 +5862,9 @@ type WsRequestOp string
 // AccountPath defines model for AccountPath.
 type AccountPath = string
 
+// AlertId defines model for AlertId.
+type AlertId = string
+
 // AuctionId defines model for AuctionId.
 type AuctionId = string
 
@@ -5599,6 +5882,9 @@ type ChipGrabId = openapi_types.UUID
 
 // CouponId defines model for CouponId.
 type CouponId = string
+
+// GroupId defines model for GroupId.
+type GroupId = string
 
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = openapi_types.UUID

@@ -4,6 +4,7 @@ package main
 // so importing it is what the runner, `lotbook rebuild` and `lotbook audit` see; a new
 // capability adds its line here.
 import (
+	_ "github.com/lotbook/lotbook/projections/alerts"
 	_ "github.com/lotbook/lotbook/projections/auction"
 	_ "github.com/lotbook/lotbook/projections/block"
 	_ "github.com/lotbook/lotbook/projections/chat"

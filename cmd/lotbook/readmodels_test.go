@@ -54,6 +54,8 @@ func TestReadModelSignatures(t *testing.T) {
 		"news_reads|member_id:0|news_id:0|position:1|key:member_id,news_id|ix:",
 		"placement_applications|application_no:0|placement_id:0|member_id:0|symbol:0|name:0|price:0|lots:1|shares:1|amount:0|state:0|allotted:1|cost:0|refunded:0|delivered:1|applied_at:1|updated_at:1|position:1|key:application_no|ix:member_id, applied_at;placement_id, application_no",
 		"placement_placements|placement_id:0|symbol:0|name:0|market:0|currency:0|price:0|lots:1|lot_shares:1|max_lots:1|opens_at:1|closes_at:1|listing_date:0|commitment:0|algorithm:0|seed:0|requested:1|allotted:1|allotted_shares:1|listed_at:1|position:1|key:placement_id|ix:opens_at",
+		"price_alert_reads|member_id:0|through:1|key:member_id|ix:",
+		"price_alerts|alert_id:0|member_id:0|symbol:0|kind:0|value:0|status:0|price:0|prev_close:0|created_at:1|fired_at:1|quote_at:1|seq:1|fired_seq:1|key:alert_id|ix:member_id, seq;member_id, fired_seq",
 		"realname|member_id:0|account:0|submission_id:0|name:0|id_cipher:0|id_hash:0|id_masked:0|front_file_id:0|back_file_id:0|status:0|remark:0|reviewed_by:0|submitted_at:1|updated_at:1|seq:1|position:1|key:member_id|ix:status, seq;id_hash",
 		"review_accounts|member_id:0|account:0|key:member_id|ix:",
 		"sessions|token_hash:0|member_id:0|expires_at:1|created_at:1|key:token_hash|ix:member_id",
@@ -65,6 +67,7 @@ func TestReadModelSignatures(t *testing.T) {
 		"trade_positions|id:0|member_id:0|symbol:0|name:0|kind:0|direction:0|leverage:0|day_trade:1|open_day:0|status:0|shares:1|closing:1|bought:1|entry_amount:0|exit_shares:1|exit_amount:0|fees:0|tax:0|loan:0|margin:0|basis:0|profit:0|open_working:1|close_order:0|opened_at:1|closed_at:1|created_at:1|updated_at:1|seq:1|position:1|key:id|ix:member_id, status, seq;member_id, seq",
 		"wallet_cash_months|member_id:0|asset:0|month:0|amount:0|position:1|key:member_id,asset,month|ix:",
 		"wallet_holds|hold_id:0|member_id:0|ref:0|asset:0|reason:0|amount:0|since:1|position:1|key:hold_id|ix:member_id, since",
+		"watchlists|member_id:0|book:0|position:1|key:member_id|ix:",
 		"withdrawal_channels|id:0|name:0|currency:0|min_amount:0|max_amount:0|time_window:0|enabled:1|updated_at:1|seq:1|position:1|key:id|ix:",
 		"withdrawals|order_no:0|member_id:0|account:0|currency:0|amount:0|channel_name:0|card_id:0|holder_name:0|bank_name:0|branch:0|bank_code:0|card_last4:0|status:0|remark:0|reviewed_by:0|created_at:1|updated_at:1|seq:1|position:1|key:order_no|ix:status, seq",
 	}

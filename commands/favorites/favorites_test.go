@@ -1,10 +1,12 @@
 package favorites
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/rules/watchlist"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -70,7 +72,7 @@ func TestApplyFavoriteKeepsOrder(t *testing.T) {
 		events.FavoriteAdded{Symbol: "2330"}, events.FavoriteAdded{Symbol: "2317"}, events.FavoriteAdded{Symbol: "0050"},
 		events.FavoriteRemoved{Symbol: "2317"}, events.FavoriteAdded{Symbol: "2317"}, events.FavoriteAdded{Symbol: "2330"},
 	)
-	if got := listPart.Of(m).symbols; len(got) != 3 || got[0] != "2330" || got[1] != "0050" || got[2] != "2317" {
+	if got := symbols(m); len(got) != 3 || got[0] != "2330" || got[1] != "0050" || got[2] != "2317" {
 		t.Fatalf("favorites %v", got)
 	}
 }
@@ -110,7 +112,7 @@ func TestFavoritesAgainstTheStore(t *testing.T) {
 		t.Fatalf("favourite events: %d added, %d removed", added, removed)
 	}
 	got, err := commands.View(f.Ctx, f.Service(), events.MemberStream(s.MemberID), func(m *commands.Member, _ *commands.Entry) []string {
-		return listPart.Of(m).symbols
+		return symbols(m)
 	})
 	f.Must(err)
 	if len(got) != 1 || got[0] != "0050" {
@@ -132,5 +134,52 @@ func TestFavoritesAgainstTheStore(t *testing.T) {
 	}
 	if n := len(f.All()); n != len(all) {
 		t.Fatalf("refusals wrote %d events", n-len(all))
+	}
+}
+
+// symbols is the member's default group in order.
+func symbols(m *commands.Member) []string {
+	var out []string
+	for _, it := range bookPart.Of(m).Group(events.WatchlistDefault).Items {
+		out = append(out, it.Symbol)
+	}
+	return out
+}
+
+func TestDecideGroups(t *testing.T) {
+	reg := events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember}
+	full := member(reg)
+	for i := 1; i < watchlist.MaxGroups; i++ {
+		full.Apply(events.RecordedEvent{}, events.WatchlistGroupCreated{GroupID: fmt.Sprintf("g%d", i), Name: fmt.Sprintf("G%d", i)})
+	}
+	packed := member(reg, events.WatchlistGroupCreated{GroupID: "g1", Name: "AI"})
+	for i := range watchlist.MaxSymbols {
+		packed.Apply(events.RecordedEvent{}, events.WatchlistSymbolAdded{GroupID: "g1", Symbol: fmt.Sprintf("%04d", 1000+i)})
+		packed.Apply(events.RecordedEvent{}, events.FavoriteAdded{Symbol: fmt.Sprintf("%04d", 1000+i)})
+	}
+	for _, tc := range []struct {
+		name   string
+		decide func() ([]events.Payload, error)
+		events int
+		key    string
+	}{
+		{"create", func() ([]events.Payload, error) { return decideCreate(member(reg), "g1", "AI") }, 1, ""},
+		{"create the 21st group", func() ([]events.Payload, error) { return decideCreate(full, "g99", "more") }, 0, KeyGroupLimit},
+		{"a name taken", func() ([]events.Payload, error) { return decideCreate(packed, "g2", "ai") }, 0, KeyNameExists},
+		{"the 201st symbol", func() ([]events.Payload, error) { return decideSymbol(packed, "g1", "2330", true) }, 0, KeySymbolLimit},
+		{"the default group's 201st", func() ([]events.Payload, error) { return decideSymbol(packed, "default", "2330", true) }, 0, KeySymbolLimit},
+		{"delete the default group", func() ([]events.Payload, error) { return decideDelete(packed, "default") }, 0, KeyDefaultProtected},
+		{"a group not there", func() ([]events.Payload, error) { return decideDelete(packed, "g9") }, 0, KeyGroupNotFound},
+		{"move a symbol not there", func() ([]events.Payload, error) { return decideMove(packed, "g1", "2330", 0) }, 0, KeySymbolNotInGroup},
+		{"move to where it is", func() ([]events.Payload, error) { return decideMove(packed, "g1", "1000", 0) }, 0, ""},
+		{"pin", func() ([]events.Payload, error) { return decidePin(packed, "g1", "1005", true) }, 1, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := tc.decide()
+			commandstest.WantKey(t, err, tc.key)
+			if len(got) != tc.events {
+				t.Fatalf("events %#v, want %d", got, tc.events)
+			}
+		})
 	}
 }

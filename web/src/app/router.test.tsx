@@ -61,6 +61,8 @@ describe('router', () => {
       'trading/trading [session tabs]', 'wallet/index [session]', 'user/pj [session]', 'login/logon []', 'login/logon2 []',
       // issue 12 item 2: stock lending
       'lending [session]', 'lending/records [session]', 'ops/lending [session ops]',
+      // issue 14 item 4: watchlist groups, price alerts and their notifications
+      'market/watchlists [session]', 'user/alerts [session]', 'user/notifications [session]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });

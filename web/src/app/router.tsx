@@ -20,6 +20,8 @@ import { subscriptionRoutes } from '@/features/subscription/routes';
 import { tradeRoutes } from '@/features/trade/routes';
 import { userRoutes } from '@/features/user/routes';
 import { walletRoutes } from '@/features/wallet/routes';
+import { alertsRoutes } from '@/features/alerts/routes';
+import { watchlistRoutes } from '@/features/watchlist/routes';
 import { registerEntries } from '@/lib/entries';
 import { registerTabs } from '@/lib/tabs';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
@@ -52,6 +54,8 @@ export const featureRoutes: FeatureRoute[] = [
   ...subscriptionRoutes,
   ...walletRoutes,
   ...lendingRoutes,
+  ...watchlistRoutes,
+  ...alertsRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

@@ -11,6 +11,7 @@ import { toast } from '@/lib/toast';
 import { tradeApi, useOrders, usePositions, useTradeChanged, type CloseRequest, type TradeOrder, type TradePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
+import { HoldingsSummary } from './HoldingsSummary';
 import { Kv, QtyKv, SecurityName } from './Kv';
 import { sizeOf } from './ticket';
 import './trade.css';
@@ -174,7 +175,12 @@ export default function PositionPage() {
   const own = (k: Own) => {
     switch (k) {
       case 'holdings':
-        return list(holdings.isPending, (holdings.data?.items ?? []).map((p) => <Holding key={p.id} p={p} onClose={askClose} />));
+        return (
+          <>
+            <HoldingsSummary />
+            {list(holdings.isPending, (holdings.data?.items ?? []).map((p) => <Holding key={p.id} p={p} onClose={askClose} />))}
+          </>
+        );
       case 'etf':
         return list(
           holdings.isPending,

@@ -54,6 +54,7 @@ export const tradeKeys = {
   position: (id: string) => ['trade', 'position', id] as const,
   rules: ['trade', 'rules'] as const,
   dayTrading: ['trade', 'dayTrading'] as const,
+  holdingsSummary: ['trade', 'holdingsSummary'] as const,
   notices: ['trade', 'notices'] as const,
 };
 
@@ -103,4 +104,15 @@ export function useDayTrading() {
 
 export function useNotices() {
   return useQuery({ queryKey: tradeKeys.notices, queryFn: ({ signal }) => tradeApi.notices(signal) });
+}
+
+/** The 庫存 summary of the held positions at live quotes (the server reckons it). */
+export function useHoldingsSummary() {
+  const { token } = useSession();
+  return useQuery({
+    queryKey: tradeKeys.holdingsSummary,
+    queryFn: ({ signal }) => api.get('/api/vue/trade/holdingsSummary', { signal }),
+    enabled: token !== '',
+    refetchInterval: LIVE_MS,
+  });
 }

@@ -9,7 +9,8 @@ export type ServerMessage =
   | { type: 'quote'; data: { symbol: string } & Record<string, unknown> }
   | { type: 'candle'; symbol: string; interval: string; data: Record<string, unknown> }
   | { type: 'error'; msg: string }
-  | { type: 'chat'; kind: string; account: string } & Record<string, unknown>;
+  | { type: 'chat'; kind: string; account: string } & Record<string, unknown>
+  | { type: 'alert'; alert: Record<string, unknown> } & Record<string, unknown>;
 
 /** The part of the browser's WebSocket the manager uses (tests give a fake). */
 export interface SocketLike {
@@ -328,6 +329,8 @@ export function parseMessage(raw: unknown): ServerMessage | null {
       return typeof m.msg === 'string' ? (m as ServerMessage) : null;
     case 'chat':
       return typeof m.kind === 'string' && typeof m.account === 'string' ? (m as ServerMessage) : null;
+    case 'alert':
+      return m.alert && typeof m.alert === 'object' ? (m as ServerMessage) : null;
     default:
       return null;
   }

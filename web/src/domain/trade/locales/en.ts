@@ -35,6 +35,7 @@ const tradeEN: TradeMessages = {
   },
   status: { pending: 'Pending', partial: 'Partly filled', filled: 'Filled', cancelled: 'Cancelled', expired: 'Expired', holding: 'Holding', closing: 'Closing', closed: 'Closed' },
   pos: {
+    summary: { title: 'Holdings summary', marketValue: 'Market value', cost: 'Cost', today: "Today's P/L", total: 'Unrealised P/L' },
     etf: 'ETF',
     title: 'Positions',
     holdings: 'Holdings',

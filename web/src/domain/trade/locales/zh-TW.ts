@@ -33,6 +33,7 @@ const tradeTW = {
   },
   status: { pending: '委託中', partial: '部分成交', filled: '已成交', cancelled: '已撤單', expired: '已過期', holding: '持倉中', closing: '平倉中', closed: '已平倉' },
   pos: {
+    summary: { title: '庫存總覽', marketValue: '市值', cost: '成本', today: '今日損益', total: '未實現損益' },
     etf: 'ETF',
     title: '持倉',
     holdings: '持倉',

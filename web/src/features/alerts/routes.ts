@@ -1,0 +1,16 @@
+import type { FeatureRoute } from '@/lib/routes';
+
+export const alertsRoutes: FeatureRoute[] = [
+  {
+    path: 'user/alerts',
+    zone: 'session',
+    load: () => import('./AlertsPage'),
+    entries: [{ place: 'mine', key: 'alerts', label: { tw: '到價提醒', en: 'Price alerts' }, roles: ['member'] }],
+  },
+  {
+    path: 'user/notifications',
+    zone: 'session',
+    load: () => import('./NotificationsPage'),
+    entries: [{ place: 'mine', key: 'notifications', label: { tw: '通知', en: 'Notifications' }, roles: ['member'] }],
+  },
+];
