@@ -21,6 +21,7 @@ import (
 	"github.com/lotbook/lotbook/api/news"
 	opsapi "github.com/lotbook/lotbook/api/ops"
 	placementapi "github.com/lotbook/lotbook/api/placement"
+	quantapi "github.com/lotbook/lotbook/api/quant"
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
@@ -35,6 +36,7 @@ import (
 	"github.com/lotbook/lotbook/commands/favorites"
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/placement"
+	quantcmd "github.com/lotbook/lotbook/commands/quant"
 	"github.com/lotbook/lotbook/commands/siteconfig"
 	"github.com/lotbook/lotbook/commands/subscription"
 )
@@ -77,5 +79,6 @@ func (s *server) capabilities() []httpx.Module {
 		subscriptionapi.New(subscription.New(s.cmd), s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
 		wallet.New(s.read, s.now),
+		quantapi.New(quantcmd.New(s.cmd), s.trading, s.read, s.mkt, s.trade.Market, s.now),
 	}
 }
