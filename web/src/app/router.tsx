@@ -6,6 +6,7 @@ import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { dividendRoutes } from '@/features/dividend/routes';
 import { creditRoutes } from '@/features/credit/routes';
+import { quantRoutes } from '@/features/quant/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { couponRoutes } from '@/features/coupons/routes';
 import { fundsRoutes } from '@/features/funds/routes';
@@ -45,6 +46,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...blockRoutes,
   ...dividendRoutes,
   ...creditRoutes,
+  ...quantRoutes,
   ...chipGrabRoutes,
   ...couponRoutes,
   ...newsRoutes,
