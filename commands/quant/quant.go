@@ -8,12 +8,10 @@ package quant
 
 import (
 	"context"
-	"strings"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
-	"github.com/lotbook/lotbook/commands/rules/money"
 	rules "github.com/lotbook/lotbook/commands/rules/quant"
 	"github.com/lotbook/lotbook/events"
 )
@@ -99,19 +97,6 @@ type Release struct {
 // refusals are the member flags that refuse a subscription, in the order they answer.
 var refusals = []string{events.FlagDisabled, events.FlagFrozen, events.FlagTradeBanned}
 
-// parseAmount is a whole NT$ amount as typed: positive, no decimals.
-func parseAmount(s string) (decimal.Decimal, *commands.Error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return decimal.Zero, commands.Invalid(commands.KeyAmountRequired)
-	}
-	a, err := money.ParseDecimal(s, 0)
-	if err != nil || !a.IsPositive() || a.GreaterThan(decimal.NewFromInt(maxAmount)) {
-		return decimal.Zero, commands.Invalid(commands.KeyAmountInvalid)
-	}
-	return a, nil
-}
-
 // decideSubscribe holds amount from available cash for a new subscription to p.
 func decideSubscribe(a *commands.Account, p rules.Product, amount decimal.Decimal, subNo func(int) string) ([]events.Payload, error) {
 	switch {
@@ -172,7 +157,7 @@ func (s *Commands) Subscribe(ctx context.Context, meta commands.Meta, memberID s
 	if !ok {
 		return Result{}, commands.NotFound(KeyProductNotFound)
 	}
-	amount, e := parseAmount(in.Amount)
+	amount, e := commands.WholeAmount(in.Amount, maxAmount)
 	if e != nil {
 		return Result{}, e
 	}

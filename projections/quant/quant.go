@@ -196,15 +196,6 @@ func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.
 	})
 }
 
-// add is a + b as the rows keep them (decimal strings).
-func add(a string, b decimal.Decimal) string {
-	v, err := decimal.NewFromString(a)
-	if err != nil {
-		v = decimal.Zero
-	}
-	return v.Add(b).String()
-}
-
 func (pg *page) apply(d projections.Decoded) error {
 	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	member, err := projections.MemberOf(d.Ev.Stream)
@@ -228,14 +219,14 @@ func (pg *page) apply(d projections.Decoded) error {
 		if r == nil {
 			return d.Fail(fmt.Errorf("quant subscription %s released but never made", e.SubID))
 		}
-		r.held = add(r.held, e.Amount.Neg())
+		r.held = projections.AddText(r.held, e.Amount.Neg())
 		pg.intents[e.OrderCommandID] = &intentRow{commandID: e.OrderCommandID, subID: e.SubID, memberID: member, symbol: e.Symbol}
 	case events.QuantLeft:
 		r := sub(e.SubID)
 		if r == nil {
 			return d.Fail(fmt.Errorf("quant subscription %s left but never made", e.SubID))
 		}
-		r.held, r.state, r.endedAt = add(r.held, e.Released.Neg()), StateEnded, at
+		r.held, r.state, r.endedAt = projections.AddText(r.held, e.Released.Neg()), StateEnded, at
 		if e.Close {
 			r.closeAll = 1
 		}
@@ -263,12 +254,12 @@ func (pg *page) apply(d projections.Decoded) error {
 		}
 		if e.Side == events.SideBuy {
 			p.shares += e.Shares
-			p.basis = add(p.basis, e.Basis)
-			r.spent = add(r.spent, e.Cash.Neg())
+			p.basis = projections.AddText(p.basis, e.Basis)
+			r.spent = projections.AddText(r.spent, e.Cash.Neg())
 		} else {
 			p.shares -= e.Shares
-			p.basis = add(p.basis, e.Basis.Neg())
-			r.proceeds, r.realized = add(r.proceeds, e.Cash), add(r.realized, e.Profit)
+			p.basis = projections.AddText(p.basis, e.Basis.Neg())
+			r.proceeds, r.realized = projections.AddText(r.proceeds, e.Cash), projections.AddText(r.realized, e.Profit)
 		}
 	}
 	return nil
@@ -290,14 +281,6 @@ type Position struct {
 	PositionID, Symbol string
 	Shares             int64
 	Basis              decimal.Decimal
-}
-
-func dec(s string) decimal.Decimal {
-	v, err := decimal.NewFromString(s)
-	if err != nil {
-		return decimal.Zero
-	}
-	return v
 }
 
 // MemberSubscriptions lists a member's subscriptions, newest first, with their open positions.
@@ -326,8 +309,8 @@ func query(ctx context.Context, db *projections.Reader, q string, args ...any) (
 		if err := subFields.Scan(rows, &r); err != nil {
 			return err
 		}
-		s := Subscription{SubID: r.subID, MemberID: r.memberID, Product: r.product, State: r.state, Amount: dec(r.amount),
-			Held: dec(r.held), Spent: dec(r.spent), Proceeds: dec(r.proceeds), Realized: dec(r.realized), Orders: r.orders,
+		s := Subscription{SubID: r.subID, MemberID: r.memberID, Product: r.product, State: r.state, Amount: projections.TextDecimal(r.amount),
+			Held: projections.TextDecimal(r.held), Spent: projections.TextDecimal(r.spent), Proceeds: projections.TextDecimal(r.proceeds), Realized: projections.TextDecimal(r.realized), Orders: r.orders,
 			CloseAll: r.closeAll == 1, CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}
 		if r.endedAt != 0 {
 			t := projections.FromMicros(r.endedAt)
@@ -355,7 +338,7 @@ func query(ctx context.Context, db *projections.Reader, q string, args ...any) (
 			return err
 		}
 		i := bySub[r.subID]
-		out[i].Positions = append(out[i].Positions, Position{PositionID: r.positionID, Symbol: r.symbol, Shares: r.shares, Basis: dec(r.basis)})
+		out[i].Positions = append(out[i].Positions, Position{PositionID: r.positionID, Symbol: r.symbol, Shares: r.shares, Basis: projections.TextDecimal(r.basis)})
 		return nil
 	})
 	return out, err
