@@ -23,6 +23,7 @@ import (
 	"github.com/lotbook/lotbook/api/news"
 	opsapi "github.com/lotbook/lotbook/api/ops"
 	placementapi "github.com/lotbook/lotbook/api/placement"
+	quantapi "github.com/lotbook/lotbook/api/quant"
 	"github.com/lotbook/lotbook/api/site"
 	subscriptionapi "github.com/lotbook/lotbook/api/subscription"
 	"github.com/lotbook/lotbook/api/trading"
@@ -39,6 +40,7 @@ import (
 	identitycmd "github.com/lotbook/lotbook/commands/identity"
 	lendingcmd "github.com/lotbook/lotbook/commands/lending"
 	"github.com/lotbook/lotbook/commands/placement"
+	quantcmd "github.com/lotbook/lotbook/commands/quant"
 	"github.com/lotbook/lotbook/commands/siteconfig"
 	"github.com/lotbook/lotbook/commands/subscription"
 )
@@ -83,5 +85,6 @@ func (s *server) capabilities() []httpx.Module {
 		wallet.New(s.read, s.now),
 		lendingapi.New(lendingcmd.New(s.cmd), s.read, s.mkt),
 		alertsapi.New(alertscmd.New(s.cmd), s.read, s.mkt, s.store, s.log),
+		quantapi.New(quantcmd.New(s.cmd), s.trading, s.read, s.mkt, s.trade.Market, s.now),
 	}
 }

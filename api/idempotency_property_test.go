@@ -348,6 +348,16 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/ops/credit/seats/{orderNo}/reject": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/credit/seats/"+w.nth("seat", who, arg, "S0")+"/reject", map[string]string{"remark": "no"})
 		},
+		// AI quant: a subscription at, below or far above what the member holds, to a product or an
+		// unknown one; leaving one's own or the other member's, keeping or closing.
+		"POST /api/vue/quant/subscriptions": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/quant/subscriptions", map[string]string{
+				"product": pick(arg/2, "momentum-0050", "dip-dividend-etf", "nope"), "amount": pick(arg, "100000", "99", "50000000")})
+		},
+		"POST /api/vue/quant/subscriptions/{subId}/leave": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/quant/subscriptions/"+w.nth("quant", pick(arg, who, 1-who), arg, "AQ0")+"/leave",
+				map[string]bool{"close": arg%2 == 1})
+		},
 		// A second channel (the deposits here use "bank"), defined or refused for a bad range.
 		"POST /api/vue/ops/channels": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/channels", map[string]any{"id": "spare", "name": "Spare", "currency": "TWD",
@@ -621,6 +631,8 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "loan", "orderNo"
 	case "POST /api/vue/credit/seat":
 		kind, field = "seat", "orderNo"
+	case "POST /api/vue/quant/subscriptions":
+		kind, field = "quant", "subId"
 	case "POST /api/vue/ops/news":
 		kind, field = "news", "id"
 	case "POST /api/vue/lending/records":

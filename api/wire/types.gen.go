@@ -561,6 +561,8 @@ const (
 	PlacementFreeze       FundRecordType = "placement_freeze"
 	PlacementPayment      FundRecordType = "placement_payment"
 	PlacementRefund       FundRecordType = "placement_refund"
+	QuantHold             FundRecordType = "quant_hold"
+	QuantRelease          FundRecordType = "quant_release"
 	SubscriptionAllotment FundRecordType = "subscription_allotment"
 	SubscriptionFee       FundRecordType = "subscription_fee"
 	SubscriptionFreeze    FundRecordType = "subscription_freeze"
@@ -625,6 +627,10 @@ func (e FundRecordType) Valid() bool {
 	case PlacementPayment:
 		return true
 	case PlacementRefund:
+		return true
+	case QuantHold:
+		return true
+	case QuantRelease:
 		return true
 	case SubscriptionAllotment:
 		return true
@@ -968,6 +974,10 @@ const (
 	MessageKeyPriceNotOnTick              MessageKey = "price_not_on_tick"
 	MessageKeyPriceOutOfBand              MessageKey = "price_out_of_band"
 	MessageKeyPriceRequired               MessageKey = "price_required"
+	MessageKeyQuantEnded                  MessageKey = "quant_ended"
+	MessageKeyQuantLeft                   MessageKey = "quant_left"
+	MessageKeyQuantProductNotFound        MessageKey = "quant_product_not_found"
+	MessageKeyQuantSubscribed             MessageKey = "quant_subscribed"
 	MessageKeyQuantityInvalid             MessageKey = "quantity_invalid"
 	MessageKeyQuantityRequired            MessageKey = "quantity_required"
 	MessageKeyQuotaInsufficient           MessageKey = "quota_insufficient"
@@ -1358,6 +1368,14 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPriceRequired:
 		return true
+	case MessageKeyQuantEnded:
+		return true
+	case MessageKeyQuantLeft:
+		return true
+	case MessageKeyQuantProductNotFound:
+		return true
+	case MessageKeyQuantSubscribed:
+		return true
 	case MessageKeyQuantityInvalid:
 		return true
 	case MessageKeyQuantityRequired:
@@ -1647,6 +1665,24 @@ func (e PriceAlertKind) Valid() bool {
 	case PriceAlertKindPriceBelow:
 		return true
 	case PriceAlertKindRisePct:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for QuantProductKind.
+const (
+	MeanReversion QuantProductKind = "mean_reversion"
+	Momentum      QuantProductKind = "momentum"
+)
+
+// Valid indicates whether the value is a known member of the QuantProductKind enum.
+func (e QuantProductKind) Valid() bool {
+	switch e {
+	case MeanReversion:
+		return true
+	case Momentum:
 		return true
 	default:
 		return false
@@ -3636,16 +3672,17 @@ type FundRecord struct {
 	Symbol *string `json:"symbol,omitempty"`
 
 	// Type deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
-	// the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
-	// fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
-	// collateral (short proceeds and margin held by the broker, negative, or given back); block
-	// (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
-	// claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-	// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
-	// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
-	// shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
-	// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
-	// ; lending_fee (a trading day's stock lending fee paid into available cash)
+	// the fill did to the member's cash: trade (the traded amount, negative bought, positive
+	// sold), fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or
+	// repaid), collateral (short proceeds and margin held by the broker, negative, or given back);
+	// block (a block trade application's frozen amount, its status the review's) and chipgrab (a
+	// chip grab claim's frozen amount, allotted once filled); unfreeze (a frozen amount given
+	// back); and the lines of a new-share subscription (subscription_*); dividend (a cash
+	// dividend, net of the NHI premium and the remittance fee, pending from the ex-date until
+	// paid) and dividend_stock (the new shares of a stock dividend, in shares); coupon_discount (a
+	// coupon's commission discount paid back); loan (a loan disbursed), loan_interest (a day's
+	// interest charged) and loan_repay (a repayment) ; lending_fee (a trading day's stock lending
+	// fee paid into available cash)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -3664,16 +3701,17 @@ type FundRecordPage struct {
 type FundRecordStatus string
 
 // FundRecordType deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
-// the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
-// fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
-// collateral (short proceeds and margin held by the broker, negative, or given back); block
-// (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
-// claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
-// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
-// shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
-// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
-// ; lending_fee (a trading day's stock lending fee paid into available cash)
+// the fill did to the member's cash: trade (the traded amount, negative bought, positive
+// sold), fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or
+// repaid), collateral (short proceeds and margin held by the broker, negative, or given back);
+// block (a block trade application's frozen amount, its status the review's) and chipgrab (a
+// chip grab claim's frozen amount, allotted once filled); unfreeze (a frozen amount given
+// back); and the lines of a new-share subscription (subscription_*); dividend (a cash
+// dividend, net of the NHI premium and the remittance fee, pending from the ex-date until
+// paid) and dividend_stock (the new shares of a stock dividend, in shares); coupon_discount (a
+// coupon's commission discount paid back); loan (a loan disbursed), loan_interest (a day's
+// interest charged) and loan_repay (a repayment) ; lending_fee (a trading day's stock lending
+// fee paid into available cash)
 type FundRecordType string
 
 // HoldingsSummary defines model for HoldingsSummary.
@@ -4652,6 +4690,167 @@ type PriceAlertResult struct {
 
 	// Position global event position
 	Position Position `json:"position"`
+}
+
+// QuantBacktest defines model for QuantBacktest.
+type QuantBacktest struct {
+	// Curve equity at each day's close (the product page; empty in the list)
+	Curve []QuantPoint `json:"curve"`
+
+	// End a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	End Decimal `json:"end"`
+
+	// From first day replayed (YYYY-MM-DD)
+	From string `json:"from"`
+
+	// MaxDrawdown a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxDrawdown Decimal `json:"maxDrawdown"`
+
+	// Return a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Return Decimal `json:"return"`
+
+	// Start a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Start Decimal `json:"start"`
+
+	// To last day replayed
+	To     string `json:"to"`
+	Trades int    `json:"trades"`
+
+	// WinRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	WinRate Decimal `json:"winRate"`
+	Wins    int     `json:"wins"`
+}
+
+// QuantLeaveRequest defines model for QuantLeaveRequest.
+type QuantLeaveRequest struct {
+	Close bool `json:"close"`
+}
+
+// QuantPoint defines model for QuantPoint.
+type QuantPoint struct {
+	Day string `json:"day"`
+
+	// Equity a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Equity Decimal `json:"equity"`
+}
+
+// QuantPosition defines model for QuantPosition.
+type QuantPosition struct {
+	// Basis a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Basis      Decimal `json:"basis"`
+	PositionId string  `json:"positionId"`
+	Shares     int64   `json:"shares"`
+	Symbol     string  `json:"symbol"`
+
+	// Value a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Value Decimal `json:"value"`
+}
+
+// QuantProduct defines model for QuantProduct.
+type QuantProduct struct {
+	Backtest      QuantBacktest    `json:"backtest"`
+	DescriptionEn string           `json:"descriptionEn"`
+	DescriptionTw string           `json:"descriptionTw"`
+	Id            string           `json:"id"`
+	Kind          QuantProductKind `json:"kind"`
+
+	// MinAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinAmount Decimal `json:"minAmount"`
+	NameEn    string  `json:"nameEn"`
+	NameTw    string  `json:"nameTw"`
+	RuleEn    string  `json:"ruleEn"`
+	RuleTw    string  `json:"ruleTw"`
+
+	// Schedule when the rule runs, HH:MM Asia/Taipei on trading days
+	Schedule string   `json:"schedule"`
+	Symbols  []string `json:"symbols"`
+}
+
+// QuantProductKind defines model for QuantProduct.Kind.
+type QuantProductKind string
+
+// QuantResult defines model for QuantResult.
+type QuantResult struct {
+	// Position global event position
+	Position Position `json:"position"`
+
+	// State running or ended (not an enum: the generated names of another enum with ended would change)
+	State string `json:"state"`
+	SubId string `json:"subId"`
+}
+
+// QuantSubscribeRequest defines model for QuantSubscribeRequest.
+type QuantSubscribeRequest struct {
+	Amount  string `json:"amount"`
+	Product string `json:"product"`
+}
+
+// QuantSubscription defines model for QuantSubscription.
+type QuantSubscription struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount    Decimal    `json:"amount"`
+	CloseAll  bool       `json:"closeAll"`
+	CreatedAt time.Time  `json:"createdAt"`
+	EndedAt   *time.Time `json:"endedAt,omitempty"`
+
+	// Held a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Held      Decimal         `json:"held"`
+	NameEn    string          `json:"nameEn"`
+	NameTw    string          `json:"nameTw"`
+	Orders    int64           `json:"orders"`
+	Positions []QuantPosition `json:"positions"`
+
+	// Proceeds a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Proceeds Decimal `json:"proceeds"`
+	Product  string  `json:"product"`
+
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal `json:"profit"`
+
+	// Realized a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Realized Decimal `json:"realized"`
+
+	// Spent a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Spent Decimal `json:"spent"`
+
+	// State running or ended (not an enum: the generated names of another enum with ended would change)
+	State string `json:"state"`
+	SubId string `json:"subId"`
+
+	// Unrealized a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Unrealized Decimal `json:"unrealized"`
 }
 
 // Quote defines model for Quote.

@@ -8,14 +8,12 @@ package credit
 
 import (
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/credit"
-	"github.com/lotbook/lotbook/commands/rules/money"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -214,15 +212,7 @@ func quota(p *part, prices Prices) Quota {
 
 // parseAmount is a whole NT$ amount as typed: positive, no decimals.
 func parseAmount(s string) (decimal.Decimal, *commands.Error) {
-	s = strings.TrimSpace(s)
-	if s == "" {
-		return decimal.Zero, commands.Invalid(commands.KeyAmountRequired)
-	}
-	a, err := money.ParseDecimal(s, 0)
-	if err != nil || !a.IsPositive() || a.GreaterThan(decimal.NewFromInt(maxAmount)) {
-		return decimal.Zero, commands.Invalid(commands.KeyAmountInvalid)
-	}
-	return a, nil
+	return commands.WholeAmount(s, maxAmount)
 }
 
 // decideApplyLoan records an application within the available limit.

@@ -201,13 +201,7 @@ func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.
 }
 
 // add is a + b as the rows keep them (decimal strings).
-func add(a string, b decimal.Decimal) string {
-	v, err := decimal.NewFromString(a)
-	if err != nil {
-		v = decimal.Zero
-	}
-	return v.Add(b).String()
-}
+func add(a string, b decimal.Decimal) string { return projections.AddText(a, b) }
 
 func (pg *page) apply(d projections.Decoded) error {
 	at := projections.Micros(d.Ev.Metadata.ServerTime)

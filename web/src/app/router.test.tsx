@@ -57,6 +57,8 @@ describe('router', () => {
       'home/coupons [session]', 'ops/coupons [session ops]',
       // issue 12: credit loans and seat accounts
       'credit/borrow [session]', 'user/jkjl [session]', 'ops/credit/loans [session ops]', 'ops/credit/seats [session ops]',
+      // issue 12: AI quant
+      'quant/list [session]', 'quant/product [session]', 'quant/mine [session]',
       // issue 12 item 6, issue 13 item 6: the trading hub, the wallet, the statement, login by phone and by ID number
       'trading/trading [session tabs]', 'wallet/index [session]', 'user/pj [session]', 'login/logon []', 'login/logon2 []',
       // issue 12 item 2: stock lending

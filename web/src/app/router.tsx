@@ -7,6 +7,7 @@ import { blockRoutes } from '@/features/block/routes';
 import { dividendRoutes } from '@/features/dividend/routes';
 import { creditRoutes } from '@/features/credit/routes';
 import { lendingRoutes } from '@/features/lending/routes';
+import { quantRoutes } from '@/features/quant/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { couponRoutes } from '@/features/coupons/routes';
 import { fundsRoutes } from '@/features/funds/routes';
@@ -48,6 +49,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...blockRoutes,
   ...dividendRoutes,
   ...creditRoutes,
+  ...quantRoutes,
   ...chipGrabRoutes,
   ...couponRoutes,
   ...newsRoutes,

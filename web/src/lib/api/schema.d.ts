@@ -2814,6 +2814,95 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/quant/products": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The AI quant products with their published rules, symbols and minimum amounts, and each
+         *     one's past results: its rule replayed on the market's daily history from the minimum amount
+         *     (the same rule function the strategy process runs), never typed in. No fee beyond the
+         *     ordinary commission and tax of each order.
+         */
+        get: operations["quantProducts"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/quant/products/{productId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One product with its backtest and the equity curve of the replay. Unknown id, quant_product_not_found. */
+        get: operations["quantProduct"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/quant/subscriptions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The member's subscriptions, newest first: state, amount, what is still held, what the
+         *     strategy's orders cost and brought back, the orders placed, the positions held and the
+         *     profit or loss (realised plus the positions at the market's last price).
+         */
+        get: operations["quantSubscriptions"];
+        put?: never;
+        /**
+         * @description Subscribes to a product with a whole NT$ amount, held from available cash (frozen) until the
+         *     strategy spends it or the member leaves. Refusals: amount_below_minimum (below the product's
+         *     minimum), insufficient_balance, quant_product_not_found, amount_required, amount_invalid,
+         *     and the account's standing (account_frozen, ...).
+         */
+        post: operations["quantSubscribe"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/quant/subscriptions/{subId}/leave": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Leaves a running subscription: what is still held goes back to available cash. With close
+         *     true the strategy's positions are sold at market (refused with not_trading_time while the
+         *     market does not match, before anything changes); otherwise they stay in the account as
+         *     ordinary positions. Refusals: order_not_found (no such subscription of the member),
+         *     quant_ended (left already).
+         */
+        post: operations["quantLeave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/trade/holdingsSummary": {
         parameters: {
             query?: never;
@@ -3212,7 +3301,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled" | "condition_mismatch" | "session_unit_mismatch" | "session_limit_only" | "time_in_force_not_allowed" | "day_trade_regular_only" | "symbol_not_eligible" | "short_below_reference" | "fixed_price_close_only" | "alert_not_found" | "alert_not_active" | "alert_limit_reached" | "alert_value_invalid" | "alert_kind_invalid" | "alert_set" | "alert_cancelled" | "watchlist_group_not_found" | "watchlist_group_limit" | "watchlist_symbol_limit" | "watchlist_name_invalid" | "watchlist_name_exists" | "watchlist_default_protected" | "watchlist_symbol_not_in_group";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled" | "condition_mismatch" | "session_unit_mismatch" | "session_limit_only" | "time_in_force_not_allowed" | "day_trade_regular_only" | "symbol_not_eligible" | "short_below_reference" | "fixed_price_close_only" | "alert_not_found" | "alert_not_active" | "alert_limit_reached" | "alert_value_invalid" | "alert_kind_invalid" | "alert_set" | "alert_cancelled" | "watchlist_group_not_found" | "watchlist_group_limit" | "watchlist_symbol_limit" | "watchlist_name_invalid" | "watchlist_name_exists" | "watchlist_default_protected" | "watchlist_symbol_not_in_group" | "quant_product_not_found" | "quant_ended" | "quant_subscribed" | "quant_left";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -3346,19 +3435,20 @@ export interface components {
         };
         /**
          * @description deposit, withdraw, exchange, credit; and the lines of each trade fill, which add up to what
-         *     the fill did to the member's cash: trade (the traded amount, negative bought, positive sold),
-         *     fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or repaid),
-         *     collateral (short proceeds and margin held by the broker, negative, or given back); block
-         *     (a block trade application's frozen amount, its status the review's) and chipgrab (a chip grab
-         *     claim's frozen amount, allotted once filled); unfreeze (a frozen amount given back); and the
-         *     lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
-         *     premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
-         *     shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
-         *     back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
-         *     ; lending_fee (a trading day's stock lending fee paid into available cash)
+         *     the fill did to the member's cash: trade (the traded amount, negative bought, positive
+         *     sold), fee (commission), tax (transaction tax), financing (margin loan drawn, positive, or
+         *     repaid), collateral (short proceeds and margin held by the broker, negative, or given back);
+         *     block (a block trade application's frozen amount, its status the review's) and chipgrab (a
+         *     chip grab claim's frozen amount, allotted once filled); unfreeze (a frozen amount given
+         *     back); and the lines of a new-share subscription (subscription_*); dividend (a cash
+         *     dividend, net of the NHI premium and the remittance fee, pending from the ex-date until
+         *     paid) and dividend_stock (the new shares of a stock dividend, in shares); coupon_discount (a
+         *     coupon's commission discount paid back); loan (a loan disbursed), loan_interest (a day's
+         *     interest charged) and loan_repay (a repayment) ; lending_fee (a trading day's stock lending
+         *     fee paid into available cash)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay" | "lending_fee";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay" | "lending_fee" | "quant_hold" | "quant_release";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -5278,6 +5368,85 @@ export interface components {
             closesAt: string;
             /** @description YYYY-MM-DD after the window's last day */
             listingDate: string;
+        };
+        QuantBacktest: {
+            /** @description first day replayed (YYYY-MM-DD) */
+            from: string;
+            /** @description last day replayed */
+            to: string;
+            start: components["schemas"]["Decimal"];
+            end: components["schemas"]["Decimal"];
+            return: components["schemas"]["Decimal"];
+            maxDrawdown: components["schemas"]["Decimal"];
+            trades: number;
+            wins: number;
+            winRate: components["schemas"]["Decimal"];
+            /** @description equity at each day's close (the product page; empty in the list) */
+            curve: components["schemas"]["QuantPoint"][];
+        };
+        QuantPoint: {
+            day: string;
+            equity: components["schemas"]["Decimal"];
+        };
+        QuantProduct: {
+            id: string;
+            /** @enum {string} */
+            kind: "momentum" | "mean_reversion";
+            nameTw: string;
+            nameEn: string;
+            descriptionTw: string;
+            descriptionEn: string;
+            ruleTw: string;
+            ruleEn: string;
+            symbols: string[];
+            minAmount: components["schemas"]["Decimal"];
+            /** @description when the rule runs, HH:MM Asia/Taipei on trading days */
+            schedule: string;
+            backtest: components["schemas"]["QuantBacktest"];
+        };
+        QuantSubscribeRequest: {
+            product: string;
+            amount: string;
+        };
+        QuantLeaveRequest: {
+            close: boolean;
+        };
+        QuantResult: {
+            subId: string;
+            /** @description running or ended (not an enum: the generated names of another enum with ended would change) */
+            state: string;
+            position: components["schemas"]["Position"];
+        };
+        QuantSubscription: {
+            subId: string;
+            product: string;
+            nameTw: string;
+            nameEn: string;
+            /** @description running or ended (not an enum: the generated names of another enum with ended would change) */
+            state: string;
+            amount: components["schemas"]["Decimal"];
+            held: components["schemas"]["Decimal"];
+            spent: components["schemas"]["Decimal"];
+            proceeds: components["schemas"]["Decimal"];
+            realized: components["schemas"]["Decimal"];
+            unrealized: components["schemas"]["Decimal"];
+            profit: components["schemas"]["Decimal"];
+            /** Format: int64 */
+            orders: number;
+            closeAll: boolean;
+            positions: components["schemas"]["QuantPosition"][];
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            endedAt?: string;
+        };
+        QuantPosition: {
+            positionId: string;
+            symbol: string;
+            /** Format: int64 */
+            shares: number;
+            basis: components["schemas"]["Decimal"];
+            value: components["schemas"]["Decimal"];
         };
         HoldingsSummary: {
             marketValue: components["schemas"]["Decimal"];
@@ -10775,6 +10944,164 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+        };
+    };
+    quantProducts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description products */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["QuantProduct"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    quantProduct: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path: {
+                productId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description product */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["QuantProduct"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    quantSubscriptions: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The highest global position the client has seen; the server waits (about 2 s at most) until its projections reached it. */
+                "Lotbook-Position"?: components["parameters"]["LotbookPosition"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description subscriptions */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["QuantSubscription"][];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+        };
+    };
+    quantSubscribe: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuantSubscribeRequest"];
+            };
+        };
+        responses: {
+            /** @description subscribed (msg quant_subscribed) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["QuantResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    quantLeave: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                subId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuantLeaveRequest"];
+            };
+        };
+        responses: {
+            /** @description left (msg quant_left) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["QuantResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
         };
     };
     holdingsSummary: {

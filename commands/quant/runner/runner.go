@@ -1,0 +1,370 @@
+// Package runner is the AI quant strategy process: it folds every running subscription from the
+// log (its hold, and the positions its orders opened) and, once per day at 09:30 Asia/Taipei,
+// while the board-lot session matches, evaluates each subscription's product rule on the daily
+// closes up to the previous trading day (commands/rules/quant, the same function the backtest
+// replays). An entry releases the order's cost from the hold (commands/quant Release) and places
+// an ordinary limit order at the protective price (on the tick grid) in the member's account, in
+// board lots or, when the budget buys less than a lot, odd-lot shares; an exit sells the position
+// at market. Command ids derive from the subscription, the symbol and the day's occurrence
+// (process.TimerCommandID), so a restart, a retry or a second instance acts once; the order's own
+// command id starts with the process name and the subscription id: that is its origin.
+package runner
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/process"
+	"github.com/lotbook/lotbook/commands/quant"
+	rules "github.com/lotbook/lotbook/commands/rules/quant"
+	"github.com/lotbook/lotbook/events"
+)
+
+// ProcessName names the checkpoint, metrics and command ids.
+const ProcessName = "quant-strategy"
+
+// EvalHour and EvalMinute are when the rules run each day (Asia/Taipei): after the open, on the
+// closes known by then (the day before's).
+const (
+	EvalHour   = 9
+	EvalMinute = 30
+)
+
+// Releaser is the quant command the process sends (*quant.Commands).
+type Releaser interface {
+	Release(ctx context.Context, meta commands.Meta, in quant.Release) (quant.Result, error)
+}
+
+// Plan is what the market allows for a buy of a symbol now: the limit price a buy reserves at
+// (the protective price on the tick grid), whether board lots and odd lots match now.
+type Plan struct {
+	Limit              decimal.Decimal
+	BoardLots, OddLots bool
+}
+
+// Market is the market and the member's orders as the process sees them (the api wires trading
+// and the market behind it: a capability never calls another's commands itself).
+type Market interface {
+	// Bars are up to n daily bars of symbol before the Taipei day of t, oldest first.
+	Bars(symbol string, t time.Time, n int) ([]rules.Bar, error)
+	// Plan is what a buy of symbol may do at t; ok false when the symbol has no price.
+	Plan(symbol string, t time.Time) (Plan, bool)
+	// Buy places a limit buy of o at limit in the member's account under meta's command id.
+	Buy(ctx context.Context, meta commands.Meta, memberID, symbol string, o rules.Order, limit decimal.Decimal, t time.Time) error
+	// Sell sells the whole position at market under meta's command id.
+	Sell(ctx context.Context, meta commands.Meta, memberID, symbol, positionID string, t time.Time) error
+}
+
+// Config wires a Process.
+type Config struct {
+	Commands   Releaser
+	Market     Market
+	Store      events.Store
+	Clock      func() time.Time
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer
+}
+
+// position is what a subscription holds of a symbol.
+type position struct {
+	PositionID string          `json:"positionId"`
+	Shares     int64           `json:"shares"`
+	EntryDay   string          `json:"entryDay"`
+	EntryClose decimal.Decimal `json:"entryClose"`
+}
+
+// subscription is a running subscription as the process knows it.
+type subscription struct {
+	Member    string               `json:"member"`
+	Product   string               `json:"product"`
+	Amount    decimal.Decimal      `json:"amount"`
+	Held      decimal.Decimal      `json:"held"`
+	Positions map[string]*position `json:"positions"` // symbol -> position
+}
+
+// intent is a released buy waiting for its order.
+type intent struct {
+	Sub, Symbol, Day string
+	EntryClose       decimal.Decimal
+}
+
+type link struct{ Sub, Symbol string }
+
+// fold is the process's state; its JSON is the checkpoint.
+type fold struct {
+	Subs      map[string]*subscription `json:"subs"`
+	Intents   map[string]intent        `json:"intents"`   // order command id -> the release
+	Positions map[string]link          `json:"positions"` // position id -> subscription and symbol
+}
+
+func newFold() fold {
+	return fold{Subs: map[string]*subscription{}, Intents: map[string]intent{}, Positions: map[string]link{}}
+}
+
+// Process is the strategy process manager.
+type Process struct {
+	cmd Releaser
+	mkt Market
+	log *slog.Logger
+	rt  *process.Runtime
+
+	mu sync.Mutex
+	st fold
+}
+
+// New prepares the process; Run runs it.
+func New(cfg Config) *Process {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, log: cfg.Logger.With("process", ProcessName), st: newFold()}
+	p.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+		Logger: cfg.Logger, Registerer: cfg.Registerer,
+		Timers: []process.Timer{{Name: "daily", Next: process.Daily(EvalHour, EvalMinute, commands.Taipei), Fire: p.fire}}})
+	return p
+}
+
+// Run folds the log and runs the rules daily until ctx ends.
+func (p *Process) Run(ctx context.Context) error {
+	if err := p.rt.Run(ctx); err != nil {
+		return fmt.Errorf("quant strategy: %w", err)
+	}
+	return nil
+}
+
+// WaitReady waits until the log at start is folded.
+func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
+
+// Position is how far the process has folded the log.
+func (p *Process) Position() int64 { return p.rt.Position() }
+
+// Wants implements process.Manager.
+func (p *Process) Wants(typ string) bool {
+	name, _, _ := strings.Cut(typ, ".")
+	switch name {
+	case "QuantSubscribed", "QuantFundsReleased", "QuantLeft", "OrderPlaced", "OrderFilled":
+		return true
+	}
+	return false
+}
+
+// Handle implements process.Manager.
+func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Payload) error {
+	member, ok := strings.CutPrefix(r.Stream, events.AccountStream(""))
+	if !ok {
+		return fmt.Errorf("event %s at %d is not on an account stream", r.Type, r.Position)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	st := &p.st
+	switch e := pl.(type) {
+	case events.QuantSubscribed:
+		st.Subs[e.SubID] = &subscription{Member: member, Product: e.Product, Amount: e.Amount, Held: e.Amount,
+			Positions: map[string]*position{}}
+	case events.QuantFundsReleased:
+		if s := st.Subs[e.SubID]; s != nil {
+			s.Held = s.Held.Sub(e.Amount)
+			st.Intents[e.OrderCommandID] = intent{Sub: e.SubID, Symbol: e.Symbol, Day: e.Day, EntryClose: e.EntryClose}
+		}
+	case events.QuantLeft:
+		if s := st.Subs[e.SubID]; s != nil {
+			for _, pos := range s.Positions {
+				delete(st.Positions, pos.PositionID)
+			}
+			delete(st.Subs, e.SubID)
+		}
+		for id, in := range st.Intents {
+			if in.Sub == e.SubID {
+				delete(st.Intents, id)
+			}
+		}
+	case events.OrderPlaced:
+		in, ok := st.Intents[r.Metadata.CommandID]
+		if !ok || e.Intent != events.IntentOpen {
+			return nil
+		}
+		delete(st.Intents, r.Metadata.CommandID)
+		if s := st.Subs[in.Sub]; s != nil && s.Member == member {
+			s.Positions[in.Symbol] = &position{PositionID: e.PositionID, EntryDay: in.Day, EntryClose: in.EntryClose}
+			st.Positions[e.PositionID] = link{Sub: in.Sub, Symbol: in.Symbol}
+		}
+	case events.OrderFilled:
+		l, ok := st.Positions[e.PositionID]
+		if !ok {
+			return nil
+		}
+		s := st.Subs[l.Sub]
+		if s == nil || s.Positions[l.Symbol] == nil || s.Positions[l.Symbol].PositionID != e.PositionID {
+			delete(st.Positions, e.PositionID)
+			return nil
+		}
+		pos := s.Positions[l.Symbol]
+		if e.Side == events.SideBuy {
+			pos.Shares += e.Shares
+		} else {
+			pos.Shares -= e.Shares
+		}
+		if pos.Shares <= 0 && e.Side == events.SideSell {
+			delete(s.Positions, l.Symbol)
+			delete(st.Positions, e.PositionID)
+		}
+	default:
+		return fmt.Errorf("event %s at %d is not one the quant process folds", r.Type, r.Position)
+	}
+	return nil
+}
+
+// Snapshot implements process.Manager.
+func (p *Process) Snapshot() ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return json.Marshal(p.st)
+}
+
+// Restore implements process.Manager.
+func (p *Process) Restore(state []byte) error {
+	st := newFold()
+	if len(state) > 0 {
+		if err := json.Unmarshal(state, &st); err != nil {
+			return fmt.Errorf("quant strategy state: %w", err)
+		}
+	}
+	for _, s := range st.Subs {
+		if s.Positions == nil {
+			s.Positions = map[string]*position{}
+		}
+	}
+	p.mu.Lock()
+	p.st = st
+	p.mu.Unlock()
+	return nil
+}
+
+func (p *Process) fire(ctx context.Context, at time.Time, _ string) error { return p.Evaluate(ctx, at) }
+
+// step is one thing the rules decided for one subscription and symbol.
+type step struct {
+	subID, member, symbol string
+	product               rules.Product
+	budget                decimal.Decimal
+	pos                   position
+	held                  bool
+}
+
+// Evaluate runs every running subscription's rule for the Taipei day of at, with command ids
+// derived from at. Nothing happens while the board-lot session does not match (weekends,
+// holidays, outside the session).
+func (p *Process) Evaluate(ctx context.Context, at time.Time) error {
+	p.mu.Lock()
+	var steps []step
+	for _, id := range slices.Sorted(maps.Keys(p.st.Subs)) {
+		s := p.st.Subs[id]
+		prod, ok := rules.ByID(s.Product)
+		if !ok {
+			continue
+		}
+		for _, sym := range prod.Symbols {
+			st := step{subID: id, member: s.Member, symbol: sym, product: prod, budget: decimal.Min(prod.Budget(s.Amount), s.Held)}
+			if pos := s.Positions[sym]; pos != nil && pos.Shares > 0 {
+				st.pos, st.held = *pos, true
+			}
+			steps = append(steps, st)
+		}
+	}
+	p.mu.Unlock()
+	var errs []error
+	for _, st := range steps {
+		err := p.act(ctx, at, st)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return ctx.Err()
+		case refused(err):
+			// A refusal (the member's account is frozen, the price left the band, the hold ran
+			// short) is the answer for this day: retrying the occurrence would get it again.
+			p.log.InfoContext(ctx, "quant strategy step refused", "sub", st.subID, "symbol", st.symbol, "err", err)
+		default:
+			p.log.WarnContext(ctx, "quant strategy step failed; it runs again", "sub", st.subID, "symbol", st.symbol, "err", err)
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// refused tells a command's refusal from a failure worth retrying.
+func refused(err error) bool {
+	e, ok := commands.AsError(err)
+	return ok && e.Kind != commands.KindUnavailable
+}
+
+// lookback is how many daily bars the rules read: enough for the longest average and for
+// counting the days a position has been held.
+const lookback = 60
+
+// act decides and acts for one subscription and symbol.
+func (p *Process) act(ctx context.Context, at time.Time, st step) error {
+	plan, ok := p.mkt.Plan(st.symbol, at)
+	if !ok || !plan.BoardLots {
+		return nil
+	}
+	bars, err := p.mkt.Bars(st.symbol, at, lookback)
+	if err != nil {
+		return fmt.Errorf("bars of %s: %w", st.symbol, err)
+	}
+	closes := make([]decimal.Decimal, len(bars))
+	h := rules.Holding{In: st.held, EntryClose: st.pos.EntryClose}
+	for i, b := range bars {
+		closes[i] = b.Close
+		if st.held && b.Day >= st.pos.EntryDay {
+			h.DaysHeld++
+		}
+	}
+	base := process.TimerCommandID(ProcessName, st.subID+"/"+st.symbol, at)
+	actor := "system"
+	switch st.product.Rule(closes, h) {
+	case rules.Enter:
+		if len(closes) == 0 {
+			return nil
+		}
+		o := rules.Size(st.budget, plan.Limit, plan.OddLots)
+		if o.TotalShares() == 0 {
+			return nil
+		}
+		day := at.In(commands.Taipei).Format(time.DateOnly)
+		orderID := base + "/buy"
+		if _, err := p.cmd.Release(ctx, commands.Meta{CommandID: base + "/release", Actor: actor}, quant.Release{MemberID: st.member,
+			SubID: st.subID, Symbol: st.symbol, OrderCommandID: orderID, Day: day, Amount: o.Cost, EntryClose: closes[len(closes)-1],
+			Shares: o.TotalShares()}); err != nil {
+			return fmt.Errorf("release for %s: %w", st.symbol, err)
+		}
+		return p.mkt.Buy(ctx, commands.Meta{CommandID: orderID, Actor: actor}, st.member, st.symbol, o, plan.Limit, at)
+	case rules.Exit:
+		if !st.held {
+			return nil
+		}
+		return p.mkt.Sell(ctx, commands.Meta{CommandID: base + "/sell", Actor: actor}, st.member, st.symbol, st.pos.PositionID, at)
+	}
+	return nil
+}
+
+// OriginOf is the subscription an order's command id names, "" when the strategy did not place it.
+func OriginOf(commandID string) string {
+	rest, ok := strings.CutPrefix(commandID, ProcessName+"/")
+	if !ok {
+		return ""
+	}
+	sub, _, _ := strings.Cut(rest, "/")
+	return sub
+}
