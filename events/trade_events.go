@@ -103,6 +103,9 @@ type OrderPlaced struct {
 	TradingDay string          `json:"tradingDay"` // YYYY-MM-DD (Asia/Taipei): a day order expires when it ends
 	By         string          `json:"by"`         // member | forced_close | day_trade_close
 	Quote      QuoteUsed       `json:"quote"`
+	// Origin names what placed the order on the member's behalf ("" the member's own ticket): a
+	// copy-trade follow's id for an order mirrored from a mentor.
+	Origin string `json:"origin,omitempty"`
 }
 
 // TradeCashFrozen reserves cash for an order (available -> frozen): a buy's amount at its limit
