@@ -9,6 +9,7 @@ import (
 	"github.com/lotbook/lotbook/api/chat"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/console"
+	copytradeapi "github.com/lotbook/lotbook/api/copytrade"
 	couponsapi "github.com/lotbook/lotbook/api/coupons"
 	creditapi "github.com/lotbook/lotbook/api/credit"
 	dividendapi "github.com/lotbook/lotbook/api/dividend"
@@ -77,5 +78,6 @@ func (s *server) capabilities() []httpx.Module {
 		subscriptionapi.New(subscription.New(s.cmd), s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
 		wallet.New(s.read, s.now),
+		copytradeapi.New(s.cmd, s.trading, s.read, s.trade.Market, s.now),
 	}
 }

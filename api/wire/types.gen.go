@@ -336,6 +336,66 @@ func (e ConfigRequestType) Valid() bool {
 	}
 }
 
+// Defines values for CopyOrderIntent.
+const (
+	CopyOrderIntentClose CopyOrderIntent = "close"
+	CopyOrderIntentOpen  CopyOrderIntent = "open"
+)
+
+// Valid indicates whether the value is a known member of the CopyOrderIntent enum.
+func (e CopyOrderIntent) Valid() bool {
+	switch e {
+	case CopyOrderIntentClose:
+		return true
+	case CopyOrderIntentOpen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyOrderSide.
+const (
+	CopyOrderBuy  CopyOrderSide = "buy"
+	CopyOrderSell CopyOrderSide = "sell"
+)
+
+// Valid indicates whether the value is a known member of the CopyOrderSide enum.
+func (e CopyOrderSide) Valid() bool {
+	switch e {
+	case CopyOrderBuy:
+		return true
+	case CopyOrderSell:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyOrderStatus.
+const (
+	CopyOrderStatusCancelled CopyOrderStatus = "cancelled"
+	CopyOrderStatusExpired   CopyOrderStatus = "expired"
+	CopyOrderStatusFilled    CopyOrderStatus = "filled"
+	CopyOrderStatusWorking   CopyOrderStatus = "working"
+)
+
+// Valid indicates whether the value is a known member of the CopyOrderStatus enum.
+func (e CopyOrderStatus) Valid() bool {
+	switch e {
+	case CopyOrderStatusCancelled:
+		return true
+	case CopyOrderStatusExpired:
+		return true
+	case CopyOrderStatusFilled:
+		return true
+	case CopyOrderStatusWorking:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CouponApplyResultStatus.
 const (
 	CouponApplyResultStatusRedeemed CouponApplyResultStatus = "redeemed"
@@ -501,6 +561,27 @@ func (e ErrorEnvelopeStatus) Valid() bool {
 	}
 }
 
+// Defines values for FollowState.
+const (
+	FollowCancelled  FollowState = "cancelled"
+	FollowEnded      FollowState = "ended"
+	FollowInProgress FollowState = "in_progress"
+)
+
+// Valid indicates whether the value is a known member of the FollowState enum.
+func (e FollowState) Valid() bool {
+	switch e {
+	case FollowCancelled:
+		return true
+	case FollowEnded:
+		return true
+	case FollowInProgress:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FundRecordStatus.
 const (
 	FundRecordStatusAllotted  FundRecordStatus = "allotted"
@@ -545,6 +626,12 @@ const (
 	Block                 FundRecordType = "block"
 	Chipgrab              FundRecordType = "chipgrab"
 	Collateral            FundRecordType = "collateral"
+	CopyFollow            FundRecordType = "copy_follow"
+	CopyProfitShare       FundRecordType = "copy_profit_share"
+	CopyRelease           FundRecordType = "copy_release"
+	CopyReturn            FundRecordType = "copy_return"
+	CopyShareIncome       FundRecordType = "copy_share_income"
+	CopySpend             FundRecordType = "copy_spend"
 	CouponDiscount        FundRecordType = "coupon_discount"
 	Credit                FundRecordType = "credit"
 	Deposit               FundRecordType = "deposit"
@@ -592,6 +679,18 @@ func (e FundRecordType) Valid() bool {
 	case Chipgrab:
 		return true
 	case Collateral:
+		return true
+	case CopyFollow:
+		return true
+	case CopyProfitShare:
+		return true
+	case CopyRelease:
+		return true
+	case CopyReturn:
+		return true
+	case CopyShareIncome:
+		return true
+	case CopySpend:
 		return true
 	case CouponDiscount:
 		return true
@@ -777,6 +876,27 @@ func (e MarketSessionPhase) Valid() bool {
 	}
 }
 
+// Defines values for MentorLevel.
+const (
+	Intermediate MentorLevel = "intermediate"
+	Junior       MentorLevel = "junior"
+	Senior       MentorLevel = "senior"
+)
+
+// Valid indicates whether the value is a known member of the MentorLevel enum.
+func (e MentorLevel) Valid() bool {
+	switch e {
+	case Intermediate:
+		return true
+	case Junior:
+		return true
+	case Senior:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MessageKey.
 const (
 	MessageKeyAccountDisabled             MessageKey = "account_disabled"
@@ -807,6 +927,7 @@ const (
 	MessageKeyBlockSizeTooSmall           MessageKey = "block_size_too_small"
 	MessageKeyBlockTimeInvalid            MessageKey = "block_time_invalid"
 	MessageKeyBranchCodeInvalid           MessageKey = "branch_code_invalid"
+	MessageKeyBuyAmountBelowMinimum       MessageKey = "buy_amount_below_minimum"
 	MessageKeyCardExists                  MessageKey = "card_exists"
 	MessageKeyCardFieldNotEnabled         MessageKey = "card_field_not_enabled"
 	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
@@ -855,6 +976,12 @@ const (
 	MessageKeyFileTooLarge                MessageKey = "file_too_large"
 	MessageKeyFileTypeInvalid             MessageKey = "file_type_invalid"
 	MessageKeyFlagInvalid                 MessageKey = "flag_invalid"
+	MessageKeyFollowNotFound              MessageKey = "follow_not_found"
+	MessageKeyFollowNotInProgress         MessageKey = "follow_not_in_progress"
+	MessageKeyFollowSelf                  MessageKey = "follow_self"
+	MessageKeyFollowStarted               MessageKey = "follow_started"
+	MessageKeyFollowStopped               MessageKey = "follow_stopped"
+	MessageKeyFollowWindowInvalid         MessageKey = "follow_window_invalid"
 	MessageKeyForbidden                   MessageKey = "forbidden"
 	MessageKeyFundOperationPending        MessageKey = "fund_operation_pending"
 	MessageKeyFundPasswordAlreadySet      MessageKey = "fund_password_already_set"
@@ -889,6 +1016,9 @@ const (
 	MessageKeyLoginBanned                 MessageKey = "login_banned"
 	MessageKeyLoginFailed                 MessageKey = "login_failed"
 	MessageKeyLotsInvalid                 MessageKey = "lots_invalid"
+	MessageKeyMentorNotExist              MessageKey = "mentor_not_exist"
+	MessageKeyMentorSaved                 MessageKey = "mentor_saved"
+	MessageKeyMinimumAmountInvalid        MessageKey = "minimum_amount_invalid"
 	MessageKeyNameInvalid                 MessageKey = "name_invalid"
 	MessageKeyNameRequired                MessageKey = "name_required"
 	MessageKeyNameTooManyMarks            MessageKey = "name_too_many_marks"
@@ -931,6 +1061,7 @@ const (
 	MessageKeyPriceNotOnTick              MessageKey = "price_not_on_tick"
 	MessageKeyPriceOutOfBand              MessageKey = "price_out_of_band"
 	MessageKeyPriceRequired               MessageKey = "price_required"
+	MessageKeyProfitShareInvalid          MessageKey = "profit_share_invalid"
 	MessageKeyQuantityInvalid             MessageKey = "quantity_invalid"
 	MessageKeyQuantityRequired            MessageKey = "quantity_required"
 	MessageKeyQuotaInsufficient           MessageKey = "quota_insufficient"
@@ -958,6 +1089,7 @@ const (
 	MessageKeySymbolRequired              MessageKey = "symbol_required"
 	MessageKeySystemBusy                  MessageKey = "system_busy"
 	MessageKeyTextInvalid                 MessageKey = "text_invalid"
+	MessageKeyTimeLimitExceeded           MessageKey = "time_limit_exceeded"
 	MessageKeyTradeBanned                 MessageKey = "trade_banned"
 	MessageKeyUnauthorized                MessageKey = "unauthorized"
 	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
@@ -1025,6 +1157,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyBlockTimeInvalid:
 		return true
 	case MessageKeyBranchCodeInvalid:
+		return true
+	case MessageKeyBuyAmountBelowMinimum:
 		return true
 	case MessageKeyCardExists:
 		return true
@@ -1122,6 +1256,18 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyFlagInvalid:
 		return true
+	case MessageKeyFollowNotFound:
+		return true
+	case MessageKeyFollowNotInProgress:
+		return true
+	case MessageKeyFollowSelf:
+		return true
+	case MessageKeyFollowStarted:
+		return true
+	case MessageKeyFollowStopped:
+		return true
+	case MessageKeyFollowWindowInvalid:
+		return true
 	case MessageKeyForbidden:
 		return true
 	case MessageKeyFundOperationPending:
@@ -1189,6 +1335,12 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyLoginFailed:
 		return true
 	case MessageKeyLotsInvalid:
+		return true
+	case MessageKeyMentorNotExist:
+		return true
+	case MessageKeyMentorSaved:
+		return true
+	case MessageKeyMinimumAmountInvalid:
 		return true
 	case MessageKeyNameInvalid:
 		return true
@@ -1274,6 +1426,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPriceRequired:
 		return true
+	case MessageKeyProfitShareInvalid:
+		return true
 	case MessageKeyQuantityInvalid:
 		return true
 	case MessageKeyQuantityRequired:
@@ -1327,6 +1481,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeySystemBusy:
 		return true
 	case MessageKeyTextInvalid:
+		return true
+	case MessageKeyTimeLimitExceeded:
 		return true
 	case MessageKeyTradeBanned:
 		return true
@@ -2778,6 +2934,70 @@ type ConfigRequest struct {
 // ConfigRequestType defines model for ConfigRequest.Type.
 type ConfigRequestType string
 
+// CopyOrder defines model for CopyOrder.
+type CopyOrder struct {
+	CreatedAt time.Time       `json:"createdAt"`
+	Filled    int64           `json:"filled"`
+	Intent    CopyOrderIntent `json:"intent"`
+	Name      string          `json:"name"`
+	OrderNo   string          `json:"orderNo"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal         `json:"profit"`
+	Shares int64           `json:"shares"`
+	Side   CopyOrderSide   `json:"side"`
+	Status CopyOrderStatus `json:"status"`
+	Symbol string          `json:"symbol"`
+}
+
+// CopyOrderIntent defines model for CopyOrder.Intent.
+type CopyOrderIntent string
+
+// CopyOrderSide defines model for CopyOrder.Side.
+type CopyOrderSide string
+
+// CopyOrderStatus defines model for CopyOrder.Status.
+type CopyOrderStatus string
+
+// CopyPosition defines model for CopyPosition.
+type CopyPosition struct {
+	PositionId string `json:"positionId"`
+	Shares     int64  `json:"shares"`
+	Symbol     string `json:"symbol"`
+}
+
+// CopyTradeResult defines model for CopyTradeResult.
+type CopyTradeResult struct {
+	FollowId *string `json:"followId,omitempty"`
+
+	// Position global event position
+	Position Position     `json:"position"`
+	State    *FollowState `json:"state,omitempty"`
+}
+
+// CopyTradeRules defines model for CopyTradeRules.
+type CopyTradeRules struct {
+	// MaxProfitShare a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxProfitShare Decimal `json:"maxProfitShare"`
+	MaxWindowDays  int     `json:"maxWindowDays"`
+
+	// MinFollowFloor a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinFollowFloor Decimal          `json:"minFollowFloor"`
+	MinWindowDays  int              `json:"minWindowDays"`
+	Thresholds     []LevelThreshold `json:"thresholds"`
+}
+
 // Coupon defines model for Coupon.
 type Coupon struct {
 	CouponId  string    `json:"couponId"`
@@ -3342,6 +3562,77 @@ type FlagResult struct {
 	Position Position `json:"position"`
 }
 
+// Follow defines model for Follow.
+type Follow struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount         Decimal   `json:"amount"`
+	ClosePositions bool      `json:"closePositions"`
+	CreatedAt      time.Time `json:"createdAt"`
+	Days           int       `json:"days"`
+	Ends           time.Time `json:"ends"`
+	FollowId       string    `json:"followId"`
+	MentorId       string    `json:"mentorId"`
+	MentorName     string    `json:"mentorName"`
+
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal `json:"profit"`
+
+	// ProfitShare a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ProfitShare Decimal `json:"profitShare"`
+
+	// Released a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Released Decimal `json:"released"`
+
+	// Remaining a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Remaining Decimal `json:"remaining"`
+
+	// Share a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Share Decimal `json:"share"`
+
+	// Spent a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Spent     Decimal     `json:"spent"`
+	State     FollowState `json:"state"`
+	UpdatedAt time.Time   `json:"updatedAt"`
+}
+
+// FollowDetail defines model for FollowDetail.
+type FollowDetail struct {
+	Follow    Follow         `json:"follow"`
+	Orders    []CopyOrder    `json:"orders"`
+	Positions []CopyPosition `json:"positions"`
+}
+
+// FollowPage defines model for FollowPage.
+type FollowPage struct {
+	HasMore bool     `json:"hasMore"`
+	Items   []Follow `json:"items"`
+	Page    int      `json:"page"`
+}
+
+// FollowRequest defines model for FollowRequest.
+type FollowRequest struct {
+	Amount   string `json:"amount"`
+	Days     *int   `json:"days,omitempty"`
+	MentorId string `json:"mentorId"`
+}
+
+// FollowState defines model for FollowState.
+type FollowState string
+
 // FundRecord defines model for FundRecord.
 type FundRecord struct {
 	// Amount a decimal number as a string, never a float
@@ -3390,7 +3681,11 @@ type FundRecord struct {
 	// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
 	// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
 	// shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
-	// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
+	// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment);
+	// copy_follow (a follow's commitment held), copy_spend (part of it back to available cash for a
+	// mirrored order), copy_return (a refused order's part held again), copy_release (the unspent
+	// commitment released), copy_profit_share (the share of a copy profit paid to the mentor) and
+	// copy_share_income (the share the mentor received)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -3417,7 +3712,11 @@ type FundRecordStatus string
 // lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
 // premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
 // shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
-// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
+// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment);
+// copy_follow (a follow's commitment held), copy_spend (part of it back to available cash for a
+// mirrored order), copy_return (a refused order's part held again), copy_release (the unspent
+// commitment released), copy_profit_share (the share of a copy profit paid to the mentor) and
+// copy_share_income (the share the mentor received)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.
@@ -3439,6 +3738,21 @@ type InviteUse struct {
 
 // Lang defines model for Lang.
 type Lang string
+
+// LevelThreshold defines model for LevelThreshold.
+type LevelThreshold struct {
+	// Equity a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Equity     Decimal     `json:"equity"`
+	Level      MentorLevel `json:"level"`
+	RoundTrips int         `json:"roundTrips"`
+
+	// WinRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	WinRate Decimal `json:"winRate"`
+}
 
 // LoanPage defines model for LoanPage.
 type LoanPage struct {
@@ -3547,8 +3861,81 @@ type MarketSession struct {
 // MarketSessionPhase defines model for MarketSession.Phase.
 type MarketSessionPhase string
 
+// Mentor defines model for Mentor.
+type Mentor struct {
+	AvgHoldMinutes int64 `json:"avgHoldMinutes"`
+
+	// CopyAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	CopyAmount Decimal `json:"copyAmount"`
+
+	// DailyReturn a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	DailyReturn Decimal `json:"dailyReturn"`
+	DisplayName string  `json:"displayName"`
+
+	// Equity a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Equity    Decimal     `json:"equity"`
+	Followers int         `json:"followers"`
+	Level     MentorLevel `json:"level"`
+	MentorId  string      `json:"mentorId"`
+
+	// MinAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinAmount Decimal `json:"minAmount"`
+
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal `json:"profit"`
+
+	// ProfitShare a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ProfitShare Decimal   `json:"profitShare"`
+	RoundTrips  int       `json:"roundTrips"`
+	Since       time.Time `json:"since"`
+
+	// WinRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	WinRate    Decimal `json:"winRate"`
+	WindowDays int     `json:"windowDays"`
+}
+
+// MentorLevel defines model for MentorLevel.
+type MentorLevel string
+
+// MentorList defines model for MentorList.
+type MentorList struct {
+	Items []Mentor `json:"items"`
+}
+
+// MentorProfileRequest defines model for MentorProfileRequest.
+type MentorProfileRequest struct {
+	DisplayName string `json:"displayName"`
+	MinAmount   string `json:"minAmount"`
+	ProfitShare string `json:"profitShare"`
+	WindowDays  int    `json:"windowDays"`
+}
+
 // MessageKey Stable message keys the server sends in msg; the web app translates every one.
 type MessageKey string
+
+// MyMentor defines model for MyMentor.
+type MyMentor struct {
+	Mentor *Mentor `json:"mentor,omitempty"`
+
+	// ShareIncome a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ShareIncome Decimal `json:"shareIncome"`
+}
 
 // NewsAction defines model for NewsAction.
 type NewsAction struct {
@@ -4494,6 +4881,11 @@ type StatementTrade struct {
 	Tax        string    `json:"tax"`
 }
 
+// StopFollowRequest defines model for StopFollowRequest.
+type StopFollowRequest struct {
+	ClosePositions bool `json:"closePositions"`
+}
+
 // SubscriptionApplication defines model for SubscriptionApplication.
 type SubscriptionApplication struct {
 	// Allotted shares delivered on the listing date
@@ -5275,6 +5667,9 @@ type ChipGrabId = openapi_types.UUID
 
 // CouponId defines model for CouponId.
 type CouponId = string
+
+// FollowId defines model for FollowId.
+type FollowId = string
 
 // IdempotencyKey defines model for IdempotencyKey.
 type IdempotencyKey = openapi_types.UUID

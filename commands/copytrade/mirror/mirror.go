@@ -52,8 +52,8 @@ type Ticket struct {
 type Trader interface {
 	// Open places a cash buy for memberID.
 	Open(ctx context.Context, meta commands.Meta, memberID string, t Ticket) (orderNo string, err error)
-	// Close sells shares of the member's position at market (all of it when shares is 0).
-	Close(ctx context.Context, meta commands.Meta, memberID, positionID string, shares int64, origin string) error
+	// Close sells shares of the member's position in symbol at market (all of it when shares is 0).
+	Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin string) error
 	// OddLots tells whether the odd-lot session takes orders now.
 	OddLots() bool
 }
@@ -350,7 +350,7 @@ func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID st
 		if n == pos.Shares {
 			n = 0 // all of it
 		}
-		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, n, followID); err != nil {
+		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, pos.Symbol, n, followID); err != nil {
 			if key, ok := refused(err); ok {
 				p.log.InfoContext(ctx, "mirrored close refused", "follow", followID, "position", pos.ID, "key", key)
 				continue
