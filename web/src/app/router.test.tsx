@@ -59,6 +59,9 @@ describe('router', () => {
       'credit/borrow [session]', 'user/jkjl [session]', 'ops/credit/loans [session ops]', 'ops/credit/seats [session ops]',
       // issue 12 item 6, issue 13 item 6: the trading hub, the wallet, the statement, login by phone and by ID number
       'trading/trading [session tabs]', 'wallet/index [session]', 'user/pj [session]', 'login/logon []', 'login/logon2 []',
+      // issue 12 item 3: copy trading of mentors
+      'gdindex/gdindex [session tabs]', 'gdindex/gdList [session]', 'gdindex/dsFllow [session]', 'gdindex/dsFllowInfo [session]',
+      'gdindex/dsFllowRecord [session]', 'gdindex/rules [session]', 'gdindex/mentor [session]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });
@@ -69,6 +72,7 @@ describe('router', () => {
       'home /home/index',
       'trade /trading/trading',
       'market /market/market',
+      'copyTrade /gdindex/gdindex',
       'mine /user/usercenter',
       'news /home/moreNews',
       'records /user/FundingDetails',

@@ -5,6 +5,7 @@ import { authRoutes } from '@/features/auth/routes';
 import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { dividendRoutes } from '@/features/dividend/routes';
+import { copyTradeRoutes } from '@/features/copytrade/routes';
 import { creditRoutes } from '@/features/credit/routes';
 import { chipGrabRoutes } from '@/features/chipgrab/routes';
 import { couponRoutes } from '@/features/coupons/routes';
@@ -50,6 +51,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...newsRoutes,
   ...subscriptionRoutes,
   ...walletRoutes,
+  ...copyTradeRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.
