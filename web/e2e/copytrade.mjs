@@ -81,7 +81,7 @@ export function copyTradeJourney(lang) {
       const order = tid(page, 'copy-order').first();
       await order.waitFor({ timeout: 20_000 });
       assert.equal(await order.getAttribute('data-side'), 'buy');
-      await waitText(order.getByTestId('copy-order-origin'), name);
+      await waitText(order.getByTestId('copy-order-origin'), new RegExp(`${name}$`));
       const orderNo = await order.getAttribute('data-order-no');
       await screen(page, lang, 'copytrade-04-mirrored');
       // The same order is an ordinary one in the follower's account.
