@@ -10,6 +10,7 @@ import (
 	"github.com/lotbook/lotbook/api/chat"
 	chipgrabapi "github.com/lotbook/lotbook/api/chipgrab"
 	"github.com/lotbook/lotbook/api/console"
+	copytradeapi "github.com/lotbook/lotbook/api/copytrade"
 	couponsapi "github.com/lotbook/lotbook/api/coupons"
 	creditapi "github.com/lotbook/lotbook/api/credit"
 	dividendapi "github.com/lotbook/lotbook/api/dividend"
@@ -86,5 +87,6 @@ func (s *server) capabilities() []httpx.Module {
 		lendingapi.New(lendingcmd.New(s.cmd), s.read, s.mkt),
 		alertsapi.New(alertscmd.New(s.cmd), s.read, s.mkt, s.store, s.log),
 		quantapi.New(quantcmd.New(s.cmd), s.trading, s.read, s.mkt, s.trade.Market, s.now),
+		copytradeapi.New(s.cmd, s.trading, s.read, s.trade.Market, s.now),
 	}
 }

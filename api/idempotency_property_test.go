@@ -19,6 +19,7 @@ import (
 
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/events"
 )
 
 // Property of issue 9: random sequences of requests over every write route, sharing a small
@@ -336,6 +337,22 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/credit/seat": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/credit/seat", map[string]string{})
 		},
+		// Copy trading: opting in (a bad share or minimum refused), following the other member
+		// (refused until it opted in, or below its minimum, or an unknown mentor), stopping a
+		// follow of one's own or, refused, the other's.
+		"POST /api/vue/copytrade/profile": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/copytrade/profile", map[string]any{"displayName": pick(arg, "Ann", "Bob", "Cy"),
+				"minAmount": pick(arg, "10000", "5000", "1"), "windowDays": 30, "profitShare": pick(arg, "10", "20", "25")})
+		},
+		"POST /api/vue/copytrade/follows": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/copytrade/follows", map[string]any{
+				"mentorId": pick(arg, events.MemberID(w.members[1-who].account), events.MemberID(w.members[1-who].account), "nobody"),
+				"amount":   pick(arg, "10000", "6000", "20000")})
+		},
+		"POST /api/vue/copytrade/follows/{followId}/stop": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/copytrade/follows/"+w.nth("follow", pick(arg, who, 1-who), arg, "F0")+"/stop",
+				map[string]any{"closePositions": arg%2 == 0})
+		},
 		"POST /api/vue/ops/credit/loans/{orderNo}/approve": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/credit/loans/"+w.nth("loan", who, arg, "L0")+"/approve", map[string]string{})
 		},
@@ -633,6 +650,8 @@ func (w *kworld) remember(s kstep, r kreq, a answer) {
 		kind, field = "seat", "orderNo"
 	case "POST /api/vue/quant/subscriptions":
 		kind, field = "quant", "subId"
+	case "POST /api/vue/copytrade/follows":
+		kind, field = "follow", "followId"
 	case "POST /api/vue/ops/news":
 		kind, field = "news", "id"
 	case "POST /api/vue/lending/records":

@@ -111,6 +111,9 @@ type OrderPlaced struct {
 	Condition   string `json:"condition,omitempty"`
 	Session     string `json:"session,omitempty"`
 	TimeInForce string `json:"timeInForce,omitempty"`
+	// Origin names what placed the order on the member's behalf ("" the member's own ticket): a
+	// copy-trade follow's id for an order mirrored from a mentor.
+	Origin string `json:"origin,omitempty"`
 }
 
 // TradeCashFrozen reserves cash for an order (available -> frozen): a buy's amount at its limit

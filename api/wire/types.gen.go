@@ -336,6 +336,66 @@ func (e ConfigRequestType) Valid() bool {
 	}
 }
 
+// Defines values for CopyOrderIntent.
+const (
+	CopyOrderIntentClose CopyOrderIntent = "close"
+	CopyOrderIntentOpen  CopyOrderIntent = "open"
+)
+
+// Valid indicates whether the value is a known member of the CopyOrderIntent enum.
+func (e CopyOrderIntent) Valid() bool {
+	switch e {
+	case CopyOrderIntentClose:
+		return true
+	case CopyOrderIntentOpen:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyOrderSide.
+const (
+	CopyOrderBuy  CopyOrderSide = "buy"
+	CopyOrderSell CopyOrderSide = "sell"
+)
+
+// Valid indicates whether the value is a known member of the CopyOrderSide enum.
+func (e CopyOrderSide) Valid() bool {
+	switch e {
+	case CopyOrderBuy:
+		return true
+	case CopyOrderSell:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyOrderStatus.
+const (
+	CopyOrderStatusCancelled CopyOrderStatus = "cancelled"
+	CopyOrderStatusExpired   CopyOrderStatus = "expired"
+	CopyOrderStatusFilled    CopyOrderStatus = "filled"
+	CopyOrderStatusWorking   CopyOrderStatus = "working"
+)
+
+// Valid indicates whether the value is a known member of the CopyOrderStatus enum.
+func (e CopyOrderStatus) Valid() bool {
+	switch e {
+	case CopyOrderStatusCancelled:
+		return true
+	case CopyOrderStatusExpired:
+		return true
+	case CopyOrderStatusFilled:
+		return true
+	case CopyOrderStatusWorking:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CouponApplyResultStatus.
 const (
 	CouponApplyResultStatusRedeemed CouponApplyResultStatus = "redeemed"
@@ -501,6 +561,27 @@ func (e ErrorEnvelopeStatus) Valid() bool {
 	}
 }
 
+// Defines values for FollowState.
+const (
+	FollowCancelled  FollowState = "cancelled"
+	FollowEnded      FollowState = "ended"
+	FollowInProgress FollowState = "in_progress"
+)
+
+// Valid indicates whether the value is a known member of the FollowState enum.
+func (e FollowState) Valid() bool {
+	switch e {
+	case FollowCancelled:
+		return true
+	case FollowEnded:
+		return true
+	case FollowInProgress:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for FundRecordStatus.
 const (
 	FundRecordStatusAllotted  FundRecordStatus = "allotted"
@@ -545,6 +626,12 @@ const (
 	Block                 FundRecordType = "block"
 	Chipgrab              FundRecordType = "chipgrab"
 	Collateral            FundRecordType = "collateral"
+	CopyFollow            FundRecordType = "copy_follow"
+	CopyProfitShare       FundRecordType = "copy_profit_share"
+	CopyRelease           FundRecordType = "copy_release"
+	CopyReturn            FundRecordType = "copy_return"
+	CopyShareIncome       FundRecordType = "copy_share_income"
+	CopySpend             FundRecordType = "copy_spend"
 	CouponDiscount        FundRecordType = "coupon_discount"
 	Credit                FundRecordType = "credit"
 	Deposit               FundRecordType = "deposit"
@@ -595,6 +682,18 @@ func (e FundRecordType) Valid() bool {
 	case Chipgrab:
 		return true
 	case Collateral:
+		return true
+	case CopyFollow:
+		return true
+	case CopyProfitShare:
+		return true
+	case CopyRelease:
+		return true
+	case CopyReturn:
+		return true
+	case CopyShareIncome:
+		return true
+	case CopySpend:
 		return true
 	case CouponDiscount:
 		return true
@@ -804,6 +903,27 @@ func (e MarketSessionPhase) Valid() bool {
 	}
 }
 
+// Defines values for MentorLevel.
+const (
+	Intermediate MentorLevel = "intermediate"
+	Junior       MentorLevel = "junior"
+	Senior       MentorLevel = "senior"
+)
+
+// Valid indicates whether the value is a known member of the MentorLevel enum.
+func (e MentorLevel) Valid() bool {
+	switch e {
+	case Intermediate:
+		return true
+	case Junior:
+		return true
+	case Senior:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for MessageKey.
 const (
 	MessageKeyAccountDisabled             MessageKey = "account_disabled"
@@ -841,6 +961,7 @@ const (
 	MessageKeyBlockSizeTooSmall           MessageKey = "block_size_too_small"
 	MessageKeyBlockTimeInvalid            MessageKey = "block_time_invalid"
 	MessageKeyBranchCodeInvalid           MessageKey = "branch_code_invalid"
+	MessageKeyBuyAmountBelowMinimum       MessageKey = "buy_amount_below_minimum"
 	MessageKeyCardExists                  MessageKey = "card_exists"
 	MessageKeyCardFieldNotEnabled         MessageKey = "card_field_not_enabled"
 	MessageKeyCardFieldsRequired          MessageKey = "card_fields_required"
@@ -892,6 +1013,12 @@ const (
 	MessageKeyFileTypeInvalid             MessageKey = "file_type_invalid"
 	MessageKeyFixedPriceCloseOnly         MessageKey = "fixed_price_close_only"
 	MessageKeyFlagInvalid                 MessageKey = "flag_invalid"
+	MessageKeyFollowNotFound              MessageKey = "follow_not_found"
+	MessageKeyFollowNotInProgress         MessageKey = "follow_not_in_progress"
+	MessageKeyFollowSelf                  MessageKey = "follow_self"
+	MessageKeyFollowStarted               MessageKey = "follow_started"
+	MessageKeyFollowStopped               MessageKey = "follow_stopped"
+	MessageKeyFollowWindowInvalid         MessageKey = "follow_window_invalid"
 	MessageKeyForbidden                   MessageKey = "forbidden"
 	MessageKeyFundOperationPending        MessageKey = "fund_operation_pending"
 	MessageKeyFundPasswordAlreadySet      MessageKey = "fund_password_already_set"
@@ -932,6 +1059,9 @@ const (
 	MessageKeyLoginBanned                 MessageKey = "login_banned"
 	MessageKeyLoginFailed                 MessageKey = "login_failed"
 	MessageKeyLotsInvalid                 MessageKey = "lots_invalid"
+	MessageKeyMentorNotExist              MessageKey = "mentor_not_exist"
+	MessageKeyMentorSaved                 MessageKey = "mentor_saved"
+	MessageKeyMinimumAmountInvalid        MessageKey = "minimum_amount_invalid"
 	MessageKeyNameInvalid                 MessageKey = "name_invalid"
 	MessageKeyNameRequired                MessageKey = "name_required"
 	MessageKeyNameTooManyMarks            MessageKey = "name_too_many_marks"
@@ -974,6 +1104,7 @@ const (
 	MessageKeyPriceNotOnTick              MessageKey = "price_not_on_tick"
 	MessageKeyPriceOutOfBand              MessageKey = "price_out_of_band"
 	MessageKeyPriceRequired               MessageKey = "price_required"
+	MessageKeyProfitShareInvalid          MessageKey = "profit_share_invalid"
 	MessageKeyQuantEnded                  MessageKey = "quant_ended"
 	MessageKeyQuantLeft                   MessageKey = "quant_left"
 	MessageKeyQuantProductNotFound        MessageKey = "quant_product_not_found"
@@ -1013,6 +1144,7 @@ const (
 	MessageKeySystemBusy                  MessageKey = "system_busy"
 	MessageKeyTextInvalid                 MessageKey = "text_invalid"
 	MessageKeyTimeInForceNotAllowed       MessageKey = "time_in_force_not_allowed"
+	MessageKeyTimeLimitExceeded           MessageKey = "time_limit_exceeded"
 	MessageKeyTradeBanned                 MessageKey = "trade_banned"
 	MessageKeyUnauthorized                MessageKey = "unauthorized"
 	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
@@ -1101,6 +1233,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyBlockTimeInvalid:
 		return true
 	case MessageKeyBranchCodeInvalid:
+		return true
+	case MessageKeyBuyAmountBelowMinimum:
 		return true
 	case MessageKeyCardExists:
 		return true
@@ -1204,6 +1338,18 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyFlagInvalid:
 		return true
+	case MessageKeyFollowNotFound:
+		return true
+	case MessageKeyFollowNotInProgress:
+		return true
+	case MessageKeyFollowSelf:
+		return true
+	case MessageKeyFollowStarted:
+		return true
+	case MessageKeyFollowStopped:
+		return true
+	case MessageKeyFollowWindowInvalid:
+		return true
 	case MessageKeyForbidden:
 		return true
 	case MessageKeyFundOperationPending:
@@ -1283,6 +1429,12 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyLoginFailed:
 		return true
 	case MessageKeyLotsInvalid:
+		return true
+	case MessageKeyMentorNotExist:
+		return true
+	case MessageKeyMentorSaved:
+		return true
+	case MessageKeyMinimumAmountInvalid:
 		return true
 	case MessageKeyNameInvalid:
 		return true
@@ -1368,6 +1520,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPriceRequired:
 		return true
+	case MessageKeyProfitShareInvalid:
+		return true
 	case MessageKeyQuantEnded:
 		return true
 	case MessageKeyQuantLeft:
@@ -1445,6 +1599,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyTextInvalid:
 		return true
 	case MessageKeyTimeInForceNotAllowed:
+		return true
+	case MessageKeyTimeLimitExceeded:
 		return true
 	case MessageKeyTradeBanned:
 		return true
@@ -3068,6 +3224,70 @@ type ConfigRequest struct {
 // ConfigRequestType defines model for ConfigRequest.Type.
 type ConfigRequestType string
 
+// CopyOrder defines model for CopyOrder.
+type CopyOrder struct {
+	CreatedAt time.Time       `json:"createdAt"`
+	Filled    int64           `json:"filled"`
+	Intent    CopyOrderIntent `json:"intent"`
+	Name      string          `json:"name"`
+	OrderNo   string          `json:"orderNo"`
+
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal         `json:"profit"`
+	Shares int64           `json:"shares"`
+	Side   CopyOrderSide   `json:"side"`
+	Status CopyOrderStatus `json:"status"`
+	Symbol string          `json:"symbol"`
+}
+
+// CopyOrderIntent defines model for CopyOrder.Intent.
+type CopyOrderIntent string
+
+// CopyOrderSide defines model for CopyOrder.Side.
+type CopyOrderSide string
+
+// CopyOrderStatus defines model for CopyOrder.Status.
+type CopyOrderStatus string
+
+// CopyPosition defines model for CopyPosition.
+type CopyPosition struct {
+	PositionId string `json:"positionId"`
+	Shares     int64  `json:"shares"`
+	Symbol     string `json:"symbol"`
+}
+
+// CopyTradeResult defines model for CopyTradeResult.
+type CopyTradeResult struct {
+	FollowId *string `json:"followId,omitempty"`
+
+	// Position global event position
+	Position Position     `json:"position"`
+	State    *FollowState `json:"state,omitempty"`
+}
+
+// CopyTradeRules defines model for CopyTradeRules.
+type CopyTradeRules struct {
+	// MaxProfitShare a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MaxProfitShare Decimal `json:"maxProfitShare"`
+	MaxWindowDays  int     `json:"maxWindowDays"`
+
+	// MinFollowFloor a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinFollowFloor Decimal          `json:"minFollowFloor"`
+	MinWindowDays  int              `json:"minWindowDays"`
+	Thresholds     []LevelThreshold `json:"thresholds"`
+}
+
 // Coupon defines model for Coupon.
 type Coupon struct {
 	CouponId  string    `json:"couponId"`
@@ -3632,6 +3852,77 @@ type FlagResult struct {
 	Position Position `json:"position"`
 }
 
+// Follow defines model for Follow.
+type Follow struct {
+	// Amount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Amount         Decimal   `json:"amount"`
+	ClosePositions bool      `json:"closePositions"`
+	CreatedAt      time.Time `json:"createdAt"`
+	Days           int       `json:"days"`
+	Ends           time.Time `json:"ends"`
+	FollowId       string    `json:"followId"`
+	MentorId       string    `json:"mentorId"`
+	MentorName     string    `json:"mentorName"`
+
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal `json:"profit"`
+
+	// ProfitShare a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ProfitShare Decimal `json:"profitShare"`
+
+	// Released a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Released Decimal `json:"released"`
+
+	// Remaining a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Remaining Decimal `json:"remaining"`
+
+	// Share a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Share Decimal `json:"share"`
+
+	// Spent a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Spent     Decimal     `json:"spent"`
+	State     FollowState `json:"state"`
+	UpdatedAt time.Time   `json:"updatedAt"`
+}
+
+// FollowDetail defines model for FollowDetail.
+type FollowDetail struct {
+	Follow    Follow         `json:"follow"`
+	Orders    []CopyOrder    `json:"orders"`
+	Positions []CopyPosition `json:"positions"`
+}
+
+// FollowPage defines model for FollowPage.
+type FollowPage struct {
+	HasMore bool     `json:"hasMore"`
+	Items   []Follow `json:"items"`
+	Page    int      `json:"page"`
+}
+
+// FollowRequest defines model for FollowRequest.
+type FollowRequest struct {
+	Amount   string `json:"amount"`
+	Days     *int   `json:"days,omitempty"`
+	MentorId string `json:"mentorId"`
+}
+
+// FollowState defines model for FollowState.
+type FollowState string
+
 // FundRecord defines model for FundRecord.
 type FundRecord struct {
 	// Amount a decimal number as a string, never a float
@@ -3682,7 +3973,10 @@ type FundRecord struct {
 	// paid) and dividend_stock (the new shares of a stock dividend, in shares); coupon_discount (a
 	// coupon's commission discount paid back); loan (a loan disbursed), loan_interest (a day's
 	// interest charged) and loan_repay (a repayment) ; lending_fee (a trading day's stock lending
-	// fee paid into available cash)
+	// fee paid into available cash); copy_follow (a follow's commitment held), copy_spend (part of
+	// it back to available cash for a mirrored order), copy_return (a refused order's part held
+	// again), copy_release (the unspent commitment released), copy_profit_share (the share of a
+	// copy profit paid to the mentor) and copy_share_income (the share the mentor received)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -3711,7 +4005,10 @@ type FundRecordStatus string
 // paid) and dividend_stock (the new shares of a stock dividend, in shares); coupon_discount (a
 // coupon's commission discount paid back); loan (a loan disbursed), loan_interest (a day's
 // interest charged) and loan_repay (a repayment) ; lending_fee (a trading day's stock lending
-// fee paid into available cash)
+// fee paid into available cash); copy_follow (a follow's commitment held), copy_spend (part of
+// it back to available cash for a mirrored order), copy_return (a refused order's part held
+// again), copy_release (the unspent commitment released), copy_profit_share (the share of a
+// copy profit paid to the mentor) and copy_share_income (the share the mentor received)
 type FundRecordType string
 
 // HoldingsSummary defines model for HoldingsSummary.
@@ -3902,6 +4199,21 @@ type LendingSymbolRule struct {
 	Used   int64    `json:"used"`
 }
 
+// LevelThreshold defines model for LevelThreshold.
+type LevelThreshold struct {
+	// Equity a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Equity     Decimal     `json:"equity"`
+	Level      MentorLevel `json:"level"`
+	RoundTrips int         `json:"roundTrips"`
+
+	// WinRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	WinRate Decimal `json:"winRate"`
+}
+
 // LoanPage defines model for LoanPage.
 type LoanPage struct {
 	HasMore bool         `json:"hasMore"`
@@ -4009,8 +4321,81 @@ type MarketSession struct {
 // MarketSessionPhase defines model for MarketSession.Phase.
 type MarketSessionPhase string
 
+// Mentor defines model for Mentor.
+type Mentor struct {
+	AvgHoldMinutes int64 `json:"avgHoldMinutes"`
+
+	// CopyAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	CopyAmount Decimal `json:"copyAmount"`
+
+	// DailyReturn a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	DailyReturn Decimal `json:"dailyReturn"`
+	DisplayName string  `json:"displayName"`
+
+	// Equity a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Equity    Decimal     `json:"equity"`
+	Followers int         `json:"followers"`
+	Level     MentorLevel `json:"level"`
+	MentorId  string      `json:"mentorId"`
+
+	// MinAmount a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	MinAmount Decimal `json:"minAmount"`
+
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal `json:"profit"`
+
+	// ProfitShare a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ProfitShare Decimal   `json:"profitShare"`
+	RoundTrips  int       `json:"roundTrips"`
+	Since       time.Time `json:"since"`
+
+	// WinRate a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	WinRate    Decimal `json:"winRate"`
+	WindowDays int     `json:"windowDays"`
+}
+
+// MentorLevel defines model for MentorLevel.
+type MentorLevel string
+
+// MentorList defines model for MentorList.
+type MentorList struct {
+	Items []Mentor `json:"items"`
+}
+
+// MentorProfileRequest defines model for MentorProfileRequest.
+type MentorProfileRequest struct {
+	DisplayName string `json:"displayName"`
+	MinAmount   string `json:"minAmount"`
+	ProfitShare string `json:"profitShare"`
+	WindowDays  int    `json:"windowDays"`
+}
+
 // MessageKey Stable message keys the server sends in msg; the web app translates every one.
 type MessageKey string
+
+// MyMentor defines model for MyMentor.
+type MyMentor struct {
+	Mentor *Mentor `json:"mentor,omitempty"`
+
+	// ShareIncome a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	ShareIncome Decimal `json:"shareIncome"`
+}
 
 // NewsAction defines model for NewsAction.
 type NewsAction struct {
@@ -5194,6 +5579,11 @@ type StatementTrade struct {
 	Tax        string    `json:"tax"`
 }
 
+// StopFollowRequest defines model for StopFollowRequest.
+type StopFollowRequest struct {
+	ClosePositions bool `json:"closePositions"`
+}
+
 // SubscriptionApplication defines model for SubscriptionApplication.
 type SubscriptionApplication struct {
 	// Allotted shares delivered on the listing date
@@ -6081,6 +6471,9 @@ type ChipGrabId = openapi_types.UUID
 
 // CouponId defines model for CouponId.
 type CouponId = string
+
+// FollowId defines model for FollowId.
+type FollowId = string
 
 // GroupId defines model for GroupId.
 type GroupId = string

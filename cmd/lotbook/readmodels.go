@@ -11,6 +11,7 @@ import (
 	_ "github.com/lotbook/lotbook/projections/chipgrab"
 	_ "github.com/lotbook/lotbook/projections/config"
 	_ "github.com/lotbook/lotbook/projections/console"
+	_ "github.com/lotbook/lotbook/projections/copytrade"
 	_ "github.com/lotbook/lotbook/projections/coupons"
 	_ "github.com/lotbook/lotbook/projections/credit"
 	_ "github.com/lotbook/lotbook/projections/favorites"

@@ -1,7 +1,7 @@
 // The navigation of issues 12 and 13 (item 6 of each) in one language, at the 375 px phone with
 // Debian's fonts: a member whose identity ops verified logs in by ID number from the login
-// screen; the tab bar holds the six tabs that exist (copy trading adds the seventh when it
-// comes), each label whole; the trade tab's hub finds a stock and opens the order ticket, lists
+// screen; the tab bar holds the seven tabs of the spec (home, trade, market, copy trade, mine, news, records),
+// each label whole; the trade tab's hub finds a stock and opens the order ticket, lists
 // today's orders and fills and sums the holdings; the wallet names why cash is frozen; the
 // monthly statement's CSV downloads with a byte-order mark and adds up to the month's cash.
 import assert from 'node:assert/strict';
@@ -15,7 +15,7 @@ import { TEXTS } from './texts.mjs';
 /** The texts checked, written out so that a wrong translation fails here. */
 const H = {
   tw: {
-    tabs: ['首頁', '交易', '行情', '我的', '資訊', '資金紀錄'],
+    tabs: ['首頁', '交易', '行情', '跟單', '我的', '資訊', '資金紀錄'],
     idTitle: '身分證字號登入',
     phoneTitle: '手機號碼登入',
     hubTitle: '交易',
@@ -27,7 +27,7 @@ const H = {
     deposit: '儲值',
   },
   en: {
-    tabs: ['Home', 'Trade', 'Market', 'Mine', 'News', 'Records'],
+    tabs: ['Home', 'Trade', 'Market', 'Copy', 'Mine', 'News', 'Records'],
     idTitle: 'Log in with your ID number',
     phoneTitle: 'Log in with your phone',
     hubTitle: 'Trade',
@@ -95,7 +95,7 @@ function parseCsv(text) {
 export function hubJourney(lang) {
   const fx = useFixture();
   const L = H[lang];
-  test(`login by ID number, six tabs at 375 px, trading hub, wallet, statement CSV (${lang})`, { timeout: 240_000 }, async (t) => {
+  test(`login by ID number, seven tabs at 375 px, trading hub, wallet, statement CSV (${lang})`, { timeout: 240_000 }, async (t) => {
     const member = { account: freshMobile(), password: 'Pass1234word' };
     const idNumber = freshTaiwanID();
     const base = fx.server.base;
@@ -140,7 +140,7 @@ export function hubJourney(lang) {
         await tid(page, 'home-page').waitFor();
       });
 
-      await step('the tab bar: six tabs in the spec order, each label whole at 375 px', async () => {
+      await step('the tab bar: seven tabs in the spec order, each label whole at 375 px', async () => {
         const bar = tid(page, 'tab-bar');
         const labels = await bar.locator('.tab-label').allInnerTexts();
         assert.deepEqual(labels, L.tabs);

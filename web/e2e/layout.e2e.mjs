@@ -42,6 +42,12 @@ const SCREENS = [
   { path: '/trading/trading', ready: 'trading-hub-page' },
   { path: '/wallet/index', ready: 'wallet-page', whole: '.wallet-actions .adm-button > span' },
   { path: '/user/pj', ready: 'statement-page', whole: '.stmt-csv .adm-button > span' },
+  // issue 12 item 3: copy trading
+  { path: '/gdindex/gdindex', ready: 'copy-home' },
+  { path: '/gdindex/gdList', ready: 'copy-list' },
+  { path: '/gdindex/dsFllowRecord', ready: 'copy-records-page' },
+  { path: '/gdindex/mentor', ready: 'copy-profile-page' },
+  { path: '/gdindex/rules', ready: 'copy-rules-page' },
 ];
 
 /** Waits until the screen's content stops changing (data loaded, lists drawn) for a moment. */

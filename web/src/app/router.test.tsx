@@ -65,6 +65,9 @@ describe('router', () => {
       'lending [session]', 'lending/records [session]', 'ops/lending [session ops]',
       // issue 14 item 4: watchlist groups, price alerts and their notifications
       'market/watchlists [session]', 'user/alerts [session]', 'user/notifications [session]',
+      // issue 12 item 3: copy trading of mentors
+      'gdindex/gdindex [session tabs]', 'gdindex/gdList [session]', 'gdindex/dsFllow [session]', 'gdindex/dsFllowInfo [session]',
+      'gdindex/dsFllowRecord [session]', 'gdindex/rules [session]', 'gdindex/mentor [session]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });
@@ -75,6 +78,7 @@ describe('router', () => {
       'home /home/index',
       'trade /trading/trading',
       'market /market/market',
+      'copyTrade /gdindex/gdindex',
       'mine /user/usercenter',
       'news /home/moreNews',
       'records /user/FundingDetails',

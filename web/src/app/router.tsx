@@ -5,6 +5,7 @@ import { authRoutes } from '@/features/auth/routes';
 import { chatRoutes } from '@/features/chat/routes';
 import { blockRoutes } from '@/features/block/routes';
 import { dividendRoutes } from '@/features/dividend/routes';
+import { copyTradeRoutes } from '@/features/copytrade/routes';
 import { creditRoutes } from '@/features/credit/routes';
 import { lendingRoutes } from '@/features/lending/routes';
 import { quantRoutes } from '@/features/quant/routes';
@@ -58,6 +59,7 @@ export const featureRoutes: FeatureRoute[] = [
   ...lendingRoutes,
   ...watchlistRoutes,
   ...alertsRoutes,
+  ...copyTradeRoutes,
 ];
 
 // Home's shortcuts and mine's menu list what the features declare on their routes.

@@ -2814,6 +2814,144 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/copytrade/rules": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The published rules of copy trading, the bounds of a mentor's profile and the level thresholds. */
+        get: operations["copyTradeRules"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/copytrade/mentors": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The mentors, by copy amount then profit, with statistics computed from their own fills and
+         *     their level by the published thresholds; level filters.
+         */
+        get: operations["listMentors"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/copytrade/mentors/{mentorId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One mentor with statistics; mentor_not_exist when the member is no mentor. */
+        get: operations["getMentor"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/copytrade/profile": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's own mentor standing (mentor absent when it has not opted in). */
+        get: operations["myMentorProfile"];
+        put?: never;
+        /**
+         * @description Opts the member in as a mentor, or changes its profile (later follows take it). Refusals:
+         *     name_required, minimum_amount_invalid (below the published floor), follow_window_invalid,
+         *     profit_share_invalid (outside 0 to the published cap).
+         */
+        post: operations["setMentorProfile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/copytrade/follows": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The member's follows (copy-order records), newest first; state filters. */
+        get: operations["myFollows"];
+        put?: never;
+        /**
+         * @description Commits an amount of available cash to a mentor for a window of days (0 or absent: the
+         *     mentor's whole window); the amount is held as frozen cash. Refusals: mentor_not_exist,
+         *     buy_amount_below_minimum, time_limit_exceeded (a window longer than the mentor's),
+         *     insufficient_balance, follow_self.
+         */
+        post: operations["followMentor"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/copytrade/follows/{followId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description One of the member's follows with its mirrored orders and the positions they hold. */
+        get: operations["getFollow"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/vue/copytrade/follows/{followId}/stop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Stops a follow in progress: with closePositions its positions are sold at market first,
+         *     otherwise they stay; the unspent commitment is released and the disclosed share of a
+         *     positive copy profit is paid to the mentor. Refusals: follow_not_found,
+         *     follow_not_in_progress, and a close's refusals (not_trading_time, ...).
+         */
+        post: operations["stopFollow"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/quant/products": {
         parameters: {
             query?: never;
@@ -3301,7 +3439,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled" | "condition_mismatch" | "session_unit_mismatch" | "session_limit_only" | "time_in_force_not_allowed" | "day_trade_regular_only" | "symbol_not_eligible" | "short_below_reference" | "fixed_price_close_only" | "alert_not_found" | "alert_not_active" | "alert_limit_reached" | "alert_value_invalid" | "alert_kind_invalid" | "alert_set" | "alert_cancelled" | "watchlist_group_not_found" | "watchlist_group_limit" | "watchlist_symbol_limit" | "watchlist_name_invalid" | "watchlist_name_exists" | "watchlist_default_protected" | "watchlist_symbol_not_in_group" | "quant_product_not_found" | "quant_ended" | "quant_subscribed" | "quant_left";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled" | "condition_mismatch" | "session_unit_mismatch" | "session_limit_only" | "time_in_force_not_allowed" | "day_trade_regular_only" | "symbol_not_eligible" | "short_below_reference" | "fixed_price_close_only" | "alert_not_found" | "alert_not_active" | "alert_limit_reached" | "alert_value_invalid" | "alert_kind_invalid" | "alert_set" | "alert_cancelled" | "watchlist_group_not_found" | "watchlist_group_limit" | "watchlist_symbol_limit" | "watchlist_name_invalid" | "watchlist_name_exists" | "watchlist_default_protected" | "watchlist_symbol_not_in_group" | "quant_product_not_found" | "quant_ended" | "quant_subscribed" | "quant_left" | "mentor_not_exist" | "time_limit_exceeded" | "buy_amount_below_minimum" | "follow_not_found" | "follow_not_in_progress" | "profit_share_invalid" | "follow_window_invalid" | "follow_self" | "minimum_amount_invalid" | "mentor_saved" | "follow_started" | "follow_stopped";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -3445,10 +3583,13 @@ export interface components {
          *     paid) and dividend_stock (the new shares of a stock dividend, in shares); coupon_discount (a
          *     coupon's commission discount paid back); loan (a loan disbursed), loan_interest (a day's
          *     interest charged) and loan_repay (a repayment) ; lending_fee (a trading day's stock lending
-         *     fee paid into available cash)
+         *     fee paid into available cash); copy_follow (a follow's commitment held), copy_spend (part of
+         *     it back to available cash for a mirrored order), copy_return (a refused order's part held
+         *     again), copy_release (the unspent commitment released), copy_profit_share (the share of a
+         *     copy profit paid to the mentor) and copy_share_income (the share the mentor received)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay" | "lending_fee" | "quant_hold" | "quant_release";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay" | "lending_fee" | "quant_hold" | "quant_release" | "copy_follow" | "copy_spend" | "copy_return" | "copy_release" | "copy_profit_share" | "copy_share_income";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -5369,6 +5510,124 @@ export interface components {
             /** @description YYYY-MM-DD after the window's last day */
             listingDate: string;
         };
+        /** @enum {string} */
+        MentorLevel: "junior" | "intermediate" | "senior";
+        /** @enum {string} */
+        FollowState: "in_progress" | "ended" | "cancelled";
+        LevelThreshold: {
+            level: components["schemas"]["MentorLevel"];
+            roundTrips: number;
+            winRate: components["schemas"]["Decimal"];
+            equity: components["schemas"]["Decimal"];
+        };
+        CopyTradeRules: {
+            maxProfitShare: components["schemas"]["Decimal"];
+            minFollowFloor: components["schemas"]["Decimal"];
+            minWindowDays: number;
+            maxWindowDays: number;
+            thresholds: components["schemas"]["LevelThreshold"][];
+        };
+        Mentor: {
+            mentorId: string;
+            displayName: string;
+            level: components["schemas"]["MentorLevel"];
+            minAmount: components["schemas"]["Decimal"];
+            windowDays: number;
+            profitShare: components["schemas"]["Decimal"];
+            equity: components["schemas"]["Decimal"];
+            profit: components["schemas"]["Decimal"];
+            winRate: components["schemas"]["Decimal"];
+            roundTrips: number;
+            /** Format: int64 */
+            avgHoldMinutes: number;
+            dailyReturn: components["schemas"]["Decimal"];
+            copyAmount: components["schemas"]["Decimal"];
+            followers: number;
+            /** Format: date-time */
+            since: string;
+        };
+        MentorList: {
+            items: components["schemas"]["Mentor"][];
+        };
+        MyMentor: {
+            mentor?: components["schemas"]["Mentor"];
+            shareIncome: components["schemas"]["Decimal"];
+        };
+        MentorProfileRequest: {
+            displayName: string;
+            minAmount: string;
+            windowDays: number;
+            profitShare: string;
+        };
+        FollowRequest: {
+            mentorId: string;
+            amount: string;
+            days?: number;
+        };
+        StopFollowRequest: {
+            closePositions: boolean;
+        };
+        CopyTradeResult: {
+            followId?: string;
+            state?: components["schemas"]["FollowState"];
+            position: components["schemas"]["Position"];
+        };
+        Follow: {
+            followId: string;
+            mentorId: string;
+            mentorName: string;
+            state: components["schemas"]["FollowState"];
+            amount: components["schemas"]["Decimal"];
+            spent: components["schemas"]["Decimal"];
+            remaining: components["schemas"]["Decimal"];
+            released: components["schemas"]["Decimal"];
+            profit: components["schemas"]["Decimal"];
+            share: components["schemas"]["Decimal"];
+            profitShare: components["schemas"]["Decimal"];
+            days: number;
+            /** Format: date-time */
+            ends: string;
+            closePositions: boolean;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        FollowPage: {
+            items: components["schemas"]["Follow"][];
+            page: number;
+            hasMore: boolean;
+        };
+        CopyOrder: {
+            orderNo: string;
+            /** @enum {string} */
+            intent: "open" | "close";
+            symbol: string;
+            name: string;
+            /** @enum {string} */
+            side: "buy" | "sell";
+            /** Format: int64 */
+            shares: number;
+            /** Format: int64 */
+            filled: number;
+            price: components["schemas"]["Decimal"];
+            /** @enum {string} */
+            status: "working" | "filled" | "cancelled" | "expired";
+            profit: components["schemas"]["Decimal"];
+            /** Format: date-time */
+            createdAt: string;
+        };
+        CopyPosition: {
+            positionId: string;
+            symbol: string;
+            /** Format: int64 */
+            shares: number;
+        };
+        FollowDetail: {
+            follow: components["schemas"]["Follow"];
+            orders: components["schemas"]["CopyOrder"][];
+            positions: components["schemas"]["CopyPosition"][];
+        };
         QuantBacktest: {
             /** @description first day replayed (YYYY-MM-DD) */
             from: string;
@@ -5707,6 +5966,7 @@ export interface components {
         Page: number;
         Size: number;
         OrderNo: string;
+        FollowId: string;
         /** @description a position's id (its opening order's number) */
         PositionId: string;
         /** @description a message seq; only the messages after it */
@@ -10944,6 +11204,270 @@ export interface operations {
             401: components["responses"]["Error"];
             403: components["responses"]["Error"];
             404: components["responses"]["Error"];
+        };
+    };
+    copyTradeRules: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the rules */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CopyTradeRules"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    listMentors: {
+        parameters: {
+            query?: {
+                level?: components["schemas"]["MentorLevel"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the mentors */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["MentorList"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+        };
+    };
+    getMentor: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                mentorId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the mentor */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Mentor"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    myMentorProfile: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the member's mentor standing */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["MyMentor"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+        };
+    };
+    setMentorProfile: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MentorProfileRequest"];
+            };
+        };
+        responses: {
+            /** @description saved (msg mentor_saved) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CopyTradeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    myFollows: {
+        parameters: {
+            query?: {
+                state?: components["schemas"]["FollowState"];
+                /**
+                 * @description 1-based. A list skips at most 100,000 rows: a deeper page (100000/size + 1 at most) answers
+                 *     400 page_out_of_range.
+                 */
+                page?: components["parameters"]["Page"];
+                size?: components["parameters"]["Size"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description a page of follows */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["FollowPage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+        };
+    };
+    followMentor: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["FollowRequest"];
+            };
+        };
+        responses: {
+            /** @description following (msg follow_started) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CopyTradeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    getFollow: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                followId: components["parameters"]["FollowId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the follow */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["FollowDetail"];
+                    };
+                };
+            };
+            401: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    stopFollow: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                followId: components["parameters"]["FollowId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["StopFollowRequest"];
+            };
+        };
+        responses: {
+            /** @description stopped (msg follow_stopped) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CopyTradeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
         };
     };
     quantProducts: {

@@ -1,0 +1,318 @@
+// Package copytrade is copy trading of mentors on the write side. The account part "copytrade"
+// holds, for a mentor, the profile it opted in with, its own open positions (for its fund
+// scale) and the profit shares it received; for a follower, its follows: the commitment held from
+// available cash, what mirrored orders spent of it, the positions those orders opened and the
+// profit they realised. Mirrored orders themselves are trading's ordinary orders, placed by the
+// process in copytrade/mirror with the follow as their origin. See events/copytrade_events.go
+// and the rules in commands/rules/mentor.
+package copytrade
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/mentor"
+	"github.com/lotbook/lotbook/commands/rules/money"
+	"github.com/lotbook/lotbook/events"
+)
+
+// Message keys of copy trading.
+const (
+	KeyMentorNotExist       = "mentor_not_exist"
+	KeyTimeLimitExceeded    = "time_limit_exceeded"
+	KeyBelowMinimum         = "buy_amount_below_minimum"
+	KeyFollowNotFound       = "follow_not_found"
+	KeyFollowNotInProgress  = "follow_not_in_progress"
+	KeyProfitShareInvalid   = "profit_share_invalid"
+	KeyWindowInvalid        = "follow_window_invalid"
+	KeyFollowSelf           = "follow_self"
+	KeyMentorNameRequired   = "name_required"
+	KeyMinimumAmountInvalid = "minimum_amount_invalid"
+)
+
+const (
+	twd          = commands.TWD
+	followPrefix = "F"
+)
+
+// Profile is a mentor's profile.
+type Profile struct {
+	DisplayName string
+	MinAmount   decimal.Decimal
+	WindowDays  int
+	ProfitShare decimal.Decimal
+}
+
+// Position is a position a follow's orders opened, still held.
+type Position struct {
+	ID, Symbol string
+	Shares     int64
+}
+
+// follow is one follow of the follower.
+type follow struct {
+	id, mentorID, mentorName string
+	amount, spent, returned  decimal.Decimal
+	profitShare              decimal.Decimal
+	ends                     time.Time
+	state                    string
+	profit                   decimal.Decimal
+	spends                   map[string]decimal.Decimal // ref -> amount spent
+	returns                  map[string]bool
+}
+
+func (f *follow) remaining() decimal.Decimal { return f.amount.Sub(f.spent).Add(f.returned) }
+
+type position struct {
+	follow, symbol string
+	shares         int64
+	basis          decimal.Decimal
+}
+
+// part is the account's copytrade part.
+type part struct {
+	profile   *Profile
+	follows   map[string]*follow
+	orders    map[string]string    // order number -> follow id ("" own) of the account's orders
+	positions map[string]*position // open positions (own and copied) -> follow and shares
+	received  map[string]bool      // follow ids whose profit share the mentor received
+}
+
+var copyPart = commands.RegisterAccountPart("copytrade", func(commands.Ledger) *part {
+	return &part{follows: map[string]*follow{}, orders: map[string]string{}, positions: map[string]*position{}, received: map[string]bool{}}
+})
+
+// Apply evolves the part.
+func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
+	switch e := pl.(type) {
+	case events.MentorProfileSet:
+		p.profile = &Profile{DisplayName: e.DisplayName, MinAmount: e.MinAmount, WindowDays: e.WindowDays, ProfitShare: e.ProfitShare}
+	case events.FollowStarted:
+		ends, _ := time.Parse(time.RFC3339, e.Ends)
+		p.follows[e.FollowID] = &follow{id: e.FollowID, mentorID: e.MentorID, mentorName: e.MentorName, amount: e.Amount,
+			profitShare: e.ProfitShare, ends: ends, state: events.FollowInProgress, spends: map[string]decimal.Decimal{}, returns: map[string]bool{}}
+	case events.CopyFundsSpent:
+		if f := p.follows[e.FollowID]; f != nil {
+			f.spent = f.spent.Add(e.Amount)
+			f.spends[e.Ref] = e.Amount
+		}
+	case events.CopyFundsReturned:
+		if f := p.follows[e.FollowID]; f != nil {
+			f.returned = f.returned.Add(e.Amount)
+			f.returns[e.Ref] = true
+		}
+	case events.FollowStopped:
+		if f := p.follows[e.FollowID]; f != nil {
+			f.state = e.State
+		}
+	case events.ProfitShareReceived:
+		p.received[e.FollowID] = true
+	case events.OrderPlaced:
+		p.orders[e.OrderNo] = e.Origin
+		if e.Intent == events.IntentOpen && e.Direction == events.DirectionLong {
+			p.positions[e.PositionID] = &position{follow: e.Origin, symbol: e.Symbol}
+		}
+	case events.OrderFilled:
+		pos := p.positions[e.PositionID]
+		if pos == nil {
+			return
+		}
+		if e.Side == events.SideBuy {
+			pos.shares += e.Shares
+			pos.basis = pos.basis.Add(e.Basis)
+			return
+		}
+		if pos.shares > 0 {
+			pos.basis = pos.basis.Sub(pos.basis.Mul(decimal.NewFromInt(e.Shares)).Div(decimal.NewFromInt(pos.shares)).Round(0))
+		}
+		pos.shares -= e.Shares
+		if f := p.follows[pos.follow]; f != nil {
+			f.profit = f.profit.Add(e.Profit)
+		}
+		if pos.shares <= 0 {
+			delete(p.positions, e.PositionID)
+		}
+	}
+}
+
+// HoldsOrder keeps new order numbers off the part's follows.
+func (p *part) HoldsOrder(no string) bool { return p.follows[no] != nil }
+
+// equity is the fund scale of the account: its cash and the cost of its own open positions.
+func equity(a *commands.Account) decimal.Decimal {
+	b := a.Balances[twd]
+	sum := b.Available.Add(b.Frozen)
+	for _, pos := range copyPart.Of(a).positions {
+		if pos.follow == "" {
+			sum = sum.Add(pos.basis)
+		}
+	}
+	return sum
+}
+
+// followPositions are the open positions follow id opened, by position id.
+func followPositions(p *part, id string) []Position {
+	var out []Position
+	for _, k := range slices.Sorted(maps.Keys(p.positions)) {
+		if pos := p.positions[k]; pos.follow == id && pos.shares > 0 {
+			out = append(out, Position{ID: k, Symbol: pos.symbol, Shares: pos.shares})
+		}
+	}
+	return out
+}
+
+// parseWhole is a whole NT$ amount as typed, 0 < amount <= the rule's bound.
+func parseWhole(s string, invalid string) (decimal.Decimal, *commands.Error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return decimal.Zero, commands.Invalid(commands.KeyAmountRequired)
+	}
+	a, err := money.ParseDecimal(s, 0)
+	if err != nil || !a.IsPositive() || a.GreaterThan(mentor.MaxAmount) {
+		return decimal.Zero, commands.Invalid(invalid)
+	}
+	return a, nil
+}
+
+// ProfileInput is a mentor's opt-in form as typed.
+type ProfileInput struct {
+	DisplayName, MinAmount, ProfitShare string
+	WindowDays                          int
+}
+
+// validateProfile checks a profile form against the published bounds.
+func validateProfile(in ProfileInput) (Profile, *commands.Error) {
+	name := strings.TrimSpace(in.DisplayName)
+	if name == "" {
+		return Profile{}, commands.Invalid(KeyMentorNameRequired)
+	}
+	if utf8.RuneCountInString(name) > mentor.MaxNameRunes || strings.ContainsAny(name, "<>\n\r\t") {
+		return Profile{}, commands.Invalid(commands.KeyInvalidRequest)
+	}
+	minAmount, e := parseWhole(in.MinAmount, KeyMinimumAmountInvalid)
+	if e != nil {
+		return Profile{}, e
+	}
+	if minAmount.LessThan(mentor.MinFollowFloor) {
+		return Profile{}, commands.Invalid(KeyMinimumAmountInvalid)
+	}
+	if in.WindowDays < mentor.MinWindowDays || in.WindowDays > mentor.MaxWindowDays {
+		return Profile{}, commands.Invalid(KeyWindowInvalid)
+	}
+	share, err := decimal.Zero, error(nil)
+	if t := strings.TrimSpace(in.ProfitShare); t != "0" {
+		share, err = money.ParseDecimal(t, 2)
+	}
+	if err != nil || share.IsNegative() || share.GreaterThan(mentor.MaxProfitShare) {
+		return Profile{}, commands.Invalid(KeyProfitShareInvalid)
+	}
+	return Profile{DisplayName: name, MinAmount: minAmount, WindowDays: in.WindowDays, ProfitShare: share}, nil
+}
+
+// decideFollow commits amount of the follower's available cash to the mentor with profile.
+func decideFollow(a *commands.Account, mentorID string, pr *Profile, amount decimal.Decimal, days int, now time.Time,
+	followNo func(int) string) ([]events.Payload, error) {
+	switch {
+	case pr == nil:
+		return nil, commands.NotFound(KeyMentorNotExist)
+	case amount.LessThan(pr.MinAmount):
+		return nil, commands.Rule(KeyBelowMinimum)
+	case days == 0:
+		days = pr.WindowDays
+	}
+	switch {
+	case days < 0 || days > pr.WindowDays:
+		return nil, commands.Rule(KeyTimeLimitExceeded)
+	case amount.GreaterThan(a.Balances[twd].Available):
+		return nil, commands.Rule(commands.KeyInsufficientBalance)
+	}
+	return []events.Payload{events.FollowStarted{FollowID: a.FreeOrderNo(followNo), MentorID: mentorID, MentorName: pr.DisplayName,
+		Amount: amount, ProfitShare: pr.ProfitShare, Days: days, Ends: now.AddDate(0, 0, days).UTC().Format(time.RFC3339),
+		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
+}
+
+// Spend asks for the part of a follow's commitment that mirrors one mentor fill.
+type Spend struct {
+	FollowerID, FollowID, Ref, Symbol string
+	Price, Value, MentorEquity        decimal.Decimal
+	OddLots                           bool
+}
+
+// decideSpend scales the mentor's fill to the follow and takes its cost from the commitment,
+// never more than what is left of it; nothing when the follow is over or nothing fits.
+func decideSpend(a *commands.Account, in Spend, now time.Time) ([]events.Payload, error) {
+	f := copyPart.Of(a).follows[in.FollowID]
+	switch {
+	case f == nil:
+		return nil, commands.NotFound(KeyFollowNotFound)
+	case f.state != events.FollowInProgress || !now.Before(f.ends):
+		return nil, nil
+	}
+	if _, done := f.spends[in.Ref]; done {
+		return nil, nil
+	}
+	o := mentor.Scale(f.amount, f.remaining(), in.MentorEquity, in.Value, in.Price, in.OddLots)
+	if o.Shares == 0 || o.Cost.GreaterThan(a.Balances[twd].Frozen) {
+		return nil, nil
+	}
+	return []events.Payload{events.CopyFundsSpent{FollowID: f.id, Ref: in.Ref, Symbol: in.Symbol, Shares: o.Shares, Price: in.Price,
+		Amount: o.Cost, Postings: events.FollowPostings(a.MemberID, twd, o.Cost, true)}}, nil
+}
+
+// decideReturn puts a spend whose order was refused back into the commitment (what of it is
+// still available).
+func decideReturn(a *commands.Account, followID, ref, reason string) ([]events.Payload, error) {
+	f := copyPart.Of(a).follows[followID]
+	if f == nil {
+		return nil, commands.NotFound(KeyFollowNotFound)
+	}
+	amount, ok := f.spends[ref]
+	if !ok || f.returns[ref] {
+		return nil, nil
+	}
+	amount = decimal.Min(amount, a.Balances[twd].Available)
+	if !amount.IsPositive() {
+		return nil, nil
+	}
+	if f.state != events.FollowInProgress {
+		return nil, nil // the stop released the commitment: the cash stays available
+	}
+	return []events.Payload{events.CopyFundsReturned{FollowID: followID, Ref: ref, Amount: amount, Reason: reason,
+		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
+}
+
+// decideStop ends a follow: cancelled by the follower, or ended once its window is over. The
+// unspent commitment is released; the disclosed share of a positive copy profit is charged.
+func decideStop(a *commands.Account, followID string, closed bool, now time.Time) ([]events.Payload, error) {
+	f := copyPart.Of(a).follows[followID]
+	switch {
+	case f == nil:
+		return nil, commands.NotFound(KeyFollowNotFound)
+	case f.state != events.FollowInProgress:
+		return nil, commands.Rule(KeyFollowNotInProgress)
+	}
+	state := events.FollowCancelled
+	if !now.Before(f.ends) {
+		state = events.FollowEnded
+	}
+	b := a.Balances[twd]
+	released := decimal.Min(f.remaining(), b.Frozen)
+	share := decimal.Min(mentor.ProfitShare(f.profit, f.profitShare), b.Available.Add(released))
+	return []events.Payload{events.FollowStopped{FollowID: followID, MentorID: f.mentorID, State: state, ClosePositions: closed,
+		Released: released, Profit: f.profit, Share: share, Postings: events.StopPostings(a.MemberID, twd, released, share)}}, nil
+}
+
+// decideReceive pays a follow's profit share to the mentor once.
+func decideReceive(a *commands.Account, followID, followerID string, amount decimal.Decimal) ([]events.Payload, error) {
+	if copyPart.Of(a).received[followID] || !amount.IsPositive() {
+		return nil, nil
+	}
+	return []events.Payload{events.ProfitShareReceived{FollowID: followID, FollowerID: followerID, Amount: amount,
+		Postings: events.ShareIncomePostings(a.MemberID, twd, amount)}}, nil
+}

@@ -1,0 +1,151 @@
+package copytrade
+
+import (
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/events"
+)
+
+var d = decimal.RequireFromString
+
+var t0 = time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
+
+func account(ps ...events.Payload) *commands.Account {
+	return commandstest.Build(commands.NewAccount("m1"), nil, ps...)
+}
+
+func cash(amount string) events.Payload {
+	return events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: d(amount),
+		Postings: events.Transfer(events.HouseAccount("bank_clearing"), events.MemberAvailable("m1"), "TWD", d(amount))}
+}
+
+func started(amount string) events.Payload {
+	return events.FollowStarted{FollowID: "F1", MentorID: "mentor", MentorName: "Ann", Amount: d(amount), ProfitShare: d("10"),
+		Days: 30, Ends: t0.AddDate(0, 0, 30).Format(time.RFC3339), Postings: events.FollowPostings("m1", "TWD", d(amount), false)}
+}
+
+func TestValidateProfile(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		in   ProfileInput
+		key  string
+	}{
+		{"ok", ProfileInput{DisplayName: "Ann", MinAmount: "10000", WindowDays: 30, ProfitShare: "10"}, ""},
+		{"zero share", ProfileInput{DisplayName: "Ann", MinAmount: "10000", WindowDays: 30, ProfitShare: "0"}, ""},
+		{"no name", ProfileInput{DisplayName: " ", MinAmount: "10000", WindowDays: 30, ProfitShare: "10"}, KeyMentorNameRequired},
+		{"share over cap", ProfileInput{DisplayName: "Ann", MinAmount: "10000", WindowDays: 30, ProfitShare: "20.01"}, KeyProfitShareInvalid},
+		{"negative share", ProfileInput{DisplayName: "Ann", MinAmount: "10000", WindowDays: 30, ProfitShare: "-1"}, KeyProfitShareInvalid},
+		{"minimum below floor", ProfileInput{DisplayName: "Ann", MinAmount: "999", WindowDays: 30, ProfitShare: "10"}, KeyMinimumAmountInvalid},
+		{"window too long", ProfileInput{DisplayName: "Ann", MinAmount: "10000", WindowDays: 366, ProfitShare: "10"}, KeyWindowInvalid},
+		{"window zero", ProfileInput{DisplayName: "Ann", MinAmount: "10000", WindowDays: 0, ProfitShare: "10"}, KeyWindowInvalid},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, e := validateProfile(c.in)
+			var err error
+			if e != nil {
+				err = e
+			}
+			commandstest.WantKey(t, err, c.key)
+		})
+	}
+}
+
+func TestDecideFollow(t *testing.T) {
+	pr := &Profile{DisplayName: "Ann", MinAmount: d("10000"), WindowDays: 30, ProfitShare: d("10")}
+	no := func(int) string { return "F1" }
+	for _, c := range []struct {
+		name   string
+		pr     *Profile
+		amount string
+		days   int
+		key    string
+	}{
+		{"ok", pr, "10000", 0, ""},
+		{"no mentor", nil, "10000", 0, KeyMentorNotExist},
+		{"below minimum", pr, "9999", 0, KeyBelowMinimum},
+		{"window too long", pr, "10000", 31, KeyTimeLimitExceeded},
+		{"more than available", pr, "50001", 0, commands.KeyInsufficientBalance},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := decideFollow(account(cash("50000")), "mentor", c.pr, d(c.amount), c.days, t0, no)
+			commandstest.WantKey(t, err, c.key)
+			if err == nil {
+				e := out[0].(events.FollowStarted)
+				if e.Ends != "2026-04-01T02:00:00Z" || !e.Amount.Equal(d(c.amount)) {
+					t.Errorf("got %+v", e)
+				}
+			}
+		})
+	}
+}
+
+func TestDecideSpendNeverExceedsCommitment(t *testing.T) {
+	a := account(cash("100000"), started("50000"))
+	in := Spend{FollowID: "F1", Symbol: "2330", Price: d("20"), Value: d("500000"), MentorEquity: d("1000000")}
+	spent := decimal.Zero
+	for i := range 10 {
+		in.Ref = string(rune('a' + i))
+		out, err := decideSpend(a, in, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range out {
+			a.Apply(events.RecordedEvent{}, p)
+			spent = spent.Add(p.(events.CopyFundsSpent).Amount)
+		}
+	}
+	if spent.GreaterThan(d("50000")) || spent.IsZero() {
+		t.Fatalf("spent %s of 50000", spent)
+	}
+	// the same ref again spends nothing; an ended window spends nothing
+	if out, _ := decideSpend(a, in, t0); len(out) != 0 {
+		t.Errorf("ref spent twice: %v", out)
+	}
+	if out, _ := decideSpend(account(cash("100000"), started("50000")), Spend{FollowID: "F1", Ref: "x", Price: d("20"), Value: d("100000"),
+		MentorEquity: d("1000000")}, t0.AddDate(0, 0, 31)); len(out) != 0 {
+		t.Errorf("spent after the window: %v", out)
+	}
+}
+
+func TestDecideStop(t *testing.T) {
+	fill := func(side string, shares int64, basis, profit string) []events.Payload {
+		return []events.Payload{events.OrderFilled{OrderNo: "T1", PositionID: "T1", Side: side, Shares: shares, Basis: d(basis), Profit: d(profit)}}
+	}
+	placed := events.OrderPlaced{OrderNo: "T1", PositionID: "T1", Intent: events.IntentOpen, Direction: events.DirectionLong, Symbol: "2330", Origin: "F1"}
+	spend := events.CopyFundsSpent{FollowID: "F1", Ref: "r", Amount: d("20028"), Postings: events.FollowPostings("m1", "TWD", d("20028"), true)}
+	base := []events.Payload{cash("100000"), started("50000"), spend, placed}
+	base = append(base, fill(events.SideBuy, 1000, "20028", "0")...)
+	won := append(append([]events.Payload{}, base...), fill(events.SideSell, 1000, "0", "5000")...)
+	for _, c := range []struct {
+		name                   string
+		ps                     []events.Payload
+		at                     time.Time
+		state, released, share string
+		key                    string
+	}{
+		{"cancel with profit", won, t0, events.FollowCancelled, "29972", "500", ""},
+		{"cancel holding", base, t0, events.FollowCancelled, "29972", "0", ""},
+		{"window over", base, t0.AddDate(0, 0, 30), events.FollowEnded, "29972", "0", ""},
+		{"stopped already", append(append([]events.Payload{}, base...), events.FollowStopped{FollowID: "F1", State: events.FollowCancelled}), t0, "", "", "", KeyFollowNotInProgress},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out, err := decideStop(account(c.ps...), "F1", false, c.at)
+			commandstest.WantKey(t, err, c.key)
+			if err != nil {
+				return
+			}
+			e := out[0].(events.FollowStopped)
+			if e.State != c.state || !e.Released.Equal(d(c.released)) || !e.Share.Equal(d(c.share)) {
+				t.Errorf("got %+v", e)
+			}
+		})
+	}
+	if _, err := decideStop(account(cash("1")), "F9", false, t0); err == nil {
+		t.Error("unknown follow stopped")
+	}
+}

@@ -1,0 +1,386 @@
+// Package mirror is copy trading's process manager: it folds mentors, their open orders and the
+// follows in progress from the log and, for each fill of a mentor's own order, places an
+// ordinary order in every active follower's account. An opening buy is scaled to the follow's
+// commitment relative to the mentor's fund scale (commands/rules/mentor.Scale) after the
+// follow's part of the commitment is taken back to available cash (copytrade.Spend, decided on
+// the follower's stream, so the follow never spends more than it committed); a refused order
+// gives its part back. A closing sale closes the same fraction of the follow's positions in the
+// symbol at market. It also ends follows whose window is over and pays profit shares to mentors.
+// Every command's id is derived from the event (or the follow) it answers, so a restart, a
+// retry or a second instance never mirrors a fill twice.
+//
+// The orders go through trading's commands, which the write side's layer rules keep out of this
+// capability's packages: the process takes them as a Trader, and the copy-trade API module (which
+// may import both) registers the process with its adapter.
+package mirror
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/copytrade"
+	"github.com/lotbook/lotbook/commands/process"
+	"github.com/lotbook/lotbook/commands/rules/mentor"
+	"github.com/lotbook/lotbook/events"
+)
+
+// ProcessName names the checkpoint, metrics and command ids: never rename it.
+const ProcessName = "copytrade-mirror"
+
+// Ticket is a mirrored opening buy: Shares (whole lots, or an odd lot) at the limit Price.
+type Ticket struct {
+	Symbol string
+	Shares int64
+	OddLot bool
+	Price  decimal.Decimal
+	Origin string // the follow id
+}
+
+// Trader places the mirrored orders through trading's commands.
+type Trader interface {
+	// Open places a cash buy for memberID.
+	Open(ctx context.Context, meta commands.Meta, memberID string, t Ticket) (orderNo string, err error)
+	// Close sells shares of the member's position in symbol at market (all of it when shares is 0).
+	Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin string) error
+	// OddLots tells whether the odd-lot session takes orders now.
+	OddLots() bool
+}
+
+// Copier is the copy-trade commands the process sends (*copytrade.Commands).
+type Copier interface {
+	Spend(ctx context.Context, meta commands.Meta, in copytrade.Spend) (copytrade.Result, error)
+	Return(ctx context.Context, meta commands.Meta, followerID, followID, ref, reason string) (copytrade.Result, error)
+	Stop(ctx context.Context, meta commands.Meta, in copytrade.Stop) (copytrade.Result, error)
+	ReceiveShare(ctx context.Context, meta commands.Meta, mentorID, followID, followerID string, amount decimal.Decimal) (copytrade.Result, error)
+	Holdings(ctx context.Context, followerID, followID string) ([]copytrade.Position, string, error)
+	Mentor(ctx context.Context, mentorID, positionID string) (copytrade.MentorPosition, error)
+}
+
+// Follow is a follow in progress as the process folds it.
+type Follow struct {
+	Follower string    `json:"follower"`
+	Mentor   string    `json:"mentor"`
+	Ends     time.Time `json:"ends"`
+}
+
+// Order is a mentor's working order.
+type Order struct {
+	Intent    string `json:"intent"`
+	Direction string `json:"direction"`
+	Origin    string `json:"origin,omitempty"`
+	Symbol    string `json:"symbol"`
+}
+
+// State is the fold, saved with the checkpoint.
+type State struct {
+	Mentors map[string]bool            `json:"mentors"`
+	Follows map[string]Follow          `json:"follows"` // follow id -> follow in progress
+	Orders  map[string]Order           `json:"orders"`  // mentor's working orders by order number
+	Shares  map[string]decimal.Decimal `json:"-"`
+}
+
+// Process is the mirror.
+type Process struct {
+	cmd    Copier
+	trader Trader
+	log    *slog.Logger
+	rt     *process.Runtime
+	clock  func() time.Time
+
+	mu sync.Mutex
+	st State
+}
+
+// Config wires a Process.
+type Config struct {
+	Commands   Copier
+	Trader     Trader
+	Store      events.Store
+	Clock      func() time.Time
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer
+}
+
+// New prepares the process; Run runs it.
+func New(cfg Config) *Process {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = time.Now
+	}
+	p := &Process{cmd: cfg.Commands, trader: cfg.Trader, log: cfg.Logger.With("process", ProcessName), clock: cfg.Clock}
+	p.reset()
+	p.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+		Logger: cfg.Logger, Registerer: cfg.Registerer,
+		Timers: []process.Timer{{Name: "end", Next: process.Every(time.Minute), Fire: func(ctx context.Context, at time.Time, _ string) error {
+			return p.EndDue(ctx, at)
+		}}}})
+	return p
+}
+
+func (p *Process) reset() {
+	p.st = State{Mentors: map[string]bool{}, Follows: map[string]Follow{}, Orders: map[string]Order{}}
+}
+
+// Run folds the log and mirrors until ctx ends.
+func (p *Process) Run(ctx context.Context) error {
+	if err := p.rt.Run(ctx); err != nil {
+		return fmt.Errorf("copy-trade mirror: %w", err)
+	}
+	return nil
+}
+
+// WaitReady waits until the log at start is folded.
+func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
+
+// Position is the log position the process has handled.
+func (p *Process) Position() int64 { return p.rt.Position() }
+
+var wanted = map[string]bool{"MentorProfileSet": true, "FollowStarted": true, "FollowStopped": true, "OrderPlaced": true,
+	"OrderFilled": true, "OrderCancelled": true, "OrderExpired": true}
+
+// Wants implements process.Manager.
+func (p *Process) Wants(typ string) bool {
+	name, _, _ := strings.Cut(typ, ".")
+	return wanted[name]
+}
+
+// Snapshot implements process.Manager.
+func (p *Process) Snapshot() ([]byte, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return json.Marshal(p.st)
+}
+
+// Restore implements process.Manager.
+func (p *Process) Restore(state []byte) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.reset()
+	if len(state) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(state, &p.st); err != nil {
+		return fmt.Errorf("copy-trade mirror state: %w", err)
+	}
+	if p.st.Mentors == nil || p.st.Follows == nil || p.st.Orders == nil {
+		return process.ErrRefold
+	}
+	return nil
+}
+
+// Handle implements process.Manager: it folds, and mirrors a mentor's fills.
+func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.Payload) error {
+	member, ok := strings.CutPrefix(r.Stream, events.AccountStream(""))
+	if !ok {
+		return nil
+	}
+	p.mu.Lock()
+	switch e := pl.(type) {
+	case events.MentorProfileSet:
+		p.st.Mentors[member] = true
+	case events.FollowStarted:
+		ends, err := time.Parse(time.RFC3339, e.Ends)
+		if err != nil {
+			p.mu.Unlock()
+			return fmt.Errorf("follow %s at %d: ends %q: %w", e.FollowID, r.Position, e.Ends, err)
+		}
+		p.st.Follows[e.FollowID] = Follow{Follower: member, Mentor: e.MentorID, Ends: ends}
+	case events.FollowStopped:
+		delete(p.st.Follows, e.FollowID)
+		p.mu.Unlock()
+		if e.Share.IsPositive() {
+			meta := commands.Meta{CommandID: process.EventCommandID(ProcessName, r, 0), Actor: "system"}
+			if _, err := p.cmd.ReceiveShare(ctx, meta, e.MentorID, e.FollowID, member, e.Share); err != nil {
+				return fmt.Errorf("profit share of %s: %w", e.FollowID, err)
+			}
+		}
+		return nil
+	case events.OrderPlaced:
+		if p.st.Mentors[member] {
+			p.st.Orders[e.OrderNo] = Order{Intent: e.Intent, Direction: e.Direction, Origin: e.Origin, Symbol: e.Symbol}
+		}
+	case events.OrderCancelled:
+		delete(p.st.Orders, e.OrderNo)
+	case events.OrderExpired:
+		delete(p.st.Orders, e.OrderNo)
+	case events.OrderFilled:
+		o, mine := p.st.Orders[e.OrderNo]
+		if e.Remaining == 0 {
+			delete(p.st.Orders, e.OrderNo)
+		}
+		if !mine || o.Origin != "" || o.Direction != events.DirectionLong {
+			break // not a mentor's own long: nothing to mirror
+		}
+		var follows []string
+		for _, id := range slices.Sorted(maps.Keys(p.st.Follows)) {
+			if f := p.st.Follows[id]; f.Mentor == member && r.Metadata.ServerTime.Before(f.Ends) {
+				follows = append(follows, id)
+			}
+		}
+		fs := make([]Follow, len(follows))
+		for i, id := range follows {
+			fs[i] = p.st.Follows[id]
+		}
+		p.mu.Unlock()
+		return p.mirror(ctx, r, member, e, o, follows, fs)
+	}
+	p.mu.Unlock()
+	return nil
+}
+
+// mirror places the follows' orders for the mentor's fill e of order o.
+func (p *Process) mirror(ctx context.Context, r events.RecordedEvent, mentorID string, e events.OrderFilled, o Order, ids []string, fs []Follow) error {
+	if len(ids) == 0 || e.Shares <= 0 {
+		return nil
+	}
+	m, err := p.cmd.Mentor(ctx, mentorID, e.PositionID)
+	if err != nil {
+		return fmt.Errorf("mentor %s: %w", mentorID, err)
+	}
+	var errs []error
+	for i, id := range ids {
+		var err error
+		if o.Intent == events.IntentOpen {
+			err = p.open(ctx, r, id, fs[i], e, o, m)
+		} else {
+			err = p.close(ctx, r, id, fs[i], e, o, m)
+		}
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			errs = append(errs, fmt.Errorf("follow %s: %w", id, err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func (p *Process) meta(r events.RecordedEvent, followID, step string) commands.Meta {
+	return commands.Meta{CommandID: ProcessName + "/" + r.ID.String() + "/" + followID + "/" + step, Actor: "system"}
+}
+
+// refused tells a business refusal (the order or the follow cannot go ahead: skipped) from a
+// failure to retry.
+func refused(err error) (string, bool) {
+	ce, ok := commands.AsError(err)
+	if !ok || ce.Kind == commands.KindUnavailable {
+		return "", false
+	}
+	return ce.Key, true
+}
+
+// fillPrice is the price a mirrored buy is limited to: the fill's highest execution.
+func fillPrice(e events.OrderFilled) decimal.Decimal {
+	price := decimal.Zero
+	for _, x := range e.Executions {
+		price = decimal.Max(price, x.Price)
+	}
+	if price.IsZero() && e.Shares > 0 {
+		price = e.Amount.Div(decimal.NewFromInt(e.Shares))
+	}
+	return price
+}
+
+func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID string, f Follow, e events.OrderFilled, o Order, m copytrade.MentorPosition) error {
+	price := fillPrice(e)
+	// the mentor's equity before the fill: its cash paid is now in the position's cost, so the
+	// fund scale is unchanged by the fill but for the commission
+	sp, err := p.cmd.Spend(ctx, p.meta(r, followID, "spend"), copytrade.Spend{FollowerID: f.Follower, FollowID: followID, Ref: r.ID.String(),
+		Symbol: o.Symbol, Price: price, Value: e.Amount, MentorEquity: m.Equity, OddLots: p.trader.OddLots()})
+	if err != nil {
+		if key, ok := refused(err); ok {
+			p.log.InfoContext(ctx, "mirror skipped", "follow", followID, "key", key)
+			return nil
+		}
+		return err
+	}
+	if sp.Shares == 0 {
+		return nil
+	}
+	_, err = p.trader.Open(ctx, p.meta(r, followID, "order"), f.Follower, Ticket{Symbol: o.Symbol, Shares: sp.Shares, OddLot: sp.OddLot,
+		Price: price, Origin: followID})
+	if err == nil {
+		return nil
+	}
+	key, ok := refused(err)
+	if !ok {
+		return err
+	}
+	p.log.InfoContext(ctx, "mirrored order refused; its part goes back into the commitment", "follow", followID, "key", key)
+	if _, err := p.cmd.Return(ctx, p.meta(r, followID, "return"), f.Follower, followID, r.ID.String(), key); err != nil {
+		if _, ok := refused(err); !ok {
+			return err
+		}
+	}
+	return nil
+}
+
+func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID string, f Follow, e events.OrderFilled, o Order, m copytrade.MentorPosition) error {
+	had := m.Shares + e.Shares // the mentor's shares before this sale
+	held, state, err := p.cmd.Holdings(ctx, f.Follower, followID)
+	if err != nil {
+		return err
+	}
+	if state != events.FollowInProgress {
+		return nil
+	}
+	var errs []error
+	for _, pos := range held {
+		if pos.Symbol != o.Symbol {
+			continue
+		}
+		n := mentor.CloseShares(pos.Shares, had, e.Shares, p.trader.OddLots())
+		if n == 0 {
+			continue
+		}
+		if n == pos.Shares {
+			n = 0 // all of it
+		}
+		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, pos.Symbol, n, followID); err != nil {
+			if key, ok := refused(err); ok {
+				p.log.InfoContext(ctx, "mirrored close refused", "follow", followID, "position", pos.ID, "key", key)
+				continue
+			}
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// EndDue ends every follow whose window is over by at, keeping its positions.
+func (p *Process) EndDue(ctx context.Context, at time.Time) error {
+	p.mu.Lock()
+	type due struct{ id, follower string }
+	var ds []due
+	for _, id := range slices.Sorted(maps.Keys(p.st.Follows)) {
+		if f := p.st.Follows[id]; !at.Before(f.Ends) {
+			ds = append(ds, due{id, f.Follower})
+		}
+	}
+	p.mu.Unlock()
+	var errs []error
+	for _, d := range ds {
+		meta := commands.Meta{CommandID: ProcessName + "/end/" + d.id, Actor: "system"}
+		if _, err := p.cmd.Stop(ctx, meta, copytrade.Stop{FollowerID: d.follower, FollowID: d.id}); err != nil {
+			if _, ok := refused(err); ok {
+				continue
+			}
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}

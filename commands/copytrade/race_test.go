@@ -1,0 +1,85 @@
+package copytrade_test
+
+import (
+	"strconv"
+	"sync"
+	"testing"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/scenario"
+	"github.com/lotbook/lotbook/commands/copytrade"
+	"github.com/lotbook/lotbook/events"
+)
+
+// Many mentor fills mirrored at once, each on its own kernel (as several processes would): the
+// follow never spends more than it committed, and the commitment plus what was spent is the
+// amount held.
+func TestConcurrentSpendsNeverOverspend(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	mentor := f.Register("0911000001", "LOTBOOK").MemberID
+	follower := f.Register("0911000002", "LOTBOOK").MemberID
+	f.Fund(follower, "200000")
+	c := copytrade.New(f.Svc)
+	_, err := c.SetProfile(f.Ctx, commandstest.Meta("member"), mentor, copytrade.ProfileInput{DisplayName: "Ann", MinAmount: "10000",
+		WindowDays: 30, ProfitShare: "10"})
+	f.Must(err)
+	fr, err := c.Follow(f.Ctx, commandstest.Meta("member"), follower, copytrade.FollowInput{MentorID: mentor, Amount: "100000"})
+	f.Must(err)
+	kernels := []*copytrade.Commands{c, copytrade.New(f.Service()), copytrade.New(f.Service())}
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			_, err := kernels[i%len(kernels)].Spend(f.Ctx, commandstest.Meta("system"), copytrade.Spend{FollowerID: follower, FollowID: fr.FollowID,
+				Ref: "fill-" + strconv.Itoa(i), Symbol: "2330", Price: decimal.NewFromInt(30), Value: decimal.NewFromInt(100000),
+				MentorEquity: decimal.NewFromInt(1000000)})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	spent, n := decimal.Zero, 0
+	for _, r := range f.CheckLog() {
+		if r.Type == "CopyFundsSpent.v1" {
+			p, err := events.DecodeRecorded(r)
+			f.Must(err)
+			spent = spent.Add(p.(events.CopyFundsSpent).Amount)
+			n++
+		}
+	}
+	// each fill asks 10 % of 100,000 = 10,000, 333 shares at 30: less than a lot, and odd lots
+	// are off, so nothing is spent
+	if n != 0 {
+		t.Fatalf("spent %s of 100000 in %d spends", spent, n)
+	}
+	// now with odd lots: every spend fits until the commitment is used up
+	for i := range 40 {
+		wg.Go(func() {
+			_, err := kernels[i%len(kernels)].Spend(f.Ctx, commandstest.Meta("system"), copytrade.Spend{FollowerID: follower, FollowID: fr.FollowID,
+				Ref: "odd-" + strconv.Itoa(i), Symbol: "2330", Price: decimal.NewFromInt(30), Value: decimal.NewFromInt(100000),
+				MentorEquity: decimal.NewFromInt(1000000), OddLots: true})
+			if err != nil {
+				t.Error(err)
+			}
+		})
+	}
+	wg.Wait()
+	spent, n = decimal.Zero, 0
+	for _, r := range f.CheckLog() {
+		if r.Type == "CopyFundsSpent.v1" {
+			p, err := events.DecodeRecorded(r)
+			f.Must(err)
+			spent = spent.Add(p.(events.CopyFundsSpent).Amount)
+			n++
+		}
+	}
+	if spent.GreaterThan(decimal.NewFromInt(100000)) {
+		t.Fatalf("spent %s of 100000 in %d spends", spent, n)
+	}
+	if n < 9 || spent.LessThan(decimal.NewFromInt(90000)) {
+		t.Fatalf("only %d spends, %s: the commitment should be nearly used up", n, spent)
+	}
+}

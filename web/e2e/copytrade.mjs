@@ -1,0 +1,108 @@
+// Issue 12's copy trading in one language, at the phone viewport: a mentor (through the API)
+// opts in with a fund; the follower opens the copy-trade tab, finds the mentor in the list,
+// follows it from its detail (a commitment below the minimum is caught on the form); the mentor
+// buys (through the API, as the mentor); the mirrored order appears in the follower's follow,
+// copied from the mentor, and in its orders; the follower stops, closing at market.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { login, openApp, screen } from './flows.mjs';
+import { call, memberWithBalance } from './api.mjs';
+import { freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
+
+/** The texts these screens show, written out so that a wrong translation fails here. */
+const C = {
+  tw: { tab: '跟單', title: '跟單', below: '買入金額低於最低限額', started: '跟單成功', stopped: '已停止跟單', inProgress: '進行中', cancelled: '已取消' },
+  en: { tab: 'Copy', title: 'Copy trade', below: 'Buy amount below minimum', started: 'Following', stopped: 'Follow stopped', inProgress: 'In progress', cancelled: 'Cancelled' },
+};
+
+export function copyTradeJourney(lang) {
+  const X = C[lang];
+  const mentor = { account: freshMobile(), password: 'Pass1234word' };
+  const follower = { account: freshMobile(), password: 'Pass1234word' };
+  const name = `Ann ${mentor.account.slice(-4)}`;
+  const fx = useFixture({ phone: true });
+
+  test(`copy trade: follow, mirrored order, stop (${lang})`, { timeout: 180_000 }, async (t) => {
+    const { page } = fx.phone;
+    const step = (n, fn) => fx.step(t, `${lang}-copytrade-${n}`, page, fn);
+    let mentorSession;
+    let mentorId;
+    let followId;
+
+    await step('follow', async () => {
+      mentorSession = await memberWithBalance(fx.server.base, mentor, ['1000000']);
+      await call(fx.server.base, 'POST', '/api/vue/copytrade/profile', {
+        session: mentorSession,
+        body: { displayName: name, minAmount: '100000', windowDays: 30, profitShare: '10' },
+      });
+      await memberWithBalance(fx.server.base, follower, ['1000000']);
+      await openApp(page, fx.server.base, lang);
+      await tid(page, 'welcome-login').click();
+      await login(page, lang, follower.account, follower.password);
+      await waitText(tid(page, 'tab-copyTrade'), X.tab);
+      await tid(page, 'tab-copyTrade').click();
+      await waitHash(page, '/gdindex/gdindex');
+      await tid(page, 'copy-summary').waitFor();
+      await screen(page, lang, 'copytrade-01-home');
+
+      await tid(page, 'copy-list-link').click();
+      await waitHash(page, '/gdindex/gdList');
+      const card = tid(page, 'copy-mentor').filter({ hasText: name });
+      await card.waitFor();
+      mentorId = await card.getAttribute('data-mentor-id');
+      await screen(page, lang, 'copytrade-02-list');
+      await card.click();
+      await tid(page, 'copy-mentor-stats').waitFor();
+      await waitText(tid(page, 'copy-min-amount'), '100,000.00');
+      await screen(page, lang, 'copytrade-03-mentor');
+
+      await tid(page, 'copy-follow-amount').fill('99999');
+      await tid(page, 'copy-follow-submit').click();
+      await waitText(tid(page, 'form-error'), X.below);
+      await tid(page, 'copy-follow-amount').fill('1000000');
+      const sent = nextResponse(page, 'POST', '/api/vue/copytrade/follows');
+      await tid(page, 'copy-follow-submit').click();
+      const res = await sent;
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      followId = res.body.data.followId;
+      await waitToast(page, X.started);
+      await waitHash(page, `/gdindex/dsFllowInfo?id=${followId}`);
+      await page.locator(`[data-testid="copy-follow-detail"][data-state="in_progress"]`).waitFor();
+      await waitText(tid(page, 'copy-follow-state'), X.inProgress);
+    });
+
+    await step('mirrored order', async () => {
+      // The mentor trades through the API; the follow (same amount as the mentor's fund) copies it.
+      const placed = await call(fx.server.base, 'POST', '/api/vue/trade/orders', {
+        session: mentorSession,
+        body: { symbol: '2603', direction: 'long', type: 'market', lots: 2 },
+      });
+      assert.ok(placed.filled > 0, JSON.stringify(placed));
+      const order = tid(page, 'copy-order').first();
+      await order.waitFor({ timeout: 20_000 });
+      assert.equal(await order.getAttribute('data-side'), 'buy');
+      await waitText(order.getByTestId('copy-order-origin'), new RegExp(`${name}$`));
+      const orderNo = await order.getAttribute('data-order-no');
+      await screen(page, lang, 'copytrade-04-mirrored');
+      // The same order is an ordinary one in the follower's account.
+      const session = await call(fx.server.base, 'POST', '/api/vue/user/login', { body: follower });
+      const orders = await call(fx.server.base, 'GET', '/api/vue/trade/orders?status=all', { session: { token: session.token, account: session.account } });
+      assert.ok(orders.items.some((o) => o.orderNo === orderNo), JSON.stringify(orders));
+    });
+
+    await step('stop', async () => {
+      await tid(page, 'copy-stop').click();
+      const sent = nextResponse(page, 'POST', `/api/vue/copytrade/follows/${followId}/stop`);
+      await tid(page, 'copy-stop-close').click();
+      const res = await sent;
+      assert.equal(res.status, 200, JSON.stringify(res.body));
+      await waitToast(page, X.stopped);
+      await page.locator(`[data-testid="copy-follow-detail"][data-state="cancelled"]`).waitFor();
+      await waitText(tid(page, 'copy-follow-state'), X.cancelled);
+      await screen(page, lang, 'copytrade-05-stopped');
+      await openRoute(page, '/gdindex/dsFllowRecord');
+      await tid(page, 'copy-follow').and(page.locator(`[data-follow-id="${followId}"]`)).waitFor();
+      assert.ok(mentorId);
+    });
+  });
+}

@@ -1,0 +1,124 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { Button } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router-dom';
+import { FormError } from '@/components/FormError';
+import { Page } from '@/components/Page';
+import { Row } from '@/domain/offering/Row';
+import { useAction } from '@/lib/action';
+import { money, taipeiTime } from '@/lib/filters';
+import { toast } from '@/lib/toast';
+import { type FollowDetail, copyApi, copyKeys, useFollow } from './api';
+import { StateBadge } from './parts';
+import { useCopyT } from './texts';
+
+function Stop({ id }: { id: string }) {
+  const { t } = useTranslation();
+  const ct = useCopyT();
+  const qc = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const stop = useAction((close: boolean, key) => copyApi.stop(id, close, key), {
+    onSuccess: () => {
+      toast.show(t('msg.follow_stopped'));
+      setOpen(false);
+      void qc.invalidateQueries({ queryKey: copyKeys.all });
+    },
+  });
+  if (!open) {
+    return (
+      <Button block color="danger" fill="outline" shape="rounded" onClick={() => setOpen(true)} data-testid="copy-stop">
+        {ct('stop')}
+      </Button>
+    );
+  }
+  return (
+    <div className="card" data-testid="copy-stop-choice">
+      <p className="muted">{ct('stopConfirm')}</p>
+      <div className="copy-actions">
+        <Button block shape="rounded" loading={stop.pending} onClick={() => stop.run(false)} data-testid="copy-stop-keep">
+          {ct('stopKeep')}
+        </Button>
+        <Button block color="primary" shape="rounded" loading={stop.pending} onClick={() => stop.run(true)} data-testid="copy-stop-close">
+          {ct('stopClose')}
+        </Button>
+      </div>
+      <Button block fill="none" size="small" onClick={() => setOpen(false)} data-testid="copy-stop-cancel">
+        {ct('cancel')}
+      </Button>
+    </div>
+  );
+}
+
+function Detail({ d }: { d: FollowDetail }) {
+  const ct = useCopyT();
+  const f = d.follow;
+  return (
+    <>
+      <div className="card" data-testid="copy-follow-detail" data-state={f.state}>
+        <div className="record-row">
+          <span>
+            {ct('mentor')}: <span data-text="data">{f.mentorName}</span>
+          </span>
+          <StateBadge state={f.state} />
+        </div>
+        <Row label={ct('committed')} testId="copy-follow-committed">
+          {money(f.amount)}
+        </Row>
+        <Row label={ct('spentTotal')} testId="copy-follow-spent">
+          {money(f.spent)}
+        </Row>
+        <Row label={ct('remaining')}>{money(f.remaining)}</Row>
+        <Row label={ct('profitTotal')} testId="copy-follow-profit">
+          {money(f.profit)}
+        </Row>
+        {f.state !== 'in_progress' ? (
+          <>
+            <Row label={ct('released')}>{money(f.released)}</Row>
+            <Row label={ct('share')}>{money(f.share)}</Row>
+          </>
+        ) : null}
+        <Row label={ct('stats.profitShare')}>{`${f.profitShare}%`}</Row>
+        <Row label={ct('ends')}>{taipeiTime(f.ends)}</Row>
+      </div>
+      {f.state === 'in_progress' ? <Stop id={f.followId} /> : null}
+      <div className="copy-section-title">{ct('positions')}</div>
+      {d.positions.map((p) => (
+        <div className="record" key={p.positionId} data-testid="copy-position">
+          <Row label={p.symbol}>{ct('shares', { n: p.shares })}</Row>
+        </div>
+      ))}
+      <div className="copy-section-title">{ct('orders')}</div>
+      {d.orders.length === 0 ? <p className="muted">{ct('ordersEmpty')}</p> : null}
+      {d.orders.map((o) => (
+        <div className="record" key={o.orderNo} data-testid="copy-order" data-order-no={o.orderNo} data-side={o.side} data-status={o.status}>
+          <div className="record-row">
+            <span>
+              {ct(`side.${o.side}`)} <span data-text="data">{`${o.symbol} ${o.name}`}</span>
+            </span>
+            <span className="badge">{ct(`orderStatus.${o.status}`)}</span>
+          </div>
+          <Row label={ct('shares', { n: o.filled })}>{money(o.price)}</Row>
+          <div className="muted copy-note" data-testid="copy-order-origin">
+            {ct('copiedFrom', { name: '' })}
+            <span data-text="data">{f.mentorName}</span>
+          </div>
+          <Row label={o.orderNo}>{taipeiTime(o.createdAt)}</Row>
+        </div>
+      ))}
+    </>
+  );
+}
+
+/** One follow (/gdindex/dsFllowInfo?id=): state, commitment, spent, the mirrored orders, P&L, stop. */
+export default function FollowInfoPage() {
+  const ct = useCopyT();
+  const [params] = useSearchParams();
+  const q = useFollow(params.get('id') ?? '');
+  return (
+    <Page title={ct('detail')} testId="copy-follow-page">
+      {q.data ? <Detail d={q.data} /> : null}
+      {q.error ? <FormError errorKey="follow_not_found" /> : null}
+    </Page>
+  );
+}
