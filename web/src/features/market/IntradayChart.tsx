@@ -166,10 +166,10 @@ export default function IntradayChart({ symbol, prevClose, demo }: { symbol: str
     const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '', lastValueVisible: false, priceLineVisible: false });
     volume.priceScale().applyOptions({ scaleMargins: { top: 0.76, bottom: 0 } });
     chartRef.current = { chart, price, avg, volume };
-    const ro = new ResizeObserver(() => layoutAxis());
-    ro.observe(el);
+    const ro = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(() => layoutAxis());
+    ro?.observe(el);
     return () => {
-      ro.disconnect();
+      ro?.disconnect();
       chartRef.current = null;
       chart.remove();
     };
