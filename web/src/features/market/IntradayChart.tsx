@@ -128,9 +128,11 @@ export default function IntradayChart({ symbol, prevClose, demo }: { symbol: str
     const start = day[0]!.time - (day[0]!.time % DAY_S);
     const from = demo ? day[0]!.time : start + OPEN_S;
     const to = demo ? day[day.length - 1]!.time : start + CLOSE_S;
-    const marks: number[] = [];
-    for (let h = Math.ceil(from / 3600) * 3600; h <= to; h += 3600) marks.push(h);
-    if (!demo && marks[marks.length - 1] !== to) marks.push(to);
+    // The span's ends (the session's, or in the demo's round-the-clock day the first and last
+    // minute) and every whole hour between.
+    const marks: number[] = [from];
+    for (let h = Math.ceil(from / 3600) * 3600; h <= to; h += 3600) if (h !== from) marks.push(h);
+    if (marks[marks.length - 1] !== to) marks.push(to);
     const width = el.clientWidth - (c.chart.priceScale('right').width() || 0);
     const placed: { label: string; x: number }[] = [];
     for (const m of marks) {
