@@ -60,14 +60,15 @@ const (
 )
 
 // Channels are bits of a mask: quote (with best five), then candles of each interval.
-var wsChannels = [...]string{"quote", "candles:1m", "candles:3m", "candles:15m", "candles:30m", "candles:1d", "candles:1M", "candles:1y"}
+var wsChannels = [...]string{"quote", "candles:1m", "candles:3m", "candles:15m", "candles:30m", "candles:1d", "candles:1M", "candles:1y",
+	"candles:5m", "candles:60m", "candles:1w"}
 
 const (
 	chQuote   = 0
 	chAllMask = 1<<len(wsChannels) - 1
 )
 
-type chanMask uint8
+type chanMask uint16
 
 func parseChannels(names []string) (chanMask, bool) {
 	var m chanMask

@@ -352,7 +352,7 @@ type Candle struct {
 	Turnover               decimal.Decimal
 }
 
-// Candles are up to limit candles of interval ("1m", "3m", "15m", "30m", "1d", "1M", "1y") that
+// Candles are up to limit candles of interval ("1m", "3m", "5m", "15m", "30m", "60m", "1d", "1w", "1M", "1y") that
 // start before `before` (zero: up to now), oldest first. Page backwards with the oldest Time.
 // Minute candles reach back five trading days, daily ones eleven years.
 func (s *Service) Candles(symbol, interval string, before time.Time, limit int) ([]Candle, error) {

@@ -139,7 +139,7 @@ func TestFacade(t *testing.T) {
 	if d, _ := s.Candles("2330", "1d", time.Time{}, 1000); len(d) < 700 {
 		t.Errorf("three years of daily candles: %d", len(d))
 	}
-	if _, err := s.Candles("2330", "5m", time.Time{}, 10); !errors.Is(err, ErrBadInterval) {
+	if _, err := s.Candles("2330", "2m", time.Time{}, 10); !errors.Is(err, ErrBadInterval) {
 		t.Errorf("bad interval: %v", err)
 	}
 	if _, err := s.Candles("XXXX", "1m", time.Time{}, 10); !errors.Is(err, ErrUnknownSymbol) {

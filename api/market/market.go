@@ -31,6 +31,7 @@ const (
 	maxSearchQuery    = 64
 	searchResults     = 20
 	hotResults        = 20
+	defaultTapePage   = 50
 )
 
 // Commands are the write side's operations this module sends (commands/favorites).
@@ -60,6 +61,7 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks", httpx.IdemNone, m.stocks),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks/{symbol}", httpx.IdemNone, m.quote),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks/{symbol}/candles", httpx.IdemNone, m.candles),
+		httpx.Op(httpx.Public, "GET", "/api/vue/market/stocks/{symbol}/trades", httpx.IdemNone, m.trades),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/search", httpx.IdemNone, m.search),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/indices", httpx.IdemNone, m.indices),
 		httpx.Op(httpx.Public, "GET", "/api/vue/market/hot", httpx.IdemNone, m.hotList),
@@ -188,6 +190,29 @@ func (m *Module) candles(c *httpx.Call) (httpx.Reply, error) {
 		items[i] = Candle(cd)
 	}
 	return httpx.OK(wire.CandlePage{Items: items, HasMore: more})
+}
+
+// trades is the day's time and sales with the 內外盤 totals (default defaultTapePage rows).
+func (m *Module) trades(c *httpx.Call) (httpx.Reply, error) {
+	limit := defaultTapePage
+	if v := c.R.URL.Query().Get("limit"); v != "" {
+		n, err := httpx.QueryCount(v)
+		if err != nil || n < 1 || n > mkt.MaxTape {
+			return httpx.Reply{}, httpx.InvalidRequest(fmt.Errorf("limit %q", v))
+		}
+		limit = n
+	}
+	tp, err := m.feed.Tape(c.Var("symbol"), limit)
+	if err != nil {
+		return httpx.Reply{}, marketError(err)
+	}
+	items := make([]wire.TradeTick, len(tp.Trades))
+	for i, tr := range tp.Trades {
+		items[i] = wire.TradeTick{Time: tr.Time.UTC(), Price: httpx.Money(tr.Price), Size: tr.Shares,
+			Tick: wire.TradeTickTick(tr.Tick), Side: wire.TradeTickSide(tr.Side)}
+	}
+	return httpx.OK(wire.TradeTape{Items: items, Outer: tp.Outer, Inner: tp.Inner, Neutral: tp.Neutral,
+		Volume: tp.Volume, Time: tp.Time.UTC()})
 }
 
 func (m *Module) search(c *httpx.Call) (httpx.Reply, error) {

@@ -126,9 +126,12 @@ const (
 	N1M  CandleInterval = "1M"
 	N1d  CandleInterval = "1d"
 	N1m  CandleInterval = "1m"
+	N1w  CandleInterval = "1w"
 	N1y  CandleInterval = "1y"
 	N30m CandleInterval = "30m"
 	N3m  CandleInterval = "3m"
+	N5m  CandleInterval = "5m"
+	N60m CandleInterval = "60m"
 )
 
 // Valid indicates whether the value is a known member of the CandleInterval enum.
@@ -142,11 +145,17 @@ func (e CandleInterval) Valid() bool {
 		return true
 	case N1m:
 		return true
+	case N1w:
+		return true
 	case N1y:
 		return true
 	case N30m:
 		return true
 	case N3m:
+		return true
+	case N5m:
+		return true
+	case N60m:
 		return true
 	default:
 		return false
@@ -2256,6 +2265,48 @@ func (e TradeSession) Valid() bool {
 	case SessionOddIntraday:
 		return true
 	case SessionRegular:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeTickSide.
+const (
+	TradeTickSideInner TradeTickSide = "inner"
+	TradeTickSideNone  TradeTickSide = "none"
+	TradeTickSideOuter TradeTickSide = "outer"
+)
+
+// Valid indicates whether the value is a known member of the TradeTickSide enum.
+func (e TradeTickSide) Valid() bool {
+	switch e {
+	case TradeTickSideInner:
+		return true
+	case TradeTickSideNone:
+		return true
+	case TradeTickSideOuter:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradeTickTick.
+const (
+	Down TradeTickTick = "down"
+	Flat TradeTickTick = "flat"
+	Up   TradeTickTick = "up"
+)
+
+// Valid indicates whether the value is a known member of the TradeTickTick enum.
+func (e TradeTickTick) Valid() bool {
+	switch e {
+	case Down:
+		return true
+	case Flat:
+		return true
+	case Up:
 		return true
 	default:
 		return false
@@ -6214,6 +6265,49 @@ type TradeRules struct {
 // (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
 // 14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
 type TradeSession string
+
+// TradeTape defines model for TradeTape.
+type TradeTape struct {
+	// Inner shares traded at the bid today (內盤)
+	Inner int64       `json:"inner"`
+	Items []TradeTick `json:"items"`
+
+	// Neutral shares whose side cannot be told
+	Neutral int64 `json:"neutral"`
+
+	// Outer shares traded at the ask today (外盤)
+	Outer int64 `json:"outer"`
+
+	// Time the market clock the tape is as of
+	Time time.Time `json:"time"`
+
+	// Volume shares traded today (outer + inner + neutral)
+	Volume int64 `json:"volume"`
+}
+
+// TradeTick defines model for TradeTick.
+type TradeTick struct {
+	// Price a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Price Decimal `json:"price"`
+
+	// Side 外盤 (at the ask), 內盤 (at the bid), or not told
+	Side TradeTickSide `json:"side"`
+
+	// Size shares
+	Size int64 `json:"size"`
+
+	// Tick against the trade before it (the first against the reference price)
+	Tick TradeTickTick `json:"tick"`
+	Time time.Time     `json:"time"`
+}
+
+// TradeTickSide 外盤 (at the ask), 內盤 (at the bid), or not told
+type TradeTickSide string
+
+// TradeTickTick against the trade before it (the first against the reference price)
+type TradeTickTick string
 
 // UserInfo defines model for UserInfo.
 type UserInfo struct {

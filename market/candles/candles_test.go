@@ -45,7 +45,7 @@ func TestBucket(t *testing.T) {
 			t.Errorf("ParseInterval(%s): %v", s, err)
 		}
 	}
-	for _, s := range []string{"", "5m", "1D", "1h", "1Y"} {
+	for _, s := range []string{"", "2m", "1D", "1h", "1Y", "1W"} {
 		if _, err := ParseInterval(s); err == nil {
 			t.Errorf("ParseInterval(%q) accepted", s)
 		}

@@ -1,5 +1,5 @@
 // Package candles builds OHLCV candles (with turnover) from trades at the intervals the app shows
-// (1, 3, 15 and 30 minutes, day, month, year), aligned to Asia/Taipei, and answers paged queries
+// (1, 3, 5, 15, 30 and 60 minutes, day, week, month, year), aligned to Asia/Taipei, and answers paged queries
 // from a per-symbol bounded in-memory store backed by older history (the simulator's generated
 // bars, or nothing for a live feed).
 package candles
@@ -17,15 +17,18 @@ type Interval string
 const (
 	Min1  Interval = "1m"
 	Min3  Interval = "3m"
+	Min5  Interval = "5m"
 	Min15 Interval = "15m"
 	Min30 Interval = "30m"
+	Min60 Interval = "60m"
 	Day   Interval = "1d"
+	Week  Interval = "1w"
 	Month Interval = "1M"
 	Year  Interval = "1y"
 )
 
 // Intervals lists every supported interval, shortest first.
-var Intervals = []Interval{Min1, Min3, Min15, Min30, Day, Month, Year}
+var Intervals = []Interval{Min1, Min3, Min5, Min15, Min30, Min60, Day, Week, Month, Year}
 
 // ParseInterval accepts exactly the API's names.
 func ParseInterval(s string) (Interval, error) {
@@ -48,7 +51,7 @@ const (
 // Base is the resolution iv is built from.
 func (iv Interval) Base() Base {
 	switch iv {
-	case Day, Month, Year:
+	case Day, Week, Month, Year:
 		return Days
 	}
 	return Minutes
@@ -59,6 +62,12 @@ func (iv Interval) PerBucket() int {
 	switch iv {
 	case Min3:
 		return 3
+	case Min5:
+		return 5
+	case Min60:
+		return 60
+	case Week:
+		return 5
 	case Min15:
 		return 15
 	case Min30:
@@ -81,12 +90,15 @@ var Location = func() *time.Location {
 }()
 
 // Bucket is the start of iv's candle that contains t, aligned in Asia/Taipei: minutes from
-// midnight, days at midnight, months on the 1st, years on January 1st.
+// midnight, days at midnight, weeks on Monday, months on the 1st, years on January 1st.
 func (iv Interval) Bucket(t time.Time) time.Time {
 	l := t.In(Location)
 	switch iv {
 	case Day:
 		return time.Date(l.Year(), l.Month(), l.Day(), 0, 0, 0, 0, Location)
+	case Week:
+		back := (int(l.Weekday()) + 6) % 7 // days since Monday
+		return time.Date(l.Year(), l.Month(), l.Day()-back, 0, 0, 0, 0, Location)
 	case Month:
 		return time.Date(l.Year(), l.Month(), 1, 0, 0, 0, 0, Location)
 	case Year:
@@ -103,6 +115,8 @@ func (iv Interval) next(b time.Time) time.Time {
 	switch iv {
 	case Day:
 		return b.AddDate(0, 0, 1)
+	case Week:
+		return b.AddDate(0, 0, 7)
 	case Month:
 		return b.AddDate(0, 1, 0)
 	case Year:

@@ -200,11 +200,11 @@ for (const lang of ['tw', 'en']) {
 
     await step('favourites: add, see, remove', async () => {
       const toggle = tid(page, 'favorite-toggle');
-      await page.waitForFunction(() => !document.querySelector('[data-testid=favorite-button]')?.disabled);
+      await page.locator('[data-testid=favorite-toggle][data-ready=true]').filter({ visible: true }).waitFor();
       assert.equal(await toggle.getAttribute('data-on'), 'false');
       // Toasts show 2 s: wait for them from before the click, alongside the screen's change.
       const added = toast(page, L.added);
-      await tid(page, 'favorite-button').click();
+      await toggle.click();
       await Promise.all([page.locator('[data-testid=favorite-toggle][data-on=true]').filter({ visible: true }).waitFor(), added]);
 
       await openRoute(page, '/market/favo');

@@ -1,12 +1,22 @@
-import { Navigate, Outlet } from 'react-router-dom';
-import { type Role, useSession } from '@/lib/session';
+import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
+import { rememberReturn, type Role, useSession } from '@/lib/session';
 import { useUserInfo } from '@/lib/user';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
+import { handleOf } from './routeHandle';
 
-/** Screens that need a session; without one the app goes to the login page. */
+/**
+ * Screens that need a session; without one the app goes to the login page, which comes back here
+ * after logging in. Screens flagged for visitors (market quotes) open without one.
+ */
 export function RequireSession() {
   const { token } = useSession();
-  if (!token) return <Navigate to="/login/login" replace />;
+  const matches = useMatches();
+  const loc = useLocation();
+  const leaf = matches[matches.length - 1];
+  if (!token && !handleOf(leaf?.handle).visitors) {
+    rememberReturn(loc.pathname + loc.search);
+    return <Navigate to="/login/login" replace />;
+  }
   return <KeepAliveOutlet />;
 }
 

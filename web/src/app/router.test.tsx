@@ -110,3 +110,17 @@ describe('position tabs', () => {
     expect(positionTabs('tw').map((t) => t.text)).toEqual(['搶籌', '競拍', '配售']);
   });
 });
+
+describe('visitors (issue 14 item 3)', () => {
+  it('open the market screens without a session, and nothing else of the session zones', () => {
+    const open = featureRoutes.filter((r) => r.visitors).map((r) => `${r.path} ${r.zone}`);
+    expect(open.sort()).toEqual(
+      ['home/etf session', 'home/search session', 'home/searchIndex session', 'market/marketDetail session', 'market/market tabs', 'market/stockHot/stockList session'].sort(),
+    );
+    const flat = (list: RouteObject[]): RouteObject[] => list.flatMap((r) => [r, ...flat(r.children ?? [])]);
+    for (const r of flat(routes)) {
+      const visitors = handleOf(r.handle).visitors === true;
+      expect(visitors, `/${r.path}`).toBe(open.some((o) => o.startsWith(`${r.path} `)));
+    }
+  });
+});

@@ -69,6 +69,11 @@ registerTabs(featureRoutes);
 
 const keepAlive: RouteHandle = { keepAlive: true };
 
+function handleFor(r: FeatureRoute): RouteHandle | undefined {
+  if (!r.keepAlive && !r.visitors) return undefined;
+  return r.visitors ? { ...(r.keepAlive ? keepAlive : {}), visitors: true } : keepAlive;
+}
+
 /** Every screen is its own chunk: the first route carries only the shell and the welcome page. */
 function toRoute(r: FeatureRoute): RouteObject {
   const lazy = r.noKit
@@ -77,7 +82,8 @@ function toRoute(r: FeatureRoute): RouteObject {
         const [mod] = await Promise.all([r.load(), antdReady()]);
         return { Component: mod.default };
       };
-  return { path: r.path, ...(r.keepAlive ? { handle: keepAlive } : {}), lazy };
+  const handle = handleFor(r);
+  return { path: r.path, ...(handle ? { handle } : {}), lazy };
 }
 
 function zone(z: RouteZone, from: FeatureRoute[]): RouteObject[] {

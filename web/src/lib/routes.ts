@@ -24,4 +24,9 @@ export interface FeatureRoute {
   entries?: readonly Entry[];
   /** the bottom tab this screen is the root of (lib/tabs.ts); the route must be in the tabs zone */
   tab?: TabDecl;
+  /**
+   * visitors (no session) may open it too, in the same frame as members (quotes without logging
+   * in, issue 14 item 3): the screen must ask nothing of the member's own without a session
+   */
+  visitors?: boolean;
 }

@@ -101,6 +101,31 @@ export function removeTransientKeys(): void {
   }
 }
 
+const RETURN_KEY = 'loginReturn';
+
+/**
+ * Remembers the screen a visitor wanted (an order ticket, a favourite) for after the login; the
+ * login screen and its variants keep it while the visitor switches between them.
+ */
+export function rememberReturn(path: string): void {
+  try {
+    if (path.startsWith('/') && !path.startsWith('//') && !path.startsWith('/login/')) sessionStorage.setItem(RETURN_KEY, path);
+  } catch {
+    // no storage: the login lands on the role's home
+  }
+}
+
+/** The remembered screen, once (members only; others land on their role's home). */
+export function takeReturn(role: string): string | null {
+  try {
+    const p = sessionStorage.getItem(RETURN_KEY);
+    sessionStorage.removeItem(RETURN_KEY);
+    return role === 'member' && p && p.startsWith('/') && !p.startsWith('//') ? p : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Where each role lands after logging in. */
 export function landingFor(role: string): string {
   if (role === 'ops') return '/ops/deposits';

@@ -2,7 +2,7 @@ import { memo, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { currentLang } from '@/lib/i18n';
-import { displayName, formatBig, formatLots, formatPercent, formatPrice, parseUnits, priceTrend } from '@/domain/market/format';
+import { atLimit, displayName, formatBig, formatLots, formatPercent, formatPrice, parseUnits, priceTrend } from '@/domain/market/format';
 import type { Quote } from '@/domain/market/types';
 import './market.css';
 
@@ -14,6 +14,18 @@ export function detailPath(symbol: string): string {
 export function MarketBadge({ market }: { market: Quote['market'] }) {
   const { t } = useTranslation();
   return <span className={`mkt-badge mkt-badge-${market}`}>{t(`market.short.${market}`)}</span>;
+}
+
+/** 漲停 / 跌停 beside the code of a stock at its limit. */
+export function LimitTag({ q }: { q: Quote }) {
+  const { t } = useTranslation();
+  const at = atLimit(q);
+  if (!at) return null;
+  return (
+    <span className={`limit-tag pill-${at}`} data-testid="quote-limit" data-limit={at}>
+      {t(at === 'up' ? 'market.atLimitUp' : 'market.atLimitDown')}
+    </span>
+  );
 }
 
 /** An extra figure beside the code: the day's volume (lots) or turnover. */
@@ -63,6 +75,7 @@ export const QuoteRow = memo(function QuoteRow(props: RowProps) {
         <span className="qrow-code num">
           <MarketBadge market={q.market} />
           <span data-testid="quote-code">{q.symbol}</span>
+          <LimitTag q={q} />
           {props.extra ? <Extra q={q} kind={props.extra} /> : null}
         </span>
       </span>

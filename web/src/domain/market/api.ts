@@ -5,7 +5,7 @@ import { useSession } from '@/lib/session';
 import { useRole } from '@/lib/user';
 // Every market screen reads its texts through these calls' module.
 import './texts';
-import type { CandlePage, FavoriteType, Interval, ListPage, ListTab, MarketKind, Quote, QuoteDetail } from './types';
+import type { CandlePage, FavoriteType, Interval, ListPage, ListTab, MarketKind, Quote, QuoteDetail, TradeTape } from './types';
 
 // The market calls of issue 4, typed by the schema generated from api/openapi.yaml.
 
@@ -23,6 +23,10 @@ export const marketApi = {
   },
   candles(symbol: string, interval: Interval, opts: { before?: string; limit?: number } = {}, signal?: AbortSignal): Promise<CandlePage> {
     return api.get('/api/vue/market/stocks/{symbol}/candles', { params: { symbol }, query: { interval, before: opts.before, limit: opts.limit ?? CANDLE_PAGE }, signal });
+  },
+  /** The day's time and sales, newest first, with the 內外盤 totals (public). */
+  trades(symbol: string, limit: number, signal?: AbortSignal): Promise<TradeTape> {
+    return api.get('/api/vue/market/stocks/{symbol}/trades', { params: { symbol }, query: { limit }, signal });
   },
   search(q: string, signal?: AbortSignal): Promise<Quote[]> {
     return api.get('/api/vue/market/search', { query: { q }, signal });
@@ -53,6 +57,7 @@ export const marketKeys = {
   quote: (symbol: string) => ['market', 'quote', symbol] as const,
   candles: (symbol: string, interval: Interval) => ['market', 'candles', symbol, interval] as const,
   search: (q: string) => ['market', 'search', q] as const,
+  trades: (symbol: string) => ['market', 'trades', symbol] as const,
   indices: ['market', 'indices'] as const,
   hot: (market: MarketKind) => ['market', 'hot', market] as const,
   favorites: (type: FavoriteType) => ['market', 'favorites', type] as const,

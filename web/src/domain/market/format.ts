@@ -20,6 +20,17 @@ function isZeroOrMissing(v: unknown): boolean {
   return c === null || c === 0;
 }
 
+/**
+ * Whether a stock or ETF trades at its limit today: 'up' at 漲停, 'down' at 跌停, '' otherwise
+ * (an index, or before the day's first trade).
+ */
+export function atLimit(q: { type?: string; open?: unknown; price: unknown; limitUp?: unknown; limitDown?: unknown }): '' | 'up' | 'down' {
+  if (q.type === 'index' || isZeroOrMissing(q.open) || isZeroOrMissing(q.limitUp)) return '';
+  if (compareDecimal(q.price, q.limitUp) === 0) return 'up';
+  if (compareDecimal(q.price, q.limitDown) === 0) return 'down';
+  return '';
+}
+
 /** A price with 2 decimals and separators; "--" before the day's first trade (zero) or when absent. */
 export function formatPrice(v: unknown): string {
   return isZeroOrMissing(v) ? '--' : money(v);

@@ -10,7 +10,7 @@ import { FormError } from '@/components/FormError';
 import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
 import { api } from '@/lib/api/client';
-import { landingFor, saveSession } from '@/lib/session';
+import { landingFor, saveSession, takeReturn } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { type FieldError } from '@/lib/validation';
 import { type LoginValues, validateLogin, validateLoginById, validateLogonByPhone } from './validation';
@@ -53,7 +53,7 @@ export default function LoginPage() {
         qc.clear();
         saveSession(s);
         toast.show(t('auth.loginSuccess'));
-        void navigate(landingFor(s.role), { replace: true });
+        void navigate(takeReturn(s.role) ?? landingFor(s.role), { replace: true });
       },
     },
   );

@@ -79,6 +79,10 @@ export default function StartPage() {
         <button type="button" className="welcome-btn welcome-login" data-testid="welcome-login" onClick={() => void navigate('/login/login')}>
           {t('start.haveAccount')}
         </button>
+        {/* Quotes are public: visitors browse the market, and log in only for account actions. */}
+        <button type="button" className="welcome-contact" data-testid="welcome-market" onClick={() => void navigate('/market/market')}>
+          {t('start.browseMarket')}
+        </button>
         <button
           type="button"
           className="welcome-contact"

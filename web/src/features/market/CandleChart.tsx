@@ -3,6 +3,7 @@ import {
   CandlestickSeries,
   createChart,
   HistogramSeries,
+  LineSeries,
   type CandlestickData,
   type HistogramData,
   type IChartApi,
@@ -17,6 +18,14 @@ import { CANDLE_PAGE, marketApi, marketKeys } from '@/domain/market/api';
 import { chartTime } from '@/domain/market/format';
 import { useLive } from '@/domain/market/live';
 import type { Candle, Interval } from '@/domain/market/types';
+import { movingAverage } from './chartMath';
+
+// The moving averages Taiwan apps draw on K lines, with their usual colours.
+export const MAS = [
+  { n: 5, color: '#d97706' },
+  { n: 10, color: '#2563eb' },
+  { n: 20, color: '#9333ea' },
+] as const;
 
 // Taiwan colours: red candles rise, green candles fall.
 const UP = '#e02424';
@@ -54,6 +63,19 @@ interface Chart {
   chart: IChartApi;
   candles: ISeriesApi<'Candlestick'>;
   volume: ISeriesApi<'Histogram'>;
+  mas: ISeriesApi<'Line'>[];
+}
+
+/** Sets every series from the bars; returns the newest value of each moving average. */
+function fill(c: Chart, bars: readonly Bar[]): (number | null)[] {
+  c.candles.setData(bars.map((b) => b.candle));
+  c.volume.setData(bars.map((b) => b.volume));
+  const closes = bars.map((b) => ({ time: b.candle.time, close: b.candle.close }));
+  return MAS.map((m, i) => {
+    const pts = movingAverage(closes, m.n);
+    c.mas[i]?.setData(pts.map((p) => ({ time: p.time as UTCTimestamp, value: p.value })));
+    return pts.length ? pts[pts.length - 1]!.value : null;
+  });
 }
 
 /**
@@ -70,6 +92,7 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
   // whole history and page backwards from today.
   const older = useRef({ ready: false, hasMore: true, loading: false });
   const [empty, setEmpty] = useState(false);
+  const [maNow, setMaNow] = useState<(number | null)[]>([]);
   const live = useLive();
   const q = useQuery({
     queryKey: marketKeys.candles(symbol, interval),
@@ -82,7 +105,7 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
     if (!el) return;
     const chart = createChart(el, {
       autoSize: true,
-      layout: { background: { color: '#ffffff' }, textColor: '#6b7280', fontSize: 10, attributionLogo: true },
+      layout: { background: { color: '#ffffff' }, textColor: '#6b7280', fontSize: 10, attributionLogo: false },
       grid: { vertLines: { color: '#f3f4f6' }, horzLines: { color: '#f3f4f6' } },
       rightPriceScale: { borderVisible: false },
       timeScale: { borderVisible: false, timeVisible: intraday(interval), secondsVisible: false },
@@ -98,9 +121,12 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
       wickDownColor: DOWN,
     });
     candles.priceScale().applyOptions({ scaleMargins: { top: 0.08, bottom: 0.28 } });
-    const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '' });
+    const mas = MAS.map((m) =>
+      chart.addSeries(LineSeries, { color: m.color, lineWidth: 1, priceLineVisible: false, lastValueVisible: false, crosshairMarkerVisible: false }),
+    );
+    const volume = chart.addSeries(HistogramSeries, { priceFormat: { type: 'volume' }, priceScaleId: '', lastValueVisible: false, priceLineVisible: false });
     volume.priceScale().applyOptions({ scaleMargins: { top: 0.78, bottom: 0 } });
-    chartRef.current = { chart, candles, volume };
+    chartRef.current = { chart, candles, volume, mas };
 
     const loadOlder = async (range: LogicalRange | null) => {
       const st = older.current;
@@ -114,10 +140,9 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
         const before = bars.current.length;
         bars.current = mergeBars(page.items.map(toBar), bars.current);
         const added = bars.current.length - before;
-        if (added > 0) {
+        if (added > 0 && chartRef.current) {
           const visible = chart.timeScale().getVisibleLogicalRange();
-          candles.setData(bars.current.map((b) => b.candle));
-          volume.setData(bars.current.map((b) => b.volume));
+          fill(chartRef.current, bars.current);
           if (visible) chart.timeScale().setVisibleLogicalRange({ from: visible.from + added, to: visible.to + added });
         }
       } catch {
@@ -142,8 +167,7 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
     const first = !older.current.ready;
     bars.current = mergeBars(bars.current, q.data.items.map(toBar));
     if (first) Object.assign(older.current, { ready: true, hasMore: q.data.hasMore });
-    c.candles.setData(bars.current.map((b) => b.candle));
-    c.volume.setData(bars.current.map((b) => b.volume));
+    setMaNow(fill(c, bars.current));
     if (first) c.chart.timeScale().scrollToRealTime();
     setEmpty(bars.current.length === 0);
   }, [q.data]);
@@ -161,6 +185,16 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
       else bars.current.push(bar);
       c.candles.update(bar.candle);
       c.volume.update(bar.volume);
+      // The averages move with the live close: the newest point of each, from the last n closes.
+      const closes = bars.current.map((b) => ({ time: b.candle.time, close: b.candle.close }));
+      setMaNow(
+        MAS.map((ma, i) => {
+          const pts = movingAverage(closes.slice(-ma.n), ma.n);
+          const p = pts[pts.length - 1];
+          if (p) c.mas[i]?.update({ time: p.time as UTCTimestamp, value: p.value });
+          return p ? p.value : null;
+        }),
+      );
       setEmpty(false);
     });
     return () => {
@@ -170,13 +204,22 @@ export default function CandleChart({ symbol, interval }: { symbol: string; inte
   }, [live, symbol, interval]);
 
   return (
-    <div className="chart-box" data-testid="chart" data-interval={interval}>
-      <div ref={box} className="chart-canvas" />
-      {empty ? (
-        <div className="chart-empty muted" data-testid="chart-empty">
-          {t('market.chartEmpty')}
-        </div>
-      ) : null}
-    </div>
+    <>
+      <div className="ma-legend num" data-testid="ma-legend">
+        {MAS.map((m, i) => (
+          <span key={m.n} style={{ color: m.color }} data-testid={`ma-${m.n}`}>
+            MA{m.n} {maNow[i] == null ? '--' : (maNow[i] as number).toFixed(2)}
+          </span>
+        ))}
+      </div>
+      <div className="chart-box" data-testid="chart" data-interval={interval}>
+        <div ref={box} className="chart-canvas" />
+        {empty ? (
+          <div className="chart-empty muted" data-testid="chart-empty">
+            {t('market.chartEmpty')}
+          </div>
+        ) : null}
+      </div>
+    </>
   );
 }

@@ -8,17 +8,22 @@ import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
 import { currentLang } from '@/lib/i18n';
 import { useCanFavorite, useQuote } from '@/domain/market/api';
-import { displayName, formatBig, formatChange, formatLots, formatPercent, formatPrice, formatShares, parseUnits, priceTrend } from '@/domain/market/format';
+import { atLimit, displayName, formatBig, formatChange, formatLots, formatPercent, formatPrice, formatShares, parseUnits, priceTrend } from '@/domain/market/format';
 import { useLiveQuotes } from '@/domain/market/live';
-import { INTERVALS, type Interval, type Level, type QuoteDetail } from '@/domain/market/types';
-import { compareDecimal, taipeiTime } from '@/lib/filters';
+import { type Interval, K_INTERVALS, type Level, type QuoteDetail } from '@/domain/market/types';
+import { taipeiTime } from '@/lib/filters';
 import { revealIfCut } from '@/lib/reveal';
-import { useTradeT } from '@/domain/trade/texts';
+import { rememberReturn, useSession } from '@/lib/session';
+import { bookTotal, outerPercent } from './chartMath';
+import { TapePanel } from './TapePanel';
 import { useFavorite } from './useFavorite';
 import './market-pages.css';
 
-// lightweight-charts travels in this chunk only, fetched when a detail screen opens.
+// lightweight-charts travels in these chunks only, fetched when a detail screen opens.
 const CandleChart = lazy(() => import('./CandleChart'));
+const IntradayChart = lazy(() => import('./IntradayChart'));
+
+type View = 'intraday' | Interval;
 
 function Stat({ label, value, trend = '', testId }: { label: string; value: string; trend?: string; testId: string }) {
   return (
@@ -54,7 +59,7 @@ function Head({ q }: { q: QuoteDetail }) {
   const { t } = useTranslation();
   const trend = priceTrend(q.price, q.prevClose);
   const isIndex = q.type === 'index';
-  const atLimit = isIndex || formatPrice(q.open) === '--' ? '' : compareDecimal(q.price, q.limitUp) === 0 ? 'up' : compareDecimal(q.price, q.limitDown) === 0 ? 'down' : '';
+  const limit = atLimit(q);
   const units = parseUnits(t('market.units'));
   return (
     <div className="card detail-head">
@@ -66,9 +71,9 @@ function Head({ q }: { q: QuoteDetail }) {
           <span data-testid="detail-change">{formatChange(q.change)}</span>
           <span data-testid="detail-percent">{formatPercent(q.changePercent)}</span>
         </span>
-        {atLimit ? (
-          <span className={`limit-badge pill-${atLimit}`} data-testid="detail-at-limit">
-            {t(atLimit === 'up' ? 'market.atLimitUp' : 'market.atLimitDown')}
+        {limit ? (
+          <span className={`limit-badge pill-${limit}`} data-testid="detail-at-limit" data-limit={limit}>
+            {t(limit === 'up' ? 'market.atLimitUp' : 'market.atLimitDown')}
           </span>
         ) : null}
       </div>
@@ -100,17 +105,85 @@ function Head({ q }: { q: QuoteDetail }) {
   );
 }
 
-/** A stock's (or index's) detail: quote, day's figures, candles, best five, favourite. */
+/** 五檔 with the bid and ask totals and their ratio bar. */
+function BestFive({ q }: { q: QuoteDetail }) {
+  const { t } = useTranslation();
+  const bids = bookTotal(q.bids);
+  const asks = bookTotal(q.asks);
+  const pct = outerPercent({ outer: bids, inner: asks, neutral: 0 });
+  return (
+    <div className="card">
+      <div className="section-title">{t('market.bestFive')}</div>
+      <div className="book" data-testid="best-five">
+        <BookSide side="bid" levels={q.bids ?? []} prevClose={q.prevClose} />
+        <BookSide side="ask" levels={q.asks ?? []} prevClose={q.prevClose} />
+      </div>
+      <div className="io-row num book-totals">
+        <span className="up">
+          {t('market.screen.bidTotal')} <b data-testid="bid-total">{formatLots(bids)}</b>
+        </span>
+        <span className="down">
+          {t('market.screen.askTotal')} <b data-testid="ask-total">{formatLots(asks)}</b>
+        </span>
+      </div>
+      <div className="ratio-bar" aria-hidden="true">
+        <span className="ratio-up" style={{ width: `${pct}%` }} />
+        <span className="ratio-down" style={{ width: `${100 - pct}%` }} />
+      </div>
+    </div>
+  );
+}
+
+/** The chart card: 分時 and the K lines at every interval, the chart library's notice below. */
+function Charts({ q }: { q: QuoteDetail }) {
+  const { t } = useTranslation();
+  const [view, setView] = useState<View>('intraday');
+  const views: View[] = ['intraday', ...K_INTERVALS];
+  return (
+    <div className="card chart-card">
+      <div className="interval-bar" role="tablist">
+        {views.map((v) => (
+          <button
+            key={v}
+            type="button"
+            role="tab"
+            aria-selected={v === view}
+            className={v === view ? 'interval active' : 'interval'}
+            data-testid={`interval-${v}`}
+            onClick={() => setView(v)}
+          >
+            {v === 'intraday' ? t('market.screen.intraday') : t(`market.screen.k.${v}` as 'market.screen.k.1m')}
+          </button>
+        ))}
+      </div>
+      <Suspense fallback={<div className="chart-box" data-testid="chart-loading" />}>
+        {view === 'intraday' ? (
+          <IntradayChart key={q.symbol} symbol={q.symbol} prevClose={q.prevClose} demo={!!q.session?.demo} />
+        ) : (
+          <CandleChart key={`${q.symbol}/${view}`} symbol={q.symbol} interval={view} />
+        )}
+      </Suspense>
+      {/* The licence's notice and link, below the plot where it hides no data. */}
+      <div className="chart-attribution muted" data-testid="chart-attribution">
+        {t('market.chartBy')}{' '}
+        <a href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">
+          TradingView
+        </a>
+      </div>
+    </div>
+  );
+}
+
+/** A stock's (or index's) detail: quote, day's figures, 分時 and K lines, 五檔, 內外盤, 成交明細, and the buy / sell bar. */
 export default function DetailPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const symbol = (params.get('symbol') ?? '').trim().toUpperCase();
   const q = useQuote(symbol);
   useLiveQuotes(symbol ? [symbol] : []);
-  const [interval, setIv] = useState<Interval>('1m');
   const fav = useFavorite(symbol);
   const canFavorite = useCanFavorite();
-  const tt = useTradeT();
+  const { token } = useSession();
   const navigate = useNavigate();
   const d = q.data;
   const title = d ? (
@@ -124,22 +197,19 @@ export default function DetailPage() {
   ) : (
     symbol
   );
-  const favButton =
-    d && d.type !== 'index' && canFavorite ? (
-      <span
-        role="button"
-        className={fav.on ? 'fav-toggle on' : 'fav-toggle'}
-        aria-label={t(fav.on ? 'market.removeFavorite' : 'market.addFavorite')}
-        aria-pressed={fav.on}
-        data-testid="favorite-toggle"
-        data-on={fav.on ? 'true' : 'false'}
-        onClick={() => fav.known && !fav.pending && fav.toggle()}
-      >
-        {fav.on ? <StarFill /> : <StarOutline />}
-      </span>
-    ) : null;
+  // Visitors see the bar too: an account action asks them to log in, then comes back.
+  const tradable = !!d && d.type !== 'index' && (!token || canFavorite);
+  const here = `/market/marketDetail?symbol=${encodeURIComponent(symbol)}`;
+  const onFavorite = () => {
+    if (!token) {
+      rememberReturn(here);
+      void navigate('/login/login');
+      return;
+    }
+    if (fav.known && !fav.pending) fav.toggle();
+  };
   return (
-    <Page title={title} testId="detail-page" right={favButton} className="detail-page">
+    <Page title={title} testId="detail-page" className={tradable ? 'detail-page with-trade-bar' : 'detail-page'}>
       <LiveNotice />
       {q.isPending && symbol ? (
         <ListLoading />
@@ -148,55 +218,33 @@ export default function DetailPage() {
       ) : (
         <>
           <Head q={d} />
-          <div className="card chart-card">
-            <div className="interval-bar" role="tablist">
-              {INTERVALS.map((iv) => (
-                <button
-                  key={iv}
-                  type="button"
-                  role="tab"
-                  aria-selected={iv === interval}
-                  className={iv === interval ? 'interval active' : 'interval'}
-                  data-testid={`interval-${iv}`}
-                  onClick={() => setIv(iv)}
-                >
-                  {t(`market.interval.${iv}`)}
-                </button>
-              ))}
-            </div>
-            <Suspense fallback={<div className="chart-box" data-testid="chart-loading" />}>
-              <CandleChart key={`${d.symbol}/${interval}`} symbol={d.symbol} interval={interval} />
-            </Suspense>
-            <div className="chart-attribution muted" data-testid="chart-attribution">
-              {t('market.chartBy')}{' '}
-              <a href="https://www.tradingview.com/" target="_blank" rel="noopener noreferrer">
-                TradingView
-              </a>
-            </div>
-          </div>
+          <Charts q={d} />
           {d.type !== 'index' ? (
-            <div className="card">
-              <div className="section-title">{t('market.bestFive')}</div>
-              <div className="book" data-testid="best-five">
-                <BookSide side="bid" levels={d.bids ?? []} prevClose={d.prevClose} />
-                <BookSide side="ask" levels={d.asks ?? []} prevClose={d.prevClose} />
-              </div>
-            </div>
+            <>
+              <BestFive q={d} />
+              <TapePanel q={d} />
+            </>
           ) : null}
-          {d.type !== 'index' && canFavorite ? (
-            <div className="detail-actions" style={{ display: 'flex', gap: '0.1rem' }}>
-              <Button block color="danger" onClick={() => navigate(`/market/marketBuy?symbol=${d.symbol}&side=buy`)} data-testid="detail-buy">
-                {tt('buy')}
+          {tradable ? (
+            <div className="trade-bar" data-testid="trade-bar">
+              <span
+                role="button"
+                className={fav.on ? 'fav-toggle on' : 'fav-toggle'}
+                aria-label={t(!token ? 'market.screen.loginToFavorite' : fav.on ? 'market.removeFavorite' : 'market.addFavorite')}
+                aria-pressed={fav.on}
+                aria-busy={fav.pending}
+                data-testid="favorite-toggle"
+                data-on={fav.on ? 'true' : 'false'}
+                data-ready={!token || (fav.known && !fav.pending) ? 'true' : 'false'}
+                onClick={onFavorite}
+              >
+                {fav.on ? <StarFill /> : <StarOutline />}
+              </span>
+              <Button color="danger" onClick={() => void navigate(`/market/marketBuy?symbol=${d.symbol}&side=buy`)} data-testid="detail-buy">
+                {t('market.screen.buy')}
               </Button>
-              <Button block color="success" onClick={() => navigate(`/market/marketBuy?symbol=${d.symbol}&side=sell`)} data-testid="detail-sell">
-                {tt('sell')}
-              </Button>
-            </div>
-          ) : null}
-          {d.type !== 'index' && canFavorite ? (
-            <div className="detail-actions">
-              <Button block color={fav.on ? 'default' : 'primary'} loading={fav.pending} disabled={!fav.known} onClick={fav.toggle} data-testid="favorite-button">
-                {t(fav.on ? 'market.removeFavorite' : 'market.addFavorite')}
+              <Button color="success" onClick={() => void navigate(`/market/marketBuy?symbol=${d.symbol}&side=sell`)} data-testid="detail-sell">
+                {t('market.screen.sell')}
               </Button>
             </div>
           ) : null}

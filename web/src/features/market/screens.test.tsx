@@ -17,6 +17,7 @@ import SearchPage from './SearchPage';
 
 // The chart needs a canvas (absent in jsdom); its own behaviour is covered in the browser test.
 vi.mock('./CandleChart', () => ({ default: ({ interval }: { interval: string }) => <div data-testid="chart" data-interval={interval} /> }));
+vi.mock('./IntradayChart', () => ({ default: () => <div data-testid="chart" data-interval="intraday" /> }));
 
 // One socket per test, on a fake WebSocket.
 let socket: SocketManager;
@@ -131,9 +132,22 @@ describe('stock detail', () => {
     asks: [{ price: '1090.00', size: 45_000 }],
     session: { phase: 'continuous', open: true, demo: true },
   };
+  // The day's tape as the server gives it: its volume is the quote's.
+  const tape = {
+    items: [
+      { time: '2026-11-23T02:00:58Z', price: '1085.00', size: 3000, tick: 'up', side: 'outer' },
+      { time: '2026-11-23T02:00:41Z', price: '1080.00', size: 1000, tick: 'down', side: 'inner' },
+    ],
+    outer: 20_000_000,
+    inner: 15_000_000,
+    neutral: 421_000,
+    volume: Number(tsmc.volume),
+    time: '2026-11-23T02:01:00Z',
+  };
   let favorites: string[];
   beforeEach(() => {
     favorites = [];
+    server.on('/api/vue/market/stocks/2330/trades', () => envelope(tape));
     server.on('/api/vue/market/stocks/2330', () => envelope(detail));
     server.on('/api/vue/user/Optionallist', () => envelope(favorites.map((s) => quote({ symbol: s }))));
     server.on('/api/vue/user/favorites', () => {
@@ -162,15 +176,53 @@ describe('stock detail', () => {
     expect(screen.getByTestId('book-bid-2')).toHaveTextContent('1,075.003');
     expect(screen.getByTestId('book-bid-3')).toHaveTextContent('----');
     expect(screen.getByTestId('book-ask-1')).toHaveTextContent('1,090.0045');
-    expect(await screen.findByTestId('chart')).toHaveAttribute('data-interval', '1m');
+    expect(await screen.findByTestId('chart')).toHaveAttribute('data-interval', 'intraday');
     expect(screen.getByTestId('chart-attribution').querySelector('a')).toHaveAttribute('href', 'https://www.tradingview.com/');
+  });
+
+  it('shows 五檔 totals, 內外盤 and 成交明細, and adds the trades pushed since', async () => {
+    renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
+    expect(await screen.findByTestId('bid-total')).toHaveTextContent('123');
+    expect(screen.getByTestId('ask-total')).toHaveTextContent('45');
+    await waitFor(() => expect(screen.getAllByTestId('tape-row')).toHaveLength(2));
+    expect(screen.getByTestId('outer-volume')).toHaveTextContent('20,000');
+    expect(screen.getByTestId('inner-volume')).toHaveTextContent('15,000');
+    expect(screen.getByTestId('outer-ratio')).toHaveTextContent('57.1% : 42.9%');
+    expect(screen.getAllByTestId('tape-row')[0]).toHaveTextContent('10:00:581,085.003▲');
+    const { ws } = await openSocket();
+    // 2 lots more at 1,090.00, up from the last trade: a row at the top, on the outer side.
+    await push(ws, { ...detail, price: '1090.00', volume: Number(tsmc.volume) + 2000, time: '2026-11-23T02:01:03Z', bids: null, asks: null });
+    const rows = screen.getAllByTestId('tape-row');
+    expect(rows).toHaveLength(3);
+    expect(rows[0]).toHaveAttribute('data-tick', 'up');
+    expect(rows[0]).toHaveAttribute('data-side', 'outer');
+    expect(rows[0]).toHaveTextContent('10:01:031,090.002▲');
+    expect(screen.getByTestId('outer-volume')).toHaveTextContent('20,002');
+    // A push without new volume adds nothing.
+    await push(ws, { ...detail, price: '1090.00', volume: Number(tsmc.volume) + 2000, time: '2026-11-23T02:01:04Z', bids: null, asks: null });
+    expect(screen.getAllByTestId('tape-row')).toHaveLength(3);
+  });
+
+  it('lets a visitor see the screen without asking for member data, and remembers it for the login', async () => {
+    const { clearSession } = await import('@/lib/session');
+    clearSession();
+    const { router } = renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
+    await screen.findByTestId('detail-price');
+    await screen.findByTestId('bid-total');
+    const star = screen.getByTestId('favorite-toggle');
+    expect(screen.getByTestId('detail-buy')).toHaveTextContent('買進');
+    await userEvent.click(star);
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login/login'));
+    expect(sessionStorage.getItem('loginReturn')).toBe('/market/marketDetail?symbol=2330');
+    expect(callsTo('/api/vue/user/Optionallist')).toHaveLength(0);
+    expect(callsTo('/api/vue/user/info')).toHaveLength(0);
   });
 
   it('switches the chart interval', async () => {
     renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
     await screen.findByTestId('chart');
     fireEvent.click(screen.getByTestId('interval-1d'));
-    expect(await screen.findByTestId('chart')).toHaveAttribute('data-interval', '1d');
+    await waitFor(() => expect(screen.getByTestId('chart')).toHaveAttribute('data-interval', '1d'));
     expect(screen.getByTestId('interval-1d')).toHaveAttribute('aria-selected', 'true');
     expect(screen.getByTestId('interval-1M')).toHaveTextContent('月K');
   });
@@ -189,8 +241,8 @@ describe('stock detail', () => {
 
   it('adds to favourites with an idempotency key', async () => {
     renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
-    const button = await screen.findByTestId('favorite-button');
-    await waitFor(() => expect(button).not.toBeDisabled());
+    const button = await screen.findByTestId('favorite-toggle');
+    await waitFor(() => expect(button).toHaveAttribute('data-ready', 'true'));
     expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('data-on', 'false');
     await userEvent.click(button);
     await waitFor(() => expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('data-on', 'true'));
@@ -199,7 +251,7 @@ describe('stock detail', () => {
     expect(JSON.parse(add.init.body as string)).toEqual({ symbol: '2330' });
     expect(add.init.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
     expect(shown).toContain('已加入自選');
-    expect(screen.getByTestId('favorite-button')).toHaveTextContent('移除自選');
+    expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('aria-label', '移除自選');
   });
 
   // The server's favourites read model lags the command: a read sees the added symbol only once
@@ -217,20 +269,20 @@ describe('stock detail', () => {
   it('the read after adding a favourite asks for the command position, so the star stays on', async () => {
     laggingFavourites();
     renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
-    const button = await screen.findByTestId('favorite-button');
-    await waitFor(() => expect(button).not.toBeDisabled());
+    const button = await screen.findByTestId('favorite-toggle');
+    await waitFor(() => expect(button).toHaveAttribute('data-ready', 'true'));
     await userEvent.click(button);
     await waitFor(() => expect(callsTo('/api/vue/user/Optionallist')).toHaveLength(2));
     expect(callsTo('/api/vue/user/Optionallist')[1]!.init.headers['Lotbook-Position']).toBe('7');
-    await waitFor(() => expect(screen.getByTestId('favorite-button')).not.toHaveClass('adm-button-loading'));
+    await waitFor(() => expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('data-ready', 'true'));
     expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('data-on', 'true');
   });
 
   it('the star turns on from the command answer, before the favourites are read again', async () => {
     laggingFavourites(() => new Promise<never>(() => {}));
     const { client } = renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
-    const button = await screen.findByTestId('favorite-button');
-    await waitFor(() => expect(button).not.toBeDisabled());
+    const button = await screen.findByTestId('favorite-toggle');
+    await waitFor(() => expect(button).toHaveAttribute('data-ready', 'true'));
     await userEvent.click(button);
     await waitFor(() => expect(screen.getByTestId('favorite-toggle')).toHaveAttribute('data-on', 'true'));
     const cached = client.getQueryData<Array<{ symbol: string; bids: unknown[] }>>(['market', 'favorites', 'all']);

@@ -522,6 +522,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/market/stocks/{symbol}/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * @description The day's time and sales (成交明細) of a stock or ETF, newest first, with the day's 內外盤
+         *     totals over every trade: outer (外盤) trades went up from the trade before them (bought at
+         *     the ask), inner (內盤) went down (sold at the bid), an unchanged price keeps the side of the
+         *     trade before it (none before any move); the first trade is compared with the reference
+         *     price. outer + inner + neutral = volume, the quote's volume as of `time`. An index has
+         *     no trades (404 not_found). Public: no session needed.
+         */
+        get: operations["marketTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/market/search": {
         parameters: {
             query?: never;
@@ -4238,7 +4262,7 @@ export interface components {
         /** @enum {string} */
         InstrumentType: "stock" | "etf" | "index";
         /** @enum {string} */
-        CandleInterval: "1m" | "3m" | "15m" | "30m" | "1d" | "1M" | "1y";
+        CandleInterval: "1m" | "3m" | "15m" | "30m" | "1d" | "1M" | "1y" | "5m" | "60m" | "1w";
         BookLevel: {
             price: components["schemas"]["Decimal"];
             /**
@@ -4325,6 +4349,54 @@ export interface components {
             items: components["schemas"]["Candle"][];
             /** @description older candles exist (send the first item's time as before) */
             hasMore: boolean;
+        };
+        TradeTick: {
+            /** Format: date-time */
+            time: string;
+            price: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description shares
+             */
+            size: number;
+            /**
+             * @description against the trade before it (the first against the reference price)
+             * @enum {string}
+             */
+            tick: "up" | "down" | "flat";
+            /**
+             * @description 外盤 (at the ask), 內盤 (at the bid), or not told
+             * @enum {string}
+             */
+            side: "outer" | "inner" | "none";
+        };
+        TradeTape: {
+            items: components["schemas"]["TradeTick"][];
+            /**
+             * Format: int64
+             * @description shares traded at the ask today (外盤)
+             */
+            outer: number;
+            /**
+             * Format: int64
+             * @description shares traded at the bid today (內盤)
+             */
+            inner: number;
+            /**
+             * Format: int64
+             * @description shares whose side cannot be told
+             */
+            neutral: number;
+            /**
+             * Format: int64
+             * @description shares traded today (outer + inner + neutral)
+             */
+            volume: number;
+            /**
+             * Format: date-time
+             * @description the market clock the tape is as of
+             */
+            time: string;
         };
         OptionalListRequest: {
             /**
@@ -7017,6 +7089,35 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["CandlePage"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+        };
+    };
+    marketTrades: {
+        parameters: {
+            query?: {
+                limit?: number;
+            };
+            header?: never;
+            path: {
+                /** @description stock or ETF code such as 2330 or 00679B (case-insensitive); the quote route also takes the index symbols TAIEX and TPEX */
+                symbol: components["parameters"]["Symbol"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description the day's trades, newest first, and the 內外盤 totals */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["TradeTape"];
                     };
                 };
             };

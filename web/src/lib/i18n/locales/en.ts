@@ -36,6 +36,7 @@ const en: Messages = {
     next: 'Next',
     register: 'Register',
     haveAccount: 'I have an account',
+    browseMarket: 'Browse quotes without an account',
     contactUs: 'Contact us',
     contactText: 'Customer service: Monday to Friday, 09:00–18:00. Log in and write to us in online service; we answer there.',
     onlineService: 'Online service',

@@ -35,6 +35,7 @@ const zhTW = {
     next: '下一步',
     register: '註冊',
     haveAccount: '我已有帳戶',
+    browseMarket: '先逛逛行情',
     contactUs: '聯絡我們',
     contactText: '客服時間：週一至週五 09:00–18:00。登入後即可透過在線客服留言，客服會在對話中回覆您。',
     onlineService: '在線客服',
