@@ -16,6 +16,7 @@ import (
 	"github.com/lotbook/lotbook/api/funds"
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
+	marginapi "github.com/lotbook/lotbook/api/margin"
 	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/api/members"
 	"github.com/lotbook/lotbook/api/news"
@@ -77,5 +78,6 @@ func (s *server) capabilities() []httpx.Module {
 		subscriptionapi.New(subscription.New(s.cmd), s.read, s.mkt, s.store, s.now),
 		trading.New(s.trading, s.read, s.trade, s.now),
 		wallet.New(s.read, s.now),
+		marginapi.New(s.trading),
 	}
 }

@@ -556,6 +556,7 @@ const (
 	Loan                  FundRecordType = "loan"
 	LoanInterest          FundRecordType = "loan_interest"
 	LoanRepay             FundRecordType = "loan_repay"
+	MarginTopUp           FundRecordType = "margin_top_up"
 	PlacementDelivery     FundRecordType = "placement_delivery"
 	PlacementFreeze       FundRecordType = "placement_freeze"
 	PlacementPayment      FundRecordType = "placement_payment"
@@ -614,6 +615,8 @@ func (e FundRecordType) Valid() bool {
 	case LoanInterest:
 		return true
 	case LoanRepay:
+		return true
+	case MarginTopUp:
 		return true
 	case PlacementDelivery:
 		return true
@@ -790,6 +793,8 @@ const (
 	MessageKeyAmountAboveMaximum          MessageKey = "amount_above_maximum"
 	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
 	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
+	MessageKeyAmountNotInteger            MessageKey = "amount_not_integer"
+	MessageKeyAmountNotPositive           MessageKey = "amount_not_positive"
 	MessageKeyAmountRequired              MessageKey = "amount_required"
 	MessageKeyAttemptsInsufficient        MessageKey = "attempts_insufficient"
 	MessageKeyAuctionDepositRateInvalid   MessageKey = "auction_deposit_rate_invalid"
@@ -889,6 +894,7 @@ const (
 	MessageKeyLoginBanned                 MessageKey = "login_banned"
 	MessageKeyLoginFailed                 MessageKey = "login_failed"
 	MessageKeyLotsInvalid                 MessageKey = "lots_invalid"
+	MessageKeyMarginToppedUp              MessageKey = "margin_topped_up"
 	MessageKeyNameInvalid                 MessageKey = "name_invalid"
 	MessageKeyNameRequired                MessageKey = "name_required"
 	MessageKeyNameTooManyMarks            MessageKey = "name_too_many_marks"
@@ -925,6 +931,7 @@ const (
 	MessageKeyPositionLocked              MessageKey = "position_locked"
 	MessageKeyPositionNotFound            MessageKey = "position_not_found"
 	MessageKeyPositionNotHolding          MessageKey = "position_not_holding"
+	MessageKeyPositionNotMargined         MessageKey = "position_not_margined"
 	MessageKeyPremiumInvalid              MessageKey = "premium_invalid"
 	MessageKeyPriceInvalid                MessageKey = "price_invalid"
 	MessageKeyPriceNotObtained            MessageKey = "price_not_obtained"
@@ -958,6 +965,7 @@ const (
 	MessageKeySymbolRequired              MessageKey = "symbol_required"
 	MessageKeySystemBusy                  MessageKey = "system_busy"
 	MessageKeyTextInvalid                 MessageKey = "text_invalid"
+	MessageKeyTopUpExceedsFinancing       MessageKey = "top_up_exceeds_financing"
 	MessageKeyTradeBanned                 MessageKey = "trade_banned"
 	MessageKeyUnauthorized                MessageKey = "unauthorized"
 	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
@@ -991,6 +999,10 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyAmountBelowMinimum:
 		return true
 	case MessageKeyAmountInvalid:
+		return true
+	case MessageKeyAmountNotInteger:
+		return true
+	case MessageKeyAmountNotPositive:
 		return true
 	case MessageKeyAmountRequired:
 		return true
@@ -1190,6 +1202,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyLotsInvalid:
 		return true
+	case MessageKeyMarginToppedUp:
+		return true
 	case MessageKeyNameInvalid:
 		return true
 	case MessageKeyNameRequired:
@@ -1262,6 +1276,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyPositionNotHolding:
 		return true
+	case MessageKeyPositionNotMargined:
+		return true
 	case MessageKeyPremiumInvalid:
 		return true
 	case MessageKeyPriceInvalid:
@@ -1327,6 +1343,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeySystemBusy:
 		return true
 	case MessageKeyTextInvalid:
+		return true
+	case MessageKeyTopUpExceedsFinancing:
 		return true
 	case MessageKeyTradeBanned:
 		return true
@@ -2931,10 +2949,13 @@ type CreditSummary struct {
 	// MinLoan a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	MinLoan Decimal           `json:"minLoan"`
-	Rule    LoanRule          `json:"rule"`
-	Score   int               `json:"score"`
-	Seat    CreditSummarySeat `json:"seat"`
+	MinLoan Decimal `json:"minLoan"`
+
+	// Outstanding how many loans are disbursed and not yet repaid
+	Outstanding int               `json:"outstanding"`
+	Rule        LoanRule          `json:"rule"`
+	Score       int               `json:"score"`
+	Seat        CreditSummarySeat `json:"seat"`
 
 	// Used outstanding principal and pending applications
 	Used Decimal `json:"used"`
@@ -3390,7 +3411,8 @@ type FundRecord struct {
 	// lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
 	// premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
 	// shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
-	// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
+	// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment);
+	// margin_top_up (additional credit margin put into a margin position from available cash)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -3417,7 +3439,8 @@ type FundRecordStatus string
 // lines of a new-share subscription (subscription_*); dividend (a cash dividend, net of the NHI
 // premium and the remittance fee, pending from the ex-date until paid) and dividend_stock (the new
 // shares of a stock dividend, in shares); coupon_discount (a coupon's commission discount paid
-// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment)
+// back); loan (a loan disbursed), loan_interest (a day's interest charged) and loan_repay (a repayment);
+// margin_top_up (additional credit margin put into a margin position from available cash)
 type FundRecordType string
 
 // InstrumentType defines model for InstrumentType.
@@ -3526,6 +3549,26 @@ type LoginByIdRequest struct {
 type LoginRequest struct {
 	Account  string `json:"account"`
 	Password string `json:"password"`
+}
+
+// MarginTopUpRequest defines model for MarginTopUpRequest.
+type MarginTopUpRequest struct {
+	// Amount a positive whole number of NT$, as typed
+	Amount string `json:"amount"`
+}
+
+// MarginTopUpResult defines model for MarginTopUpResult.
+type MarginTopUpResult struct {
+	// Loan what paid down the long's financing
+	Loan Decimal `json:"loan"`
+
+	// Margin what was added to the short's margin
+	Margin Decimal `json:"margin"`
+
+	// Position the log position of the top-up (read models at or after it show it)
+	Position   int64  `json:"position"`
+	PositionId string `json:"positionId"`
+	TopUpNo    string `json:"topUpNo"`
 }
 
 // MarketFilter a market to list; twd, the spec's stock type constant, is all Taiwan stocks (both markets)
