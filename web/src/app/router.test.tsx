@@ -59,6 +59,8 @@ describe('router', () => {
       'credit/borrow [session]', 'user/jkjl [session]', 'ops/credit/loans [session ops]', 'ops/credit/seats [session ops]',
       // issue 12 item 6, issue 13 item 6: the trading hub, the wallet, the statement, login by phone and by ID number
       'trading/trading [session tabs]', 'wallet/index [session]', 'user/pj [session]', 'login/logon []', 'login/logon2 []',
+      // issue 12 item 1: additional credit margin
+      'trade/topUp [session]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });

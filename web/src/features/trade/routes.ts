@@ -10,6 +10,9 @@ declareFundLines({
   collateral: { tw: '擔保品', en: 'Collateral' },
 });
 
+// Additional credit margin: cash put into a margin position.
+declareFundLines({ margin_top_up: { tw: '追繳保證金', en: 'Additional margin' } });
+
 export const tradeRoutes: FeatureRoute[] = [
   {
     path: 'trading/trading',
@@ -23,4 +26,5 @@ export const tradeRoutes: FeatureRoute[] = [
   { path: 'trade/rules', zone: 'session', load: () => import('./TradeRulesPage') },
   { path: 'trade/notices', zone: 'session', load: () => import('./NoticesPage') },
   { path: 'common/dayTrading', zone: 'session', load: () => import('./DayTradingPage') },
+  { path: 'trade/topUp', zone: 'session', load: () => import('./TopUpPage') },
 ];

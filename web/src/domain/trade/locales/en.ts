@@ -106,6 +106,19 @@ const tradeEN: TradeMessages = {
     deadline: 'Deadline',
     reason: { ratio_below_forced: 'Ratio below the forced-close line', deadline_passed: 'Deadline passed' },
   },
+  topUp: {
+    title: 'Additional credit margin',
+    open: 'Top up margin',
+    call: 'Margin call: restore the ratio to 130 % by {{deadline}}',
+    loan: 'Financing outstanding',
+    shortMargin: 'Short margin held',
+    available: 'Available cash',
+    amount: 'Amount (NT$)',
+    placeholder: 'A whole amount, at most {{max}}',
+    hintLong: "The amount pays down this position's financing, which raises the maintenance ratio.",
+    hintShort: "The amount is added to this short's margin, which raises the maintenance ratio.",
+    submit: 'Top up',
+  },
   fund: { unsettled: 'Unsettled', instrument: 'Instrument', settleDate: 'Settles on' },
 };
 

@@ -104,6 +104,19 @@ const tradeTW = {
     deadline: '補繳期限',
     reason: { ratio_below_forced: '維持率低於強制平倉線', deadline_passed: '逾期未補足' },
   },
+  topUp: {
+    title: '追繳保證金',
+    open: '追繳保證金',
+    call: '追繳通知：請於 {{deadline}} 前將維持率補足至 130 %',
+    loan: '融資餘額',
+    shortMargin: '融券保證金',
+    available: '可用資金',
+    amount: '金額（新台幣）',
+    placeholder: '整數金額，最多 {{max}}',
+    hintLong: '金額用於償還此持倉的融資，可提高維持率。',
+    hintShort: '金額加入此融券的保證金，可提高維持率。',
+    submit: '確認追繳',
+  },
   fund: { unsettled: '待交割', instrument: '標的', settleDate: '交割日' },
 };
 

@@ -449,6 +449,12 @@ const en: Messages = {
     loan_applied: 'Loan application submitted, pending review',
     loan_repaid: 'Repayment done',
     seat_applied: 'Seat account application submitted, pending review',
+    // additional credit margin
+    amount_not_integer: 'The amount must be a whole number',
+    amount_not_positive: 'The amount must be above zero',
+    position_not_margined: 'This position has no financing or short margin to top up',
+    top_up_exceeds_financing: "The amount exceeds the position's financing",
+    margin_topped_up: 'Margin topped up',
     block_not_found: 'Block trade not found',
     block_closed: 'The block trade is closed',
     block_password_wrong: 'Wrong block password',

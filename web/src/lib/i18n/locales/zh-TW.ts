@@ -448,6 +448,12 @@ const zhTW = {
     loan_applied: '借款申請已送出，等待審核',
     loan_repaid: '還款成功',
     seat_applied: '席位帳戶申請已送出，等待審核',
+    // additional credit margin
+    amount_not_integer: '金額須為整數',
+    amount_not_positive: '金額須大於零',
+    position_not_margined: '此持倉沒有融資或融券保證金可追繳',
+    top_up_exceeds_financing: '金額超過此持倉的融資金額',
+    margin_topped_up: '已追繳保證金',
     block_not_found: '鉅額交易不存在',
     block_closed: '鉅額交易已關閉',
     block_password_wrong: '大宗密碼錯誤',
