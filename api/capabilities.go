@@ -19,6 +19,7 @@ import (
 	"github.com/lotbook/lotbook/api/httpx"
 	"github.com/lotbook/lotbook/api/identity"
 	lendingapi "github.com/lotbook/lotbook/api/lending"
+	marginapi "github.com/lotbook/lotbook/api/margin"
 	marketapi "github.com/lotbook/lotbook/api/market"
 	"github.com/lotbook/lotbook/api/members"
 	"github.com/lotbook/lotbook/api/news"
@@ -88,5 +89,6 @@ func (s *server) capabilities() []httpx.Module {
 		alertsapi.New(alertscmd.New(s.cmd), s.read, s.mkt, s.store, s.log),
 		quantapi.New(quantcmd.New(s.cmd), s.trading, s.read, s.mkt, s.trade.Market, s.now),
 		copytradeapi.New(s.cmd, s.trading, s.read, s.trade.Market, s.now),
+		marginapi.New(s.trading),
 	}
 }

@@ -158,7 +158,7 @@ func TestConsoleScenario(t *testing.T) {
 		for _, q := range queues {
 			ids = append(ids, q.Id)
 		}
-		if strings.Join(ids, ",") != "deposits,withdrawals,realname,blockApplications,chats,newsDrafts" {
+		if strings.Join(ids, ",") != "deposits,withdrawals,realname,blockApplications,creditLoans,creditSeats,placements,chipgrabAllotment,chats,newsDrafts" {
 			t.Fatalf("queues %v", ids)
 		}
 		want(t, m.get("/api/vue/ops/console/queues"), 403, "forbidden")

@@ -80,7 +80,7 @@ func TestCreditLoanScenario(t *testing.T) {
 		}
 		m.wantCash(h.head(), "110000.00", "0.00")
 		s = m.credit()
-		if s.Borrowed != "60000.00" || s.Debt != "60000.00" || s.Loanable != "40000.00" || s.Interest != "0.00" {
+		if s.Borrowed != "60000.00" || s.Debt != "60000.00" || s.Loanable != "40000.00" || s.Interest != "0.00" || s.Outstanding != 1 {
 			t.Fatalf("summary after disbursement %+v", s)
 		}
 		ls := m.loans()
@@ -183,6 +183,42 @@ func TestCreditLoanScenario(t *testing.T) {
 		h.unchanged(func() { want(t, m.post("/api/vue/credit/seat", map[string]any{}), 422, "already_seat_account") })
 		if s := m.credit(); s.Seat != wire.CreditSummarySeatApproved {
 			t.Fatalf("seat %+v", s)
+		}
+	})
+}
+
+// Racing repayments never repay more than owed: eight repayments of the whole debt (60,024 after
+// two days' interest) sent at once repay it exactly once; the others are refused because the loan
+// is repaid, and the cash paid out is the debt, not a multiple of it.
+func TestCreditRacingRepayments(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		m, _ := h.ready("0955000002", "A123456789", "4111111111111111", "200000")
+		a := m.post("/api/vue/credit/loans", map[string]string{"amount": "60000", "fundPassword": "123456"})
+		want(t, a, 200, "loan_applied")
+		var loan wire.CreditResult
+		a.data(t, &loan)
+		h.ops.at("/api/vue/ops/credit/loans", loan.Position, &wire.LoanPage{})
+		want(t, h.ops.post("/api/vue/ops/credit/loans/"+loan.OrderNo+"/approve", map[string]string{}), 200, "ok")
+		m.wantCash(h.head(), "260000.00", "0.00")
+		h.clock.Advance(48 * time.Hour)
+		h.until("two days' interest", func() bool { return m.credit().Debt == "60024.00" })
+
+		answers := concurrently(8, func(int) answer {
+			return m.post("/api/vue/credit/loans/"+loan.OrderNo+"/repay", map[string]string{"amount": "60024", "fundPassword": "123456"})
+		})
+		repaid := func(a answer) bool {
+			return a.code == 422 && (a.Msg == "loan_not_outstanding" || a.Msg == "repayment_exceeds_loan")
+		}
+		if ok := successes(t, "repayments", answers, repaid); len(ok) != 1 {
+			t.Fatalf("repayments %v", answers)
+		}
+		m.wantCash(h.head(), "199976.00", "0.00")
+		if s := m.credit(); s.Debt != "0.00" || s.Borrowed != "0.00" || s.Outstanding != 0 {
+			t.Fatalf("after the race %+v", s)
+		}
+		ls := m.loans()
+		if len(ls) != 1 || ls[0].Status != wire.LoanStatusRepaid || ls[0].Repaid != "60024.00" {
+			t.Fatalf("loans after the race %+v", ls)
 		}
 	})
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"github.com/lotbook/lotbook/api/testimage"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -234,6 +235,15 @@ func TestRealNameVerification(t *testing.T) {
 		h.ops.get("/api/vue/ops/members?q="+m.account).data(t, &members)
 		if len(members.Items) != 1 || members.Items[0].RealNameStatus != wire.RealNameStatusVerified {
 			t.Fatalf("ops member list %+v", members)
+		}
+		// Ops find the member by its verified real name too (a LIKE pattern's % is taken as text).
+		h.ops.get("/api/vue/ops/members?q="+url.QueryEscape("小明")).data(t, &members)
+		if len(members.Items) != 1 || members.Items[0].Account != m.account {
+			t.Fatalf("ops member search by real name %+v", members)
+		}
+		h.ops.get("/api/vue/ops/members?q="+url.QueryEscape("王%明")).data(t, &members)
+		if len(members.Items) != 0 {
+			t.Fatalf("ops member search by a pattern %+v", members)
 		}
 		h.ops.get("/api/vue/ops/realname?status=verified").data(t, &queue)
 		if len(queue.Items) != 1 || !strings.HasPrefix(queue.Items[0].ReviewedBy, "ops:") {

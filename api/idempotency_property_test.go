@@ -287,6 +287,11 @@ func keyReuseRoutes() map[string]kgen {
 		"POST /api/vue/trade/positions/{id}/close": func(w *kworld, who, arg int) kreq {
 			return member(w, who, "POST", "/api/vue/trade/positions/none/close", map[string]any{"type": "market", "lots": 1})
 		},
+		// Additional credit margin on an order's position (holding nothing here), a foreign one, or a bad amount.
+		"POST /api/vue/trade/positions/{id}/topUp": func(w *kworld, who, arg int) kreq {
+			return member(w, who, "POST", "/api/vue/trade/positions/"+url.PathEscape(w.nth("order", pick(arg, who, 1-who), arg, "T0"))+"/topUp",
+				map[string]string{"amount": pick(arg, "1000", "1.5", "0", "99999999")})
+		},
 		// An auction and a placement of 2330 or 2317 open on the harness's Monday, or refused terms.
 		"POST /api/vue/ops/auction/auctions": func(w *kworld, who, arg int) kreq {
 			return ops(w, "POST", "/api/vue/ops/auction/auctions", map[string]any{"symbol": pick(arg, "2330", "2317"), "lots": 10,

@@ -239,12 +239,19 @@ func PageArgs(page, size int) (limit, offset int) {
 	return size + 1, (page - 1) * size
 }
 
-// Members lists members whose account contains q (all when q is empty), newest first.
-func (db *Reader) Members(ctx context.Context, q string, page, size int) ([]Member, bool, error) {
+// Members lists members whose account contains q (all when q is empty), and the members named
+// by also (found by another read model, e.g. by verified real name), newest first.
+func (db *Reader) Members(ctx context.Context, q string, page, size int, also ...string) ([]Member, bool, error) {
 	limit, offset := PageArgs(page, size)
 	where, args := "", []any{}
 	if q != "" {
 		where, args = `WHERE account LIKE ? ESCAPE '\'`, append(args, likePattern(q))
+		if len(also) > 0 {
+			where += " OR member_id IN (" + Placeholders(len(also)) + ")"
+			for _, id := range also {
+				args = append(args, id)
+			}
+		}
 	}
 	var out []Member
 	err := db.Query(ctx, "members", "SELECT "+memberFields.List()+" FROM members "+where+" ORDER BY seq DESC LIMIT ? OFFSET ?",

@@ -120,7 +120,7 @@ func (m *Module) summary(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(wire.CreditSummary{Score: q.Score, Collateral: httpx.Money(q.Collateral), Band: httpx.Money(q.Band),
 		Limit: httpx.Money(q.Limit), Used: httpx.Money(q.Used), Loanable: httpx.Money(q.Available), Borrowed: httpx.Money(q.Principal),
 		Interest: httpx.Money(q.Interest), Debt: httpx.Money(q.Owed), AnnualRate: credit.AnnualRate.String(),
-		MinLoan: httpx.Money(credit.MinLoan), Rule: rule, Seat: seat})
+		MinLoan: httpx.Money(credit.MinLoan), Rule: rule, Seat: seat, Outstanding: q.Outstanding})
 }
 
 func resultOut(r creditcmd.Result) wire.CreditResult {

@@ -56,7 +56,12 @@ func (m *Module) opsMembers(c *httpx.Call) (httpx.Reply, error) {
 	var more bool
 	var statuses map[string]string
 	err = c.Snapshot(func(rd *projections.Reader) error {
-		if ms, more, err = rd.Members(c.Ctx(), q.Get("q"), page, size); err != nil {
+		// Ops find a member by account or by verified real name.
+		named, err := funds.VerifiedNamed(c.Ctx(), rd, q.Get("q"))
+		if err != nil {
+			return fmt.Errorf("members by real name: %w", err)
+		}
+		if ms, more, err = rd.Members(c.Ctx(), q.Get("q"), page, size, named...); err != nil {
 			return fmt.Errorf("members: %w", err)
 		}
 		ids := make([]string, 0, len(ms))

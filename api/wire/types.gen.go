@@ -653,6 +653,7 @@ const (
 	Loan                  FundRecordType = "loan"
 	LoanInterest          FundRecordType = "loan_interest"
 	LoanRepay             FundRecordType = "loan_repay"
+	MarginTopUp           FundRecordType = "margin_top_up"
 	PlacementDelivery     FundRecordType = "placement_delivery"
 	PlacementFreeze       FundRecordType = "placement_freeze"
 	PlacementPayment      FundRecordType = "placement_payment"
@@ -727,6 +728,8 @@ func (e FundRecordType) Valid() bool {
 	case LoanInterest:
 		return true
 	case LoanRepay:
+		return true
+	case MarginTopUp:
 		return true
 	case PlacementDelivery:
 		return true
@@ -953,6 +956,8 @@ const (
 	MessageKeyAmountAboveMaximum          MessageKey = "amount_above_maximum"
 	MessageKeyAmountBelowMinimum          MessageKey = "amount_below_minimum"
 	MessageKeyAmountInvalid               MessageKey = "amount_invalid"
+	MessageKeyAmountNotInteger            MessageKey = "amount_not_integer"
+	MessageKeyAmountNotPositive           MessageKey = "amount_not_positive"
 	MessageKeyAmountRequired              MessageKey = "amount_required"
 	MessageKeyAttemptsInsufficient        MessageKey = "attempts_insufficient"
 	MessageKeyAuctionDepositRateInvalid   MessageKey = "auction_deposit_rate_invalid"
@@ -1068,6 +1073,7 @@ const (
 	MessageKeyLoginBanned                 MessageKey = "login_banned"
 	MessageKeyLoginFailed                 MessageKey = "login_failed"
 	MessageKeyLotsInvalid                 MessageKey = "lots_invalid"
+	MessageKeyMarginToppedUp              MessageKey = "margin_topped_up"
 	MessageKeyMentorNotExist              MessageKey = "mentor_not_exist"
 	MessageKeyMentorSaved                 MessageKey = "mentor_saved"
 	MessageKeyMinimumAmountInvalid        MessageKey = "minimum_amount_invalid"
@@ -1107,6 +1113,7 @@ const (
 	MessageKeyPositionLocked              MessageKey = "position_locked"
 	MessageKeyPositionNotFound            MessageKey = "position_not_found"
 	MessageKeyPositionNotHolding          MessageKey = "position_not_holding"
+	MessageKeyPositionNotMargined         MessageKey = "position_not_margined"
 	MessageKeyPremiumInvalid              MessageKey = "premium_invalid"
 	MessageKeyPriceInvalid                MessageKey = "price_invalid"
 	MessageKeyPriceNotObtained            MessageKey = "price_not_obtained"
@@ -1154,6 +1161,7 @@ const (
 	MessageKeyTextInvalid                 MessageKey = "text_invalid"
 	MessageKeyTimeInForceNotAllowed       MessageKey = "time_in_force_not_allowed"
 	MessageKeyTimeLimitExceeded           MessageKey = "time_limit_exceeded"
+	MessageKeyTopUpExceedsFinancing       MessageKey = "top_up_exceeds_financing"
 	MessageKeyTradeBanned                 MessageKey = "trade_banned"
 	MessageKeyUnauthorized                MessageKey = "unauthorized"
 	MessageKeyUpiInvalid                  MessageKey = "upi_invalid"
@@ -1208,6 +1216,10 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyAmountBelowMinimum:
 		return true
 	case MessageKeyAmountInvalid:
+		return true
+	case MessageKeyAmountNotInteger:
+		return true
+	case MessageKeyAmountNotPositive:
 		return true
 	case MessageKeyAmountRequired:
 		return true
@@ -1439,6 +1451,8 @@ func (e MessageKey) Valid() bool {
 		return true
 	case MessageKeyLotsInvalid:
 		return true
+	case MessageKeyMarginToppedUp:
+		return true
 	case MessageKeyMentorNotExist:
 		return true
 	case MessageKeyMentorSaved:
@@ -1516,6 +1530,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyPositionNotFound:
 		return true
 	case MessageKeyPositionNotHolding:
+		return true
+	case MessageKeyPositionNotMargined:
 		return true
 	case MessageKeyPremiumInvalid:
 		return true
@@ -1610,6 +1626,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyTimeInForceNotAllowed:
 		return true
 	case MessageKeyTimeLimitExceeded:
+		return true
+	case MessageKeyTopUpExceedsFinancing:
 		return true
 	case MessageKeyTradeBanned:
 		return true
@@ -3492,10 +3510,13 @@ type CreditSummary struct {
 	// MinLoan a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	MinLoan Decimal           `json:"minLoan"`
-	Rule    LoanRule          `json:"rule"`
-	Score   int               `json:"score"`
-	Seat    CreditSummarySeat `json:"seat"`
+	MinLoan Decimal `json:"minLoan"`
+
+	// Outstanding how many loans are disbursed and not yet repaid
+	Outstanding int               `json:"outstanding"`
+	Rule        LoanRule          `json:"rule"`
+	Score       int               `json:"score"`
+	Seat        CreditSummarySeat `json:"seat"`
 
 	// Used outstanding principal and pending applications
 	Used Decimal `json:"used"`
@@ -4027,7 +4048,8 @@ type FundRecord struct {
 	// fee paid into available cash); copy_follow (a follow's commitment held), copy_spend (part of
 	// it back to available cash for a mirrored order), copy_return (a refused order's part held
 	// again), copy_release (the unspent commitment released), copy_profit_share (the share of a
-	// copy profit paid to the mentor) and copy_share_income (the share the mentor received)
+	// copy profit paid to the mentor) and copy_share_income (the share the mentor received);
+	// margin_top_up (additional credit margin put into a margin position from available cash)
 	Type      FundRecordType `json:"type"`
 	UpdatedAt time.Time      `json:"updatedAt"`
 }
@@ -4059,7 +4081,8 @@ type FundRecordStatus string
 // fee paid into available cash); copy_follow (a follow's commitment held), copy_spend (part of
 // it back to available cash for a mirrored order), copy_return (a refused order's part held
 // again), copy_release (the unspent commitment released), copy_profit_share (the share of a
-// copy profit paid to the mentor) and copy_share_income (the share the mentor received)
+// copy profit paid to the mentor) and copy_share_income (the share the mentor received);
+// margin_top_up (additional credit margin put into a margin position from available cash)
 type FundRecordType string
 
 // HoldingsSummary defines model for HoldingsSummary.
@@ -4351,6 +4374,26 @@ type LoginByIdRequest struct {
 type LoginRequest struct {
 	Account  string `json:"account"`
 	Password string `json:"password"`
+}
+
+// MarginTopUpRequest defines model for MarginTopUpRequest.
+type MarginTopUpRequest struct {
+	// Amount a positive whole number of NT$, as typed
+	Amount string `json:"amount"`
+}
+
+// MarginTopUpResult defines model for MarginTopUpResult.
+type MarginTopUpResult struct {
+	// Loan what paid down the long's financing
+	Loan Decimal `json:"loan"`
+
+	// Margin what was added to the short's margin
+	Margin Decimal `json:"margin"`
+
+	// Position the log position of the top-up (read models at or after it show it)
+	Position   int64  `json:"position"`
+	PositionId string `json:"positionId"`
+	TopUpNo    string `json:"topUpNo"`
 }
 
 // MarketFilter a market to list; twd, the spec's stock type constant, is all Taiwan stocks (both markets)

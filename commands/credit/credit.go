@@ -180,6 +180,7 @@ type Quota struct {
 	Collateral, Band, Limit, Used, Available decimal.Decimal
 	Principal, Interest, Owed                decimal.Decimal
 	Seat                                     string
+	Outstanding                              int // loans disbursed and not yet repaid
 }
 
 // quota evaluates the rule over the part with prices.
@@ -205,6 +206,9 @@ func quota(p *part, prices Prices) Quota {
 	q.Available = credit.Available(q.Limit, q.Used)
 	for _, l := range p.loans {
 		q.Principal, q.Interest = q.Principal.Add(l.principal), q.Interest.Add(l.interest)
+		if l.status == LoanOutstanding {
+			q.Outstanding++
+		}
 	}
 	q.Owed = q.Principal.Add(q.Interest)
 	return q

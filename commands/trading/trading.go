@@ -169,21 +169,25 @@ func frozenMoved(ps []events.Posting, frozen string) decimal.Decimal {
 type tradingState struct {
 	trading
 	frozen string
+	topUps map[string]bool // margin top-up numbers taken
 }
 
 // tradingPart reaches an account's trading.
 var tradingPart = commands.RegisterAccountPart("trading", func(l commands.Ledger) *tradingState {
-	return &tradingState{trading: newTrading(), frozen: l.Frozen}
+	return &tradingState{trading: newTrading(), frozen: l.Frozen, topUps: map[string]bool{}}
 })
 
 func (t *tradingState) Apply(r events.RecordedEvent, p events.Payload) {
 	t.evolve(p, t.frozen, r.Metadata.ServerTime)
+	if e, ok := p.(events.MarginToppedUp); ok {
+		t.topUps[e.TopUpNo] = true
+	}
 	if e, ok := p.(events.OrderFilled); ok && e.SettleDate != "" && e.Cash.IsPositive() {
 		t.unsettled = append(pruneSettled(t.unsettled, r.Metadata.ServerTime), unsettledCash{date: e.SettleDate, amount: e.Cash})
 	}
 }
 
-func (t *tradingState) HoldsOrder(no string) bool { return t.orders[no] != nil }
+func (t *tradingState) HoldsOrder(no string) bool { return t.orders[no] != nil || t.topUps[no] }
 
 // heldFromWithdrawal keeps sale proceeds from withdrawal until they settle.
 func (t *tradingState) HeldFromWithdrawal(currency string, now time.Time) decimal.Decimal {
@@ -273,6 +277,11 @@ func (t *trading) evolve(p events.Payload, frozen string, at time.Time) {
 		t.call = &c
 	case events.MarginCallMet, events.ForcedCloseStarted:
 		t.call = nil
+	case events.MarginToppedUp:
+		if pos := t.positions[e.PositionID]; pos != nil {
+			pos.loan = pos.loan.Sub(e.Loan)
+			pos.margin = pos.margin.Add(e.Margin)
+		}
 	}
 }
 

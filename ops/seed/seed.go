@@ -135,11 +135,13 @@ func platform(ctx context.Context, svc *commands.Service) error {
 }
 
 // Channel is the demo deposit channel: bank transfer in TWD, 1,000 to 1,000,000, weekdays
-// 09:30–19:30 Taipei time and closed on exchange holidays, but always open in the demo.
+// 09:30–19:30 Taipei time and closed on exchange holidays, but always open in the demo; members
+// pay into the payee's account shown on the deposit screen.
 func Channel() funds.ChannelInput {
 	return funds.ChannelInput{
 		ID: ChannelID, Name: "Bank transfer", Currency: "TWD", Min: "1000", Max: "1000000",
 		Password: ChannelPassword, Enabled: true,
+		Payee: events.Payee{Bank: "004 Bank of Taiwan", Branch: "0037 Guancian", Account: "037-001-234567", Name: "Lotbook Securities"},
 		Window: events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:30", Close: "19:30",
 			TZ: "Asia/Taipei", ClosedOnHolidays: true, AlwaysOpen: true},
 	}

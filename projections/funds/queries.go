@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -98,6 +99,29 @@ func RealNameStatuses(ctx context.Context, db *projections.Reader, memberIDs []s
 				return err
 			}
 			out[id] = st
+			return nil
+		})
+	return out, err
+}
+
+// maxNamed bounds the members a real-name search returns (the console pages what it finds).
+const maxNamed = 200
+
+// VerifiedNamed are the members whose verified real name contains q (none when q is empty).
+func VerifiedNamed(ctx context.Context, db *projections.Reader, q string) ([]string, error) {
+	q = strings.TrimSpace(q)
+	if q == "" {
+		return nil, nil
+	}
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	var out []string
+	err := db.Query(ctx, "verified names", `SELECT member_id FROM realname WHERE status = ? AND name LIKE ? ESCAPE '\' ORDER BY seq DESC LIMIT ?`,
+		[]any{events.RealNameStatusVerified, "%" + r.Replace(q) + "%", maxNamed}, func(rows projections.Rows) error {
+			var id string
+			if err := rows.Scan(&id); err != nil {
+				return err
+			}
+			out = append(out, id)
 			return nil
 		})
 	return out, err

@@ -87,7 +87,7 @@ var tradingProjector = &projections.Projector{
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired,
-			events.MarginCallIssued, events.MarginCallMet, events.ForcedCloseStarted, events.DeliversShares:
+			events.MarginCallIssued, events.MarginCallMet, events.ForcedCloseStarted, events.DeliversShares, events.MarginToppedUp:
 			return true
 		}
 		return false
@@ -271,6 +271,10 @@ func (pg *tradingPage) load(ctx context.Context, w *projections.Wtx, evs []proje
 			pg.need(created, needOrders, needPositions, e.OrderNo, e.PositionID)
 		case events.OrderExpired:
 			pg.need(created, needOrders, needPositions, e.OrderNo, e.PositionID)
+		case events.MarginToppedUp:
+			if !created[e.PositionID] {
+				needPositions[e.PositionID] = struct{}{}
+			}
 		}
 	}
 	if err := orderFields.SelectIn(ctx, w, tradeOrdersTable, "order_no", projections.KeysOf(needOrders), func(r *orderRow) { pg.orders[r.orderNo] = r }); err != nil {
@@ -341,7 +345,27 @@ func (pg *tradingPage) apply(d projections.Decoded) error {
 		pg.notice(member, "margin_call_met", e.MarginRatio, "", "", nil, at, pos)
 	case events.ForcedCloseStarted:
 		pg.notice(member, "forced_close", e.MarginRatio, "", e.Reason, e.Positions, at, pos)
+	case events.MarginToppedUp:
+		return pg.topUp(d, e, at, pos)
 	}
+	return nil
+}
+
+// topUp pays down a long's financing or adds to a short's margin (additional credit margin).
+func (pg *tradingPage) topUp(d projections.Decoded, e events.MarginToppedUp, at, pos int64) error {
+	p := pg.positions[e.PositionID]
+	if p == nil {
+		return d.Fail(fmt.Errorf("top-up %s of unknown position %s", e.TopUpNo, e.PositionID))
+	}
+	var err error
+	if p.loan, err = dsum(p.loan, e.Loan.Neg()); err != nil {
+		return d.Fail(err)
+	}
+	if p.margin, err = dsum(p.margin, e.Margin); err != nil {
+		return d.Fail(err)
+	}
+	p.updatedAt, p.pos = at, pos
+	p.refresh()
 	return nil
 }
 

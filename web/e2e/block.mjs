@@ -107,7 +107,7 @@ export function blockJourney(lang) {
     });
 
     await step('ops approve', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/ops/blockApplications');
       const item = tid(page, 'ops-block-application').and(page.locator(`[data-order-no="${orderNo}"]`));
       await item.waitFor();

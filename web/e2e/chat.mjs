@@ -80,7 +80,7 @@ export function chatJourney(lang) {
     await step('ops open their queue', op, async () => {
       await openApp(op, fx.server.base, lang);
       await tid(op, 'welcome-login').click();
-      await login(op, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(op, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(op, '/home/index');
       await tid(op, 'shortcut-opsChats').click();
       await waitHash(op, '/ops/chats');

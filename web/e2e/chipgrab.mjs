@@ -74,7 +74,7 @@ export function chipGrabJourney(lang) {
     });
 
     await step('ops allot', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/ops/chipgrab');
       const off = tid(page, 'ops-chipgrab').and(page.locator('[data-status=open]')).filter({ hasText: '2884' });
       await off.waitFor();

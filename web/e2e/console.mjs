@@ -68,7 +68,7 @@ export function consoleJourney(lang) {
     await t.test('ops open the console: every queue, all empty', async () => {
       const page = ops.page;
       await openApp(page, fx.server.base, lang);
-      await login(page, lang, staff.account, staff.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, staff.account, staff.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await tid(page, 'ops-nav-console').click();
       await waitHash(page, '/ops/console');
       await tid(page, 'ops-console-page').waitFor();

@@ -120,7 +120,7 @@ export function couponsJourney(lang) {
     });
 
     await step('ops grant a coupon', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/ops/coupons');
       await tid(page, 'coupon-grant-form').waitFor();
       await tid(page, 'coupon-grant-account').fill(member.account);

@@ -96,7 +96,7 @@ export function creditJourney(lang) {
     });
 
     await step('ops approve', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/ops/credit/loans');
       const item = tid(page, 'ops-credit-loan').and(page.locator(`[data-order-no="${orderNo}"]`));
       await item.waitFor();
@@ -125,6 +125,23 @@ export function creditJourney(lang) {
       await waitText(tid(page, 'credit-borrowed'), '30,000.00');
       await screen(page, lang, 'credit-04-assets');
 
+      // The same figures in the wallet's loans card and in mine (the server's credit summary).
+      await openRoute(page, '/wallet/index');
+      await waitText(tid(page, 'wallet-loans-outstanding'), '1');
+      await waitText(tid(page, 'wallet-debt'), '30,000.00');
+      await waitText(tid(page, 'wallet-loanable'), '70,000.00');
+      await waitText(tid(page, 'wallet-borrowed'), '30,000.00');
+      await screen(page, lang, 'credit-04b-wallet-loans');
+      await openRoute(page, '/user/usercenter');
+      await waitText(tid(page, 'mine-debt'), '30,000.00');
+      await waitText(tid(page, 'mine-loanable'), '70,000.00');
+      await waitText(tid(page, 'mine-borrowed'), '30,000.00');
+      await screen(page, lang, 'credit-04c-mine-loans');
+      await openRoute(page, '/wallet/index');
+      await tid(page, 'wallet-borrow').click();
+      await waitHash(page, '/credit/borrow');
+      await waitText(tid(page, 'credit-debt'), '30,000.00');
+
       // Part, then the rest.
       const out = tid(page, 'credit-outstanding').and(page.locator(`[data-order-no="${orderNo}"]`));
       await out.getByTestId('credit-repay-open').click();
@@ -150,6 +167,9 @@ export function creditJourney(lang) {
       await openRoute(page, '/user/jkjl');
       await page.waitForFunction((no) => document.querySelector(`[data-order-no="${no}"]`)?.getAttribute('data-status') === 'repaid', orderNo);
       await waitText(loan.getByTestId('credit-loan-status'), X.paidOff);
+      await openRoute(page, '/wallet/index');
+      await waitText(tid(page, 'wallet-loans-outstanding'), '0');
+      await waitText(tid(page, 'wallet-debt'), '0.00');
     });
   });
 }

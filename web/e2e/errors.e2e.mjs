@@ -129,7 +129,8 @@ for (const lang of ['tw', 'en']) {
       await waitHash(page, '/user/FundingDetails');
       await logout(page, lang);
 
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
+      await openRoute(page, '/ops/deposits');
       const item = tid(page, 'ops-deposit').and(page.locator(`[data-order-no="${orderNo}"]`));
       await item.getByTestId('ops-reject').click();
       await refusedLocally(page, 'ops-reject-confirm', `/api/vue/ops/deposits/${orderNo}/reject`, M.remark_required);

@@ -109,7 +109,7 @@ export function hubJourney(lang) {
     });
     assert.equal(resting.status, 'pending', JSON.stringify(resting));
 
-    const { page, context } = await newPhone(fx.browser);
+    const { page, context, pageErrors } = await newPhone(fx.browser);
     const step = (name, fn) => t.test(name, fn);
     try {
       await step('login by phone and by ID number are reached from the login screen', async () => {
@@ -187,6 +187,41 @@ export function hubJourney(lang) {
         await openRoute(page, '/trading/trading');
         await tid(page, 'hub-to-positions').click();
         await waitHash(page, '/position/position');
+      });
+
+      await step('every home shortcut opens a screen without error; withdraw, day trading and the order box among them', async () => {
+        await openRoute(page, '/home/index');
+        await tid(page, 'home-page').waitFor();
+        const keys = await page
+          .locator('[data-testid^="shortcut-"]')
+          .filter({ visible: true })
+          .evaluateAll((els) => els.map((el) => el.getAttribute('data-testid').slice('shortcut-'.length)));
+        for (const k of ['deposit', 'withdraw', 'fundRecords', 'dayTrading', 'orderBox']) assert.ok(keys.includes(k), `shortcut ${k} in ${keys}`);
+        await screen(page, lang, 'nav-05b-shortcuts');
+        for (const k of keys) {
+          await openRoute(page, '/home/index');
+          await tid(page, 'home-page').waitFor();
+          await tid(page, `shortcut-${k}`).click();
+          await page.waitForFunction(() => location.hash !== '#/home/index', null, { polling: 50 });
+          await page.locator('.page').filter({ visible: true }).first().waitFor();
+          await page.waitForLoadState('networkidle').catch(() => {});
+          const hash = await page.evaluate(() => location.hash);
+          assert.equal(await page.getByTestId('not-found').filter({ visible: true }).count(), 0, `shortcut ${k} (${hash}) opens no screen`);
+          assert.equal(await page.getByTestId('route-error').filter({ visible: true }).count(), 0, `shortcut ${k} (${hash}) fails`);
+          assert.deepEqual(pageErrors.map(String), [], `shortcut ${k} (${hash}) throws`);
+        }
+        await openRoute(page, '/home/index');
+        await tid(page, 'shortcut-dayTrading').click();
+        await waitHash(page, '/common/dayTrading');
+        await tid(page, 'day-trading-page').waitFor();
+        await screen(page, lang, 'nav-05c-day-trading');
+        await openRoute(page, '/home/index');
+        await tid(page, 'shortcut-orderBox').click();
+        await waitHash(page, '/trading/trading');
+        await tid(page, 'trading-hub-page').waitFor();
+        await openRoute(page, '/home/index');
+        await tid(page, 'shortcut-withdraw').click();
+        await waitHash(page, '/user/withdraw');
       });
 
       await step('the wallet: frozen cash and why, ways to move money', async () => {

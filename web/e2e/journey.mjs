@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, logout, openApp, screen, submitRegister } from './flows.mjs';
-import { DEMO, dialogButton, freshMobile, money, nextResponse, proofPng, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
+import { DEMO, dialogButton, freshMobile, money, nextResponse, openRoute, proofPng, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
 import { TEXTS } from './texts.mjs';
 
 export function journey(lang, amount) {
@@ -81,7 +81,8 @@ export function journey(lang, amount) {
     });
 
     await step('ops approves', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
+      await openRoute(page, '/ops/deposits');
       const item = tid(page, 'ops-deposit').and(page.locator(`[data-order-no="${orderNo}"]`));
       await item.waitFor();
       assert.equal(await item.getAttribute('data-account'), member.account);

@@ -36,7 +36,7 @@ for (const lang of ['tw', 'en']) {
     await t.test('ops write and publish a notice', async () => {
       const page = ops.page;
       await openApp(page, fx.server.base, lang);
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/home/index');
       await tid(page, 'shortcut-opsNews').click();
       await waitHash(page, '/ops/news');

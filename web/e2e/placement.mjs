@@ -88,7 +88,7 @@ export function placementJourney(lang) {
     await step('ops allot after the close', async () => {
       const wait = closesAt + 2_000 - Date.now();
       if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/ops/placement');
       const card = tid(page, 'ops-placement').and(page.locator(`[data-placement="${placementId}"]`));
       await card.waitFor();

@@ -135,7 +135,8 @@ export function walletJourney(lang) {
     });
 
     await step('ops approves the identity', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
+      await openRoute(page, '/ops/deposits');
       await tid(page, 'ops-nav-realname').click();
       await waitHash(page, '/ops/realname');
       const item = tid(page, 'ops-realname').and(page.locator(`[data-account="${member.account}"]`));
@@ -250,7 +251,8 @@ export function walletJourney(lang) {
     });
 
     await step('ops approves the withdrawal', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
+      await openRoute(page, '/ops/deposits');
       await tid(page, 'ops-nav-withdrawals').click();
       await waitHash(page, '/ops/withdrawals');
       const item = tid(page, 'ops-withdrawal').and(page.locator(`[data-order-no="${orderNo}"]`));

@@ -261,7 +261,7 @@ func (e *Engine) quotes(ctx context.Context) {
 // tradeEvent is whether a stored type is one the engine folds (decoding only those).
 func tradeEvent(typ string) bool {
 	for _, p := range []string{"OrderPlaced.", "OrderFilled.", "OrderCancelled.", "OrderExpired.", "MarginCallIssued.",
-		"MarginCallMet.", "ForcedCloseStarted."} {
+		"MarginCallMet.", "ForcedCloseStarted.", "MarginToppedUp."} {
 		if strings.HasPrefix(typ, p) {
 			return true
 		}
@@ -311,6 +311,11 @@ func (e *Engine) Handle(_ context.Context, r events.RecordedEvent, p events.Payl
 		e.calls[member] = ev.Deadline
 	case events.MarginCallMet, events.ForcedCloseStarted:
 		delete(e.calls, member)
+	case events.MarginToppedUp:
+		if pos := e.positions[ev.PositionID]; pos != nil {
+			pos.Loan = pos.Loan.Sub(ev.Loan)
+			pos.Margin = pos.Margin.Add(ev.Margin)
+		}
 	default:
 		return fmt.Errorf("event %s at %d is not one the engine folds", r.Type, r.Position)
 	}

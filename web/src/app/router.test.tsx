@@ -68,6 +68,8 @@ describe('router', () => {
       // issue 12 item 3: copy trading of mentors
       'gdindex/gdindex [session tabs]', 'gdindex/gdList [session]', 'gdindex/dsFllow [session]', 'gdindex/dsFllowInfo [session]',
       'gdindex/dsFllowRecord [session]', 'gdindex/rules [session]', 'gdindex/mentor [session]',
+      // issue 12 item 1: additional credit margin
+      'trade/topUp [session]',
     ];
     expect(flatten(routes).sort()).toEqual([...before, ...added].sort());
   });

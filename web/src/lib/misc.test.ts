@@ -49,7 +49,7 @@ describe('session store', () => {
 
   it.each([
     ['member', '/home/index'],
-    ['ops', '/ops/deposits'],
+    ['ops', '/ops/console'],
     ['auditor', '/audit/timeline'],
   ])('%s lands on %s', (role, path) => expect(landingFor(role)).toBe(path));
 });

@@ -128,7 +128,7 @@ export function takeReturn(role: string): string | null {
 
 /** Where each role lands after logging in. */
 export function landingFor(role: string): string {
-  if (role === 'ops') return '/ops/deposits';
+  if (role === 'ops') return '/ops/console';
   if (role === 'auditor') return '/audit/timeline';
   return '/home/index';
 }

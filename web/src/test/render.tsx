@@ -6,7 +6,7 @@ import { makeQueryClient } from '@/lib/query';
 
 /** Renders one screen at `path` in a memory router; other paths render their own name. */
 export function renderPage(path: string, Page: ComponentType, opts: { url?: string; others?: string[] } = {}) {
-  const others = opts.others ?? ['/home/index', '/login/login', '/user/FundingDetails', '/ops/deposits', '/audit/timeline'];
+  const others = opts.others ?? ['/home/index', '/login/login', '/user/FundingDetails', '/ops/deposits', '/ops/console', '/audit/timeline'];
   const router = createMemoryRouter(
     [{ path, element: <Page /> }, ...others.filter((p) => p !== path).map((p) => ({ path: p, element: <div data-testid="landed">{p}</div> }))],
     { initialEntries: [opts.url ?? path] },

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { api, type DataOf } from '@/lib/api/client';
+import { useSession } from '@/lib/session';
 import { walletKeys } from './keys';
 
 // The money data that several features read (mine, the wallet screens): one query each.
@@ -15,4 +16,16 @@ export function useCards() {
 /** The credit score rule: start, withdrawal threshold, reasons and the member's history. */
 export function useCreditRule() {
   return useQuery({ queryKey: walletKeys.creditRule, queryFn: ({ signal }) => api.get('/api/vue/user/creditRule', { signal }) });
+}
+
+export type CreditSummary = DataOf<'/api/vue/credit', 'get'>;
+
+/** The member's credit now (the server's credit summary): limit with its rule, loanable, borrowed, debt, loans outstanding. */
+export function useCreditSummary(enabled = true) {
+  const { token } = useSession();
+  return useQuery({
+    queryKey: walletKeys.creditSummary,
+    queryFn: ({ signal }) => api.get('/api/vue/credit', { signal }),
+    enabled: enabled && token !== '',
+  });
 }

@@ -5,4 +5,6 @@ export const walletKeys = {
   balances: ['wallet', 'balances'] as const,
   creditRule: ['wallet', 'creditRule'] as const,
   withdrawChannels: ['wallet', 'withdrawChannels'] as const,
+  /** the credit summary: under ['credit'], so that credit's commands invalidate it */
+  creditSummary: ['credit', 'summary'] as const,
 };

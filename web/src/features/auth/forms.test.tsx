@@ -101,7 +101,7 @@ describe('login form', () => {
     await user.type(screen.getByTestId('login-password'), 'opsdemo1');
     await user.click(screen.getByTestId('login-agree'));
     await user.click(screen.getByTestId('login-submit'));
-    expect(await screen.findByTestId('landed')).toHaveTextContent('/ops/deposits');
+    expect(await screen.findByTestId('landed')).toHaveTextContent('/ops/console');
     // The role is the ctx.server's to tell on every visit (user info), never kept in the browser.
     expect(localStorage.getItem('role')).toBeNull();
   });

@@ -7,6 +7,7 @@ import { FormError } from '@/components/FormError';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
 import { Row } from '@/domain/offering/Row';
+import { LoanFigures } from '@/domain/wallet/LoanFigures';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
@@ -21,26 +22,7 @@ function Assets({ s }: { s: CreditSummary }) {
   const ct = useCreditT();
   return (
     <div className="card credit-assets" data-testid="credit-assets">
-      <div className="credit-figures">
-        <div>
-          <div className="muted">{ct('debt')}</div>
-          <div className="num credit-big" data-testid="credit-debt">
-            {money(s.debt)}
-          </div>
-        </div>
-        <div>
-          <div className="muted">{ct('loanable')}</div>
-          <div className="num credit-big" data-testid="credit-loanable">
-            {money(s.loanable)}
-          </div>
-        </div>
-        <div>
-          <div className="muted">{ct('borrowed')}</div>
-          <div className="num credit-big" data-testid="credit-borrowed">
-            {money(s.borrowed)}
-          </div>
-        </div>
-      </div>
+      <LoanFigures s={s} prefix="credit" className="credit-figures" />
       <Row label={ct('interest')} testId="credit-interest">
         {money(s.interest)}
       </Row>

@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { useInfiniteQuery } from '@tanstack/react-query';
 import { api, type BodyOf } from '@/lib/api/client';
 import type { components } from '@/lib/api/schema';
 
@@ -33,10 +33,8 @@ export const creditApi = {
     api.post('/api/vue/ops/credit/seats/{orderNo}/reject', { remark }, { params: { orderNo }, idempotencyKey }),
 };
 
-/** The member's credit now: limit with its rule, loanable, borrowed, debt, seat status. */
-export function useCreditSummary() {
-  return useQuery({ queryKey: creditKeys.summary, queryFn: ({ signal }) => api.get('/api/vue/credit', { signal }) });
-}
+/** The member's credit now: one query with the wallet and mine (domain/wallet). */
+export { useCreditSummary } from '@/domain/wallet/api';
 
 /** The member's loans, newest first, page by page. */
 export function useMyLoans() {

@@ -16,6 +16,11 @@ export const fundsRoutes: FeatureRoute[] = [
     entries: [{ place: 'home', key: 'fundRecords', label: { tw: '資金紀錄', en: 'Fund records' }, icon: 'bill' }],
     tab: { key: 'records', order: 70, label: { tw: '資金紀錄', en: 'Records' }, icon: 'records' },
   },
-  { path: 'user/withdraw', zone: 'session', load: () => import('./WithdrawPage') },
+  {
+    path: 'user/withdraw',
+    zone: 'session',
+    load: () => import('./WithdrawPage'),
+    entries: [{ place: 'home', key: 'withdraw', label: { tw: '提領', en: 'Withdraw' }, roles: ['member'], icon: 'pay' }],
+  },
   { path: 'user/exchange', zone: 'session', load: () => import('./ExchangePage') },
 ];

@@ -1,9 +1,10 @@
-import { useSearchParams } from 'react-router-dom';
+import { Button } from 'antd-mobile';
+import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { money, taipeiTime } from '@/lib/filters';
 import { formatPrice } from '@/domain/market/format';
-import { usePosition } from './api';
+import { useNotices, usePosition } from './api';
 import { useTradeT } from '@/domain/trade/texts';
 import { trendClass } from '@/lib/trend';
 import { Kv } from './Kv';
@@ -16,6 +17,8 @@ export default function PositionDetailPage() {
   const [params] = useSearchParams();
   const id = params.get('id') ?? '';
   const q = usePosition(id);
+  const notices = useNotices();
+  const navigate = useNavigate();
   const p = q.data?.position;
   if (!p) {
     return (
@@ -27,6 +30,10 @@ export default function PositionDetailPage() {
   const size = sizeOf(p.shares);
   const open = p.status === 'holding' || p.status === 'closing' || p.status === 'pending';
   const pl = open ? p.unrealisedProfit : p.profit;
+  // A margin position (financed long or short) holding shares may take additional credit margin;
+  // under a margin call the way there is the screen's first action.
+  const margined = p.shares > 0 && (p.direction === 'short' || Number(p.loan) > 0);
+  const called = notices.data?.items[0]?.type === 'margin_call';
   return (
     <Page title={t('pos.detail')} testId="position-detail-page">
       <div className="card" data-status={p.status}>
@@ -58,6 +65,20 @@ export default function PositionDetailPage() {
           <Kv label={t(`status.${o.status}`)} value={`${o.filled} / ${o.shares}`} testId="pd-order-filled" />
         </div>
       ))}
+      {margined ? (
+        <div className="card" data-testid="pd-margin-call" data-called={called ? '1' : '0'}>
+          {called ? <div className="up">{t('notice.margin_call')}</div> : null}
+          <Button
+            block
+            shape="rounded"
+            color={called ? 'danger' : 'default'}
+            onClick={() => void navigate(`/trade/topUp?id=${encodeURIComponent(id)}`)}
+            data-testid="pd-top-up"
+          >
+            {t('topUp.open')}
+          </Button>
+        </div>
+      ) : null}
     </Page>
   );
 }

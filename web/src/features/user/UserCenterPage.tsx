@@ -9,6 +9,8 @@ import { trendClass } from '@/lib/trend';
 import { FlagNotice } from '@/components/FlagNotice';
 import { useRole, useUserInfo } from '@/lib/user';
 import { useWalletT } from '@/domain/wallet/texts';
+import { useCreditSummary } from '@/domain/wallet/api';
+import { LoanFigures } from '@/domain/wallet/LoanFigures';
 import '@/domain/wallet/wallet.css';
 import { Avatar } from './Avatar';
 import { useLogout } from './useLogout';
@@ -35,6 +37,7 @@ export default function UserCenterPage() {
   const go = (to: string) => () => void navigate(to);
   // Money of one's own: members only (staff have no balances, cards or identity to verify).
   const member = role === 'member';
+  const credit = useCreditSummary(member);
 
   return (
     <div className="page" data-testid="usercenter-page">
@@ -90,6 +93,13 @@ export default function UserCenterPage() {
             ) : null}
           </div>
         </div>
+
+        {member ? (
+          <button type="button" className="card mine-loans" data-testid="mine-loans" onClick={go('/credit/borrow')}>
+            <div className="muted mine-loans-title">{w('loans.title')}</div>
+            <LoanFigures s={credit.data} prefix="mine" />
+          </button>
+        ) : null}
 
         <List className="menu" mode="card">
           <List.Item onClick={go('/user/FundingDetails')} data-testid="menu-fund-records">

@@ -4,6 +4,10 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { money, taipeiTime } from '@/lib/filters';
 import { useFundLineLabel } from '@/lib/fundLines';
+import { LoanFigures } from '@/domain/wallet/LoanFigures';
+import { useCreditSummary } from '@/domain/wallet/api';
+import { useWalletT } from '@/domain/wallet/texts';
+import '@/domain/wallet/wallet.css';
 import { useWallet, type WalletCurrency } from './api';
 import { useWalletFeatureT } from './texts';
 import './wallet.css';
@@ -67,6 +71,29 @@ function CurrencyCard({ c }: { c: WalletCurrency }) {
   );
 }
 
+/** The member's loans: how many are outstanding, debt with accrued interest, loanable and borrowed, and the way to borrow or repay. */
+function LoansCard({ go }: { go: (to: string) => () => void }) {
+  const w = useWalletT();
+  const q = useCreditSummary();
+  const s = q.data;
+  return (
+    <div className="card wallet-loans" data-testid="wallet-loans" data-outstanding={s?.outstanding ?? ''}>
+      <div className="wallet-cur-head">
+        <strong>{w('loans.title')}</strong>
+        <span className="muted">
+          {w('loans.outstanding')} <span className="num" data-testid="wallet-loans-outstanding">{s ? s.outstanding : '--'}</span>
+        </span>
+      </div>
+      <LoanFigures s={s} prefix="wallet" />
+      <div className="wallet-actions">
+        <Button size="small" color="primary" fill="outline" onClick={go('/credit/borrow')} data-testid="wallet-borrow">
+          {w('loans.borrow')}
+        </Button>
+      </div>
+    </div>
+  );
+}
+
 /** The wallet: cash per currency, each hold on it and why; deposit, withdraw, exchange, records, statement. */
 export default function WalletPage() {
   const t = useWalletFeatureT();
@@ -99,6 +126,7 @@ export default function WalletPage() {
       ) : (
         q.data.currencies.map((c) => <CurrencyCard key={c.currency} c={c} />)
       )}
+      <LoansCard go={go} />
     </Page>
   );
 }

@@ -1370,6 +1370,33 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/vue/trade/positions/{id}/topUp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * @description Additional credit margin (追繳保證金): puts a positive whole NT$ amount of the member's
+         *     available cash into one of its margin positions, typically under a margin call. A margin
+         *     long's financing is paid down (not below zero: top_up_exceeds_financing); a short's margin
+         *     grows. Either raises the account's maintenance ratio (130 %, market-rules 1f); the margin
+         *     check lifts the call once the ratio is back. msg margin_topped_up; fund record line
+         *     margin_top_up. Refusals: amount_required, amount_invalid, amount_not_integer,
+         *     amount_not_positive, amount_above_maximum (400); position_not_found (404, also another
+         *     member's position); position_not_holding, position_not_margined, top_up_exceeds_financing,
+         *     insufficient_balance (422).
+         */
+        post: operations["topUpMargin"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/vue/trade/dayTrading": {
         parameters: {
             query?: never;
@@ -3463,7 +3490,7 @@ export interface components {
          * @description Stable message keys the server sends in msg; the web app translates every one.
          * @enum {string}
          */
-        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled" | "condition_mismatch" | "session_unit_mismatch" | "session_limit_only" | "time_in_force_not_allowed" | "day_trade_regular_only" | "symbol_not_eligible" | "short_below_reference" | "fixed_price_close_only" | "alert_not_found" | "alert_not_active" | "alert_limit_reached" | "alert_value_invalid" | "alert_kind_invalid" | "alert_set" | "alert_cancelled" | "watchlist_group_not_found" | "watchlist_group_limit" | "watchlist_symbol_limit" | "watchlist_name_invalid" | "watchlist_name_exists" | "watchlist_default_protected" | "watchlist_symbol_not_in_group" | "quant_product_not_found" | "quant_ended" | "quant_subscribed" | "quant_left" | "mentor_not_exist" | "time_limit_exceeded" | "buy_amount_below_minimum" | "follow_not_found" | "follow_not_in_progress" | "profit_share_invalid" | "follow_window_invalid" | "follow_self" | "minimum_amount_invalid" | "mentor_saved" | "follow_started" | "follow_stopped";
+        MessageKey: "ok" | "invalid_request" | "page_out_of_range" | "unauthorized" | "forbidden" | "not_found" | "idempotency_key_required" | "idempotency_key_reused" | "rate_limited" | "system_busy" | "submit_too_frequent" | "account_required" | "password_required" | "confirm_password_required" | "invite_code_required" | "passwords_inconsistent" | "account_invalid" | "password_invalid" | "account_exists" | "inviter_not_exist" | "invite_code_invalid" | "invite_code_exists" | "invite_code_not_found" | "payee_invalid" | "text_invalid" | "register_failed" | "account_not_exist" | "account_or_password_wrong" | "login_failed" | "account_frozen" | "login_banned" | "account_disabled" | "trade_banned" | "withdrawal_banned" | "old_password_required" | "old_password_wrong" | "password_changed" | "fund_password_required" | "fund_password_invalid" | "fund_password_wrong" | "fund_password_not_set" | "fund_password_already_set" | "fund_password_locked" | "channel_not_found" | "channel_closed" | "channel_password_wrong" | "deposit_proof_required" | "deposit_window_closed" | "amount_required" | "amount_invalid" | "amount_below_minimum" | "amount_above_maximum" | "insufficient_balance" | "fund_operation_pending" | "order_not_found" | "order_not_pending" | "remark_required" | "flag_invalid" | "staff_account_protected" | "file_required" | "file_too_large" | "file_type_invalid" | "file_not_found" | "image_too_large" | "upload_rate_limited" | "chat_message_empty" | "chat_message_too_long" | "chat_not_found" | "chat_rate_limited" | "upload_quota_exceeded" | "deposit_proof_used" | "realname_submitted" | "name_required" | "name_invalid" | "name_too_many_marks" | "id_number_required" | "id_number_invalid" | "id_photos_required" | "id_number_exists" | "realname_pending" | "realname_verified" | "realname_not_pending" | "realname_not_verified" | "card_fields_required" | "card_number_invalid" | "bank_code_invalid" | "branch_code_invalid" | "card_field_not_enabled" | "ifsc_invalid" | "upi_invalid" | "card_not_own" | "card_exists" | "card_not_found" | "card_required" | "card_unbound" | "withdraw_window_closed" | "credit_score_too_low" | "loan_unpaid" | "exchange_currency_invalid" | "exchange_same_currency" | "exchange_pair_unsupported" | "exchange_quote_not_found" | "exchange_quote_expired" | "exchange_quote_used" | "insufficient_withdrawable" | "symbol_required" | "symbol_not_found" | "quantity_required" | "quantity_invalid" | "price_required" | "price_invalid" | "price_out_of_band" | "price_not_on_tick" | "price_not_obtained" | "leverage_invalid" | "odd_lot_cash_only" | "day_trade_board_lot_only" | "not_trading_time" | "order_cancelled" | "position_not_found" | "position_not_holding" | "close_quantity_invalid" | "close_submitted" | "position_locked" | "sale_not_allowed_yet" | "block_not_found" | "block_closed" | "block_password_wrong" | "block_below_minimum" | "block_over_daily_cap" | "block_bid_below_minimum" | "block_size_too_small" | "block_over_total" | "block_password_locked" | "premium_invalid" | "block_time_invalid" | "lots_invalid" | "block_applied" | "quota_insufficient" | "quota_member_cap" | "chipgrab_not_found" | "chipgrab_closed" | "chipgrab_claimed" | "subscription_not_started" | "subscription_closed" | "subscription_channel_not_open" | "subscription_repeated" | "subscription_calendar_invalid" | "subscription_issue_exists" | "not_yet_listing_time" | "news_not_found" | "news_kind_invalid" | "news_title_invalid" | "news_body_invalid" | "news_state_invalid" | "news_schedule_invalid" | "offering_not_started" | "offering_closed" | "offering_not_closed" | "offering_exists" | "offering_dates_invalid" | "offering_cap_exceeded" | "auction_price_below_minimum" | "auction_deposit_rate_invalid" | "placement_allotment_requested" | "checkin_success" | "checkin_done" | "attempts_insufficient" | "coupon_not_found" | "coupon_expired" | "coupon_order_invalid" | "coupon_order_taken" | "coupon_value_invalid" | "coupon_uses_invalid" | "coupon_days_invalid" | "coupon_applied" | "coupon_granted" | "loan_quota_insufficient" | "repayment_exceeds_loan" | "already_seat_account" | "pending_order_review" | "loan_below_minimum" | "loan_not_outstanding" | "loan_applied" | "loan_repaid" | "seat_applied" | "lending_quota_full" | "lending_channel_closed" | "insufficient_shares" | "lending_not_active" | "lending_rate_invalid" | "lending_quota_invalid" | "shares_lent" | "stock_lent" | "stock_recalled" | "condition_mismatch" | "session_unit_mismatch" | "session_limit_only" | "time_in_force_not_allowed" | "day_trade_regular_only" | "symbol_not_eligible" | "short_below_reference" | "fixed_price_close_only" | "alert_not_found" | "alert_not_active" | "alert_limit_reached" | "alert_value_invalid" | "alert_kind_invalid" | "alert_set" | "alert_cancelled" | "watchlist_group_not_found" | "watchlist_group_limit" | "watchlist_symbol_limit" | "watchlist_name_invalid" | "watchlist_name_exists" | "watchlist_default_protected" | "watchlist_symbol_not_in_group" | "quant_product_not_found" | "quant_ended" | "quant_subscribed" | "quant_left" | "mentor_not_exist" | "time_limit_exceeded" | "buy_amount_below_minimum" | "follow_not_found" | "follow_not_in_progress" | "profit_share_invalid" | "follow_window_invalid" | "follow_self" | "minimum_amount_invalid" | "mentor_saved" | "follow_started" | "follow_stopped" | "amount_not_integer" | "amount_not_positive" | "position_not_margined" | "top_up_exceeds_financing" | "margin_topped_up";
         Envelope: {
             /**
              * @description 1 success, 0 refused
@@ -3610,10 +3637,11 @@ export interface components {
          *     fee paid into available cash); copy_follow (a follow's commitment held), copy_spend (part of
          *     it back to available cash for a mirrored order), copy_return (a refused order's part held
          *     again), copy_release (the unspent commitment released), copy_profit_share (the share of a
-         *     copy profit paid to the mentor) and copy_share_income (the share the mentor received)
+         *     copy profit paid to the mentor) and copy_share_income (the share the mentor received);
+         *     margin_top_up (additional credit margin put into a margin position from available cash)
          * @enum {string}
          */
-        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay" | "lending_fee" | "quant_hold" | "quant_release" | "copy_follow" | "copy_spend" | "copy_return" | "copy_release" | "copy_profit_share" | "copy_share_income";
+        FundRecordType: "deposit" | "withdraw" | "exchange" | "credit" | "trade" | "fee" | "tax" | "financing" | "collateral" | "block" | "unfreeze" | "chipgrab" | "subscription_freeze" | "subscription_payment" | "subscription_fee" | "subscription_postage" | "subscription_refund" | "subscription_allotment" | "auction_deposit" | "auction_payment" | "auction_balance" | "auction_release" | "auction_forfeit" | "auction_delivery" | "placement_freeze" | "placement_payment" | "placement_refund" | "placement_delivery" | "dividend" | "dividend_stock" | "coupon_discount" | "loan" | "loan_interest" | "loan_repay" | "lending_fee" | "quant_hold" | "quant_release" | "copy_follow" | "copy_spend" | "copy_return" | "copy_release" | "copy_profit_share" | "copy_share_income" | "margin_top_up";
         Empty: Record<string, never>;
         RegisterRequest: {
             /** @description ten-digit phone number starting 09, or a Taiwan ID number */
@@ -4585,6 +4613,23 @@ export interface components {
             session?: components["schemas"]["TradeSession"];
             timeInForce?: components["schemas"]["TimeInForce"];
         };
+        MarginTopUpRequest: {
+            /** @description a positive whole number of NT$, as typed */
+            amount: string;
+        };
+        MarginTopUpResult: {
+            topUpNo: string;
+            positionId: string;
+            /** @description what paid down the long's financing */
+            loan: components["schemas"]["Decimal"];
+            /** @description what was added to the short's margin */
+            margin: components["schemas"]["Decimal"];
+            /**
+             * Format: int64
+             * @description the log position of the top-up (read models at or after it show it)
+             */
+            position: number;
+        };
         /**
          * @description 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
          *     leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
@@ -4980,6 +5025,8 @@ export interface components {
         };
         CreditSummary: {
             score: number;
+            /** @description how many loans are disbursed and not yet repaid */
+            outstanding: number;
             /** @description the holdings' value after haircuts, rounded down */
             collateral: components["schemas"]["Decimal"];
             /** @description the credit score band's amount */
@@ -8596,6 +8643,45 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Envelope"] & {
                         data: components["schemas"]["TradeResult"];
+                    };
+                };
+            };
+            400: components["responses"]["Error"];
+            401: components["responses"]["Error"];
+            403: components["responses"]["Error"];
+            404: components["responses"]["Error"];
+            409: components["responses"]["Error"];
+            422: components["responses"]["Error"];
+            429: components["responses"]["Error"];
+        };
+    };
+    topUpMargin: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description A UUID the client makes per user action. */
+                "Idempotency-Key": components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description a position's id (its opening order's number) */
+                id: components["parameters"]["PositionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MarginTopUpRequest"];
+            };
+        };
+        responses: {
+            /** @description the top-up (msg margin_topped_up) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["MarginTopUpResult"];
                     };
                 };
             };

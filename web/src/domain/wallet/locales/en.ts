@@ -1,6 +1,14 @@
 import type { WalletMessages } from './zh-TW';
 
 const walletEN: WalletMessages = {
+  loans: {
+    title: 'Loans',
+    debt: 'Debt (with interest)',
+    loanable: 'Loanable',
+    borrowed: 'Borrowed',
+    outstanding: 'Outstanding loans',
+    borrow: 'Borrow / repay',
+  },
   mine: {
     withdraw: 'Withdraw',
     exchange: 'Exchange',

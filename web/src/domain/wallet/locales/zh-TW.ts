@@ -2,6 +2,14 @@
 // exchange, credit score, their ops queues), tw. They load with those screens, not in the entry
 // (see ../i18n.ts); their shape is the type the English file must fill.
 const walletTW = {
+  loans: {
+    title: '借款',
+    debt: '負債（含利息）',
+    loanable: '可借金額',
+    borrowed: '已借金額',
+    outstanding: '未還借款筆數',
+    borrow: '借款 / 還款',
+  },
   mine: {
     withdraw: '提領',
     exchange: '匯兌',
