@@ -83,7 +83,7 @@ describe('root shell', () => {
     app('/home/index');
     expect(screen.getByTestId('home')).toBeInTheDocument();
     const tabs = screen.getByTestId('tab-bar').querySelectorAll('a');
-    expect([...tabs].map((a) => a.getAttribute('data-testid'))).toEqual(['tab-home', 'tab-trade', 'tab-market', 'tab-mine', 'tab-news', 'tab-records']);
+    expect([...tabs].map((a) => a.getAttribute('data-testid'))).toEqual(['tab-home', 'tab-trade', 'tab-market', 'tab-copyTrade', 'tab-mine', 'tab-news', 'tab-records']);
     expect(screen.getByTestId('tab-home')).toHaveClass('navActive');
     expect(screen.getByTestId('tab-mine')).not.toHaveClass('navActive');
   });
