@@ -67,7 +67,9 @@ export function chatJourney(lang) {
       await dialogButton(mp, X.onlineService);
       // No session yet: online service asks to log in first.
       await waitHash(mp, '/login/login');
-      await login(mp, lang, member.account, member.password);
+      // The login comes back to the online service the visitor asked for.
+      await login(mp, lang, member.account, member.password, { hash: '/chat', testId: 'chat-thread' });
+      await openRoute(mp, '/home/index');
       await waitText(tid(mp, 'shortcut-customerService'), X.shortcut);
       await waitText(tid(mp, 'shortcut-onlineService'), X.onlineService);
       await tid(mp, 'shortcut-onlineService').click();

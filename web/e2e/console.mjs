@@ -69,7 +69,6 @@ export function consoleJourney(lang) {
       const page = ops.page;
       await openApp(page, fx.server.base, lang);
       await login(page, lang, staff.account, staff.password, { hash: '/ops/console', testId: 'ops-console-page' });
-      await tid(page, 'ops-nav-console').click();
       await waitHash(page, '/ops/console');
       await tid(page, 'ops-console-page').waitFor();
       await waitText(tid(page, 'queue-deposits'), new RegExp(`^${L.queueDeposits}\\s*0$`));

@@ -1,5 +1,5 @@
 import { Navigate, Outlet, useLocation, useMatches } from 'react-router-dom';
-import { rememberReturn, type Role, useSession } from '@/lib/session';
+import { hadSessionHere, rememberReturn, type Role, useSession } from '@/lib/session';
 import { useUserInfo } from '@/lib/user';
 import { KeepAliveOutlet } from './KeepAliveOutlet';
 import { handleOf } from './routeHandle';
@@ -14,7 +14,7 @@ export function RequireSession() {
   const loc = useLocation();
   const leaf = matches[matches.length - 1];
   if (!token && !handleOf(leaf?.handle).visitors) {
-    rememberReturn(loc.pathname + loc.search);
+    if (!hadSessionHere()) rememberReturn(loc.pathname + loc.search);
     return <Navigate to="/login/login" replace />;
   }
   return <KeepAliveOutlet />;

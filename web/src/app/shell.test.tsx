@@ -5,7 +5,7 @@ import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { afterAll, afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useAction } from '@/lib/action';
 import { makeQueryClient } from '@/lib/query';
-import { reloadSession, saveSession } from '@/lib/session';
+import { clearSession, reloadSession, saveSession, takeReturn } from '@/lib/session';
 import { preloadToast } from '@/lib/toast';
 import { antdReady } from './antdReady';
 import { apiMock, envelope } from '@/test/render';
@@ -71,6 +71,16 @@ describe('root shell', () => {
     view.unmount();
     expect(['tklm', 'zjkm', 'hklm'].map((k) => localStorage.getItem(k))).toEqual([null, null, null]);
     expect(localStorage.getItem('tokend')).toBe('t');
+  });
+
+  it('does not bring the next login back to the screen a member logged out from', () => {
+    saveSession({ token: 't', account: 'a' });
+    server.on('/api/vue/user/info', userInfo('member'));
+    app('/user/usercenter');
+    expect(screen.getByTestId('mine')).toBeInTheDocument();
+    act(() => clearSession());
+    expect(screen.getByTestId('login')).toBeInTheDocument();
+    expect(takeReturn('member')).toBeNull();
   });
 
   it('sends visitors without a session to login', () => {

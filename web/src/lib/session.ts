@@ -35,6 +35,15 @@ function write(key: string, value: string): void {
 
 let state: SessionState = load();
 const listeners = new Set<() => void>();
+let hadSession = state.token !== '';
+
+/**
+ * Whether this page has had a session: a screen left by logging out (or by a session that ended)
+ * is not one a visitor asked for, so the session guard does not remember it for the next login.
+ */
+export function hadSessionHere(): boolean {
+  return hadSession;
+}
 
 function load(): SessionState {
   return { token: read(TOKEN_KEY), account: read(ACCOUNT_KEY) };
@@ -42,6 +51,7 @@ function load(): SessionState {
 
 function set(next: Partial<SessionState>): void {
   state = { ...state, ...next };
+  if (state.token) hadSession = true;
   listeners.forEach((l) => l());
 }
 
