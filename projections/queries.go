@@ -364,6 +364,32 @@ func (db *Reader) assetSums(ctx context.Context, what, q string, args []any, acc
 	return out, nil
 }
 
+// FileSharer tells whether a capability's read model shows memberID the file fileID that
+// someone else uploaded (an image ops sent in the member's chat, say). Capabilities register
+// theirs in init (RegisterFileSharer).
+type FileSharer func(ctx context.Context, rd *Reader, fileID, memberID string) (bool, error)
+
+var fileSharers []FileSharer
+
+// RegisterFileSharer adds a capability's FileSharer; call it from init.
+func RegisterFileSharer(f FileSharer) { fileSharers = append(fileSharers, f) }
+
+// FileVisibleTo reports whether memberID may see the file fileID: they uploaded it, or a
+// capability shows it to them.
+func (db *Reader) FileVisibleTo(ctx context.Context, fileID, memberID string) (bool, error) {
+	owned, err := db.FileOwnedBy(ctx, fileID, memberID)
+	if owned || err != nil {
+		return owned, err
+	}
+	for _, shared := range fileSharers {
+		ok, err := shared(ctx, db, fileID, memberID)
+		if ok || err != nil {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
 // FileOwnedBy reports whether memberID uploaded the file fileID.
 func (db *Reader) FileOwnedBy(ctx context.Context, fileID, memberID string) (bool, error) {
 	var n int

@@ -256,7 +256,7 @@ func (m *Module) reply(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	res, err := m.cmd.SendAsOps(c.Ctx(), c.Meta(), chatcmd.OpsMessage{MemberID: id, Text: req.Text, By: c.Sess.Account})
+	res, err := m.cmd.SendAsOps(c.Ctx(), c.Meta(), chatcmd.OpsMessage{MemberID: id, Text: httpx.Deref(req.Text), FileID: httpx.Deref(req.FileId), By: c.Sess.Account, ByID: c.Sess.MemberID})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

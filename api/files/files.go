@@ -159,7 +159,7 @@ func uploadReadError(err error) error {
 	return httpx.InvalidRequest(fmt.Errorf("read upload: %w", err))
 }
 
-// file serves an upload to its owner and to ops, never cached by shared caches.
+// file serves an upload to its owner, to a member a capability shows it to, and to ops, never cached by shared caches.
 func (m *Module) file(c *httpx.Call) (httpx.Reply, error) {
 	id := c.Var("id")
 	if !validFileID(id) {
@@ -201,11 +201,12 @@ func (m *Module) file(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.Reply{Written: true}, nil
 }
 
-// fileOwned asks the read model, looking once more after catching up: the upload may be a
+// fileOwned asks the read model whether the caller uploaded the file or a capability shows it
+// to them (an image in their chat), looking once more after catching up: the upload may be a
 // moment old.
 func (m *Module) fileOwned(c *httpx.Call, id string) (bool, error) {
 	for try := 0; ; try++ {
-		owned, err := m.read.FileOwnedBy(c.Ctx(), id, c.Sess.MemberID)
+		owned, err := m.read.FileVisibleTo(c.Ctx(), id, c.Sess.MemberID)
 		if err != nil && !httpx.IsNotFound(err) {
 			return false, fmt.Errorf("file owner: %w", err)
 		}

@@ -3013,7 +3013,9 @@ type ChatQueuePage struct {
 
 // ChatReplyRequest defines model for ChatReplyRequest.
 type ChatReplyRequest struct {
-	Text string `json:"text"`
+	// FileId an image the answering ops user uploaded
+	FileId *string `json:"fileId,omitempty"`
+	Text   *string `json:"text,omitempty"`
 }
 
 // ChatSendRequest defines model for ChatSendRequest.

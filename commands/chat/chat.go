@@ -118,8 +118,9 @@ func New(k *commands.Service) *Commands { return &Commands{k: k} }
 // MemberMessage is a member's message to customer service; MemberID is the session's.
 type MemberMessage struct{ MemberID, Text, FileID string }
 
-// OpsMessage is an ops user's answer in a member's conversation; By is the ops account.
-type OpsMessage struct{ MemberID, Text, By string }
+// OpsMessage is an ops user's answer in a member's conversation; By is the ops account and ByID
+// their id (whose uploads an attached image must be among).
+type OpsMessage struct{ MemberID, Text, FileID, By, ByID string }
 
 // Mark is side's delivered and read marks in a member's conversation.
 type Mark struct {
@@ -169,14 +170,32 @@ func memberMayWrite(m *commands.Member, fileID string) error {
 	return nil
 }
 
-// SendAsOps appends an ops user's answer, attributed to them.
+// SendAsOps appends an ops user's answer, attributed to them; an attached image must be among
+// the ops user's own uploads (checked on their stream as a member's are).
 func (s *Commands) SendAsOps(ctx context.Context, meta commands.Meta, in OpsMessage) (Sent, error) {
 	c, text, err := s.begin(meta, "chat.ops.send", in.MemberID, in.Text, KeyNotFound)
 	if err != nil {
 		return Sent{}, err
 	}
+	if in.FileID != "" {
+		if !commands.ValidMemberID(in.ByID) {
+			return Sent{}, commands.NotFound(commands.KeyFileNotFound)
+		}
+		refusal, err := commands.View(ctx, s.k, events.MemberStream(in.ByID), func(m *commands.Member, _ *commands.Entry) error {
+			if !m.OwnsFile(in.FileID) {
+				return commands.NotFound(commands.KeyFileNotFound)
+			}
+			return nil
+		})
+		if err != nil {
+			return Sent{}, err
+		}
+		if refusal != nil {
+			return Sent{}, refusal
+		}
+	}
 	return s.send(ctx, c, in.MemberID, func(cv *conversation) ([]events.Payload, error) {
-		return decideSend(cv, events.ChatSideOps, text, "", in.By)
+		return decideSend(cv, events.ChatSideOps, text, in.FileID, in.By)
 	})
 }
 

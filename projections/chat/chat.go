@@ -87,7 +87,19 @@ var projector = &projections.Projector{
 	Apply: apply,
 }
 
-func init() { projections.Register(projector) }
+func init() {
+	projections.Register(projector)
+	projections.RegisterFileSharer(sharedInChat)
+}
+
+// sharedInChat: a file attached to a message of the member's own conversation (an image ops
+// sent them) is the member's to see; another member's conversation shows them nothing.
+func sharedInChat(ctx context.Context, rd *projections.Reader, fileID, memberID string) (bool, error) {
+	var n int64
+	err := rd.Query(ctx, "chat file", "SELECT COUNT(*) FROM chat_messages WHERE member_id = ? AND file_id = ?", []any{memberID, fileID},
+		func(rows projections.Rows) error { return rows.Scan(&n) })
+	return n > 0, err
+}
 
 // memberOf is the member of a chat stream.
 func memberOf(stream string) (string, error) {

@@ -3,7 +3,9 @@
 // and from home's shortcut, writes text and sends an image; ops, on the other phone, sees the
 // conversation unread in their queue, opens it (the image shows, the member's ticks turn read),
 // sees the member typing, and answers; the answer reaches the member's open screen over the
-// socket. Then ops close it and the member's screen says so.
+// socket. Ops answer with an image while the member is away: mine's item and home's shortcuts
+// badge the unread count, and the member sees the image. Then ops close it and the member's
+// screen says so.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
@@ -70,6 +72,9 @@ export function chatJourney(lang) {
       // The login comes back to the online service the visitor asked for.
       await login(mp, lang, member.account, member.password, { hash: '/chat', testId: 'chat-thread' });
       await openRoute(mp, '/home/index');
+      // After logging in the member lands where they were going: online service.
+      await login(mp, lang, member.account, member.password, { hash: '/chat', testId: 'chat-page' });
+      await openRoute(mp, '/home/index');
       await waitText(tid(mp, 'shortcut-customerService'), X.shortcut);
       await waitText(tid(mp, 'shortcut-onlineService'), X.onlineService);
       await tid(mp, 'shortcut-onlineService').click();
@@ -135,18 +140,27 @@ export function chatJourney(lang) {
       await screen(mp, lang, 'chat-05-member-answered', { userText: [X.question, X.answer] });
     });
 
-    await step('a member who comes back sees what is unread', mp, async () => {
-      // Ops answer while the member is elsewhere; back on the screen, a divider counts it.
+    await step('ops answer with an image; the member sees it unread on the ways in', mp, async () => {
+      // Ops send an image while the member is elsewhere; mine and home badge it before the
+      // member opens the chat, and back on the screen a divider counts it and the image shows.
       await tid(mp, 'chat-page').locator('.adm-nav-bar-back').click();
       await waitHash(mp, '/home/index');
-      await tid(op, 'chat-input').locator('textarea:not([aria-hidden])').fill(X.answer);
+      const up = nextResponse(op, 'POST', '/api/vue/files');
       const sent = nextResponse(op, 'POST', `/api/vue/ops/chats/${member.account}/messages`);
-      await tid(op, 'chat-send').click();
+      await op.locator('[data-testid=chat-image-input]').setInputFiles({ name: 'steps.png', mimeType: 'image/png', buffer: proofPng(100, 80) });
+      assert.equal((await up).status, 200);
       assert.equal((await sent).status, 200);
+      await imageShown(op, tid(op, 'chat-image-4'));
+      await tid(mp, 'tab-mine').click();
+      await waitText(tid(mp, 'badge-customer-service'), '1');
+      await tid(mp, 'tab-home').click();
+      await waitText(tid(mp, 'badge-customerService'), '1');
+      await waitText(tid(mp, 'badge-onlineService'), '1');
+      await screen(mp, lang, 'chat-05b-home-badge');
       await tid(mp, 'shortcut-customerService').click();
       await waitHash(mp, '/chat');
       await waitText(tid(mp, 'chat-unread'), X.unread);
-      await tid(mp, 'chat-message-4').waitFor();
+      await imageShown(mp, tid(mp, 'chat-image-4'));
       await waitText(tid(op, 'chat-tick-4'), X.read);
     });
 

@@ -20,7 +20,16 @@ export interface Entry {
   roles?: readonly Role[];
   /** an icon of components/EntryIcon by name */
   icon?: string;
+  /**
+   * A hook of the feature's: how many things wait behind the entry (unread messages, say),
+   * shown as a badge on it; none when 0 or not known yet. Keep it light (a small query, no
+   * socket, nothing of the feature's screens): home and mine run it on every visit.
+   */
+  badge?: BadgeHook;
 }
+
+/** How many things wait behind an entry (see Entry.badge). */
+export type BadgeHook = () => number | undefined;
 
 /** An entry with the screen it opens. */
 export interface PlacedEntry extends Entry {

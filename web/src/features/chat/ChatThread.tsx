@@ -11,6 +11,7 @@ import { toastMessage } from '@/lib/toast';
 import { checkImageFile } from '@/lib/validation';
 import { lastFrom, refreshChats, tickOf, useChatSocket, useConversation, useTypingSender, useTypingShown, type ChatView, type Side, type Who } from './api';
 import { useChatT } from './texts';
+import { unreadKey } from './unread';
 import './chat.css';
 
 /** The longest text the server takes, once trimmed (commands/chat.MaxTextRunes). */
@@ -33,7 +34,7 @@ const pageVisible = () => document.visibilityState === 'visible';
 /**
  * A conversation as one side sees it: the messages with their authors, images and, on my own,
  * how far the other side got (sent, delivered, read); an unread divider; the other side typing;
- * a composer for text and (members) images. Pushed frames and reconnects read what is new; what
+ * a composer for text and images (either side). Pushed frames and reconnects read what is new; what
  * the screen shows of the other side is marked read (delivered only while the page is hidden).
  */
 export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
@@ -86,7 +87,7 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
     (body: { text?: string; fileId?: string }, key: string) =>
       account === undefined
         ? api.post('/api/vue/chat/messages', body, { idempotencyKey: key })
-        : api.post('/api/vue/ops/chats/{account}/messages', { text: body.text ?? '' }, { params: { account }, idempotencyKey: key }),
+        : api.post('/api/vue/ops/chats/{account}/messages', body, { params: { account }, idempotencyKey: key }),
     {
       onSuccess: (_, body) => {
         if (body.text !== undefined) setText('');
@@ -189,25 +190,21 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
         <div ref={end} />
       </div>
       <div className="chat-composer">
-        {mySide === 'member' ? (
-          <>
-            <input
-              ref={fileInput}
-              type="file"
-              accept="image/jpeg,image/png,image/webp"
-              hidden
-              data-testid="chat-image-input"
-              onChange={(e) => {
-                const f = e.target.files?.[0];
-                e.target.value = '';
-                if (f) void sendImage(f);
-              }}
-            />
-            <Button fill="none" className="chat-image-btn" aria-label={t('image')} data-testid="chat-image" loading={uploading} onClick={() => fileInput.current?.click()}>
-              <PictureOutline />
-            </Button>
-          </>
-        ) : null}
+        <input
+          ref={fileInput}
+          type="file"
+          accept="image/jpeg,image/png,image/webp"
+          hidden
+          data-testid="chat-image-input"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) void sendImage(f);
+          }}
+        />
+        <Button fill="none" className="chat-image-btn" aria-label={t('image')} data-testid="chat-image" loading={uploading} onClick={() => fileInput.current?.click()}>
+          <PictureOutline />
+        </Button>
         <TextArea
           className="chat-input"
           data-testid="chat-input"
@@ -232,6 +229,7 @@ export function ChatThread({ who, mySide }: { who: Who; mySide: Side }) {
  * only while it is hidden. Each mark is sent once; the answer refreshes the unread count.
  */
 function useMarks(who: Who, mySide: Side, v: ChatView | undefined, visible: boolean, catchUp: () => Promise<void>) {
+  const qc = useQueryClient();
   const sent = useRef({ delivered: 0, read: 0 });
   const other: Side = mySide === 'member' ? 'ops' : 'member';
   const last = v ? lastFrom(v, other) : 0;
@@ -245,7 +243,7 @@ function useMarks(who: Who, mySide: Side, v: ChatView | undefined, visible: bool
     const done = who.own
       ? api.post('/api/vue/chat/marks', body)
       : api.post('/api/vue/ops/chats/{account}/marks', body, { params: { account: who.account } });
-    done.then(() => catchUp()).catch(() => {
+    done.then(() => Promise.all([catchUp(), qc.invalidateQueries({ queryKey: unreadKey })])).catch(() => {
       sent.current = { delivered: 0, read: 0 }; // try again with the next change
     });
     // One mark per change of what is needed, not per render.

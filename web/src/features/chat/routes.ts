@@ -1,4 +1,5 @@
 import type { FeatureRoute } from '@/lib/routes';
+import { useChatUnread } from './unread';
 
 const service = { tw: '客服', en: 'Customer service' };
 const opsChats = { tw: '客服對話', en: 'Customer chats' };
@@ -9,9 +10,9 @@ export const chatRoutes: FeatureRoute[] = [
     zone: 'session',
     load: () => import('./ChatPage'),
     entries: [
-      { place: 'home', key: 'customerService', label: service, roles: ['member'], icon: 'service' },
-      { place: 'home', key: 'onlineService', label: { tw: '在線客服', en: 'Online service' }, roles: ['member'], icon: 'service' },
-      { place: 'mine', key: 'customer-service', label: service, roles: ['member'] },
+      { place: 'home', key: 'customerService', label: service, roles: ['member'], icon: 'service', badge: useChatUnread },
+      { place: 'home', key: 'onlineService', label: { tw: '在線客服', en: 'Online service' }, roles: ['member'], icon: 'service', badge: useChatUnread },
+      { place: 'mine', key: 'customer-service', label: service, roles: ['member'], badge: useChatUnread },
     ],
   },
   {

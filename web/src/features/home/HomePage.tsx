@@ -10,6 +10,7 @@ import { IndexCards } from '@/components/market/IndexCards';
 import { QuoteHead, QuoteRow } from '@/components/market/QuoteRow';
 import { useAppConfig } from '@/lib/config';
 import { useEntries } from '@/lib/entries';
+import { EntryBadge } from '@/components/EntryBadge';
 import { money } from '@/lib/filters';
 import { useHot, useIndices } from '@/domain/market/api';
 import { useLiveQuotes } from '@/domain/market/live';
@@ -57,9 +58,11 @@ export default function HomePage() {
           <div className="shortcuts">
             {shortcuts.map((s) => (
               <AppLink key={s.key} to={s.to} className="shortcut" data-testid={`shortcut-${s.key}`}>
-                <span className="shortcut-icon">
-                  <EntryIcon name={s.icon} />
-                </span>
+                <EntryBadge entry={s}>
+                  <span className="shortcut-icon">
+                    <EntryIcon name={s.icon} />
+                  </span>
+                </EntryBadge>
                 <span>{s.text}</span>
               </AppLink>
             ))}

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router-dom';
 import { money } from '@/lib/filters';
 import { useEntries } from '@/lib/entries';
+import { EntryBadge } from '@/components/EntryBadge';
 import { currentLang } from '@/lib/i18n';
 import { useSession } from '@/lib/session';
 import { trendClass } from '@/lib/trend';
@@ -150,7 +151,7 @@ export default function UserCenterPage() {
             {t('user.setting')}
           </List.Item>
           {entries.map((e) => (
-            <List.Item key={e.key} onClick={go(e.to)} data-testid={`menu-${e.key}`}>
+            <List.Item key={e.key} onClick={go(e.to)} data-testid={`menu-${e.key}`} extra={e.badge ? <EntryBadge entry={e} /> : undefined}>
               {e.text}
             </List.Item>
           ))}

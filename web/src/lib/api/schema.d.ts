@@ -1138,7 +1138,7 @@ export interface paths {
         };
         get?: never;
         put?: never;
-        /** @description Role ops only. Any ops user answers a conversation a member started; the message names them. */
+        /** @description Role ops only. Any ops user answers a conversation a member started, with text, an image they uploaded, or both; the message names them. */
         post: operations["replyChat"];
         delete?: never;
         options?: never;
@@ -4555,7 +4555,9 @@ export interface components {
             fileId?: string;
         };
         ChatReplyRequest: {
-            text: string;
+            text?: string;
+            /** @description an image the answering ops user uploaded */
+            fileId?: string;
         };
         ChatSendResult: {
             /** Format: int64 */
