@@ -19,6 +19,7 @@ import (
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/commands/trading"
+	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
@@ -98,6 +99,11 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 			err = seed.ChipGrab(ctx, chipgrab.New(st.Commands), func(symbol string) chipgrab.Quote {
 				return apichipgrab.QuoteOf(st.Market, symbol, time.Now())
 			}, time.Now())
+		}
+		if err == nil {
+			err = seed.SeedMentors(ctx, st.Commands, func(symbol string) trading.Market {
+				return engine.View(st.Market, symbol, time.Now())
+			})
 		}
 		if err != nil {
 			cancel()

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
 import { call, memberWithBalance } from './api.mjs';
-import { freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
+import { DEMO, freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const C = {
@@ -21,6 +21,23 @@ export function copyTradeJourney(lang) {
   const follower = { account: freshMobile(), password: 'Pass1234word' };
   const name = `Ann ${mentor.account.slice(-4)}`;
   const fx = useFixture({ phone: true });
+  const demo = useFixture({ phone: true });
+
+  test(`copy trade: the demo member sees the seeded mentors (${lang})`, { timeout: 120_000 }, async (t) => {
+    const { page } = demo.phone;
+    await demo.step(t, `${lang}-copytrade-demo`, page, async () => {
+      await openApp(page, demo.server.base, lang);
+      await tid(page, 'welcome-login').click();
+      await login(page, lang, DEMO.member.account, DEMO.member.password);
+      await openRoute(page, '/gdindex/gdList');
+      const cards = tid(page, 'copy-mentor');
+      await cards.first().waitFor();
+      // The seeded mentors traded for real: their profit (after fees) is not zero.
+      const figures = await cards.evaluateAll((els) => els.map((el) => el.querySelector('.num')?.textContent ?? ''));
+      const nonZero = figures.filter((f) => /[1-9]/.test(f));
+      assert.ok(nonZero.length >= 2, JSON.stringify(figures));
+    });
+  });
 
   test(`copy trade: follow, mirrored order, stop (${lang})`, { timeout: 180_000 }, async (t) => {
     const { page } = fx.phone;
