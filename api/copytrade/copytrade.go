@@ -332,11 +332,20 @@ func (m *Module) stop(c *httpx.Call) (httpx.Reply, error) {
 		return httpx.Reply{}, err
 	}
 	if req.ClosePositions {
+		var name string // the mentor the closes are shown as copied from
+		err := c.Snapshot(func(rd *projections.Reader) error {
+			f, err := readcopy.FollowOf(c.Ctx(), rd, c.Sess.MemberID, id)
+			name = f.MentorName
+			return err
+		})
+		if err != nil && !errors.Is(err, projections.ErrNotFound) {
+			return httpx.Reply{}, fmt.Errorf("follow %s: %w", id, err)
+		}
 		for _, p := range held {
 			cm := meta
 			cm.CommandID = meta.CommandID + "/close/" + p.ID
 			if _, err := m.trade.ClosePosition(c.Ctx(), cm, tradingcmd.ClosePosition{MemberID: c.Sess.MemberID, PositionID: p.ID,
-				Close: tradingcmd.CloseInput{Type: events.OrderMarket, Origin: id}, Market: engine.View(m.market(), p.Symbol, m.now())}); err != nil {
+				Close: tradingcmd.CloseInput{Type: events.OrderMarket, Origin: id, OriginName: name}, Market: engine.View(m.market(), p.Symbol, m.now())}); err != nil {
 				return httpx.Reply{}, err
 			}
 		}
@@ -375,7 +384,7 @@ func (t *trader) mkt() engine.Market {
 
 func (t *trader) Open(ctx context.Context, meta commands.Meta, memberID string, tk mirror.Ticket) (string, error) {
 	in := tradingcmd.OrderInput{Symbol: tk.Symbol, Direction: events.DirectionLong, Type: events.OrderLimit, Price: tk.Price.String(),
-		Origin: tk.Origin}
+		Origin: tk.Origin, OriginName: tk.OriginName}
 	if tk.OddLot {
 		in.Shares = tk.Shares
 	} else {
@@ -385,8 +394,8 @@ func (t *trader) Open(ctx context.Context, meta commands.Meta, memberID string, 
 	return res.OrderNo, err
 }
 
-func (t *trader) Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin string) error {
-	in := tradingcmd.CloseInput{Type: events.OrderMarket, Origin: origin}
+func (t *trader) Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin, originName string) error {
+	in := tradingcmd.CloseInput{Type: events.OrderMarket, Origin: origin, OriginName: originName}
 	if shares%tradingcmd.BoardLot == 0 {
 		in.Lots = shares / tradingcmd.BoardLot
 	} else {

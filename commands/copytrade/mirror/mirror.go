@@ -46,6 +46,8 @@ type Ticket struct {
 	OddLot bool
 	Price  decimal.Decimal
 	Origin string // the follow id
+	// OriginName is the mentor's display name, shown on the order as "copied from".
+	OriginName string
 }
 
 // Trader places the mirrored orders through trading's commands.
@@ -53,7 +55,7 @@ type Trader interface {
 	// Open places a cash buy for memberID.
 	Open(ctx context.Context, meta commands.Meta, memberID string, t Ticket) (orderNo string, err error)
 	// Close sells shares of the member's position in symbol at market (all of it when shares is 0).
-	Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin string) error
+	Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin, originName string) error
 	// Cancel cancels the member's working order orderNo.
 	Cancel(ctx context.Context, meta commands.Meta, memberID, orderNo string) error
 	// OddLots tells whether the odd-lot session takes orders now.
@@ -74,9 +76,10 @@ type Copier interface {
 
 // Follow is a follow in progress as the process folds it.
 type Follow struct {
-	Follower string    `json:"follower"`
-	Mentor   string    `json:"mentor"`
-	Ends     time.Time `json:"ends"`
+	Follower   string    `json:"follower"`
+	Mentor     string    `json:"mentor"`
+	MentorName string    `json:"mentorName,omitempty"`
+	Ends       time.Time `json:"ends"`
 }
 
 // Order is a mentor's working order.
@@ -202,7 +205,7 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 			p.mu.Unlock()
 			return fmt.Errorf("follow %s at %d: ends %q: %w", e.FollowID, r.Position, e.Ends, err)
 		}
-		p.st.Follows[e.FollowID] = Follow{Follower: member, Mentor: e.MentorID, Ends: ends}
+		p.st.Follows[e.FollowID] = Follow{Follower: member, Mentor: e.MentorID, MentorName: e.MentorName, Ends: ends}
 	case events.FollowStopped:
 		delete(p.st.Follows, e.FollowID)
 		p.mu.Unlock()
@@ -334,7 +337,7 @@ func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID str
 		return nil
 	}
 	no, err := p.trader.Open(ctx, p.meta(r, followID, "order"), f.Follower, Ticket{Symbol: o.Symbol, Shares: sp.Shares, OddLot: sp.OddLot,
-		Price: price, Origin: followID})
+		Price: price, Origin: followID, OriginName: f.MentorName})
 	if err == nil {
 		return p.cancelIfStopped(ctx, r, followID, f.Follower, no)
 	}
@@ -372,7 +375,7 @@ func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID st
 		if n == pos.Shares {
 			n = 0 // all of it
 		}
-		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, pos.Symbol, n, followID); err != nil {
+		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, pos.Symbol, n, followID, f.MentorName); err != nil {
 			if key, ok := refused(err); ok {
 				p.log.InfoContext(ctx, "mirrored close refused", "follow", followID, "position", pos.ID, "key", key)
 				continue

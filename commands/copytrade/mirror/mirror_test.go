@@ -44,7 +44,7 @@ func (f *fake) Mentor(context.Context, string, string) (copytrade.MentorPosition
 	return copytrade.MentorPosition{}, nil
 }
 func (f *fake) Open(context.Context, commands.Meta, string, Ticket) (string, error) { return "T9", nil }
-func (f *fake) Close(context.Context, commands.Meta, string, string, string, int64, string) error {
+func (f *fake) Close(context.Context, commands.Meta, string, string, string, int64, string, string) error {
 	return nil
 }
 func (f *fake) Cancel(_ context.Context, _ commands.Meta, member, orderNo string) error {
