@@ -91,6 +91,15 @@ func TestCopyTradeScenario(t *testing.T) {
 		if len(orders.Items) != 1 || orders.Items[0].OrderNo != f.Orders[0].OrderNo {
 			t.Fatalf("follower's orders %+v", orders)
 		}
+		// ... shown as copied from the mentor; the mentor's own order is its own.
+		if o := orders.Items[0]; o.Origin == nil || *o.Origin != fid || o.OriginName == nil || *o.OriginName != "Ann" {
+			t.Fatalf("follower's order origin %+v", o)
+		}
+		var own wire.TradeOrderPage
+		mentor.at("/api/vue/trade/orders?status=all", h.head(), &own)
+		if len(own.Items) != 1 || own.Items[0].Origin != nil || own.Items[0].OriginName != nil {
+			t.Fatalf("mentor's orders %+v", own)
+		}
 
 		// Up to 22: the mentor sells all, and so does the follow.
 		th.mkt.book("2603", "20", "22", lvls("22", 50000), lvls("22.1", 100000))

@@ -114,6 +114,9 @@ type OrderPlaced struct {
 	// Origin names what placed the order on the member's behalf ("" the member's own ticket): a
 	// copy-trade follow's id for an order mirrored from a mentor.
 	Origin string `json:"origin,omitempty"`
+	// OriginName is what the member knows the origin by: the display name of the mentor a
+	// mirrored order copies.
+	OriginName string `json:"originName,omitempty"`
 }
 
 // TradeCashFrozen reserves cash for an order (available -> frozen): a buy's amount at its limit

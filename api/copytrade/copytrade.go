@@ -38,11 +38,21 @@ type Commands interface {
 	Follow(ctx context.Context, meta commands.Meta, followerID string, in copycmd.FollowInput) (copycmd.Result, error)
 	Stop(ctx context.Context, meta commands.Meta, in copycmd.Stop) (copycmd.Result, error)
 	Holdings(ctx context.Context, followerID, followID string) ([]copycmd.Position, string, error)
+	Working(ctx context.Context, followerID, followID string) ([]string, error)
 }
 
-// Closer closes a member's position (*trading.Commands of commands/trading).
+// Closer closes a member's position and cancels its orders (*trading.Commands of commands/trading).
 type Closer interface {
 	ClosePosition(ctx context.Context, meta commands.Meta, cp tradingcmd.ClosePosition) (tradingcmd.TradeResult, error)
+	CancelOrder(ctx context.Context, meta commands.Meta, in tradingcmd.CancelOrder) (tradingcmd.TradeResult, error)
+}
+
+// cancelWith is trading's cancel as the mirror's CancelFunc.
+func cancelWith(t Closer) mirror.CancelFunc {
+	return func(ctx context.Context, meta commands.Meta, memberID, orderNo string) error {
+		_, err := t.CancelOrder(ctx, meta, tradingcmd.CancelOrder{MemberID: memberID, OrderNo: orderNo})
+		return err
+	}
 }
 
 // Module serves the copy-trade routes.
@@ -297,8 +307,9 @@ func (m *Module) followDetail(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(out)
 }
 
-// stop closes the follow's positions at market when asked (each close's command id derived from
-// the request's key, so a retry closes nothing twice), then stops the follow.
+// stop cancels the follow's working mirrored orders, closes its positions at market when asked
+// (each command's id derived from the request's key, so a retry does nothing twice), then stops
+// the follow, which releases what is left of the commitment.
 func (m *Module) stop(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.StopFollowRequest
 	if err := c.Decode("StopFollowRequest", &req); err != nil {
@@ -306,23 +317,35 @@ func (m *Module) stop(c *httpx.Call) (httpx.Reply, error) {
 	}
 	id := c.Var("followId")
 	meta := c.Meta()
+	held, state, err := m.cmd.Holdings(c.Ctx(), c.Sess.MemberID, id)
+	if err != nil {
+		return httpx.Reply{}, err
+	}
+	switch state {
+	case "":
+		return httpx.Reply{}, errNoFollow
+	case events.FollowInProgress:
+	default:
+		return httpx.Reply{}, commands.Rule(copycmd.KeyFollowNotInProgress)
+	}
+	if err := mirror.CancelWorking(c.Ctx(), m.cmd, cancelWith(m.trade), meta, c.Sess.MemberID, id); err != nil {
+		return httpx.Reply{}, err
+	}
 	if req.ClosePositions {
-		held, state, err := m.cmd.Holdings(c.Ctx(), c.Sess.MemberID, id)
-		if err != nil {
-			return httpx.Reply{}, err
-		}
-		switch state {
-		case "":
-			return httpx.Reply{}, errNoFollow
-		case events.FollowInProgress:
-		default:
-			return httpx.Reply{}, commands.Rule(copycmd.KeyFollowNotInProgress)
+		var name string // the mentor the closes are shown as copied from
+		err := c.Snapshot(func(rd *projections.Reader) error {
+			f, err := readcopy.FollowOf(c.Ctx(), rd, c.Sess.MemberID, id)
+			name = f.MentorName
+			return err
+		})
+		if err != nil && !errors.Is(err, projections.ErrNotFound) {
+			return httpx.Reply{}, fmt.Errorf("follow %s: %w", id, err)
 		}
 		for _, p := range held {
 			cm := meta
 			cm.CommandID = meta.CommandID + "/close/" + p.ID
 			if _, err := m.trade.ClosePosition(c.Ctx(), cm, tradingcmd.ClosePosition{MemberID: c.Sess.MemberID, PositionID: p.ID,
-				Close: tradingcmd.CloseInput{Type: events.OrderMarket, Origin: id}, Market: engine.View(m.market(), p.Symbol, m.now())}); err != nil {
+				Close: tradingcmd.CloseInput{Type: events.OrderMarket, Origin: id, OriginName: name}, Market: engine.View(m.market(), p.Symbol, m.now())}); err != nil {
 				return httpx.Reply{}, err
 			}
 		}
@@ -361,7 +384,7 @@ func (t *trader) mkt() engine.Market {
 
 func (t *trader) Open(ctx context.Context, meta commands.Meta, memberID string, tk mirror.Ticket) (string, error) {
 	in := tradingcmd.OrderInput{Symbol: tk.Symbol, Direction: events.DirectionLong, Type: events.OrderLimit, Price: tk.Price.String(),
-		Origin: tk.Origin}
+		Origin: tk.Origin, OriginName: tk.OriginName}
 	if tk.OddLot {
 		in.Shares = tk.Shares
 	} else {
@@ -371,8 +394,8 @@ func (t *trader) Open(ctx context.Context, meta commands.Meta, memberID string, 
 	return res.OrderNo, err
 }
 
-func (t *trader) Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin string) error {
-	in := tradingcmd.CloseInput{Type: events.OrderMarket, Origin: origin}
+func (t *trader) Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin, originName string) error {
+	in := tradingcmd.CloseInput{Type: events.OrderMarket, Origin: origin, OriginName: originName}
 	if shares%tradingcmd.BoardLot == 0 {
 		in.Lots = shares / tradingcmd.BoardLot
 	} else {
@@ -381,6 +404,10 @@ func (t *trader) Close(ctx context.Context, meta commands.Meta, memberID, positi
 	_, err := t.cmd.ClosePosition(ctx, meta, tradingcmd.ClosePosition{MemberID: memberID, PositionID: positionID, Close: in,
 		Market: engine.View(t.mkt(), symbol, t.now())})
 	return err
+}
+
+func (t *trader) Cancel(ctx context.Context, meta commands.Meta, memberID, orderNo string) error {
+	return cancelWith(t.cmd)(ctx, meta, memberID, orderNo)
 }
 
 func (t *trader) OddLots() bool { return t.mkt().Session().OddLot == "intraday" }

@@ -134,12 +134,16 @@ func (m *Module) orders(c *httpx.Call) (httpx.Reply, error) {
 
 func tradeOrderOut(o trading.Order) wire.TradeOrder {
 	condition, session, tif := o.Ticket()
-	return wire.TradeOrder{Condition: wire.TradeCondition(condition), Session: wire.TradeSession(session), TimeInForce: wire.TimeInForce(tif), OrderNo: o.OrderNo, PositionId: o.PositionID, Intent: wire.TradeOrderIntent(o.Intent), Symbol: o.Symbol,
+	out := wire.TradeOrder{Condition: wire.TradeCondition(condition), Session: wire.TradeSession(session), TimeInForce: wire.TimeInForce(tif), OrderNo: o.OrderNo, PositionId: o.PositionID, Intent: wire.TradeOrderIntent(o.Intent), Symbol: o.Symbol,
 		Name: o.Name, Side: wire.TradeOrderSide(o.Side), Direction: wire.TradeOrderDirection(o.Direction), Type: wire.TradeOrderType(o.Type),
 		Shares: o.Shares, OddLot: o.OddLot, Price: httpx.Money(o.Price), Leverage: o.Leverage.StringFixed(2), DayTrade: o.DayTrade,
 		PlacedBy: wire.TradeOrderPlacedBy(o.PlacedBy), TradingDay: o.TradingDay, Status: wire.TradeOrderStatus(o.Status),
 		Reason: o.Reason, Filled: o.Filled, AvgPrice: httpx.Money(o.AvgPrice()), Amount: httpx.Money(o.Amount), Commission: httpx.Money(o.Commission),
 		Tax: httpx.Money(o.Tax), CreatedAt: o.CreatedAt.UTC(), UpdatedAt: o.UpdatedAt.UTC()}
+	if o.Origin != "" {
+		out.Origin, out.OriginName = &o.Origin, &o.OriginName
+	}
+	return out
 }
 
 // positionStatuses maps the positions filter (the app's tabs) to statuses.

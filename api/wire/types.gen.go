@@ -6055,10 +6055,16 @@ type TradeOrder struct {
 	// Leverage a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	Leverage   Decimal            `json:"leverage"`
-	Name       string             `json:"name"`
-	OddLot     bool               `json:"oddLot"`
-	OrderNo    string             `json:"orderNo"`
+	Leverage Decimal `json:"leverage"`
+	Name     string  `json:"name"`
+	OddLot   bool    `json:"oddLot"`
+	OrderNo  string  `json:"orderNo"`
+
+	// Origin what placed the order for the member, absent for its own ticket; a copy-trade follow's id for an order mirrored from a mentor
+	Origin *string `json:"origin,omitempty"`
+
+	// OriginName the mentor a mirrored order copies (shown as "copied from")
+	OriginName *string            `json:"originName,omitempty"`
 	PlacedBy   TradeOrderPlacedBy `json:"placedBy"`
 	PositionId string             `json:"positionId"`
 

@@ -191,6 +191,31 @@ func (s *Commands) Return(ctx context.Context, meta commands.Meta, followerID, f
 	return Result{FollowID: followID, Position: rec.Position}, nil
 }
 
+// Reclaim puts what mirrored order orderNo gave back when it was done into its follow's
+// commitment while the follow is in progress (the mirror process).
+func (s *Commands) Reclaim(ctx context.Context, meta commands.Meta, followerID, orderNo string) (Result, error) {
+	c, err := s.k.Begin(meta, "copytrade.reclaim")
+	if err != nil {
+		return Result{}, err
+	}
+	if !commands.ValidMemberID(followerID) {
+		return Result{}, commands.NotFound(commands.KeyAccountNotExist)
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(followerID), func(a *commands.Account) ([]events.Payload, error) {
+		return decideReclaim(a, orderNo)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	out := Result{Position: rec.Position}
+	for _, p := range rec.Payloads {
+		if e, ok := p.(events.CopyFundsReturned); ok {
+			out.FollowID, out.Amount = e.FollowID, e.Amount
+		}
+	}
+	return out, nil
+}
+
 // Stop ends a follow: the unspent commitment is released and the profit share charged. The
 // positions it opened stay (the caller closes them first when the follower asked to).
 func (s *Commands) Stop(ctx context.Context, meta commands.Meta, in Stop) (Result, error) {
@@ -252,6 +277,17 @@ func (s *Commands) Holdings(ctx context.Context, followerID, followID string) ([
 		return out{followPositions(p, followID), f.state}
 	})
 	return o.ps, o.state, err
+}
+
+// Working are the numbers of a follow's mirrored orders still working (none when the follower
+// has no such follow).
+func (s *Commands) Working(ctx context.Context, followerID, followID string) ([]string, error) {
+	if !commands.ValidMemberID(followerID) {
+		return nil, nil
+	}
+	return commands.View(ctx, s.k, events.AccountStream(followerID), func(a *commands.Account, _ *commands.Entry) []string {
+		return workingOrders(copyPart.Of(a), followID)
+	})
 }
 
 // MentorPosition is what the mirror reads of a mentor before mirroring a fill: its fund scale

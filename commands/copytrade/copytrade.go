@@ -79,13 +79,16 @@ type position struct {
 type part struct {
 	profile   *Profile
 	follows   map[string]*follow
-	orders    map[string]string    // order number -> follow id ("" own) of the account's orders
-	positions map[string]*position // open positions (own and copied) -> follow and shares
-	received  map[string]bool      // follow ids whose profit share the mentor received
+	orders    map[string]string          // order number -> follow id ("" own) of the account's orders
+	working   map[string]bool            // mirrored orders (origin a follow) still working
+	released  map[string]decimal.Decimal // mirrored order -> cash trading gave back when it was done
+	positions map[string]*position       // open positions (own and copied) -> follow and shares
+	received  map[string]bool            // follow ids whose profit share the mentor received
 }
 
 var copyPart = commands.RegisterAccountPart("copytrade", func(commands.Ledger) *part {
-	return &part{follows: map[string]*follow{}, orders: map[string]string{}, positions: map[string]*position{}, received: map[string]bool{}}
+	return &part{follows: map[string]*follow{}, orders: map[string]string{}, positions: map[string]*position{}, received: map[string]bool{},
+		working: map[string]bool{}, released: map[string]decimal.Decimal{}}
 })
 
 // Apply evolves the part.
@@ -115,10 +118,24 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 		p.received[e.FollowID] = true
 	case events.OrderPlaced:
 		p.orders[e.OrderNo] = e.Origin
+		if e.Origin != "" {
+			p.working[e.OrderNo] = true
+		}
 		if e.Intent == events.IntentOpen && e.Direction == events.DirectionLong {
 			p.positions[e.PositionID] = &position{follow: e.Origin, symbol: e.Symbol}
 		}
+	case events.OrderCancelled:
+		delete(p.working, e.OrderNo)
+	case events.OrderExpired:
+		delete(p.working, e.OrderNo)
+	case events.TradeCashReleased:
+		if p.orders[e.OrderNo] != "" {
+			p.released[e.OrderNo] = p.released[e.OrderNo].Add(e.Amount)
+		}
 	case events.OrderFilled:
+		if e.Remaining == 0 {
+			delete(p.working, e.OrderNo)
+		}
 		pos := p.positions[e.PositionID]
 		if pos == nil {
 			return
@@ -162,6 +179,17 @@ func followPositions(p *part, id string) []Position {
 	for _, k := range slices.Sorted(maps.Keys(p.positions)) {
 		if pos := p.positions[k]; pos.follow == id && pos.shares > 0 {
 			out = append(out, Position{ID: k, Symbol: pos.symbol, Shares: pos.shares})
+		}
+	}
+	return out
+}
+
+// workingOrders are the numbers of follow id's mirrored orders still working.
+func workingOrders(p *part, id string) []string {
+	var out []string
+	for _, no := range slices.Sorted(maps.Keys(p.working)) {
+		if p.orders[no] == id {
+			out = append(out, no)
 		}
 	}
 	return out
@@ -284,6 +312,28 @@ func decideReturn(a *commands.Account, followID, ref, reason string) ([]events.P
 		return nil, nil // the stop released the commitment: the cash stays available
 	}
 	return []events.Payload{events.CopyFundsReturned{FollowID: followID, Ref: ref, Amount: amount, Reason: reason,
+		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
+}
+
+// reclaimRef is the ref of the return of what mirrored order orderNo gave back.
+func reclaimRef(orderNo string) string { return "order:" + orderNo }
+
+// decideReclaim puts the cash trading gave back when mirrored order orderNo was done (cancelled,
+// expired, or filled for less than reserved) back into its follow's commitment while the follow
+// is in progress, so the commitment keeps bounding what the mirror spends; once the follow is
+// stopped the cash stays available. At most once per order, and never more than is available.
+func decideReclaim(a *commands.Account, orderNo string) ([]events.Payload, error) {
+	p := copyPart.Of(a)
+	f := p.follows[p.orders[orderNo]]
+	ref := reclaimRef(orderNo)
+	if f == nil || f.state != events.FollowInProgress || f.returns[ref] {
+		return nil, nil
+	}
+	amount := decimal.Min(p.released[orderNo], a.Balances[twd].Available)
+	if !amount.IsPositive() {
+		return nil, nil
+	}
+	return []events.Payload{events.CopyFundsReturned{FollowID: f.id, Ref: ref, Amount: amount, Reason: "order_done",
 		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
 }
 

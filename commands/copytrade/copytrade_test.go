@@ -149,3 +149,50 @@ func TestDecideStop(t *testing.T) {
 		t.Error("unknown follow stopped")
 	}
 }
+
+// A mirrored buy reserves 20,028 of the spend; cancelled, trading gives it back to available
+// cash, and while the follow is in progress that cash goes back into the commitment, once.
+// After the stop it stays available. A filled order is no longer working.
+func TestDecideReclaim(t *testing.T) {
+	spend := events.CopyFundsSpent{FollowID: "F1", Ref: "r", Amount: d("20028"), Postings: events.FollowPostings("m1", "TWD", d("20028"), true)}
+	placed := events.OrderPlaced{OrderNo: "T1", PositionID: "T1", Intent: events.IntentOpen, Direction: events.DirectionLong, Symbol: "2330", Origin: "F1"}
+	own := events.OrderPlaced{OrderNo: "T2", PositionID: "T2", Intent: events.IntentOpen, Direction: events.DirectionLong, Symbol: "2330"}
+	frozen := events.TradeCashFrozen{OrderNo: "T1", Amount: d("20028"), Postings: events.FollowPostings("m1", "TWD", d("20028"), false)}
+	released := events.TradeCashReleased{OrderNo: "T1", Amount: d("20028"), Postings: events.FollowPostings("m1", "TWD", d("20028"), true)}
+	base := []events.Payload{cash("100000"), started("50000"), spend, placed, own, frozen}
+	if got := workingOrders(copyPart.Of(account(base...)), "F1"); len(got) != 1 || got[0] != "T1" {
+		t.Fatalf("working %v", got)
+	}
+	cancelled := append(append([]events.Payload{}, base...), events.OrderCancelled{OrderNo: "T1", PositionID: "T1", Shares: 1000}, released)
+	a := account(cancelled...)
+	if got := workingOrders(copyPart.Of(a), "F1"); len(got) != 0 {
+		t.Fatalf("cancelled order still working %v", got)
+	}
+	out, err := decideReclaim(a, "T1")
+	if err != nil || len(out) != 1 {
+		t.Fatalf("reclaim %v %v", out, err)
+	}
+	e := out[0].(events.CopyFundsReturned)
+	if e.FollowID != "F1" || !e.Amount.Equal(d("20028")) || events.CheckBalanced(e.Postings) != nil {
+		t.Fatalf("reclaim %+v", e)
+	}
+	a.Apply(events.RecordedEvent{}, e)
+	if f := copyPart.Of(a).follows["F1"]; !f.remaining().Equal(d("50000")) {
+		t.Errorf("remaining %s after the reclaim", f.remaining())
+	}
+	if out, _ := decideReclaim(a, "T1"); len(out) != 0 {
+		t.Errorf("reclaimed twice %v", out)
+	}
+	if out, _ := decideReclaim(account(cancelled...), "T2"); len(out) != 0 {
+		t.Errorf("own order reclaimed %v", out)
+	}
+	stopped := append(append([]events.Payload{}, cancelled...), events.FollowStopped{FollowID: "F1", State: events.FollowCancelled})
+	if out, _ := decideReclaim(account(stopped...), "T1"); len(out) != 0 {
+		t.Errorf("reclaimed after the stop %v", out)
+	}
+	filled := append(append([]events.Payload{}, base...), events.OrderFilled{OrderNo: "T1", PositionID: "T1", Side: events.SideBuy, Shares: 1000,
+		Basis: d("20000"), Remaining: 0})
+	if got := workingOrders(copyPart.Of(account(filled...)), "F1"); len(got) != 0 {
+		t.Errorf("filled order still working %v", got)
+	}
+}

@@ -48,8 +48,8 @@ type OrderInput struct {
 	Session                 string
 	TimeInForce             string
 	// Origin names what placed the order for the member (a copy-trade follow), "" a ticket of
-	// the member's own; it is recorded on the order.
-	Origin string
+	// the member's own; it is recorded on the order, with OriginName (the mentor copied).
+	Origin, OriginName string
 }
 
 // CloseInput closes all of a position (Lots and Shares both zero) or part of it, at market or at
@@ -58,6 +58,7 @@ type CloseInput struct {
 	Lots, Shares int64
 	Type, Price  string
 	Origin       string // as OrderInput.Origin
+	OriginName   string // as OrderInput.OriginName
 }
 
 // MarketQuote is the market's quote at a decision: the last price, the day's band, best five.
@@ -156,7 +157,7 @@ type orderSpec struct {
 	dayTrade       bool
 	// The ticket in Taiwan terms; all empty for an order placed without them.
 	condition, session, tif string
-	origin                  string
+	origin, originName      string
 }
 
 // quantity turns lots or shares into shares: exactly one set, lots 1..499, shares 1..999.
@@ -193,7 +194,7 @@ func validOrderType(typ string) bool { return typ == events.OrderLimit || typ ==
 // validateOrder checks a ticket's fields in the form's order: direction, type, quantity,
 // leverage, day trade, price.
 func validateOrder(in OrderInput) (orderSpec, *commands.Error) {
-	sp := orderSpec{direction: in.Direction, typ: in.Type, dayTrade: in.DayTrade, origin: in.Origin}
+	sp := orderSpec{direction: in.Direction, typ: in.Type, dayTrade: in.DayTrade, origin: in.Origin, originName: in.OriginName}
 	if in.Symbol == "" || len(in.Symbol) > 16 {
 		return sp, commands.Invalid(commands.KeySymbolRequired)
 	}

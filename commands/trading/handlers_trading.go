@@ -90,7 +90,7 @@ func decidePlace(a *commands.Account, sp orderSpec, mkt Market, now time.Time, c
 		Kind: mkt.Kind.String(), Side: side, Direction: sp.direction, Type: sp.typ, Shares: sp.shares, OddLot: sp.oddLot,
 		Price: bound(buy, sp, mkt.Quote), Leverage: sp.leverage, DayTrade: sp.dayTrade, TradingDay: mkt.TradingDay,
 		By: events.OrderByMember, Quote: quoteUsed(mkt.Quote), Condition: sp.condition, Session: sp.session, TimeInForce: sp.tif,
-		Origin: sp.origin})
+		Origin: sp.origin, OriginName: sp.originName})
 	o := r.t.orders[no]
 	res := reservation(o, r.t.positions[no], mkt.Quote)
 	if res.GreaterThan(r.cash) {
@@ -266,7 +266,7 @@ func (s *Commands) ClosePosition(ctx context.Context, meta commands.Meta, cp Clo
 		if pos.shares == 0 || pos.closing > 0 {
 			return nil, commands.Rule(commands.KeyPositionNotHolding)
 		}
-		sp := orderSpec{typ: in.Type, price: price, shares: pos.shares, oddLot: pos.shares%BoardLot != 0, origin: in.Origin}
+		sp := orderSpec{typ: in.Type, price: price, shares: pos.shares, oddLot: pos.shares%BoardLot != 0, origin: in.Origin, originName: in.OriginName}
 		if in.Lots != 0 || in.Shares != 0 {
 			q, odd, e := quantity(in.Lots, in.Shares)
 			if e != nil {
@@ -345,7 +345,7 @@ func decideClose(a *commands.Account, pos *tradePosition, sp orderSpec, mkt Mark
 	r.emit(events.OrderPlaced{OrderNo: no, PositionID: pos.id, Intent: events.IntentClose, Symbol: pos.symbol, Name: mkt.Name,
 		Kind: pos.kind, Side: side, Direction: pos.direction, Type: sp.typ, Shares: sp.shares, OddLot: sp.oddLot,
 		Price: bound(buy, sp, mkt.Quote), Leverage: pos.leverage, DayTrade: pos.dayTrade, TradingDay: mkt.TradingDay,
-		By: by, Quote: quoteUsed(mkt.Quote), Origin: sp.origin})
+		By: by, Quote: quoteUsed(mkt.Quote), Origin: sp.origin, OriginName: sp.originName})
 	res := reservation(r.t.orders[no], r.t.positions[pos.id], mkt.Quote)
 	if res.GreaterThan(r.cash) {
 		if by == events.OrderByMember {

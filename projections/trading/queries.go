@@ -26,6 +26,9 @@ type Order struct {
 	CreatedAt, UpdatedAt                  time.Time
 	// The ticket in Taiwan terms; empty for orders placed without them (see Ticket).
 	Condition, Session, TimeInForce string
+	// Origin is what placed the order for the member ("" its own ticket): a copy-trade follow,
+	// OriginName the mentor it copies.
+	Origin, OriginName string
 }
 
 // Ticket is the order's condition, session and time in force, those of its ticket or, for an
@@ -129,7 +132,7 @@ func (r *orderRow) order() (Order, error) {
 		Kind: r.kind, Side: r.side, Direction: r.direction, Type: r.typ, Shares: r.shares, OddLot: r.oddLot != 0, DayTrade: r.dayTrade != 0,
 		Price: v[0], Leverage: v[1], PlacedBy: r.placedBy, TradingDay: r.tradingDay, Status: r.status, Reason: r.reason,
 		Filled: r.filled, Amount: v[2], Commission: v[3], Tax: v[4], CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt),
-		Condition: r.condition, Session: r.session, TimeInForce: r.tif}, nil
+		Condition: r.condition, Session: r.session, TimeInForce: r.tif, Origin: r.origin, OriginName: r.originName}, nil
 }
 
 func optMicros(v int64) time.Time {

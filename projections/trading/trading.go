@@ -107,6 +107,7 @@ type orderRow struct {
 	amount, commission, tax, reason                                                 string
 	createdAt, updatedAt, seq, position                                             int64
 	condition, session, tif                                                         string
+	origin, originName                                                              string
 }
 
 var orderFields = projections.RowMap[orderRow]{
@@ -140,6 +141,8 @@ var orderFields = projections.RowMap[orderRow]{
 	projections.Text("condition", func(r *orderRow) *string { return &r.condition }),
 	projections.Text("session", func(r *orderRow) *string { return &r.session }),
 	projections.Text("time_in_force", func(r *orderRow) *string { return &r.tif }),
+	projections.Text("origin", func(r *orderRow) *string { return &r.origin }),
+	projections.Text("origin_name", func(r *orderRow) *string { return &r.originName }),
 }
 
 type positionRow struct {
@@ -307,7 +310,8 @@ func (pg *tradingPage) apply(d projections.Decoded) error {
 			symbol: e.Symbol, name: e.Name, kind: e.Kind, side: e.Side, direction: e.Direction, typ: e.Type, shares: e.Shares,
 			oddLot: projections.BoolInt(e.OddLot), price: e.Price.String(), leverage: e.Leverage.String(), dayTrade: projections.BoolInt(e.DayTrade),
 			placedBy: e.By, tradingDay: e.TradingDay, status: OrderPending, amount: "0", commission: "0", tax: "0",
-			createdAt: at, updatedAt: at, seq: pos, position: pos, condition: e.Condition, session: e.Session, tif: e.TimeInForce}
+			createdAt: at, updatedAt: at, seq: pos, position: pos, condition: e.Condition, session: e.Session, tif: e.TimeInForce,
+			origin: e.Origin, originName: e.OriginName}
 		if e.Intent == events.IntentOpen {
 			pg.positions[e.OrderNo] = &positionRow{id: e.OrderNo, memberID: member, symbol: e.Symbol, name: e.Name, kind: e.Kind,
 				direction: e.Direction, leverage: e.Leverage.String(), dayTrade: projections.BoolInt(e.DayTrade), openDay: e.TradingDay,

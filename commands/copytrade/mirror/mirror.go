@@ -46,6 +46,8 @@ type Ticket struct {
 	OddLot bool
 	Price  decimal.Decimal
 	Origin string // the follow id
+	// OriginName is the mentor's display name, shown on the order as "copied from".
+	OriginName string
 }
 
 // Trader places the mirrored orders through trading's commands.
@@ -53,7 +55,9 @@ type Trader interface {
 	// Open places a cash buy for memberID.
 	Open(ctx context.Context, meta commands.Meta, memberID string, t Ticket) (orderNo string, err error)
 	// Close sells shares of the member's position in symbol at market (all of it when shares is 0).
-	Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin string) error
+	Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin, originName string) error
+	// Cancel cancels the member's working order orderNo.
+	Cancel(ctx context.Context, meta commands.Meta, memberID, orderNo string) error
 	// OddLots tells whether the odd-lot session takes orders now.
 	OddLots() bool
 }
@@ -62,6 +66,8 @@ type Trader interface {
 type Copier interface {
 	Spend(ctx context.Context, meta commands.Meta, in copytrade.Spend) (copytrade.Result, error)
 	Return(ctx context.Context, meta commands.Meta, followerID, followID, ref, reason string) (copytrade.Result, error)
+	Reclaim(ctx context.Context, meta commands.Meta, followerID, orderNo string) (copytrade.Result, error)
+	Working(ctx context.Context, followerID, followID string) ([]string, error)
 	Stop(ctx context.Context, meta commands.Meta, in copytrade.Stop) (copytrade.Result, error)
 	ReceiveShare(ctx context.Context, meta commands.Meta, mentorID, followID, followerID string, amount decimal.Decimal) (copytrade.Result, error)
 	Holdings(ctx context.Context, followerID, followID string) ([]copytrade.Position, string, error)
@@ -70,9 +76,10 @@ type Copier interface {
 
 // Follow is a follow in progress as the process folds it.
 type Follow struct {
-	Follower string    `json:"follower"`
-	Mentor   string    `json:"mentor"`
-	Ends     time.Time `json:"ends"`
+	Follower   string    `json:"follower"`
+	Mentor     string    `json:"mentor"`
+	MentorName string    `json:"mentorName,omitempty"`
+	Ends       time.Time `json:"ends"`
 }
 
 // Order is a mentor's working order.
@@ -150,7 +157,7 @@ func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(c
 func (p *Process) Position() int64 { return p.rt.Position() }
 
 var wanted = map[string]bool{"MentorProfileSet": true, "FollowStarted": true, "FollowStopped": true, "OrderPlaced": true,
-	"OrderFilled": true, "OrderCancelled": true, "OrderExpired": true}
+	"OrderFilled": true, "OrderCancelled": true, "OrderExpired": true, "TradeCashReleased": true}
 
 // Wants implements process.Manager.
 func (p *Process) Wants(typ string) bool {
@@ -198,7 +205,7 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 			p.mu.Unlock()
 			return fmt.Errorf("follow %s at %d: ends %q: %w", e.FollowID, r.Position, e.Ends, err)
 		}
-		p.st.Follows[e.FollowID] = Follow{Follower: member, Mentor: e.MentorID, Ends: ends}
+		p.st.Follows[e.FollowID] = Follow{Follower: member, Mentor: e.MentorID, MentorName: e.MentorName, Ends: ends}
 	case events.FollowStopped:
 		delete(p.st.Follows, e.FollowID)
 		p.mu.Unlock()
@@ -215,6 +222,24 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 		}
 	case events.OrderCancelled:
 		delete(p.st.Orders, e.OrderNo)
+	case events.TradeCashReleased:
+		following := false
+		for _, f := range p.st.Follows {
+			following = following || f.Follower == member
+		}
+		p.mu.Unlock()
+		if !following {
+			return nil
+		}
+		// a mirrored order's cash goes back into its follow's commitment (decided on the
+		// follower's stream: nothing for the member's own orders or a stopped follow)
+		meta := commands.Meta{CommandID: process.EventCommandID(ProcessName, r, 0), Actor: "system"}
+		if _, err := p.cmd.Reclaim(ctx, meta, member, e.OrderNo); err != nil {
+			if _, ok := refused(err); !ok {
+				return fmt.Errorf("reclaim of order %s: %w", e.OrderNo, err)
+			}
+		}
+		return nil
 	case events.OrderExpired:
 		delete(p.st.Orders, e.OrderNo)
 	case events.OrderFilled:
@@ -311,10 +336,10 @@ func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID str
 	if sp.Shares == 0 {
 		return nil
 	}
-	_, err = p.trader.Open(ctx, p.meta(r, followID, "order"), f.Follower, Ticket{Symbol: o.Symbol, Shares: sp.Shares, OddLot: sp.OddLot,
-		Price: price, Origin: followID})
+	no, err := p.trader.Open(ctx, p.meta(r, followID, "order"), f.Follower, Ticket{Symbol: o.Symbol, Shares: sp.Shares, OddLot: sp.OddLot,
+		Price: price, Origin: followID, OriginName: f.MentorName})
 	if err == nil {
-		return nil
+		return p.cancelIfStopped(ctx, r, followID, f.Follower, no)
 	}
 	key, ok := refused(err)
 	if !ok {
@@ -350,7 +375,7 @@ func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID st
 		if n == pos.Shares {
 			n = 0 // all of it
 		}
-		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, pos.Symbol, n, followID); err != nil {
+		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, pos.Symbol, n, followID, f.MentorName); err != nil {
 			if key, ok := refused(err); ok {
 				p.log.InfoContext(ctx, "mirrored close refused", "follow", followID, "position", pos.ID, "key", key)
 				continue
@@ -361,7 +386,50 @@ func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID st
 	return errors.Join(errs...)
 }
 
-// EndDue ends every follow whose window is over by at, keeping its positions.
+// cancelIfStopped cancels mirrored order orderNo when its follow was stopped while it was being
+// placed, so a stopped follow leaves no working order behind.
+func (p *Process) cancelIfStopped(ctx context.Context, r events.RecordedEvent, followID, follower, orderNo string) error {
+	_, state, err := p.cmd.Holdings(ctx, follower, followID)
+	if err != nil || state == events.FollowInProgress || orderNo == "" {
+		return err
+	}
+	return cancel(ctx, p.trader.Cancel, p.meta(r, followID, "cancel"), follower, orderNo)
+}
+
+// CancelFunc cancels a member's working order (Trader.Cancel).
+type CancelFunc func(ctx context.Context, meta commands.Meta, memberID, orderNo string) error
+
+// cancel cancels a mirrored order; one no longer working is no error.
+func cancel(ctx context.Context, fn CancelFunc, meta commands.Meta, follower, orderNo string) error {
+	if err := fn(ctx, meta, follower, orderNo); err != nil {
+		if _, ok := refused(err); !ok {
+			return fmt.Errorf("cancel of mirrored order %s: %w", orderNo, err)
+		}
+	}
+	return nil
+}
+
+// CancelWorking cancels a follow's working mirrored orders (before a stop releases what is left
+// of its commitment), each command's id derived from base's.
+func CancelWorking(ctx context.Context, c interface {
+	Working(ctx context.Context, followerID, followID string) ([]string, error)
+}, fn CancelFunc, base commands.Meta, followerID, followID string) error {
+	nos, err := c.Working(ctx, followerID, followID)
+	if err != nil {
+		return fmt.Errorf("working orders of %s: %w", followID, err)
+	}
+	for _, no := range nos {
+		meta := base
+		meta.CommandID = base.CommandID + "/cancel/" + no
+		if err := cancel(ctx, fn, meta, followerID, no); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// EndDue ends every follow whose window is over by at, keeping its positions: its working
+// mirrored orders are cancelled first.
 func (p *Process) EndDue(ctx context.Context, at time.Time) error {
 	p.mu.Lock()
 	type due struct{ id, follower string }
@@ -375,7 +443,11 @@ func (p *Process) EndDue(ctx context.Context, at time.Time) error {
 	var errs []error
 	for _, d := range ds {
 		meta := commands.Meta{CommandID: ProcessName + "/end/" + d.id, Actor: "system"}
-		if _, err := p.cmd.Stop(ctx, meta, copytrade.Stop{FollowerID: d.follower, FollowID: d.id}); err != nil {
+		err := CancelWorking(ctx, p.cmd, p.trader.Cancel, meta, d.follower, d.id)
+		if err == nil {
+			_, err = p.cmd.Stop(ctx, meta, copytrade.Stop{FollowerID: d.follower, FollowID: d.id})
+		}
+		if err != nil {
 			if _, ok := refused(err); ok {
 				continue
 			}

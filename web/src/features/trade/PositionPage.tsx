@@ -1,4 +1,4 @@
-import { Button, Dialog } from 'antd-mobile';
+import { Button, Dialog, Tag } from 'antd-mobile';
 import { Suspense, useRef, useState } from 'react';
 import { AppLink } from '@/components/AppLink';
 import { ListEmpty, ListLoading } from '@/components/ListState';
@@ -84,6 +84,11 @@ function Order({ o, onCancel }: { o: TradeOrder; onCancel: (o: TradeOrder) => vo
         <SecurityName name={o.name} symbol={o.symbol} />
         <span className={o.side === 'buy' ? 'up' : 'down'}>{t(o.side)}</span>
       </div>
+      {o.origin ? (
+        <Tag color="primary" fill="outline" className="order-origin" data-testid="order-origin" data-origin={o.origin}>
+          {t('pos.copiedFrom')} <span data-text="data">{o.originName}</span>
+        </Tag>
+      ) : null}
       <div className="muted order-ticket" data-testid="order-ticket" data-condition={o.condition} data-session={o.session} data-tif={o.timeInForce}>
         {`${t(`tk.cond.${o.condition}`)} · ${t(`tk.sess.${o.session}`)} · ${o.timeInForce}`}
       </div>

@@ -67,13 +67,15 @@ const page = (items: unknown[]) => envelope({ items, page: 1, hasMore: false });
 
 const ctx = useScreenTest({ account: '0912345678', confirm: true });
 let held: unknown[] = [];
+let working: unknown[] = [];
 beforeEach(() => {
   held = [position({})];
+  working = [order];
   ctx.server.on('/api/vue/trade/positions?status=holding', () => page(held));
   // The working order's position, before any share filled.
   ctx.server.on('/api/vue/trade/positions?status=pending', () => page([position({ id: 'T2', orderNo: 'T2', symbol: '2317', name: '鴻海', status: 'pending', shares: 0, lots: '0' })]));
   ctx.server.on('/api/vue/trade/positions?status=closed', () => page([position({ id: 'T0', status: 'closed', profit: '-1234.00', exitPrice: '990.00', tax: '5940.00' })]));
-  ctx.server.on('/api/vue/trade/orders?status=working', () => page([order]));
+  ctx.server.on('/api/vue/trade/orders?status=working', () => page(working));
   ctx.server.on('/api/vue/user/info', () => envelope({}));
 });
 
@@ -96,6 +98,16 @@ describe('positions', () => {
     });
     await waitFor(() => expect(postsTo('/api/vue/trade/positions/T1/close')).toHaveLength(1));
     expect(JSON.parse(String(postsTo('/api/vue/trade/positions/T1/close')[0]!.init.body))).toEqual({ type: 'market', lots: 1 });
+  });
+
+  it('tags an order copied from a mentor, and only that one', async () => {
+    working = [order, { ...order, orderNo: 'T3', positionId: 'T3', origin: 'F1', originName: 'Ann' }];
+    renderPage('/position/position', PositionPage);
+    await screen.findByTestId('position');
+    fireEvent.click(screen.getByTestId('pos-tab-orders'));
+    const rows = await screen.findAllByTestId('order');
+    expect(within(rows[0]!).queryByTestId('order-origin')).toBeNull();
+    expect(within(rows[1]!).getByTestId('order-origin')).toHaveTextContent('跟單自 Ann');
   });
 
   it('lists a pending order under orders, never under holdings', async () => {

@@ -4727,6 +4727,10 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            /** @description what placed the order for the member, absent for its own ticket; a copy-trade follow's id for an order mirrored from a mentor */
+            origin?: string;
+            /** @description the mentor a mirrored order copies (shown as "copied from") */
+            originName?: string;
         };
         TradeOrderPage: {
             items: components["schemas"]["TradeOrder"][];

@@ -49,6 +49,7 @@ const tradeEN: TradeMessages = {
     now: 'Now',
     qty: 'Quantity',
     cancel: 'Cancel',
+    copiedFrom: 'Copied from',
     cancelConfirm: 'Cancel order {{orderNo}}?',
     close: 'Close',
     closeTitle: 'Close {{name}}',

@@ -47,6 +47,7 @@ const tradeTW = {
     now: '現價',
     qty: '數量',
     cancel: '撤單',
+    copiedFrom: '跟單自',
     cancelConfirm: '確定撤銷委託 {{orderNo}}？',
     close: '平倉',
     closeTitle: '平倉 {{name}}',

@@ -1,0 +1,110 @@
+package mirror
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/copytrade"
+	"github.com/lotbook/lotbook/events"
+)
+
+// fake records the commands the process sends, in order.
+type fake struct {
+	calls   []string
+	working []string
+	state   string
+}
+
+func (f *fake) Spend(context.Context, commands.Meta, copytrade.Spend) (copytrade.Result, error) {
+	return copytrade.Result{}, nil
+}
+func (f *fake) Return(context.Context, commands.Meta, string, string, string, string) (copytrade.Result, error) {
+	return copytrade.Result{}, nil
+}
+func (f *fake) Reclaim(_ context.Context, _ commands.Meta, follower, orderNo string) (copytrade.Result, error) {
+	f.calls = append(f.calls, "reclaim "+follower+" "+orderNo)
+	return copytrade.Result{}, nil
+}
+func (f *fake) Working(context.Context, string, string) ([]string, error) { return f.working, nil }
+func (f *fake) Stop(_ context.Context, _ commands.Meta, in copytrade.Stop) (copytrade.Result, error) {
+	f.calls = append(f.calls, "stop "+in.FollowID)
+	return copytrade.Result{}, nil
+}
+func (f *fake) ReceiveShare(context.Context, commands.Meta, string, string, string, decimal.Decimal) (copytrade.Result, error) {
+	return copytrade.Result{}, nil
+}
+func (f *fake) Holdings(context.Context, string, string) ([]copytrade.Position, string, error) {
+	return nil, f.state, nil
+}
+func (f *fake) Mentor(context.Context, string, string) (copytrade.MentorPosition, error) {
+	return copytrade.MentorPosition{}, nil
+}
+func (f *fake) Open(context.Context, commands.Meta, string, Ticket) (string, error) { return "T9", nil }
+func (f *fake) Close(context.Context, commands.Meta, string, string, string, int64, string, string) error {
+	return nil
+}
+func (f *fake) Cancel(_ context.Context, _ commands.Meta, member, orderNo string) error {
+	f.calls = append(f.calls, "cancel "+member+" "+orderNo)
+	if orderNo == "T2" {
+		return commands.Rule(commands.KeyOrderNotPending) // filled meanwhile: no error
+	}
+	return nil
+}
+func (f *fake) OddLots() bool { return false }
+
+var t0 = time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
+
+func rec(stream string) events.RecordedEvent {
+	return events.RecordedEvent{Stream: events.AccountStream(stream)}
+}
+
+// A follow whose window is over has its working mirrored orders cancelled before it is stopped;
+// the cash a follower's order gives back is reclaimed for the commitment, a member following
+// nobody is left alone.
+func TestEndDueCancelsWorkingOrdersFirst(t *testing.T) {
+	f := &fake{working: []string{"T1", "T2"}}
+	p := New(Config{Commands: f, Trader: f, Clock: func() time.Time { return t0 }})
+	ctx := context.Background()
+	if err := p.Handle(ctx, rec("m9"), events.FollowStarted{FollowID: "F1", MentorID: "m1", Ends: t0.Format(time.RFC3339)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Handle(ctx, rec("m9"), events.TradeCashReleased{OrderNo: "T1", Amount: decimal.NewFromInt(100)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Handle(ctx, rec("m8"), events.TradeCashReleased{OrderNo: "T7", Amount: decimal.NewFromInt(100)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := p.EndDue(ctx, t0); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"reclaim m9 T1", "cancel m9 T1", "cancel m9 T2", "stop F1"}
+	if len(f.calls) != len(want) {
+		t.Fatalf("calls %v, want %v", f.calls, want)
+	}
+	for i := range want {
+		if f.calls[i] != want[i] {
+			t.Fatalf("calls %v, want %v", f.calls, want)
+		}
+	}
+}
+
+// An order placed for a follow that was stopped meanwhile is cancelled at once.
+func TestOrderOfAStoppedFollowIsCancelled(t *testing.T) {
+	f := &fake{state: events.FollowCancelled}
+	p := New(Config{Commands: f, Trader: f})
+	if err := p.cancelIfStopped(context.Background(), rec("m9"), "F1", "m9", "T9"); err != nil {
+		t.Fatal(err)
+	}
+	if len(f.calls) != 1 || f.calls[0] != "cancel m9 T9" {
+		t.Fatalf("calls %v", f.calls)
+	}
+	f = &fake{state: events.FollowInProgress}
+	p = New(Config{Commands: f, Trader: f})
+	if err := p.cancelIfStopped(context.Background(), rec("m9"), "F1", "m9", "T9"); err != nil || len(f.calls) != 0 {
+		t.Fatalf("in progress: calls %v %v", f.calls, err)
+	}
+}
