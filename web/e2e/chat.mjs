@@ -69,9 +69,6 @@ export function chatJourney(lang) {
       await dialogButton(mp, X.onlineService);
       // No session yet: online service asks to log in first.
       await waitHash(mp, '/login/login');
-      // The login comes back to the online service the visitor asked for.
-      await login(mp, lang, member.account, member.password, { hash: '/chat', testId: 'chat-thread' });
-      await openRoute(mp, '/home/index');
       // After logging in the member lands where they were going: online service.
       await login(mp, lang, member.account, member.password, { hash: '/chat', testId: 'chat-page' });
       await openRoute(mp, '/home/index');

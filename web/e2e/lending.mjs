@@ -63,7 +63,7 @@ export function lendingJourney(lang) {
       assert.equal(bought.filled, 1000, JSON.stringify(bought));
       await openApp(page, fx.server.base, lang);
       await tid(page, 'welcome-login').click();
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/ops/lending');
       await title(page, X.desk);
       const channel = tid(page, 'ops-lending-channel');
@@ -145,7 +145,7 @@ export function lendingJourney(lang) {
     });
 
     await step('ops list', async () => {
-      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/deposits', testId: 'ops-deposits-page' });
+      await login(page, lang, DEMO.ops.account, DEMO.ops.password, { hash: '/ops/console', testId: 'ops-console-page' });
       await openRoute(page, '/ops/lending');
       const rec = tid(page, 'lending-record').and(page.locator(`[data-lend-no="${lendNo}"]`));
       await rec.waitFor();
