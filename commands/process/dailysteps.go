@@ -1,0 +1,140 @@
+package process
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/events"
+)
+
+// DailyStepsConfig configures a DailySteps manager.
+type DailyStepsConfig struct {
+	Name string // checkpoint, metrics and command-id prefix
+	// Types are the event names (without version) Item folds.
+	Types []string
+	// Item names the item an event is about and whether it is open after it.
+	Item func(events.Payload) (no string, open bool)
+	// Send sends one open item's step through the Taipei day through (YYYY-MM-DD), under meta.
+	Send       func(ctx context.Context, meta commands.Meta, member, no, through string) error
+	Store      events.Store
+	Clock      func() time.Time // time.Now when nil
+	Logger     *slog.Logger
+	Registerer prometheus.Registerer
+}
+
+// DailySteps is a process manager for items of account streams that accrue by the day (a loan's
+// interest, a lending's fee): it folds the open items from the log and, at the start of every
+// Asia/Taipei day, sends each one's step through the day before. Command ids derive from the item
+// and the timer's occurrence (TimerCommandID), so a restart, a retry or a second instance sends a
+// day once; the commands themselves act only on days not yet done, so after downtime the next
+// occurrence catches up.
+type DailySteps struct {
+	cfg DailyStepsConfig
+	log *slog.Logger
+	rt  *Runtime
+
+	mu   sync.Mutex
+	open map[string]string // item no -> member id
+}
+
+// NewDailySteps prepares a DailySteps manager; Run runs it.
+func NewDailySteps(cfg DailyStepsConfig) *DailySteps {
+	if cfg.Logger == nil {
+		cfg.Logger = slog.Default()
+	}
+	d := &DailySteps{cfg: cfg, log: cfg.Logger.With("process", cfg.Name), open: map[string]string{}}
+	d.rt = New(Config{Name: cfg.Name, Store: cfg.Store, Manager: d, Clock: SystemClock(cfg.Clock), Logger: cfg.Logger,
+		Registerer: cfg.Registerer,
+		Timers:     []Timer{{Name: "daily", Next: Daily(0, 0, commands.Taipei), Fire: func(ctx context.Context, at time.Time, _ string) error { return d.SendThrough(ctx, at) }}}})
+	return d
+}
+
+// Run folds the log and sends the daily steps until ctx ends.
+func (d *DailySteps) Run(ctx context.Context) error {
+	if err := d.rt.Run(ctx); err != nil {
+		return fmt.Errorf("%s: %w", d.cfg.Name, err)
+	}
+	return nil
+}
+
+// WaitReady waits until the log at start is folded.
+func (d *DailySteps) WaitReady(ctx context.Context) error { return d.rt.WaitReady(ctx) }
+
+// Wants implements Manager.
+func (d *DailySteps) Wants(typ string) bool {
+	name, _, _ := strings.Cut(typ, ".") // "LoanDisbursed.v1"
+	return slices.Contains(d.cfg.Types, name)
+}
+
+// Handle implements Manager.
+func (d *DailySteps) Handle(_ context.Context, r events.RecordedEvent, pl events.Payload) error {
+	member, ok := strings.CutPrefix(r.Stream, events.AccountStream(""))
+	if !ok {
+		return fmt.Errorf("event %s at %d is not on an account stream", r.Type, r.Position)
+	}
+	no, open := d.cfg.Item(pl)
+	if no == "" {
+		return fmt.Errorf("event %s at %d is not one the %s process folds", r.Type, r.Position, d.cfg.Name)
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if open {
+		d.open[no] = member
+	} else {
+		delete(d.open, no)
+	}
+	return nil
+}
+
+// Snapshot implements Manager.
+func (d *DailySteps) Snapshot() ([]byte, error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return json.Marshal(d.open)
+}
+
+// Restore implements Manager.
+func (d *DailySteps) Restore(state []byte) error {
+	open := map[string]string{}
+	if len(state) > 0 {
+		if err := json.Unmarshal(state, &open); err != nil {
+			return fmt.Errorf("%s state: %w", d.cfg.Name, err)
+		}
+	}
+	d.mu.Lock()
+	d.open = open
+	d.mu.Unlock()
+	return nil
+}
+
+// SendThrough sends each open item's step through the Taipei day before at, with command ids
+// derived from at; a failed item is logged and the others still go.
+func (d *DailySteps) SendThrough(ctx context.Context, at time.Time) error {
+	through := at.In(commands.Taipei).AddDate(0, 0, -1).Format(time.DateOnly)
+	d.mu.Lock()
+	open := maps.Clone(d.open)
+	d.mu.Unlock()
+	var errs []error
+	for _, no := range slices.Sorted(maps.Keys(open)) {
+		meta := commands.Meta{CommandID: TimerCommandID(d.cfg.Name, "daily/"+no, at), Actor: "system"}
+		if err := d.cfg.Send(ctx, meta, open[no], no, through); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			d.log.WarnContext(ctx, "daily step failed; it runs again", "item", no, "err", err)
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
