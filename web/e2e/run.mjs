@@ -48,7 +48,7 @@ if (template) process.on('exit', () => rmSync(template, { recursive: true, force
 // --test-force-exit ends a file's process once its tests are done, even if a failed test left a
 // handle open; the watchdog ends the whole run (its process group) if it hangs anyway.
 const JOBS = Number(process.env.E2E_JOBS) || 3;
-const WATCHDOG_MS = 15 * 60_000;
+const WATCHDOG_MS = 25 * 60_000;
 const run = spawn(process.execPath, ['--test', '--test-force-exit', `--test-concurrency=${JOBS}`, '--test-reporter=spec', ...files], {
   stdio: 'inherit',
   detached: true,
