@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
 	"github.com/lotbook/lotbook/ops/internal/proofs"
@@ -32,7 +33,13 @@ func prepareOffline(ctx context.Context, dir string, accounts []string, password
 		return nil, 0, fmt.Errorf("open event store: %w", err)
 	}
 	defer store.Close()
-	svc := commands.New(store, commands.Options{})
+	// The demo seed's offerings derive their draw seeds from the server's key: a --demo server
+	// without LOTBOOK_SECRET_KEY seals with the development key, and so does this.
+	sealer, err := secret.NewSealer(secret.DevKey())
+	if err != nil {
+		return nil, 0, fmt.Errorf("sealer: %w", err)
+	}
+	svc := commands.New(store, commands.Options{Sealer: sealer})
 	if err := seed.Demo(ctx, svc); err != nil {
 		return nil, 0, err
 	}
