@@ -79,11 +79,11 @@ type position struct {
 type part struct {
 	profile   *Profile
 	follows   map[string]*follow
-	orders    map[string]string          // order number -> follow id ("" own) of the account's orders
-	working   map[string]bool            // mirrored orders (origin a follow) still working
-	cash      commands.OrderCash         // mirrored order -> cash trading gave back when it was done
-	positions map[string]*position       // open positions (own and copied) -> follow and shares
-	received  map[string]bool            // follow ids whose profit share the mentor received
+	orders    map[string]string    // order number -> follow id ("" own) of the account's orders
+	working   map[string]bool      // mirrored orders (origin a follow) still working
+	cash      commands.OrderCash   // mirrored order -> cash trading gave back when it was done
+	positions map[string]*position // open positions (own and copied) -> follow and shares
+	received  map[string]bool      // follow ids whose profit share the mentor received
 }
 
 var copyPart = commands.RegisterAccountPart("copytrade", func(commands.Ledger) *part {

@@ -139,7 +139,9 @@ func accountOf(recs ...rec) *commands.Account {
 // never more than is available, and not once the member left or for the member's own orders.
 func TestDecideReturn(t *testing.T) {
 	m1 := "m1"
-	move := func(from, to string, amount string) []events.Posting { return events.Transfer(from, to, "TWD", d(amount)) }
+	move := func(from, to string, amount string) []events.Posting {
+		return events.Transfer(from, to, "TWD", d(amount))
+	}
 	av, fr := events.MemberAvailable(m1), events.MemberFrozen(m1)
 	p, _ := rules.ByID("momentum-0050")
 	sub, _ := decideSubscribe(account(deposit("200000")), p, d("150000"), subNo)

@@ -419,4 +419,3 @@ func (p *Process) act(ctx context.Context, at time.Time, st step) error {
 	}
 	return nil
 }
-
