@@ -11,18 +11,6 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// lendingRepair is the stack's lending crash-repair sweep.
-func (h *harness) lendingRepair() *repair.Process {
-	h.t.Helper()
-	for _, p := range h.st.processes {
-		if r, ok := p.run.(*repair.Process); ok {
-			return r
-		}
-	}
-	h.t.Fatal("the lending repair sweep is not registered")
-	return nil
-}
-
 // A crash between a lending's two steps, over HTTP on SQLite and PostgreSQL: the quota take of
 // 2,000 shares of 2603 is in the log (appended as the first step wrote it) but its lending never
 // followed. The desk shows the quota used and refuses a member's lending of the 2,000 shares
@@ -57,7 +45,7 @@ func TestLendingRepairGivesBackQuotaOfALendingThatNeverHappened(t *testing.T) {
 		}
 		want(t, m.lend("2603", 2000), 422, "lending_quota_full")
 
-		proc := h.lendingRepair()
+		proc := h.registered(repair.ProcessName).(*repair.Process)
 		h.until("the sweep folded the take", func() bool { return proc.Position() >= h.head() })
 		h.unchanged(func() {
 			if err := proc.Sweep(ctx, h.clock.Now().Add(repair.Grace/2)); err != nil {
