@@ -8,9 +8,10 @@
 // at market. What the strategy's orders give back to available cash (a buy's unused reservation
 // once the order is done, a sale's net proceeds, a refused buy's release) goes back into the
 // subscription's hold (commands/quant Return), so the subscription's money keeps its size and
-// the rule can enter again with it. Command ids derive from the subscription, the symbol and the day's occurrence
-// (process.TimerCommandID), so a restart, a retry or a second instance acts once; the order's own
-// command id starts with the process name and the subscription id: that is its origin.
+// the rule can enter again with it. Command ids derive from the subscription, the symbol and the
+// day's occurrence (process.TimerCommandID), so a restart, a retry or a second instance acts
+// once; the order's own command id starts with the process name and the subscription id: that
+// is its origin (quant.OriginOf).
 package runner
 
 import (
