@@ -42,14 +42,9 @@ func TestQuantSubscriptionKeepsItsMoney(t *testing.T) {
 		if err := proc.Evaluate(ctx, time.Date(2026, 3, 2, 9, 30, 0, 0, commands.Taipei)); err != nil {
 			t.Fatal(err)
 		}
-		// settled: the process handled everything up to the head and wrote nothing more
 		settle := func() wire.QuantSubscription {
 			t.Helper()
-			h.until("the process returned the orders' cash", func() bool {
-				head := h.head()
-				h.catchUp()
-				return proc.Position() >= head && h.head() == head
-			})
+			h.quantSettled()
 			subs := m.quantSubs()
 			if len(subs) != 1 {
 				t.Fatalf("subscriptions %+v", subs)
