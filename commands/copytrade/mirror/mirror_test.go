@@ -54,7 +54,8 @@ func (f *fake) Cancel(_ context.Context, _ commands.Meta, member, orderNo string
 	}
 	return nil
 }
-func (f *fake) OddLots() bool { return false }
+func (f *fake) OddLots() bool                  { return false }
+func (f *fake) LimitUp(string) decimal.Decimal { return decimal.Zero }
 
 var t0 = time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
 
