@@ -404,7 +404,11 @@ func (t *trader) Open(ctx context.Context, meta commands.Meta, memberID string, 
 	} else {
 		in.Lots = tk.Shares / tradingcmd.BoardLot
 	}
-	res, err := t.cmd.PlaceOrder(ctx, meta, memberID, in, engine.View(t.mkt(), tk.Symbol, t.now()))
+	view := engine.View(t.mkt(), tk.Symbol, t.now())
+	if tk.Short && !view.Quote.LimitUp.Equal(tk.LimitUp) {
+		return "", commands.Rule(commands.KeyPriceNotObtained)
+	}
+	res, err := t.cmd.PlaceOrder(ctx, meta, memberID, in, view)
 	return res.OrderNo, err
 }
 

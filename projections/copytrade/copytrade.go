@@ -37,8 +37,8 @@ var mentorsTable = &projections.Table{Name: "copytrade_mentors", Cols: mentorFie
 	Indexes: []string{"seq"}, Fixed: []string{"since", "seq"}}
 
 type fillRow struct {
-	memberID, positionID, cash, basis, profit string
-	seq, open, shares, at                     int64
+	memberID, positionID, cash, profit string
+	seq, open, shares, at              int64
 }
 
 var fillFields = projections.RowMap[fillRow]{
@@ -48,13 +48,12 @@ var fillFields = projections.RowMap[fillRow]{
 	projections.Integer("open", func(r *fillRow) *int64 { return &r.open }),
 	projections.Integer("shares", func(r *fillRow) *int64 { return &r.shares }),
 	projections.Text("cash", func(r *fillRow) *string { return &r.cash }),
-	projections.Text("basis", func(r *fillRow) *string { return &r.basis }),
 	projections.Text("profit", func(r *fillRow) *string { return &r.profit }),
 	projections.Integer("at", func(r *fillRow) *int64 { return &r.at }),
 }
 
 var fillsTable = &projections.Table{Name: "copytrade_fills", Cols: fillFields.Columns(), Key: []string{"seq"},
-	Indexes: []string{"member_id, seq"}, Fixed: []string{"member_id", "position_id", "open", "shares", "cash", "basis", "profit", "at"}}
+	Indexes: []string{"member_id, seq"}, Fixed: []string{"member_id", "position_id", "open", "shares", "cash", "profit", "at"}}
 
 type orderRow struct {
 	orderNo, memberID, followID, intent, symbol, name, side, direction, price, status, profit string
@@ -122,7 +121,7 @@ var followsTable = &projections.Table{Name: "copytrade_follows", Cols: followFie
 
 var projector = &projections.Projector{
 	Name:    "copytrade",
-	Version: 2, // 2: order direction, follows' last refused mirrored order
+	Version: 2, // 2: order direction, follows' last refused mirrored order; fills without basis (Compute reads cash)
 	Tables:  []*projections.Table{mentorsTable, fillsTable, ordersTable, followsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
@@ -330,7 +329,7 @@ func (pg *page) apply(d projections.Decoded) error {
 			open = 1
 		}
 		pg.fills = append(pg.fills, &fillRow{seq: d.Ev.Position, memberID: member, positionID: e.PositionID, open: open, shares: e.Shares,
-			cash: e.Cash.String(), basis: e.Basis.String(), profit: e.Profit.String(), at: at})
+			cash: e.Cash.String(), profit: e.Profit.String(), at: at})
 	case events.OrderCancelled:
 		if o := pg.orders[e.OrderNo]; o != nil {
 			o.status, o.updatedAt = "cancelled", at

@@ -48,7 +48,11 @@ type Ticket struct {
 	OddLot bool
 	Short  bool
 	Price  decimal.Decimal
-	Origin string // the follow id
+	// LimitUp is the limit-up a short's margin was taken from the commitment at: the order is
+	// refused if trading would reserve it at another (the day changed meanwhile), so it never
+	// takes more than was spent.
+	LimitUp decimal.Decimal
+	Origin  string // the follow id
 	// OriginName is the mentor's display name, shown on the order as "copied from".
 	OriginName string
 }
@@ -356,7 +360,7 @@ func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID str
 		return nil
 	}
 	no, err := p.trader.Open(ctx, p.meta(r, followID, "order"), f.Follower, Ticket{Symbol: o.Symbol, Shares: sp.Shares, OddLot: sp.OddLot,
-		Short: short, Price: price, Origin: followID, OriginName: f.MentorName})
+		Short: short, Price: price, LimitUp: in.LimitUp, Origin: followID, OriginName: f.MentorName})
 	if err == nil {
 		return p.cancelIfStopped(ctx, r, followID, f.Follower, no)
 	}
