@@ -48,24 +48,32 @@ type FollowStarted struct {
 }
 
 // CopyFundsSpent takes Amount of a follow's commitment back to available cash for one mirrored
-// order of Shares at Price (Ref names the mentor fill it mirrors).
+// order of Shares at Price (Ref names the mentor fill it mirrors): a buy's cost, or for a short
+// sale (Direction short; empty before shorts were mirrored: a buy) its margin.
 type CopyFundsSpent struct {
-	FollowID string          `json:"followId"`
-	Ref      string          `json:"ref"`
-	Symbol   string          `json:"symbol"`
-	Shares   int64           `json:"shares"`
-	Price    decimal.Decimal `json:"price"`
-	Amount   decimal.Decimal `json:"amount"`
-	Postings []Posting       `json:"postings"`
+	FollowID  string          `json:"followId"`
+	Ref       string          `json:"ref"`
+	Symbol    string          `json:"symbol"`
+	Direction string          `json:"direction,omitempty"`
+	Shares    int64           `json:"shares"`
+	Price     decimal.Decimal `json:"price"`
+	Amount    decimal.Decimal `json:"amount"`
+	Postings  []Posting       `json:"postings"`
 }
 
-// CopyFundsReturned puts a spend back into the commitment when its order was refused.
+// CopyFundsReturned puts a spend back into the commitment when its order was refused (Reason the
+// refusal's message key, and the refused order's Symbol, Direction and Shares so the follower
+// sees what was refused and why; empty before they were recorded), or the cash a done mirrored
+// order gave back (Reason order_done).
 type CopyFundsReturned struct {
-	FollowID string          `json:"followId"`
-	Ref      string          `json:"ref"`
-	Amount   decimal.Decimal `json:"amount"`
-	Reason   string          `json:"reason"`
-	Postings []Posting       `json:"postings"`
+	FollowID  string          `json:"followId"`
+	Ref       string          `json:"ref"`
+	Amount    decimal.Decimal `json:"amount"`
+	Reason    string          `json:"reason"`
+	Symbol    string          `json:"symbol,omitempty"`
+	Direction string          `json:"direction,omitempty"`
+	Shares    int64           `json:"shares,omitempty"`
+	Postings  []Posting       `json:"postings"`
 }
 
 // FollowStopped ends a follow: State cancelled (the follower stopped it) or ended (its window

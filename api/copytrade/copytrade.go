@@ -25,6 +25,7 @@ import (
 	"github.com/lotbook/lotbook/commands/copytrade/mirror"
 	"github.com/lotbook/lotbook/commands/process"
 	"github.com/lotbook/lotbook/commands/rules/mentor"
+	"github.com/lotbook/lotbook/commands/rules/ticket"
 	tradingcmd "github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/events"
@@ -239,7 +240,12 @@ func (m *Module) follow(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func followOut(f readcopy.Follow) wire.Follow {
-	return wire.Follow{FollowId: f.FollowID, MentorId: f.MentorID, MentorName: f.MentorName, State: wire.FollowState(f.State),
+	var refused *wire.CopyRefusal
+	if r := f.Refused; r != nil {
+		refused = &wire.CopyRefusal{Reason: wire.MessageKey(r.Reason), Symbol: r.Symbol, Direction: wire.CopyRefusalDirection(r.Direction),
+			Shares: r.Shares, At: r.At}
+	}
+	return wire.Follow{LastRefusal: refused, FollowId: f.FollowID, MentorId: f.MentorID, MentorName: f.MentorName, State: wire.FollowState(f.State),
 		Amount: httpx.Money(f.Amount), Spent: httpx.Money(f.Spent.Sub(f.Returned)), Remaining: httpx.Money(f.Remaining()),
 		Released: httpx.Money(f.Released), Profit: httpx.Money(f.Profit), Share: httpx.Money(f.Share), ProfitShare: f.ProfitShare.String(),
 		Days: f.Days, Ends: f.Ends, ClosePositions: f.ClosePositions, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
@@ -298,11 +304,15 @@ func (m *Module) followDetail(c *httpx.Call) (httpx.Reply, error) {
 	out := wire.FollowDetail{Follow: followOut(f), Orders: []wire.CopyOrder{}, Positions: []wire.CopyPosition{}}
 	for _, o := range orders {
 		out.Orders = append(out.Orders, wire.CopyOrder{OrderNo: o.OrderNo, Intent: wire.CopyOrderIntent(o.Intent), Symbol: o.Symbol,
-			Name: o.Name, Side: wire.CopyOrderSide(o.Side), Shares: o.Shares, Filled: o.Filled, Price: httpx.Money(o.Price),
+			Name: o.Name, Side: wire.CopyOrderSide(o.Side), Direction: wire.CopyOrderDirection(o.Direction), Shares: o.Shares, Filled: o.Filled, Price: httpx.Money(o.Price),
 			Status: wire.CopyOrderStatus(o.Status), Profit: httpx.Money(o.Profit), CreatedAt: o.CreatedAt})
 	}
 	for _, p := range held {
-		out.Positions = append(out.Positions, wire.CopyPosition{PositionId: p.ID, Symbol: p.Symbol, Shares: p.Shares})
+		dir := wire.CopyPositionLong
+		if p.Short {
+			dir = wire.CopyPositionShort
+		}
+		out.Positions = append(out.Positions, wire.CopyPosition{PositionId: p.ID, Symbol: p.Symbol, Direction: dir, Shares: p.Shares})
 	}
 	return httpx.OK(out)
 }
@@ -385,12 +395,20 @@ func (t *trader) mkt() engine.Market {
 func (t *trader) Open(ctx context.Context, meta commands.Meta, memberID string, tk mirror.Ticket) (string, error) {
 	in := tradingcmd.OrderInput{Symbol: tk.Symbol, Direction: events.DirectionLong, Type: events.OrderLimit, Price: tk.Price.String(),
 		Origin: tk.Origin, OriginName: tk.OriginName}
+	if tk.Short {
+		// a 融券 ticket, so the follower's short goes through every check its own would
+		in.Direction, in.Condition = events.DirectionShort, ticket.Short
+	}
 	if tk.OddLot {
 		in.Shares = tk.Shares
 	} else {
 		in.Lots = tk.Shares / tradingcmd.BoardLot
 	}
-	res, err := t.cmd.PlaceOrder(ctx, meta, memberID, in, engine.View(t.mkt(), tk.Symbol, t.now()))
+	view := engine.View(t.mkt(), tk.Symbol, t.now())
+	if tk.Short && !view.Quote.LimitUp.Equal(tk.LimitUp) {
+		return "", commands.Rule(commands.KeyPriceNotObtained)
+	}
+	res, err := t.cmd.PlaceOrder(ctx, meta, memberID, in, view)
 	return res.OrderNo, err
 }
 
@@ -411,6 +429,10 @@ func (t *trader) Cancel(ctx context.Context, meta commands.Meta, memberID, order
 }
 
 func (t *trader) OddLots() bool { return t.mkt().Session().OddLot == "intraday" }
+
+func (t *trader) LimitUp(symbol string) decimal.Decimal {
+	return engine.View(t.mkt(), symbol, t.now()).Quote.LimitUp
+}
 
 func init() {
 	process.Register(mirror.ProcessName, func(d process.Deps) process.Runner {

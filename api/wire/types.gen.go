@@ -345,6 +345,24 @@ func (e ConfigRequestType) Valid() bool {
 	}
 }
 
+// Defines values for CopyOrderDirection.
+const (
+	CopyOrderLong  CopyOrderDirection = "long"
+	CopyOrderShort CopyOrderDirection = "short"
+)
+
+// Valid indicates whether the value is a known member of the CopyOrderDirection enum.
+func (e CopyOrderDirection) Valid() bool {
+	switch e {
+	case CopyOrderLong:
+		return true
+	case CopyOrderShort:
+		return true
+	default:
+		return false
+	}
+}
+
 // Defines values for CopyOrderIntent.
 const (
 	CopyOrderIntentClose CopyOrderIntent = "close"
@@ -399,6 +417,42 @@ func (e CopyOrderStatus) Valid() bool {
 	case CopyOrderStatusFilled:
 		return true
 	case CopyOrderStatusWorking:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyPositionDirection.
+const (
+	CopyPositionLong  CopyPositionDirection = "long"
+	CopyPositionShort CopyPositionDirection = "short"
+)
+
+// Valid indicates whether the value is a known member of the CopyPositionDirection enum.
+func (e CopyPositionDirection) Valid() bool {
+	switch e {
+	case CopyPositionLong:
+		return true
+	case CopyPositionShort:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for CopyRefusalDirection.
+const (
+	CopyRefusalLong  CopyRefusalDirection = "long"
+	CopyRefusalShort CopyRefusalDirection = "short"
+)
+
+// Valid indicates whether the value is a known member of the CopyRefusalDirection enum.
+func (e CopyRefusalDirection) Valid() bool {
+	switch e {
+	case CopyRefusalLong:
+		return true
+	case CopyRefusalShort:
 		return true
 	default:
 		return false
@@ -3297,11 +3351,14 @@ type ConfigRequestType string
 
 // CopyOrder defines model for CopyOrder.
 type CopyOrder struct {
-	CreatedAt time.Time       `json:"createdAt"`
-	Filled    int64           `json:"filled"`
-	Intent    CopyOrderIntent `json:"intent"`
-	Name      string          `json:"name"`
-	OrderNo   string          `json:"orderNo"`
+	CreatedAt time.Time `json:"createdAt"`
+
+	// Direction the position's direction (a short is opened by a sale and closed by a buy)
+	Direction CopyOrderDirection `json:"direction"`
+	Filled    int64              `json:"filled"`
+	Intent    CopyOrderIntent    `json:"intent"`
+	Name      string             `json:"name"`
+	OrderNo   string             `json:"orderNo"`
 
 	// Price a decimal number as a string, never a float
 	//
@@ -3318,6 +3375,9 @@ type CopyOrder struct {
 	Symbol string          `json:"symbol"`
 }
 
+// CopyOrderDirection the position's direction (a short is opened by a sale and closed by a buy)
+type CopyOrderDirection string
+
 // CopyOrderIntent defines model for CopyOrder.Intent.
 type CopyOrderIntent string
 
@@ -3329,10 +3389,30 @@ type CopyOrderStatus string
 
 // CopyPosition defines model for CopyPosition.
 type CopyPosition struct {
-	PositionId string `json:"positionId"`
-	Shares     int64  `json:"shares"`
-	Symbol     string `json:"symbol"`
+	Direction  CopyPositionDirection `json:"direction"`
+	PositionId string                `json:"positionId"`
+
+	// Shares shares held (a short's shares sold)
+	Shares int64  `json:"shares"`
+	Symbol string `json:"symbol"`
 }
+
+// CopyPositionDirection defines model for CopyPosition.Direction.
+type CopyPositionDirection string
+
+// CopyRefusal The last mirrored order the follower's account refused (its part of the commitment went back): what it was and why, for example short_below_reference or trade_banned for a short sale the follower may not make.
+type CopyRefusal struct {
+	At        time.Time            `json:"at"`
+	Direction CopyRefusalDirection `json:"direction"`
+
+	// Reason Stable message keys the server sends in msg; the web app translates every one.
+	Reason MessageKey `json:"reason"`
+	Shares int64      `json:"shares"`
+	Symbol string     `json:"symbol"`
+}
+
+// CopyRefusalDirection defines model for CopyRefusal.Direction.
+type CopyRefusalDirection string
 
 // CopyTradeResult defines model for CopyTradeResult.
 type CopyTradeResult struct {
@@ -3937,8 +4017,11 @@ type Follow struct {
 	Days           int       `json:"days"`
 	Ends           time.Time `json:"ends"`
 	FollowId       string    `json:"followId"`
-	MentorId       string    `json:"mentorId"`
-	MentorName     string    `json:"mentorName"`
+
+	// LastRefusal The last mirrored order the follower's account refused (its part of the commitment went back): what it was and why, for example short_below_reference or trade_banned for a short sale the follower may not make.
+	LastRefusal *CopyRefusal `json:"lastRefusal,omitempty"`
+	MentorId    string       `json:"mentorId"`
+	MentorName  string       `json:"mentorName"`
 
 	// Profit a decimal number as a string, never a float
 	//

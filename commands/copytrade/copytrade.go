@@ -8,6 +8,7 @@
 package copytrade
 
 import (
+	"cmp"
 	"maps"
 	"slices"
 	"strings"
@@ -19,6 +20,7 @@ import (
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/rules/mentor"
 	"github.com/lotbook/lotbook/commands/rules/money"
+	"github.com/lotbook/lotbook/commands/rules/ticket"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -49,10 +51,11 @@ type Profile struct {
 	ProfitShare decimal.Decimal
 }
 
-// Position is a position a follow's orders opened, still held.
+// Position is a position a follow's orders opened, still held: a long, or a short sold.
 type Position struct {
 	ID, Symbol string
 	Shares     int64
+	Short      bool
 }
 
 // follow is one follow of the follower.
@@ -63,16 +66,19 @@ type follow struct {
 	ends                     time.Time
 	state                    string
 	profit                   decimal.Decimal
-	spends                   map[string]decimal.Decimal // ref -> amount spent
+	spends                   map[string]events.CopyFundsSpent // by ref
 	returns                  map[string]bool
 }
 
 func (f *follow) remaining() decimal.Decimal { return f.amount.Sub(f.spent).Add(f.returned) }
 
+// position is an open position: held is the cash its opening fills took from the member (a
+// long's cost less any financing, a short's margin), released in proportion as it closes.
 type position struct {
 	follow, symbol string
+	short          bool
 	shares         int64
-	basis          decimal.Decimal
+	held           decimal.Decimal
 }
 
 // part is the account's copytrade part.
@@ -99,11 +105,12 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 	case events.FollowStarted:
 		ends, _ := time.Parse(time.RFC3339, e.Ends)
 		p.follows[e.FollowID] = &follow{id: e.FollowID, mentorID: e.MentorID, mentorName: e.MentorName, amount: e.Amount,
-			profitShare: e.ProfitShare, ends: ends, state: events.FollowInProgress, spends: map[string]decimal.Decimal{}, returns: map[string]bool{}}
+			profitShare: e.ProfitShare, ends: ends, state: events.FollowInProgress, spends: map[string]events.CopyFundsSpent{}, returns: map[string]bool{}}
 	case events.CopyFundsSpent:
 		if f := p.follows[e.FollowID]; f != nil {
 			f.spent = f.spent.Add(e.Amount)
-			f.spends[e.Ref] = e.Amount
+			e.Postings = nil
+			f.spends[e.Ref] = e
 		}
 	case events.CopyFundsReturned:
 		if f := p.follows[e.FollowID]; f != nil {
@@ -125,8 +132,8 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 			p.working[e.OrderNo] = true
 			p.cash.Own(e.OrderNo, e.Origin)
 		}
-		if e.Intent == events.IntentOpen && e.Direction == events.DirectionLong {
-			p.positions[e.PositionID] = &position{follow: e.Origin, symbol: e.Symbol}
+		if e.Intent == events.IntentOpen {
+			p.positions[e.PositionID] = &position{follow: e.Origin, symbol: e.Symbol, short: e.Direction == events.DirectionShort}
 		}
 	case events.OrderCancelled:
 		delete(p.working, e.OrderNo)
@@ -142,14 +149,12 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 		if pos == nil {
 			return
 		}
-		if e.Side == events.SideBuy {
+		if opening := (e.Side == events.SideBuy) != pos.short; opening {
 			pos.shares += e.Shares
-			pos.basis = pos.basis.Add(e.Basis)
+			pos.held = pos.held.Sub(e.Cash)
 			return
 		}
-		if pos.shares > 0 {
-			pos.basis = pos.basis.Sub(pos.basis.Mul(decimal.NewFromInt(e.Shares)).Div(decimal.NewFromInt(pos.shares)).Round(0))
-		}
+		pos.held = pos.held.Sub(mentor.HeldShare(pos.held, e.Shares, pos.shares))
 		pos.shares -= e.Shares
 		if f := p.follows[pos.follow]; f != nil {
 			f.profit = f.profit.Add(e.Profit)
@@ -163,13 +168,14 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 // HoldsOrder keeps new order numbers off the part's follows.
 func (p *part) HoldsOrder(no string) bool { return p.follows[no] != nil }
 
-// equity is the fund scale of the account: its cash and the cost of its own open positions.
+// equity is the fund scale of the account: its cash and what its own open positions hold of it
+// (as mentor.Compute counts it).
 func equity(a *commands.Account) decimal.Decimal {
 	b := a.Balances[twd]
 	sum := b.Available.Add(b.Frozen)
 	for _, pos := range copyPart.Of(a).positions {
 		if pos.follow == "" {
-			sum = sum.Add(pos.basis)
+			sum = sum.Add(pos.held)
 		}
 	}
 	return sum
@@ -180,7 +186,7 @@ func followPositions(p *part, id string) []Position {
 	var out []Position
 	for _, k := range slices.Sorted(maps.Keys(p.positions)) {
 		if pos := p.positions[k]; pos.follow == id && pos.shares > 0 {
-			out = append(out, Position{ID: k, Symbol: pos.symbol, Shares: pos.shares})
+			out = append(out, Position{ID: k, Symbol: pos.symbol, Shares: pos.shares, Short: pos.short})
 		}
 	}
 	return out
@@ -267,12 +273,16 @@ func decideFollow(a *commands.Account, mentorID string, pr *Profile, amount deci
 		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
 }
 
-// Spend asks for the part of a follow's commitment that mirrors one mentor fill.
+// Spend asks for the part of a follow's commitment that mirrors one mentor fill: a buy's cost,
+// or a short sale's margin at LimitUp (the day's limit-up, which trading reserves it at).
 type Spend struct {
-	FollowerID, FollowID, Ref, Symbol string
-	Price, Value, MentorEquity        decimal.Decimal
-	OddLots                           bool
+	FollowerID, FollowID, Ref, Symbol   string
+	Price, Value, MentorEquity, LimitUp decimal.Decimal
+	OddLots, Short                      bool
 }
+
+// ShortLeverage is a mirrored short sale's leverage: a member's own 融券 order's (margin 90 %).
+var ShortLeverage = ticket.Leverage(ticket.Short)
 
 // decideSpend scales the mentor's fill to the follow and takes its cost from the commitment,
 // never more than what is left of it; nothing when the follow is over or nothing fits.
@@ -288,33 +298,38 @@ func decideSpend(a *commands.Account, in Spend, now time.Time) ([]events.Payload
 		return nil, nil
 	}
 	o := mentor.Scale(f.amount, f.remaining(), in.MentorEquity, in.Value, in.Price, in.OddLots)
+	direction := ""
+	if in.Short {
+		o = mentor.ScaleShort(f.amount, f.remaining(), in.MentorEquity, in.Value, in.Price, in.LimitUp, ShortLeverage)
+		direction = events.DirectionShort
+	}
 	if o.Shares == 0 || o.Cost.GreaterThan(a.Balances[twd].Frozen) {
 		return nil, nil
 	}
-	return []events.Payload{events.CopyFundsSpent{FollowID: f.id, Ref: in.Ref, Symbol: in.Symbol, Shares: o.Shares, Price: in.Price,
-		Amount: o.Cost, Postings: events.FollowPostings(a.MemberID, twd, o.Cost, true)}}, nil
+	return []events.Payload{events.CopyFundsSpent{FollowID: f.id, Ref: in.Ref, Symbol: in.Symbol, Direction: direction, Shares: o.Shares,
+		Price: in.Price, Amount: o.Cost, Postings: events.FollowPostings(a.MemberID, twd, o.Cost, true)}}, nil
 }
 
 // decideReturn puts a spend whose order was refused back into the commitment (what of it is
-// still available).
+// still available), naming the refused order and the reason for the follower.
 func decideReturn(a *commands.Account, followID, ref, reason string) ([]events.Payload, error) {
 	f := copyPart.Of(a).follows[followID]
 	if f == nil {
 		return nil, commands.NotFound(KeyFollowNotFound)
 	}
-	amount, ok := f.spends[ref]
+	sp, ok := f.spends[ref]
 	if !ok || f.returns[ref] {
 		return nil, nil
 	}
-	amount = decimal.Min(amount, a.Balances[twd].Available)
+	amount := decimal.Min(sp.Amount, a.Balances[twd].Available)
 	if !amount.IsPositive() {
 		return nil, nil
 	}
 	if f.state != events.FollowInProgress {
 		return nil, nil // the stop released the commitment: the cash stays available
 	}
-	return []events.Payload{events.CopyFundsReturned{FollowID: followID, Ref: ref, Amount: amount, Reason: reason,
-		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
+	return []events.Payload{events.CopyFundsReturned{FollowID: followID, Ref: ref, Amount: amount, Reason: reason, Symbol: sp.Symbol,
+		Direction: cmp.Or(sp.Direction, events.DirectionLong), Shares: sp.Shares, Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
 }
 
 // reclaimPrefix starts the ref of the return of what a mirrored order gave back.

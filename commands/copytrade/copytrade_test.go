@@ -196,3 +196,58 @@ func TestDecideReclaim(t *testing.T) {
 		t.Errorf("filled order still working %v", got)
 	}
 }
+
+// A mirrored short sale takes its margin at the limit-up from the commitment, never more than is
+// left; a refusal gives it back naming the refused short; the short's position counts for the
+// follow until the cover closes it.
+func TestShortSpendReturnAndPosition(t *testing.T) {
+	a := account(cash("100000"), started("50000"))
+	in := Spend{FollowID: "F1", Ref: "r1", Symbol: "2603", Price: d("20"), LimitUp: d("22"), Value: d("1000000"), MentorEquity: d("1000000"),
+		Short: true}
+	spent := decimal.Zero
+	var first events.CopyFundsSpent
+	for i := range 5 {
+		in.Ref = string(rune('a' + i))
+		out, err := decideSpend(a, in, t0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range out {
+			e := p.(events.CopyFundsSpent)
+			if i == 0 {
+				first = e
+			}
+			a.Apply(events.RecordedEvent{}, p)
+			spent = spent.Add(e.Amount)
+		}
+	}
+	// each asks 2 lots (the whole 50,000 at 20) for 44,000 / 1.11 = 39,640 of margin: one fits,
+	// then 1 lot (19,820) no longer does
+	if first.Direction != events.DirectionShort || first.Shares != 2000 || !first.Amount.Equal(d("39640")) || !spent.Equal(d("39640")) {
+		t.Fatalf("short spends %+v, %s in all", first, spent)
+	}
+	out, err := decideReturn(a, "F1", "a", commands.KeyShortBelowReference)
+	if err != nil || len(out) != 1 {
+		t.Fatalf("return %v %v", out, err)
+	}
+	if r := out[0].(events.CopyFundsReturned); r.Symbol != "2603" || r.Direction != events.DirectionShort || r.Shares != 2000 ||
+		!r.Amount.Equal(d("39640")) || r.Reason != commands.KeyShortBelowReference {
+		t.Fatalf("returned %+v", r)
+	}
+	p := copyPart.Of(a)
+	a.Apply(events.RecordedEvent{}, events.OrderPlaced{OrderNo: "T1", PositionID: "T1", Intent: events.IntentOpen, Side: events.SideSell,
+		Direction: events.DirectionShort, Symbol: "2603", Origin: "F1"})
+	a.Apply(events.RecordedEvent{}, events.OrderFilled{OrderNo: "T1", PositionID: "T1", Side: events.SideSell, Shares: 2000, Cash: d("-36037"),
+		Remaining: 0})
+	if ps := followPositions(p, "F1"); len(ps) != 1 || !ps[0].Short || ps[0].Shares != 2000 || !p.positions["T1"].held.Equal(d("36037")) {
+		t.Fatalf("short position %+v", ps)
+	}
+	a.Apply(events.RecordedEvent{}, events.OrderFilled{OrderNo: "C1", PositionID: "T1", Side: events.SideBuy, Shares: 1000, Profit: d("1886.5")})
+	if ps := followPositions(p, "F1"); len(ps) != 1 || ps[0].Shares != 1000 || !p.positions["T1"].held.Equal(d("18018")) {
+		t.Fatalf("after half the cover %+v", ps)
+	}
+	a.Apply(events.RecordedEvent{}, events.OrderFilled{OrderNo: "C2", PositionID: "T1", Side: events.SideBuy, Shares: 1000, Profit: d("1886.5")})
+	if ps := followPositions(p, "F1"); len(ps) != 0 || !p.follows["F1"].profit.Equal(d("3773")) {
+		t.Fatalf("after the cover %+v, profit %s", ps, p.follows["F1"].profit)
+	}
+}

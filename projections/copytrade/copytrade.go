@@ -1,7 +1,7 @@
 // Package copytrade is copy trading's read model: mentors and their profiles, the fills of their
 // own orders since they opted in (the statistics are computed from them by the published rules,
 // commands/rules/mentor), every follow with its commitment, spending, state and copy profit,
-// and the orders mirrored into each follow.
+// and the orders mirrored into each follow (and the last one refused, with the reason).
 package copytrade
 
 import (
@@ -37,8 +37,8 @@ var mentorsTable = &projections.Table{Name: "copytrade_mentors", Cols: mentorFie
 	Indexes: []string{"seq"}, Fixed: []string{"since", "seq"}}
 
 type fillRow struct {
-	memberID, positionID, cash, basis, profit string
-	seq, open, shares, at                     int64
+	memberID, positionID, cash, profit string
+	seq, open, shares, at              int64
 }
 
 var fillFields = projections.RowMap[fillRow]{
@@ -48,17 +48,16 @@ var fillFields = projections.RowMap[fillRow]{
 	projections.Integer("open", func(r *fillRow) *int64 { return &r.open }),
 	projections.Integer("shares", func(r *fillRow) *int64 { return &r.shares }),
 	projections.Text("cash", func(r *fillRow) *string { return &r.cash }),
-	projections.Text("basis", func(r *fillRow) *string { return &r.basis }),
 	projections.Text("profit", func(r *fillRow) *string { return &r.profit }),
 	projections.Integer("at", func(r *fillRow) *int64 { return &r.at }),
 }
 
 var fillsTable = &projections.Table{Name: "copytrade_fills", Cols: fillFields.Columns(), Key: []string{"seq"},
-	Indexes: []string{"member_id, seq"}, Fixed: []string{"member_id", "position_id", "open", "shares", "cash", "basis", "profit", "at"}}
+	Indexes: []string{"member_id, seq"}, Fixed: []string{"member_id", "position_id", "open", "shares", "cash", "profit", "at"}}
 
 type orderRow struct {
-	orderNo, memberID, followID, intent, symbol, name, side, price, status, profit string
-	shares, filled, createdAt, updatedAt, seq                                      int64
+	orderNo, memberID, followID, intent, symbol, name, side, direction, price, status, profit string
+	shares, filled, createdAt, updatedAt, seq                                                 int64
 }
 
 var orderFields = projections.RowMap[orderRow]{
@@ -69,6 +68,7 @@ var orderFields = projections.RowMap[orderRow]{
 	projections.Text("symbol", func(r *orderRow) *string { return &r.symbol }),
 	projections.Text("name", func(r *orderRow) *string { return &r.name }),
 	projections.Text("side", func(r *orderRow) *string { return &r.side }),
+	projections.Text("direction", func(r *orderRow) *string { return &r.direction }),
 	projections.Text("price", func(r *orderRow) *string { return &r.price }),
 	projections.Text("status", func(r *orderRow) *string { return &r.status }),
 	projections.Text("profit", func(r *orderRow) *string { return &r.profit }),
@@ -80,12 +80,13 @@ var orderFields = projections.RowMap[orderRow]{
 }
 
 var ordersTable = &projections.Table{Name: "copytrade_orders", Cols: orderFields.Columns(), Key: []string{"order_no"},
-	Indexes: []string{"follow_id, seq"}, Fixed: []string{"member_id", "follow_id", "intent", "symbol", "side", "created_at", "seq"}}
+	Indexes: []string{"follow_id, seq"}, Fixed: []string{"member_id", "follow_id", "intent", "symbol", "side", "direction", "created_at", "seq"}}
 
 type followRow struct {
 	followID, followerID, mentorID, mentorName, amount, spent, returned, released string
 	profit, share, profitShare, state, ends                                       string
-	days, closed, createdAt, updatedAt, seq                                       int64
+	refusedReason, refusedSymbol, refusedDirection                                string // the last mirrored order refused
+	days, closed, createdAt, updatedAt, seq, refusedShares, refusedAt             int64
 }
 
 var followFields = projections.RowMap[followRow]{
@@ -102,6 +103,11 @@ var followFields = projections.RowMap[followRow]{
 	projections.Text("profit_share", func(r *followRow) *string { return &r.profitShare }),
 	projections.Text("state", func(r *followRow) *string { return &r.state }),
 	projections.Text("ends", func(r *followRow) *string { return &r.ends }),
+	projections.Text("refused_reason", func(r *followRow) *string { return &r.refusedReason }),
+	projections.Text("refused_symbol", func(r *followRow) *string { return &r.refusedSymbol }),
+	projections.Text("refused_direction", func(r *followRow) *string { return &r.refusedDirection }),
+	projections.Integer("refused_shares", func(r *followRow) *int64 { return &r.refusedShares }),
+	projections.Integer("refused_at", func(r *followRow) *int64 { return &r.refusedAt }),
 	projections.Integer("days", func(r *followRow) *int64 { return &r.days }),
 	projections.Integer("closed", func(r *followRow) *int64 { return &r.closed }),
 	projections.Integer("created_at", func(r *followRow) *int64 { return &r.createdAt }),
@@ -115,7 +121,7 @@ var followsTable = &projections.Table{Name: "copytrade_follows", Cols: followFie
 
 var projector = &projections.Projector{
 	Name:    "copytrade",
-	Version: 1,
+	Version: 2, // 2: order direction, follows' last refused mirrored order; fills without basis (Compute reads cash)
 	Tables:  []*projections.Table{mentorsTable, fillsTable, ordersTable, followsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
@@ -279,6 +285,9 @@ func (pg *page) apply(d projections.Decoded) error {
 			return err
 		}
 		r.returned = add(r.returned, e.Amount)
+		if e.Symbol != "" { // a refused order's part (not a done order's cash)
+			r.refusedReason, r.refusedSymbol, r.refusedDirection, r.refusedShares, r.refusedAt = e.Reason, e.Symbol, e.Direction, e.Shares, at
+		}
 	case events.FollowStopped:
 		r, err := follow(e.FollowID)
 		if err != nil {
@@ -293,7 +302,7 @@ func (pg *page) apply(d projections.Decoded) error {
 			return nil // neither a mentor's own order nor a mirrored one
 		}
 		pg.orders[e.OrderNo] = &orderRow{orderNo: e.OrderNo, memberID: member, followID: e.Origin, intent: e.Intent, symbol: e.Symbol,
-			name: e.Name, side: e.Side, price: e.Price.String(), status: "working", profit: "0", shares: e.Shares, createdAt: at,
+			name: e.Name, side: e.Side, direction: e.Direction, price: e.Price.String(), status: "working", profit: "0", shares: e.Shares, createdAt: at,
 			updatedAt: at, seq: d.Ev.Position}
 	case events.OrderFilled:
 		o := pg.orders[e.OrderNo]
@@ -320,7 +329,7 @@ func (pg *page) apply(d projections.Decoded) error {
 			open = 1
 		}
 		pg.fills = append(pg.fills, &fillRow{seq: d.Ev.Position, memberID: member, positionID: e.PositionID, open: open, shares: e.Shares,
-			cash: e.Cash.String(), basis: e.Basis.String(), profit: e.Profit.String(), at: at})
+			cash: e.Cash.String(), profit: e.Profit.String(), at: at})
 	case events.OrderCancelled:
 		if o := pg.orders[e.OrderNo]; o != nil {
 			o.status, o.updatedAt = "cancelled", at
@@ -399,7 +408,7 @@ func mentorsWhere(ctx context.Context, db *projections.Reader, where string, arg
 			}
 			if i, ok := idx[r.memberID]; ok {
 				out[i].Fills = append(out[i].Fills, mentor.Fill{PositionID: r.positionID, Open: r.open == 1, Shares: r.shares,
-					Cash: dec(r.cash), Basis: dec(r.basis), Profit: dec(r.profit), At: projections.FromMicros(r.at)})
+					Cash: dec(r.cash), Profit: dec(r.profit), At: projections.FromMicros(r.at)})
 			}
 			return nil
 		})
@@ -430,6 +439,14 @@ type Follow struct {
 	Days                                                          int
 	ClosePositions                                                bool
 	Ends, CreatedAt, UpdatedAt                                    time.Time
+	Refused                                                       *Refusal // the last mirrored order refused, if any
+}
+
+// Refusal is a mirrored order the follower's account refused: what it was and the message key why.
+type Refusal struct {
+	Reason, Symbol, Direction string
+	Shares                    int64
+	At                        time.Time
 }
 
 // Remaining is what is left of the commitment.
@@ -442,7 +459,12 @@ func (f Follow) Remaining() decimal.Decimal {
 
 func (r *followRow) follow() Follow {
 	ends, _ := time.Parse(time.RFC3339, r.ends)
-	return Follow{FollowID: r.followID, FollowerID: r.followerID, MentorID: r.mentorID, MentorName: r.mentorName, State: r.state,
+	var refused *Refusal
+	if r.refusedSymbol != "" {
+		refused = &Refusal{Reason: r.refusedReason, Symbol: r.refusedSymbol, Direction: r.refusedDirection, Shares: r.refusedShares,
+			At: projections.FromMicros(r.refusedAt)}
+	}
+	return Follow{Refused: refused, FollowID: r.followID, FollowerID: r.followerID, MentorID: r.mentorID, MentorName: r.mentorName, State: r.state,
 		Amount: dec(r.amount), Spent: dec(r.spent), Returned: dec(r.returned), Released: dec(r.released), Profit: dec(r.profit),
 		Share: dec(r.share), ProfitShare: dec(r.profitShare), Days: int(r.days), ClosePositions: r.closed == 1, Ends: ends,
 		CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}
@@ -497,10 +519,10 @@ func MentorFollows(ctx context.Context, db *projections.Reader, mentorID string,
 
 // Order is an order mirrored into a follow.
 type Order struct {
-	OrderNo, FollowID, Intent, Symbol, Name, Side, Status string
-	Price, Profit                                         decimal.Decimal
-	Shares, Filled                                        int64
-	CreatedAt                                             time.Time
+	OrderNo, FollowID, Intent, Symbol, Name, Side, Direction, Status string
+	Price, Profit                                                    decimal.Decimal
+	Shares, Filled                                                   int64
+	CreatedAt                                                        time.Time
 }
 
 // FollowOrders lists the orders mirrored into a follow, newest first.
@@ -512,7 +534,7 @@ func FollowOrders(ctx context.Context, db *projections.Reader, followID string) 
 			if err := orderFields.Scan(rows, &r); err != nil {
 				return err
 			}
-			out = append(out, Order{OrderNo: r.orderNo, FollowID: r.followID, Intent: r.intent, Symbol: r.symbol, Name: r.name, Side: r.side,
+			out = append(out, Order{OrderNo: r.orderNo, FollowID: r.followID, Intent: r.intent, Symbol: r.symbol, Name: r.name, Side: r.side, Direction: r.direction,
 				Status: r.status, Price: dec(r.price), Profit: dec(r.profit), Shares: r.shares, Filled: r.filled,
 				CreatedAt: projections.FromMicros(r.createdAt)})
 			return nil

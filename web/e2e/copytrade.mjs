@@ -2,7 +2,8 @@
 // opts in with a fund; the follower opens the copy-trade tab, finds the mentor in the list,
 // follows it from its detail (a commitment below the minimum is caught on the form); the mentor
 // buys (through the API, as the mentor); the mirrored order appears in the follower's follow,
-// copied from the mentor, and in its orders; the follower stops, closing at market.
+// copied from the mentor, and in its orders; the mentor sells short and the follow copies it (or
+// shows why the account refused); the follower stops, closing both at market.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
@@ -107,6 +108,19 @@ export function copyTradeJourney(lang) {
       assert.ok(orders.items.some((o) => o.orderNo === orderNo), JSON.stringify(orders));
     });
 
+    await step('mirrored short', async () => {
+      // The mentor sells short (融券): the follow sells short too when the follower may, or shows
+      // why its account refused (a sale below the reference, say) with nothing else changed.
+      const placed = await call(fx.server.base, 'POST', '/api/vue/trade/orders', {
+        session: mentorSession,
+        body: { symbol: '2603', direction: 'short', type: 'market', lots: 2, condition: 'short' },
+      });
+      assert.ok(placed.filled > 0, JSON.stringify(placed));
+      const shown = page.locator('[data-testid="copy-position"][data-direction="short"], [data-testid="copy-refusal"][data-direction="short"]');
+      await shown.first().waitFor({ timeout: 20_000 });
+      await screen(page, lang, 'copytrade-04b-short');
+    });
+
     await step('stop', async () => {
       await tid(page, 'copy-stop').click();
       const sent = nextResponse(page, 'POST', `/api/vue/copytrade/follows/${followId}/stop`);
@@ -116,6 +130,8 @@ export function copyTradeJourney(lang) {
       await waitToast(page, X.stopped);
       await page.locator(`[data-testid="copy-follow-detail"][data-state="cancelled"]`).waitFor();
       await waitText(tid(page, 'copy-follow-state'), X.cancelled);
+      // closing at market covered the mirrored short as well as it sold the long
+      await tid(page, 'copy-position').first().waitFor({ state: 'detached' });
       await screen(page, lang, 'copytrade-05-stopped');
       await openRoute(page, '/gdindex/dsFllowRecord');
       await tid(page, 'copy-follow').and(page.locator(`[data-follow-id="${followId}"]`)).waitFor();

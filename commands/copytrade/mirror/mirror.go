@@ -1,11 +1,12 @@
 // Package mirror is copy trading's process manager: it folds mentors, their open orders and the
 // follows in progress from the log and, for each fill of a mentor's own order, places an
-// ordinary order in every active follower's account. An opening buy is scaled to the follow's
-// commitment relative to the mentor's fund scale (commands/rules/mentor.Scale) after the
-// follow's part of the commitment is taken back to available cash (copytrade.Spend, decided on
-// the follower's stream, so the follow never spends more than it committed); a refused order
-// gives its part back. A closing sale closes the same fraction of the follow's positions in the
-// symbol at market. It also ends follows whose window is over and pays profit shares to mentors.
+// ordinary order in every active follower's account. An opening buy or short sale is scaled to
+// the follow's commitment relative to the mentor's fund scale (commands/rules/mentor.Scale and
+// ScaleShort: a short's margin is what it takes) after the follow's part of the commitment is
+// taken back to available cash (copytrade.Spend, decided on the follower's stream, so the follow
+// never spends more than it committed); a refused order (a follower who may not short, say)
+// gives its part back. A closing sale or cover closes the same fraction of the follow's positions
+// of that direction in the symbol at market. It also ends follows whose window is over and pays profit shares to mentors.
 // Every command's id is derived from the event (or the follow) it answers, so a restart, a
 // retry or a second instance never mirrors a fill twice.
 //
@@ -39,27 +40,36 @@ import (
 // ProcessName names the checkpoint, metrics and command ids: never rename it.
 const ProcessName = "copytrade-mirror"
 
-// Ticket is a mirrored opening buy: Shares (whole lots, or an odd lot) at the limit Price.
+// Ticket is a mirrored opening order: a buy of Shares (whole lots, or an odd lot) at the limit
+// Price, or a short sale (融券, whole lots) at it.
 type Ticket struct {
 	Symbol string
 	Shares int64
 	OddLot bool
+	Short  bool
 	Price  decimal.Decimal
-	Origin string // the follow id
+	// LimitUp is the limit-up a short's margin was taken from the commitment at: the order is
+	// refused if trading would reserve it at another (the day changed meanwhile), so it never
+	// takes more than was spent.
+	LimitUp decimal.Decimal
+	Origin  string // the follow id
 	// OriginName is the mentor's display name, shown on the order as "copied from".
 	OriginName string
 }
 
 // Trader places the mirrored orders through trading's commands.
 type Trader interface {
-	// Open places a cash buy for memberID.
+	// Open places a cash buy or a short sale for memberID.
 	Open(ctx context.Context, meta commands.Meta, memberID string, t Ticket) (orderNo string, err error)
-	// Close sells shares of the member's position in symbol at market (all of it when shares is 0).
+	// Close sells (a short: buys back) shares of the member's position in symbol at market (all
+	// of it when shares is 0).
 	Close(ctx context.Context, meta commands.Meta, memberID, positionID, symbol string, shares int64, origin, originName string) error
 	// Cancel cancels the member's working order orderNo.
 	Cancel(ctx context.Context, meta commands.Meta, memberID, orderNo string) error
 	// OddLots tells whether the odd-lot session takes orders now.
 	OddLots() bool
+	// LimitUp is symbol's limit-up price today (zero when unknown).
+	LimitUp(symbol string) decimal.Decimal
 }
 
 // Copier is the copy-trade commands the process sends (*copytrade.Commands).
@@ -247,8 +257,8 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 		if e.Remaining == 0 {
 			delete(p.st.Orders, e.OrderNo)
 		}
-		if !mine || o.Origin != "" || o.Direction != events.DirectionLong {
-			break // not a mentor's own long: nothing to mirror
+		if !mine || o.Origin != "" {
+			break // not a mentor's own order: nothing to mirror
 		}
 		var follows []string
 		for _, id := range slices.Sorted(maps.Keys(p.st.Follows)) {
@@ -308,11 +318,19 @@ func refused(err error) (string, bool) {
 	return ce.Key, true
 }
 
-// fillPrice is the price a mirrored buy is limited to: the fill's highest execution.
-func fillPrice(e events.OrderFilled) decimal.Decimal {
+// fillPrice is the price a mirrored order is limited to: a buy the fill's highest execution, a
+// short sale its lowest.
+func fillPrice(e events.OrderFilled, short bool) decimal.Decimal {
 	price := decimal.Zero
-	for _, x := range e.Executions {
-		price = decimal.Max(price, x.Price)
+	for i, x := range e.Executions {
+		switch {
+		case i == 0:
+			price = x.Price
+		case short:
+			price = decimal.Min(price, x.Price)
+		default:
+			price = decimal.Max(price, x.Price)
+		}
 	}
 	if price.IsZero() && e.Shares > 0 {
 		price = e.Amount.Div(decimal.NewFromInt(e.Shares))
@@ -321,11 +339,16 @@ func fillPrice(e events.OrderFilled) decimal.Decimal {
 }
 
 func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID string, f Follow, e events.OrderFilled, o Order, m copytrade.MentorPosition) error {
-	price := fillPrice(e)
-	// the mentor's equity before the fill: its cash paid is now in the position's cost, so the
+	short := o.Direction == events.DirectionShort
+	price := fillPrice(e, short)
+	in := copytrade.Spend{FollowerID: f.Follower, FollowID: followID, Ref: r.ID.String(), Symbol: o.Symbol, Price: price, Value: e.Amount,
+		MentorEquity: m.Equity, OddLots: p.trader.OddLots(), Short: short}
+	if short {
+		in.LimitUp = p.trader.LimitUp(o.Symbol)
+	}
+	// the mentor's equity before the fill: its cash paid is now held by the position, so the
 	// fund scale is unchanged by the fill but for the commission
-	sp, err := p.cmd.Spend(ctx, p.meta(r, followID, "spend"), copytrade.Spend{FollowerID: f.Follower, FollowID: followID, Ref: r.ID.String(),
-		Symbol: o.Symbol, Price: price, Value: e.Amount, MentorEquity: m.Equity, OddLots: p.trader.OddLots()})
+	sp, err := p.cmd.Spend(ctx, p.meta(r, followID, "spend"), in)
 	if err != nil {
 		if key, ok := refused(err); ok {
 			p.log.InfoContext(ctx, "mirror skipped", "follow", followID, "key", key)
@@ -337,7 +360,7 @@ func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID str
 		return nil
 	}
 	no, err := p.trader.Open(ctx, p.meta(r, followID, "order"), f.Follower, Ticket{Symbol: o.Symbol, Shares: sp.Shares, OddLot: sp.OddLot,
-		Price: price, Origin: followID, OriginName: f.MentorName})
+		Short: short, Price: price, LimitUp: in.LimitUp, Origin: followID, OriginName: f.MentorName})
 	if err == nil {
 		return p.cancelIfStopped(ctx, r, followID, f.Follower, no)
 	}
@@ -355,7 +378,8 @@ func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID str
 }
 
 func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID string, f Follow, e events.OrderFilled, o Order, m copytrade.MentorPosition) error {
-	had := m.Shares + e.Shares // the mentor's shares before this sale
+	had := m.Shares + e.Shares // the mentor's shares before this sale or cover
+	short := o.Direction == events.DirectionShort
 	held, state, err := p.cmd.Holdings(ctx, f.Follower, followID)
 	if err != nil {
 		return err
@@ -365,7 +389,7 @@ func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID st
 	}
 	var errs []error
 	for _, pos := range held {
-		if pos.Symbol != o.Symbol {
+		if pos.Symbol != o.Symbol || pos.Short != short {
 			continue
 		}
 		n := mentor.CloseShares(pos.Shares, had, e.Shares, p.trader.OddLots())

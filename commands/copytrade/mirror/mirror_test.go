@@ -2,6 +2,7 @@ package mirror
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -17,10 +18,13 @@ type fake struct {
 	calls   []string
 	working []string
 	state   string
+	held    []copytrade.Position
 }
 
-func (f *fake) Spend(context.Context, commands.Meta, copytrade.Spend) (copytrade.Result, error) {
-	return copytrade.Result{}, nil
+// Spend allows 2 lots of every fill.
+func (f *fake) Spend(_ context.Context, _ commands.Meta, in copytrade.Spend) (copytrade.Result, error) {
+	f.calls = append(f.calls, fmt.Sprintf("spend %s short=%t at %s limit-up %s", in.Symbol, in.Short, in.Price, in.LimitUp))
+	return copytrade.Result{Shares: 2000}, nil
 }
 func (f *fake) Return(context.Context, commands.Meta, string, string, string, string) (copytrade.Result, error) {
 	return copytrade.Result{}, nil
@@ -38,13 +42,17 @@ func (f *fake) ReceiveShare(context.Context, commands.Meta, string, string, stri
 	return copytrade.Result{}, nil
 }
 func (f *fake) Holdings(context.Context, string, string) ([]copytrade.Position, string, error) {
-	return nil, f.state, nil
+	return f.held, f.state, nil
 }
 func (f *fake) Mentor(context.Context, string, string) (copytrade.MentorPosition, error) {
 	return copytrade.MentorPosition{}, nil
 }
-func (f *fake) Open(context.Context, commands.Meta, string, Ticket) (string, error) { return "T9", nil }
-func (f *fake) Close(context.Context, commands.Meta, string, string, string, int64, string, string) error {
+func (f *fake) Open(_ context.Context, _ commands.Meta, member string, t Ticket) (string, error) {
+	f.calls = append(f.calls, fmt.Sprintf("open %s %s %d short=%t at %s", member, t.Symbol, t.Shares, t.Short, t.Price))
+	return "T9", nil
+}
+func (f *fake) Close(_ context.Context, _ commands.Meta, member, positionID, _ string, shares int64, _, _ string) error {
+	f.calls = append(f.calls, fmt.Sprintf("close %s %s %d", member, positionID, shares))
 	return nil
 }
 func (f *fake) Cancel(_ context.Context, _ commands.Meta, member, orderNo string) error {
@@ -54,7 +62,8 @@ func (f *fake) Cancel(_ context.Context, _ commands.Meta, member, orderNo string
 	}
 	return nil
 }
-func (f *fake) OddLots() bool { return false }
+func (f *fake) OddLots() bool                  { return false }
+func (f *fake) LimitUp(string) decimal.Decimal { return decimal.NewFromInt(22) }
 
 var t0 = time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
 
@@ -106,5 +115,47 @@ func TestOrderOfAStoppedFollowIsCancelled(t *testing.T) {
 	p = New(Config{Commands: f, Trader: f})
 	if err := p.cancelIfStopped(context.Background(), rec("m9"), "F1", "m9", "T9"); err != nil || len(f.calls) != 0 {
 		t.Fatalf("in progress: calls %v %v", f.calls, err)
+	}
+}
+
+// A mentor's short sale is mirrored as a short sale at its lowest execution, its margin asked at
+// the limit-up; the mentor's cover closes the follow's shorts in the symbol, never its longs.
+func TestShortSaleAndCoverAreMirrored(t *testing.T) {
+	f := &fake{state: events.FollowInProgress}
+	p := New(Config{Commands: f, Trader: f})
+	ctx := context.Background()
+	steps := []events.Payload{
+		events.MentorProfileSet{DisplayName: "Bea"},
+		events.FollowStarted{FollowID: "F1", MentorID: "m1", MentorName: "Bea", Ends: t0.Add(time.Hour).Format(time.RFC3339)},
+		events.OrderPlaced{OrderNo: "S1", PositionID: "S1", Intent: events.IntentOpen, Side: events.SideSell, Direction: events.DirectionShort, Symbol: "2603"},
+		events.OrderFilled{OrderNo: "S1", PositionID: "S1", Side: events.SideSell, Shares: 10000, Amount: decimal.NewFromInt(200500),
+			Executions: []events.Execution{{Price: decimal.NewFromInt(21), Shares: 500}, {Price: decimal.NewFromInt(20), Shares: 9500}}, Remaining: 0},
+	}
+	streams := []string{"m1", "m9", "m1", "m1"}
+	for i, e := range steps {
+		r := rec(streams[i])
+		r.Metadata.ServerTime = t0
+		if err := p.Handle(ctx, r, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want := []string{"spend 2603 short=true at 20 limit-up 22", "open m9 2603 2000 short=true at 20"}
+	if fmt.Sprint(f.calls) != fmt.Sprint(want) {
+		t.Fatalf("calls %v, want %v", f.calls, want)
+	}
+	f.calls = nil
+	f.held = []copytrade.Position{{ID: "L1", Symbol: "2603", Shares: 1000}, {ID: "P1", Symbol: "2603", Shares: 2000, Short: true}}
+	for _, e := range []events.Payload{
+		events.OrderPlaced{OrderNo: "C1", PositionID: "S1", Intent: events.IntentClose, Side: events.SideBuy, Direction: events.DirectionShort, Symbol: "2603"},
+		events.OrderFilled{OrderNo: "C1", PositionID: "S1", Side: events.SideBuy, Shares: 10000, Amount: decimal.NewFromInt(180000), Remaining: 0},
+	} {
+		r := rec("m1")
+		r.Metadata.ServerTime = t0
+		if err := p.Handle(ctx, r, e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"close m9 P1 0"}; fmt.Sprint(f.calls) != fmt.Sprint(want) {
+		t.Fatalf("calls %v, want %v", f.calls, want)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands/rules/fees"
+	"github.com/lotbook/lotbook/commands/rules/margin"
 )
 
 // Profile bounds.
@@ -55,9 +56,8 @@ var Thresholds = []Threshold{
 // Fill is one of a mentor's fills as the statistics read it.
 type Fill struct {
 	PositionID string
-	Open       bool            // an opening fill (else a closing one)
-	Cash       decimal.Decimal // the mentor's cash: negative paid, positive received
-	Basis      decimal.Decimal // an opening fill's cost with commission
+	Open       bool            // an opening fill, a buy or a short sale (else a closing one)
+	Cash       decimal.Decimal // the mentor's cash: negative paid (a short sale's margin), positive received
 	Profit     decimal.Decimal // a closing fill's realised profit
 	Shares     int64
 	At         time.Time
@@ -65,7 +65,7 @@ type Fill struct {
 
 // Stats are a mentor's published figures.
 type Stats struct {
-	Equity      decimal.Decimal // fund scale: cash and the cost of the positions still open
+	Equity      decimal.Decimal // fund scale: cash and the mentor's money held in the positions still open
 	Profit      decimal.Decimal // realised profit of closing fills
 	RoundTrips  int             // positions opened and closed again
 	Wins        int             // round trips that closed with a profit
@@ -77,14 +77,16 @@ type Stats struct {
 }
 
 // Compute is the statistics of fills (any order), cash the mentor's cash now (available and
-// frozen), copyAmount the followers' commitments, at now.
+// frozen), copyAmount the followers' commitments, at now. A position holds the cash its opening
+// fills took: a long's cost (less any financing), a short's margin (its sale's proceeds are the
+// broker's collateral, not the mentor's money), so a short's round trip counts like a long's.
 func Compute(fills []Fill, cash, copyAmount decimal.Decimal, now time.Time) Stats {
 	fs := append([]Fill(nil), fills...)
 	sort.SliceStable(fs, func(i, j int) bool { return fs[i].At.Before(fs[j].At) })
 	type pos struct {
 		opened         time.Time
 		shares         int64
-		basis, profit  decimal.Decimal
+		held, profit   decimal.Decimal
 		hadOpen, close bool
 	}
 	ps := map[string]*pos{}
@@ -100,13 +102,11 @@ func Compute(fills []Fill, cash, copyAmount decimal.Decimal, now time.Time) Stat
 		}
 		if f.Open {
 			p.shares += f.Shares
-			p.basis = p.basis.Add(f.Basis)
+			p.held = p.held.Sub(f.Cash)
 			p.hadOpen = true
 			continue
 		}
-		if p.shares > 0 {
-			p.basis = p.basis.Sub(p.basis.Mul(decimal.NewFromInt(f.Shares)).Div(decimal.NewFromInt(p.shares)).Round(0))
-		}
+		p.held = p.held.Sub(HeldShare(p.held, f.Shares, p.shares))
 		p.shares -= f.Shares
 		p.profit = p.profit.Add(f.Profit)
 		s.Profit = s.Profit.Add(f.Profit)
@@ -125,7 +125,7 @@ func Compute(fills []Fill, cash, copyAmount decimal.Decimal, now time.Time) Stat
 	open := decimal.Zero
 	for _, p := range ps {
 		if p.shares > 0 {
-			open = open.Add(p.basis)
+			open = open.Add(p.held)
 		}
 	}
 	s.Equity = cash.Add(open)
@@ -138,6 +138,15 @@ func Compute(fills []Fill, cash, copyAmount decimal.Decimal, now time.Time) Stat
 	}
 	s.Level = LevelOf(s)
 	return s
+}
+
+// HeldShare is the part of a position's held cash that closing sold of its shares releases,
+// rounded to whole NT$ (all of it once the position is closed).
+func HeldShare(held decimal.Decimal, sold, shares int64) decimal.Decimal {
+	if shares <= 0 || sold >= shares {
+		return held
+	}
+	return held.Mul(decimal.NewFromInt(sold)).Div(decimal.NewFromInt(shares)).Round(0)
 }
 
 // LevelOf is the highest level whose thresholds s meets.
@@ -193,6 +202,29 @@ func Scale(commitment, remaining, mentorEquity, value, price decimal.Decimal, od
 		return Order{}
 	}
 	return Order{Shares: n, OddLot: true, Cost: Cost(n, price, true)}
+}
+
+// ScaleShort turns a mentor's opening short sale of value into a follower's short sale at price,
+// in whole lots only (odd lots trade long and for cash only): the same exposure in proportion to
+// the follow's commitment as the sale has to the mentor's equity, its margin at leverage on the
+// value at reservePrice (trading reserves a short's margin at the day's limit-up, the most the
+// shares can sell for) never more than remaining. Cost is that margin; zero shares when no lot fits.
+func ScaleShort(commitment, remaining, mentorEquity, value, price, reservePrice, leverage decimal.Decimal) Order {
+	if !mentorEquity.IsPositive() || !price.IsPositive() || !value.IsPositive() || !remaining.IsPositive() {
+		return Order{}
+	}
+	reservePrice = decimal.Max(reservePrice, price)
+	cost := func(lots int64) decimal.Decimal {
+		return margin.ShortMargin(reservePrice.Mul(decimal.NewFromInt(lots*fees.BoardLot)), leverage)
+	}
+	lots := commitment.Mul(value).Div(mentorEquity).Div(price).IntPart() / fees.BoardLot
+	for lots > 0 && cost(lots).GreaterThan(remaining) {
+		lots--
+	}
+	if lots <= 0 {
+		return Order{}
+	}
+	return Order{Shares: lots * fees.BoardLot, Cost: cost(lots)}
 }
 
 // CloseShares is how many of held shares a follower sells when the mentor sells sold of the

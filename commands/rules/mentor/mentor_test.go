@@ -12,7 +12,7 @@ func d(s string) decimal.Decimal { return decimal.RequireFromString(s) }
 func TestCompute(t *testing.T) {
 	t0 := time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
 	open := func(pos string, at time.Duration, shares int64, basis string) Fill {
-		return Fill{PositionID: pos, Open: true, Shares: shares, Basis: d(basis), Cash: d(basis).Neg(), At: t0.Add(at)}
+		return Fill{PositionID: pos, Open: true, Shares: shares, Cash: d(basis).Neg(), At: t0.Add(at)}
 	}
 	closeF := func(pos string, at time.Duration, shares int64, profit string) Fill {
 		return Fill{PositionID: pos, Shares: shares, Profit: d(profit), At: t0.Add(at)}
@@ -39,6 +39,21 @@ func TestCompute(t *testing.T) {
 		{name: "partial close is no round trip yet", fills: []Fill{
 			open("A", 0, 2000, "200000"), closeF("A", time.Hour, 1000, "3000"),
 		}, cash: "103000", copy: "0", now: 48 * time.Hour, equity: "203000", profit: "3000", winRate: "0", daily: "0", level: Junior},
+		// a short sale of a lot at 100: the mentor puts up 90,091 of margin (its cash), the
+		// proceeds are the broker's collateral; the cover at 95 gives back margin and profit
+		{name: "an open short counts at its margin", fills: []Fill{{PositionID: "S", Open: true, Shares: 1000, Cash: d("-90091"), At: t0}},
+			cash: "409909", copy: "0", equity: "500000", profit: "0", winRate: "0", daily: "0", level: Junior},
+		{name: "a short round trip counts as one", fills: []Fill{
+			{PositionID: "S", Open: true, Shares: 1000, Cash: d("-90091"), At: t0},
+			{PositionID: "S", Shares: 1000, Profit: d("4424"), Cash: d("94515"), At: t0.Add(time.Hour)},
+		}, cash: "504424", copy: "0", now: 2 * time.Hour, equity: "504424", profit: "4424", trips: 1, wins: 1, winRate: "1",
+			daily: "0.0088", hold: time.Hour, level: Junior},
+		{name: "a short covered in two parts", fills: []Fill{
+			{PositionID: "S", Open: true, Shares: 2000, Cash: d("-180000"), At: t0},
+			{PositionID: "S", Shares: 1000, Profit: d("-500"), At: t0.Add(time.Hour)},
+		}, cash: "409500", copy: "0", now: 48 * time.Hour, equity: "499500", profit: "-500", winRate: "0", daily: "0", level: Junior},
+		{name: "a financed long holds the mentor's part of its cost", fills: []Fill{{PositionID: "M", Open: true, Shares: 1000, Cash: d("-40142"), At: t0}},
+			cash: "459858", copy: "0", equity: "500000", profit: "0", winRate: "0", daily: "0", level: Junior},
 		{name: "close without its open (before opt in) is no round trip", fills: []Fill{closeF("Z", 0, 1000, "900")},
 			cash: "1000", copy: "0", equity: "1000", profit: "900", winRate: "0", daily: "9", level: Junior},
 	}
@@ -105,6 +120,52 @@ func TestScale(t *testing.T) {
 				t.Errorf("cost %s over remaining %s", o.Cost, c.remaining)
 			}
 		})
+	}
+}
+
+func TestScaleShort(t *testing.T) {
+	lev := d("1.11")
+	cases := []struct {
+		name                                                 string
+		commitment, remaining, equity, value, price, limitUp string
+		shares                                               int64
+		cost                                                 string
+	}{
+		// 10 % of the mentor's equity into a 500,000 commitment: 50,000 at 20 -> 2 lots; the margin is
+		// reserved at the limit-up 22: 44,000 / 1.11 = 39,639.64 -> 39,640
+		{"whole lots at the limit-up's margin", "500000", "500000", "1000000", "100000", "20", "22", 2000, "39640"},
+		{"capped by remaining", "500000", "30000", "1000000", "100000", "20", "22", 1000, "19820"},
+		{"a lot's margin over remaining", "500000", "19819", "1000000", "100000", "20", "22", 0, "0"},
+		{"limit-up below the price: the price", "500000", "500000", "1000000", "100000", "20", "0", 2000, "36037"},
+		{"below a lot: shorts take no odd lots", "100000", "100000", "1000000", "100000", "50", "55", 0, "0"},
+		{"nothing left", "100000", "0", "1000000", "100000", "50", "55", 0, "0"},
+		{"no equity", "100000", "100000", "0", "100000", "50", "55", 0, "0"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			o := ScaleShort(d(c.commitment), d(c.remaining), d(c.equity), d(c.value), d(c.price), d(c.limitUp), lev)
+			if o.Shares != c.shares || o.OddLot || !o.Cost.Equal(d(c.cost)) {
+				t.Errorf("got %+v", o)
+			}
+			if o.Cost.GreaterThan(d(c.remaining)) {
+				t.Errorf("cost %s over remaining %s", o.Cost, c.remaining)
+			}
+		})
+	}
+}
+
+func TestHeldShare(t *testing.T) {
+	cases := []struct {
+		held         string
+		sold, shares int64
+		want         string
+	}{
+		{"90091", 1000, 1000, "90091"}, {"90091", 1000, 2000, "45046"}, {"100", 3000, 2000, "100"}, {"0", 1000, 0, "0"},
+	}
+	for _, c := range cases {
+		if got := HeldShare(d(c.held), c.sold, c.shares); !got.Equal(d(c.want)) {
+			t.Errorf("%+v: got %s", c, got)
+		}
 	}
 }
 

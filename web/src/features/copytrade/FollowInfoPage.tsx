@@ -8,6 +8,7 @@ import { Page } from '@/components/Page';
 import { Row } from '@/domain/offering/Row';
 import { useAction } from '@/lib/action';
 import { money, taipeiTime } from '@/lib/filters';
+import { messageKey } from '@/lib/validation';
 import { toast } from '@/lib/toast';
 import { type FollowDetail, copyApi, copyKeys, useFollow } from './api';
 import { StateBadge } from './parts';
@@ -50,6 +51,24 @@ function Stop({ id }: { id: string }) {
   );
 }
 
+/** The last mirrored order the account refused (a short it may not make, say), and why. */
+function Refusal({ r }: { r: NonNullable<FollowDetail['follow']['lastRefusal']> }) {
+  const { t } = useTranslation();
+  const ct = useCopyT();
+  return (
+    <div className="card" data-testid="copy-refusal" data-reason={r.reason} data-direction={r.direction}>
+      <div className="record-row">
+        <span>{ct('refused')}</span>
+        <span className="muted">{taipeiTime(r.at)}</span>
+      </div>
+      <div data-text="data">{ct('refusedWhat', { symbol: r.symbol, direction: ct(`direction.${r.direction}`), n: r.shares })}</div>
+      <div className="field-error" role="note">
+        {t(messageKey(r.reason) as 'common.error')}
+      </div>
+    </div>
+  );
+}
+
 function Detail({ d }: { d: FollowDetail }) {
   const ct = useCopyT();
   const f = d.follow;
@@ -81,20 +100,30 @@ function Detail({ d }: { d: FollowDetail }) {
         <Row label={ct('stats.profitShare')}>{`${f.profitShare}%`}</Row>
         <Row label={ct('ends')}>{taipeiTime(f.ends)}</Row>
       </div>
+      {f.lastRefusal ? <Refusal r={f.lastRefusal} /> : null}
       {f.state === 'in_progress' ? <Stop id={f.followId} /> : null}
       <div className="copy-section-title">{ct('positions')}</div>
       {d.positions.map((p) => (
-        <div className="record" key={p.positionId} data-testid="copy-position">
-          <Row label={p.symbol}>{ct('shares', { n: p.shares })}</Row>
+        <div className="record" key={p.positionId} data-testid="copy-position" data-direction={p.direction}>
+          <Row label={`${p.symbol} ${ct(`direction.${p.direction}`)}`}>{ct('shares', { n: p.shares })}</Row>
         </div>
       ))}
       <div className="copy-section-title">{ct('orders')}</div>
       {d.orders.length === 0 ? <p className="muted">{ct('ordersEmpty')}</p> : null}
       {d.orders.map((o) => (
-        <div className="record" key={o.orderNo} data-testid="copy-order" data-order-no={o.orderNo} data-side={o.side} data-status={o.status}>
+        <div
+          className="record"
+          key={o.orderNo}
+          data-testid="copy-order"
+          data-order-no={o.orderNo}
+          data-side={o.side}
+          data-direction={o.direction}
+          data-status={o.status}
+        >
           <div className="record-row">
             <span>
-              {ct(`side.${o.side}`)} <span data-text="data">{`${o.symbol} ${o.name}`}</span>
+              {ct(`side.${o.side}`)} {o.direction === 'short' ? `${ct('direction.short')} ` : null}
+              <span data-text="data">{`${o.symbol} ${o.name}`}</span>
             </span>
             <span className="badge">{ct(`orderStatus.${o.status}`)}</span>
           </div>

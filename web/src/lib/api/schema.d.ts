@@ -5717,6 +5717,18 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             updatedAt: string;
+            lastRefusal?: components["schemas"]["CopyRefusal"];
+        };
+        /** @description The last mirrored order the follower's account refused (its part of the commitment went back): what it was and why, for example short_below_reference or trade_banned for a short sale the follower may not make. */
+        CopyRefusal: {
+            reason: components["schemas"]["MessageKey"];
+            symbol: string;
+            /** @enum {string} */
+            direction: "long" | "short";
+            /** Format: int64 */
+            shares: number;
+            /** Format: date-time */
+            at: string;
         };
         FollowPage: {
             items: components["schemas"]["Follow"][];
@@ -5731,6 +5743,11 @@ export interface components {
             name: string;
             /** @enum {string} */
             side: "buy" | "sell";
+            /**
+             * @description the position's direction (a short is opened by a sale and closed by a buy)
+             * @enum {string}
+             */
+            direction: "long" | "short";
             /** Format: int64 */
             shares: number;
             /** Format: int64 */
@@ -5745,7 +5762,12 @@ export interface components {
         CopyPosition: {
             positionId: string;
             symbol: string;
-            /** Format: int64 */
+            /** @enum {string} */
+            direction: "long" | "short";
+            /**
+             * Format: int64
+             * @description shares held (a short's shares sold)
+             */
             shares: number;
         };
         FollowDetail: {

@@ -56,6 +56,9 @@ const copytrade: CopyMessages = {
   stopConfirm: 'The unspent amount goes back to available cash. What about the positions?',
   cancel: 'Cancel',
   side: { buy: 'Buy', sell: 'Sell' },
+  direction: { long: 'Long', short: 'Short (margin sale)' },
+  refused: 'Last copied order refused',
+  refusedWhat: '{{symbol}} {{direction}} {{n}} sh',
   orderStatus: { working: 'Working', filled: 'Filled', cancelled: 'Cancelled', expired: 'Expired' },
   profile: {
     title: 'Become a mentor',
@@ -75,7 +78,7 @@ const copytrade: CopyMessages = {
     shareCap: 'Profit share at most {{max}}%, only on a positive copy profit, paid to the mentor at the stop or end.',
     window: 'Follow window {{min}} to {{max}} days; minimum follow amount at least {{floor}}.',
     mirror:
-      "Each mentor fill places an order in your account, scaled by your amount relative to the mentor's fund scale, in whole lots (odd lots in the odd-lot session), never above your amount.",
+      "Each mentor fill places an order in your account, scaled by your amount relative to the mentor's fund scale, in whole lots (odd lots in the odd-lot session), never above your amount. A mentor's short sale is copied only if your account may short, its margin (at least 90 %, reserved at the day's limit-up) taken from your amount; the mentor's cover closes it.",
   },
 };
 

@@ -54,6 +54,9 @@ const copytrade = {
   stopConfirm: '停止後未使用金額將釋放至可用資金。持倉如何處理？',
   cancel: '取消',
   side: { buy: '買入', sell: '賣出' },
+  direction: { long: '做多', short: '融券' },
+  refused: '最近一筆跟單委託被拒',
+  refusedWhat: '{{symbol}} {{direction}} {{n}} 股',
   orderStatus: { working: '委託中', filled: '已成交', cancelled: '已撤單', expired: '已過期' },
   profile: {
     title: '成為導師',
@@ -72,7 +75,7 @@ const copytrade = {
     line: '{{level}}：完成交易 ≥ {{trips}} 筆、勝率 ≥ {{rate}}%、資金規模 ≥ {{equity}}',
     shareCap: '分潤比例上限 {{max}}%，僅就正收益收取，於停止或結束時轉給導師。',
     window: '跟單期限 {{min}} 至 {{max}} 天；最低跟單金額不低於 {{floor}}。',
-    mirror: '導師每筆成交會依您的跟單金額相對導師資金規模的比例，以整股（盤中零股時段可零股）在您的帳戶下單，不超過跟單金額。',
+    mirror: '導師每筆成交會依您的跟單金額相對導師資金規模的比例，以整股（盤中零股時段可零股）在您的帳戶下單，不超過跟單金額。導師融券賣出時，僅在您的帳戶可融券時跟單，保證金（至少 90%，以當日漲停價預留）由跟單金額支付；導師回補時一併回補。',
   },
 };
 
