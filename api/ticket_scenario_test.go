@@ -204,9 +204,7 @@ func TestTicketAfterHoursSessionsInTheDemoAuctionEveryMinute(t *testing.T) {
 		fixed := m.placed(ticketOrder("cash", "fixed_price", "ROD", "limit", lots(1, "")))
 		th.sweep()
 		for _, no := range []string{odd.OrderNo, low.OrderNo, fixed.OrderNo} {
-			if o := m.orderNamed(no); o.Status != wire.TradeOrderStatusPending || o.Filled != 0 {
-				t.Fatalf("after-hours order before its auction %+v", o)
-			}
+			m.wantOrder(no, wire.TradeOrderStatusPending, "0.00", 0)
 		}
 		if o := m.orderNamed(fixed.OrderNo); o.Price != "186.50" {
 			t.Fatalf("demo fixed price at the last price 186.5: %+v", o)
@@ -218,30 +216,32 @@ func TestTicketAfterHoursSessionsInTheDemoAuctionEveryMinute(t *testing.T) {
 		th.engineCaughtUp()
 		th.st.trade.Auction(ctx, "odd_after_hours")
 		th.st.trade.Auction(ctx, "fixed_price")
-		if o := m.orderNamed(odd.OrderNo); o.Status != wire.TradeOrderStatusFilled || o.AvgPrice != "187.00" || o.Commission != "79.00" ||
-			o.Session != wire.SessionOddAfterHours {
+		if o := m.wantOrder(odd.OrderNo, wire.TradeOrderStatusFilled, "187.00", 300); o.Commission != "79.00" || o.Session != wire.SessionOddAfterHours {
 			t.Fatalf("after-hours odd lot after its auction %+v", o)
 		}
-		if o := m.orderNamed(fixed.OrderNo); o.Status != wire.TradeOrderStatusFilled || o.AvgPrice != "186.50" || o.Filled != 1000 {
-			t.Fatalf("fixed price after its auction %+v", o)
-		}
+		m.wantOrder(fixed.OrderNo, wire.TradeOrderStatusFilled, "186.50", 1000)
 		// The order below the auction's price works on (the demo's day closes at 23:55), and the
 		// sweep leaves it; the next auction at a lower ask fills it.
 		th.sweep()
-		if o := m.orderNamed(low.OrderNo); o.Status != wire.TradeOrderStatusPending || o.Filled != 0 {
-			t.Fatalf("after-hours odd lot below the auction %+v", o)
-		}
+		m.wantOrder(low.OrderNo, wire.TradeOrderStatusPending, "0.00", 0)
 		th.mkt.book("2603", "186.5", "186", lvls("185.5", 5000), lvls("186", 500, "186.5", 5000))
 		th.engineCaughtUp()
 		th.st.trade.Auction(ctx, "odd_after_hours")
-		if o := m.orderNamed(low.OrderNo); o.Status != wire.TradeOrderStatusFilled || o.AvgPrice != "186.00" || o.Filled != 100 {
-			t.Fatalf("after-hours odd lot at the next auction %+v", o)
-		}
+		m.wantOrder(low.OrderNo, wire.TradeOrderStatusFilled, "186.00", 100)
 		th.engineCaughtUp()
 		th.st.trade.Auction(ctx, "odd_after_hours") // again: nothing more
-		if o := m.orderNamed(odd.OrderNo); o.Filled != 300 {
-			t.Fatalf("odd lot filled twice %+v", o)
-		}
+		m.wantOrder(odd.OrderNo, wire.TradeOrderStatusFilled, "187.00", 300)
 		m.wantCash(h.head(), m.cash(h.head()).Assets.Available, "0.00")
 	})
+}
+
+// wantOrder fails unless the member's order stands at status, average price and filled shares,
+// and returns it.
+func (c *client) wantOrder(orderNo string, status wire.TradeOrderStatus, avgPrice string, filled int64) wire.TradeOrder {
+	c.h.t.Helper()
+	o := c.orderNamed(orderNo)
+	if o.Status != status || o.AvgPrice != avgPrice || o.Filled != filled {
+		c.h.t.Fatalf("order %+v, want %s at %s, %d filled", o, status, avgPrice, filled)
+	}
+	return o
 }
