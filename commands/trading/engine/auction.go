@@ -19,9 +19,10 @@ import (
 
 // Auction runs the call auction of a session (ticket.OddIntraday every 5 s; ticket.OddAfterHours
 // and ticket.FixedPrice once at 14:30, from the sweep, or in the demo on its cadence) for every
-// symbol with working orders of it, when the market says it is due. Members' orders meet the market's displayed book: the odd-lot
-// sessions trade at the single price that maximises the volume (ticket.AuctionPrice), 盤後定價 at
-// the day's close against the displayed size. Each fill is the FillOrder command with the
+// symbol with working orders of it, when the market says it is due. Members' orders meet the
+// market's displayed book: the odd-lot sessions trade at the single price that maximises the
+// volume (ticket.AuctionPrice), 盤後定價 at the day's close (the demo's last price) against the
+// displayed size. Each fill is the FillOrder command with the
 // order's next fill id, so an auction retried never fills twice.
 func (e *Engine) Auction(ctx context.Context, session string) {
 	now := e.now()
