@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
 import { call, memberWithBalance } from './api.mjs';
-import { dialogButton, freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
+import { dialogButton, freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText } from './harness.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const X = {
