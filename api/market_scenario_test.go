@@ -180,7 +180,8 @@ func TestMarketDetail(t *testing.T) {
 		q.Type != wire.Stock || len(q.Bids) != 5 || len(q.Asks) != 5 || q.Volume <= 0 {
 		t.Fatalf("2330 %+v", q)
 	}
-	if q.Session != (wire.MarketSession{Phase: "continuous", Open: true, Demo: true}) {
+	// The demo publishes its after-hours sessions' one-minute auction cadence.
+	if q.Session != (wire.MarketSession{Phase: "continuous", Open: true, Demo: true, AfterHoursAuctionEvery: 60}) {
 		t.Fatalf("session %+v", q.Session)
 	}
 	c.getOK("/api/vue/market/stocks/00679b", &q) // case-insensitive

@@ -182,3 +182,66 @@ func TestTicketOddLotAndAfterHoursSessionsMatchInTheirAuctions(t *testing.T) {
 		m.wantCash(h.head(), m.cash(h.head()).Assets.Available, "0.00")
 	})
 }
+
+// The demo market (the harness's: 10:00 on a Monday of the around-the-clock schedule) takes the
+// after-hours sessions' orders beside the day's sessions and auctions them on its one-minute
+// cadence, not on every sweep; what an auction leaves works on to the next one.
+func TestTicketAfterHoursSessionsInTheDemoAuctionEveryMinute(t *testing.T) {
+	forEachBackend(t, func(t *testing.T, h *harness) {
+		th := newTradeHarness(t, h, "1000000")
+		m := th.m
+		ctx := context.Background()
+		th.mkt.book("2603", "186.5", "186.5", lvls("186", 5000), lvls("186.5", 200, "187", 5000))
+		var q quoteDetailWire
+		m.getOK("/api/vue/market/stocks/2603", &q)
+		if !q.Session.Demo || q.Session.Phase != wire.MarketSessionPhaseContinuous || q.Session.AfterHoursAuctionEvery != 60 {
+			t.Fatalf("demo session %+v", q.Session)
+		}
+
+		// 盤後零股 and 盤後定價 at 10:00: accepted, not matched at entry, nor by the sweep.
+		odd := m.placed(ticketOrder("cash", "odd_after_hours", "ROD", "limit", shares(300, "187")))
+		low := m.placed(ticketOrder("cash", "odd_after_hours", "ROD", "limit", shares(100, "186")))
+		fixed := m.placed(ticketOrder("cash", "fixed_price", "ROD", "limit", lots(1, "")))
+		th.sweep()
+		for _, no := range []string{odd.OrderNo, low.OrderNo, fixed.OrderNo} {
+			m.wantOrder(no, wire.TradeOrderStatusPending, "0.00", 0)
+		}
+		if o := m.orderNamed(fixed.OrderNo); o.Price != "186.50" {
+			t.Fatalf("demo fixed price at the last price 186.5: %+v", o)
+		}
+
+		// The minute's auctions: the odd lots at the single price of most volume (186.5 crosses 200
+		// of the 400 bid, 187 crosses 300 → 187: the order at 187 fills, the one at 186 does not
+		// reach it); 盤後定價 at the last price against the displayed asks.
+		th.engineCaughtUp()
+		th.st.trade.Auction(ctx, "odd_after_hours")
+		th.st.trade.Auction(ctx, "fixed_price")
+		if o := m.wantOrder(odd.OrderNo, wire.TradeOrderStatusFilled, "187.00", 300); o.Commission != "79.00" || o.Session != wire.SessionOddAfterHours {
+			t.Fatalf("after-hours odd lot after its auction %+v", o)
+		}
+		m.wantOrder(fixed.OrderNo, wire.TradeOrderStatusFilled, "186.50", 1000)
+		// The order below the auction's price works on (the demo's day closes at 23:55), and the
+		// sweep leaves it; the next auction at a lower ask fills it.
+		th.sweep()
+		m.wantOrder(low.OrderNo, wire.TradeOrderStatusPending, "0.00", 0)
+		th.mkt.book("2603", "186.5", "186", lvls("185.5", 5000), lvls("186", 500, "186.5", 5000))
+		th.engineCaughtUp()
+		th.st.trade.Auction(ctx, "odd_after_hours")
+		m.wantOrder(low.OrderNo, wire.TradeOrderStatusFilled, "186.00", 100)
+		th.engineCaughtUp()
+		th.st.trade.Auction(ctx, "odd_after_hours") // again: nothing more
+		m.wantOrder(odd.OrderNo, wire.TradeOrderStatusFilled, "187.00", 300)
+		m.wantCash(h.head(), m.cash(h.head()).Assets.Available, "0.00")
+	})
+}
+
+// wantOrder fails unless the member's order stands at status, average price and filled shares,
+// and returns it.
+func (c *client) wantOrder(orderNo string, status wire.TradeOrderStatus, avgPrice string, filled int64) wire.TradeOrder {
+	c.h.t.Helper()
+	o := c.orderNamed(orderNo)
+	if o.Status != status || o.AvgPrice != avgPrice || o.Filled != filled {
+		c.h.t.Fatalf("order %+v, want %s at %s, %d filled", o, status, avgPrice, filled)
+	}
+	return o
+}

@@ -83,7 +83,10 @@ func (m *scriptedMarket) Session() market.SessionInfo {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if m.phase != "" {
+		// The exchange's sessions: the after-hours ones take orders in their phase, auctioned once
+		// when their entry ends.
 		s.Phase, s.OddLot = m.phase, m.oddLot
+		s.FixedPrice, s.OddAfterHours, s.AfterHoursEvery = m.phase == "after_hours_fixed", m.oddLot == "after_hours", 0
 	}
 	return s
 }

@@ -427,19 +427,24 @@ func (s *Service) CheckPrice(symbol string, p decimal.Decimal) error {
 
 // SessionInfo says what trades now.
 type SessionInfo struct {
-	Phase     string // closed, pre_open, continuous, closing_auction, after_hours_fixed
-	OddLot    string // closed, intraday, after_hours
-	Demo      bool   // the market trades around the clock (demo mode)
-	NextOpen  time.Time
-	NextClose time.Time
+	Phase  string // closed, pre_open, continuous, closing_auction, after_hours_fixed
+	OddLot string // closed, intraday, after_hours
+	// FixedPrice and OddAfterHours: the after-hours sessions take orders (the demo: beside the
+	// day's sessions); AfterHoursEvery is the cadence of their call auctions while they do, zero
+	// for the exchange's one auction when their entry ends.
+	FixedPrice, OddAfterHours bool
+	AfterHoursEvery           time.Duration
+	Demo                      bool // the market trades around the clock (demo mode)
+	NextOpen                  time.Time
+	NextClose                 time.Time
 }
 
 // Session is the session at the service's current time.
 func (s *Service) Session() SessionInfo {
 	now := s.now()
 	ss := s.sched.SessionAt(now)
-	return SessionInfo{Phase: ss.Phase.String(), OddLot: ss.OddLot.String(), Demo: s.demo,
-		NextOpen: s.sched.NextOpen(now), NextClose: s.sched.NextClose(now)}
+	return SessionInfo{Phase: ss.Phase.String(), OddLot: ss.OddLot.String(), FixedPrice: ss.FixedPrice, OddAfterHours: ss.OddAfterHours,
+		AfterHoursEvery: s.sched.Hours().AfterHoursEvery, Demo: s.demo, NextOpen: s.sched.NextOpen(now), NextClose: s.sched.NextClose(now)}
 }
 
 // Subscription streams quotes of chosen symbols, latest state wins.

@@ -152,6 +152,7 @@ func (m *Module) quote(c *httpx.Call) (httpx.Reply, error) {
 	ss := m.feed.Session()
 	return httpx.OK(quoteDetail{Quote: Quote(q), Session: wire.MarketSession{
 		Phase: wire.MarketSessionPhase(ss.Phase), Open: ss.Phase != "closed", Demo: ss.Demo,
+		AfterHoursAuctionEvery: int(ss.AfterHoursEvery / time.Second),
 	}})
 }
 

@@ -4489,6 +4489,9 @@ type MarketKind string
 
 // MarketSession defines model for MarketSession.
 type MarketSession struct {
+	// AfterHoursAuctionEvery Seconds between the call auctions of the after-hours sessions (盤後零股, 盤後定價) while they take orders: in the demo they take orders around the clock (until its day's close at 23:55, which holds their last auction) and are auctioned every 60 s; 0 on the exchange's schedule (orders 13:40 or 14:00 to 14:30, one auction at 14:30).
+	AfterHoursAuctionEvery int `json:"afterHoursAuctionEvery"`
+
 	// Demo the simulated market trades around the clock (demo mode; the app labels it)
 	Demo bool `json:"demo"`
 
@@ -5014,7 +5017,9 @@ type OrderRequest struct {
 	// Session 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
 	// odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
 	// (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
-	// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+	// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit. The demo market
+	// trades around the clock: its after-hours sessions take orders beside the day's sessions
+	// and are auctioned every minute, 盤後定價 at the last price (MarketSession.afterHoursAuctionEvery).
 	Session *TradeSession `json:"session,omitempty"`
 
 	// Shares an odd-lot order of 1 to 999 shares
@@ -6160,7 +6165,9 @@ type TradeOrder struct {
 	// Session 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
 	// odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
 	// (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
-	// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+	// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit. The demo market
+	// trades around the clock: its after-hours sessions take orders beside the day's sessions
+	// and are auctioned every minute, 盤後定價 at the last price (MarketSession.afterHoursAuctionEvery).
 	Session TradeSession     `json:"session"`
 	Shares  int64            `json:"shares"`
 	Side    TradeOrderSide   `json:"side"`
@@ -6397,7 +6404,9 @@ type TradeRules struct {
 // TradeSession 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
 // odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
 // (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
-// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+// 14:00–14:30, at the day's close, matched at 14:30). Default from the unit. The demo market
+// trades around the clock: its after-hours sessions take orders beside the day's sessions
+// and are auctioned every minute, 盤後定價 at the last price (MarketSession.afterHoursAuctionEvery).
 type TradeSession string
 
 // TradeTape defines model for TradeTape.

@@ -27,7 +27,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	var e env
 	fs := newFlags("serve", &e)
 	addr := fs.String("addr", "127.0.0.1:8080", "listen address")
-	demo := fs.Bool("demo", false, "seed the demo users and channel, deposit window and block applications always open")
+	demo := fs.Bool("demo", false, "seed the demo users and channel, deposit window and block applications always open; the market trades around the clock, after-hours sessions included")
 	metricsAddr := fs.String("metrics-addr", api.DefaultMetricsAddr, "serve Prometheus metrics at /metrics on this address, apart from the public one (empty: off)")
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off by default")
 	lockMinutes := fs.Int("lock-minutes", 0, "broker rule: a position can be sold only this many minutes after it opened (0: no lock)")

@@ -79,6 +79,11 @@ type Market struct {
 	OddLot       string    // odd-lot session: closed, intraday, after_hours
 	TradingDay   string    // YYYY-MM-DD in Asia/Taipei
 	Listed       time.Time // the symbol's listing date (margin and day-trade eligibility); zero when unknown
+	// FixedPrice and OddAfterHours: the after-hours sessions take orders (on the exchange in their
+	// hours, in the demo around the clock); AfterHoursEvery is the cadence of their call auctions
+	// while they do (the demo's), zero for the exchange's one auction when their entry ends.
+	FixedPrice, OddAfterHours bool
+	AfterHoursEvery           time.Duration
 	// CheckPrice names why a limit price is refused (price_out_of_band, price_not_on_tick), ""
 	// when it is valid.
 	CheckPrice func(decimal.Decimal) string
@@ -103,22 +108,23 @@ func (m Market) AcceptsIn(session string, oddLot bool) bool {
 	case ticket.OddIntraday:
 		return m.OddLot == "intraday"
 	case ticket.OddAfterHours:
-		return m.OddLot == "after_hours"
+		return m.OddAfterHours
 	case ticket.FixedPrice:
-		return m.Phase == "after_hours_fixed"
+		return m.FixedPrice
 	}
 	return m.Accepts(oddLot)
 }
 
 // AuctionDue tells whether a ticket session's call auction may run now: the intraday odd-lot
-// auction while its session runs; the after-hours ones (one auction at 14:30) once their order
-// entry has ended, on the same trading day.
+// auction while its session runs; the after-hours ones (the exchange's one auction at 14:30) once
+// their order entry has ended, on the same trading day, and on a schedule that holds them on a
+// cadence (the demo's) also while they take orders.
 func (m Market) AuctionDue(session string) bool {
 	switch session {
 	case ticket.OddIntraday:
 		return m.OddLot == "intraday"
 	case ticket.OddAfterHours, ticket.FixedPrice:
-		return m.Phase == "closed" && m.OddLot == "closed"
+		return m.Phase == "closed" && m.OddLot == "closed" || m.AfterHoursEvery > 0 && m.AcceptsIn(session, true)
 	}
 	return false
 }

@@ -1,5 +1,6 @@
 // Package session says which trading session of TWSE/TPEx is running at an instant (market-rules.md
-// 1a), in Asia/Taipei, on the exchange's trading days; a demo schedule trades around the clock.
+// 1a), in Asia/Taipei, on the exchange's trading days; a demo schedule trades around the clock, its
+// after-hours sessions included.
 package session
 
 import (
@@ -40,6 +41,10 @@ func (o OddLot) String() string { return oddNames[o] }
 type Session struct {
 	Phase  Phase
 	OddLot OddLot
+	// FixedPrice and OddAfterHours tell that the after-hours sessions (盤後定價, 盤後零股) take
+	// orders. On the exchange they are the AfterHoursFixed phase and the OddAfterHours odd-lot
+	// session; the demo runs them beside the day's sessions, which Phase and OddLot name.
+	FixedPrice, OddAfterHours bool
 	// Day is 00:00 Asia/Taipei of the trading day the instant belongs to; zero on a non-trading day.
 	Day time.Time
 }
@@ -54,6 +59,10 @@ type Hours struct {
 	AfterHoursOpen, AfterHoursClose       time.Duration
 	OddIntradayOpen, OddIntradayClose     time.Duration
 	OddAfterHoursOpen, OddAfterHoursClose time.Duration
+	// AfterHoursEvery is the cadence of the after-hours sessions' call auctions while they take
+	// orders; zero on the exchange, whose after-hours sessions hold one auction, when their order
+	// entry ends (14:30).
+	AfterHoursEvery time.Duration
 }
 
 // Exchange hours of market-rules.md 1a.
@@ -65,11 +74,20 @@ var Exchange = Hours{
 	OddAfterHoursOpen: 13*time.Hour + 40*time.Minute, OddAfterHoursClose: 14*time.Hour + 30*time.Minute,
 }
 
+// DemoAuctionEvery is the demo's cadence of the after-hours call auctions: short enough for a
+// visitor to see an order matched, long enough to gather the orders of a minute.
+const DemoAuctionEvery = time.Minute
+
 // AroundTheClock are the demo hours: continuous trading from midnight to 23:50, the closing call
-// auction until 23:55 and five quiet minutes in which the day rolls over. No after-hours sessions.
+// auction until 23:55 and five quiet minutes in which the day rolls over. The after-hours sessions
+// take orders beside them until 23:55 and hold a call auction every DemoAuctionEvery, their last
+// one at 23:55, so that every session of the ticket can be tried at any hour.
 var AroundTheClock = Hours{
 	PreOpen: 0, Open: 0, ContinuousEnd: 23*time.Hour + 50*time.Minute, Close: 23*time.Hour + 55*time.Minute,
 	OddIntradayOpen: 0, OddIntradayClose: 23*time.Hour + 55*time.Minute,
+	AfterHoursOpen: 0, AfterHoursClose: 23*time.Hour + 55*time.Minute,
+	OddAfterHoursOpen: 0, OddAfterHoursClose: 23*time.Hour + 55*time.Minute,
+	AfterHoursEvery: DemoAuctionEvery,
 }
 
 // Schedule combines trading days and hours.
@@ -137,7 +155,7 @@ func (s *Schedule) SessionAt(t time.Time) Session {
 	off := t.Sub(day)
 	h := s.hours
 	in := func(from, to time.Duration) bool { return from < to && off >= from && off < to }
-	out := Session{Day: day}
+	out := Session{Day: day, FixedPrice: in(h.AfterHoursOpen, h.AfterHoursClose), OddAfterHours: in(h.OddAfterHoursOpen, h.OddAfterHoursClose)}
 	switch {
 	case in(h.Open, h.ContinuousEnd):
 		out.Phase = Continuous

@@ -113,3 +113,48 @@ func TestDemoTradesAroundTheClock(t *testing.T) {
 		t.Errorf("demo NextTradingDay = %s", got)
 	}
 }
+
+// The after-hours sessions take orders in the exchange's hours only (盤後零股 13:40–14:30, 盤後定價
+// 14:00–14:30, one auction when entry ends), and in the demo beside the day's sessions until 23:55,
+// with an auction every minute; a demo holiday trades too.
+func TestAfterHoursSessionsTakeOrders(t *testing.T) {
+	tests := []struct {
+		demo          bool
+		at            string
+		fixed, oddAfh bool
+	}{
+		{false, "2026-11-23 10:00:00", false, false},
+		{false, "2026-11-23 13:39:59", false, false},
+		{false, "2026-11-23 13:40:00", false, true},
+		{false, "2026-11-23 13:59:59", false, true},
+		{false, "2026-11-23 14:00:00", true, true},
+		{false, "2026-11-23 14:29:59", true, true},
+		{false, "2026-11-23 14:30:00", false, false},
+		{false, "2026-11-23 20:00:00", false, false},
+		{false, "2026-11-22 14:10:00", false, false}, // Sunday
+		{true, "2026-11-23 00:00:00", true, true},
+		{true, "2026-11-23 10:00:00", true, true},
+		{true, "2026-11-23 20:00:00", true, true},
+		{true, "2026-12-25 03:00:00", true, true}, // a holiday
+		{true, "2026-11-23 23:54:59", true, true},
+		{true, "2026-11-23 23:55:00", false, false},
+	}
+	for _, tc := range tests {
+		s := Taiwan()
+		if tc.demo {
+			s = Demo()
+		}
+		got := s.SessionAt(at(t, s, tc.at))
+		if got.FixedPrice != tc.fixed || got.OddAfterHours != tc.oddAfh {
+			t.Errorf("demo %v SessionAt(%s): fixed price %v, after-hours odd lot %v; want %v, %v", tc.demo, tc.at, got.FixedPrice, got.OddAfterHours, tc.fixed, tc.oddAfh)
+		}
+	}
+	// The demo's board-lot and intraday odd-lot sessions are unchanged beside them.
+	d := Demo()
+	if got := d.SessionAt(at(t, d, "2026-11-23 14:10:00")); got.Phase != Continuous || got.OddLot != OddIntraday {
+		t.Errorf("demo at 14:10 = %s/%s, want continuous/intraday", got.Phase, got.OddLot)
+	}
+	if Taiwan().Hours().AfterHoursEvery != 0 || d.Hours().AfterHoursEvery != time.Minute {
+		t.Errorf("after-hours auction cadence: exchange %s (want one at 14:30), demo %s (want 1m)", Taiwan().Hours().AfterHoursEvery, d.Hours().AfterHoursEvery)
+	}
+}

@@ -2,14 +2,16 @@
 // each trade condition (現股, 融資, 融券, 現股當沖) in the regular session with each time in force,
 // reading the broker's confirmation (symbol, side, condition, session, quantity with its unit,
 // price, estimated amount, fee, tax); places an intraday odd lot that stays pending until its
-// 5-second call auction matches it; and tries the after-hours sessions, which the demo market
-// (trading around the clock, without after-hours sessions) refuses with the translated message.
-// Their matching at 14:30 is tested over HTTP with a controlled clock (api/ticket_scenario_test.go).
+// 5-second call auction matches it; and places orders in the after-hours sessions, which the demo
+// market takes around the clock (the ticket says so) and auctions every minute: the after-hours
+// odd lot at the limit-up price is matched in the next minute's auction, 盤後定價 is taken at the
+// last price. The exchange's hours (13:40/14:00–14:30, one auction at 14:30) are tested over HTTP
+// with a controlled clock (api/ticket_scenario_test.go).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { login, openApp, screen } from './flows.mjs';
 import { call, memberWithBalance } from './api.mjs';
-import { dialogButton, freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText, waitToast } from './harness.mjs';
+import { dialogButton, freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, waitText } from './harness.mjs';
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const X = {
@@ -21,7 +23,7 @@ const X = {
     sess: { regular: '整股', odd_intraday: '盤中零股', odd_after_hours: '盤後零股', fixed_price: '盤後定價' },
     lots: '張',
     shares: '股',
-    notTrading: '非交易時間',
+    demoHint: { odd_after_hours: '示範環境：全天接受委託，每 1 分鐘集合競價一次', fixed_price: '示範環境：全天以最新成交價接受委託，每 1 分鐘撮合一次' },
   },
   en: {
     place: 'Place order',
@@ -31,7 +33,10 @@ const X = {
     sess: { regular: 'Board lot', odd_intraday: 'Intraday odd lot', odd_after_hours: 'After-hours odd lot', fixed_price: 'After-hours fixed price' },
     lots: 'lots',
     shares: 'shares',
-    notTrading: 'Not trading time',
+    demoHint: {
+      odd_after_hours: 'Demo: orders around the clock, a call auction every 1 min',
+      fixed_price: 'Demo: orders around the clock at the last price, matched every 1 min',
+    },
   },
 };
 const MONEY = /^-?[\d,]+\.\d{2}$/;
@@ -42,7 +47,7 @@ export function ticketJourney(lang) {
   const member = { account: freshMobile(), password: 'Pass1234word' };
   const fx = useFixture({ phone: true });
 
-  test(`ticket: each condition, session and time in force; an odd lot in its call auction (${lang})`, { timeout: 240_000 }, async (t) => {
+  test(`ticket: each condition, session and time in force; odd lots in their call auctions (${lang})`, { timeout: 300_000 }, async (t) => {
     const { page } = fx.phone;
     const step = (name, fn) => fx.step(t, `${lang}-ticket-${name}`, page, fn);
     let session;
@@ -65,6 +70,28 @@ export function ticketJourney(lang) {
       const placed = nextResponse(page, 'POST', '/api/vue/trade/orders');
       await dialogButton(page, T.place);
       return placed;
+    };
+
+    // The member's order once it reaches status, or as it stands when within ms it has not.
+    const orderWhen = async (orderNo, status, ms) => {
+      const deadline = Date.now() + ms;
+      for (;;) {
+        const p = await call(fx.server.base, 'GET', '/api/vue/trade/orders?status=all', { session });
+        const o = p.items.find((x) => x.orderNo === orderNo);
+        if (o?.status === status || Date.now() > deadline) return o;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+    };
+    // The order's row on its position's detail (an opening order names its position): the ticket
+    // in the member's terms and the filled quantity.
+    const seeFilled = async (orderNo, ticket, filled, shot) => {
+      await openRoute(page, `/position/positionDetail?id=${orderNo}`);
+      const row = tid(page, 'pd-order').and(page.locator(`[data-order-no="${orderNo}"]`));
+      await row.waitFor();
+      assert.equal(await row.getAttribute('data-status'), 'filled');
+      await waitText(row.getByTestId('pd-order-ticket'), ticket);
+      await waitText(row.getByTestId('pd-order-filled'), filled);
+      await screen(page, lang, shot);
     };
 
     await step('log in', async () => {
@@ -103,6 +130,36 @@ export function ticketJourney(lang) {
       });
     }
 
+    // The after-hours odd lot goes first: its auction is a minute away at most, which the steps
+    // between use.
+    const afterHours = {};
+    for (const sess of ['odd_after_hours', 'fixed_price']) {
+      await step(`${sess} taken around the clock in the demo`, async () => {
+        const q = await call(fx.server.base, 'GET', `/api/vue/market/stocks/${SYMBOL}`);
+        assert.equal(q.session.afterHoursAuctionEvery, 60, JSON.stringify(q.session));
+        await openTicket();
+        await tid(page, `ticket-sess-${sess}`).click();
+        const odd = sess === 'odd_after_hours';
+        await waitText(tid(page, 'ticket-unit'), odd ? T.shares : T.lots);
+        await waitText(tid(page, 'ticket-session-hint'), T.demoHint[sess]);
+        if (odd) await tid(page, 'ticket-price').fill(q.limitUp);
+        else await waitText(tid(page, 'ticket-close-price'), /^[\d,.]+$/);
+        await tid(page, 'ticket-qty').fill(odd ? '10' : '1');
+        if (!odd) await screen(page, lang, 'ticket-04-fixed-price');
+        const res = await confirmAndPlace({
+          side: T.buy,
+          condition: T.cond.cash,
+          session: `${T.sess[sess]} · ROD`,
+          quantity: odd ? `10 ${T.shares}` : `1 ${T.lots}`,
+        });
+        assert.equal(res.status, 200, JSON.stringify(res.body));
+        // Not matched at entry: in its session's next auction.
+        assert.equal(res.body.data.status, 'pending', JSON.stringify(res.body));
+        afterHours[sess] = res.body.data.orderNo;
+        await waitHash(page, '/position/position');
+      });
+    }
+
     let oddNo;
     await step('intraday odd lot waits for its call auction', async () => {
       const q = await call(fx.server.base, 'GET', `/api/vue/market/stocks/${SYMBOL}`);
@@ -121,45 +178,25 @@ export function ticketJourney(lang) {
       await waitHash(page, '/position/position');
     });
 
-    await step('the auction matches it within seconds', async () => {
-      const deadline = Date.now() + 30_000;
-      let o;
-      for (;;) {
-        const p = await call(fx.server.base, 'GET', '/api/vue/trade/orders?status=all', { session });
-        o = p.items.find((x) => x.orderNo === oddNo);
-        if (o?.status === 'filled' || Date.now() > deadline) break;
-        await new Promise((r) => setTimeout(r, 500));
-      }
+    await step('the intraday auction matches it within seconds', async () => {
+      const o = await orderWhen(oddNo, 'filled', 30_000);
       assert.equal(o?.status, 'filled', JSON.stringify(o));
       assert.equal(o.session, 'odd_intraday');
-      // The order opened its position (same number): its detail lists the order as placed.
-      await openRoute(page, `/position/positionDetail?id=${oddNo}`);
-      const row = tid(page, 'pd-order').and(page.locator(`[data-order-no="${oddNo}"]`));
-      await row.waitFor();
-      assert.equal(await row.getAttribute('data-status'), 'filled');
-      await waitText(row.getByTestId('pd-order-ticket'), `${T.cond.cash} · ${T.sess.odd_intraday} · ROD`);
-      await waitText(row.getByTestId('pd-order-filled'), '10 / 10');
-      await screen(page, lang, 'ticket-03-odd-lot-filled');
+      await seeFilled(oddNo, `${T.cond.cash} · ${T.sess.odd_intraday} · ROD`, '10 / 10', 'ticket-03-odd-lot-filled');
     });
 
-    for (const sess of ['odd_after_hours', 'fixed_price']) {
-      await step(`${sess} outside its hours`, async () => {
-        await openTicket();
-        await tid(page, `ticket-sess-${sess}`).click();
-        const odd = sess === 'odd_after_hours';
-        await waitText(tid(page, 'ticket-unit'), odd ? T.shares : T.lots);
-        if (!odd) await waitText(tid(page, 'ticket-close-price'), /^[\d,.]+$/);
-        await tid(page, 'ticket-qty').fill(odd ? '10' : '1');
-        const res = await confirmAndPlace({
-          side: T.buy,
-          condition: T.cond.cash,
-          session: `${T.sess[sess]} · ROD`,
-          quantity: odd ? `10 ${T.shares}` : `1 ${T.lots}`,
-        });
-        assert.equal(res.status, 422, JSON.stringify(res.body));
-        assert.equal(res.body.msg, 'not_trading_time');
-        await waitToast(page, T.notTrading);
-      });
-    }
+    await step('the after-hours auction of the minute matches the after-hours odd lot', async () => {
+      const no = afterHours.odd_after_hours;
+      const o = await orderWhen(no, 'filled', 75_000);
+      assert.equal(o?.status, 'filled', JSON.stringify(o));
+      assert.equal(o.session, 'odd_after_hours');
+      await seeFilled(no, `${T.cond.cash} · ${T.sess.odd_after_hours} · ROD`, '10 / 10', 'ticket-05-after-hours-filled');
+      // 盤後定價 is listed in the member's orders with its session, at the last price of its entry,
+      // working until an auction's last price reaches it (or filled already).
+      const p = await call(fx.server.base, 'GET', '/api/vue/trade/orders?status=all', { session });
+      const fixed = p.items.find((x) => x.orderNo === afterHours.fixed_price);
+      assert.equal(fixed?.session, 'fixed_price', JSON.stringify(fixed));
+      assert.ok(['pending', 'filled'].includes(fixed.status), JSON.stringify(fixed));
+    });
   });
 }

@@ -18,10 +18,11 @@ import (
 )
 
 // Auction runs the call auction of a session (ticket.OddIntraday every 5 s; ticket.OddAfterHours
-// and ticket.FixedPrice once at 14:30, from the sweep) for every symbol with working orders of
-// it, when the market says it is due. Members' orders meet the market's displayed book: the odd-lot
-// sessions trade at the single price that maximises the volume (ticket.AuctionPrice), 盤後定價 at
-// the day's close against the displayed size. Each fill is the FillOrder command with the
+// and ticket.FixedPrice once at 14:30, from the sweep, or in the demo on its cadence) for every
+// symbol with working orders of it, when the market says it is due. Members' orders meet the
+// market's displayed book: the odd-lot sessions trade at the single price that maximises the
+// volume (ticket.AuctionPrice), 盤後定價 at the day's close (the demo's last price) against the
+// displayed size. Each fill is the FillOrder command with the
 // order's next fill id, so an auction retried never fills twice.
 func (e *Engine) Auction(ctx context.Context, session string) {
 	now := e.now()
@@ -134,6 +135,17 @@ func (e *Engine) filled(orderNo string, seq int, res trading.TradeResult) {
 		cur.Fills, cur.Remaining = max(cur.Fills, seq), min(cur.Remaining, res.Remaining)
 		if cur.Remaining == 0 {
 			e.done(orderNo)
+		}
+	}
+}
+
+// afterHoursAuctions runs the auctions of the after-hours sessions that take orders (open: the
+// demo's auctions on their cadence) or that no longer do (the auction when their entry ends).
+func (e *Engine) afterHoursAuctions(ctx context.Context, open bool) {
+	now := sessionOf(e.Market().Session())
+	for _, session := range []string{ticket.OddAfterHours, ticket.FixedPrice} {
+		if now.AcceptsIn(session, true) == open {
+			e.Auction(ctx, session)
 		}
 	}
 }

@@ -167,11 +167,19 @@ func New(cfg Config) *Engine {
 	e := &Engine{cmd: cfg.Commands, log: cfg.Logger.With("component", "matching engine"), now: cfg.Clock,
 		mkt: cfg.Market, feed: &marketFeed{mkt: cfg.Market}, kick: make(chan struct{}, 1)}
 	e.reset()
+	timers := []process.Timer{{Name: "sweep", Next: process.Every(time.Second),
+		Fire: func(ctx context.Context, _ time.Time, _ string) error { e.Sweep(ctx); return nil }},
+		{Name: "odd-lot auction", Next: process.Every(ticket.AuctionEvery), Fire: e.auctionTimer}}
+	// A schedule that holds the after-hours auctions on a cadence (the demo's) gets their timer;
+	// the exchange's one auction when their entry ends runs from the sweep.
+	if cfg.Market != nil {
+		if every := cfg.Market.Session().AfterHoursEvery; every > 0 {
+			timers = append(timers, process.Timer{Name: "after-hours auctions", Next: process.Every(every),
+				Fire: func(ctx context.Context, _ time.Time, _ string) error { e.afterHoursAuctions(ctx, true); return nil }})
+		}
+	}
 	e.rt = process.New(process.Config{Name: Name, Store: cfg.Store, Manager: e, Clock: process.SystemClock(cfg.Clock),
-		Logger: cfg.Logger, Registerer: cfg.Registerer,
-		Timers: []process.Timer{{Name: "sweep", Next: process.Every(time.Second),
-			Fire: func(ctx context.Context, _ time.Time, _ string) error { e.Sweep(ctx); return nil }},
-			{Name: "odd-lot auction", Next: process.Every(ticket.AuctionEvery), Fire: e.auctionTimer}}})
+		Logger: cfg.Logger, Registerer: cfg.Registerer, Timers: timers})
 	return e
 }
 
@@ -505,9 +513,9 @@ func (e *Engine) refused(ctx context.Context, orderNo, what string, err error) {
 // Sweep expires day orders whose session ended, closes day trades after the continuous session
 // and checks margin accounts.
 func (e *Engine) Sweep(ctx context.Context) {
-	// The after-hours sessions' one call auction at 14:30 runs before their orders expire.
-	e.Auction(ctx, ticket.OddAfterHours)
-	e.Auction(ctx, ticket.FixedPrice)
+	// The after-hours sessions' auction when their entry ends (the exchange's one at 14:30) runs
+	// before their orders expire.
+	e.afterHoursAuctions(ctx, false)
 	now := e.now()
 	today := TradingDay(now)
 	e.mu.Lock()
@@ -517,7 +525,7 @@ func (e *Engine) Sweep(ctx context.Context) {
 	margined := map[string][]position{}
 	calls := map[string]string{}
 	ss := m.Session()
-	session := trading.Market{Phase: ss.Phase, OddLot: ss.OddLot}
+	session := sessionOf(ss)
 	for _, o := range e.orders {
 		if o.By == events.OrderByMember && (o.Day != today || !session.AcceptsIn(o.Session, o.OddLot)) {
 			expire = append(expire, *o)

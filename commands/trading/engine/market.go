@@ -79,12 +79,17 @@ func View(m Market, symbol string, now time.Time) trading.Market {
 }
 
 func viewOf(m Market, in market.Instrument, q market.Quote, now time.Time) trading.Market {
-	ss := m.Session()
-	return trading.Market{
-		Symbol: in.Symbol, Name: in.Name, Kind: kindOf(in),
-		Quote: trading.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown, Ref: q.PrevClose,
-			Bids: levelsIn(q.Bids), Asks: levelsIn(q.Asks), Time: q.Time},
-		Phase: ss.Phase, OddLot: ss.OddLot, TradingDay: TradingDay(now), Listed: in.Listed,
-		CheckPrice: func(p decimal.Decimal) string { return priceKey(m.CheckPrice(in.Symbol, p)) },
-	}
+	v := sessionOf(m.Session())
+	v.Symbol, v.Name, v.Kind = in.Symbol, in.Name, kindOf(in)
+	v.Quote = trading.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown, Ref: q.PrevClose,
+		Bids: levelsIn(q.Bids), Asks: levelsIn(q.Asks), Time: q.Time}
+	v.TradingDay, v.Listed = TradingDay(now), in.Listed
+	v.CheckPrice = func(p decimal.Decimal) string { return priceKey(m.CheckPrice(in.Symbol, p)) }
+	return v
+}
+
+// sessionOf is what the market's session tells commands: which sessions take orders and match.
+func sessionOf(ss market.SessionInfo) trading.Market {
+	return trading.Market{Phase: ss.Phase, OddLot: ss.OddLot, FixedPrice: ss.FixedPrice, OddAfterHours: ss.OddAfterHours,
+		AfterHoursEvery: ss.AfterHoursEvery}
 }

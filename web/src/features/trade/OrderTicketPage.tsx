@@ -16,7 +16,7 @@ import { tradeApi, useTradeChanged, useTradeRules, type OrderRequest } from './a
 import { estimate, stepPrice, tickSize, type Kind } from './rules';
 import { useTradeT } from '@/domain/trade/texts';
 import { useUserInfo } from '@/lib/user';
-import { impliedLeverage, pct, sessionAllows, SESSIONS, validateTicket, type Condition, type Session, type Tif } from './ticket';
+import { impliedLeverage, pct, sessionAllows, sessionHint, SESSIONS, validateTicket, type Condition, type Session, type Tif } from './ticket';
 import './trade.css';
 
 function Seg<V extends string>({ value, options, onChange, testId }: { value: V; options: { v: V; label: string; cls?: string }[]; onChange: (v: V) => void; testId: string }) {
@@ -65,6 +65,7 @@ export default function OrderTicketPage() {
   const d = q.data;
   const kind: Kind = d?.type === 'etf' ? 'etf' : 'stock';
   const allows = sessionAllows(session);
+  const hint = sessionHint(session, d?.session.afterHoursAuctionEvery ?? 0);
   const oddLot = allows.odd;
   const direction = condition === 'short' ? 'short' : 'long';
   const dayTrade = condition === 'day_trade';
@@ -185,7 +186,7 @@ export default function OrderTicketPage() {
           <div className="seg-label">{t('tk.session')}</div>
           <Seg value={session} onChange={chooseSession} testId="ticket-sess" options={SESSIONS.map((s) => ({ v: s, label: t(`tk.sess.${s}`) }))} />
           <div className="trade-hint muted" data-testid="ticket-session-hint">
-            {t(`tk.sessHint.${session}`)}
+            {t(hint.key, hint.opts)}
           </div>
           {allows.tifs.length > 1 ? (
             <>

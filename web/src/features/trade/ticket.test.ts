@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { impliedLeverage, leverageChoices, pct, sessionAllows, sizeOf, validateTicket, type Condition, type TicketFields } from './ticket';
+import { impliedLeverage, leverageChoices, pct, sessionAllows, sessionHint, sizeOf, validateTicket, type Condition, type TicketFields } from './ticket';
 
 const base: TicketFields = { type: 'limit', qty: '1', price: '1000', kind: 'stock', limitUp: '1100.00', limitDown: '900.00' };
 
@@ -57,5 +57,18 @@ describe('ticket in Taiwan terms', () => {
     expect(['cash', 'margin', 'short', 'day_trade'].map((c) => impliedLeverage(c as Condition, r))).toEqual(['1', '2.5', '1.11', '1']);
     expect(pct('0.6')).toBe('60');
     expect(pct('0.0015')).toBe('0.15');
+  });
+});
+
+describe('sessionHint', () => {
+  it.each([
+    ['regular', 60, { key: 'tk.sessHint.regular' }],
+    ['odd_intraday', 60, { key: 'tk.sessHint.odd_intraday' }],
+    ['odd_after_hours', 0, { key: 'tk.sessHint.odd_after_hours' }],
+    ['fixed_price', 0, { key: 'tk.sessHint.fixed_price' }],
+    ['odd_after_hours', 60, { key: 'tk.sessHintDemo.odd_after_hours', opts: { min: '1' } }],
+    ['fixed_price', 120, { key: 'tk.sessHintDemo.fixed_price', opts: { min: '2' } }],
+  ] as const)('%s with after-hours auctions every %i s: the exchange hours, or the published demo cadence', (s, every, want) => {
+    expect(sessionHint(s, every)).toEqual(want);
   });
 });

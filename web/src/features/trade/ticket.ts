@@ -63,6 +63,17 @@ export function sessionAllows(s: Session): { odd: boolean; market: boolean; tifs
   }
 }
 
+/**
+ * The hours a session's hint states: the exchange's, or, when the market publishes a cadence for
+ * the after-hours sessions' auctions (the demo, which takes their orders around the clock), that.
+ */
+export function sessionHint(s: Session, afterHoursAuctionEvery: number): TicketError {
+  if (afterHoursAuctionEvery > 0 && (s === 'odd_after_hours' || s === 'fixed_price')) {
+    return { key: `tk.sessHintDemo.${s}`, opts: { min: String(afterHoursAuctionEvery / 60) } };
+  }
+  return { key: `tk.sessHint.${s}` };
+}
+
 /** The leverage a condition implies (shown, not chosen), from the published rules. */
 export function impliedLeverage(c: Condition, r?: { maxLongLeverage: string; maxShortLeverage: string }): string {
   if (c === 'margin') return r?.maxLongLeverage ?? '2.5';

@@ -4346,6 +4346,8 @@ export interface components {
             open: boolean;
             /** @description the simulated market trades around the clock (demo mode; the app labels it) */
             demo: boolean;
+            /** @description Seconds between the call auctions of the after-hours sessions (盤後零股, 盤後定價) while they take orders: in the demo they take orders around the clock (until its day's close at 23:55, which holds their last auction) and are auctioned every 60 s; 0 on the exchange's schedule (orders 13:40 or 14:00 to 14:30, one auction at 14:30). */
+            afterHoursAuctionEvery: number;
         };
         QuoteDetail: components["schemas"]["Quote"] & {
             session: components["schemas"]["MarketSession"];
@@ -4644,7 +4646,9 @@ export interface components {
          * @description 整股 regular (board lots, 08:30–13:30, continuous matching from 09:00), 盤中零股
          *     odd_intraday (shares, 09:00–13:30, a call auction every 5 s), 盤後零股 odd_after_hours
          *     (shares, 13:40–14:30, one call auction at 14:30), 盤後定價 fixed_price (board lots,
-         *     14:00–14:30, at the day's close, matched at 14:30). Default from the unit.
+         *     14:00–14:30, at the day's close, matched at 14:30). Default from the unit. The demo market
+         *     trades around the clock: its after-hours sessions take orders beside the day's sessions
+         *     and are auctioned every minute, 盤後定價 at the last price (MarketSession.afterHoursAuctionEvery).
          * @enum {string}
          */
         TradeSession: "regular" | "odd_intraday" | "odd_after_hours" | "fixed_price";

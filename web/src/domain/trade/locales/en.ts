@@ -133,6 +133,10 @@ const tradeEN: TradeMessages = {
       odd_after_hours: '13:40–14:30, one call auction at 14:30',
       fixed_price: "14:00–14:30, at the day's close, matched at 14:30",
     },
+    sessHintDemo: {
+      odd_after_hours: 'Demo: orders around the clock, a call auction every {{min}} min',
+      fixed_price: 'Demo: orders around the clock at the last price, matched every {{min}} min',
+    },
     tif: 'Time in force',
     tifName: { ROD: 'ROD rest of day', IOC: 'IOC fill now, cancel rest', FOK: 'FOK fill all or cancel' },
     priceType: 'Price type',

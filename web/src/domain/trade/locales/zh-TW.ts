@@ -131,6 +131,10 @@ const tradeTW = {
       odd_after_hours: '13:40–14:30，14:30 集合競價一次',
       fixed_price: '14:00–14:30，以當日收盤價於 14:30 撮合',
     },
+    sessHintDemo: {
+      odd_after_hours: '示範環境：全天接受委託，每 {{min}} 分鐘集合競價一次',
+      fixed_price: '示範環境：全天以最新成交價接受委託，每 {{min}} 分鐘撮合一次',
+    },
     tif: '委託效期',
     tifName: { ROD: 'ROD 當日有效', IOC: 'IOC 立即成交否則取消', FOK: 'FOK 全部成交否則取消' },
     priceType: '價格類型',
