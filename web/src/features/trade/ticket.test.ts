@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { impliedLeverage, leverageChoices, pct, sessionAllows, sizeOf, validateTicket, type Condition, type TicketFields } from './ticket';
+import { impliedLeverage, leverageChoices, openingDirection, pct, sessionAllows, sizeOf, validateTicket, type Condition, type TicketFields } from './ticket';
 
 const base: TicketFields = { type: 'limit', qty: '1', price: '1000', kind: 'stock', limitUp: '1100.00', limitDown: '900.00' };
 
@@ -57,5 +57,18 @@ describe('ticket in Taiwan terms', () => {
     expect(['cash', 'margin', 'short', 'day_trade'].map((c) => impliedLeverage(c as Condition, r))).toEqual(['1', '2.5', '1.11', '1']);
     expect(pct('0.6')).toBe('60');
     expect(pct('0.0015')).toBe('0.15');
+  });
+});
+
+describe('openingDirection', () => {
+  it.each([
+    ['cash', 'buy', 'long'],
+    ['cash', 'sell', 'long'],
+    ['margin', 'sell', 'long'],
+    ['short', 'buy', 'short'],
+    ['day_trade', 'buy', 'long'],
+    ['day_trade', 'sell', 'short'],
+  ] as const)('%s %s → %s', (c, way, want) => {
+    expect(openingDirection(c, way)).toBe(want);
   });
 });
