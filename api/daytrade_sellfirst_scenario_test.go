@@ -2,7 +2,6 @@ package api
 
 import (
 	"testing"
-	"time"
 
 	"github.com/lotbook/lotbook/api/wire"
 )
@@ -18,12 +17,18 @@ func sellFirst(typ string, qty map[string]any) map[string]any {
 	return body
 }
 
+// sellFirstMarket is a member with NT$1,000,000 and 2603 quoted 187 bid, 187.5 asked, in the
+// continuous session.
+func sellFirstMarket(t *testing.T, h *harness) (*tradeHarness, *client) {
+	th := newTradeHarness(t, h, "1000000")
+	th.mkt.setSession("continuous", "intraday")
+	th.mkt.book("2603", "186.5", "187", lvls("187", 5000), lvls("187.5", 5000))
+	return th, th.m
+}
+
 func TestDayTradeSellFirstBuyBack(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
-		th := newTradeHarness(t, h, "1000000")
-		m := th.m
-		th.mkt.setSession("continuous", "intraday")
-		th.mkt.book("2603", "186.5", "187", lvls("187", 5000), lvls("187.5", 5000))
+		th, m := sellFirstMarket(t, h)
 
 		// Sold 1 lot at 187: 187,000, commission 266 (0.1425 %), tax 280 (0.15 %, not 0.3 %). The
 		// buy-back is reserved like a short sale at leverage 1: 100 % of the value, 187,000.
@@ -78,25 +83,10 @@ func TestDayTradeSellFirstBuyBack(t *testing.T) {
 
 func TestDayTradeSellFirstLeftOpenIsBoughtBackAtTheClose(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
-		th := newTradeHarness(t, h, "1000000")
-		m := th.m
-		th.mkt.setSession("continuous", "intraday")
-		th.mkt.book("2603", "186.5", "187", lvls("187", 5000), lvls("187.5", 5000))
+		th, m := sellFirstMarket(t, h)
 		o := m.placed(sellFirst("limit", lots(1, "187")))
 		th.mkt.book("2603", "186.5", "188", lvls("187.5", 5000), lvls("188", 5000))
-		th.sweep() // still continuous: nothing is bought back
-		if p := m.positionNamed(o.OrderNo).Position; p.Status != wire.PositionHolding {
-			t.Fatalf("bought back during the session: %+v", p)
-		}
-		th.mkt.setSession("closing_auction", "intraday")
-		th.sweep()
-		deadline := time.Now().Add(10 * time.Second)
-		for m.positionNamed(o.OrderNo).Position.Status != wire.PositionClosed {
-			if time.Now().After(deadline) {
-				t.Fatalf("sell-first still open after the close: %+v", m.positionNamed(o.OrderNo))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		th.closesAtSessionEnd(o.OrderNo)
 		// Sold 187,000 - 266 - 280; bought back at market at 188: 188,000 + 267. Loss 1,813.
 		var s wire.DayTradingSummary
 		m.at("/api/vue/trade/dayTrading", h.head(), &s)

@@ -480,19 +480,7 @@ func TestTradeDayTradeClosesAtSessionEnd(t *testing.T) {
 			t.Fatalf("day trading %+v", s)
 		}
 		th.mkt.book("2603", "186.5", "188", lvls("188", 5000), lvls("188.5", 5000))
-		th.sweep() // still continuous: nothing closes
-		if p := m.positionNamed(o.OrderNo).Position; p.Status != wire.PositionHolding {
-			t.Fatalf("closed during the session: %+v", p)
-		}
-		th.mkt.setSession("closing_auction", "intraday")
-		th.sweep()
-		deadline := time.Now().Add(10 * time.Second)
-		for m.positionNamed(o.OrderNo).Position.Status != wire.PositionClosed {
-			if time.Now().After(deadline) {
-				t.Fatalf("day trade still open: %+v", m.positionNamed(o.OrderNo))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		th.closesAtSessionEnd(o.OrderNo)
 		// Bought 187,000 + 266; sold 188,000 - 267 - 282 (0.15 %): profit 185 on 187,000 committed.
 		m.at("/api/vue/trade/dayTrading", h.head(), &s)
 		if s.HoldingShares != 0 || s.Profit != "185.00" || s.ReturnRate != "0.10" || len(s.Orders) != 2 ||
@@ -500,6 +488,26 @@ func TestTradeDayTradeClosesAtSessionEnd(t *testing.T) {
 			t.Fatalf("after the close %+v", s)
 		}
 	})
+}
+
+// closesAtSessionEnd sweeps the member's open day trade: nothing while the market is continuous,
+// then, in the closing auction, the day-trade close of all of it.
+func (th *tradeHarness) closesAtSessionEnd(positionID string) {
+	th.t.Helper()
+	m := th.m
+	th.sweep() // still continuous: nothing closes
+	if p := m.positionNamed(positionID).Position; p.Status != wire.PositionHolding {
+		th.t.Fatalf("closed during the session: %+v", p)
+	}
+	th.mkt.setSession("closing_auction", "intraday")
+	th.sweep()
+	deadline := time.Now().Add(10 * time.Second)
+	for m.positionNamed(positionID).Position.Status != wire.PositionClosed {
+		if time.Now().After(deadline) {
+			th.t.Fatalf("day trade still open: %+v", m.positionNamed(positionID))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func TestTradeMarginCallAndForcedClose(t *testing.T) {

@@ -85,9 +85,9 @@ const tradeEN: TradeMessages = {
     boardLot: 'Shares per lot',
     maxLots: 'Lots per order, at most',
     dayTrade: {
-      title: 'Day trading (現股當沖)',
+      title: 'Day trading',
       ways: 'Buy first and sell, or sell first and buy back, the same stock and quantity on the same day: board lots in the regular session, stocks listed at least six months.',
-      sellFirst: 'Selling first borrows the shares as a short sale (融券) does: it is open to members who may sell short, and the buy-back is reserved at the whole value at the limit-up price.',
+      sellFirst: 'Selling first borrows the shares as a short sale does: it is open to members who may sell short, and the buy-back is reserved at the whole value at the limit-up price.',
       tax: 'The sale of a day trade pays the day-trade transaction tax of {{pct}}; the buy pays only its commission.',
       close: 'A day trade still open when continuous trading ends (13:25) is closed by lotbook at market: bought first, it is sold; sold first, it is bought back. (On the exchange an unclosed sell-first is covered by a securities-finance borrow at a fee of up to 7 %; lotbook buys back instead, so no borrow fee arises.)',
     },
@@ -150,7 +150,7 @@ const tradeEN: TradeMessages = {
     dt: { buy: 'Buy first', sell: 'Sell first' },
     dtHint: {
       buy: 'Buy now and sell the same quantity today. Still open when continuous trading ends (13:25), it is sold at market.',
-      sell: 'Sell now and buy the same quantity back today, as members who may sell short (融券) can; the buy-back is reserved at the whole value at the limit-up price. Still open when continuous trading ends (13:25), it is bought back at market.',
+      sell: 'Sell now and buy the same quantity back today, as members who may sell short can; the buy-back is reserved at the whole value at the limit-up price. Still open when continuous trading ends (13:25), it is bought back at market.',
     },
     condWay: '{{cond}} · {{way}}',
     confirm: {
