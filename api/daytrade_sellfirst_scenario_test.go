@@ -51,10 +51,7 @@ func TestDayTradeSellFirstBuyBack(t *testing.T) {
 		// Bought back at 186: 186,000 and commission 265, no tax. Collateral 186,454 + 187,000
 		// less 186,265: 187,189 back, profit 189.
 		th.mkt.book("2603", "186.5", "186", lvls("185.5", 5000), lvls("186", 5000))
-		a := m.post("/api/vue/trade/positions/"+o.OrderNo+"/close", map[string]any{"type": "limit", "price": "186"})
-		want(t, a, 200, "close_submitted")
-		var cl wire.TradeResult
-		a.data(t, &cl)
+		cl := m.closedAt(o.OrderNo, "186")
 		if u := m.cash(cl.Position); u.Assets.Available != "1000189.00" || u.Assets.Frozen != "0.00" || u.Assets.Profit != "189.00" {
 			t.Fatalf("after the buy-back %+v", u.Assets)
 		}

@@ -235,6 +235,16 @@ func (c *client) wantCash(pos int64, available, frozen string) {
 	}
 }
 
+// closedAt closes all of a position with a limit order at price, which the caller's book fills.
+func (c *client) closedAt(positionID, price string) wire.TradeResult {
+	c.h.t.Helper()
+	a := c.post("/api/vue/trade/positions/"+positionID+"/close", map[string]any{"type": "limit", "price": price})
+	want(c.h.t, a, 200, "close_submitted")
+	var r wire.TradeResult
+	a.data(c.h.t, &r)
+	return r
+}
+
 func (c *client) orderNamed(orderNo string) wire.TradeOrder {
 	c.h.t.Helper()
 	var p wire.TradeOrderPage
@@ -625,10 +635,7 @@ func TestTradeShortETFRoundTrip(t *testing.T) {
 			t.Fatalf("short position %+v", p)
 		}
 		th.mkt.book("0050", "62.6", "62", lvls("61.95", 5000), lvls("62", 5000))
-		a := m.post("/api/vue/trade/positions/"+o.OrderNo+"/close", map[string]any{"type": "limit", "price": "62"})
-		want(t, a, 200, "close_submitted")
-		var cl wire.TradeResult
-		a.data(t, &cl)
+		cl := m.closedAt(o.OrderNo, "62")
 		// Collateral 62,349 + 56,307 less 62,000 and commission 88: 56,568 back; profit 261.
 		if u := m.cash(cl.Position); u.Assets.Available != "1000261.00" || u.Assets.Profit != "261.00" {
 			t.Fatalf("after the cover %+v", u.Assets)
