@@ -153,7 +153,7 @@ export function watchlistJourney(lang) {
       const set = await call(base, 'POST', '/api/vue/alerts', { session, body: { symbol: '2330', kind: 'price_below', value: level } });
       await page.locator('.adm-toast-main').filter({ hasText: X.pushed }).first().waitFor({ timeout: 40_000 });
       await waitText(tid(page, 'badge-notifications'), '1', 20_000);
-      await screen(page, lang, 'watchlist-04-alert-elsewhere', { toasts: true });
+      await screen(page, lang, 'watchlist-03b-alert-elsewhere', { toasts: true });
       page.off('websocket', onSocket);
       assert.equal(sockets, 0, 'mine opened a socket');
       // The record: the notification, unread, on its screen.
