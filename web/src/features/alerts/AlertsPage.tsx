@@ -32,7 +32,7 @@ export function useCondition(): (a: PriceAlert) => string {
 
 /** Toasts each alert that fires while a screen of alerts is up, at once (elsewhere the poll of useAlertAnnounce does). */
 export function useAlertToasts() {
-  useAlertSocket((f) => void tellFired(f.alert));
+  useAlertSocket((f) => tellFired(f.alert));
 }
 
 function Form({ disabled }: { disabled: boolean }) {

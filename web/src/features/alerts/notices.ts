@@ -38,13 +38,18 @@ const told = new Set<string>();
 // in the notifications (unread, badged), not toasted at every start.
 const baselines = new Map<string, number>();
 
+// The toast's words in both languages, here rather than in the alerts' texts: those load with the
+// alerts' screens, and this runs on every screen (as an entry's label is written on its route).
+const firedText = {
+  tw: (a: PriceAlert) => `到價提醒：${a.name} 成交價 ${a.price ?? ''}`,
+  en: (a: PriceAlert) => `Price alert: ${a.nameEn} traded at ${a.price ?? ''}`,
+};
+
 /** Toasts a fired alert in the app's language, once. */
-export async function tellFired(a: PriceAlert): Promise<void> {
+export function tellFired(a: PriceAlert): void {
   if (told.has(a.id)) return;
   told.add(a.id);
-  // The texts load with the first toast, not with the first route.
-  const { alertsText } = await import('./texts');
-  toast.show(alertsText('pushed', { name: i18n.language === 'en' ? a.nameEn : a.name, price: a.price ?? '' }), 4000);
+  toast.show(firedText[i18n.language === 'en' ? 'en' : 'tw'](a), 4000);
 }
 
 /**
@@ -64,7 +69,7 @@ export function useAlertAnnounce(): void {
   const { account } = useSession();
   const items = useNotifications(true).data?.items;
   useEffect(() => {
-    if (items) for (const a of freshlyFired(account, items)) void tellFired(a);
+    if (items) for (const a of freshlyFired(account, items)) tellFired(a);
   }, [account, items]);
 }
 

@@ -1,4 +1,3 @@
-import { i18n } from '@/lib/i18n';
 import { lazyTexts, type Leaves, useScopedT } from '@/lib/i18n/lazy';
 import alertsEN from './locales/en';
 import alertsTW, { type AlertsMessages } from './locales/zh-TW';
@@ -11,10 +10,4 @@ export type AlertsKey = Leaves<AlertsMessages>;
 /** t for the alerts' texts: typed keys relative to alerts. */
 export function useAlertsT(): (key: AlertsKey, options?: Record<string, unknown>) => string {
   return useScopedT<AlertsKey>('alerts', ensureAlertsTexts);
-}
-
-/** An alerts text outside a component (the toast of a fired alert, from an effect). */
-export function alertsText(key: AlertsKey, options?: Record<string, unknown>): string {
-  ensureAlertsTexts();
-  return (i18n.t as unknown as (k: string, o?: Record<string, unknown>) => string)(`alerts.${key}`, options);
 }
