@@ -238,6 +238,16 @@ func (c *client) wantCash(pos int64, available, frozen string) {
 	}
 }
 
+// closedAt closes all of a position with a limit order at price, which the caller's book fills.
+func (c *client) closedAt(positionID, price string) wire.TradeResult {
+	c.h.t.Helper()
+	a := c.post("/api/vue/trade/positions/"+positionID+"/close", map[string]any{"type": "limit", "price": price})
+	want(c.h.t, a, 200, "close_submitted")
+	var r wire.TradeResult
+	a.data(c.h.t, &r)
+	return r
+}
+
 func (c *client) orderNamed(orderNo string) wire.TradeOrder {
 	c.h.t.Helper()
 	var p wire.TradeOrderPage
@@ -483,19 +493,7 @@ func TestTradeDayTradeClosesAtSessionEnd(t *testing.T) {
 			t.Fatalf("day trading %+v", s)
 		}
 		th.mkt.book("2603", "186.5", "188", lvls("188", 5000), lvls("188.5", 5000))
-		th.sweep() // still continuous: nothing closes
-		if p := m.positionNamed(o.OrderNo).Position; p.Status != wire.PositionHolding {
-			t.Fatalf("closed during the session: %+v", p)
-		}
-		th.mkt.setSession("closing_auction", "intraday")
-		th.sweep()
-		deadline := time.Now().Add(10 * time.Second)
-		for m.positionNamed(o.OrderNo).Position.Status != wire.PositionClosed {
-			if time.Now().After(deadline) {
-				t.Fatalf("day trade still open: %+v", m.positionNamed(o.OrderNo))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		th.closesAtSessionEnd(o.OrderNo)
 		// Bought 187,000 + 266; sold 188,000 - 267 - 282 (0.15 %): profit 185 on 187,000 committed.
 		m.at("/api/vue/trade/dayTrading", h.head(), &s)
 		if s.HoldingShares != 0 || s.Profit != "185.00" || s.ReturnRate != "0.10" || len(s.Orders) != 2 ||
@@ -503,6 +501,26 @@ func TestTradeDayTradeClosesAtSessionEnd(t *testing.T) {
 			t.Fatalf("after the close %+v", s)
 		}
 	})
+}
+
+// closesAtSessionEnd sweeps the member's open day trade: nothing while the market is continuous,
+// then, in the closing auction, the day-trade close of all of it.
+func (th *tradeHarness) closesAtSessionEnd(positionID string) {
+	th.t.Helper()
+	m := th.m
+	th.sweep() // still continuous: nothing closes
+	if p := m.positionNamed(positionID).Position; p.Status != wire.PositionHolding {
+		th.t.Fatalf("closed during the session: %+v", p)
+	}
+	th.mkt.setSession("closing_auction", "intraday")
+	th.sweep()
+	deadline := time.Now().Add(10 * time.Second)
+	for m.positionNamed(positionID).Position.Status != wire.PositionClosed {
+		if time.Now().After(deadline) {
+			th.t.Fatalf("day trade still open: %+v", m.positionNamed(positionID))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
 }
 
 func TestTradeMarginCallAndForcedClose(t *testing.T) {
@@ -620,10 +638,7 @@ func TestTradeShortETFRoundTrip(t *testing.T) {
 			t.Fatalf("short position %+v", p)
 		}
 		th.mkt.book("0050", "62.6", "62", lvls("61.95", 5000), lvls("62", 5000))
-		a := m.post("/api/vue/trade/positions/"+o.OrderNo+"/close", map[string]any{"type": "limit", "price": "62"})
-		want(t, a, 200, "close_submitted")
-		var cl wire.TradeResult
-		a.data(t, &cl)
+		cl := m.closedAt(o.OrderNo, "62")
 		// Collateral 62,349 + 56,307 less 62,000 and commission 88: 56,568 back; profit 261.
 		if u := m.cash(cl.Position); u.Assets.Available != "1000261.00" || u.Assets.Profit != "261.00" {
 			t.Fatalf("after the cover %+v", u.Assets)

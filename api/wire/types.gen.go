@@ -4996,9 +4996,12 @@ type OptionalListRequestType string
 // OrderRequest defines model for OrderRequest.
 type OrderRequest struct {
 	// Condition 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
-	// leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
-	// implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
-	// be left out or must agree with it (condition_mismatch).
+	// leverage 1.11), 現股當沖 day trade (board lots, regular session; direction long buys first
+	// and sells later, direction short sells first and buys back later, with the standing a short
+	// sale needs and the buy-back reserved as a short sale at leverage 1; one left open at the end
+	// of the continuous session is closed at market). The leverage is implied by the condition
+	// (market-rules 1f), not chosen; leverage and dayTrade may be left out or must agree with it,
+	// and so must the direction except under day_trade (condition_mismatch).
 	Condition *TradeCondition `json:"condition,omitempty"`
 
 	// DayTrade a day trade, closed automatically at the end of the continuous session
@@ -6077,9 +6080,12 @@ type TimelineLine struct {
 }
 
 // TradeCondition 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
-// leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
-// implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
-// be left out or must agree with it (condition_mismatch).
+// leverage 1.11), 現股當沖 day trade (board lots, regular session; direction long buys first
+// and sells later, direction short sells first and buys back later, with the standing a short
+// sale needs and the buy-back reserved as a short sale at leverage 1; one left open at the end
+// of the continuous session is closed at market). The leverage is implied by the condition
+// (market-rules 1f), not chosen; leverage and dayTrade may be left out or must agree with it,
+// and so must the direction except under day_trade (condition_mismatch).
 type TradeCondition string
 
 // TradeNotice defines model for TradeNotice.
@@ -6130,9 +6136,12 @@ type TradeOrder struct {
 	Commission Decimal `json:"commission"`
 
 	// Condition 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
-	// leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
-	// implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
-	// be left out or must agree with it (condition_mismatch).
+	// leverage 1.11), 現股當沖 day trade (board lots, regular session; direction long buys first
+	// and sells later, direction short sells first and buys back later, with the standing a short
+	// sale needs and the buy-back reserved as a short sale at leverage 1; one left open at the end
+	// of the continuous session is closed at market). The leverage is implied by the condition
+	// (market-rules 1f), not chosen; leverage and dayTrade may be left out or must agree with it,
+	// and so must the direction except under day_trade (condition_mismatch).
 	Condition TradeCondition      `json:"condition"`
 	CreatedAt time.Time           `json:"createdAt"`
 	DayTrade  bool                `json:"dayTrade"`

@@ -36,9 +36,11 @@ const (
 // OddAfterHours, FixedPrice) and TimeInForce (ticket.ROD, IOC, FOK) put the ticket in Taiwan
 // terms. All three empty: the order is taken and matched as before they existed (an odd-lot order
 // crosses the book at once). Any of them set: the others default (the condition from Direction,
-// Leverage and DayTrade, the session from the unit, ROD), the condition implies the direction and
-// leverage (融資 2.5, 融券 1.11; Direction, Leverage and DayTrade may be left out or must agree) and
-// the session's matching applies (call auctions for odd lots, the close for 盤後定價).
+// Leverage and DayTrade, the session from the unit, ROD), the condition implies the leverage (融資
+// 2.5, 融券 1.11; Leverage and DayTrade may be left out or must agree) and the direction (must agree,
+// except that a 現股當沖 opens either way: long buys first, short sells first and buys back, a short
+// sale at leverage 1 with the day-trade tax) and the session's matching applies (call auctions for
+// odd lots, the close for 盤後定價).
 type OrderInput struct {
 	Symbol, Direction, Type string
 	Lots, Shares            int64
@@ -266,12 +268,9 @@ func ticketFields(sp *orderSpec, in OrderInput) *commands.Error {
 		!slices.Contains([]string{ticket.ROD, ticket.IOC, ticket.FOK}, sp.tif) {
 		return commands.Invalid(commands.KeyInvalidRequest)
 	}
-	direction := events.DirectionLong
-	if sp.condition == ticket.Short {
-		direction = events.DirectionShort
-	}
 	lev := ticket.Leverage(sp.condition)
-	if sp.direction != direction || in.Leverage != "" && !sp.leverage.Equal(lev) || in.DayTrade && sp.condition != ticket.DayTrade {
+	if !ticket.OpensBySelling(sp.condition, sp.direction == events.DirectionShort) || in.Leverage != "" && !sp.leverage.Equal(lev) ||
+		in.DayTrade && sp.condition != ticket.DayTrade {
 		return commands.Invalid(commands.KeyConditionMismatch)
 	}
 	sp.leverage, sp.dayTrade = lev, sp.condition == ticket.DayTrade
@@ -281,12 +280,12 @@ func ticketFields(sp *orderSpec, in OrderInput) *commands.Error {
 // conditionOf is the condition of an order placed without one.
 func conditionOf(direction string, leverage decimal.Decimal, dayTrade bool) string {
 	switch {
+	case dayTrade: // either way: a short day trade sells first (先賣後買)
+		return ticket.DayTrade
 	case direction == events.DirectionShort:
 		return ticket.Short
 	case leverage.GreaterThan(decimal.NewFromInt(1)):
 		return ticket.Margin
-	case dayTrade:
-		return ticket.DayTrade
 	}
 	return ticket.Cash
 }
@@ -381,7 +380,8 @@ func share(x decimal.Decimal, q, s int64) decimal.Decimal {
 
 // reservation is the cash an order freezes: an opening long its amount at the bound with the
 // commission (less the financing, with the loan's rounding slack); an opening short its margin at
-// the day's limit-up price, the most its shares can be sold for; a short's cover what it may cost
+// the day's limit-up price, the most its shares can be sold for (a day trade sold first: leverage 1,
+// the whole value, as a day trade bought first reserves its whole amount); a short's cover what it may cost
 // beyond the collateral its shares carry; a long's sale nothing.
 func reservation(o *tradeOrder, pos *tradePosition, q MarketQuote) decimal.Decimal {
 	value := o.Price.Mul(decimal.NewFromInt(o.Shares))

@@ -1,7 +1,8 @@
 // Issue 14's order ticket in Taiwan terms, in one language, at the phone viewport: a member places
-// each trade condition (現股, 融資, 融券, 現股當沖) in the regular session with each time in force,
-// reading the broker's confirmation (symbol, side, condition, session, quantity with its unit,
-// price, estimated amount, fee, tax); places an intraday odd lot that stays pending until its
+// each trade condition (現股, 融資, 融券, 現股當沖 buying first and selling first) in the regular
+// session with each time in force, reading the broker's confirmation (symbol, side, condition,
+// session, quantity with its unit, price, estimated amount, fee, tax, a day trade's offset); reads
+// the day-trade rules on the rules screen; places an intraday odd lot that stays pending until its
 // 5-second call auction matches it; and places orders in the after-hours sessions, which the demo
 // market takes around the clock (the ticket says so) and auctions every minute: the after-hours
 // odd lot at the limit-up price is matched in the next minute's auction, 盤後定價 is taken at the
@@ -20,6 +21,9 @@ const X = {
     buy: '買進',
     sell: '賣出',
     cond: { cash: '現股', margin: '融資', short: '融券', day_trade: '現股當沖' },
+    dt: { buy: '現股當沖・先買後賣', sell: '現股當沖・先賣後買' },
+    offset: { buy: '今日賣出 1 張；13:25 仍未沖銷者以市價賣出', sell: '今日買回 1 張；13:25 仍未買回者以市價買回' },
+    rulesClose: /先賣者買回/,
     sess: { regular: '整股', odd_intraday: '盤中零股', odd_after_hours: '盤後零股', fixed_price: '盤後定價' },
     lots: '張',
     shares: '股',
@@ -30,6 +34,9 @@ const X = {
     buy: 'Buy',
     sell: 'Sell',
     cond: { cash: 'Cash', margin: 'Margin buy', short: 'Short sale', day_trade: 'Day trade' },
+    dt: { buy: 'Day trade · Buy first', sell: 'Day trade · Sell first' },
+    offset: { buy: 'Sell 1 lots today; sold at market if still open at 13:25', sell: 'Buy back 1 lots today; bought back at market if still open at 13:25' },
+    rulesClose: /sold first, it is bought back/,
     sess: { regular: 'Board lot', odd_intraday: 'Intraday odd lot', odd_after_hours: 'After-hours odd lot', fixed_price: 'After-hours fixed price' },
     lots: 'lots',
     shares: 'shares',
@@ -65,6 +72,7 @@ export function ticketJourney(lang) {
       await waitText(tid(page, 'confirm-condition'), want.condition);
       await waitText(tid(page, 'confirm-session'), want.session);
       await waitText(tid(page, 'confirm-quantity'), want.quantity);
+      if (want.offset) await waitText(tid(page, 'confirm-offset'), want.offset);
       for (const id of ['confirm-amount', 'confirm-fee', 'confirm-tax']) await waitText(tid(page, id), MONEY);
       if (want.shot) await screen(page, lang, want.shot);
       const placed = nextResponse(page, 'POST', '/api/vue/trade/orders');
@@ -105,12 +113,17 @@ export function ticketJourney(lang) {
       { cond: 'cash', tif: 'IOC' },
       { cond: 'margin', tif: 'FOK' },
       { cond: 'short', tif: 'ROD' },
-      { cond: 'day_trade', tif: 'ROD' },
+      { cond: 'day_trade', tif: 'ROD', way: 'buy' },
+      { cond: 'day_trade', tif: 'ROD', way: 'sell' },
     ];
-    for (const { cond, tif } of regular) {
-      await step(`regular ${cond} ${tif}`, async () => {
+    for (const { cond, tif, way } of regular) {
+      await step(`regular ${cond}${way ? ` ${way} first` : ''} ${tif}`, async () => {
         await openTicket();
         await tid(page, `ticket-cond-${cond}`).click();
+        if (way) {
+          await tid(page, `ticket-dt-${way}`).click();
+          await waitText(tid(page, 'ticket-dt-hint'), /13:25/);
+        }
         await waitText(tid(page, 'ticket-unit'), T.lots);
         await tid(page, 'ticket-market').click();
         await tid(page, `ticket-tif-${tif}`).click();
@@ -118,13 +131,18 @@ export function ticketJourney(lang) {
         if (cond === 'margin') await waitText(tid(page, 'ticket-leverage'), /2\.5/);
         if (cond === 'short') await waitText(tid(page, 'ticket-leverage'), /1\.11/);
         const res = await confirmAndPlace({
-          side: cond === 'short' ? T.sell : T.buy,
-          condition: T.cond[cond],
+          side: cond === 'short' || way === 'sell' ? T.sell : T.buy,
+          condition: way ? T.dt[way] : T.cond[cond],
+          offset: way ? T.offset[way] : undefined,
           session: `${T.sess.regular} · ${tif}`,
           quantity: `1 ${T.lots}`,
-          shot: cond === 'cash' ? 'ticket-01-confirm' : undefined,
+          shot: cond === 'cash' ? 'ticket-01-confirm' : way === 'sell' ? 'ticket-01b-sell-first-confirm' : undefined,
         });
         assert.equal(res.status, 200, JSON.stringify(res.body));
+        if (way === 'sell') {
+          const o = (await call(fx.server.base, 'GET', '/api/vue/trade/orders?status=all', { session })).items.find((x) => x.orderNo === res.body.data.orderNo);
+          assert.ok(o && o.side === 'sell' && o.dayTrade && o.condition === 'day_trade', JSON.stringify(o));
+        }
         assert.ok(['filled', 'cancelled', 'partial'].includes(res.body.data.status), JSON.stringify(res.body));
         await waitHash(page, '/position/position');
       });
@@ -159,6 +177,15 @@ export function ticketJourney(lang) {
         await waitHash(page, '/position/position');
       });
     }
+
+    await step('the rules screen explains selling first', async () => {
+      await openTicket();
+      await tid(page, 'ticket-rules').click();
+      await tid(page, 'rules-day-trade').waitFor();
+      await waitText(tid(page, 'rules-day-trade-tax'), /0\.15 %/);
+      await waitText(tid(page, 'rules-day-trade-close'), T.rulesClose);
+      await screen(page, lang, 'ticket-04-day-trade-rules');
+    });
 
     let oddNo;
     await step('intraday odd lot waits for its call auction', async () => {

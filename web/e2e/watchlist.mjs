@@ -1,7 +1,8 @@
 // Issue 14 item 4 in one language, at the phone viewport, against the real server: a member
 // makes a watchlist group, adds stocks to it and to the default group at once, moves one up and
 // pins another; sets a price alert that the market has already crossed, sees it fire live (a
-// toast over the socket, the unread count) and reads the notification; buys a board lot and sees
+// toast over the socket, the unread count) and reads the notification; sees the next alert fire
+// while on mine (a toast and the notifications entry's badge, no socket opened there); buys a board lot and sees
 // the 庫存 summary on the positions screen.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -136,6 +137,30 @@ export function watchlistJourney(lang) {
       await screen(page, lang, 'watchlist-03-notifications');
       await tid(page, 'notifications-read').click();
       await waitText(tid(page, 'notifications-unread'), X.read);
+    });
+
+    await step('an alert fires while the member is on another screen', async () => {
+      // Mine opens no socket: the alert reaches it by the notifications' poll (the shell runs the
+      // notifications entry's announce hook on every screen), as a toast and the entry's badge.
+      await openRoute(page, '/user/usercenter');
+      await tid(page, 'menu-notifications').waitFor();
+      let sockets = 0;
+      const onSocket = () => {
+        sockets += 1;
+      };
+      page.on('websocket', onSocket);
+      const q = await call(base, 'GET', '/api/vue/market/stocks/2330');
+      const level = (Math.ceil(Number(q.price) * 1.05 * 100) / 100).toFixed(2);
+      const set = await call(base, 'POST', '/api/vue/alerts', { session, body: { symbol: '2330', kind: 'price_below', value: level } });
+      await page.locator('.adm-toast-main').filter({ hasText: X.pushed }).first().waitFor({ timeout: 40_000 });
+      await waitText(tid(page, 'badge-notifications'), '1', 20_000);
+      await screen(page, lang, 'watchlist-03b-alert-elsewhere', { toasts: true });
+      page.off('websocket', onSocket);
+      assert.equal(sockets, 0, 'mine opened a socket');
+      // The record: the notification, unread, on its screen.
+      await tid(page, 'menu-notifications').click();
+      await waitHash(page, '/user/notifications');
+      await page.locator(`[data-testid=notification][data-id="${set.alertId}"][data-unread=true]`).waitFor();
     });
 
     await step('holdings summary', async () => {

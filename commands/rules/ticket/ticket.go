@@ -17,7 +17,7 @@ const (
 	Cash     = "cash"      // 現股
 	Margin   = "margin"    // 融資: the broker finances up to 60 % (market-rules 1f)
 	Short    = "short"     // 融券: the member puts up at least 90 % of the value
-	DayTrade = "day_trade" // 現股當沖: buy first, sell the same day (market-rules 1e)
+	DayTrade = "day_trade" // 現股當沖: buy first and sell, or sell first and buy back, the same day (market-rules 1e)
 )
 
 // Sessions.
@@ -75,6 +75,20 @@ func Leverage(condition string) decimal.Decimal {
 		return decimal.RequireFromString("1.11")
 	}
 	return decimal.NewFromInt(1)
+}
+
+// OpensBySelling tells whether an order of the condition may open a position by selling (sell
+// true) or by buying: 現股 and 融資 buy, 融券 sells, and 現股當沖 does either (先買後賣 or
+// 先賣後買, market-rules 1e). Selling first borrows the shares as a short sale does, so it is open
+// to whoever may sell short (融券): the exchange allows it only with a margin account.
+func OpensBySelling(condition string, sell bool) bool {
+	switch condition {
+	case Short:
+		return sell
+	case DayTrade:
+		return true
+	}
+	return !sell
 }
 
 // Eligible tells whether a symbol listed on listed may be traded on margin, short or as a day

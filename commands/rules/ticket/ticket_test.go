@@ -55,6 +55,24 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// A day trade opens either way (先買後賣, 先賣後買); the other conditions one way only.
+func TestOpensBySelling(t *testing.T) {
+	for _, c := range []struct {
+		condition string
+		sell      bool
+		want      bool
+	}{
+		{Cash, false, true}, {Cash, true, false},
+		{Margin, false, true}, {Margin, true, false},
+		{Short, true, true}, {Short, false, false},
+		{DayTrade, false, true}, {DayTrade, true, true},
+	} {
+		if got := OpensBySelling(c.condition, c.sell); got != c.want {
+			t.Errorf("%s sell=%v: got %v, want %v", c.condition, c.sell, got, c.want)
+		}
+	}
+}
+
 func TestLeverage(t *testing.T) {
 	for cond, want := range map[string]string{Cash: "1", DayTrade: "1", Margin: "2.5", Short: "1.11"} {
 		if got := Leverage(cond); !got.Equal(d(want)) {

@@ -2,6 +2,7 @@ import { useEffect } from 'react';
 import { Outlet, ScrollRestoration, useNavigate, useNavigation } from 'react-router-dom';
 import { setLoginRedirect } from '@/lib/api/client';
 import { useAppConfig } from '@/lib/config';
+import { EntryAnnouncers } from '@/lib/entries';
 import { canGoBack } from '@/lib/nav';
 import { installBackButton } from '@/lib/native';
 import { removeTransientKeys } from '@/lib/session';
@@ -10,7 +11,7 @@ import { preloadToast } from '@/lib/toast';
 import { antdReady } from './antdReady';
 import { OfflineBanner } from './Offline';
 
-/** The root shell: scroll restoration, the 401 redirect, the back button, the offline banner, config. */
+/** The root shell: scroll restoration, the 401 redirect, the back button, the offline banner, config, the entries' announcements. */
 export function RootShell() {
   const navigate = useNavigate();
   const navigation = useNavigation();
@@ -46,6 +47,7 @@ export function RootShell() {
     <>
       <div className={navigation.state === 'loading' ? 'route-progress active' : 'route-progress'} aria-hidden />
       <OfflineBanner />
+      <EntryAnnouncers />
       <Outlet />
       {/* Tab roots keep one scroll position each; other pages restore per history entry. */}
       <ScrollRestoration getKey={(loc) => (isTabPath(loc.pathname) ? loc.pathname : loc.key)} />

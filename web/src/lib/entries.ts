@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { createElement, Fragment, type ReactElement, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Role } from './session';
 import { useRole } from './user';
@@ -26,10 +26,20 @@ export interface Entry {
    * socket, nothing of the feature's screens): home and mine run it on every visit.
    */
   badge?: BadgeHook;
+  /**
+   * A hook of the feature's that tells the member of something new behind the entry wherever
+   * they are in the app (a toast when a price alert fires), run once on every screen while the
+   * user may see the entry (EntryAnnouncers). As light as a badge: no socket, nothing of the
+   * feature's screens.
+   */
+  announce?: AnnounceHook;
 }
 
 /** How many things wait behind an entry (see Entry.badge). */
 export type BadgeHook = () => number | undefined;
+
+/** Tells the member of something new behind an entry (see Entry.announce). */
+export type AnnounceHook = () => void;
 
 /** An entry with the screen it opens. */
 export interface PlacedEntry extends Entry {
@@ -54,4 +64,26 @@ export function useEntries(place: EntryPlace): (PlacedEntry & { text: string })[
   const { i18n } = useTranslation();
   const lang = i18n.language === 'en' ? 'en' : 'tw';
   return useMemo(() => entriesFor(place, role, lang), [place, role, lang]);
+}
+
+function Announcer({ use }: { use: AnnounceHook }): null {
+  use();
+  return null;
+}
+
+/**
+ * Runs the announce hooks of the entries the signed-in user may see, each hook once however many
+ * entries share it; the root shell renders it, so it never names a feature.
+ */
+export function EntryAnnouncers(): ReactElement {
+  const role = useRole();
+  const hooks = useMemo(() => {
+    // Keyed by the first entry naming the hook: a component always runs the same hook.
+    const seen = new Map<AnnounceHook, string>();
+    for (const place of ['home', 'mine'] as const) {
+      for (const e of entriesFor(place, role, 'tw')) if (e.announce && !seen.has(e.announce)) seen.set(e.announce, `${place}-${e.key}`);
+    }
+    return [...seen];
+  }, [role]);
+  return createElement(Fragment, null, ...hooks.map(([use, key]) => createElement(Announcer, { key, use })));
 }

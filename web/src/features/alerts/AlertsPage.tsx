@@ -8,8 +8,9 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
 import { useAction } from '@/lib/action';
-import { toast, toastMessage } from '@/lib/toast';
+import { toastMessage } from '@/lib/toast';
 import { type AlertKind, KINDS, type PriceAlert, alertKeys, alertsApi, useAlertSocket, useAlerts, useNotifications } from './api';
+import { tellFired } from './notices';
 import { useAlertsT } from './texts';
 import './alerts.css';
 
@@ -29,11 +30,9 @@ export function useCondition(): (a: PriceAlert) => string {
   return (a) => `${at(`kinds.${a.kind}`)} ${a.value}`;
 }
 
-/** Toasts each alert that fires while a screen of alerts is up. */
+/** Toasts each alert that fires while a screen of alerts is up, at once (elsewhere the poll of useAlertAnnounce does). */
 export function useAlertToasts() {
-  const at = useAlertsT();
-  const { i18n } = useTranslation();
-  useAlertSocket((f) => toast.show(at('pushed', { name: i18n.language === 'en' ? f.alert.nameEn : f.alert.name, price: f.alert.price ?? '' }), 4000));
+  useAlertSocket((f) => tellFired(f.alert));
 }
 
 function Form({ disabled }: { disabled: boolean }) {

@@ -4,6 +4,7 @@ import { api, noteSeenPosition, request } from '@/lib/api/client';
 import type { components } from '@/lib/api/schema';
 import { getSession } from '@/lib/session';
 import { appSocket } from '@/lib/socket/socket';
+import { alertKeys } from './notices';
 
 // Price alerts' calls, typed by the schema generated from api/openapi.yaml.
 
@@ -14,12 +15,7 @@ export type AlertFrame = S['WsAlertFrame'];
 
 export const KINDS: AlertKind[] = ['price_above', 'price_below', 'rise_pct', 'fall_pct'];
 
-/** Every alerts query lives under ['alerts']; a command or a pushed alert invalidates them all. */
-export const alertKeys = {
-  all: ['alerts'] as const,
-  list: ['alerts', 'list'] as const,
-  notifications: ['alerts', 'notifications'] as const,
-};
+export { alertKeys, useNotifications } from './notices';
 
 export const alertsApi = {
   set: (body: S['PriceAlertRequest'], idempotencyKey: string) => api.post('/api/vue/alerts', body, { idempotencyKey }),
@@ -32,9 +28,6 @@ export function useAlerts() {
   return useQuery({ queryKey: alertKeys.list, queryFn: ({ signal }) => api.get('/api/vue/alerts', { signal }) });
 }
 
-export function useNotifications() {
-  return useQuery({ queryKey: alertKeys.notifications, queryFn: ({ signal }) => api.get('/api/vue/alerts/notifications', { signal }) });
-}
 
 /**
  * Fired alerts pushed to this session while the screen is up: binds the socket to the session,

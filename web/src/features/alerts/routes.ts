@@ -1,4 +1,5 @@
 import type { FeatureRoute } from '@/lib/routes';
+import { useAlertAnnounce, useUnreadNotices } from './notices';
 
 export const alertsRoutes: FeatureRoute[] = [
   {
@@ -11,6 +12,9 @@ export const alertsRoutes: FeatureRoute[] = [
     path: 'user/notifications',
     zone: 'session',
     load: () => import('./NotificationsPage'),
-    entries: [{ place: 'mine', key: 'notifications', label: { tw: '通知', en: 'Notifications' }, roles: ['member'] }],
+    // A fired alert reaches the member on any screen: a toast, and the unread count on this entry.
+    entries: [
+      { place: 'mine', key: 'notifications', label: { tw: '通知', en: 'Notifications' }, roles: ['member'], badge: useUnreadNotices, announce: useAlertAnnounce },
+    ],
   },
 ];

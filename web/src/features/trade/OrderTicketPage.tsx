@@ -16,7 +16,7 @@ import { tradeApi, useTradeChanged, useTradeRules, type OrderRequest } from './a
 import { estimate, stepPrice, tickSize, type Kind } from './rules';
 import { useTradeT } from '@/domain/trade/texts';
 import { useUserInfo } from '@/lib/user';
-import { impliedLeverage, pct, sessionAllows, sessionHint, SESSIONS, validateTicket, type Condition, type Session, type Tif } from './ticket';
+import { impliedLeverage, openingDirection, pct, sessionAllows, sessionHint, SESSIONS, validateTicket, type Condition, type DayTradeWay, type Session, type Tif } from './ticket';
 import './trade.css';
 
 function Seg<V extends string>({ value, options, onChange, testId }: { value: V; options: { v: V; label: string; cls?: string }[]; onChange: (v: V) => void; testId: string }) {
@@ -42,7 +42,7 @@ function Kv({ label, value, testId }: { label: string; value: string; testId: st
   );
 }
 
-/** The order ticket: /market/marketBuy?symbol=&side=buy|sell */
+/** The order ticket: /market/marketBuy?symbol=&side=buy|sell[&dayTrade=1] (a day trade, selling first with side=sell) */
 export default function OrderTicketPage() {
   const t = useTradeT();
   const navigate = useNavigate();
@@ -54,7 +54,9 @@ export default function OrderTicketPage() {
   const info = useUserInfo();
   const changed = useTradeChanged();
 
-  const [condition, setCondition] = useState<Condition>(params.get('side') === 'sell' ? 'short' : params.get('dayTrade') === '1' ? 'day_trade' : 'cash');
+  const sellSide = params.get('side') === 'sell';
+  const [condition, setCondition] = useState<Condition>(params.get('dayTrade') === '1' ? 'day_trade' : sellSide ? 'short' : 'cash');
+  const [way, setWay] = useState<DayTradeWay>(sellSide ? 'sell' : 'buy');
   const [session, setSession] = useState<Session>('regular');
   const [tif, setTif] = useState<Tif>('ROD');
   const [type, setType] = useState<'limit' | 'market'>('limit');
@@ -67,7 +69,7 @@ export default function OrderTicketPage() {
   const allows = sessionAllows(session);
   const hint = sessionHint(session, d?.session.afterHoursAuctionEvery ?? 0);
   const oddLot = allows.odd;
-  const direction = condition === 'short' ? 'short' : 'long';
+  const direction = openingDirection(condition, way);
   const dayTrade = condition === 'day_trade';
   const leverage = impliedLeverage(condition, rules.data);
   // The limit starts at the last price once it is known.
@@ -134,15 +136,17 @@ export default function OrderTicketPage() {
       title: t('confirmTitle'),
       content: (
         <div className="ticket-confirm" data-testid="ticket-confirm">
+          {info.data ? row(t('tk.confirm.account'), info.data.account, 'confirm-account') : null}
           {row(t('tk.confirm.stock'), `${d.symbol} ${displayName(d, currentLang())}`, 'confirm-stock')}
           {row(t('tk.confirm.side'), t(direction === 'long' ? 'buy' : 'sell'), 'confirm-side')}
-          {row(t('tk.condition'), t(`tk.cond.${condition}`), 'confirm-condition')}
+          {row(t('tk.condition'), dayTrade ? t('tk.condWay', { cond: t('tk.cond.day_trade'), way: t(`tk.dt.${way}`) }) : t(`tk.cond.${condition}`), 'confirm-condition')}
           {row(t('tk.session'), `${t(`tk.sess.${session}`)} · ${tif}`, 'confirm-session')}
           {row(t('tk.confirm.quantity'), `${qty} ${unit}`, 'confirm-quantity')}
           {row(t('tk.confirm.price'), `${t(allows.closeOnly ? 'tk.closePrice' : type)} ${type === 'market' ? '' : price}`.trim(), 'confirm-price')}
           {row(t('tk.confirm.amount'), est ? money(est.amount) : '--', 'confirm-amount')}
           {row(t('tk.confirm.fee'), est ? money(est.fee) : '--', 'confirm-fee')}
           {row(t('tk.confirm.tax'), est ? money(est.tax) : '--', 'confirm-tax')}
+          {dayTrade ? row(t('tk.confirm.offset'), t(`tk.confirm.offsetBy.${way}`, { qty: `${qty} ${unit}` }), 'confirm-offset') : null}
         </div>
       ),
       confirmText: t('submit'),
@@ -175,6 +179,19 @@ export default function OrderTicketPage() {
             testId="ticket-cond"
             options={allows.conditions.map((c) => ({ v: c, label: t(`tk.cond.${c}`), cls: c === 'short' ? 'sell' : 'buy' }))}
           />
+          {dayTrade ? (
+            <>
+              <Seg
+                value={way}
+                onChange={setWay}
+                testId="ticket-dt"
+                options={(['buy', 'sell'] as const).map((w) => ({ v: w, label: t(`tk.dt.${w}`), cls: w === 'sell' ? 'sell' : 'buy' }))}
+              />
+              <div className="trade-hint muted" data-testid="ticket-dt-hint">
+                {t(`tk.dtHint.${way}`)}
+              </div>
+            </>
+          ) : null}
           <div className="trade-hint muted" data-testid="ticket-leverage">
             {t('tk.leverage', {
               lev: leverage,

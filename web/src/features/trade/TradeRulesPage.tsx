@@ -57,6 +57,16 @@ export default function TradeRulesPage() {
               </span>
             </div>
           ))}
+          <div className="prose" data-testid="rules-day-trade">
+            <p>
+              <strong>{t('rulesPage.dayTrade.title')}</strong>
+            </p>
+            {(['ways', 'sellFirst', 'tax', 'close'] as const).map((k) => (
+              <p key={k} data-testid={`rules-day-trade-${k}`}>
+                {t(`rulesPage.dayTrade.${k}`, { pct: pct(r.dayTradeTaxRate) })}
+              </p>
+            ))}
+          </div>
         </div>
       )}
     </Page>

@@ -110,4 +110,30 @@ describe('order ticket', () => {
     });
     expect(call!.init.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it('sells first under 現股當沖 with its rules explained and a broker-style confirmation', async () => {
+    renderPage('/market/marketBuy', OrderTicketPage, { url: '/market/marketBuy?symbol=2330&dayTrade=1', others: ['/position/position'] });
+    await waitFor(() => expect(screen.getByTestId('est-marketValue')).toHaveTextContent('1,085,000.00'));
+    expect(screen.getByTestId('ticket-dt-buy')).toHaveAttribute('aria-pressed', 'true');
+    expect(screen.getByTestId('ticket-dt-hint')).toHaveTextContent('先買進');
+    fireEvent.click(screen.getByTestId('ticket-dt-sell'));
+    expect(screen.getByTestId('ticket-dt-hint')).toHaveTextContent('可融券');
+    // Selling first pays the day-trade tax 0.15 %: 1,085,000 × 0.0015 = 1,627.
+    expect(screen.getByTestId('est-tax')).toHaveTextContent('1,627.00');
+    await waitFor(() => expect(screen.getByTestId('ticket-available')).toHaveTextContent('2,000,000.00'));
+
+    ctx.server.on('/api/vue/trade/orders', () => envelope({ orderNo: 'T2', status: 'filled', positionId: 'T2', filled: 1000, position: 43 }));
+    fireEvent.click(screen.getByTestId('ticket-submit'));
+    expect(ctx.asked).toBeDefined();
+    renderPage('/confirm', () => <>{ctx.asked!.content}</>);
+    expect(screen.getByTestId('confirm-account')).toHaveTextContent('0912345678');
+    expect(screen.getByTestId('confirm-side')).toHaveTextContent('賣出');
+    expect(screen.getByTestId('confirm-condition')).toHaveTextContent('現股當沖・先賣後買');
+    expect(screen.getByTestId('confirm-offset')).toHaveTextContent('今日買回 1 張');
+    await act(async () => {
+      await ctx.asked!.onConfirm?.();
+    });
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(JSON.parse(String(posts()[0]!.init.body))).toMatchObject({ symbol: '2330', direction: 'short', condition: 'day_trade', session: 'regular', lots: 1 });
+  });
 });

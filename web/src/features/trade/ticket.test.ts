@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { impliedLeverage, leverageChoices, pct, sessionAllows, sessionHint, sizeOf, validateTicket, type Condition, type TicketFields } from './ticket';
+import { impliedLeverage, leverageChoices, openingDirection, pct, sessionAllows, sessionHint, sizeOf, validateTicket, type Condition, type TicketFields } from './ticket';
 
 const base: TicketFields = { type: 'limit', qty: '1', price: '1000', kind: 'stock', limitUp: '1100.00', limitDown: '900.00' };
 
@@ -70,5 +70,18 @@ describe('sessionHint', () => {
     ['fixed_price', 120, { key: 'tk.sessHintDemo.fixed_price', opts: { min: '2' } }],
   ] as const)('%s with after-hours auctions every %i s: the exchange hours, or the published demo cadence', (s, every, want) => {
     expect(sessionHint(s, every)).toEqual(want);
+  });
+});
+
+describe('openingDirection', () => {
+  it.each([
+    ['cash', 'buy', 'long'],
+    ['cash', 'sell', 'long'],
+    ['margin', 'sell', 'long'],
+    ['short', 'buy', 'short'],
+    ['day_trade', 'buy', 'long'],
+    ['day_trade', 'sell', 'short'],
+  ] as const)('%s %s → %s', (c, way, want) => {
+    expect(openingDirection(c, way)).toBe(want);
   });
 });

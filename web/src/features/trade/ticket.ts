@@ -74,6 +74,17 @@ export function sessionHint(s: Session, afterHoursAuctionEvery: number): TicketE
   return { key: `tk.sessHint.${s}` };
 }
 
+/** The way a 現股當沖 opens: 先買後賣 (buy first) or 先賣後買 (sell first). */
+export type DayTradeWay = 'buy' | 'sell';
+
+/**
+ * The direction a ticket opens: 融券 sells (short), 現股 and 融資 buy (long), a 現股當沖 either way,
+ * as its way says (selling first is a short sale at leverage 1 the same day; commands/rules/ticket).
+ */
+export function openingDirection(c: Condition, way: DayTradeWay): 'long' | 'short' {
+  return c === 'short' || (c === 'day_trade' && way === 'sell') ? 'short' : 'long';
+}
+
 /** The leverage a condition implies (shown, not chosen), from the published rules. */
 export function impliedLeverage(c: Condition, r?: { maxLongLeverage: string; maxShortLeverage: string }): string {
   if (c === 'margin') return r?.maxLongLeverage ?? '2.5';

@@ -4636,9 +4636,12 @@ export interface components {
         };
         /**
          * @description 現股 cash, 融資 margin purchase (60 % financed: leverage 2.5), 融券 short sale (90 % margin:
-         *     leverage 1.11), 現股當沖 day trade (buy first, board lots, regular session). The leverage is
-         *     implied by the condition (market-rules 1f), not chosen; direction, leverage and dayTrade may
-         *     be left out or must agree with it (condition_mismatch).
+         *     leverage 1.11), 現股當沖 day trade (board lots, regular session; direction long buys first
+         *     and sells later, direction short sells first and buys back later, with the standing a short
+         *     sale needs and the buy-back reserved as a short sale at leverage 1; one left open at the end
+         *     of the continuous session is closed at market). The leverage is implied by the condition
+         *     (market-rules 1f), not chosen; leverage and dayTrade may be left out or must agree with it,
+         *     and so must the direction except under day_trade (condition_mismatch).
          * @enum {string}
          */
         TradeCondition: "cash" | "margin" | "short" | "day_trade";

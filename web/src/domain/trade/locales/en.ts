@@ -84,6 +84,13 @@ const tradeEN: TradeMessages = {
     hold: 'Minimum holding (trading days)',
     boardLot: 'Shares per lot',
     maxLots: 'Lots per order, at most',
+    dayTrade: {
+      title: 'Day trading',
+      ways: 'Buy first and sell, or sell first and buy back, the same stock and quantity on the same day: board lots in the regular session, stocks listed at least six months.',
+      sellFirst: 'Selling first borrows the shares as a short sale does: it is open to members who may sell short, and the buy-back is reserved at the whole value at the limit-up price.',
+      tax: 'The sale of a day trade pays the day-trade transaction tax of {{pct}}; the buy pays only its commission.',
+      close: 'A day trade still open when continuous trading ends (13:25) is closed by lotbook at market: bought first, it is sold; sold first, it is bought back. (On the exchange an unclosed sell-first is covered by a securities-finance borrow at a fee of up to 7 %; lotbook buys back instead, so no borrow fee arises.)',
+    },
   },
   day: {
     title: 'Day trading',
@@ -144,7 +151,19 @@ const tradeEN: TradeMessages = {
     unit: { lots: 'lots', shares: 'shares' },
     leverage: 'Leverage {{lev}}× ({{rule}}, for information)',
     rule: { cash: 'fully paid', margin: '{{pct}} % financed', short: 'margin {{pct}} % of value', day_trade: 'same-day offset, tax {{pct}} %' },
+    dt: { buy: 'Buy first', sell: 'Sell first' },
+    dtHint: {
+      buy: 'Buy now and sell the same quantity today. Still open when continuous trading ends (13:25), it is sold at market.',
+      sell: 'Sell now and buy the same quantity back today, as members who may sell short can; the buy-back is reserved at the whole value at the limit-up price. Still open when continuous trading ends (13:25), it is bought back at market.',
+    },
+    condWay: '{{cond}} · {{way}}',
     confirm: {
+      account: 'Account',
+      offset: 'Offset',
+      offsetBy: {
+        buy: 'Sell {{qty}} today; sold at market if still open at 13:25',
+        sell: 'Buy back {{qty}} today; bought back at market if still open at 13:25',
+      },
       stock: 'Stock',
       side: 'Side',
       quantity: 'Quantity',

@@ -23,7 +23,6 @@ const alerts: AlertsMessages = {
   cancel: 'Cancel',
   fired: '{{name}} {{kind}} {{value}}: traded at {{price}}',
   firedAt: 'Fired at',
-  pushed: 'Price alert: {{name}} traded at {{price}}',
   symbolRequired: 'Enter a stock code',
 };
 

@@ -21,7 +21,6 @@ const alerts = {
   cancel: '取消',
   fired: '{{name}} {{kind}} {{value}}：成交價 {{price}}',
   firedAt: '觸發時間',
-  pushed: '到價提醒：{{name}} 成交價 {{price}}',
   symbolRequired: '請輸入股票代號',
 };
 
