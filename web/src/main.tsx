@@ -2,6 +2,7 @@ import 'antd-mobile/es/global';
 import { unstableSetRender } from 'antd-mobile/es/utils/unstable-render';
 import { createRoot, type Root } from 'react-dom/client';
 import { App } from './app/App';
+import { keepFirstPaint } from './app/FirstPaint';
 import { initI18n } from './lib/i18n';
 import { registerServiceWorker } from './lib/pwa';
 import './app/styles.css';
@@ -25,5 +26,6 @@ unstableSetRender((node, container) => {
 
 const el = document.getElementById('root');
 if (!el) throw new Error('index.html has no #root');
+keepFirstPaint(el);
 void initI18n().then(() => createRoot(el).render(<App />));
 registerServiceWorker();
