@@ -3,7 +3,10 @@ package api
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
 	_ "embed"
+	"encoding/base64"
+	"fmt"
 	"io/fs"
 	"mime"
 	"net/http"
@@ -15,9 +18,34 @@ import (
 //go:embed logo.svg
 var logoSVG []byte
 
-// indexCSP lets the inline shell's style attribute and <style> in index.html apply; scripts stay
-// same-origin only.
-const indexCSP = "default-src 'self'; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+// indexCSP lets the inline shell's style attribute and <style> in index.html apply; scripts are
+// same-origin files plus index.html's own inline scripts, each allowed by its hash (filled in for
+// %s: the first paint's boot script picks the prerendered welcome page before any file loads).
+const indexCSP = "default-src 'self'; script-src 'self'%s; img-src 'self' data: blob:; style-src 'self' 'unsafe-inline'; connect-src 'self' ws: wss:; frame-ancestors 'none'; base-uri 'self'; form-action 'self'"
+
+// inlineScriptHashes lists the CSP sources (" 'sha256-...'") of the inline scripts of page: each
+// <script> without src, hashed over its exact text as the browser does. A page that cannot be
+// read allows none.
+func inlineScriptHashes(page []byte) string {
+	var out strings.Builder
+	for {
+		start := bytes.Index(page, []byte("<script"))
+		if start < 0 {
+			return out.String()
+		}
+		page = page[start:]
+		tagEnd := bytes.IndexByte(page, '>')
+		end := bytes.Index(page, []byte("</script>"))
+		if tagEnd < 0 || end < tagEnd {
+			return out.String()
+		}
+		if !bytes.Contains(page[:tagEnd], []byte(" src=")) {
+			sum := sha256.Sum256(page[tagEnd+1 : end])
+			out.WriteString(" 'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'")
+		}
+		page = page[end:]
+	}
+}
 
 // precompressed lists the content codings the web build ships beside each text asset (NAME.br,
 // NAME.gz, written by the build), most preferred first: brotli is smaller, so it wins a tie.
@@ -31,6 +59,12 @@ var (
 // client prefers. The app uses hash routing, so there is no fallback; directories and hidden
 // paths (the bundler's .vite/manifest.json maps every source file to its chunk) answer 404.
 func (s *server) static() http.Handler {
+	// The build is embedded, so index.html's inline scripts are fixed for the server's life.
+	var page []byte
+	if s.web != nil {
+		page, _ = fs.ReadFile(s.web, "index.html")
+	}
+	csp := fmt.Sprintf(indexCSP, inlineScriptHashes(page))
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if p == "" {
@@ -45,7 +79,7 @@ func (s *server) static() http.Handler {
 		switch {
 		case p == "index.html":
 			h.Set("Cache-Control", "no-cache")
-			h.Set("Content-Security-Policy", indexCSP)
+			h.Set("Content-Security-Policy", csp)
 		case p == "sw.js":
 			// The service worker (the offline app shell) is checked for a new build as often as
 			// the page.

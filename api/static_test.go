@@ -3,10 +3,13 @@ package api
 import (
 	"bytes"
 	"compress/gzip"
+	"crypto/sha256"
+	"encoding/base64"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strconv"
+	"strings"
 	"testing"
 	"testing/fstest"
 )
@@ -161,5 +164,29 @@ func TestStaticLogoCompressed(t *testing.T) {
 			rec.Header().Get("Content-Length") != strconv.Itoa(rec.Body.Len()) {
 			t.Errorf("Accept-Encoding %q: headers %v, body %q", accept, rec.Header(), body)
 		}
+	}
+}
+
+// TestStaticInlineScriptsAllowed: index.html's inline scripts (the first paint's boot script) run
+// under its Content-Security-Policy, each by the hash of its exact text; script files stay
+// same-origin, and a script the page does not carry is not allowed.
+func TestStaticInlineScriptsAllowed(t *testing.T) {
+	boot := "\n      (function () { document.title = 'x'; })();\n    "
+	page := []byte(`<!doctype html><head><script type="module" crossorigin src="./assets/index-1a.js"></script></head>` +
+		`<body><div id="root"></div><script>` + boot + `</script><script>load()</script></body>`)
+	sum := func(s string) string {
+		h := sha256.Sum256([]byte(s))
+		return "'sha256-" + base64.StdEncoding.EncodeToString(h[:]) + "'"
+	}
+	s := &server{web: fstest.MapFS{"index.html": {Data: page}}}
+	rec := httptest.NewRecorder()
+	s.static().ServeHTTP(rec, httptest.NewRequest("GET", "/", nil))
+	csp := rec.Header().Get("Content-Security-Policy")
+	want := "script-src 'self' " + sum(boot) + " " + sum("load()") + ";"
+	if !strings.Contains(csp, want) || strings.Contains(csp, "unsafe-inline'; img") || strings.Contains(csp, sum("other()")) {
+		t.Errorf("CSP %q, want it to contain %q", csp, want)
+	}
+	if got := inlineScriptHashes([]byte("<script>unterminated")); got != "" {
+		t.Errorf("an unterminated script allowed %q", got)
 	}
 }

@@ -3,12 +3,13 @@ import react from '@vitejs/plugin-react';
 import { readFileSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
 import { precompressPlugin } from './scripts/precompress';
+import { firstPaintPlugins } from './scripts/firstPaint';
 import { serviceWorkerPlugin } from './scripts/serviceWorker';
 
 const pkg = JSON.parse(readFileSync(new URL('./package.json', import.meta.url), 'utf8')) as { version: string };
 
 export default defineConfig({
-  plugins: [react(), serviceWorkerPlugin(), precompressPlugin()],
+  plugins: [react(), ...firstPaintPlugins(), serviceWorkerPlugin(), precompressPlugin()],
   define: { __APP_VERSION__: JSON.stringify(pkg.version) },
   // Relative asset URLs: the Go binary serves the build at /, and the hash router needs no base.
   base: './',

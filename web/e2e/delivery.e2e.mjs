@@ -1,6 +1,7 @@
 // What a phone downloads and when it first paints: the first route (/, which goes to the welcome
 // page) in a fresh browser costs at most 150 KB on the wire, every text file arrives compressed,
-// and index.html's inline shell paints before the app's JavaScript has arrived.
+// and index.html's inline shell paints before the app's JavaScript has arrived (the welcome page
+// itself, prerendered, in the visitor's language).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newPhone, tid, useFixture, waitHash } from './harness.mjs';
@@ -93,5 +94,30 @@ test('the first paint does not wait for the app script on a slow network', { tim
   t.diagnostic(`slow 4G: first contentful paint ${fcp.toFixed(0)} ms, app script arrived at ${entry?.toFixed(0)} ms`);
   assert.ok(entry, 'the app script was loaded');
   assert.ok(fcp < entry, `first paint at ${fcp.toFixed(0)} ms waited for the app script (arrived at ${entry.toFixed(0)} ms)`);
+  await context.close();
+});
+
+test('the welcome page paints from the HTML alone, in the visitor language, under the page CSP', { timeout: 60_000 }, async () => {
+  const { context, page } = await newPhone(fx.browser);
+  // No app script arrives: what shows is index.html's own (its inline script runs by its CSP hash).
+  await page.route('**/assets/*.js', (route) => route.abort());
+  const blocked = [];
+  page.on('console', (m) => {
+    if (/Content Security Policy/i.test(m.text())) blocked.push(m.text());
+  });
+  for (const [url, heading] of [
+    ['/', '.welcome-slide h2'],
+    ['/?lang=en', '.welcome-slide h2'],
+  ]) {
+    await page.goto(`${fx.server.base}${url}`);
+    await page.locator(heading).first().waitFor({ timeout: 10_000 });
+    const lang = url.includes('lang=en') ? 'en' : 'tw';
+    const text = await page.locator(heading).first().textContent();
+    assert.ok(lang === 'en' ? /^[\x20-\x7e]+$/.test(text) : /[\u4e00-\u9fff]/.test(text), `${url}: the welcome heading ${JSON.stringify(text)} is in ${lang}`);
+  }
+  await page.goto(`${fx.server.base}/#/market/market`);
+  await page.getByTestId('boot-shell').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('.welcome').count(), 0, 'another screen paints the skeleton, not the welcome page');
+  assert.deepEqual(blocked, [], 'the page CSP blocks none of its inline scripts');
   await context.close();
 });

@@ -28,6 +28,7 @@ import { registerEntries } from '@/lib/entries';
 import { registerTabs } from '@/lib/tabs';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
 import { antdReady } from './antdReady';
+import { FirstPaint } from './FirstPaint';
 import { RequireRole, RequireSession } from './guards';
 import { RouteError } from './Offline';
 import { RootShell } from './RootShell';
@@ -97,8 +98,8 @@ export function buildRoutes(from: FeatureRoute[]): RouteObject[] {
       element: <RootShell />,
       // A screen's chunk that cannot be fetched (offline, issue 13 item 7) gets a clear state.
       errorElement: <RouteError />,
-      // Shown while the first screen's chunk loads: the page colour, no layout to jump.
-      hydrateFallbackElement: <div className="boot" />,
+      // Shown while the first screen's chunk loads: index.html's first paint again, not a blank.
+      hydrateFallbackElement: <FirstPaint />,
       children: [
         { index: true, element: <Navigate to="/login/start" replace /> },
         ...zone('public', from),

@@ -1,12 +1,17 @@
-import { DotLoading, ErrorBlock, InfiniteScroll } from 'antd-mobile';
+import { ErrorBlock, InfiniteScroll } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 
-/** The loading and empty states every list shows, with fixed heights so nothing jumps. */
+/**
+ * The loading and empty states every list shows, with fixed heights so nothing jumps. Loading is
+ * a skeleton of rows (issue 14 item 6): the list's place is drawn while its data is on the way.
+ */
 export function ListLoading({ testId = 'list-loading' }: { testId?: string }) {
   const { t } = useTranslation();
   return (
-    <div className="list-state" data-testid={testId}>
-      <DotLoading color="primary" />
+    <div className="list-state list-skeleton" data-testid={testId} role="status">
+      {[0, 1, 2, 3, 4].map((i) => (
+        <i key={i} aria-hidden />
+      ))}
       <span>{t('common.loading')}</span>
     </div>
   );
