@@ -766,3 +766,60 @@ func TestCachedStateMeetsOtherInstances(t *testing.T) {
 		t.Fatalf("%d approvals, want 1", got)
 	}
 }
+
+// TestFollowerSparesViewsAndSeesOtherInstances: with its follower running, an instance's deposits
+// stop reading the member's stream for every view, yet a flag another instance sets is seen by
+// the next deposit once it is older than the views' bound (20 ms).
+func TestFollowerSparesViewsAndSeesOtherInstances(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	const n = 10
+	proofs := make([]string, n+1)
+	for i := range proofs {
+		proofs[i] = f.Upload(s.MemberID)
+	}
+	reads := &streamReads{Store: f.Store, stream: events.MemberStream(s.MemberID)}
+	k := commands.New(reads, commands.Options{Clock: f.Clock.Now, PasswordCost: secret.TestCost})
+	ctx, cancel := context.WithCancel(f.Ctx)
+	followed := make(chan error, 1)
+	go func() { followed <- k.Follow(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-followed; err != nil {
+			t.Errorf("follow: %v", err)
+		}
+	}()
+	a := funds.New(k)
+	deposit := func(proof string) error {
+		_, err := a.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID,
+			funds.DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proof, ChannelPassword: "8888"})
+		return err
+	}
+	// Each deposit comes after the bound: without the follower every one reads the stream.
+	for i := range n {
+		f.Must(deposit(proofs[i]))
+		time.Sleep(40 * time.Millisecond)
+	}
+	if got := reads.n.Load(); got > n/2 {
+		t.Errorf("%d reads of the member's stream for %d deposits", got, n)
+	}
+	_, err := f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: "because"})
+	f.Must(err)
+	time.Sleep(40 * time.Millisecond)
+	commandstest.WantKey(t, deposit(proofs[n]), commands.KeyAccountFrozen)
+}
+
+// streamReads counts the reads of one stream.
+type streamReads struct {
+	events.Store
+	stream string
+	n      atomic.Int32
+}
+
+func (r *streamReads) ReadStream(ctx context.Context, stream string, after int64) ([]events.RecordedEvent, error) {
+	if stream == r.stream {
+		r.n.Add(1)
+	}
+	return r.Store.ReadStream(ctx, stream, after)
+}

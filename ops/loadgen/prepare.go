@@ -11,6 +11,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
 	"github.com/lotbook/lotbook/ops/internal/proofs"
@@ -32,7 +33,19 @@ func prepareOffline(ctx context.Context, dir string, accounts []string, password
 		return nil, 0, fmt.Errorf("open event store: %w", err)
 	}
 	defer store.Close()
-	svc := commands.New(store, commands.Options{})
+	// The seed derives the offerings' draw seeds from the server's key, as `serve --demo` does:
+	// LOTBOOK_SECRET_KEY when set (the server started below inherits it), else the demo's key.
+	key := secret.DevKey()
+	if v := os.Getenv("LOTBOOK_SECRET_KEY"); v != "" {
+		if key, err = secret.ParseKey(v); err != nil {
+			return nil, 0, fmt.Errorf("LOTBOOK_SECRET_KEY: %w", err)
+		}
+	}
+	sealer, err := secret.NewSealer(key)
+	if err != nil {
+		return nil, 0, err
+	}
+	svc := commands.New(store, commands.Options{Sealer: sealer})
 	if err := seed.Demo(ctx, svc); err != nil {
 		return nil, 0, err
 	}
