@@ -823,3 +823,50 @@ func (r *streamReads) ReadStream(ctx context.Context, stream string, after int64
 	}
 	return r.Store.ReadStream(ctx, stream, after)
 }
+
+// TestSessionOf: a request's session as the member stream holds it: open after the login on any
+// instance, for its own account only, with the account's flags, until it expires or is logged
+// out; a guessed account answers none and is not kept in the cache.
+func TestSessionOf(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	li, err := f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0912345678", Password: "demo1234"})
+	f.Must(err)
+	hash := secret.HashToken(li.Token)
+	open := func(k *commands.Service, account string) (commands.OpenSession, bool) {
+		t.Helper()
+		sess, ok, err := k.SessionOf(f.Ctx, account, hash)
+		f.Must(err)
+		return sess, ok
+	}
+	for _, k := range []*commands.Service{f.Svc, f.Service()} {
+		if sess, ok := open(k, "0912345678"); !ok || sess.MemberID != s.MemberID || sess.Role != events.RoleMember ||
+			len(sess.Flags) != 0 || !sess.ExpiresAt.Equal(li.ExpiresAt) || sess.Position == 0 {
+			t.Fatalf("session %+v, %v", sess, ok)
+		}
+	}
+	f.Register("0922222222", "LOTBOOK")
+	if _, ok := open(f.Svc, "0922222222"); ok {
+		t.Fatal("a token opened another account's session")
+	}
+	cached := commands.CachedStreams(f.Svc)
+	if _, ok := open(f.Svc, "0933333333"); ok || commands.CachedStreams(f.Svc) != cached {
+		t.Fatalf("unknown account: open %v, %d cached streams, want %d", ok, commands.CachedStreams(f.Svc), cached)
+	}
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: "because"})
+	f.Must(err)
+	if sess, ok := open(f.Svc, "0912345678"); !ok || fmt.Sprint(sess.Flags) != fmt.Sprint([]string{events.FlagFrozen}) {
+		t.Fatalf("flags %v, open %v", sess.Flags, ok)
+	}
+	f.Clock.Add(25 * time.Hour) // the fixture's sessions last 24 h
+	if _, ok := open(f.Svc, "0912345678"); ok {
+		t.Fatal("an expired session is open")
+	}
+	f.Clock.Add(-25 * time.Hour)
+	_, err = f.Svc.Logout(f.Ctx, commandstest.Meta("member"), commands.Logout{MemberID: s.MemberID, Token: li.Token})
+	f.Must(err)
+	if _, ok := open(f.Svc, "0912345678"); ok {
+		t.Fatal("a closed session is open")
+	}
+}
