@@ -1,6 +1,7 @@
 // Command bench runs every figure of `make bench` and prints them as one table: event store
-// append benchmarks (events/bench/appendbench), the HTTP load run of ops/loadgen with its
-// timed rebuilds, the market socket's fan-out (ops/wsbench), orders over HTTP and order-to-fill
+// append benchmarks (events/bench/appendbench), the HTTP load runs of ops/loadgen (deposits on
+// SQLite and on PostgreSQL, and on SQLite with many members for the cost per command as members
+// grow, each with the server's CPU per command) with its timed rebuilds, the market socket's fan-out (ops/wsbench), orders over HTTP and order-to-fill
 // latency (api TestTradeThroughput), in-memory match checks (commands/rules/matching benchmarks),
 // and the web app's gzipped size (web/scripts/size.mjs). With -runs n it repeats the load run and
 // reports medians.
