@@ -33,6 +33,18 @@ func (h *harness) quantProcess() *runner.Process {
 	return nil
 }
 
+// quantSettled waits until the strategy process has handled the whole log and written nothing
+// more: it returns the cash of the strategy's orders to their subscriptions as it reads them.
+func (h *harness) quantSettled() {
+	h.t.Helper()
+	proc := h.quantProcess()
+	h.until("the strategy process settled", func() bool {
+		head := h.head()
+		h.catchUp()
+		return proc.Position() >= head && h.head() == head
+	})
+}
+
 // AI quant over HTTP on SQLite and PostgreSQL: the products come with their rules and a backtest
 // the server computed by replaying the rule (the same figures as replaying it here); a
 // subscription below the minimum, to an unknown product or above the cash is refused without an
@@ -110,7 +122,7 @@ func TestQuantScenario(t *testing.T) {
 		if err := proc.Evaluate(ctx, at); err != nil {
 			t.Fatal(err)
 		}
-		h.catchUp()
+		h.quantSettled()
 		subs := m.quantSubs()
 		if len(subs) != 1 || subs[0].Orders != 1 || len(subs[0].Positions) != 1 || subs[0].State != "running" {
 			t.Fatalf("after the rule fired %+v", subs)
@@ -131,7 +143,7 @@ func TestQuantScenario(t *testing.T) {
 		if err := proc.Evaluate(ctx, at); err != nil {
 			t.Fatal(err)
 		}
-		h.catchUp()
+		h.quantSettled()
 		if again := m.quantSubs(); again[0].Orders != 1 || again[0].Held != s.Held {
 			t.Fatalf("after the same occurrence again %+v", again)
 		}
@@ -145,7 +157,7 @@ func TestQuantScenario(t *testing.T) {
 			want(t, m.post("/api/vue/quant/subscriptions/"+s.SubId+"/leave", map[string]any{"close": "yes"}), 400, "invalid_request")
 		})
 		want(t, leave(m, s.SubId, true), 200, "quant_left")
-		h.catchUp()
+		h.quantSettled()
 		subs = m.quantSubs()
 		if subs[0].State != "ended" || subs[0].Held != "0.00" || len(subs[0].Positions) != 0 || subs[0].Orders != 2 ||
 			!dec(subs[0].Proceeds).IsPositive() || !subs[0].CloseAll {

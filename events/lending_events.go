@@ -55,6 +55,15 @@ type LendingQuotaReleased struct {
 	Reason string `json:"reason,omitempty"`
 }
 
+// LendingAbandoned closes lending LendNo on the member's account before it was lent: its quota
+// was taken but the request never recorded the lending (a crash between the two steps), and the
+// repair sweep gives the quota back. A lending abandoned is never lent afterwards, so the quota
+// it gives back cannot also be lent.
+type LendingAbandoned struct {
+	LendNo string `json:"lendNo"`
+	Symbol string `json:"symbol"`
+}
+
 // StockLent lends shares of a symbol the member holds, at an annual rate; they cannot be sold
 // until recalled. Day is the Taipei date lent: the first day a fee may accrue for.
 type StockLent struct {
@@ -96,6 +105,7 @@ func (LendingSymbolSet) EventName() string     { return "LendingSymbolSet" }
 func (LendingQuotaTaken) EventName() string    { return "LendingQuotaTaken" }
 func (LendingQuotaReleased) EventName() string { return "LendingQuotaReleased" }
 func (StockLent) EventName() string            { return "StockLent" }
+func (LendingAbandoned) EventName() string     { return "LendingAbandoned" }
 func (LendingFeeAccrued) EventName() string    { return "LendingFeeAccrued" }
 func (StockRecalled) EventName() string        { return "StockRecalled" }
 
@@ -123,6 +133,7 @@ func init() {
 	register(LendingQuotaTaken{}, 1, nil)
 	register(LendingQuotaReleased{}, 1, nil)
 	register(StockLent{}, 1, nil)
+	register(LendingAbandoned{}, 1, nil)
 	register(LendingFeeAccrued{}, 1, nil)
 	register(StockRecalled{}, 1, nil)
 }

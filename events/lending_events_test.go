@@ -11,6 +11,7 @@ func init() {
 		LendingSymbolSet{Symbol: "2330", Rate: d("0.035"), Quota: 100000},
 		LendingQuotaTaken{LendNo: "LD26030200000000000001", MemberID: member, Shares: 2000, Quota: 100000},
 		LendingQuotaReleased{LendNo: "LD26030200000000000001", Reason: "recalled"},
+		LendingAbandoned{LendNo: "LD26030200000000000002", Symbol: "2330"},
 		StockLent{LendNo: "LD26030200000000000001", Symbol: "2330", Name: "台積電", Shares: 2000, AnnualRate: d("0.035"), Day: "2026-03-02"},
 		LendingFeeAccrued{LendNo: "LD26030200000000000001", Symbol: "2330", Currency: "TWD", Day: "2026-03-02", Close: d("1000"), Shares: 2000,
 			AnnualRate: d("0.035"), Amount: d("191"), Postings: LendingFeePostings(member, "TWD", d("191"))},

@@ -10,8 +10,11 @@ import (
 // held from available cash (available -> frozen) for the subscription. When the product's rule
 // enters a symbol, the strategy process releases the order's cost from the hold (frozen ->
 // available) and, in the next command, places an ordinary order in the member's account with it
-// (commands/trading); the order's command id names the subscription. A member leaves at any time:
-// what is still held is released (frozen -> available).
+// (commands/trading); the order's command id names the subscription. What the strategy's orders
+// give back to available cash (a buy's unused reservation once the order is done, a sale's net
+// proceeds, the release of a buy the market refused) goes back into the hold (QuantFundsReturned,
+// available -> frozen) while the subscription runs, so its money stays the strategy's to use
+// again. A member leaves at any time: what is still held is released (frozen -> available).
 
 // QuantSubscribed opens a subscription and holds Amount from available cash.
 type QuantSubscribed struct {
@@ -37,6 +40,26 @@ type QuantFundsReleased struct {
 	Postings       []Posting       `json:"postings"`
 }
 
+// QuantFundsReturned puts Amount that the strategy's order (or refused order) Ref gave back to
+// available cash into the subscription's hold again. Reason: order_done (a buy's unused
+// reservation), sold (a sale's proceeds net of commission and tax) or refused (the release of a
+// buy the market refused).
+type QuantFundsReturned struct {
+	SubID    string          `json:"subId"`
+	Currency string          `json:"currency"`
+	Ref      string          `json:"ref"` // the order number, or the refused order's command id
+	Amount   decimal.Decimal `json:"amount"`
+	Reason   string          `json:"reason"`
+	Postings []Posting       `json:"postings"`
+}
+
+// Why cash went back into a subscription's hold.
+const (
+	QuantReturnOrderDone = "order_done"
+	QuantReturnSold      = "sold"
+	QuantReturnRefused   = "refused"
+)
+
 // QuantLeft ends a subscription: Released is what was still held, back to available cash.
 // Close says whether the member asked for the positions to be sold at market.
 type QuantLeft struct {
@@ -49,14 +72,16 @@ type QuantLeft struct {
 
 func (QuantSubscribed) EventName() string    { return "QuantSubscribed" }
 func (QuantFundsReleased) EventName() string { return "QuantFundsReleased" }
+func (QuantFundsReturned) EventName() string { return "QuantFundsReturned" }
 func (QuantLeft) EventName() string          { return "QuantLeft" }
 
 func (e QuantSubscribed) MoneyPostings() []Posting    { return e.Postings }
 func (e QuantFundsReleased) MoneyPostings() []Posting { return e.Postings }
+func (e QuantFundsReturned) MoneyPostings() []Posting { return e.Postings }
 func (e QuantLeft) MoneyPostings() []Posting          { return e.Postings }
 
-// Journal line types of AI quant: the hold on subscribing, each release for an order, the
-// release on leaving.
+// Journal line types of AI quant: the hold on subscribing and each return into it, each release
+// for an order, the release on leaving.
 const (
 	LineQuantHold    = "quant_hold"
 	LineQuantRelease = "quant_release"
@@ -74,6 +99,12 @@ func (e QuantFundsReleased) JournalLines() []JournalLine {
 		Status: LineCompleted, Instrument: e.Symbol}}
 }
 
+// JournalLines of a return into the hold: held again, like the hold on subscribing.
+func (e QuantFundsReturned) JournalLines() []JournalLine {
+	return []JournalLine{{Type: LineQuantHold, OrderNo: e.SubID, Asset: e.Currency, Amount: e.Amount, Account: KindFrozen.Name,
+		Status: LineCompleted, Details: map[string]string{"reason": e.Reason}}}
+}
+
 // JournalLines of leaving: what was held, back to available cash (none when nothing was).
 func (e QuantLeft) JournalLines() []JournalLine {
 	if !e.Released.IsPositive() {
@@ -87,5 +118,6 @@ func init() {
 	DeclareLineTypes(LineQuantHold, LineQuantRelease)
 	register(QuantSubscribed{}, 1, nil)
 	register(QuantFundsReleased{}, 1, nil)
+	register(QuantFundsReturned{}, 1, nil)
 	register(QuantLeft{}, 1, nil)
 }

@@ -12,6 +12,8 @@ func init() {
 		QuantFundsReleased{SubID: "Q26030200000000000001", Currency: "TWD", Amount: d("71451"), Symbol: "0050", Shares: 1000,
 			OrderCommandID: "quant-strategy/Q26030200000000000001/0050/buy/1772415000", Day: "2026-03-02", EntryClose: d("71.25"),
 			Postings: Transfer(MemberFrozen(member), MemberAvailable(member), "TWD", d("71451"))},
+		QuantFundsReturned{SubID: "Q26030200000000000001", Currency: "TWD", Ref: "T26030200000000000002", Amount: d("120"), Reason: QuantReturnOrderDone,
+			Postings: Transfer(MemberAvailable(member), MemberFrozen(member), "TWD", d("120"))},
 		QuantLeft{SubID: "Q26030200000000000001", Currency: "TWD", Released: d("28549"), Close: true,
 			Postings: Transfer(MemberFrozen(member), MemberAvailable(member), "TWD", d("28549"))},
 	)

@@ -18,8 +18,10 @@ import (
 	"github.com/lotbook/lotbook/projections"
 	readlending "github.com/lotbook/lotbook/projections/lending"
 
-	// The lending fee process manager registers itself (process.Register) when linked in.
+	// The lending fee process manager and the crash-repair sweep register themselves
+	// (process.Register) when linked in.
 	_ "github.com/lotbook/lotbook/commands/lending/fee"
+	_ "github.com/lotbook/lotbook/commands/lending/repair"
 )
 
 // Commands are the write side's operations this module sends (*lending.Commands).

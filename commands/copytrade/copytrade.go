@@ -79,16 +79,16 @@ type position struct {
 type part struct {
 	profile   *Profile
 	follows   map[string]*follow
-	orders    map[string]string          // order number -> follow id ("" own) of the account's orders
-	working   map[string]bool            // mirrored orders (origin a follow) still working
-	released  map[string]decimal.Decimal // mirrored order -> cash trading gave back when it was done
-	positions map[string]*position       // open positions (own and copied) -> follow and shares
-	received  map[string]bool            // follow ids whose profit share the mentor received
+	orders    map[string]string    // order number -> follow id ("" own) of the account's orders
+	working   map[string]bool      // mirrored orders (origin a follow) still working
+	cash      commands.OrderCash   // mirrored order -> cash trading gave back when it was done
+	positions map[string]*position // open positions (own and copied) -> follow and shares
+	received  map[string]bool      // follow ids whose profit share the mentor received
 }
 
 var copyPart = commands.RegisterAccountPart("copytrade", func(commands.Ledger) *part {
 	return &part{follows: map[string]*follow{}, orders: map[string]string{}, positions: map[string]*position{}, received: map[string]bool{},
-		working: map[string]bool{}, released: map[string]decimal.Decimal{}}
+		working: map[string]bool{}, cash: commands.NewOrderCash()}
 })
 
 // Apply evolves the part.
@@ -110,6 +110,9 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 			f.returned = f.returned.Add(e.Amount)
 			f.returns[e.Ref] = true
 		}
+		if no, ok := strings.CutPrefix(e.Ref, reclaimPrefix); ok {
+			p.cash.Returned(no, e.Amount)
+		}
 	case events.FollowStopped:
 		if f := p.follows[e.FollowID]; f != nil {
 			f.state = e.State
@@ -120,6 +123,7 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 		p.orders[e.OrderNo] = e.Origin
 		if e.Origin != "" {
 			p.working[e.OrderNo] = true
+			p.cash.Own(e.OrderNo, e.Origin)
 		}
 		if e.Intent == events.IntentOpen && e.Direction == events.DirectionLong {
 			p.positions[e.PositionID] = &position{follow: e.Origin, symbol: e.Symbol}
@@ -129,9 +133,7 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 	case events.OrderExpired:
 		delete(p.working, e.OrderNo)
 	case events.TradeCashReleased:
-		if p.orders[e.OrderNo] != "" {
-			p.released[e.OrderNo] = p.released[e.OrderNo].Add(e.Amount)
-		}
+		p.cash.GaveBack(e.OrderNo, e.Amount)
 	case events.OrderFilled:
 		if e.Remaining == 0 {
 			delete(p.working, e.OrderNo)
@@ -315,25 +317,22 @@ func decideReturn(a *commands.Account, followID, ref, reason string) ([]events.P
 		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
 }
 
-// reclaimRef is the ref of the return of what mirrored order orderNo gave back.
-func reclaimRef(orderNo string) string { return "order:" + orderNo }
+// reclaimPrefix starts the ref of the return of what a mirrored order gave back.
+const reclaimPrefix = "order:"
 
 // decideReclaim puts the cash trading gave back when mirrored order orderNo was done (cancelled,
 // expired, or filled for less than reserved) back into its follow's commitment while the follow
 // is in progress, so the commitment keeps bounding what the mirror spends; once the follow is
-// stopped the cash stays available. At most once per order, and never more than is available.
+// stopped the cash stays available. Never more than the order gave back (commands.OrderCash) nor
+// than is available.
 func decideReclaim(a *commands.Account, orderNo string) ([]events.Payload, error) {
 	p := copyPart.Of(a)
-	f := p.follows[p.orders[orderNo]]
-	ref := reclaimRef(orderNo)
-	if f == nil || f.state != events.FollowInProgress || f.returns[ref] {
+	holder, amount := p.cash.Due(a, orderNo)
+	f := p.follows[holder]
+	if f == nil || f.state != events.FollowInProgress || !amount.IsPositive() {
 		return nil, nil
 	}
-	amount := decimal.Min(p.released[orderNo], a.Balances[twd].Available)
-	if !amount.IsPositive() {
-		return nil, nil
-	}
-	return []events.Payload{events.CopyFundsReturned{FollowID: f.id, Ref: ref, Amount: amount, Reason: "order_done",
+	return []events.Payload{events.CopyFundsReturned{FollowID: f.id, Ref: reclaimPrefix + orderNo, Amount: amount, Reason: "order_done",
 		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
 }
 

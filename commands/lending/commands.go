@@ -144,6 +144,41 @@ func (s *Commands) Lend(ctx context.Context, meta commands.Meta, memberID string
 	return Result{LendNo: taken.LendNo, Status: StatusLending, Position: lrec.Position}, nil
 }
 
+// Repair gives back the quota lending lendNo of memberID took of symbol when the lending was
+// never recorded on the account (a crash between the two steps of Lend; the repair sweep sends
+// it once the request is long over). The account closes the lending first, so a late step of the
+// request refuses instead of lending beyond the quota; a lending that was recorded keeps its quota.
+func (s *Commands) Repair(ctx context.Context, meta commands.Meta, memberID, symbol, lendNo string) (Result, error) {
+	c, err := s.k.Begin(meta, "lending.repair")
+	if err != nil {
+		return Result{}, err
+	}
+	if !commands.ValidMemberID(memberID) || !validSymbol(symbol) || lendNo == "" {
+		return Result{}, commands.NotFound(commands.KeyOrderNotFound)
+	}
+	abandoned := false
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
+		out, ok := decideAbandon(a, lendNo, symbol)
+		abandoned = ok
+		return out, nil
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	for _, p := range rec.Payloads {
+		if _, ok := p.(events.LendingAbandoned); ok {
+			abandoned = true // a retry reads its first run's record
+		}
+	}
+	if !abandoned {
+		return Result{LendNo: lendNo, Status: StatusLending, Position: rec.Position}, nil
+	}
+	if err := s.release(ctx, c, symbol, lendNo, releasedAbandoned); err != nil {
+		return Result{}, err
+	}
+	return Result{LendNo: lendNo, Status: StatusCompleted, Position: rec.Position}, nil
+}
+
 // release gives a lending's quota back, as the step "release" of request c.
 func (s *Commands) release(ctx context.Context, c commands.Cmd, symbol, lendNo, reason string) error {
 	rc, err := s.k.Begin(step(c, "release"), "lending.release")

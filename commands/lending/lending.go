@@ -50,8 +50,9 @@ const (
 	// maxAccrualDays bounds the calendar days one accrual looks at (a process down for longer
 	// catches up over several runs).
 	maxAccrualDays = 366
-	// releasedRecalled and releasedRefused say why a lending's quota was given back.
-	releasedRecalled = "recalled"
+	// releasedRecalled and releasedAbandoned say why a lending's quota was given back.
+	releasedRecalled  = "recalled"
+	releasedAbandoned = "abandoned"
 )
 
 // Closes gives a symbol's closing price of a Taipei day (YYYY-MM-DD): the last close on or before
@@ -131,10 +132,12 @@ type book struct {
 	memberShares string
 	lendings     map[string]*lending
 	symbols      map[string]bool // symbols that ever reached the member's share account
+	abandoned    map[string]bool // lend numbers the repair sweep closed before they were lent
 }
 
 var bookPart = commands.RegisterAccountPart("lending", func(l commands.Ledger) *book {
-	return &book{memberShares: events.MemberAccount(l.MemberID, events.KindShares), lendings: map[string]*lending{}, symbols: map[string]bool{}}
+	return &book{memberShares: events.MemberAccount(l.MemberID, events.KindShares), lendings: map[string]*lending{}, symbols: map[string]bool{},
+		abandoned: map[string]bool{}}
 })
 
 // Apply evolves the member's lendings.
@@ -151,6 +154,8 @@ func (b *book) Apply(_ events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.StockLent:
 		b.lendings[e.LendNo] = &lending{StockLent: e, status: StatusLending}
+	case events.LendingAbandoned:
+		b.abandoned[e.LendNo] = true
 	case events.LendingFeeAccrued:
 		if l := b.lendings[e.LendNo]; l != nil {
 			l.fees, l.accruedThrough = l.fees.Add(e.Amount), e.Day
@@ -222,11 +227,28 @@ func decideLend(a *commands.Account, d *desk, t events.LendingQuotaTaken, symbol
 	if bookPart.Of(a).lendings[t.LendNo] != nil {
 		return nil, nil
 	}
+	if bookPart.Of(a).abandoned[t.LendNo] {
+		// the repair sweep gave its quota back: lending now would lend beyond the quota
+		return nil, commands.Rule(KeyNotActive)
+	}
 	if lendable(a, symbol) < t.Shares {
 		return nil, commands.Rule(KeyInsufficientShares)
 	}
 	return []events.Payload{events.StockLent{LendNo: t.LendNo, Symbol: symbol, Name: name, Shares: t.Shares,
 		AnnualRate: d.rateOf(symbol), Day: taipeiDay(now)}}, nil
+}
+
+// decideAbandon closes lending lendNo of symbol on the account when its quota was taken but it
+// was never lent (the repair sweep). ok false: it was lent, and its quota is its own.
+func decideAbandon(a *commands.Account, lendNo, symbol string) (out []events.Payload, ok bool) {
+	b := bookPart.Of(a)
+	switch {
+	case b.lendings[lendNo] != nil:
+		return nil, false
+	case b.abandoned[lendNo]:
+		return nil, true
+	}
+	return []events.Payload{events.LendingAbandoned{LendNo: lendNo, Symbol: symbol}}, true
 }
 
 // decideRelease gives a lending's quota back (nothing when it holds none).

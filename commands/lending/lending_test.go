@@ -7,6 +7,8 @@ import (
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/events"
 )
 
@@ -101,4 +103,30 @@ func TestDeskRefusesAndTakesQuota(t *testing.T) {
 	if q.used != 0 || len(decideRelease(q, "LD1", "again")) != 0 {
 		t.Fatalf("release %+v", q)
 	}
+}
+
+// The repair sweep closes a lending whose quota was taken but that was never lent, once; it
+// leaves a lending that was lent alone; a late lending step of a closed lending is refused.
+func TestDecideAbandon(t *testing.T) {
+	lent := events.StockLent{LendNo: "LD1", Symbol: "2330", Shares: 1000, AnnualRate: decimal.RequireFromString("0.01"), Day: "2026-03-02"}
+	abandoned := events.LendingAbandoned{LendNo: "LD1", Symbol: "2330"}
+	for _, c := range []struct {
+		name    string
+		history []events.Payload
+		events  int
+		ok      bool
+	}{
+		{"taken, never lent", nil, 1, true},
+		{"lent: its quota is its own", []events.Payload{lent}, 0, false},
+		{"closed already: the quota may still need giving back", []events.Payload{abandoned}, 0, true},
+	} {
+		out, ok := decideAbandon(commandstest.Build(commands.NewAccount("m1"), nil, c.history...), "LD1", "2330")
+		if len(out) != c.events || ok != c.ok {
+			t.Errorf("%s: %v %v", c.name, out, ok)
+		}
+	}
+	a := commandstest.Build(commands.NewAccount("m1"), nil, abandoned)
+	_, err := decideLend(a, &desk{open: true, symbols: map[string]symbolRule{}}, events.LendingQuotaTaken{LendNo: "LD1", MemberID: "m1", Shares: 1000},
+		"2330", "", time.Now())
+	commandstest.WantKey(t, err, KeyNotActive)
 }

@@ -2,12 +2,15 @@
 // subscriptions to strategy products (commands/rules/quant): the amount held for each, what the
 // strategy has released for its orders, and whether it runs. Subscribing holds the amount from
 // available cash; the strategy process (commands/quant/runner) releases an order's cost just
-// before it places the order in the member's account; leaving releases what is still held. See
-// events/quant_events.go.
+// before it places the order in the member's account, and puts back into the hold what the
+// strategy's orders give back to available cash (commands.OrderCash: a buy's unused reservation,
+// a sale's net proceeds, a refused buy's release), so the subscription's money stays its own;
+// leaving releases what is still held. See events/quant_events.go.
 package quant
 
 import (
 	"context"
+	"strings"
 
 	"github.com/shopspring/decimal"
 
@@ -43,21 +46,57 @@ type sub struct {
 type part struct {
 	subs     map[string]*sub
 	released map[string]bool // order command ids the strategy released money for
+	// cash is what the strategy's orders gave back to available cash, by order number, and the
+	// releases no order took yet, by the order's command id.
+	cash commands.OrderCash
 }
 
 var quantPart = commands.RegisterAccountPart("quant", func(commands.Ledger) *part {
-	return &part{subs: map[string]*sub{}, released: map[string]bool{}}
+	return &part{subs: map[string]*sub{}, released: map[string]bool{}, cash: commands.NewOrderCash()}
 })
 
+// StrategyName starts the command id of every order the strategy places (it is the strategy
+// process's name): "quant-strategy/<subscription>/...".
+const StrategyName = "quant-strategy"
+
+// OriginOf is the subscription an order's command id names, "" when the strategy did not place it.
+func OriginOf(commandID string) string {
+	rest, ok := strings.CutPrefix(commandID, StrategyName+"/")
+	if !ok {
+		return ""
+	}
+	sub, _, _ := strings.Cut(rest, "/")
+	return sub
+}
+
 // Apply evolves the part.
-func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
+func (p *part) Apply(r events.RecordedEvent, pl events.Payload) {
 	switch e := pl.(type) {
 	case events.QuantSubscribed:
 		p.subs[e.SubID] = &sub{product: e.Product, amount: e.Amount, held: e.Amount, state: Running}
 	case events.QuantFundsReleased:
 		p.released[e.OrderCommandID] = true
+		// the release waits in available cash for its order: owed to the subscription until then
+		p.cash.Own(e.OrderCommandID, e.SubID)
+		p.cash.GaveBack(e.OrderCommandID, e.Amount)
 		if s := p.subs[e.SubID]; s != nil {
 			s.held = s.held.Sub(e.Amount)
+		}
+	case events.QuantFundsReturned:
+		p.cash.Returned(e.Ref, e.Amount)
+		if s := p.subs[e.SubID]; s != nil {
+			s.held = s.held.Add(e.Amount)
+		}
+	case events.OrderPlaced:
+		if id := OriginOf(r.Metadata.CommandID); p.subs[id] != nil {
+			p.cash.Settle(r.Metadata.CommandID) // the order reserved the release
+			p.cash.Own(e.OrderNo, id)
+		}
+	case events.TradeCashReleased:
+		p.cash.GaveBack(e.OrderNo, e.Amount)
+	case events.OrderFilled:
+		if e.Side == events.SideSell {
+			p.cash.GaveBack(e.OrderNo, e.Cash)
 		}
 	case events.QuantLeft:
 		if s := p.subs[e.SubID]; s != nil {
@@ -129,6 +168,20 @@ func decideRelease(a *commands.Account, in Release) ([]events.Payload, error) {
 	return []events.Payload{events.QuantFundsReleased{SubID: in.SubID, Currency: twd, Amount: in.Amount, Symbol: in.Symbol,
 		Shares: in.Shares, OrderCommandID: in.OrderCommandID, Day: in.Day, EntryClose: in.EntryClose,
 		Postings: events.Transfer(a.Frozen, a.Available, twd, in.Amount)}}, nil
+}
+
+// decideReturn puts what the strategy's order (or refused order) ref gave back to available
+// cash into its subscription's hold while the subscription runs; once it ended, the cash stays
+// available. Never more than ref gave back and was not yet returned, nor than is available.
+func decideReturn(a *commands.Account, ref, reason string) ([]events.Payload, error) {
+	p := quantPart.Of(a)
+	subID, amount := p.cash.Due(a, ref)
+	s := p.subs[subID]
+	if s == nil || s.state != Running || !amount.IsPositive() {
+		return nil, nil
+	}
+	return []events.Payload{events.QuantFundsReturned{SubID: subID, Currency: twd, Ref: ref, Amount: amount, Reason: reason,
+		Postings: events.Transfer(a.Available, a.Frozen, twd, amount)}}, nil
 }
 
 // decideLeave ends a running subscription and releases what it still holds.
@@ -216,6 +269,37 @@ func (s *Commands) Release(ctx context.Context, meta commands.Meta, in Release) 
 		return Result{}, err
 	}
 	return Result{SubID: in.SubID, State: Running, Position: rec.Position}, nil
+}
+
+// Return puts what the strategy's order ref (its order number, or a refused order's command id)
+// gave back to available cash into its subscription's hold (the strategy process); reason says
+// why (events.QuantReturn*). Nothing when nothing is owed or the subscription ended.
+func (s *Commands) Return(ctx context.Context, meta commands.Meta, memberID, ref, reason string) (Result, error) {
+	c, err := s.k.Begin(meta, "quant.return")
+	if err != nil {
+		return Result{}, err
+	}
+	if !commands.ValidMemberID(memberID) {
+		return Result{}, commands.NotFound(commands.KeyAccountNotExist)
+	}
+	switch reason {
+	case events.QuantReturnOrderDone, events.QuantReturnSold, events.QuantReturnRefused:
+	default:
+		return Result{}, commands.Invalid(commands.KeyInvalidRequest)
+	}
+	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
+		return decideReturn(a, ref, reason)
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	out := Result{Position: rec.Position}
+	for _, p := range rec.Payloads {
+		if e, ok := p.(events.QuantFundsReturned); ok {
+			out.SubID, out.State = e.SubID, Running
+		}
+	}
+	return out, nil
 }
 
 // answer reads a subscribe or leave command's record; a record of another command under the

@@ -119,3 +119,87 @@ func TestLeave(t *testing.T) {
 		t.Fatalf("balances after leaving %+v", b)
 	}
 }
+
+// rec is a payload recorded under a command id (the strategy's orders are known by theirs).
+type rec struct {
+	cmd string
+	p   events.Payload
+}
+
+// accountOf is member m1's account after recs.
+func accountOf(recs ...rec) *commands.Account {
+	a := commands.NewAccount("m1")
+	for i, r := range recs {
+		a.Apply(events.RecordedEvent{Version: int64(i + 1), Metadata: events.Metadata{CommandID: r.cmd}}, r.p)
+	}
+	return a
+}
+
+// What the strategy's orders give back to available cash goes back into the subscription, once,
+// never more than is available, and not once the member left or for the member's own orders.
+func TestDecideReturn(t *testing.T) {
+	m1 := "m1"
+	move := func(from, to string, amount string) []events.Posting {
+		return events.Transfer(from, to, "TWD", d(amount))
+	}
+	av, fr := events.MemberAvailable(m1), events.MemberFrozen(m1)
+	p, _ := rules.ByID("momentum-0050")
+	sub, _ := decideSubscribe(account(deposit("200000")), p, d("150000"), subNo)
+	const buyCmd, sellCmd = "quant-strategy/AQ1/0050/1772415000/buy", "quant-strategy/AQ1/0050/1772501400/sell"
+	opened := []rec{{"d", deposit("200000")}, {"s", sub[0]},
+		{"r", events.QuantFundsReleased{SubID: "AQ1", Currency: "TWD", Amount: d("142000"), OrderCommandID: buyCmd, Shares: 2000,
+			Postings: move(fr, av, "142000")}}}
+	bought := append(append([]rec{}, opened...),
+		rec{buyCmd, events.OrderPlaced{OrderNo: "T1", PositionID: "T1", Intent: events.IntentOpen, Side: events.SideBuy}},
+		rec{buyCmd, events.TradeCashFrozen{OrderNo: "T1", Amount: d("142000"), Postings: move(av, fr, "142000")}},
+		rec{"m", events.OrderFilled{OrderNo: "T1", PositionID: "T1", Side: events.SideBuy, Shares: 2000, Cash: d("-141000"),
+			Postings: move(fr, events.HouseTradeClearing, "141000")}},
+		rec{"m", events.TradeCashReleased{OrderNo: "T1", Amount: d("1000"), Postings: move(fr, av, "1000")}})
+	sold := append(append([]rec{}, bought...),
+		rec{sellCmd, events.OrderPlaced{OrderNo: "T2", PositionID: "T1", Intent: events.IntentClose, Side: events.SideSell}},
+		rec{"m", events.OrderFilled{OrderNo: "T2", PositionID: "T1", Side: events.SideSell, Shares: 2000, Cash: d("143500"),
+			Postings: move(events.HouseTradeClearing, av, "143500")}})
+	left, _ := decideLeave(accountOf(opened...), "AQ1", false)
+	withdrawn := rec{"w", events.WithdrawalRequested{OrderNo: "W1", Currency: "TWD", Amount: d("91500"), Postings: move(av, fr, "91500")}}
+	cases := []struct {
+		name    string
+		history []rec
+		ref     string
+		want    string // "" nothing
+	}{
+		{"a refused buy's release", opened, buyCmd, "142000"},
+		{"a placed buy's release is the order's", bought, buyCmd, ""},
+		{"a done buy's unused reservation", bought, "T1", "1000"},
+		{"a sale's net proceeds", sold, "T2", "143500"},
+		{"an unknown order", sold, "T9", ""},
+		{"after leaving it stays available", append(append([]rec{}, opened...), rec{"l", left[0]}), buyCmd, ""},
+		{"the member's own order", append(append([]rec{}, opened...),
+			rec{"member-key", events.OrderPlaced{OrderNo: "T3", PositionID: "T3", Intent: events.IntentOpen, Side: events.SideBuy}},
+			rec{"m", events.TradeCashReleased{OrderNo: "T3", Amount: d("10"), Postings: move(fr, av, "10")}}), "T3", ""},
+		{"never more than is available", append(append([]rec{}, opened...), withdrawn), buyCmd, "100500"},
+	}
+	for _, c := range cases {
+		out, err := decideReturn(accountOf(c.history...), c.ref, events.QuantReturnSold)
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		if c.want == "" {
+			if len(out) != 0 {
+				t.Errorf("%s: returned %+v", c.name, out)
+			}
+			continue
+		}
+		if len(out) != 1 || !out[0].(events.QuantFundsReturned).Amount.Equal(d(c.want)) {
+			t.Fatalf("%s: %+v, want %s", c.name, out, c.want)
+		}
+		// Returned once: asking again returns nothing, and the hold grew by it.
+		after := append(append([]rec{}, c.history...), rec{"ret", out[0]})
+		if again, _ := decideReturn(accountOf(after...), c.ref, events.QuantReturnSold); len(again) != 0 {
+			t.Errorf("%s: returned twice %+v", c.name, again)
+		}
+		before, now := quantPart.Of(accountOf(c.history...)).subs["AQ1"].held, quantPart.Of(accountOf(after...)).subs["AQ1"].held
+		if !now.Sub(before).Equal(d(c.want)) {
+			t.Errorf("%s: held %s -> %s", c.name, before, now)
+		}
+	}
+}

@@ -24,3 +24,19 @@ func TestConformance(t *testing.T) {
 		return open(t, filepath.Join(t.TempDir(), "events.db"))
 	})
 }
+
+// Two Stores on one file are two processes: each writer trusts the stream versions of its own
+// last commit only while the head it left is still the head.
+func TestTwoStoresOneStream(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.db")
+	a, b := open(t, path), open(t, path)
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	storetest.TwoStoresOneStream(t, a, b)
+}
+
+func TestTwoStoresNewStreams(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "events.db")
+	a, b := open(t, path), open(t, path)
+	t.Cleanup(func() { _ = a.Close(); _ = b.Close() })
+	storetest.TwoStoresNewStreams(t, a, b)
+}

@@ -11,11 +11,14 @@ import (
 func TestAppendRows(t *testing.T) {
 	out := []byte(`  backend  writers  events/append  events/s  mean batch (events/txn)       p50       p99  runs
    sqlite        1              1      2178                      1.0     241µs    4.018ms     3
+   sqlite       64              1     60000                     63.9   1.025ms    6.92ms     3
  postgres       64              1     58183                     32.3   6.025ms   36.92ms     3
 `)
 	want := []row{
 		{"append sqlite", "1 writers: events/s, mean batch, p50 / p99", "2178, 1.0, 241µs / 4.018ms", ""},
-		{"append postgres", "64 writers: events/s, mean batch, p50 / p99", "58183, 32.3, 6.025ms / 36.92ms", "≥50,000 events/s"},
+		{"append sqlite", "64 writers: events/s, mean batch, p50 / p99", "60000, 63.9, 1.025ms / 6.92ms", "≥60,000 events/s"},
+		{"append sqlite", "64 writers: bound, writers × events/append × 1-writer commits/s", "139392", ""},
+		{"append postgres", "64 writers: events/s, mean batch, p50 / p99", "58183, 32.3, 6.025ms / 36.92ms", "≥100,000 events/s"},
 	}
 	if got := appendRows(out); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got %#v\nwant %#v", got, want)

@@ -43,7 +43,7 @@ func prepareOffline(ctx context.Context, dir string, accounts []string, password
 	}
 	sealer, err := secret.NewSealer(key)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, fmt.Errorf("sealer: %w", err)
 	}
 	svc := commands.New(store, commands.Options{Sealer: sealer})
 	if err := seed.Demo(ctx, svc); err != nil {

@@ -1,5 +1,5 @@
 // Package quant is AI quant's read model: every subscription with its amount, what is still
-// held, its state, the orders its strategy placed, what they cost and brought back, and the
+// held (what it subscribed, less what its orders took, plus what they gave back), its state, the orders its strategy placed, what they cost and brought back, and the
 // positions they opened (shares and the basis left), for the member's "my subscriptions".
 // An order is the subscription's when the strategy released money for its command id (the
 // opening order) or when it closes a position the subscription opened.
@@ -99,7 +99,7 @@ var projector = &projections.Projector{
 	Tables:  []*projections.Table{subsTable, positionsTable, intentsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
-		case events.QuantSubscribed, events.QuantFundsReleased, events.QuantLeft, events.OrderPlaced, events.OrderFilled:
+		case events.QuantSubscribed, events.QuantFundsReleased, events.QuantFundsReturned, events.QuantLeft, events.OrderPlaced, events.OrderFilled:
 			return true
 		}
 		return false
@@ -152,6 +152,8 @@ func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.
 	for _, d := range evs {
 		switch e := d.P.(type) {
 		case events.QuantFundsReleased:
+			subs[e.SubID] = true
+		case events.QuantFundsReturned:
 			subs[e.SubID] = true
 		case events.QuantLeft:
 			subs[e.SubID] = true
@@ -221,6 +223,12 @@ func (pg *page) apply(d projections.Decoded) error {
 		}
 		r.held = projections.AddText(r.held, e.Amount.Neg())
 		pg.intents[e.OrderCommandID] = &intentRow{commandID: e.OrderCommandID, subID: e.SubID, memberID: member, symbol: e.Symbol}
+	case events.QuantFundsReturned:
+		r := sub(e.SubID)
+		if r == nil {
+			return d.Fail(fmt.Errorf("quant subscription %s returned to but never made", e.SubID))
+		}
+		r.held = projections.AddText(r.held, e.Amount)
 	case events.QuantLeft:
 		r := sub(e.SubID)
 		if r == nil {

@@ -5,9 +5,13 @@
 // replays). An entry releases the order's cost from the hold (commands/quant Release) and places
 // an ordinary limit order at the protective price (on the tick grid) in the member's account, in
 // board lots or, when the budget buys less than a lot, odd-lot shares; an exit sells the position
-// at market. Command ids derive from the subscription, the symbol and the day's occurrence
-// (process.TimerCommandID), so a restart, a retry or a second instance acts once; the order's own
-// command id starts with the process name and the subscription id: that is its origin.
+// at market. What the strategy's orders give back to available cash (a buy's unused reservation
+// once the order is done, a sale's net proceeds, a refused buy's release) goes back into the
+// subscription's hold (commands/quant Return), so the subscription's money keeps its size and
+// the rule can enter again with it. Command ids derive from the subscription, the symbol and the
+// day's occurrence (process.TimerCommandID), so a restart, a retry or a second instance acts
+// once; the order's own command id starts with the process name and the subscription id: that
+// is its origin (quant.OriginOf).
 package runner
 
 import (
@@ -33,7 +37,7 @@ import (
 )
 
 // ProcessName names the checkpoint, metrics and command ids.
-const ProcessName = "quant-strategy"
+const ProcessName = quant.StrategyName
 
 // EvalHour and EvalMinute are when the rules run each day (Asia/Taipei): after the open, on the
 // closes known by then (the day before's).
@@ -45,6 +49,7 @@ const (
 // Releaser is the quant command the process sends (*quant.Commands).
 type Releaser interface {
 	Release(ctx context.Context, meta commands.Meta, in quant.Release) (quant.Result, error)
+	Return(ctx context.Context, meta commands.Meta, memberID, ref, reason string) (quant.Result, error)
 }
 
 // Plan is what the market allows for a buy of a symbol now: the limit price a buy reserves at
@@ -107,11 +112,15 @@ type fold struct {
 	Subs      map[string]*subscription `json:"subs"`
 	Intents   map[string]intent        `json:"intents"`   // order command id -> the release
 	Positions map[string]link          `json:"positions"` // position id -> subscription and symbol
+	Orders    map[string]string        `json:"orders"`    // the strategy's order numbers -> subscription
 }
 
 func newFold() fold {
-	return fold{Subs: map[string]*subscription{}, Intents: map[string]intent{}, Positions: map[string]link{}}
+	return fold{Subs: map[string]*subscription{}, Intents: map[string]intent{}, Positions: map[string]link{}, Orders: map[string]string{}}
 }
+
+// giveBack is cash one of the strategy's orders gave back, to return into its subscription.
+type giveBack struct{ member, orderNo, reason string }
 
 // Process is the strategy process manager.
 type Process struct {
@@ -154,18 +163,33 @@ func (p *Process) Position() int64 { return p.rt.Position() }
 func (p *Process) Wants(typ string) bool {
 	name, _, _ := strings.Cut(typ, ".")
 	switch name {
-	case "QuantSubscribed", "QuantFundsReleased", "QuantLeft", "OrderPlaced", "OrderFilled":
+	case "QuantSubscribed", "QuantFundsReleased", "QuantFundsReturned", "QuantLeft", "OrderPlaced", "OrderFilled", "TradeCashReleased":
 		return true
 	}
 	return false
 }
 
-// Handle implements process.Manager.
-func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Payload) error {
+// Handle implements process.Manager: it folds, and returns what the strategy's orders gave back
+// into their subscriptions (a command id derived from the event, so once).
+func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.Payload) error {
 	member, ok := strings.CutPrefix(r.Stream, events.AccountStream(""))
 	if !ok {
 		return fmt.Errorf("event %s at %d is not on an account stream", r.Type, r.Position)
 	}
+	back, err := p.fold(r, member, pl)
+	if err != nil || back == nil {
+		return err
+	}
+	meta := commands.Meta{CommandID: process.EventCommandID(ProcessName, r, 0), Actor: "system"}
+	if _, err := p.cmd.Return(ctx, meta, back.member, back.orderNo, back.reason); err != nil && !refused(err) {
+		return fmt.Errorf("return of order %s's cash: %w", back.orderNo, err)
+	}
+	return nil
+}
+
+// fold applies one event to the state; it names the cash to return when the event is one of the
+// strategy's orders giving cash back while its subscription runs.
+func (p *Process) fold(r events.RecordedEvent, member string, pl events.Payload) (*giveBack, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	st := &p.st
@@ -177,6 +201,10 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 		if s := st.Subs[e.SubID]; s != nil {
 			s.Held = s.Held.Sub(e.Amount)
 			st.Intents[e.OrderCommandID] = intent{Sub: e.SubID, Symbol: e.Symbol, Day: e.Day, EntryClose: e.EntryClose}
+		}
+	case events.QuantFundsReturned:
+		if s := st.Subs[e.SubID]; s != nil {
+			s.Held = s.Held.Add(e.Amount)
 		}
 	case events.QuantLeft:
 		if s := st.Subs[e.SubID]; s != nil {
@@ -190,10 +218,23 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 				delete(st.Intents, id)
 			}
 		}
+		for no, sub := range st.Orders {
+			if sub == e.SubID {
+				delete(st.Orders, no)
+			}
+		}
+	case events.TradeCashReleased:
+		if _, ok := st.Orders[e.OrderNo]; ok {
+			delete(st.Orders, e.OrderNo) // the order is done
+			return &giveBack{member: member, orderNo: e.OrderNo, reason: events.QuantReturnOrderDone}, nil
+		}
 	case events.OrderPlaced:
+		if s := st.Subs[quant.OriginOf(r.Metadata.CommandID)]; s != nil && s.Member == member {
+			st.Orders[e.OrderNo] = quant.OriginOf(r.Metadata.CommandID)
+		}
 		in, ok := st.Intents[r.Metadata.CommandID]
 		if !ok || e.Intent != events.IntentOpen {
-			return nil
+			return nil, nil
 		}
 		delete(st.Intents, r.Metadata.CommandID)
 		if s := st.Subs[in.Sub]; s != nil && s.Member == member {
@@ -201,14 +242,23 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 			st.Positions[e.PositionID] = link{Sub: in.Sub, Symbol: in.Symbol}
 		}
 	case events.OrderFilled:
+		var back *giveBack
+		if _, ok := st.Orders[e.OrderNo]; ok && e.Side == events.SideSell {
+			if e.Remaining == 0 {
+				delete(st.Orders, e.OrderNo)
+			}
+			if e.Cash.IsPositive() {
+				back = &giveBack{member: member, orderNo: e.OrderNo, reason: events.QuantReturnSold}
+			}
+		}
 		l, ok := st.Positions[e.PositionID]
 		if !ok {
-			return nil
+			return back, nil
 		}
 		s := st.Subs[l.Sub]
 		if s == nil || s.Positions[l.Symbol] == nil || s.Positions[l.Symbol].PositionID != e.PositionID {
 			delete(st.Positions, e.PositionID)
-			return nil
+			return back, nil
 		}
 		pos := s.Positions[l.Symbol]
 		if e.Side == events.SideBuy {
@@ -220,10 +270,11 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 			delete(s.Positions, l.Symbol)
 			delete(st.Positions, e.PositionID)
 		}
+		return back, nil
 	default:
-		return fmt.Errorf("event %s at %d is not one the quant process folds", r.Type, r.Position)
+		return nil, fmt.Errorf("event %s at %d is not one the quant process folds", r.Type, r.Position)
 	}
-	return nil
+	return nil, nil
 }
 
 // Snapshot implements process.Manager.
@@ -239,6 +290,9 @@ func (p *Process) Restore(state []byte) error {
 	if len(state) > 0 {
 		if err := json.Unmarshal(state, &st); err != nil {
 			return fmt.Errorf("quant strategy state: %w", err)
+		}
+		if st.Orders == nil {
+			return process.ErrRefold // a checkpoint from before the strategy's orders were folded
 		}
 	}
 	for _, s := range st.Subs {
@@ -349,7 +403,15 @@ func (p *Process) act(ctx context.Context, at time.Time, st step) error {
 			Shares: o.TotalShares()}); err != nil {
 			return fmt.Errorf("release for %s: %w", st.symbol, err)
 		}
-		return p.mkt.Buy(ctx, commands.Meta{CommandID: orderID, Actor: actor}, st.member, st.symbol, o, plan.Limit, at)
+		err := p.mkt.Buy(ctx, commands.Meta{CommandID: orderID, Actor: actor}, st.member, st.symbol, o, plan.Limit, at)
+		if err != nil && refused(err) {
+			// the market refused the order: its release goes back into the hold
+			if _, rerr := p.cmd.Return(ctx, commands.Meta{CommandID: base + "/return", Actor: actor}, st.member, orderID,
+				events.QuantReturnRefused); rerr != nil && !refused(rerr) {
+				return errors.Join(err, fmt.Errorf("return of %s's release: %w", orderID, rerr))
+			}
+		}
+		return err
 	case rules.Exit:
 		if !st.held {
 			return nil
@@ -357,14 +419,4 @@ func (p *Process) act(ctx context.Context, at time.Time, st step) error {
 		return p.mkt.Sell(ctx, commands.Meta{CommandID: base + "/sell", Actor: actor}, st.member, st.symbol, st.pos.PositionID, at)
 	}
 	return nil
-}
-
-// OriginOf is the subscription an order's command id names, "" when the strategy did not place it.
-func OriginOf(commandID string) string {
-	rest, ok := strings.CutPrefix(commandID, ProcessName+"/")
-	if !ok {
-		return ""
-	}
-	sub, _, _ := strings.Cut(rest, "/")
-	return sub
 }
