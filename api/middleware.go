@@ -11,6 +11,7 @@ import (
 	"net"
 	"net/http"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -81,9 +82,12 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 		if sw.status != http.StatusSwitchingProtocols { // a socket's lifetime is no latency
 			s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
 		}
-		s.log.LogAttrs(r.Context(), levelFor(sw.status), "http",
-			slog.String("method", r.Method), slog.String("route", name), slog.Int("status", sw.status),
-			slog.Int64("bytes", sw.bytes), slog.Duration("duration", d), slog.String("ip", httpx.ClientIP(r)))
+		// Successes log at debug: a busy server neither builds nor writes their lines unless asked.
+		if level := levelFor(sw.status); s.log.Enabled(r.Context(), level) {
+			s.log.LogAttrs(r.Context(), level, "http",
+				slog.String("method", r.Method), slog.String("route", name), slog.Int("status", sw.status),
+				slog.Int64("bytes", sw.bytes), slog.Duration("duration", d), slog.String("ip", httpx.ClientIP(r)))
+		}
 	})
 }
 
@@ -120,40 +124,34 @@ func tokenHash(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
-// authenticate finds the session of the token and account headers. A session opened by a login
-// a moment ago may not be projected yet: on a miss it waits (bounded) for the store's head and
-// looks once more, so that the first call after login works.
+// authenticate finds the session of the token and account headers.
 func (s *server) authenticate(r *http.Request) (projections.Session, error) {
 	return s.session(r.Context(), r.Header.Get("token"), r.Header.Get("account"))
 }
 
 // session is the live session of token, which must be account's (the HTTP headers, or a
-// socket's auth request).
+// socket's auth request). The write side's member aggregate answers (commands.SessionOf): it
+// holds a session as soon as its login is stored, with no query and no wait for the read
+// models, and drops it with the logout, the password change or the flag that ends it.
 func (s *server) session(ctx context.Context, token, account string) (projections.Session, error) {
 	if token == "" || account == "" {
 		return projections.Session{}, httpx.ErrUnauthorized
 	}
 	hash := tokenHash(token)
-	sess, err := s.read.SessionByTokenHash(ctx, hash)
-	if errors.Is(err, projections.ErrNotFound) {
-		s.CatchUpHead(ctx)
-		sess, err = s.read.SessionByTokenHash(ctx, hash)
-	}
-	if errors.Is(err, projections.ErrNotFound) {
-		return projections.Session{}, httpx.ErrUnauthorized
-	}
+	sess, ok, err := s.cmd.SessionOf(ctx, account, hash)
 	if err != nil {
 		return projections.Session{}, fmt.Errorf("session lookup: %w", err)
 	}
-	if !s.now().Before(sess.ExpiresAt) || sess.Account != account {
+	if !ok {
 		return projections.Session{}, httpx.ErrUnauthorized
 	}
-	for _, f := range sess.Flags {
-		if f == events.FlagDisabled {
-			return projections.Session{}, httpx.Refuse(http.StatusForbidden, wire.MessageKeyAccountDisabled, nil)
-		}
+	if slices.Contains(sess.Flags, events.FlagDisabled) {
+		return projections.Session{}, httpx.Refuse(http.StatusForbidden, wire.MessageKeyAccountDisabled, nil)
 	}
-	return sess, nil
+	// The session's reads wait for the read models to hold its member as the log does (the
+	// registration or login that opened it, say): read-your-writes from its first request on.
+	s.written.note(hash, sess.Position)
+	return projections.Session{MemberID: sess.MemberID, Account: sess.Account, Role: sess.Role, ExpiresAt: sess.ExpiresAt, Flags: sess.Flags}, nil
 }
 
 // keyedLocks serialises requests carrying the same idempotency key within this process, so a

@@ -11,10 +11,9 @@ import (
 const maxSessionPositions = 100_000
 
 // sessionPositions remembers, per session (keyed by token hash), the highest log position its own
-// writes answered with, so that the session's next requests wait for the projections to reach it
+// writes answered with (and, from its authentication, its member stream's last event), so that the session's next requests wait for the projections to reach it
 // even when the client sends no Lotbook-Position (read-your-writes for scripts and third-party
-// clients). It is bounded: past the bound it forgets the session that wrote least recently
-// (reads do not count as use). A forgotten session only loses the wait, and only if its
+// clients). It is bounded: past the bound it forgets the session noted least recently. A forgotten session only loses the wait, and only if its
 // projections are still behind.
 //
 // It lives in this process's memory. With several API instances, a session whose next request

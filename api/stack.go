@@ -255,6 +255,11 @@ func (st *Stack) Run(ctx context.Context) error {
 		})
 	}
 	wg.Go(func() {
+		if err := st.Commands.Follow(ctx); err != nil {
+			st.cfg.Logger.Error("command cache follower stopped: views read the store", "err", err)
+		}
+	})
+	wg.Go(func() {
 		if err := st.trade.Run(ctx); err != nil {
 			st.cfg.Logger.Error("matching engine stopped", "err", err)
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/golang-lru/v2/simplelru"
@@ -41,7 +42,8 @@ type Entry struct {
 	position int64 // global position of the last event applied
 	st       State
 	seen     map[string]*Record // command id -> what it wrote here; read through replay
-	checked  time.Time          // when it last caught up with the store (zero: never)
+	checked  time.Time          // when its last catch-up with the store began (zero: never)
+	noticed  atomic.Int64       // the highest version of its stream the follower saw
 }
 
 func newEntry(stream string) *Entry {
@@ -99,6 +101,14 @@ func (c *cache) drop(e *Entry) {
 	}
 }
 
+// peek is the cached entry of stream, if any, without making it recently used.
+func (c *cache) peek(stream string) *Entry {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, _ := c.m.Peek(stream)
+	return e
+}
+
 func (c *cache) len() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -113,7 +123,7 @@ func (c *cache) len() int {
 func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Duration) (e *Entry, caught bool, err error) {
 	e = s.cache.get(stream)
 	e.mu.Lock()
-	if !e.checked.IsZero() && (fresh < 0 || time.Since(e.checked) < fresh) {
+	if !e.checked.IsZero() && (fresh < 0 || time.Since(e.checked) < fresh || fresh > 0 && s.follow.vouches(e, time.Now(), fresh)) {
 		return e, false, nil
 	}
 	if err := s.catchUp(ctx, e); err != nil {
@@ -124,13 +134,25 @@ func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Dura
 }
 
 func (s *Service) catchUp(ctx context.Context, e *Entry) error {
+	return s.catchUpAfter(ctx, e, nil, nil)
+}
+
+// catchUpAfter catches e up after this process appended own (encoded from payloads) at its
+// version: a read-back event that is provably one of own (its id, type, binding and server
+// time, which another writer of the same command id would not share to the nanosecond) is
+// applied with the payload it was encoded from instead of being decoded again. Anything else
+// read back is decoded as stored.
+func (s *Service) catchUpAfter(ctx context.Context, e *Entry, own []events.EventData, payloads []events.Payload) error {
+	at := time.Now()
 	recs, err := s.store.ReadStream(ctx, e.stream, e.version)
 	if err != nil {
 		return Unavailable(fmt.Errorf("read %s after v%d: %w", e.stream, e.version, err))
 	}
-	for _, r := range recs {
-		p, err := events.DecodeRecorded(r)
-		if err != nil {
+	for i, r := range recs {
+		var p events.Payload
+		if i < len(own) && isOwn(r, own[i]) {
+			p = payloads[i]
+		} else if p, err = events.DecodeRecorded(r); err != nil {
 			// The state may be half applied: start this stream over next time.
 			s.cache.drop(e)
 			e.version, e.position, e.st, e.seen, e.checked = 0, 0, stateFor(e.stream), map[string]*Record{}, time.Time{}
@@ -151,21 +173,28 @@ func (s *Service) catchUp(ctx context.Context, e *Entry) error {
 			}
 		}
 	}
-	e.checked = time.Now()
+	e.checked = at
 	return nil
 }
 
-// viewFresh is how old a cached aggregate that view reads may be before it reads the store again:
-// other processes' writes to a stream that a decision only looks at (a member's flags, a
-// channel) count from that much later. It is of the order of the time between such a read and
-// the append it informs, during which such a write goes unseen anyway. Under load it spares
-// most reads of the streams every deposit looks at (config, and the member's own).
+// isOwn tells whether the stored r is the event d this process appended.
+func isOwn(r events.RecordedEvent, d events.EventData) bool {
+	return r.ID == d.ID && r.Type == d.Type && r.Metadata.CommandID == d.Metadata.CommandID &&
+		r.Metadata.Request == d.Metadata.Request && r.Metadata.ServerTime.Equal(d.Metadata.ServerTime)
+}
+
+// viewFresh is how old a cached aggregate that view reads may be before it reads the store again,
+// unless the follower vouches for it (follow.go): other processes' writes to a stream that a
+// decision only looks at (a member's flags, a channel) count from that much later. It is of the
+// order of the time between such a read and the append it informs, during which such a write
+// goes unseen anyway.
 const viewFresh = 20 * time.Millisecond
 
 // View runs f on a stream's state under its lock, caught up within viewFresh, to read facts
 // another stream's decision needs.
 func View[S State, T any](ctx context.Context, s *Service, stream string, f func(st S, e *Entry) T) (T, error) {
 	var zero T
+	s.follow.askedFor(time.Now())
 	e, _, err := s.loadWithin(ctx, stream, viewFresh)
 	if err != nil {
 		return zero, err

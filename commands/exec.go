@@ -89,7 +89,7 @@ func Execute[S State](ctx context.Context, s *Service, c Cmd, stream string, dec
 			s.log.ErrorContext(ctx, "append failed", "stream", stream, "command", c.CommandID, "err", err)
 			return nil, Unavailable(fmt.Errorf("append to %s: %w", stream, err))
 		}
-		err = s.catchUp(ctx, e)
+		err = s.catchUpAfter(ctx, e, data, payloads)
 		var rec *Record
 		if err == nil {
 			// Another command that reused the id may have written it first (its events' ids

@@ -436,3 +436,57 @@ func decideRecordUpload(m *Member, f events.FileUploaded, quota int64) ([]events
 	}
 	return []events.Payload{f}, nil
 }
+
+// OpenSession is a session that a request's token opens, as the member stream holds it.
+type OpenSession struct {
+	MemberID, Account, Role string
+	ExpiresAt               time.Time
+	Flags                   []string // the account's flags that are on, in events.AllFlags order
+	Position                int64    // global position of the member stream's last event: the session's own writes reach the read models there
+}
+
+// SessionOf is the session that the token hashing to tokenHash opens on account now, ok false
+// when there is none (unknown account, closed or expired session). It reads the member stream's
+// aggregate as View does (cached, and as fresh as View's bound), so every request authenticates
+// without a query; a miss is looked up once more on the store itself, since the session may
+// have been opened a moment ago by another instance.
+func (s *Service) SessionOf(ctx context.Context, account, tokenHash string) (sess OpenSession, ok bool, err error) {
+	if account == "" || tokenHash == "" {
+		return OpenSession{}, false, nil
+	}
+	stream := events.MemberStream(events.MemberID(account))
+	s.follow.askedFor(time.Now())
+	for _, fresh := range []time.Duration{viewFresh, 0} {
+		e, _, err := s.loadWithin(ctx, stream, fresh)
+		if err != nil {
+			return OpenSession{}, false, err
+		}
+		m := e.st.(*Member)
+		sess, ok = m.openSession(account, tokenHash, s.clock())
+		sess.Position = e.position
+		unknown := !m.registered
+		e.mu.Unlock()
+		if unknown {
+			// Guessed accounts must not crowd members out of the cache.
+			s.cache.drop(e)
+		}
+		if ok || unknown {
+			return sess, ok, nil
+		}
+	}
+	return OpenSession{}, false, nil
+}
+
+func (m *Member) openSession(account, tokenHash string, now time.Time) (OpenSession, bool) {
+	exp, open := m.sessions[tokenHash]
+	if !m.registered || !open || m.account != account || !now.Before(exp) {
+		return OpenSession{}, false
+	}
+	flags := []string{}
+	for _, f := range events.AllFlags {
+		if m.flags[f] {
+			flags = append(flags, f)
+		}
+	}
+	return OpenSession{MemberID: m.memberID, Account: m.account, Role: m.role, ExpiresAt: exp, Flags: flags}, true
+}

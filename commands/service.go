@@ -114,6 +114,7 @@ type Service struct {
 	decoy func() (string, error)
 	// kdfSlots bounds the argon2id computations running at once (Service.KDF).
 	kdfSlots chan struct{}
+	follow   follower // vouches for cached aggregates' freshness (Follow)
 }
 
 // Calendar tells the exchange's holidays.
@@ -181,6 +182,7 @@ func New(store events.Store, opts Options) *Service {
 		size = 100_000
 	}
 	s.cache = newCache(size)
+	s.follow.wake = make(chan struct{}, 1)
 	s.kdfSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.decoy = sync.OnceValues(func() (string, error) {
 		tok, err := secret.NewToken()

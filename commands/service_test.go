@@ -766,3 +766,107 @@ func TestCachedStateMeetsOtherInstances(t *testing.T) {
 		t.Fatalf("%d approvals, want 1", got)
 	}
 }
+
+// TestFollowerSparesViewsAndSeesOtherInstances: with its follower running, an instance's deposits
+// stop reading the member's stream for every view, yet a flag another instance sets is seen by
+// the next deposit once it is older than the views' bound (20 ms).
+func TestFollowerSparesViewsAndSeesOtherInstances(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	const n = 10
+	proofs := make([]string, n+1)
+	for i := range proofs {
+		proofs[i] = f.Upload(s.MemberID)
+	}
+	reads := &streamReads{Store: f.Store, stream: events.MemberStream(s.MemberID)}
+	k := commands.New(reads, commands.Options{Clock: f.Clock.Now, PasswordCost: secret.TestCost})
+	ctx, cancel := context.WithCancel(f.Ctx)
+	followed := make(chan error, 1)
+	go func() { followed <- k.Follow(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-followed; err != nil {
+			t.Errorf("follow: %v", err)
+		}
+	}()
+	a := funds.New(k)
+	deposit := func(proof string) error {
+		_, err := a.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID,
+			funds.DepositInput{ChannelID: "bank", Amount: "1000", ProofFileID: proof, ChannelPassword: "8888"})
+		return err
+	}
+	// Each deposit comes after the bound: without the follower every one reads the stream.
+	for i := range n {
+		f.Must(deposit(proofs[i]))
+		time.Sleep(40 * time.Millisecond)
+	}
+	if got := reads.n.Load(); got > n/2 {
+		t.Errorf("%d reads of the member's stream for %d deposits", got, n)
+	}
+	_, err := f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: "because"})
+	f.Must(err)
+	time.Sleep(40 * time.Millisecond)
+	commandstest.WantKey(t, deposit(proofs[n]), commands.KeyAccountFrozen)
+}
+
+// streamReads counts the reads of one stream.
+type streamReads struct {
+	events.Store
+	stream string
+	n      atomic.Int32
+}
+
+func (r *streamReads) ReadStream(ctx context.Context, stream string, after int64) ([]events.RecordedEvent, error) {
+	if stream == r.stream {
+		r.n.Add(1)
+	}
+	return r.Store.ReadStream(ctx, stream, after)
+}
+
+// TestSessionOf: a request's session as the member stream holds it: open after the login on any
+// instance, for its own account only, with the account's flags, until it expires or is logged
+// out; a guessed account answers none and is not kept in the cache.
+func TestSessionOf(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	li, err := f.Svc.Login(f.Ctx, commandstest.Meta("member"), commands.Login{Account: "0912345678", Password: "demo1234"})
+	f.Must(err)
+	hash := secret.HashToken(li.Token)
+	open := func(k *commands.Service, account string) (commands.OpenSession, bool) {
+		t.Helper()
+		sess, ok, err := k.SessionOf(f.Ctx, account, hash)
+		f.Must(err)
+		return sess, ok
+	}
+	for _, k := range []*commands.Service{f.Svc, f.Service()} {
+		if sess, ok := open(k, "0912345678"); !ok || sess.MemberID != s.MemberID || sess.Role != events.RoleMember ||
+			len(sess.Flags) != 0 || !sess.ExpiresAt.Equal(li.ExpiresAt) || sess.Position == 0 {
+			t.Fatalf("session %+v, %v", sess, ok)
+		}
+	}
+	f.Register("0922222222", "LOTBOOK")
+	if _, ok := open(f.Svc, "0922222222"); ok {
+		t.Fatal("a token opened another account's session")
+	}
+	cached := commands.CachedStreams(f.Svc)
+	if _, ok := open(f.Svc, "0933333333"); ok || commands.CachedStreams(f.Svc) != cached {
+		t.Fatalf("unknown account: open %v, %d cached streams, want %d", ok, commands.CachedStreams(f.Svc), cached)
+	}
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagFrozen, On: true, Reason: "because"})
+	f.Must(err)
+	if sess, ok := open(f.Svc, "0912345678"); !ok || fmt.Sprint(sess.Flags) != fmt.Sprint([]string{events.FlagFrozen}) {
+		t.Fatalf("flags %v, open %v", sess.Flags, ok)
+	}
+	f.Clock.Add(25 * time.Hour) // the fixture's sessions last 24 h
+	if _, ok := open(f.Svc, "0912345678"); ok {
+		t.Fatal("an expired session is open")
+	}
+	f.Clock.Add(-25 * time.Hour)
+	_, err = f.Svc.Logout(f.Ctx, commandstest.Meta("member"), commands.Logout{MemberID: s.MemberID, Token: li.Token})
+	f.Must(err)
+	if _, ok := open(f.Svc, "0912345678"); ok {
+		t.Fatal("a closed session is open")
+	}
+}

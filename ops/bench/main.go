@@ -1,6 +1,7 @@
 // Command bench runs every figure of `make bench` and prints them as one table: event store
-// append benchmarks (events/bench/appendbench), the HTTP load run of ops/loadgen with its
-// timed rebuilds, the market socket's fan-out (ops/wsbench), orders over HTTP and order-to-fill
+// append benchmarks (events/bench/appendbench), the HTTP load runs of ops/loadgen (deposits on
+// SQLite and on PostgreSQL, and on SQLite with many members for the cost per command as members
+// grow, each with the server's CPU per command) with its timed rebuilds, the market socket's fan-out (ops/wsbench), orders over HTTP and order-to-fill
 // latency (api TestTradeThroughput), in-memory match checks (commands/rules/matching benchmarks),
 // and the web app's gzipped size (web/scripts/size.mjs). With -runs n it repeats the load run and
 // reports medians.
@@ -20,6 +21,8 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/lotbook/lotbook/events/postgres/pgtest"
 )
 
 type row struct{ section, figure, value, target string }
@@ -29,6 +32,8 @@ func main() {
 	runs := flag.Int("runs", 3, "load and rebuild runs (medians are reported)")
 	duration := flag.String("duration", "15s", "length of each load run")
 	clients := flag.Int("clients", 64, "concurrent HTTP clients")
+	loadPG := flag.String("load-pg", pgtest.AdminDSN(), "PostgreSQL server of the HTTP load run on PostgreSQL, a fresh database per run (empty skips it)")
+	manyMembers := flag.Int("many-members", 2000, "members of the SQLite load run that shows the cost per command as members grow (0 skips it)")
 	rebuild := flag.String("rebuild", "members,balances,journal,review_queue", "read models whose rebuild is timed on a big log")
 	fill := flag.Int("fill", 300000, "events in the big log the rebuilds replay")
 	storeRuns := flag.Int("store-runs", 3, "runs per append benchmark configuration (medians)")
@@ -56,10 +61,29 @@ func main() {
 	}
 
 	fmt.Fprintf(os.Stderr, "bench: HTTP load, %d run(s) of %s\n", *runs, *duration)
-	if r, err := loadRuns(*bin, *runs, *duration, *clients); err != nil {
+	var few []loadResult
+	if res, err := loadgen(*runs, "load (SQLite)", "-bin", *bin, "-duration", *duration, "-clients", strconv.Itoa(*clients)); err != nil {
 		fail("load", err)
 	} else {
-		rows = append(rows, r...)
+		few = res
+		rows = append(rows, loadRows("HTTP SQLite", res, *clients, "≥5,000")...)
+	}
+	if *loadPG != "" {
+		fmt.Fprintf(os.Stderr, "bench: HTTP load on PostgreSQL, %d run(s) of %s\n", *runs, *duration)
+		if res, err := loadgen(*runs, "load (PostgreSQL)", "-bin", *bin, "-duration", *duration, "-clients", strconv.Itoa(*clients), "-pg", *loadPG); err != nil {
+			fail("load on PostgreSQL", err)
+		} else {
+			rows = append(rows, loadRows("HTTP PostgreSQL", res, *clients, "≥4,000")...)
+		}
+	}
+	if *manyMembers > 0 && few != nil {
+		fmt.Fprintf(os.Stderr, "bench: HTTP load with %d members, %d run(s) of %s\n", *manyMembers, *runs, *duration)
+		if res, err := loadgen(*runs, "load (many members)", "-bin", *bin, "-duration", *duration, "-clients", strconv.Itoa(*clients),
+			"-members", strconv.Itoa(*manyMembers), "-proofs", "100"); err != nil {
+			fail("load with many members", err)
+		} else {
+			rows = append(rows, growthRows(few, res)...)
+		}
 	}
 
 	fmt.Fprintf(os.Stderr, "bench: rebuild of %s over a log of %d events, %d run(s)\n", *rebuild, *fill, *runs)
@@ -238,20 +262,22 @@ func appendRows(out []byte) []row {
 
 // loadResult mirrors the fields of ops/loadgen's JSON that the table shows.
 type loadResult struct {
-	CommandsPerSec float64        `json:"commandsPerSec"`
-	Commands       int64          `json:"commands"`
-	P50ms          float64        `json:"p50ms"`
-	P99ms          float64        `json:"p99ms"`
-	LagP50ms       float64        `json:"lagP50ms"`
-	LagP99ms       float64        `json:"lagP99ms"`
-	MetricLagP99ms float64        `json:"metricLagP99ms"`
-	RSSIdleMB      float64        `json:"rssIdleMB"`
-	RSSLoadMB      float64        `json:"rssLoadMB"`
-	HWMMB          float64        `json:"hwmMB"`
-	ServerCPUPct   float64        `json:"serverCpuPct"`
-	LoadgenCPUPct  float64        `json:"loadgenCpuPct"`
-	Errors         map[string]int `json:"errors"`
-	Rebuilds       []struct {
+	Members         int            `json:"members"`
+	ServerCPUPerCmd float64        `json:"serverCpuPerCmdMs"`
+	CommandsPerSec  float64        `json:"commandsPerSec"`
+	Commands        int64          `json:"commands"`
+	P50ms           float64        `json:"p50ms"`
+	P99ms           float64        `json:"p99ms"`
+	LagP50ms        float64        `json:"lagP50ms"`
+	LagP99ms        float64        `json:"lagP99ms"`
+	MetricLagP99ms  float64        `json:"metricLagP99ms"`
+	RSSIdleMB       float64        `json:"rssIdleMB"`
+	RSSLoadMB       float64        `json:"rssLoadMB"`
+	HWMMB           float64        `json:"hwmMB"`
+	ServerCPUPct    float64        `json:"serverCpuPct"`
+	LoadgenCPUPct   float64        `json:"loadgenCpuPct"`
+	Errors          map[string]int `json:"errors"`
+	Rebuilds        []struct {
 		Name         string  `json:"name"`
 		Events       int64   `json:"events"`
 		EventsPerSec float64 `json:"eventsPerSec"`
@@ -303,28 +329,25 @@ func rebuildRuns(bin string, runs, fill int, names string) ([]row, error) {
 	return rows, nil
 }
 
-func loadRuns(bin string, runs int, duration string, clients int) ([]row, error) {
-	results, err := loadgen(runs, "load", "-bin", bin, "-duration", duration, "-clients", strconv.Itoa(clients))
-	if err != nil {
-		return nil, err
-	}
+// loadRows are the figures of the load runs results (medians) under label.
+func loadRows(label string, results []loadResult, clients int, target string) []row {
 	med := func(get func(loadResult) float64) float64 { return median(results, get) }
-	label := "HTTP"
-	if runs > 1 {
-		label = fmt.Sprintf("HTTP (median of %d)", runs)
+	if len(results) > 1 {
+		label = fmt.Sprintf("%s (median of %d)", label, len(results))
 	}
 	f0 := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 	f1 := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
 	rows := []row{
-		{label, fmt.Sprintf("deposit commands/s (%d clients)", clients), f0(med(func(r loadResult) float64 { return r.CommandsPerSec })), "≥5,000"},
-		{label, "command latency p50 / p99 (ms)", f1(med(func(r loadResult) float64 { return r.P50ms })) + " / " + f1(med(func(r loadResult) float64 { return r.P99ms })), ""},
+		{label, fmt.Sprintf("deposit commands/s (%d clients, %d members)", clients, results[0].Members), f0(med(func(r loadResult) float64 { return r.CommandsPerSec })), target},
+		{label, "command latency p50 / p99 (ms)", f1(med(func(r loadResult) float64 { return r.P50ms })) + " / " + f1(med(func(r loadResult) float64 { return r.P99ms })), "p99 ≤50"},
+		{label, "server CPU per command (ms)", cpuPerCmd(med(func(r loadResult) float64 { return r.ServerCPUPerCmd })), "≤0.25"},
 		{label, "projection lag, ack → visible in a read: p50 / p99 (ms)", f1(med(func(r loadResult) float64 { return r.LagP50ms })) + " / " + f1(med(func(r loadResult) float64 { return r.LagP99ms })), "p99 ≤100"},
 		{label, "projection lag, lag_seconds metric sampled: p99 (ms)", f1(med(func(r loadResult) float64 { return r.MetricLagP99ms })), "p99 ≤100"},
 		{label, "server RSS idle / under load / peak (MB)", f0(med(func(r loadResult) float64 { return r.RSSIdleMB })) + " / " +
 			f0(med(func(r loadResult) float64 { return r.RSSLoadMB })) + " / " + f0(med(func(r loadResult) float64 { return r.HWMMB })), ""},
+		{label, "CPU % of one core: server / load generator",
+			f0(med(func(r loadResult) float64 { return r.ServerCPUPct })) + " / " + f0(med(func(r loadResult) float64 { return r.LoadgenCPUPct })), "2 cores in all"},
 	}
-	rows = append(rows, row{label, "CPU % of one core: server / load generator",
-		f0(med(func(r loadResult) float64 { return r.ServerCPUPct })) + " / " + f0(med(func(r loadResult) float64 { return r.LoadgenCPUPct })), "2 cores in all"})
 	refused := map[string]int{}
 	for _, r := range results {
 		for k, v := range r.Errors {
@@ -334,8 +357,25 @@ func loadRuns(bin string, runs int, duration string, clients int) ([]row, error)
 	for _, k := range slices.Sorted(maps.Keys(refused)) {
 		rows = append(rows, row{label, "refused: " + k, strconv.Itoa(refused[k]), ""})
 	}
-	return rows, nil
+	return rows
 }
+
+// growthRows set the server CPU per command with many members beside the default run's: the
+// cost of a command must not grow with the members (aggregate cache misses, longer streams).
+func growthRows(few, many []loadResult) []row {
+	cpu := func(rs []loadResult) float64 {
+		return median(rs, func(r loadResult) float64 { return r.ServerCPUPerCmd })
+	}
+	label := fmt.Sprintf("HTTP SQLite (median of %d)", len(many))
+	return []row{
+		{label, fmt.Sprintf("server CPU per command (ms): %d members / %d members", few[0].Members, many[0].Members),
+			cpuPerCmd(cpu(few)) + " / " + cpuPerCmd(cpu(many)), "flat, ≤0.25"},
+		{label, fmt.Sprintf("deposit commands/s with %d members", many[0].Members),
+			strconv.FormatFloat(median(many, func(r loadResult) float64 { return r.CommandsPerSec }), 'f', 0, 64), "≥5,000"},
+	}
+}
+
+func cpuPerCmd(ms float64) string { return strconv.FormatFloat(ms, 'f', 3, 64) }
 
 // webSize runs web/scripts/size.mjs; each line it prints becomes a row.
 func webSize() ([]row, error) {

@@ -260,6 +260,9 @@ func (c *client) projectionLag(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return 0, err
 	}
+	// Uncompressed: gzipping the whole page ten times a second cost the measured server about
+	// 2 % of its CPU under the load, charged to the commands.
+	req.Header.Set("Accept-Encoding", "identity")
 	resp, err := c.http.Do(req)
 	if err != nil {
 		return 0, err

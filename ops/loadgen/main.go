@@ -21,6 +21,7 @@ import (
 
 	"github.com/google/uuid"
 
+	"github.com/lotbook/lotbook/events/postgres/pgtest"
 	"github.com/lotbook/lotbook/ops/internal/serve"
 )
 
@@ -38,6 +39,7 @@ type config struct {
 	fill            int
 	proofs          int
 	cpuProfile      string
+	pg              string
 }
 
 // Result is what one run measured; ops/bench reads it as JSON.
@@ -92,6 +94,7 @@ func main() {
 	flag.IntVar(&c.registerWorkers, "register-workers", 4, "concurrent registrations (each costs an argon2id hash)")
 	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write the started server's CPU profile during the load to this file (go tool pprof)")
 	flag.IntVar(&c.proofs, "proofs", 1000, "deposit proofs recorded per member before the load (one proof backs one deposit; with -url each member uploads one)")
+	flag.StringVar(&c.pg, "pg", "", "run the started server on a fresh PostgreSQL database created on this server (dropped after), e.g. "+pgtest.DefaultDSN)
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
@@ -125,6 +128,23 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			if !c.keep {
 				defer os.RemoveAll(tmp)
 			}
+		}
+		if c.pg != "" {
+			dsn, drop, err := pgtest.CreateDatabase(ctx, c.pg)
+			if err != nil {
+				return nil, err
+			}
+			defer func() {
+				if err := drop(context.WithoutCancel(ctx)); err != nil {
+					log.Warn("drop the run's database", "err", err)
+				}
+			}()
+			// The offline registration below and the server it starts (which inherits the
+			// environment) both use it.
+			if err := os.Setenv("LOTBOOK_DATABASE_URL", dsn); err != nil {
+				return nil, err
+			}
+			os.Unsetenv("LOTBOOK_EVENTS_URL")
 		}
 		log.Info("registering members through the command side", "n", c.members, "data", dir)
 		var err error

@@ -33,9 +33,15 @@ func prepareOffline(ctx context.Context, dir string, accounts []string, password
 		return nil, 0, fmt.Errorf("open event store: %w", err)
 	}
 	defer store.Close()
-	// The demo seed's offerings derive their draw seeds from the server's key: a --demo server
-	// without LOTBOOK_SECRET_KEY seals with the development key, and so does this.
-	sealer, err := secret.NewSealer(secret.DevKey())
+	// The seed derives the offerings' draw seeds from the server's key, as `serve --demo` does:
+	// LOTBOOK_SECRET_KEY when set (the server started below inherits it), else the demo's key.
+	key := secret.DevKey()
+	if v := os.Getenv("LOTBOOK_SECRET_KEY"); v != "" {
+		if key, err = secret.ParseKey(v); err != nil {
+			return nil, 0, fmt.Errorf("LOTBOOK_SECRET_KEY: %w", err)
+		}
+	}
+	sealer, err := secret.NewSealer(key)
 	if err != nil {
 		return nil, 0, fmt.Errorf("sealer: %w", err)
 	}

@@ -70,7 +70,9 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 	s := &server{bin: bin, dir: dir, base: "http://" + addr, metrics: "http://" + metricsAddr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
 	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr, "data", dir)
-	err = serve.WaitReady(ctx, s.base, s.done, 100*time.Millisecond, 60*time.Second)
+	// Ready means the projections caught up with the members and proofs recorded offline (a
+	// quarter of a million events with many members): on a shared machine that took over 60 s.
+	err = serve.WaitReady(ctx, s.base, s.done, 100*time.Millisecond, readyWait)
 	var exited *serve.Exited
 	switch {
 	case err == nil:
@@ -79,12 +81,15 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 		return nil, fmt.Errorf("lotbook serve exited (%v); see %s/serve.log", exited.Err, dir)
 	case errors.Is(err, serve.ErrNotReady):
 		_ = s.stop()
-		return nil, fmt.Errorf("lotbook serve not ready after 60 s; see %s/serve.log", dir)
+		return nil, fmt.Errorf("lotbook serve not ready after %s; see %s/serve.log", readyWait, dir)
 	default:
 		_ = s.stop()
 		return nil, err
 	}
 }
+
+// readyWait bounds the wait for a started server's /readyz.
+const readyWait = 5 * time.Minute
 
 func (s *server) pid() int { return s.cmd.Process.Pid }
 
