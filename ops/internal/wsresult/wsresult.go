@@ -23,4 +23,6 @@ type Result struct {
 	IdleCPUPct     float64  `json:"idleCpuPct,omitempty"`   // server, of one core, no client (simulator ticking)
 	ServerCPUPct   float64  `json:"serverCpuPct,omitempty"` // server, of one core, during the window
 	ClientCPUPct   float64  `json:"clientCpuPct"`           // this tool, of one core, during the window
+	LoadAvg        float64  `json:"loadAvg"`                // the machine's 1-minute load average as the window starts
+	SubscribeSecs  float64  `json:"subscribeSeconds"`       // from the first dial until every client had its snapshots
 }
