@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/bits"
 	"net"
 	"net/http"
 	"runtime/debug"
@@ -245,15 +246,16 @@ func (h *wsHub) broadcast() {
 			fresh |= 1 << bit
 		}
 		for _, s := range e.subs {
-			for bit := range wsChannels {
-				if s.mask&fresh&(1<<bit) != 0 && s.conn.hold(s, bit, e.latest[bit]) {
+			for want := s.mask & fresh; want != 0; want &= want - 1 {
+				bit := bits.TrailingZeros16(uint16(want))
+				if s.conn.hold(s, bit, e.latest[bit]) {
 					wake = append(wake, s.conn)
 				}
 			}
 		}
 	}
 	for _, c := range wake {
-		c.signal()
+		c.wake()
 	}
 }
 
@@ -333,7 +335,7 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.metrics.conns.Inc()
-	go c.writeLoop()
+	c.startPings()
 	// The socket outlives the request: net/http holds the request's buffers (some 10 KB) and the
 	// handler's deep stack for as long as the handler runs, so the reader runs on its own
 	// goroutine and the handler returns. Nothing cancels a hijacked request's context; the
@@ -776,9 +778,11 @@ type wsConn struct {
 	held   []heldFrame
 	errs   [][]byte
 	pushed [][]byte // frames pushed to the socket's session, in order
-	ready  chan struct{}
-	done   chan struct{}
-	closed bool
+	// writing: a writer goroutine runs (see wake); it ends when nothing is pending, so an idle
+	// socket holds no goroutine stack for writing.
+	writing bool
+	closed  bool
+	ping    *time.Timer // pings every wsPingPeriod (nil in unit tests, which have no socket)
 
 	requests *rate.Limiter             // client requests: wsReqBurst at once, refilled at wsReqPerSec
 	sess     atomic.Pointer[wsSession] // set by an auth request (on the hub goroutine)
@@ -787,17 +791,22 @@ type wsConn struct {
 func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {
 	return &wsConn{
 		ws: ws, metrics: m, writeWait: writeWait, subs: map[string]*wsSub{},
-		ready: make(chan struct{}, 1), done: make(chan struct{}),
 		requests: rate.NewLimiter(wsReqPerSec, wsReqBurst),
 	}
 }
 
-func (c *wsConn) signal() {
-	select {
-	case c.ready <- struct{}{}:
-	default:
+// claim makes the caller the one to start the writer: true unless a writer runs or the socket
+// closed. Callers hold mu, and have just queued something.
+func (c *wsConn) claim() bool {
+	if c.writing || c.closed {
+		return false
 	}
+	c.writing = true
+	return true
 }
+
+// wake starts the writer that claim gave the caller to start.
+func (c *wsConn) wake() { go c.write() }
 
 // heldFrame is a pending market frame and the subscription channel it is the latest state of.
 type heldFrame struct {
@@ -808,29 +817,28 @@ type heldFrame struct {
 
 // offer makes f the pending frame of channel bit of s and wakes the writer.
 func (c *wsConn) offer(s *wsSub, bit int, f []byte) {
-	c.hold(s, bit, f)
-	c.signal()
+	if c.hold(s, bit, f) {
+		c.wake()
+	}
 }
 
 // hold makes f the pending frame of channel bit of s (a subscription of c), replacing one the
-// writer has not taken yet, without waking the writer; true when nothing else was pending (the
-// caller must wake it).
+// writer has not taken yet, without waking the writer; true when the caller must wake it.
 func (c *wsConn) hold(s *wsSub, bit int, f []byte) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return false
 	}
-	first := len(c.held) == 0
 	if s.waiting&(1<<bit) != 0 {
 		c.held[s.at[bit]].frame = f
 		c.metrics.replaced.Inc()
-		return first
+		return c.claim()
 	}
 	s.waiting |= 1 << bit
 	s.at[bit] = uint16(len(c.held))
 	c.held = append(c.held, heldFrame{sub: s, ch: bit, frame: f})
-	return first
+	return c.claim()
 }
 
 // fail queues an error frame (at most wsMaxErrors wait; a client that ignores them loses some).
@@ -841,8 +849,11 @@ func (c *wsConn) fail(key wire.MessageKey, symbol string) {
 		return
 	}
 	c.errs = append(c.errs, errorFrame(key, symbol))
+	start := c.claim()
 	c.mu.Unlock()
-	c.signal()
+	if start {
+		c.wake()
+	}
 }
 
 // push queues a frame pushed to the socket's session (at most wsMaxPushed wait; the client
@@ -854,8 +865,11 @@ func (c *wsConn) push(f []byte) {
 		return
 	}
 	c.pushed = append(c.pushed, f)
+	start := c.claim()
 	c.mu.Unlock()
-	c.signal()
+	if start {
+		c.wake()
+	}
 }
 
 // forget drops the pending frames of the channels in mask of s (an unsubscription, rare: the
@@ -891,6 +905,10 @@ func (c *wsConn) pendingFrames() int {
 func (c *wsConn) take(buf [][]byte) [][]byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.takeLocked(buf)
+}
+
+func (c *wsConn) takeLocked(buf [][]byte) [][]byte {
 	buf = append(buf, c.errs...)
 	c.errs = c.errs[:0]
 	buf = append(buf, c.pushed...)
@@ -912,45 +930,67 @@ func (c *wsConn) close() {
 	}
 	c.closed = true
 	c.held, c.errs, c.pushed = nil, nil, nil
-	close(c.done)
+	ping := c.ping
 	c.mu.Unlock()
+	if ping != nil {
+		ping.Stop()
+	}
 	_ = c.ws.Close()
 }
 
-// writeLoop sends pending frames and pings. A write that does not finish within writeWait
-// ends the connection: the client is gone or not reading at all. Frames go straight to the
-// socket in one writev; gorilla only writes control frames (pings here, pongs and close from
-// its reader), each in a single write, which the socket never interleaves with another.
-func (c *wsConn) writeLoop() {
-	ping := time.NewTicker(wsPingPeriod)
-	defer ping.Stop()
-	defer c.close()
+// write sends what is pending until nothing is, then ends (the next frame starts a writer
+// again). A write that does not finish within writeWait ends the connection: the client is gone
+// or not reading at all. Frames go straight to the socket in one writev; gorilla only writes
+// control frames (pings from the ping timer, pongs and close from its reader), each in a single
+// write, which the socket never interleaves with another.
+func (c *wsConn) write() {
+	bp := writeBufs.Get().(*[][]byte)
+	defer writeBufs.Put(bp)
 	conn := c.ws.NetConn()
-	var buf [][]byte
 	for {
-		select {
-		case <-c.done:
+		c.mu.Lock()
+		buf := c.takeLocked((*bp)[:0])
+		if len(buf) == 0 {
+			c.writing = false
+			c.mu.Unlock()
 			return
-		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.writeWait)); err != nil {
-				return
-			}
-		case <-c.ready:
-			buf = c.take(buf[:0])
-			if len(buf) == 0 {
-				continue
-			}
-			if err := conn.SetWriteDeadline(time.Now().Add(c.writeWait)); err != nil {
-				return
-			}
-			bufs := net.Buffers(buf) // WriteTo consumes bufs, never the frames' bytes
-			if _, err := bufs.WriteTo(conn); err != nil {
-				return
-			}
-			c.metrics.sent.Add(float64(len(buf)))
-			clear(buf)
 		}
+		c.mu.Unlock()
+		*bp = buf
+		err := conn.SetWriteDeadline(time.Now().Add(c.writeWait))
+		if err == nil {
+			bufs := net.Buffers(buf) // WriteTo consumes bufs, never the frames' bytes
+			_, err = bufs.WriteTo(conn)
+		}
+		clear(buf)
+		if err != nil {
+			c.close() // writing stays set: no writer starts again
+			return
+		}
+		c.metrics.sent.Add(float64(len(buf)))
 	}
+}
+
+// writeBufs are the writers' lists of frames, kept between writes by the pool rather than by
+// each socket.
+var writeBufs = sync.Pool{New: func() any { return new([][]byte) }}
+
+// startPings pings the client every wsPingPeriod until the socket closes (a timer, not a
+// goroutine waiting on one).
+func (c *wsConn) startPings() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ping = time.AfterFunc(wsPingPeriod, func() {
+		if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.writeWait)); err != nil {
+			c.close()
+			return
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.closed {
+			c.ping.Reset(wsPingPeriod)
+		}
+	})
 }
 
 // readLoop reads client requests until the socket fails or goes silent for wsPongWait.

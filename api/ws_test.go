@@ -517,6 +517,7 @@ func TestSocketReconnect(t *testing.T) {
 func TestConnPending(t *testing.T) {
 	m := &wsMetrics{replaced: prometheus.NewCounter(prometheus.CounterOpts{Name: "x"})}
 	c := newWSConn(nil, m, time.Second)
+	c.writing = true // no writer starts: the test takes the frames itself
 	sub := func(sym string) *wsSub {
 		if c.subs[sym] == nil {
 			c.subs[sym] = &wsSub{conn: c, symbol: sym, mask: chAllMask}
