@@ -92,10 +92,9 @@ func interval(bit int) string { return strings.TrimPrefix(wsChannels[bit], "cand
 // the symbol's entry (subs), so that offering a frame to a subscriber touches no map: at 10,000
 // connections the hub's map lookups per (connection, frame) were a third of the server's CPU.
 type wsSub struct {
-	conn   *wsConn
-	symbol string
-	mask   chanMask // channels wanted; hub goroutine only
-	idx    int      // position in its symEntry's subs; hub goroutine only
+	conn *wsConn
+	mask chanMask // channels wanted; hub goroutine only
+	idx  int      // position in its symEntry's subs; hub goroutine only
 
 	// Guarded by conn.mu: the channels with a frame in conn.held, and where (at most
 	// wsMaxSymbols × channels frames are held at once: their positions fit 16 bits).
@@ -604,7 +603,7 @@ func (h *wsHub) subscribe(c *wsConn, symbols []string, mask chanMask) {
 		}
 		sub := c.subs[s]
 		if sub == nil {
-			sub = &wsSub{conn: c, symbol: s, idx: len(e.subs)}
+			sub = &wsSub{conn: c, idx: len(e.subs)}
 			e.subs = append(e.subs, sub)
 			c.subs[s] = sub
 		}

@@ -520,7 +520,7 @@ func TestConnPending(t *testing.T) {
 	c.writing = true // no writer starts: the test takes the frames itself
 	sub := func(sym string) *wsSub {
 		if c.subs[sym] == nil {
-			c.subs[sym] = &wsSub{conn: c, symbol: sym, mask: chAllMask}
+			c.subs[sym] = &wsSub{conn: c, mask: chAllMask}
 		}
 		return c.subs[sym]
 	}
