@@ -58,12 +58,15 @@ func wsRows(results []wsresult.Result) []row {
 			f1(med(func(r wsresult.Result) float64 { return r.LoadAvg })), ""},
 		{"market", "server CPU % of one core with no client (simulator ticking)", f1(med(func(r wsresult.Result) float64 { return r.IdleCPUPct })), "<10"},
 	}
-	var dropped int64
+	var dropped, retried int64
 	for _, r := range results {
-		dropped = max(dropped, r.Dropped)
+		dropped, retried = max(dropped, r.Dropped), max(retried, r.DialRetries)
 	}
 	if dropped > 0 {
 		rows = append(rows, row{label, "clients dropped (most in a run)", strconv.FormatInt(dropped, 10), "0"})
+	}
+	if retried > 0 {
+		rows = append(rows, row{label, "handshakes tried again (most in a run)", strconv.FormatInt(retried, 10), "0"})
 	}
 	return rows
 }

@@ -9,6 +9,7 @@ type Result struct {
 	Channels       []string `json:"channels"`
 	Connected      int      `json:"connected"`
 	Dropped        int64    `json:"dropped"`
+	DialRetries    int64    `json:"dialRetries"` // handshakes that failed and were tried again
 	ErrorFrames    int64    `json:"errorFrames"`
 	Seconds        float64  `json:"seconds"`
 	Messages       int64    `json:"messages"`
