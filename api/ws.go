@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/bits"
 	"net"
 	"net/http"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -57,6 +59,7 @@ const (
 	// megabytes): a client that falls behind then waits on at most this much of stale frames
 	// before the latest states, and the server holds no more for it.
 	wsSendBuffer = 64 << 10
+	wsReadBuffer = 512 // bytes of a connection's read buffer
 )
 
 // Channels are bits of a mask: quote (with best five), then candles of each interval.
@@ -85,10 +88,18 @@ func parseChannels(names []string) (chanMask, bool) {
 // interval of a candle channel bit ("1m" for candles:1m).
 func interval(bit int) string { return strings.TrimPrefix(wsChannels[bit], "candles:") }
 
-// frameKey names one stream of frames a client can hold pending.
-type frameKey struct {
-	symbol string
-	ch     int
+// wsSub is one connection's subscription to one symbol, shared by the connection (subs) and
+// the symbol's entry (subs), so that offering a frame to a subscriber touches no map: at 10,000
+// connections the hub's map lookups per (connection, frame) were a third of the server's CPU.
+type wsSub struct {
+	conn *wsConn
+	mask chanMask // channels wanted; hub goroutine only
+	idx  int      // position in its symEntry's subs; hub goroutine only
+
+	// Guarded by conn.mu: the channels with a frame in conn.held, and where (at most
+	// wsMaxSymbols × channels frames are held at once: their positions fit 16 bits).
+	waiting chanMask
+	at      [len(wsChannels)]uint16
 }
 
 type wsMetrics struct {
@@ -112,7 +123,7 @@ func newWSMetrics(reg prometheus.Registerer) *wsMetrics {
 // channel. A channel's first frame is rendered off the hub goroutine (an index's first candles
 // take the market seconds); until then it is rendering, then ready and kept current.
 type symEntry struct {
-	conns            map[*wsConn]chanMask
+	subs             []*wsSub
 	counts           [len(wsChannels)]int32
 	latest           [len(wsChannels)][]byte
 	ready, rendering chanMask
@@ -166,8 +177,13 @@ func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) 
 		h.indices[q.Symbol] = true
 	}
 	h.upgrader = websocket.Upgrader{
-		// Zero sizes: the connection reuses the buffers net/http already holds for it.
+		// Small buffers (issue 15: 30 KB per connection at most): client messages are a few
+		// hundred bytes and may take several reads; frames are written straight to the socket
+		// and control frames from their own buffer, so no write buffer is held at all (the pool
+		// is only what gorilla requires to hold none).
 		HandshakeTimeout: 10 * time.Second,
+		ReadBufferSize:   wsReadBuffer,
+		WriteBufferPool:  &sync.Pool{},
 		// CheckOrigin nil: gorilla's same-origin check (an Origin header must name this host;
 		// clients that send none, which are not browsers, are let in).
 	}
@@ -228,16 +244,17 @@ func (h *wsHub) broadcast() {
 			e.latest[bit] = pm
 			fresh |= 1 << bit
 		}
-		for c, mask := range e.conns {
-			for bit := range wsChannels {
-				if mask&fresh&(1<<bit) != 0 && c.hold(frameKey{q.Symbol, bit}, e.latest[bit]) {
-					wake = append(wake, c)
+		for _, s := range e.subs {
+			for want := s.mask & fresh; want != 0; want &= want - 1 {
+				bit := bits.TrailingZeros16(uint16(want))
+				if s.conn.hold(s, bit, e.latest[bit]) {
+					wake = append(wake, s.conn)
 				}
 			}
 		}
 	}
 	for _, c := range wake {
-		c.signal()
+		c.wake()
 	}
 }
 
@@ -317,13 +334,27 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	h.metrics.conns.Inc()
-	defer func() {
-		h.do(func() { h.drop(c) })
-		c.close()
-		h.metrics.conns.Dec()
+	c.startPings()
+	// The socket outlives the request: net/http holds the request's buffers (some 10 KB) and the
+	// handler's deep stack for as long as the handler runs, so the reader runs on its own
+	// goroutine and the handler returns. Nothing cancels a hijacked request's context; the
+	// reader ends with the socket.
+	ctx, path := context.WithoutCancel(r.Context()), r.URL.Path
+	go func() {
+		defer func() {
+			h.do(func() { h.drop(c) })
+			c.close()
+			h.metrics.conns.Dec()
+		}()
+		defer func() {
+			// What the recovering middleware did while the reader ran inside the handler: a
+			// request that panics ends its socket, not the server.
+			if v := recover(); v != nil {
+				h.log.ErrorContext(ctx, "panic", "path", path, "panic", fmt.Sprint(v), "stack", string(debug.Stack()))
+			}
+		}()
+		c.readLoop(ctx, h)
 	}()
-	go c.writeLoop()
-	c.readLoop(r.Context(), h)
 }
 
 // request checks one client message and hands it to the hub goroutine.
@@ -566,18 +597,22 @@ func (h *wsHub) subscribe(c *wsConn, symbols []string, mask chanMask) {
 	for _, s := range symbols {
 		e := h.syms[s]
 		if e == nil {
-			e = &symEntry{conns: map[*wsConn]chanMask{}}
+			e = &symEntry{}
 			h.syms[s] = e
 			watch = append(watch, s)
 		}
-		old := e.conns[c]
+		sub := c.subs[s]
+		if sub == nil {
+			sub = &wsSub{conn: c, idx: len(e.subs)}
+			e.subs = append(e.subs, sub)
+			c.subs[s] = sub
+		}
 		for bit := range wsChannels {
-			if mask&^old&(1<<bit) != 0 {
+			if mask&^sub.mask&(1<<bit) != 0 {
 				e.counts[bit]++
 			}
 		}
-		e.conns[c] = old | mask
-		c.subs[s] = old | mask
+		sub.mask |= mask
 	}
 	if len(watch) > 0 {
 		h.sub.Watch(watch...)
@@ -587,7 +622,7 @@ func (h *wsHub) subscribe(c *wsConn, symbols []string, mask chanMask) {
 		e := h.syms[s]
 		for bit := range wsChannels {
 			if mask&e.ready&(1<<bit) != 0 {
-				c.offer(frameKey{s, bit}, e.latest[bit])
+				c.offer(c.subs[s], bit, e.latest[bit])
 			}
 		}
 		if need := mask &^ e.ready &^ e.rendering; need != 0 {
@@ -659,9 +694,9 @@ func (h *wsHub) rendered(j renderJob, frames [len(wsChannels)][]byte) {
 		}
 		e.latest[bit] = f
 		e.ready |= 1 << bit
-		for c, mask := range e.conns {
-			if mask&(1<<bit) != 0 {
-				c.offer(frameKey{j.symbol, bit}, f)
+		for _, s := range e.subs {
+			if s.mask&(1<<bit) != 0 {
+				s.conn.offer(s, bit, f)
 			}
 		}
 	}
@@ -678,12 +713,12 @@ func (h *wsHub) unsubscribe(c *wsConn, symbols []string, mask chanMask) {
 	}
 	var unwatch []string
 	for _, s := range symbols {
-		have, ok := c.subs[s]
-		if !ok {
+		sub := c.subs[s]
+		if sub == nil {
 			continue
 		}
 		e := h.syms[s]
-		gone := have & mask
+		gone := sub.mask & mask
 		for bit := range wsChannels {
 			if gone&(1<<bit) != 0 {
 				if e.counts[bit]--; e.counts[bit] == 0 {
@@ -691,14 +726,16 @@ func (h *wsHub) unsubscribe(c *wsConn, symbols []string, mask chanMask) {
 				}
 			}
 		}
-		c.forget(s, gone)
-		if left := have &^ mask; left != 0 {
-			c.subs[s], e.conns[c] = left, left
+		c.forget(sub, gone)
+		if sub.mask &^= mask; sub.mask != 0 {
 			continue
 		}
 		delete(c.subs, s)
-		delete(e.conns, c)
-		if len(e.conns) == 0 {
+		last := e.subs[len(e.subs)-1]
+		e.subs[sub.idx], last.idx = last, sub.idx
+		e.subs[len(e.subs)-1] = nil
+		e.subs = e.subs[:len(e.subs)-1]
+		if len(e.subs) == 0 {
 			delete(h.syms, s)
 			unwatch = append(unwatch, s)
 		}
@@ -732,16 +769,19 @@ type wsConn struct {
 	ws        *websocket.Conn
 	metrics   *wsMetrics
 	writeWait time.Duration
-	subs      map[string]chanMask
+	subs      map[string]*wsSub // hub goroutine only
 
-	mu      sync.Mutex
-	pending map[frameKey][]byte
-	order   []frameKey // keys with a pending frame, in the order they first changed
-	errs    [][]byte
-	pushed  [][]byte // frames pushed to the socket's session, in order
-	ready   chan struct{}
-	done    chan struct{}
+	mu sync.Mutex
+	// held are the pending market frames, one per (symbol, channel), in the order their keys
+	// first changed since the writer last took them.
+	held   []heldFrame
+	errs   [][]byte
+	pushed [][]byte // frames pushed to the socket's session, in order
+	// writing: a writer goroutine runs (see wake); it ends when nothing is pending, so an idle
+	// socket holds no goroutine stack for writing.
+	writing bool
 	closed  bool
+	ping    *time.Timer // pings every wsPingPeriod (nil in unit tests, which have no socket)
 
 	requests *rate.Limiter             // client requests: wsReqBurst at once, refilled at wsReqPerSec
 	sess     atomic.Pointer[wsSession] // set by an auth request (on the hub goroutine)
@@ -749,42 +789,55 @@ type wsConn struct {
 
 func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {
 	return &wsConn{
-		ws: ws, metrics: m, writeWait: writeWait, subs: map[string]chanMask{},
-		pending: map[frameKey][]byte{},
-		ready:   make(chan struct{}, 1), done: make(chan struct{}),
+		ws: ws, metrics: m, writeWait: writeWait, subs: map[string]*wsSub{},
 		requests: rate.NewLimiter(wsReqPerSec, wsReqBurst),
 	}
 }
 
-func (c *wsConn) signal() {
-	select {
-	case c.ready <- struct{}{}:
-	default:
+// claim makes the caller the one to start the writer: true unless a writer runs or the socket
+// closed. Callers hold mu, and have just queued something.
+func (c *wsConn) claim() bool {
+	if c.writing || c.closed {
+		return false
+	}
+	c.writing = true
+	return true
+}
+
+// wake starts the writer that claim gave the caller to start.
+func (c *wsConn) wake() { go c.write() }
+
+// heldFrame is a pending market frame and the subscription channel it is the latest state of.
+type heldFrame struct {
+	sub   *wsSub
+	ch    int
+	frame []byte
+}
+
+// offer makes f the pending frame of channel bit of s and wakes the writer.
+func (c *wsConn) offer(s *wsSub, bit int, f []byte) {
+	if c.hold(s, bit, f) {
+		c.wake()
 	}
 }
 
-// offer makes f the pending frame of k and wakes the writer.
-func (c *wsConn) offer(k frameKey, f []byte) {
-	c.hold(k, f)
-	c.signal()
-}
-
-// hold makes f the pending frame of k, replacing one the writer has not taken yet, without
-// waking the writer; true when nothing else was pending (the caller must wake it).
-func (c *wsConn) hold(k frameKey, f []byte) bool {
+// hold makes f the pending frame of channel bit of s (a subscription of c), replacing one the
+// writer has not taken yet, without waking the writer; true when the caller must wake it.
+func (c *wsConn) hold(s *wsSub, bit int, f []byte) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return false
 	}
-	first := len(c.order) == 0
-	if _, waiting := c.pending[k]; waiting {
+	if s.waiting&(1<<bit) != 0 {
+		c.held[s.at[bit]].frame = f
 		c.metrics.replaced.Inc()
-	} else {
-		c.order = append(c.order, k)
+		return c.claim()
 	}
-	c.pending[k] = f
-	return first
+	s.waiting |= 1 << bit
+	s.at[bit] = uint16(len(c.held))
+	c.held = append(c.held, heldFrame{sub: s, ch: bit, frame: f})
+	return c.claim()
 }
 
 // fail queues an error frame (at most wsMaxErrors wait; a client that ignores them loses some).
@@ -795,8 +848,11 @@ func (c *wsConn) fail(key wire.MessageKey, symbol string) {
 		return
 	}
 	c.errs = append(c.errs, errorFrame(key, symbol))
+	start := c.claim()
 	c.mu.Unlock()
-	c.signal()
+	if start {
+		c.wake()
+	}
 }
 
 // push queues a frame pushed to the socket's session (at most wsMaxPushed wait; the client
@@ -808,36 +864,60 @@ func (c *wsConn) push(f []byte) {
 		return
 	}
 	c.pushed = append(c.pushed, f)
+	start := c.claim()
 	c.mu.Unlock()
-	c.signal()
+	if start {
+		c.wake()
+	}
 }
 
-// forget drops the pending frames of the channels of symbol.
-func (c *wsConn) forget(symbol string, mask chanMask) {
+// forget drops the pending frames of the channels in mask of s (an unsubscription, rare: the
+// others' positions are renumbered).
+func (c *wsConn) forget(s *wsSub, mask chanMask) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for bit := range wsChannels {
-		k := frameKey{symbol, bit}
-		if _, ok := c.pending[k]; ok && mask&(1<<bit) != 0 {
-			delete(c.pending, k)
-			c.order = slices.DeleteFunc(c.order, func(o frameKey) bool { return o == k })
-		}
+	gone := s.waiting & mask
+	if gone == 0 {
+		return
 	}
+	s.waiting &^= gone
+	kept := c.held[:0]
+	for _, h := range c.held {
+		if h.sub == s && gone&(1<<h.ch) != 0 {
+			continue
+		}
+		h.sub.at[h.ch] = uint16(len(kept))
+		kept = append(kept, h)
+	}
+	clear(c.held[len(kept):])
+	c.held = kept
+}
+
+// pendingFrames counts the market frames waiting for the writer.
+func (c *wsConn) pendingFrames() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.held)
 }
 
 // take returns what is pending, errors first, and clears it.
 func (c *wsConn) take(buf [][]byte) [][]byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.takeLocked(buf)
+}
+
+func (c *wsConn) takeLocked(buf [][]byte) [][]byte {
 	buf = append(buf, c.errs...)
 	c.errs = c.errs[:0]
 	buf = append(buf, c.pushed...)
 	c.pushed = c.pushed[:0]
-	for _, k := range c.order {
-		buf = append(buf, c.pending[k])
-		delete(c.pending, k)
+	for _, h := range c.held {
+		buf = append(buf, h.frame)
+		h.sub.waiting &^= 1 << h.ch
 	}
-	c.order = c.order[:0]
+	clear(c.held) // the writer holds the frames now, not the connection
+	c.held = c.held[:0]
 	return buf
 }
 
@@ -848,46 +928,68 @@ func (c *wsConn) close() {
 		return
 	}
 	c.closed = true
-	c.pending, c.order, c.errs, c.pushed = nil, nil, nil, nil
-	close(c.done)
+	c.held, c.errs, c.pushed = nil, nil, nil
+	ping := c.ping
 	c.mu.Unlock()
+	if ping != nil {
+		ping.Stop()
+	}
 	_ = c.ws.Close()
 }
 
-// writeLoop sends pending frames and pings. A write that does not finish within writeWait
-// ends the connection: the client is gone or not reading at all. Frames go straight to the
-// socket in one writev; gorilla only writes control frames (pings here, pongs and close from
-// its reader), each in a single write, which the socket never interleaves with another.
-func (c *wsConn) writeLoop() {
-	ping := time.NewTicker(wsPingPeriod)
-	defer ping.Stop()
-	defer c.close()
+// write sends what is pending until nothing is, then ends (the next frame starts a writer
+// again). A write that does not finish within writeWait ends the connection: the client is gone
+// or not reading at all. Frames go straight to the socket in one writev; gorilla only writes
+// control frames (pings from the ping timer, pongs and close from its reader), each in a single
+// write, which the socket never interleaves with another.
+func (c *wsConn) write() {
+	bp := writeBufs.Get().(*[][]byte)
+	defer writeBufs.Put(bp)
 	conn := c.ws.NetConn()
-	var buf [][]byte
 	for {
-		select {
-		case <-c.done:
+		c.mu.Lock()
+		buf := c.takeLocked((*bp)[:0])
+		if len(buf) == 0 {
+			c.writing = false
+			c.mu.Unlock()
 			return
-		case <-ping.C:
-			if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.writeWait)); err != nil {
-				return
-			}
-		case <-c.ready:
-			buf = c.take(buf[:0])
-			if len(buf) == 0 {
-				continue
-			}
-			if err := conn.SetWriteDeadline(time.Now().Add(c.writeWait)); err != nil {
-				return
-			}
-			bufs := net.Buffers(buf) // WriteTo consumes bufs, never the frames' bytes
-			if _, err := bufs.WriteTo(conn); err != nil {
-				return
-			}
-			c.metrics.sent.Add(float64(len(buf)))
-			clear(buf)
 		}
+		c.mu.Unlock()
+		*bp = buf
+		err := conn.SetWriteDeadline(time.Now().Add(c.writeWait))
+		if err == nil {
+			bufs := net.Buffers(buf) // WriteTo consumes bufs, never the frames' bytes
+			_, err = bufs.WriteTo(conn)
+		}
+		clear(buf)
+		if err != nil {
+			c.close() // writing stays set: no writer starts again
+			return
+		}
+		c.metrics.sent.Add(float64(len(buf)))
 	}
+}
+
+// writeBufs are the writers' lists of frames, kept between writes by the pool rather than by
+// each socket.
+var writeBufs = sync.Pool{New: func() any { return new([][]byte) }}
+
+// startPings pings the client every wsPingPeriod until the socket closes (a timer, not a
+// goroutine waiting on one).
+func (c *wsConn) startPings() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ping = time.AfterFunc(wsPingPeriod, func() {
+		if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.writeWait)); err != nil {
+			c.close()
+			return
+		}
+		c.mu.Lock()
+		defer c.mu.Unlock()
+		if !c.closed {
+			c.ping.Reset(wsPingPeriod)
+		}
+	})
 }
 
 // readLoop reads client requests until the socket fails or goes silent for wsPongWait.

@@ -41,6 +41,8 @@ func main() {
 	wsConns := flag.Int("ws-conns", 10000, "WebSocket clients of the fan-out run (0 skips it)")
 	wsSymbols := flag.Int("ws-symbols", 50, "symbols each WebSocket client subscribes to")
 	wsDuration := flag.String("ws-duration", "20s", "measurement window of the fan-out run")
+	wsRuns := flag.Int("ws-runs", 3, "fan-out runs (medians are reported)")
+	wsOnly := flag.Bool("ws-only", false, "run only the WebSocket fan-out")
 	tradeDB := flag.String("trade-db", "sqlite", "store of the HTTP trading run: sqlite or postgres (empty skips it)")
 	matchTime := flag.String("match-benchtime", "1s", "benchtime of the matching benchmarks (empty skips them)")
 	lighthouseRuns := flag.Int("lighthouse-runs", 3, "Lighthouse runs per screen of the cold-start figures (0 skips them)")
@@ -51,6 +53,19 @@ func main() {
 	fail := func(step string, err error) {
 		failures = append(failures, fmt.Sprintf("%s: %v", step, err))
 		fmt.Fprintf(os.Stderr, "bench: %s: %v\n", step, err)
+	}
+	wsSection := func() {
+		fmt.Fprintf(os.Stderr, "bench: WebSocket fan-out, %d clients × %d symbols, %d run(s)\n", *wsConns, *wsSymbols, *wsRuns)
+		if r, err := wsFanout(*bin, *wsConns, *wsSymbols, *wsDuration, *wsRuns); err != nil {
+			fail("websocket fan-out", err)
+		} else {
+			rows = append(rows, r...)
+		}
+	}
+	if *wsOnly {
+		wsSection()
+		report(rows, failures)
+		return
 	}
 
 	fmt.Fprintln(os.Stderr, "bench: event store append benchmarks")
@@ -94,12 +109,7 @@ func main() {
 	}
 
 	if *wsConns > 0 {
-		fmt.Fprintf(os.Stderr, "bench: WebSocket fan-out, %d clients × %d symbols\n", *wsConns, *wsSymbols)
-		if r, err := wsFanout(*bin, *wsConns, *wsSymbols, *wsDuration); err != nil {
-			fail("websocket fan-out", err)
-		} else {
-			rows = append(rows, r...)
-		}
+		wsSection()
 	}
 
 	fmt.Fprintln(os.Stderr, "bench: server memory under 16 worst-case uploads at once")
@@ -147,6 +157,11 @@ func main() {
 		}
 	}
 
+	report(rows, failures)
+}
+
+// report prints the table, then what could not be measured (exiting 1 if anything).
+func report(rows []row, failures []string) {
 	tw := tabwriter.NewWriter(os.Stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "section\tfigure\tvalue\ttarget\t")
 	fmt.Fprintln(tw, "-------\t------\t-----\t------\t")
@@ -305,7 +320,7 @@ func loadgen(n int, what string, args ...string) ([]loadResult, error) {
 }
 
 // median of get over results.
-func median(results []loadResult, get func(loadResult) float64) float64 {
+func median[T any](results []T, get func(T) float64) float64 {
 	vs := make([]float64, len(results))
 	for i, r := range results {
 		vs[i] = get(r)

@@ -1,9 +1,10 @@
 // Command wsbench measures the market socket's fan-out for `make bench`: it starts `lotbook serve
 // --demo` (or targets -url), opens many WebSocket clients that each subscribe to the busiest
-// symbols, and reports over a fixed window the messages delivered per second, the delivery delay
-// (client receive time minus the frame's ts, when the server published the state; one clock,
-// one machine), the server's memory per connection and its CPU, including idle CPU before any
-// client (the simulator ticking every instrument).
+// symbols, waits until every client has its snapshots, and reports over a fixed window the
+// messages delivered per second, the delivery delay (client receive time minus the frame's ts,
+// when the server published the state; one clock, one machine), the server's memory per
+// connection and its CPU, including idle CPU before any client (the simulator ticking every
+// instrument), and the machine's load average (other processes share the cores).
 package main
 
 import (
@@ -106,7 +107,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*wsresult.Result, err
 		res.IdleCPUPct = 100 * (serve.CPU(pid) - cpu0).Seconds() / time.Since(t0).Seconds()
 		res.RSSBeforeMB = float64(serve.StatusKB(pid, "VmRSS")) / 1024
 	}
-	mem0, err := inUse(ctx, metrics)
+	mem0, err := leastInUse(ctx, metrics, 3)
 	if err != nil {
 		return nil, err
 	}
@@ -119,8 +120,15 @@ func run(ctx context.Context, c config, log *slog.Logger) (*wsresult.Result, err
 	var measuring atomic.Bool
 	clients := make([]*client, c.conns)
 	t0 := time.Now()
+	var retried atomic.Int64
 	if err := parallel(ctx, c.conns, c.dialWorkers, func(i int) error {
 		cl, err := dial(ctx, wsURL, sub, &measuring)
+		// A loaded machine can starve the server past its 10 s header timeout; a client
+		// tries again, as browsers' reconnecting sockets do, and the retries are reported.
+		for try := 1; err != nil && try < 3 && ctx.Err() == nil; try++ {
+			retried.Add(1)
+			cl, err = dial(ctx, wsURL, sub, &measuring)
+		}
 		clients[i] = cl
 		return err
 	}); err != nil {
@@ -130,18 +138,33 @@ func run(ctx context.Context, c config, log *slog.Logger) (*wsresult.Result, err
 	defer closeAll(clients)
 	res.Connected = len(clients)
 	res.ConnectSeconds = time.Since(t0).Seconds()
-	log.Info("clients subscribed", "clients", len(clients), "symbols", len(syms), "seconds", res.ConnectSeconds)
-	if err := sleep(ctx, c.warmup); err != nil {
+	res.DialRetries = retried.Load()
+	log.Info("clients connected", "clients", len(clients), "symbols", len(syms), "seconds", res.ConnectSeconds)
+	// Measure delivery, not the subscriptions' backlog: a snapshot carries the ts its state was
+	// published at, long ago for a quiet symbol, so the window starts once every client has had
+	// a frame for each of its (symbol, channel) keys.
+	keys := int64(len(syms) * len(res.Channels))
+	short, err := awaitSnapshots(ctx, clients, keys, 3*time.Minute)
+	if err != nil {
+		return nil, err
+	}
+	res.SubscribeSecs = time.Since(t0).Seconds()
+	if short > 0 {
+		log.Warn("clients still waiting for snapshots; measuring anyway", "clients", short)
+	} else {
+		log.Info("clients subscribed", "seconds", res.SubscribeSecs)
+	}
+	// The least of several samples over the warm-up (as before any client): the heap in use
+	// includes garbage until a collection, which comes at its own time.
+	mem1, err := leastInUse(ctx, metrics, int(c.warmup/(500*time.Millisecond))+1)
+	if err != nil {
 		return nil, err
 	}
 	if pid != 0 {
 		res.RSSAfterMB = float64(serve.StatusKB(pid, "VmRSS")) / 1024
 	}
-	mem1, err := inUse(ctx, metrics)
-	if err != nil {
-		return nil, err
-	}
 	res.KBPerConn = (mem1 - mem0) / 1024 / float64(len(clients))
+	res.LoadAvg = loadAvg()
 
 	var srvCPU0 time.Duration
 	if pid != 0 {
@@ -212,6 +235,60 @@ func busiest(ctx context.Context, base string, n int) ([]string, error) {
 	return out, nil
 }
 
+// leastInUse is the least of n samples of inUse, half a second apart.
+func leastInUse(ctx context.Context, metrics string, n int) (float64, error) {
+	least := 0.0
+	for i := range n {
+		if i > 0 {
+			if err := sleep(ctx, 500*time.Millisecond); err != nil {
+				return 0, err
+			}
+		}
+		v, err := inUse(ctx, metrics)
+		if err != nil {
+			return 0, err
+		}
+		if i == 0 || v < least {
+			least = v
+		}
+	}
+	return least, nil
+}
+
+// awaitSnapshots waits until every client has read at least keys frames, or for at most wait;
+// it returns how many clients have fewer.
+func awaitSnapshots(ctx context.Context, clients []*client, keys int64, wait time.Duration) (int, error) {
+	deadline := time.Now().Add(wait)
+	for {
+		short := 0
+		for _, cl := range clients {
+			if cl.frames.Load() < keys {
+				short++
+			}
+		}
+		if short == 0 || time.Now().After(deadline) {
+			return short, nil
+		}
+		if err := sleep(ctx, 200*time.Millisecond); err != nil {
+			return short, err
+		}
+	}
+}
+
+// loadAvg is the machine's 1-minute load average (0 when unknown).
+func loadAvg() float64 {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return 0
+	}
+	f := strings.Fields(string(b))
+	if len(f) == 0 {
+		return 0
+	}
+	v, _ := strconv.ParseFloat(f[0], 64)
+	return v
+}
+
 // inUse is the server's Go heap and goroutine stacks in use, in bytes, from the /metrics of its
 // metrics listener.
 func inUse(ctx context.Context, metrics string) (float64, error) {
@@ -254,7 +331,8 @@ func metricSum(page string, names ...string) (float64, error) {
 
 // client is one socket; its reader counts frames and, while measuring, their delays.
 type client struct {
-	ws *websocket.Conn
+	ws     *websocket.Conn
+	frames atomic.Int64 // every frame read, measuring or not
 
 	mu       sync.Mutex
 	messages int64
@@ -292,6 +370,7 @@ func (c *client) read(measuring *atomic.Bool) {
 			return
 		}
 		now := time.Now()
+		c.frames.Add(1)
 		if !measuring.Load() {
 			continue
 		}

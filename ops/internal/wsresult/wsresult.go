@@ -9,6 +9,7 @@ type Result struct {
 	Channels       []string `json:"channels"`
 	Connected      int      `json:"connected"`
 	Dropped        int64    `json:"dropped"`
+	DialRetries    int64    `json:"dialRetries"` // handshakes that failed and were tried again
 	ErrorFrames    int64    `json:"errorFrames"`
 	Seconds        float64  `json:"seconds"`
 	Messages       int64    `json:"messages"`
@@ -23,4 +24,6 @@ type Result struct {
 	IdleCPUPct     float64  `json:"idleCpuPct,omitempty"`   // server, of one core, no client (simulator ticking)
 	ServerCPUPct   float64  `json:"serverCpuPct,omitempty"` // server, of one core, during the window
 	ClientCPUPct   float64  `json:"clientCpuPct"`           // this tool, of one core, during the window
+	LoadAvg        float64  `json:"loadAvg"`                // the machine's 1-minute load average as the window starts
+	SubscribeSecs  float64  `json:"subscribeSeconds"`       // from the first dial until every client had its snapshots
 }
