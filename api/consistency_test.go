@@ -162,11 +162,7 @@ func TestUserInfoIsOneMoment(t *testing.T) {
 		for i := range ms {
 			ms[i] = h.register("09" + strconv.Itoa(30000000+int(imageSizes.Add(1))))
 			ms[i].fund("1000000")
-			m, err := h.st.Read.MemberByAccount(context.Background(), ms[i].account)
-			if err != nil {
-				t.Fatal(err)
-			}
-			ids[i] = m.MemberID
+			ids[i] = memberIDOf(t, h, ms[i])
 		}
 
 		var (
