@@ -15,7 +15,8 @@ import (
 // mentor covers (a losing round trip), then sells 10 lots short at 20: the follower sells 2 lots
 // short, its margin (reserved at the limit-up 22, 39,640; 36,037 once filled at 20, the rest
 // back) taken from the commitment. The price falls to 18: the mentor covers half and the
-// follower covers 1 lot, then the mentor covers the rest and so does the follower, a profit.
+// follower covers 1 lot, then the mentor covers the rest and so does the follower, a profit; the
+// covers' released margin and profit go back into the commitment, which the stop releases.
 // A second follow's mirrored short is covered at market when the follower stops it closing its
 // positions. The mentor's statistics count its two closed short round trips. The harness checks
 // the ledger and the read models against replay after it.
@@ -96,7 +97,7 @@ func TestCopyTradeShortScenario(t *testing.T) {
 		want(t, mentor.post("/api/vue/trade/positions/"+second.PositionId+"/close", map[string]any{"type": "market"}), 200, "close_submitted")
 		h.until("the mirrored cover", func() bool {
 			f = follower.follow(fid)
-			return len(f.Positions) == 0 && len(f.Orders) == 3 && f.Orders[0].Status == "filled"
+			return len(f.Positions) == 0 && len(f.Orders) == 3 && f.Orders[0].Status == "filled" && f.Follow.Remaining == "203773.00"
 		})
 		for _, o := range f.Orders[:2] {
 			if o.Side != wire.CopyOrderBuy || o.Intent != wire.CopyOrderIntentClose || o.Direction != wire.CopyOrderShort || o.Filled != 1000 {
@@ -112,11 +113,14 @@ func TestCopyTradeShortScenario(t *testing.T) {
 		if len(pos.Items) != 0 {
 			t.Fatalf("follower's positions after the covers %+v", pos)
 		}
+		// each cover's released margin and profit went back into the commitment: 163,963 + 36,037
+		// + 3,773; available cash is unchanged
+		follower.wantCash(h.head(), "100000.00", "203773.00")
 		a = follower.post("/api/vue/copytrade/follows/"+fid+"/stop", map[string]any{"closePositions": false})
 		want(t, a, 200, "follow_stopped")
 		f = follower.follow(fid)
 		// the copy profit 3,773 and its 10 % share (377.30, rounded down) for the mentor
-		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != "163963.00" || f.Follow.Profit != "3773.00" || f.Follow.Share != "377.00" {
+		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != "203773.00" || f.Follow.Profit != "3773.00" || f.Follow.Share != "377.00" {
 			t.Fatalf("stopped follow %+v", f.Follow)
 		}
 
