@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/events"
 )
 
 // A copy keeps trading with the follower's money, over HTTP on SQLite and PostgreSQL. A follower
@@ -21,19 +20,8 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		th := newTradeHarness(t, h, "")
 		th.mkt.book("2603", "20", "20", lvls("19.9", 50000), lvls("20", 100000))
-		mentor := h.register("0955300001")
-		mentor.fund("1000000")
-		mentorID := events.MemberID(mentor.account)
-		follower := h.register("0955300002")
-		follower.fund("150000")
-		want(t, mentor.post("/api/vue/copytrade/profile", map[string]any{"displayName": "Cat", "minAmount": "10000", "windowDays": 30,
-			"profitShare": "10"}), 200, "mentor_saved")
-		a := follower.post("/api/vue/copytrade/follows", map[string]any{"mentorId": mentorID, "amount": "100000"})
-		want(t, a, 200, "follow_started")
-		var started wire.CopyTradeResult
-		a.data(t, &started)
-		fid := *started.FollowId
-		follower.wantCash(started.Position, "50000.00", "100000.00")
+		mentor, follower, _, fid := copyFollow(t, h, "Cat", "0955300001", "1000000", "0955300002", "150000", "100000")
+		follower.wantCash(h.head(), "50000.00", "100000.00")
 
 		buy := mentor.placed(map[string]any{"symbol": "2603", "direction": "long", "type": "market", "lots": 10})
 		var f wire.FollowDetail
@@ -78,7 +66,7 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 		// Stopped closing at market (21.95: 87,800 less commission 125 and tax 131, a loss of 581):
 		// the copy profit 1,908 − 581 = 1,327 and its 10 % share 132; the 13,783 left released, the
 		// closing sale's 87,544 available: 50,000 + 13,783 − 132 + 87,544.
-		a = follower.post("/api/vue/copytrade/follows/"+fid+"/stop", map[string]any{"closePositions": true})
+		a := follower.post("/api/vue/copytrade/follows/"+fid+"/stop", map[string]any{"closePositions": true})
 		want(t, a, 200, "follow_stopped")
 		h.until("the position closed", func() bool {
 			f = follower.follow(fid)

@@ -23,6 +23,26 @@ func (c *client) myMentor() wire.MyMentor {
 	return m
 }
 
+// copyFollow opts a new member (phone mentorPhone, funded with mentorCash) in as mentor name
+// (minimum 10,000, 30 days, 10 % profit share) and has another (followerPhone, followerCash)
+// follow it with amount.
+func copyFollow(t *testing.T, h *harness, name, mentorPhone, mentorCash, followerPhone, followerCash, amount string) (mentor, follower *client,
+	mentorID, followID string) {
+	t.Helper()
+	mentor = h.register(mentorPhone)
+	mentor.fund(mentorCash)
+	mentorID = events.MemberID(mentor.account)
+	follower = h.register(followerPhone)
+	follower.fund(followerCash)
+	want(t, mentor.post("/api/vue/copytrade/profile", map[string]any{"displayName": name, "minAmount": "10000", "windowDays": 30,
+		"profitShare": "10"}), 200, "mentor_saved")
+	a := follower.post("/api/vue/copytrade/follows", map[string]any{"mentorId": mentorID, "amount": amount})
+	want(t, a, 200, "follow_started")
+	var started wire.CopyTradeResult
+	a.data(t, &started)
+	return mentor, follower, mentorID, *started.FollowId
+}
+
 // Copy trading over HTTP on SQLite and PostgreSQL. A member opts in as a mentor (10 % profit
 // share, minimum 10,000, 30 days); a follower's refusals (below the minimum, an unknown mentor, a
 // longer window, itself) change nothing; it follows with 200,000, held as frozen cash. The mentor
