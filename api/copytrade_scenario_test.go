@@ -23,14 +23,34 @@ func (c *client) myMentor() wire.MyMentor {
 	return m
 }
 
+// copyFollow opts a new member (phone mentorPhone, funded with mentorCash) in as mentor name
+// (minimum 10,000, 30 days, 10 % profit share) and has another (followerPhone, followerCash)
+// follow it with amount.
+func copyFollow(t *testing.T, h *harness, name, mentorPhone, mentorCash, followerPhone, followerCash, amount string) (mentor, follower *client,
+	mentorID, followID string) {
+	t.Helper()
+	mentor = h.register(mentorPhone)
+	mentor.fund(mentorCash)
+	mentorID = events.MemberID(mentor.account)
+	follower = h.register(followerPhone)
+	follower.fund(followerCash)
+	want(t, mentor.post("/api/vue/copytrade/profile", map[string]any{"displayName": name, "minAmount": "10000", "windowDays": 30,
+		"profitShare": "10"}), 200, "mentor_saved")
+	a := follower.post("/api/vue/copytrade/follows", map[string]any{"mentorId": mentorID, "amount": amount})
+	want(t, a, 200, "follow_started")
+	var started wire.CopyTradeResult
+	a.data(t, &started)
+	return mentor, follower, mentorID, *started.FollowId
+}
+
 // Copy trading over HTTP on SQLite and PostgreSQL. A member opts in as a mentor (10 % profit
 // share, minimum 10,000, 30 days); a follower's refusals (below the minimum, an unknown mentor, a
 // longer window, itself) change nothing; it follows with 200,000, held as frozen cash. The mentor
 // buys 10 lots of 2603 at 20 with about 1,000,000 of fund scale: the mirror buys 2 lots
 // (200,000 × 200,000 / 1,000,000 = 40,000) in the follower's account, an ordinary order whose
 // origin is the follow, costing 40,057 of the commitment. The price rises to 22 and the mentor
-// sells all: the mirror sells the follower's 2 lots at market. The follower stops: the unspent
-// commitment is released and 10 % of the copy profit is paid to the mentor, shown to both. A
+// sells all: the mirror sells the follower's 2 lots at market, their net proceeds back into the
+// commitment. The follower stops: the commitment (with the proceeds) is released and 10 % of the copy profit is paid to the mentor, shown to both. A
 // second follow is stopped with its position closed at market. Another member sees neither
 // follow. The mentor's statistics come from its fills: one round trip, won. The harness checks
 // the ledger and the read models against replay after it.
@@ -107,11 +127,12 @@ func TestCopyTradeScenario(t *testing.T) {
 		want(t, a, 200, "close_submitted")
 		h.until("the mirrored sale", func() bool {
 			f = follower.follow(fid)
-			return len(f.Positions) == 0 && len(f.Orders) == 2 && f.Orders[0].Status == "filled"
+			return len(f.Positions) == 0 && len(f.Orders) == 2 && f.Orders[0].Status == "filled" && f.Follow.Remaining == "203815.00"
 		})
 		// 2,000 × 22 = 44,000 less commission 62 and the day-trade tax 66 (bought and sold the same
-		// day), against the 40,057 paid
+		// day), against the 40,057 paid; the net proceeds 43,872 are back in the commitment
 		profit := decimal.RequireFromString("3815")
+		follower.wantCash(h.head(), "100000.00", "203815.00")
 
 		// Another member sees nothing of the follow, and cannot stop it.
 		want(t, other.get("/api/vue/copytrade/follows/"+fid), 404, "follow_not_found")
@@ -122,7 +143,7 @@ func TestCopyTradeScenario(t *testing.T) {
 		want(t, a, 200, "follow_stopped")
 		f = follower.follow(fid)
 		share := profit.Mul(decimal.NewFromInt(10)).Div(decimal.NewFromInt(100)).Floor()
-		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != "159943.00" || f.Follow.Profit != "3815.00" ||
+		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != "203815.00" || f.Follow.Profit != "3815.00" ||
 			f.Follow.Share != share.StringFixed(2) {
 			t.Fatalf("stopped follow %+v", f.Follow)
 		}

@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/lotbook/lotbook/api/wire"
-	"github.com/lotbook/lotbook/events"
 )
 
 // A mentor's short sales (融券) mirrored over HTTP on SQLite and PostgreSQL. A member with
@@ -15,7 +14,8 @@ import (
 // mentor covers (a losing round trip), then sells 10 lots short at 20: the follower sells 2 lots
 // short, its margin (reserved at the limit-up 22, 39,640; 36,037 once filled at 20, the rest
 // back) taken from the commitment. The price falls to 18: the mentor covers half and the
-// follower covers 1 lot, then the mentor covers the rest and so does the follower, a profit.
+// follower covers 1 lot, then the mentor covers the rest and so does the follower, a profit; the
+// covers' released margin and profit go back into the commitment, which the stop releases.
 // A second follow's mirrored short is covered at market when the follower stops it closing its
 // positions. The mentor's statistics count its two closed short round trips. The harness checks
 // the ledger and the read models against replay after it.
@@ -23,19 +23,7 @@ func TestCopyTradeShortScenario(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		th := newTradeHarness(t, h, "")
 		th.mkt.book("2603", "20", "19.9", lvls("19.9", 100000), lvls("20", 100000))
-		mentor := h.register("0955200001")
-		mentor.fund("1000000")
-		mentorID := events.MemberID(mentor.account)
-		follower := h.register("0955200002")
-		follower.fund("300000")
-
-		want(t, mentor.post("/api/vue/copytrade/profile", map[string]any{"displayName": "Bea", "minAmount": "10000", "windowDays": 30,
-			"profitShare": "10"}), 200, "mentor_saved")
-		a := follower.post("/api/vue/copytrade/follows", map[string]any{"mentorId": mentorID, "amount": "200000"})
-		want(t, a, 200, "follow_started")
-		var started wire.CopyTradeResult
-		a.data(t, &started)
-		fid := *started.FollowId
+		mentor, follower, mentorID, fid := copyFollow(t, h, "Bea", "0955200001", "1000000", "0955200002", "300000", "200000")
 
 		// A short at market below the reference: the follower's limit sale at 19.9 is refused.
 		short := map[string]any{"symbol": "2603", "direction": "short", "type": "market", "lots": 10, "condition": "short"}
@@ -96,7 +84,7 @@ func TestCopyTradeShortScenario(t *testing.T) {
 		want(t, mentor.post("/api/vue/trade/positions/"+second.PositionId+"/close", map[string]any{"type": "market"}), 200, "close_submitted")
 		h.until("the mirrored cover", func() bool {
 			f = follower.follow(fid)
-			return len(f.Positions) == 0 && len(f.Orders) == 3 && f.Orders[0].Status == "filled"
+			return len(f.Positions) == 0 && len(f.Orders) == 3 && f.Orders[0].Status == "filled" && f.Follow.Remaining == "203773.00"
 		})
 		for _, o := range f.Orders[:2] {
 			if o.Side != wire.CopyOrderBuy || o.Intent != wire.CopyOrderIntentClose || o.Direction != wire.CopyOrderShort || o.Filled != 1000 {
@@ -112,11 +100,14 @@ func TestCopyTradeShortScenario(t *testing.T) {
 		if len(pos.Items) != 0 {
 			t.Fatalf("follower's positions after the covers %+v", pos)
 		}
-		a = follower.post("/api/vue/copytrade/follows/"+fid+"/stop", map[string]any{"closePositions": false})
+		// each cover's released margin and profit went back into the commitment: 163,963 + 36,037
+		// + 3,773; available cash is unchanged
+		follower.wantCash(h.head(), "100000.00", "203773.00")
+		a := follower.post("/api/vue/copytrade/follows/"+fid+"/stop", map[string]any{"closePositions": false})
 		want(t, a, 200, "follow_stopped")
 		f = follower.follow(fid)
 		// the copy profit 3,773 and its 10 % share (377.30, rounded down) for the mentor
-		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != "163963.00" || f.Follow.Profit != "3773.00" || f.Follow.Share != "377.00" {
+		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != "203773.00" || f.Follow.Profit != "3773.00" || f.Follow.Share != "377.00" {
 			t.Fatalf("stopped follow %+v", f.Follow)
 		}
 
@@ -124,6 +115,7 @@ func TestCopyTradeShortScenario(t *testing.T) {
 		th.mkt.book("2603", "20", "20", lvls("20", 100000), lvls("20.05", 100000))
 		a = follower.post("/api/vue/copytrade/follows", map[string]any{"mentorId": mentorID, "amount": "200000", "days": 7})
 		want(t, a, 200, "follow_started")
+		var started wire.CopyTradeResult
 		a.data(t, &started)
 		fid2 := *started.FollowId
 		mentor.placed(map[string]any{"symbol": "2603", "direction": "short", "type": "limit", "price": "20", "lots": 10, "condition": "short"})

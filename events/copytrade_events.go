@@ -63,8 +63,10 @@ type CopyFundsSpent struct {
 
 // CopyFundsReturned puts a spend back into the commitment when its order was refused (Reason the
 // refusal's message key, and the refused order's Symbol, Direction and Shares so the follower
-// sees what was refused and why; empty before they were recorded), or the cash a done mirrored
-// order gave back (Reason order_done).
+// sees what was refused and why; empty before they were recorded), or the cash a mirrored order
+// gave back to available cash while the follow was in progress (Reason CopyReturnOrderDone: a done
+// order's unused reservation; CopyReturnSold: a sale's proceeds, or a cover's released margin and
+// profit, net of commission and tax), so the copy keeps trading with the follower's money.
 type CopyFundsReturned struct {
 	FollowID  string          `json:"followId"`
 	Ref       string          `json:"ref"`
@@ -75,6 +77,12 @@ type CopyFundsReturned struct {
 	Shares    int64           `json:"shares,omitempty"`
 	Postings  []Posting       `json:"postings"`
 }
+
+// Why a mirrored order's cash went back into its follow's commitment (CopyFundsReturned).
+const (
+	CopyReturnOrderDone = "order_done"
+	CopyReturnSold      = "sold"
+)
 
 // FollowStopped ends a follow: State cancelled (the follower stopped it) or ended (its window
 // ended). Released is the unspent commitment back to available cash; Profit the copy profit
@@ -115,7 +123,7 @@ func (e ProfitShareReceived) MoneyPostings() []Posting { return e.Postings }
 const (
 	LineCopyFollow      = "copy_follow"       // the commitment held from available cash
 	LineCopySpend       = "copy_spend"        // part of the commitment back to available for a mirrored order
-	LineCopyReturn      = "copy_return"       // a refused order's part back into the commitment
+	LineCopyReturn      = "copy_return"       // cash back into the commitment: a refused order's part, a done order's rest, a sale's proceeds
 	LineCopyRelease     = "copy_release"      // the unspent commitment released at the stop or end
 	LineCopyShare       = "copy_profit_share" // the profit share paid by the follower
 	LineCopyShareIncome = "copy_share_income" // the profit share received by the mentor

@@ -31,7 +31,7 @@ func TestReadModelSignatures(t *testing.T) {
 		"console_invite_uses|member_id:0|code:0|account:0|registered_at:1|position:1|key:member_id|ix:code, position",
 		"console_invites|code:0|created_by:0|reason:0|disabled_by:0|disabled:1|created_at:1|disabled_at:1|seq:1|position:1|key:code|ix:seq",
 		"copytrade_fills|seq:1|member_id:0|position_id:0|open:1|shares:1|cash:0|profit:0|at:1|key:seq|ix:member_id, seq",
-		"copytrade_follows|follow_id:0|follower_id:0|mentor_id:0|mentor_name:0|amount:0|spent:0|returned:0|released:0|profit:0|share:0|profit_share:0|state:0|ends:0|refused_reason:0|refused_symbol:0|refused_direction:0|refused_shares:1|refused_at:1|days:1|closed:1|created_at:1|updated_at:1|seq:1|key:follow_id|ix:follower_id, seq;mentor_id, seq",
+		"copytrade_follows|follow_id:0|follower_id:0|mentor_id:0|mentor_name:0|amount:0|spent:0|returned:0|proceeds:0|released:0|profit:0|share:0|profit_share:0|state:0|ends:0|refused_reason:0|refused_symbol:0|refused_direction:0|refused_shares:1|refused_at:1|days:1|closed:1|created_at:1|updated_at:1|seq:1|key:follow_id|ix:follower_id, seq;mentor_id, seq",
 		"copytrade_mentors|member_id:0|display_name:0|min_amount:0|profit_share:0|share_income:0|window_days:1|since:1|updated_at:1|seq:1|key:member_id|ix:seq",
 		"copytrade_orders|order_no:0|member_id:0|follow_id:0|intent:0|symbol:0|name:0|side:0|direction:0|price:0|status:0|profit:0|shares:1|filled:1|created_at:1|updated_at:1|seq:1|key:order_no|ix:follow_id, seq",
 		"coupon_checkins|member_id:0|last_day:0|streak:1|total:1|updated_at:1|key:member_id|ix:",

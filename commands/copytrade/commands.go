@@ -191,9 +191,10 @@ func (s *Commands) Return(ctx context.Context, meta commands.Meta, followerID, f
 	return Result{FollowID: followID, Position: rec.Position}, nil
 }
 
-// Reclaim puts what mirrored order orderNo gave back when it was done into its follow's
-// commitment while the follow is in progress (the mirror process).
-func (s *Commands) Reclaim(ctx context.Context, meta commands.Meta, followerID, orderNo string) (Result, error) {
+// Reclaim puts what mirrored order orderNo gave back to available cash (when it was done, or a
+// closing fill's proceeds: reason) into its follow's commitment while the follow is in progress
+// (the mirror process).
+func (s *Commands) Reclaim(ctx context.Context, meta commands.Meta, followerID, orderNo, reason string) (Result, error) {
 	c, err := s.k.Begin(meta, "copytrade.reclaim")
 	if err != nil {
 		return Result{}, err
@@ -202,7 +203,7 @@ func (s *Commands) Reclaim(ctx context.Context, meta commands.Meta, followerID, 
 		return Result{}, commands.NotFound(commands.KeyAccountNotExist)
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(followerID), func(a *commands.Account) ([]events.Payload, error) {
-		return decideReclaim(a, orderNo)
+		return decideReclaim(a, orderNo, reason)
 	})
 	if err != nil {
 		return Result{}, err

@@ -154,6 +154,9 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 			pos.held = pos.held.Sub(e.Cash)
 			return
 		}
+		// a closing fill's net proceeds (a cover's: released margin and profit) land in available
+		// cash: a mirrored order's are owed to its follow
+		p.cash.GaveBack(e.OrderNo, e.Cash)
 		pos.held = pos.held.Sub(mentor.HeldShare(pos.held, e.Shares, pos.shares))
 		pos.shares -= e.Shares
 		if f := p.follows[pos.follow]; f != nil {
@@ -335,19 +338,21 @@ func decideReturn(a *commands.Account, followID, ref, reason string) ([]events.P
 // reclaimPrefix starts the ref of the return of what a mirrored order gave back.
 const reclaimPrefix = "order:"
 
-// decideReclaim puts the cash trading gave back when mirrored order orderNo was done (cancelled,
-// expired, or filled for less than reserved) back into its follow's commitment while the follow
-// is in progress, so the commitment keeps bounding what the mirror spends; once the follow is
-// stopped the cash stays available. Never more than the order gave back (commands.OrderCash) nor
-// than is available.
-func decideReclaim(a *commands.Account, orderNo string) ([]events.Payload, error) {
+// decideReclaim puts the cash mirrored order orderNo gave back to available cash back into its
+// follow's commitment while the follow is in progress: what trading released when the order was
+// done (cancelled, expired, or filled for less than reserved; reason events.CopyReturnOrderDone)
+// and a closing fill's net proceeds (a sale's, a cover's released margin and profit; reason
+// events.CopyReturnSold). So the commitment keeps bounding what the mirror spends and does not
+// shrink with every round trip; once the follow is stopped the cash stays available. Never more
+// than the order gave back and was not yet returned (commands.OrderCash) nor than is available.
+func decideReclaim(a *commands.Account, orderNo, reason string) ([]events.Payload, error) {
 	p := copyPart.Of(a)
 	holder, amount := p.cash.Due(a, orderNo)
 	f := p.follows[holder]
 	if f == nil || f.state != events.FollowInProgress || !amount.IsPositive() {
 		return nil, nil
 	}
-	return []events.Payload{events.CopyFundsReturned{FollowID: f.id, Ref: reclaimPrefix + orderNo, Amount: amount, Reason: "order_done",
+	return []events.Payload{events.CopyFundsReturned{FollowID: f.id, Ref: reclaimPrefix + orderNo, Amount: amount, Reason: reason,
 		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
 }
 

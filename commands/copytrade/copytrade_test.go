@@ -168,7 +168,7 @@ func TestDecideReclaim(t *testing.T) {
 	if got := workingOrders(copyPart.Of(a), "F1"); len(got) != 0 {
 		t.Fatalf("cancelled order still working %v", got)
 	}
-	out, err := decideReclaim(a, "T1")
+	out, err := decideReclaim(a, "T1", events.CopyReturnOrderDone)
 	if err != nil || len(out) != 1 {
 		t.Fatalf("reclaim %v %v", out, err)
 	}
@@ -180,20 +180,96 @@ func TestDecideReclaim(t *testing.T) {
 	if f := copyPart.Of(a).follows["F1"]; !f.remaining().Equal(d("50000")) {
 		t.Errorf("remaining %s after the reclaim", f.remaining())
 	}
-	if out, _ := decideReclaim(a, "T1"); len(out) != 0 {
+	if out, _ := decideReclaim(a, "T1", events.CopyReturnOrderDone); len(out) != 0 {
 		t.Errorf("reclaimed twice %v", out)
 	}
-	if out, _ := decideReclaim(account(cancelled...), "T2"); len(out) != 0 {
+	if out, _ := decideReclaim(account(cancelled...), "T2", events.CopyReturnOrderDone); len(out) != 0 {
 		t.Errorf("own order reclaimed %v", out)
 	}
 	stopped := append(append([]events.Payload{}, cancelled...), events.FollowStopped{FollowID: "F1", State: events.FollowCancelled})
-	if out, _ := decideReclaim(account(stopped...), "T1"); len(out) != 0 {
+	if out, _ := decideReclaim(account(stopped...), "T1", events.CopyReturnOrderDone); len(out) != 0 {
 		t.Errorf("reclaimed after the stop %v", out)
 	}
 	filled := append(append([]events.Payload{}, base...), events.OrderFilled{OrderNo: "T1", PositionID: "T1", Side: events.SideBuy, Shares: 1000,
 		Basis: d("20000"), Remaining: 0})
 	if got := workingOrders(copyPart.Of(account(filled...)), "F1"); len(got) != 0 {
 		t.Errorf("filled order still working %v", got)
+	}
+}
+
+// A mirrored sale's net proceeds (and a cover's released margin and profit) go back into the
+// follow's commitment while it is in progress, once and never more than is available; a member's
+// own sale of the follow's position, or a sale after the stop, leaves its proceeds available.
+func TestDecideReclaimSold(t *testing.T) {
+	spend := events.CopyFundsSpent{FollowID: "F1", Ref: "r", Amount: d("20028"), Postings: events.FollowPostings("m1", "TWD", d("20028"), true)}
+	buy := events.OrderPlaced{OrderNo: "T1", PositionID: "P1", Intent: events.IntentOpen, Direction: events.DirectionLong, Symbol: "2330", Origin: "F1"}
+	bought := events.OrderFilled{OrderNo: "T1", PositionID: "P1", Side: events.SideBuy, Shares: 1000, Cash: d("-20028"), Remaining: 0}
+	sale := func(no, origin string) []events.Payload {
+		return []events.Payload{
+			events.OrderPlaced{OrderNo: no, PositionID: "P1", Intent: events.IntentClose, Side: events.SideSell, Direction: events.DirectionLong, Symbol: "2330", Origin: origin},
+			// 22,000 less commission 31 and tax 66
+			events.OrderFilled{OrderNo: no, PositionID: "P1", Side: events.SideSell, Shares: 1000, Cash: d("21903"), Profit: d("1875"), Remaining: 0},
+		}
+	}
+	short := []events.Payload{
+		events.CopyFundsSpent{FollowID: "F1", Ref: "s", Amount: d("19800"), Direction: events.DirectionShort, Postings: events.FollowPostings("m1", "TWD", d("19800"), true)},
+		events.OrderPlaced{OrderNo: "S1", PositionID: "Q1", Intent: events.IntentOpen, Side: events.SideSell, Direction: events.DirectionShort, Symbol: "2603", Origin: "F1"},
+		events.OrderFilled{OrderNo: "S1", PositionID: "Q1", Side: events.SideSell, Shares: 1000, Cash: d("-19800"), Remaining: 0},
+		events.OrderPlaced{OrderNo: "C1", PositionID: "Q1", Intent: events.IntentClose, Side: events.SideBuy, Direction: events.DirectionShort, Symbol: "2603", Origin: "F1"},
+		// margin 19,800 released plus 1,950 profit
+		events.OrderFilled{OrderNo: "C1", PositionID: "Q1", Side: events.SideBuy, Shares: 1000, Cash: d("21750"), Profit: d("1950"), Remaining: 0},
+	}
+	base := []events.Payload{cash("100000"), started("50000"), spend, buy, bought}
+	join := func(pss ...[]events.Payload) []events.Payload {
+		var out []events.Payload
+		for _, ps := range pss {
+			out = append(out, ps...)
+		}
+		return out
+	}
+	// the member spent all but 1,000 of its available cash meanwhile
+	spentMeanwhile := events.TradeCashFrozen{OrderNo: "T9", Amount: d("19028"), Postings: events.FollowPostings("m1", "TWD", d("19028"), false)}
+	for _, c := range []struct {
+		name      string
+		log       []events.Payload
+		order     string
+		want      string // "" nothing
+		remaining string
+	}{
+		{"mirrored sale", join(base, sale("T2", "F1")), "T2", "21903", "51875"},
+		{"mirrored cover", join([]events.Payload{cash("100000"), started("50000")}, short), "C1", "21750", "51950"},
+		{"own sale of the follow's position", join(base, sale("T2", "")), "T2", "", ""},
+		{"after the stop", join(base, sale("T2", "F1"), []events.Payload{events.FollowStopped{FollowID: "F1", State: events.FollowCancelled}}), "T2", "", ""},
+		{"not more than available", join([]events.Payload{cash("50000"), started("50000"), spend, buy, bought}, sale("T2", "F1"), []events.Payload{spentMeanwhile}), "T2", "1000", "30972"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			a := account(c.log...)
+			out, err := decideReclaim(a, c.order, events.CopyReturnSold)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.want == "" {
+				if len(out) != 0 {
+					t.Fatalf("returned %v", out)
+				}
+				return
+			}
+			if len(out) != 1 {
+				t.Fatalf("reclaim %v", out)
+			}
+			e := out[0].(events.CopyFundsReturned)
+			if e.FollowID != "F1" || e.Reason != events.CopyReturnSold || e.Ref != reclaimPrefix+c.order || !e.Amount.Equal(d(c.want)) ||
+				events.CheckBalanced(e.Postings) != nil {
+				t.Fatalf("reclaim %+v", e)
+			}
+			a.Apply(events.RecordedEvent{}, e)
+			if f := copyPart.Of(a).follows["F1"]; !f.remaining().Equal(d(c.remaining)) {
+				t.Errorf("remaining %s, want %s", f.remaining(), c.remaining)
+			}
+			if out, _ := decideReclaim(a, c.order, events.CopyReturnSold); len(out) != 0 {
+				t.Errorf("returned twice %v", out)
+			}
+		})
 	}
 }
 

@@ -84,7 +84,7 @@ var ordersTable = &projections.Table{Name: "copytrade_orders", Cols: orderFields
 
 type followRow struct {
 	followID, followerID, mentorID, mentorName, amount, spent, returned, released string
-	profit, share, profitShare, state, ends                                       string
+	proceeds, profit, share, profitShare, state, ends                             string
 	refusedReason, refusedSymbol, refusedDirection                                string // the last mirrored order refused
 	days, closed, createdAt, updatedAt, seq, refusedShares, refusedAt             int64
 }
@@ -97,6 +97,7 @@ var followFields = projections.RowMap[followRow]{
 	projections.Text("amount", func(r *followRow) *string { return &r.amount }),
 	projections.Text("spent", func(r *followRow) *string { return &r.spent }),
 	projections.Text("returned", func(r *followRow) *string { return &r.returned }),
+	projections.Text("proceeds", func(r *followRow) *string { return &r.proceeds }),
 	projections.Text("released", func(r *followRow) *string { return &r.released }),
 	projections.Text("profit", func(r *followRow) *string { return &r.profit }),
 	projections.Text("share", func(r *followRow) *string { return &r.share }),
@@ -121,7 +122,7 @@ var followsTable = &projections.Table{Name: "copytrade_follows", Cols: followFie
 
 var projector = &projections.Projector{
 	Name:    "copytrade",
-	Version: 2, // 2: order direction, follows' last refused mirrored order; fills without basis (Compute reads cash)
+	Version: 3, // 2: order direction, follows' last refused mirrored order; fills without basis (Compute reads cash); 3: follows' proceeds
 	Tables:  []*projections.Table{mentorsTable, fillsTable, ordersTable, followsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
@@ -271,7 +272,7 @@ func (pg *page) apply(d projections.Decoded) error {
 		}
 	case events.FollowStarted:
 		pg.follows[e.FollowID] = &followRow{followID: e.FollowID, followerID: member, mentorID: e.MentorID, mentorName: e.MentorName,
-			amount: e.Amount.String(), spent: "0", returned: "0", released: "0", profit: "0", share: "0", profitShare: e.ProfitShare.String(),
+			amount: e.Amount.String(), spent: "0", returned: "0", proceeds: "0", released: "0", profit: "0", share: "0", profitShare: e.ProfitShare.String(),
 			state: events.FollowInProgress, ends: e.Ends, days: int64(e.Days), createdAt: at, updatedAt: at, seq: d.Ev.Position}
 	case events.CopyFundsSpent:
 		r, err := follow(e.FollowID)
@@ -284,7 +285,11 @@ func (pg *page) apply(d projections.Decoded) error {
 		if err != nil {
 			return err
 		}
-		r.returned = add(r.returned, e.Amount)
+		if e.Reason == events.CopyReturnSold { // a sale's proceeds: not spending undone
+			r.proceeds = add(r.proceeds, e.Amount)
+		} else {
+			r.returned = add(r.returned, e.Amount)
+		}
 		if e.Symbol != "" { // a refused order's part (not a done order's cash)
 			r.refusedReason, r.refusedSymbol, r.refusedDirection, r.refusedShares, r.refusedAt = e.Reason, e.Symbol, e.Direction, e.Shares, at
 		}
@@ -436,10 +441,13 @@ func mentorsWhere(ctx context.Context, db *projections.Reader, where string, arg
 type Follow struct {
 	FollowID, FollowerID, MentorID, MentorName, State             string
 	Amount, Spent, Returned, Released, Profit, Share, ProfitShare decimal.Decimal
-	Days                                                          int
-	ClosePositions                                                bool
-	Ends, CreatedAt, UpdatedAt                                    time.Time
-	Refused                                                       *Refusal // the last mirrored order refused, if any
+	// Returned is spending undone (unused reservations, refused orders); Proceeds the mirrored
+	// sales' net proceeds put back into the commitment.
+	Proceeds                   decimal.Decimal
+	Days                       int
+	ClosePositions             bool
+	Ends, CreatedAt, UpdatedAt time.Time
+	Refused                    *Refusal // the last mirrored order refused, if any
 }
 
 // Refusal is a mirrored order the follower's account refused: what it was and the message key why.
@@ -454,7 +462,7 @@ func (f Follow) Remaining() decimal.Decimal {
 	if f.State != events.FollowInProgress {
 		return decimal.Zero
 	}
-	return f.Amount.Sub(f.Spent).Add(f.Returned)
+	return f.Amount.Sub(f.Spent).Add(f.Returned).Add(f.Proceeds)
 }
 
 func (r *followRow) follow() Follow {
@@ -465,7 +473,7 @@ func (r *followRow) follow() Follow {
 			At: projections.FromMicros(r.refusedAt)}
 	}
 	return Follow{Refused: refused, FollowID: r.followID, FollowerID: r.followerID, MentorID: r.mentorID, MentorName: r.mentorName, State: r.state,
-		Amount: dec(r.amount), Spent: dec(r.spent), Returned: dec(r.returned), Released: dec(r.released), Profit: dec(r.profit),
+		Amount: dec(r.amount), Spent: dec(r.spent), Returned: dec(r.returned), Proceeds: dec(r.proceeds), Released: dec(r.released), Profit: dec(r.profit),
 		Share: dec(r.share), ProfitShare: dec(r.profitShare), Days: int(r.days), ClosePositions: r.closed == 1, Ends: ends,
 		CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}
 }

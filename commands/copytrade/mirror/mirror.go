@@ -6,7 +6,9 @@
 // taken back to available cash (copytrade.Spend, decided on the follower's stream, so the follow
 // never spends more than it committed); a refused order (a follower who may not short, say)
 // gives its part back. A closing sale or cover closes the same fraction of the follow's positions
-// of that direction in the symbol at market. It also ends follows whose window is over and pays profit shares to mentors.
+// of that direction in the symbol at market. What a mirrored order gives back to available cash
+// (a done order's unused reservation, a closing fill's net proceeds) goes back into its follow's
+// commitment while the follow is in progress (copytrade.Commands.Reclaim). It also ends follows whose window is over and pays profit shares to mentors.
 // Every command's id is derived from the event (or the follow) it answers, so a restart, a
 // retry or a second instance never mirrors a fill twice.
 //
@@ -76,7 +78,7 @@ type Trader interface {
 type Copier interface {
 	Spend(ctx context.Context, meta commands.Meta, in copytrade.Spend) (copytrade.Result, error)
 	Return(ctx context.Context, meta commands.Meta, followerID, followID, ref, reason string) (copytrade.Result, error)
-	Reclaim(ctx context.Context, meta commands.Meta, followerID, orderNo string) (copytrade.Result, error)
+	Reclaim(ctx context.Context, meta commands.Meta, followerID, orderNo, reason string) (copytrade.Result, error)
 	Working(ctx context.Context, followerID, followID string) ([]string, error)
 	Stop(ctx context.Context, meta commands.Meta, in copytrade.Stop) (copytrade.Result, error)
 	ReceiveShare(ctx context.Context, meta commands.Meta, mentorID, followID, followerID string, amount decimal.Decimal) (copytrade.Result, error)
@@ -233,23 +235,12 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 	case events.OrderCancelled:
 		delete(p.st.Orders, e.OrderNo)
 	case events.TradeCashReleased:
-		following := false
-		for _, f := range p.st.Follows {
-			following = following || f.Follower == member
-		}
+		following := p.following(member)
 		p.mu.Unlock()
 		if !following {
 			return nil
 		}
-		// a mirrored order's cash goes back into its follow's commitment (decided on the
-		// follower's stream: nothing for the member's own orders or a stopped follow)
-		meta := commands.Meta{CommandID: process.EventCommandID(ProcessName, r, 0), Actor: "system"}
-		if _, err := p.cmd.Reclaim(ctx, meta, member, e.OrderNo); err != nil {
-			if _, ok := refused(err); !ok {
-				return fmt.Errorf("reclaim of order %s: %w", e.OrderNo, err)
-			}
-		}
-		return nil
+		return p.reclaim(ctx, r, member, e.OrderNo, events.CopyReturnOrderDone)
 	case events.OrderExpired:
 		delete(p.st.Orders, e.OrderNo)
 	case events.OrderFilled:
@@ -258,7 +249,14 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 			delete(p.st.Orders, e.OrderNo)
 		}
 		if !mine || o.Origin != "" {
-			break // not a mentor's own order: nothing to mirror
+			// not a mentor's own order: nothing to mirror, but a follower's closing fill's
+			// proceeds may belong to a follow
+			following := e.Cash.IsPositive() && p.following(member)
+			p.mu.Unlock()
+			if !following {
+				return nil
+			}
+			return p.reclaim(ctx, r, member, e.OrderNo, events.CopyReturnSold)
 		}
 		var follows []string
 		for _, id := range slices.Sorted(maps.Keys(p.st.Follows)) {
@@ -274,6 +272,29 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 		return p.mirror(ctx, r, member, e, o, follows, fs)
 	}
 	p.mu.Unlock()
+	return nil
+}
+
+// following tells whether member follows a mentor now (p.mu held).
+func (p *Process) following(member string) bool {
+	for _, f := range p.st.Follows {
+		if f.Follower == member {
+			return true
+		}
+	}
+	return false
+}
+
+// reclaim puts the cash mirrored order orderNo gave back to available cash (event r) into its
+// follow's commitment, decided on the follower's stream: nothing for the member's own orders or
+// a stopped follow.
+func (p *Process) reclaim(ctx context.Context, r events.RecordedEvent, member, orderNo, reason string) error {
+	meta := commands.Meta{CommandID: process.EventCommandID(ProcessName, r, 0), Actor: "system"}
+	if _, err := p.cmd.Reclaim(ctx, meta, member, orderNo, reason); err != nil {
+		if _, ok := refused(err); !ok {
+			return fmt.Errorf("reclaim of order %s: %w", orderNo, err)
+		}
+	}
 	return nil
 }
 

@@ -29,8 +29,8 @@ func (f *fake) Spend(_ context.Context, _ commands.Meta, in copytrade.Spend) (co
 func (f *fake) Return(context.Context, commands.Meta, string, string, string, string) (copytrade.Result, error) {
 	return copytrade.Result{}, nil
 }
-func (f *fake) Reclaim(_ context.Context, _ commands.Meta, follower, orderNo string) (copytrade.Result, error) {
-	f.calls = append(f.calls, "reclaim "+follower+" "+orderNo)
+func (f *fake) Reclaim(_ context.Context, _ commands.Meta, follower, orderNo, reason string) (copytrade.Result, error) {
+	f.calls = append(f.calls, "reclaim "+follower+" "+orderNo+" "+reason)
 	return copytrade.Result{}, nil
 }
 func (f *fake) Working(context.Context, string, string) ([]string, error) { return f.working, nil }
@@ -72,8 +72,8 @@ func rec(stream string) events.RecordedEvent {
 }
 
 // A follow whose window is over has its working mirrored orders cancelled before it is stopped;
-// the cash a follower's order gives back is reclaimed for the commitment, a member following
-// nobody is left alone.
+// the cash a follower's order gives back (a done order's, a sale's proceeds) is reclaimed for the
+// commitment, a member following nobody is left alone.
 func TestEndDueCancelsWorkingOrdersFirst(t *testing.T) {
 	f := &fake{working: []string{"T1", "T2"}}
 	p := New(Config{Commands: f, Trader: f, Clock: func() time.Time { return t0 }})
@@ -87,10 +87,22 @@ func TestEndDueCancelsWorkingOrdersFirst(t *testing.T) {
 	if err := p.Handle(ctx, rec("m8"), events.TradeCashReleased{OrderNo: "T7", Amount: decimal.NewFromInt(100)}); err != nil {
 		t.Fatal(err)
 	}
+	// a follower's closing fill gives its proceeds back: reclaimed; a fill that took cash is not
+	for _, e := range []events.Payload{
+		events.OrderFilled{OrderNo: "T3", PositionID: "P3", Side: events.SideSell, Shares: 1000, Cash: decimal.NewFromInt(21903)},
+		events.OrderFilled{OrderNo: "T4", PositionID: "P4", Side: events.SideBuy, Shares: 1000, Cash: decimal.NewFromInt(-20028)},
+	} {
+		if err := p.Handle(ctx, rec("m9"), e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := p.Handle(ctx, rec("m8"), events.OrderFilled{OrderNo: "T8", PositionID: "P8", Side: events.SideSell, Shares: 1000, Cash: decimal.NewFromInt(100)}); err != nil {
+		t.Fatal(err)
+	}
 	if err := p.EndDue(ctx, t0); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"reclaim m9 T1", "cancel m9 T1", "cancel m9 T2", "stop F1"}
+	want := []string{"reclaim m9 T1 order_done", "reclaim m9 T3 sold", "cancel m9 T1", "cancel m9 T2", "stop F1"}
 	if len(f.calls) != len(want) {
 		t.Fatalf("calls %v, want %v", f.calls, want)
 	}

@@ -3635,8 +3635,9 @@ export interface components {
          *     coupon's commission discount paid back); loan (a loan disbursed), loan_interest (a day's
          *     interest charged) and loan_repay (a repayment) ; lending_fee (a trading day's stock lending
          *     fee paid into available cash); copy_follow (a follow's commitment held), copy_spend (part of
-         *     it back to available cash for a mirrored order), copy_return (a refused order's part held
-         *     again), copy_release (the unspent commitment released), copy_profit_share (the share of a
+         *     it back to available cash for a mirrored order), copy_return (cash held again for the
+         *     follow: a refused order's part, a done order's unused reservation, a mirrored sale's net
+         *     proceeds), copy_release (the unspent commitment released), copy_profit_share (the share of a
          *     copy profit paid to the mentor) and copy_share_income (the share the mentor received);
          *     margin_top_up (additional credit margin put into a margin position from available cash)
          * @enum {string}
