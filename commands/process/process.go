@@ -47,7 +47,8 @@ import (
 // Manager is a process manager: it folds the events it wants and decides, on that fold, which
 // commands to send. Handle is called for the wanted events in log order, one at a time; an error
 // stalls the runtime on that event (it is handled again until it succeeds). Snapshot and
-// Restore carry the fold across restarts; Snapshot is never called while Handle runs.
+// Restore carry the fold across restarts; Snapshot is never called while Handle runs. A manager
+// embeds EventSet for Wants and Fold for Snapshot and Restore (fold.go).
 type Manager interface {
 	Wants(eventType string) bool
 	Handle(ctx context.Context, ev events.RecordedEvent, p events.Payload) error
