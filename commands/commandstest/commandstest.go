@@ -5,6 +5,7 @@ package commandstest
 
 import (
 	"context"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -13,6 +14,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lotbook/lotbook/commands"
+	"github.com/lotbook/lotbook/commands/process"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
@@ -211,5 +213,26 @@ func WantKey(t testing.TB, err error, key string) {
 	}
 	if e.Key != key {
 		t.Fatalf("key %s, want %s", e.Key, key)
+	}
+}
+
+// Checkpoints checks a process manager's checkpoint states: each of saved, in the form the
+// manager writes, restores and is saved again byte for byte (so a checkpoint written before a
+// change of the manager's code still restores); each of older is refused with process.ErrRefold
+// (the runtime then folds the log again from its start).
+func Checkpoints(t *testing.T, m process.Manager, saved []string, older ...string) {
+	t.Helper()
+	for _, state := range saved {
+		if err := m.Restore([]byte(state)); err != nil {
+			t.Fatalf("restore %s: %v", state, err)
+		}
+		if got, err := m.Snapshot(); err != nil || string(got) != state {
+			t.Fatalf("restored %s, saved %s (%v)", state, got, err)
+		}
+	}
+	for _, state := range older {
+		if err := m.Restore([]byte(state)); !errors.Is(err, process.ErrRefold) {
+			t.Fatalf("restore of the older form %s: %v, want process.ErrRefold", state, err)
+		}
 	}
 }

@@ -2,14 +2,12 @@ package process
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,41 +38,21 @@ type DailyStepsConfig struct {
 // day once; the commands themselves act only on days not yet done, so after downtime the next
 // occurrence catches up.
 type DailySteps struct {
-	cfg DailyStepsConfig
-	log *slog.Logger
-	rt  *Runtime
+	*Runtime
+	EventSet
+	Fold[map[string]string] // item no -> member id
 
-	mu   sync.Mutex
-	open map[string]string // item no -> member id
+	cfg DailyStepsConfig
 }
 
 // NewDailySteps prepares a DailySteps manager; Run runs it.
 func NewDailySteps(cfg DailyStepsConfig) *DailySteps {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	d := &DailySteps{cfg: cfg, log: cfg.Logger.With("process", cfg.Name), open: map[string]string{}}
-	d.rt = New(Config{Name: cfg.Name, Store: cfg.Store, Manager: d, Clock: SystemClock(cfg.Clock), Logger: cfg.Logger,
+	d := &DailySteps{cfg: cfg, EventSet: Events(cfg.Types...),
+		Fold: NewFold(func() map[string]string { return map[string]string{} }, nil)}
+	d.Runtime = New(Config{Name: cfg.Name, Store: cfg.Store, Manager: d, Clock: SystemClock(cfg.Clock), Logger: cfg.Logger,
 		Registerer: cfg.Registerer,
 		Timers:     []Timer{{Name: "daily", Next: Daily(0, 0, commands.Taipei), Fire: func(ctx context.Context, at time.Time, _ string) error { return d.SendThrough(ctx, at) }}}})
 	return d
-}
-
-// Run folds the log and sends the daily steps until ctx ends.
-func (d *DailySteps) Run(ctx context.Context) error {
-	if err := d.rt.Run(ctx); err != nil {
-		return fmt.Errorf("%s: %w", d.cfg.Name, err)
-	}
-	return nil
-}
-
-// WaitReady waits until the log at start is folded.
-func (d *DailySteps) WaitReady(ctx context.Context) error { return d.rt.WaitReady(ctx) }
-
-// Wants implements Manager.
-func (d *DailySteps) Wants(typ string) bool {
-	name, _, _ := strings.Cut(typ, ".") // "LoanDisbursed.v1"
-	return slices.Contains(d.cfg.Types, name)
 }
 
 // Handle implements Manager.
@@ -83,38 +61,17 @@ func (d *DailySteps) Handle(_ context.Context, r events.RecordedEvent, pl events
 	if !ok {
 		return fmt.Errorf("event %s at %d is not on an account stream", r.Type, r.Position)
 	}
-	no, open := d.cfg.Item(pl)
+	no, isOpen := d.cfg.Item(pl)
 	if no == "" {
 		return fmt.Errorf("event %s at %d is not one the %s process folds", r.Type, r.Position, d.cfg.Name)
 	}
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	if open {
-		d.open[no] = member
+	open := *d.Lock()
+	defer d.Unlock()
+	if isOpen {
+		open[no] = member
 	} else {
-		delete(d.open, no)
+		delete(open, no)
 	}
-	return nil
-}
-
-// Snapshot implements Manager.
-func (d *DailySteps) Snapshot() ([]byte, error) {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return json.Marshal(d.open)
-}
-
-// Restore implements Manager.
-func (d *DailySteps) Restore(state []byte) error {
-	open := map[string]string{}
-	if len(state) > 0 {
-		if err := json.Unmarshal(state, &open); err != nil {
-			return fmt.Errorf("%s state: %w", d.cfg.Name, err)
-		}
-	}
-	d.mu.Lock()
-	d.open = open
-	d.mu.Unlock()
 	return nil
 }
 
@@ -122,9 +79,8 @@ func (d *DailySteps) Restore(state []byte) error {
 // derived from at; a failed item is logged and the others still go.
 func (d *DailySteps) SendThrough(ctx context.Context, at time.Time) error {
 	through := at.In(commands.Taipei).AddDate(0, 0, -1).Format(time.DateOnly)
-	d.mu.Lock()
-	open := maps.Clone(d.open)
-	d.mu.Unlock()
+	open := maps.Clone(*d.Lock())
+	d.Unlock()
 	var errs []error
 	for _, no := range slices.Sorted(maps.Keys(open)) {
 		meta := commands.Meta{CommandID: TimerCommandID(d.cfg.Name, "daily/"+no, at), Actor: "system"}
@@ -132,7 +88,7 @@ func (d *DailySteps) SendThrough(ctx context.Context, at time.Time) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			d.log.WarnContext(ctx, "daily step failed; it runs again", "item", no, "err", err)
+			d.Logger().WarnContext(ctx, "daily step failed; it runs again", "item", no, "err", err)
 			errs = append(errs, err)
 		}
 	}

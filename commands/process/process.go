@@ -47,7 +47,8 @@ import (
 // Manager is a process manager: it folds the events it wants and decides, on that fold, which
 // commands to send. Handle is called for the wanted events in log order, one at a time; an error
 // stalls the runtime on that event (it is handled again until it succeeds). Snapshot and
-// Restore carry the fold across restarts; Snapshot is never called while Handle runs.
+// Restore carry the fold across restarts; Snapshot is never called while Handle runs. A manager
+// embeds EventSet for Wants and Fold for Snapshot and Restore (fold.go).
 type Manager interface {
 	Wants(eventType string) bool
 	Handle(ctx context.Context, ev events.RecordedEvent, p events.Payload) error
@@ -156,6 +157,9 @@ func (r *Runtime) WaitReady(ctx context.Context) error {
 	}
 }
 
+// Logger is the runtime's logger, labelled with the process's name: the manager logs with it.
+func (r *Runtime) Logger() *slog.Logger { return r.log }
+
 // Ready reports whether WaitReady would return at once.
 func (r *Runtime) Ready() bool {
 	select {
@@ -168,7 +172,8 @@ func (r *Runtime) Ready() bool {
 
 // Run restores the checkpoint, then handles the log (as the handler of a Watermill router over
 // the event store, pipeline.NewRouter and pipeline.Subscriber) and fires the timers until ctx
-// ends. It saves the checkpoint before it returns.
+// ends. It saves the checkpoint before it returns. Its errors name the process: a manager that
+// embeds the Runtime passes them on as they are.
 func (r *Runtime) Run(ctx context.Context) error {
 	if err := r.restore(ctx); err != nil {
 		return err
@@ -187,7 +192,7 @@ func (r *Runtime) Run(ctx context.Context) error {
 	}()
 	router, err := pipeline.NewRouter(r.log, r.cfg.Registerer, "process")
 	if err != nil {
-		return err
+		return fmt.Errorf("process %s: %w", r.cfg.Name, err)
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()

@@ -6,12 +6,11 @@ package watch
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
-	"sort"
+	"maps"
+	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -64,43 +63,23 @@ type Active struct {
 
 // Process is the price alerts' process manager.
 type Process struct {
+	*process.Runtime
+	process.EventSet
+	process.Fold[map[string]Active] // by alert id
+
 	cmd Firer
 	mkt Quotes
-	log *slog.Logger
-	rt  *process.Runtime
-
-	mu     sync.Mutex
-	active map[string]Active // by alert id
 }
 
 // New prepares the process; Run runs it.
 func New(cfg Config) *Process {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, log: cfg.Logger.With("process", ProcessName), active: map[string]Active{}}
-	p.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, EventSet: process.Events("AlertSet", "AlertCancelled", "AlertFired"),
+		Fold: process.NewFold(func() map[string]Active { return map[string]Active{} }, nil)}
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "check", Next: process.Every(time.Second),
 			Fire: func(ctx context.Context, _ time.Time, _ string) error { return p.Check(ctx) }}}})
 	return p
-}
-
-// Run folds the log and checks the alerts until ctx ends.
-func (p *Process) Run(ctx context.Context) error {
-	if err := p.rt.Run(ctx); err != nil {
-		return fmt.Errorf("price alerts: %w", err)
-	}
-	return nil
-}
-
-// WaitReady waits until the log at start is folded.
-func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
-
-// Wants implements process.Manager.
-func (p *Process) Wants(typ string) bool {
-	name, _, _ := strings.Cut(typ, ".")
-	return name == "AlertSet" || name == "AlertCancelled" || name == "AlertFired"
 }
 
 // Handle implements process.Manager.
@@ -109,15 +88,15 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 	if !ok {
 		return fmt.Errorf("event %s at %d is not on a member stream", r.Type, r.Position)
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	active := *p.Lock()
+	defer p.Unlock()
 	switch e := pl.(type) {
 	case events.AlertSet:
-		p.active[e.AlertID] = Active{Member: member, Symbol: e.Symbol, Kind: e.Kind, Value: e.Value}
+		active[e.AlertID] = Active{Member: member, Symbol: e.Symbol, Kind: e.Kind, Value: e.Value}
 	case events.AlertCancelled:
-		delete(p.active, e.AlertID)
+		delete(active, e.AlertID)
 	case events.AlertFired:
-		delete(p.active, e.AlertID)
+		delete(active, e.AlertID)
 	}
 	return nil
 }
@@ -128,17 +107,9 @@ func FireCommandID(alertID string) string { return ProcessName + "/fire/" + aler
 // Check fires every active alert the market's quotes cross now. A firing that fails is tried
 // again at the next check (its id makes it apply once).
 func (p *Process) Check(ctx context.Context) error {
-	p.mu.Lock()
-	ids := make([]string, 0, len(p.active))
-	for id := range p.active {
-		ids = append(ids, id)
-	}
-	snapshot := make(map[string]Active, len(ids))
-	for _, id := range ids {
-		snapshot[id] = p.active[id]
-	}
-	p.mu.Unlock()
-	sort.Strings(ids)
+	snapshot := maps.Clone(*p.Lock())
+	p.Unlock()
+	ids := slices.Sorted(maps.Keys(snapshot))
 	quotes := map[string]market.Quote{}
 	var firstErr error
 	for _, id := range ids {
@@ -147,7 +118,7 @@ func (p *Process) Check(ctx context.Context) error {
 		if !seen {
 			var err error
 			if q, err = p.mkt.Quote(a.Symbol); err != nil {
-				p.log.WarnContext(ctx, "quote for alert", "symbol", a.Symbol, "err", err)
+				p.Logger().WarnContext(ctx, "quote for alert", "symbol", a.Symbol, "err", err)
 				continue
 			}
 			quotes[a.Symbol] = q
@@ -162,25 +133,4 @@ func (p *Process) Check(ctx context.Context) error {
 		}
 	}
 	return firstErr
-}
-
-// Snapshot implements process.Manager.
-func (p *Process) Snapshot() ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(p.active)
-}
-
-// Restore implements process.Manager.
-func (p *Process) Restore(state []byte) error {
-	active := map[string]Active{}
-	if len(state) > 0 {
-		if err := json.Unmarshal(state, &active); err != nil {
-			return fmt.Errorf("price alerts state: %w", err)
-		}
-	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.active = active
-	return nil
 }

@@ -19,14 +19,12 @@ package mirror
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -104,22 +102,19 @@ type Order struct {
 
 // State is the fold, saved with the checkpoint.
 type State struct {
-	Mentors map[string]bool            `json:"mentors"`
-	Follows map[string]Follow          `json:"follows"` // follow id -> follow in progress
-	Orders  map[string]Order           `json:"orders"`  // mentor's working orders by order number
-	Shares  map[string]decimal.Decimal `json:"-"`
+	Mentors map[string]bool   `json:"mentors"`
+	Follows map[string]Follow `json:"follows"` // follow id -> follow in progress
+	Orders  map[string]Order  `json:"orders"`  // mentor's working orders by order number
 }
 
 // Process is the mirror.
 type Process struct {
+	*process.Runtime
+	process.EventSet
+	process.Fold[State]
+
 	cmd    Copier
 	trader Trader
-	log    *slog.Logger
-	rt     *process.Runtime
-	clock  func() time.Time
-
-	mu sync.Mutex
-	st State
 }
 
 // Config wires a Process.
@@ -134,15 +129,10 @@ type Config struct {
 
 // New prepares the process; Run runs it.
 func New(cfg Config) *Process {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	if cfg.Clock == nil {
-		cfg.Clock = time.Now
-	}
-	p := &Process{cmd: cfg.Commands, trader: cfg.Trader, log: cfg.Logger.With("process", ProcessName), clock: cfg.Clock}
-	p.reset()
-	p.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p := &Process{cmd: cfg.Commands, trader: cfg.Trader, Fold: process.NewFold(emptyState, restored),
+		EventSet: process.Events("MentorProfileSet", "FollowStarted", "FollowStopped", "OrderPlaced", "OrderFilled", "OrderCancelled",
+			"OrderExpired", "TradeCashReleased")}
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "end", Next: process.Every(time.Minute), Fire: func(ctx context.Context, at time.Time, _ string) error {
 			return p.EndDue(ctx, at)
@@ -150,52 +140,13 @@ func New(cfg Config) *Process {
 	return p
 }
 
-func (p *Process) reset() {
-	p.st = State{Mentors: map[string]bool{}, Follows: map[string]Follow{}, Orders: map[string]Order{}}
+func emptyState() State {
+	return State{Mentors: map[string]bool{}, Follows: map[string]Follow{}, Orders: map[string]Order{}}
 }
 
-// Run folds the log and mirrors until ctx ends.
-func (p *Process) Run(ctx context.Context) error {
-	if err := p.rt.Run(ctx); err != nil {
-		return fmt.Errorf("copy-trade mirror: %w", err)
-	}
-	return nil
-}
-
-// WaitReady waits until the log at start is folded.
-func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
-
-// Position is the log position the process has handled.
-func (p *Process) Position() int64 { return p.rt.Position() }
-
-var wanted = map[string]bool{"MentorProfileSet": true, "FollowStarted": true, "FollowStopped": true, "OrderPlaced": true,
-	"OrderFilled": true, "OrderCancelled": true, "OrderExpired": true, "TradeCashReleased": true}
-
-// Wants implements process.Manager.
-func (p *Process) Wants(typ string) bool {
-	name, _, _ := strings.Cut(typ, ".")
-	return wanted[name]
-}
-
-// Snapshot implements process.Manager.
-func (p *Process) Snapshot() ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(p.st)
-}
-
-// Restore implements process.Manager.
-func (p *Process) Restore(state []byte) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.reset()
-	if len(state) == 0 {
-		return nil
-	}
-	if err := json.Unmarshal(state, &p.st); err != nil {
-		return fmt.Errorf("copy-trade mirror state: %w", err)
-	}
-	if p.st.Mentors == nil || p.st.Follows == nil || p.st.Orders == nil {
+// restored refuses a checkpoint of a form before the fold held all three.
+func restored(st *State) error {
+	if st.Mentors == nil || st.Follows == nil || st.Orders == nil {
 		return process.ErrRefold
 	}
 	return nil
@@ -207,20 +158,20 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 	if !ok {
 		return nil
 	}
-	p.mu.Lock()
+	st := p.Lock()
 	switch e := pl.(type) {
 	case events.MentorProfileSet:
-		p.st.Mentors[member] = true
+		st.Mentors[member] = true
 	case events.FollowStarted:
 		ends, err := time.Parse(time.RFC3339, e.Ends)
 		if err != nil {
-			p.mu.Unlock()
+			p.Unlock()
 			return fmt.Errorf("follow %s at %d: ends %q: %w", e.FollowID, r.Position, e.Ends, err)
 		}
-		p.st.Follows[e.FollowID] = Follow{Follower: member, Mentor: e.MentorID, MentorName: e.MentorName, Ends: ends}
+		st.Follows[e.FollowID] = Follow{Follower: member, Mentor: e.MentorID, MentorName: e.MentorName, Ends: ends}
 	case events.FollowStopped:
-		delete(p.st.Follows, e.FollowID)
-		p.mu.Unlock()
+		delete(st.Follows, e.FollowID)
+		p.Unlock()
 		if e.Share.IsPositive() {
 			meta := commands.Meta{CommandID: process.EventCommandID(ProcessName, r, 0), Actor: "system"}
 			if _, err := p.cmd.ReceiveShare(ctx, meta, e.MentorID, e.FollowID, member, e.Share); err != nil {
@@ -229,55 +180,55 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 		}
 		return nil
 	case events.OrderPlaced:
-		if p.st.Mentors[member] {
-			p.st.Orders[e.OrderNo] = Order{Intent: e.Intent, Direction: e.Direction, Origin: e.Origin, Symbol: e.Symbol}
+		if st.Mentors[member] {
+			st.Orders[e.OrderNo] = Order{Intent: e.Intent, Direction: e.Direction, Origin: e.Origin, Symbol: e.Symbol}
 		}
 	case events.OrderCancelled:
-		delete(p.st.Orders, e.OrderNo)
+		delete(st.Orders, e.OrderNo)
 	case events.TradeCashReleased:
-		following := p.following(member)
-		p.mu.Unlock()
+		following := st.following(member)
+		p.Unlock()
 		if !following {
 			return nil
 		}
 		return p.reclaim(ctx, r, member, e.OrderNo, events.CopyReturnOrderDone)
 	case events.OrderExpired:
-		delete(p.st.Orders, e.OrderNo)
+		delete(st.Orders, e.OrderNo)
 	case events.OrderFilled:
-		o, mine := p.st.Orders[e.OrderNo]
+		o, mine := st.Orders[e.OrderNo]
 		if e.Remaining == 0 {
-			delete(p.st.Orders, e.OrderNo)
+			delete(st.Orders, e.OrderNo)
 		}
 		if !mine || o.Origin != "" {
 			// not a mentor's own order: nothing to mirror, but a follower's closing fill's
 			// proceeds may belong to a follow
-			following := e.Cash.IsPositive() && p.following(member)
-			p.mu.Unlock()
+			following := e.Cash.IsPositive() && st.following(member)
+			p.Unlock()
 			if !following {
 				return nil
 			}
 			return p.reclaim(ctx, r, member, e.OrderNo, events.CopyReturnSold)
 		}
 		var follows []string
-		for _, id := range slices.Sorted(maps.Keys(p.st.Follows)) {
-			if f := p.st.Follows[id]; f.Mentor == member && r.Metadata.ServerTime.Before(f.Ends) {
+		for _, id := range slices.Sorted(maps.Keys(st.Follows)) {
+			if f := st.Follows[id]; f.Mentor == member && r.Metadata.ServerTime.Before(f.Ends) {
 				follows = append(follows, id)
 			}
 		}
 		fs := make([]Follow, len(follows))
 		for i, id := range follows {
-			fs[i] = p.st.Follows[id]
+			fs[i] = st.Follows[id]
 		}
-		p.mu.Unlock()
+		p.Unlock()
 		return p.mirror(ctx, r, member, e, o, follows, fs)
 	}
-	p.mu.Unlock()
+	p.Unlock()
 	return nil
 }
 
-// following tells whether member follows a mentor now (p.mu held).
-func (p *Process) following(member string) bool {
-	for _, f := range p.st.Follows {
+// following tells whether member follows a mentor now.
+func (st *State) following(member string) bool {
+	for _, f := range st.Follows {
 		if f.Follower == member {
 			return true
 		}
@@ -372,7 +323,7 @@ func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID str
 	sp, err := p.cmd.Spend(ctx, p.meta(r, followID, "spend"), in)
 	if err != nil {
 		if key, ok := refused(err); ok {
-			p.log.InfoContext(ctx, "mirror skipped", "follow", followID, "key", key)
+			p.Logger().InfoContext(ctx, "mirror skipped", "follow", followID, "key", key)
 			return nil
 		}
 		return err
@@ -389,7 +340,7 @@ func (p *Process) open(ctx context.Context, r events.RecordedEvent, followID str
 	if !ok {
 		return err
 	}
-	p.log.InfoContext(ctx, "mirrored order refused; its part goes back into the commitment", "follow", followID, "key", key)
+	p.Logger().InfoContext(ctx, "mirrored order refused; its part goes back into the commitment", "follow", followID, "key", key)
 	if _, err := p.cmd.Return(ctx, p.meta(r, followID, "return"), f.Follower, followID, r.ID.String(), key); err != nil {
 		if _, ok := refused(err); !ok {
 			return err
@@ -422,7 +373,7 @@ func (p *Process) close(ctx context.Context, r events.RecordedEvent, followID st
 		}
 		if err := p.trader.Close(ctx, p.meta(r, followID, "close/"+pos.ID), f.Follower, pos.ID, pos.Symbol, n, followID, f.MentorName); err != nil {
 			if key, ok := refused(err); ok {
-				p.log.InfoContext(ctx, "mirrored close refused", "follow", followID, "position", pos.ID, "key", key)
+				p.Logger().InfoContext(ctx, "mirrored close refused", "follow", followID, "position", pos.ID, "key", key)
 				continue
 			}
 			errs = append(errs, err)
@@ -476,15 +427,15 @@ func CancelWorking(ctx context.Context, c interface {
 // EndDue ends every follow whose window is over by at, keeping its positions: its working
 // mirrored orders are cancelled first.
 func (p *Process) EndDue(ctx context.Context, at time.Time) error {
-	p.mu.Lock()
+	follows := p.Lock().Follows
 	type due struct{ id, follower string }
 	var ds []due
-	for _, id := range slices.Sorted(maps.Keys(p.st.Follows)) {
-		if f := p.st.Follows[id]; !at.Before(f.Ends) {
+	for _, id := range slices.Sorted(maps.Keys(follows)) {
+		if f := follows[id]; !at.Before(f.Ends) {
 			ds = append(ds, due{id, f.Follower})
 		}
 	}
-	p.mu.Unlock()
+	p.Unlock()
 	var errs []error
 	for _, d := range ds {
 		meta := commands.Meta{CommandID: ProcessName + "/end/" + d.id, Actor: "system"}

@@ -7,11 +7,9 @@ package settle
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -32,11 +30,11 @@ type Settler interface {
 
 // Manager is the process manager.
 type Manager struct {
-	cmd Settler
-	rt  *process.Runtime
+	*process.Runtime
+	process.EventSet
+	process.Fold[map[string]bool] // "<member id>/<order no>" with a coupon waiting for the order to be done
 
-	mu       sync.Mutex
-	reserved map[string]bool // "<member id>/<order no>" with a coupon waiting for the order to be done
+	cmd Settler
 }
 
 // Config wires a Manager.
@@ -56,34 +54,12 @@ func init() {
 
 // New prepares the manager; Run runs it.
 func New(cfg Config) *Manager {
-	if cfg.Clock == nil {
-		cfg.Clock = time.Now
-	}
-	m := &Manager{cmd: cfg.Commands, reserved: map[string]bool{}}
-	m.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: m, Clock: process.SystemClock(cfg.Clock),
+	m := &Manager{cmd: cfg.Commands,
+		EventSet: process.Events("CouponReserved", "CouponRedeemed", "CouponReleased", "OrderFilled", "OrderCancelled", "OrderExpired"),
+		Fold:     process.NewFold(func() map[string]bool { return map[string]bool{} }, nil)}
+	m.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: m, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer})
 	return m
-}
-
-// Run settles coupons until ctx ends.
-func (m *Manager) Run(ctx context.Context) error {
-	if err := m.rt.Run(ctx); err != nil {
-		return fmt.Errorf("coupon settle: %w", err)
-	}
-	return nil
-}
-
-// WaitReady waits until the log at start is folded.
-func (m *Manager) WaitReady(ctx context.Context) error { return m.rt.WaitReady(ctx) }
-
-// Wants implements process.Manager.
-func (m *Manager) Wants(typ string) bool {
-	name, _, _ := strings.Cut(typ, ".")
-	switch name {
-	case "CouponReserved", "CouponRedeemed", "CouponReleased", "OrderFilled", "OrderCancelled", "OrderExpired":
-		return true
-	}
-	return false
 }
 
 // Handle implements process.Manager.
@@ -115,9 +91,8 @@ func (m *Manager) Handle(ctx context.Context, r events.RecordedEvent, p events.P
 	default:
 		return nil
 	}
-	m.mu.Lock()
-	waiting := m.reserved[member+"/"+orderNo]
-	m.mu.Unlock()
+	waiting := (*m.Lock())[member+"/"+orderNo]
+	m.Unlock()
 	if !waiting {
 		return nil
 	}
@@ -129,29 +104,11 @@ func (m *Manager) Handle(ctx context.Context, r events.RecordedEvent, p events.P
 }
 
 func (m *Manager) set(key string, on bool) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
+	reserved := *m.Lock()
+	defer m.Unlock()
 	if on {
-		m.reserved[key] = true
+		reserved[key] = true
 	} else {
-		delete(m.reserved, key)
+		delete(reserved, key)
 	}
-}
-
-// Snapshot implements process.Manager.
-func (m *Manager) Snapshot() ([]byte, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return json.Marshal(m.reserved)
-}
-
-// Restore implements process.Manager.
-func (m *Manager) Restore(state []byte) error {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.reserved = map[string]bool{}
-	if len(state) == 0 {
-		return nil
-	}
-	return json.Unmarshal(state, &m.reserved)
 }

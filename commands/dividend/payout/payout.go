@@ -8,14 +8,11 @@ package payout
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -55,15 +52,13 @@ type Config struct {
 
 // Process is the dividend process manager.
 type Process struct {
+	*process.Runtime
+	process.Fold[fold]
+
 	cmd   *dividend.Commands
 	mkt   Market
 	store events.Store
 	now   func() time.Time
-	log   *slog.Logger
-	rt    *process.Runtime
-
-	mu sync.Mutex
-	st fold
 }
 
 // fold is what the process knows; its JSON is the checkpoint.
@@ -86,12 +81,8 @@ func New(cfg Config) *Process {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, store: cfg.Store, now: cfg.Clock, log: cfg.Logger.With("process", ProcessName)}
-	p.st = emptyFold()
-	p.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, store: cfg.Store, now: cfg.Clock, Fold: process.NewFold(emptyFold, restored)}
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "due", Next: process.Every(time.Second),
 			Fire: func(ctx context.Context, _ time.Time, _ string) error { return p.RunDue(ctx) }}}})
@@ -103,51 +94,46 @@ func emptyFold() fold {
 		Dividends: map[string]dividend.Distribution{}, ToPay: map[string]time.Time{}}
 }
 
-// Run folds the log and sends what is due until ctx ends.
-func (p *Process) Run(ctx context.Context) error {
-	if err := p.rt.Run(ctx); err != nil {
-		return fmt.Errorf("dividend payout: %w", err)
-	}
+// restored fills in the maps a checkpoint's JSON leaves out.
+func restored(st *fold) error {
+	process.EnsureMap(&st.Held)
+	process.EnsureMap(&st.ToEntitle)
+	process.EnsureMap(&st.Dividends)
+	process.EnsureMap(&st.ToPay)
 	return nil
 }
-
-// WaitReady waits until the log at start is folded.
-func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
-
-// Position is the position up to which the process has folded the log.
-func (p *Process) Position() int64 { return p.rt.Position() }
 
 // Wants implements process.Manager: every event of an account stream may move shares.
 func (p *Process) Wants(string) bool { return true }
 
 // Handle implements process.Manager.
 func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Payload) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	st := p.Lock()
+	defer p.Unlock()
 	// Holdings at the close before an ex-date are those before the first event after it.
-	p.advance(r.Metadata.ServerTime)
+	p.advance(st, r.Metadata.ServerTime)
 	if !strings.HasPrefix(r.Stream, "account-") {
 		return nil
 	}
 	member := strings.TrimPrefix(r.Stream, "account-")
 	switch e := pl.(type) {
 	case events.DividendEntitled:
-		p.forgetCapture(e.DividendID, member)
-		p.st.ToPay[member+"/"+e.OrderNo] = e.PayAt
+		st.forgetCapture(e.DividendID, member)
+		st.ToPay[member+"/"+e.OrderNo] = e.PayAt
 	case events.DividendCashPaid:
-		p.paid(member, e.OrderNo)
+		st.paid(member, e.OrderNo)
 	case events.DividendSharesDistributed:
-		p.paid(member, e.OrderNo)
+		st.paid(member, e.OrderNo)
 	}
 	if m, ok := pl.(events.MovesMoney); ok {
 		for _, leg := range m.MoneyPostings() {
 			if !leg.IsShares() || leg.Account != events.MemberAccount(member, events.KindShares) {
 				continue
 			}
-			h := p.st.Held[member]
+			h := st.Held[member]
 			if h == nil {
 				h = map[string]int64{}
-				p.st.Held[member] = h
+				st.Held[member] = h
 			}
 			h[leg.Security] += leg.Amount.IntPart()
 			if h[leg.Security] == 0 {
@@ -160,58 +146,56 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 
 // entitled forgets a captured holding once its entitlement is recorded (or was already).
 func (p *Process) entitled(dividendID, member string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	p.forgetCapture(dividendID, member)
+	p.Lock().forgetCapture(dividendID, member)
+	p.Unlock()
 }
 
-// forgetCapture drops a captured holding. Called with mu.
-func (p *Process) forgetCapture(dividendID, member string) {
-	if m := p.st.ToEntitle[dividendID]; m != nil {
+// forgetCapture drops a captured holding.
+func (st *fold) forgetCapture(dividendID, member string) {
+	if m := st.ToEntitle[dividendID]; m != nil {
 		delete(m, member)
 		if len(m) == 0 {
-			delete(p.st.ToEntitle, dividendID)
-			delete(p.st.Dividends, dividendID)
+			delete(st.ToEntitle, dividendID)
+			delete(st.Dividends, dividendID)
 		}
 	}
 }
 
-// paid forgets a paid entitlement (its cash and its shares are written in one append). Called
-// with mu.
-func (p *Process) paid(member, orderNo string) { delete(p.st.ToPay, member+"/"+orderNo) }
+// paid forgets a paid entitlement (its cash and its shares are written in one append).
+func (st *fold) paid(member, orderNo string) { delete(st.ToPay, member+"/"+orderNo) }
 
-// advance captures the holders of every dividend going ex in (Through, t]. Called with mu.
-func (p *Process) advance(t time.Time) {
+// advance captures in st (locked) the holders of every dividend going ex in (Through, t].
+func (p *Process) advance(st *fold, t time.Time) {
 	if t.IsZero() {
 		return
 	}
-	if p.st.Through.IsZero() {
-		p.st.Through = t
+	if st.Through.IsZero() {
+		st.Through = t
 		return
 	}
-	if !t.After(p.st.Through) {
+	if !t.After(st.Through) {
 		return
 	}
 	// Ex-dates are at midnight (Asia/Taipei): within one day there is nothing to capture.
-	if y1, m1, d1 := p.st.Through.In(commands.Taipei).Date(); true {
+	if y1, m1, d1 := st.Through.In(commands.Taipei).Date(); true {
 		if y2, m2, d2 := t.In(commands.Taipei).Date(); y1 == y2 && m1 == m2 && d1 == d2 {
-			p.st.Through = t
+			st.Through = t
 			return
 		}
 	}
-	for _, d := range p.mkt.DividendsBetween(p.st.Through.Add(time.Nanosecond), t.Add(time.Nanosecond)) {
+	for _, d := range p.mkt.DividendsBetween(st.Through.Add(time.Nanosecond), t.Add(time.Nanosecond)) {
 		sec := events.Security(events.MarketTW, d.Symbol)
-		for member, h := range p.st.Held {
+		for member, h := range st.Held {
 			if n := h[sec]; n > 0 {
-				if p.st.ToEntitle[d.ID] == nil {
-					p.st.ToEntitle[d.ID] = map[string]int64{}
-					p.st.Dividends[d.ID] = p.distribution(d)
+				if st.ToEntitle[d.ID] == nil {
+					st.ToEntitle[d.ID] = map[string]int64{}
+					st.Dividends[d.ID] = p.distribution(d)
 				}
-				p.st.ToEntitle[d.ID][member] = n
+				st.ToEntitle[d.ID][member] = n
 			}
 		}
 	}
-	p.st.Through = t
+	st.Through = t
 }
 
 func (p *Process) distribution(d market.Dividend) dividend.Distribution {
@@ -229,43 +213,6 @@ func (p *Process) distribution(d market.Dividend) dividend.Distribution {
 		ExDate: d.ExDate, RecordDate: d.RecordDate, PayDate: d.PayDate}
 }
 
-// Snapshot implements process.Manager.
-func (p *Process) Snapshot() ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(p.st)
-}
-
-// Restore implements process.Manager.
-func (p *Process) Restore(state []byte) error {
-	st := emptyFold()
-	if len(state) > 0 {
-		if err := json.Unmarshal(state, &st); err != nil {
-			return fmt.Errorf("dividend payout state: %w", err)
-		}
-	}
-	for _, m := range []any{&st.Held, &st.ToEntitle, &st.Dividends, &st.ToPay} {
-		switch v := m.(type) {
-		case *map[string]map[string]int64:
-			if *v == nil {
-				*v = map[string]map[string]int64{}
-			}
-		case *map[string]dividend.Distribution:
-			if *v == nil {
-				*v = map[string]dividend.Distribution{}
-			}
-		case *map[string]time.Time:
-			if *v == nil {
-				*v = map[string]time.Time{}
-			}
-		}
-	}
-	p.mu.Lock()
-	p.st = st
-	p.mu.Unlock()
-	return nil
-}
-
 type job struct {
 	member, orderNo string
 	entitle         *dividend.Entitle
@@ -274,20 +221,20 @@ type job struct {
 // due lists the commands due at now; once the fold has caught up with the log it first moves the
 // capture to now (no event before now is still to come).
 func (p *Process) due(now time.Time, caught bool) []job {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	st := p.Lock()
+	defer p.Unlock()
 	if caught {
-		p.advance(now)
+		p.advance(st, now)
 	}
 	var out []job
-	for _, id := range slices.Sorted(maps.Keys(p.st.ToEntitle)) {
-		for _, m := range slices.Sorted(maps.Keys(p.st.ToEntitle[id])) {
+	for _, id := range slices.Sorted(maps.Keys(st.ToEntitle)) {
+		for _, m := range slices.Sorted(maps.Keys(st.ToEntitle[id])) {
 			out = append(out, job{member: m, orderNo: dividend.OrderNo(id),
-				entitle: &dividend.Entitle{MemberID: m, Distribution: p.st.Dividends[id], Shares: p.st.ToEntitle[id][m]}})
+				entitle: &dividend.Entitle{MemberID: m, Distribution: st.Dividends[id], Shares: st.ToEntitle[id][m]}})
 		}
 	}
-	for _, k := range slices.Sorted(maps.Keys(p.st.ToPay)) {
-		if at := p.st.ToPay[k]; !now.Before(at) {
+	for _, k := range slices.Sorted(maps.Keys(st.ToPay)) {
+		if at := st.ToPay[k]; !now.Before(at) {
 			m, no, _ := strings.Cut(k, "/")
 			out = append(out, job{member: m, orderNo: no})
 		}
@@ -303,7 +250,7 @@ func (p *Process) RunDue(ctx context.Context) error {
 	if head, err := p.store.Head(ctx); err != nil {
 		errs = append(errs, err)
 	} else {
-		caught = p.rt.Position() >= head
+		caught = p.Position() >= head
 	}
 	for _, j := range p.due(p.now(), caught) {
 		var err error
@@ -320,7 +267,7 @@ func (p *Process) RunDue(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if err != nil {
-			p.log.WarnContext(ctx, "dividend step failed; it runs again", "member", j.member, "order", j.orderNo, "err", err)
+			p.Logger().WarnContext(ctx, "dividend step failed; it runs again", "member", j.member, "order", j.orderNo, "err", err)
 			errs = append(errs, err)
 		}
 	}

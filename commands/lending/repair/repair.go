@@ -10,14 +10,12 @@ package repair
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -65,21 +63,18 @@ type take struct {
 
 // Process is the sweep.
 type Process struct {
-	cmd Repairer
-	log *slog.Logger
-	rt  *process.Runtime
+	*process.Runtime
+	process.EventSet
+	process.Fold[map[string]take] // lend no -> its take
 
-	mu      sync.Mutex
-	pending map[string]take // lend no -> its take
+	cmd Repairer
 }
 
 // New prepares the sweep; Run runs it.
 func New(cfg Config) *Process {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	p := &Process{cmd: cfg.Commands, log: cfg.Logger.With("process", ProcessName), pending: map[string]take{}}
-	p.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p := &Process{cmd: cfg.Commands, EventSet: process.Events("LendingQuotaTaken", "LendingQuotaReleased", "StockLent"),
+		Fold: process.NewFold(func() map[string]take { return map[string]take{} }, nil)}
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "sweep", Next: process.Every(time.Minute), Fire: func(ctx context.Context, at time.Time, _ string) error {
 			return p.Sweep(ctx, at)
@@ -87,97 +82,52 @@ func New(cfg Config) *Process {
 	return p
 }
 
-// Run folds the log and sweeps until ctx ends.
-func (p *Process) Run(ctx context.Context) error {
-	if err := p.rt.Run(ctx); err != nil {
-		return fmt.Errorf("lending repair: %w", err)
-	}
-	return nil
-}
-
-// WaitReady waits until the log at start is folded.
-func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
-
-// Position is how far the process has folded the log.
-func (p *Process) Position() int64 { return p.rt.Position() }
-
-// Wants implements process.Manager.
-func (p *Process) Wants(typ string) bool {
-	name, _, _ := strings.Cut(typ, ".")
-	switch name {
-	case "LendingQuotaTaken", "LendingQuotaReleased", "StockLent":
-		return true
-	}
-	return false
-}
-
 // Handle implements process.Manager.
 func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Payload) error {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	pending := *p.Lock()
+	defer p.Unlock()
 	switch e := pl.(type) {
 	case events.LendingQuotaTaken:
 		symbol, ok := strings.CutPrefix(r.Stream, events.LendingStream(""))
 		if !ok {
 			return fmt.Errorf("quota taken at %d is not on a lending stream", r.Position)
 		}
-		p.pending[e.LendNo] = take{Member: e.MemberID, Symbol: symbol, At: r.Metadata.ServerTime}
+		pending[e.LendNo] = take{Member: e.MemberID, Symbol: symbol, At: r.Metadata.ServerTime}
 	case events.LendingQuotaReleased:
-		delete(p.pending, e.LendNo)
+		delete(pending, e.LendNo)
 	case events.StockLent:
-		delete(p.pending, e.LendNo)
+		delete(pending, e.LendNo)
 	}
-	return nil
-}
-
-// Snapshot implements process.Manager.
-func (p *Process) Snapshot() ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(p.pending)
-}
-
-// Restore implements process.Manager.
-func (p *Process) Restore(state []byte) error {
-	pending := map[string]take{}
-	if len(state) > 0 {
-		if err := json.Unmarshal(state, &pending); err != nil {
-			return fmt.Errorf("lending repair state: %w", err)
-		}
-	}
-	p.mu.Lock()
-	p.pending = pending
-	p.mu.Unlock()
 	return nil
 }
 
 // Sweep repairs every take older than Grace at at.
 func (p *Process) Sweep(ctx context.Context, at time.Time) error {
-	p.mu.Lock()
+	pending := *p.Lock()
 	var due []string
-	for _, no := range slices.Sorted(maps.Keys(p.pending)) {
-		if at.Sub(p.pending[no].At) >= Grace {
+	for _, no := range slices.Sorted(maps.Keys(pending)) {
+		if at.Sub(pending[no].At) >= Grace {
 			due = append(due, no)
 		}
 	}
 	takes := make([]take, len(due))
 	for i, no := range due {
-		takes[i] = p.pending[no]
+		takes[i] = pending[no]
 	}
-	p.mu.Unlock()
+	p.Unlock()
 	var errs []error
 	for i, no := range due {
 		t := takes[i]
 		_, err := p.cmd.Repair(ctx, commands.Meta{CommandID: ProcessName + "/" + no, Actor: "system"}, t.Member, t.Symbol, no)
 		if err == nil {
-			p.log.InfoContext(ctx, "lending quota taken but never lent: given back", "lend", no, "symbol", t.Symbol)
+			p.Logger().InfoContext(ctx, "lending quota taken but never lent: given back", "lend", no, "symbol", t.Symbol)
 			continue
 		}
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
 		if e, ok := commands.AsError(err); ok && e.Kind != commands.KindUnavailable {
-			p.log.WarnContext(ctx, "lending repair refused", "lend", no, "err", err)
+			p.Logger().WarnContext(ctx, "lending repair refused", "lend", no, "err", err)
 			continue
 		}
 		errs = append(errs, fmt.Errorf("repair of lending %s: %w", no, err))

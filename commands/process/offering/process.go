@@ -2,14 +2,11 @@ package offering
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
-	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -95,14 +92,12 @@ func SettleThenDeliver(settle, deliver func(ctx context.Context, meta commands.M
 // then each entry's steps as they fall due. An offering whose every entry is finished is
 // forgotten: the fold, and the checkpoint, hold only the offerings in progress.
 type Process struct {
+	*process.Runtime
+	process.Fold[checkpoint]
+
 	spec  Spec
 	store events.Store
 	now   func() time.Time
-	log   *slog.Logger
-	rt    *process.Runtime
-
-	mu        sync.Mutex
-	offerings map[string]*tracked
 }
 
 // tracked is an offering as the process folds it; the fields are the checkpoint's.
@@ -146,31 +141,16 @@ func New(cfg Config) *Process {
 	if cfg.Clock == nil {
 		cfg.Clock = time.Now
 	}
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
 	if cfg.Spec.ResultStep == "" {
 		cfg.Spec.ResultStep = "result"
 	}
-	p := &Process{spec: cfg.Spec, store: cfg.Store, now: cfg.Clock, log: cfg.Logger.With("process", cfg.Spec.Name),
-		offerings: map[string]*tracked{}}
-	p.rt = process.New(process.Config{Name: cfg.Spec.Name, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p := &Process{spec: cfg.Spec, store: cfg.Store, now: cfg.Clock, Fold: process.NewFold(emptyCheckpoint, restored)}
+	p.Runtime = process.New(process.Config{Name: cfg.Spec.Name, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "steps", Next: process.Every(time.Second),
 			Fire: func(ctx context.Context, _ time.Time, _ string) error { return p.RunDue(ctx) }}}})
 	return p
 }
-
-// Run folds the log and runs the due steps until ctx ends.
-func (p *Process) Run(ctx context.Context) error {
-	if err := p.rt.Run(ctx); err != nil {
-		return fmt.Errorf("%s: %w", p.spec.Name, err)
-	}
-	return nil
-}
-
-// WaitReady waits until the log at start is folded.
-func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
 
 // Wants implements process.Manager.
 func (p *Process) Wants(typ string) bool { return strings.HasPrefix(typ, p.spec.Prefix) }
@@ -183,15 +163,15 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 	if f.Kind == Ignored {
 		return nil
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	offerings := p.Lock().Offerings
+	defer p.Unlock()
 	if f.Kind == Offered {
-		p.offerings[f.Offering] = &tracked{ResultAt: f.ResultAt, At: f.At, Entries: map[string]string{}}
+		offerings[f.Offering] = &tracked{ResultAt: f.ResultAt, At: f.At, Entries: map[string]string{}}
 		return nil
 	}
-	t := p.offerings[f.Offering]
+	t := offerings[f.Offering]
 	if t == nil {
-		p.log.Debug("event of an offering not in progress", "type", r.Type, "position", r.Position, "offering", f.Offering)
+		p.Logger().Debug("event of an offering not in progress", "type", r.Type, "position", r.Position, "offering", f.Offering)
 		return nil
 	}
 	switch f.Kind {
@@ -224,8 +204,8 @@ func (p *Process) Handle(_ context.Context, r events.RecordedEvent, pl events.Pa
 	return nil
 }
 
-// checkpoint is the fold as the checkpoint keeps it. Form tells it from the forms before it
-// (which Restore refuses with process.ErrRefold: the log is folded again).
+// checkpoint is the fold, as the checkpoint keeps it. Form tells it from the forms before it
+// (which restored refuses with process.ErrRefold: the log is folded again).
 type checkpoint struct {
 	Form      int                 `json:"form"`
 	Offerings map[string]*tracked `json:"offerings"`
@@ -234,40 +214,26 @@ type checkpoint struct {
 // checkpointForm is the form of checkpoint this code writes.
 const checkpointForm = 2
 
-// Snapshot implements process.Manager.
-func (p *Process) Snapshot() ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(checkpoint{Form: checkpointForm, Offerings: p.offerings})
+func emptyCheckpoint() checkpoint {
+	return checkpoint{Form: checkpointForm, Offerings: map[string]*tracked{}}
 }
 
-// Restore implements process.Manager.
-func (p *Process) Restore(state []byte) error {
-	var cp checkpoint
-	if len(state) > 0 {
-		if err := json.Unmarshal(state, &cp); err != nil || cp.Form != checkpointForm {
-			return process.ErrRefold
-		}
+func restored(cp *checkpoint) error {
+	if cp.Form != checkpointForm {
+		return process.ErrRefold
 	}
-	if cp.Offerings == nil {
-		cp.Offerings = map[string]*tracked{}
-	}
+	process.EnsureMap(&cp.Offerings)
 	for _, t := range cp.Offerings {
-		if t.Entries == nil {
-			t.Entries = map[string]string{}
-		}
+		process.EnsureMap(&t.Entries)
 	}
-	p.mu.Lock()
-	p.offerings = cp.Offerings
-	p.mu.Unlock()
 	return nil
 }
 
 // Offerings is the number of offerings in progress the fold holds.
 func (p *Process) Offerings() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.offerings)
+	n := len(p.Lock().Offerings)
+	p.Unlock()
+	return n
 }
 
 // job is one command due.
@@ -296,13 +262,13 @@ func (p *Process) finished(t *tracked) bool {
 
 // due lists the commands due at now, and forgets the offerings that are finished.
 func (p *Process) due(now time.Time) []job {
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	offerings := p.Lock().Offerings
+	defer p.Unlock()
 	var out []job
-	for _, id := range slices.Sorted(maps.Keys(p.offerings)) {
-		t := p.offerings[id]
+	for _, id := range slices.Sorted(maps.Keys(offerings)) {
+		t := offerings[id]
 		if p.finished(t) {
-			delete(p.offerings, id)
+			delete(offerings, id)
 			continue
 		}
 		nos := slices.Sorted(maps.Keys(t.Entries))
@@ -343,7 +309,7 @@ func (p *Process) RunDue(ctx context.Context) error {
 	if head, err := p.store.Head(ctx); err != nil {
 		errs = append(errs, err)
 	} else {
-		caught = p.rt.Position() >= head
+		caught = p.Position() >= head
 	}
 	for _, j := range p.due(p.now()) {
 		meta := commands.Meta{CommandID: j.id, Actor: "system"}
@@ -362,7 +328,7 @@ func (p *Process) RunDue(ctx context.Context) error {
 			return ctx.Err()
 		}
 		if err != nil {
-			p.log.WarnContext(ctx, "offering step failed; it runs again", "offering", j.entry.Offering, "step", step, "entry", j.entry.No, "err", err)
+			p.Logger().WarnContext(ctx, "offering step failed; it runs again", "offering", j.entry.Offering, "step", step, "entry", j.entry.No, "err", err)
 			errs = append(errs, err)
 		}
 	}

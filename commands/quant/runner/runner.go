@@ -16,14 +16,12 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
 	"maps"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -124,49 +122,37 @@ type giveBack struct{ member, orderNo, reason string }
 
 // Process is the strategy process manager.
 type Process struct {
+	*process.Runtime
+	process.EventSet
+	process.Fold[fold]
+
 	cmd Releaser
 	mkt Market
-	log *slog.Logger
-	rt  *process.Runtime
-
-	mu sync.Mutex
-	st fold
 }
 
 // New prepares the process; Run runs it.
 func New(cfg Config) *Process {
-	if cfg.Logger == nil {
-		cfg.Logger = slog.Default()
-	}
-	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, log: cfg.Logger.With("process", ProcessName), st: newFold()}
-	p.rt = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, Fold: process.NewFold(newFold, restored),
+		EventSet: process.Events("QuantSubscribed", "QuantFundsReleased", "QuantFundsReturned", "QuantLeft", "OrderPlaced", "OrderFilled",
+			"TradeCashReleased")}
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "daily", Next: process.Daily(EvalHour, EvalMinute, commands.Taipei), Fire: p.fire}}})
 	return p
 }
 
-// Run folds the log and runs the rules daily until ctx ends.
-func (p *Process) Run(ctx context.Context) error {
-	if err := p.rt.Run(ctx); err != nil {
-		return fmt.Errorf("quant strategy: %w", err)
+// restored checks a fold read from a checkpoint.
+func restored(st *fold) error {
+	if st.Orders == nil {
+		return process.ErrRefold // a checkpoint from before the strategy's orders were folded
+	}
+	process.EnsureMap(&st.Subs)
+	process.EnsureMap(&st.Intents)
+	process.EnsureMap(&st.Positions)
+	for _, s := range st.Subs {
+		process.EnsureMap(&s.Positions)
 	}
 	return nil
-}
-
-// WaitReady waits until the log at start is folded.
-func (p *Process) WaitReady(ctx context.Context) error { return p.rt.WaitReady(ctx) }
-
-// Position is how far the process has folded the log.
-func (p *Process) Position() int64 { return p.rt.Position() }
-
-// Wants implements process.Manager.
-func (p *Process) Wants(typ string) bool {
-	name, _, _ := strings.Cut(typ, ".")
-	switch name {
-	case "QuantSubscribed", "QuantFundsReleased", "QuantFundsReturned", "QuantLeft", "OrderPlaced", "OrderFilled", "TradeCashReleased":
-		return true
-	}
-	return false
 }
 
 // Handle implements process.Manager: it folds, and returns what the strategy's orders gave back
@@ -190,9 +176,8 @@ func (p *Process) Handle(ctx context.Context, r events.RecordedEvent, pl events.
 // fold applies one event to the state; it names the cash to return when the event is one of the
 // strategy's orders giving cash back while its subscription runs.
 func (p *Process) fold(r events.RecordedEvent, member string, pl events.Payload) (*giveBack, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	st := &p.st
+	st := p.Lock()
+	defer p.Unlock()
 	switch e := pl.(type) {
 	case events.QuantSubscribed:
 		st.Subs[e.SubID] = &subscription{Member: member, Product: e.Product, Amount: e.Amount, Held: e.Amount,
@@ -277,35 +262,6 @@ func (p *Process) fold(r events.RecordedEvent, member string, pl events.Payload)
 	return nil, nil
 }
 
-// Snapshot implements process.Manager.
-func (p *Process) Snapshot() ([]byte, error) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return json.Marshal(p.st)
-}
-
-// Restore implements process.Manager.
-func (p *Process) Restore(state []byte) error {
-	st := newFold()
-	if len(state) > 0 {
-		if err := json.Unmarshal(state, &st); err != nil {
-			return fmt.Errorf("quant strategy state: %w", err)
-		}
-		if st.Orders == nil {
-			return process.ErrRefold // a checkpoint from before the strategy's orders were folded
-		}
-	}
-	for _, s := range st.Subs {
-		if s.Positions == nil {
-			s.Positions = map[string]*position{}
-		}
-	}
-	p.mu.Lock()
-	p.st = st
-	p.mu.Unlock()
-	return nil
-}
-
 func (p *Process) fire(ctx context.Context, at time.Time, _ string) error { return p.Evaluate(ctx, at) }
 
 // step is one thing the rules decided for one subscription and symbol.
@@ -321,10 +277,10 @@ type step struct {
 // derived from at. Nothing happens while the board-lot session does not match (weekends,
 // holidays, outside the session).
 func (p *Process) Evaluate(ctx context.Context, at time.Time) error {
-	p.mu.Lock()
+	subs := p.Lock().Subs
 	var steps []step
-	for _, id := range slices.Sorted(maps.Keys(p.st.Subs)) {
-		s := p.st.Subs[id]
+	for _, id := range slices.Sorted(maps.Keys(subs)) {
+		s := subs[id]
 		prod, ok := rules.ByID(s.Product)
 		if !ok {
 			continue
@@ -337,7 +293,7 @@ func (p *Process) Evaluate(ctx context.Context, at time.Time) error {
 			steps = append(steps, st)
 		}
 	}
-	p.mu.Unlock()
+	p.Unlock()
 	var errs []error
 	for _, st := range steps {
 		err := p.act(ctx, at, st)
@@ -348,9 +304,9 @@ func (p *Process) Evaluate(ctx context.Context, at time.Time) error {
 		case refused(err):
 			// A refusal (the member's account is frozen, the price left the band, the hold ran
 			// short) is the answer for this day: retrying the occurrence would get it again.
-			p.log.InfoContext(ctx, "quant strategy step refused", "sub", st.subID, "symbol", st.symbol, "err", err)
+			p.Logger().InfoContext(ctx, "quant strategy step refused", "sub", st.subID, "symbol", st.symbol, "err", err)
 		default:
-			p.log.WarnContext(ctx, "quant strategy step failed; it runs again", "sub", st.subID, "symbol", st.symbol, "err", err)
+			p.Logger().WarnContext(ctx, "quant strategy step failed; it runs again", "sub", st.subID, "symbol", st.symbol, "err", err)
 			errs = append(errs, err)
 		}
 	}
