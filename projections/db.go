@@ -199,6 +199,11 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 			if err := db.createTables(ctx, w, p, "", true); err != nil {
 				return err
 			}
+			for _, t := range p.Retired {
+				if err := w.Exec(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+					return err
+				}
+			}
 			if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), 0); err != nil {
 				return err
 			}
