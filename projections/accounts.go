@@ -87,6 +87,17 @@ type Directory struct {
 	Accounts, Names *Table
 }
 
+// AccountsDirectory is a directory of login accounts alone, in the table <prefix>_accounts.
+func AccountsDirectory(prefix string) Directory {
+	return Directory{Accounts: MemberAccountsTable(prefix + "_accounts")}
+}
+
+// NamesDirectory is a directory of login accounts and verified names, in the tables
+// <prefix>_accounts and <prefix>_names.
+func NamesDirectory(prefix string) Directory {
+	return Directory{Accounts: MemberAccountsTable(prefix + "_accounts"), Names: MemberNamesTable(prefix + "_names")}
+}
+
 // Tables are the directory's tables, for the projector's list.
 func (dir Directory) Tables() []*Table {
 	if dir.Names == nil {
@@ -110,38 +121,33 @@ func (dir Directory) Owns(p events.Payload) bool {
 	return registered || (dir.Names != nil && WantsMemberName(p))
 }
 
-// Apply records the page's registrations and names.
-func (dir Directory) Apply(ctx context.Context, w *Wtx, evs []Decoded) error {
+// Apply records the page's registrations and names, and returns the login accounts (member id
+// -> account) of the members whose events in evs need one (those of a member's stream that
+// need tells; nil: none): registered in the page, or earlier.
+func (dir Directory) Apply(ctx context.Context, w *Wtx, evs []Decoded, need func(events.Payload) bool) (map[string]string, error) {
+	accounts, load := map[string]string{}, map[string]bool{}
 	var rows [][]any
 	for _, d := range evs {
 		if e, ok := d.P.(events.MemberRegistered); ok {
+			accounts[e.MemberID] = e.Account
 			rows = append(rows, MemberAccountFields.Args(&MemberAccount{MemberID: e.MemberID, Account: e.Account}))
 			continue
 		}
-		if dir.Names == nil {
-			continue
+		if dir.Names != nil {
+			if err := ApplyMemberName(ctx, w, dir.Names, d); err != nil {
+				return nil, d.Fail(err)
+			}
 		}
-		if err := ApplyMemberName(ctx, w, dir.Names, d); err != nil {
-			return d.Fail(err)
-		}
-	}
-	return w.Upsert(ctx, dir.Accounts, rows)
-}
-
-// AccountsOf are the login accounts (member id -> account) of the members whose events in evs
-// need one (those of a member's stream that need tells): registered in the page, or earlier.
-func (dir Directory) AccountsOf(ctx context.Context, w *Wtx, evs []Decoded, need func(events.Payload) bool) (map[string]string, error) {
-	out, load := map[string]string{}, map[string]bool{}
-	for _, d := range evs {
-		if e, ok := d.P.(events.MemberRegistered); ok {
-			out[e.MemberID] = e.Account
-		}
-	}
-	for _, d := range evs {
-		if m, err := MemberOf(d.Ev.Stream); err == nil && need(d.P) && out[m] == "" {
+		if m, err := MemberOf(d.Ev.Stream); err == nil && need != nil && need(d.P) {
 			load[m] = true
 		}
 	}
-	err := MemberAccountFields.SelectIn(ctx, w, dir.Accounts, "member_id", KeysOf(load), func(a *MemberAccount) { out[a.MemberID] = a.Account })
-	return out, err
+	for m := range accounts {
+		delete(load, m)
+	}
+	err := MemberAccountFields.SelectIn(ctx, w, dir.Accounts, "member_id", KeysOf(load), func(a *MemberAccount) { accounts[a.MemberID] = a.Account })
+	if err != nil {
+		return nil, err
+	}
+	return accounts, w.Upsert(ctx, dir.Accounts, rows)
 }

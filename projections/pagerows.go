@@ -41,9 +41,12 @@ func (p *PageRows[R]) Need(key string) {
 	}
 }
 
-// Load reads the needed rows that earlier pages wrote.
+// Load reads the needed rows that earlier pages wrote. A row needed once is read once: a
+// projector may load a table early (to learn what else to need) and FoldPage load it again.
 func (p *PageRows[R]) Load(ctx context.Context, w *Wtx) error {
-	return p.k.Fields.SelectIn(ctx, w, p.k.Table, p.k.Table.Key[0], KeysOf(p.need), p.Put)
+	keys := KeysOf(p.need)
+	clear(p.need)
+	return p.k.Fields.SelectIn(ctx, w, p.k.Table, p.k.Table.Key[0], keys, p.Put)
 }
 
 // Put adds or replaces a row.

@@ -108,8 +108,7 @@ func TestPageFolding(t *testing.T) {
 		events.AccountFlagChanged{Flag: events.FlagTradeBanned, On: true}, events.AccountFlagChanged{Flag: events.FlagFrozen, On: false})
 	for i := range 5 {
 		order := fmt.Sprintf("D%d", i)
-		e.RequestDeposit(m, order, "1000")
-		e.ApproveDeposit(m, order, "1000")
+		e.Deposit(m, order, "1000")
 	}
 	log, err := e.Store.ReadAll(ctx, 0, 1000)
 	if err != nil {
@@ -157,8 +156,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		mustBalance(t, db, m, "TWD", "1000", "0")
 
 		// A page that fails half-way leaves neither rows nor checkpoint behind.
-		e.RequestDeposit(m, "D2", "2000")
-		e.ApproveDeposit(m, "D2", "2000")
+		e.Deposit(m, "D2", "2000")
 		tail, err := e.Store.ReadAll(ctx, log[len(log)-1].Position, 100)
 		if err != nil {
 			t.Fatal(err)
@@ -179,8 +177,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		// After a restart every projector resumes after its checkpoint.
 		db = e.open()
 		r = e.run(db, nil)
-		e.RequestDeposit(m, "D3", "300")
-		e.ApproveDeposit(m, "D3", "300")
+		e.Deposit(m, "D3", "300")
 		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "3300", "0")
 		recs, _, err := db.FundHistory(ctx, m, "all", 1, 10)
@@ -198,8 +195,7 @@ func TestIndependentProgress(t *testing.T) {
 		ctx := context.Background()
 		m := e.Register("0912345678")
 		for i := range 20 {
-			e.RequestDeposit(m, fmt.Sprintf("D%d", i), "100")
-			e.ApproveDeposit(m, fmt.Sprintf("D%d", i), "100")
+			e.Deposit(m, fmt.Sprintf("D%d", i), "100")
 		}
 		db := e.open()
 		r := e.run(db, nil)
@@ -219,8 +215,7 @@ func TestIndependentProgress(t *testing.T) {
 		r = e.runWith(runner)
 		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "2000", "0")
-		e.RequestDeposit(m, "X", "1")
-		e.ApproveDeposit(m, "X", "1")
+		e.Deposit(m, "X", "1")
 		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "2001", "0")
 	})
@@ -247,8 +242,7 @@ func TestWaitFor(t *testing.T) {
 			t.Fatalf("WaitFor returned before the events existed: %v", err)
 		case <-time.After(100 * time.Millisecond):
 		}
-		e.RequestDeposit(m, "D1", "1000")
-		e.ApproveDeposit(m, "D1", "1000")
+		e.Deposit(m, "D1", "1000")
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
@@ -272,8 +266,7 @@ func TestRebuildWhileServing(t *testing.T) {
 		for i := range 300 {
 			m := members[i%len(members)]
 			order := fmt.Sprintf("A%d", i)
-			e.RequestDeposit(m, order, "1000")
-			e.ApproveDeposit(m, order, "1000")
+			e.Deposit(m, order, "1000")
 		}
 		db := e.open()
 		r := e.run(db, nil)
@@ -293,8 +286,7 @@ func TestRebuildWhileServing(t *testing.T) {
 				}
 				m := members[i%len(members)]
 				order := fmt.Sprintf("B%d", i)
-				e.RequestDeposit(m, order, "10")
-				e.ApproveDeposit(m, order, "10")
+				e.Deposit(m, order, "10")
 			}
 		}()
 		readErrs := make(chan error, 1)

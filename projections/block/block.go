@@ -89,8 +89,7 @@ var applicationsTable = &projections.Table{
 }
 
 // directory names the applicants in ops' queue: login account and verified name.
-var directory = projections.Directory{Accounts: projections.MemberAccountsTable("block_accounts"),
-	Names: projections.MemberNamesTable("block_names")}
+var directory = projections.NamesDirectory("block")
 
 var (
 	listings = &projections.Keyed[listingRow]{Table: listingsTable, Fields: listingFields,
@@ -131,10 +130,7 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 		}
 	}
 	var err error
-	if pg.accounts, err = directory.AccountsOf(ctx, w, evs, isApplied); err != nil {
-		return err
-	}
-	if err := directory.Apply(ctx, w, evs); err != nil {
+	if pg.accounts, err = directory.Apply(ctx, w, evs, isApplied); err != nil {
 		return err
 	}
 	return projections.FoldPage(ctx, w, evs, pg.apply, pg.listings, pg.apps)

@@ -77,8 +77,7 @@ var claimsTable = &projections.Table{
 }
 
 // directory names the claimants in ops' list: login account and verified name.
-var directory = projections.Directory{Accounts: projections.MemberAccountsTable("chipgrab_accounts"),
-	Names: projections.MemberNamesTable("chipgrab_names")}
+var directory = projections.NamesDirectory("chipgrab")
 
 var (
 	offerings = &projections.Keyed[offeringRow]{Table: offeringsTable, Fields: offeringFields,
@@ -137,7 +136,7 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 		pg.offs.Need(offeringOf(d.P))
 		pg.claims.Need(claimOf(d.P))
 	}
-	if err := directory.Apply(ctx, w, evs); err != nil {
+	if _, err := directory.Apply(ctx, w, evs, nil); err != nil {
 		return err
 	}
 	return projections.FoldPage(ctx, w, evs, pg.fold, pg.offs, pg.claims)

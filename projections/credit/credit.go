@@ -84,7 +84,7 @@ var seatsTable = &projections.Table{
 }
 
 // directory holds the applicants' login accounts, which loans and seats show.
-var directory = projections.Directory{Accounts: projections.MemberAccountsTable("credit_accounts")}
+var directory = projections.AccountsDirectory("credit")
 
 var (
 	loans = &projections.Keyed[loanRow]{Table: loansTable, Fields: loanFields, Key: func(r *loanRow) string { return r.orderNo }, What: "loan"}
@@ -130,10 +130,7 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 		}
 	}
 	var err error
-	if pg.accounts, err = directory.AccountsOf(ctx, w, evs, isApplication); err != nil {
-		return err
-	}
-	if err := directory.Apply(ctx, w, evs); err != nil {
+	if pg.accounts, err = directory.Apply(ctx, w, evs, isApplication); err != nil {
 		return err
 	}
 	return projections.FoldPage(ctx, w, evs, pg.apply, pg.loans, pg.seats)

@@ -54,8 +54,7 @@ var lendingsTable = &projections.Table{
 var lendings = &projections.Keyed[row]{Table: lendingsTable, Fields: fields, Key: func(r *row) string { return r.lendNo }, What: "lending"}
 
 // directory names the lenders in ops' list: login account and verified name.
-var directory = projections.Directory{Accounts: projections.MemberAccountsTable("lending_accounts"),
-	Names: projections.MemberNamesTable("lending_names")}
+var directory = projections.NamesDirectory("lending")
 
 var projector = &projections.Projector{
 	Name:    "lending",
@@ -77,7 +76,7 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 			rows.Need(e.LendNo)
 		}
 	}
-	if err := directory.Apply(ctx, w, evs); err != nil {
+	if _, err := directory.Apply(ctx, w, evs, nil); err != nil {
 		return err
 	}
 	return projections.FoldPage(ctx, w, evs, func(d projections.Decoded) error { return fold(d, rows) }, rows)
