@@ -15,14 +15,23 @@ type Keyed[R any] struct {
 	Fields RowMap[R]
 	Key    func(*R) string // the row's key column value
 	What   string          // what a row is, for the error of an event whose row was never made
+	// Changes names the row an event changes that an earlier event may have made ("" for an
+	// event that makes its row or has none); nil: the projector names them itself (Need).
+	Changes func(Decoded) string
 }
 
-// Page starts the rows of one page of events.
-func (k *Keyed[R]) Page() *PageRows[R] {
+// Page starts the rows of the page evs, needing those that Changes names.
+func (k *Keyed[R]) Page(evs []Decoded) *PageRows[R] {
 	if len(k.Table.Key) != 1 {
 		panic("projections: " + k.Table.Name + " is not keyed by one column")
 	}
-	return &PageRows[R]{k: k, rows: map[string]*R{}, need: map[string]bool{}}
+	p := &PageRows[R]{k: k, rows: map[string]*R{}, need: map[string]bool{}}
+	if k.Changes != nil {
+		for _, d := range evs {
+			p.Need(k.Changes(d))
+		}
+	}
+	return p
 }
 
 // PageRows are the rows of one table that a page of events writes: those its events create and

@@ -65,9 +65,16 @@ var readsTable = &projections.Table{
 }
 
 var (
-	alerts = &projections.Keyed[alertRow]{Table: alertsTable, Fields: alertFields, Key: func(r *alertRow) string { return r.id }, What: "alert"}
-	reads  = &projections.Keyed[readRow]{Table: readsTable, Fields: readFields, Key: func(r *readRow) string { return r.member },
-		What: "alert reads"}
+	alerts = &projections.Keyed[alertRow]{Table: alertsTable, Fields: alertFields, Key: func(r *alertRow) string { return r.id }, What: "alert",
+		Changes: func(d projections.Decoded) string { return alertOf(d.P) }}
+	reads = &projections.Keyed[readRow]{Table: readsTable, Fields: readFields, Key: func(r *readRow) string { return r.member },
+		What: "alert reads", Changes: func(d projections.Decoded) string {
+			if _, ok := d.P.(events.AlertNotificationsRead); ok {
+				m, _ := projections.MemberOf(d.Ev.Stream) // the fold fails the event that has none
+				return m
+			}
+			return ""
+		}}
 )
 
 var projector = &projections.Projector{
@@ -91,17 +98,7 @@ func alertOf(p events.Payload) string {
 }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	alertPage, readPage := alerts.Page(), reads.Page()
-	for _, d := range evs {
-		alertPage.Need(alertOf(d.P))
-		if _, ok := d.P.(events.AlertNotificationsRead); ok {
-			m, err := projections.MemberOf(d.Ev.Stream)
-			if err != nil {
-				return d.Fail(err)
-			}
-			readPage.Need(m)
-		}
-	}
+	alertPage, readPage := alerts.Page(evs), reads.Page(evs)
 	return projections.FoldPage(ctx, w, evs, func(d projections.Decoded) error {
 		member, err := projections.MemberOf(d.Ev.Stream)
 		if err != nil {

@@ -93,9 +93,24 @@ var directory = projections.NamesDirectory("block")
 
 var (
 	listings = &projections.Keyed[listingRow]{Table: listingsTable, Fields: listingFields,
-		Key: func(r *listingRow) string { return r.blockID }, What: "block"}
+		Key: func(r *listingRow) string { return r.blockID }, What: "block",
+		Changes: func(d projections.Decoded) string {
+			if e, ok := d.P.(events.BlockClosed); ok {
+				return e.BlockID
+			}
+			return ""
+		}}
 	applications = &projections.Keyed[applicationRow]{Table: applicationsTable, Fields: applicationFields,
-		Key: func(r *applicationRow) string { return r.orderNo }, What: "block application"}
+		Key: func(r *applicationRow) string { return r.orderNo }, What: "block application",
+		Changes: func(d projections.Decoded) string {
+			switch e := d.P.(type) {
+			case events.BlockApplicationApproved:
+				return e.OrderNo
+			case events.BlockApplicationRejected:
+				return e.OrderNo
+			}
+			return ""
+		}}
 )
 
 var projector = &projections.Projector{
@@ -118,21 +133,11 @@ type page struct {
 }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{listings: listings.Page(), apps: applications.Page()}
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.BlockClosed:
-			pg.listings.Need(e.BlockID)
-		case events.BlockApplicationApproved:
-			pg.apps.Need(e.OrderNo)
-		case events.BlockApplicationRejected:
-			pg.apps.Need(e.OrderNo)
-		}
-	}
-	var err error
-	if pg.accounts, err = directory.Apply(ctx, w, evs, isApplied); err != nil {
+	accounts, err := directory.Apply(ctx, w, evs, isApplied)
+	if err != nil {
 		return err
 	}
+	pg := page{listings: listings.Page(evs), apps: applications.Page(evs), accounts: accounts}
 	return projections.FoldPage(ctx, w, evs, pg.apply, pg.listings, pg.apps)
 }
 

@@ -81,9 +81,11 @@ var directory = projections.NamesDirectory("chipgrab")
 
 var (
 	offerings = &projections.Keyed[offeringRow]{Table: offeringsTable, Fields: offeringFields,
-		Key: func(r *offeringRow) string { return r.id }, What: "chip grab offering"}
+		Key: func(r *offeringRow) string { return r.id }, What: "chip grab offering",
+		Changes: func(d projections.Decoded) string { return offeringOf(d.P) }}
 	claims = &projections.Keyed[claimRow]{Table: claimsTable, Fields: claimFields,
-		Key: func(r *claimRow) string { return r.orderNo }, What: "chip grab claim"}
+		Key: func(r *claimRow) string { return r.orderNo }, What: "chip grab claim",
+		Changes: func(d projections.Decoded) string { return claimOf(d.P) }}
 )
 
 var projector = &projections.Projector{
@@ -131,11 +133,7 @@ type page struct {
 }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{offs: offerings.Page(), claims: claims.Page()}
-	for _, d := range evs {
-		pg.offs.Need(offeringOf(d.P))
-		pg.claims.Need(claimOf(d.P))
-	}
+	pg := page{offs: offerings.Page(evs), claims: claims.Page(evs)}
 	if _, err := directory.Apply(ctx, w, evs, nil); err != nil {
 		return err
 	}

@@ -69,9 +69,15 @@ var couponsTable = &projections.Table{
 
 var (
 	checkins = &projections.Keyed[checkinRow]{Table: checkinsTable, Fields: checkinFields,
-		Key: func(r *checkinRow) string { return r.memberID }, What: "check-in record"}
+		Key: func(r *checkinRow) string { return r.memberID }, What: "check-in record",
+		Changes: func(d projections.Decoded) string {
+			if _, ok := d.P.(events.CheckedIn); ok {
+				return memberOf(d.Ev.Stream)
+			}
+			return ""
+		}}
 	coupons = &projections.Keyed[couponRow]{Table: couponsTable, Fields: couponFields,
-		Key: func(r *couponRow) string { return r.id }, What: "coupon"}
+		Key: func(r *couponRow) string { return r.id }, What: "coupon", Changes: func(d projections.Decoded) string { return couponOf(d.P) }}
 )
 
 var projector = &projections.Projector{
@@ -107,13 +113,7 @@ type page struct {
 }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{checkins: checkins.Page(), coupons: coupons.Page()}
-	for _, d := range evs {
-		if _, ok := d.P.(events.CheckedIn); ok {
-			pg.checkins.Need(memberOf(d.Ev.Stream))
-		}
-		pg.coupons.Need(couponOf(d.P))
-	}
+	pg := page{checkins: checkins.Page(evs), coupons: coupons.Page(evs)}
 	return projections.FoldPage(ctx, w, evs, pg.fold, pg.checkins, pg.coupons)
 }
 

@@ -87,9 +87,32 @@ var seatsTable = &projections.Table{
 var directory = projections.AccountsDirectory("credit")
 
 var (
-	loans = &projections.Keyed[loanRow]{Table: loansTable, Fields: loanFields, Key: func(r *loanRow) string { return r.orderNo }, What: "loan"}
+	loans = &projections.Keyed[loanRow]{Table: loansTable, Fields: loanFields, Key: func(r *loanRow) string { return r.orderNo }, What: "loan",
+		Changes: func(d projections.Decoded) string {
+			switch e := d.P.(type) {
+			case events.LoanApproved:
+				return e.OrderNo
+			case events.LoanRejected:
+				return e.OrderNo
+			case events.LoanDisbursed:
+				return e.OrderNo
+			case events.LoanInterestAccrued:
+				return e.OrderNo
+			case events.LoanRepaid:
+				return e.OrderNo
+			}
+			return ""
+		}}
 	seats = &projections.Keyed[seatRow]{Table: seatsTable, Fields: seatFields, Key: func(r *seatRow) string { return r.orderNo },
-		What: "seat application"}
+		What: "seat application", Changes: func(d projections.Decoded) string {
+			switch e := d.P.(type) {
+			case events.SeatApproved:
+				return e.OrderNo
+			case events.SeatRejected:
+				return e.OrderNo
+			}
+			return ""
+		}}
 )
 
 var projector = &projections.Projector{
@@ -110,29 +133,11 @@ type page struct {
 }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{loans: loans.Page(), seats: seats.Page()}
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.LoanApproved:
-			pg.loans.Need(e.OrderNo)
-		case events.LoanRejected:
-			pg.loans.Need(e.OrderNo)
-		case events.LoanDisbursed:
-			pg.loans.Need(e.OrderNo)
-		case events.LoanInterestAccrued:
-			pg.loans.Need(e.OrderNo)
-		case events.LoanRepaid:
-			pg.loans.Need(e.OrderNo)
-		case events.SeatApproved:
-			pg.seats.Need(e.OrderNo)
-		case events.SeatRejected:
-			pg.seats.Need(e.OrderNo)
-		}
-	}
-	var err error
-	if pg.accounts, err = directory.Apply(ctx, w, evs, isApplication); err != nil {
+	accounts, err := directory.Apply(ctx, w, evs, isApplication)
+	if err != nil {
 		return err
 	}
+	pg := page{loans: loans.Page(evs), seats: seats.Page(evs), accounts: accounts}
 	return projections.FoldPage(ctx, w, evs, pg.apply, pg.loans, pg.seats)
 }
 

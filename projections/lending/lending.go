@@ -51,7 +51,16 @@ var lendingsTable = &projections.Table{
 	Fixed:   []string{"member_id", "symbol", "name", "shares", "annual_rate", "lent_day", "created_at", "seq"},
 }
 
-var lendings = &projections.Keyed[row]{Table: lendingsTable, Fields: fields, Key: func(r *row) string { return r.lendNo }, What: "lending"}
+var lendings = &projections.Keyed[row]{Table: lendingsTable, Fields: fields, Key: func(r *row) string { return r.lendNo }, What: "lending",
+	Changes: func(d projections.Decoded) string {
+		switch e := d.P.(type) {
+		case events.LendingFeeAccrued:
+			return e.LendNo
+		case events.StockRecalled:
+			return e.LendNo
+		}
+		return ""
+	}}
 
 // directory names the lenders in ops' list: login account and verified name.
 var directory = projections.NamesDirectory("lending")
@@ -67,15 +76,7 @@ var projector = &projections.Projector{
 func init() { projections.Register(projector) }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	rows := lendings.Page()
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.LendingFeeAccrued:
-			rows.Need(e.LendNo)
-		case events.StockRecalled:
-			rows.Need(e.LendNo)
-		}
-	}
+	rows := lendings.Page(evs)
 	if _, err := directory.Apply(ctx, w, evs, nil); err != nil {
 		return err
 	}

@@ -94,11 +94,35 @@ var intentsTable = &projections.Table{
 }
 
 var (
-	subs      = &projections.Keyed[subRow]{Table: subsTable, Fields: subFields, Key: func(r *subRow) string { return r.subID }, What: "quant subscription"}
+	subs = &projections.Keyed[subRow]{Table: subsTable, Fields: subFields, Key: func(r *subRow) string { return r.subID },
+		What: "quant subscription", Changes: func(d projections.Decoded) string {
+			switch e := d.P.(type) {
+			case events.QuantFundsReleased:
+				return e.SubID
+			case events.QuantFundsReturned:
+				return e.SubID
+			case events.QuantLeft:
+				return e.SubID
+			}
+			return ""
+		}}
 	positions = &projections.Keyed[posRow]{Table: positionsTable, Fields: posFields, Key: func(r *posRow) string { return r.positionID },
-		What: "quant position"}
+		What: "quant position", Changes: func(d projections.Decoded) string {
+			switch e := d.P.(type) {
+			case events.OrderPlaced:
+				return e.PositionID
+			case events.OrderFilled:
+				return e.PositionID
+			}
+			return ""
+		}}
 	intents = &projections.Keyed[intentRow]{Table: intentsTable, Fields: intentFields, Key: func(r *intentRow) string { return r.commandID },
-		What: "quant order intent"}
+		What: "quant order intent", Changes: func(d projections.Decoded) string {
+			if _, ok := d.P.(events.OrderPlaced); ok {
+				return d.Ev.Metadata.CommandID
+			}
+			return ""
+		}}
 )
 
 var projector = &projections.Projector{
@@ -121,22 +145,7 @@ type page struct {
 // apply reads the rows earlier pages created that this page may change: the subscriptions its
 // events name, and those of the intents and positions its orders name, which are read first.
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{subs: subs.Page(), positions: positions.Page(), intents: intents.Page()}
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.QuantFundsReleased:
-			pg.subs.Need(e.SubID)
-		case events.QuantFundsReturned:
-			pg.subs.Need(e.SubID)
-		case events.QuantLeft:
-			pg.subs.Need(e.SubID)
-		case events.OrderPlaced:
-			pg.intents.Need(d.Ev.Metadata.CommandID)
-			pg.positions.Need(e.PositionID)
-		case events.OrderFilled:
-			pg.positions.Need(e.PositionID)
-		}
-	}
+	pg := page{subs: subs.Page(evs), positions: positions.Page(evs), intents: intents.Page(evs)}
 	if err := pg.intents.Load(ctx, w); err != nil {
 		return err
 	}

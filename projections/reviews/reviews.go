@@ -66,7 +66,7 @@ var projector = &projections.Projector{
 func init() { projections.Register(projector) }
 
 func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	rows := reviews.Page()
+	rows := reviews.Page(evs)
 	requested := map[string]bool{} // orders requested in this page: their decisions read nothing
 	for _, d := range evs {
 		switch e := d.P.(type) {
