@@ -124,3 +124,41 @@ func FoldPage(ctx context.Context, w *Wtx, evs []Decoded, fold func(Decoded) err
 	}
 	return nil
 }
+
+// KeyRule is one event type's part of a Keyed's Changes (On, OnMember).
+type KeyRule func(Decoded) (key string, ok bool)
+
+// On is the rule of event type E: key names the row an event of it changes.
+func On[E events.Payload](key func(E) string) KeyRule {
+	return func(d Decoded) (string, bool) {
+		e, ok := d.P.(E)
+		if !ok {
+			return "", false
+		}
+		return key(e), true
+	}
+}
+
+// OnMember is the rule of event type E for a row keyed by the member of the event's stream.
+func OnMember[E events.Payload]() KeyRule {
+	return func(d Decoded) (string, bool) {
+		if _, ok := d.P.(E); !ok {
+			return "", false
+		}
+		m, _ := MemberOf(d.Ev.Stream) // "": the fold fails the event
+		return m, true
+	}
+}
+
+// KeyBy is a Keyed's Changes from the rules of the event types that change a row: the key of
+// the rule of d's type, "" when none has one.
+func KeyBy(rules ...KeyRule) func(Decoded) string {
+	return func(d Decoded) string {
+		for _, r := range rules {
+			if key, ok := r(d); ok {
+				return key
+			}
+		}
+		return ""
+	}
+}

@@ -66,15 +66,11 @@ var readsTable = &projections.Table{
 
 var (
 	alerts = &projections.Keyed[alertRow]{Table: alertsTable, Fields: alertFields, Key: func(r *alertRow) string { return r.id }, What: "alert",
-		Changes: func(d projections.Decoded) string { return alertOf(d.P) }}
+		Changes: projections.KeyBy(
+			projections.On(func(e events.AlertCancelled) string { return e.AlertID }),
+			projections.On(func(e events.AlertFired) string { return e.AlertID }))}
 	reads = &projections.Keyed[readRow]{Table: readsTable, Fields: readFields, Key: func(r *readRow) string { return r.member },
-		What: "alert reads", Changes: func(d projections.Decoded) string {
-			if _, ok := d.P.(events.AlertNotificationsRead); ok {
-				m, _ := projections.MemberOf(d.Ev.Stream) // the fold fails the event that has none
-				return m
-			}
-			return ""
-		}}
+		What: "alert reads", Changes: projections.KeyBy(projections.OnMember[events.AlertNotificationsRead]())}
 )
 
 var projector = &projections.Projector{
@@ -86,16 +82,6 @@ var projector = &projections.Projector{
 }
 
 func init() { projections.Register(projector) }
-
-func alertOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.AlertCancelled:
-		return e.AlertID
-	case events.AlertFired:
-		return e.AlertID
-	}
-	return ""
-}
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
 	alertPage, readPage := alerts.Page(evs), reads.Page(evs)

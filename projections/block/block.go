@@ -94,23 +94,13 @@ var directory = projections.NamesDirectory("block")
 var (
 	listings = &projections.Keyed[listingRow]{Table: listingsTable, Fields: listingFields,
 		Key: func(r *listingRow) string { return r.blockID }, What: "block",
-		Changes: func(d projections.Decoded) string {
-			if e, ok := d.P.(events.BlockClosed); ok {
-				return e.BlockID
-			}
-			return ""
-		}}
+		Changes: projections.KeyBy(projections.On(func(e events.BlockClosed) string { return e.BlockID }))}
 	applications = &projections.Keyed[applicationRow]{Table: applicationsTable, Fields: applicationFields,
 		Key: func(r *applicationRow) string { return r.orderNo }, What: "block application",
-		Changes: func(d projections.Decoded) string {
-			switch e := d.P.(type) {
-			case events.BlockApplicationApproved:
-				return e.OrderNo
-			case events.BlockApplicationRejected:
-				return e.OrderNo
-			}
-			return ""
-		}}
+		Changes: projections.KeyBy(
+			projections.On(func(e events.BlockApplicationApproved) string { return e.OrderNo }),
+			projections.On(func(e events.BlockApplicationRejected) string { return e.OrderNo }),
+		)}
 )
 
 var projector = &projections.Projector{

@@ -82,10 +82,17 @@ var directory = projections.NamesDirectory("chipgrab")
 var (
 	offerings = &projections.Keyed[offeringRow]{Table: offeringsTable, Fields: offeringFields,
 		Key: func(r *offeringRow) string { return r.id }, What: "chip grab offering",
-		Changes: func(d projections.Decoded) string { return offeringOf(d.P) }}
+		Changes: projections.KeyBy(
+			projections.On(func(e events.ChipGrabClaimed) string { return e.OfferingID }),
+			projections.On(func(e events.ChipGrabClaimReleased) string { return e.OfferingID }),
+			projections.On(func(e events.ChipGrabAllotmentStarted) string { return e.OfferingID }))}
 	claims = &projections.Keyed[claimRow]{Table: claimsTable, Fields: claimFields,
 		Key: func(r *claimRow) string { return r.orderNo }, What: "chip grab claim",
-		Changes: func(d projections.Decoded) string { return claimOf(d.P) }}
+		Changes: projections.KeyBy(
+			projections.On(func(e events.ChipGrabFrozen) string { return e.OrderNo }),
+			projections.On(func(e events.ChipGrabFreezeRefused) string { return e.OrderNo }),
+			projections.On(func(e events.ChipGrabClaimReleased) string { return e.OrderNo }),
+			projections.On(func(e events.ChipGrabAllotted) string { return e.OrderNo }))}
 )
 
 var projector = &projections.Projector{
@@ -98,33 +105,6 @@ var projector = &projections.Projector{
 }
 
 func init() { projections.Register(projector) }
-
-// offeringOf and claimOf name the row an event changes ("" for an event that creates its row).
-func offeringOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.ChipGrabClaimed:
-		return e.OfferingID
-	case events.ChipGrabClaimReleased:
-		return e.OfferingID
-	case events.ChipGrabAllotmentStarted:
-		return e.OfferingID
-	}
-	return ""
-}
-
-func claimOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.ChipGrabFrozen:
-		return e.OrderNo
-	case events.ChipGrabFreezeRefused:
-		return e.OrderNo
-	case events.ChipGrabClaimReleased:
-		return e.OrderNo
-	case events.ChipGrabAllotted:
-		return e.OrderNo
-	}
-	return ""
-}
 
 // page is the offerings and claims one page of events writes.
 type page struct {
@@ -151,7 +131,7 @@ func (pg *page) fold(d projections.Decoded) error {
 			closesAt: projections.Micros(e.ClosesAt), at: at, seq: d.Ev.Position})
 		return nil
 	}
-	if id := offeringOf(d.P); id != "" {
+	if id := offerings.Changes(d); id != "" {
 		o, err := pg.offs.Changed(d, id)
 		if err != nil {
 			return err
@@ -170,7 +150,7 @@ func (pg *page) fold(d projections.Decoded) error {
 			return nil
 		}
 	}
-	c, err := pg.claims.Changed(d, claimOf(d.P))
+	c, err := pg.claims.Changed(d, claims.Changes(d))
 	if err != nil {
 		return err
 	}

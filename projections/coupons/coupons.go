@@ -70,14 +70,12 @@ var couponsTable = &projections.Table{
 var (
 	checkins = &projections.Keyed[checkinRow]{Table: checkinsTable, Fields: checkinFields,
 		Key: func(r *checkinRow) string { return r.memberID }, What: "check-in record",
-		Changes: func(d projections.Decoded) string {
-			if _, ok := d.P.(events.CheckedIn); ok {
-				return memberOf(d.Ev.Stream)
-			}
-			return ""
-		}}
+		Changes: projections.KeyBy(projections.OnMember[events.CheckedIn]())}
 	coupons = &projections.Keyed[couponRow]{Table: couponsTable, Fields: couponFields,
-		Key: func(r *couponRow) string { return r.id }, What: "coupon", Changes: func(d projections.Decoded) string { return couponOf(d.P) }}
+		Key: func(r *couponRow) string { return r.id }, What: "coupon", Changes: projections.KeyBy(
+			projections.On(func(e events.CouponReserved) string { return e.CouponID }),
+			projections.On(func(e events.CouponReleased) string { return e.CouponID }),
+			projections.On(func(e events.CouponRedeemed) string { return e.CouponID }))}
 )
 
 var projector = &projections.Projector{
@@ -90,19 +88,6 @@ var projector = &projections.Projector{
 }
 
 func init() { projections.Register(projector) }
-
-// couponOf names the coupon row an event changes ("" for one that creates its row or none).
-func couponOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.CouponReserved:
-		return e.CouponID
-	case events.CouponReleased:
-		return e.CouponID
-	case events.CouponRedeemed:
-		return e.CouponID
-	}
-	return ""
-}
 
 func memberOf(stream string) string { return stream[len(events.AccountStream("")):] }
 
@@ -136,7 +121,7 @@ func (pg *page) fold(d projections.Decoded) error {
 			expiresAt: projections.Micros(e.ExpiresAt), createdAt: at, updatedAt: at, seq: d.Ev.Position})
 		return nil
 	}
-	id := couponOf(d.P)
+	id := coupons.Changes(d)
 	c, err := pg.coupons.Changed(d, id)
 	if err != nil {
 		return err

@@ -88,31 +88,18 @@ var directory = projections.AccountsDirectory("credit")
 
 var (
 	loans = &projections.Keyed[loanRow]{Table: loansTable, Fields: loanFields, Key: func(r *loanRow) string { return r.orderNo }, What: "loan",
-		Changes: func(d projections.Decoded) string {
-			switch e := d.P.(type) {
-			case events.LoanApproved:
-				return e.OrderNo
-			case events.LoanRejected:
-				return e.OrderNo
-			case events.LoanDisbursed:
-				return e.OrderNo
-			case events.LoanInterestAccrued:
-				return e.OrderNo
-			case events.LoanRepaid:
-				return e.OrderNo
-			}
-			return ""
-		}}
+		Changes: projections.KeyBy(
+			projections.On(func(e events.LoanApproved) string { return e.OrderNo }),
+			projections.On(func(e events.LoanRejected) string { return e.OrderNo }),
+			projections.On(func(e events.LoanDisbursed) string { return e.OrderNo }),
+			projections.On(func(e events.LoanInterestAccrued) string { return e.OrderNo }),
+			projections.On(func(e events.LoanRepaid) string { return e.OrderNo }),
+		)}
 	seats = &projections.Keyed[seatRow]{Table: seatsTable, Fields: seatFields, Key: func(r *seatRow) string { return r.orderNo },
-		What: "seat application", Changes: func(d projections.Decoded) string {
-			switch e := d.P.(type) {
-			case events.SeatApproved:
-				return e.OrderNo
-			case events.SeatRejected:
-				return e.OrderNo
-			}
-			return ""
-		}}
+		What: "seat application", Changes: projections.KeyBy(
+			projections.On(func(e events.SeatApproved) string { return e.OrderNo }),
+			projections.On(func(e events.SeatRejected) string { return e.OrderNo }),
+		)}
 )
 
 var projector = &projections.Projector{

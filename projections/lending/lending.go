@@ -52,15 +52,10 @@ var lendingsTable = &projections.Table{
 }
 
 var lendings = &projections.Keyed[row]{Table: lendingsTable, Fields: fields, Key: func(r *row) string { return r.lendNo }, What: "lending",
-	Changes: func(d projections.Decoded) string {
-		switch e := d.P.(type) {
-		case events.LendingFeeAccrued:
-			return e.LendNo
-		case events.StockRecalled:
-			return e.LendNo
-		}
-		return ""
-	}}
+	Changes: projections.KeyBy(
+		projections.On(func(e events.LendingFeeAccrued) string { return e.LendNo }),
+		projections.On(func(e events.StockRecalled) string { return e.LendNo }),
+	)}
 
 // directory names the lenders in ops' list: login account and verified name.
 var directory = projections.NamesDirectory("lending")

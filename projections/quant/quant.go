@@ -95,27 +95,16 @@ var intentsTable = &projections.Table{
 
 var (
 	subs = &projections.Keyed[subRow]{Table: subsTable, Fields: subFields, Key: func(r *subRow) string { return r.subID },
-		What: "quant subscription", Changes: func(d projections.Decoded) string {
-			switch e := d.P.(type) {
-			case events.QuantFundsReleased:
-				return e.SubID
-			case events.QuantFundsReturned:
-				return e.SubID
-			case events.QuantLeft:
-				return e.SubID
-			}
-			return ""
-		}}
+		What: "quant subscription", Changes: projections.KeyBy(
+			projections.On(func(e events.QuantFundsReleased) string { return e.SubID }),
+			projections.On(func(e events.QuantFundsReturned) string { return e.SubID }),
+			projections.On(func(e events.QuantLeft) string { return e.SubID }),
+		)}
 	positions = &projections.Keyed[posRow]{Table: positionsTable, Fields: posFields, Key: func(r *posRow) string { return r.positionID },
-		What: "quant position", Changes: func(d projections.Decoded) string {
-			switch e := d.P.(type) {
-			case events.OrderPlaced:
-				return e.PositionID
-			case events.OrderFilled:
-				return e.PositionID
-			}
-			return ""
-		}}
+		What: "quant position", Changes: projections.KeyBy(
+			projections.On(func(e events.OrderPlaced) string { return e.PositionID }),
+			projections.On(func(e events.OrderFilled) string { return e.PositionID }),
+		)}
 	intents = &projections.Keyed[intentRow]{Table: intentsTable, Fields: intentFields, Key: func(r *intentRow) string { return r.commandID },
 		What: "quant order intent", Changes: func(d projections.Decoded) string {
 			if _, ok := d.P.(events.OrderPlaced); ok {
