@@ -254,6 +254,13 @@ func QueueQuery(cols, table, status, pending string, page, size int) (q string, 
 	return "SELECT " + cols + " FROM " + table + " " + where + "ORDER BY seq " + order + " LIMIT ? OFFSET ?", append(args, limit, offset), limit
 }
 
+// NewestFirst is the query of one page of the rows of table whose column col is val, newest
+// first (the members' own lists).
+func NewestFirst(cols, table, col string, val any, page, size int) (q string, args []any, limit int) {
+	limit, offset := PageArgs(page, size)
+	return "SELECT " + cols + " FROM " + table + " WHERE " + col + " = ? ORDER BY seq DESC LIMIT ? OFFSET ?", []any{val, limit, offset}, limit
+}
+
 // RowErr is the error of a one-row lookup: ErrNotFound when there was no row, any other error
 // wrapped as what, nil when the row was read.
 func RowErr(err error, what string) error {

@@ -267,8 +267,8 @@ var scanApplication = projections.Scanner(applicationFields, (*applicationRow).a
 
 // MemberApplications lists a member's applications, newest first (page from 1).
 func MemberApplications(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Application, bool, error) {
-	q := "SELECT " + applicationFields.List() + " FROM block_applications WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
-	return projections.QueryPage(ctx, db, "block applications", q, []any{memberID, size + 1, (page - 1) * size}, size+1, scanApplication)
+	q, args, limit := projections.NewestFirst(applicationFields.List(), "block_applications", "member_id", memberID, page, size)
+	return projections.QueryPage(ctx, db, "block applications", q, args, limit, scanApplication)
 }
 
 // Queue lists applications by status for ops (all when status is empty): pending oldest first.

@@ -227,7 +227,8 @@ func scanClaim(rows projections.Rows, c *Claim, more ...any) error {
 func MemberClaims(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Claim, bool, error) {
 	q := `SELECT ` + claimColumns + ` FROM chipgrab_claims c JOIN chipgrab_offerings o ON o.offering_id = c.offering_id
 		WHERE c.member_id = ? ORDER BY c.seq DESC LIMIT ? OFFSET ?`
-	return projections.QueryPage(ctx, db, "chip grab claims", q, []any{memberID, size + 1, (page - 1) * size}, size+1,
+	limit, offset := projections.PageArgs(page, size)
+	return projections.QueryPage(ctx, db, "chip grab claims", q, []any{memberID, limit, offset}, limit,
 		func(rows projections.Rows) (Claim, error) {
 			var c Claim
 			err := scanClaim(rows, &c)
@@ -248,7 +249,8 @@ func OfferingClaims(ctx context.Context, db *projections.Reader, offeringID stri
 		FROM chipgrab_claims c JOIN chipgrab_offerings o ON o.offering_id = c.offering_id
 		LEFT JOIN chipgrab_accounts a ON a.member_id = c.member_id LEFT JOIN chipgrab_names n ON n.member_id = c.member_id
 		WHERE c.offering_id = ? ORDER BY c.seq LIMIT ? OFFSET ?`
-	return projections.QueryPage(ctx, db, "chip grab claims of an offering", q, []any{offeringID, size + 1, (page - 1) * size}, size+1,
+	limit, offset := projections.PageArgs(page, size)
+	return projections.QueryPage(ctx, db, "chip grab claims of an offering", q, []any{offeringID, limit, offset}, limit,
 		func(rows projections.Rows) (OpsClaim, error) {
 			var c OpsClaim
 			err := scanClaim(rows, &c.Claim, &c.Account, &c.MemberName)

@@ -209,6 +209,6 @@ func MemberCoupons(ctx context.Context, db *projections.Reader, memberID string)
 
 // Granted lists the coupons ops granted, newest first (page from 1).
 func Granted(ctx context.Context, db *projections.Reader, page, size int) ([]Coupon, bool, error) {
-	return projections.QueryPage(ctx, db, "granted coupons", "SELECT "+couponFields.List()+" FROM coupons WHERE source = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
-		[]any{events.CouponFromOps, size + 1, (page - 1) * size}, size+1, scanCoupon)
+	q, args, limit := projections.NewestFirst(couponFields.List(), "coupons", "source", events.CouponFromOps, page, size)
+	return projections.QueryPage(ctx, db, "granted coupons", q, args, limit, scanCoupon)
 }

@@ -244,8 +244,8 @@ var scanLoan = projections.Scanner(loanFields, (*loanRow).loan)
 
 // MemberLoans lists a member's loans, newest first (page from 1).
 func MemberLoans(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Loan, bool, error) {
-	q := "SELECT " + loanFields.List() + " FROM credit_loans WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
-	return projections.QueryPage(ctx, db, "credit loans", q, []any{memberID, size + 1, (page - 1) * size}, size+1, scanLoan)
+	q, args, limit := projections.NewestFirst(loanFields.List(), "credit_loans", "member_id", memberID, page, size)
+	return projections.QueryPage(ctx, db, "credit loans", q, args, limit, scanLoan)
 }
 
 // LoanQueue lists loans by status for ops (all when status is empty): pending oldest first.
