@@ -80,3 +80,74 @@ func MemberNames(ctx context.Context, db *Reader, table string, memberIDs []stri
 	})
 	return out, err
 }
+
+// Directory is a read model's own copy of members' login accounts (MemberAccountsTable) and,
+// when Names is set, their verified names (MemberNamesTable), for the lists that name members.
+type Directory struct {
+	Accounts, Names *Table
+}
+
+// AccountsDirectory is a directory of login accounts alone, in the table <prefix>_accounts.
+func AccountsDirectory(prefix string) Directory {
+	return Directory{Accounts: MemberAccountsTable(prefix + "_accounts")}
+}
+
+// NamesDirectory is a directory of login accounts and verified names, in the tables
+// <prefix>_accounts and <prefix>_names.
+func NamesDirectory(prefix string) Directory {
+	return Directory{Accounts: MemberAccountsTable(prefix + "_accounts"), Names: MemberNamesTable(prefix + "_names")}
+}
+
+// Tables are the directory's tables, for the projector's list.
+func (dir Directory) Tables() []*Table {
+	if dir.Names == nil {
+		return []*Table{dir.Accounts}
+	}
+	return []*Table{dir.Accounts, dir.Names}
+}
+
+// Wanting is the projector's Wants: the directory's events and those of ps.
+func (dir Directory) Wanting(ps ...events.Payload) func(events.Payload) bool {
+	ps = append(ps, events.MemberRegistered{})
+	if dir.Names != nil {
+		ps = append(ps, events.RealNameSubmitted{}, events.RealNameApproved{})
+	}
+	return Wanting(ps...)
+}
+
+// Owns tells whether p is the directory's alone, which the projector's own fold skips.
+func (dir Directory) Owns(p events.Payload) bool {
+	_, registered := p.(events.MemberRegistered)
+	return registered || (dir.Names != nil && WantsMemberName(p))
+}
+
+// Apply records the page's registrations and names, and returns the login accounts (member id
+// -> account) of the members whose events in evs need one (those of a member's stream that
+// need tells; nil: none): registered in the page, or earlier.
+func (dir Directory) Apply(ctx context.Context, w *Wtx, evs []Decoded, need func(events.Payload) bool) (map[string]string, error) {
+	accounts, load := map[string]string{}, map[string]bool{}
+	var rows [][]any
+	for _, d := range evs {
+		if e, ok := d.P.(events.MemberRegistered); ok {
+			accounts[e.MemberID] = e.Account
+			rows = append(rows, MemberAccountFields.Args(&MemberAccount{MemberID: e.MemberID, Account: e.Account}))
+			continue
+		}
+		if dir.Names != nil {
+			if err := ApplyMemberName(ctx, w, dir.Names, d); err != nil {
+				return nil, d.Fail(err)
+			}
+		}
+		if m, err := MemberOf(d.Ev.Stream); err == nil && need != nil && need(d.P) {
+			load[m] = true
+		}
+	}
+	for m := range accounts {
+		delete(load, m)
+	}
+	err := MemberAccountFields.SelectIn(ctx, w, dir.Accounts, "member_id", KeysOf(load), func(a *MemberAccount) { accounts[a.MemberID] = a.Account })
+	if err != nil {
+		return nil, err
+	}
+	return accounts, w.Upsert(ctx, dir.Accounts, rows)
+}

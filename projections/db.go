@@ -9,8 +9,12 @@
 // A capability's read model is its own package under projections/ (config, favorites, funds, reviews):
 //  1. declare each table's row once with RowMap and build its Table from it;
 //  2. write a Projector (name, version, tables, the events it wants, a set-based Apply) and
-//     register it from init: func init() { projections.Register(projector) };
-//  3. write its queries as functions of a *Reader;
+//     register it from init: func init() { projections.Register(projector) }. A table kept by
+//     one key is a Keyed (the rows its events change: Changes with KeyBy and On), and Apply
+//     folds the page over its PageRows with FoldPage; members' login accounts and verified
+//     names come from a Directory (AccountsDirectory, NamesDirectory);
+//  3. write its queries as functions of a *Reader (QueryAll, QueryPage, QueryOne with a
+//     Scanner; NewestFirst and QueueQuery for pages of lists);
 //  4. test it on projtest (both databases, Compare with a replay, ApplyOneByOne for the page fold);
 //  5. add its import to cmd/lotbook/readmodels.go, which pins every table's signature.
 //
@@ -198,6 +202,11 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 			}
 			if err := db.createTables(ctx, w, p, "", true); err != nil {
 				return err
+			}
+			for _, t := range p.Retired {
+				if err := w.Exec(ctx, "DROP TABLE IF EXISTS "+t); err != nil {
+					return err
+				}
 			}
 			if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), 0); err != nil {
 				return err

@@ -53,8 +53,7 @@ func (e *env) runWith(r *Runner) *running {
 func (e *env) deposited(t testing.TB) (memberID string, db *ReadDB, r *running) {
 	t.Helper()
 	memberID = e.Register("0912345678")
-	e.RequestDeposit(memberID, "D1", "1000")
-	e.ApproveDeposit(memberID, "D1", "1000")
+	e.Deposit(memberID, "D1", "1000")
 	db = e.open()
 	r = e.run(db, nil)
 	r.waitFor(t, e.Head())

@@ -9,7 +9,8 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// The members projection: profiles, open sessions by token hash, and who uploaded which file.
+// The members projection: profiles and who uploaded which file. Sessions are not kept here: the
+// api authenticates them from the member aggregate (commands.SessionOf).
 
 // RealNameUnverified is every member's identity status until identity verification exists.
 const RealNameUnverified = "unverified"
@@ -19,25 +20,6 @@ var membersTable = &Table{
 	Cols:    memberFields.Columns(),
 	Key:     []string{"member_id"},
 	Indexes: []string{"account", "seq"},
-}
-
-type sessionRow struct {
-	tokenHash, memberID  string
-	expiresAt, createdAt int64
-}
-
-var sessionFields = RowMap[sessionRow]{
-	Text("token_hash", func(r *sessionRow) *string { return &r.tokenHash }),
-	Text("member_id", func(r *sessionRow) *string { return &r.memberID }),
-	Integer("expires_at", func(r *sessionRow) *int64 { return &r.expiresAt }),
-	Integer("created_at", func(r *sessionRow) *int64 { return &r.createdAt }),
-}
-
-var sessionsTable = &Table{
-	Name:    "sessions",
-	Cols:    sessionFields.Columns(),
-	Key:     []string{"token_hash"},
-	Indexes: []string{"member_id"},
 }
 
 type fileRow struct {
@@ -63,13 +45,13 @@ var memberFilesTable = &Table{
 
 var membersProjector = &Projector{
 	Name:    "members",
-	Version: 1,
+	Version: 2,
 	Unit:    AccountUnit,
-	Tables:  []*Table{membersTable, sessionsTable, memberFilesTable},
+	Tables:  []*Table{membersTable, memberFilesTable},
+	Retired: []string{"sessions"},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
-		case events.MemberRegistered, events.LoginPasswordChanged, events.SessionOpened, events.SessionClosed,
-			events.FundPasswordSet, events.AccountFlagChanged, events.FileUploaded, events.AvatarSet:
+		case events.MemberRegistered, events.FundPasswordSet, events.AccountFlagChanged, events.FileUploaded, events.AvatarSet:
 			return true
 		}
 		return false
@@ -138,12 +120,6 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 		if _, isFile := d.P.(events.FileUploaded); isFile {
 			continue
 		}
-		if _, isSession := d.P.(events.SessionOpened); isSession {
-			continue
-		}
-		if _, isSession := d.P.(events.SessionClosed); isSession {
-			continue
-		}
 		id, err := MemberOf(d.Ev.Stream)
 		if err != nil {
 			return d.Fail(err)
@@ -157,9 +133,6 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 	}
 
 	changed := map[string]*memberRow{}
-	sessions := map[string]*sessionRow{} // token hash -> row, opened in this page and still open
-	closedTokens := map[string]struct{}{}
-	purged := map[string]struct{}{} // members whose stored sessions all end
 	var files [][]any
 	for _, d := range evs {
 		at := Micros(d.Ev.Metadata.ServerTime)
@@ -177,24 +150,9 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 				seq: d.Ev.Position, position: d.Ev.Position}
 			members[e.MemberID], changed[e.MemberID] = r, r
 			continue
-		case events.SessionOpened:
-			sessions[e.TokenHash] = &sessionRow{tokenHash: e.TokenHash, memberID: id, expiresAt: Micros(e.ExpiresAt), createdAt: at}
-			continue
-		case events.SessionClosed:
-			delete(sessions, e.TokenHash)
-			closedTokens[e.TokenHash] = struct{}{}
-			continue
 		case events.FileUploaded:
 			files = append(files, fileFields.Args(&fileRow{fileID: e.FileID, memberID: id, contentType: e.ContentType, size: e.Size,
 				width: int64(e.Width), height: int64(e.Height), createdAt: at}))
-			continue
-		case events.LoginPasswordChanged:
-			for token, row := range sessions {
-				if row.memberID == id {
-					delete(sessions, token)
-				}
-			}
-			purged[id] = struct{}{}
 			continue
 		}
 		r := members[id]
@@ -218,20 +176,6 @@ func applyMembers(ctx context.Context, w *Wtx, evs []Decoded) error {
 		rows = append(rows, memberFields.Args(r))
 	}
 	if err := w.Upsert(ctx, membersTable, rows); err != nil {
-		return err
-	}
-	// Deletes first: the sessions still in the map were opened after any purge of their member.
-	if err := w.DeleteIn(ctx, sessionsTable, "member_id", KeysOf(purged)); err != nil {
-		return err
-	}
-	if err := w.DeleteIn(ctx, sessionsTable, "token_hash", KeysOf(closedTokens)); err != nil {
-		return err
-	}
-	srows := make([][]any, 0, len(sessions))
-	for _, row := range sessions {
-		srows = append(srows, sessionFields.Args(row))
-	}
-	if err := w.Upsert(ctx, sessionsTable, srows); err != nil {
 		return err
 	}
 	return w.Upsert(ctx, memberFilesTable, files)

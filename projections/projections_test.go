@@ -24,7 +24,6 @@ func TestApply(t *testing.T) {
 		m := e.Register("0912345678")
 		other := e.Register("0922222222")
 		e.Add(events.MemberStream(m), "member:0912345678",
-			events.SessionOpened{TokenHash: "t1", ExpiresAt: time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)},
 			events.FundPasswordSet{Hash: "h"},
 			events.FileUploaded{FileID: "f1", ContentType: "image/png", Size: 10, Width: 2, Height: 2})
 		e.Add(events.MemberStream(m), "ops:ops", events.AccountFlagChanged{Flag: events.FlagWithdrawalBanned, On: true, Reason: "r"},
@@ -38,13 +37,6 @@ func TestApply(t *testing.T) {
 		e.RequestDeposit(other, "D3", "1000")
 		r.waitFor(t, e.Head())
 
-		s, err := db.SessionByTokenHash(ctx, "t1")
-		if err != nil || s.MemberID != m || s.Account != "0912345678" || s.Role != events.RoleMember || !s.ExpiresAt.Equal(time.Date(2026, 4, 1, 0, 0, 0, 0, time.UTC)) {
-			t.Fatalf("session = %+v, %v", s, err)
-		}
-		if _, err := db.SessionByTokenHash(ctx, "nope"); !errors.Is(err, ErrNotFound) {
-			t.Fatalf("unknown session: %v", err)
-		}
 		mem, err := db.MemberByAccount(ctx, "0912345678")
 		if err != nil {
 			t.Fatal(err)
@@ -102,23 +94,6 @@ func TestApply(t *testing.T) {
 			t.Fatalf("withdraw records = %+v, %v", w, err)
 		}
 
-		// Sessions end on logout and, all of them, on a password change.
-		e.Add(events.MemberStream(m), "member:0912345678", events.SessionOpened{TokenHash: "t2", ExpiresAt: time.Now().Add(time.Hour)},
-			events.SessionOpened{TokenHash: "t3", ExpiresAt: time.Now().Add(time.Hour)}, events.SessionClosed{TokenHash: "t2"})
-		r.waitFor(t, e.Head())
-		for tok, open := range map[string]bool{"t1": true, "t2": false, "t3": true} {
-			if _, err := db.SessionByTokenHash(ctx, tok); (err == nil) != open {
-				t.Fatalf("session %s open=%v: %v", tok, open, err)
-			}
-		}
-		e.Add(events.MemberStream(m), "member:0912345678", events.LoginPasswordChanged{PasswordHash: "new"},
-			events.SessionOpened{TokenHash: "t4", ExpiresAt: time.Now().Add(time.Hour)})
-		r.waitFor(t, e.Head())
-		for tok, open := range map[string]bool{"t1": false, "t3": false, "t4": true} {
-			if _, err := db.SessionByTokenHash(ctx, tok); (err == nil) != open {
-				t.Fatalf("after password change: session %s open=%v: %v", tok, open, err)
-			}
-		}
 		noDiffs(t, r.Runner)
 	})
 }
@@ -129,14 +104,11 @@ func TestPageFolding(t *testing.T) {
 	e := sqliteEnv(t)
 	ctx := context.Background()
 	m := e.Register("0912345678")
-	e.Add(events.MemberStream(m), "member:x", events.SessionOpened{TokenHash: "a", ExpiresAt: time.Now()},
-		events.LoginPasswordChanged{PasswordHash: "p"}, events.SessionOpened{TokenHash: "b", ExpiresAt: time.Now()},
-		events.SessionClosed{TokenHash: "b"}, events.SessionOpened{TokenHash: "b", ExpiresAt: time.Now()},
-		events.AccountFlagChanged{Flag: events.FlagFrozen, On: true})
+	e.Add(events.MemberStream(m), "member:x", events.FundPasswordSet{Hash: "h"}, events.AccountFlagChanged{Flag: events.FlagFrozen, On: true},
+		events.AccountFlagChanged{Flag: events.FlagTradeBanned, On: true}, events.AccountFlagChanged{Flag: events.FlagFrozen, On: false})
 	for i := range 5 {
 		order := fmt.Sprintf("D%d", i)
-		e.RequestDeposit(m, order, "1000")
-		e.ApproveDeposit(m, order, "1000")
+		e.Deposit(m, order, "1000")
 	}
 	log, err := e.Store.ReadAll(ctx, 0, 1000)
 	if err != nil {
@@ -157,11 +129,8 @@ func TestPageFolding(t *testing.T) {
 		i += n
 	}
 	mustBalance(t, db, m, "TWD", "5000", "0")
-	if _, err := db.SessionByTokenHash(ctx, "b"); err != nil {
-		t.Fatalf("session b: %v", err)
-	}
-	if _, err := db.SessionByTokenHash(ctx, "a"); !errors.Is(err, ErrNotFound) {
-		t.Fatalf("session a: %v", err)
+	if mem, err := db.MemberByID(ctx, m); err != nil || !mem.FundPasswordSet || fmt.Sprint(mem.Flags) != fmt.Sprint([]string{events.FlagTradeBanned}) {
+		t.Fatalf("member = %+v, %v", mem, err)
 	}
 	noDiffs(t, r)
 }
@@ -187,8 +156,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		mustBalance(t, db, m, "TWD", "1000", "0")
 
 		// A page that fails half-way leaves neither rows nor checkpoint behind.
-		e.RequestDeposit(m, "D2", "2000")
-		e.ApproveDeposit(m, "D2", "2000")
+		e.Deposit(m, "D2", "2000")
 		tail, err := e.Store.ReadAll(ctx, log[len(log)-1].Position, 100)
 		if err != nil {
 			t.Fatal(err)
@@ -209,8 +177,7 @@ func TestResumeWithoutDoubleApply(t *testing.T) {
 		// After a restart every projector resumes after its checkpoint.
 		db = e.open()
 		r = e.run(db, nil)
-		e.RequestDeposit(m, "D3", "300")
-		e.ApproveDeposit(m, "D3", "300")
+		e.Deposit(m, "D3", "300")
 		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "3300", "0")
 		recs, _, err := db.FundHistory(ctx, m, "all", 1, 10)
@@ -228,8 +195,7 @@ func TestIndependentProgress(t *testing.T) {
 		ctx := context.Background()
 		m := e.Register("0912345678")
 		for i := range 20 {
-			e.RequestDeposit(m, fmt.Sprintf("D%d", i), "100")
-			e.ApproveDeposit(m, fmt.Sprintf("D%d", i), "100")
+			e.Deposit(m, fmt.Sprintf("D%d", i), "100")
 		}
 		db := e.open()
 		r := e.run(db, nil)
@@ -249,8 +215,7 @@ func TestIndependentProgress(t *testing.T) {
 		r = e.runWith(runner)
 		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "2000", "0")
-		e.RequestDeposit(m, "X", "1")
-		e.ApproveDeposit(m, "X", "1")
+		e.Deposit(m, "X", "1")
 		r.waitFor(t, e.Head())
 		mustBalance(t, db, m, "TWD", "2001", "0")
 	})
@@ -277,8 +242,7 @@ func TestWaitFor(t *testing.T) {
 			t.Fatalf("WaitFor returned before the events existed: %v", err)
 		case <-time.After(100 * time.Millisecond):
 		}
-		e.RequestDeposit(m, "D1", "1000")
-		e.ApproveDeposit(m, "D1", "1000")
+		e.Deposit(m, "D1", "1000")
 		if err := <-done; err != nil {
 			t.Fatal(err)
 		}
@@ -302,8 +266,7 @@ func TestRebuildWhileServing(t *testing.T) {
 		for i := range 300 {
 			m := members[i%len(members)]
 			order := fmt.Sprintf("A%d", i)
-			e.RequestDeposit(m, order, "1000")
-			e.ApproveDeposit(m, order, "1000")
+			e.Deposit(m, order, "1000")
 		}
 		db := e.open()
 		r := e.run(db, nil)
@@ -323,8 +286,7 @@ func TestRebuildWhileServing(t *testing.T) {
 				}
 				m := members[i%len(members)]
 				order := fmt.Sprintf("B%d", i)
-				e.RequestDeposit(m, order, "10")
-				e.ApproveDeposit(m, order, "10")
+				e.Deposit(m, order, "10")
 			}
 		}()
 		readErrs := make(chan error, 1)
@@ -658,6 +620,35 @@ func TestAbandonedScratchTables(t *testing.T) {
 				}
 			}
 			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	})
+}
+
+// TestRetiredTables: the open that gives a projector its new tables drops the tables it retired
+// (the members projector's sessions, from a database written before it dropped them).
+func TestRetiredTables(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		ctx := context.Background()
+		db := e.open()
+		retired := []*Table{{Name: "sessions"}}
+		if err := db.writeTx(ctx, func(w *Wtx) error {
+			if err := w.Exec(ctx, "CREATE TABLE sessions (token_hash TEXT NOT NULL)"); err != nil {
+				return err
+			}
+			return setCheckpoint(ctx, w, membersProjector.Name, "before", 0)
+		}); err != nil {
+			t.Fatal(err)
+		}
+		db.Close()
+		db = e.open()
+		if err := db.writeTx(ctx, func(w *Wtx) error {
+			exist, err := db.tablesExist(ctx, w, retired, "")
+			if err == nil && exist {
+				t.Error("retired table sessions still exists")
+			}
+			return err
 		}); err != nil {
 			t.Fatal(err)
 		}

@@ -25,8 +25,11 @@ type Projector struct {
 	// unit and stalls or catches up alone.
 	Unit   string
 	Tables []*Table
-	Wants  func(events.Payload) bool
-	Apply  func(ctx context.Context, w *Wtx, evs []Decoded) error
+	// Retired names tables the projector no longer keeps: the open that creates its new tables
+	// drops them, so that a database from before does not keep their rows.
+	Retired []string
+	Wants   func(events.Payload) bool
+	Apply   func(ctx context.Context, w *Wtx, evs []Decoded) error
 
 	relevant sync.Map // stored type ("Name.vN") -> wants (bool); a type's Go shape never changes
 	hashOnce sync.Once

@@ -14,9 +14,8 @@ import (
 	"github.com/lotbook/lotbook/events"
 )
 
-// Session is an open session. Expired sessions are returned too (with their ExpiresAt): the
-// caller compares with its own clock, because the projection cannot drop rows by wall time and
-// still equal a replay of the log.
+// Session is the member behind a signed-in request. The api answers it from the member aggregate
+// (commands.SessionOf), not from a read model; requests carry it with the member's profile fields.
 type Session struct {
 	MemberID, Account, Role string
 	ExpiresAt               time.Time
@@ -163,27 +162,6 @@ func (db *Reader) unitPosition(ctx context.Context, name string) (int64, error) 
 	return u.from(cps), nil
 }
 
-// SessionByTokenHash returns the session whose token hashes to hash, or ErrNotFound.
-func (db *Reader) SessionByTokenHash(ctx context.Context, hash string) (Session, error) {
-	var s Session
-	var exp int64
-	var flags string
-	err := db.QueryRow(ctx, `SELECT s.member_id, m.account, m.role, s.expires_at, m.flags FROM sessions s
-		JOIN members m ON m.member_id = s.member_id WHERE s.token_hash = ?`, hash).Scan(&s.MemberID, &s.Account, &s.Role, &exp, &flags)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Session{}, ErrNotFound
-	}
-	if err != nil {
-		return Session{}, fmt.Errorf("session by token: %w", err)
-	}
-	s.ExpiresAt = FromMicros(exp)
-	s.Flags = []string{}
-	if flags != "" {
-		s.Flags = strings.Split(flags, ",")
-	}
-	return s, nil
-}
-
 func (r *memberRow) member() Member {
 	m := Member{MemberID: r.memberID, Account: r.account, Role: r.role, InviteCode: r.inviteCode, InviterID: r.inviterID,
 		RealNameStatus: r.realNameStatus, FundPasswordSet: r.fundPasswordSet != 0, Flags: []string{}, Avatar: r.avatar, CreatedAt: FromMicros(r.createdAt)}
@@ -274,6 +252,13 @@ func QueueQuery(cols, table, status, pending string, page, size int) (q string, 
 		order = "ASC"
 	}
 	return "SELECT " + cols + " FROM " + table + " " + where + "ORDER BY seq " + order + " LIMIT ? OFFSET ?", append(args, limit, offset), limit
+}
+
+// NewestFirst is the query of one page of the rows of table whose column col is val, newest
+// first (the members' own lists).
+func NewestFirst(cols, table, col string, val any, page, size int) (q string, args []any, limit int) {
+	limit, offset := PageArgs(page, size)
+	return "SELECT " + cols + " FROM " + table + " WHERE " + col + " = ? ORDER BY seq DESC LIMIT ? OFFSET ?", []any{val, limit, offset}, limit
 }
 
 // RowErr is the error of a one-row lookup: ErrNotFound when there was no row, any other error

@@ -88,6 +88,55 @@ func (m RowMap[R]) SelectIn(ctx context.Context, w *Wtx, tb *Table, col string, 
 	})
 }
 
+// Scanner reads one row with m and converts it to its typed view.
+func Scanner[R, T any](m RowMap[R], convert func(*R) (T, error)) func(Rows) (T, error) {
+	return func(rows Rows) (T, error) {
+		var r R
+		if err := m.Scan(rows, &r); err != nil {
+			var zero T
+			return zero, err
+		}
+		return convert(&r)
+	}
+}
+
+// QueryAll is every row q selects, read by scan; an empty list, not nil, when there is none.
+func QueryAll[T any](ctx context.Context, db *Reader, what, q string, args []any, scan func(Rows) (T, error)) ([]T, error) {
+	out := []T{}
+	err := db.Query(ctx, what, q, args, func(rows Rows) error {
+		v, err := scan(rows)
+		if err != nil {
+			return err
+		}
+		out = append(out, v)
+		return nil
+	})
+	return out, err
+}
+
+// QueryPage is one page of rows q selects with LIMIT limit (one more than the page, see
+// PageArgs), and whether there are more.
+func QueryPage[T any](ctx context.Context, db *Reader, what, q string, args []any, limit int, scan func(Rows) (T, error)) ([]T, bool, error) {
+	out, err := QueryAll(ctx, db, what, q, args, scan)
+	if err != nil {
+		return nil, false, err
+	}
+	return TrimPage(out, limit)
+}
+
+// QueryOne is the first row q selects, or ErrNotFound when there is none.
+func QueryOne[T any](ctx context.Context, db *Reader, what, q string, args []any, scan func(Rows) (T, error)) (T, error) {
+	out, err := QueryAll(ctx, db, what, q, args, scan)
+	if err == nil && len(out) == 0 {
+		err = ErrNotFound
+	}
+	if err != nil {
+		var zero T
+		return zero, err
+	}
+	return out[0], nil
+}
+
 // Collect is a Query callback that scans each row with m and appends what convert makes of
 // it (a row's typed view) to out.
 func Collect[R, T any](out *[]T, m RowMap[R], convert func(*R) (T, error)) func(Rows) error {

@@ -65,7 +65,6 @@ func TestReadModelSignatures(t *testing.T) {
 		"quant_subscriptions|sub_id:0|member_id:0|product:0|amount:0|held:0|state:0|spent:0|proceeds:0|realized:0|orders:1|close_all:1|created_at:1|updated_at:1|ended_at:1|seq:1|key:sub_id|ix:member_id, seq",
 		"realname|member_id:0|account:0|submission_id:0|name:0|id_cipher:0|id_hash:0|id_masked:0|front_file_id:0|back_file_id:0|status:0|remark:0|reviewed_by:0|submitted_at:1|updated_at:1|seq:1|position:1|key:member_id|ix:status, seq;id_hash",
 		"review_accounts|member_id:0|account:0|key:member_id|ix:",
-		"sessions|token_hash:0|member_id:0|expires_at:1|created_at:1|key:token_hash|ix:member_id",
 		"site_config|name:0|value:0|updated_at:1|position:1|key:name|ix:",
 		"subscription_applications|application_no:0|issue_id:0|member_id:0|symbol:0|name:0|lots:1|shares:1|price:0|amount:0|fee:0|postage:0|refunded:0|state:0|allotted:1|applied_at:1|updated_at:1|position:1|key:application_no|ix:member_id, applied_at;issue_id, application_no",
 		"subscription_issues|issue_id:0|symbol:0|name:0|market:0|currency:0|price:0|reference_price:0|lots:1|unit_lots:1|lot_shares:1|fee:0|postage:0|opens_at:1|closes_at:1|draw_date:0|deduction_date:0|refund_date:0|listing_date:0|pe:0|industry_pe:0|commitment:0|algorithm:0|seed:0|winners:0|drawn:1|listed_at:1|position:1|key:issue_id|ix:opens_at",

@@ -64,54 +64,28 @@ var readsTable = &projections.Table{
 	Key:  []string{"member_id"},
 }
 
+var (
+	alerts = &projections.Keyed[alertRow]{Table: alertsTable, Fields: alertFields, Key: func(r *alertRow) string { return r.id }, What: "alert",
+		Changes: projections.KeyBy(
+			projections.On(func(e events.AlertCancelled) string { return e.AlertID }),
+			projections.On(func(e events.AlertFired) string { return e.AlertID }))}
+	reads = &projections.Keyed[readRow]{Table: readsTable, Fields: readFields, Key: func(r *readRow) string { return r.member },
+		What: "alert reads", Changes: projections.KeyBy(projections.OnMember[events.AlertNotificationsRead]())}
+)
+
 var projector = &projections.Projector{
 	Name:    "alerts",
 	Version: 1,
 	Tables:  []*projections.Table{alertsTable, readsTable},
-	Wants: func(p events.Payload) bool {
-		switch p.(type) {
-		case events.AlertSet, events.AlertCancelled, events.AlertFired, events.AlertNotificationsRead:
-			return true
-		}
-		return false
-	},
-	Apply: apply,
+	Wants:   projections.Wanting(events.AlertSet{}, events.AlertCancelled{}, events.AlertFired{}, events.AlertNotificationsRead{}),
+	Apply:   apply,
 }
 
 func init() { projections.Register(projector) }
 
-func alertOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.AlertCancelled:
-		return e.AlertID
-	case events.AlertFired:
-		return e.AlertID
-	}
-	return ""
-}
-
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	rows, reads := map[string]*alertRow{}, map[string]*readRow{}
-	need, needReads := map[string]bool{}, map[string]bool{}
-	for _, d := range evs {
-		if id := alertOf(d.P); id != "" {
-			need[id] = true
-		}
-		if _, ok := d.P.(events.AlertNotificationsRead); ok {
-			m, err := projections.MemberOf(d.Ev.Stream)
-			if err != nil {
-				return d.Fail(err)
-			}
-			needReads[m] = true
-		}
-	}
-	if err := alertFields.SelectIn(ctx, w, alertsTable, "alert_id", projections.KeysOf(need), func(r *alertRow) { rows[r.id] = r }); err != nil {
-		return err
-	}
-	if err := readFields.SelectIn(ctx, w, readsTable, "member_id", projections.KeysOf(needReads), func(r *readRow) { reads[r.member] = r }); err != nil {
-		return err
-	}
-	for _, d := range evs {
+	alertPage, readPage := alerts.Page(evs), reads.Page(evs)
+	return projections.FoldPage(ctx, w, evs, func(d projections.Decoded) error {
 		member, err := projections.MemberOf(d.Ev.Stream)
 		if err != nil {
 			return d.Fail(err)
@@ -119,38 +93,27 @@ func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) e
 		at := projections.Micros(d.Ev.Metadata.ServerTime)
 		switch e := d.P.(type) {
 		case events.AlertSet:
-			rows[e.AlertID] = &alertRow{id: e.AlertID, member: member, symbol: e.Symbol, kind: e.Kind, value: e.Value.String(),
-				status: StatusActive, price: "0", prevClose: "0", createdAt: at, seq: d.Ev.Position}
+			alertPage.Put(&alertRow{id: e.AlertID, member: member, symbol: e.Symbol, kind: e.Kind, value: e.Value.String(),
+				status: StatusActive, price: "0", prevClose: "0", createdAt: at, seq: d.Ev.Position})
 		case events.AlertCancelled:
-			if r := rows[e.AlertID]; r != nil {
+			if r := alertPage.Row(e.AlertID); r != nil {
 				r.status = StatusCancelled
 			}
 		case events.AlertFired:
-			if r := rows[e.AlertID]; r != nil {
+			if r := alertPage.Row(e.AlertID); r != nil {
 				r.status, r.price, r.prevClose = StatusTriggered, e.Price.String(), e.PrevClose.String()
 				r.firedAt, r.quoteAt, r.firedSeq = at, projections.Micros(e.QuoteTime), d.Ev.Position
 			}
 		case events.AlertNotificationsRead:
-			r := reads[member]
+			r := readPage.Row(member)
 			if r == nil {
 				r = &readRow{member: member}
-				reads[member] = r
+				readPage.Put(r)
 			}
 			r.through = max(r.through, e.Through)
 		}
-	}
-	args := make([][]any, 0, len(rows))
-	for _, r := range rows {
-		args = append(args, alertFields.Args(r))
-	}
-	if err := w.Upsert(ctx, alertsTable, args); err != nil {
-		return err
-	}
-	args = args[:0]
-	for _, r := range reads {
-		args = append(args, readFields.Args(r))
-	}
-	return w.Upsert(ctx, readsTable, args)
+		return nil
+	}, alertPage, readPage)
 }
 
 // Alert is one of a member's alerts.
@@ -193,15 +156,8 @@ func List(ctx context.Context, db *projections.Reader, memberID string) ([]Alert
 
 // ByID is one alert; projections' not-found error when there is none.
 func ByID(ctx context.Context, db *projections.Reader, id string) (Alert, error) {
-	var out []Alert
 	q := "SELECT " + alertFields.List() + " FROM price_alerts WHERE alert_id = ?"
-	if err := db.Query(ctx, "price alert", q, []any{id}, projections.Collect(&out, alertFields, (*alertRow).alert)); err != nil {
-		return Alert{}, err
-	}
-	if len(out) == 0 {
-		return Alert{}, projections.ErrNotFound
-	}
-	return out[0], nil
+	return projections.QueryOne(ctx, db, "price alert", q, []any{id}, projections.Scanner(alertFields, (*alertRow).alert))
 }
 
 // Notifications are the member's notifications (their triggered alerts, newest first), the

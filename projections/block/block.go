@@ -88,139 +88,66 @@ var applicationsTable = &projections.Table{
 	Fixed:   []string{"member_id", "account", "block_id", "symbol", "name", "price", "bid", "amount", "lots", "created_at", "seq"},
 }
 
-var accountsTable = projections.MemberAccountsTable("block_accounts")
+// directory names the applicants in ops' queue: login account and verified name.
+var directory = projections.NamesDirectory("block")
 
-// namesTable holds applicants' verified names, for ops' queue.
-var namesTable = projections.MemberNamesTable("block_names")
+var (
+	listings = &projections.Keyed[listingRow]{Table: listingsTable, Fields: listingFields,
+		Key: func(r *listingRow) string { return r.blockID }, What: "block",
+		Changes: projections.KeyBy(projections.On(func(e events.BlockClosed) string { return e.BlockID }))}
+	applications = &projections.Keyed[applicationRow]{Table: applicationsTable, Fields: applicationFields,
+		Key: func(r *applicationRow) string { return r.orderNo }, What: "block application",
+		Changes: projections.KeyBy(
+			projections.On(func(e events.BlockApplicationApproved) string { return e.OrderNo }),
+			projections.On(func(e events.BlockApplicationRejected) string { return e.OrderNo }),
+		)}
+)
 
 var projector = &projections.Projector{
 	Name:    "block",
 	Version: 2,
-	Tables:  []*projections.Table{listingsTable, applicationsTable, accountsTable, namesTable},
-	Wants: func(p events.Payload) bool {
-		if projections.WantsMemberName(p) {
-			return true
-		}
-		switch p.(type) {
-		case events.MemberRegistered, events.BlockListed, events.BlockClosed, events.BlockApplied,
-			events.BlockApplicationApproved, events.BlockApplicationRejected:
-			return true
-		}
-		return false
-	},
+	Tables:  append([]*projections.Table{listingsTable, applicationsTable}, directory.Tables()...),
+	Wants: directory.Wanting(events.BlockListed{}, events.BlockClosed{}, events.BlockApplied{},
+		events.BlockApplicationApproved{}, events.BlockApplicationRejected{}),
 	Apply: apply,
 }
 
 func init() { projections.Register(projector) }
 
-// page is one page's rows: those it creates and those it changes that earlier pages created
-// (loaded before the page is applied, so that a page and the same events one by one agree).
+// page is one page's rows: those it creates and those it changes that earlier pages created,
+// and the login accounts of its applicants.
 type page struct {
-	listings map[string]*listingRow
-	apps     map[string]*applicationRow
+	listings *projections.PageRows[listingRow]
+	apps     *projections.PageRows[applicationRow]
 	accounts map[string]string
 }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{listings: map[string]*listingRow{}, apps: map[string]*applicationRow{}, accounts: map[string]string{}}
-	if err := pg.load(ctx, w, evs); err != nil {
+	accounts, err := directory.Apply(ctx, w, evs, isApplied)
+	if err != nil {
 		return err
 	}
-	var accountRows [][]any
-	for _, d := range evs {
-		if e, ok := d.P.(events.MemberRegistered); ok {
-			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
-		}
-		if err := projections.ApplyMemberName(ctx, w, namesTable, d); err != nil {
-			return d.Fail(err)
-		}
-		if err := pg.apply(d); err != nil {
-			return err
-		}
-	}
-	if err := w.Upsert(ctx, accountsTable, accountRows); err != nil {
-		return err
-	}
-	listings := make([][]any, 0, len(pg.listings))
-	for _, r := range pg.listings {
-		listings = append(listings, listingFields.Args(r))
-	}
-	if err := w.Upsert(ctx, listingsTable, listings); err != nil {
-		return err
-	}
-	apps := make([][]any, 0, len(pg.apps))
-	for _, r := range pg.apps {
-		apps = append(apps, applicationFields.Args(r))
-	}
-	return w.Upsert(ctx, applicationsTable, apps)
+	pg := page{listings: listings.Page(evs), apps: applications.Page(evs), accounts: accounts}
+	return projections.FoldPage(ctx, w, evs, pg.apply, pg.listings, pg.apps)
 }
 
-// load reads the rows that the page's decisions change, and the login accounts of its
-// applicants, from earlier pages.
-func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	closed, decided, members := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.MemberRegistered:
-			pg.accounts[e.MemberID] = e.Account
-		case events.BlockClosed:
-			closed[e.BlockID] = true
-		case events.BlockApplicationApproved:
-			decided[e.OrderNo] = true
-		case events.BlockApplicationRejected:
-			decided[e.OrderNo] = true
-		case events.BlockApplied:
-			if m, err := projections.MemberOf(d.Ev.Stream); err == nil && pg.accounts[m] == "" {
-				members[m] = true
-			}
-		}
-	}
-	err := w.SelectIn(ctx, listingsTable, "block_id", projections.KeysOf(closed), func(rows projections.Rows) error {
-		r := &listingRow{}
-		if err := listingFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.listings[r.blockID] = r
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	err = w.SelectIn(ctx, applicationsTable, "order_no", projections.KeysOf(decided), func(rows projections.Rows) error {
-		r := &applicationRow{}
-		if err := applicationFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.apps[r.orderNo] = r
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return w.SelectIn(ctx, accountsTable, "member_id", projections.KeysOf(members), func(rows projections.Rows) error {
-		var a projections.MemberAccount
-		if err := projections.MemberAccountFields.Scan(rows, &a); err != nil {
-			return err
-		}
-		if pg.accounts[a.MemberID] == "" {
-			pg.accounts[a.MemberID] = a.Account
-		}
-		return nil
-	})
+func isApplied(p events.Payload) bool {
+	_, ok := p.(events.BlockApplied)
+	return ok
 }
 
 func (pg *page) apply(d projections.Decoded) error {
 	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	switch e := d.P.(type) {
 	case events.BlockListed:
-		pg.listings[e.BlockID] = &listingRow{blockID: e.BlockID, symbol: e.Symbol, name: e.Name, reference: e.ReferencePrice.String(),
+		pg.listings.Put(&listingRow{blockID: e.BlockID, symbol: e.Symbol, name: e.Name, reference: e.ReferencePrice.String(),
 			premium: e.PremiumRate.String(), price: e.Price.String(), minLots: e.MinLots, capLots: e.DailyCapLots,
 			hasPassword: projections.BoolInt(e.PasswordHash != ""), opensAt: projections.Micros(e.OpensAt),
-			closesAt: projections.Micros(e.ClosesAt), seq: d.Ev.Position, totalLots: e.TotalLots}
+			closesAt: projections.Micros(e.ClosesAt), seq: d.Ev.Position, totalLots: e.TotalLots})
 	case events.BlockClosed:
-		r := pg.listings[e.BlockID]
-		if r == nil {
-			return d.Fail(fmt.Errorf("block %s closed but never listed", e.BlockID))
+		r, err := pg.listings.Changed(d, e.BlockID)
+		if err != nil {
+			return err
 		}
 		r.closed, r.closedAt = 1, at
 	case events.BlockApplied:
@@ -228,9 +155,9 @@ func (pg *page) apply(d projections.Decoded) error {
 		if err != nil {
 			return d.Fail(err)
 		}
-		pg.apps[e.OrderNo] = &applicationRow{orderNo: e.OrderNo, memberID: member, account: pg.accounts[member], blockID: e.BlockID,
+		pg.apps.Put(&applicationRow{orderNo: e.OrderNo, memberID: member, account: pg.accounts[member], blockID: e.BlockID,
 			symbol: e.Symbol, name: e.Name, price: e.Price.String(), bid: e.Bid.String(), amount: e.Amount.String(),
-			status: StatusPending, lots: e.Lots, createdAt: at, updatedAt: at, seq: d.Ev.Position}
+			status: StatusPending, lots: e.Lots, createdAt: at, updatedAt: at, seq: d.Ev.Position})
 	case events.BlockApplicationApproved:
 		return pg.decide(d, e.OrderNo, StatusApproved, e.Remark, e.Lots, at)
 	case events.BlockApplicationRejected:
@@ -240,9 +167,9 @@ func (pg *page) apply(d projections.Decoded) error {
 }
 
 func (pg *page) decide(d projections.Decoded, orderNo, status, remark string, filled, at int64) error {
-	r := pg.apps[orderNo]
-	if r == nil {
-		return d.Fail(fmt.Errorf("block application %s decided but never made", orderNo))
+	r, err := pg.apps.Changed(d, orderNo)
+	if err != nil {
+		return err
 	}
 	r.status, r.remark, r.reviewedBy, r.filledLots, r.updatedAt = status, remark, d.Ev.Metadata.Actor, filled, at
 	return nil
@@ -302,33 +229,12 @@ func Listings(ctx context.Context, db *projections.Reader, open bool, now time.T
 		q = listingQuery + " WHERE l.closed = 0 AND l.opens_at <= ? AND l.closes_at > ? ORDER BY l.seq DESC"
 		args = []any{projections.Micros(now), projections.Micros(now)}
 	}
-	var out []Listing
-	err := db.Query(ctx, "block listings", q, args, func(rows projections.Rows) error {
-		l, err := scanListing(rows)
-		out = append(out, l)
-		return err
-	})
-	if out == nil {
-		out = []Listing{}
-	}
-	return out, err
+	return projections.QueryAll(ctx, db, "block listings", q, args, scanListing)
 }
 
 // ListingByID is one block (projections.ErrNotFound when there is none).
 func ListingByID(ctx context.Context, db *projections.Reader, blockID string) (Listing, error) {
-	var out []Listing
-	err := db.Query(ctx, "block listing", listingQuery+" WHERE l.block_id = ?", []any{blockID}, func(rows projections.Rows) error {
-		l, err := scanListing(rows)
-		out = append(out, l)
-		return err
-	})
-	if err != nil {
-		return Listing{}, err
-	}
-	if len(out) == 0 {
-		return Listing{}, projections.ErrNotFound
-	}
-	return out[0], nil
+	return projections.QueryOne(ctx, db, "block listing", listingQuery+" WHERE l.block_id = ?", []any{blockID}, scanListing)
 }
 
 // Application is one member's application with its applied and filled lots. MemberName is the
@@ -356,33 +262,19 @@ func (r *applicationRow) application() (Application, error) {
 		ReviewedBy: r.reviewedBy, CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
 
-func queryApplications(ctx context.Context, db *projections.Reader, q string, args []any, limit int) ([]Application, bool, error) {
-	var out []Application
-	err := db.Query(ctx, "block applications", q, args, func(rows projections.Rows) error {
-		var r applicationRow
-		if err := applicationFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		a, err := r.application()
-		out = append(out, a)
-		return err
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return projections.TrimPage(out, limit)
-}
+// scanApplication reads an application's row.
+var scanApplication = projections.Scanner(applicationFields, (*applicationRow).application)
 
 // MemberApplications lists a member's applications, newest first (page from 1).
 func MemberApplications(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Application, bool, error) {
-	q := "SELECT " + applicationFields.List() + " FROM block_applications WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
-	return queryApplications(ctx, db, q, []any{memberID, size + 1, (page - 1) * size}, size+1)
+	q, args, limit := projections.NewestFirst(applicationFields.List(), "block_applications", "member_id", memberID, page, size)
+	return projections.QueryPage(ctx, db, "block applications", q, args, limit, scanApplication)
 }
 
 // Queue lists applications by status for ops (all when status is empty): pending oldest first.
 func Queue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Application, bool, error) {
 	q, args, limit := projections.QueueQuery(applicationFields.List(), "block_applications", status, StatusPending, page, size)
-	apps, more, err := queryApplications(ctx, db, q, args, limit)
+	apps, more, err := projections.QueryPage(ctx, db, "block applications", q, args, limit, scanApplication)
 	if err != nil || len(apps) == 0 {
 		return apps, more, err
 	}
@@ -390,7 +282,7 @@ func Queue(ctx context.Context, db *projections.Reader, status string, page, siz
 	for i, a := range apps {
 		ids[i] = a.MemberID
 	}
-	names, err := projections.MemberNames(ctx, db, namesTable.Name, ids)
+	names, err := projections.MemberNames(ctx, db, directory.Names.Name, ids)
 	for i := range apps {
 		apps[i].MemberName = names[apps[i].MemberID]
 	}
@@ -400,12 +292,5 @@ func Queue(ctx context.Context, db *projections.Reader, status string, page, siz
 // ApplicationByNo is one application (projections.ErrNotFound when there is none).
 func ApplicationByNo(ctx context.Context, db *projections.Reader, orderNo string) (Application, error) {
 	q := "SELECT " + applicationFields.List() + " FROM block_applications WHERE order_no = ?"
-	apps, _, err := queryApplications(ctx, db, q, []any{orderNo}, 2)
-	if err != nil {
-		return Application{}, err
-	}
-	if len(apps) == 0 {
-		return Application{}, projections.ErrNotFound
-	}
-	return apps[0], nil
+	return projections.QueryOne(ctx, db, "block application", q, []any{orderNo}, scanApplication)
 }

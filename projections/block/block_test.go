@@ -24,10 +24,8 @@ func blockLog(e *projtest.Env) (a, b string) {
 			Bid: projtest.Dec("183"), Lots: lots, Shares: lots * 1000, Day: "2026-03-02", Amount: amount,
 			Postings: events.Transfer(events.MemberAvailable(m), events.MemberFrozen(m), "TWD", amount)}
 	}
-	for m, no := range map[string]string{a: "D1", b: "D2"} {
-		e.RequestDeposit(m, no, "1000000")
-		e.ApproveDeposit(m, no, "1000000")
-	}
+	e.Deposit(a, "D1", "1000000")
+	e.Deposit(b, "D2", "1000000")
 	e.Add(events.AccountStream(a), "member:a", applied(a, "B1", 2))
 	e.Add(events.AccountStream(a), "ops:ops", events.BlockApplicationApproved{OrderNo: "B1", BlockID: "blk", Lots: 2, Price: projtest.Dec("182.77"),
 		Released: projtest.Dec("366000"), Postings: events.Transfer(events.MemberFrozen(a), events.MemberAvailable(a), "TWD", projtest.Dec("366000"))})
@@ -46,8 +44,7 @@ func TestBlockReadModel(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		ctx := context.Background()
 		a, b := blockLog(e)
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		r.WaitFor(t, e.Head())
 		l, err := ListingByID(ctx, db.Reader, "blk")
 		if err != nil || l.AppliedLots != 4 || l.FilledLots != 2 || !l.Closed || l.Open(t0.Add(time.Hour)) || !l.Price.Equal(projtest.Dec("182.77")) {

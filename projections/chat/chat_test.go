@@ -27,8 +27,7 @@ func TestChat(t *testing.T) {
 		add(a, "ops:0900000001", events.ChatMarked{Side: "ops", Delivered: 2, Read: 1}, events.ChatMessageSent{Seq: 3, Side: "ops", Text: "yes?", By: "0900000001"})
 		add(b, "ops:0900000001", events.ChatClosed{By: "0900000001"})
 
-		db := e.Open()
-		r := e.Run(db)
+		_, r := e.Start()
 		r.WaitFor(t, e.Head())
 		check := func(member string, status string, memberUnread, opsUnread int64, lastText string) {
 			t.Helper()

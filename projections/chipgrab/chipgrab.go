@@ -76,146 +76,72 @@ var claimsTable = &projections.Table{
 	Fixed:   []string{"member_id", "offering_id", "lots", "created_at", "seq"},
 }
 
-// accountsTable and namesTable name the claimants in ops' list: login account and verified name.
+// directory names the claimants in ops' list: login account and verified name.
+var directory = projections.NamesDirectory("chipgrab")
+
 var (
-	accountsTable = projections.MemberAccountsTable("chipgrab_accounts")
-	namesTable    = projections.MemberNamesTable("chipgrab_names")
+	offerings = &projections.Keyed[offeringRow]{Table: offeringsTable, Fields: offeringFields,
+		Key: func(r *offeringRow) string { return r.id }, What: "chip grab offering",
+		Changes: projections.KeyBy(
+			projections.On(func(e events.ChipGrabClaimed) string { return e.OfferingID }),
+			projections.On(func(e events.ChipGrabClaimReleased) string { return e.OfferingID }),
+			projections.On(func(e events.ChipGrabAllotmentStarted) string { return e.OfferingID }))}
+	claims = &projections.Keyed[claimRow]{Table: claimsTable, Fields: claimFields,
+		Key: func(r *claimRow) string { return r.orderNo }, What: "chip grab claim",
+		Changes: projections.KeyBy(
+			projections.On(func(e events.ChipGrabFrozen) string { return e.OrderNo }),
+			projections.On(func(e events.ChipGrabFreezeRefused) string { return e.OrderNo }),
+			projections.On(func(e events.ChipGrabClaimReleased) string { return e.OrderNo }),
+			projections.On(func(e events.ChipGrabAllotted) string { return e.OrderNo }))}
 )
 
 var projector = &projections.Projector{
 	Name:    "chipgrab",
 	Version: 2,
-	Tables:  []*projections.Table{offeringsTable, claimsTable, accountsTable, namesTable},
-	Wants: func(p events.Payload) bool {
-		if projections.WantsMemberName(p) {
-			return true
-		}
-		switch p.(type) {
-		case events.MemberRegistered:
-			return true
-		case events.ChipGrabOffered, events.ChipGrabClaimed, events.ChipGrabClaimReleased, events.ChipGrabAllotmentStarted,
-			events.ChipGrabFrozen, events.ChipGrabFreezeRefused, events.ChipGrabAllotted:
-			return true
-		}
-		return false
-	},
+	Tables:  append([]*projections.Table{offeringsTable, claimsTable}, directory.Tables()...),
+	Wants: directory.Wanting(events.ChipGrabOffered{}, events.ChipGrabClaimed{}, events.ChipGrabClaimReleased{},
+		events.ChipGrabAllotmentStarted{}, events.ChipGrabFrozen{}, events.ChipGrabFreezeRefused{}, events.ChipGrabAllotted{}),
 	Apply: apply,
 }
 
 func init() { projections.Register(projector) }
 
-// offeringOf and claimOf name the row an event changes ("" for an event that creates its row).
-func offeringOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.ChipGrabClaimed:
-		return e.OfferingID
-	case events.ChipGrabClaimReleased:
-		return e.OfferingID
-	case events.ChipGrabAllotmentStarted:
-		return e.OfferingID
-	}
-	return ""
+// page is the offerings and claims one page of events writes.
+type page struct {
+	offs   *projections.PageRows[offeringRow]
+	claims *projections.PageRows[claimRow]
 }
 
-func claimOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.ChipGrabFrozen:
-		return e.OrderNo
-	case events.ChipGrabFreezeRefused:
-		return e.OrderNo
-	case events.ChipGrabClaimReleased:
-		return e.OrderNo
-	case events.ChipGrabAllotted:
-		return e.OrderNo
-	}
-	return ""
-}
-
-// apply loads the rows the page changes that earlier pages created, folds the page over them and
-// writes them back, so that a page and the same events one by one agree.
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	offs, claims := map[string]*offeringRow{}, map[string]*claimRow{}
-	needOffs, needClaims := map[string]bool{}, map[string]bool{}
-	for _, d := range evs {
-		if id := offeringOf(d.P); id != "" {
-			needOffs[id] = true
-		}
-		if no := claimOf(d.P); no != "" {
-			needClaims[no] = true
-		}
-	}
-	if err := w.SelectIn(ctx, offeringsTable, "offering_id", projections.KeysOf(needOffs), func(rows projections.Rows) error {
-		r := &offeringRow{}
-		if err := offeringFields.Scan(rows, r); err != nil {
-			return err
-		}
-		offs[r.id] = r
-		return nil
-	}); err != nil {
+	pg := page{offs: offerings.Page(evs), claims: claims.Page(evs)}
+	if _, err := directory.Apply(ctx, w, evs, nil); err != nil {
 		return err
 	}
-	if err := w.SelectIn(ctx, claimsTable, "order_no", projections.KeysOf(needClaims), func(rows projections.Rows) error {
-		r := &claimRow{}
-		if err := claimFields.Scan(rows, r); err != nil {
-			return err
-		}
-		claims[r.orderNo] = r
-		return nil
-	}); err != nil {
-		return err
-	}
-	var accountRows [][]any
-	for _, d := range evs {
-		if e, ok := d.P.(events.MemberRegistered); ok {
-			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
-			continue
-		}
-		if projections.WantsMemberName(d.P) {
-			if err := projections.ApplyMemberName(ctx, w, namesTable, d); err != nil {
-				return d.Fail(err)
-			}
-			continue
-		}
-		if err := fold(d, offs, claims); err != nil {
-			return err
-		}
-	}
-	if err := w.Upsert(ctx, accountsTable, accountRows); err != nil {
-		return err
-	}
-	offRows := make([][]any, 0, len(offs))
-	for _, r := range offs {
-		offRows = append(offRows, offeringFields.Args(r))
-	}
-	if err := w.Upsert(ctx, offeringsTable, offRows); err != nil {
-		return err
-	}
-	claimRows := make([][]any, 0, len(claims))
-	for _, r := range claims {
-		claimRows = append(claimRows, claimFields.Args(r))
-	}
-	return w.Upsert(ctx, claimsTable, claimRows)
+	return projections.FoldPage(ctx, w, evs, pg.fold, pg.offs, pg.claims)
 }
 
-func fold(d projections.Decoded, offs map[string]*offeringRow, claims map[string]*claimRow) error {
+func (pg *page) fold(d projections.Decoded) error {
+	if directory.Owns(d.P) {
+		return nil
+	}
 	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	if e, ok := d.P.(events.ChipGrabOffered); ok {
-		offs[e.OfferingID] = &offeringRow{id: e.OfferingID, symbol: e.Symbol, name: e.Name, price: e.Price.String(), quota: e.QuotaLots,
+		pg.offs.Put(&offeringRow{id: e.OfferingID, symbol: e.Symbol, name: e.Name, price: e.Price.String(), quota: e.QuotaLots,
 			remaining: e.QuotaLots, perMember: e.MaxLotsPerMember, opensAt: projections.Micros(e.OpensAt),
-			closesAt: projections.Micros(e.ClosesAt), at: at, seq: d.Ev.Position}
+			closesAt: projections.Micros(e.ClosesAt), at: at, seq: d.Ev.Position})
 		return nil
 	}
-	if id := offeringOf(d.P); id != "" {
-		o := offs[id]
-		if o == nil {
-			return d.Fail(fmt.Errorf("chip grab offering %s never offered", id))
+	if id := offerings.Changes(d); id != "" {
+		o, err := pg.offs.Changed(d, id)
+		if err != nil {
+			return err
 		}
 		o.at = at
 		switch e := d.P.(type) {
 		case events.ChipGrabClaimed:
 			o.remaining = e.RemainingLots
-			claims[e.OrderNo] = &claimRow{orderNo: e.OrderNo, memberID: e.MemberID, offeringID: e.OfferingID, amount: "0",
-				status: StatusClaimed, lots: e.Lots, createdAt: at, updatedAt: at, seq: d.Ev.Position}
+			pg.claims.Put(&claimRow{orderNo: e.OrderNo, memberID: e.MemberID, offeringID: e.OfferingID, amount: "0",
+				status: StatusClaimed, lots: e.Lots, createdAt: at, updatedAt: at, seq: d.Ev.Position})
 			return nil
 		case events.ChipGrabClaimReleased:
 			o.remaining = e.RemainingLots
@@ -224,10 +150,9 @@ func fold(d projections.Decoded, offs map[string]*offeringRow, claims map[string
 			return nil
 		}
 	}
-	no := claimOf(d.P)
-	c := claims[no]
-	if c == nil {
-		return d.Fail(fmt.Errorf("chip grab claim %s never made", no))
+	c, err := pg.claims.Changed(d, claims.Changes(d))
+	if err != nil {
+		return err
 	}
 	c.updatedAt = at
 	switch e := d.P.(type) {
@@ -252,25 +177,20 @@ type Offering struct {
 	Allotting                                  bool
 }
 
+func (r *offeringRow) offering() (Offering, error) {
+	price, err := decimal.NewFromString(r.price)
+	if err != nil {
+		return Offering{}, fmt.Errorf("offering %s: %w", r.id, err)
+	}
+	return Offering{OfferingID: r.id, Symbol: r.symbol, Name: r.name, Price: price, QuotaLots: r.quota,
+		RemainingLots: r.remaining, MaxLotsPerMember: r.perMember, OpensAt: projections.FromMicros(r.opensAt),
+		ClosesAt: projections.FromMicros(r.closesAt), Allotting: r.allotting == 1}, nil
+}
+
 // Offerings lists every offering, newest first.
 func Offerings(ctx context.Context, db *projections.Reader) ([]Offering, error) {
-	out := []Offering{}
-	err := db.Query(ctx, "chip grab offerings", "SELECT "+offeringFields.List()+" FROM chipgrab_offerings ORDER BY seq DESC", nil,
-		func(rows projections.Rows) error {
-			var r offeringRow
-			if err := offeringFields.Scan(rows, &r); err != nil {
-				return err
-			}
-			price, err := decimal.NewFromString(r.price)
-			if err != nil {
-				return fmt.Errorf("offering %s: %w", r.id, err)
-			}
-			out = append(out, Offering{OfferingID: r.id, Symbol: r.symbol, Name: r.name, Price: price, QuotaLots: r.quota,
-				RemainingLots: r.remaining, MaxLotsPerMember: r.perMember, OpensAt: projections.FromMicros(r.opensAt),
-				ClosesAt: projections.FromMicros(r.closesAt), Allotting: r.allotting == 1})
-			return nil
-		})
-	return out, err
+	return projections.QueryAll(ctx, db, "chip grab offerings", "SELECT "+offeringFields.List()+" FROM chipgrab_offerings ORDER BY seq DESC", nil,
+		projections.Scanner(offeringFields, (*offeringRow).offering))
 }
 
 // Claim is one of a member's claims with its offering's security and price.
@@ -307,19 +227,13 @@ func scanClaim(rows projections.Rows, c *Claim, more ...any) error {
 func MemberClaims(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Claim, bool, error) {
 	q := `SELECT ` + claimColumns + ` FROM chipgrab_claims c JOIN chipgrab_offerings o ON o.offering_id = c.offering_id
 		WHERE c.member_id = ? ORDER BY c.seq DESC LIMIT ? OFFSET ?`
-	var out []Claim
-	err := db.Query(ctx, "chip grab claims", q, []any{memberID, size + 1, (page - 1) * size}, func(rows projections.Rows) error {
-		var c Claim
-		if err := scanClaim(rows, &c); err != nil {
-			return err
-		}
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return projections.TrimPage(out, size+1)
+	limit, offset := projections.PageArgs(page, size)
+	return projections.QueryPage(ctx, db, "chip grab claims", q, []any{memberID, limit, offset}, limit,
+		func(rows projections.Rows) (Claim, error) {
+			var c Claim
+			err := scanClaim(rows, &c)
+			return c, err
+		})
 }
 
 // OpsClaim is a claim in ops' list: the claim with its claimant's login account and verified
@@ -335,17 +249,11 @@ func OfferingClaims(ctx context.Context, db *projections.Reader, offeringID stri
 		FROM chipgrab_claims c JOIN chipgrab_offerings o ON o.offering_id = c.offering_id
 		LEFT JOIN chipgrab_accounts a ON a.member_id = c.member_id LEFT JOIN chipgrab_names n ON n.member_id = c.member_id
 		WHERE c.offering_id = ? ORDER BY c.seq LIMIT ? OFFSET ?`
-	var out []OpsClaim
-	err := db.Query(ctx, "chip grab claims of an offering", q, []any{offeringID, size + 1, (page - 1) * size}, func(rows projections.Rows) error {
-		var c OpsClaim
-		if err := scanClaim(rows, &c.Claim, &c.Account, &c.MemberName); err != nil {
-			return err
-		}
-		out = append(out, c)
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return projections.TrimPage(out, size+1)
+	limit, offset := projections.PageArgs(page, size)
+	return projections.QueryPage(ctx, db, "chip grab claims of an offering", q, []any{offeringID, limit, offset}, limit,
+		func(rows projections.Rows) (OpsClaim, error) {
+			var c OpsClaim
+			err := scanClaim(rows, &c.Claim, &c.Account, &c.MemberName)
+			return c, err
+		})
 }

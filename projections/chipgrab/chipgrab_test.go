@@ -15,10 +15,8 @@ var t0 = time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
 // paid and went back to the quota, and a claim paid and waiting.
 func chipLog(e *projtest.Env) (a, b string) {
 	a, b = e.Register("0912345678"), e.Register("0987654321")
-	for m, no := range map[string]string{a: "D1", b: "D2"} {
-		e.RequestDeposit(m, no, "100000")
-		e.ApproveDeposit(m, no, "100000")
-	}
+	e.Deposit(a, "D1", "100000")
+	e.Deposit(b, "D2", "100000")
 	off := events.ChipGrabStream("off")
 	e.Add(off, "ops:ops", events.ChipGrabOffered{OfferingID: "off", Symbol: "2884", Name: "玉山金", Kind: "stock", Price: projtest.Dec("31"),
 		QuotaLots: 5, MaxLotsPerMember: 2, OpensAt: t0, ClosesAt: t0.Add(time.Hour)})
@@ -45,8 +43,7 @@ func TestChipGrabReadModel(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		ctx := context.Background()
 		a, b := chipLog(e)
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		r.WaitFor(t, e.Head())
 		os, err := Offerings(ctx, db.Reader)
 		if err != nil || len(os) != 1 || os[0].RemainingLots != 3 || !os[0].Allotting || os[0].QuotaLots != 5 {

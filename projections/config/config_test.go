@@ -15,8 +15,7 @@ import (
 func TestConfig(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		ctx := context.Background()
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		dec := projtest.Dec
 		e.Add(events.ConfigStream, "system",
 			events.DepositChannelConfigured{ID: "bank", Name: "Bank", Currency: "TWD", Min: dec("1000"), Max: dec("1000000"),

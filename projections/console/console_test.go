@@ -13,8 +13,7 @@ import (
 func TestConsole(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		ctx := context.Background()
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		dec := projtest.Dec
 		e.Add(events.InviteStream("LAUNCH"), "ops:chief", events.InviteCodeIssued{Code: "LAUNCH"})
 		e.Add(events.InviteStream("ABCDEFG"), "system", events.InviteCodeIssued{Code: "ABCDEFG", MemberID: "m1"})

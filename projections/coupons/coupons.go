@@ -67,98 +67,64 @@ var couponsTable = &projections.Table{
 	Fixed:   []string{"member_id", "kind", "value", "source", "reason", "actor", "expiry_day", "uses", "expires_at", "created_at", "seq"},
 }
 
+var (
+	checkins = &projections.Keyed[checkinRow]{Table: checkinsTable, Fields: checkinFields,
+		Key: func(r *checkinRow) string { return r.memberID }, What: "check-in record",
+		Changes: projections.KeyBy(projections.OnMember[events.CheckedIn]())}
+	coupons = &projections.Keyed[couponRow]{Table: couponsTable, Fields: couponFields,
+		Key: func(r *couponRow) string { return r.id }, What: "coupon", Changes: projections.KeyBy(
+			projections.On(func(e events.CouponReserved) string { return e.CouponID }),
+			projections.On(func(e events.CouponReleased) string { return e.CouponID }),
+			projections.On(func(e events.CouponRedeemed) string { return e.CouponID }))}
+)
+
 var projector = &projections.Projector{
 	Name:    "coupons",
 	Version: 1,
 	Tables:  []*projections.Table{checkinsTable, couponsTable},
-	Wants: func(p events.Payload) bool {
-		switch p.(type) {
-		case events.CheckedIn, events.CouponGranted, events.CouponReserved, events.CouponReleased, events.CouponRedeemed:
-			return true
-		}
-		return false
-	},
+	Wants: projections.Wanting(events.CheckedIn{}, events.CouponGranted{}, events.CouponReserved{}, events.CouponReleased{},
+		events.CouponRedeemed{}),
 	Apply: apply,
 }
 
 func init() { projections.Register(projector) }
 
-// couponOf names the coupon row an event changes ("" for one that creates its row or none).
-func couponOf(p events.Payload) string {
-	switch e := p.(type) {
-	case events.CouponReserved:
-		return e.CouponID
-	case events.CouponReleased:
-		return e.CouponID
-	case events.CouponRedeemed:
-		return e.CouponID
-	}
-	return ""
-}
-
 func memberOf(stream string) string { return stream[len(events.AccountStream("")):] }
 
-// apply loads the rows the page changes, folds the page over them and writes them back.
+// page is the check-in records and coupons one page of events writes.
+type page struct {
+	checkins *projections.PageRows[checkinRow]
+	coupons  *projections.PageRows[couponRow]
+}
+
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	checkins, coupons := map[string]*checkinRow{}, map[string]*couponRow{}
-	needMembers, needCoupons := map[string]bool{}, map[string]bool{}
-	for _, d := range evs {
-		if _, ok := d.P.(events.CheckedIn); ok {
-			needMembers[memberOf(d.Ev.Stream)] = true
-		}
-		if id := couponOf(d.P); id != "" {
-			needCoupons[id] = true
-		}
-	}
-	if err := checkinFields.SelectIn(ctx, w, checkinsTable, "member_id", projections.KeysOf(needMembers), func(r *checkinRow) { checkins[r.memberID] = r }); err != nil {
-		return err
-	}
-	if err := couponFields.SelectIn(ctx, w, couponsTable, "coupon_id", projections.KeysOf(needCoupons), func(r *couponRow) { coupons[r.id] = r }); err != nil {
-		return err
-	}
-	for _, d := range evs {
-		if err := fold(d, checkins, coupons); err != nil {
-			return err
-		}
-	}
-	if err := w.Upsert(ctx, checkinsTable, argsOf(checkinFields, checkins)); err != nil {
-		return err
-	}
-	return w.Upsert(ctx, couponsTable, argsOf(couponFields, coupons))
+	pg := page{checkins: checkins.Page(evs), coupons: coupons.Page(evs)}
+	return projections.FoldPage(ctx, w, evs, pg.fold, pg.checkins, pg.coupons)
 }
 
-// argsOf is the rows of m to upsert.
-func argsOf[R any](fields projections.RowMap[R], m map[string]*R) [][]any {
-	out := make([][]any, 0, len(m))
-	for _, r := range m {
-		out = append(out, fields.Args(r))
-	}
-	return out
-}
-
-func fold(d projections.Decoded, checkins map[string]*checkinRow, coupons map[string]*couponRow) error {
+func (pg *page) fold(d projections.Decoded) error {
 	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	member := memberOf(d.Ev.Stream)
 	switch e := d.P.(type) {
 	case events.CheckedIn:
-		r := checkins[member]
+		r := pg.checkins.Row(member)
 		if r == nil {
 			r = &checkinRow{memberID: member}
-			checkins[member] = r
+			pg.checkins.Put(r)
 		}
 		r.lastDay, r.streak, r.updated = e.Day, int64(e.Streak), at
 		r.total++
 		return nil
 	case events.CouponGranted:
-		coupons[e.CouponID] = &couponRow{id: e.CouponID, memberID: member, kind: e.Kind, value: e.Value.String(), source: e.Source,
+		pg.coupons.Put(&couponRow{id: e.CouponID, memberID: member, kind: e.Kind, value: e.Value.String(), source: e.Source,
 			reason: e.Reason, actor: d.Ev.Metadata.Actor, expiryDay: e.ExpiryDay, discount: "0", uses: int64(e.Uses),
-			expiresAt: projections.Micros(e.ExpiresAt), createdAt: at, updatedAt: at, seq: d.Ev.Position}
+			expiresAt: projections.Micros(e.ExpiresAt), createdAt: at, updatedAt: at, seq: d.Ev.Position})
 		return nil
 	}
-	id := couponOf(d.P)
-	c := coupons[id]
-	if c == nil {
-		return d.Fail(fmt.Errorf("coupon %s never granted", id))
+	id := coupons.Changes(d)
+	c, err := pg.coupons.Changed(d, id)
+	if err != nil {
+		return err
 	}
 	c.updatedAt = at
 	switch e := d.P.(type) {
@@ -233,21 +199,16 @@ func couponOfRow(r *couponRow) (Coupon, error) {
 		ExpiresAt: projections.FromMicros(r.expiresAt), CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
 
+var scanCoupon = projections.Scanner(couponFields, couponOfRow)
+
 // MemberCoupons lists a member's coupons, newest first (at most 200).
 func MemberCoupons(ctx context.Context, db *projections.Reader, memberID string) ([]Coupon, error) {
-	out := []Coupon{}
-	err := db.Query(ctx, "coupons", "SELECT "+couponFields.List()+" FROM coupons WHERE member_id = ? ORDER BY seq DESC LIMIT 200",
-		[]any{memberID}, projections.Collect(&out, couponFields, couponOfRow))
-	return out, err
+	return projections.QueryAll(ctx, db, "coupons", "SELECT "+couponFields.List()+" FROM coupons WHERE member_id = ? ORDER BY seq DESC LIMIT 200",
+		[]any{memberID}, scanCoupon)
 }
 
 // Granted lists the coupons ops granted, newest first (page from 1).
 func Granted(ctx context.Context, db *projections.Reader, page, size int) ([]Coupon, bool, error) {
-	var out []Coupon
-	err := db.Query(ctx, "granted coupons", "SELECT "+couponFields.List()+" FROM coupons WHERE source = ? ORDER BY seq DESC LIMIT ? OFFSET ?",
-		[]any{events.CouponFromOps, size + 1, (page - 1) * size}, projections.Collect(&out, couponFields, couponOfRow))
-	if err != nil {
-		return nil, false, err
-	}
-	return projections.TrimPage(out, size+1)
+	q, args, limit := projections.NewestFirst(couponFields.List(), "coupons", "source", events.CouponFromOps, page, size)
+	return projections.QueryPage(ctx, db, "granted coupons", q, args, limit, scanCoupon)
 }

@@ -33,8 +33,7 @@ func TestCouponsReadModel(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		ctx := context.Background()
 		m := couponLog(e)
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		r.WaitFor(t, e.Head())
 		ci, err := MemberCheckIn(ctx, db.Reader, m)
 		if err != nil || ci.LastDay != "2026-11-24" || ci.Streak != 1 || ci.Total != 1 {

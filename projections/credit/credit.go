@@ -83,121 +83,57 @@ var seatsTable = &projections.Table{
 	Fixed:   []string{"member_id", "account", "created_at", "seq"},
 }
 
-var accountsTable = projections.MemberAccountsTable("credit_accounts")
+// directory holds the applicants' login accounts, which loans and seats show.
+var directory = projections.AccountsDirectory("credit")
+
+var (
+	loans = &projections.Keyed[loanRow]{Table: loansTable, Fields: loanFields, Key: func(r *loanRow) string { return r.orderNo }, What: "loan",
+		Changes: projections.KeyBy(
+			projections.On(func(e events.LoanApproved) string { return e.OrderNo }),
+			projections.On(func(e events.LoanRejected) string { return e.OrderNo }),
+			projections.On(func(e events.LoanDisbursed) string { return e.OrderNo }),
+			projections.On(func(e events.LoanInterestAccrued) string { return e.OrderNo }),
+			projections.On(func(e events.LoanRepaid) string { return e.OrderNo }),
+		)}
+	seats = &projections.Keyed[seatRow]{Table: seatsTable, Fields: seatFields, Key: func(r *seatRow) string { return r.orderNo },
+		What: "seat application", Changes: projections.KeyBy(
+			projections.On(func(e events.SeatApproved) string { return e.OrderNo }),
+			projections.On(func(e events.SeatRejected) string { return e.OrderNo }),
+		)}
+)
 
 var projector = &projections.Projector{
 	Name:    "credit",
 	Version: 1,
-	Tables:  []*projections.Table{loansTable, seatsTable, accountsTable},
-	Wants: func(p events.Payload) bool {
-		switch p.(type) {
-		case events.MemberRegistered, events.LoanApplied, events.LoanApproved, events.LoanRejected, events.LoanDisbursed,
-			events.LoanInterestAccrued, events.LoanRepaid, events.SeatApplied, events.SeatApproved, events.SeatRejected:
-			return true
-		}
-		return false
-	},
+	Tables:  append([]*projections.Table{loansTable, seatsTable}, directory.Tables()...),
+	Wants: directory.Wanting(events.LoanApplied{}, events.LoanApproved{}, events.LoanRejected{}, events.LoanDisbursed{},
+		events.LoanInterestAccrued{}, events.LoanRepaid{}, events.SeatApplied{}, events.SeatApproved{}, events.SeatRejected{}),
 	Apply: apply,
 }
 
 func init() { projections.Register(projector) }
 
 type page struct {
-	loans    map[string]*loanRow
-	seats    map[string]*seatRow
+	loans    *projections.PageRows[loanRow]
+	seats    *projections.PageRows[seatRow]
 	accounts map[string]string
 }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{loans: map[string]*loanRow{}, seats: map[string]*seatRow{}, accounts: map[string]string{}}
-	if err := pg.load(ctx, w, evs); err != nil {
+	accounts, err := directory.Apply(ctx, w, evs, isApplication)
+	if err != nil {
 		return err
 	}
-	var accountRows [][]any
-	for _, d := range evs {
-		if e, ok := d.P.(events.MemberRegistered); ok {
-			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
-		}
-		if err := pg.apply(d); err != nil {
-			return err
-		}
-	}
-	if err := w.Upsert(ctx, accountsTable, accountRows); err != nil {
-		return err
-	}
-	loans := make([][]any, 0, len(pg.loans))
-	for _, r := range pg.loans {
-		loans = append(loans, loanFields.Args(r))
-	}
-	if err := w.Upsert(ctx, loansTable, loans); err != nil {
-		return err
-	}
-	seats := make([][]any, 0, len(pg.seats))
-	for _, r := range pg.seats {
-		seats = append(seats, seatFields.Args(r))
-	}
-	return w.Upsert(ctx, seatsTable, seats)
+	pg := page{loans: loans.Page(evs), seats: seats.Page(evs), accounts: accounts}
+	return projections.FoldPage(ctx, w, evs, pg.apply, pg.loans, pg.seats)
 }
 
-// load reads the rows the page changes that earlier pages created, and the applicants' accounts.
-func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	loans, seats, members := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.MemberRegistered:
-			pg.accounts[e.MemberID] = e.Account
-		case events.LoanApproved:
-			loans[e.OrderNo] = true
-		case events.LoanRejected:
-			loans[e.OrderNo] = true
-		case events.LoanDisbursed:
-			loans[e.OrderNo] = true
-		case events.LoanInterestAccrued:
-			loans[e.OrderNo] = true
-		case events.LoanRepaid:
-			loans[e.OrderNo] = true
-		case events.SeatApproved:
-			seats[e.OrderNo] = true
-		case events.SeatRejected:
-			seats[e.OrderNo] = true
-		case events.LoanApplied, events.SeatApplied:
-			if m, err := projections.MemberOf(d.Ev.Stream); err == nil && pg.accounts[m] == "" {
-				members[m] = true
-			}
-		}
+func isApplication(p events.Payload) bool {
+	switch p.(type) {
+	case events.LoanApplied, events.SeatApplied:
+		return true
 	}
-	err := w.SelectIn(ctx, loansTable, "order_no", projections.KeysOf(loans), func(rows projections.Rows) error {
-		r := &loanRow{}
-		if err := loanFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.loans[r.orderNo] = r
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	err = w.SelectIn(ctx, seatsTable, "order_no", projections.KeysOf(seats), func(rows projections.Rows) error {
-		r := &seatRow{}
-		if err := seatFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.seats[r.orderNo] = r
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return w.SelectIn(ctx, accountsTable, "member_id", projections.KeysOf(members), func(rows projections.Rows) error {
-		var a projections.MemberAccount
-		if err := projections.MemberAccountFields.Scan(rows, &a); err != nil {
-			return err
-		}
-		if pg.accounts[a.MemberID] == "" {
-			pg.accounts[a.MemberID] = a.Account
-		}
-		return nil
-	})
+	return false
 }
 
 // add is a + b as the rows keep them (decimal strings).
@@ -206,12 +142,11 @@ func add(a string, b decimal.Decimal) string { return projections.AddText(a, b) 
 func (pg *page) apply(d projections.Decoded) error {
 	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	loan := func(no string) (*loanRow, error) {
-		r := pg.loans[no]
-		if r == nil {
-			return nil, d.Fail(fmt.Errorf("loan %s changed but never applied for", no))
+		r, err := pg.loans.Changed(d, no)
+		if err == nil {
+			r.updatedAt = at
 		}
-		r.updatedAt = at
-		return r, nil
+		return r, err
 	}
 	switch e := d.P.(type) {
 	case events.LoanApplied:
@@ -219,9 +154,9 @@ func (pg *page) apply(d projections.Decoded) error {
 		if err != nil {
 			return d.Fail(err)
 		}
-		pg.loans[e.OrderNo] = &loanRow{orderNo: e.OrderNo, memberID: member, account: pg.accounts[member], amount: e.Amount.String(),
+		pg.loans.Put(&loanRow{orderNo: e.OrderNo, memberID: member, account: pg.accounts[member], amount: e.Amount.String(),
 			rate: e.AnnualRate.String(), status: StatusPending, review: events.ReviewPending, principal: "0", interest: "0",
-			interestTotal: "0", repaid: "0", createdAt: at, updatedAt: at, seq: d.Ev.Position}
+			interestTotal: "0", repaid: "0", createdAt: at, updatedAt: at, seq: d.Ev.Position})
 	case events.LoanApproved:
 		r, err := loan(e.OrderNo)
 		if err != nil {
@@ -260,8 +195,8 @@ func (pg *page) apply(d projections.Decoded) error {
 		if err != nil {
 			return d.Fail(err)
 		}
-		pg.seats[e.OrderNo] = &seatRow{orderNo: e.OrderNo, memberID: member, account: pg.accounts[member], status: events.ReviewPending,
-			createdAt: at, updatedAt: at, seq: d.Ev.Position}
+		pg.seats.Put(&seatRow{orderNo: e.OrderNo, memberID: member, account: pg.accounts[member], status: events.ReviewPending,
+			createdAt: at, updatedAt: at, seq: d.Ev.Position})
 	case events.SeatApproved:
 		return pg.decideSeat(d, e.OrderNo, events.ReviewApproved, e.Remark, at)
 	case events.SeatRejected:
@@ -271,9 +206,9 @@ func (pg *page) apply(d projections.Decoded) error {
 }
 
 func (pg *page) decideSeat(d projections.Decoded, orderNo, status, remark string, at int64) error {
-	r := pg.seats[orderNo]
-	if r == nil {
-		return d.Fail(fmt.Errorf("seat application %s decided but never made", orderNo))
+	r, err := pg.seats.Changed(d, orderNo)
+	if err != nil {
+		return err
 	}
 	r.status, r.remark, r.reviewedBy, r.updatedAt = status, remark, d.Ev.Metadata.Actor, at
 	return nil
@@ -305,45 +240,23 @@ func (r *loanRow) loan() (Loan, error) {
 		CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
 
-func queryLoans(ctx context.Context, db *projections.Reader, q string, args []any, limit int) ([]Loan, bool, error) {
-	var out []Loan
-	err := db.Query(ctx, "credit loans", q, args, func(rows projections.Rows) error {
-		var r loanRow
-		if err := loanFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		l, err := r.loan()
-		out = append(out, l)
-		return err
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return projections.TrimPage(out, limit)
-}
+var scanLoan = projections.Scanner(loanFields, (*loanRow).loan)
 
 // MemberLoans lists a member's loans, newest first (page from 1).
 func MemberLoans(ctx context.Context, db *projections.Reader, memberID string, page, size int) ([]Loan, bool, error) {
-	q := "SELECT " + loanFields.List() + " FROM credit_loans WHERE member_id = ? ORDER BY seq DESC LIMIT ? OFFSET ?"
-	return queryLoans(ctx, db, q, []any{memberID, size + 1, (page - 1) * size}, size+1)
+	q, args, limit := projections.NewestFirst(loanFields.List(), "credit_loans", "member_id", memberID, page, size)
+	return projections.QueryPage(ctx, db, "credit loans", q, args, limit, scanLoan)
 }
 
 // LoanQueue lists loans by status for ops (all when status is empty): pending oldest first.
 func LoanQueue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Loan, bool, error) {
 	q, args, limit := projections.QueueQuery(loanFields.List(), "credit_loans", status, StatusPending, page, size)
-	return queryLoans(ctx, db, q, args, limit)
+	return projections.QueryPage(ctx, db, "credit loans", q, args, limit, scanLoan)
 }
 
 // LoanByNo is one loan (projections.ErrNotFound when there is none).
 func LoanByNo(ctx context.Context, db *projections.Reader, orderNo string) (Loan, error) {
-	ls, _, err := queryLoans(ctx, db, "SELECT "+loanFields.List()+" FROM credit_loans WHERE order_no = ?", []any{orderNo}, 2)
-	if err != nil {
-		return Loan{}, err
-	}
-	if len(ls) == 0 {
-		return Loan{}, projections.ErrNotFound
-	}
-	return ls[0], nil
+	return projections.QueryOne(ctx, db, "credit loan", "SELECT "+loanFields.List()+" FROM credit_loans WHERE order_no = ?", []any{orderNo}, scanLoan)
 }
 
 // Seat is one seat application.
@@ -352,44 +265,26 @@ type Seat struct {
 	CreatedAt, UpdatedAt                                   time.Time
 }
 
-func querySeats(ctx context.Context, db *projections.Reader, q string, args []any, limit int) ([]Seat, bool, error) {
-	var out []Seat
-	err := db.Query(ctx, "credit seats", q, args, func(rows projections.Rows) error {
-		var r seatRow
-		if err := seatFields.Scan(rows, &r); err != nil {
-			return err
-		}
-		out = append(out, Seat{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Status: r.status, Remark: r.remark,
-			ReviewedBy: r.reviewedBy, CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)})
-		return nil
-	})
-	if err != nil {
-		return nil, false, err
-	}
-	return projections.TrimPage(out, limit)
+func (r *seatRow) seat() (Seat, error) {
+	return Seat{OrderNo: r.orderNo, MemberID: r.memberID, Account: r.account, Status: r.status, Remark: r.remark,
+		ReviewedBy: r.reviewedBy, CreatedAt: projections.FromMicros(r.createdAt), UpdatedAt: projections.FromMicros(r.updatedAt)}, nil
 }
+
+var scanSeat = projections.Scanner(seatFields, (*seatRow).seat)
 
 // MemberSeats lists a member's seat applications, newest first.
 func MemberSeats(ctx context.Context, db *projections.Reader, memberID string) ([]Seat, error) {
-	out, _, err := querySeats(ctx, db, "SELECT "+seatFields.List()+" FROM credit_seats WHERE member_id = ? ORDER BY seq DESC LIMIT 50",
-		[]any{memberID}, 51)
-	return out, err
+	return projections.QueryAll(ctx, db, "credit seats", "SELECT "+seatFields.List()+" FROM credit_seats WHERE member_id = ? ORDER BY seq DESC LIMIT 50",
+		[]any{memberID}, scanSeat)
 }
 
 // SeatQueue lists seat applications by status for ops (all when status is empty): pending oldest first.
 func SeatQueue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Seat, bool, error) {
 	q, args, limit := projections.QueueQuery(seatFields.List(), "credit_seats", status, events.ReviewPending, page, size)
-	return querySeats(ctx, db, q, args, limit)
+	return projections.QueryPage(ctx, db, "credit seats", q, args, limit, scanSeat)
 }
 
 // SeatByNo is one seat application (projections.ErrNotFound when there is none).
 func SeatByNo(ctx context.Context, db *projections.Reader, orderNo string) (Seat, error) {
-	ss, _, err := querySeats(ctx, db, "SELECT "+seatFields.List()+" FROM credit_seats WHERE order_no = ?", []any{orderNo}, 2)
-	if err != nil {
-		return Seat{}, err
-	}
-	if len(ss) == 0 {
-		return Seat{}, projections.ErrNotFound
-	}
-	return ss[0], nil
+	return projections.QueryOne(ctx, db, "credit seat", "SELECT "+seatFields.List()+" FROM credit_seats WHERE order_no = ?", []any{orderNo}, scanSeat)
 }

@@ -22,8 +22,7 @@ func TestFavorites(t *testing.T) {
 		add(a, events.FavoriteAdded{Symbol: "2330"}, events.FavoriteRemoved{Symbol: "2317"}, events.FavoriteAdded{Symbol: "2317"},
 			events.FavoriteRemoved{Symbol: "2317"})
 
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		r.WaitFor(t, e.Head())
 		want := map[string][]string{a: {"00679B", "2330"}, b: {"0050"}, events.MemberID("0900000000"): nil}
 		check := func() {

@@ -14,8 +14,7 @@ import (
 func TestMemberFunds(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		ctx := context.Background()
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		win := events.TimeWindow{Weekdays: []int{1, 2, 3, 4, 5}, Open: "09:00", Close: "17:00", TZ: "Asia/Taipei", ClosedOnHolidays: true}
 		e.Add(events.ConfigStream, "system",
 			events.WithdrawalChannelConfigured{ID: "bank", Name: "Bank", Currency: "TWD", Min: projtest.Dec("100"), Max: projtest.Dec("500000"), Window: win, Enabled: true},
@@ -39,8 +38,7 @@ func TestMemberFunds(t *testing.T) {
 			events.BankCardBound{CardID: "c2", HolderName: "王小明", BankName: "BOT", Branch: "Taipei", BankCode: "004", CardNumberCipher: "v1:d", CardNumberKeyedHash: "k2", CardLast4: "1111", IFSC: "SBIN0001234"})
 		e.Add(ms, "member:0912345678", events.BankCardUnbound{CardID: "c2"})
 
-		e.RequestDeposit(m, "D1", "5000")
-		e.ApproveDeposit(m, "D1", "5000")
+		e.Deposit(m, "D1", "5000")
 		tr := func(from, to, amount string) []events.Posting {
 			return events.Transfer(from, to, "TWD", projtest.Dec(amount))
 		}

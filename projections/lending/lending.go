@@ -43,94 +43,49 @@ var fields = projections.RowMap[row]{
 	projections.Integer("seq", func(r *row) *int64 { return &r.seq }),
 }
 
-var (
-	lendingsTable = &projections.Table{
-		Name:    "lending_records",
-		Cols:    fields.Columns(),
-		Key:     []string{"lend_no"},
-		Indexes: []string{"member_id, status, seq", "status, seq"},
-		Fixed:   []string{"member_id", "symbol", "name", "shares", "annual_rate", "lent_day", "created_at", "seq"},
-	}
-	// accountsTable and namesTable name the lenders in ops' list: login account and verified name.
-	accountsTable = projections.MemberAccountsTable("lending_accounts")
-	namesTable    = projections.MemberNamesTable("lending_names")
-)
+var lendingsTable = &projections.Table{
+	Name:    "lending_records",
+	Cols:    fields.Columns(),
+	Key:     []string{"lend_no"},
+	Indexes: []string{"member_id, status, seq", "status, seq"},
+	Fixed:   []string{"member_id", "symbol", "name", "shares", "annual_rate", "lent_day", "created_at", "seq"},
+}
+
+var lendings = &projections.Keyed[row]{Table: lendingsTable, Fields: fields, Key: func(r *row) string { return r.lendNo }, What: "lending",
+	Changes: projections.KeyBy(
+		projections.On(func(e events.LendingFeeAccrued) string { return e.LendNo }),
+		projections.On(func(e events.StockRecalled) string { return e.LendNo }),
+	)}
+
+// directory names the lenders in ops' list: login account and verified name.
+var directory = projections.NamesDirectory("lending")
 
 var projector = &projections.Projector{
 	Name:    "lending",
 	Version: 1,
-	Tables:  []*projections.Table{lendingsTable, accountsTable, namesTable},
-	Wants: func(p events.Payload) bool {
-		if projections.WantsMemberName(p) {
-			return true
-		}
-		switch p.(type) {
-		case events.MemberRegistered, events.StockLent, events.LendingFeeAccrued, events.StockRecalled:
-			return true
-		}
-		return false
-	},
-	Apply: apply,
+	Tables:  append([]*projections.Table{lendingsTable}, directory.Tables()...),
+	Wants:   directory.Wanting(events.StockLent{}, events.LendingFeeAccrued{}, events.StockRecalled{}),
+	Apply:   apply,
 }
 
 func init() { projections.Register(projector) }
 
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	rows := map[string]*row{}
-	earlier := map[string]bool{}
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.LendingFeeAccrued:
-			earlier[e.LendNo] = true
-		case events.StockRecalled:
-			earlier[e.LendNo] = true
-		}
-	}
-	if err := w.SelectIn(ctx, lendingsTable, "lend_no", projections.KeysOf(earlier), func(rs projections.Rows) error {
-		r := &row{}
-		if err := fields.Scan(rs, r); err != nil {
-			return err
-		}
-		rows[r.lendNo] = r
-		return nil
-	}); err != nil {
+	rows := lendings.Page(evs)
+	if _, err := directory.Apply(ctx, w, evs, nil); err != nil {
 		return err
 	}
-	var accountRows [][]any
-	for _, d := range evs {
-		if e, ok := d.P.(events.MemberRegistered); ok {
-			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
-			continue
-		}
-		if projections.WantsMemberName(d.P) {
-			if err := projections.ApplyMemberName(ctx, w, namesTable, d); err != nil {
-				return d.Fail(err)
-			}
-			continue
-		}
-		if err := fold(d, rows); err != nil {
-			return err
-		}
-	}
-	if err := w.Upsert(ctx, accountsTable, accountRows); err != nil {
-		return err
-	}
-	out := make([][]any, 0, len(rows))
-	for _, r := range rows {
-		out = append(out, fields.Args(r))
-	}
-	return w.Upsert(ctx, lendingsTable, out)
+	return projections.FoldPage(ctx, w, evs, func(d projections.Decoded) error { return fold(d, rows) }, rows)
 }
 
-func fold(d projections.Decoded, rows map[string]*row) error {
+func fold(d projections.Decoded, rows *projections.PageRows[row]) error {
 	at := projections.Micros(d.Ev.Metadata.ServerTime)
 	get := func(no string) (*row, error) {
-		r := rows[no]
-		if r == nil {
-			return nil, d.Fail(fmt.Errorf("lending %s changed but never lent", no))
+		r, err := rows.Changed(d, no)
+		if err == nil {
+			r.updatedAt = at
 		}
-		r.updatedAt = at
-		return r, nil
+		return r, err
 	}
 	switch e := d.P.(type) {
 	case events.StockLent:
@@ -138,8 +93,8 @@ func fold(d projections.Decoded, rows map[string]*row) error {
 		if err != nil {
 			return d.Fail(err)
 		}
-		rows[e.LendNo] = &row{lendNo: e.LendNo, memberID: member, symbol: e.Symbol, name: e.Name, shares: e.Shares,
-			rate: e.AnnualRate.String(), status: StatusLending, fees: "0", lentDay: e.Day, createdAt: at, updatedAt: at, seq: d.Ev.Position}
+		rows.Put(&row{lendNo: e.LendNo, memberID: member, symbol: e.Symbol, name: e.Name, shares: e.Shares,
+			rate: e.AnnualRate.String(), status: StatusLending, fees: "0", lentDay: e.Day, createdAt: at, updatedAt: at, seq: d.Ev.Position})
 	case events.LendingFeeAccrued:
 		r, err := get(e.LendNo)
 		if err != nil {

@@ -51,8 +51,7 @@ func TestNews(t *testing.T) {
 		m, other := e.Register("0912345678"), e.Register("0987654321")
 		t0 := time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
 		write(e, m, t0)
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		r.WaitFor(t, e.Head())
 
 		check := func(now time.Time, member string, articles []string, unread Unread) {

@@ -53,6 +53,12 @@ func (e *Env) Run(db *projections.ReadDB) *Running {
 	return &Running{Runner: r}
 }
 
+// Start opens a read database and runs every projector into it.
+func (e *Env) Start() (*projections.ReadDB, *Running) {
+	db := e.Open()
+	return db, e.Run(db)
+}
+
 // WaitFor waits until every read model has applied the log up to pos.
 func (r *Running) WaitFor(t testing.TB, pos int64) {
 	t.Helper()

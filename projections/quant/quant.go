@@ -93,109 +93,57 @@ var intentsTable = &projections.Table{
 	Fixed: []string{"sub_id", "member_id", "symbol"},
 }
 
+var (
+	subs = &projections.Keyed[subRow]{Table: subsTable, Fields: subFields, Key: func(r *subRow) string { return r.subID },
+		What: "quant subscription", Changes: projections.KeyBy(
+			projections.On(func(e events.QuantFundsReleased) string { return e.SubID }),
+			projections.On(func(e events.QuantFundsReturned) string { return e.SubID }),
+			projections.On(func(e events.QuantLeft) string { return e.SubID }),
+		)}
+	positions = &projections.Keyed[posRow]{Table: positionsTable, Fields: posFields, Key: func(r *posRow) string { return r.positionID },
+		What: "quant position", Changes: projections.KeyBy(
+			projections.On(func(e events.OrderPlaced) string { return e.PositionID }),
+			projections.On(func(e events.OrderFilled) string { return e.PositionID }),
+		)}
+	intents = &projections.Keyed[intentRow]{Table: intentsTable, Fields: intentFields, Key: func(r *intentRow) string { return r.commandID },
+		What: "quant order intent", Changes: func(d projections.Decoded) string {
+			if _, ok := d.P.(events.OrderPlaced); ok {
+				return d.Ev.Metadata.CommandID
+			}
+			return ""
+		}}
+)
+
 var projector = &projections.Projector{
 	Name:    "quant",
 	Version: 1,
 	Tables:  []*projections.Table{subsTable, positionsTable, intentsTable},
-	Wants: func(p events.Payload) bool {
-		switch p.(type) {
-		case events.QuantSubscribed, events.QuantFundsReleased, events.QuantFundsReturned, events.QuantLeft, events.OrderPlaced, events.OrderFilled:
-			return true
-		}
-		return false
-	},
+	Wants: projections.Wanting(events.QuantSubscribed{}, events.QuantFundsReleased{}, events.QuantFundsReturned{}, events.QuantLeft{},
+		events.OrderPlaced{}, events.OrderFilled{}),
 	Apply: apply,
 }
 
 func init() { projections.Register(projector) }
 
 type page struct {
-	subs      map[string]*subRow
-	positions map[string]*posRow
-	intents   map[string]*intentRow
+	subs      *projections.PageRows[subRow]
+	positions *projections.PageRows[posRow]
+	intents   *projections.PageRows[intentRow]
 }
 
+// apply reads the rows earlier pages created that this page may change: the subscriptions its
+// events name, and those of the intents and positions its orders name, which are read first.
 func apply(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	pg := page{subs: map[string]*subRow{}, positions: map[string]*posRow{}, intents: map[string]*intentRow{}}
-	if err := pg.load(ctx, w, evs); err != nil {
+	pg := page{subs: subs.Page(evs), positions: positions.Page(evs), intents: intents.Page(evs)}
+	if err := pg.intents.Load(ctx, w); err != nil {
 		return err
 	}
-	for _, d := range evs {
-		if err := pg.apply(d); err != nil {
-			return err
-		}
-	}
-	rows := make([][]any, 0, len(pg.subs))
-	for _, r := range pg.subs {
-		rows = append(rows, subFields.Args(r))
-	}
-	if err := w.Upsert(ctx, subsTable, rows); err != nil {
+	pg.intents.Each(func(r *intentRow) { pg.subs.Need(r.subID) })
+	if err := pg.positions.Load(ctx, w); err != nil {
 		return err
 	}
-	rows = rows[:0]
-	for _, r := range pg.positions {
-		rows = append(rows, posFields.Args(r))
-	}
-	if err := w.Upsert(ctx, positionsTable, rows); err != nil {
-		return err
-	}
-	rows = rows[:0]
-	for _, r := range pg.intents {
-		rows = append(rows, intentFields.Args(r))
-	}
-	return w.Upsert(ctx, intentsTable, rows)
-}
-
-// load reads the rows earlier pages created that this page may change.
-func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	subs, positions, intents := map[string]bool{}, map[string]bool{}, map[string]bool{}
-	for _, d := range evs {
-		switch e := d.P.(type) {
-		case events.QuantFundsReleased:
-			subs[e.SubID] = true
-		case events.QuantFundsReturned:
-			subs[e.SubID] = true
-		case events.QuantLeft:
-			subs[e.SubID] = true
-		case events.OrderPlaced:
-			intents[d.Ev.Metadata.CommandID] = true
-			positions[e.PositionID] = true
-		case events.OrderFilled:
-			positions[e.PositionID] = true
-		}
-	}
-	err := w.SelectIn(ctx, intentsTable, "command_id", projections.KeysOf(intents), func(rows projections.Rows) error {
-		r := &intentRow{}
-		if err := intentFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.intents[r.commandID] = r
-		subs[r.subID] = true
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	err = w.SelectIn(ctx, positionsTable, "position_id", projections.KeysOf(positions), func(rows projections.Rows) error {
-		r := &posRow{}
-		if err := posFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.positions[r.positionID] = r
-		subs[r.subID] = true
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	return w.SelectIn(ctx, subsTable, "sub_id", projections.KeysOf(subs), func(rows projections.Rows) error {
-		r := &subRow{}
-		if err := subFields.Scan(rows, r); err != nil {
-			return err
-		}
-		pg.subs[r.subID] = r
-		return nil
-	})
+	pg.positions.Each(func(r *posRow) { pg.subs.Need(r.subID) })
+	return projections.FoldPage(ctx, w, evs, pg.apply, pg.subs, pg.positions, pg.intents)
 }
 
 func (pg *page) apply(d projections.Decoded) error {
@@ -205,7 +153,7 @@ func (pg *page) apply(d projections.Decoded) error {
 		return d.Fail(err)
 	}
 	sub := func(id string) *subRow {
-		r := pg.subs[id]
+		r := pg.subs.Row(id)
 		if r == nil || r.memberID != member {
 			return nil
 		}
@@ -214,15 +162,15 @@ func (pg *page) apply(d projections.Decoded) error {
 	}
 	switch e := d.P.(type) {
 	case events.QuantSubscribed:
-		pg.subs[e.SubID] = &subRow{subID: e.SubID, memberID: member, product: e.Product, amount: e.Amount.String(), held: e.Amount.String(),
-			state: StateRunning, spent: "0", proceeds: "0", realized: "0", createdAt: at, updatedAt: at, seq: d.Ev.Position}
+		pg.subs.Put(&subRow{subID: e.SubID, memberID: member, product: e.Product, amount: e.Amount.String(), held: e.Amount.String(),
+			state: StateRunning, spent: "0", proceeds: "0", realized: "0", createdAt: at, updatedAt: at, seq: d.Ev.Position})
 	case events.QuantFundsReleased:
 		r := sub(e.SubID)
 		if r == nil {
 			return d.Fail(fmt.Errorf("quant subscription %s released but never made", e.SubID))
 		}
 		r.held = projections.AddText(r.held, e.Amount.Neg())
-		pg.intents[e.OrderCommandID] = &intentRow{commandID: e.OrderCommandID, subID: e.SubID, memberID: member, symbol: e.Symbol}
+		pg.intents.Put(&intentRow{commandID: e.OrderCommandID, subID: e.SubID, memberID: member, symbol: e.Symbol})
 	case events.QuantFundsReturned:
 		r := sub(e.SubID)
 		if r == nil {
@@ -240,19 +188,19 @@ func (pg *page) apply(d projections.Decoded) error {
 		}
 	case events.OrderPlaced:
 		var r *subRow
-		if in := pg.intents[d.Ev.Metadata.CommandID]; in != nil && in.memberID == member && e.Intent == events.IntentOpen {
+		if in := pg.intents.Row(d.Ev.Metadata.CommandID); in != nil && in.memberID == member && e.Intent == events.IntentOpen {
 			if r = sub(in.subID); r != nil {
-				pg.positions[e.PositionID] = &posRow{positionID: e.PositionID, subID: in.subID, memberID: member, symbol: in.symbol,
-					basis: "0", seq: d.Ev.Position}
+				pg.positions.Put(&posRow{positionID: e.PositionID, subID: in.subID, memberID: member, symbol: in.symbol,
+					basis: "0", seq: d.Ev.Position})
 			}
-		} else if p := pg.positions[e.PositionID]; p != nil && p.memberID == member && e.Intent == events.IntentClose {
+		} else if p := pg.positions.Row(e.PositionID); p != nil && p.memberID == member && e.Intent == events.IntentClose {
 			r = sub(p.subID)
 		}
 		if r != nil {
 			r.orders++
 		}
 	case events.OrderFilled:
-		p := pg.positions[e.PositionID]
+		p := pg.positions.Row(e.PositionID)
 		if p == nil || p.memberID != member {
 			return nil
 		}
@@ -339,7 +287,7 @@ func query(ctx context.Context, db *projections.Reader, q string, args ...any) (
 		bySub[s.SubID] = i
 		ids = append(ids, s.SubID)
 	}
-	q2 := "SELECT " + posFields.List() + " FROM quant_positions WHERE member_id = ? AND shares > 0 AND sub_id IN (" + placeholders(len(ids)) + ") ORDER BY seq"
+	q2 := "SELECT " + posFields.List() + " FROM quant_positions WHERE member_id = ? AND shares > 0 AND sub_id IN (" + projections.Placeholders(len(ids)) + ") ORDER BY seq"
 	err = db.Query(ctx, "quant positions", q2, append([]any{out[0].MemberID}, ids...), func(rows projections.Rows) error {
 		var r posRow
 		if err := posFields.Scan(rows, &r); err != nil {
@@ -350,15 +298,4 @@ func query(ctx context.Context, db *projections.Reader, q string, args ...any) (
 		return nil
 	})
 	return out, err
-}
-
-func placeholders(n int) string {
-	s := make([]byte, 0, 2*n)
-	for i := range n {
-		if i > 0 {
-			s = append(s, ',')
-		}
-		s = append(s, '?')
-	}
-	return string(s)
 }

@@ -49,102 +49,76 @@ var depositReviewsTable = &projections.Table{
 		"created_at", "seq"},
 }
 
-var reviewAccountsTable = projections.MemberAccountsTable("review_accounts")
+// directory holds the depositors' login accounts.
+var directory = projections.AccountsDirectory("review")
+
+var reviews = &projections.Keyed[reviewRow]{Table: depositReviewsTable, Fields: reviewFields,
+	Key: func(r *reviewRow) string { return r.orderNo }, What: "deposit"}
 
 var projector = &projections.Projector{
 	Name:    "review_queue",
 	Version: 1,
-	Tables:  []*projections.Table{depositReviewsTable, reviewAccountsTable},
-	Wants: func(p events.Payload) bool {
-		switch p.(type) {
-		case events.MemberRegistered, events.DepositRequested, events.DepositApproved, events.DepositRejected:
-			return true
-		}
-		return false
-	},
-	Apply: applyReviewQueue,
+	Tables:  append([]*projections.Table{depositReviewsTable}, directory.Tables()...),
+	Wants:   directory.Wanting(events.DepositRequested{}, events.DepositApproved{}, events.DepositRejected{}),
+	Apply:   applyReviewQueue,
 }
 
 func init() { projections.Register(projector) }
 
 func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections.Decoded) error {
-	accounts := map[string]string{}      // member id -> account, registered in this page
-	needAccount := map[string]struct{}{} // members whose account is looked up
-	touched := map[string]*reviewRow{}   // order no -> row
-	missing := map[string]struct{}{}     // orders decided in this page, requested before it
+	rows := reviews.Page(evs)
+	requested := map[string]bool{} // orders requested in this page: their decisions read nothing
 	for _, d := range evs {
 		switch e := d.P.(type) {
-		case events.MemberRegistered:
-			accounts[e.MemberID] = e.Account
 		case events.DepositRequested:
-			touched[e.OrderNo] = nil
-			if member, err := projections.MemberOf(d.Ev.Stream); err == nil {
-				if _, ok := accounts[member]; !ok {
-					needAccount[member] = struct{}{}
-				}
-			}
+			requested[e.OrderNo] = true
 		case events.DepositApproved:
-			if _, seen := touched[e.OrderNo]; !seen {
-				missing[e.OrderNo] = struct{}{}
+			if !requested[e.OrderNo] {
+				rows.Need(e.OrderNo)
 			}
 		case events.DepositRejected:
-			if _, seen := touched[e.OrderNo]; !seen {
-				missing[e.OrderNo] = struct{}{}
+			if !requested[e.OrderNo] {
+				rows.Need(e.OrderNo)
 			}
 		}
 	}
-	if err := projections.MemberAccountFields.SelectIn(ctx, w, reviewAccountsTable, "member_id", projections.KeysOf(needAccount), func(a *projections.MemberAccount) {
-		if _, ok := accounts[a.MemberID]; !ok {
-			accounts[a.MemberID] = a.Account
-		}
-	}); err != nil {
+	accounts, err := directory.Apply(ctx, w, evs, isRequest)
+	if err != nil {
 		return err
 	}
-	if err := reviewFields.SelectIn(ctx, w, depositReviewsTable, "order_no", projections.KeysOf(missing), func(r *reviewRow) { touched[r.orderNo] = r }); err != nil {
-		return err
-	}
-	var accountRows [][]any
-	for _, d := range evs {
+	return projections.FoldPage(ctx, w, evs, func(d projections.Decoded) error {
 		at := projections.Micros(d.Ev.Metadata.ServerTime)
 		switch e := d.P.(type) {
-		case events.MemberRegistered:
-			accountRows = append(accountRows, projections.MemberAccountFields.Args(&projections.MemberAccount{MemberID: e.MemberID, Account: e.Account}))
 		case events.DepositRequested:
 			member, err := projections.MemberOf(d.Ev.Stream)
 			if err != nil {
 				return d.Fail(err)
 			}
-			if touched[e.OrderNo] != nil {
+			if rows.Row(e.OrderNo) != nil {
 				return d.Fail(fmt.Errorf("deposit %s requested twice", e.OrderNo))
 			}
-			touched[e.OrderNo] = &reviewRow{orderNo: e.OrderNo, memberID: member, account: accounts[member],
+			rows.Put(&reviewRow{orderNo: e.OrderNo, memberID: member, account: accounts[member],
 				currency: e.Currency, amount: e.Amount.String(), channelID: e.ChannelID, channelName: e.ChannelName,
 				proofFileID: e.ProofFileID, status: events.ReviewPending, createdAt: at, updatedAt: at,
-				seq: d.Ev.Position, position: d.Ev.Position}
+				seq: d.Ev.Position, position: d.Ev.Position})
 		case events.DepositApproved:
-			if err := decideReview(touched, d, e.OrderNo, events.ReviewApproved, e.Remark, at); err != nil {
-				return err
-			}
+			return decideReview(rows, d, e.OrderNo, events.ReviewApproved, e.Remark, at)
 		case events.DepositRejected:
-			if err := decideReview(touched, d, e.OrderNo, events.ReviewRejected, e.Remark, at); err != nil {
-				return err
-			}
+			return decideReview(rows, d, e.OrderNo, events.ReviewRejected, e.Remark, at)
 		}
-	}
-	if err := w.Upsert(ctx, reviewAccountsTable, accountRows); err != nil {
-		return err
-	}
-	rows := make([][]any, 0, len(touched))
-	for _, r := range touched {
-		rows = append(rows, reviewFields.Args(r))
-	}
-	return w.Upsert(ctx, depositReviewsTable, rows)
+		return nil
+	}, rows)
 }
 
-func decideReview(touched map[string]*reviewRow, d projections.Decoded, orderNo, status, remark string, at int64) error {
-	r := touched[orderNo]
-	if r == nil {
-		return d.Fail(fmt.Errorf("deposit %s decided but never requested", orderNo))
+func isRequest(p events.Payload) bool {
+	_, ok := p.(events.DepositRequested)
+	return ok
+}
+
+func decideReview(rows *projections.PageRows[reviewRow], d projections.Decoded, orderNo, status, remark string, at int64) error {
+	r, err := rows.Changed(d, orderNo)
+	if err != nil {
+		return err
 	}
 	r.status, r.remark, r.reviewedBy, r.updatedAt, r.position = status, remark, d.Ev.Metadata.Actor, at, d.Ev.Position
 	return nil
@@ -174,12 +148,7 @@ func (r *reviewRow) deposit() (Deposit, error) {
 // deposits come oldest first (the order to review them in), decided ones newest first.
 func Queue(ctx context.Context, db *projections.Reader, status string, page, size int) ([]Deposit, bool, error) {
 	q, args, limit := projections.QueueQuery(reviewFields.List(), "deposit_reviews", status, events.ReviewPending, page, size)
-	var out []Deposit
-	err := db.Query(ctx, "deposit queue", q, args, projections.Collect(&out, reviewFields, (*reviewRow).deposit))
-	if err != nil {
-		return nil, false, err
-	}
-	return projections.TrimPage(out, limit)
+	return projections.QueryPage(ctx, db, "deposit queue", q, args, limit, projections.Scanner(reviewFields, (*reviewRow).deposit))
 }
 
 // ByOrderNo returns one deposit of the review queue, or ErrNotFound.

@@ -15,8 +15,7 @@ import (
 func TestDepositQueue(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		ctx := context.Background()
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		m := e.Register("0912345678")
 		other := e.Register("0922222222")
 		e.RequestDeposit(m, "D1", "5000")
@@ -63,8 +62,7 @@ func TestDepositQueue(t *testing.T) {
 func TestDepositQueueOneByOne(t *testing.T) {
 	e := projtest.SQLite(t)
 	m := e.Register("0912345678")
-	e.RequestDeposit(m, "D1", "5000")
-	e.ApproveDeposit(m, "D1", "5000")
+	e.Deposit(m, "D1", "5000")
 	e.RequestDeposit(m, "D2", "10")
 	e.OneByOne(projector)
 }

@@ -82,8 +82,7 @@ func check(t *testing.T, db *projections.ReadDB, paid, unpaid, loser string) {
 func TestSubscriptionReadModel(t *testing.T) {
 	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
 		paid, unpaid, loser := issueLog(e)
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		r.WaitFor(t, e.Head())
 		check(t, db, paid, unpaid, loser)
 		projtest.NoDiffs(t, r.Runner)

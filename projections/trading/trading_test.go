@@ -23,8 +23,7 @@ func TestOrdersPositionsAndNotices(t *testing.T) {
 				Symbol: symbol, Name: symbol, Kind: "stock", Side: events.SideBuy, Direction: events.DirectionLong,
 				Type: events.OrderLimit, Shares: shares, Price: d("100"), Leverage: d("1"), TradingDay: "2026-03-02", By: events.OrderByMember})
 		}
-		e.RequestDeposit(m, "D1", "300000")
-		e.ApproveDeposit(m, "D1", "300000")
+		e.Deposit(m, "D1", "300000")
 		cash := func(from, to string, amount string) []events.Posting {
 			return events.Transfer(from, to, "TWD", d(amount))
 		}
@@ -47,8 +46,7 @@ func TestOrdersPositionsAndNotices(t *testing.T) {
 		e.Add(acct, "system", events.MarginCallIssued{MarginRatio: events.MarginRatio{Ratio: d("1.25")}, Deadline: "2026-03-04"})
 		open(events.AccountStream(other), "U1", "2330", 1000)
 
-		db := e.Open()
-		r := e.Run(db)
+		db, r := e.Start()
 		r.WaitFor(t, e.Head())
 		projtest.NoDiffs(t, r.Runner)
 		ctx, rd := context.Background(), db.Reader

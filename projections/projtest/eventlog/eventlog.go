@@ -118,6 +118,13 @@ func (l *Log) ApproveDeposit(memberID, orderNo, amount string) int64 {
 		Postings: events.Transfer(events.HouseBankClearing, events.MemberAvailable(memberID), "TWD", Dec(amount))})
 }
 
+// Deposit has the member ask for a TWD deposit and ops approve it; it returns the approval's
+// position.
+func (l *Log) Deposit(memberID, orderNo, amount string) int64 {
+	l.RequestDeposit(memberID, orderNo, amount)
+	return l.ApproveDeposit(memberID, orderNo, amount)
+}
+
 // Head is the log's last position.
 func (l *Log) Head() int64 {
 	h, err := l.Store.Head(context.Background())
