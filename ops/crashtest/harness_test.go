@@ -179,12 +179,17 @@ func post(ctx context.Context, hc *http.Client, base string, s *session, path, k
 		req.Header.Set("token", s.Token)
 		req.Header.Set("account", s.Account)
 	}
+	return do(hc, req)
+}
+
+// do sends req and decodes the envelope of the answer.
+func do(hc *http.Client, req *http.Request) (int, string, json.RawMessage, error) {
 	resp, err := hc.Do(req)
 	if err != nil {
 		return 0, "", nil, err
 	}
 	defer resp.Body.Close()
-	raw, err = io.ReadAll(resp.Body)
+	raw, err := io.ReadAll(resp.Body)
 	if err != nil {
 		return 0, "", nil, err
 	}
@@ -196,6 +201,17 @@ func post(ctx context.Context, hc *http.Client, base string, s *session, path, k
 		return resp.StatusCode, "", nil, fmt.Errorf("not an envelope: %.200s", raw)
 	}
 	return resp.StatusCode, env.Msg, env.Data, nil
+}
+
+// get reads path as the member of session s.
+func get(hc *http.Client, base string, s *session, path string) (int, string, json.RawMessage, error) {
+	req, err := http.NewRequest(http.MethodGet, base+path, nil)
+	if err != nil {
+		return 0, "", nil, err
+	}
+	req.Header.Set("token", s.Token)
+	req.Header.Set("account", s.Account)
+	return do(hc, req)
 }
 
 func mustOK(t *testing.T, status int, msg string, err error, what string) {

@@ -1,0 +1,189 @@
+package crashtest
+
+import (
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lotbook/lotbook/events/postgres/pgtest"
+)
+
+// proxy forwards TCP connections to PostgreSQL. cut closes every open connection and closes
+// each new one at once until restore: to the server the database is gone, then back.
+type proxy struct {
+	l      net.Listener
+	target string
+
+	mu    sync.Mutex
+	cut   bool
+	conns map[net.Conn]struct{}
+}
+
+func newProxy(t *testing.T, target string) *proxy {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &proxy{l: l, target: target, conns: map[net.Conn]struct{}{}}
+	var wg sync.WaitGroup
+	wg.Go(p.accept)
+	t.Cleanup(func() {
+		l.Close()
+		p.setCut(true)
+		wg.Wait()
+	})
+	return p
+}
+
+func (p *proxy) accept() {
+	for {
+		c, err := p.l.Accept()
+		if err != nil {
+			return
+		}
+		up, err := net.Dial("tcp", p.target)
+		if err != nil {
+			c.Close()
+			continue
+		}
+		p.mu.Lock()
+		if p.cut {
+			p.mu.Unlock()
+			c.Close()
+			up.Close()
+			continue
+		}
+		p.conns[c], p.conns[up] = struct{}{}, struct{}{}
+		p.mu.Unlock()
+		go p.pipe(c, up)
+		go p.pipe(up, c)
+	}
+}
+
+// pipe copies one direction; when either side ends, both connections close.
+func (p *proxy) pipe(dst, src net.Conn) {
+	_, _ = io.Copy(dst, src)
+	p.mu.Lock()
+	delete(p.conns, dst)
+	delete(p.conns, src)
+	p.mu.Unlock()
+	dst.Close()
+	src.Close()
+}
+
+func (p *proxy) setCut(cut bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.cut = cut
+	if cut {
+		for c := range p.conns {
+			c.Close()
+		}
+		clear(p.conns)
+	}
+}
+
+const (
+	beforeCut int32 = iota
+	duringCut
+	afterCut
+)
+
+// TestDatabaseCutAndRestored runs the load through `lotbook serve` on PostgreSQL behind a TCP
+// proxy, cuts the connection, restores it, and checks that commands during the cut were
+// answered 503 (no 500, no success), that the server recovers by itself, that every
+// acknowledged command is stored once, that the read models catch up, and that verify passes.
+func TestDatabaseCutAndRestored(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs the server binary under load: not in -short")
+	}
+	bin := binary(t)
+	dbURL := pgtest.NewDatabase(t)
+	u, err := url.Parse(dbURL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := newProxy(t, u.Host)
+	u.Host = px.l.Addr().String()
+	f, srv := prepare(t, bin, dbURL, u.String())
+
+	l := f.startLoad(srv.base, 16)
+	l.waitAcked(t, 100)
+	l.phase.Store(duringCut)
+	px.setCut(true)
+	cutAt := time.Now()
+	// Keep the database away for two seconds at least and until the clients have seen it gone
+	// (an answer sent and received wholly during the cut) many times over.
+	during := func() (n int) {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		for _, a := range l.answers {
+			if a.phase == duringCut {
+				n++
+			}
+		}
+		return n
+	}
+	if !poll(30*time.Second, func() bool { return during() >= 50 && time.Since(cutAt) >= 2*time.Second }) {
+		t.Fatalf("only %d commands answered during the cut in 30 s; log:\n%s", during(), tail(f.dir))
+	}
+	// Reads during the cut fail as clearly as commands.
+	for _, path := range []string{"/api/vue/user/info", "/api/vue/funds/records"} {
+		st, msg, _, err := get(f.hc, srv.base, f.members[0].s, path)
+		if err != nil || st != http.StatusServiceUnavailable {
+			t.Errorf("GET %s during the cut: HTTP %d %s %v, want 503", path, st, msg, err)
+		}
+	}
+	px.setCut(false)
+	l.phase.Store(afterCut)
+	l.waitAcked(t, 100)
+	as := l.stop()
+
+	byAnswer := map[string]int{}
+	for _, a := range as {
+		if a.phase != duringCut {
+			continue
+		}
+		byAnswer[http.StatusText(a.status)+" "+a.msg]++
+		if a.status != http.StatusServiceUnavailable {
+			t.Errorf("%s %s sent and answered during the cut: HTTP %d %s, want 503", a.typ, a.key, a.status, a.msg)
+		}
+	}
+	t.Logf("answers during the cut: %v", byAnswer)
+
+	f.recover(srv.base, as)
+	// The read models and process managers catch up with the log without a restart.
+	lagging := func() []string {
+		resp, err := http.Get(srv.metrics)
+		if err != nil {
+			return []string{err.Error()}
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		out := []string{}
+		if !strings.Contains(string(b), "lotbook_projection_lag_events{") || !strings.Contains(string(b), "lotbook_process_lag_events{") {
+			return []string{"no lag metrics"}
+		}
+		for _, line := range strings.Split(string(b), "\n") {
+			if (strings.HasPrefix(line, "lotbook_projection_lag_events{") || strings.HasPrefix(line, "lotbook_process_lag_events{")) &&
+				!strings.HasSuffix(line, " 0") {
+				out = append(out, line)
+			}
+		}
+		return out
+	}
+	if !poll(30*time.Second, func() bool { return len(lagging()) == 0 }) {
+		t.Errorf("read models or processes still behind the log 30 s after the cut: %v", lagging())
+	}
+	srv.stop()
+	if log := tail(f.dir); strings.Contains(log, "panic") {
+		t.Errorf("the server panicked; log:\n%s", log)
+	}
+	f.verify()
+}
