@@ -64,19 +64,25 @@ type server struct {
 	done    chan struct{}
 }
 
-func freeAddr(t *testing.T) string {
+// freeAddrs are n loopback addresses free at the time of the call, for the server's listeners.
+func freeAddrs(t *testing.T, n int) []string {
 	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	var out []string
+	for range n {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, l.Addr().String())
+		l.Close()
 	}
-	defer l.Close()
-	return l.Addr().String()
+	return out
 }
 
 func start(t *testing.T, bin, dir, dbURL string) *server {
 	t.Helper()
-	addr, metrics := freeAddr(t), freeAddr(t)
+	addrs := freeAddrs(t, 2)
+	addr, metrics := addrs[0], addrs[1]
 	logf, err := os.OpenFile(filepath.Join(dir, "serve.log"), os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
 	if err != nil {
 		t.Fatal(err)
@@ -144,6 +150,18 @@ func tail(dir string) string {
 		b = b[len(b)-4000:]
 	}
 	return string(b)
+}
+
+// grepLog is the first n lines of the server's log that contain s.
+func grepLog(dir, s string, n int) string {
+	b, _ := os.ReadFile(filepath.Join(dir, "serve.log"))
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if strings.Contains(line, s) && len(out) < n {
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // withDB is the environment of a lotbook process: PostgreSQL for events and read models when

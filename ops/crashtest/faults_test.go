@@ -2,6 +2,7 @@ package crashtest
 
 import (
 	"io"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/url"
@@ -12,6 +13,33 @@ import (
 
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
 )
+
+// TestKill9UnderLoad kills the server with SIGKILL in the middle of the load, on SQLite and on
+// PostgreSQL, restarts it and sends every request again with its key.
+func TestKill9UnderLoad(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and kills the server: not in -short")
+	}
+	bin := binary(t)
+	t.Run("sqlite", func(t *testing.T) { kill9(t, bin, "") })
+	t.Run("postgres", func(t *testing.T) { kill9(t, bin, pgtest.NewDatabase(t)) })
+}
+
+// kill9 sends commands from 16 clients, SIGKILLs the server once a random number of them have
+// been acknowledged, restarts it and sends every request again with its key.
+func kill9(t *testing.T, bin, dbURL string) {
+	f, srv := prepare(t, bin, dbURL, "")
+	l := f.startLoad(srv.base, 16)
+	l.waitAcked(t, 100+rand.Int64N(400))
+	srv.kill()
+	as := l.stop()
+	f.checkOnce("after kill -9", acknowledged(as))
+
+	srv = start(t, bin, f.dir, dbURL)
+	f.recover(srv.base, as)
+	srv.stop()
+	f.verify()
+}
 
 // proxy forwards TCP connections to PostgreSQL. cut closes every open connection and closes
 // each new one at once until restore: to the server the database is gone, then back.
@@ -156,6 +184,9 @@ func TestDatabaseCutAndRestored(t *testing.T) {
 		}
 	}
 	t.Logf("answers during the cut: %v", byAnswer)
+	if t.Failed() {
+		t.Logf("the server's failed requests:\n%s", grepLog(f.dir, "request failed", 10))
+	}
 
 	f.recover(srv.base, as)
 	// The read models and process managers catch up with the log without a restart.
