@@ -152,6 +152,28 @@ func tail(dir string) string {
 	return string(b)
 }
 
+// metricLines are the lines of the server's /metrics page that start with one of prefixes.
+func (s *server) metricLines(prefixes ...string) ([]string, error) {
+	resp, err := http.Get(s.metrics)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		for _, p := range prefixes {
+			if strings.HasPrefix(line, p) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out, nil
+}
+
 // grepLog is the first n lines of the server's log that contain s.
 func grepLog(dir, s string, n int) string {
 	b, _ := os.ReadFile(filepath.Join(dir, "serve.log"))
