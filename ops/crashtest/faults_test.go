@@ -144,8 +144,10 @@ func TestDatabaseCutAndRestored(t *testing.T) {
 
 	l := f.startLoad(srv.base, 16)
 	l.waitAcked(t, 100)
-	l.phase.Store(duringCut)
+	// The phase brackets the cut from inside: an answer stamped duringCut at both ends was
+	// wholly within it.
 	px.setCut(true)
+	l.phase.Store(duringCut)
 	cutAt := time.Now()
 	// Keep the database away for two seconds at least and until the clients have seen it gone
 	// (an answer sent and received wholly during the cut) many times over.
@@ -169,8 +171,8 @@ func TestDatabaseCutAndRestored(t *testing.T) {
 			t.Errorf("GET %s during the cut: HTTP %d %s %v, want 503", path, st, msg, err)
 		}
 	}
-	px.setCut(false)
 	l.phase.Store(afterCut)
+	px.setCut(false)
 	l.waitAcked(t, 100)
 	as := l.stop()
 
