@@ -258,7 +258,9 @@ func (s *server) Bind(c *httpx.Call, payload []byte) bool {
 	rec, found, err := s.idem.get(c.R.Context(), c.IdemKey)
 	switch {
 	case err != nil:
-		writeError(c.W, c.R, s.log, fmt.Errorf("idempotency lookup: %w", err))
+		// The records' database is failing (a cut connection): 503, as for the event store, so
+		// that the client retries with the same key rather than take it for a server bug.
+		writeError(c.W, c.R, s.log, httpx.Refuse(http.StatusServiceUnavailable, wire.MessageKeySystemBusy, fmt.Errorf("idempotency lookup: %w", err)))
 		return true
 	case found && (rec.Actor != actor || rec.RequestHash != c.Request):
 		writeError(c.W, c.R, s.log, httpx.Refuse(http.StatusConflict, wire.MessageKeyIdempotencyKeyReused, nil))

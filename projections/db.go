@@ -151,15 +151,17 @@ func (db *ReadDB) writeTx(ctx context.Context, fn func(w *Wtx) error) error {
 	if err != nil {
 		return fmt.Errorf("begin read-model tx: %w", err)
 	}
+	// Deferred, so that a panic in fn (the projections router recovers it and retries the page)
+	// does not leave the transaction open holding the write lock the retry waits for. After
+	// Commit it is a no-op.
+	defer tx.Rollback()
 	w := &Wtx{tx: tx, d: db.d, stmts: db.wstmts}
 	if db.d.postgres {
 		if err := w.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
-			tx.Rollback()
 			return err
 		}
 	}
 	if err := fn(w); err != nil {
-		tx.Rollback()
 		return err
 	}
 	if err := tx.Commit(); err != nil {
