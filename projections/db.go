@@ -57,6 +57,14 @@ const checkpointsDDL = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
 	position BIGINT NOT NULL,
 	updated_at BIGINT NOT NULL)`
 
+// progressDDL is the one row a projector instance (lotbook serve --role projector) publishes its
+// lowest checkpoint in, as it moves in memory (Runner.Publish): checkpoints of projectors that
+// skipped pages reach projection_checkpoints only lazily.
+const progressDDL = `CREATE TABLE IF NOT EXISTS projection_progress (
+	id BIGINT NOT NULL PRIMARY KEY,
+	position BIGINT NOT NULL,
+	updated_at BIGINT NOT NULL)`
+
 // OpenReadDB opens (and creates the schema of) the read-model database: SQLite in
 // dataDir/read.db unless databaseURL names a PostgreSQL database.
 func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, error) {
@@ -177,6 +185,9 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 			}
 		}
 		if err := w.Exec(ctx, checkpointsDDL); err != nil {
+			return err
+		}
+		if err := w.Exec(ctx, progressDDL); err != nil {
 			return err
 		}
 		if err := w.Exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS idempotency_records (
