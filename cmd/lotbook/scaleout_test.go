@@ -213,7 +213,9 @@ type session struct {
 }
 
 // on is the same session, sending its requests to another instance.
-func (s *session) on(in *instance) *session { return &session{in: in, token: s.token, account: s.account} }
+func (s *session) on(in *instance) *session {
+	return &session{in: in, token: s.token, account: s.account}
+}
 
 type envelope struct {
 	Status int             `json:"status"`
