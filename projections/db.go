@@ -213,6 +213,11 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 			if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), 0); err != nil {
 				return err
 			}
+			// The published progress counted this read model as it was: void it until the
+			// projector instance publishes again.
+			if err := w.Exec(ctx, sqlVoidProgress); err != nil {
+				return err
+			}
 		}
 		return db.dropAbandoned(ctx, w)
 	})

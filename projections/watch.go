@@ -23,9 +23,11 @@ const (
 )
 
 const (
+	// Not only upwards: a projector instance that starts over a read model reset by a new
+	// version publishes the lower position, which is the true one.
 	sqlSetProgress = `INSERT INTO projection_progress (id, position, updated_at) VALUES (1, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at
-		WHERE projection_progress.position < excluded.position`
+		ON CONFLICT (id) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`
+	sqlVoidProgress = "DELETE FROM projection_progress"
 	// One round trip for both: the progress row comes back under the name "", which no
 	// projector has.
 	sqlPositions = `SELECT name, position FROM projection_checkpoints
