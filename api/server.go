@@ -32,6 +32,7 @@ const waitBound = 2 * time.Second
 // envelope, static files and the WebSocket. It serves the capabilities' modules
 // (capabilities.go) and holds what they are built from.
 type server struct {
+	role     Role
 	cmd      *commands.Service
 	funds    *fundscmd.Commands
 	trading  *trading.Commands

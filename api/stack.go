@@ -55,6 +55,14 @@ type Config struct {
 	// BlockAnyHour takes block trade applications at any hour (lotbook serve --demo, whose market
 	// trades around the clock); otherwise only in the exchange's block hours (rules/block.Hours).
 	BlockAnyHour bool
+	// Role is the share of the work this instance does (RoleAll by default); every role but
+	// RoleAll needs DatabaseURL, the database the instances share.
+	Role Role
+	// NATSURL carries the socket frames that are no event (chat typing) between API instances;
+	// RoleAPI requires it, RoleAll may have it.
+	NATSURL string
+	// NATSSubject is the NATS subject of those frames (DefaultNATSSubject): one per deployment.
+	NATSSubject string
 
 	// Tests and tools may override these; zero values are production defaults.
 	PasswordCost commands.PasswordCost
@@ -70,6 +78,41 @@ type Config struct {
 // so that only the host (or a scraper given access to it) reads the figures; not 9090, which a
 // Prometheus on the same host takes.
 const DefaultMetricsAddr = "127.0.0.1:9464"
+
+// Role is the share of a deployment's work an instance does (lotbook serve --role).
+type Role string
+
+const (
+	// RoleAll does everything in one process: HTTP and sockets, projections, process managers.
+	RoleAll Role = "all"
+	// RoleAPI serves HTTP and sockets and sends commands; it reads the read models a projector
+	// instance writes and waits for that instance's checkpoints.
+	RoleAPI Role = "api"
+	// RoleProjector runs the projectors into the shared read database, and nothing else.
+	RoleProjector Role = "projector"
+	// RoleProcess runs the matching engine and the registered process managers.
+	RoleProcess Role = "process"
+)
+
+// ParseRole reads a role's name; "" is RoleAll.
+func ParseRole(s string) (Role, error) {
+	switch r := Role(s); r {
+	case "":
+		return RoleAll, nil
+	case RoleAll, RoleAPI, RoleProjector, RoleProcess:
+		return r, nil
+	}
+	return "", fmt.Errorf("unknown role %q (all, api, projector or process)", s)
+}
+
+// serves tells whether the role serves HTTP and sockets.
+func (r Role) serves() bool { return r == RoleAll || r == RoleAPI }
+
+// processes tells whether the role runs the matching engine and the process managers.
+func (r Role) processes() bool { return r == RoleAll || r == RoleProcess }
+
+// DefaultNATSSubject is the subject API instances relay socket frames on unless configured.
+const DefaultNATSSubject = "lotbook.sockets"
 
 // DefaultMarketSeed is the simulated market's seed unless configured (LOTBOOK_MARKET_SEED).
 const DefaultMarketSeed = 1
@@ -93,6 +136,7 @@ type Stack struct {
 	// processes are the capabilities' process managers (process.Register), run with the stack.
 	processes []registeredProcess
 	pushers   []httpx.Pusher // modules that push to sockets while the stack runs
+	relay     *socketRelay   // socket frames to and from the other API instances; nil without NATS
 	handler   http.Handler
 	idem      *idemRecords
 	decodes   files.Gate
@@ -117,6 +161,18 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	}
 	if cfg.Web == nil {
 		cfg.Web = web.Dist()
+	}
+	if cfg.Role == "" {
+		cfg.Role = RoleAll
+	}
+	if cfg.NATSSubject == "" {
+		cfg.NATSSubject = DefaultNATSSubject
+	}
+	if cfg.Role != RoleAll && cfg.DatabaseURL == "" {
+		return nil, fmt.Errorf("api: role %s shares the read models: it needs a PostgreSQL database (DatabaseURL)", cfg.Role)
+	}
+	if cfg.Role == RoleAPI && cfg.NATSURL == "" {
+		return nil, fmt.Errorf("api: role api relays chat typing to the other API instances: it needs NATS (NATSURL)")
 	}
 	sealer, err := sealerFor(cfg)
 	if err != nil {
@@ -174,9 +230,11 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
-	deps := process.Deps{Commands: cmd, Market: mkt, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg}
-	for _, p := range process.Registered() {
-		st.processes = append(st.processes, registeredProcess{name: p.Name, run: p.Build(deps)})
+	if cfg.Role.processes() {
+		deps := process.Deps{Commands: cmd, Market: mkt, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg}
+		for _, p := range process.Registered() {
+			st.processes = append(st.processes, registeredProcess{name: p.Name, run: p.Build(deps)})
+		}
 	}
 	srv := st.newServer()
 	st.idem = srv.idem
@@ -184,6 +242,20 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	st.ws = srv.ws
 	modules := srv.capabilities()
 	st.handler = srv.router(modules)
+	if !cfg.Role.serves() {
+		st.handler = srv.healthRouter()
+	}
+	if cfg.NATSURL != "" && cfg.Role.serves() {
+		relay, err := openSocketRelay(ctx, cfg.NATSURL, cfg.NATSSubject, string(cfg.Role), srv.ws, cfg.Logger)
+		if err != nil {
+			st.idem.close()
+			read.Close()
+			store.Close()
+			return nil, err
+		}
+		st.relay = relay
+		srv.ws.out = relay
+	}
 	srv.ws.auth, srv.ws.now = srv.session, srv.now
 	for _, m := range modules {
 		if r, ok := m.(httpx.SocketReceiver); ok {
@@ -221,6 +293,7 @@ func (st *Stack) newServer() *server {
 		mkt:       st.Market,
 		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:     st.trade,
+		role:      st.cfg.Role,
 	}
 }
 
@@ -235,12 +308,71 @@ func (st *Stack) MetricsHandler() http.Handler {
 	return m
 }
 
-// Run projects events, moves the market (when the stack built it) and streams it to sockets
-// until ctx ends; it returns when all three stopped.
+// Run does the role's share until ctx ends: projects events, moves the market (when the stack
+// built it) and streams it to sockets, runs the matching engine and the process managers; it
+// returns when all of them stopped.
 func (st *Stack) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	role := st.cfg.Role
 	var wg sync.WaitGroup
+	if role.serves() {
+		st.runSockets(ctx, &wg)
+	}
+	if role != RoleProjector {
+		// Commands are sent here (by handlers or by process managers): keep their cache current.
+		wg.Go(func() {
+			if err := st.Commands.Follow(ctx); err != nil {
+				st.cfg.Logger.Error("command cache follower stopped: views read the store", "err", err)
+			}
+		})
+	}
+	if role.processes() {
+		wg.Go(func() {
+			if err := st.trade.Run(ctx); err != nil {
+				st.cfg.Logger.Error("matching engine stopped", "err", err)
+			}
+		})
+		for _, p := range st.processes {
+			wg.Go(func() {
+				if err := p.run.Run(ctx); err != nil {
+					st.cfg.Logger.Error("process manager stopped", "process", p.name, "err", err)
+				}
+			})
+		}
+	}
+	if st.ownsMkt && role != RoleProjector {
+		wg.Go(func() {
+			if err := st.Market.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
+				st.cfg.Logger.Error("market stopped", "err", err)
+			}
+		})
+	}
+	var err error
+	switch role {
+	case RoleAll:
+		err = st.Runner.Run(ctx)
+	case RoleProjector:
+		wg.Go(func() {
+			if err := st.Runner.Publish(ctx); err != nil {
+				st.cfg.Logger.Error("projection progress stopped", "err", err)
+			}
+		})
+		err = st.Runner.Run(ctx)
+	default:
+		// The read models are the projector instance's: follow its checkpoints.
+		err = st.Runner.Watch(ctx)
+	}
+	cancel()
+	wg.Wait()
+	if err != nil && !errors.Is(err, context.Canceled) {
+		return fmt.Errorf("api: projections: %w", err)
+	}
+	return nil
+}
+
+// runSockets starts the socket hub, its session follower and the modules' pushes.
+func (st *Stack) runSockets(ctx context.Context, wg *sync.WaitGroup) {
 	wg.Go(func() { st.ws.run(ctx) })
 	wg.Go(func() {
 		if err := st.ws.followSessions(ctx, st.Store); err != nil && !errors.Is(err, context.Canceled) {
@@ -254,37 +386,6 @@ func (st *Stack) Run(ctx context.Context) error {
 			}
 		})
 	}
-	wg.Go(func() {
-		if err := st.Commands.Follow(ctx); err != nil {
-			st.cfg.Logger.Error("command cache follower stopped: views read the store", "err", err)
-		}
-	})
-	wg.Go(func() {
-		if err := st.trade.Run(ctx); err != nil {
-			st.cfg.Logger.Error("matching engine stopped", "err", err)
-		}
-	})
-	for _, p := range st.processes {
-		wg.Go(func() {
-			if err := p.run.Run(ctx); err != nil {
-				st.cfg.Logger.Error("process manager stopped", "process", p.name, "err", err)
-			}
-		})
-	}
-	if st.ownsMkt {
-		wg.Go(func() {
-			if err := st.Market.Run(ctx); err != nil && !errors.Is(err, context.Canceled) {
-				st.cfg.Logger.Error("market stopped", "err", err)
-			}
-		})
-	}
-	err := st.Runner.Run(ctx)
-	cancel()
-	wg.Wait()
-	if err != nil && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("api: projections: %w", err)
-	}
-	return nil
 }
 
 // Close writes the queued idempotency records, then closes the read models and the store.
@@ -292,6 +393,9 @@ func (st *Stack) Run(ctx context.Context) error {
 func (st *Stack) Close() error {
 	st.once.Do(func() {
 		st.idem.close()
+		if st.relay != nil {
+			st.relay.close()
+		}
 		st.closeErr = errors.Join(st.Read.Close(), st.Store.Close())
 	})
 	return st.closeErr
@@ -335,7 +439,9 @@ func (s *server) healthz(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte("ok\n"))
 }
 
-// readyz: the store answers and the projections are within readyLag events of its head.
+// readyz: the store answers and the instance's work is within readyLag events of its head: the
+// read models it serves or writes (every role but process: an API instance's are the projector
+// instance's checkpoints), or the matching engine (process).
 func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 	w.Header().Set("Cache-Control", "no-store")
@@ -347,11 +453,23 @@ func (s *server) readyz(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "event store unreachable\n")
 		return
 	}
-	pos := s.runner.Position()
+	what, pos := "projections", s.runner.Position()
+	if s.role == RoleProcess {
+		what, pos = "matching engine", s.trade.Position()
+	}
 	if head-pos > readyLag {
 		w.WriteHeader(http.StatusServiceUnavailable)
-		fmt.Fprintf(w, "projections behind: %d of %d\n", pos, head)
+		fmt.Fprintf(w, "%s behind: %d of %d\n", what, pos, head)
 		return
 	}
 	fmt.Fprintf(w, "ok %d/%d\n", pos, head)
+}
+
+// healthRouter is the HTTP surface of an instance that serves no API (projector, process): the
+// probes only.
+func (s *server) healthRouter() http.Handler {
+	m := http.NewServeMux()
+	m.HandleFunc("GET /healthz", s.healthz)
+	m.HandleFunc("GET /readyz", s.readyz)
+	return m
 }

@@ -148,6 +148,9 @@ type wsHub struct {
 	now  func() time.Time
 	// receivers are the modules that take client messages of their own ops.
 	receivers []httpx.SocketReceiver
+	// out is where the modules' socket ops answer: the hub itself, or the relay that also
+	// carries their frames to the other API instances.
+	out httpx.Sockets
 
 	// Owned by the hub goroutine.
 	sub     *market.Subscription
@@ -172,6 +175,7 @@ func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) 
 		ops:     map[*wsConn]struct{}{},
 		now:     time.Now,
 	}
+	h.out = h
 	h.writeWait.Store(int64(wsWriteWait))
 	for _, q := range mkt.Indices() {
 		h.indices[q.Symbol] = true
@@ -486,7 +490,7 @@ func (h *wsHub) receive(ctx context.Context, c *wsConn, req wire.WsRequest) {
 		return
 	}
 	for _, r := range h.receivers {
-		if handled, refusal := r.SocketOp(ctx, req, s.SocketSession, h); handled {
+		if handled, refusal := r.SocketOp(ctx, req, s.SocketSession, h.out); handled {
 			if refusal != "" {
 				c.fail(refusal, "")
 			}

@@ -61,6 +61,14 @@ const checkpointsDDL = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
 	position BIGINT NOT NULL,
 	updated_at BIGINT NOT NULL)`
 
+// progressDDL is the one row a projector instance (lotbook serve --role projector) publishes its
+// lowest checkpoint in, as it moves in memory (Runner.Publish): checkpoints of projectors that
+// skipped pages reach projection_checkpoints only lazily.
+const progressDDL = `CREATE TABLE IF NOT EXISTS projection_progress (
+	id BIGINT NOT NULL PRIMARY KEY,
+	position BIGINT NOT NULL,
+	updated_at BIGINT NOT NULL)`
+
 // OpenReadDB opens (and creates the schema of) the read-model database: SQLite in
 // dataDir/read.db unless databaseURL names a PostgreSQL database.
 func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, error) {
@@ -185,6 +193,9 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 		if err := w.Exec(ctx, checkpointsDDL); err != nil {
 			return err
 		}
+		if err := w.Exec(ctx, progressDDL); err != nil {
+			return err
+		}
 		if err := w.Exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS idempotency_records (
 			idem_key TEXT NOT NULL PRIMARY KEY, actor TEXT NOT NULL, request_hash TEXT NOT NULL,
 			http_status BIGINT NOT NULL, body %s NOT NULL, created_at BIGINT NOT NULL)`, db.d.typeName(KindBlob))); err != nil {
@@ -211,6 +222,11 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 				}
 			}
 			if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), 0); err != nil {
+				return err
+			}
+			// The published progress counted this read model as it was: void it until the
+			// projector instance publishes again.
+			if err := w.Exec(ctx, sqlVoidProgress); err != nil {
 				return err
 			}
 		}

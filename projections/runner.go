@@ -42,6 +42,12 @@ type Runner struct {
 	lag         atomic.Int64 // nanoseconds every page waits before it is applied (SetLag)
 	rebuildMu   sync.Mutex   // one rebuild at a time: they share the _rebuild table names
 
+	// An instance that projects nothing (Watch) learns the positions from the database; its
+	// read-your-writes waits make it poll while they last.
+	watching atomic.Bool
+	waiters  atomic.Int32
+	wake     chan struct{}
+
 	reg      prometheus.Registerer // the router's metrics, when not nil
 	decoded  *shared               // entries the units share (set by Run)
 	failures *prometheus.CounterVec
@@ -56,7 +62,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 	}
 	r := &Runner{
 		db: db, store: store, logger: logger.With("component", "projections"),
-		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), hubCapacity: 4 * maxPage, reg: reg,
+		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), wake: make(chan struct{}, 1), hubCapacity: 4 * maxPage, reg: reg,
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lotbook_projection_failures_total",
 			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
@@ -360,12 +366,18 @@ func (r *Runner) Snapshot(ctx context.Context, read func(*Reader) error) (int64,
 // WaitFor returns when every projector has applied the events up to position (read-your-writes),
 // or with ctx's error; the caller bounds ctx.
 func (r *Runner) WaitFor(ctx context.Context, position int64) error {
-	for {
+	for waiting := false; ; {
 		r.mu.Lock()
 		reached, changed := r.lowest() >= position, r.changed
 		r.mu.Unlock()
 		if reached {
 			return nil
+		}
+		if !waiting && r.watching.Load() {
+			waiting = true
+			r.waiters.Add(1)
+			defer r.waiters.Add(-1)
+			r.poke()
 		}
 		select {
 		case <-changed:

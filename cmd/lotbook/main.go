@@ -23,6 +23,7 @@ const usage = `lotbook: an event-sourced brokerage ledger for the Taiwan market
 
 usage:
   lotbook serve [--addr 127.0.0.1:8080] [--metrics-addr 127.0.0.1:9464] [--data ./data] [--demo] [--pprof ADDR] [--lock-minutes N] [--hold-days N]
+      [--role all|api|projector|process] [--nats nats://127.0.0.1:4222] [--nats-subject lotbook.sockets]
   lotbook replay --account ACCOUNT [--data ./data]
   lotbook verify [--data ./data]
   lotbook rebuild NAME [--data ./data]
@@ -43,6 +44,7 @@ environment:
   LOTBOOK_EVENTS_URL    event store only: postgres://..., esdb://... or kurrentdb://...
   LOTBOOK_SECRET_KEY    32 bytes (64 hex digits or base64) sealing ID and card numbers; required without --demo
   LOTBOOK_MARKET_SEED   the simulated market's seed (default 1): same seed, same prices
+  LOTBOOK_NATS_URL      serve's --nats default
 `
 
 // errUsage marks a command line that cannot be run; main prints the usage with it.

@@ -32,6 +32,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	pprofAddr := fs.String("pprof", "", "serve Go's profiler (net/http/pprof) on this address, e.g. 127.0.0.1:6060; off by default")
 	lockMinutes := fs.Int("lock-minutes", 0, "broker rule: a position can be sold only this many minutes after it opened (0: no lock)")
 	holdDays := fs.Int("hold-days", 0, "broker rule: a position can be sold only this many trading days after it opened, day trades excepted (0: same day allowed)")
+	roleName := fs.String("role", string(api.RoleAll), "this instance's share of the work: all, api (HTTP and sockets), projector (read models) or process (matching engine and process managers); every role but all needs LOTBOOK_DATABASE_URL")
+	natsURL := fs.String("nats", os.Getenv("LOTBOOK_NATS_URL"), "NATS server relaying chat typing between API instances, e.g. nats://127.0.0.1:4222 (required for --role api)")
+	natsSubject := fs.String("nats-subject", api.DefaultNATSSubject, "NATS subject of the relayed socket frames: one per deployment")
 	if pos, err := parse(fs, args); err != nil {
 		return err
 	} else if len(pos) > 0 {
@@ -39,6 +42,16 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	}
 	if *lockMinutes < 0 || *holdDays < 0 {
 		return fmt.Errorf("%w: --lock-minutes and --hold-days cannot be negative", errUsage)
+	}
+	role, err := api.ParseRole(*roleName)
+	if err != nil {
+		return fmt.Errorf("%w: --role: %v", errUsage, err)
+	}
+	if role != api.RoleAll && e.databaseURL == "" {
+		return fmt.Errorf("%w: --role %s shares one PostgreSQL with the other instances: set LOTBOOK_DATABASE_URL", errUsage, role)
+	}
+	if role == api.RoleAPI && *natsURL == "" {
+		return fmt.Errorf("%w: --role api relays chat typing to the other API instances: set --nats (or LOTBOOK_NATS_URL)", errUsage)
 	}
 	marketSeed, err := parseMarketSeed(os.Getenv("LOTBOOK_MARKET_SEED"))
 	if err != nil {
@@ -55,6 +68,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, BlockAnyHour: *demo, Logger: log,
 		MarketSeed: marketSeed, SecretKey: secretKey,
 		Trading: trading.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
+		Role:    role, NATSURL: *natsURL, NATSSubject: *natsSubject,
 	})
 	if err != nil {
 		return err
@@ -88,7 +102,9 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		})
 		log.Info("profiler listening", "addr", "http://"+*pprofAddr+"/debug/pprof/")
 	}
-	if *demo {
+	// The seed sends commands, which a projector instance does not; a second instance's seeding
+	// writes nothing (seed.Meta's keys).
+	if *demo && role != api.RoleProjector {
 		err := seed.Demo(ctx, st.Commands)
 		if err == nil {
 			err = seed.Blocks(ctx, blockcmd.New(st.Commands), func(symbol string) blockcmd.BlockQuote {
@@ -112,7 +128,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		log.Info("demo data seeded", "member", seed.MemberAccount, "ops", seed.OpsAccount, "auditor", seed.AuditorAccount)
 	}
-	log.Info("lotbook serving", "addr", "http://"+*addr, "data", e.data, "demo", *demo,
+	log.Info("lotbook serving", "role", role, "addr", "http://"+*addr, "data", e.data, "demo", *demo,
 		"read models", dbKind(e.databaseURL), "events", dbKind(e.storeURL()))
 	serveErr := api.Serve(ctx, *addr, st.Handler())
 	cancel()

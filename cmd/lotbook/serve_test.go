@@ -39,6 +39,27 @@ func TestServeRefusesNegativeBrokerRules(t *testing.T) {
 	}
 }
 
+// TestServeRefusesRolesItCannotRun: an unknown role, a role other than all without the shared
+// PostgreSQL, and an API instance without NATS are usage errors, before anything is opened.
+func TestServeRefusesRolesItCannotRun(t *testing.T) {
+	t.Setenv("LOTBOOK_NATS_URL", "")
+	for _, tc := range []struct {
+		db   string
+		args []string
+	}{
+		{"", []string{"--role", "worker"}},
+		{"", []string{"--role", "projector"}},
+		{"", []string{"--role", "api", "--nats", "nats://127.0.0.1:4222"}},
+		{"postgres://127.0.0.1:1/none", []string{"--role", "api"}},
+	} {
+		t.Setenv("LOTBOOK_DATABASE_URL", tc.db)
+		err := serve(t.Context(), append(tc.args, "--data", t.TempDir()), slog.New(slog.DiscardHandler))
+		if !errors.Is(err, errUsage) {
+			t.Errorf("serve %v with database %q = %v, want a usage error", tc.args, tc.db, err)
+		}
+	}
+}
+
 // TestServeKeepsMetricsOffThePublicAddress: /metrics answers on --metrics-addr only; the public
 // address answers 404 for it. The default metrics address is loopback.
 func TestServeKeepsMetricsOffThePublicAddress(t *testing.T) {

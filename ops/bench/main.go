@@ -1,10 +1,11 @@
 // Command bench runs every figure of `make bench` and prints them as one table: event store
 // append benchmarks (events/bench/appendbench), the HTTP load runs of ops/loadgen (deposits on
-// SQLite and on PostgreSQL, and on SQLite with many members for the cost per command as members
-// grow, each with the server's CPU per command) with its timed rebuilds, the market socket's fan-out (ops/wsbench), orders over HTTP and order-to-fill
-// latency (api TestTradeThroughput), in-memory match checks (commands/rules/matching benchmarks),
-// and the web app's gzipped size (web/scripts/size.mjs). With -runs n it repeats the load run and
-// reports medians.
+// SQLite and on PostgreSQL, on PostgreSQL behind 1 and 2 API instances of a `serve --role`
+// deployment, and on SQLite with many members for the cost per command as members grow, each
+// with the server's CPU per command) with its timed rebuilds, the market socket's fan-out
+// (ops/wsbench), orders over HTTP and order-to-fill latency (api TestTradeThroughput), in-memory
+// match checks (commands/rules/matching benchmarks), and the web app's gzipped size
+// (web/scripts/size.mjs). With -runs n it repeats the load run and reports medians.
 package main
 
 import (
@@ -33,6 +34,7 @@ func main() {
 	duration := flag.String("duration", "15s", "length of each load run")
 	clients := flag.Int("clients", 64, "concurrent HTTP clients")
 	loadPG := flag.String("load-pg", pgtest.AdminDSN(), "PostgreSQL server of the HTTP load run on PostgreSQL, a fresh database per run (empty skips it)")
+	scaleOut := flag.String("scale-out", "1,2", "API instances of the deployment runs on PostgreSQL (serve --role api, beside a projector and a process instance), a row each; empty skips them")
 	manyMembers := flag.Int("many-members", 2000, "members of the SQLite load run that shows the cost per command as members grow (0 skips it)")
 	rebuild := flag.String("rebuild", "members,balances,journal,review_queue", "read models whose rebuild is timed on a big log")
 	fill := flag.Int("fill", 300000, "events in the big log the rebuilds replay")
@@ -89,6 +91,18 @@ func main() {
 			fail("load on PostgreSQL", err)
 		} else {
 			rows = append(rows, loadRows("HTTP PostgreSQL", res, *clients, "≥4,000")...)
+		}
+	}
+	if *loadPG != "" && *scaleOut != "" {
+		for n := range strings.SplitSeq(*scaleOut, ",") {
+			n = strings.TrimSpace(n)
+			fmt.Fprintf(os.Stderr, "bench: HTTP load on a deployment of %s API instance(s), %d run(s) of %s\n", n, *runs, *duration)
+			if res, err := loadgen(*runs, "load ("+n+" API instances)", "-bin", *bin, "-duration", *duration, "-clients", strconv.Itoa(*clients),
+				"-pg", *loadPG, "-api-instances", n); err != nil {
+				fail("load on "+n+" API instances", err)
+			} else {
+				rows = append(rows, scaleOutRow(n, res, *clients))
+			}
 		}
 	}
 	if *manyMembers > 0 && few != nil {
@@ -373,6 +387,20 @@ func loadRows(label string, results []loadResult, clients int, target string) []
 		rows = append(rows, row{label, "refused: " + k, strconv.Itoa(refused[k]), ""})
 	}
 	return rows
+}
+
+// scaleOutRow is the figure of a deployment's load run: commands/s over n API instances, with
+// its latency, lag and the CPU per command of all the deployment's processes.
+func scaleOutRow(n string, results []loadResult, clients int) row {
+	med := func(get func(loadResult) float64) float64 { return median(results, get) }
+	label := "HTTP PostgreSQL, serve --role"
+	if len(results) > 1 {
+		label = fmt.Sprintf("%s (median of %d)", label, len(results))
+	}
+	value := fmt.Sprintf("%.0f (p99 %.1f ms, lag p99 %.1f ms, CPU/cmd %s ms)", med(func(r loadResult) float64 { return r.CommandsPerSec }),
+		med(func(r loadResult) float64 { return r.P99ms }), med(func(r loadResult) float64 { return r.LagP99ms }),
+		cpuPerCmd(med(func(r loadResult) float64 { return r.ServerCPUPerCmd })))
+	return row{label, fmt.Sprintf("deposit commands/s, %s API instance(s) + projector + process (%d clients)", n, clients), value, "scale-out, 2 cores"}
 }
 
 // growthRows set the server CPU per command with many members beside the default run's: the

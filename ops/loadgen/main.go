@@ -3,7 +3,8 @@
 // requests (and ops approvals for a share of them) from concurrent clients for a fixed time. It
 // prints commands/s, request latency p50/p99, projection lag p99 (command acknowledged → visible
 // in a read that waits for its position), the server's memory, and optionally how fast
-// `lotbook rebuild` replays the log that the run wrote.
+// `lotbook rebuild` replays the log that the run wrote. With -api-instances it starts a deployment
+// of `serve --role` instances on PostgreSQL instead and spreads the clients over its API instances.
 package main
 
 import (
@@ -40,10 +41,13 @@ type config struct {
 	proofs          int
 	cpuProfile      string
 	pg              string
+	apiInstances    int
+	nats            string
 }
 
 // Result is what one run measured; ops/bench reads it as JSON.
 type Result struct {
+	APIInstances    int            `json:"apiInstances,omitempty"` // of a deployment (-api-instances); 0: one serve doing everything
 	Members         int            `json:"members"`
 	Clients         int            `json:"clients"`
 	Seconds         float64        `json:"seconds"`
@@ -95,6 +99,8 @@ func main() {
 	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write the started server's CPU profile during the load to this file (go tool pprof)")
 	flag.IntVar(&c.proofs, "proofs", 1000, "deposit proofs recorded per member before the load (one proof backs one deposit; with -url each member uploads one)")
 	flag.StringVar(&c.pg, "pg", "", "run the started server on a fresh PostgreSQL database created on this server (dropped after), e.g. "+pgtest.DefaultDSN)
+	flag.IntVar(&c.apiInstances, "api-instances", 0, "with -pg: start a deployment of this many API instances, a projector and a process instance (serve --role) instead of one serve; clients spread over the API instances")
+	flag.StringVar(&c.nats, "nats", "nats://127.0.0.1:4222", "with -api-instances: the NATS server the API instances relay typing over")
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
@@ -105,6 +111,9 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if c.members < 1 || c.clients < 1 {
 		return nil, errors.New("need at least one member and one client")
 	}
+	if c.apiInstances > 0 && (c.pg == "" || c.url != "" || c.cpuProfile != "") {
+		return nil, errors.New("-api-instances needs -pg, and takes neither -url nor -cpuprofile")
+	}
 	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs.
 	prefix := 10 + rand.IntN(80)
 	accounts := make([]string, c.members)
@@ -113,7 +122,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	}
 	const password = "load1234"
 
-	var srv *server
+	var fl fleet
 	var members []*member
 	var registered int64
 	base, metrics := strings.TrimRight(c.url, "/"), strings.TrimRight(c.metricsURL, "/")
@@ -151,13 +160,27 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		if members, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers, c.fill, c.proofs); err != nil {
 			return nil, err
 		}
-		if srv, err = startServer(ctx, c.bin, dir, c.cpuProfile != "", log); err != nil {
+		if c.apiInstances > 0 {
+			fl, err = startDeployment(ctx, c.bin, dir, c.nats, c.apiInstances, log)
+		} else {
+			var srv *server
+			srv, err = startServer(ctx, c.bin, dir, "serve", c.cpuProfile != "", log)
+			fl = fleet{srv}
+		}
+		if err != nil {
 			return nil, err
 		}
-		defer srv.stop()
-		base, metrics = srv.base, srv.metrics
+		defer fl.stop()
+		metrics = fl.metrics()
 	}
-	cl := newClient(base, metrics, c.clients)
+	var cls []*client
+	if fl == nil {
+		cls = []*client{newClient(base, metrics, c.clients)}
+	}
+	for _, s := range fl.apis() {
+		cls = append(cls, newClient(s.base, metrics, c.clients))
+	}
+	cl := cls[0]
 	ops, err := cl.login(ctx, "ops", "opsdemo1")
 	if err != nil {
 		return nil, fmt.Errorf("the server needs the demo ops user (serve --demo): %w", err)
@@ -175,38 +198,38 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		return nil, fmt.Errorf("waiting for the server to project the registrations: %w", err)
 	}
 
-	res := &Result{Members: c.members, Clients: c.clients, Errors: map[string]int{}}
-	if srv != nil {
+	res := &Result{APIInstances: c.apiInstances, Members: c.members, Clients: c.clients, Errors: map[string]int{}}
+	if fl != nil {
 		// Start-up work (projections catching up, the market simulator building its history)
 		// must not count against the load, nor its memory as the idle reading.
-		if !waitQuiet(ctx, srv.pid(), 60*time.Second) {
+		if !fl.quiet(ctx, 60*time.Second) {
 			log.Warn("the server never went quiet; measuring anyway")
 		}
-		res.RSSIdleMB = float64(serve.StatusKB(srv.pid(), "VmRSS")) / 1024
+		res.RSSIdleMB = float64(fl.kb("VmRSS")) / 1024
 	}
 
 	if c.duration > 0 {
 		log.Info("sending deposit commands", "clients", c.clients, "duration", c.duration)
 		profiled := make(chan error, 1)
-		if c.cpuProfile != "" && srv != nil {
-			go func() { profiled <- srv.profile(ctx, c.duration, c.cpuProfile) }()
+		if c.cpuProfile != "" && fl != nil {
+			go func() { profiled <- fl[0].profile(ctx, c.duration, c.cpuProfile) }()
 		} else {
 			profiled <- nil
 		}
-		drive(ctx, cl, ops, members, c, res, srv)
+		drive(ctx, cls, ops, members, c, res, fl)
 		if err := <-profiled; err != nil {
 			return nil, err
 		}
 	}
 
-	if srv != nil {
-		res.HWMMB = float64(serve.StatusKB(srv.pid(), "VmHWM")) / 1024
+	if fl != nil {
+		res.HWMMB = float64(fl.kb("VmHWM")) / 1024
 		if c.rebuild != "" {
-			if err := srv.stop(); err != nil {
+			if err := fl.stop(); err != nil {
 				return nil, err
 			}
 			for name := range strings.SplitSeq(c.rebuild, ",") {
-				rb, err := srv.rebuild(ctx, strings.TrimSpace(name))
+				rb, err := fl[0].rebuild(ctx, strings.TrimSpace(name))
 				if err != nil {
 					return nil, err
 				}
@@ -297,14 +320,17 @@ type clientStats struct {
 	errors    map[string]int
 }
 
-func drive(ctx context.Context, cl *client, ops *session, members []*member, c config, res *Result, srv *server) {
+// drive sends the load from c.clients clients spread over cls (one per API instance), and lag
+// probes that read on every instance in turn.
+func drive(ctx context.Context, cls []*client, ops *session, members []*member, c config, res *Result, fl fleet) {
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
 	probes := make(chan ack, 1024)
 	var lagMu sync.Mutex
 	var lags []time.Duration
 	var probeWG sync.WaitGroup
-	for range 4 {
+	for j := range 4 {
+		cl := cls[j%len(cls)]
 		probeWG.Go(func() {
 			for a := range probes {
 				// A fresh context: the last probes finish after the load stops.
@@ -325,16 +351,16 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 	go func() {
 		defer close(metricsDone)
 		serve.Every(ctx, 100*time.Millisecond, func() bool {
-			if lag, err := cl.projectionLag(ctx); err == nil {
+			if lag, err := cls[0].projectionLag(ctx); err == nil {
 				metricLags = append(metricLags, lag)
 			}
 			return true
 		})
 	}()
 	var peakRSS atomic.Int64
-	if srv != nil {
+	if fl != nil {
 		go serve.Every(ctx, 200*time.Millisecond, func() bool {
-			if kb := serve.StatusKB(srv.pid(), "VmRSS"); kb > peakRSS.Load() {
+			if kb := fl.kb("VmRSS"); kb > peakRSS.Load() {
 				peakRSS.Store(kb)
 			}
 			return true
@@ -343,8 +369,8 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 	var head atomic.Int64
 	stats := make([]clientStats, c.clients)
 	var cpu0 time.Duration
-	if srv != nil {
-		cpu0 = serve.CPU(srv.pid())
+	if fl != nil {
+		cpu0 = fl.cpu()
 	}
 	self0 := serve.CPU(os.Getpid())
 	start := time.Now()
@@ -352,6 +378,7 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 	for i := range c.clients {
 		st := &stats[i]
 		st.errors = map[string]int{}
+		cl := cls[i%len(cls)]
 		wg.Go(func() {
 			rng := rand.New(rand.NewPCG(uint64(i), uint64(start.UnixNano())))
 			n := 0
@@ -406,8 +433,8 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 	}
 	wg.Wait()
 	elapsed := time.Since(start)
-	if srv != nil {
-		used := serve.CPU(srv.pid()) - cpu0
+	if fl != nil {
+		used := fl.cpu() - cpu0
 		res.ServerCPUPct = 100 * used.Seconds() / elapsed.Seconds()
 		defer func() {
 			if res.Commands > 0 {
@@ -445,6 +472,9 @@ func drive(ctx context.Context, cl *client, ops *session, members []*member, c c
 
 func printResult(r *Result) {
 	fmt.Printf("members %d, clients %d, %.1f s\n", r.Members, r.Clients, r.Seconds)
+	if r.APIInstances > 0 {
+		fmt.Printf("deployment: %d API instances, a projector and a process instance (server figures: all of them)\n", r.APIInstances)
+	}
 	fmt.Printf("%-34s %12s\n", "figure", "value")
 	row := func(name, format string, v any) { fmt.Printf("%-34s %12s\n", name, fmt.Sprintf(format, v)) }
 	row("HTTP commands/s", "%.0f", r.CommandsPerSec)

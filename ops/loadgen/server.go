@@ -37,7 +37,9 @@ func freePort() (int, error) {
 	return l.Addr().(*net.TCPAddr).Port, nil
 }
 
-func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Logger) (*server, error) {
+// startServer starts `lotbook serve --demo` on dir with extra arguments, logging to
+// dir/name.log, and waits until it is ready.
+func startServer(ctx context.Context, bin, dir, name string, pprof bool, log *slog.Logger, extra ...string) (*server, error) {
 	port, err := freePort()
 	if err != nil {
 		return nil, fmt.Errorf("free port: %w", err)
@@ -47,7 +49,7 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 		return nil, fmt.Errorf("free port: %w", err)
 	}
 	addr, metricsAddr := "127.0.0.1:"+strconv.Itoa(port), "127.0.0.1:"+strconv.Itoa(mport)
-	args := []string{"serve", "--demo", "--addr", addr, "--metrics-addr", metricsAddr, "--data", dir}
+	args := append([]string{"serve", "--demo", "--addr", addr, "--metrics-addr", metricsAddr, "--data", dir}, extra...)
 	pprofAddr := ""
 	if pprof {
 		pp, err := freePort()
@@ -57,7 +59,7 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 		pprofAddr = "127.0.0.1:" + strconv.Itoa(pp)
 		args = append(args, "--pprof", pprofAddr)
 	}
-	logFile, err := os.Create(dir + "/serve.log")
+	logFile, err := os.Create(dir + "/" + name + ".log")
 	if err != nil {
 		return nil, err
 	}
@@ -69,7 +71,7 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 	}
 	s := &server{bin: bin, dir: dir, base: "http://" + addr, metrics: "http://" + metricsAddr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
-	log.Info("started lotbook serve", "pid", cmd.Process.Pid, "addr", addr, "data", dir)
+	log.Info("started lotbook serve", "name", name, "pid", cmd.Process.Pid, "addr", addr, "data", dir)
 	// Ready means the projections caught up with the members and proofs recorded offline (a
 	// quarter of a million events with many members): on a shared machine that took over 60 s.
 	err = serve.WaitReady(ctx, s.base, s.done, 100*time.Millisecond, readyWait)
@@ -78,14 +80,91 @@ func startServer(ctx context.Context, bin, dir string, pprof bool, log *slog.Log
 	case err == nil:
 		return s, nil
 	case errors.As(err, &exited):
-		return nil, fmt.Errorf("lotbook serve exited (%v); see %s/serve.log", exited.Err, dir)
+		return nil, fmt.Errorf("lotbook serve exited (%v); see %s/%s.log", exited.Err, dir, name)
 	case errors.Is(err, serve.ErrNotReady):
 		_ = s.stop()
-		return nil, fmt.Errorf("lotbook serve not ready after %s; see %s/serve.log", readyWait, dir)
+		return nil, fmt.Errorf("lotbook serve not ready after %s; see %s/%s.log", readyWait, dir, name)
 	default:
 		_ = s.stop()
 		return nil, err
 	}
+}
+
+// fleet is every lotbook process the tool started: one `serve` doing everything, or a deployment
+// (-api-instances) of a projector, a process instance and API instances sharing one PostgreSQL.
+type fleet []*server
+
+// startDeployment starts a projector, a process instance and n API instances on dir (their
+// uploads folder) and the database of LOTBOOK_DATABASE_URL, relaying typing over natsURL on a
+// subject of their own.
+func startDeployment(ctx context.Context, bin, dir, natsURL string, n int, log *slog.Logger) (fleet, error) {
+	subject := "lotbook.load." + strconv.FormatInt(time.Now().UnixNano(), 36)
+	var f fleet
+	start := func(name string, args ...string) error {
+		s, err := startServer(ctx, bin, dir, name, false, log, args...)
+		if err == nil {
+			f = append(f, s)
+		}
+		return err
+	}
+	err := start("projector", "--role", "projector")
+	if err == nil {
+		err = start("process", "--role", "process")
+	}
+	for i := 0; err == nil && i < n; i++ {
+		err = start("api-"+strconv.Itoa(i+1), "--role", "api", "--nats", natsURL, "--nats-subject", subject)
+	}
+	if err != nil {
+		return nil, errors.Join(err, f.stop())
+	}
+	return f, nil
+}
+
+// apis are the servers that serve HTTP: the API instances of a deployment, else the one server.
+func (f fleet) apis() fleet {
+	if len(f) == 1 {
+		return f
+	}
+	return f[2:]
+}
+
+// metrics is the metrics listener that reports projection lag: the projector's in a deployment.
+func (f fleet) metrics() string { return f[0].metrics }
+
+// cpu is the CPU time the fleet has used so far.
+func (f fleet) cpu() time.Duration {
+	var d time.Duration
+	for _, s := range f {
+		d += serve.CPU(s.pid())
+	}
+	return d
+}
+
+// kb sums a "Vm..." field of /proc/<pid>/status over the fleet.
+func (f fleet) kb(field string) int64 {
+	var n int64
+	for _, s := range f {
+		n += serve.StatusKB(s.pid(), field)
+	}
+	return n
+}
+
+// quiet waits until every server went quiet (waitQuiet).
+func (f fleet) quiet(ctx context.Context, limit time.Duration) bool {
+	for _, s := range f {
+		if !waitQuiet(ctx, s.pid(), limit) {
+			return false
+		}
+	}
+	return true
+}
+
+func (f fleet) stop() error {
+	var errs []error
+	for _, s := range f {
+		errs = append(errs, s.stop())
+	}
+	return errors.Join(errs...)
 }
 
 // readyWait bounds the wait for a started server's /readyz.
