@@ -59,8 +59,9 @@ func decideBid(bs *bids, l commands.Ledger, cash commands.Balance, m offering.Me
 		Postings: events.Transfer(l.Available, l.Frozen, a.ev.Currency, deposit)}}, nil
 }
 
-// decideAward reveals the seed and awards the bids, once, from the award date's step time on.
-func decideAward(s *auction, seed string, in []events.AuctionBid, now time.Time) ([]events.Payload, error) {
+// decideAward reveals the seed and awards the bids, once, from the award date's step time on,
+// recording the members who bid (entrants: the account streams an auditor reads).
+func decideAward(s *auction, seed string, in []events.AuctionBid, entrants []string, now time.Time) ([]events.Payload, error) {
 	if !s.listed {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
@@ -78,7 +79,7 @@ func decideAward(s *auction, seed string, in []events.AuctionBid, now time.Time)
 		in = []events.AuctionBid{}
 	}
 	return []events.Payload{events.AuctionAwarded{AuctionID: s.ev.OfferingID, Seed: seed, Commitment: s.commitment,
-		Algorithm: allot.AwardAlgorithm, Lots: s.ev.Lots, LotShares: s.ev.LotShares, Bids: in, Grants: grants}}, nil
+		Algorithm: allot.AwardAlgorithm, Lots: s.ev.Lots, LotShares: s.ev.LotShares, Bids: in, Grants: grants, Entrants: entrants}}, nil
 }
 
 // award runs the published rule over the bids: the grants in award order, in shares at each bid's price.

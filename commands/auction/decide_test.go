@@ -114,17 +114,17 @@ func TestDecideAward(t *testing.T) {
 	c, _ := draw.Commitment(seed)
 	committed := events.AuctionSeedCommitted{OfferingSeed: events.OfferingSeed{OfferingID: listing.OfferingID, Commitment: c}}
 	in := []events.AuctionBid{{No: "A1", Price: d("100"), Lots: 4}, {No: "A2", Price: d("120"), Lots: 4}, {No: "A3", Price: d("110"), Lots: 4}}
-	if _, err := decideAward(auctionWith(committed), seed, in, tp("2026-11-27 07:59")); err == nil {
+	if _, err := decideAward(auctionWith(committed), seed, in, nil, tp("2026-11-27 07:59")); err == nil {
 		t.Fatal("awarded before the award date's step time")
 	}
-	evs, err := decideAward(auctionWith(committed), seed, in, tp("2026-11-27 08:00"))
+	evs, err := decideAward(auctionWith(committed), seed, in, []string{"m1", "m2"}, tp("2026-11-27 08:00"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := evs[0].(events.AuctionAwarded)
 	// 10 lots: A2 (120) 4, A3 (110) 4, A1 (100) the 2 left; each at its own price.
 	want := []events.Grant{{No: "A2", Shares: 4000, Price: d("120")}, {No: "A3", Shares: 4000, Price: d("110")}, {No: "A1", Shares: 2000, Price: d("100")}}
-	if a.Seed != seed || a.Commitment != c || len(a.Grants) != 3 {
+	if a.Seed != seed || a.Commitment != c || len(a.Grants) != 3 || len(a.Entrants) != 2 {
 		t.Fatalf("award %+v", a)
 	}
 	for i, g := range want {
@@ -132,7 +132,7 @@ func TestDecideAward(t *testing.T) {
 			t.Fatalf("grant %d %+v, want %+v", i, a.Grants[i], g)
 		}
 	}
-	if again, err := decideAward(auctionWith(committed, a), seed, in, tp("2026-11-28 08:00")); err != nil || again != nil {
+	if again, err := decideAward(auctionWith(committed, a), seed, in, nil, tp("2026-11-28 08:00")); err != nil || again != nil {
 		t.Fatalf("second award %v %v", again, err)
 	}
 }

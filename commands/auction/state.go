@@ -44,6 +44,9 @@ func (s *auction) Apply(_ events.RecordedEvent, p events.Payload) {
 	}
 }
 
+// Unresolved implements offering.Resultable.
+func (s *auction) Unresolved() (string, bool) { return s.commitment, s.listed && !s.awarded }
+
 func (s *auction) calendar() ipo.Calendar {
 	return offering.Calendar(s.ev.OfferingTerms, s.ev.AwardDate)
 }

@@ -66,8 +66,8 @@ func decideRequest(s *placement, now time.Time) ([]events.Payload, error) {
 }
 
 // decideAllot reveals the seed and allots over the applications (number, shares asked), once ops
-// asked for it.
-func decideAllot(s *placement, seed string, requests []events.Grant) ([]events.Payload, error) {
+// asked for it, recording the members who applied (entrants: the account streams an auditor reads).
+func decideAllot(s *placement, seed string, requests []events.Grant, entrants []string) ([]events.Payload, error) {
 	if !s.listed {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
@@ -82,7 +82,7 @@ func decideAllot(s *placement, seed string, requests []events.Grant) ([]events.P
 		requests = []events.Grant{}
 	}
 	return []events.Payload{events.PlacementAllotted{PlacementID: s.ev.OfferingID, Seed: seed, Commitment: s.commitment,
-		Algorithm: allot.ProRataAlgorithm, Shares: s.ev.Lots * s.ev.LotShares, Requests: requests, Grants: grants}}, nil
+		Algorithm: allot.ProRataAlgorithm, Shares: s.ev.Lots * s.ev.LotShares, Requests: requests, Grants: grants, Entrants: entrants}}, nil
 }
 
 // proRata runs the published rule: the grants in number order, at the placement's price.

@@ -90,14 +90,17 @@ func TestDecideRequestAllotAndSettle(t *testing.T) {
 	seed := strings.Repeat("a7", 32)
 	// 1,000 shares over 3 × 1,000 asked: 333 each, the one left to the application the seed draws.
 	requests := []events.Grant{{No: "P1", Shares: 1000, Price: d("88")}, {No: "P2", Shares: 1000, Price: d("88")}, {No: "P3", Shares: 1000, Price: d("88")}}
-	if evs, _ := decideAllot(placementWith(), seed, requests); evs != nil {
+	if evs, _ := decideAllot(placementWith(), seed, requests, nil); evs != nil {
 		t.Fatal("allotted before ops asked")
 	}
-	evs, err := decideAllot(placementWith(req[0]), seed, requests)
+	evs, err := decideAllot(placementWith(req[0]), seed, requests, []string{"m1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := evs[0].(events.PlacementAllotted)
+	if len(a.Entrants) != 1 {
+		t.Fatalf("entrants %v", a.Entrants)
+	}
 	w, _ := draw.Winners(seed, []string{"P1", "P2", "P3"}, 1)
 	for _, g := range a.Grants {
 		want := int64(333)

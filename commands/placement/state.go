@@ -48,6 +48,9 @@ func (s *placement) Apply(_ events.RecordedEvent, p events.Payload) {
 	}
 }
 
+// Unresolved implements offering.Resultable.
+func (s *placement) Unresolved() (string, bool) { return s.commitment, s.listed && !s.allotted }
+
 // calendar is the window and the listing date; the allotment has no date (ops trigger it).
 func (s *placement) calendar() ipo.Calendar {
 	return offering.Calendar(s.ev.OfferingTerms, s.ev.ListingDate)
