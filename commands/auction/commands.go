@@ -132,7 +132,7 @@ func (s *Commands) Bid(ctx context.Context, meta commands.Meta, in Bid) (Placed,
 		if err != nil {
 			return nil, err
 		}
-		return decideBid(bidsPart.Of(a), a.Ledger, a.Balances[f.ev.Currency], m, f, price, in.Lots, c.Now, no)
+		return decideBid(bidsPart.Of(a), a.Ledger, a.Balances[f.Ev.Currency], m, f, price, in.Lots, c.Now, no)
 	}, func(p events.Payload) string {
 		e, _ := p.(events.AuctionBidPlaced)
 		return e.BidNo
@@ -168,7 +168,7 @@ func (s *Commands) Award(ctx context.Context, meta commands.Meta, auctionID stri
 // Settle settles one bid after the award.
 func (s *Commands) Settle(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
 	return offering.Step(ctx, s.k, meta, "auction.settle", e, s.facts, func(a *commands.Account, f facts, _ time.Time) ([]events.Payload, error) {
-		return decideSettle(bidsPart.Of(a).byNo[e.No], e.No, a.Ledger, a.Balances[f.ev.Currency].Available, f)
+		return decideSettle(bidsPart.Of(a).byNo[e.No], e.No, a.Ledger, a.Balances[f.Ev.Currency].Available, f)
 	})
 }
 

@@ -118,7 +118,7 @@ func TestDecideRequestAllotAndSettle(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := st[0].(events.PlacementSettled)
-	if !s.Cost.Equal(d("88").Mul(decimal.NewFromInt(f.grants["P1"]))) || !s.Released.Equal(d("88000").Sub(s.Cost)) || !s.FromAvailable.IsZero() {
+	if !s.Cost.Equal(d("88").Mul(decimal.NewFromInt(f.Grants["P1"]))) || !s.Released.Equal(d("88000").Sub(s.Cost)) || !s.FromAvailable.IsZero() {
 		t.Fatalf("settled %+v", s)
 	}
 }
