@@ -9,19 +9,13 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/offeringtest"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
-	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
 )
 
-func tp(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, ipo.Taipei)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+var tp = offeringtest.Taipei
 
 var d = decimal.RequireFromString
 
@@ -39,19 +33,11 @@ func auctionWith(ps ...events.Payload) *auction {
 	return s
 }
 
-var ledger = commands.Ledger{MemberID: "m1", Available: events.MemberAvailable("m1"), Frozen: events.MemberFrozen("m1")}
-
-func member(ps ...events.Payload) offering.Member {
-	m := offering.NewMember("m1")
-	for _, p := range ps {
-		m.Apply(events.RecordedEvent{}, p)
-	}
-	return m.Copy()
-}
+var ledger = offeringtest.Ledger
 
 var (
-	registered = events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember}
-	verified   = member(registered, events.RealNameApproved{})
+	member, registered = offeringtest.Member, offeringtest.Registered
+	verified           = offeringtest.Verified()
 )
 
 func bidsWith(ps ...events.Payload) *bids {

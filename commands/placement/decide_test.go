@@ -9,19 +9,13 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/offeringtest"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
-	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
 )
 
-func tp(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, ipo.Taipei)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+var tp = offeringtest.Taipei
 
 var d = decimal.RequireFromString
 
@@ -37,14 +31,7 @@ func placementWith(ps ...events.Payload) *placement {
 	return s
 }
 
-var ledger = commands.Ledger{MemberID: "m1", Available: events.MemberAvailable("m1"), Frozen: events.MemberFrozen("m1")}
-
-func verifiedMember() offering.Member {
-	m := offering.NewMember("m1")
-	m.Apply(events.RecordedEvent{}, events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember})
-	m.Apply(events.RecordedEvent{}, events.RealNameApproved{})
-	return m.Copy()
-}
+var ledger = offeringtest.Ledger
 
 func TestDecideApply(t *testing.T) {
 	none := func() *applications { return &applications{byNo: map[string]*application{}, lots: map[string]int64{}} }
@@ -67,7 +54,7 @@ func TestDecideApply(t *testing.T) {
 		{"after the window", none(), cash("900000"), 1, tp("2026-11-26 14:00"), offering.KeyClosed},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			evs, err := decideApply(c.as, ledger, c.cash, verifiedMember(), placementWith().facts(), c.lots, c.now, "P2")
+			evs, err := decideApply(c.as, ledger, c.cash, offeringtest.Verified(), placementWith().facts(), c.lots, c.now, "P2")
 			commandstest.WantKey(t, err, c.key)
 			if c.key == "" && !evs[0].(events.PlacementApplied).Amount.Equal(d("176000")) {
 				t.Fatalf("applied %+v", evs[0])
