@@ -19,9 +19,7 @@ var tp = offeringtest.Taipei
 
 var d = decimal.RequireFromString
 
-var listing = events.AuctionListed{OfferingTerms: events.OfferingTerms{OfferingID: "6805-20261124", Symbol: "6805", Name: "富世達",
-	Market: events.MarketTW, Currency: "TWD", LotShares: 1000, OpensAt: tp("2026-11-24 09:00"), ClosesAt: tp("2026-11-26 14:00"),
-	ListingDate: "2026-12-03"}, Lots: 10, MinPrice: d("95"), MaxLotsPerBidder: 4, DepositRate: d("0.2"), AwardDate: "2026-11-27"}
+var listing = events.AuctionListed{OfferingTerms: offeringtest.Terms, Lots: 10, MinPrice: d("95"), MaxLotsPerBidder: 4, DepositRate: d("0.2"), AwardDate: "2026-11-27"}
 
 var seed = strings.Repeat("a7", 32)
 

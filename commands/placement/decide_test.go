@@ -19,9 +19,7 @@ var tp = offeringtest.Taipei
 
 var d = decimal.RequireFromString
 
-var offer = events.PlacementOffered{OfferingTerms: events.OfferingTerms{OfferingID: "6805-20261124", Symbol: "6805", Name: "富世達",
-	Market: events.MarketTW, Currency: "TWD", LotShares: 1000, OpensAt: tp("2026-11-24 09:00"), ClosesAt: tp("2026-11-26 14:00"),
-	ListingDate: "2026-12-03"}, Price: d("88"), Lots: 1, MaxLotsPerMember: 2}
+var offer = events.PlacementOffered{OfferingTerms: offeringtest.Terms, Price: d("88"), Lots: 1, MaxLotsPerMember: 2}
 
 func placementWith(ps ...events.Payload) *placement {
 	s := &placement{}

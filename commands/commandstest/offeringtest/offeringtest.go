@@ -24,6 +24,11 @@ func Taipei(s string) time.Time {
 	return t
 }
 
+// Terms are the tests' offering of 6805 (富世達): the window from Tuesday 24 November 09:00 to
+// Thursday 26 November 14:00 in Taipei, listed on 3 December, in lots of 1,000 shares.
+var Terms = events.OfferingTerms{OfferingID: "6805-20261124", Symbol: "6805", Name: "富世達", Market: events.MarketTW, Currency: "TWD",
+	LotShares: 1000, OpensAt: Taipei("2026-11-24 09:00"), ClosesAt: Taipei("2026-11-26 14:00"), ListingDate: "2026-12-03"}
+
 // Ledger is the member m1's cash accounts.
 var Ledger = commands.Ledger{MemberID: "m1", Available: events.MemberAvailable("m1"), Frozen: events.MemberFrozen("m1")}
 
