@@ -33,7 +33,7 @@ type Result struct {
 
 // ListBlock lists a block for members to apply to (ops). The price is fixed now, from the
 // market feed's reference price when the listing gives a premium.
-func (s *Commands) ListBlock(ctx context.Context, meta commands.Meta, in ListBlockInput, q BlockQuote) (Result, error) {
+func (s *Commands) ListBlock(ctx context.Context, meta commands.Meta, in ListBlockInput, q commands.ListingQuote) (Result, error) {
 	c, err := s.k.Begin(meta, "block.list")
 	if err != nil {
 		return Result{}, err

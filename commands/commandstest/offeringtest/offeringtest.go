@@ -54,7 +54,9 @@ func Verified() offering.Member { return Member(Registered, events.RealNameAppro
 func ActsOnce(f *commandstest.Fixture, spec func() offering.Spec, done func() bool) *offering.Process {
 	f.T.Helper()
 	ctx := f.Ctx
-	run := func() *offering.Process { return offering.New(offering.Config{Spec: spec(), Store: f.Store, Clock: f.Clock.Now}) }
+	run := func() *offering.Process {
+		return offering.New(offering.Config{Spec: spec(), Store: f.Store, Clock: f.Clock.Now})
+	}
 	ctx1, stop := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	ticking, stopTicking := context.WithCancel(ctx)
