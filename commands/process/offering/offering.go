@@ -1,10 +1,12 @@
 // Package offering is what the primary market's offerings (commands/subscription, the lottery;
-// commands/auction; commands/placement) share on the write side: an offering's id and terms, the member check of
-// an entry, and the process manager that runs an offering after its window: the result (due at a
-// published time, or when ops trigger it), then each entry's settlement, then each delivery on
-// the listing date. Each capability keeps its own events, state and decisions; this package
-// only sequences them, with deterministic command ids (a restart or a second instance sends each
-// command with the same id, and the commands decide on their streams' own state).
+// commands/auction; commands/placement) share on the write side: an offering's id and terms, the
+// member check of an entry, its stream's state (Stream), the runs of the listing, entry, result
+// and step commands (List, Enter, Resolve, Step), and the process manager that runs an offering
+// after its window: the result (due at a published time, or when ops trigger it), then each
+// entry's settlement, then each delivery on the listing date. Each capability keeps its own
+// events, state and decisions; this package only sequences them, with deterministic command ids
+// (a restart or a second instance sends each command with the same id, and the commands decide on
+// their streams' own state).
 package offering
 
 import (
