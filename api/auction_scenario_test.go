@@ -56,12 +56,7 @@ func TestAuction(t *testing.T) {
 		// Monday 2 March 2026 10:00 Taipei: the window opened at 09:00 and closes Tuesday 14:00.
 		form := map[string]any{"symbol": "1295", "lots": 10, "minPrice": "50", "maxLotsPerBidder": 4, "depositRate": "20",
 			"opensAt": "2026-03-02T01:00:00Z", "closesAt": "2026-03-03T06:00:00Z", "awardDate": "2026-03-04", "listingDate": "2026-03-09"}
-		for _, c := range []struct {
-			field string
-			value any
-			code  int
-			msg   string
-		}{
+		h.refusedForms("/api/vue/ops/auction/auctions", form, []badField{
 			{"minPrice", "-50", 400, "price_invalid"},
 			{"minPrice", "50.001", 400, "price_invalid"},
 			{"depositRate", "0", 400, "auction_deposit_rate_invalid"},
@@ -72,14 +67,7 @@ func TestAuction(t *testing.T) {
 			{"listingDate", "2026-03-03", 400, "offering_dates_invalid"},
 			{"symbol", "9999999", 404, "symbol_not_found"},
 			{"lots", "10", 400, "invalid_request"},
-		} {
-			bad := map[string]any{}
-			for k, v := range form {
-				bad[k] = v
-			}
-			bad[c.field] = c.value
-			h.refused(c.code, c.msg, func() answer { return h.ops.post("/api/vue/ops/auction/auctions", bad) })
-		}
+		})
 		a := h.ops.post("/api/vue/ops/auction/auctions", form)
 		want(t, a, 200, "ok")
 		var listed wire.OfferingListedResult

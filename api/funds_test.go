@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"github.com/lotbook/lotbook/api/testimage"
+	"maps"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -126,6 +127,25 @@ func (h *harness) refused(code int, msg string, send func() answer) {
 		h.t.Helper()
 		want(h.t, send(), code, msg)
 	})
+}
+
+// badField is a form's field changed to a value the server refuses with code and msg.
+type badField struct {
+	field string
+	value any
+	code  int
+	msg   string
+}
+
+// refusedForms has ops post form to path with each bad field changed alone: each is refused and
+// changes nothing.
+func (h *harness) refusedForms(path string, form map[string]any, bad []badField) {
+	h.t.Helper()
+	for _, b := range bad {
+		changed := maps.Clone(form)
+		changed[b.field] = b.value
+		h.refused(b.code, b.msg, func() answer { return h.ops.post(path, changed) })
+	}
 }
 
 func TestRealNameVerification(t *testing.T) {

@@ -28,25 +28,13 @@ func TestPlacement(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
 		form := map[string]any{"symbol": "1295", "price": "88", "lots": 1, "maxLotsPerMember": 1,
 			"opensAt": "2026-03-02T01:00:00Z", "closesAt": "2026-03-03T06:00:00Z", "listingDate": "2026-03-09"}
-		for _, c := range []struct {
-			field string
-			value any
-			code  int
-			msg   string
-		}{
+		h.refusedForms("/api/vue/ops/placement/placements", form, []badField{
 			{"price", "0", 400, "price_invalid"},
 			{"maxLotsPerMember", 2, 400, "quantity_invalid"},
 			{"listingDate", "2026-03-02", 400, "offering_dates_invalid"},
 			{"closesAt", "2026-03-01T06:00:00Z", 400, "offering_dates_invalid"},
 			{"symbol", "9999999", 404, "symbol_not_found"},
-		} {
-			bad := map[string]any{}
-			for k, v := range form {
-				bad[k] = v
-			}
-			bad[c.field] = c.value
-			h.refused(c.code, c.msg, func() answer { return h.ops.post("/api/vue/ops/placement/placements", bad) })
-		}
+		})
 		a := h.ops.post("/api/vue/ops/placement/placements", form)
 		want(t, a, 200, "ok")
 		var offered wire.OfferingListedResult

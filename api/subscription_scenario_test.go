@@ -1,6 +1,7 @@
 package api
 
 import (
+	"maps"
 	"strconv"
 	"sync"
 	"testing"
@@ -59,12 +60,7 @@ func TestSubscriptionLottery(t *testing.T) {
 			"opensAt": "2026-03-02T01:00:00Z", "closesAt": "2026-03-03T06:00:00Z", "drawDate": "2026-03-04",
 			"deductionDate": "2026-03-05", "refundDate": "2026-03-06", "listingDate": "2026-03-09", "pe": "18.4", "industryPe": "25.1"}
 		// Bad listings change nothing.
-		for _, c := range []struct {
-			field string
-			value any
-			code  int
-			msg   string
-		}{
+		h.refusedForms("/api/vue/ops/subscription/issues", form, []badField{
 			{"price", "50.001", 400, "price_invalid"},
 			{"price", "-50", 400, "price_invalid"},
 			{"lots", 0, 400, "quantity_invalid"},
@@ -72,14 +68,7 @@ func TestSubscriptionLottery(t *testing.T) {
 			{"listingDate", "2026-03-05", 400, "subscription_calendar_invalid"},
 			{"symbol", "9999999", 404, "symbol_not_found"},
 			{"lots", "10", 400, "invalid_request"},
-		} {
-			bad := map[string]any{}
-			for k, v := range form {
-				bad[k] = v
-			}
-			bad[c.field] = c.value
-			h.refused(c.code, c.msg, func() answer { return h.ops.post("/api/vue/ops/subscription/issues", bad) })
-		}
+		})
 		a := h.ops.post("/api/vue/ops/subscription/issues", form)
 		want(t, a, 200, "ok")
 		var listed wire.SubscriptionIssueListedResult
@@ -89,10 +78,7 @@ func TestSubscriptionLottery(t *testing.T) {
 		}
 		want(t, h.ops.post("/api/vue/ops/subscription/issues", form), 422, "subscription_issue_exists")
 		// An issue whose window opens next week.
-		later := map[string]any{}
-		for k, v := range form {
-			later[k] = v
-		}
+		later := maps.Clone(form)
 		later["opensAt"], later["closesAt"], later["drawDate"], later["deductionDate"], later["refundDate"], later["listingDate"] =
 			"2026-03-09T01:00:00Z", "2026-03-10T06:00:00Z", "2026-03-11", "2026-03-12", "2026-03-13", "2026-03-16"
 		want(t, h.ops.post("/api/vue/ops/subscription/issues", later), 200, "ok")

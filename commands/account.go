@@ -148,3 +148,21 @@ func CleanRemark(s string) (string, *Error) {
 	}
 	return s, nil
 }
+
+// CheckReview checks an ops decision on a member's order (a deposit, a withdrawal, a loan, a
+// block application): the remark cleaned (CleanRemark) and, when required (a rejection), given;
+// the member and the order number, which name the account stream and the order. It answers the
+// cleaned remark.
+func CheckReview(memberID, orderNo, remark string, required bool) (string, error) {
+	remark, e := CleanRemark(remark)
+	if e != nil {
+		return "", e
+	}
+	if required && remark == "" {
+		return "", Invalid(KeyRemarkRequired)
+	}
+	if !ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
+		return "", NotFound(KeyOrderNotFound)
+	}
+	return remark, nil
+}

@@ -5,9 +5,7 @@ package auction
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -103,21 +101,17 @@ func (m *Module) mine(c *httpx.Call) ([]read.Bid, error) {
 }
 
 func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.AuctionRequest
-	if err := c.Decode("AuctionRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.List(c.Ctx(), c.Meta(), cmd.List{Terms: offering.Terms{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
-		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, ListingDate: req.ListingDate}, Lots: req.Lots, MaxLotsPerBidder: req.MaxLotsPerBidder,
-		MinPrice: req.MinPrice, DepositRate: req.DepositRate, AwardDate: req.AwardDate})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.OfferingListedResult{Id: res.AuctionID, Commitment: res.Commitment, Algorithm: res.Algorithm, Position: res.Position})
+	return httpx.Send(c, "AuctionRequest", wire.MessageKeyOk, func(req wire.AuctionRequest) (cmd.Listed, error) {
+		in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
+		if err != nil {
+			return cmd.Listed{}, err
+		}
+		return m.cmd.List(c.Ctx(), c.Meta(), cmd.List{Terms: offering.Terms{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
+			OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, ListingDate: req.ListingDate}, Lots: req.Lots, MaxLotsPerBidder: req.MaxLotsPerBidder,
+			MinPrice: req.MinPrice, DepositRate: req.DepositRate, AwardDate: req.AwardDate})
+	}, func(res cmd.Listed) wire.OfferingListedResult {
+		return wire.OfferingListedResult{Id: res.AuctionID, Commitment: res.Commitment, Algorithm: res.Algorithm, Position: res.Position}
+	})
 }
 
 func (m *Module) listAuctions(c *httpx.Call, mine []read.Bid) (httpx.Reply, error) {
@@ -150,14 +144,7 @@ func (m *Module) opsAuctions(c *httpx.Call) (httpx.Reply, error) { return m.list
 
 // found is the auction named in the path, or 404 not_found.
 func (m *Module) found(c *httpx.Call) (read.Auction, error) {
-	a, ok, err := read.ByID(c.Ctx(), m.read.Reader, c.Var("auctionId"))
-	if err != nil {
-		return read.Auction{}, err
-	}
-	if !ok {
-		return read.Auction{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyNotFound, fmt.Errorf("auction %q", c.Var("auctionId")))
-	}
-	return a, nil
+	return httpx.Found(c, m.read.Reader, "auctionId", read.ByID)
 }
 
 func (m *Module) auction(c *httpx.Call) (httpx.Reply, error) {
@@ -180,16 +167,12 @@ func (m *Module) auction(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) bid(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.AuctionBidRequest
-	if err := c.Decode("AuctionBidRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Bid(c.Ctx(), c.Meta(), cmd.Bid{MemberID: c.Sess.MemberID, AuctionID: c.Var("auctionId"), Price: req.Price, Lots: req.Lots})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.AuctionBidResult{BidNo: res.BidNo, Deposit: httpx.Money(res.Deposit), Position: res.Position,
-		Available: httpx.Money(res.Cash.Available), Frozen: httpx.Money(res.Cash.Frozen)})
+	return httpx.Send(c, "AuctionBidRequest", wire.MessageKeyOk, func(req wire.AuctionBidRequest) (cmd.Placed, error) {
+		return m.cmd.Bid(c.Ctx(), c.Meta(), cmd.Bid{MemberID: c.Sess.MemberID, AuctionID: c.Var("auctionId"), Price: req.Price, Lots: req.Lots})
+	}, func(res cmd.Placed) wire.AuctionBidResult {
+		return wire.AuctionBidResult{BidNo: res.BidNo, Deposit: httpx.Money(res.Deposit), Position: res.Position,
+			Available: httpx.Money(res.Cash.Available), Frozen: httpx.Money(res.Cash.Frozen)}
+	})
 }
 
 func (m *Module) records(c *httpx.Call) (httpx.Reply, error) {
@@ -214,12 +197,5 @@ func (m *Module) bids(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) check(c *httpx.Call) (httpx.Reply, error) {
-	ch, err := cmd.Verify(c.Ctx(), m.store, c.Var("auctionId"))
-	if errors.Is(err, offering.ErrNoOffering) {
-		return httpx.Reply{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
-	}
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(ch) // its JSON is OfferingCheck
+	return httpx.Audit(cmd.Verify(c.Ctx(), m.store, c.Var("auctionId"))) // its JSON is OfferingCheck
 }

@@ -4,9 +4,7 @@ package block
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/lotbook/lotbook/api/httpx"
@@ -21,7 +19,7 @@ import (
 
 // Commands are the write side's operations this module sends (*block.Commands of commands/block).
 type Commands interface {
-	ListBlock(ctx context.Context, meta commands.Meta, in blockcmd.ListBlockInput, q blockcmd.BlockQuote) (blockcmd.Result, error)
+	ListBlock(ctx context.Context, meta commands.Meta, in blockcmd.ListBlockInput, q commands.ListingQuote) (blockcmd.Result, error)
 	CloseBlock(ctx context.Context, meta commands.Meta, in blockcmd.CloseBlock) (blockcmd.Result, error)
 	ApplyBlock(ctx context.Context, meta commands.Meta, memberID string, in blockcmd.ApplyBlockInput) (blockcmd.Result, error)
 	ApproveBlockApplication(ctx context.Context, meta commands.Meta, in blockcmd.Review) (blockcmd.Result, error)
@@ -85,19 +83,10 @@ func (m *Module) blocks(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) apply(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.BlockApplyRequest
-	if err := c.Decode("BlockApplyRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	in := blockcmd.ApplyBlockInput{BlockID: c.Var("id"), Bid: req.Bid, Lots: req.Lots}
-	if req.Password != nil {
-		in.Password = *req.Password
-	}
-	res, err := m.cmd.ApplyBlock(c.Ctx(), c.Meta(), c.Sess.MemberID, in)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.Reply{Key: wire.MessageKeyBlockApplied, Data: resultOut(res)}, nil
+	return httpx.Send(c, "BlockApplyRequest", wire.MessageKeyBlockApplied, func(req wire.BlockApplyRequest) (blockcmd.Result, error) {
+		return m.cmd.ApplyBlock(c.Ctx(), c.Meta(), c.Sess.MemberID, blockcmd.ApplyBlockInput{BlockID: c.Var("id"), Bid: req.Bid, Lots: req.Lots,
+			Password: httpx.Deref(req.Password)})
+	}, resultOut)
 }
 
 func resultOut(r blockcmd.Result) wire.BlockApplicationResult {
@@ -136,53 +125,23 @@ func (m *Module) myApplications(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.BlockListRequest
-	if err := c.Decode("BlockListRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	in := blockcmd.ListBlockInput{Symbol: req.Symbol, MinLots: req.MinLots, DailyCapLots: req.DailyCapLots, TotalLots: req.TotalLots,
-		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}
-	for dst, src := range map[*string]*string{&in.Price: req.Price, &in.PremiumPercent: req.PremiumPercent, &in.Password: req.Password} {
-		if src != nil {
-			*dst = *src
-		}
-	}
-	res, err := m.cmd.ListBlock(c.Ctx(), c.Meta(), in, m.quote(req.Symbol))
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.BlockListResult{BlockId: res.BlockID, Position: res.Position})
+	return httpx.Send(c, "BlockListRequest", wire.MessageKeyOk, func(req wire.BlockListRequest) (blockcmd.Result, error) {
+		return m.cmd.ListBlock(c.Ctx(), c.Meta(), blockcmd.ListBlockInput{Symbol: req.Symbol, MinLots: req.MinLots, DailyCapLots: req.DailyCapLots,
+			TotalLots: req.TotalLots, OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, Price: httpx.Deref(req.Price),
+			PremiumPercent: httpx.Deref(req.PremiumPercent), Password: httpx.Deref(req.Password)}, m.quote(req.Symbol))
+	}, func(res blockcmd.Result) wire.BlockListResult {
+		return wire.BlockListResult{BlockId: res.BlockID, Position: res.Position}
+	})
 }
 
-func (m *Module) quote(symbol string) blockcmd.BlockQuote {
-	return QuoteOf(m.market(), symbol, m.now())
-}
-
-// QuoteOf is what the market feed says of symbol at now, as a block listing needs it; an unknown
-// symbol (or an index) gives an empty quote, which the command refuses with symbol_not_found.
-func QuoteOf(mk engine.Market, symbol string, now time.Time) blockcmd.BlockQuote {
-	view := engine.View(mk, symbol, now)
-	if view.Symbol == "" {
-		return blockcmd.BlockQuote{}
-	}
-	q, err := mk.Quote(view.Symbol)
-	if err != nil {
-		return blockcmd.BlockQuote{}
-	}
-	return blockcmd.BlockQuote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, Reference: q.PrevClose,
-		LimitUp: q.LimitUp, LimitDown: q.LimitDown}
+func (m *Module) quote(symbol string) commands.ListingQuote {
+	return engine.ListingQuote(m.market(), symbol, m.now())
 }
 
 func (m *Module) close(c *httpx.Call) (httpx.Reply, error) {
-	remark, err := c.ReviewRemark(true)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.CloseBlock(c.Ctx(), c.Meta(), blockcmd.CloseBlock{BlockID: c.Var("id"), Remark: remark})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.CommandResult{Position: res.Position})
+	return httpx.Send(c, "ApproveRequest", wire.MessageKeyOk, func(req wire.ApproveRequest) (blockcmd.Result, error) {
+		return m.cmd.CloseBlock(c.Ctx(), c.Meta(), blockcmd.CloseBlock{BlockID: c.Var("id"), Remark: httpx.Deref(req.Remark)})
+	}, func(res blockcmd.Result) wire.CommandResult { return wire.CommandResult{Position: res.Position} })
 }
 
 func (m *Module) queue(c *httpx.Call) (httpx.Reply, error) {
@@ -198,34 +157,24 @@ func (m *Module) queue(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) approve(c *httpx.Call) (httpx.Reply, error) {
-	remark, err := c.ReviewRemark(true)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return m.review(c, remark, m.cmd.ApproveBlockApplication)
+	return m.review(c, true, m.cmd.ApproveBlockApplication)
 }
 
 func (m *Module) reject(c *httpx.Call) (httpx.Reply, error) {
-	remark, err := c.ReviewRemark(false)
+	return m.review(c, false, m.cmd.RejectBlockApplication)
+}
+
+// review decides on an application; its member comes from the read model.
+func (m *Module) review(c *httpx.Call, approve bool,
+	decide func(ctx context.Context, meta commands.Meta, in blockcmd.Review) (blockcmd.Result, error)) (httpx.Reply, error) {
+	r, err := c.ReviewOf(approve, "block application", func(ctx context.Context, no string) (string, error) {
+		app, err := block.ApplicationByNo(ctx, m.read.Reader, no)
+		return app.MemberID, err
+	})
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	return m.review(c, remark, m.cmd.RejectBlockApplication)
-}
-
-// review decides on an application; its member comes from the read model (ops decide on what
-// the queue showed them, so it is there).
-func (m *Module) review(c *httpx.Call, remark string,
-	decide func(ctx context.Context, meta commands.Meta, in blockcmd.Review) (blockcmd.Result, error)) (httpx.Reply, error) {
-	orderNo := c.Var("orderNo")
-	app, err := block.ApplicationByNo(c.Ctx(), m.read.Reader, orderNo)
-	if errors.Is(err, projections.ErrNotFound) {
-		return httpx.Reply{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, err)
-	}
-	if err != nil {
-		return httpx.Reply{}, fmt.Errorf("block application %s: %w", orderNo, err)
-	}
-	res, err := decide(c.Ctx(), c.Meta(), blockcmd.Review{MemberID: app.MemberID, OrderNo: orderNo, Remark: remark})
+	res, err := decide(c.Ctx(), c.Meta(), blockcmd.Review{MemberID: r.MemberID, OrderNo: r.OrderNo, Remark: r.Remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

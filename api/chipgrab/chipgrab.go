@@ -18,7 +18,7 @@ import (
 
 // Commands are the write side's operations this module sends (*chipgrab.Commands of commands/chipgrab).
 type Commands interface {
-	Offer(ctx context.Context, meta commands.Meta, in cg.OfferInput, q cg.Quote) (cg.Result, error)
+	Offer(ctx context.Context, meta commands.Meta, in cg.OfferInput, q commands.ListingQuote) (cg.Result, error)
 	Claim(ctx context.Context, meta commands.Meta, memberID, offeringID string, lots int64) (cg.Result, error)
 	Allot(ctx context.Context, meta commands.Meta, offeringID string) (cg.Result, error)
 }
@@ -78,16 +78,12 @@ func (m *Module) offerings(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) claim(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.ChipGrabClaimRequest
-	if err := c.Decode("ChipGrabClaimRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Claim(c.Ctx(), c.Meta(), c.Sess.MemberID, c.Var("id"), req.Lots)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.Reply{Key: wire.MessageKeyChipgrabClaimed, Data: wire.ChipGrabClaimResult{OrderNo: res.OrderNo, OfferingId: res.OfferingID,
-		Status: wire.ChipGrabClaimStatus(res.Status), Lots: res.Lots, Position: res.Position}}, nil
+	return httpx.Send(c, "ChipGrabClaimRequest", wire.MessageKeyChipgrabClaimed, func(req wire.ChipGrabClaimRequest) (cg.Result, error) {
+		return m.cmd.Claim(c.Ctx(), c.Meta(), c.Sess.MemberID, c.Var("id"), req.Lots)
+	}, func(res cg.Result) wire.ChipGrabClaimResult {
+		return wire.ChipGrabClaimResult{OrderNo: res.OrderNo, OfferingId: res.OfferingID, Status: wire.ChipGrabClaimStatus(res.Status), Lots: res.Lots,
+			Position: res.Position}
+	})
 }
 
 func (m *Module) myClaims(c *httpx.Call) (httpx.Reply, error) {
@@ -133,40 +129,18 @@ func (m *Module) offeringClaims(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) offer(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.ChipGrabOfferRequest
-	if err := c.Decode("ChipGrabOfferRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Offer(c.Ctx(), c.Meta(), cg.OfferInput{Symbol: req.Symbol, Price: req.Price, QuotaLots: req.QuotaLots,
-		MaxLotsPerMember: req.MaxLotsPerMember, OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}, QuoteOf(m.market(), req.Symbol, m.now()))
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.ChipGrabAllotResult{OfferingId: res.OfferingID, Position: res.Position})
+	return httpx.Send(c, "ChipGrabOfferRequest", wire.MessageKeyOk, func(req wire.ChipGrabOfferRequest) (cg.Result, error) {
+		return m.cmd.Offer(c.Ctx(), c.Meta(), cg.OfferInput{Symbol: req.Symbol, Price: req.Price, QuotaLots: req.QuotaLots,
+			MaxLotsPerMember: req.MaxLotsPerMember, OpensAt: req.OpensAt, ClosesAt: req.ClosesAt}, engine.ListingQuote(m.market(), req.Symbol, m.now()))
+	}, func(res cg.Result) wire.ChipGrabAllotResult {
+		return wire.ChipGrabAllotResult{OfferingId: res.OfferingID, Position: res.Position}
+	})
 }
 
 func (m *Module) allot(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.Empty
-	if err := c.Decode("Empty", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Allot(c.Ctx(), c.Meta(), c.Var("id"))
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.ChipGrabAllotResult{OfferingId: res.OfferingID, Lots: res.Lots, Position: res.Position})
-}
-
-// QuoteOf is what the market feed says of symbol at now, as an offering needs it (its reference
-// price and band); an unknown symbol gives an empty quote, refused with symbol_not_found.
-func QuoteOf(mk engine.Market, symbol string, now time.Time) cg.Quote {
-	view := engine.View(mk, symbol, now)
-	if view.Symbol == "" {
-		return cg.Quote{}
-	}
-	q, err := mk.Quote(view.Symbol)
-	if err != nil {
-		return cg.Quote{}
-	}
-	return cg.Quote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, Reference: q.PrevClose, LimitUp: q.LimitUp, LimitDown: q.LimitDown}
+	return httpx.Send(c, "Empty", wire.MessageKeyOk, func(wire.Empty) (cg.Result, error) {
+		return m.cmd.Allot(c.Ctx(), c.Meta(), c.Var("id"))
+	}, func(res cg.Result) wire.ChipGrabAllotResult {
+		return wire.ChipGrabAllotResult{OfferingId: res.OfferingID, Lots: res.Lots, Position: res.Position}
+	})
 }

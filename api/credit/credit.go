@@ -5,9 +5,7 @@ package credit
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/shopspring/decimal"
@@ -132,40 +130,22 @@ func resultOut(r creditcmd.Result) wire.CreditResult {
 }
 
 func (m *Module) borrow(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.BorrowRequest
-	if err := c.Decode("BorrowRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Borrow(c.Ctx(), c.Meta(), c.Sess.MemberID, creditcmd.Borrow{Amount: req.Amount, FundPassword: req.FundPassword}, m.prices())
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.Reply{Key: wire.MessageKeyLoanApplied, Data: resultOut(res)}, nil
+	return httpx.Send(c, "BorrowRequest", wire.MessageKeyLoanApplied, func(req wire.BorrowRequest) (creditcmd.Result, error) {
+		return m.cmd.Borrow(c.Ctx(), c.Meta(), c.Sess.MemberID, creditcmd.Borrow{Amount: req.Amount, FundPassword: req.FundPassword}, m.prices())
+	}, resultOut)
 }
 
 func (m *Module) repay(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.RepayRequest
-	if err := c.Decode("RepayRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Repay(c.Ctx(), c.Meta(), c.Sess.MemberID, creditcmd.Repay{OrderNo: c.Var("orderNo"), Amount: req.Amount,
-		FundPassword: req.FundPassword})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.Reply{Key: wire.MessageKeyLoanRepaid, Data: resultOut(res)}, nil
+	return httpx.Send(c, "RepayRequest", wire.MessageKeyLoanRepaid, func(req wire.RepayRequest) (creditcmd.Result, error) {
+		return m.cmd.Repay(c.Ctx(), c.Meta(), c.Sess.MemberID, creditcmd.Repay{OrderNo: c.Var("orderNo"), Amount: req.Amount,
+			FundPassword: req.FundPassword})
+	}, resultOut)
 }
 
 func (m *Module) applySeat(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.Empty
-	if err := c.Decode("Empty", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.ApplySeat(c.Ctx(), c.Meta(), c.Sess.MemberID)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.Reply{Key: wire.MessageKeySeatApplied, Data: resultOut(res)}, nil
+	return httpx.Send(c, "Empty", wire.MessageKeySeatApplied, func(wire.Empty) (creditcmd.Result, error) {
+		return m.cmd.ApplySeat(c.Ctx(), c.Meta(), c.Sess.MemberID)
+	}, resultOut)
 }
 
 // loanOut maps a loan; ops lists also name the borrower and the reviewer.
@@ -249,8 +229,7 @@ func (m *Module) rejectSeat(c *httpx.Call) (httpx.Reply, error) {
 	return m.reviewSeat(c, false, m.cmd.RejectSeat)
 }
 
-// reviewLoan decides on a loan; its member comes from the read model (ops decide on what the
-// queue showed them, so it is there).
+// reviewLoan decides on a loan; its member comes from the read model.
 func (m *Module) reviewLoan(c *httpx.Call, approve bool, decide decision) (httpx.Reply, error) {
 	return m.review(c, approve, decide, func(ctx context.Context, no string) (string, error) {
 		l, err := readcredit.LoanByNo(ctx, m.read.Reader, no)
@@ -265,20 +244,12 @@ func (m *Module) reviewSeat(c *httpx.Call, approve bool, decide decision) (httpx
 	})
 }
 
-func (m *Module) review(c *httpx.Call, approve bool, decide decision, memberOf func(context.Context, string) (string, error)) (httpx.Reply, error) {
-	remark, err := c.ReviewRemark(approve)
+func (m *Module) review(c *httpx.Call, approve bool, decide decision, owner func(context.Context, string) (string, error)) (httpx.Reply, error) {
+	r, err := c.ReviewOf(approve, "credit order", owner)
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	orderNo := c.Var("orderNo")
-	member, err := memberOf(c.Ctx(), orderNo)
-	if errors.Is(err, projections.ErrNotFound) {
-		return httpx.Reply{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, err)
-	}
-	if err != nil {
-		return httpx.Reply{}, fmt.Errorf("credit order %s: %w", orderNo, err)
-	}
-	res, err := decide(c.Ctx(), c.Meta(), creditcmd.Review{MemberID: member, OrderNo: orderNo, Remark: remark})
+	res, err := decide(c.Ctx(), c.Meta(), creditcmd.Review{MemberID: r.MemberID, OrderNo: r.OrderNo, Remark: r.Remark})
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -6,7 +6,6 @@ package funds
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -60,16 +59,16 @@ func (m *Module) Routes() []httpx.Route {
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/deposits", httpx.IdemRequired, m.requestDeposit),
 		httpx.Op(httpx.Member, "GET", "/api/vue/funds/records", httpx.IdemNone, m.fundRecords),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/deposits", httpx.IdemNone, m.opsDeposits),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/approve", httpx.IdemRequired, m.review(m.depositOwner, Commands.ApproveDeposit, true)),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/reject", httpx.IdemRequired, m.review(m.depositOwner, Commands.RejectDeposit, false)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/approve", httpx.IdemRequired, m.review("deposit", m.depositOwner, Commands.ApproveDeposit, true)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/deposits/{orderNo}/reject", httpx.IdemRequired, m.review("deposit", m.depositOwner, Commands.RejectDeposit, false)),
 		httpx.Op(httpx.AnyUser, "GET", "/api/vue/funds/withdrawChannels", httpx.IdemNone, m.withdrawChannels),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/withdrawals", httpx.IdemRequired, m.requestWithdrawal),
 		httpx.Op(httpx.Member, "GET", "/api/vue/funds/balances", httpx.IdemNone, m.balances),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/exchange/quote", httpx.IdemRequired, m.exchangeQuote),
 		httpx.Op(httpx.Member, "POST", "/api/vue/funds/exchange", httpx.IdemRequired, m.exchange),
 		httpx.Op(httpx.Ops, "GET", "/api/vue/ops/withdrawals", httpx.IdemNone, m.opsWithdrawals),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/approve", httpx.IdemRequired, m.review(m.withdrawalOwner, Commands.ApproveWithdrawal, true)),
-		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/reject", httpx.IdemRequired, m.review(m.withdrawalOwner, Commands.RejectWithdrawal, false)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/approve", httpx.IdemRequired, m.review("withdrawal", m.withdrawalOwner, Commands.ApproveWithdrawal, true)),
+		httpx.Op(httpx.Ops, "POST", "/api/vue/ops/withdrawals/{orderNo}/reject", httpx.IdemRequired, m.review("withdrawal", m.withdrawalOwner, Commands.RejectWithdrawal, false)),
 	}
 }
 
@@ -201,51 +200,35 @@ func (m *Module) opsDeposits(c *httpx.Call) (httpx.Reply, error) {
 }
 
 // depositOwner finds whose deposit orderNo is; the commands act on that member's stream.
-func (m *Module) depositOwner(c *httpx.Call) (string, string, error) {
-	orderNo := c.Var("orderNo")
+func (m *Module) depositOwner(ctx context.Context, orderNo string) (string, error) {
 	if memberID, ok := m.owners.get(orderNo); ok {
-		return memberID, orderNo, nil
+		return memberID, nil
 	}
-	return orderOwner(c, "deposit", orderNo, func() (string, error) {
-		d, err := reviews.ByOrderNo(c.Ctx(), m.read.Reader, orderNo)
-		return d.MemberID, err
-	})
-}
-
-// orderOwner is whose order orderNo (a deposit or withdrawal: what) is, as find reads it from the
-// read model; an order the read model does not know yet is looked up again after catching up.
-func orderOwner(c *httpx.Call, what, orderNo string, find func() (string, error)) (string, string, error) {
-	memberID, err := find()
-	if httpx.IsNotFound(err) {
-		c.CatchUpHead()
-		memberID, err = find()
-	}
-	if err != nil {
-		if httpx.IsNotFound(err) {
-			return "", "", httpx.Refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, nil)
-		}
-		return "", "", fmt.Errorf("%s %s: %w", what, orderNo, err)
-	}
-	return memberID, orderNo, nil
+	d, err := reviews.ByOrderNo(ctx, m.read.Reader, orderNo)
+	return d.MemberID, err
 }
 
 // reviewCommand is an ops decision on one member's order (approve or reject): a method
 // expression of Commands.
 type reviewCommand func(cmd Commands, ctx context.Context, meta commands.Meta, in fundscmd.ReviewOrder) (fundscmd.OrderResult, error)
 
-// review is ops' decision on a deposit or a withdrawal: owner says whose order it is, act
-// approves or rejects it (as approve says), on the member's stream.
-func (m *Module) review(owner func(*httpx.Call) (string, string, error), act reviewCommand, approve bool) httpx.Handler {
+// review is ops' decision on a deposit or a withdrawal (what): owner says whose order it is as
+// the read model has it, read again after catching up when the order is not there yet (one
+// written a moment ago); act approves or rejects it (as approve says), on the member's stream.
+func (m *Module) review(what string, owner func(ctx context.Context, orderNo string) (string, error), act reviewCommand, approve bool) httpx.Handler {
 	return func(c *httpx.Call) (httpx.Reply, error) {
-		remark, err := c.ReviewRemark(approve)
+		r, err := c.ReviewOf(approve, what, func(ctx context.Context, orderNo string) (string, error) {
+			memberID, err := owner(ctx, orderNo)
+			if httpx.IsNotFound(err) {
+				c.CatchUpHead()
+				memberID, err = owner(ctx, orderNo)
+			}
+			return memberID, err
+		})
 		if err != nil {
 			return httpx.Reply{}, err
 		}
-		memberID, orderNo, err := owner(c)
-		if err != nil {
-			return httpx.Reply{}, err
-		}
-		res, err := act(m.cmd, c.Ctx(), c.Meta(), fundscmd.ReviewOrder{MemberID: memberID, OrderNo: orderNo, Remark: remark})
+		res, err := act(m.cmd, c.Ctx(), c.Meta(), fundscmd.ReviewOrder{MemberID: r.MemberID, OrderNo: r.OrderNo, Remark: r.Remark})
 		if err != nil {
 			return httpx.Reply{}, err
 		}

@@ -1,6 +1,7 @@
 package funds
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/shopspring/decimal"
@@ -73,12 +74,9 @@ func (m *Module) opsWithdrawals(c *httpx.Call) (httpx.Reply, error) {
 }
 
 // withdrawalOwner finds whose withdrawal orderNo is; the commands act on that member's stream.
-func (m *Module) withdrawalOwner(c *httpx.Call) (string, string, error) {
-	orderNo := c.Var("orderNo")
-	return orderOwner(c, "withdrawal", orderNo, func() (string, error) {
-		w, err := pfunds.WithdrawalByOrderNo(c.Ctx(), m.read.Reader, orderNo)
-		return w.MemberID, err
-	})
+func (m *Module) withdrawalOwner(ctx context.Context, orderNo string) (string, error) {
+	w, err := pfunds.WithdrawalByOrderNo(ctx, m.read.Reader, orderNo)
+	return w.MemberID, err
 }
 
 func (m *Module) balances(c *httpx.Call) (httpx.Reply, error) {

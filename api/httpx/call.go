@@ -2,6 +2,7 @@ package httpx
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 
 	"github.com/google/uuid"
@@ -115,6 +116,48 @@ func (c *Call) CatchUpHead() { c.core.CatchUpHead(c.Ctx()) }
 // claims the key. It reports whether it answered the request already (a replay of the stored
 // answer, or 409 for a key another request used); the handler then answers Reply{Written: true}.
 func (c *Call) Bind(payload []byte) bool { return c.core.Bind(c, payload) }
+
+// Send is a command route's handler: it decodes the body strictly against the request schema
+// named in openapi.yaml, sends the command run makes of it and answers key with what out makes of
+// the command's result. A refusal of either step is the answer.
+func Send[Req, Res, Out any](c *Call, schema string, key wire.MessageKey, run func(req Req) (Res, error), out func(Res) Out) (Reply, error) {
+	var req Req
+	if err := c.Decode(schema, &req); err != nil {
+		return Reply{}, err
+	}
+	res, err := run(req)
+	if err != nil {
+		return Reply{}, err
+	}
+	return Reply{Key: key, Data: out(res)}, nil
+}
+
+// Done is the answer of a command that reports only its position in the log.
+func Done(r commands.Result) wire.CommandResult { return wire.CommandResult{Position: r.Position} }
+
+// Review is an ops decision on a member's order as the commands take it: the order named by the
+// path's orderNo, its member, the remark.
+type Review struct{ MemberID, OrderNo, Remark string }
+
+// ReviewOf decodes an ops decision on the order the path's orderNo names (its remark: ReviewRemark)
+// and finds the order's member with owner, which reads the read model (ops decide on what their
+// queue showed them, so it is there): 404 order_not_found when it is not. what names the order in
+// errors ("credit order").
+func (c *Call) ReviewOf(approve bool, what string, owner func(ctx context.Context, orderNo string) (string, error)) (Review, error) {
+	remark, err := c.ReviewRemark(approve)
+	if err != nil {
+		return Review{}, err
+	}
+	orderNo := c.Var("orderNo")
+	memberID, err := owner(c.Ctx(), orderNo)
+	if IsNotFound(err) {
+		return Review{}, Refuse(http.StatusNotFound, wire.MessageKeyOrderNotFound, err)
+	}
+	if err != nil {
+		return Review{}, fmt.Errorf("%s %s: %w", what, orderNo, err)
+	}
+	return Review{MemberID: memberID, OrderNo: orderNo, Remark: remark}, nil
+}
 
 // ReviewRemark decodes the body of an ops decision: an ApproveRequest, whose remark is optional,
 // when approving, and a RejectRequest, whose remark (the reason the member reads) is required,

@@ -11,7 +11,9 @@
 //  2. api/<capability>/: a Module built by New from what it needs, whose Routes declare each
 //     operation with Op(role, method, path, idempotency, handler), next to the handlers. It
 //     sends commands through an interface it declares itself (Commands: the methods of the
-//     write side it calls) and reads its read models over *projections.Reader;
+//     write side it calls) and reads its read models over *projections.Reader. A command's
+//     handler decodes, sends and answers through Send; an ops decision on a member's order reads
+//     its input through Call.ReviewOf; a record named in the path is read through Found;
 //  3. one line in api/capabilities.go, the list of modules.
 //
 // A module that pushes to the app's socket implements Pusher (it runs while the server runs and

@@ -1,7 +1,11 @@
 package httpx
 
 import (
+	"errors"
+	"net/http"
+
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/projections"
 	"github.com/lotbook/lotbook/projections/funds"
 )
@@ -25,4 +29,17 @@ func WithEntrants[T any](c *Call, rd *projections.Reader, out []T, memberOf func
 		}
 	}
 	return OK(out)
+}
+
+// Audit answers an auditor's re-run of an offering's result from the log (the auction's award,
+// the placement's allotment, the lottery's draw): the check, or 404 not_found for an offering
+// never listed.
+func Audit[T any](check T, err error) (Reply, error) {
+	if errors.Is(err, offering.ErrNoOffering) {
+		return Reply{}, Refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
+	}
+	if err != nil {
+		return Reply{}, err
+	}
+	return OK(check)
 }

@@ -1,6 +1,7 @@
 package httpx
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -78,6 +79,19 @@ func QueueQuery(c *Call, def string, valid func(string) bool) (status string, pa
 	}
 	page, size, err = Paging(q)
 	return status, page, size, err
+}
+
+// Found is the record the path variable name names, as byID reads it, or 404 not_found.
+func Found[T any](c *Call, rd *projections.Reader, name string, byID func(ctx context.Context, rd *projections.Reader, id string) (T, bool, error)) (T, error) {
+	id := c.Var(name)
+	x, ok, err := byID(c.Ctx(), rd, id)
+	if err != nil {
+		return x, err
+	}
+	if !ok {
+		return x, Refuse(http.StatusNotFound, wire.MessageKeyNotFound, fmt.Errorf("%s %q", name, id))
+	}
+	return x, nil
 }
 
 // Deref is an optional field's value, its zero value when absent.

@@ -110,27 +110,15 @@ func resultOut(r lendingcmd.Result) wire.LendingResult {
 }
 
 func (m *Module) lend(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.LendRequest
-	if err := c.Decode("LendRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Lend(c.Ctx(), c.Meta(), c.Sess.MemberID, lendingcmd.Lend{Symbol: req.Symbol, Name: m.name(req.Symbol), Shares: req.Shares})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.Reply{Key: wire.MessageKeyStockLent, Data: resultOut(res)}, nil
+	return httpx.Send(c, "LendRequest", wire.MessageKeyStockLent, func(req wire.LendRequest) (lendingcmd.Result, error) {
+		return m.cmd.Lend(c.Ctx(), c.Meta(), c.Sess.MemberID, lendingcmd.Lend{Symbol: req.Symbol, Name: m.name(req.Symbol), Shares: req.Shares})
+	}, resultOut)
 }
 
 func (m *Module) recall(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.Empty
-	if err := c.Decode("Empty", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Recall(c.Ctx(), c.Meta(), c.Sess.MemberID, c.Var("lendNo"), m.closes())
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.Reply{Key: wire.MessageKeyStockRecalled, Data: resultOut(res)}, nil
+	return httpx.Send(c, "Empty", wire.MessageKeyStockRecalled, func(wire.Empty) (lendingcmd.Result, error) {
+		return m.cmd.Recall(c.Ctx(), c.Meta(), c.Sess.MemberID, c.Var("lendNo"), m.closes())
+	}, resultOut)
 }
 
 func recordOut(l readlending.Lending, ops bool) wire.LendingRecord {
@@ -200,29 +188,17 @@ func (m *Module) desk(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) setChannel(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.LendingChannelRequest
-	if err := c.Decode("LendingChannelRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.SetChannel(c.Ctx(), c.Meta(), req.Open, req.DefaultRate)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.CommandResult{Position: res.Position})
+	return httpx.Send(c, "LendingChannelRequest", wire.MessageKeyOk, func(req wire.LendingChannelRequest) (commands.Result, error) {
+		return m.cmd.SetChannel(c.Ctx(), c.Meta(), req.Open, req.DefaultRate)
+	}, httpx.Done)
 }
 
 func (m *Module) setSymbol(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.LendingSymbolRequest
-	if err := c.Decode("LendingSymbolRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	symbol := c.Var("symbol")
-	if _, err := m.mkt.Instrument(symbol); err != nil {
-		return httpx.Reply{}, commands.NotFound(commands.KeySymbolNotFound)
-	}
-	res, err := m.cmd.SetSymbol(c.Ctx(), c.Meta(), symbol, req.Rate, req.Quota)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.CommandResult{Position: res.Position})
+	return httpx.Send(c, "LendingSymbolRequest", wire.MessageKeyOk, func(req wire.LendingSymbolRequest) (commands.Result, error) {
+		symbol := c.Var("symbol")
+		if _, err := m.mkt.Instrument(symbol); err != nil {
+			return commands.Result{}, commands.NotFound(commands.KeySymbolNotFound)
+		}
+		return m.cmd.SetSymbol(c.Ctx(), c.Meta(), symbol, req.Rate, req.Quota)
+	}, httpx.Done)
 }

@@ -5,9 +5,7 @@ package placement
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/lotbook/lotbook/api/httpx"
@@ -113,46 +111,31 @@ func (m *Module) records(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) apply(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.PlacementApplyRequest
-	if err := c.Decode("PlacementApplyRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Apply(c.Ctx(), c.Meta(), cmd.Apply{MemberID: c.Sess.MemberID, PlacementID: c.Var("placementId"), Lots: req.Lots})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.PlacementApplyResult{ApplicationNo: res.ApplicationNo, Position: res.Position,
-		Available: httpx.Money(res.Cash.Available), Frozen: httpx.Money(res.Cash.Frozen)})
+	return httpx.Send(c, "PlacementApplyRequest", wire.MessageKeyOk, func(req wire.PlacementApplyRequest) (cmd.Applied, error) {
+		return m.cmd.Apply(c.Ctx(), c.Meta(), cmd.Apply{MemberID: c.Sess.MemberID, PlacementID: c.Var("placementId"), Lots: req.Lots})
+	}, func(res cmd.Applied) wire.PlacementApplyResult {
+		return wire.PlacementApplyResult{ApplicationNo: res.ApplicationNo, Position: res.Position,
+			Available: httpx.Money(res.Cash.Available), Frozen: httpx.Money(res.Cash.Frozen)}
+	})
 }
 
 func (m *Module) offer(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.PlacementRequest
-	if err := c.Decode("PlacementRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Offer(c.Ctx(), c.Meta(), cmd.Offer{Terms: offering.Terms{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
-		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, ListingDate: req.ListingDate}, Price: req.Price, Lots: req.Lots,
-		MaxLotsPerMember: req.MaxLotsPerMember})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.OfferingListedResult{Id: res.PlacementID, Commitment: res.Commitment, Algorithm: res.Algorithm, Position: res.Position})
+	return httpx.Send(c, "PlacementRequest", wire.MessageKeyOk, func(req wire.PlacementRequest) (cmd.Offered, error) {
+		in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
+		if err != nil {
+			return cmd.Offered{}, err
+		}
+		return m.cmd.Offer(c.Ctx(), c.Meta(), cmd.Offer{Terms: offering.Terms{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
+			OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, ListingDate: req.ListingDate}, Price: req.Price, Lots: req.Lots,
+			MaxLotsPerMember: req.MaxLotsPerMember})
+	}, func(res cmd.Offered) wire.OfferingListedResult {
+		return wire.OfferingListedResult{Id: res.PlacementID, Commitment: res.Commitment, Algorithm: res.Algorithm, Position: res.Position}
+	})
 }
 
 // found is the placement named in the path, or 404 not_found.
 func (m *Module) found(c *httpx.Call) (read.Placement, error) {
-	p, ok, err := read.ByID(c.Ctx(), m.read.Reader, c.Var("placementId"))
-	if err != nil {
-		return read.Placement{}, err
-	}
-	if !ok {
-		return read.Placement{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyNotFound, fmt.Errorf("placement %q", c.Var("placementId")))
-	}
-	return p, nil
+	return httpx.Found(c, m.read.Reader, "placementId", read.ByID)
 }
 
 func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
@@ -169,24 +152,11 @@ func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) allot(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.Empty
-	if err := c.Decode("Empty", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.RequestAllotment(c.Ctx(), c.Meta(), c.Var("placementId"))
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.CommandResult{Position: res.Position})
+	return httpx.Send(c, "Empty", wire.MessageKeyOk, func(wire.Empty) (commands.Result, error) {
+		return m.cmd.RequestAllotment(c.Ctx(), c.Meta(), c.Var("placementId"))
+	}, httpx.Done)
 }
 
 func (m *Module) check(c *httpx.Call) (httpx.Reply, error) {
-	ch, err := cmd.Verify(c.Ctx(), m.store, c.Var("placementId"))
-	if errors.Is(err, offering.ErrNoOffering) {
-		return httpx.Reply{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
-	}
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(ch) // its JSON is OfferingCheck
+	return httpx.Audit(cmd.Verify(c.Ctx(), m.store, c.Var("placementId"))) // its JSON is OfferingCheck
 }

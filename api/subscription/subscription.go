@@ -4,9 +4,7 @@
 package subscription
 
 import (
-	"errors"
 	"fmt"
-	"net/http"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -116,14 +114,7 @@ func (m *Module) opsIssues(c *httpx.Call) (httpx.Reply, error) { return m.listIs
 
 // found is the issue named in the path, or 404 not_found.
 func (m *Module) found(c *httpx.Call) (read.Issue, error) {
-	is, ok, err := read.IssueByID(c.Ctx(), m.read.Reader, c.Var("issueId"))
-	if err != nil {
-		return read.Issue{}, err
-	}
-	if !ok {
-		return read.Issue{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyNotFound, fmt.Errorf("issue %q", c.Var("issueId")))
-	}
-	return is, nil
+	return httpx.Found(c, m.read.Reader, "issueId", read.IssueByID)
 }
 
 func (m *Module) issue(c *httpx.Call) (httpx.Reply, error) {
@@ -146,16 +137,12 @@ func (m *Module) issue(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) apply(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.SubscriptionApplyRequest
-	if err := c.Decode("SubscriptionApplyRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.Apply(c.Ctx(), c.Meta(), sub.Apply{MemberID: c.Sess.MemberID, IssueID: c.Var("issueId"), Lots: req.Lots})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.SubscriptionApplyResult{ApplicationNo: res.ApplicationNo, State: wire.AllotmentStateWaitingForDraw,
-		Position: res.Position, Available: httpx.Money(res.Cash.Available), Frozen: httpx.Money(res.Cash.Frozen)})
+	return httpx.Send(c, "SubscriptionApplyRequest", wire.MessageKeyOk, func(req wire.SubscriptionApplyRequest) (sub.Applied, error) {
+		return m.cmd.Apply(c.Ctx(), c.Meta(), sub.Apply{MemberID: c.Sess.MemberID, IssueID: c.Var("issueId"), Lots: req.Lots})
+	}, func(res sub.Applied) wire.SubscriptionApplyResult {
+		return wire.SubscriptionApplyResult{ApplicationNo: res.ApplicationNo, State: wire.AllotmentStateWaitingForDraw,
+			Position: res.Position, Available: httpx.Money(res.Cash.Available), Frozen: httpx.Money(res.Cash.Frozen)}
+	})
 }
 
 func (m *Module) records(c *httpx.Call) (httpx.Reply, error) {
@@ -175,23 +162,18 @@ func applicationsOut(apps []read.Application, now time.Time) []wire.Subscription
 }
 
 func (m *Module) list(c *httpx.Call) (httpx.Reply, error) {
-	var req wire.SubscriptionIssueRequest
-	if err := c.Decode("SubscriptionIssueRequest", &req); err != nil {
-		return httpx.Reply{}, err
-	}
-	in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	res, err := m.cmd.ListIssue(c.Ctx(), c.Meta(), sub.ListIssue{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
-		Price: req.Price, ReferencePrice: req.ReferencePrice, PE: req.Pe, IndustryPE: req.IndustryPe, Lots: req.Lots, UnitLots: req.UnitLots,
-		OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, DrawDate: req.DrawDate, DeductionDate: req.DeductionDate,
-		RefundDate: req.RefundDate, ListingDate: req.ListingDate})
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.SubscriptionIssueListedResult{IssueId: res.IssueID, Commitment: res.Commitment, Algorithm: res.Algorithm,
-		Position: res.Position})
+	return httpx.Send(c, "SubscriptionIssueRequest", wire.MessageKeyOk, func(req wire.SubscriptionIssueRequest) (sub.Listed, error) {
+		in, err := httpx.Listed(m.feed, req.Symbol, req.Name)
+		if err != nil {
+			return sub.Listed{}, err
+		}
+		return m.cmd.ListIssue(c.Ctx(), c.Meta(), sub.ListIssue{Symbol: in.Symbol, Name: in.Name, Market: events.MarketTW,
+			Price: req.Price, ReferencePrice: req.ReferencePrice, PE: req.Pe, IndustryPE: req.IndustryPe, Lots: req.Lots, UnitLots: req.UnitLots,
+			OpensAt: req.OpensAt, ClosesAt: req.ClosesAt, DrawDate: req.DrawDate, DeductionDate: req.DeductionDate,
+			RefundDate: req.RefundDate, ListingDate: req.ListingDate})
+	}, func(res sub.Listed) wire.SubscriptionIssueListedResult {
+		return wire.SubscriptionIssueListedResult{IssueId: res.IssueID, Commitment: res.Commitment, Algorithm: res.Algorithm, Position: res.Position}
+	})
 }
 
 func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
@@ -208,16 +190,13 @@ func (m *Module) applications(c *httpx.Call) (httpx.Reply, error) {
 }
 
 func (m *Module) drawCheck(c *httpx.Call) (httpx.Reply, error) {
-	d, err := sub.Verify(c.Ctx(), m.store, c.Var("issueId"))
-	if errors.Is(err, sub.ErrNoIssue) {
-		return httpx.Reply{}, httpx.Refuse(http.StatusNotFound, wire.MessageKeyNotFound, err)
-	}
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	return httpx.OK(wire.SubscriptionDrawCheck{IssueId: d.IssueID, Algorithm: d.Algorithm, Commitment: d.Commitment, Seed: d.Seed,
+	return httpx.Audit(drawCheckOut(sub.Verify(c.Ctx(), m.store, c.Var("issueId"))))
+}
+
+func drawCheckOut(d sub.DrawCheck, err error) (wire.SubscriptionDrawCheck, error) {
+	return wire.SubscriptionDrawCheck{IssueId: d.IssueID, Algorithm: d.Algorithm, Commitment: d.Commitment, Seed: d.Seed,
 		Drawn: d.Drawn, Lots: d.Lots, Applications: nonNil(d.Applications), Winners: nonNil(d.Winners), Recomputed: nonNil(d.Recomputed),
-		SeedMatches: d.SeedMatches, ApplicationsMatch: d.ApplicationsMatch, WinnersMatch: d.WinnersMatch, Verified: d.Verified()})
+		SeedMatches: d.SeedMatches, ApplicationsMatch: d.ApplicationsMatch, WinnersMatch: d.WinnersMatch, Verified: d.Verified()}, err
 }
 
 func nonNil(s []string) []string {

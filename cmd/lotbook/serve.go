@@ -13,8 +13,7 @@ import (
 	"time"
 
 	"github.com/lotbook/lotbook/api"
-	apiblock "github.com/lotbook/lotbook/api/block"
-	apichipgrab "github.com/lotbook/lotbook/api/chipgrab"
+	"github.com/lotbook/lotbook/commands"
 	blockcmd "github.com/lotbook/lotbook/commands/block"
 	"github.com/lotbook/lotbook/commands/chipgrab"
 	"github.com/lotbook/lotbook/commands/rules/secret"
@@ -107,13 +106,13 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if *demo && role != api.RoleProjector {
 		err := seed.Demo(ctx, st.Commands)
 		if err == nil {
-			err = seed.Blocks(ctx, blockcmd.New(st.Commands), func(symbol string) blockcmd.BlockQuote {
-				return apiblock.QuoteOf(st.Market, symbol, time.Now())
+			err = seed.Blocks(ctx, blockcmd.New(st.Commands), func(symbol string) commands.ListingQuote {
+				return engine.ListingQuote(st.Market, symbol, time.Now())
 			}, time.Now())
 		}
 		if err == nil {
-			err = seed.ChipGrab(ctx, chipgrab.New(st.Commands), func(symbol string) chipgrab.Quote {
-				return apichipgrab.QuoteOf(st.Market, symbol, time.Now())
+			err = seed.ChipGrab(ctx, chipgrab.New(st.Commands), func(symbol string) commands.ListingQuote {
+				return engine.ListingQuote(st.Market, symbol, time.Now())
 			}, time.Now())
 		}
 		if err == nil {

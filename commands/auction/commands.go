@@ -2,7 +2,6 @@ package auction
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/shopspring/decimal"
@@ -125,18 +124,15 @@ func (s *Commands) Bid(ctx context.Context, meta commands.Meta, in Bid) (Placed,
 	if err != nil {
 		return Placed{}, err
 	}
-	if !commands.ValidMemberID(in.MemberID) {
-		return Placed{}, commands.NotFound(commands.KeyAccountNotExist)
-	}
-	if !offering.ValidID(in.AuctionID) {
-		return Placed{}, commands.NotFound(offering.KeyNotFound)
+	if err := offering.Entrant(in.MemberID, in.AuctionID); err != nil {
+		return Placed{}, err
 	}
 	e, err := offering.Enter(ctx, s.k, c, in.MemberID, bidPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		f, err := s.facts(ctx, in.AuctionID)
 		if err != nil {
 			return nil, err
 		}
-		return decideBid(bidsPart.Of(a), a.Ledger, a.Balances[f.ev.Currency], m, f, price, in.Lots, c.Now, no)
+		return decideBid(bidsPart.Of(a), a.Ledger, a.Balances[f.Ev.Currency], m, f, price, in.Lots, c.Now, no)
 	}, func(p events.Payload) string {
 		e, _ := p.(events.AuctionBidPlaced)
 		return e.BidNo
@@ -156,72 +152,30 @@ func (s *Commands) Bid(ctx context.Context, meta commands.Meta, in Bid) (Placed,
 // Award reveals the auction's seed and awards the bids the process folded (entries, in number
 // order), each read from its member's account stream.
 func (s *Commands) Award(ctx context.Context, meta commands.Meta, auctionID string, entries []offering.Entry) (commands.Result, error) {
-	c, err := s.k.Begin(meta, "auction.award")
-	if err != nil {
-		return commands.Result{}, err
-	}
-	if !offering.ValidID(auctionID) {
-		return commands.Result{}, commands.NotFound(offering.KeyNotFound)
-	}
-	in := make([]events.AuctionBid, 0, len(entries))
-	for _, e := range entries {
-		b, err := commands.View(ctx, s.k, events.AccountStream(e.MemberID), func(a *commands.Account, _ *commands.Entry) *bid {
-			if b := bidsPart.Of(a).byNo[e.No]; b != nil {
-				c := *b
-				return &c
+	return offering.Resolve(ctx, s.k, meta, "auction.award", s.seeds, auctionID, events.AuctionStream, entries,
+		func(a *commands.Account, e offering.Entry) (events.AuctionBid, bool) {
+			b := bidsPart.Of(a).byNo[e.No]
+			if b == nil || b.auctionID != auctionID {
+				return events.AuctionBid{}, false
 			}
-			return nil
+			return events.AuctionBid{No: e.No, Price: b.price, Lots: b.lots}, true
+		},
+		func(st *auction, seed string, in []events.AuctionBid, now time.Time) ([]events.Payload, error) {
+			return decideAward(st, seed, in, offering.Entrants(entries), now)
 		})
-		if err != nil {
-			return commands.Result{}, err
-		}
-		if b == nil || b.auctionID != auctionID {
-			return commands.Result{}, commands.Unavailable(fmt.Errorf("award of %s: bid %s not on %s's account", auctionID, e.No, e.MemberID))
-		}
-		in = append(in, events.AuctionBid{No: e.No, Price: b.price, Lots: b.lots})
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AuctionStream(auctionID), func(st *auction) ([]events.Payload, error) {
-		seed, err := s.seeds.Reveal(auctionID, st.commitment)
-		if err != nil && st.listed && !st.awarded {
-			return nil, err
-		}
-		evs, err := decideAward(st, seed, in, c.Now)
-		for i, p := range evs {
-			if a, ok := p.(events.AuctionAwarded); ok {
-				a.Entrants = offering.Entrants(entries)
-				evs[i] = a
-			}
-		}
-		return evs, err
-	})
-	if err != nil {
-		return commands.Result{}, err
-	}
-	return commands.Result{Position: rec.Position}, nil
 }
 
 // Settle settles one bid after the award.
 func (s *Commands) Settle(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
-	return s.step(ctx, meta, "auction.settle", e, func(b *bid, a *commands.Account, f facts, _ time.Time) ([]events.Payload, error) {
-		return decideSettle(b, e.No, a.Ledger, a.Balances[f.ev.Currency].Available, f)
+	return offering.Step(ctx, s.k, meta, "auction.settle", e, s.facts, func(a *commands.Account, f facts, _ time.Time) ([]events.Payload, error) {
+		return decideSettle(bidsPart.Of(a).byNo[e.No], e.No, a.Ledger, a.Balances[f.Ev.Currency].Available, f)
 	})
 }
 
 // Deliver delivers one paid bid's shares on the listing date.
 func (s *Commands) Deliver(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
-	return s.step(ctx, meta, "auction.deliver", e, func(b *bid, a *commands.Account, f facts, now time.Time) ([]events.Payload, error) {
-		return decideDeliver(b, e.No, a.Ledger, f, now)
-	})
-}
-
-func (s *Commands) step(ctx context.Context, meta commands.Meta, name string, e offering.Entry,
-	decide func(b *bid, a *commands.Account, f facts, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
-	return offering.Step(ctx, s.k, meta, name, e, func(a *commands.Account, now time.Time) ([]events.Payload, error) {
-		f, err := s.facts(ctx, e.Offering)
-		if err != nil {
-			return nil, err
-		}
-		return decide(bidsPart.Of(a).byNo[e.No], a, f, now)
+	return offering.Step(ctx, s.k, meta, "auction.deliver", e, s.facts, func(a *commands.Account, f facts, now time.Time) ([]events.Payload, error) {
+		return decideDeliver(bidsPart.Of(a).byNo[e.No], e.No, a.Ledger, f, now)
 	})
 }
 

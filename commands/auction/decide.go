@@ -24,7 +24,7 @@ const bidPrefix = "A"
 
 // decideList lists an auction with the commitment to its seed, once.
 func decideList(s *auction, e events.AuctionListed, seed events.OfferingSeed) ([]events.Payload, error) {
-	if s.listed {
+	if s.Listed {
 		return nil, commands.Rule(offering.KeyExists)
 	}
 	return []events.Payload{e, events.AuctionSeedCommitted{OfferingSeed: seed}}, nil
@@ -36,49 +36,50 @@ func decideBid(bs *bids, l commands.Ledger, cash commands.Balance, m offering.Me
 	if err := m.Refusal(); err != nil {
 		return nil, err
 	}
-	if !a.listed {
+	if !a.Listed {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
 	if err := offering.Window(a.cal, now); err != nil {
 		return nil, err
 	}
-	if price.LessThan(a.ev.MinPrice) {
+	if price.LessThan(a.Ev.MinPrice) {
 		return nil, commands.Rule(KeyPriceBelowMinimum)
 	}
-	if bs.lots[a.ev.OfferingID]+lots > a.ev.MaxLotsPerBidder {
+	if bs.lots[a.Ev.OfferingID]+lots > a.Ev.MaxLotsPerBidder {
 		return nil, commands.Rule(offering.KeyCapExceeded)
 	}
-	shares := lots * a.ev.LotShares
+	shares := lots * a.Ev.LotShares
 	amount := price.Mul(decimal.NewFromInt(shares))
-	deposit := allot.Deposit(amount, a.ev.DepositRate)
+	deposit := allot.Deposit(amount, a.Ev.DepositRate)
 	if cash.Available.LessThan(deposit) {
 		return nil, commands.Rule(commands.KeyInsufficientBalance)
 	}
-	return []events.Payload{events.AuctionBidPlaced{AuctionID: a.ev.OfferingID, BidNo: bidNo, Symbol: a.ev.Symbol, Name: a.ev.Name,
+	return []events.Payload{events.AuctionBidPlaced{AuctionID: a.Ev.OfferingID, BidNo: bidNo, Symbol: a.Ev.Symbol, Name: a.Ev.Name,
 		Price: price, Lots: lots, Shares: shares, Amount: amount, Deposit: deposit,
-		Postings: events.Transfer(l.Available, l.Frozen, a.ev.Currency, deposit)}}, nil
+		Postings: events.Transfer(l.Available, l.Frozen, a.Ev.Currency, deposit)}}, nil
 }
 
-// decideAward reveals the seed and awards the bids, once, from the award date's step time on.
-func decideAward(s *auction, seed string, in []events.AuctionBid, now time.Time) ([]events.Payload, error) {
-	if !s.listed {
+// decideAward reveals the seed and awards the bids, once, from the award date's step time on,
+// recording the members who bid (entrants: the account streams an auditor reads).
+func decideAward(s *auction, seed string, in []events.AuctionBid, entrants []string, now time.Time) ([]events.Payload, error) {
+	if !s.Listed {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
-	if s.awarded {
+	if s.Resulted {
 		return nil, nil
 	}
 	if now.Before(s.calendar().At(ipo.StepDraw)) {
 		return nil, commands.Rule(offering.KeyNotClosed)
 	}
-	grants, err := award(seed, in, s.ev.Lots, s.ev.LotShares)
+	grants, err := award(seed, in, s.Ev.Lots, s.Ev.LotShares)
 	if err != nil {
 		return nil, commands.Unavailable(err)
 	}
 	if in == nil {
 		in = []events.AuctionBid{}
 	}
-	return []events.Payload{events.AuctionAwarded{AuctionID: s.ev.OfferingID, Seed: seed, Commitment: s.commitment,
-		Algorithm: allot.AwardAlgorithm, Lots: s.ev.Lots, LotShares: s.ev.LotShares, Bids: in, Grants: grants}}, nil
+	return []events.Payload{events.AuctionAwarded{AuctionID: s.Ev.OfferingID, Seed: seed, Commitment: s.Commitment,
+		Algorithm: allot.AwardAlgorithm, Lots: s.Ev.Lots, LotShares: s.Ev.LotShares, Bids: in, Grants: grants, Entrants: entrants}}, nil
 }
 
 // award runs the published rule over the bids: the grants in award order, in shares at each bid's price.
@@ -103,23 +104,23 @@ func award(seed string, in []events.AuctionBid, lots, lotShares int64) ([]events
 // shares awarded (the deposit first, the balance from available cash) and any deposit left is
 // released; a loser's deposit is released; a winner without the balance forfeits the deposit.
 func decideSettle(b *bid, no string, l commands.Ledger, available decimal.Decimal, a facts) ([]events.Payload, error) {
-	if b == nil || b.auctionID != a.ev.OfferingID {
+	if b == nil || b.auctionID != a.Ev.OfferingID {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
-	if !a.awarded || b.settled {
+	if !a.Resulted || b.settled {
 		return nil, nil
 	}
-	st := offering.Settlement(l, events.HouseAuctionClearing, a.ev.Currency, b.auctionID, no, a.grants[no], b.price, b.deposit)
+	st := offering.Settlement(l, events.HouseAuctionClearing, a.Ev.Currency, b.auctionID, no, a.Grants[no], b.price, b.deposit)
 	if available.LessThan(st.FromAvailable) {
 		return []events.Payload{events.AuctionForfeited{AuctionID: b.auctionID, BidNo: no, Cost: st.Cost, Deposit: b.deposit, Available: available,
-			Postings: events.Transfer(l.Frozen, events.HouseAuctionClearing, a.ev.Currency, b.deposit)}}, nil
+			Postings: events.Transfer(l.Frozen, events.HouseAuctionClearing, a.Ev.Currency, b.deposit)}}, nil
 	}
 	return []events.Payload{events.AuctionSettled{OfferingSettlement: st}}, nil
 }
 
 // decideDeliver delivers a paid bid's shares from the listing date on, once.
 func decideDeliver(b *bid, no string, l commands.Ledger, a facts, now time.Time) ([]events.Payload, error) {
-	if b == nil || b.auctionID != a.ev.OfferingID {
+	if b == nil || b.auctionID != a.Ev.OfferingID {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
 	if !b.paid || b.delivered {
@@ -128,6 +129,6 @@ func decideDeliver(b *bid, no string, l commands.Ledger, a facts, now time.Time)
 	if now.Before(a.cal.ListingStart()) {
 		return nil, commands.Rule(KeyNotYetListingTime)
 	}
-	return []events.Payload{events.AuctionDelivered{OfferingDelivery: offering.Delivery(l, events.HouseAuctionShares, a.ev.OfferingTerms, no,
-		b.granted, b.price, b.cost, a.ev.AwardDate)}}, nil
+	return []events.Payload{events.AuctionDelivered{OfferingDelivery: offering.Delivery(l, events.HouseAuctionShares, a.Ev.OfferingTerms, no,
+		b.granted, b.price, b.cost, a.Ev.AwardDate)}}, nil
 }

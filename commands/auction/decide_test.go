@@ -9,25 +9,17 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/offeringtest"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
-	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
 )
 
-func tp(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, ipo.Taipei)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+var tp = offeringtest.Taipei
 
 var d = decimal.RequireFromString
 
-var listing = events.AuctionListed{OfferingTerms: events.OfferingTerms{OfferingID: "6805-20261124", Symbol: "6805", Name: "富世達",
-	Market: events.MarketTW, Currency: "TWD", LotShares: 1000, OpensAt: tp("2026-11-24 09:00"), ClosesAt: tp("2026-11-26 14:00"),
-	ListingDate: "2026-12-03"}, Lots: 10, MinPrice: d("95"), MaxLotsPerBidder: 4, DepositRate: d("0.2"), AwardDate: "2026-11-27"}
+var listing = events.AuctionListed{OfferingTerms: offeringtest.Terms, Lots: 10, MinPrice: d("95"), MaxLotsPerBidder: 4, DepositRate: d("0.2"), AwardDate: "2026-11-27"}
 
 var seed = strings.Repeat("a7", 32)
 
@@ -39,19 +31,11 @@ func auctionWith(ps ...events.Payload) *auction {
 	return s
 }
 
-var ledger = commands.Ledger{MemberID: "m1", Available: events.MemberAvailable("m1"), Frozen: events.MemberFrozen("m1")}
-
-func member(ps ...events.Payload) offering.Member {
-	m := offering.NewMember("m1")
-	for _, p := range ps {
-		m.Apply(events.RecordedEvent{}, p)
-	}
-	return m.Copy()
-}
+var ledger = offeringtest.Ledger
 
 var (
-	registered = events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember}
-	verified   = member(registered, events.RealNameApproved{})
+	member, registered = offeringtest.Member, offeringtest.Registered
+	verified           = offeringtest.Verified()
 )
 
 func bidsWith(ps ...events.Payload) *bids {
@@ -114,17 +98,17 @@ func TestDecideAward(t *testing.T) {
 	c, _ := draw.Commitment(seed)
 	committed := events.AuctionSeedCommitted{OfferingSeed: events.OfferingSeed{OfferingID: listing.OfferingID, Commitment: c}}
 	in := []events.AuctionBid{{No: "A1", Price: d("100"), Lots: 4}, {No: "A2", Price: d("120"), Lots: 4}, {No: "A3", Price: d("110"), Lots: 4}}
-	if _, err := decideAward(auctionWith(committed), seed, in, tp("2026-11-27 07:59")); err == nil {
+	if _, err := decideAward(auctionWith(committed), seed, in, nil, tp("2026-11-27 07:59")); err == nil {
 		t.Fatal("awarded before the award date's step time")
 	}
-	evs, err := decideAward(auctionWith(committed), seed, in, tp("2026-11-27 08:00"))
+	evs, err := decideAward(auctionWith(committed), seed, in, []string{"m1", "m2"}, tp("2026-11-27 08:00"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := evs[0].(events.AuctionAwarded)
 	// 10 lots: A2 (120) 4, A3 (110) 4, A1 (100) the 2 left; each at its own price.
 	want := []events.Grant{{No: "A2", Shares: 4000, Price: d("120")}, {No: "A3", Shares: 4000, Price: d("110")}, {No: "A1", Shares: 2000, Price: d("100")}}
-	if a.Seed != seed || a.Commitment != c || len(a.Grants) != 3 {
+	if a.Seed != seed || a.Commitment != c || len(a.Grants) != 3 || len(a.Entrants) != 2 {
 		t.Fatalf("award %+v", a)
 	}
 	for i, g := range want {
@@ -132,7 +116,7 @@ func TestDecideAward(t *testing.T) {
 			t.Fatalf("grant %d %+v, want %+v", i, a.Grants[i], g)
 		}
 	}
-	if again, err := decideAward(auctionWith(committed, a), seed, in, tp("2026-11-28 08:00")); err != nil || again != nil {
+	if again, err := decideAward(auctionWith(committed, a), seed, in, nil, tp("2026-11-28 08:00")); err != nil || again != nil {
 		t.Fatalf("second award %v %v", again, err)
 	}
 }

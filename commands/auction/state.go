@@ -19,11 +19,7 @@ import (
 
 // auction is the aggregate of an auction's stream.
 type auction struct {
-	listed     bool
-	ev         events.AuctionListed
-	commitment string
-	awarded    bool
-	grants     map[string]int64 // bid number -> shares awarded
+	offering.Stream[events.AuctionListed] // Grants: bid number -> shares awarded
 }
 
 func init() {
@@ -33,33 +29,27 @@ func init() {
 func (s *auction) Apply(_ events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.AuctionListed:
-		s.listed, s.ev = true, e
+		s.List(e)
 	case events.AuctionSeedCommitted:
-		s.commitment = e.Commitment
+		s.Commit(e.OfferingSeed)
 	case events.AuctionAwarded:
-		s.awarded, s.grants = true, map[string]int64{}
-		for _, g := range e.Grants {
-			s.grants[g.No] = g.Shares
-		}
+		s.Result(e.Grants)
 	}
 }
 
 func (s *auction) calendar() ipo.Calendar {
-	return offering.Calendar(s.ev.OfferingTerms, s.ev.AwardDate)
+	return offering.Calendar(s.Ev.OfferingTerms, s.Ev.AwardDate)
 }
 
-// facts is what an account's decision reads of an auction (a copy taken under its stream's lock;
-// grants is never changed once awarded).
+// facts is what an account's decision reads of an auction: a copy of its stream's state taken
+// under the stream's lock, with its calendar.
 type facts struct {
-	listed  bool
-	ev      events.AuctionListed
-	cal     ipo.Calendar
-	awarded bool
-	grants  map[string]int64
+	offering.Stream[events.AuctionListed]
+	cal ipo.Calendar
 }
 
 func (s *auction) facts() facts {
-	return facts{listed: s.listed, ev: s.ev, cal: s.calendar(), awarded: s.awarded, grants: s.grants}
+	return facts{Stream: s.Stream, cal: s.calendar()}
 }
 
 // bid is one of the member's bids as the account part keeps it.

@@ -141,14 +141,6 @@ func (b *blockApps) appliedOn(blockID, day string) int64 {
 	return n
 }
 
-// BlockQuote is what the market feed says about a block's security when ops list it: its name
-// and tax kind, the day's reference price and price band.
-type BlockQuote struct {
-	Symbol, Name                  string
-	Kind                          fees.Kind
-	Reference, LimitUp, LimitDown decimal.Decimal
-}
-
 // ListBlockInput is ops' listing form. Exactly one of Price and PremiumPercent is set (decimal
 // strings; the premium in percent, two decimals at most, negative for a discount); Password is
 // empty for a block open to every member.
@@ -164,7 +156,7 @@ var percentPattern = regexp.MustCompile(`^-?[0-9]{1,2}(\.[0-9]{1,2})?$`)
 
 // blockPrice is the listing's price and premium rate: the given price, or the premium on the
 // reference, each checked against the rules of 1h.
-func blockPrice(in ListBlockInput, q BlockQuote) (price, rate decimal.Decimal, e *commands.Error) {
+func blockPrice(in ListBlockInput, q commands.ListingQuote) (price, rate decimal.Decimal, e *commands.Error) {
 	switch {
 	case (in.Price == "") == (in.PremiumPercent == ""):
 		return price, rate, commands.Invalid(commands.KeyPriceRequired)
@@ -191,7 +183,7 @@ func blockPrice(in ListBlockInput, q BlockQuote) (price, rate decimal.Decimal, e
 }
 
 // decideListBlock lists a block with the password's hash ("" for none).
-func decideListBlock(b *blockState, id string, in ListBlockInput, q BlockQuote, hash string, now time.Time) ([]events.Payload, error) {
+func decideListBlock(b *blockState, id string, in ListBlockInput, q commands.ListingQuote, hash string, now time.Time) ([]events.Payload, error) {
 	if b.listed != nil {
 		return nil, commands.KeyReused()
 	}

@@ -238,19 +238,19 @@ func TestDecideRejectBlock(t *testing.T) {
 }
 
 func TestDecideListBlock(t *testing.T) {
-	q := BlockQuote{Symbol: "2330", Name: "台積電", Reference: d("1000"), LimitUp: d("1100"), LimitDown: d("900")}
+	q := commands.ListingQuote{Symbol: "2330", Name: "台積電", Reference: d("1000"), LimitUp: d("1100"), LimitDown: d("900")}
 	ok := ListBlockInput{PremiumPercent: "-2", MinLots: 10, DailyCapLots: 50, TotalLots: 100, OpensAt: t0, ClosesAt: t0.Add(time.Hour)}
-	cheap := BlockQuote{Symbol: "2882", Reference: d("30"), LimitUp: d("33"), LimitDown: d("27")}
+	cheap := commands.ListingQuote{Symbol: "2882", Reference: d("30"), LimitUp: d("33"), LimitDown: d("27")}
 	with := func(f func(*ListBlockInput)) ListBlockInput { in := ok; f(&in); return in }
 	cases := []struct {
 		name  string
 		in    ListBlockInput
-		q     BlockQuote
+		q     commands.ListingQuote
 		key   string
 		price string
 	}{
 		{"premium", ok, q, "", "980"},
-		{"fine premium rounds down", with(func(in *ListBlockInput) { in.PremiumPercent = "1.55" }), BlockQuote{Symbol: "2330", Reference: d("186.5"), LimitUp: d("205"), LimitDown: d("168")}, "", "189.39"},
+		{"fine premium rounds down", with(func(in *ListBlockInput) { in.PremiumPercent = "1.55" }), commands.ListingQuote{Symbol: "2330", Reference: d("186.5"), LimitUp: d("205"), LimitDown: d("168")}, "", "189.39"},
 		{"given price", with(func(in *ListBlockInput) { in.PremiumPercent, in.Price = "", "1050.5" }), q, "", "1050.5"},
 		{"both", with(func(in *ListBlockInput) { in.Price = "1000" }), q, commands.KeyPriceRequired, ""},
 		{"neither", with(func(in *ListBlockInput) { in.PremiumPercent = "" }), q, commands.KeyPriceRequired, ""},
@@ -258,7 +258,7 @@ func TestDecideListBlock(t *testing.T) {
 		{"premium typed oddly", with(func(in *ListBlockInput) { in.PremiumPercent = "+2" }), q, KeyPremiumInvalid, ""},
 		{"price outside the band", with(func(in *ListBlockInput) { in.PremiumPercent, in.Price = "", "1100.01" }), q, commands.KeyPriceOutOfBand, ""},
 		{"price with three decimals", with(func(in *ListBlockInput) { in.PremiumPercent, in.Price = "", "1000.001" }), q, commands.KeyPriceInvalid, ""},
-		{"unknown symbol", ok, BlockQuote{}, commands.KeySymbolNotFound, ""},
+		{"unknown symbol", ok, commands.ListingQuote{}, commands.KeySymbolNotFound, ""},
 		{"no minimum", with(func(in *ListBlockInput) { in.MinLots = 0 }), q, KeyLotsInvalid, ""},
 		{"cap below minimum", with(func(in *ListBlockInput) { in.DailyCapLots = 9 }), q, KeyLotsInvalid, ""},
 		{"total below the cap", with(func(in *ListBlockInput) { in.TotalLots = 49 }), q, KeyLotsInvalid, ""},

@@ -33,7 +33,7 @@ type Result struct {
 
 // ListBlock lists a block for members to apply to (ops). The price is fixed now, from the
 // market feed's reference price when the listing gives a premium.
-func (s *Commands) ListBlock(ctx context.Context, meta commands.Meta, in ListBlockInput, q BlockQuote) (Result, error) {
+func (s *Commands) ListBlock(ctx context.Context, meta commands.Meta, in ListBlockInput, q commands.ListingQuote) (Result, error) {
 	c, err := s.k.Begin(meta, "block.list")
 	if err != nil {
 		return Result{}, err
@@ -254,15 +254,9 @@ func (s *Commands) review(ctx context.Context, meta commands.Meta, name string, 
 	if err != nil {
 		return Result{}, err
 	}
-	remark, e := commands.CleanRemark(in.Remark)
-	if e != nil {
-		return Result{}, e
-	}
-	if remarkRequired && remark == "" {
-		return Result{}, commands.Invalid(commands.KeyRemarkRequired)
-	}
-	if !commands.ValidMemberID(in.MemberID) || in.OrderNo == "" || len(in.OrderNo) > 64 {
-		return Result{}, commands.NotFound(commands.KeyOrderNotFound)
+	remark, err := commands.CheckReview(in.MemberID, in.OrderNo, in.Remark, remarkRequired)
+	if err != nil {
+		return Result{}, err
 	}
 	if first != nil {
 		app, err := commands.View(ctx, s.k, events.AccountStream(in.MemberID), func(a *commands.Account, _ *commands.Entry) *blockApp {

@@ -137,13 +137,6 @@ func (c *claims) Apply(_ events.RecordedEvent, p events.Payload) {
 // HoldsOrder keeps the account's new order numbers off its claims' numbers.
 func (c *claims) HoldsOrder(no string) bool { return c.byNo[no] != nil }
 
-// Quote is what the market feed says of the offering's security when ops offer it.
-type Quote struct {
-	Symbol, Name                  string
-	Kind                          fees.Kind
-	Reference, LimitUp, LimitDown decimal.Decimal
-}
-
 // OfferInput is ops' offering form.
 type OfferInput struct {
 	Symbol, Price               string
@@ -159,7 +152,7 @@ func offeringID(commandID string) string {
 var offeringNamespace = uuid.MustParse("8e3b2d71-4c6a-4f0e-9b15-2a7d9c4e6f08")
 
 // decideOffer opens an offering at a price inside the day's band.
-func decideOffer(o *offering, id string, in OfferInput, q Quote, now time.Time) ([]events.Payload, error) {
+func decideOffer(o *offering, id string, in OfferInput, q commands.ListingQuote, now time.Time) ([]events.Payload, error) {
 	if o.offered != nil {
 		return nil, commands.KeyReused()
 	}

@@ -135,17 +135,17 @@ func TestDecideFreezeReleaseAllot(t *testing.T) {
 }
 
 func TestDecideOffer(t *testing.T) {
-	q := Quote{Symbol: "2884", Name: "玉山金", LimitUp: d("34.1"), LimitDown: d("27.9")}
+	q := commands.ListingQuote{Symbol: "2884", Name: "玉山金", LimitUp: d("34.1"), LimitDown: d("27.9")}
 	ok := OfferInput{Price: "31", QuotaLots: 10, MaxLotsPerMember: 3, OpensAt: t0, ClosesAt: t0.Add(time.Hour)}
 	with := func(f func(*OfferInput)) OfferInput { in := ok; f(&in); return in }
 	for _, c := range []struct {
 		name string
 		in   OfferInput
-		q    Quote
+		q    commands.ListingQuote
 		key  string
 	}{
 		{"ok", ok, q, ""},
-		{"unknown symbol", ok, Quote{}, commands.KeySymbolNotFound},
+		{"unknown symbol", ok, commands.ListingQuote{}, commands.KeySymbolNotFound},
 		{"no quota", with(func(in *OfferInput) { in.QuotaLots = 0 }), q, KeyLotsInvalid},
 		{"cap over quota", with(func(in *OfferInput) { in.MaxLotsPerMember = 11 }), q, KeyLotsInvalid},
 		{"price malformed", with(func(in *OfferInput) { in.Price = "31.001" }), q, commands.KeyPriceInvalid},

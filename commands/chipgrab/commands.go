@@ -23,7 +23,7 @@ type Result struct {
 }
 
 // Offer opens an offering (ops).
-func (s *Commands) Offer(ctx context.Context, meta commands.Meta, in OfferInput, q Quote) (Result, error) {
+func (s *Commands) Offer(ctx context.Context, meta commands.Meta, in OfferInput, q commands.ListingQuote) (Result, error) {
 	c, err := s.k.Begin(meta, "chipgrab.offer")
 	if err != nil {
 		return Result{}, err

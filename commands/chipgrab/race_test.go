@@ -39,7 +39,7 @@ func TestClaimsFromTwoProcessesNeverOverAllot(t *testing.T) {
 	kernels := []*chipgrab.Commands{chipgrab.New(f.Svc), chipgrab.New(second)}
 	off, err := kernels[0].Offer(f.Ctx, commandstest.Meta("ops:ops"), chipgrab.OfferInput{Symbol: "2884", Price: "31", QuotaLots: quota,
 		MaxLotsPerMember: 1, OpensAt: commandstest.T0, ClosesAt: commandstest.T0.Add(time.Hour)},
-		chipgrab.Quote{Symbol: "2884", Name: "玉山金", LimitUp: decimal.RequireFromString("34.1"), LimitDown: decimal.RequireFromString("27.9")})
+		commands.ListingQuote{Symbol: "2884", Name: "玉山金", LimitUp: decimal.RequireFromString("34.1"), LimitDown: decimal.RequireFromString("27.9")})
 	f.Must(err)
 
 	var wg sync.WaitGroup

@@ -196,15 +196,9 @@ func (s *Commands) review(ctx context.Context, meta commands.Meta, name string, 
 	if err != nil {
 		return Result{}, err
 	}
-	remark, e := commands.CleanRemark(in.Remark)
-	if e != nil {
-		return Result{}, e
-	}
-	if remarkRequired && remark == "" {
-		return Result{}, commands.Invalid(commands.KeyRemarkRequired)
-	}
-	if !commands.ValidMemberID(in.MemberID) || in.OrderNo == "" || len(in.OrderNo) > 64 {
-		return Result{}, commands.NotFound(commands.KeyOrderNotFound)
+	remark, err := commands.CheckReview(in.MemberID, in.OrderNo, in.Remark, remarkRequired)
+	if err != nil {
+		return Result{}, err
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.MemberID), func(a *commands.Account) ([]events.Payload, error) {
 		return decide(a, remark, c)

@@ -103,12 +103,9 @@ func (s *Commands) review(ctx context.Context, meta commands.Meta, name, memberI
 	if err != nil {
 		return OrderResult{}, err
 	}
-	remark, e := commands.CleanRemark(remark)
-	if e != nil {
-		return OrderResult{}, e
-	}
-	if !commands.ValidMemberID(memberID) || orderNo == "" || len(orderNo) > 64 {
-		return OrderResult{}, commands.NotFound(commands.KeyOrderNotFound)
+	remark, err = commands.CheckReview(memberID, orderNo, remark, false)
+	if err != nil {
+		return OrderResult{}, err
 	}
 	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(memberID), func(a *commands.Account) ([]events.Payload, error) {
 		return decide(a, orderNo, remark)

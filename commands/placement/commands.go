@@ -2,7 +2,6 @@ package placement
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/lotbook/lotbook/commands"
@@ -109,11 +108,8 @@ func (s *Commands) Apply(ctx context.Context, meta commands.Meta, in Apply) (App
 	if err := offering.Lots(in.Lots); err != nil {
 		return Applied{}, err
 	}
-	if !commands.ValidMemberID(in.MemberID) {
-		return Applied{}, commands.NotFound(commands.KeyAccountNotExist)
-	}
-	if !offering.ValidID(in.PlacementID) {
-		return Applied{}, commands.NotFound(offering.KeyNotFound)
+	if err := offering.Entrant(in.MemberID, in.PlacementID); err != nil {
+		return Applied{}, err
 	}
 	e, err := offering.Enter(ctx, s.k, c, in.MemberID, applicationPrefix, memberPart, func(a *commands.Account, m offering.Member, no string) ([]events.Payload, error) {
 		f, err := s.facts(ctx, in.PlacementID)
@@ -153,72 +149,30 @@ func (s *Commands) RequestAllotment(ctx context.Context, meta commands.Meta, pla
 // Allot reveals the placement's seed and allots the applications the process folded (entries,
 // in number order), each read from its member's account stream.
 func (s *Commands) Allot(ctx context.Context, meta commands.Meta, placementID string, entries []offering.Entry) (commands.Result, error) {
-	c, err := s.k.Begin(meta, "placement.allot")
-	if err != nil {
-		return commands.Result{}, err
-	}
-	if !offering.ValidID(placementID) {
-		return commands.Result{}, commands.NotFound(offering.KeyNotFound)
-	}
-	requests := make([]events.Grant, 0, len(entries))
-	for _, e := range entries {
-		a, err := commands.View(ctx, s.k, events.AccountStream(e.MemberID), func(acc *commands.Account, _ *commands.Entry) *application {
-			if a := applicationsPart.Of(acc).byNo[e.No]; a != nil {
-				c := *a
-				return &c
+	return offering.Resolve(ctx, s.k, meta, "placement.allot", s.seeds, placementID, events.PlacementStream, entries,
+		func(acc *commands.Account, e offering.Entry) (events.Grant, bool) {
+			a := applicationsPart.Of(acc).byNo[e.No]
+			if a == nil || a.placementID != placementID {
+				return events.Grant{}, false
 			}
-			return nil
+			return events.Grant{No: e.No, Shares: a.shares, Price: a.price}, true
+		},
+		func(st *placement, seed string, requests []events.Grant, _ time.Time) ([]events.Payload, error) {
+			return decideAllot(st, seed, requests, offering.Entrants(entries))
 		})
-		if err != nil {
-			return commands.Result{}, err
-		}
-		if a == nil || a.placementID != placementID {
-			return commands.Result{}, commands.Unavailable(fmt.Errorf("allotment of %s: application %s not on %s's account", placementID, e.No, e.MemberID))
-		}
-		requests = append(requests, events.Grant{No: e.No, Shares: a.shares, Price: a.price})
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.PlacementStream(placementID), func(st *placement) ([]events.Payload, error) {
-		seed, err := s.seeds.Reveal(placementID, st.commitment)
-		if err != nil && st.listed && !st.allotted {
-			return nil, err
-		}
-		evs, err := decideAllot(st, seed, requests)
-		for i, p := range evs {
-			if a, ok := p.(events.PlacementAllotted); ok {
-				a.Entrants = offering.Entrants(entries)
-				evs[i] = a
-			}
-		}
-		return evs, err
-	})
-	if err != nil {
-		return commands.Result{}, err
-	}
-	return commands.Result{Position: rec.Position}, nil
 }
 
 // Settle settles one application after the allotment.
 func (s *Commands) Settle(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
-	return s.step(ctx, meta, "placement.settle", e, func(a *application, acc *commands.Account, f facts, _ time.Time) ([]events.Payload, error) {
-		return decideSettle(a, e.No, acc.Ledger, f)
+	return offering.Step(ctx, s.k, meta, "placement.settle", e, s.facts, func(acc *commands.Account, f facts, _ time.Time) ([]events.Payload, error) {
+		return decideSettle(applicationsPart.Of(acc).byNo[e.No], e.No, acc.Ledger, f)
 	})
 }
 
 // Deliver delivers one application's allotted shares on the listing date.
 func (s *Commands) Deliver(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
-	return s.step(ctx, meta, "placement.deliver", e, func(a *application, acc *commands.Account, f facts, now time.Time) ([]events.Payload, error) {
-		return decideDeliver(a, e.No, acc.Ledger, f, now)
-	})
-}
-
-func (s *Commands) step(ctx context.Context, meta commands.Meta, name string, e offering.Entry,
-	decide func(a *application, acc *commands.Account, f facts, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
-	return offering.Step(ctx, s.k, meta, name, e, func(acc *commands.Account, now time.Time) ([]events.Payload, error) {
-		f, err := s.facts(ctx, e.Offering)
-		if err != nil {
-			return nil, err
-		}
-		return decide(applicationsPart.Of(acc).byNo[e.No], acc, f, now)
+	return offering.Step(ctx, s.k, meta, "placement.deliver", e, s.facts, func(acc *commands.Account, f facts, now time.Time) ([]events.Payload, error) {
+		return decideDeliver(applicationsPart.Of(acc).byNo[e.No], e.No, acc.Ledger, f, now)
 	})
 }
 

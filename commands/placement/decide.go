@@ -22,7 +22,7 @@ const applicationPrefix = "P"
 
 // decideOffer offers a placement with the commitment to its seed, once.
 func decideOffer(s *placement, e events.PlacementOffered, seed events.OfferingSeed) ([]events.Payload, error) {
-	if s.listed {
+	if s.Listed {
 		return nil, commands.Rule(offering.KeyExists)
 	}
 	return []events.Payload{e, events.PlacementSeedCommitted{OfferingSeed: seed}}, nil
@@ -34,55 +34,55 @@ func decideApply(as *applications, l commands.Ledger, cash commands.Balance, m o
 	if err := m.Refusal(); err != nil {
 		return nil, err
 	}
-	if !p.listed {
+	if !p.Listed {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
 	if err := offering.Window(p.cal, now); err != nil {
 		return nil, err
 	}
-	if as.lots[p.ev.OfferingID]+lots > p.ev.MaxLotsPerMember {
+	if as.lots[p.Ev.OfferingID]+lots > p.Ev.MaxLotsPerMember {
 		return nil, commands.Rule(offering.KeyCapExceeded)
 	}
-	shares := lots * p.ev.LotShares
-	amount := p.ev.Price.Mul(decimal.NewFromInt(shares))
+	shares := lots * p.Ev.LotShares
+	amount := p.Ev.Price.Mul(decimal.NewFromInt(shares))
 	if cash.Available.LessThan(amount) {
 		return nil, commands.Rule(commands.KeyInsufficientBalance)
 	}
-	return []events.Payload{events.PlacementApplied{PlacementID: p.ev.OfferingID, ApplicationNo: no, Symbol: p.ev.Symbol, Name: p.ev.Name,
-		Lots: lots, Shares: shares, Price: p.ev.Price, Amount: amount, Postings: events.Transfer(l.Available, l.Frozen, p.ev.Currency, amount)}}, nil
+	return []events.Payload{events.PlacementApplied{PlacementID: p.Ev.OfferingID, ApplicationNo: no, Symbol: p.Ev.Symbol, Name: p.Ev.Name,
+		Lots: lots, Shares: shares, Price: p.Ev.Price, Amount: amount, Postings: events.Transfer(l.Available, l.Frozen, p.Ev.Currency, amount)}}, nil
 }
 
 // decideRequest is ops' trigger of the allotment, after the window, once.
 func decideRequest(s *placement, now time.Time) ([]events.Payload, error) {
 	switch {
-	case !s.listed:
+	case !s.Listed:
 		return nil, commands.NotFound(offering.KeyNotFound)
-	case now.Before(s.ev.ClosesAt):
+	case now.Before(s.Ev.ClosesAt):
 		return nil, commands.Rule(offering.KeyNotClosed)
 	case s.requested:
 		return nil, commands.Rule(KeyAllotmentRequested)
 	}
-	return []events.Payload{events.PlacementAllotmentRequested{PlacementID: s.ev.OfferingID, At: now}}, nil
+	return []events.Payload{events.PlacementAllotmentRequested{PlacementID: s.Ev.OfferingID, At: now}}, nil
 }
 
 // decideAllot reveals the seed and allots over the applications (number, shares asked), once ops
-// asked for it.
-func decideAllot(s *placement, seed string, requests []events.Grant) ([]events.Payload, error) {
-	if !s.listed {
+// asked for it, recording the members who applied (entrants: the account streams an auditor reads).
+func decideAllot(s *placement, seed string, requests []events.Grant, entrants []string) ([]events.Payload, error) {
+	if !s.Listed {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
-	if s.allotted || !s.requested {
+	if s.Resulted || !s.requested {
 		return nil, nil
 	}
-	grants, err := proRata(seed, requests, s.ev.Lots*s.ev.LotShares, s.ev.Price)
+	grants, err := proRata(seed, requests, s.Ev.Lots*s.Ev.LotShares, s.Ev.Price)
 	if err != nil {
 		return nil, commands.Unavailable(err)
 	}
 	if requests == nil {
 		requests = []events.Grant{}
 	}
-	return []events.Payload{events.PlacementAllotted{PlacementID: s.ev.OfferingID, Seed: seed, Commitment: s.commitment,
-		Algorithm: allot.ProRataAlgorithm, Shares: s.ev.Lots * s.ev.LotShares, Requests: requests, Grants: grants}}, nil
+	return []events.Payload{events.PlacementAllotted{PlacementID: s.Ev.OfferingID, Seed: seed, Commitment: s.Commitment,
+		Algorithm: allot.ProRataAlgorithm, Shares: s.Ev.Lots * s.Ev.LotShares, Requests: requests, Grants: grants, Entrants: entrants}}, nil
 }
 
 // proRata runs the published rule: the grants in number order, at the placement's price.
@@ -105,19 +105,19 @@ func proRata(seed string, requests []events.Grant, shares int64, price decimal.D
 // decideSettle settles an application once allotted: the allotted shares paid from its frozen
 // amount, the rest refunded.
 func decideSettle(a *application, no string, l commands.Ledger, p facts) ([]events.Payload, error) {
-	if a == nil || a.placementID != p.ev.OfferingID {
+	if a == nil || a.placementID != p.Ev.OfferingID {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
-	if !p.allotted || a.settled {
+	if !p.Resulted || a.settled {
 		return nil, nil
 	}
-	return []events.Payload{events.PlacementSettled{OfferingSettlement: offering.Settlement(l, events.HousePlacementClearing, p.ev.Currency,
-		a.placementID, no, p.grants[no], a.price, a.amount)}}, nil
+	return []events.Payload{events.PlacementSettled{OfferingSettlement: offering.Settlement(l, events.HousePlacementClearing, p.Ev.Currency,
+		a.placementID, no, p.Grants[no], a.price, a.amount)}}, nil
 }
 
 // decideDeliver delivers an application's allotted shares from the listing date on, once.
 func decideDeliver(a *application, no string, l commands.Ledger, p facts, now time.Time) ([]events.Payload, error) {
-	if a == nil || a.placementID != p.ev.OfferingID {
+	if a == nil || a.placementID != p.Ev.OfferingID {
 		return nil, commands.NotFound(offering.KeyNotFound)
 	}
 	if a.allotted == 0 || a.delivered {
@@ -126,6 +126,6 @@ func decideDeliver(a *application, no string, l commands.Ledger, p facts, now ti
 	if now.Before(p.cal.ListingStart()) {
 		return nil, commands.Rule(KeyNotYetListingTime)
 	}
-	return []events.Payload{events.PlacementDelivered{OfferingDelivery: offering.Delivery(l, events.HousePlacementShares, p.ev.OfferingTerms, no,
+	return []events.Payload{events.PlacementDelivered{OfferingDelivery: offering.Delivery(l, events.HousePlacementShares, p.Ev.OfferingTerms, no,
 		a.allotted, a.price, a.cost, a.paidDay)}}, nil
 }

@@ -9,25 +9,17 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/offeringtest"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
-	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
 )
 
-func tp(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, ipo.Taipei)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+var tp = offeringtest.Taipei
 
 var d = decimal.RequireFromString
 
-var offer = events.PlacementOffered{OfferingTerms: events.OfferingTerms{OfferingID: "6805-20261124", Symbol: "6805", Name: "富世達",
-	Market: events.MarketTW, Currency: "TWD", LotShares: 1000, OpensAt: tp("2026-11-24 09:00"), ClosesAt: tp("2026-11-26 14:00"),
-	ListingDate: "2026-12-03"}, Price: d("88"), Lots: 1, MaxLotsPerMember: 2}
+var offer = events.PlacementOffered{OfferingTerms: offeringtest.Terms, Price: d("88"), Lots: 1, MaxLotsPerMember: 2}
 
 func placementWith(ps ...events.Payload) *placement {
 	s := &placement{}
@@ -37,14 +29,7 @@ func placementWith(ps ...events.Payload) *placement {
 	return s
 }
 
-var ledger = commands.Ledger{MemberID: "m1", Available: events.MemberAvailable("m1"), Frozen: events.MemberFrozen("m1")}
-
-func verifiedMember() offering.Member {
-	m := offering.NewMember("m1")
-	m.Apply(events.RecordedEvent{}, events.MemberRegistered{MemberID: "m1", Account: "0912345678", Role: events.RoleMember})
-	m.Apply(events.RecordedEvent{}, events.RealNameApproved{})
-	return m.Copy()
-}
+var ledger = offeringtest.Ledger
 
 func TestDecideApply(t *testing.T) {
 	none := func() *applications { return &applications{byNo: map[string]*application{}, lots: map[string]int64{}} }
@@ -67,7 +52,7 @@ func TestDecideApply(t *testing.T) {
 		{"after the window", none(), cash("900000"), 1, tp("2026-11-26 14:00"), offering.KeyClosed},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			evs, err := decideApply(c.as, ledger, c.cash, verifiedMember(), placementWith().facts(), c.lots, c.now, "P2")
+			evs, err := decideApply(c.as, ledger, c.cash, offeringtest.Verified(), placementWith().facts(), c.lots, c.now, "P2")
 			commandstest.WantKey(t, err, c.key)
 			if c.key == "" && !evs[0].(events.PlacementApplied).Amount.Equal(d("176000")) {
 				t.Fatalf("applied %+v", evs[0])
@@ -90,14 +75,17 @@ func TestDecideRequestAllotAndSettle(t *testing.T) {
 	seed := strings.Repeat("a7", 32)
 	// 1,000 shares over 3 × 1,000 asked: 333 each, the one left to the application the seed draws.
 	requests := []events.Grant{{No: "P1", Shares: 1000, Price: d("88")}, {No: "P2", Shares: 1000, Price: d("88")}, {No: "P3", Shares: 1000, Price: d("88")}}
-	if evs, _ := decideAllot(placementWith(), seed, requests); evs != nil {
+	if evs, _ := decideAllot(placementWith(), seed, requests, nil); evs != nil {
 		t.Fatal("allotted before ops asked")
 	}
-	evs, err := decideAllot(placementWith(req[0]), seed, requests)
+	evs, err := decideAllot(placementWith(req[0]), seed, requests, []string{"m1"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	a := evs[0].(events.PlacementAllotted)
+	if len(a.Entrants) != 1 {
+		t.Fatalf("entrants %v", a.Entrants)
+	}
 	w, _ := draw.Winners(seed, []string{"P1", "P2", "P3"}, 1)
 	for _, g := range a.Grants {
 		want := int64(333)
@@ -115,7 +103,7 @@ func TestDecideRequestAllotAndSettle(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := st[0].(events.PlacementSettled)
-	if !s.Cost.Equal(d("88").Mul(decimal.NewFromInt(f.grants["P1"]))) || !s.Released.Equal(d("88000").Sub(s.Cost)) || !s.FromAvailable.IsZero() {
+	if !s.Cost.Equal(d("88").Mul(decimal.NewFromInt(f.Grants["P1"]))) || !s.Released.Equal(d("88000").Sub(s.Cost)) || !s.FromAvailable.IsZero() {
 		t.Fatalf("settled %+v", s)
 	}
 }

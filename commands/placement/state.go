@@ -20,12 +20,8 @@ import (
 
 // placement is the aggregate of a placement's stream.
 type placement struct {
-	listed     bool
-	ev         events.PlacementOffered
-	commitment string
-	requested  bool
-	allotted   bool
-	grants     map[string]int64 // application number -> shares allotted
+	offering.Stream[events.PlacementOffered] // Grants: application number -> shares allotted
+	requested                                bool
 }
 
 func init() {
@@ -35,35 +31,26 @@ func init() {
 func (s *placement) Apply(_ events.RecordedEvent, p events.Payload) {
 	switch e := p.(type) {
 	case events.PlacementOffered:
-		s.listed, s.ev = true, e
+		s.List(e)
 	case events.PlacementSeedCommitted:
-		s.commitment = e.Commitment
+		s.Commit(e.OfferingSeed)
 	case events.PlacementAllotmentRequested:
 		s.requested = true
 	case events.PlacementAllotted:
-		s.allotted, s.grants = true, map[string]int64{}
-		for _, g := range e.Grants {
-			s.grants[g.No] = g.Shares
-		}
+		s.Result(e.Grants)
 	}
 }
 
-// calendar is the window and the listing date; the allotment has no date (ops trigger it).
-func (s *placement) calendar() ipo.Calendar {
-	return offering.Calendar(s.ev.OfferingTerms, s.ev.ListingDate)
-}
-
-// facts is what an account's decision reads of a placement (a copy taken under its stream's lock;
-// grants is never changed once allotted).
+// facts is what an account's decision reads of a placement: a copy of its stream's state taken
+// under the stream's lock, with its calendar (the window and the listing date; the allotment has
+// no date: ops trigger it).
 type facts struct {
-	listed, allotted bool
-	ev               events.PlacementOffered
-	cal              ipo.Calendar
-	grants           map[string]int64
+	offering.Stream[events.PlacementOffered]
+	cal ipo.Calendar
 }
 
 func (s *placement) facts() facts {
-	return facts{listed: s.listed, allotted: s.allotted, ev: s.ev, cal: s.calendar(), grants: s.grants}
+	return facts{Stream: s.Stream, cal: offering.Calendar(s.Ev.OfferingTerms, s.Ev.ListingDate)}
 }
 
 // application is one of the member's applications as the account part keeps it.

@@ -188,11 +188,7 @@ func (s *Commands) Draw(ctx context.Context, meta commands.Meta, issueID string,
 // decideStep).
 func (s *Commands) step(step string) func(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
 	return func(ctx context.Context, meta commands.Meta, e offering.Entry) (commands.Result, error) {
-		return offering.Step(ctx, s.k, meta, "subscription."+step, e, func(a *commands.Account, now time.Time) ([]events.Payload, error) {
-			is, err := s.issueFacts(ctx, e.Offering)
-			if err != nil {
-				return nil, err
-			}
+		return offering.Step(ctx, s.k, meta, "subscription."+step, e, s.issueFacts, func(a *commands.Account, is issueFacts, now time.Time) ([]events.Payload, error) {
 			return decideStep(applicationsPart.Of(a).byNo[e.No], e.No, a.Ledger, a.Balances[is.currency].Available, is, step, now)
 		})
 	}

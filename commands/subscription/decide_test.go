@@ -9,19 +9,14 @@ import (
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
+	"github.com/lotbook/lotbook/commands/commandstest/offeringtest"
 	"github.com/lotbook/lotbook/commands/process/offering"
 	"github.com/lotbook/lotbook/commands/rules/draw"
 	"github.com/lotbook/lotbook/commands/rules/ipo"
 	"github.com/lotbook/lotbook/events"
 )
 
-func tp(s string) time.Time {
-	t, err := time.ParseInLocation("2006-01-02 15:04", s, ipo.Taipei)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
+var tp = offeringtest.Taipei
 
 var listing = events.SubscriptionIssueListed{IssueID: "7795-20261124", Symbol: "7795", Name: "長廣", Market: events.MarketTW, Currency: "TWD",
 	Price: decimal.RequireFromString("62.5"), ReferencePrice: decimal.RequireFromString("88"), Lots: 2, UnitLots: 1, LotShares: 1000,
@@ -39,24 +34,24 @@ func issueWith(drawnWinners ...string) issueFacts {
 
 // member is the member part of a member registered (as a member, not staff), verified, with flags on.
 func member(registered, isMember, verified bool, flags ...string) offering.Member {
-	m := offering.NewMember("m1")
+	var ps []events.Payload
 	if registered {
-		role := events.RoleMember
+		r := offeringtest.Registered
 		if !isMember {
-			role = events.RoleOps
+			r.Role = events.RoleOps
 		}
-		m.Apply(events.RecordedEvent{}, events.MemberRegistered{MemberID: "m1", Role: role})
+		ps = append(ps, r)
 	}
 	if verified {
-		m.Apply(events.RecordedEvent{}, events.RealNameApproved{})
+		ps = append(ps, events.RealNameApproved{})
 	}
 	for _, f := range flags {
-		m.Apply(events.RecordedEvent{}, events.AccountFlagChanged{Flag: f, On: true})
+		ps = append(ps, events.AccountFlagChanged{Flag: f, On: true})
 	}
-	return m.Copy()
+	return offeringtest.Member(ps...)
 }
 
-var ledger = commands.Ledger{MemberID: "m1", Available: events.MemberAvailable("m1"), Frozen: events.MemberFrozen("m1")}
+var ledger = offeringtest.Ledger
 
 func TestDecideApply(t *testing.T) {
 	verified := member(true, true, true)

@@ -18,8 +18,8 @@ const BlockPassword = "vip888"
 // discount on the reference price, one for invited members (BlockPassword) at a small premium;
 // each of 500 lots or more, the exchange's block size.
 // Their commands are keyed by the day, so a restart on the same day lists nothing new. quote is
-// the market feed's view of a symbol (api/block.QuoteOf).
-func Blocks(ctx context.Context, cmds *blockcmd.Commands, quote func(symbol string) blockcmd.BlockQuote, now time.Time) error {
+// the market feed's view of a symbol (engine.ListingQuote).
+func Blocks(ctx context.Context, cmds *blockcmd.Commands, quote func(symbol string) commands.ListingQuote, now time.Time) error {
 	start := startOfDay(now)
 	for _, b := range []struct {
 		symbol, premium, password string
@@ -40,8 +40,8 @@ func Blocks(ctx context.Context, cmds *blockcmd.Commands, quote func(symbol stri
 
 // ChipGrab offers the demo's chip grab of the Taipei day of now, open from the start of that day
 // for three days: 500 lots of 2884 at the reference price, at most 5 lots a member. Keyed by
-// the day, as Blocks. quote is the market feed's view of a symbol (api/chipgrab.QuoteOf).
-func ChipGrab(ctx context.Context, cmds *chipgrab.Commands, quote func(symbol string) chipgrab.Quote, now time.Time) error {
+// the day, as Blocks. quote is the market feed's view of a symbol (engine.ListingQuote).
+func ChipGrab(ctx context.Context, cmds *chipgrab.Commands, quote func(symbol string) commands.ListingQuote, now time.Time) error {
 	start := startOfDay(now)
 	q := quote("2884")
 	in := chipgrab.OfferInput{Symbol: "2884", Price: q.Reference.StringFixed(2), QuotaLots: 500, MaxLotsPerMember: 5,

@@ -27,9 +27,9 @@ func TestMarketOffersAreMadeOncePerDay(t *testing.T) {
 	defer store.Close()
 	now := time.Date(2026, 11, 24, 2, 0, 0, 0, time.UTC)
 	cmds := blockcmd.New(commands.New(store, commands.Options{PasswordCost: secret.TestCost, Clock: func() time.Time { return now }}))
-	quote := func(symbol string) blockcmd.BlockQuote {
+	quote := func(symbol string) commands.ListingQuote {
 		ref := decimal.NewFromInt(100)
-		return blockcmd.BlockQuote{Symbol: symbol, Name: symbol, Reference: ref, LimitUp: decimal.NewFromInt(110), LimitDown: decimal.NewFromInt(90)}
+		return commands.ListingQuote{Symbol: symbol, Name: symbol, Reference: ref, LimitUp: decimal.NewFromInt(110), LimitDown: decimal.NewFromInt(90)}
 	}
 	count := func(typ string) int {
 		n := 0
@@ -53,8 +53,8 @@ func TestMarketOffersAreMadeOncePerDay(t *testing.T) {
 		}
 	}
 	cg := chipgrab.New(commands.New(store, commands.Options{PasswordCost: secret.TestCost, Clock: func() time.Time { return now }}))
-	cgQuote := func(symbol string) chipgrab.Quote {
-		return chipgrab.Quote{Symbol: symbol, Name: symbol, Reference: decimal.NewFromInt(31), LimitUp: decimal.NewFromInt(34), LimitDown: decimal.NewFromInt(28)}
+	cgQuote := func(symbol string) commands.ListingQuote {
+		return commands.ListingQuote{Symbol: symbol, Name: symbol, Reference: decimal.NewFromInt(31), LimitUp: decimal.NewFromInt(34), LimitDown: decimal.NewFromInt(28)}
 	}
 	for range 2 {
 		if err := seed.ChipGrab(ctx, cg, cgQuote, now); err != nil {

@@ -5,12 +5,14 @@
 package scenario
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/identity"
+	ids "github.com/lotbook/lotbook/commands/rules/identity"
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/events"
 )
@@ -87,6 +89,16 @@ func (f *Fixture) Verified(account, id, amount string) string {
 	f.Must(err)
 	f.Fund(s.MemberID, amount)
 	return s.MemberID
+}
+
+// IDNumber is the n-th valid Taiwan ID number of a test (A2, n in seven digits, the check digit).
+func IDNumber(n int) string {
+	for d := 0; d <= 9; d++ {
+		if id := fmt.Sprintf("A2%07d%d", n, d); ids.ValidTaiwanID(id) {
+			return id
+		}
+	}
+	panic(fmt.Sprintf("no check digit for %d", n))
 }
 
 // Card binds a card of the verified member (holder 王小明) and returns its id.

@@ -1,10 +1,12 @@
 // Package offering is what the primary market's offerings (commands/subscription, the lottery;
-// commands/auction; commands/placement) share on the write side: an offering's id and terms, the member check of
-// an entry, and the process manager that runs an offering after its window: the result (due at a
-// published time, or when ops trigger it), then each entry's settlement, then each delivery on
-// the listing date. Each capability keeps its own events, state and decisions; this package
-// only sequences them, with deterministic command ids (a restart or a second instance sends each
-// command with the same id, and the commands decide on their streams' own state).
+// commands/auction; commands/placement) share on the write side: an offering's id and terms, the
+// member check of an entry, its stream's state (Stream), the runs of the listing, entry, result
+// and step commands (List, Enter, Resolve, Step), and the process manager that runs an offering
+// after its window: the result (due at a published time, or when ops trigger it), then each
+// entry's settlement, then each delivery on the listing date. Each capability keeps its own
+// events, state and decisions; this package only sequences them, with deterministic command ids
+// (a restart or a second instance sends each command with the same id, and the commands decide on
+// their streams' own state).
 package offering
 
 import (
@@ -153,6 +155,18 @@ func Lots(n int64) error {
 		return commands.Invalid(commands.KeyQuantityRequired)
 	case n < 0 || n > MaxLots:
 		return commands.Invalid(commands.KeyQuantityInvalid)
+	}
+	return nil
+}
+
+// Entrant checks the member and the offering an entry names (ids the API passes on, which build
+// stream names).
+func Entrant(memberID, offeringID string) error {
+	if !commands.ValidMemberID(memberID) {
+		return commands.NotFound(commands.KeyAccountNotExist)
+	}
+	if !ValidID(offeringID) {
+		return commands.NotFound(KeyNotFound)
 	}
 	return nil
 }
@@ -368,4 +382,58 @@ func List[S commands.State](ctx context.Context, k *commands.Service, c commands
 		return events.OfferingSeed{}, 0, err
 	}
 	return seed, rec.Position, nil
+}
+
+// Resultable is an offering stream's state as Resolve reads it.
+type Resultable interface {
+	commands.State
+	// Unresolved is the commitment to the offering's seed and whether its result is still to be
+	// made (listed, not resulted): only then does a seed that cannot be revealed stop the command;
+	// otherwise the decision answers (not found, or nothing to do again).
+	Unresolved() (commitment string, pending bool)
+}
+
+// Resolve makes an offering's result over the entries the process folded (in number order), as
+// the auction's award and the placement's allotment do: each entry is read from its member's
+// account stream (entry: what the decision needs of it; ok false when the account holds no such
+// entry of the offering), then decide runs on the offering's stream with the seed revealed
+// against the commitment published at listing.
+func Resolve[S Resultable, E any](ctx context.Context, k *commands.Service, meta commands.Meta, name string, seeds Seeds,
+	id string, stream func(id string) string, entries []Entry, entry func(a *commands.Account, e Entry) (E, bool),
+	decide func(st S, seed string, in []E, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
+	c, err := k.Begin(meta, name)
+	if err != nil {
+		return commands.Result{}, err
+	}
+	if !ValidID(id) {
+		return commands.Result{}, commands.NotFound(KeyNotFound)
+	}
+	in := make([]E, 0, len(entries))
+	for _, e := range entries {
+		x, err := commands.View(ctx, k, events.AccountStream(e.MemberID), func(a *commands.Account, _ *commands.Entry) *E {
+			if x, ok := entry(a, e); ok {
+				return &x
+			}
+			return nil
+		})
+		if err != nil {
+			return commands.Result{}, err
+		}
+		if x == nil {
+			return commands.Result{}, commands.Unavailable(fmt.Errorf("%s of %s: entry %s not on %s's account", name, id, e.No, e.MemberID))
+		}
+		in = append(in, *x)
+	}
+	rec, err := commands.Execute(ctx, k, c, stream(id), func(st S) ([]events.Payload, error) {
+		commitment, pending := st.Unresolved()
+		seed, err := seeds.Reveal(id, commitment)
+		if err != nil && pending {
+			return nil, err
+		}
+		return decide(st, seed, in, c.Now)
+	})
+	if err != nil {
+		return commands.Result{}, err
+	}
+	return commands.Result{Position: rec.Position}, nil
 }

@@ -335,10 +335,12 @@ func (p *Process) RunDue(ctx context.Context) error {
 	return errors.Join(errs...)
 }
 
-// Step runs one of the process's commands on an entry's account stream: decide sees the account
-// and the command's time.
-func Step(ctx context.Context, k *commands.Service, meta commands.Meta, name string, e Entry,
-	decide func(a *commands.Account, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
+// Step runs one of the process's commands on an entry's account stream: decide sees the account,
+// the offering's facts (facts reads them from the offering's stream, for each attempt) and the
+// command's time.
+func Step[F any](ctx context.Context, k *commands.Service, meta commands.Meta, name string, e Entry,
+	facts func(ctx context.Context, offeringID string) (F, error),
+	decide func(a *commands.Account, f F, now time.Time) ([]events.Payload, error)) (commands.Result, error) {
 	c, err := k.Begin(meta, name)
 	if err != nil {
 		return commands.Result{}, err
@@ -347,7 +349,11 @@ func Step(ctx context.Context, k *commands.Service, meta commands.Meta, name str
 		return commands.Result{}, commands.NotFound(KeyNotFound)
 	}
 	rec, err := commands.Execute(ctx, k, c, events.AccountStream(e.MemberID), func(a *commands.Account) ([]events.Payload, error) {
-		return decide(a, c.Now)
+		f, err := facts(ctx, e.Offering)
+		if err != nil {
+			return nil, err
+		}
+		return decide(a, f, c.Now)
 	})
 	if err != nil {
 		return commands.Result{}, err

@@ -78,6 +78,22 @@ func View(m Market, symbol string, now time.Time) trading.Market {
 	return viewOf(m, in, q, now)
 }
 
+// ListingQuote is what the market says of symbol at now as ops list something of it (a block trade,
+// a chip grab offering): its reference price and band. An unknown symbol (or an index) gives an
+// empty quote, which commands refuse with symbol_not_found.
+func ListingQuote(m Market, symbol string, now time.Time) commands.ListingQuote {
+	view := View(m, symbol, now)
+	if view.Symbol == "" {
+		return commands.ListingQuote{}
+	}
+	q, err := m.Quote(view.Symbol)
+	if err != nil {
+		return commands.ListingQuote{}
+	}
+	return commands.ListingQuote{Symbol: view.Symbol, Name: view.Name, Kind: view.Kind, Reference: q.PrevClose, LimitUp: q.LimitUp,
+		LimitDown: q.LimitDown}
+}
+
 func viewOf(m Market, in market.Instrument, q market.Quote, now time.Time) trading.Market {
 	v := sessionOf(m.Session())
 	v.Symbol, v.Name, v.Kind = in.Symbol, in.Name, kindOf(in)

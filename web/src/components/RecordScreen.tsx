@@ -41,3 +41,45 @@ export function RecordScreen<T>(p: {
     </Page>
   );
 }
+
+/** An infinite query of a list's pages, each with its items, as PagedRecordScreen reads it. */
+export interface PagedQuery<T> extends Pages {
+  isPending: boolean;
+  data?: { pages: readonly { items: readonly T[] }[] };
+  refetch: () => Promise<unknown>;
+}
+
+/** A RecordScreen over a paged query: its items page after page, refreshed and loaded on scroll. */
+export function PagedRecordScreen<T>(p: {
+  title: string;
+  testId: string;
+  listTestId: string;
+  right?: ReactNode;
+  query: PagedQuery<T>;
+  emptyText: string;
+  itemKey: (item: T) => string;
+  render: (item: T) => ReactNode;
+}) {
+  const { query: q, ...rest } = p;
+  return (
+    <RecordScreen
+      {...rest}
+      pending={q.isPending}
+      items={q.data?.pages.flatMap((page) => page.items) ?? []}
+      onRefresh={() => q.refetch()}
+      pages={q}
+    />
+  );
+}
+
+/** One labelled figure of a record card; testId marks the figure. */
+export function RecordLine({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
+  return (
+    <div className="record-row muted">
+      <span>{label}</span>
+      <span className="num" data-testid={testId}>
+        {children}
+      </span>
+    </div>
+  );
+}

@@ -1,7 +1,7 @@
 import { AppLink } from '@/components/AppLink';
-import { ListEmpty, ListLoading } from '@/components/ListState';
-import { Page } from '@/components/Page';
-import { money, taipeiTime } from '@/lib/filters';
+import { OfferingList, windowText } from '@/components/OfferingList';
+import { RecordLine } from '@/components/RecordScreen';
+import { money } from '@/lib/filters';
 import { useAuctions } from './api';
 import { AuctionHead } from './Fields';
 import { useAuctionT } from './texts';
@@ -10,48 +10,24 @@ import { useAuctionT } from './texts';
 export default function AuctionListPage() {
   const s = useAuctionT();
   const q = useAuctions();
-  const list = q.data ?? [];
   return (
-    <Page
+    <OfferingList
       title={s('title')}
       testId="auction-list-page"
-      right={
-        <AppLink to="/market/subscribeJpRecord" data-testid="auction-records-link">
-          {s('recordsShort')}
+      records={{ to: '/market/subscribeJpRecord', testId: 'auction-records-link', text: s('recordsShort') }}
+      pending={q.isPending}
+      items={q.data ?? []}
+      emptyText={s('empty')}
+      itemKey={(a) => a.auctionId}
+      render={(a) => (
+        <AppLink to={`/market/subscribeDetailJp?id=${encodeURIComponent(a.auctionId)}`} className="offering-link card record" data-testid="auction-item" data-auction={a.auctionId}>
+          <AuctionHead a={a} />
+          <RecordLine label={s('field.minPrice')}>{money(a.minPrice)}</RecordLine>
+          <RecordLine label={s('field.lots')}>{a.lots}</RecordLine>
+          <RecordLine label={s('field.window')}>{windowText(a.opensAt, a.closesAt)}</RecordLine>
+          {a.myLots > 0 ? <RecordLine label={s('field.myLots')}>{a.myLots}</RecordLine> : null}
         </AppLink>
-      }
-    >
-      {q.isPending ? (
-        <ListLoading />
-      ) : list.length === 0 ? (
-        <ListEmpty text={s('empty')} />
-      ) : (
-        list.map((a) => (
-          <AppLink key={a.auctionId} to={`/market/subscribeDetailJp?id=${encodeURIComponent(a.auctionId)}`} className="offering-link card record" data-testid="auction-item" data-auction={a.auctionId}>
-            <AuctionHead a={a} />
-            <div className="record-row muted">
-              <span>{s('field.minPrice')}</span>
-              <span className="num">{money(a.minPrice)}</span>
-            </div>
-            <div className="record-row muted">
-              <span>{s('field.lots')}</span>
-              <span className="num">{a.lots}</span>
-            </div>
-            <div className="record-row muted">
-              <span>{s('field.window')}</span>
-              <span className="num">
-                {taipeiTime(a.opensAt).slice(5, 16)} ~ {taipeiTime(a.closesAt).slice(5, 16)}
-              </span>
-            </div>
-            {a.myLots > 0 ? (
-              <div className="record-row muted">
-                <span>{s('field.myLots')}</span>
-                <span className="num">{a.myLots}</span>
-              </div>
-            ) : null}
-          </AppLink>
-        ))
       )}
-    </Page>
+    />
   );
 }

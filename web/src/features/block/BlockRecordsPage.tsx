@@ -1,20 +1,9 @@
-import { RecordScreen } from '@/components/RecordScreen';
+import { PagedRecordScreen, RecordLine } from '@/components/RecordScreen';
 import { useTranslation } from 'react-i18next';
 import { money, taipeiTime } from '@/lib/filters';
 import { type BlockApplication, useMyApplications } from './api';
 import { useBlockT } from './texts';
 import './block.css';
-
-function Line({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div className="record-row muted">
-      <span>{label}</span>
-      <span className="num" data-testid={testId}>
-        {children}
-      </span>
-    </div>
-  );
-}
 
 function ApplicationItem({ a }: { a: BlockApplication }) {
   const { t } = useTranslation();
@@ -29,18 +18,18 @@ function ApplicationItem({ a }: { a: BlockApplication }) {
           {t(`funds.status.${a.status}`)}
         </span>
       </div>
-      <Line label={bt('price')}>{money(a.price)}</Line>
-      <Line label={bt('bid')}>{money(a.bid)}</Line>
-      <Line label={bt('appliedLots')} testId="block-application-lots">
+      <RecordLine label={bt('price')}>{money(a.price)}</RecordLine>
+      <RecordLine label={bt('bid')}>{money(a.bid)}</RecordLine>
+      <RecordLine label={bt('appliedLots')} testId="block-application-lots">
         {bt('lotsUnit', { n: a.lots })}
-      </Line>
-      <Line label={bt('filledLots')} testId="block-application-filled">
+      </RecordLine>
+      <RecordLine label={bt('filledLots')} testId="block-application-filled">
         {bt('lotsUnit', { n: a.filledLots })}
-      </Line>
-      <Line label={bt('amount')}>{money(a.amount)}</Line>
-      <Line label={bt('orderNo')}>{a.orderNo}</Line>
-      <Line label={bt('time')}>{taipeiTime(a.createdAt)}</Line>
-      {a.remark ? <Line label={bt('remark')}>{a.remark}</Line> : null}
+      </RecordLine>
+      <RecordLine label={bt('amount')}>{money(a.amount)}</RecordLine>
+      <RecordLine label={bt('orderNo')}>{a.orderNo}</RecordLine>
+      <RecordLine label={bt('time')}>{taipeiTime(a.createdAt)}</RecordLine>
+      {a.remark ? <RecordLine label={bt('remark')}>{a.remark}</RecordLine> : null}
     </div>
   );
 }
@@ -50,17 +39,14 @@ export default function BlockRecordsPage() {
   const bt = useBlockT();
   const q = useMyApplications();
   return (
-    <RecordScreen
+    <PagedRecordScreen
       title={bt('records')}
       testId="block-records-page"
       listTestId="block-records"
-      pending={q.isPending}
-      items={q.data?.pages.flatMap((p) => p.items) ?? []}
+      query={q}
       emptyText={bt('recordsEmpty')}
-      onRefresh={() => q.refetch()}
       itemKey={(a) => a.orderNo}
       render={(a) => <ApplicationItem a={a} />}
-      pages={q}
     />
   );
 }

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { RecordScreen } from '@/components/RecordScreen';
+import { PagedRecordScreen, RecordLine } from '@/components/RecordScreen';
 import { money, taipeiTime } from '@/lib/filters';
 import { messageKey } from '@/lib/validation';
 import { type Claim, useMyClaims } from './api';
@@ -9,14 +9,6 @@ import './chipgrab.css';
 export function ClaimItem({ c }: { c: Claim }) {
   const { t } = useTranslation();
   const ct = useChipGrabT();
-  const row = (label: string, value: string, testId?: string) => (
-    <div className="record-row muted">
-      <span>{label}</span>
-      <span className="num" data-testid={testId}>
-        {value}
-      </span>
-    </div>
-  );
   return (
     <div className="record" data-testid="chipgrab-claim" data-order-no={c.orderNo} data-status={c.status}>
       <div className="record-row">
@@ -27,12 +19,16 @@ export function ClaimItem({ c }: { c: Claim }) {
           {ct(`claimStatus.${c.status}`)}
         </span>
       </div>
-      {row(ct('price'), money(c.price))}
-      {row(ct('lots'), ct('lotsUnit', { n: c.lots }), 'chipgrab-claim-lots')}
-      {row(ct('amount'), money(c.amount))}
-      {c.reason ? row(ct('reason'), t(messageKey(c.reason) as 'common.error')) : null}
-      {row(ct('orderNo'), c.orderNo)}
-      {row(ct('time'), taipeiTime(c.createdAt))}
+      <RecordLine label={ct('price')}>{money(c.price)}</RecordLine>
+      <RecordLine label={ct('lots')} testId="chipgrab-claim-lots">
+        {ct('lotsUnit', { n: c.lots })}
+      </RecordLine>
+      <RecordLine label={ct('amount')}>{money(c.amount)}</RecordLine>
+      {c.reason ? (
+        <RecordLine label={ct('reason')}>{t(messageKey(c.reason) as 'common.error')}</RecordLine>
+      ) : null}
+      <RecordLine label={ct('orderNo')}>{c.orderNo}</RecordLine>
+      <RecordLine label={ct('time')}>{taipeiTime(c.createdAt)}</RecordLine>
     </div>
   );
 }
@@ -42,17 +38,14 @@ export default function ChipGrabRecordsPage() {
   const ct = useChipGrabT();
   const q = useMyClaims();
   return (
-    <RecordScreen
+    <PagedRecordScreen
       title={ct('records')}
       testId="chipgrab-records-page"
       listTestId="chipgrab-records"
-      pending={q.isPending}
-      items={q.data?.pages.flatMap((p) => p.items) ?? []}
+      query={q}
       emptyText={ct('recordsEmpty')}
-      onRefresh={() => q.refetch()}
       itemKey={(c) => c.orderNo}
       render={(c) => <ClaimItem c={c} />}
-      pages={q}
     />
   );
 }

@@ -1,4 +1,4 @@
-import { RecordScreen } from '@/components/RecordScreen';
+import { PagedRecordScreen } from '@/components/RecordScreen';
 import { useMyFollows } from './api';
 import { FollowCard } from './parts';
 import { useCopyT } from './texts';
@@ -8,17 +8,14 @@ export default function RecordsPage() {
   const ct = useCopyT();
   const q = useMyFollows('');
   return (
-    <RecordScreen
+    <PagedRecordScreen
       title={ct('records')}
       testId="copy-records-page"
       listTestId="copy-records"
-      pending={q.isPending}
-      items={q.data?.pages.flatMap((p) => p.items) ?? []}
+      query={q}
       emptyText={ct('recordsEmpty')}
-      onRefresh={() => q.refetch()}
       itemKey={(f) => f.followId}
       render={(f) => <FollowCard f={f} />}
-      pages={q}
     />
   );
 }

@@ -1,19 +1,8 @@
-import { RecordScreen } from '@/components/RecordScreen';
+import { PagedRecordScreen, RecordLine } from '@/components/RecordScreen';
 import { money, taipeiTime } from '@/lib/filters';
 import { type LoanRecord, useMyLoans } from './api';
 import { useCreditT } from './texts';
 import './credit.css';
-
-function Line({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div className="record-row muted">
-      <span>{label}</span>
-      <span className="num" data-testid={testId}>
-        {children}
-      </span>
-    </div>
-  );
-}
 
 function LoanItem({ l }: { l: LoanRecord }) {
   const ct = useCreditT();
@@ -29,17 +18,17 @@ function LoanItem({ l }: { l: LoanRecord }) {
       </div>
       {l.status === 'outstanding' || l.status === 'repaid' ? (
         <>
-          <Line label={ct('outstanding')} testId="credit-loan-debt">
+          <RecordLine label={ct('outstanding')} testId="credit-loan-debt">
             {money(l.debt)}
-          </Line>
-          <Line label={ct('repaid')}>{money(l.repaid)}</Line>
-          <Line label={ct('interestTotal')}>{money(l.interestTotal)}</Line>
-          {l.disbursedDay ? <Line label={ct('disbursedDay')}>{l.disbursedDay}</Line> : null}
+          </RecordLine>
+          <RecordLine label={ct('repaid')}>{money(l.repaid)}</RecordLine>
+          <RecordLine label={ct('interestTotal')}>{money(l.interestTotal)}</RecordLine>
+          {l.disbursedDay ? <RecordLine label={ct('disbursedDay')}>{l.disbursedDay}</RecordLine> : null}
         </>
       ) : null}
-      <Line label={ct('orderNo')}>{l.orderNo}</Line>
-      <Line label={ct('time')}>{taipeiTime(l.createdAt)}</Line>
-      {l.remark ? <Line label={ct('remark')}>{l.remark}</Line> : null}
+      <RecordLine label={ct('orderNo')}>{l.orderNo}</RecordLine>
+      <RecordLine label={ct('time')}>{taipeiTime(l.createdAt)}</RecordLine>
+      {l.remark ? <RecordLine label={ct('remark')}>{l.remark}</RecordLine> : null}
     </div>
   );
 }
@@ -49,17 +38,14 @@ export default function LoanRecordsPage() {
   const ct = useCreditT();
   const q = useMyLoans();
   return (
-    <RecordScreen
+    <PagedRecordScreen
       title={ct('records')}
       testId="credit-records-page"
       listTestId="credit-records"
-      pending={q.isPending}
-      items={q.data?.pages.flatMap((p) => p.items) ?? []}
+      query={q}
       emptyText={ct('recordsEmpty')}
-      onRefresh={() => q.refetch()}
       itemKey={(l) => l.orderNo}
       render={(l) => <LoanItem l={l} />}
-      pages={q}
     />
   );
 }

@@ -2,10 +2,8 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Button, Dialog } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AppLink } from '@/components/AppLink';
 import { FormError } from '@/components/FormError';
-import { ListEmpty, ListLoading } from '@/components/ListState';
-import { Page } from '@/components/Page';
+import { OfferingList } from '@/components/OfferingList';
 import { TextField } from '@/components/TextField';
 import { Row } from '@/domain/offering/Row';
 import { useAction } from '@/lib/action';
@@ -87,42 +85,35 @@ function ApplyForm({ p }: { p: Placement }) {
 export default function PlacementPage() {
   const s = usePlacementT();
   const q = usePlacements();
-  const list = q.data ?? [];
   return (
-    <Page
+    <OfferingList
       title={s('title')}
       testId="placement-page"
-      right={
-        <AppLink to="/market/subscribe1Record" data-testid="placement-records-link">
-          {s('recordsShort')}
-        </AppLink>
-      }
-    >
-      {q.isPending ? (
-        <ListLoading />
-      ) : list.length === 0 ? (
-        <ListEmpty text={s('empty')} />
-      ) : (
-        list.map((p) => (
-          <div key={p.placementId} className="card record" data-testid="placement-item" data-placement={p.placementId}>
-            <PlacementHead p={p} />
-            <PlacementFields p={p} />
-            <Row label={s('field.myLots')} testId="placement-my-lots">
-              {p.myLots}
-            </Row>
-            <div className="muted">{s('draw.commitment')}</div>
-            <div className="num offering-hex">{p.commitment}</div>
-            <div className="muted">{s('draw.seed')}</div>
-            <div className="num offering-hex" data-testid="placement-seed">
-              {p.allotted ? p.seed : s('draw.notRevealed')}
-            </div>
-            <ApplyForm p={p} />
+      records={{ to: '/market/subscribe1Record', testId: 'placement-records-link', text: s('recordsShort') }}
+      pending={q.isPending}
+      items={q.data ?? []}
+      emptyText={s('empty')}
+      itemKey={(p) => p.placementId}
+      render={(p) => (
+        <div className="card record" data-testid="placement-item" data-placement={p.placementId}>
+          <PlacementHead p={p} />
+          <PlacementFields p={p} />
+          <Row label={s('field.myLots')} testId="placement-my-lots">
+            {p.myLots}
+          </Row>
+          <div className="muted">{s('draw.commitment')}</div>
+          <div className="num offering-hex">{p.commitment}</div>
+          <div className="muted">{s('draw.seed')}</div>
+          <div className="num offering-hex" data-testid="placement-seed">
+            {p.allotted ? p.seed : s('draw.notRevealed')}
           </div>
-        ))
+          <ApplyForm p={p} />
+        </div>
       )}
+    >
       <div className="card muted" style={{ lineHeight: 1.7 }}>
         {s('rule')}
       </div>
-    </Page>
+    </OfferingList>
   );
 }

@@ -1,6 +1,6 @@
+import { Row } from '@/domain/offering/Row';
 import { money, taipeiTime } from '@/lib/filters';
 import type { Application } from './api';
-import { Row } from './Fields';
 import { useSubT } from './texts';
 
 /** One application: applied lots, subscribed amount, lottery result and allotment state. */

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
+import { Row } from '@/domain/offering/Row';
 import { useSearchParams } from 'react-router-dom';
 import { useDrawCheck } from './api';
-import { Row } from './Fields';
 import { useSubT } from './texts';
 
 /** Auditor: an issue's draw re-run from the log: commitment, seed and every winner (/audit/subscription?id=). */

@@ -1,19 +1,8 @@
+import { Row } from '@/domain/offering/Row';
 import { money, taipeiTime } from '@/lib/filters';
 import type { Issue } from './api';
 import { useSubT } from './texts';
 import './subscription.css';
-
-/** One label and its value. */
-export function Row({ label, children, testId }: { label: string; children: React.ReactNode; testId?: string }) {
-  return (
-    <div className="record-row">
-      <span className="muted">{label}</span>
-      <span className="num" data-testid={testId}>
-        {children}
-      </span>
-    </div>
-  );
-}
 
 /** An issue's published figures and calendar, as the spec lists them. */
 export function IssueFields({ is }: { is: Issue }) {

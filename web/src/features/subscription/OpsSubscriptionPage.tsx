@@ -6,11 +6,12 @@ import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
 import { TextField } from '@/components/TextField';
 import { Entrant } from '@/domain/offering/Entrant';
+import { Row } from '@/domain/offering/Row';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { toast } from '@/lib/toast';
 import { type Issue, type IssueForm, listIssue, subKeys, useOpsApplications, useOpsIssues } from './api';
-import { IssueFields, IssueHeading, Row } from './Fields';
+import { IssueFields, IssueHeading } from './Fields';
 import { emptyIssue, issueBody, type IssueValues } from './issues';
 import { type SubscriptionKey, useSubT } from './texts';
 

@@ -5,13 +5,14 @@ import { AppLink } from '@/components/AppLink';
 import { ConfirmButton } from '@/components/ConfirmButton';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { Page } from '@/components/Page';
+import { Row } from '@/domain/offering/Row';
 import { useAction } from '@/lib/action';
 import { money } from '@/lib/filters';
 import { queryKeys } from '@/lib/query';
 import { toast } from '@/lib/toast';
 import { applyFor, subKeys, useIssue } from './api';
 import { ApplicationCard } from './ApplicationCard';
-import { IssueFields, IssueHeading, Row } from './Fields';
+import { IssueFields, IssueHeading } from './Fields';
 import { applyBlock } from './issues';
 import { useSubT } from './texts';
 

@@ -1,7 +1,7 @@
-import { ListEmpty, ListLoading } from '@/components/ListState';
 import { AppLink } from '@/components/AppLink';
-import { Page } from '@/components/Page';
-import { money, taipeiTime } from '@/lib/filters';
+import { OfferingList, windowText } from '@/components/OfferingList';
+import { RecordLine } from '@/components/RecordScreen';
+import { money } from '@/lib/filters';
 import { useIssues } from './api';
 import { IssueHeading } from './Fields';
 import { useSubT } from './texts';
@@ -11,41 +11,23 @@ export default function SubscribePage() {
   const s = useSubT();
   const q = useIssues();
   return (
-    <Page
+    <OfferingList
       title={s('title')}
       testId="subscribe-page"
-      right={
-        <AppLink to="/market/subscribeRecord" data-testid="sub-records-link">
-          {s('recordsShort')}
+      records={{ to: '/market/subscribeRecord', testId: 'sub-records-link', text: s('recordsShort') }}
+      pending={q.isPending}
+      items={q.data ?? []}
+      emptyText={s('empty')}
+      itemKey={(is) => is.issueId}
+      render={(is) => (
+        <AppLink to={`/market/subscribeDetail?id=${encodeURIComponent(is.issueId)}`} className="sub-link card record" data-testid="sub-issue" data-issue={is.issueId}>
+          <IssueHeading is={is} />
+          <RecordLine label={s('field.price')}>{money(is.price)}</RecordLine>
+          <RecordLine label={s('field.window')}>{windowText(is.opensAt, is.closesAt)}</RecordLine>
+          <RecordLine label={s('field.listingDate')}>{is.listingDate}</RecordLine>
+          {is.applied ? <span className="badge badge-completed">{s('applied')}</span> : null}
         </AppLink>
-      }
-    >
-      {q.isPending ? (
-        <ListLoading />
-      ) : (q.data ?? []).length === 0 ? (
-        <ListEmpty text={s('empty')} />
-      ) : (
-        (q.data ?? []).map((is) => (
-          <AppLink key={is.issueId} to={`/market/subscribeDetail?id=${encodeURIComponent(is.issueId)}`} className="sub-link card record" data-testid="sub-issue" data-issue={is.issueId}>
-            <IssueHeading is={is} />
-            <div className="record-row muted">
-              <span>{s('field.price')}</span>
-              <span className="num">{money(is.price)}</span>
-            </div>
-            <div className="record-row muted">
-              <span>{s('field.window')}</span>
-              <span className="num">
-                {taipeiTime(is.opensAt).slice(5, 16)} ~ {taipeiTime(is.closesAt).slice(5, 16)}
-              </span>
-            </div>
-            <div className="record-row muted">
-              <span>{s('field.listingDate')}</span>
-              <span className="num">{is.listingDate}</span>
-            </div>
-            {is.applied ? <span className="badge badge-completed">{s('applied')}</span> : null}
-          </AppLink>
-        ))
       )}
-    </Page>
+    />
   );
 }
