@@ -182,7 +182,7 @@ func (h *harness) seed() {
 // catchUp waits until the projections reached the store's head.
 func (h *harness) catchUp() {
 	h.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	head := h.head()
 	if err := h.st.Runner.WaitFor(ctx, head); err != nil {

@@ -35,10 +35,11 @@ func (c *client) issueOf(id string) wire.SubscriptionIssueDetail {
 	return d
 }
 
-// until polls cond (the calendar runs its steps once a second) for at most 20 s.
+// until polls cond (the calendar runs its steps once a second) for at most 60 s: a loaded CI
+// machine may take many seconds per step.
 func (h *harness) until(what string, cond func() bool) {
 	h.t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for !cond() {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("timed out waiting for %s", what)
