@@ -99,18 +99,32 @@ func (s *Sim) book(l *instrument) (bids, asks []feed.Level) {
 
 // Run advances the simulator every interval until ctx ends, in phaseSlots steps: at each, the
 // seconds before now's are applied whole (every offset in them has passed) and, of now's second,
-// the instruments whose offset has come (see step).
+// the instruments whose offset has come (see step). Steps are timed to the slots' boundaries on
+// now's clock, so an update goes out when it falls due rather than up to a step later.
 func (s *Sim) Run(ctx context.Context, now func() time.Time, every time.Duration) error {
-	t := time.NewTicker(max(every/phaseSlots, time.Microsecond))
+	slot := max(every/phaseSlots, time.Microsecond)
+	t := time.NewTimer(untilNext(now(), slot))
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
-			s.step(now())
+			at := now()
+			s.step(at)
+			t.Reset(untilNext(at, slot))
 		}
 	}
+}
+
+// untilNext is the wait from t to the next boundary of slot; a clock that does not run with
+// real time (tests) may give a wait outside (0, slot], which is then one slot.
+func untilNext(t time.Time, slot time.Duration) time.Duration {
+	d := t.Truncate(slot).Add(slot).Sub(t)
+	if d <= 0 || d > slot {
+		return slot
+	}
+	return d
 }
 
 // phaseSlots are the steps of a second at which instruments' trades fall due: more spread a
