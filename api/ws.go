@@ -227,7 +227,6 @@ func (h *wsHub) do(fn func()) bool {
 // are woken once the whole batch is pending, so each sends its share in one write.
 func (h *wsHub) broadcast() {
 	quotes := h.sub.Take()
-	now := time.Now()
 	var wake []*wsConn
 	for _, q := range quotes {
 		e := h.syms[q.Symbol]
@@ -240,7 +239,7 @@ func (h *wsHub) broadcast() {
 			if e.ready&(1<<bit) == 0 {
 				continue
 			}
-			pm, err := h.render(q, bit, now)
+			pm, err := h.render(q, bit)
 			if err != nil {
 				h.log.Warn("socket frame", "symbol", q.Symbol, "channel", wsChannels[bit], "err", err)
 				continue
@@ -263,10 +262,11 @@ func (h *wsHub) broadcast() {
 }
 
 // render builds the frame of one channel of q: the quote itself, or the symbol's latest candle.
-func (h *wsHub) render(q market.Quote, bit int, now time.Time) ([]byte, error) {
+// Its ts is when q fell due (market.Service.Due), so that delivery delay counts from there.
+func (h *wsHub) render(q market.Quote, bit int) ([]byte, error) {
 	var v any
 	if bit == chQuote {
-		v = wire.WsQuoteFrame{Type: "quote", Data: marketapi.Quote(q), Ts: now.UTC()}
+		v = wire.WsQuoteFrame{Type: "quote", Data: marketapi.Quote(q), Ts: h.mkt.Due(q).UTC()}
 	} else {
 		iv := interval(bit)
 		cs, err := h.mkt.Candles(q.Symbol, iv, time.Time{}, 1)
@@ -276,7 +276,7 @@ func (h *wsHub) render(q market.Quote, bit int, now time.Time) ([]byte, error) {
 		if len(cs) == 0 {
 			return nil, fmt.Errorf("no %s candle", iv)
 		}
-		v = wire.WsCandleFrame{Type: "candle", Symbol: q.Symbol, Interval: wire.CandleInterval(iv), Data: marketapi.Candle(cs[len(cs)-1]), Ts: now.UTC()}
+		v = wire.WsCandleFrame{Type: "candle", Symbol: q.Symbol, Interval: wire.CandleInterval(iv), Data: marketapi.Candle(cs[len(cs)-1]), Ts: h.mkt.Due(q).UTC()}
 	}
 	return prepare(v)
 }
@@ -652,10 +652,9 @@ func (h *wsHub) renderFirst(jobs []renderJob) {
 	for _, j := range jobs {
 		var frames [len(wsChannels)][]byte
 		if q, err := h.mkt.Quote(j.symbol); err == nil {
-			now := time.Now()
 			for bit := range wsChannels {
 				if j.bits&(1<<bit) != 0 {
-					if frames[bit], err = h.render(q, bit, now); err != nil {
+					if frames[bit], err = h.render(q, bit); err != nil {
 						h.log.Warn("socket snapshot", "symbol", j.symbol, "channel", wsChannels[bit], "err", err)
 					}
 				}
@@ -691,7 +690,7 @@ func (h *wsHub) rendered(j renderJob, frames [len(wsChannels)][]byte) {
 				q = &mq
 			}
 			var err error
-			if f, err = h.render(*q, bit, time.Now()); err != nil {
+			if f, err = h.render(*q, bit); err != nil {
 				h.log.Warn("socket snapshot", "symbol", j.symbol, "channel", wsChannels[bit], "err", err)
 				continue // not ready: the next subscription tries again
 			}

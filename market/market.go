@@ -6,7 +6,7 @@
 // Wiring (cmd/lotbook or api):
 //
 //	mkt, err := market.New(market.Config{Seed: 1, Demo: demoFlag})
-//	go mkt.Run(ctx) // ticks the simulator every second until ctx ends
+//	go mkt.Run(ctx) // ticks the simulator until ctx ends, each symbol at its offset within the second
 //
 // The HTTP paths of issue 4 map one to one:
 //
@@ -117,7 +117,8 @@ func New(cfg Config) (*Service, error) {
 	return s, nil
 }
 
-// Run advances the market every tick until ctx ends.
+// Run advances the market until ctx ends: each second (tick) in steps, each instrument's trades
+// of a second published at its offset within it (Quote.Due).
 func (s *Service) Run(ctx context.Context) error { return s.sim.Run(ctx, s.now, s.tick) }
 
 // Advance brings the market to now at once (tests and tools; Run does it on a timer).
@@ -151,6 +152,11 @@ type Quote struct {
 	Bids, Asks         []Level // best first; only in Quote and Subscription answers
 	Time               time.Time
 }
+
+// Due is when q's state fell due, when Run publishes it: its Time plus the symbol's offset
+// within the second (the simulator spreads each second's updates over it), for an index the
+// end of Time's second. Delivery delay counts from here.
+func (s *Service) Due(q Quote) time.Time { return s.sim.Due(q.Symbol, q.Time) }
 
 func (s *Service) quote(q feed.Quote, bids, asks []feed.Level) Quote {
 	out := Quote{Symbol: q.Symbol, Price: q.Last.Decimal(), PrevClose: q.Ref.Decimal(), Traded: q.Traded(),

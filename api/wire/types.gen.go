@@ -6670,7 +6670,7 @@ type WsErrorFrameType string
 type WsQuoteFrame struct {
 	Data Quote `json:"data"`
 
-	// Ts when the server published this state (a snapshot carries the time its state was published); for delivery-delay figures
+	// Ts when this state fell due (its trade's second plus the symbol's offset within the second, when the server publishes it; an index's at the end of the second; a snapshot carries its state's); delivery delay counts from it
 	Ts   time.Time        `json:"ts"`
 	Type WsQuoteFrameType `json:"type"`
 }

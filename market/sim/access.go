@@ -97,18 +97,80 @@ func (s *Sim) book(l *instrument) (bids, asks []feed.Level) {
 	return bids, asks
 }
 
-// Run advances the simulator to now() every interval until ctx ends.
+// Run advances the simulator every interval until ctx ends, in phaseSlots steps: at each, the
+// seconds before now's are applied whole (every offset in them has passed) and, of now's second,
+// the instruments whose offset has come (see step). Steps are timed to the slots' boundaries on
+// now's clock, so an update goes out when it falls due rather than up to a step later.
 func (s *Sim) Run(ctx context.Context, now func() time.Time, every time.Duration) error {
-	t := time.NewTicker(every)
+	slot := max(every/phaseSlots, time.Microsecond)
+	t := time.NewTimer(untilNext(now(), slot))
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-t.C:
-			s.Advance(now())
+			at := now()
+			s.step(at)
+			t.Reset(untilNext(at, slot))
 		}
 	}
+}
+
+// untilNext is the wait from t to the next boundary of slot; a clock that does not run with
+// real time (tests) may give a wait outside (0, slot], which is then one slot.
+func untilNext(t time.Time, slot time.Duration) time.Duration {
+	d := t.Truncate(slot).Add(slot).Sub(t)
+	if d <= 0 || d > slot {
+		return slot
+	}
+	return d
+}
+
+// phaseSlots are the steps of a second at which instruments' trades fall due: more spread a
+// second's updates thinner, but cost every consumer that wants many symbols a write per step.
+const phaseSlots = 10
+
+// offsetOf is the offset within each second of an instrument whose code hashes to ch.
+func offsetOf(ch uint64) time.Duration {
+	return time.Duration(ch%phaseSlots) * (time.Second / phaseSlots)
+}
+
+// step publishes what is due at now: every second before now's whole (its indices settled at
+// its end), then the trades of now's second of the instruments whose offset has passed. A day's
+// roll is left to the whole second after it.
+func (s *Sim) step(now time.Time) {
+	sec := now.Unix()
+	s.Advance(time.Unix(sec-1, 0))
+	s.adv.Lock()
+	defer s.adv.Unlock()
+	s.mu.Lock()
+	if s.clock.Load() != sec-1 || sec >= s.today.nextRoll {
+		s.mu.Unlock()
+		return // Advance went further (an explicit Advance), or the day rolls at sec
+	}
+	into := now.Sub(time.Unix(sec, 0))
+	out := s.out[:0]
+	for _, l := range s.insts {
+		if l.nextAt <= sec && l.offset <= into {
+			s.advanceInst(l, sec, &out, nil)
+		}
+	}
+	s.out = out
+	s.mu.Unlock()
+	if len(out) > 0 {
+		s.subs.Publish(out...)
+	}
+}
+
+// Due is when symbol's state of time at fell due: at plus its instrument's offset, or for an
+// index the end of at's second (an index settles once all its constituents' trades of the
+// second are in).
+func (s *Sim) Due(symbol string, at time.Time) time.Time {
+	if e, ok := s.bySym[symbol]; ok && e.inst >= 0 {
+		return at.Add(s.insts[e.inst].offset)
+	}
+	return at.Add(time.Second)
 }
 
 // Kind is the tick table of an instrument symbol (stocks for unknown ones and indices).

@@ -88,6 +88,11 @@ type instrument struct {
 
 	q feed.Quote
 
+	// offset is where in each second the instrument's trades of that second are due (Run
+	// publishes them then): one of phaseSlots steps, by the symbol's hash, so that a second's
+	// updates are spread over it instead of arriving as one burst.
+	offset time.Duration
+
 	ix    *indexState // the index it belongs to, or nil
 	ixPos int         // its position among that index's constituents
 }
@@ -118,7 +123,7 @@ func New(cat *instruments.Catalog, cfg Config, now time.Time) (*Sim, error) {
 	s.insts = make([]*instrument, len(all))
 	for i, in := range all {
 		s.params[i] = newParams(s.seed, in)
-		s.insts[i] = &instrument{in: in, p: &s.params[i]}
+		s.insts[i] = &instrument{in: in, p: &s.params[i], offset: offsetOf(s.params[i].ch)}
 		s.bySym[in.Code] = entry{inst: i, idx: -1}
 	}
 	s.tab.Store(s.build(now))

@@ -331,3 +331,57 @@ func TestTableExtends(t *testing.T) {
 		t.Errorf("after the extension the day is %s with reference %s, want %s and %s", q.Day, q.Ref, tab.days[pos], want)
 	}
 }
+
+// Run's steps publish each instrument's trades of a second at its offset within the second, and
+// the indices once the second is over; stepping leaves the same market as advancing whole seconds.
+func TestStepsSpreadSecond(t *testing.T) {
+	a := newSim(t, 7, at("2026-11-20 10:00:00"))
+	var got []feed.Update
+	a.Subscribe(func(u feed.Update) { got = append(got, u) })
+	second := at("2026-11-20 10:00:01")
+	slot := time.Second / phaseSlots
+	slots := map[time.Duration]int{}
+	for k := range phaseSlots {
+		when := second.Add(time.Duration(k) * slot)
+		got = got[:0]
+		a.step(when)
+		for _, u := range got {
+			if _, ok := a.bySym[u.Symbol]; !ok || a.bySym[u.Symbol].inst < 0 {
+				t.Fatalf("index %s published within the second, at %v", u.Symbol, when)
+			}
+			if !u.Time.Equal(second) || !a.Due(u.Symbol, u.Time).Equal(when) {
+				t.Fatalf("%s of %v (due %v) published at %v", u.Symbol, u.Time, a.Due(u.Symbol, u.Time), when)
+			}
+			slots[time.Duration(k)*slot]++
+		}
+	}
+	if len(slots) < phaseSlots/2 {
+		t.Errorf("a second's trades fell in %d of %d slots: %v", len(slots), phaseSlots, slots)
+	}
+	got = got[:0]
+	end := second.Add(time.Second)
+	a.step(end)
+	indices := 0
+	for _, u := range got {
+		if a.bySym[u.Symbol].idx >= 0 {
+			indices++
+			if !a.Due(u.Symbol, u.Time).Equal(end) {
+				t.Errorf("index %s of %v due %v, published at %v", u.Symbol, u.Time, a.Due(u.Symbol, u.Time), end)
+			}
+		} else if !a.Due(u.Symbol, u.Time).Equal(end) {
+			t.Errorf("%s of %v due %v, published at %v", u.Symbol, u.Time, a.Due(u.Symbol, u.Time), end)
+		}
+	}
+	if indices == 0 {
+		t.Error("no index settled at the second's end")
+	}
+	a.Advance(end)
+	b := newSim(t, 7, end)
+	for _, sym := range []string{"2330", "2317", "0050", "1103", "TAIEX", "TPEX"} {
+		sa, _ := a.Snapshot(sym)
+		sb, _ := b.Snapshot(sym)
+		if !equalSnap(sa, sb) {
+			t.Errorf("%s: stepped %+v\nwhole %+v", sym, sa, sb)
+		}
+	}
+}

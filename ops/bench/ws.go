@@ -49,7 +49,7 @@ func wsRows(results []wsresult.Result) []row {
 	rows := []row{
 		{label, fmt.Sprintf("%d clients × %d symbols (%s): messages/s delivered", r.Connected, len(r.Symbols), strings.Join(r.Channels, ",")),
 			f0(med(func(r wsresult.Result) float64 { return r.MessagesPerSec })), "≥50,000"},
-		{label, "delivery delay p50 / p99 (ms, from the frame's ts)",
+		{label, "delivery delay p50 / p99 (ms, from the quote's due time)",
 			f1(med(func(r wsresult.Result) float64 { return r.DelayP50ms })) + " / " + f1(med(func(r wsresult.Result) float64 { return r.DelayP99ms })), "p99 ≤50"},
 		{label, "server memory per connection (KB of Go heap and stacks)", f1(med(func(r wsresult.Result) float64 { return r.KBPerConn })), "≤30"},
 		{label, "CPU % of one core: server / wsbench clients",

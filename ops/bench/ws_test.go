@@ -12,7 +12,7 @@ func TestWSRows(t *testing.T) {
 		DelayP50ms: 3.24, DelayP99ms: 41.06, KBPerConn: 36.44, IdleCPUPct: 7.25, ServerCPUPct: 98.6, ClientCPUPct: 71.2, LoadAvg: 3.02}
 	want := []row{
 		{"WebSocket", "10000 clients × 50 symbols (quote): messages/s delivered", "61234", "≥50,000"},
-		{"WebSocket", "delivery delay p50 / p99 (ms, from the frame's ts)", "3.2 / 41.1", "p99 ≤50"},
+		{"WebSocket", "delivery delay p50 / p99 (ms, from the quote's due time)", "3.2 / 41.1", "p99 ≤50"},
 		{"WebSocket", "server memory per connection (KB of Go heap and stacks)", "36.4", "≤30"},
 		{"WebSocket", "CPU % of one core: server / wsbench clients", "99 / 71", "2 cores in all"},
 		{"WebSocket", "load average (1 min) at the start of the window: other processes share the cores", "3.0", ""},

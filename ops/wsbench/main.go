@@ -2,7 +2,8 @@
 // --demo` (or targets -url), opens many WebSocket clients that each subscribe to the busiest
 // symbols, waits until every client has its snapshots, and reports over a fixed window the
 // messages delivered per second, the delivery delay (client receive time minus the frame's ts,
-// when the server published the state; one clock, one machine), the server's memory per
+// when its state fell due: the trade's second plus the symbol's offset within it, so the time the
+// simulator takes to publish counts too; one clock, one machine), the server's memory per
 // connection and its CPU, including idle CPU before any client (the simulator ticking every
 // instrument), and the machine's load average (other processes share the cores).
 package main

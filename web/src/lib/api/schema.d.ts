@@ -4464,7 +4464,7 @@ export interface components {
             data: components["schemas"]["Quote"];
             /**
              * Format: date-time
-             * @description when the server published this state (a snapshot carries the time its state was published); for delivery-delay figures
+             * @description when this state fell due (its trade's second plus the symbol's offset within the second, when the server publishes it; an index's at the end of the second; a snapshot carries its state's); delivery delay counts from it
              */
             ts: string;
         };
