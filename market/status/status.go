@@ -35,8 +35,7 @@ const (
 // drops the market-relative and price filters and tests one day's volume). Measured on the
 // simulator (seed 42, 2,274 instruments, the 250 trading days to 2026-11-20; the market package's
 // TestStatusFrequency): 10.5 attention and 9.4 disposition stocks a day on average, at most 28
-// in disposition. A 25 % move would put
-// 40 a day in disposition, 35 % about 5.
+// in disposition. A 25 % move would put 40 a day in disposition, 35 % about 5.
 const (
 	MoveDays        = 6  // trading days of the cumulative close change
 	MoveLimit       = 32 // percent, either way
