@@ -2,6 +2,7 @@ package status
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/lotbook/lotbook/market/candles"
@@ -10,11 +11,7 @@ import (
 
 // flat is n quiet days: close 100.00, 1,000 lots each.
 func flat(n int) []candles.Bar {
-	out := make([]candles.Bar, n)
-	for i := range out {
-		out[i] = candles.Bar{Close: price.Price(10000), Volume: 1_000_000}
-	}
-	return out
+	return slices.Repeat([]candles.Bar{{Close: price.Price(10000), Volume: 1_000_000}}, n)
 }
 
 // withCloses sets the closes of the last days of bars (hundredths).
@@ -51,8 +48,8 @@ func TestOf(t *testing.T) {
 		{"attention is the previous day's: a quiet day after clears it", withVolumes(flat(100), 6*quiet, quiet), Normal},
 		{"two attention days in a row", withVolumes(flat(100), 6*quiet, 8*quiet), Attention},
 		{"three in a row: disposition", withVolumes(flat(100), 6*quiet, 8*quiet, 12*quiet), Disposition},
-		{"disposition lasts 10 trading days", withVolumes(flat(100), append([]int64{6 * quiet, 8 * quiet, 12 * quiet}, repeat(quiet, 9)...)...), Disposition},
-		{"and ends after them", withVolumes(flat(100), append([]int64{6 * quiet, 8 * quiet, 12 * quiet}, repeat(quiet, 10)...)...), Normal},
+		{"disposition lasts 10 trading days", withVolumes(flat(100), append([]int64{6 * quiet, 8 * quiet, 12 * quiet}, slices.Repeat([]int64{quiet}, 9)...)...), Disposition},
+		{"and ends after them", withVolumes(flat(100), append([]int64{6 * quiet, 8 * quiet, 12 * quiet}, slices.Repeat([]int64{quiet}, 10)...)...), Normal},
 		{"two, a break, two: no disposition", withVolumes(flat(100), 6*quiet, 8*quiet, quiet, 6*quiet, 9*quiet), Attention},
 		{"a newly listed stock: the move alone", withCloses(flat(7), 10000, 13500), Attention},
 		{"a newly listed stock: no volume mean yet", withVolumes(flat(30), 50*quiet), Normal},
@@ -63,14 +60,6 @@ func TestOf(t *testing.T) {
 			}
 		})
 	}
-}
-
-func repeat(v int64, n int) []int64 {
-	out := make([]int64, n)
-	for i := range out {
-		out[i] = v
-	}
-	return out
 }
 
 // Of over the last Lookback bars says what the whole history's Series says, on every day of a
