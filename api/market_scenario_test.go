@@ -48,7 +48,7 @@ func checkQuote(t testing.TB, q wire.Quote) {
 			t.Fatalf("%s %s = %q, want two decimals", q.Symbol, name, v)
 		}
 	}
-	if q.Symbol == "" || q.Name == "" || q.NameEn == "" || !q.Market.Valid() || !q.Type.Valid() || q.Time.IsZero() || q.Time.Location() != time.UTC {
+	if q.Symbol == "" || q.Name == "" || q.NameEn == "" || !q.TradingStatus.Valid() || !q.Market.Valid() || !q.Type.Valid() || q.Time.IsZero() || q.Time.Location() != time.UTC {
 		t.Fatalf("quote %+v", q)
 	}
 	if !d(t, q.Change).Equal(d(t, q.Price).Sub(d(t, q.PrevClose))) {

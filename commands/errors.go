@@ -239,6 +239,7 @@ const (
 	KeyTimeInForceNotAllowed = "time_in_force_not_allowed" // IOC and FOK only in the regular session
 	KeyDayTradeRegularOnly   = "day_trade_regular_only"    // day trades only in the regular session
 	KeySymbolNotEligible     = "symbol_not_eligible"       // not eligible for margin, short sale or day trade
+	KeyDayTradeDisposed      = "day_trade_disposed"        // 處置股: no 現股當沖 either way
 	KeyShortBelowReference   = "short_below_reference"     // 融券 below the reference price
 	KeyFixedPriceCloseOnly   = "fixed_price_close_only"    // 盤後定價 trades at the day's close only
 )

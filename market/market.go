@@ -79,6 +79,8 @@ type Service struct {
 	demo  bool
 	divs  *dividendBook
 
+	statuses statusBook
+
 	listMu   sync.Mutex
 	listAt   time.Time
 	listData []feed.Quote
@@ -151,6 +153,8 @@ type Quote struct {
 	LimitUp, LimitDown decimal.Decimal
 	Bids, Asks         []Level // best first; only in Quote and Subscription answers
 	Time               time.Time
+	// Status is the day's 注意 / 處置 status (normal for indices).
+	Status TradingStatus
 }
 
 // Due is when q's state fell due, when Run publishes it: its Time plus the symbol's offset
@@ -161,7 +165,7 @@ func (s *Service) Due(q Quote) time.Time { return s.sim.Due(q.Symbol, q.Time) }
 func (s *Service) quote(q feed.Quote, bids, asks []feed.Level) Quote {
 	out := Quote{Symbol: q.Symbol, Price: q.Last.Decimal(), PrevClose: q.Ref.Decimal(), Traded: q.Traded(),
 		Volume: q.Volume, Turnover: q.Turnover.Decimal(), Time: q.Time,
-		LimitUp: q.LimitUp.Decimal(), LimitDown: q.LimitDown.Decimal()}
+		LimitUp: q.LimitUp.Decimal(), LimitDown: q.LimitDown.Decimal(), Status: s.statusOf(q)}
 	if in, ok := s.cat.Lookup(q.Symbol); ok {
 		out.Name, out.NameEN, out.Market, out.Type = in.Name, in.NameEN, string(in.Market), string(in.Type)
 	} else {

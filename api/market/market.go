@@ -98,7 +98,7 @@ func Quote(q mkt.Quote) wire.Quote {
 		Volume: q.Volume, Turnover: httpx.Money(q.Turnover),
 		LimitUp: httpx.Money(q.LimitUp), LimitDown: httpx.Money(q.LimitDown),
 		Bids: levels(q.Bids), Asks: levels(q.Asks),
-		Time: q.Time.UTC(),
+		Time: q.Time.UTC(), TradingStatus: wire.TradingStatus(q.Status),
 	}
 }
 

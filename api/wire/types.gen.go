@@ -1065,6 +1065,7 @@ const (
 	MessageKeyCouponValueInvalid          MessageKey = "coupon_value_invalid"
 	MessageKeyCreditScoreTooLow           MessageKey = "credit_score_too_low"
 	MessageKeyDayTradeBoardLotOnly        MessageKey = "day_trade_board_lot_only"
+	MessageKeyDayTradeDisposed            MessageKey = "day_trade_disposed"
 	MessageKeyDayTradeRegularOnly         MessageKey = "day_trade_regular_only"
 	MessageKeyDepositProofRequired        MessageKey = "deposit_proof_required"
 	MessageKeyDepositProofUsed            MessageKey = "deposit_proof_used"
@@ -1380,6 +1381,8 @@ func (e MessageKey) Valid() bool {
 	case MessageKeyCreditScoreTooLow:
 		return true
 	case MessageKeyDayTradeBoardLotOnly:
+		return true
+	case MessageKeyDayTradeDisposed:
 		return true
 	case MessageKeyDayTradeRegularOnly:
 		return true
@@ -2379,6 +2382,27 @@ func (e TradeTickTick) Valid() bool {
 	case Flat:
 		return true
 	case Up:
+		return true
+	default:
+		return false
+	}
+}
+
+// Defines values for TradingStatus.
+const (
+	Attention   TradingStatus = "attention"
+	Disposition TradingStatus = "disposition"
+	Normal      TradingStatus = "normal"
+)
+
+// Valid indicates whether the value is a known member of the TradingStatus enum.
+func (e TradingStatus) Valid() bool {
+	switch e {
+	case Attention:
+		return true
+	case Disposition:
+		return true
+	case Normal:
 		return true
 	default:
 		return false
@@ -5483,6 +5507,9 @@ type Quote struct {
 	// Time the last trade, or the start of the trading day before the first
 	Time time.Time `json:"time"`
 
+	// TradingStatus The stock's status for the trading day, published from the daily bars before it (a simplification of the TWSE attention and disposition rules): attention (注意股) when, at the previous close, the 6-day cumulative close change exceeded ±32 % or the day's volume was over 5 times its 60-day mean; disposition (處置股) for the 10 trading days after 3 attention days in a row, during which 現股當沖 is refused (day_trade_disposed). Indices are always normal.
+	TradingStatus TradingStatus `json:"tradingStatus"`
+
 	// Turnover NT$ traded today
 	Turnover Decimal        `json:"turnover"`
 	Type     InstrumentType `json:"type"`
@@ -5547,6 +5574,9 @@ type QuoteDetail struct {
 
 	// Time the last trade, or the start of the trading day before the first
 	Time time.Time `json:"time"`
+
+	// TradingStatus The stock's status for the trading day, published from the daily bars before it (a simplification of the TWSE attention and disposition rules): attention (注意股) when, at the previous close, the 6-day cumulative close change exceeded ±32 % or the day's volume was over 5 times its 60-day mean; disposition (處置股) for the 10 trading days after 3 attention days in a row, during which 現股當沖 is refused (day_trade_disposed). Indices are always normal.
+	TradingStatus TradingStatus `json:"tradingStatus"`
 
 	// Turnover NT$ traded today
 	Turnover Decimal        `json:"turnover"`
@@ -6462,6 +6492,9 @@ type TradeTickSide string
 
 // TradeTickTick against the trade before it (the first against the reference price)
 type TradeTickTick string
+
+// TradingStatus The stock's status for the trading day, published from the daily bars before it (a simplification of the TWSE attention and disposition rules): attention (注意股) when, at the previous close, the 6-day cumulative close change exceeded ±32 % or the day's volume was over 5 times its 60-day mean; disposition (處置股) for the 10 trading days after 3 attention days in a row, during which 現股當沖 is refused (day_trade_disposed). Indices are always normal.
+type TradingStatus string
 
 // UserInfo defines model for UserInfo.
 type UserInfo struct {

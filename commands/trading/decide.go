@@ -81,6 +81,7 @@ type Market struct {
 	OddLot       string    // odd-lot session: closed, intraday, after_hours
 	TradingDay   string    // YYYY-MM-DD in Asia/Taipei
 	Listed       time.Time // the symbol's listing date (margin and day-trade eligibility); zero when unknown
+	Disposed     bool      // a 處置股 today (market/status): no 現股當沖
 	// FixedPrice and OddAfterHours: the after-hours sessions take orders (on the exchange in their
 	// hours, in the demo around the clock); AfterHoursEvery is the cadence of their call auctions
 	// while they do (the demo's), zero for the exchange's one auction when their entry ends.
@@ -293,7 +294,7 @@ func conditionOf(direction string, leverage decimal.Decimal, dayTrade bool) stri
 // checkable is what ticket.Check looks at; with a zero m, only the fields.
 func (sp orderSpec) checkable(m Market) ticket.Ticket {
 	t := ticket.Ticket{Condition: sp.condition, Session: sp.session, TIF: sp.tif, Market: sp.typ == events.OrderMarket,
-		OddLot: sp.oddLot, Price: sp.price, Reference: m.Quote.Ref, Listed: m.Listed}
+		OddLot: sp.oddLot, Price: sp.price, Reference: m.Quote.Ref, Listed: m.Listed, Disposed: m.Disposed}
 	if day, err := time.Parse(time.DateOnly, m.TradingDay); err == nil {
 		t.Day = day
 	}
@@ -309,7 +310,7 @@ func ticketRefusal(err error) *commands.Error {
 		{ticket.ErrUnit, commands.KeySessionUnitMismatch}, {ticket.ErrLimitOnly, commands.KeySessionLimitOnly},
 		{ticket.ErrTIF, commands.KeyTimeInForceNotAllowed}, {ticket.ErrCashOnly, commands.KeyOddLotCashOnly},
 		{ticket.ErrDayTradeRules, commands.KeyDayTradeRegularOnly}, {ticket.ErrNotEligible, commands.KeySymbolNotEligible},
-		{ticket.ErrBelowRef, commands.KeyShortBelowReference},
+		{ticket.ErrBelowRef, commands.KeyShortBelowReference}, {ticket.ErrDisposed, commands.KeyDayTradeDisposed},
 	} {
 		if errors.Is(err, k.err) {
 			return commands.Rule(k.key)

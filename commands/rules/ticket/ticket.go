@@ -51,6 +51,7 @@ var (
 	ErrCashOnly      = errors.New("odd lots trade for cash only")
 	ErrDayTradeRules = errors.New("day trades are placed in the regular session, in board lots")
 	ErrNotEligible   = errors.New("the symbol is not eligible for margin, short sale or day trade")
+	ErrDisposed      = errors.New("a stock under disposition (處置股) may not be day traded")
 	ErrBelowRef      = errors.New("a short sale may not be placed below the reference price")
 )
 
@@ -63,6 +64,9 @@ type Ticket struct {
 	Reference               decimal.Decimal // the day's reference price (the previous close)
 	Listed                  time.Time       // the symbol's listing date (zero: unknown, long listed)
 	Day                     time.Time       // the trading day
+	// Disposed: the symbol is a 處置股 on the day (market/status), excluded from 現股當沖 buying
+	// or selling first (market-rules 1e).
+	Disposed bool
 }
 
 // Leverage is the leverage a condition implies, shown to the member as information: cash and day
@@ -114,6 +118,8 @@ func Check(t Ticket) error {
 		return ErrDayTradeRules
 	case t.Condition != Cash && !Eligible(t.Listed, t.Day):
 		return ErrNotEligible
+	case t.Condition == DayTrade && t.Disposed:
+		return ErrDisposed
 	case t.Condition == Short && !t.Market && t.Reference.IsPositive() && t.Price.LessThan(t.Reference):
 		return ErrBelowRef
 	}

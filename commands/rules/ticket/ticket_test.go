@@ -47,6 +47,10 @@ func TestCheck(t *testing.T) {
 		{"margin young listing", with(func(t *Ticket) { t.Condition, t.Listed = Margin, young }), ErrNotEligible},
 		{"short young listing", with(func(t *Ticket) { t.Condition, t.Listed = Short, young }), ErrNotEligible},
 		{"cash young listing", with(func(t *Ticket) { t.Listed = young }), nil},
+		{"day trade disposed", with(func(t *Ticket) { t.Condition, t.Disposed = DayTrade, true }), ErrDisposed},
+		{"day trade disposed at market", with(func(t *Ticket) { t.Condition, t.Disposed, t.Market = DayTrade, true, true }), ErrDisposed},
+		{"cash on a disposed stock", with(func(t *Ticket) { t.Disposed = true }), nil},
+		{"margin on a disposed stock", with(func(t *Ticket) { t.Condition, t.Disposed = Margin, true }), nil},
 		{"listed exactly six months", with(func(t *Ticket) { t.Condition, t.Listed = Margin, day.AddDate(0, -6, 0) }), nil},
 	} {
 		if got := Check(c.t); !errors.Is(got, c.want) || (got == nil) != (c.want == nil) {

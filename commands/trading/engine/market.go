@@ -14,6 +14,7 @@ import (
 	"github.com/lotbook/lotbook/market"
 	"github.com/lotbook/lotbook/market/calendar"
 	"github.com/lotbook/lotbook/market/rules"
+	"github.com/lotbook/lotbook/market/status"
 )
 
 // Market is what trading reads from the market; *market.Service is the one implementation that
@@ -99,7 +100,7 @@ func viewOf(m Market, in market.Instrument, q market.Quote, now time.Time) tradi
 	v.Symbol, v.Name, v.Kind = in.Symbol, in.Name, kindOf(in)
 	v.Quote = trading.MarketQuote{Last: q.Price, LimitUp: q.LimitUp, LimitDown: q.LimitDown, Ref: q.PrevClose,
 		Bids: levelsIn(q.Bids), Asks: levelsIn(q.Asks), Time: q.Time}
-	v.TradingDay, v.Listed = TradingDay(now), in.Listed
+	v.TradingDay, v.Listed, v.Disposed = TradingDay(now), in.Listed, q.Status == status.Disposition
 	v.CheckPrice = func(p decimal.Decimal) string { return priceKey(m.CheckPrice(in.Symbol, p)) }
 	return v
 }

@@ -21,6 +21,7 @@ export function quote(over: Partial<Quote> & { symbol: string }): Quote {
     bids: [],
     asks: [],
     time: '2026-11-23T02:00:00Z',
+    tradingStatus: 'normal',
     ...over,
   };
 }

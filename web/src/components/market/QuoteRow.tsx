@@ -28,6 +28,20 @@ export function LimitTag({ q }: { q: Quote }) {
   );
 }
 
+/**
+ * 注意 / 處置 beside the code of a stock the exchange's rule flags today (market/status on the
+ * server); its title says what the status means.
+ */
+export function StatusTag({ q, className = 'status-tag', testId = 'quote-status' }: { q: Pick<Quote, 'tradingStatus'>; className?: string; testId?: string }) {
+  const { t } = useTranslation();
+  if (q.tradingStatus === 'normal') return null;
+  return (
+    <span className={`${className} status-${q.tradingStatus}`} data-testid={testId} data-status={q.tradingStatus} title={t(`market.statusHint.${q.tradingStatus}`)}>
+      {t(`market.status.${q.tradingStatus}`)}
+    </span>
+  );
+}
+
 /** An extra figure beside the code: the day's volume (lots) or turnover. */
 export type RowExtra = 'volume' | 'turnover';
 
@@ -76,6 +90,7 @@ export const QuoteRow = memo(function QuoteRow(props: RowProps) {
           <MarketBadge market={q.market} />
           <span data-testid="quote-code">{q.symbol}</span>
           <LimitTag q={q} />
+          <StatusTag q={q} />
           {props.extra ? <Extra q={q} kind={props.extra} /> : null}
         </span>
       </span>

@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router-dom';
 import { ListEmpty, ListLoading } from '@/components/ListState';
 import { LiveNotice } from '@/components/market/LiveNotice';
+import { StatusTag } from '@/components/market/QuoteRow';
 import { Page } from '@/components/Page';
 import { currentLang } from '@/lib/i18n';
 import { useCanFavorite, useQuote } from '@/domain/market/api';
@@ -76,6 +77,7 @@ function Head({ q }: { q: QuoteDetail }) {
             {t(limit === 'up' ? 'market.atLimitUp' : 'market.atLimitDown')}
           </span>
         ) : null}
+        <StatusTag q={q} className="status-badge" testId="detail-status" />
       </div>
       <div className="detail-meta muted">
         {q.session ? (

@@ -7,6 +7,7 @@ import { SocketManager } from '@/lib/socket/manager';
 import { saveSession } from '@/lib/session';
 import { toast } from '@/lib/toast';
 import { FakeSocket } from '@/test/fakeSocket';
+import type { Quote } from '@/domain/market/types';
 import { quote } from '@/test/market';
 import { apiMock, envelope, renderPage } from '@/test/render';
 import DetailPage from './DetailPage';
@@ -67,8 +68,10 @@ async function push(ws: FakeSocket, data: object) {
 }
 
 describe('market list', () => {
+  let items: Quote[];
   beforeEach(() => {
-    server.on('/api/vue/market/stocks', () => envelope({ items: [tsmc, hon, flat], page: 1, hasMore: false, total: 3 }));
+    items = [tsmc, hon, flat];
+    server.on('/api/vue/market/stocks', () => envelope({ items, page: 1, hasMore: false, total: items.length }));
   });
 
   it('shows name, code, price and change percent in Taiwan colours', async () => {
@@ -113,6 +116,30 @@ describe('market list', () => {
     expect(within(row).getByTestId('quote-percent')).toHaveTextContent('+0.50%');
   });
 
+  it('marks 注意 and 處置 stocks beside 漲停 / 跌停, in both languages', async () => {
+    items = [
+      { ...tsmc, tradingStatus: 'attention' },
+      { ...hon, price: '180.00', change: '-20.00', changePercent: '-10.00', limitDown: '180.00', tradingStatus: 'disposition' },
+      flat,
+    ];
+    await setLanguage('tw');
+    const { unmount } = renderPage('/market/market', MarketPage);
+    let rows = await screen.findAllByTestId('quote-row');
+    expect(within(rows[0]!).getByTestId('quote-status')).toHaveTextContent('注意');
+    expect(within(rows[0]!).getByTestId('quote-status')).toHaveAttribute('data-status', 'attention');
+    expect(within(rows[1]!).getByTestId('quote-status')).toHaveTextContent('處置');
+    expect(within(rows[1]!).getByTestId('quote-status').getAttribute('title')).toContain('不得現股當沖');
+    expect(within(rows[1]!).getByTestId('quote-limit')).toHaveTextContent('跌停');
+    expect(within(rows[2]!).queryByTestId('quote-status')).toBeNull();
+    unmount();
+
+    await setLanguage('en');
+    renderPage('/market/market', MarketPage);
+    rows = await screen.findAllByTestId('quote-row');
+    expect(within(rows[0]!).getByTestId('quote-status')).toHaveTextContent('Attention');
+    expect(within(rows[1]!).getByTestId('quote-status')).toHaveTextContent('Disposition');
+  });
+
   it('shows English names in en, the Chinese one where there is none', async () => {
     await setLanguage('en');
     renderPage('/market/market', MarketPage);
@@ -145,10 +172,12 @@ describe('stock detail', () => {
     time: '2026-11-23T02:01:00Z',
   };
   let favorites: string[];
+  let status: Quote['tradingStatus'];
   beforeEach(() => {
     favorites = [];
+    status = 'normal';
     server.on('/api/vue/market/stocks/2330/trades', () => envelope(tape));
-    server.on('/api/vue/market/stocks/2330', () => envelope(detail));
+    server.on('/api/vue/market/stocks/2330', () => envelope({ ...detail, tradingStatus: status }));
     server.on('/api/vue/user/Optionallist', () => envelope(favorites.map((s) => quote({ symbol: s }))));
     server.on('/api/vue/user/favorites', () => {
       favorites.push('2330');
@@ -237,6 +266,17 @@ describe('stock detail', () => {
     expect(screen.getByTestId('detail-price')).toHaveAttribute('data-trend', 'down');
     expect(screen.getByTestId('detail-at-limit')).toHaveTextContent('跌停');
     expect(screen.getByTestId('book-bid-1')).toHaveTextContent('1,080.00'); // the book stays
+  });
+
+  it('shows the 處置 badge on a disposition stock and follows the status live', async () => {
+    status = 'disposition';
+    renderPage('/market/marketDetail', DetailPage, { url: '/market/marketDetail?symbol=2330' });
+    expect(await screen.findByTestId('detail-status')).toHaveTextContent('處置');
+    const { ws } = await openSocket();
+    await push(ws, { ...detail, tradingStatus: 'attention', time: '2026-11-23T02:01:00Z', bids: null });
+    expect(screen.getByTestId('detail-status')).toHaveTextContent('注意');
+    await push(ws, { ...detail, tradingStatus: 'normal', time: '2026-11-23T02:01:01Z', bids: null });
+    expect(screen.queryByTestId('detail-status')).toBeNull();
   });
 
   it('adds to favourites with an idempotency key', async () => {

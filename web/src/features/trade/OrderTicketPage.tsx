@@ -190,6 +190,11 @@ export default function OrderTicketPage() {
               <div className="trade-hint muted" data-testid="ticket-dt-hint">
                 {t(`tk.dtHint.${way}`)}
               </div>
+              {d.tradingStatus === 'disposition' ? (
+                <div className="trade-hint field-error" data-testid="ticket-dt-disposed" role="note">
+                  {t('tk.dtDisposed')}
+                </div>
+              ) : null}
             </>
           ) : null}
           <div className="trade-hint muted" data-testid="ticket-leverage">

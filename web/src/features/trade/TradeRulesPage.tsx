@@ -61,7 +61,7 @@ export default function TradeRulesPage() {
             <p>
               <strong>{t('rulesPage.dayTrade.title')}</strong>
             </p>
-            {(['ways', 'sellFirst', 'tax', 'close'] as const).map((k) => (
+            {(['ways', 'disposed', 'sellFirst', 'tax', 'close'] as const).map((k) => (
               <p key={k} data-testid={`rules-day-trade-${k}`}>
                 {t(`rulesPage.dayTrade.${k}`, { pct: pct(r.dayTradeTaxRate) })}
               </p>

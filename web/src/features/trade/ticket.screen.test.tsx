@@ -111,6 +111,25 @@ describe('order ticket', () => {
     expect(call!.init.headers['Idempotency-Key']).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it('warns that a 處置股 may not be day traded and shows the refusal translated', async () => {
+    ctx.server.on('/api/vue/market/stocks/3115', () =>
+      envelope({ ...quote({ symbol: '3115', name: '富榮綱', price: '50.00', prevClose: '50.00', change: '0.00', changePercent: '0.00', limitUp: '55.00', limitDown: '45.00', tradingStatus: 'disposition' }), session: { phase: 'continuous', open: true, demo: true } }),
+    );
+    renderPage('/market/marketBuy', OrderTicketPage, { url: '/market/marketBuy?symbol=3115&dayTrade=1', others: ['/position/position'] });
+    expect(await screen.findByTestId('ticket-dt-disposed')).toHaveTextContent('處置股');
+    fireEvent.click(screen.getByTestId('ticket-cond-cash'));
+    expect(screen.queryByTestId('ticket-dt-disposed')).toBeNull();
+    fireEvent.click(screen.getByTestId('ticket-cond-day_trade'));
+    await waitFor(() => expect(screen.getByTestId('ticket-available')).toHaveTextContent('2,000,000.00'));
+
+    ctx.server.on('/api/vue/trade/orders', () => envelope(null, 0, 'day_trade_disposed', 422));
+    fireEvent.click(screen.getByTestId('ticket-submit'));
+    await act(async () => {
+      await ctx.asked!.onConfirm?.();
+    });
+    await waitFor(() => expect([...ctx.shown, screen.queryByTestId('form-error')?.textContent ?? ''].join(' ')).toContain('不得現股當沖'));
+  });
+
   it('sells first under 現股當沖 with its rules explained and a broker-style confirmation', async () => {
     renderPage('/market/marketBuy', OrderTicketPage, { url: '/market/marketBuy?symbol=2330&dayTrade=1', others: ['/position/position'] });
     await waitFor(() => expect(screen.getByTestId('est-marketValue')).toHaveTextContent('1,085,000.00'));

@@ -49,6 +49,11 @@ const marketEN: MarketMessages = {
   },
   atLimitUp: 'Limit up',
   atLimitDown: 'Limit down',
+  status: { attention: 'Attention', disposition: 'Disposition' },
+  statusHint: {
+    attention: 'Attention stock: at the previous close, its 6-day change exceeded 32 % either way or its volume was over 5 times its 60-day mean',
+    disposition: 'Disposition stock: an attention stock 3 trading days in a row, under disposition for 10 trading days, during which it may not be day traded',
+  },
   interval: { '1m': '1m', '3m': '3m', '15m': '15m', '30m': '30m', '1d': 'Day', '1M': 'Month', '1y': 'Year' },
   chartBy: 'Charts by TradingView Lightweight Charts™ ·',
   chartEmpty: 'No chart data yet',

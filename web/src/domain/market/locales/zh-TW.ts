@@ -48,6 +48,11 @@ const marketTW = {
   },
   atLimitUp: '漲停',
   atLimitDown: '跌停',
+  status: { attention: '注意', disposition: '處置' },
+  statusHint: {
+    attention: '注意股：前一交易日收盤時，六日累積漲跌幅逾 32% 或當日成交量逾六十日均量 5 倍',
+    disposition: '處置股：連續三個交易日列為注意股，處置十個交易日，期間不得現股當沖',
+  },
   interval: { '1m': '1分', '3m': '3分', '15m': '15分', '30m': '30分', '1d': '日K', '1M': '月K', '1y': '年K' },
   chartBy: '圖表技術：TradingView Lightweight Charts™ ·',
   chartEmpty: '暫無走勢資料',

@@ -469,6 +469,7 @@ const en: Messages = {
     time_in_force_not_allowed: 'IOC and FOK are for the regular board-lot session only',
     day_trade_regular_only: 'Day trades are placed in the regular board-lot session only',
     symbol_not_eligible: 'This stock is not eligible for margin, short selling or day trading',
+    day_trade_disposed: 'This stock is under disposition today: it may not be day traded, buying or selling first',
     short_below_reference: 'A short sale may not be priced below the reference price',
     fixed_price_close_only: "After-hours fixed-price orders trade at the day's close only",
     alert_not_found: 'The alert does not exist',

@@ -468,6 +468,7 @@ const zhTW = {
     time_in_force_not_allowed: 'IOC、FOK 僅限整股盤中使用',
     day_trade_regular_only: '現股當沖僅限整股盤中',
     symbol_not_eligible: '此股票不得融資、融券或當沖',
+    day_trade_disposed: '此股票今日為處置股，不得現股當沖（先買後賣或先賣後買）',
     short_below_reference: '融券賣出不得低於平盤價',
     fixed_price_close_only: '盤後定價僅能以當日收盤價委託',
     alert_not_found: '提醒不存在',
