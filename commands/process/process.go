@@ -205,6 +205,9 @@ func (r *Runtime) Run(ctx context.Context) error {
 	if r.cfg.Feed != nil {
 		fs, err := r.cfg.Feed.subscriber(ctx, r)
 		if err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped before the feed started
+			}
 			return err
 		}
 		defer fs.Close()
