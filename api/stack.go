@@ -133,8 +133,10 @@ type Stack struct {
 	ownsMkt bool
 	ws      *wsHub
 	trade   *engine.Engine
-	// processes are the capabilities' process managers (process.Register), run with the stack.
+	// processes are the capabilities' process managers (process.Register), run with the stack;
+	// they and the matching engine read the log through feed.
 	processes []registeredProcess
+	feed      *process.Feed
 	pushers   []httpx.Pusher // modules that push to sockets while the stack runs
 	relay     *socketRelay   // socket frames to and from the other API instances; nil without NATS
 	handler   http.Handler
@@ -215,6 +217,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		UploadQuota:  cfg.UploadQuota,
 	})
 	tr := trading.New(cmd, cfg.Trading)
+	feed := process.NewFeed(store, cfg.Logger)
 	st := &Stack{
 		Store:    store,
 		Read:     read,
@@ -227,11 +230,12 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		cfg:      cfg,
 		sealer:   sealer,
 		ownsMkt:  owns,
-		trade: engine.New(engine.Config{Commands: tr, Store: store, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
+		feed:     feed,
+		trade: engine.New(engine.Config{Commands: tr, Store: store, Feed: feed, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
 	if cfg.Role.processes() {
-		deps := process.Deps{Commands: cmd, Market: mkt, Store: store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg}
+		deps := process.Deps{Commands: cmd, Market: mkt, Store: store, Feed: feed, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg}
 		for _, p := range process.Registered() {
 			st.processes = append(st.processes, registeredProcess{name: p.Name, run: p.Build(deps)})
 		}
@@ -328,6 +332,7 @@ func (st *Stack) Run(ctx context.Context) error {
 		})
 	}
 	if role.processes() {
+		wg.Go(func() { st.feed.Run(ctx) })
 		wg.Go(func() {
 			if err := st.trade.Run(ctx); err != nil {
 				st.cfg.Logger.Error("matching engine stopped", "err", err)

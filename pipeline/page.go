@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/ThreeDotsLabs/watermill/message"
@@ -28,10 +29,54 @@ func NewPageMessage(id string, page []events.RecordedEvent) (*message.Message, e
 	if err != nil {
 		return nil, fmt.Errorf("encode page %s: %w", id, err)
 	}
+	return pageMessage(id, page, payload), nil
+}
+
+// pageMessage is the message of a page already encoded as payload.
+func pageMessage(id string, page []events.RecordedEvent, payload []byte) *message.Message {
 	msg := message.NewMessage(id, payload)
 	msg.Metadata.Set(MetaFirst, strconv.FormatInt(page[0].Position, 10))
 	msg.Metadata.Set(MetaLast, strconv.FormatInt(page[len(page)-1].Position, 10))
-	return msg, nil
+	return msg
+}
+
+// encodedPages keeps the payloads of the pages encoded last: the subscriptions that keep up with
+// the shared reader are sent the same pages, encoded once instead of once per consumer. A page is
+// known by its first and last positions and its length (positions are unique and a page holds
+// every event between them that a read returned, so two pages alike in all three are one).
+// Payloads are shared between messages: they are read, never written (see Page).
+type encodedPages struct {
+	mu    sync.Mutex
+	pages [8]encodedPage
+	next  int
+}
+
+type encodedPage struct {
+	first, last int64
+	n           int
+	payload     []byte
+}
+
+func (c *encodedPages) encode(page []events.RecordedEvent) ([]byte, error) {
+	key := encodedPage{first: page[0].Position, last: page[len(page)-1].Position, n: len(page)}
+	c.mu.Lock()
+	for _, p := range c.pages {
+		if p.payload != nil && p.first == key.first && p.last == key.last && p.n == key.n {
+			c.mu.Unlock()
+			return p.payload, nil
+		}
+	}
+	c.mu.Unlock()
+	payload, err := encodePage(page)
+	if err != nil {
+		return nil, err
+	}
+	key.payload = payload
+	c.mu.Lock()
+	c.pages[c.next] = key
+	c.next = (c.next + 1) % len(c.pages)
+	c.mu.Unlock()
+	return payload, nil
 }
 
 // Page is the page of events a message carries in its payload. The events' Data share the

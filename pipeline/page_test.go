@@ -2,6 +2,7 @@ package pipeline
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -41,5 +42,36 @@ func TestAPageSurvivesItsPayload(t *testing.T) {
 		if _, err := Page(msg); err == nil {
 			t.Fatalf("a payload cut at %d decoded", cut)
 		}
+	}
+}
+
+func TestAPageIsEncodedOnceForEverySubscriptionSentIt(t *testing.T) {
+	ev := func(pos int64) events.RecordedEvent {
+		return events.RecordedEvent{ID: uuid.New(), Stream: "s", Version: pos, Position: pos, Type: "T.v1", Data: []byte(`{}`)}
+	}
+	var c encodedPages
+	page := []events.RecordedEvent{ev(1), ev(2), ev(3)}
+	a, err := c.encode(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := c.encode(slices.Clone(page))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &a[0] != &b[0] {
+		t.Fatal("the same page was encoded twice")
+	}
+	// A read that returned fewer events between the same positions is another page.
+	short, err := c.encode([]events.RecordedEvent{page[0], page[2]})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Page(pageMessage("p", page, short))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 {
+		t.Fatalf("the shorter page decoded to %d events", len(got))
 	}
 }

@@ -67,8 +67,9 @@ type Config struct {
 // Subscriber is the message.Subscriber over the event store; see the package documentation.
 // Run reads the log for it.
 type Subscriber struct {
-	cfg Config
-	hub *hub
+	cfg     Config
+	hub     *hub
+	encoded encodedPages
 
 	mu      sync.Mutex
 	closed  bool
@@ -163,12 +164,13 @@ func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *messa
 
 func (s *Subscriber) deliver(ctx context.Context, out chan<- *message.Message, topic string, reader int, page []events.RecordedEvent) error {
 	id := fmt.Sprintf("%s:%d-%d", topic, page[0].Position, page[len(page)-1].Position)
+	payload, err := s.encoded.encode(page)
+	if err != nil {
+		return fmt.Errorf("encode page %s: %w", id, err)
+	}
 	pause := newBackoff()
 	for {
-		msg, err := NewPageMessage(id, page)
-		if err != nil {
-			return err
-		}
+		msg := pageMessage(id, page, payload)
 		if err := s.send(ctx, out, msg); err != nil {
 			return err
 		}

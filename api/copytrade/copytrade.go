@@ -443,7 +443,7 @@ func init() {
 		mkt := d.Market
 		t := &trader{cmd: tradingcmd.New(d.Commands, tradingcmd.TradingRules{}), now: now, market: func() engine.Market { return mkt }}
 		traders.Store(d.Commands, t)
-		return mirror.New(mirror.Config{Commands: copycmd.New(d.Commands), Trader: t, Store: d.Store, Clock: now, Logger: d.Logger,
+		return mirror.New(mirror.Config{Commands: copycmd.New(d.Commands), Trader: t, Store: d.Store, Feed: d.Feed, Clock: now, Logger: d.Logger,
 			Registerer: d.Registerer})
 	})
 }

@@ -38,7 +38,7 @@ func init() {
 	process.Register(runner.ProcessName, func(d process.Deps) process.Runner {
 		return runner.New(runner.Config{Commands: quantcmd.New(d.Commands),
 			Market: Orders{Trading: trading.New(d.Commands, trading.TradingRules{}), Market: d.Market},
-			Store:  d.Store, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
+			Store:  d.Store, Feed: d.Feed, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
 	})
 }
 

@@ -26,6 +26,7 @@ type DailyStepsConfig struct {
 	// Send sends one open item's step through the Taipei day through (YYYY-MM-DD), under meta.
 	Send       func(ctx context.Context, meta commands.Meta, member, no, through string) error
 	Store      events.Store
+	Feed       *Feed            // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time // time.Now when nil
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -49,7 +50,7 @@ type DailySteps struct {
 func NewDailySteps(cfg DailyStepsConfig) *DailySteps {
 	d := &DailySteps{cfg: cfg, EventSet: Events(cfg.Types...),
 		Fold: NewFold(func() map[string]string { return map[string]string{} }, nil)}
-	d.Runtime = New(Config{Name: cfg.Name, Store: cfg.Store, Manager: d, Clock: SystemClock(cfg.Clock), Logger: cfg.Logger,
+	d.Runtime = New(Config{Name: cfg.Name, Store: cfg.Store, Feed: cfg.Feed, Manager: d, Clock: SystemClock(cfg.Clock), Logger: cfg.Logger,
 		Registerer: cfg.Registerer,
 		Timers:     []Timer{{Name: "daily", Next: Daily(0, 0, commands.Taipei), Fire: func(ctx context.Context, at time.Time, _ string) error { return d.SendThrough(ctx, at) }}}})
 	return d

@@ -73,6 +73,9 @@ type Config struct {
 	Registerer prometheus.Registerer // metrics are registered on it when not nil
 	SaveEvery  time.Duration         // default 1 s
 	SaveEvents int64                 // default 10000
+	// Feed is the log's reader shared with other runtimes (NewFeed); nil: the runtime reads the
+	// log alone.
+	Feed *Feed
 }
 
 // Runtime runs one Manager; see the package documentation.
@@ -171,7 +174,7 @@ func (r *Runtime) Ready() bool {
 }
 
 // Run restores the checkpoint, then handles the log (as the handler of a Watermill router over
-// the event store, pipeline.NewRouter and pipeline.Subscriber) and fires the timers until ctx
+// the event store, pipeline.NewRouter and pipeline.Subscriber, or Config.Feed's) and fires the timers until ctx
 // ends. It saves the checkpoint before it returns. Its errors name the process: a manager that
 // embeds the Runtime passes them on as they are.
 func (r *Runtime) Run(ctx context.Context) error {
@@ -196,13 +199,26 @@ func (r *Runtime) Run(ctx context.Context) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	from := r.Position()
-	sub := pipeline.NewSubscriber(pipeline.Config{Store: r.cfg.Store, Logger: r.log, MaxPage: maxPage, After: from,
-		From: func(context.Context, string) (int64, error) { return r.Position(), nil }})
-	router.AddConsumerHandler(r.cfg.Name, r.cfg.Name, sub, r.handler(head))
 	var wg sync.WaitGroup
 	defer wg.Wait()
-	wg.Go(func() { sub.Run(ctx) })
+	var sub message.Subscriber
+	if r.cfg.Feed != nil {
+		fs, err := r.cfg.Feed.subscriber(ctx, r)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil // stopped before the feed started
+			}
+			return err
+		}
+		defer fs.Close()
+		sub = fs
+	} else {
+		own := pipeline.NewSubscriber(pipeline.Config{Store: r.cfg.Store, Logger: r.log, MaxPage: maxPage, After: r.Position(),
+			From: func(context.Context, string) (int64, error) { return r.Position(), nil }})
+		wg.Go(func() { own.Run(ctx) })
+		sub = own
+	}
+	router.AddConsumerHandler(r.cfg.Name, r.cfg.Name, sub, r.handler(head))
 	wg.Go(func() { r.timers(ctx) })
 	wg.Go(func() {
 		<-ctx.Done()

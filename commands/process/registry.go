@@ -43,6 +43,7 @@ type Deps struct {
 	Commands   *commands.Service // the write side's kernel (its clock, calendar, sealer)
 	Market     *market.Service   // the only source of prices and of the market's calendar of dividends
 	Store      events.Store
+	Feed       *Feed // the one reader of the log that the stack's processes share
 	Clock      func() time.Time
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer

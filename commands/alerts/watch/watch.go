@@ -28,7 +28,7 @@ const ProcessName = "price-alerts"
 
 func init() {
 	process.Register(ProcessName, func(d process.Deps) process.Runner {
-		return New(Config{Commands: alerts.New(d.Commands), Market: d.Market, Store: d.Store, Clock: d.Clock,
+		return New(Config{Commands: alerts.New(d.Commands), Market: d.Market, Store: d.Store, Feed: d.Feed, Clock: d.Clock,
 			Logger: d.Logger, Registerer: d.Registerer})
 	})
 }
@@ -48,6 +48,7 @@ type Config struct {
 	Commands   Firer
 	Market     Quotes
 	Store      events.Store
+	Feed       *process.Feed // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -75,7 +76,7 @@ type Process struct {
 func New(cfg Config) *Process {
 	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, EventSet: process.Events("AlertSet", "AlertCancelled", "AlertFired"),
 		Fold: process.NewFold(func() map[string]Active { return map[string]Active{} }, nil)}
-	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Feed: cfg.Feed, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "check", Next: process.Every(time.Second),
 			Fire: func(ctx context.Context, _ time.Time, _ string) error { return p.Check(ctx) }}}})

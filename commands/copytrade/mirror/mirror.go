@@ -122,6 +122,7 @@ type Config struct {
 	Commands   Copier
 	Trader     Trader
 	Store      events.Store
+	Feed       *process.Feed // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -132,7 +133,7 @@ func New(cfg Config) *Process {
 	p := &Process{cmd: cfg.Commands, trader: cfg.Trader, Fold: process.NewFold(emptyState, restored),
 		EventSet: process.Events("MentorProfileSet", "FollowStarted", "FollowStopped", "OrderPlaced", "OrderFilled", "OrderCancelled",
 			"OrderExpired", "TradeCashReleased")}
-	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Feed: cfg.Feed, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "end", Next: process.Every(time.Minute), Fire: func(ctx context.Context, at time.Time, _ string) error {
 			return p.EndDue(ctx, at)

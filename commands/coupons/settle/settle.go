@@ -41,6 +41,7 @@ type Manager struct {
 type Config struct {
 	Commands   Settler
 	Store      events.Store
+	Feed       *process.Feed // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -48,7 +49,7 @@ type Config struct {
 
 func init() {
 	process.Register(ProcessName, func(d process.Deps) process.Runner {
-		return New(Config{Commands: coupons.New(d.Commands), Store: d.Store, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
+		return New(Config{Commands: coupons.New(d.Commands), Store: d.Store, Feed: d.Feed, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
 	})
 }
 
@@ -57,7 +58,7 @@ func New(cfg Config) *Manager {
 	m := &Manager{cmd: cfg.Commands,
 		EventSet: process.Events("CouponReserved", "CouponRedeemed", "CouponReleased", "OrderFilled", "OrderCancelled", "OrderExpired"),
 		Fold:     process.NewFold(func() map[string]bool { return map[string]bool{} }, nil)}
-	m.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: m, Clock: process.SystemClock(cfg.Clock),
+	m.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Feed: cfg.Feed, Manager: m, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer})
 	return m
 }

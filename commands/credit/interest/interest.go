@@ -30,6 +30,7 @@ type Accruer interface {
 type Config struct {
 	Commands   Accruer
 	Store      events.Store
+	Feed       *process.Feed    // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time // time.Now when nil
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -37,7 +38,7 @@ type Config struct {
 
 func init() {
 	process.Register(ProcessName, func(d process.Deps) process.Runner {
-		return New(Config{Commands: credit.New(d.Commands), Store: d.Store, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
+		return New(Config{Commands: credit.New(d.Commands), Store: d.Store, Feed: d.Feed, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
 	})
 }
 
@@ -57,5 +58,5 @@ func New(cfg Config) *process.DailySteps {
 			_, err := cfg.Commands.AccrueInterest(ctx, meta, credit.Accrue{MemberID: member, OrderNo: no, Through: through})
 			return err
 		},
-		Store: cfg.Store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: cfg.Registerer})
+		Store: cfg.Store, Feed: cfg.Feed, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: cfg.Registerer})
 }

@@ -29,7 +29,7 @@ const ProcessName = "dividend-payout"
 
 func init() {
 	process.Register(ProcessName, func(d process.Deps) process.Runner {
-		return New(Config{Commands: dividend.New(d.Commands), Market: d.Market, Store: d.Store, Clock: d.Clock,
+		return New(Config{Commands: dividend.New(d.Commands), Market: d.Market, Store: d.Store, Feed: d.Feed, Clock: d.Clock,
 			Logger: d.Logger, Registerer: d.Registerer})
 	})
 }
@@ -45,6 +45,7 @@ type Config struct {
 	Commands   *dividend.Commands
 	Market     Market
 	Store      events.Store
+	Feed       *process.Feed // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -82,7 +83,7 @@ func New(cfg Config) *Process {
 		cfg.Clock = time.Now
 	}
 	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, store: cfg.Store, now: cfg.Clock, Fold: process.NewFold(emptyFold, restored)}
-	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Feed: cfg.Feed, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "due", Next: process.Every(time.Second),
 			Fire: func(ctx context.Context, _ time.Time, _ string) error { return p.RunDue(ctx) }}}})

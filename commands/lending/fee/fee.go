@@ -32,6 +32,7 @@ type Config struct {
 	Commands   Accruer
 	Closes     lending.Closes
 	Store      events.Store
+	Feed       *process.Feed    // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time // time.Now when nil
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -39,7 +40,7 @@ type Config struct {
 
 func init() {
 	process.Register(ProcessName, func(d process.Deps) process.Runner {
-		return New(Config{Commands: lending.New(d.Commands), Closes: lending.MarketCloses{M: d.Market}, Store: d.Store, Clock: d.Clock,
+		return New(Config{Commands: lending.New(d.Commands), Closes: lending.MarketCloses{M: d.Market}, Store: d.Store, Feed: d.Feed, Clock: d.Clock,
 			Logger: d.Logger, Registerer: d.Registerer})
 	})
 }
@@ -60,5 +61,5 @@ func New(cfg Config) *process.DailySteps {
 			_, err := cfg.Commands.AccrueFees(ctx, meta, lending.Accrue{MemberID: member, LendNo: no, Through: through}, cfg.Closes)
 			return err
 		},
-		Store: cfg.Store, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: cfg.Registerer})
+		Store: cfg.Store, Feed: cfg.Feed, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: cfg.Registerer})
 }

@@ -43,6 +43,7 @@ type Repairer interface {
 type Config struct {
 	Commands   Repairer
 	Store      events.Store
+	Feed       *process.Feed    // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time // time.Now when nil
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -50,7 +51,7 @@ type Config struct {
 
 func init() {
 	process.Register(ProcessName, func(d process.Deps) process.Runner {
-		return New(Config{Commands: lending.New(d.Commands), Store: d.Store, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
+		return New(Config{Commands: lending.New(d.Commands), Store: d.Store, Feed: d.Feed, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
 	})
 }
 
@@ -74,7 +75,7 @@ type Process struct {
 func New(cfg Config) *Process {
 	p := &Process{cmd: cfg.Commands, EventSet: process.Events("LendingQuotaTaken", "LendingQuotaReleased", "StockLent"),
 		Fold: process.NewFold(func() map[string]take { return map[string]take{} }, nil)}
-	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Feed: cfg.Feed, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "sweep", Next: process.Every(time.Minute), Fire: func(ctx context.Context, at time.Time, _ string) error {
 			return p.Sweep(ctx, at)

@@ -131,6 +131,7 @@ func (t *tracked) at(step string) time.Time {
 type Config struct {
 	Spec       Spec
 	Store      events.Store
+	Feed       *process.Feed    // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time // time.Now when nil
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -145,7 +146,7 @@ func New(cfg Config) *Process {
 		cfg.Spec.ResultStep = "result"
 	}
 	p := &Process{spec: cfg.Spec, store: cfg.Store, now: cfg.Clock, Fold: process.NewFold(emptyCheckpoint, restored)}
-	p.Runtime = process.New(process.Config{Name: cfg.Spec.Name, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p.Runtime = process.New(process.Config{Name: cfg.Spec.Name, Store: cfg.Store, Feed: cfg.Feed, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "steps", Next: process.Every(time.Second),
 			Fire: func(ctx context.Context, _ time.Time, _ string) error { return p.RunDue(ctx) }}}})
@@ -365,6 +366,6 @@ func Step[F any](ctx context.Context, k *commands.Service, meta commands.Meta, n
 // it over its own kernel, with the commands spec builds there. One line in the capability's init.
 func Register(name string, spec func(k *commands.Service) Spec) {
 	process.Register(name, func(d process.Deps) process.Runner {
-		return New(Config{Spec: spec(d.Commands), Store: d.Store, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
+		return New(Config{Spec: spec(d.Commands), Store: d.Store, Feed: d.Feed, Clock: d.Clock, Logger: d.Logger, Registerer: d.Registerer})
 	})
 }

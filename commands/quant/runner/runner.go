@@ -75,6 +75,7 @@ type Config struct {
 	Commands   Releaser
 	Market     Market
 	Store      events.Store
+	Feed       *process.Feed // the log reader shared by the stack's processes (nil: its own)
 	Clock      func() time.Time
 	Logger     *slog.Logger
 	Registerer prometheus.Registerer
@@ -135,7 +136,7 @@ func New(cfg Config) *Process {
 	p := &Process{cmd: cfg.Commands, mkt: cfg.Market, Fold: process.NewFold(newFold, restored),
 		EventSet: process.Events("QuantSubscribed", "QuantFundsReleased", "QuantFundsReturned", "QuantLeft", "OrderPlaced", "OrderFilled",
 			"TradeCashReleased")}
-	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Manager: p, Clock: process.SystemClock(cfg.Clock),
+	p.Runtime = process.New(process.Config{Name: ProcessName, Store: cfg.Store, Feed: cfg.Feed, Manager: p, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer,
 		Timers: []process.Timer{{Name: "daily", Next: process.Daily(EvalHour, EvalMinute, commands.Taipei), Fire: p.fire}}})
 	return p

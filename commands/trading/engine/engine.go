@@ -131,6 +131,7 @@ type snapshot struct {
 type Config struct {
 	Commands   *trading.Commands
 	Store      events.Store
+	Feed       *process.Feed // the log reader shared by the stack's processes (nil: its own)
 	Market     *market.Service
 	Clock      func() time.Time // time.Now when nil
 	Logger     *slog.Logger
@@ -178,7 +179,7 @@ func New(cfg Config) *Engine {
 				Fire: func(ctx context.Context, _ time.Time, _ string) error { e.afterHoursAuctions(ctx, true); return nil }})
 		}
 	}
-	e.rt = process.New(process.Config{Name: Name, Store: cfg.Store, Manager: e, Clock: process.SystemClock(cfg.Clock),
+	e.rt = process.New(process.Config{Name: Name, Store: cfg.Store, Feed: cfg.Feed, Manager: e, Clock: process.SystemClock(cfg.Clock),
 		Logger: cfg.Logger, Registerer: cfg.Registerer, Timers: timers})
 	return e
 }
