@@ -126,13 +126,13 @@ describe('the first screen', () => {
 
 describe('screenFiles', () => {
   // A bundle as Rollup hands it to the plugin, reduced to what screenFiles reads.
-  const chunk = (fileName: string, imports: string[], extra: Record<string, unknown> = {}) => ({ type: 'chunk', fileName, imports, viteMetadata: { importedCss: new Set<string>() }, ...extra });
+  const chunk = (fileName: string, imports: string[], extra: Record<string, unknown> = {}) => ({ type: 'chunk', fileName, imports, moduleIds: [], viteMetadata: { importedCss: new Set<string>() }, ...extra });
   const bundle = {
     'assets/index.js': chunk('assets/index.js', ['assets/react.js'], { isEntry: true }),
     'assets/react.js': chunk('assets/react.js', []),
-    'assets/Market.js': chunk('assets/Market.js', ['assets/react.js', 'assets/kit.js'], { facadeModuleId: '/app/src/features/market/MarketPage.tsx', viteMetadata: { importedCss: new Set(['assets/market.css']) } }),
+    'assets/Market.js': chunk('assets/Market.js', ['assets/react.js', 'assets/kit.js'], { moduleIds: ['/app/src/features/market/MarketPage.tsx', '/app/src/features/market/QuoteList.tsx'], viteMetadata: { importedCss: new Set(['assets/market.css']) } }),
     'assets/kit.js': chunk('assets/kit.js', ['assets/react.js']),
-    'assets/Tabs.js': chunk('assets/Tabs.js', ['assets/kit.js'], { facadeModuleId: '/app/src/app/TabsLayout.tsx' }),
+    'assets/Tabs.js': chunk('assets/Tabs.js', ['assets/kit.js'], { moduleIds: ['/app/src/app/TabsLayout.tsx'] }),
   } as unknown as Parameters<typeof screenFiles>[1];
 
   it("lists a screen's chunks, their imports and styles, less what the entry loads", () => {

@@ -80,7 +80,9 @@ export function screenFiles(screens: ScreenDecl[], bundle: OutputBundle, root: s
   return screens.map((s) => {
     const own = new Set<string>();
     for (const m of s.modules) {
-      const chunk = chunks.find((c) => c.facadeModuleId === join(root, m));
+      const id = join(root, m);
+      // The chunk that holds the module (its own, or a group's that took it in).
+      const chunk = chunks.find((c) => c.moduleIds.includes(id));
       if (!chunk) throw new Error(`firstPaint: no chunk for ${m} (screen ${s.path})`);
       closure([chunk.fileName], own);
     }
@@ -201,9 +203,10 @@ export function firstPaintPlugins(): Plugin[] {
             const session = (await server.ssrLoadModule('/src/lib/session.ts')) as typeof import('../src/lib/session');
             const firstRead = (await server.ssrLoadModule('/src/lib/api/firstRead.ts')) as typeof import('../src/lib/api/firstRead');
             names = { tokenKey: session.TOKEN_KEY, accountKey: session.ACCOUNT_KEY, firstRead: firstRead.FIRST_READ_GLOBAL };
-            // The screens a cold start lands on: the tabs, and what visitors open (not the catch-all).
+            // The screens that declare a first read are the cold starts measured (the market tab);
+            // a map of every screen's files would not fit the first route's budget on the wire.
             screens = router.featureRoutes
-              .filter((r) => r.path !== '*' && (r.tab || r.visitors || r.zone === 'public'))
+              .filter((r) => r.firstRead !== undefined)
               .map((r) => ({
                 path: r.path,
                 modules: router.screenLoaders(r).map(importedModule),
