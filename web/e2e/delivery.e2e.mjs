@@ -121,3 +121,31 @@ test('the welcome page paints from the HTML alone, in the visitor language, unde
   assert.deepEqual(blocked, [], 'the page CSP blocks none of its inline scripts');
   await context.close();
 });
+
+test('a cold start at the market list sends its list request and its code at once, the list once', { timeout: 60_000 }, async () => {
+  const { context, page, pageErrors } = await newPhone(fx.browser);
+  const lists = [];
+  page.on('request', (req) => {
+    if (new URL(req.url()).pathname === '/api/vue/market/stocks') lists.push(req.url());
+  });
+  await page.goto(`${fx.server.base}/#/market/market`);
+  await tid(page, 'quote-row').first().waitFor({ timeout: 30_000 });
+  const t = await page.evaluate(() => {
+    const entry = document.querySelector('script[type=module][src]')?.src;
+    const res = performance.getEntriesByType('resource');
+    const find = (f) => res.find(f);
+    return {
+      entry: find((e) => e.name === entry),
+      list: find((e) => e.name.includes('/api/vue/market/stocks')),
+      chunk: find((e) => /\/assets\/MarketPage-[^/]+\.js$/.test(e.name)),
+    };
+  });
+  assert.ok(t.entry && t.list && t.chunk, `entry, list and market chunk were fetched: ${JSON.stringify(t)}`);
+  // index.html sends the list's request while it parses, before the app's script is even asked for,
+  // and asks for the market chunk beside the entry: not after the entry has run and routed.
+  assert.ok(t.list.startTime < t.entry.startTime, `the list was requested at ${t.list.startTime} ms, after the entry at ${t.entry.startTime} ms`);
+  assert.ok(t.chunk.startTime < t.entry.responseEnd, `the market chunk was requested at ${t.chunk.startTime} ms, after the entry arrived at ${t.entry.responseEnd} ms`);
+  assert.equal(lists.length, 1, `the app took the early answer instead of asking again: ${lists.join(', ')}`);
+  assert.deepEqual(pageErrors.map(String), [], 'no uncaught errors in the page');
+  await context.close();
+});

@@ -1,4 +1,4 @@
-import { paintBeforeScripts, welcomeTemplates } from './firstPaint';
+import { importedModule, paintBeforeScripts, screenFiles, welcomeTemplates, type FirstScreen } from './firstPaint';
 
 // index.html as Vite writes it for this app (relative base), reduced to what the plugin touches.
 const built = `<!doctype html>
@@ -53,5 +53,103 @@ describe('welcomeTemplates', () => {
   it('has one template per language, without test ids (tests wait for the working page)', () => {
     const html = welcomeTemplates({ tw: '<div data-testid="welcome">歡迎</div>', en: '<div data-testid="welcome">Welcome</div>' });
     expect(html).toBe('<template id="lb-welcome-tw"><div>歡迎</div></template><template id="lb-welcome-en"><div>Welcome</div></template>');
+  });
+});
+
+describe('the first screen', () => {
+  const names = { tokenKey: 'tokend', accountKey: 'account', firstRead: '__lbFirstRead' };
+  const screens: FirstScreen[] = [
+    { path: 'login/start', files: ['./assets/Start-1.js'], session: false },
+    { path: 'market/market', files: ['./assets/Market-2.js', './assets/kit-3.js', './assets/market-4.css'], firstRead: '/api/vue/market/stocks?page=1', session: false },
+    { path: 'home/index', files: ['./assets/Home-5.js', './assets/kit-3.js'], session: true },
+    { path: 'ops/chats/:account', files: ['./assets/Chat-6.js'], session: true },
+  ];
+  const out = paintBeforeScripts(built, { 'assets/index-4d.css': 'body{margin:0}' }, screens, names);
+  const loader = out.slice(out.lastIndexOf('<script>') + '<script>'.length, out.lastIndexOf('</script>'));
+  const slot = window as unknown as Record<string, unknown>;
+  let fetchMock: ReturnType<typeof vi.fn>;
+
+  /** Runs the loader at url (token: the stored session) and returns what it asked for. */
+  async function boot(url: string, token = '') {
+    window.history.replaceState(null, '', url);
+    if (token) localStorage.setItem('tokend', token);
+    document.head.innerHTML = '';
+    new Function(loader)();
+    await new Promise((r) => setTimeout(r, 50));
+    const links = [...document.head.querySelectorAll('link')].map((l) => `${l.rel}${l.rel === 'preload' ? `:${l.as}` : ''} ${l.getAttribute('href')}`);
+    const script = document.head.querySelector('script[type=module]')?.getAttribute('src');
+    return { links, script };
+  }
+
+  beforeEach(() => {
+    fetchMock = vi.fn().mockReturnValue(new Promise(() => {}));
+    vi.stubGlobal('fetch', fetchMock);
+  });
+  afterEach(() => {
+    vi.unstubAllGlobals();
+    localStorage.clear();
+    delete slot.__lbFirstRead;
+    document.head.innerHTML = '';
+    window.history.replaceState(null, '', '/');
+  });
+
+  it("preloads the market tab's files after the entry's and sends its first read at once", async () => {
+    const { links, script } = await boot('/#/market/market?lang=en');
+    expect(script).toBe('./assets/index-1a.js');
+    expect(links).toEqual([
+      'modulepreload ./assets/react-2b.js',
+      'modulepreload ./assets/i18n-3c.js',
+      'modulepreload ./assets/Market-2.js',
+      'modulepreload ./assets/kit-3.js',
+      'preload:style ./assets/market-4.css',
+    ]);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(fetchMock.mock.calls[0]).toEqual(['/api/vue/market/stocks?page=1', { headers: { Accept: 'application/json' } }]);
+    expect((slot.__lbFirstRead as { url: string }).url).toBe('/api/vue/market/stocks?page=1');
+  });
+
+  it('sends the first read with the session headers when there is a session', async () => {
+    localStorage.setItem('account', '0912345678');
+    await boot('/#/market/market', 'tok');
+    expect(fetchMock.mock.calls[0]?.[1]).toEqual({ headers: { Accept: 'application/json', token: 'tok', account: '0912345678' } });
+  });
+
+  it("preloads the welcome page's for / and a session's screen only with a session", async () => {
+    expect((await boot('/')).links).toContain('modulepreload ./assets/Start-1.js');
+    expect((await boot('/#/home/index')).links).toEqual(['modulepreload ./assets/react-2b.js', 'modulepreload ./assets/i18n-3c.js']);
+    expect((await boot('/#/home/index', 'tok')).links.slice(2)).toEqual(['modulepreload ./assets/Home-5.js', 'modulepreload ./assets/kit-3.js']);
+    expect((await boot('/#/ops/chats/0912345678', 'tok')).links.slice(2)).toEqual(['modulepreload ./assets/Chat-6.js']);
+    expect((await boot('/#/market/market/x')).links).toHaveLength(2);
+    expect(fetchMock).not.toHaveBeenCalled();
+  });
+});
+
+describe('screenFiles', () => {
+  // A bundle as Rollup hands it to the plugin, reduced to what screenFiles reads.
+  const chunk = (fileName: string, imports: string[], extra: Record<string, unknown> = {}) => ({ type: 'chunk', fileName, imports, moduleIds: [], viteMetadata: { importedCss: new Set<string>() }, ...extra });
+  const bundle = {
+    'assets/index.js': chunk('assets/index.js', ['assets/react.js'], { isEntry: true }),
+    'assets/react.js': chunk('assets/react.js', []),
+    'assets/Market.js': chunk('assets/Market.js', ['assets/react.js', 'assets/kit.js'], { moduleIds: ['/app/src/features/market/MarketPage.tsx', '/app/src/features/market/QuoteList.tsx'], viteMetadata: { importedCss: new Set(['assets/market.css']) } }),
+    'assets/kit.js': chunk('assets/kit.js', ['assets/react.js']),
+    'assets/Tabs.js': chunk('assets/Tabs.js', ['assets/kit.js'], { moduleIds: ['/app/src/app/TabsLayout.tsx'] }),
+  } as unknown as Parameters<typeof screenFiles>[1];
+
+  it("lists a screen's chunks, their imports and styles, less what the entry loads", () => {
+    const [market] = screenFiles([{ path: 'market/market', modules: ['/src/features/market/MarketPage.tsx', '/src/app/TabsLayout.tsx'], session: false, firstRead: '/api/x' }], bundle, '/app');
+    expect(market).toEqual({ path: 'market/market', files: ['./assets/Market.js', './assets/market.css', './assets/kit.js', './assets/Tabs.js'], session: false, firstRead: '/api/x' });
+  });
+
+  it('fails the build for a module with no chunk', () => {
+    expect(() => screenFiles([{ path: 'x', modules: ['/src/Nope.tsx'], session: false }], bundle, '/app')).toThrow(/no chunk for \/src\/Nope.tsx/);
+  });
+});
+
+describe('importedModule', () => {
+  it('reads the module a loader imports, as the module runner rewrote it', () => {
+    // eslint-disable-next-line no-new-func
+    const load = new Function('return () => __vite_ssr_dynamic_import__("/src/features/market/MarketPage.tsx")')() as () => unknown;
+    expect(importedModule(load)).toBe('/src/features/market/MarketPage.tsx');
+    expect(() => importedModule(() => 1)).toThrow(/cannot tell/);
   });
 });

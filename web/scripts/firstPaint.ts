@@ -6,8 +6,13 @@
 // - The entry's styles are inlined, so that the page paints with the HTML alone.
 // - The entry script and its preloads are requested once that first frame has painted: on a slow
 //   phone the app's script would otherwise run before the first paint and hold it back.
+// - The screen the address leads to has its chunks preloaded, and its first read sent, at once:
+//   they load beside the entry, not after it has run and the router has asked for them.
+import { join } from 'node:path';
 import react from '@vitejs/plugin-react';
 import type { IndexHtmlTransformContext, Plugin, ResolvedConfig } from 'vite';
+
+type OutputBundle = NonNullable<IndexHtmlTransformContext['bundle']>;
 
 /** The mark in index.html that the templates replace. */
 export const WELCOME_MARK = '<!-- prerendered welcome -->';
@@ -19,6 +24,81 @@ export function welcomeTemplates(byLang: Record<'tw' | 'en', string>): string {
   return (['tw', 'en'] as const).map((l) => `<template id="lb-welcome-${l}">${bare(byLang[l])}</template>`).join('');
 }
 
+/** A screen a cold start can land on, as the router declares it (src/lib/routes.ts). */
+export interface ScreenDecl {
+  path: string;
+  /** the source modules (root-relative, /src/...) of the chunks its first render waits for */
+  modules: string[];
+  /** the GET it makes first */
+  firstRead?: string;
+  /** it opens only with a session: nothing is preloaded for a visitor */
+  session: boolean;
+}
+
+/** A screen with its files: the chunks and stylesheets of its modules the entry does not load. */
+export interface FirstScreen {
+  path: string;
+  files: string[];
+  firstRead?: string;
+  session: boolean;
+}
+
+/** What the loader reads from the app: its storage keys and the early read's window property. */
+export interface LoaderNames {
+  tokenKey: string;
+  accountKey: string;
+  firstRead: string;
+}
+
+const SSR_IMPORT = /__vite_ssr_dynamic_import__\("([^"]+)"\)/;
+
+/** The module a loader function (() => import('./X'), as Vite's module runner rewrote it) imports. */
+export function importedModule(load: () => unknown): string {
+  const m = SSR_IMPORT.exec(load.toString());
+  if (!m?.[1]) throw new Error(`firstPaint: cannot tell which module ${load.toString()} imports`);
+  return m[1];
+}
+
+/** The files each screen's modules need beyond the entry's, from the bundle (paths as ./assets/...). */
+export function screenFiles(screens: ScreenDecl[], bundle: OutputBundle, root: string): FirstScreen[] {
+  const chunks = Object.values(bundle).filter((o) => o.type === 'chunk');
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  const closure = (start: string[], into: Set<string>) => {
+    for (const f of start) {
+      if (into.has(f)) continue;
+      into.add(f);
+      const c = byFile.get(f);
+      if (!c) continue;
+      for (const css of c.viteMetadata?.importedCss ?? []) into.add(css);
+      closure(c.imports, into);
+    }
+  };
+  const entry = chunks.find((c) => c.isEntry);
+  if (!entry) throw new Error('firstPaint: the bundle has no entry chunk');
+  const loaded = new Set<string>();
+  closure([entry.fileName], loaded);
+  return screens.map((s) => {
+    const own = new Set<string>();
+    for (const m of s.modules) {
+      const id = join(root, m);
+      // The chunk that holds the module (its own, or a group's that took it in).
+      const chunk = chunks.find((c) => c.moduleIds.includes(id));
+      if (!chunk) throw new Error(`firstPaint: no chunk for ${m} (screen ${s.path})`);
+      closure([chunk.fileName], own);
+    }
+    const files = [...own].filter((f) => !loaded.has(f)).map((f) => `./${f}`);
+    return { path: s.path, files, session: s.session, ...(s.firstRead ? { firstRead: s.firstRead } : {}) };
+  });
+}
+
+/** The route path as a pattern on the hash's path (':name' is one segment). */
+function pathPattern(path: string): string {
+  return `^${path
+    .split('/')
+    .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/')}$`;
+}
+
 const ENTRY = /\s*<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;
 const STYLESHEET = /\s*<link rel="stylesheet" crossorigin href="\.\/([^"]+)">/g;
@@ -26,9 +106,11 @@ const STYLESHEET = /\s*<link rel="stylesheet" crossorigin href="\.\/([^"]+)">/g;
 /**
  * The built index.html with the entry's styles inline (css: file name to text) and its scripts
  * loaded by an inline script once the first frame has painted (or at once in a hidden tab, which
- * paints no frame), in the order Vite listed them.
+ * paints no frame), in the order Vite listed them. The screen the address leads to (the first of
+ * screens whose path matches; '' is the welcome page's) has its files preloaded and its first read
+ * sent at once, a session's screen only when there is a session.
  */
-export function paintBeforeScripts(html: string, css: Record<string, string>): string {
+export function paintBeforeScripts(html: string, css: Record<string, string>, screens: FirstScreen[] = [], names?: LoaderNames): string {
   const entry = ENTRY.exec(html)?.[1];
   if (!entry) throw new Error('firstPaint: index.html has no entry script');
   const preloads = [...html.matchAll(PRELOAD)].map((m) => m[1]);
@@ -40,17 +122,44 @@ export function paintBeforeScripts(html: string, css: Record<string, string>): s
       if (text === undefined) throw new Error(`firstPaint: no stylesheet ${file} in the build`);
       return `\n    <style>${text.replaceAll('</style', '<\\/style')}</style>`;
     });
+  if (screens.length > 0 && !names) throw new Error('firstPaint: screens to preload but no loader names');
+  // Each file once, screens naming them by index: the map stays small in the first route's HTML.
+  const files = [...new Set(screens.flatMap((s) => s.files))];
+  const table = screens.map((s) => [pathPattern(s.path), s.files.map((f) => files.indexOf(f)), s.firstRead ?? '', s.session ? 1 : 0]);
+  const screen = screens.length === 0 || !names
+    ? ''
+    : `
+        var files = ${JSON.stringify(files)}, screens = ${JSON.stringify(table).replaceAll('</', '<\\/')};
+        var h = location.hash, q = h.indexOf('?');
+        var path = (q < 0 ? h : h.slice(0, q)).replace(/^#\\/?/, '') || 'login/start';
+        var token = '', account = '';
+        try { token = localStorage.getItem(${JSON.stringify(names.tokenKey)}) || ''; account = localStorage.getItem(${JSON.stringify(names.accountKey)}) || ''; } catch (e) {}
+        for (var i = 0; i < screens.length; i++) {
+          var s = screens[i];
+          if (!new RegExp(s[0]).test(path)) continue;
+          if (s[3] && !token) break;
+          mine = s[1].map(function (f) { return files[f]; });
+          if (s[2]) {
+            var headers = { Accept: 'application/json' };
+            if (token) headers.token = token;
+            if (account) headers.account = account;
+            window[${JSON.stringify(names.firstRead)}] = { url: s[2], at: performance.now(), res: fetch(s[2], { headers: headers }) };
+          }
+          break;
+        }`;
   const loader = `<script>
       (function () {
         var add = function (rel, href) {
           var el = document.createElement(rel ? 'link' : 'script');
           el.crossOrigin = '';
-          if (rel) { el.rel = rel; el.href = href; } else { el.type = 'module'; el.src = href; }
+          if (rel) { el.rel = rel; el.href = href; if (rel === 'preload') el.as = 'style'; } else { el.type = 'module'; el.src = href; }
           document.head.appendChild(el);
         };
+        var mine = [];${screen}
         var load = function () {
           add('', ${JSON.stringify(entry)});
           ${JSON.stringify(preloads)}.forEach(function (href) { add('modulepreload', href); });
+          mine.forEach(function (href) { add(/\\.css$/.test(href) ? 'preload' : 'modulepreload', href); });
         };
         if (document.visibilityState !== 'visible') load();
         else requestAnimationFrame(function () { setTimeout(load, 0); });
@@ -62,6 +171,9 @@ export function paintBeforeScripts(html: string, css: Record<string, string>): s
 /** The Vite plugins: the prerender before Vite processes index.html, the loader after. */
 export function firstPaintPlugins(): Plugin[] {
   let config: ResolvedConfig;
+  // Read from the sources by the first plugin, used with the bundle by the second.
+  let screens: ScreenDecl[] = [];
+  let names: LoaderNames | undefined;
   return [
     {
       name: 'lotbook-prerender',
@@ -87,6 +199,20 @@ export function firstPaintPlugins(): Plugin[] {
           try {
             const mod = (await server.ssrLoadModule('/src/app/prerender.tsx')) as typeof import('../src/app/prerender');
             const byLang = { tw: await mod.renderWelcome('tw'), en: await mod.renderWelcome('en') };
+            const router = (await server.ssrLoadModule('/src/app/router.tsx')) as typeof import('../src/app/router');
+            const session = (await server.ssrLoadModule('/src/lib/session.ts')) as typeof import('../src/lib/session');
+            const firstRead = (await server.ssrLoadModule('/src/lib/api/firstRead.ts')) as typeof import('../src/lib/api/firstRead');
+            names = { tokenKey: session.TOKEN_KEY, accountKey: session.ACCOUNT_KEY, firstRead: firstRead.FIRST_READ_GLOBAL };
+            // The screens that declare a first read are the cold starts measured (the market tab);
+            // a map of every screen's files would not fit the first route's budget on the wire.
+            screens = router.featureRoutes
+              .filter((r) => r.firstRead !== undefined)
+              .map((r) => ({
+                path: r.path,
+                modules: router.screenLoaders(r).map(importedModule),
+                session: !(r.visitors || r.zone === 'public'),
+                ...(r.firstRead ? { firstRead: r.firstRead } : {}),
+              }));
             return html.replace(WELCOME_MARK, welcomeTemplates(byLang));
           } finally {
             await server.close();
@@ -104,7 +230,7 @@ export function firstPaintPlugins(): Plugin[] {
           for (const [name, out] of Object.entries(ctx.bundle ?? {})) {
             if (out.type === 'asset' && name.endsWith('.css')) css[name] = String(out.source);
           }
-          return paintBeforeScripts(html, css);
+          return paintBeforeScripts(html, css, ctx.bundle ? screenFiles(screens, ctx.bundle, config.root) : [], names);
         },
       },
     },

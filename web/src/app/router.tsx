@@ -27,7 +27,7 @@ import { watchlistRoutes } from '@/features/watchlist/routes';
 import { registerEntries } from '@/lib/entries';
 import { registerTabs } from '@/lib/tabs';
 import type { FeatureRoute, RouteZone } from '@/lib/routes';
-import { antdReady } from './antdReady';
+import { antdReady, loadAntdLocale } from './antdReady';
 import { FirstPaint } from './FirstPaint';
 import { RequireRole, RequireSession } from './guards';
 import { RouteError } from './Offline';
@@ -75,6 +75,17 @@ function handleFor(r: FeatureRoute): RouteHandle | undefined {
   return r.visitors ? { ...(r.keepAlive ? keepAlive : {}), visitors: true } : keepAlive;
 }
 
+const loadTabsLayout = () => import('./TabsLayout');
+
+/**
+ * The chunks a screen's first render waits for: its own, the tab bar's for a tab screen, the kit's
+ * locale for a kit screen. The build reads these to preload them from index.html when the address
+ * is that screen's (scripts/firstPaint.ts), so they load beside the entry instead of after it.
+ */
+export function screenLoaders(r: FeatureRoute): Array<() => Promise<unknown>> {
+  return [r.load, ...(r.zone === 'tabs' ? [loadTabsLayout] : []), ...(r.noKit ? [] : [loadAntdLocale])];
+}
+
 /** Every screen is its own chunk: the first route carries only the shell and the welcome page. */
 function toRoute(r: FeatureRoute): RouteObject {
   const lazy = r.noKit
@@ -106,7 +117,7 @@ export function buildRoutes(from: FeatureRoute[]): RouteObject[] {
         {
           element: <RequireSession />,
           children: [
-            { lazy: async () => ({ Component: (await import('./TabsLayout')).TabsLayout }), children: zone('tabs', from) },
+            { lazy: async () => ({ Component: (await loadTabsLayout()).TabsLayout }), children: zone('tabs', from) },
             ...zone('session', from),
             { element: <RequireRole role="ops" />, children: zone('ops', from) },
             { element: <RequireRole role="auditor" />, children: zone('auditor', from) },

@@ -29,4 +29,9 @@ export interface FeatureRoute {
    * in, issue 14 item 3): the screen must ask nothing of the member's own without a session
    */
   visitors?: boolean;
+  /**
+   * the GET the screen makes first (URL as lib/api/client sends it): index.html starts it beside
+   * the app's code on a cold start at this screen, and the client takes its answer (firstRead.ts)
+   */
+  firstRead?: string;
 }

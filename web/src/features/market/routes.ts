@@ -7,6 +7,8 @@ export const marketRoutes: FeatureRoute[] = [
     keepAlive: true,
     visitors: true,
     load: () => import('./MarketPage'),
+    // The list a visitor opens first: requested beside the code on a cold start (issue 14 item 6).
+    firstRead: '/api/vue/market/stocks?tab=all&market=listed&type=stock&page=1&size=20',
     entries: [{ place: 'home', key: 'market', label: { tw: '行情', en: 'Market' }, icon: 'market' }],
     tab: { key: 'market', order: 30, label: { tw: '行情', en: 'Market' }, icon: 'market' },
   },

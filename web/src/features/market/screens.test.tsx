@@ -14,6 +14,7 @@ import DetailPage from './DetailPage';
 import FavoritesPage from './FavoritesPage';
 import { HISTORY_KEY } from './history';
 import MarketPage from './MarketPage';
+import { marketRoutes } from './routes';
 import SearchPage from './SearchPage';
 
 // The chart needs a canvas (absent in jsdom); its own behaviour is covered in the browser test.
@@ -90,6 +91,8 @@ describe('market list', () => {
     expect(rows[0]!.getAttribute('href')).toMatch(/\/market\/marketDetail\?symbol=2330$/);
     const q = urlOf(callsTo('/api/vue/market/stocks')[0]!).searchParams;
     expect(Object.fromEntries(q)).toEqual({ tab: 'all', market: 'listed', type: 'stock', page: '1', size: '20' });
+    // index.html sends the tab's declared first read on a cold start: taken only if it is this very URL.
+    expect(marketRoutes.find((r) => r.tab?.key === 'market')?.firstRead).toBe(callsTo('/api/vue/market/stocks')[0]!.url);
   });
 
   it('asks for the tab and market chosen', async () => {

@@ -1,5 +1,6 @@
 import type { paths } from './schema';
 import { clearSession, getSession } from '../session';
+import { takeFirstRead } from './firstRead';
 import { toastGeneric as showGeneric, toastMessage as showMessage } from '../toast';
 
 export const API_BASE = '/api/vue/';
@@ -162,7 +163,9 @@ export async function request<T>(req: RawRequest): Promise<T> {
 
   let res: Response;
   try {
-    res = await fetch(req.url, { method: req.method, headers, body, signal: ctl.signal });
+    // A cold start's first GET may already be on its way (index.html sent it with the same headers).
+    const early = req.method === 'GET' && lastPosition === 0 ? takeFirstRead(req.url, ctl.signal) : undefined;
+    res = await (early ?? fetch(req.url, { method: req.method, headers, body, signal: ctl.signal }));
   } catch (e) {
     if (req.signal?.aborted && !timedOut) throw e; // the caller cancelled: no toast
     toastGeneric();
