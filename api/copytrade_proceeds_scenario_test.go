@@ -41,6 +41,11 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 		// the price moves without a trade: the figure follows it
 		th.mkt.book("2603", "20", "22", lvls("22", 50000), lvls("22.1", 100000))
 		wantCurrent(t, h, follower, fid, "0.00", "1908.00", "1908.00", "190.00")
+		var list wire.FollowPage // the records list values it the same way
+		follower.at("/api/vue/copytrade/follows", h.head(), &list)
+		if len(list.Items) != 1 || list.Items[0].Current == nil || list.Items[0].Current.Profit != "1908.00" {
+			t.Fatalf("follows listed %+v", list.Items)
+		}
 
 		want(t, mentor.post("/api/vue/trade/positions/"+buy.PositionId+"/close", map[string]any{"type": "market"}), 200, "close_submitted")
 		h.until("the mirrored sale's proceeds back in the commitment", func() bool {
