@@ -8,11 +8,15 @@ import (
 
 // A copy keeps trading with the follower's money, over HTTP on SQLite and PostgreSQL. A follower
 // with 150,000 commits 100,000 to a mentor with about 1,000,000. The mentor buys 10 lots of 2603
-// at 20: the follow buys 1 lot for 20,028 (commission 28). Up to 22, the mentor sells all and so
+// at 20: the follow buys 1 lot for 20,028 (commission 28). While the follow is in progress its
+// current profit is valued at the market's last price: at 20 the lot would sell for 20,000 less
+// commission 28 and day-trade tax 30, 86 below its cost; at 22 for 22,000 less 31 and 33, 1,908
+// above it, of which a stop would charge 10 % (190). Up to 22, the mentor sells all and so
 // does the follow: the sale's net proceeds, 22,000 less commission 31 and the day-trade tax 33,
 // go back into the commitment (a copy_return fund record), not to available cash, which stays
 // 50,000. The mentor buys 41 lots at 22: the follow buys 4 lots for 88,125 from the commitment,
-// which only has room for them thanks to the proceeds. The follower stops, closing the position at
+// which only has room for them thanks to the proceeds: the 1,908 realised, the 4 lots at 22 would
+// sell for 88,000 less 125 and 132 (382 below cost). The follower stops, closing the position at
 // market: the commitment is released, 10 % of the copy profit charged, and the closing sale's
 // proceeds (after the stop) stay available; nothing is left frozen. The harness checks the ledger
 // and the read models against replay, and verify, after it.
@@ -33,8 +37,16 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 			t.Fatalf("follow after the mirrored buy %+v", f.Follow)
 		}
 		follower.wantCash(h.head(), "50000.00", "79972.00")
-
+		wantCurrent(t, h, follower, fid, "0.00", "-86.00", "-86.00", "0.00")
+		// the price moves without a trade: the figure follows it
 		th.mkt.book("2603", "20", "22", lvls("22", 50000), lvls("22.1", 100000))
+		wantCurrent(t, h, follower, fid, "0.00", "1908.00", "1908.00", "190.00")
+		var list wire.FollowPage // the records list values it the same way
+		follower.at("/api/vue/copytrade/follows", h.head(), &list)
+		if len(list.Items) != 1 || list.Items[0].Current == nil || list.Items[0].Current.Profit != "1908.00" {
+			t.Fatalf("follows listed %+v", list.Items)
+		}
+
 		want(t, mentor.post("/api/vue/trade/positions/"+buy.PositionId+"/close", map[string]any{"type": "market"}), 200, "close_submitted")
 		h.until("the mirrored sale's proceeds back in the commitment", func() bool {
 			f = follower.follow(fid)
@@ -44,6 +56,7 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 			t.Fatalf("follow after the mirrored sale %+v %+v", f.Follow, f.Orders)
 		}
 		follower.wantCash(h.head(), "50000.00", "101908.00")
+		wantCurrent(t, h, follower, fid, "1908.00", "0.00", "1908.00", "190.00")
 		if recs := follower.records("copy_return", h.head()); len(recs.Items) != 1 || recs.Items[0].Amount != "-21936.00" ||
 			recs.Items[0].OrderNo != fid {
 			t.Fatalf("follower's copy_return records %+v", recs)
@@ -62,6 +75,7 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 			t.Fatalf("follow after the second mirrored buy %+v", f.Follow)
 		}
 		follower.wantCash(h.head(), "50000.00", "13783.00")
+		wantCurrent(t, h, follower, fid, "1908.00", "-382.00", "1526.00", "152.00")
 
 		// Stopped closing at market (21.95: 87,800 less commission 125 and tax 131, a loss of 581):
 		// the copy profit 1,908 − 581 = 1,327 and its 10 % share 132; the 13,783 left released, the
@@ -76,9 +90,23 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 			f.Follow.Remaining != "0.00" || f.Follow.Spent != "108153.00" {
 			t.Fatalf("stopped follow %+v", f.Follow)
 		}
+		if f.Follow.Current != nil { // settled: profit and share are the stop's
+			t.Fatalf("stopped follow still valued now %+v", *f.Follow.Current)
+		}
 		follower.wantCash(h.head(), "151195.00", "0.00")
 		if recs := follower.records("copy_return", h.head()); len(recs.Items) != 1 {
 			t.Fatalf("proceeds returned after the stop %+v", recs)
 		}
+	})
+}
+
+// wantCurrent waits until follow id in progress is valued now as given: the positions it values
+// are trading's read model, which may still be catching up with the copy-trade one the caller
+// waited on.
+func wantCurrent(t *testing.T, h *harness, c *client, id, realised, unrealised, profit, share string) {
+	t.Helper()
+	h.until("follow "+id+" valued at realised "+realised+" unrealised "+unrealised+" profit "+profit+" share "+share, func() bool {
+		v := c.follow(id).Follow.Current
+		return v != nil && v.Realised == realised && v.Unrealised == unrealised && v.Profit == profit && v.Share == share
 	})
 }

@@ -31,6 +31,8 @@ import (
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 	readcopy "github.com/lotbook/lotbook/projections/copytrade"
+	readtrading "github.com/lotbook/lotbook/projections/trading"
+	"github.com/lotbook/lotbook/projections/trading/valuation"
 )
 
 // Commands are the write side's copy-trade operations this module sends (*copytrade.Commands).
@@ -239,7 +241,42 @@ func (m *Module) follow(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.Reply{Key: wire.MessageKeyFollowStarted, Data: resultOut(res)}, nil
 }
 
-func followOut(f readcopy.Follow) wire.Follow {
+// current values the follows of memberID among fs that are in progress, by follow id: the
+// profit of their mirrored positions realised so far and, at the market's last price, of those
+// still open (valuation.Holdings, as the mine screen reckons a member's profit), and the share a
+// stop now would charge. Computed on every read: only quantities and costs are stored.
+func (m *Module) current(ctx context.Context, rd *projections.Reader, memberID string, fs []readcopy.Follow) (map[string]*wire.FollowCurrent, error) {
+	var live []string
+	for _, f := range fs {
+		if f.State == events.FollowInProgress {
+			live = append(live, f.FollowID)
+		}
+	}
+	out := map[string]*wire.FollowCurrent{}
+	if len(live) == 0 {
+		return out, nil
+	}
+	opened, err := readtrading.PositionsOpenedBy(ctx, rd, memberID, live)
+	if err != nil {
+		return nil, fmt.Errorf("mirrored positions of %s: %w", memberID, err)
+	}
+	prices, today := m.market(), engine.TradingDay(m.now())
+	for _, f := range fs {
+		if f.State != events.FollowInProgress {
+			continue
+		}
+		realised := decimal.Zero
+		for _, p := range opened[f.FollowID] {
+			realised = realised.Add(p.Profit)
+		}
+		_, profit := valuation.Holdings(realised, opened[f.FollowID], prices, today)
+		out[f.FollowID] = &wire.FollowCurrent{Realised: httpx.Money(realised), Unrealised: httpx.Money(profit.Sub(realised)),
+			Profit: httpx.Money(profit), Share: httpx.Money(mentor.ProfitShare(profit, f.ProfitShare))}
+	}
+	return out, nil
+}
+
+func followOut(f readcopy.Follow, current *wire.FollowCurrent) wire.Follow {
 	var refused *wire.CopyRefusal
 	if r := f.Refused; r != nil {
 		refused = &wire.CopyRefusal{Reason: wire.MessageKey(r.Reason), Symbol: r.Symbol, Direction: wire.CopyRefusalDirection(r.Direction),
@@ -248,7 +285,7 @@ func followOut(f readcopy.Follow) wire.Follow {
 	return wire.Follow{LastRefusal: refused, FollowId: f.FollowID, MentorId: f.MentorID, MentorName: f.MentorName, State: wire.FollowState(f.State),
 		Amount: httpx.Money(f.Amount), Spent: httpx.Money(f.Spent.Sub(f.Returned)), Remaining: httpx.Money(f.Remaining()),
 		Released: httpx.Money(f.Released), Profit: httpx.Money(f.Profit), Share: httpx.Money(f.Share), ProfitShare: f.ProfitShare.String(),
-		Days: f.Days, Ends: f.Ends, ClosePositions: f.ClosePositions, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt}
+		Days: f.Days, Ends: f.Ends, ClosePositions: f.ClosePositions, CreatedAt: f.CreatedAt, UpdatedAt: f.UpdatedAt, Current: current}
 }
 
 func (m *Module) myFollows(c *httpx.Call) (httpx.Reply, error) {
@@ -262,9 +299,13 @@ func (m *Module) myFollows(c *httpx.Call) (httpx.Reply, error) {
 	}
 	var fs []readcopy.Follow
 	var more bool
+	var current map[string]*wire.FollowCurrent
 	err = c.Snapshot(func(rd *projections.Reader) error {
 		var err error
-		fs, more, err = readcopy.MemberFollows(c.Ctx(), rd, c.Sess.MemberID, state, page, size)
+		if fs, more, err = readcopy.MemberFollows(c.Ctx(), rd, c.Sess.MemberID, state, page, size); err != nil {
+			return err
+		}
+		current, err = m.current(c.Ctx(), rd, c.Sess.MemberID, fs)
 		return err
 	})
 	if err != nil {
@@ -272,7 +313,7 @@ func (m *Module) myFollows(c *httpx.Call) (httpx.Reply, error) {
 	}
 	items := make([]wire.Follow, 0, len(fs))
 	for _, f := range fs {
-		items = append(items, followOut(f))
+		items = append(items, followOut(f, current[f.FollowID]))
 	}
 	return httpx.OK(wire.FollowPage{Items: items, Page: page, HasMore: more})
 }
@@ -283,12 +324,16 @@ func (m *Module) followDetail(c *httpx.Call) (httpx.Reply, error) {
 	id := c.Var("followId")
 	var f readcopy.Follow
 	var orders []readcopy.Order
+	var current map[string]*wire.FollowCurrent
 	err := c.Snapshot(func(rd *projections.Reader) error {
 		var err error
 		if f, err = readcopy.FollowOf(c.Ctx(), rd, c.Sess.MemberID, id); err != nil {
 			return err
 		}
-		orders, err = readcopy.FollowOrders(c.Ctx(), rd, id)
+		if orders, err = readcopy.FollowOrders(c.Ctx(), rd, id); err != nil {
+			return err
+		}
+		current, err = m.current(c.Ctx(), rd, c.Sess.MemberID, []readcopy.Follow{f})
 		return err
 	})
 	if errors.Is(err, projections.ErrNotFound) {
@@ -301,7 +346,7 @@ func (m *Module) followDetail(c *httpx.Call) (httpx.Reply, error) {
 	if err != nil {
 		return httpx.Reply{}, err
 	}
-	out := wire.FollowDetail{Follow: followOut(f), Orders: []wire.CopyOrder{}, Positions: []wire.CopyPosition{}}
+	out := wire.FollowDetail{Follow: followOut(f, current[f.FollowID]), Orders: []wire.CopyOrder{}, Positions: []wire.CopyPosition{}}
 	for _, o := range orders {
 		out.Orders = append(out.Orders, wire.CopyOrder{OrderNo: o.OrderNo, Intent: wire.CopyOrderIntent(o.Intent), Symbol: o.Symbol,
 			Name: o.Name, Side: wire.CopyOrderSide(o.Side), Direction: wire.CopyOrderDirection(o.Direction), Shares: o.Shares, Filled: o.Filled, Price: httpx.Money(o.Price),

@@ -4038,9 +4038,12 @@ type Follow struct {
 	Amount         Decimal   `json:"amount"`
 	ClosePositions bool      `json:"closePositions"`
 	CreatedAt      time.Time `json:"createdAt"`
-	Days           int       `json:"days"`
-	Ends           time.Time `json:"ends"`
-	FollowId       string    `json:"followId"`
+
+	// Current A follow in progress valued now (absent once it is stopped, when profit and share are the settled figures): realised is what the mirrored positions' closes realised so far, net of fees and tax; unrealised what closing the still open mirrored positions at the market's last price would add after the estimated commission and tax; profit their sum; share the profit share a stop now would charge under the mentor's disclosed percentage.
+	Current  *FollowCurrent `json:"current,omitempty"`
+	Days     int            `json:"days"`
+	Ends     time.Time      `json:"ends"`
+	FollowId string         `json:"followId"`
 
 	// LastRefusal The last mirrored order the follower's account refused (its part of the commitment went back): what it was and why, for example short_below_reference or trade_banned for a short sale the follower may not make.
 	LastRefusal *CopyRefusal `json:"lastRefusal,omitempty"`
@@ -4078,6 +4081,29 @@ type Follow struct {
 	Spent     Decimal     `json:"spent"`
 	State     FollowState `json:"state"`
 	UpdatedAt time.Time   `json:"updatedAt"`
+}
+
+// FollowCurrent A follow in progress valued now (absent once it is stopped, when profit and share are the settled figures): realised is what the mirrored positions' closes realised so far, net of fees and tax; unrealised what closing the still open mirrored positions at the market's last price would add after the estimated commission and tax; profit their sum; share the profit share a stop now would charge under the mentor's disclosed percentage.
+type FollowCurrent struct {
+	// Profit a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Profit Decimal `json:"profit"`
+
+	// Realised a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Realised Decimal `json:"realised"`
+
+	// Share a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Share Decimal `json:"share"`
+
+	// Unrealised a decimal number as a string, never a float
+	//
+	// Example: 1000.00
+	Unrealised Decimal `json:"unrealised"`
 }
 
 // FollowDetail defines model for FollowDetail.

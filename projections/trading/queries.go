@@ -3,11 +3,14 @@ package trading
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/shopspring/decimal"
 
+	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/projections"
 )
 
@@ -245,6 +248,39 @@ func PositionByID(ctx context.Context, db *projections.Reader, id string) (Posit
 		return Position{}, err
 	}
 	return r.position()
+}
+
+// PositionsOpenedBy is the member's positions (open and closed) whose opening order came from
+// one of origins (the follows or strategy subscriptions that placed it), by origin.
+func PositionsOpenedBy(ctx context.Context, db *projections.Reader, memberID string, origins []string) (map[string][]Position, error) {
+	out := map[string][]Position{}
+	if len(origins) == 0 {
+		return out, nil
+	}
+	in, args := inList("origin", origins)
+	originOf := map[string]string{} // position id -> origin
+	err := db.Query(ctx, "positions opened by origin", "SELECT position_id, origin FROM trade_orders WHERE member_id = ? AND intent = ? AND "+in,
+		append([]any{memberID, events.IntentOpen}, args...), func(rows projections.Rows) error {
+			var id, origin string
+			if err := rows.Scan(&id, &origin); err != nil {
+				return err
+			}
+			originOf[id] = origin
+			return nil
+		})
+	if err != nil || len(originOf) == 0 {
+		return out, err
+	}
+	in, args = inList("id", slices.Sorted(maps.Keys(originOf)))
+	var ps []Position
+	if err := db.Query(ctx, "positions by id", "SELECT "+positionFields.List()+" FROM trade_positions WHERE "+in+" ORDER BY seq", args,
+		projections.Collect(&ps, positionFields, (*positionRow).position)); err != nil {
+		return nil, err
+	}
+	for _, p := range ps {
+		out[originOf[p.ID]] = append(out[originOf[p.ID]], p)
+	}
+	return out, nil
 }
 
 // RealisedProfit is the profit all of a member's closes realised, net of fees and taxes.

@@ -12,8 +12,10 @@ import { DEMO, freshMobile, nextResponse, openRoute, tid, useFixture, waitHash, 
 
 /** The texts these screens show, written out so that a wrong translation fails here. */
 const C = {
-  tw: { tab: '跟單', title: '跟單', below: '買入金額低於最低限額', started: '跟單成功', stopped: '已停止跟單', inProgress: '進行中', cancelled: '已取消' },
-  en: { tab: 'Copy', title: 'Copy trade', below: 'Buy amount below minimum', started: 'Following', stopped: 'Follow stopped', inProgress: 'In progress', cancelled: 'Cancelled' },
+  tw: { tab: '跟單', title: '跟單', below: '買入金額低於最低限額', started: '跟單成功', stopped: '已停止跟單', inProgress: '進行中', cancelled: '已取消',
+    profitNow: '損益（含未實現）', profitSettled: '跟單收益' },
+  en: { tab: 'Copy', title: 'Copy trade', below: 'Buy amount below minimum', started: 'Following', stopped: 'Follow stopped', inProgress: 'In progress', cancelled: 'Cancelled',
+    profitNow: 'Profit (unrealised included)', profitSettled: 'Copy profit' },
 };
 
 export function copyTradeJourney(lang) {
@@ -101,6 +103,10 @@ export function copyTradeJourney(lang) {
       assert.equal(await order.getAttribute('data-side'), 'buy');
       await waitText(order.getByTestId('copy-order-origin'), new RegExp(`${name}$`));
       const orderNo = await order.getAttribute('data-order-no');
+      // in progress, the profit shown is valued now: the open mirrored position at the last price
+      await page.getByText(X.profitNow, { exact: true }).waitFor();
+      await tid(page, 'copy-follow-unrealised').waitFor();
+      await tid(page, 'copy-follow-share-estimate').waitFor();
       await screen(page, lang, 'copytrade-04-mirrored');
       // The same order is an ordinary one in the follower's account.
       const session = await call(fx.server.base, 'POST', '/api/vue/user/login', { body: follower });
@@ -130,6 +136,9 @@ export function copyTradeJourney(lang) {
       await waitToast(page, X.stopped);
       await page.locator(`[data-testid="copy-follow-detail"][data-state="cancelled"]`).waitFor();
       await waitText(tid(page, 'copy-follow-state'), X.cancelled);
+      // stopped: the settled figures, no longer valued now
+      await page.getByText(X.profitSettled, { exact: true }).waitFor();
+      await tid(page, 'copy-follow-unrealised').waitFor({ state: 'detached' });
       // closing at market covered the mirrored short as well as it sold the long
       await tid(page, 'copy-position').first().waitFor({ state: 'detached' });
       await screen(page, lang, 'copytrade-05-stopped');

@@ -11,7 +11,7 @@ import { money, taipeiTime } from '@/lib/filters';
 import { messageKey } from '@/lib/validation';
 import { toast } from '@/lib/toast';
 import { type FollowDetail, copyApi, copyKeys, useFollow } from './api';
-import { StateBadge } from './parts';
+import { FollowProfit, StateBadge } from './parts';
 import { useCopyT } from './texts';
 
 function Stop({ id }: { id: string }) {
@@ -88,9 +88,21 @@ function Detail({ d }: { d: FollowDetail }) {
           {money(f.spent)}
         </Row>
         <Row label={ct('remaining')}>{money(f.remaining)}</Row>
-        <Row label={ct('profitTotal')} testId="copy-follow-profit">
-          {money(f.profit)}
-        </Row>
+        <FollowProfit f={f} />
+        {f.current ? (
+          <>
+            <Row label={ct('realised')} testId="copy-follow-realised">
+              {money(f.current.realised)}
+            </Row>
+            <Row label={ct('unrealised')} testId="copy-follow-unrealised">
+              {money(f.current.unrealised)}
+            </Row>
+            <Row label={ct('shareEstimate')} testId="copy-follow-share-estimate">
+              {money(f.current.share)}
+            </Row>
+            <p className="muted copy-note">{ct('currentNote')}</p>
+          </>
+        ) : null}
         {f.state !== 'in_progress' ? (
           <>
             <Row label={ct('released')}>{money(f.released)}</Row>

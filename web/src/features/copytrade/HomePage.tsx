@@ -27,7 +27,9 @@ export default function HomePage() {
         </Row>
         <Row label={ct('committed')}>{money(sum((x) => x.amount))}</Row>
         <Row label={ct('spentTotal')}>{money(sum((x) => x.spent))}</Row>
-        <Row label={ct('profitTotal')}>{money(sum((x) => x.profit))}</Row>
+        <Row label={ct('profitCurrent')} testId="copy-summary-profit">
+          {money(sum((x) => x.current?.profit ?? x.profit))}
+        </Row>
       </div>
       <div className="copy-links">
         <AppLink to="/gdindex/gdList" data-testid="copy-list-link">

@@ -99,6 +99,21 @@ export function MentorStats({ m }: { m: Mentor }) {
   );
 }
 
+/** A follow's profit: while in progress its current one (realised plus unrealised at the market's
+ * last price, valued by the server on every read), labelled so; once stopped the settled one. */
+export function FollowProfit({ f }: { f: Follow }) {
+  const ct = useCopyT();
+  return f.current ? (
+    <Row label={ct('profitCurrent')} testId="copy-follow-profit">
+      <span data-current="true">{money(f.current.profit)}</span>
+    </Row>
+  ) : (
+    <Row label={ct('profitTotal')} testId="copy-follow-profit">
+      {money(f.profit)}
+    </Row>
+  );
+}
+
 /** A follow on a list: mentor, state, amounts; opens its detail. */
 export function FollowCard({ f }: { f: Follow }) {
   const ct = useCopyT();
@@ -110,7 +125,7 @@ export function FollowCard({ f }: { f: Follow }) {
       </div>
       <Row label={ct('committed')}>{money(f.amount)}</Row>
       <Row label={ct('spentTotal')}>{money(f.spent)}</Row>
-      <Row label={ct('profitTotal')}>{money(f.profit)}</Row>
+      <FollowProfit f={f} />
     </AppLink>
   );
 }

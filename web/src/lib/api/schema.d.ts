@@ -5733,6 +5733,14 @@ export interface components {
             /** Format: date-time */
             updatedAt: string;
             lastRefusal?: components["schemas"]["CopyRefusal"];
+            current?: components["schemas"]["FollowCurrent"];
+        };
+        /** @description A follow in progress valued now (absent once it is stopped, when profit and share are the settled figures): realised is what the mirrored positions' closes realised so far, net of fees and tax; unrealised what closing the still open mirrored positions at the market's last price would add after the estimated commission and tax; profit their sum; share the profit share a stop now would charge under the mentor's disclosed percentage. */
+        FollowCurrent: {
+            realised: components["schemas"]["Decimal"];
+            unrealised: components["schemas"]["Decimal"];
+            profit: components["schemas"]["Decimal"];
+            share: components["schemas"]["Decimal"];
         };
         /** @description The last mirrored order the follower's account refused (its part of the commitment went back): what it was and why, for example short_below_reference or trade_banned for a short sale the follower may not make. */
         CopyRefusal: {
