@@ -16,32 +16,11 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 )
 
-// wireSend sends a request with its own Accept-Encoding (so the client does not decode for it)
-// and returns the answer as it came over the wire.
+// wireSend sends a request naming its Accept-Encoding, so that the client does not decode the
+// answer: the body is what came over the wire.
 func (c *client) wireSend(method, path, accept string, body []byte, headers ...string) (*http.Response, []byte) {
 	c.h.t.Helper()
-	req, err := http.NewRequest(method, c.h.srv.URL+path, bytes.NewReader(body))
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	req.Header.Set("Accept-Encoding", accept)
-	if c.token != "" {
-		req.Header.Set("token", c.token)
-		req.Header.Set("account", c.account)
-	}
-	for i := 0; i+1 < len(headers); i += 2 {
-		req.Header.Set(headers[i], headers[i+1])
-	}
-	resp, err := c.h.srv.Client().Do(req)
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	if err != nil {
-		c.h.t.Fatal(err)
-	}
-	return resp, b
+	return c.send(method, path, body, append([]string{"Accept-Encoding", accept}, headers...)...)
 }
 
 func gunzip(t *testing.T, b []byte) []byte {
