@@ -279,12 +279,30 @@ func (h *harness) anon() *client { return &client{h: h} }
 // raw sends a request with a raw body; headers are pairs.
 func (c *client) raw(method, path, contentType string, body []byte, headers ...string) answer {
 	c.h.t.Helper()
+	if contentType != "" {
+		headers = append([]string{"Content-Type", contentType}, headers...)
+	}
+	resp, b := c.send(method, path, body, headers...)
+	a := answer{code: resp.StatusCode, header: resp.Header}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && resp.StatusCode == 200 {
+		return a // an image
+	}
+	if err := json.Unmarshal(b, &a); err != nil {
+		c.h.t.Fatalf("%s %s: %d not an envelope: %q", method, path, resp.StatusCode, b)
+	}
+	if !wire.MessageKey(a.Msg).Valid() {
+		c.h.t.Fatalf("%s %s: msg %q is not in openapi.yaml's MessageKey enum", method, path, a.Msg)
+	}
+	return a
+}
+
+// send sends a request with the client's session and the headers (pairs), and returns the answer
+// as it came: the body is decoded by the transport only when the request names no Accept-Encoding.
+func (c *client) send(method, path string, body []byte, headers ...string) (*http.Response, []byte) {
+	c.h.t.Helper()
 	req, err := http.NewRequest(method, c.h.srv.URL+path, bytes.NewReader(body))
 	if err != nil {
 		c.h.t.Fatal(err)
-	}
-	if contentType != "" {
-		req.Header.Set("Content-Type", contentType)
 	}
 	if c.token != "" {
 		req.Header.Set("token", c.token)
@@ -302,17 +320,7 @@ func (c *client) raw(method, path, contentType string, body []byte, headers ...s
 	if err != nil {
 		c.h.t.Fatal(err)
 	}
-	a := answer{code: resp.StatusCode, header: resp.Header}
-	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") && resp.StatusCode == 200 {
-		return a // an image
-	}
-	if err := json.Unmarshal(b, &a); err != nil {
-		c.h.t.Fatalf("%s %s: %d not an envelope: %q", method, path, resp.StatusCode, b)
-	}
-	if !wire.MessageKey(a.Msg).Valid() {
-		c.h.t.Fatalf("%s %s: msg %q is not in openapi.yaml's MessageKey enum", method, path, a.Msg)
-	}
-	return a
+	return resp, b
 }
 
 // post sends JSON with a fresh idempotency key.

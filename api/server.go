@@ -3,6 +3,7 @@ package api
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"log/slog"
 	"net/http"
@@ -10,6 +11,8 @@ import (
 	"time"
 
 	"github.com/gorilla/mux"
+	"github.com/klauspost/compress/gzhttp"
+	"github.com/klauspost/compress/gzip"
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/lotbook/lotbook/api/files"
@@ -68,7 +71,7 @@ func (s *server) router(modules []httpx.Module) *mux.Router {
 	roles := s.roleRouters(m)
 	for _, mod := range modules {
 		for _, rt := range mod.Routes() {
-			roles[rt.Role].Handle(rt.Path, s.endpoint(rt)).Methods(rt.Method).Name(rt.Method + " " + rt.Path)
+			roles[rt.Role].Handle(rt.Path, compressJSON(s.endpoint(rt))).Methods(rt.Method).Name(rt.Method + " " + rt.Path)
 		}
 	}
 	m.HandleFunc("/healthz", s.healthz).Methods("GET").Name("GET /healthz")
@@ -86,6 +89,24 @@ func (s *server) router(modules []httpx.Module) *mux.Router {
 	m.PathPrefix("/").Handler(s.static()).Methods("GET", "HEAD")
 	return m
 }
+
+// compressJSON gzips a route's JSON answer of at least 1 KiB when the client accepts gzip (the
+// market list and other pages cost seconds on a slow phone link), at a fast level: server CPU per
+// command is tracked, and a command's small answer stays as it is. Only JSON: uploaded images are
+// compressed already, and the WebSocket and the static files (precompressed) are not module routes.
+// Idempotency records keep the plain answer: it is compressed on the way out, replays too.
+var compressJSON = func() func(http.Handler) http.HandlerFunc {
+	wrap, err := gzhttp.NewWrapper(
+		gzhttp.MinSize(1024),
+		gzhttp.CompressionLevel(gzip.BestSpeed),
+		gzhttp.EnableZstd(false),
+		gzhttp.ContentTypes([]string{"application/json"}),
+	)
+	if err != nil { // the options are constants: only a programming error gets here
+		panic(fmt.Sprintf("api: gzip wrapper: %v", err))
+	}
+	return wrap
+}()
 
 // roleRouters makes one subrouter per role, in front of every other route: its middleware
 // admits that role only (and, but for Public, puts the session in the request's context), so a
