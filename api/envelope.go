@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"log/slog"
 	"net/http"
@@ -12,7 +13,7 @@ import (
 )
 
 // errorAnswer turns any error into the HTTP status and message key the client sees. Unknown
-// errors are system_busy (500); their text never reaches the client.
+// errors are system_busy (500), a passed request deadline 503 system_busy; their text never reaches the client.
 func errorAnswer(err error) (int, wire.MessageKey) {
 	var ae *httpx.Error
 	if errors.As(err, &ae) {
@@ -20,6 +21,11 @@ func errorAnswer(err error) (int, wire.MessageKey) {
 	}
 	if st, key, ok := commandErrorAnswer(err); ok {
 		return st, key
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		// The request's deadline (Config.RequestTimeout) passed in the database: it is busy or
+		// unreachable, and the client may retry with the same key.
+		return http.StatusServiceUnavailable, wire.MessageKeySystemBusy
 	}
 	return http.StatusInternalServerError, wire.MessageKeySystemBusy
 }

@@ -54,7 +54,8 @@ type server struct {
 	ws       *wsHub
 	trade    *engine.Engine
 	limits   RateLimits
-	decodes  files.Gate // image decodes running at once, server-wide
+	decodes  files.Gate    // image decodes running at once, server-wide
+	timeout  time.Duration // Config.RequestTimeout
 
 	idemLocks *keyedLocks
 	idem      *idemRecords
@@ -117,6 +118,7 @@ func (s *server) roleRouters(m *mux.Router) map[httpx.Role]*mux.Router {
 	out := map[httpx.Role]*mux.Router{}
 	for _, role := range []httpx.Role{httpx.Public, httpx.AnyUser, httpx.Member, httpx.Ops, httpx.Auditor} {
 		sub := m.NewRoute().Subrouter()
+		sub.Use(s.deadline)
 		if role != httpx.Public {
 			sub.Use(s.requireRole(role))
 		}
@@ -141,6 +143,18 @@ func (s *server) requireRole(role httpx.Role) mux.MiddlewareFunc {
 			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, &sess)))
 		})
 	}
+}
+
+// deadline bounds a route's work, session lookup, read-your-writes wait (waitBound, shorter) and
+// handler, by Config.RequestTimeout: a database that stops answering without closing the
+// connection fails the request with 503 system_busy (errorAnswer) instead of holding it. The
+// socket route, whose life is long, is not on the role subrouters and has no such bound.
+func (s *server) deadline(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
+		defer cancel()
+		next.ServeHTTP(w, r.WithContext(ctx))
+	})
 }
 
 // sessionKey keys the session requireRole admitted in a request's context.

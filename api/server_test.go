@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
@@ -20,6 +21,21 @@ func TestPanicAnswersSystemBusy(t *testing.T) {
 	rec := httptest.NewRecorder()
 	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/vue/user/info", nil))
 	if rec.Code != 500 || !strings.Contains(rec.Body.String(), `"msg":"system_busy"`) {
+		t.Fatalf("got %d %s", rec.Code, rec.Body)
+	}
+}
+
+// A handler waiting on a database that went silent ends at the request deadline with 503
+// system_busy, the answer a client retries with the same key.
+func TestServerDeadlineAnswersUnavailable(t *testing.T) {
+	s := &server{log: slog.New(slog.NewTextHandler(io.Discard, nil)), timeout: 50 * time.Millisecond}
+	h := s.deadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-r.Context().Done() // the silent database: only the deadline ends the wait
+		writeError(w, r, s.log, fmt.Errorf("read member-1: %w", r.Context().Err()))
+	}))
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/api/vue/user/info", nil))
+	if rec.Code != http.StatusServiceUnavailable || !strings.Contains(rec.Body.String(), `"msg":"system_busy"`) {
 		t.Fatalf("got %d %s", rec.Code, rec.Body)
 	}
 }

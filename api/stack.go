@@ -63,6 +63,11 @@ type Config struct {
 	NATSURL string
 	// NATSSubject is the NATS subject of those frames (DefaultNATSSubject): one per deployment.
 	NATSSubject string
+	// RequestTimeout bounds a request (DefaultRequestTimeout; more than the read-your-writes
+	// wait's 2 s): its session lookup, wait and handler's reads and command. Past it the request
+	// answers 503 system_busy, so that a database gone silent fails requests clearly instead of
+	// holding them.
+	RequestTimeout time.Duration
 
 	// Tests and tools may override these; zero values are production defaults.
 	PasswordCost commands.PasswordCost
@@ -78,6 +83,10 @@ type Config struct {
 // so that only the host (or a scraper given access to it) reads the figures; not 9090, which a
 // Prometheus on the same host takes.
 const DefaultMetricsAddr = "127.0.0.1:9464"
+
+// DefaultRequestTimeout is Config.RequestTimeout's default: a command takes milliseconds, and
+// seconds only on a machine loaded far past its capacity.
+const DefaultRequestTimeout = 5 * time.Second
 
 // Role is the share of a deployment's work an instance does (lotbook serve --role).
 type Role string
@@ -169,6 +178,13 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	}
 	if cfg.NATSSubject == "" {
 		cfg.NATSSubject = DefaultNATSSubject
+	}
+	if cfg.RequestTimeout == 0 {
+		cfg.RequestTimeout = DefaultRequestTimeout
+	}
+	if cfg.RequestTimeout <= waitBound {
+		// The read-your-writes wait runs within the request's deadline and must fit in it.
+		return nil, fmt.Errorf("request timeout %s: must be more than the read-your-writes bound %s", cfg.RequestTimeout, waitBound)
 	}
 	if cfg.Role != RoleAll && cfg.DatabaseURL == "" {
 		return nil, fmt.Errorf("api: role %s shares the read models: it needs a PostgreSQL database (DatabaseURL)", cfg.Role)
@@ -298,6 +314,7 @@ func (st *Stack) newServer() *server {
 		ws:        newWSHub(st.Market, st.cfg.Logger, st.Registry),
 		trade:     st.trade,
 		role:      st.cfg.Role,
+		timeout:   st.cfg.RequestTimeout,
 	}
 }
 

@@ -36,7 +36,7 @@ type Record struct {
 // this process, so conflicts only come from other processes; the store's expected-version check
 // stays the guard.
 type Entry struct {
-	mu       sync.Mutex
+	mu       entryLock
 	stream   string
 	version  int64 // events applied
 	position int64 // global position of the last event applied
@@ -46,8 +46,24 @@ type Entry struct {
 	noticed  atomic.Int64       // the highest version of its stream the follower saw
 }
 
+// entryLock is an entry's mutex, whose waiters give up when their context ends: a request must
+// not outwait its deadline behind a holder stuck on a silent store (sync.Mutex hands over in no
+// set order, so a waiter could sit through several holders' deadlines in turn).
+type entryLock chan struct{}
+
+func (l entryLock) Lock(ctx context.Context) error {
+	select {
+	case l <- struct{}{}:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+}
+
+func (l entryLock) Unlock() { <-l }
+
 func newEntry(stream string) *Entry {
-	return &Entry{stream: stream, st: stateFor(stream), seen: map[string]*Record{}}
+	return &Entry{mu: make(entryLock, 1), stream: stream, st: stateFor(stream), seen: map[string]*Record{}}
 }
 
 // Replay is what command c already wrote to this stream, if anything. Events of c's id that
@@ -122,7 +138,9 @@ func (c *cache) len() int {
 // misses only other processes' writes. caught tells whether it read the store just now.
 func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Duration) (e *Entry, caught bool, err error) {
 	e = s.cache.get(stream)
-	e.mu.Lock()
+	if err := e.mu.Lock(ctx); err != nil {
+		return nil, false, Unavailable(fmt.Errorf("wait for %s: %w", stream, err))
+	}
 	if !e.checked.IsZero() && (fresh < 0 || time.Since(e.checked) < fresh || fresh > 0 && s.follow.vouches(e, time.Now(), fresh)) {
 		return e, false, nil
 	}

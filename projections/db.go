@@ -36,6 +36,8 @@ import (
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
 	_ "modernc.org/sqlite" // database/sql driver "sqlite"
+
+	"github.com/lotbook/lotbook/events/postgres/pgnet"
 )
 
 // ErrNotFound is returned by queries for a single row that does not exist.
@@ -83,6 +85,7 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 			// multi-row upsert: arguments are plain strings, integers and bytes.
 			cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 		}
+		pgnet.Configure(&cfg.Config, databaseURL)
 		pg := stdlib.OpenDB(*cfg)
 		pg.SetMaxOpenConns(16)
 		pg.SetMaxIdleConns(16)

@@ -33,6 +33,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	holdDays := fs.Int("hold-days", 0, "broker rule: a position can be sold only this many trading days after it opened, day trades excepted (0: same day allowed)")
 	roleName := fs.String("role", string(api.RoleAll), "this instance's share of the work: all, api (HTTP and sockets), projector (read models) or process (matching engine and process managers); every role but all needs LOTBOOK_DATABASE_URL")
 	natsURL := fs.String("nats", os.Getenv("LOTBOOK_NATS_URL"), "NATS server relaying chat typing between API instances, e.g. nats://127.0.0.1:4222 (required for --role api)")
+	requestTimeout := fs.Duration("request-timeout", api.DefaultRequestTimeout, "bound on one HTTP request (session lookup, read-your-writes wait, reads and command; more than 2s); past it the request answers 503 system_busy")
 	natsSubject := fs.String("nats-subject", api.DefaultNATSSubject, "NATS subject of the relayed socket frames: one per deployment")
 	if pos, err := parse(fs, args); err != nil {
 		return err
@@ -67,7 +68,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		DataDir: e.data, DatabaseURL: e.databaseURL, EventsURL: e.eventsURL, Demo: *demo, BlockAnyHour: *demo, Logger: log,
 		MarketSeed: marketSeed, SecretKey: secretKey,
 		Trading: trading.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
-		Role:    role, NATSURL: *natsURL, NATSSubject: *natsSubject,
+		Role:    role, NATSURL: *natsURL, NATSSubject: *natsSubject, RequestTimeout: *requestTimeout,
 	})
 	if err != nil {
 		return err

@@ -33,6 +33,7 @@ import (
 
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/internal/backend"
+	"github.com/lotbook/lotbook/events/postgres/pgnet"
 )
 
 const (
@@ -176,6 +177,7 @@ func Open(ctx context.Context, dsn string) (*Store, error) {
 	if !strings.Contains(dsn, "pool_max_conns") {
 		cfg.MaxConns = 8 // the writer, the listener and readers
 	}
+	pgnet.Configure(&cfg.ConnConfig.Config, dsn)
 	pool, err := pgxpool.NewWithConfig(ctx, cfg)
 	if err != nil {
 		return nil, fmt.Errorf("postgres events: connect: %w", err)

@@ -2,7 +2,6 @@ package crashtest
 
 import (
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -42,16 +41,29 @@ func kill9(t *testing.T, bin, dbURL string) {
 	f.verify()
 }
 
-// proxy forwards TCP connections to PostgreSQL. cut closes every open connection and closes
-// each new one at once until restore: to the server the database is gone, then back.
+// proxy forwards TCP connections to PostgreSQL, and fails as a network does: a reset closes
+// every open connection and each new one at once (the database is gone, and says so); a black
+// hole keeps every connection open but moves no byte either way, the end of a connection
+// included (packets silently dropped: the database is gone without a word). Each holds until the
+// network is up again; after a black hole, what was held goes through, as retransmitted packets
+// would.
 type proxy struct {
 	l      net.Listener
 	target string
 
 	mu    sync.Mutex
-	cut   bool
+	state netState
+	moved *sync.Cond // broadcast on every change of state
 	conns map[net.Conn]struct{}
 }
+
+type netState int
+
+const (
+	netUp netState = iota
+	netReset
+	netBlackHole
+)
 
 func newProxy(t *testing.T, target string) *proxy {
 	t.Helper()
@@ -60,11 +72,12 @@ func newProxy(t *testing.T, target string) *proxy {
 		t.Fatal(err)
 	}
 	p := &proxy{l: l, target: target, conns: map[net.Conn]struct{}{}}
+	p.moved = sync.NewCond(&p.mu)
 	var wg sync.WaitGroup
 	wg.Go(p.accept)
 	t.Cleanup(func() {
 		l.Close()
-		p.setCut(true)
+		p.set(netReset)
 		wg.Wait()
 	})
 	return p
@@ -82,7 +95,7 @@ func (p *proxy) accept() {
 			continue
 		}
 		p.mu.Lock()
-		if p.cut {
+		if p.state == netReset {
 			p.mu.Unlock()
 			c.Close()
 			up.Close()
@@ -97,7 +110,21 @@ func (p *proxy) accept() {
 
 // pipe copies one direction; when either side ends, both connections close.
 func (p *proxy) pipe(dst, src net.Conn) {
-	_, _ = io.Copy(dst, src)
+	buf := make([]byte, 32<<10)
+	for {
+		n, err := src.Read(buf)
+		if !p.pass() {
+			break
+		}
+		if n > 0 {
+			if _, werr := dst.Write(buf[:n]); werr != nil {
+				break
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
 	p.mu.Lock()
 	delete(p.conns, dst)
 	delete(p.conns, src)
@@ -106,16 +133,27 @@ func (p *proxy) pipe(dst, src net.Conn) {
 	src.Close()
 }
 
-func (p *proxy) setCut(cut bool) {
+// pass waits while the network is a black hole; it reports whether what was read may go on.
+func (p *proxy) pass() bool {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.cut = cut
-	if cut {
+	for p.state == netBlackHole {
+		p.moved.Wait()
+	}
+	return p.state == netUp
+}
+
+func (p *proxy) set(st netState) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.state = st
+	if st == netReset {
 		for c := range p.conns {
 			c.Close()
 		}
 		clear(p.conns)
 	}
+	p.moved.Broadcast()
 }
 
 const (
@@ -125,10 +163,25 @@ const (
 )
 
 // TestDatabaseCutAndRestored runs the load through `lotbook serve` on PostgreSQL behind a TCP
-// proxy, cuts the connection, restores it, and checks that commands during the cut were
+// proxy, cuts the connection (reset), restores it, and checks that commands during the cut were
 // answered 503 (no 500, no success), that the server recovers by itself, that every
 // acknowledged command is stored once, that the read models catch up, and that verify passes.
-func TestDatabaseCutAndRestored(t *testing.T) {
+func TestDatabaseCutAndRestored(t *testing.T) { databaseFault(t, netReset) }
+
+// TestDatabaseBlackHole is TestDatabaseCutAndRestored with a cut that resets nothing: the
+// database stops answering and the connections stay open. The request deadline
+// (--request-timeout) must then answer every request 503 within it, where without it a command
+// waited for the store's 30 s write timeout and a read for TCP's retransmissions.
+func TestDatabaseBlackHole(t *testing.T) { databaseFault(t, netBlackHole) }
+
+// blackHoleTimeout is the server's request deadline in TestDatabaseBlackHole; answerMargin is
+// what a loaded machine may add to it between the deadline and the client's reading the answer.
+const (
+	blackHoleTimeout = 3 * time.Second
+	answerMargin     = 3 * time.Second
+)
+
+func databaseFault(t *testing.T, fault netState) {
 	if testing.Short() {
 		t.Skip("runs the server binary under load: not in -short")
 	}
@@ -140,16 +193,24 @@ func TestDatabaseCutAndRestored(t *testing.T) {
 	}
 	px := newProxy(t, u.Host)
 	u.Host = px.l.Addr().String()
-	f, srv := prepare(t, bin, dbURL, u.String())
+	// How long the cut lasts at least: over two request deadlines in a black hole, so that
+	// requests meet it at every step (session, read, append) and connections made during it.
+	minCut, within := 2*time.Second, time.Duration(0)
+	var flags []string
+	if fault == netBlackHole {
+		flags = []string{"--request-timeout", blackHoleTimeout.String()}
+		minCut, within = 3*blackHoleTimeout, blackHoleTimeout+answerMargin
+	}
+	f, srv := prepare(t, bin, dbURL, u.String(), flags...)
 
 	l := f.startLoad(srv.base, 16)
 	l.waitAcked(t, 100)
 	// The phase brackets the cut from inside: an answer stamped duringCut at both ends was
 	// wholly within it.
-	px.setCut(true)
+	px.set(fault)
 	l.phase.Store(duringCut)
 	cutAt := time.Now()
-	// Keep the database away for two seconds at least and until the clients have seen it gone
+	// Keep the database away for minCut at least and until the clients have seen it gone
 	// (an answer sent and received wholly during the cut) many times over.
 	during := func() (n int) {
 		l.mu.Lock()
@@ -161,32 +222,41 @@ func TestDatabaseCutAndRestored(t *testing.T) {
 		}
 		return n
 	}
-	if !poll(30*time.Second, func() bool { return during() >= 50 && time.Since(cutAt) >= 2*time.Second }) {
-		t.Fatalf("only %d commands answered during the cut in 30 s; log:\n%s", during(), tail(f.dir))
+	if !poll(60*time.Second, func() bool { return during() >= 50 && time.Since(cutAt) >= minCut }) {
+		t.Fatalf("only %d commands answered during the cut in 60 s; log:\n%s", during(), tail(f.dir))
 	}
 	// Reads during the cut fail as clearly as commands.
 	for _, path := range []string{"/api/vue/user/info", "/api/vue/funds/records"} {
+		sent := time.Now()
 		st, msg, _, err := get(f.hc, srv.base, f.members[0].s, path)
 		if err != nil || st != http.StatusServiceUnavailable {
 			t.Errorf("GET %s during the cut: HTTP %d %s %v, want 503", path, st, msg, err)
 		}
+		if took := time.Since(sent); within > 0 && took > within {
+			t.Errorf("GET %s during the cut answered in %s, want at most %s", path, took, within)
+		}
 	}
 	l.phase.Store(afterCut)
-	px.setCut(false)
+	px.set(netUp)
 	l.waitAcked(t, 100)
 	as := l.stop()
 
 	byAnswer := map[string]int{}
+	var slowest time.Duration
 	for _, a := range as {
 		if a.phase != duringCut {
 			continue
 		}
 		byAnswer[http.StatusText(a.status)+" "+a.msg]++
+		slowest = max(slowest, a.took)
 		if a.status != http.StatusServiceUnavailable {
 			t.Errorf("%s %s sent and answered during the cut: HTTP %d %s, want 503", a.typ, a.key, a.status, a.msg)
 		}
+		if within > 0 && a.took > within {
+			t.Errorf("%s %s during the cut answered in %s, want at most %s", a.typ, a.key, a.took, within)
+		}
 	}
-	t.Logf("answers during the cut: %v", byAnswer)
+	t.Logf("answers during the cut: %v, the slowest in %s", byAnswer, slowest)
 	if t.Failed() {
 		t.Logf("the server's failed requests:\n%s", grepLog(f.dir, "request failed", 10))
 	}

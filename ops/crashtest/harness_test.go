@@ -79,7 +79,8 @@ func freeAddrs(t *testing.T, n int) []string {
 	return out
 }
 
-func start(t *testing.T, bin, dir, dbURL string) *server {
+// start runs `lotbook serve` on the data in dir (and dbURL), with the extra flags given.
+func start(t *testing.T, bin, dir, dbURL string, extra ...string) *server {
 	t.Helper()
 	addrs := freeAddrs(t, 2)
 	addr, metrics := addrs[0], addrs[1]
@@ -87,7 +88,7 @@ func start(t *testing.T, bin, dir, dbURL string) *server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(bin, "serve", "--demo", "--addr", addr, "--metrics-addr", metrics, "--data", dir)
+	cmd := exec.Command(bin, append([]string{"serve", "--demo", "--addr", addr, "--metrics-addr", metrics, "--data", dir}, extra...)...)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.Env = withDB(dbURL)
 	if err := cmd.Start(); err != nil {
@@ -291,6 +292,7 @@ type answer struct {
 	msg    string
 	data   json.RawMessage
 	phase  int32 // the load's phase when the request was sent and still when it was answered; -1 if it changed
+	took   time.Duration
 }
 
 var (
@@ -320,14 +322,14 @@ type fixture struct {
 
 // prepare starts the server on serveURL (the database as the server reaches it; dbURL when
 // empty), registers the members, gives each NT$50,000 to trade with and records deposit proofs,
-// and returns the fixture and the server running again.
-func prepare(t *testing.T, bin, dbURL, serveURL string) (*fixture, *server) {
+// and returns the fixture and the server running again, with the extra serve flags given.
+func prepare(t *testing.T, bin, dbURL, serveURL string, extra ...string) (*fixture, *server) {
 	if serveURL == "" {
 		serveURL = dbURL
 	}
 	f := &fixture{t: t, bin: bin, dir: t.TempDir(), dbURL: dbURL,
 		hc: &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 32}}}
-	srv := start(t, bin, f.dir, serveURL)
+	srv := start(t, bin, f.dir, serveURL, extra...)
 	f.ops = login(t, f.hc, srv.base, "ops", "opsdemo1")
 	for i, acc := range []string{"0912345678", "0922000001", "0922000002", "0922000003"} {
 		var s *session
@@ -357,7 +359,7 @@ func prepare(t *testing.T, bin, dbURL, serveURL string) (*fixture, *server) {
 		}
 	}
 	store.Close()
-	srv = start(t, bin, f.dir, serveURL)
+	srv = start(t, bin, f.dir, serveURL, extra...)
 	// Cash for the orders: one approved deposit each, spent a share at a time.
 	for i := range f.members {
 		m := &f.members[i]
@@ -431,8 +433,9 @@ func (f *fixture) startLoad(base string, clients int) *load {
 
 func (l *load) send(ctx context.Context, r request) answer {
 	phase := l.phase.Load()
+	sent := time.Now()
 	st, msg, data, err := post(ctx, l.f.hc, l.base, r.session, r.path, r.key, r.body)
-	a := answer{request: r, status: st, msg: msg, data: data, phase: phase}
+	a := answer{request: r, status: st, msg: msg, data: data, phase: phase, took: time.Since(sent)}
 	if err != nil {
 		a.status, a.msg = 0, err.Error()
 	}
