@@ -319,7 +319,7 @@ func (r *Runtime) handle(ctx context.Context, ev events.RecordedEvent) error {
 		return nil
 	}
 	if r.cfg.Manager.Wants(ev.Type) {
-		p, err := events.DecodeRecorded(ev)
+		p, err := r.decode(ev)
 		if err != nil {
 			return fmt.Errorf("decode: %w", err)
 		}
@@ -329,6 +329,14 @@ func (r *Runtime) handle(ctx context.Context, ev events.RecordedEvent) error {
 	}
 	r.pos = ev.Position
 	return nil
+}
+
+// decode decodes ev once per feed: the other runtimes on it reuse the payload.
+func (r *Runtime) decode(ev events.RecordedEvent) (events.Payload, error) {
+	if r.cfg.Feed == nil {
+		return events.DecodeRecorded(ev)
+	}
+	return r.cfg.Feed.payloads.get(ev)
 }
 
 func (r *Runtime) due() bool {

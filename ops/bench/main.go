@@ -135,7 +135,7 @@ func main() {
 
 	if *tradeDB != "" {
 		fmt.Fprintf(os.Stderr, "bench: orders over HTTP and order-to-fill latency (%s)\n", *tradeDB)
-		if r, err := tradeHTTP(*tradeDB); err != nil {
+		if r, err := tradeHTTP(*tradeDB, *runs); err != nil {
 			fail("trade", err)
 		} else {
 			rows = append(rows, r...)
