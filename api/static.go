@@ -55,7 +55,8 @@ var (
 )
 
 // static serves the embedded web build: index.html never cached (it names the current hashed
-// assets), hashed assets cached for a year. Text files are sent in the precompressed coding the
+// assets, and carries the market list's first quotes: firstview.go), hashed assets cached for a
+// year. Text files are sent in the precompressed coding the
 // client prefers. The app uses hash routing, so there is no fallback; directories and hidden
 // paths (the bundler's .vite/manifest.json maps every source file to its chunk) answer 404.
 func (s *server) static() http.Handler {
@@ -65,6 +66,11 @@ func (s *server) static() http.Handler {
 		page, _ = fs.ReadFile(s.web, "index.html")
 	}
 	csp := fmt.Sprintf(indexCSP, inlineScriptHashes(page))
+	first, err := newFirstView(page, s.mkt, s.now, s.log)
+	if err != nil {
+		// The page is then served as built: its skeleton stands in for the market list.
+		s.log.Error("index.html without the market list", "err", err)
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		p := strings.TrimPrefix(path.Clean(r.URL.Path), "/")
 		if p == "" {
@@ -88,6 +94,9 @@ func (s *server) static() http.Handler {
 			h.Set("Cache-Control", "public, max-age=31536000, immutable")
 		default:
 			h.Set("Cache-Control", "public, max-age=3600")
+		}
+		if p == "index.html" && first != nil && first.serve(w, r) {
+			return
 		}
 		s.serveFile(w, r, p)
 	})
@@ -203,12 +212,22 @@ func (s *server) logo(w http.ResponseWriter, r *http.Request) {
 	h.Set("Content-Type", "image/svg+xml")
 	h.Set("Cache-Control", "public, max-age=86400")
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'")
-	h.Set("Vary", "Accept-Encoding")
-	body := logoSVG
+	writeGzipped(w, r, logoSVG, logoGzip)
+}
+
+// writeGzipped answers 200 with the gzipped form of a body when the client takes gzip, else the
+// plain one, with the headers that say which (the caller sets the type and caching).
+func writeGzipped(w http.ResponseWriter, r *http.Request, plain, gzipped []byte) {
+	h := w.Header()
+	h.Add("Vary", "Accept-Encoding")
+	body := plain
 	if negotiateEncoding(r.Header.Get("Accept-Encoding"), []string{"gzip"}) == "gzip" {
 		h.Set("Content-Encoding", "gzip")
-		body = logoGzip
+		body = gzipped
 	}
 	h.Set("Content-Length", strconv.Itoa(len(body)))
-	_, _ = w.Write(body)
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		_, _ = w.Write(body)
+	}
 }

@@ -1,7 +1,8 @@
 // What a phone downloads and when it first paints: the first route (/, which goes to the welcome
 // page) in a fresh browser costs at most 150 KB on the wire, every text file arrives compressed,
 // and index.html's inline shell paints before the app's JavaScript has arrived (the welcome page
-// itself, prerendered, in the visitor's language).
+// itself, prerendered, or the market list's first quotes, painted by the server, in the visitor's
+// language).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { newPhone, tid, useFixture, waitHash } from './harness.mjs';
@@ -97,7 +98,7 @@ test('the first paint does not wait for the app script on a slow network', { tim
   await context.close();
 });
 
-test('the welcome page paints from the HTML alone, in the visitor language, under the page CSP', { timeout: 60_000 }, async () => {
+test('the welcome page and the market list paint from the HTML alone, in the visitor language, under the page CSP', { timeout: 60_000 }, async () => {
   const { context, page } = await newPhone(fx.browser);
   // No app script arrives: what shows is index.html's own (its inline script runs by its CSP hash).
   await page.route('**/assets/*.js', (route) => route.abort());
@@ -115,9 +116,21 @@ test('the welcome page paints from the HTML alone, in the visitor language, unde
     const text = await page.locator(heading).first().textContent();
     assert.ok(lang === 'en' ? /^[\x20-\x7e]+$/.test(text) : /[\u4e00-\u9fff]/.test(text), `${url}: the welcome heading ${JSON.stringify(text)} is in ${lang}`);
   }
-  await page.goto(`${fx.server.base}/#/market/market`);
+  // The market list: its first quotes painted by the server, in the visitor's language.
+  for (const [url, title] of [
+    ['/#/market/market', '行情'],
+    ['/?lang=en#/market/market', 'Market'],
+  ]) {
+    await page.goto(`${fx.server.base}${url}`);
+    await page.locator('.lbm-row').first().waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('.lbm-row').count(), 20, `${url}: the list's first page`);
+    assert.equal(await page.locator('.lbm-title').innerText(), title, `${url}: the title in the visitor's language`);
+    const name = await page.locator('.lbm-row .lbm-name b').first().innerText();
+    assert.ok(url.includes('lang=en') ? /^[\x20-\x7e]+$/.test(name) : /[\u4e00-\u9fff]/.test(name), `${url}: the first name ${JSON.stringify(name)}`);
+  }
+  await page.goto(`${fx.server.base}/#/home/etf`);
   await page.getByTestId('boot-shell').waitFor({ timeout: 10_000 });
-  assert.equal(await page.locator('.welcome').count(), 0, 'another screen paints the skeleton, not the welcome page');
+  assert.equal(await page.locator('.welcome, .lbm').count(), 0, 'another screen paints the skeleton, not the welcome page nor the market list');
   assert.deepEqual(blocked, [], 'the page CSP blocks none of its inline scripts');
   await context.close();
 });

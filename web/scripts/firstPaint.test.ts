@@ -1,4 +1,6 @@
-import { importedModule, paintBeforeScripts, screenFiles, welcomeTemplates, type FirstScreen } from './firstPaint';
+import marketEN from '../src/domain/market/locales/en';
+import marketTW from '../src/domain/market/locales/zh-TW';
+import { importedModule, marketPlaceholder, paintBeforeScripts, screenFiles, welcomeTemplates, type FirstScreen, type MarketLabels } from './firstPaint';
 
 // index.html as Vite writes it for this app (relative base), reduced to what the plugin touches.
 const built = `<!doctype html>
@@ -53,6 +55,20 @@ describe('welcomeTemplates', () => {
   it('has one template per language, without test ids (tests wait for the working page)', () => {
     const html = welcomeTemplates({ tw: '<div data-testid="welcome">歡迎</div>', en: '<div data-testid="welcome">Welcome</div>' });
     expect(html).toBe('<template id="lb-welcome-tw"><div>歡迎</div></template><template id="lb-welcome-en"><div>Welcome</div></template>');
+  });
+});
+
+describe('marketPlaceholder', () => {
+  it("carries the market screen's texts of both languages, escaped for the attribute the server reads", () => {
+    const html = marketPlaceholder({ tw: marketTW, en: { ...marketEN, title: 'Market "<&>"' } });
+    const attr = /^<template id="lb-market-labels" data-labels="([^"]*)"><\/template>$/.exec(html)?.[1];
+    expect(attr).toBeDefined();
+    const decoded = new DOMParser().parseFromString(html, 'text/html').querySelector('template')?.dataset.labels ?? '';
+    const parsed = JSON.parse(decoded) as Record<string, MarketLabels>;
+    expect(parsed.en?.title).toBe('Market "<&>"');
+    expect(parsed.tw?.short.otc).toBe(marketTW.short.otc);
+    // Only the texts the first view shows: the page stays small.
+    expect(decoded).not.toContain(marketEN.lotsValue);
   });
 });
 

@@ -24,6 +24,30 @@ export function welcomeTemplates(byLang: Record<'tw' | 'en', string>): string {
   return (['tw', 'en'] as const).map((l) => `<template id="lb-welcome-${l}">${bare(byLang[l])}</template>`).join('');
 }
 
+/** The mark in index.html that the market list's placeholder replaces. */
+export const MARKET_MARK = '<!-- market first view -->';
+
+/** The market list's texts the server's first view shows (api/firstview.go), in one language. */
+export interface MarketLabels {
+  title: string;
+  listed: string;
+  otc: string;
+  short: { listed: string; otc: string };
+  tabs: { all: string; gainers: string; losers: string; volume: string };
+  col: { name: string; price: string; change: string };
+}
+
+/**
+ * The placeholder the server fills with the market list's first quotes, per language: it carries
+ * the screen's texts from the app's own messages, so the server paints the words the app shows.
+ */
+export function marketPlaceholder(byLang: Record<'tw' | 'en', MarketLabels>): string {
+  const pick = (m: MarketLabels): MarketLabels => ({ title: m.title, listed: m.listed, otc: m.otc, short: m.short, tabs: m.tabs, col: m.col });
+  const json = JSON.stringify({ tw: pick(byLang.tw), en: pick(byLang.en) });
+  const attr = json.replaceAll('&', '&amp;').replaceAll('"', '&quot;').replaceAll('<', '&lt;').replaceAll('>', '&gt;');
+  return `<template id="lb-market-labels" data-labels="${attr}"></template>`;
+}
+
 /** A screen a cold start can land on, as the router declares it (src/lib/routes.ts). */
 export interface ScreenDecl {
   path: string;
@@ -213,7 +237,11 @@ export function firstPaintPlugins(): Plugin[] {
                 session: !(r.visitors || r.zone === 'public'),
                 ...(r.firstRead ? { firstRead: r.firstRead } : {}),
               }));
-            return html.replace(WELCOME_MARK, welcomeTemplates(byLang));
+            if (!html.includes(MARKET_MARK)) throw new Error(`firstPaint: index.html has no ${MARKET_MARK}`);
+            const labels = async (lang: 'tw' | 'en') =>
+              ((await server.ssrLoadModule(`/src/domain/market/locales/${lang === 'en' ? 'en' : 'zh-TW'}.ts`)) as { default: MarketLabels }).default;
+            const market = marketPlaceholder({ tw: await labels('tw'), en: await labels('en') });
+            return html.replace(WELCOME_MARK, welcomeTemplates(byLang)).replace(MARKET_MARK, market);
           } finally {
             await server.close();
           }
