@@ -50,7 +50,7 @@ type firstViewRow struct {
 // is there in both languages (.tw, .en), the page's language showing one: the rows are not sent
 // twice.
 var firstViewTmpl = template.Must(template.New("market").Parse(`{{define "t"}}<i class="tw">{{.TW}}</i><i class="en">{{.EN}}</i>{{end}}` +
-	`<template id="lb-market"><div class="lbm" aria-hidden="true"><div class="lbm-top"><div class="lbm-bar"><span class="lbm-title">{{template "t" .Title}}</span>` +
+	`<template id="lb-market" data-at="{{.At}}"><div class="lbm" aria-hidden="true"><div class="lbm-top"><div class="lbm-bar"><span class="lbm-title">{{template "t" .Title}}</span>` +
 	`<span class="lbm-sw"><b>{{template "t" .Listed}}</b><b>{{template "t" .OTC}}</b></span></div>` +
 	`<div class="lbm-tabs">{{range .Tabs}}<b>{{template "t" .}}</b>{{end}}</div></div>` +
 	`<div class="lbm-list"><div class="lbm-head"><span class="lbm-name">{{template "t" .ColName}}</span><span class="lbm-price">{{template "t" .ColPrice}}</span><span class="lbm-pct">{{template "t" .ColChange}}</span></div>` +
@@ -116,7 +116,9 @@ func (f *firstView) page() (plain, z []byte, err error) {
 	}
 	var b bytes.Buffer
 	b.Write(f.before)
-	if err := renderFirstView(&b, f.labels, p.Items); err != nil {
+	// Stamped with the wall clock, which the visitor's clock is compared with (f.now may be a test
+	// market's clock).
+	if err := renderFirstView(&b, f.labels, p.Items, time.Now()); err != nil {
 		return nil, nil, err
 	}
 	b.Write(f.after)
@@ -138,7 +140,7 @@ func (f *firstView) page() (plain, z []byte, err error) {
 }
 
 // renderFirstView writes the market list's template with the quotes.
-func renderFirstView(b *bytes.Buffer, labels map[string]marketLabels, quotes []market.Quote) error {
+func renderFirstView(b *bytes.Buffer, labels map[string]marketLabels, quotes []market.Quote, at time.Time) error {
 	tw, en := labels["tw"], labels["en"]
 	rows := make([]firstViewRow, len(quotes))
 	for i, q := range quotes {
@@ -150,6 +152,7 @@ func renderFirstView(b *bytes.Buffer, labels map[string]marketLabels, quotes []m
 		"ColName": both{tw.Col.Name, en.Col.Name}, "ColPrice": both{tw.Col.Price, en.Col.Price}, "ColChange": both{tw.Col.Change, en.Col.Change},
 		"Badge": map[string]both{"listed": {tw.Short.Listed, en.Short.Listed}, "otc": {tw.Short.OTC, en.Short.OTC}},
 		"Rows":  rows,
+		"At":    at.UnixMilli(), // index.html shows the rows only while they are this fresh
 	})
 	if err != nil {
 		return fmt.Errorf("first view: render: %w", err)

@@ -45,7 +45,7 @@ func TestFirstViewMatchesTheAPI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.HasSuffix(string(page), "<script>boot()</script>") || strings.Contains(string(page), `id="lb-market" `) {
+	if !strings.HasSuffix(string(page), "<script>boot()</script>") || strings.Contains(string(page), `id="lb-market-labels"`) {
 		t.Fatalf("the placeholder is not replaced in place: %s", page)
 	}
 	if !strings.Contains(resp.Header.Get("Content-Security-Policy"), "'sha256-") {
@@ -103,7 +103,7 @@ func TestFirstViewEscapes(t *testing.T) {
 	q := market.Quote{Symbol: `2330"><script>x()</script>`, Name: `<img src=x onerror=alert(1)>`, NameEN: `A&B</template>`, Market: "listed",
 		Price: dec("1234.5"), PrevClose: dec("1200"), ChangePercent: dec("2.87")}
 	var b bytes.Buffer
-	if err := renderFirstView(&b, labels, []market.Quote{q}); err != nil {
+	if err := renderFirstView(&b, labels, []market.Quote{q}, time.UnixMilli(1700000000000)); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -115,7 +115,7 @@ func TestFirstViewEscapes(t *testing.T) {
 	if got := strings.Count(out, "</template>"); got != 1 {
 		t.Errorf("%d template ends, want 1: %s", got, out)
 	}
-	for _, want := range []string{`data-symbol="2330&#34;&gt;&lt;script&gt;x()&lt;/script&gt;"`, "&lt;img src=x onerror=alert(1)&gt;", "A&amp;B&lt;/template&gt;", "1,234.50", "&#43;2.87%", `lbm-price num up`} {
+	for _, want := range []string{`data-at="1700000000000"`, `data-symbol="2330&#34;&gt;&lt;script&gt;x()&lt;/script&gt;"`, "&lt;img src=x onerror=alert(1)&gt;", "A&amp;B&lt;/template&gt;", "1,234.50", "&#43;2.87%", `lbm-price num up`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("no %q in %s", want, out)
 		}

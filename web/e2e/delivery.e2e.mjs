@@ -131,6 +131,11 @@ test('the welcome page and the market list paint from the HTML alone, in the vis
   await page.goto(`${fx.server.base}/#/home/etf`);
   await page.getByTestId('boot-shell').waitFor({ timeout: 10_000 });
   assert.equal(await page.locator('.welcome, .lbm').count(), 0, 'another screen paints the skeleton, not the welcome page nor the market list');
+  // A page painted ten minutes before the visitor's clock (an offline copy) shows no quotes.
+  await page.clock.setFixedTime(Date.now() + 10 * 60_000);
+  await page.goto(`${fx.server.base}/#/market/market`);
+  await page.getByTestId('boot-shell').waitFor({ timeout: 10_000 });
+  assert.equal(await page.locator('.lbm').count(), 0, 'stale quotes are not painted as the market');
   assert.deepEqual(blocked, [], 'the page CSP blocks none of its inline scripts');
   await context.close();
 });
