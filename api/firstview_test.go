@@ -6,6 +6,7 @@ import (
 	"html"
 	"io"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -59,7 +60,10 @@ func TestFirstViewMatchesTheAPI(t *testing.T) {
 	}
 	row := regexp.MustCompile(`data-symbol="([^"]+)"><span class="lbm-name"><b><i class="tw">([^<]*)</i><i class="en">([^<]*)</i></b>.*?` +
 		`<span class="lbm-price num ([a-z]*)">([^<]+)</span><span class="lbm-pct num ([a-z]*)">([^<]+)</span>`)
-	start := strings.Index(string(page), `<template id="lb-market">`)
+	start := strings.Index(string(page), `<template id="lb-market" data-at="`)
+	if at, _ := strconv.ParseInt(regexp.MustCompile(`data-at="(\d+)"`).FindStringSubmatch(string(page) + `data-at="0"`)[1], 10, 64); time.Since(time.UnixMilli(at)).Abs() > time.Minute {
+		t.Errorf("the page is stamped %d, not now (wall clock, which the visitor's clock is compared with)", at)
+	}
 	if start < 0 {
 		t.Fatalf("no market template in %s", page)
 	}
