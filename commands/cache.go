@@ -43,6 +43,7 @@ type Entry struct {
 	st       State
 	seen     map[string]*Record // command id -> what it wrote here; read through replay
 	checked  time.Time          // when its last catch-up with the store began (zero: never)
+	weight   int64              // events the cache counts it as holding (under cache.mu)
 	noticed  atomic.Int64       // the highest version of its stream the follower saw
 }
 
@@ -81,20 +82,27 @@ func (e *Entry) Replay(c Cmd) (*Record, error) {
 	return nil, KeyReused()
 }
 
-// cache keeps the most recently used aggregates. An entry evicted while a command holds it
-// simply becomes private to that command; the next load reads the stream again. mu makes a miss
-// and the entry it creates one step, so that two loads of a stream share one entry.
+// cache keeps the most recently used aggregates, at most capacity streams holding at most budget
+// events between them: an aggregate's memory (its state and the records replay answers from)
+// grows with its stream, so a count of streams alone would not bound it. An entry evicted while
+// a command holds it simply becomes private to that command; the next load reads the stream
+// again. mu makes a miss and the entry it creates one step, so that two loads of a stream share
+// one entry.
 type cache struct {
-	mu sync.Mutex
-	m  *simplelru.LRU[string, *Entry]
+	mu     sync.Mutex
+	m      *simplelru.LRU[string, *Entry]
+	budget int64 // events the cached entries may hold between them
+	events int64 // events they hold (the sum of their weights)
 }
 
-func newCache(capacity int) *cache {
-	m, err := simplelru.NewLRU[string, *Entry](capacity, nil)
+func newCache(capacity int, budget int64) *cache {
+	c := &cache{budget: budget}
+	m, err := simplelru.NewLRU[string, *Entry](capacity, func(_ string, e *Entry) { c.events -= e.weight })
 	if err != nil {
 		panic(fmt.Sprintf("commands: cache of %d aggregates: %v", capacity, err)) // New passes a positive size
 	}
-	return &cache{m: m}
+	c.m = m
+	return c
 }
 
 func (c *cache) get(stream string) *Entry {
@@ -106,6 +114,22 @@ func (c *cache) get(stream string) *Entry {
 	e := newEntry(stream)
 	c.m.Add(stream, e)
 	return e
+}
+
+// weigh records that e now holds events events (its version, under e.mu) and evicts the least
+// recently used entries while the cache holds more than its budget; the entry just used is the
+// most recent, so it goes last (a stream alone above the budget is still kept).
+func (c *cache) weigh(e *Entry, events int64) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if cur, ok := c.m.Peek(e.stream); !ok || cur != e {
+		return // evicted while held: private to its command, weighing nothing
+	}
+	c.events += events - e.weight
+	e.weight = events
+	for c.events > c.budget && c.m.Len() > 1 {
+		c.m.RemoveOldest()
+	}
 }
 
 // drop forgets a stream whose cached state can no longer be trusted.
@@ -192,6 +216,9 @@ func (s *Service) catchUpAfter(ctx context.Context, e *Entry, own []events.Event
 		}
 	}
 	e.checked = at
+	if len(recs) > 0 {
+		s.cache.weigh(e, e.version)
+	}
 	return nil
 }
 

@@ -81,6 +81,7 @@ type Options struct {
 	PasswordCost PasswordCost     // secret.DefaultCost; tests use secret.TestCost
 	Logger       *slog.Logger     // slog.Default()
 	CacheStreams int              // aggregates kept in memory, least recently used evicted; 100,000
+	CacheEvents  int64            // events those aggregates may hold between them (their memory); 2,000,000
 	MaxAttempts  int              // tries of one command under write conflicts before system_busy; 10
 	// Sealer encrypts ID and card numbers and makes their keyed hashes. Without one, identity
 	// verification and card binding answer system_busy (api.OpenStack always sets it).
@@ -181,7 +182,11 @@ func New(store events.Store, opts Options) *Service {
 	if size <= 0 {
 		size = 100_000
 	}
-	s.cache = newCache(size)
+	budget := opts.CacheEvents
+	if budget <= 0 {
+		budget = 2_000_000
+	}
+	s.cache = newCache(size, budget)
 	s.follow.wake = make(chan struct{}, 1)
 	s.kdfSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.decoy = sync.OnceValues(func() (string, error) {

@@ -572,6 +572,32 @@ func TestSmallCacheEvicts(t *testing.T) {
 	f.CheckLog()
 }
 
+// The cache's event budget bounds its memory however few streams it holds: loading streams past
+// the budget evicts the least recently used, and its count stays the sum of what its entries hold.
+func TestCacheEventBudgetEvicts(t *testing.T) {
+	const budget = 40
+	f := scenario.New(t, func(o *commands.Options) { o.CacheEvents = budget })
+	f.Seed(true)
+	for i := range 8 {
+		m := f.Register(fmt.Sprintf("09%08d", i), "LOTBOOK")
+		d := f.Deposit(m.MemberID, "1500")
+		if _, err := f.Funds.ApproveDeposit(f.Ctx, commandstest.Meta("ops:ops"), funds.ReviewOrder{MemberID: m.MemberID, OrderNo: d.OrderNo, Remark: ""}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	counted, held := commands.CachedEvents(f.Svc)
+	if counted != held {
+		t.Fatalf("cache counts %d events, its entries hold %d", counted, held)
+	}
+	if counted > budget {
+		t.Fatalf("cache holds %d events, budget %d", counted, budget)
+	}
+	if counted == 0 || commands.CachedStreams(f.Svc) < 2 {
+		t.Fatalf("cache holds %d events in %d streams: the budget evicted everything", counted, commands.CachedStreams(f.Svc))
+	}
+	f.CheckLog()
+}
+
 func TestStaffAndConfig(t *testing.T) {
 	f := scenario.New(t)
 	f.Seed(true)

@@ -292,6 +292,9 @@ func appendRows(out []byte) []row {
 // loadResult mirrors the fields of ops/loadgen's JSON that the table shows.
 type loadResult struct {
 	Members         int            `json:"members"`
+	Head            int64          `json:"head"`
+	RestartSeconds  float64        `json:"restartSeconds"`
+	RestartRSSMB    float64        `json:"restartRssMB"`
 	ServerCPUPerCmd float64        `json:"serverCpuPerCmdMs"`
 	CommandsPerSec  float64        `json:"commandsPerSec"`
 	Commands        int64          `json:"commands"`
@@ -345,11 +348,16 @@ func median[T any](results []T, get func(T) float64) float64 {
 
 func rebuildRuns(bin string, runs, fill int, names string) ([]row, error) {
 	results, err := loadgen(runs, "rebuild", "-bin", bin, "-duration", "0", "-members", "64",
-		"-fill", strconv.Itoa(fill), "-rebuild", names)
+		"-fill", strconv.Itoa(fill), "-rebuild", names, "-restart")
 	if err != nil {
 		return nil, err
 	}
-	var rows []row
+	// The restart is the other end of growth: a server started again on the big log must come
+	// up from its checkpoints, in time and memory that do not grow with the log.
+	rows := []row{{fmt.Sprintf("restart (median of %d)", len(results)),
+		fmt.Sprintf("serve start to ready (s) / RSS once quiet (MB), %d-event log", results[0].Head),
+		strconv.FormatFloat(median(results, func(r loadResult) float64 { return r.RestartSeconds }), 'f', 2, 64) + " / " +
+			strconv.FormatFloat(median(results, func(r loadResult) float64 { return r.RestartRSSMB }), 'f', 0, 64), "<1 s, flat"}}
 	for i, rb := range results[0].Rebuilds {
 		rate := median(results, func(r loadResult) float64 { return r.Rebuilds[i].EventsPerSec })
 		rows = append(rows, row{"rebuild", fmt.Sprintf("%s: events/s over %d events", rb.Name, rb.Events),

@@ -43,6 +43,7 @@ type config struct {
 	pg              string
 	apiInstances    int
 	nats            string
+	restart         bool
 }
 
 // Result is what one run measured; ops/bench reads it as JSON.
@@ -71,6 +72,9 @@ type Result struct {
 	ServerCPUPerCmd float64        `json:"serverCpuPerCmdMs,omitempty"` // server CPU milliseconds per command
 	LoadgenCPUPct   float64        `json:"loadgenCpuPct"`               // this tool's own share of the machine
 	Rebuilds        []Rebuild      `json:"rebuilds,omitempty"`
+	// -restart: the server started again on the run's log, from its checkpoints
+	RestartSeconds float64 `json:"restartSeconds,omitempty"` // start until /readyz answers
+	RestartRSSMB   float64 `json:"restartRssMB,omitempty"`   // when it went quiet after
 }
 
 // Rebuild is one `lotbook rebuild NAME` over the run's log.
@@ -101,6 +105,7 @@ func main() {
 	flag.StringVar(&c.pg, "pg", "", "run the started server on a fresh PostgreSQL database created on this server (dropped after), e.g. "+pgtest.DefaultDSN)
 	flag.IntVar(&c.apiInstances, "api-instances", 0, "with -pg: start a deployment of this many API instances, a projector and a process instance (serve --role) instead of one serve; clients spread over the API instances")
 	flag.StringVar(&c.nats, "nats", "nats://127.0.0.1:4222", "with -api-instances: the NATS server the API instances relay typing over")
+	flag.BoolVar(&c.restart, "restart", false, "after the run, stop the server and time its start again on the same log (from its checkpoints), with its memory once quiet")
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
@@ -113,6 +118,9 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	}
 	if c.apiInstances > 0 && (c.pg == "" || c.url != "" || c.cpuProfile != "") {
 		return nil, errors.New("-api-instances needs -pg, and takes neither -url nor -cpuprofile")
+	}
+	if c.restart && (c.url != "" || c.apiInstances > 0) {
+		return nil, errors.New("-restart needs the one server the tool starts (no -url, no -api-instances)")
 	}
 	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs.
 	prefix := 10 + rand.IntN(80)
@@ -204,7 +212,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if err := parallel(ctx, len(members), c.registerWorkers, func(i int) error { return cl.readAt(ctx, members[i].s, 0) }); err != nil {
 		return nil, fmt.Errorf("first read of each member: %w", err)
 	}
-	res := &Result{APIInstances: c.apiInstances, Members: c.members, Clients: c.clients, Errors: map[string]int{}}
+	res := &Result{APIInstances: c.apiInstances, Members: c.members, Clients: c.clients, Errors: map[string]int{}, Head: registered}
 	if fl != nil {
 		// Start-up work (projections catching up, the market simulator building its history,
 		// the cache's first loads) must not count against the load, nor its memory as the idle
@@ -231,6 +239,11 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 
 	if fl != nil {
 		res.HWMMB = float64(fl.kb("VmHWM")) / 1024
+		if c.restart {
+			if err := fl[0].restart(ctx, res); err != nil {
+				return nil, err
+			}
+		}
 		if c.rebuild != "" {
 			if err := fl.stop(); err != nil {
 				return nil, err
@@ -500,6 +513,10 @@ func printResult(r *Result) {
 		row("server CPU per command (ms)", "%.2f", r.ServerCPUPerCmd)
 	}
 	row("loadgen CPU (% of a core)", "%.0f", r.LoadgenCPUPct)
+	if r.RestartSeconds > 0 {
+		row("restart to ready (s)", "%.2f", r.RestartSeconds)
+		row("server RSS after restart (MB)", "%.0f", r.RestartRSSMB)
+	}
 	for _, rb := range r.Rebuilds {
 		row("rebuild "+rb.Name+" (events/s)", "%.0f", rb.EventsPerSec)
 	}

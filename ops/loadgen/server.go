@@ -20,7 +20,8 @@ import (
 
 // server is a `lotbook serve --demo` process started by the tool.
 type server struct {
-	bin, dir, base string
+	bin, dir, name string
+	base           string
 	metrics        string // base URL of its metrics listener
 	pprof          string // the profiler's address when started with it
 	cmd            *exec.Cmd
@@ -69,7 +70,7 @@ func startServer(ctx context.Context, bin, dir, name string, pprof bool, log *sl
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("start %s: %w", bin, err)
 	}
-	s := &server{bin: bin, dir: dir, base: "http://" + addr, metrics: "http://" + metricsAddr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
+	s := &server{bin: bin, dir: dir, name: name, base: "http://" + addr, metrics: "http://" + metricsAddr, pprof: pprofAddr, cmd: cmd, done: make(chan error, 1), log: log}
 	go func() { s.done <- cmd.Wait(); logFile.Close() }()
 	log.Info("started lotbook serve", "name", name, "pid", cmd.Process.Pid, "addr", addr, "data", dir)
 	// Ready means the projections caught up with the members and proofs recorded offline (a
@@ -174,6 +175,28 @@ func (s *server) pid() int { return s.cmd.Process.Pid }
 
 // stop ends the server gracefully (SIGTERM), killing it if it does not exit within 20 s.
 func (s *server) stop() error { return serve.Stop(s.cmd, s.done) }
+
+// restart stops s and starts it again on the same data, in place: the start-up time to ready
+// and the memory once quiet are the cost of a restart on a log of this size, which must come
+// from the checkpoints (projections, processes, the command follower at the head), not grow
+// with the log.
+func (s *server) restart(ctx context.Context, res *Result) error {
+	if err := s.stop(); err != nil {
+		return fmt.Errorf("stop before restart: %w", err)
+	}
+	start := time.Now()
+	again, err := startServer(ctx, s.bin, s.dir, s.name+"-restart", false, s.log)
+	if err != nil {
+		return fmt.Errorf("restart: %w", err)
+	}
+	res.RestartSeconds = time.Since(start).Seconds()
+	if !(fleet{again}).quiet(ctx, 60*time.Second) {
+		s.log.Warn("the restarted server never went quiet; measuring anyway")
+	}
+	res.RestartRSSMB = float64(fleet{again}.kb("VmRSS")) / 1024
+	*s = *again
+	return nil
+}
 
 // rebuiltLine is the summary `lotbook rebuild` prints: events replayed and seconds spent on them
 // (without the process start).
