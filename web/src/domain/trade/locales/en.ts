@@ -88,7 +88,7 @@ const tradeEN: TradeMessages = {
       title: 'Day trading',
       ways: 'Buy first and sell, or sell first and buy back, the same stock and quantity on the same day: board lots in the regular session, stocks listed at least six months.',
       sellFirst: 'Selling first borrows the shares as a short sale does: it is open to members who may sell short, and the buy-back is reserved at the whole value at the limit-up price.',
-      disposed: 'Not on a disposition stock (處置股, marked 處置 in quotes): the exchange excludes it from day trading. A stock is an attention stock (注意) on a day when, at the previous close, its 6-day cumulative change exceeded 32 % either way or its volume was over 5 times its 60-day mean; 3 attention days in a row put it under disposition for the next 10 trading days (a simplification of the TWSE rules).',
+      disposed: 'Not on a disposition stock (marked "Disposition" in quotes): the exchange excludes it from day trading. A stock is an attention stock (marked "Attention") on a day when, at the previous close, its 6-day cumulative change exceeded 32 % either way or its volume was over 5 times its 60-day mean; 3 attention days in a row put it under disposition for the next 10 trading days (a simplification of the TWSE rules).',
       tax: 'The sale of a day trade pays the day-trade transaction tax of {{pct}}; the buy pays only its commission.',
       close: 'A day trade still open when continuous trading ends (13:25) is closed by lotbook at market: bought first, it is sold; sold first, it is bought back. (On the exchange an unclosed sell-first is covered by a securities-finance borrow at a fee of up to 7 %; lotbook buys back instead, so no borrow fee arises.)',
     },
@@ -157,7 +157,7 @@ const tradeEN: TradeMessages = {
       buy: 'Buy now and sell the same quantity today. Still open when continuous trading ends (13:25), it is sold at market.',
       sell: 'Sell now and buy the same quantity back today, as members who may sell short can; the buy-back is reserved at the whole value at the limit-up price. Still open when continuous trading ends (13:25), it is bought back at market.',
     },
-    dtDisposed: 'This stock is under disposition (處置股) today: the exchange excludes it from day trading.',
+    dtDisposed: 'This stock is under disposition today: the exchange excludes it from day trading.',
     condWay: '{{cond}} · {{way}}',
     confirm: {
       account: 'Account',
