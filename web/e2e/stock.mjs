@@ -86,7 +86,7 @@ export function stockJourney(lang) {
       const intraday = tid(page, 'intraday');
       await page.waitForFunction(() => document.querySelector('[data-testid=intraday]')?.getAttribute('data-last'), null, { timeout: 15_000 });
       const first = await intraday.getAttribute('data-last');
-      await page.waitForFunction((was) => document.querySelector('[data-testid=intraday]')?.getAttribute('data-last') !== was, first, { timeout: 30_000 });
+      await page.waitForFunction((was) => document.querySelector('[data-testid=intraday]')?.getAttribute('data-last') !== was, first, { timeout: 60_000 });
       await waitText(tid(page, 'intraday-avg'), /\d/);
       const labels = await boxes(page, '[data-testid=intraday-axis] .time-axis-label');
       assert.ok(labels.length >= 2, `axis labels: ${JSON.stringify(labels)}`);
