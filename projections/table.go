@@ -239,20 +239,61 @@ func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, s
 	for start := 0; start < len(vals); start += MaxParams {
 		chunk := vals[start:min(len(vals), start+MaxParams)]
 		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.T(tb), col, Placeholders(len(chunk)))
-		rows, err := w.Query(ctx, q, chunk...)
-		if err != nil {
+		if err := w.scanAll(ctx, tb, q, chunk, scan); err != nil {
 			return err
 		}
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				rows.Close()
-				return fmt.Errorf("scan %s: %w", tb.Name, err)
+	}
+	return nil
+}
+
+// SelectKeys scans the whole rows of tb whose key (tb.Key, in order) is one of keys. A table
+// keyed by several columns is found through its primary key only by all of them: an IN list on
+// a later key column alone scans the whole table on SQLite. The keys are a VALUES list joined
+// on the key, which both databases look up in the primary key.
+func (w *Wtx) SelectKeys(ctx context.Context, tb *Table, keys [][]any, scan func(Rows) error) error {
+	n := len(tb.Key)
+	on := make([]string, n)
+	for i, c := range tb.Key {
+		on[i] = fmt.Sprintf("t.%s = k.column%d", c, i+1)
+	}
+	cols := make([]string, len(tb.Cols))
+	for i, c := range tb.colNames() {
+		cols[i] = "t." + c
+	}
+	tuple := "(" + Placeholders(n) + ")"
+	per := MaxParams / n
+	for start := 0; start < len(keys); start += per {
+		chunk := keys[start:min(len(keys), start+per)]
+		args := make([]any, 0, len(chunk)*n)
+		for _, k := range chunk {
+			if len(k) != n {
+				return fmt.Errorf("select %s: key has %d values for %d columns", tb.Name, len(k), n)
 			}
+			args = append(args, k...)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("select %s: %w", tb.Name, err)
+		q := fmt.Sprintf("SELECT %s FROM (VALUES %s) AS k JOIN %s t ON %s", strings.Join(cols, ", "),
+			strings.TrimSuffix(strings.Repeat(tuple+",", len(chunk)), ","), w.T(tb), strings.Join(on, " AND "))
+		if err := w.scanAll(ctx, tb, q, args, scan); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// scanAll runs the select q of tb's rows and scans each.
+func (w *Wtx) scanAll(ctx context.Context, tb *Table, q string, args []any, scan func(Rows) error) error {
+	rows, err := w.Query(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("scan %s: %w", tb.Name, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("select %s: %w", tb.Name, err)
 	}
 	return nil
 }
