@@ -98,10 +98,12 @@ func TestApply(t *testing.T) {
 	})
 }
 
-// TestPageFolding applies a whole history as one page and as single events: the read models
-// must come out the same (what a page folds in memory equals what it reads back).
-func TestPageFolding(t *testing.T) {
-	e := sqliteEnv(t)
+// TestPageFolding applies a history in pages of one to three events, on both databases: the read
+// models must come out as a replay makes them (what a page folds in memory equals what it reads
+// back; a decision in a later page than its request reads the row it changes).
+func TestPageFolding(t *testing.T) { backends(t, testPageFolding) }
+
+func testPageFolding(t *testing.T, e *env) {
 	ctx := context.Background()
 	m := e.Register("0912345678")
 	e.Add(events.MemberStream(m), "member:x", events.FundPasswordSet{Hash: "h"}, events.AccountFlagChanged{Flag: events.FlagFrozen, On: true},
