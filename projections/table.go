@@ -197,25 +197,39 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 	if len(set) > 0 {
 		conflict = "DO UPDATE SET " + strings.Join(set, ", ")
 	}
-	tuple := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
+	tuple := "(" + Placeholders(len(cols)) + ")"
 	per := MaxParams / len(cols)
+	statement := func(n int) string {
+		return fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (%s) %s", w.T(tb), strings.Join(cols, ", "),
+			strings.TrimSuffix(strings.Repeat(tuple+",", n), ","), strings.Join(tb.Key, ", "), conflict)
+	}
+	// The full chunks of a big page (a rebuild's) share one statement, parsed once: parsing
+	// thousands of tuples cost SQLite as much as binding them.
+	var full *sql.Stmt
+	if len(rows) >= 2*per {
+		st, err := w.tx.PrepareContext(ctx, w.d.rebind(statement(per)))
+		if err != nil {
+			return fmt.Errorf("upsert %s: prepare: %w", tb.Name, err)
+		}
+		defer st.Close()
+		full = st
+	}
 	for start := 0; start < len(rows); start += per {
 		chunk := rows[start:min(len(rows), start+per)]
-		var b strings.Builder
-		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", w.T(tb), strings.Join(cols, ", "))
 		args := make([]any, 0, len(chunk)*len(cols))
-		for i, r := range chunk {
+		for _, r := range chunk {
 			if len(r) != len(cols) {
 				return fmt.Errorf("upsert %s: row has %d values for %d columns", tb.Name, len(r), len(cols))
 			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(tuple)
 			args = append(args, r...)
 		}
-		fmt.Fprintf(&b, " ON CONFLICT (%s) %s", strings.Join(tb.Key, ", "), conflict)
-		if err := w.Exec(ctx, b.String(), args...); err != nil {
+		var err error
+		if full != nil && len(chunk) == per {
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			err = w.Exec(ctx, statement(len(chunk)), args...)
+		}
+		if err != nil {
 			return fmt.Errorf("upsert %s: %w", tb.Name, err)
 		}
 	}
