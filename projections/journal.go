@@ -104,26 +104,44 @@ type journalPage struct {
 
 func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 	pg := &journalPage{lines: map[[2]string]*journalRow{}, orders: map[[2]string]*orderLabel{}, fresh: map[[2]string]*orderLabel{}}
-	// Rows that earlier pages wrote and this page changes or labels from: loaded all at once.
-	keys, orderNos := map[string]struct{}{}, map[string]struct{}{}
+	// Rows that earlier pages wrote and this page changes or labels from, loaded all at once by
+	// their whole key: lines and labels an earlier event of the page adds are not read.
+	keys, orderNos := map[[2]string]bool{}, map[[2]string]bool{}
 	lines := make([][]events.JournalLine, len(evs)) // each event's lines, built once
 	for i, d := range evs {
-		if j, ok := d.P.(events.Journaled); ok {
-			lines[i] = j.JournalLines()
-			for _, l := range lines[i] {
-				if l.Type == "" {
-					keys[l.Key] = struct{}{}
+		member, _ := MemberOf(d.Ev.Stream) // "": apply fails the event
+		if o, ok := d.P.(events.OrderLabeler); ok {
+			orderNo, _, _ := o.OrderLabel()
+			if k := [2]string{member, orderNo}; !orderNos[k] {
+				orderNos[k] = false // an earlier line of the page may still need the stored label
+			}
+		}
+		j, ok := d.P.(events.Journaled)
+		if !ok {
+			continue
+		}
+		lines[i] = j.JournalLines()
+		for _, l := range lines[i] {
+			if k := [2]string{member, l.Key}; l.Type == "" {
+				if _, added := keys[k]; !added {
+					keys[k] = true
 				}
-				if l.OrderNo != "" && l.Instrument == "" {
-					orderNos[l.OrderNo] = struct{}{}
+			} else if l.Key != "" {
+				if _, seen := keys[k]; !seen {
+					keys[k] = false
+				}
+			}
+			if k := [2]string{member, l.OrderNo}; l.OrderNo != "" && l.Instrument == "" {
+				if _, opened := orderNos[k]; !opened {
+					orderNos[k] = true
 				}
 			}
 		}
 	}
-	if err := journalFields.SelectIn(ctx, w, journalTable, "line_id", KeysOf(keys), func(r *journalRow) { pg.lines[[2]string{r.memberID, r.lineID}] = r }); err != nil {
+	if err := journalFields.SelectKeys(ctx, w, journalTable, needed(keys), func(r *journalRow) { pg.lines[[2]string{r.memberID, r.lineID}] = r }); err != nil {
 		return err
 	}
-	if err := journalOrderFields.SelectIn(ctx, w, journalOrdersTable, "order_no", KeysOf(orderNos), func(r *journalOrderRow) { pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel }); err != nil {
+	if err := journalOrderFields.SelectKeys(ctx, w, journalOrdersTable, needed(orderNos), func(r *journalOrderRow) { pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel }); err != nil {
 		return err
 	}
 	touched := map[[2]string]*journalRow{}
@@ -144,6 +162,17 @@ func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 		orders = append(orders, journalOrderFields.Args(&journalOrderRow{member: k[0], orderNo: k[1], orderLabel: *l}))
 	}
 	return w.Upsert(ctx, journalOrdersTable, orders)
+}
+
+// needed is the keys (member, key) marked true: those to read.
+func needed(keys map[[2]string]bool) [][]any {
+	out := make([][]any, 0, len(keys))
+	for k, need := range keys {
+		if need {
+			out = append(out, []any{k[0], k[1]})
+		}
+	}
+	return out
 }
 
 // apply adds the lines of one event (and the label of an order it opens) to the page.

@@ -78,14 +78,24 @@ func (m RowMap[R]) Scan(s Rows, r *R) error {
 
 // SelectIn selects tb's rows whose col is one of vals within w, scans each with m and hands it to put.
 func (m RowMap[R]) SelectIn(ctx context.Context, w *Wtx, tb *Table, col string, vals []any, put func(*R)) error {
-	return w.SelectIn(ctx, tb, col, vals, func(rows Rows) error {
+	return w.SelectIn(ctx, tb, col, vals, m.scanInto(put))
+}
+
+// SelectKeys selects tb's rows whose key is one of keys (Wtx.SelectKeys) within w, scans each
+// with m and hands it to put.
+func (m RowMap[R]) SelectKeys(ctx context.Context, w *Wtx, tb *Table, keys [][]any, put func(*R)) error {
+	return w.SelectKeys(ctx, tb, keys, m.scanInto(put))
+}
+
+func (m RowMap[R]) scanInto(put func(*R)) func(Rows) error {
+	return func(rows Rows) error {
 		r := new(R)
 		if err := m.Scan(rows, r); err != nil {
 			return err
 		}
 		put(r)
 		return nil
-	})
+	}
 }
 
 // Scanner reads one row with m and converts it to its typed view.

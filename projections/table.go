@@ -197,25 +197,39 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 	if len(set) > 0 {
 		conflict = "DO UPDATE SET " + strings.Join(set, ", ")
 	}
-	tuple := "(" + strings.TrimSuffix(strings.Repeat("?,", len(cols)), ",") + ")"
+	tuple := "(" + Placeholders(len(cols)) + ")"
 	per := MaxParams / len(cols)
+	statement := func(n int) string {
+		return fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (%s) %s", w.T(tb), strings.Join(cols, ", "),
+			strings.TrimSuffix(strings.Repeat(tuple+",", n), ","), strings.Join(tb.Key, ", "), conflict)
+	}
+	// The full chunks of a big page (a rebuild's) share one statement, parsed once: parsing
+	// thousands of tuples cost SQLite as much as binding them.
+	var full *sql.Stmt
+	if len(rows) >= 2*per {
+		st, err := w.tx.PrepareContext(ctx, w.d.rebind(statement(per)))
+		if err != nil {
+			return fmt.Errorf("upsert %s: prepare: %w", tb.Name, err)
+		}
+		defer st.Close()
+		full = st
+	}
 	for start := 0; start < len(rows); start += per {
 		chunk := rows[start:min(len(rows), start+per)]
-		var b strings.Builder
-		fmt.Fprintf(&b, "INSERT INTO %s (%s) VALUES ", w.T(tb), strings.Join(cols, ", "))
 		args := make([]any, 0, len(chunk)*len(cols))
-		for i, r := range chunk {
+		for _, r := range chunk {
 			if len(r) != len(cols) {
 				return fmt.Errorf("upsert %s: row has %d values for %d columns", tb.Name, len(r), len(cols))
 			}
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.WriteString(tuple)
 			args = append(args, r...)
 		}
-		fmt.Fprintf(&b, " ON CONFLICT (%s) %s", strings.Join(tb.Key, ", "), conflict)
-		if err := w.Exec(ctx, b.String(), args...); err != nil {
+		var err error
+		if full != nil && len(chunk) == per {
+			_, err = full.ExecContext(ctx, args...)
+		} else {
+			err = w.Exec(ctx, statement(len(chunk)), args...)
+		}
+		if err != nil {
 			return fmt.Errorf("upsert %s: %w", tb.Name, err)
 		}
 	}
@@ -239,20 +253,61 @@ func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, s
 	for start := 0; start < len(vals); start += MaxParams {
 		chunk := vals[start:min(len(vals), start+MaxParams)]
 		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.T(tb), col, Placeholders(len(chunk)))
-		rows, err := w.Query(ctx, q, chunk...)
-		if err != nil {
+		if err := w.scanAll(ctx, tb, q, chunk, scan); err != nil {
 			return err
 		}
-		for rows.Next() {
-			if err := scan(rows); err != nil {
-				rows.Close()
-				return fmt.Errorf("scan %s: %w", tb.Name, err)
+	}
+	return nil
+}
+
+// SelectKeys scans the whole rows of tb whose key (tb.Key, in order) is one of keys. A table
+// keyed by several columns is found through its primary key only by all of them: an IN list on
+// a later key column alone scans the whole table on SQLite. The keys are a VALUES list joined
+// on the key, which both databases look up in the primary key.
+func (w *Wtx) SelectKeys(ctx context.Context, tb *Table, keys [][]any, scan func(Rows) error) error {
+	n := len(tb.Key)
+	on := make([]string, n)
+	for i, c := range tb.Key {
+		on[i] = fmt.Sprintf("t.%s = k.column%d", c, i+1)
+	}
+	cols := make([]string, len(tb.Cols))
+	for i, c := range tb.colNames() {
+		cols[i] = "t." + c
+	}
+	tuple := "(" + Placeholders(n) + ")"
+	per := MaxParams / n
+	for start := 0; start < len(keys); start += per {
+		chunk := keys[start:min(len(keys), start+per)]
+		args := make([]any, 0, len(chunk)*n)
+		for _, k := range chunk {
+			if len(k) != n {
+				return fmt.Errorf("select %s: key has %d values for %d columns", tb.Name, len(k), n)
 			}
+			args = append(args, k...)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("select %s: %w", tb.Name, err)
+		q := fmt.Sprintf("SELECT %s FROM (VALUES %s) AS k JOIN %s t ON %s", strings.Join(cols, ", "),
+			strings.TrimSuffix(strings.Repeat(tuple+",", len(chunk)), ","), w.T(tb), strings.Join(on, " AND "))
+		if err := w.scanAll(ctx, tb, q, args, scan); err != nil {
+			return err
 		}
+	}
+	return nil
+}
+
+// scanAll runs the select q of tb's rows and scans each.
+func (w *Wtx) scanAll(ctx context.Context, tb *Table, q string, args []any, scan func(Rows) error) error {
+	rows, err := w.Query(ctx, q, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := scan(rows); err != nil {
+			return fmt.Errorf("scan %s: %w", tb.Name, err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("select %s: %w", tb.Name, err)
 	}
 	return nil
 }

@@ -26,7 +26,7 @@ usage:
       [--role all|api|projector|process] [--nats nats://127.0.0.1:4222] [--nats-subject lotbook.sockets] [--request-timeout 5s]
   lotbook replay --account ACCOUNT [--data ./data]
   lotbook verify [--data ./data]
-  lotbook rebuild NAME [--data ./data]
+  lotbook rebuild NAME [--data ./data] | lotbook rebuild --list
   lotbook draw verify ISSUE [--data ./data]
   lotbook user add --role ops|auditor ACCOUNT [--password P | --password-stdin] [--data ./data]
   lotbook user disable ACCOUNT --reason R [--data ./data]

@@ -15,9 +15,16 @@ import (
 func rebuild(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	var e env
 	fs := newFlags("rebuild", &e)
+	list := fs.Bool("list", false, "print the read models' names, one a line, and rebuild none")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
+	}
+	if *list {
+		for _, p := range projections.Registered() {
+			fmt.Fprintln(stdout, p.Name)
+		}
+		return nil
 	}
 	store, db, closeBoth, err := e.openStoreAndReadDB(ctx)
 	if err != nil {

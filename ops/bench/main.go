@@ -11,6 +11,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -36,7 +37,7 @@ func main() {
 	loadPG := flag.String("load-pg", pgtest.AdminDSN(), "PostgreSQL server of the HTTP load run on PostgreSQL, a fresh database per run (empty skips it)")
 	scaleOut := flag.String("scale-out", "1,2", "API instances of the deployment runs on PostgreSQL (serve --role api, beside a projector and a process instance), a row each; empty skips them")
 	manyMembers := flag.Int("many-members", 2000, "members of the SQLite load run that shows the cost per command as members grow (0 skips it)")
-	rebuild := flag.String("rebuild", "members,balances,journal,review_queue", "read models whose rebuild is timed on a big log")
+	rebuild := flag.String("rebuild", "all", "read models whose rebuild is timed on a big log (comma-separated, or all)")
 	fill := flag.Int("fill", 300000, "events in the big log the rebuilds replay")
 	storeRuns := flag.Int("store-runs", 3, "runs per append benchmark configuration (medians)")
 	storeDuration := flag.String("store-duration", "3s", "length of each append benchmark run")
@@ -358,13 +359,31 @@ func rebuildRuns(bin string, runs, fill int, names string) ([]row, error) {
 		fmt.Sprintf("serve start to ready (s) / RSS once quiet (MB), %d-event log", results[0].Head),
 		strconv.FormatFloat(median(results, func(r loadResult) float64 { return r.RestartSeconds }), 'f', 2, 64) + " / " +
 			strconv.FormatFloat(median(results, func(r loadResult) float64 { return r.RestartRSSMB }), 'f', 0, 64), "<1 s, flat"}}
+	type rate struct {
+		name   string
+		events int64
+		perSec float64
+	}
+	rates := make([]rate, len(results[0].Rebuilds))
 	for i, rb := range results[0].Rebuilds {
-		rate := median(results, func(r loadResult) float64 { return r.Rebuilds[i].EventsPerSec })
-		rows = append(rows, row{"rebuild", fmt.Sprintf("%s: events/s over %d events", rb.Name, rb.Events),
-			strconv.FormatFloat(rate, 'f', 0, 64), "≥150,000"})
+		rates[i] = rate{rb.Name, rb.Events, median(results, func(r loadResult) float64 { return r.Rebuilds[i].EventsPerSec })}
+	}
+	slices.SortFunc(rates, func(a, b rate) int { return cmp.Compare(a.perSec, b.perSec) })
+	// Every read model must reach the target: the slowest few name where the time goes, and the
+	// minimum over all of them is the figure the target holds to.
+	for _, r := range rates[:min(len(rates), slowestRebuilds)] {
+		rows = append(rows, row{"rebuild", fmt.Sprintf("%s: events/s over %d events", r.name, r.events),
+			strconv.FormatFloat(r.perSec, 'f', 0, 64), "≥150,000"})
+	}
+	if len(rates) > slowestRebuilds {
+		rows = append(rows, row{"rebuild", fmt.Sprintf("min over all %d read models: events/s", len(rates)),
+			strconv.FormatFloat(rates[0].perSec, 'f', 0, 64), "≥150,000"})
 	}
 	return rows, nil
 }
+
+// slowestRebuilds is how many of the slowest rebuilds the report names.
+const slowestRebuilds = 5
 
 // loadRows are the figures of the load runs results (medians) under label.
 func loadRows(label string, results []loadResult, clients int, target string) []row {

@@ -96,7 +96,7 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", 15*time.Second, "how long to send commands (0: none, for a rebuild timing only)")
 	flag.Float64Var(&c.approveShare, "approve", 0.3, "share of deposits an ops user approves right away")
 	flag.IntVar(&c.lagEvery, "lag-every", 20, "measure projection lag on every n-th command")
-	flag.StringVar(&c.rebuild, "rebuild", "", "comma-separated read models to rebuild after the run, timed (needs the started server)")
+	flag.StringVar(&c.rebuild, "rebuild", "", "comma-separated read models to rebuild after the run, timed, or all (needs the started server)")
 	flag.BoolVar(&c.jsonOut, "json", false, "print the result as JSON")
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary data folder")
 	flag.IntVar(&c.registerWorkers, "register-workers", 4, "concurrent registrations (each costs an argon2id hash)")
@@ -248,8 +248,12 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			if err := fl.stop(); err != nil {
 				return nil, err
 			}
-			for name := range strings.SplitSeq(c.rebuild, ",") {
-				rb, err := fl[0].rebuild(ctx, strings.TrimSpace(name))
+			names, err := fl[0].readModels(ctx, c.rebuild)
+			if err != nil {
+				return nil, err
+			}
+			for _, name := range names {
+				rb, err := fl[0].rebuild(ctx, name)
 				if err != nil {
 					return nil, err
 				}

@@ -13,6 +13,7 @@ import (
 	"os/exec"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/lotbook/lotbook/ops/internal/serve"
@@ -201,6 +202,23 @@ func (s *server) restart(ctx context.Context, res *Result) error {
 // rebuiltLine is the summary `lotbook rebuild` prints: events replayed and seconds spent on them
 // (without the process start).
 var rebuiltLine = regexp.MustCompile(`rebuilt \S+: (\d+) events in ([0-9.]+)s`)
+
+// readModels are the read models that list names (comma-separated), or every one the binary
+// has for "all".
+func (s *server) readModels(ctx context.Context, list string) ([]string, error) {
+	if list != "all" {
+		var out []string
+		for name := range strings.SplitSeq(list, ",") {
+			out = append(out, strings.TrimSpace(name))
+		}
+		return out, nil
+	}
+	out, err := exec.CommandContext(ctx, s.bin, "rebuild", "--list").Output()
+	if err != nil {
+		return nil, fmt.Errorf("lotbook rebuild --list: %w", err)
+	}
+	return strings.Fields(string(out)), nil
+}
 
 // rebuild runs `lotbook rebuild NAME` over the data folder of the stopped server.
 func (s *server) rebuild(ctx context.Context, name string) (Rebuild, error) {
