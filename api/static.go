@@ -198,13 +198,17 @@ func negotiateEncoding(accept string, offered []string) string {
 
 // logoGzip is the logo compressed once: like the web build's text files, it is text sent to
 // every new visitor.
-var logoGzip = func() []byte {
+var logoGzip = gzipBest(logoSVG)
+
+// gzipBest compresses text sent alike to many visitors, at the best level: it is compressed once
+// and sent often.
+func gzipBest(p []byte) []byte {
 	var b bytes.Buffer
 	zw, _ := gzip.NewWriterLevel(&b, gzip.BestCompression) // the level is valid
-	_, _ = zw.Write(logoSVG)                               // writes to memory cannot fail
+	_, _ = zw.Write(p)                                     // writes to memory cannot fail
 	_ = zw.Close()
 	return b.Bytes()
-}()
+}
 
 // logo is the default site logo, at /api/logo.svg (the app's image base is /api/).
 func (s *server) logo(w http.ResponseWriter, r *http.Request) {
