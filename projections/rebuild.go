@@ -62,13 +62,14 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 	if err != nil {
 		return fmt.Errorf("rebuild %s: index: %w", name, err)
 	}
+	var live []string
 	err = r.db.writeTx(ctx, func(w *Wtx) error {
-		live, err := lockCheckpoint(ctx, w, name)
-		if err != nil {
+		var until int64
+		if live, until, err = lockLive(ctx, w, p); err != nil {
 			return err
 		}
 		w.suffix = suffix
-		if done, err = r.catchUpInTx(ctx, w, p, cpName, live); err != nil {
+		if done, err = r.catchUpInTx(ctx, w, p, cpName, until); err != nil {
 			return err
 		}
 		w.suffix = ""
@@ -80,15 +81,20 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 				return err
 			}
 		}
-		if err := setCheckpoint(ctx, w, name, p.schemaHash(), done); err != nil {
-			return err
+		// Every partition goes on from the rebuilt position: the tables it wrote are gone.
+		for _, cp := range live {
+			if err := setCheckpoint(ctx, w, cp, p.schemaHash(), done); err != nil {
+				return err
+			}
 		}
 		return deleteCheckpoint(ctx, w, cpName)
 	})
 	if err != nil {
 		return fmt.Errorf("rebuild %s: swap: %w", name, err)
 	}
-	r.advance(name, done)
+	for _, cp := range live {
+		r.advance(cp, done)
+	}
 	report(done)
 	r.logger.Info("read model rebuilt and swapped in", "projector", name, "position", done)
 	return nil
@@ -187,15 +193,39 @@ func (r *Runner) catchUpInTx(ctx context.Context, w *Wtx, p *Projector, cpName s
 	return at, nil
 }
 
-// scratch creates p's tables with suffix, empty, and their checkpoint cpName at the log's start:
-// where a rebuild or a comparison replays the log.
-func (r *Runner) scratch(ctx context.Context, p *Projector, suffix, cpName string) error {
+// scratch creates p's tables with suffix, empty, and their checkpoints cpNames at the log's
+// start: where a rebuild or a comparison replays the log.
+func (r *Runner) scratch(ctx context.Context, p *Projector, suffix string, cpNames ...string) error {
 	return r.db.writeTx(ctx, func(w *Wtx) error {
 		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
 			return err
 		}
-		return setCheckpoint(ctx, w, cpName, p.schemaHash(), 0)
+		for _, cp := range cpNames {
+			if err := setCheckpoint(ctx, w, cp, p.schemaHash(), 0); err != nil {
+				return err
+			}
+		}
+		return nil
 	})
+}
+
+// lockLive locks the live checkpoints of p (its partitions', or its own) and returns their names
+// and the highest of their positions.
+func lockLive(ctx context.Context, w *Wtx, p *Projector) ([]string, int64, error) {
+	cps, err := w.checkpoints(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	live := layout(cps, p)
+	var high int64
+	for _, cp := range live {
+		pos, err := lockCheckpoint(ctx, w, cp)
+		if err != nil {
+			return nil, 0, err
+		}
+		high = max(high, pos)
+	}
+	return live, high, nil
 }
 
 // maxDiffs bounds the differences Compare lists.
@@ -208,9 +238,19 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	cps, err := r.db.checkpoints(ctx)
+	if err != nil {
+		return nil, err
+	}
+	// A partitioned read model is replayed partition by partition into the same scratch tables,
+	// each up to its own checkpoint: its rows of each partition's streams reflect that position.
+	live := layout(cps, p)
 	suffix := compareSuffix + randomTag()
-	cpName := name + suffix
-	if err := r.scratch(ctx, p, suffix, cpName); err != nil {
+	scratchCps := make([]string, len(live))
+	for i, cp := range live {
+		scratchCps[i] = name + suffix + cp[len(name):]
+	}
+	if err := r.scratch(ctx, p, suffix, scratchCps...); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", name, err)
 	}
 	defer func() {
@@ -218,30 +258,35 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 			if err := r.db.dropTables(ctx, w, p, suffix); err != nil {
 				return err
 			}
-			return deleteCheckpoint(ctx, w, cpName)
+			for _, cp := range scratchCps {
+				if err := deleteCheckpoint(ctx, w, cp); err != nil {
+					return err
+				}
+			}
+			return nil
 		})
 		if err != nil {
 			r.logger.Error("compare: drop scratch tables", "projector", name, "err", err)
 		}
 	}()
-	cps, err := r.db.checkpoints(ctx)
-	if err != nil {
-		return nil, err
-	}
-	if _, err := r.build(ctx, p, suffix, cpName, 0, cps[name], nil); err != nil {
-		return nil, fmt.Errorf("compare %s: %w", name, err)
+	for i, cp := range live {
+		if _, err := r.build(ctx, p, suffix, scratchCps[i], 0, cps[cp], nil); err != nil {
+			return nil, fmt.Errorf("compare %s: %w", name, err)
+		}
 	}
 	var diffs []string
 	// The last stretch and the comparison run under the live checkpoint's lock, so that both
 	// sides stand at the same position.
 	err = r.db.writeTx(ctx, func(w *Wtx) error {
-		live, err := lockCheckpoint(ctx, w, name)
-		if err != nil {
-			return err
-		}
 		w.suffix = suffix
-		if _, err := r.catchUpInTx(ctx, w, p, cpName, live); err != nil {
-			return err
+		for i, cp := range live {
+			pos, err := lockCheckpoint(ctx, w, cp)
+			if err != nil {
+				return err
+			}
+			if _, err := r.catchUpInTx(ctx, w, p, scratchCps[i], pos); err != nil {
+				return err
+			}
 		}
 		for _, t := range p.Tables {
 			d, err := diffTable(ctx, w, t, suffix)
