@@ -273,8 +273,7 @@ func (db *ReadDB) dropAbandoned(ctx context.Context, w *Wtx) error {
 	}
 	for _, n := range names {
 		for _, p := range projectors {
-			whole, _, _ := partOf(n)
-			suffix, ok := strings.CutPrefix(whole, p.Name)
+			suffix, ok := strings.CutPrefix(n, p.Name)
 			if !ok || (suffix != rebuildSuffix && !strings.HasPrefix(suffix, compareSuffix)) {
 				continue
 			}

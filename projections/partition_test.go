@@ -12,13 +12,13 @@ import (
 	"github.com/lotbook/lotbook/projections/projtest/eventlog"
 )
 
-// partitioned is a log of members spread over both partitions of two: registrations, fund
+// partitioned adds eight members (accounts from from on) spread over both partitions of two: registrations, fund
 // passwords, flags and uploads (the members read model, partitioned) and deposits (balances,
 // journal and wallet, run whole by partition 0).
-func (e *env) partitioned(t *testing.T) {
+func (e *env) partitioned(t *testing.T, from int) {
 	t.Helper()
 	seen := map[int]int{}
-	for i := range 8 {
+	for i := from; i < from+8; i++ {
 		id := e.Register(fmt.Sprintf("09123456%02d", i))
 		seen[streamPart(events.MemberStream(id), 2)]++
 		e.Add(events.MemberStream(id), "member:m", events.FundPasswordSet{Hash: "h"},
@@ -44,7 +44,7 @@ func (e *env) runPart(db *ReadDB, i, n int) *running {
 // `lotbook verify` runs finds them equal to their replay.
 func TestPartitionsEqualOneReplay(t *testing.T) {
 	backends(t, func(t *testing.T, e *env) {
-		e.partitioned(t)
+		e.partitioned(t, 0)
 		db := e.open()
 		a, b := e.runPart(db, 0, 2), e.runPart(e.open(), 1, 2)
 		head := e.Head()
@@ -76,7 +76,17 @@ func TestPartitionsEqualOneReplay(t *testing.T) {
 				}
 			}
 		}
+
+		// With partition 1 stopped behind partition 0, the comparison (lotbook verify) brings
+		// it to partition 0's position and compares the whole read model with one replay.
+		b.stop()
+		e.partitioned(t, 8)
+		head = e.Head()
+		a.waitFor(t, head)
 		noDiffs(t, a.Runner)
+		if cps, err = db.checkpoints(t.Context()); err != nil || cps["members#1/2"] != head {
+			t.Errorf("partition 1 of 2 at %d after the comparison (%v), want the head %d", cps["members#1/2"], err, head)
+		}
 	})
 }
 
@@ -113,7 +123,7 @@ func dump(t *testing.T, db *ReadDB, tb *Table) []string {
 // having applied and published the head does not make the read answer.
 func TestReadsWaitForEveryPartition(t *testing.T) {
 	e := postgresEnv(t)
-	e.partitioned(t)
+	e.partitioned(t, 0)
 	head := e.Head()
 	zero := e.runPart(e.open(), 0, 2)
 	eventlog.Start(t, zero.Publish)
@@ -139,7 +149,7 @@ func TestReadsWaitForEveryPartition(t *testing.T) {
 // partitioned read models are reset and projected again, equal to their replay.
 func TestPartitionCountChangeRefused(t *testing.T) {
 	e := sqliteEnv(t)
-	e.partitioned(t)
+	e.partitioned(t, 0)
 	db := e.open()
 	stop := e.run(db, nil)
 	stop.waitFor(t, e.Head())

@@ -193,19 +193,14 @@ func (r *Runner) catchUpInTx(ctx context.Context, w *Wtx, p *Projector, cpName s
 	return at, nil
 }
 
-// scratch creates p's tables with suffix, empty, and their checkpoints cpNames at the log's
-// start: where a rebuild or a comparison replays the log.
-func (r *Runner) scratch(ctx context.Context, p *Projector, suffix string, cpNames ...string) error {
+// scratch creates p's tables with suffix, empty, and their checkpoint cpName at the log's start:
+// where a rebuild or a comparison replays the log.
+func (r *Runner) scratch(ctx context.Context, p *Projector, suffix, cpName string) error {
 	return r.db.writeTx(ctx, func(w *Wtx) error {
 		if err := r.db.createTables(ctx, w, p, suffix, false); err != nil {
 			return err
 		}
-		for _, cp := range cpNames {
-			if err := setCheckpoint(ctx, w, cp, p.schemaHash(), 0); err != nil {
-				return err
-			}
-		}
-		return nil
+		return setCheckpoint(ctx, w, cpName, p.schemaHash(), 0)
 	})
 }
 
@@ -238,19 +233,9 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	cps, err := r.db.checkpoints(ctx)
-	if err != nil {
-		return nil, err
-	}
-	// A partitioned read model is replayed partition by partition into the same scratch tables,
-	// each up to its own checkpoint: its rows of each partition's streams reflect that position.
-	live := layout(cps, p)
 	suffix := compareSuffix + randomTag()
-	scratchCps := make([]string, len(live))
-	for i, cp := range live {
-		scratchCps[i] = name + suffix + cp[len(name):]
-	}
-	if err := r.scratch(ctx, p, suffix, scratchCps...); err != nil {
+	cpName := name + suffix
+	if err := r.scratch(ctx, p, suffix, cpName); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", name, err)
 	}
 	defer func() {
@@ -258,35 +243,37 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 			if err := r.db.dropTables(ctx, w, p, suffix); err != nil {
 				return err
 			}
-			for _, cp := range scratchCps {
-				if err := deleteCheckpoint(ctx, w, cp); err != nil {
-					return err
-				}
-			}
-			return nil
+			return deleteCheckpoint(ctx, w, cpName)
 		})
 		if err != nil {
 			r.logger.Error("compare: drop scratch tables", "projector", name, "err", err)
 		}
 	}()
-	for i, cp := range live {
-		if _, err := r.build(ctx, p, suffix, scratchCps[i], 0, cps[cp], nil); err != nil {
-			return nil, fmt.Errorf("compare %s: %w", name, err)
-		}
+	cps, err := r.db.checkpoints(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := r.build(ctx, p, suffix, cpName, 0, wholePosition(cps, p), nil); err != nil {
+		return nil, fmt.Errorf("compare %s: %w", name, err)
 	}
 	var diffs []string
-	// The last stretch and the comparison run under the live checkpoint's lock, so that both
-	// sides stand at the same position.
+	// The last stretch and the comparison run under the live checkpoints' locks, so that both
+	// sides stand at the same position. The partitions of a partitioned read model may stand
+	// at different ones: those behind are first brought to the furthest, here, as their runners
+	// would, so that the whole read model compares with one replay of the whole log.
 	err = r.db.writeTx(ctx, func(w *Wtx) error {
+		live, until, err := lockLive(ctx, w, p)
+		if err != nil {
+			return err
+		}
+		for _, cp := range live {
+			if _, err := r.catchUpInTx(ctx, w, p, cp, until); err != nil {
+				return err
+			}
+		}
 		w.suffix = suffix
-		for i, cp := range live {
-			pos, err := lockCheckpoint(ctx, w, cp)
-			if err != nil {
-				return err
-			}
-			if _, err := r.catchUpInTx(ctx, w, p, scratchCps[i], pos); err != nil {
-				return err
-			}
+		if _, err := r.catchUpInTx(ctx, w, p, cpName, until); err != nil {
+			return err
 		}
 		for _, t := range p.Tables {
 			d, err := diffTable(ctx, w, t, suffix)
