@@ -87,6 +87,15 @@ func TestPartitionsEqualOneReplay(t *testing.T) {
 		if cps, err = db.checkpoints(t.Context()); err != nil || cps["members#1/2"] != head {
 			t.Errorf("partition 1 of 2 at %d after the comparison (%v), want the head %d", cps["members#1/2"], err, head)
 		}
+
+		// A rebuild swaps the whole read model in and sets every partition to its position.
+		if err := a.Rebuild(t.Context(), "members", nil); err != nil {
+			t.Fatal(err)
+		}
+		if cps, err = db.checkpoints(t.Context()); err != nil || cps["members#0/2"] != head || cps["members#1/2"] != head {
+			t.Errorf("after the rebuild: %v (%v), want both partitions at %d", cps, err, head)
+		}
+		noDiffs(t, a.Runner)
 	})
 }
 
