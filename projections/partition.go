@@ -102,15 +102,20 @@ func share(cpName string, page []*entry) []*entry {
 // without it, Run refuses to start over them.
 func (r *Runner) SetPartition(pt Partition, repartition bool) {
 	r.part, r.repartition = pt, repartition
+	r.ps, r.cps = nil, map[*Projector]string{}
+	for _, p := range projectors {
+		if pt.runs(p) {
+			r.ps = append(r.ps, p)
+			r.cps[p] = pt.checkpoint(p)
+		}
+	}
 }
 
 // cp is the checkpoint under which this runner applies p.
-func (r *Runner) cp(p *Projector) string { return r.part.checkpoint(p) }
+func (r *Runner) cp(p *Projector) string { return r.cps[p] }
 
 // own is the projectors this runner runs.
-func (r *Runner) own() []*Projector {
-	return slices.DeleteFunc(slices.Clone(projectors), func(p *Projector) bool { return !r.part.runs(p) })
-}
+func (r *Runner) own() []*Projector { return r.ps }
 
 // mine maps the runner's own checkpoints to their read models' names.
 func (r *Runner) mine(cps map[string]int64) map[string]int64 {

@@ -38,11 +38,15 @@ type Runner struct {
 	saved   map[string]saved // projector -> checkpoint last written to the database
 	changed chan struct{}    // closed and replaced whenever a checkpoint moves
 
-	part        Partition    // the share of the partitioned read models this runner applies (SetPartition)
-	repartition bool         // reset partitioned read models split another way (SetPartition)
 	hubCapacity int          // events the shared feed buffers ahead of the slowest healthy projector
 	lag         atomic.Int64 // nanoseconds every page waits before it is applied (SetLag)
 	rebuildMu   sync.Mutex   // one rebuild at a time: they share the _rebuild table names
+
+	// The share of the partitioned read models this runner applies (SetPartition).
+	part        Partition
+	repartition bool                  // reset partitioned read models split another way
+	ps          []*Projector          // the projectors it runs
+	cps         map[*Projector]string // their checkpoints' names
 
 	// An instance that projects nothing (Watch) learns the positions from the database; its
 	// read-your-writes waits make it poll while they last.
@@ -74,6 +78,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 			Help: "1 while a projector is stuck on a page that fails to apply.",
 		}, []string{"projector"}),
 	}
+	r.SetPartition(Partition{}, false)
 	for _, p := range projectors {
 		r.failures.WithLabelValues(p.Name)
 		r.stalled.WithLabelValues(p.Name).Set(0)
