@@ -190,8 +190,49 @@ func (s *Service) catchUpAfter(ctx context.Context, e *Entry, own []events.Event
 	if err != nil {
 		return Unavailable(fmt.Errorf("read %s after v%d: %w", e.stream, e.version, err))
 	}
+	return s.apply(e, recs, own, payloads, at)
+}
+
+// appended brings e past own (encoded from payloads), which this process appended at e's version
+// in an append that began at at and returned res. When the store says that append wrote them,
+// they are applied as written, without reading them back: the expected version proved e current
+// up to them. Otherwise they are read back (the store kept another command's events under these
+// ids, or does not say), so that what e records is what the store holds.
+func (s *Service) appended(ctx context.Context, e *Entry, own []events.EventData, payloads []events.Payload, res events.AppendResult, at time.Time) error {
+	recs := written(e, own, res)
+	if recs == nil {
+		return s.catchUpAfter(ctx, e, own, payloads)
+	}
+	return s.apply(e, recs, own, payloads, at)
+}
+
+// written is own as the store holds it after an append at e's version that returned res, or nil
+// when res does not say that this append wrote them (see events.AppendResult).
+func written(e *Entry, own []events.EventData, res events.AppendResult) []events.RecordedEvent {
+	n := int64(len(own))
+	if !res.Written || res.Version != e.version+n {
+		return nil
+	}
+	recs := make([]events.RecordedEvent, n)
+	for i, d := range own {
+		if d.Metadata.ServerTime.IsZero() {
+			return nil // the store stamped its own time: read it back
+		}
+		md := d.Metadata
+		md.ServerTime = md.ServerTime.UTC()
+		k := int64(i)
+		recs[i] = events.RecordedEvent{ID: d.ID, Stream: e.stream, Version: e.version + 1 + k, Position: res.Position - n + 1 + k,
+			Type: d.Type, Data: d.Data, Metadata: md}
+	}
+	return recs
+}
+
+// apply evolves e by recs, the stream's events after its version, as of a look at the store that
+// began at at; those among own are applied with their payloads (see catchUpAfter).
+func (s *Service) apply(e *Entry, recs []events.RecordedEvent, own []events.EventData, payloads []events.Payload, at time.Time) error {
 	for i, r := range recs {
 		var p events.Payload
+		var err error
 		if i < len(own) && isOwn(r, own[i]) {
 			p = payloads[i]
 		} else if p, err = events.DecodeRecorded(r); err != nil {

@@ -295,7 +295,7 @@ func (s *Store) direct(batch []*backend.Request) bool {
 		}
 		after[r.Stream] = cur
 		accepted = append(accepted, r)
-		results = append(results, events.AppendResult{Version: cur, Position: head})
+		results = append(results, events.AppendResult{Version: cur, Position: head, Written: true})
 	}
 	if len(accepted) == 0 {
 		return false
@@ -423,7 +423,7 @@ func (s *Store) fast(batch []*backend.Request) error {
 	var refused []*backend.Request
 	for i, r := range batch {
 		if out[i].ok {
-			r.Done(events.AppendResult{Version: out[i].ver, Position: out[i].pos}, nil)
+			r.Done(events.AppendResult{Version: out[i].ver, Position: out[i].pos, Written: true}, nil)
 		} else {
 			refused = append(refused, r)
 		}
