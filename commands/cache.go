@@ -45,6 +45,7 @@ type Entry struct {
 	checked  time.Time          // when its last catch-up with the store began (zero: never)
 	weight   int64              // events the cache counts it as holding (under cache.mu)
 	noticed  atomic.Int64       // the highest version of its stream the follower saw
+	snapped  int64              // version of its last snapshot, stored or restored (snapshot.go)
 }
 
 // entryLock is an entry's mutex, whose waiters give up when their context ends: a request must
@@ -176,6 +177,7 @@ func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Dura
 }
 
 func (s *Service) catchUp(ctx context.Context, e *Entry) error {
+	s.loadSnapshot(ctx, e)
 	return s.catchUpAfter(ctx, e, nil, nil)
 }
 
@@ -259,6 +261,7 @@ func (s *Service) apply(e *Entry, recs []events.RecordedEvent, own []events.Even
 	e.checked = at
 	if len(recs) > 0 {
 		s.cache.weigh(e, e.version)
+		s.offerSnapshot(e)
 	}
 	return nil
 }

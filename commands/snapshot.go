@@ -1,0 +1,258 @@
+package commands
+
+import (
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/lotbook/lotbook/events"
+)
+
+// Aggregate snapshots: a stream's aggregate, encoded with the records its replay answers from, is
+// stored beside the log (events.SnapshotStore) when the stream grew by snapshotEvery events since
+// the last one, off the command path; a load that misses the cache restores it and reads only the
+// events after it. Snapshots are a cache: a missing, unreadable or foreign-schema one is ignored
+// and the stream is replayed whole, as a stream whose aggregate cannot be encoded always is.
+
+// SnapshotPart is a part (or a composed aggregate's own fields) that can encode its state. A part
+// opts in by implementing it, through an exported mirror of its fields; an aggregate is snapshot
+// only if every one of its parts does. SnapshotVersion names the encoding: change it whenever
+// MarshalSnapshot's output changes, and the snapshots written before are ignored.
+type SnapshotPart interface {
+	SnapshotVersion() int
+	MarshalSnapshot() ([]byte, error)
+	UnmarshalSnapshot([]byte) error
+}
+
+const (
+	// snapshotEvery is how many events a stream grows by between two of its snapshots.
+	snapshotEvery = 200
+	// snapshotFormat is the version of the envelope below (parts and records), in every schema.
+	snapshotFormat = 1
+	// snapshotQueue bounds the snapshots waiting for the writer; past it, offers are dropped
+	// (the stream offers again snapshotEvery events later).
+	snapshotQueue = 256
+	// snapshotTimeout bounds one snapshot's wait for its stream and its write.
+	snapshotTimeout = 10 * time.Second
+)
+
+// snapshotDoc is a snapshot's encoded state: every piece's encoding in layout order, and what
+// each command wrote to the stream (Entry.seen), so that a retry older than the snapshot is
+// answered with its own events exactly as after a replay.
+type snapshotDoc struct {
+	Parts   []json.RawMessage `json:"parts"`
+	Records []snapshotRecord  `json:"records"`
+}
+
+type snapshotRecord struct {
+	Command  string          `json:"c"`
+	Binding  string          `json:"b,omitempty"`
+	Position int64           `json:"p"`
+	Events   []snapshotEvent `json:"e"`
+}
+
+type snapshotEvent struct {
+	Type string          `json:"t"`
+	Data json.RawMessage `json:"d"`
+}
+
+// snapshotLayout is st's encodable pieces with their names: a member's own fields then its
+// registered parts, or st itself for an aggregate that is not composed. ok is false when some
+// piece cannot be encoded, and for a state whose records carry copies of it (the account's
+// balances after each command), which snapshots do not encode.
+func snapshotLayout(st State) (names []string, pieces []SnapshotPart, ok bool) {
+	if _, copies := st.(snapshotter); copies {
+		return nil, nil, false
+	}
+	all, named := []any{st}, []string{"self"}
+	if m, composed := st.(*Member); composed {
+		all, named = []any{(*memberShell)(m)}, append([]string{memberParts.shell}, memberParts.names...)
+		for _, p := range m.parts {
+			all = append(all, p)
+		}
+	}
+	pieces = make([]SnapshotPart, len(all))
+	for i, p := range all {
+		if pieces[i], ok = p.(SnapshotPart); !ok {
+			return nil, nil, false
+		}
+	}
+	return named, pieces, true
+}
+
+// snapshotSchema names the encoding of an aggregate laid out as names and pieces: the envelope's
+// version and every piece's name and SnapshotVersion, hashed.
+func snapshotSchema(names []string, pieces []SnapshotPart) string {
+	var b strings.Builder
+	b.WriteString(strconv.Itoa(snapshotFormat))
+	for i, p := range pieces {
+		fmt.Fprintf(&b, ";%s/%d", names[i], p.SnapshotVersion())
+	}
+	sum := sha256.Sum256([]byte(b.String()))
+	return names[0] + "-" + hex.EncodeToString(sum[:8])
+}
+
+// encodeSnapshot is e's snapshot; ok is false when its aggregate cannot be encoded. Under e.mu.
+func encodeSnapshot(e *Entry) (snap events.Snapshot, ok bool, err error) {
+	names, pieces, ok := snapshotLayout(e.st)
+	if !ok {
+		return events.Snapshot{}, false, nil
+	}
+	doc := snapshotDoc{Parts: make([]json.RawMessage, len(pieces)), Records: make([]snapshotRecord, 0, len(e.seen))}
+	for i, p := range pieces {
+		if doc.Parts[i], err = p.MarshalSnapshot(); err != nil {
+			return events.Snapshot{}, false, fmt.Errorf("snapshot %s part %s: %w", e.stream, names[i], err)
+		}
+	}
+	for id, rec := range e.seen {
+		r := snapshotRecord{Command: id, Binding: rec.binding, Position: rec.Position, Events: make([]snapshotEvent, len(rec.Payloads))}
+		for i, p := range rec.Payloads {
+			typ, data, err := events.Encode(p)
+			if err != nil {
+				return events.Snapshot{}, false, fmt.Errorf("snapshot %s record %s: %w", e.stream, id, err)
+			}
+			r.Events[i] = snapshotEvent{Type: typ, Data: data}
+		}
+		doc.Records = append(doc.Records, r)
+	}
+	slices.SortFunc(doc.Records, func(a, b snapshotRecord) int {
+		return cmp.Or(cmp.Compare(a.Position, b.Position), strings.Compare(a.Command, b.Command))
+	})
+	state, err := json.Marshal(doc)
+	if err != nil {
+		return events.Snapshot{}, false, fmt.Errorf("snapshot %s: %w", e.stream, err)
+	}
+	return events.Snapshot{Stream: e.stream, Version: e.version, Position: e.position,
+		Schema: snapshotSchema(names, pieces), State: state}, true, nil
+}
+
+// restoreSnapshot puts snap into e, a fresh entry of its stream (version 0, its new state). ok is
+// false when the snapshot is not of the aggregate's current schema. On an error e's state may be
+// half restored: the caller starts it over.
+func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
+	names, pieces, ok := snapshotLayout(e.st)
+	if !ok || snap.Schema != snapshotSchema(names, pieces) {
+		return false, nil
+	}
+	var doc snapshotDoc
+	if err := json.Unmarshal(snap.State, &doc); err != nil {
+		return false, fmt.Errorf("restore %s: %w", e.stream, err)
+	}
+	if len(doc.Parts) != len(pieces) {
+		return false, fmt.Errorf("restore %s: %d parts for %d", e.stream, len(doc.Parts), len(pieces))
+	}
+	for i, p := range pieces {
+		if err := p.UnmarshalSnapshot(doc.Parts[i]); err != nil {
+			return false, fmt.Errorf("restore %s part %s: %w", e.stream, names[i], err)
+		}
+	}
+	for _, r := range doc.Records {
+		rec := &Record{Position: r.Position, binding: r.Binding, Payloads: make([]events.Payload, len(r.Events))}
+		for i, ev := range r.Events {
+			if rec.Payloads[i], err = events.Decode(ev.Type, ev.Data); err != nil {
+				return false, fmt.Errorf("restore %s record %s: %w", e.stream, r.Command, err)
+			}
+		}
+		e.seen[r.Command] = rec
+	}
+	e.version, e.position, e.snapped = snap.Version, snap.Position, snap.Version
+	return true, nil
+}
+
+// snapshots is the service's side of the snapshot store: the store, when it keeps snapshots, and
+// the queue of entries due one, drained by a writer goroutine that runs while there is work.
+type snapshots struct {
+	store   events.SnapshotStore // nil: the store keeps none
+	queue   chan *Entry
+	running atomic.Bool
+}
+
+func newSnapshots(store events.Store) snapshots {
+	ss, _ := store.(events.SnapshotStore)
+	return snapshots{store: ss, queue: make(chan *Entry, snapshotQueue)}
+}
+
+// loadSnapshot restores e, an entry about to catch up for the first time, from its stored
+// snapshot if there is a usable one. Anything wrong with it only costs the replay it would save.
+func (s *Service) loadSnapshot(ctx context.Context, e *Entry) {
+	if s.snaps.store == nil || e.version != 0 || !e.checked.IsZero() {
+		return
+	}
+	if _, _, ok := snapshotLayout(e.st); !ok {
+		return
+	}
+	snap, found, err := s.snaps.store.LoadSnapshot(ctx, e.stream)
+	if err != nil || !found {
+		return // the replay reads the store and reports it, if it is down
+	}
+	if ok, err := restoreSnapshot(e, snap); err != nil || !ok {
+		if err != nil {
+			s.log.WarnContext(ctx, "snapshot ignored", "stream", e.stream, "err", err)
+		}
+		e.version, e.position, e.snapped, e.st, e.seen = 0, 0, 0, stateFor(e.stream), map[string]*Record{}
+		return
+	}
+	s.cache.weigh(e, e.version)
+}
+
+// offerSnapshot hands e, just caught up under e.mu, to the writer when its stream grew by
+// snapshotEvery events since its last snapshot. It never waits: with the queue full the offer is
+// dropped.
+func (s *Service) offerSnapshot(e *Entry) {
+	if s.snaps.store == nil || e.version-e.snapped < snapshotEvery {
+		return
+	}
+	if _, _, ok := snapshotLayout(e.st); !ok {
+		return
+	}
+	e.snapped = e.version // a failed write is tried again snapshotEvery events later
+	select {
+	case s.snaps.queue <- e:
+	default:
+		return
+	}
+	if s.snaps.running.CompareAndSwap(false, true) {
+		go s.writeSnapshots()
+	}
+}
+
+// writeSnapshots writes the queued snapshots, and ends when the queue is empty.
+func (s *Service) writeSnapshots() {
+	for {
+		select {
+		case e := <-s.snaps.queue:
+			if err := s.writeSnapshot(e); err != nil {
+				s.log.Warn("snapshot not written", "stream", e.stream, "err", err)
+			}
+		default:
+			s.snaps.running.Store(false)
+			// An offer between the empty queue and the flag found the writer still running.
+			if len(s.snaps.queue) == 0 || !s.snaps.running.CompareAndSwap(false, true) {
+				return
+			}
+		}
+	}
+}
+
+// writeSnapshot encodes e as it is now, under its lock, and stores it.
+func (s *Service) writeSnapshot(e *Entry) error {
+	ctx, cancel := context.WithTimeout(context.Background(), snapshotTimeout)
+	defer cancel()
+	if err := e.mu.Lock(ctx); err != nil {
+		return fmt.Errorf("wait for %s: %w", e.stream, err)
+	}
+	snap, ok, err := encodeSnapshot(e)
+	e.mu.Unlock()
+	if err != nil || !ok || snap.Version == 0 {
+		return err
+	}
+	return s.snaps.store.SaveSnapshot(ctx, snap)
+}

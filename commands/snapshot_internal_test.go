@@ -1,0 +1,128 @@
+package commands
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/sqlite"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitetest"
+)
+
+// plainPart is a part that cannot be snapshot.
+type plainPart struct{}
+
+func (plainPart) Apply(events.RecordedEvent, events.Payload) {}
+
+// TestPartWithoutSnapshotDisablesSnapshots: one part that does not implement SnapshotPart makes
+// its whole aggregate replayed as before, never encoded.
+func TestPartWithoutSnapshotDisablesSnapshots(t *testing.T) {
+	m := NewMember("m1")
+	e := newEntry(events.MemberStream("m1"))
+	e.st, e.version = m, 1
+	if _, ok, err := encodeSnapshot(e); !ok || err != nil {
+		t.Fatalf("a member whose parts all encode: snapshot ok %v, %v", ok, err)
+	}
+	m.parts = append(m.parts, plainPart{})
+	if _, ok, err := encodeSnapshot(e); ok || err != nil {
+		t.Fatalf("a member with a part that does not encode: snapshot ok %v, %v; want none", ok, err)
+	}
+}
+
+// readsNoted is a SQLite store that notes after which version each stream read starts.
+type readsNoted struct {
+	*sqlite.Store
+	after []int64
+}
+
+func (r *readsNoted) ReadStream(ctx context.Context, stream string, after int64) ([]events.RecordedEvent, error) {
+	r.after = append(r.after, after)
+	return r.Store.ReadStream(ctx, stream, after)
+}
+
+// TestSnapshotWrittenThenRestored: a member stream that grew past snapshotEvery is offered to the
+// writer; its snapshot, once stored, lets a cold service read only the events after it, to the
+// same aggregate; a snapshot of another schema is ignored. An account (its records keep state
+// copies, its parts do not encode) is never offered.
+func TestSnapshotWrittenThenRestored(t *testing.T) {
+	ctx := context.Background()
+	store := &readsNoted{Store: sqlitetest.Open(t)}
+	member, account := events.MemberStream("m1"), events.AccountStream("m1")
+	for _, stream := range []string{member, account} {
+		appendUploads(t, store, stream, 0, snapshotEvery+10)
+	}
+	s := New(store, Options{})
+	for _, stream := range []string{member, account} {
+		e, _, err := s.loadWithin(ctx, stream, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mu.Unlock()
+		if offered := e.snapped == e.version; offered != (stream == member) {
+			t.Fatalf("%s at v%d: offered for a snapshot %v", stream, e.version, offered)
+		}
+	}
+	if err := s.writeSnapshot(s.cache.peek(member)); err != nil { // as the writer does, here and now
+		t.Fatal(err)
+	}
+	appendUploads(t, store, member, snapshotEvery+10, 5)
+
+	cold := New(store, Options{})
+	store.after = nil
+	got, _, err := cold.loadWithin(ctx, member, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got.mu.Unlock()
+	if len(store.after) != 1 || store.after[0] != snapshotEvery+10 || got.version != snapshotEvery+15 {
+		t.Fatalf("cold load read after %v to v%d; want after v%d to v%d", store.after, got.version, snapshotEvery+10, snapshotEvery+15)
+	}
+	want := newEntry(member)
+	if err := New(store.Store, Options{}).catchUp(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	if a, b := got.st.(*Member), want.st.(*Member); len(a.files) != len(b.files) || a.storedBytes != b.storedBytes || len(got.seen) != len(want.seen) {
+		t.Fatalf("restored member holds %d files (%d bytes), %d records; a replay %d (%d), %d",
+			len(a.files), a.storedBytes, len(got.seen), len(b.files), b.storedBytes, len(want.seen))
+	}
+
+	snap, _, err := store.LoadSnapshot(ctx, member)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap.Schema, snap.Version = "member-other", snap.Version+1
+	if err := store.SaveSnapshot(ctx, snap); err != nil {
+		t.Fatal(err)
+	}
+	store.after = nil
+	e, _, err := New(store, Options{}).loadWithin(ctx, member, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.mu.Unlock()
+	if len(store.after) != 1 || store.after[0] != 0 || e.version != snapshotEvery+15 {
+		t.Fatalf("a snapshot of another schema: read after %v to v%d; want a replay from 0", store.after, e.version)
+	}
+}
+
+// appendUploads appends n FileUploaded events of their own commands to stream at version from.
+func appendUploads(t *testing.T, store events.Store, stream string, from, n int) {
+	t.Helper()
+	batch := make([]events.EventData, n)
+	for i := range batch {
+		typ, data, err := events.Encode(events.FileUploaded{FileID: fmt.Sprintf("f%d", from+i), Size: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		cmd := uuid.NewString()
+		batch[i] = events.EventData{ID: events.EventID(cmd, stream, 0), Type: typ, Data: data,
+			Metadata: events.Metadata{CommandID: cmd, Actor: "system", ServerTime: time.Date(2026, 11, 20, 0, 0, i, 0, time.UTC)}}
+	}
+	if _, err := store.Append(context.Background(), stream, int64(from), batch); err != nil {
+		t.Fatal(err)
+	}
+}
