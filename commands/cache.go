@@ -27,9 +27,10 @@ type snapshotter interface {
 // Record is what one command wrote to one stream: enough to give the same answer again.
 type Record struct {
 	Payloads []events.Payload
-	Position int64  // global position of the command's last event in the stream
-	Snapshot any    // state snapshot after that event, when the state keeps one
-	binding  string // the command's binding (Cmd.binding), from its first event's metadata
+	Position int64           // global position of the command's last event in the stream
+	Snapshot any             // state snapshot after that event, when the state keeps one
+	binding  string          // the command's binding (Cmd.binding), from its first event's metadata
+	restored []restoredEvent // its first events, not decoded yet, when restored from a snapshot
 }
 
 // Entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
@@ -78,6 +79,9 @@ func (e *Entry) Replay(c Cmd) (*Record, error) {
 	case rec == nil:
 		return nil, nil
 	case rec.binding == c.binding, rec.binding == "" && c.Request == "":
+		if err := rec.decodeRestored(); err != nil {
+			return nil, Unavailable(err)
+		}
 		return rec, nil
 	}
 	return nil, KeyReused()

@@ -27,13 +27,19 @@ func CachedEvents(s *Service) (counted, held int64) {
 }
 
 // LoadedAggregate is stream's aggregate as s loads it (from a stored snapshot, when its store
-// keeps one), with the records retries are answered from and its version.
+// keeps one), with the records retries are answered from (decoded, as a retry sees them) and its
+// version.
 func LoadedAggregate(ctx context.Context, s *Service, stream string) (State, map[string]*Record, int64, error) {
 	e, _, err := s.loadWithin(ctx, stream, 0)
 	if err != nil {
 		return nil, nil, 0, err
 	}
 	defer e.mu.Unlock()
+	for _, rec := range e.seen {
+		if err := rec.decodeRestored(); err != nil {
+			return nil, nil, 0, err
+		}
+	}
 	return e.st, e.seen, e.version, nil
 }
 

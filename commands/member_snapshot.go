@@ -2,6 +2,8 @@ package commands
 
 import (
 	"encoding/json"
+	"maps"
+	"slices"
 	"time"
 )
 
@@ -21,7 +23,8 @@ type memberSnapshot struct {
 	FundHash       string               `json:"fundHash"`
 	FundRejections []time.Time          `json:"fundRejections"`
 	Flags          map[string]bool      `json:"flags"`
-	Files          map[string]bool      `json:"files"`
+	Files          []string             `json:"files"`    // a list: a map would cost more to parse
+	FilesSet       bool                 `json:"filesSet"` // files is not nil
 	StoredBytes    int64                `json:"storedBytes"`
 }
 
@@ -31,8 +34,8 @@ func (m *memberShell) MarshalSnapshot() ([]byte, error) {
 	return json.Marshal(memberSnapshot{
 		Registered: m.registered, MemberID: m.memberID, Account: m.account, Role: m.role,
 		PasswordHash: m.passwordHash, OwnInviteCode: m.ownInviteCode, Sessions: m.sessions,
-		FundHash: m.fundHash, FundRejections: m.fundRejections, Flags: m.flags, Files: m.files,
-		StoredBytes: m.storedBytes,
+		FundHash: m.fundHash, FundRejections: m.fundRejections, Flags: m.flags, Files: slices.Sorted(maps.Keys(m.files)),
+		FilesSet: m.files != nil, StoredBytes: m.storedBytes,
 	})
 }
 
@@ -43,7 +46,13 @@ func (m *memberShell) UnmarshalSnapshot(b []byte) error {
 	}
 	m.registered, m.memberID, m.account, m.role = s.Registered, s.MemberID, s.Account, s.Role
 	m.passwordHash, m.ownInviteCode, m.sessions = s.PasswordHash, s.OwnInviteCode, s.Sessions
-	m.fundHash, m.fundRejections, m.flags, m.files = s.FundHash, s.FundRejections, s.Flags, s.Files
-	m.storedBytes = s.StoredBytes
+	m.fundHash, m.fundRejections, m.flags = s.FundHash, s.FundRejections, s.Flags
+	m.files, m.storedBytes = nil, s.StoredBytes
+	if s.FilesSet {
+		m.files = make(map[string]bool, len(s.Files))
+		for _, f := range s.Files {
+			m.files[f] = true
+		}
+	}
 	return nil
 }

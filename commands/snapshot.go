@@ -4,9 +4,12 @@ import (
 	"cmp"
 	"context"
 	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -44,24 +47,18 @@ const (
 	snapshotTimeout = 10 * time.Second
 )
 
-// snapshotDoc is a snapshot's encoded state: every piece's encoding in layout order, and what
-// each command wrote to the stream (Entry.seen), so that a retry older than the snapshot is
-// answered with its own events exactly as after a replay.
-type snapshotDoc struct {
-	Parts   []json.RawMessage `json:"parts"`
-	Records []snapshotRecord  `json:"records"`
-}
+// A snapshot's state is its pieces' encodings (a JSON array, in layout order, after its length
+// as a uvarint), then what each command wrote to the stream (Entry.seen), so that a retry older
+// than the snapshot is answered with its own events exactly as after a replay. The records are
+// binary, each: its event count, command id, binding and position, then each event's type and
+// data (strings as a uvarint length and the bytes). A member's thousand records would cost more
+// to parse as JSON than the replay they save, and their events are decoded only when a retry
+// asks for them (Record.decodeRestored).
 
-type snapshotRecord struct {
-	Command  string          `json:"c"`
-	Binding  string          `json:"b,omitempty"`
-	Position int64           `json:"p"`
-	Events   []snapshotEvent `json:"e"`
-}
-
-type snapshotEvent struct {
-	Type string          `json:"t"`
-	Data json.RawMessage `json:"d"`
+// restoredEvent is an event of a record restored from a snapshot, not decoded yet.
+type restoredEvent struct {
+	typ  string
+	data []byte
 }
 
 // snapshotLayout is st's encodable pieces with their names: a member's own fields then its
@@ -106,29 +103,34 @@ func encodeSnapshot(e *Entry) (snap events.Snapshot, ok bool, err error) {
 	if !ok {
 		return events.Snapshot{}, false, nil
 	}
-	doc := snapshotDoc{Parts: make([]json.RawMessage, len(pieces)), Records: make([]snapshotRecord, 0, len(e.seen))}
+	parts := make([]json.RawMessage, len(pieces))
 	for i, p := range pieces {
-		if doc.Parts[i], err = p.MarshalSnapshot(); err != nil {
+		if parts[i], err = p.MarshalSnapshot(); err != nil {
 			return events.Snapshot{}, false, fmt.Errorf("snapshot %s part %s: %w", e.stream, names[i], err)
 		}
 	}
-	for id, rec := range e.seen {
-		r := snapshotRecord{Command: id, Binding: rec.binding, Position: rec.Position, Events: make([]snapshotEvent, len(rec.Payloads))}
-		for i, p := range rec.Payloads {
+	head, err := json.Marshal(parts)
+	if err != nil {
+		return events.Snapshot{}, false, fmt.Errorf("snapshot %s: %w", e.stream, err)
+	}
+	state := appendBytes(nil, head)
+	ids := slices.SortedFunc(maps.Keys(e.seen), func(a, b string) int {
+		return cmp.Or(cmp.Compare(e.seen[a].Position, e.seen[b].Position), strings.Compare(a, b))
+	})
+	for _, id := range ids {
+		rec := e.seen[id]
+		if err := rec.decodeRestored(); err != nil {
+			return events.Snapshot{}, false, fmt.Errorf("snapshot %s: %w", e.stream, err)
+		}
+		state = binary.AppendUvarint(state, uint64(len(rec.Payloads)))
+		state = appendBytes(appendBytes(binary.AppendVarint(state, rec.Position), []byte(id)), []byte(rec.binding))
+		for _, p := range rec.Payloads {
 			typ, data, err := events.Encode(p)
 			if err != nil {
 				return events.Snapshot{}, false, fmt.Errorf("snapshot %s record %s: %w", e.stream, id, err)
 			}
-			r.Events[i] = snapshotEvent{Type: typ, Data: data}
+			state = appendBytes(appendBytes(state, []byte(typ)), data)
 		}
-		doc.Records = append(doc.Records, r)
-	}
-	slices.SortFunc(doc.Records, func(a, b snapshotRecord) int {
-		return cmp.Or(cmp.Compare(a.Position, b.Position), strings.Compare(a.Command, b.Command))
-	})
-	state, err := json.Marshal(doc)
-	if err != nil {
-		return events.Snapshot{}, false, fmt.Errorf("snapshot %s: %w", e.stream, err)
 	}
 	return events.Snapshot{Stream: e.stream, Version: e.version, Position: e.position,
 		Schema: snapshotSchema(names, pieces), State: state}, true, nil
@@ -142,29 +144,97 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 	if !ok || snap.Schema != snapshotSchema(names, pieces) {
 		return false, nil
 	}
-	var doc snapshotDoc
-	if err := json.Unmarshal(snap.State, &doc); err != nil {
-		return false, fmt.Errorf("restore %s: %w", e.stream, err)
+	r := reader{b: snap.State}
+	var parts []json.RawMessage
+	if err := json.Unmarshal(r.bytes(), &parts); err != nil || r.bad {
+		return false, fmt.Errorf("restore %s: parts: %v", e.stream, cmp.Or(err, errBadSnapshot))
 	}
-	if len(doc.Parts) != len(pieces) {
-		return false, fmt.Errorf("restore %s: %d parts for %d", e.stream, len(doc.Parts), len(pieces))
+	if len(parts) != len(pieces) {
+		return false, fmt.Errorf("restore %s: %d parts for %d", e.stream, len(parts), len(pieces))
 	}
 	for i, p := range pieces {
-		if err := p.UnmarshalSnapshot(doc.Parts[i]); err != nil {
+		if err := p.UnmarshalSnapshot(parts[i]); err != nil {
 			return false, fmt.Errorf("restore %s part %s: %w", e.stream, names[i], err)
 		}
 	}
-	for _, r := range doc.Records {
-		rec := &Record{Position: r.Position, binding: r.Binding, Payloads: make([]events.Payload, len(r.Events))}
-		for i, ev := range r.Events {
-			if rec.Payloads[i], err = events.Decode(ev.Type, ev.Data); err != nil {
-				return false, fmt.Errorf("restore %s record %s: %w", e.stream, r.Command, err)
-			}
+	for len(r.b) > 0 && !r.bad {
+		n := r.uvarint()
+		rec := &Record{Position: r.varint()}
+		id := string(r.bytes())
+		rec.binding = string(r.bytes())
+		rec.restored = make([]restoredEvent, 0, min(n, uint64(len(r.b))))
+		for range n {
+			rec.restored = append(rec.restored, restoredEvent{typ: string(r.bytes()), data: r.bytes()})
 		}
-		e.seen[r.Command] = rec
+		e.seen[id] = rec
+	}
+	if r.bad {
+		return false, fmt.Errorf("restore %s: records: %w", e.stream, errBadSnapshot)
 	}
 	e.version, e.position, e.snapped = snap.Version, snap.Position, snap.Version
 	return true, nil
+}
+
+var errBadSnapshot = errors.New("truncated or malformed")
+
+// appendBytes appends b with its length before it.
+func appendBytes(out, b []byte) []byte {
+	return append(binary.AppendUvarint(out, uint64(len(b))), b...)
+}
+
+// reader reads what encodeSnapshot appended; bad tells that the input ended early.
+type reader struct {
+	b   []byte
+	bad bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) varint() int64 {
+	v, n := binary.Varint(r.b)
+	if n <= 0 {
+		r.bad, r.b = true, nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) bytes() []byte {
+	n := r.uvarint()
+	if n > uint64(len(r.b)) {
+		r.bad, r.b = true, nil
+		return nil
+	}
+	out := r.b[:n:n]
+	r.b = r.b[n:]
+	return out
+}
+
+// decodeRestored decodes the events of a record restored from a snapshot, before any the stream
+// added to it since.
+func (r *Record) decodeRestored() error {
+	if r.restored == nil {
+		return nil
+	}
+	ps := make([]events.Payload, len(r.restored), len(r.restored)+len(r.Payloads))
+	for i, ev := range r.restored {
+		p, err := events.Decode(ev.typ, ev.data)
+		if err != nil {
+			return fmt.Errorf("restored record: %w", err)
+		}
+		ps[i] = p
+	}
+	r.Payloads, r.restored = append(ps, r.Payloads...), nil
+	return nil
 }
 
 // snapshots is the service's side of the snapshot store: the store, when it keeps snapshots, and

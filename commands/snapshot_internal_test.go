@@ -110,7 +110,7 @@ func TestSnapshotWrittenThenRestored(t *testing.T) {
 }
 
 // appendUploads appends n FileUploaded events of their own commands to stream at version from.
-func appendUploads(t *testing.T, store events.Store, stream string, from, n int) {
+func appendUploads(t testing.TB, store events.Store, stream string, from, n int) {
 	t.Helper()
 	batch := make([]events.EventData, n)
 	for i := range batch {
@@ -124,5 +124,33 @@ func appendUploads(t *testing.T, store events.Store, stream string, from, n int)
 	}
 	if _, err := store.Append(context.Background(), stream, int64(from), batch); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// BenchmarkFirstLoad is a cache miss on a member stream of a thousand uploads (the load
+// generator's deposit proofs), replayed whole or restored from a snapshot at its head.
+func BenchmarkFirstLoad(b *testing.B) {
+	ctx := context.Background()
+	store := sqlitetest.Open(b)
+	member := events.MemberStream("m1")
+	appendUploads(b, store, member, 0, 1000)
+	s := New(store, Options{})
+	e, _, err := s.loadWithin(ctx, member, 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	e.mu.Unlock()
+	if err := s.writeSnapshot(e); err != nil {
+		b.Fatal(err)
+	}
+	for name, st := range map[string]events.Store{"replay": struct{ events.Store }{store}, "snapshot": store} {
+		b.Run(name, func(b *testing.B) {
+			s := New(st, Options{})
+			for b.Loop() {
+				if err := s.catchUp(ctx, newEntry(member)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
