@@ -50,7 +50,7 @@ const (
 // A snapshot's state is its pieces' encodings (a JSON array, in layout order, after its length
 // as a uvarint), then what each command wrote to the stream (Entry.seen), so that a retry older
 // than the snapshot is answered with its own events exactly as after a replay. The records are
-// binary, each: its event count, command id, binding and position, then each event's type and
+// binary, their count first, then each: its event count, command id, binding and position, then each event's type and
 // data (strings as a uvarint length and the bytes). A member's thousand records would cost more
 // to parse as JSON than the replay they save, and their events are decoded only when a retry
 // asks for them (Record.decodeRestored).
@@ -117,6 +117,7 @@ func encodeSnapshot(e *Entry) (snap events.Snapshot, ok bool, err error) {
 	ids := slices.SortedFunc(maps.Keys(e.seen), func(a, b string) int {
 		return cmp.Or(cmp.Compare(e.seen[a].Position, e.seen[b].Position), strings.Compare(a, b))
 	})
+	state = binary.AppendUvarint(state, uint64(len(ids)))
 	for _, id := range ids {
 		rec := e.seen[id]
 		if err := rec.decodeRestored(); err != nil {
@@ -157,7 +158,7 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 			return false, fmt.Errorf("restore %s part %s: %w", e.stream, names[i], err)
 		}
 	}
-	for len(r.b) > 0 && !r.bad {
+	for count := r.uvarint(); count > 0 && !r.bad; count-- {
 		n := r.uvarint()
 		rec := &Record{Position: r.varint()}
 		id := string(r.bytes())
@@ -168,7 +169,7 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 		}
 		e.seen[id] = rec
 	}
-	if r.bad {
+	if r.bad || len(r.b) > 0 {
 		return false, fmt.Errorf("restore %s: records: %w", e.stream, errBadSnapshot)
 	}
 	e.version, e.position, e.snapped = snap.Version, snap.Position, snap.Version

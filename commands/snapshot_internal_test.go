@@ -44,6 +44,11 @@ func (r *readsNoted) ReadStream(ctx context.Context, stream string, after int64)
 	return r.Store.ReadStream(ctx, stream, after)
 }
 
+// noSaves keeps the snapshot a test stored: the snapshots its loads offer are not written.
+type noSaves struct{ *readsNoted }
+
+func (noSaves) SaveSnapshot(context.Context, events.Snapshot) error { return nil }
+
 // TestSnapshotWrittenThenRestored: a member stream that grew past snapshotEvery is offered to the
 // writer; its snapshot, once stored, lets a cold service read only the events after it, to the
 // same aggregate; a snapshot of another schema is ignored. An account (its records keep state
@@ -52,9 +57,8 @@ func TestSnapshotWrittenThenRestored(t *testing.T) {
 	ctx := context.Background()
 	store := &readsNoted{Store: sqlitetest.Open(t)}
 	member, account := events.MemberStream("m1"), events.AccountStream("m1")
-	for _, stream := range []string{member, account} {
-		appendUploads(t, store, stream, 0, snapshotEvery+10)
-	}
+	first := appendUploads(t, store, member, 0, snapshotEvery+10)[0]
+	appendUploads(t, store, account, 0, snapshotEvery+10)
 	s := New(store, Options{})
 	for _, stream := range []string{member, account} {
 		e, _, err := s.loadWithin(ctx, stream, 0)
@@ -81,6 +85,11 @@ func TestSnapshotWrittenThenRestored(t *testing.T) {
 	if len(store.after) != 1 || store.after[0] != snapshotEvery+10 || got.version != snapshotEvery+15 {
 		t.Fatalf("cold load read after %v to v%d; want after v%d to v%d", store.after, got.version, snapshotEvery+10, snapshotEvery+15)
 	}
+	// A retry of a command older than the snapshot is answered with what it wrote.
+	rec, err := got.Replay(Cmd{Meta: Meta{CommandID: first}})
+	if err != nil || rec == nil || len(rec.Payloads) != 1 || rec.Payloads[0].(events.FileUploaded).FileID != "f0" {
+		t.Fatalf("retry of the stream's first command after a restore: %+v, %v; want its upload f0", rec, err)
+	}
 	want := newEntry(member)
 	if err := New(store.Store, Options{}).catchUp(ctx, want); err != nil {
 		t.Fatal(err)
@@ -94,37 +103,44 @@ func TestSnapshotWrittenThenRestored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	snap.Schema, snap.Version = "member-other", snap.Version+1
-	if err := store.SaveSnapshot(ctx, snap); err != nil {
-		t.Fatal(err)
-	}
-	store.after = nil
-	e, _, err := New(store, Options{}).loadWithin(ctx, member, 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	e.mu.Unlock()
-	if len(store.after) != 1 || store.after[0] != 0 || e.version != snapshotEvery+15 {
-		t.Fatalf("a snapshot of another schema: read after %v to v%d; want a replay from 0", store.after, e.version)
+	for name, bad := range map[string]events.Snapshot{
+		"of another schema": {Stream: member, Version: snap.Version + 1, Position: snap.Position, Schema: "member-other", State: snap.State},
+		"cut short":         {Stream: member, Version: snap.Version + 2, Position: snap.Position, Schema: snap.Schema, State: snap.State[:len(snap.State)-3]},
+	} {
+		if err := store.SaveSnapshot(ctx, bad); err != nil {
+			t.Fatal(err)
+		}
+		store.after = nil
+		e, _, err := New(noSaves{store}, Options{}).loadWithin(ctx, member, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.mu.Unlock()
+		if len(store.after) != 1 || store.after[0] != 0 || e.version != snapshotEvery+15 || len(e.seen) != snapshotEvery+15 {
+			t.Fatalf("a snapshot %s: read after %v to v%d with %d records; want a replay from 0", name, store.after, e.version, len(e.seen))
+		}
 	}
 }
 
-// appendUploads appends n FileUploaded events of their own commands to stream at version from.
-func appendUploads(t testing.TB, store events.Store, stream string, from, n int) {
+// appendUploads appends n FileUploaded events of their own commands to stream at version from,
+// and returns the commands' ids.
+func appendUploads(t testing.TB, store events.Store, stream string, from, n int) []string {
 	t.Helper()
+	ids := make([]string, n)
 	batch := make([]events.EventData, n)
 	for i := range batch {
 		typ, data, err := events.Encode(events.FileUploaded{FileID: fmt.Sprintf("f%d", from+i), Size: 10})
 		if err != nil {
 			t.Fatal(err)
 		}
-		cmd := uuid.NewString()
-		batch[i] = events.EventData{ID: events.EventID(cmd, stream, 0), Type: typ, Data: data,
-			Metadata: events.Metadata{CommandID: cmd, Actor: "system", ServerTime: time.Date(2026, 11, 20, 0, 0, i, 0, time.UTC)}}
+		ids[i] = uuid.NewString()
+		batch[i] = events.EventData{ID: events.EventID(ids[i], stream, 0), Type: typ, Data: data,
+			Metadata: events.Metadata{CommandID: ids[i], Actor: "system", ServerTime: time.Date(2026, 11, 20, 0, 0, i, 0, time.UTC)}}
 	}
 	if _, err := store.Append(context.Background(), stream, int64(from), batch); err != nil {
 		t.Fatal(err)
 	}
+	return ids
 }
 
 // BenchmarkFirstLoad is a cache miss on a member stream of a thousand uploads (the load

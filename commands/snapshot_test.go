@@ -111,6 +111,7 @@ func TestSnapshotRestoreThenReplayEqualsReplay(t *testing.T) {
 			checked++
 		}
 	}
+	t.Logf("%d of %d streams (%d events) snapshot and restored at 4 versions each", checked, len(length), len(all))
 	if checked < 4 {
 		t.Fatalf("only %d streams could be snapshot", checked)
 	}
