@@ -120,11 +120,11 @@ func encodeSnapshot(e *Entry) (snap events.Snapshot, ok bool, err error) {
 	state = binary.AppendUvarint(state, uint64(len(ids)))
 	for _, id := range ids {
 		rec := e.seen[id]
-		if err := rec.decodeRestored(); err != nil {
-			return events.Snapshot{}, false, fmt.Errorf("snapshot %s: %w", e.stream, err)
-		}
-		state = binary.AppendUvarint(state, uint64(len(rec.Payloads)))
+		state = binary.AppendUvarint(state, uint64(len(rec.restored)+len(rec.Payloads)))
 		state = appendBytes(appendBytes(binary.AppendVarint(state, rec.Position), []byte(id)), []byte(rec.binding))
+		for _, ev := range rec.restored { // as restored, still undecoded: they come first
+			state = appendBytes(appendBytes(state, []byte(ev.typ)), ev.data)
+		}
 		for _, p := range rec.Payloads {
 			typ, data, err := events.Encode(p)
 			if err != nil {
@@ -164,7 +164,7 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 		id := string(r.bytes())
 		rec.binding = string(r.bytes())
 		rec.restored = make([]restoredEvent, 0, min(n, uint64(len(r.b))))
-		for range n {
+		for i := uint64(0); i < n && !r.bad; i++ {
 			rec.restored = append(rec.restored, restoredEvent{typ: string(r.bytes()), data: r.bytes()})
 		}
 		e.seen[id] = rec

@@ -90,6 +90,23 @@ func TestSnapshotWrittenThenRestored(t *testing.T) {
 	if err != nil || rec == nil || len(rec.Payloads) != 1 || rec.Payloads[0].(events.FileUploaded).FileID != "f0" {
 		t.Fatalf("retry of the stream's first command after a restore: %+v, %v; want its upload f0", rec, err)
 	}
+	// Its next snapshot carries the records on, those a retry decoded and those still as restored.
+	again, ok, err := encodeSnapshot(got)
+	if err != nil || !ok {
+		t.Fatalf("snapshot of a restored member: %v, %v", ok, err)
+	}
+	fresh := newEntry(member)
+	if ok, err := restoreSnapshot(fresh, again); !ok || err != nil || len(fresh.seen) != len(got.seen) {
+		t.Fatalf("restore of a restored member's snapshot: %v, %v, %d records of %d", ok, err, len(fresh.seen), len(got.seen))
+	}
+	for id, rec := range fresh.seen {
+		if err := rec.decodeRestored(); err != nil || len(rec.Payloads) != 1 {
+			t.Fatalf("record %s after two snapshots: %d events, %v", id, len(rec.Payloads), err)
+		}
+	}
+	if rec := fresh.seen[first]; rec.Payloads[0].(events.FileUploaded).FileID != "f0" {
+		t.Fatalf("first record after two snapshots: %+v", rec.Payloads)
+	}
 	want := newEntry(member)
 	if err := New(store.Store, Options{}).catchUp(ctx, want); err != nil {
 		t.Fatal(err)
