@@ -27,9 +27,10 @@ type snapshotter interface {
 // Record is what one command wrote to one stream: enough to give the same answer again.
 type Record struct {
 	Payloads []events.Payload
-	Position int64  // global position of the command's last event in the stream
-	Snapshot any    // state snapshot after that event, when the state keeps one
-	binding  string // the command's binding (Cmd.binding), from its first event's metadata
+	Position int64           // global position of the command's last event in the stream
+	Snapshot any             // state snapshot after that event, when the state keeps one
+	binding  string          // the command's binding (Cmd.binding), from its first event's metadata
+	restored []restoredEvent // its first events, not decoded yet, when restored from a snapshot
 }
 
 // Entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
@@ -45,6 +46,7 @@ type Entry struct {
 	checked  time.Time          // when its last catch-up with the store began (zero: never)
 	weight   int64              // events the cache counts it as holding (under cache.mu)
 	noticed  atomic.Int64       // the highest version of its stream the follower saw
+	snapped  int64              // version of its last snapshot, stored or restored (snapshot.go)
 }
 
 // entryLock is an entry's mutex, whose waiters give up when their context ends: a request must
@@ -77,6 +79,9 @@ func (e *Entry) Replay(c Cmd) (*Record, error) {
 	case rec == nil:
 		return nil, nil
 	case rec.binding == c.binding, rec.binding == "" && c.Request == "":
+		if err := rec.decodeRestored(); err != nil {
+			return nil, Unavailable(err)
+		}
 		return rec, nil
 	}
 	return nil, KeyReused()
@@ -176,6 +181,7 @@ func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Dura
 }
 
 func (s *Service) catchUp(ctx context.Context, e *Entry) error {
+	s.loadSnapshot(ctx, e)
 	return s.catchUpAfter(ctx, e, nil, nil)
 }
 
@@ -259,6 +265,7 @@ func (s *Service) apply(e *Entry, recs []events.RecordedEvent, own []events.Even
 	e.checked = at
 	if len(recs) > 0 {
 		s.cache.weigh(e, e.version)
+		s.offerSnapshot(e)
 	}
 	return nil
 }

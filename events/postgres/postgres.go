@@ -62,6 +62,13 @@ CREATE TABLE IF NOT EXISTS process_checkpoints (
 	name     text   PRIMARY KEY,
 	position bigint NOT NULL,
 	state    bytea  NOT NULL
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+	stream   text   PRIMARY KEY,
+	version  bigint NOT NULL,
+	position bigint NOT NULL,
+	schema   text   NOT NULL,
+	state    bytea  NOT NULL
 )`
 
 // appendFunction is the group commit's fast path: one statement, in its own implicit transaction,
@@ -163,8 +170,9 @@ type Store struct {
 const maxKnown = 100_000
 
 var (
-	_ events.Store       = (*Store)(nil)
-	_ events.Checkpoints = (*Store)(nil)
+	_ events.Store         = (*Store)(nil)
+	_ events.Checkpoints   = (*Store)(nil)
+	_ events.SnapshotStore = (*Store)(nil)
 )
 
 // Open connects to the database at dsn (a pgx connection string; pool_max_conns defaults to 8)

@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore func(t *testing.T) events.Store, opts ...Option)
 		{"Closed", s.closed},
 		{"ManyWriters", s.manyWriters},
 		{"Checkpoints", s.checkpoints},
+		{"Snapshots", s.snapshots},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, tc.fn)
@@ -979,6 +980,41 @@ func (s suite) checkpoints(t *testing.T) {
 	}
 	if cp, err := cps.LoadCheckpoint(ctx, "b"); err != nil || cp.Position != 2 || len(cp.State) != 0 {
 		t.Fatalf("checkpoint b = %+v, %v; want 2 with no state", cp, err)
+	}
+}
+
+// snapshots: a backend that keeps snapshots returns the last saved per stream, never moves one
+// back within a schema, and lets a snapshot of another schema replace it.
+func (s suite) snapshots(t *testing.T) {
+	st := s.open(t)
+	ss, ok := st.(events.SnapshotStore)
+	if !ok {
+		t.Skip("the backend keeps no snapshots")
+	}
+	ctx := testContext(t, 10*time.Second)
+	if snap, found, err := ss.LoadSnapshot(ctx, "s-1"); err != nil || found {
+		t.Fatalf("unsaved snapshot = %+v, %v, %v; want none", snap, found, err)
+	}
+	for _, save := range []events.Snapshot{
+		{Stream: "s-1", Version: 200, Position: 900, Schema: "x-1", State: []byte("200")},
+		{Stream: "s-2", Version: 5, Position: 3, Schema: "x-1"},
+		{Stream: "s-1", Version: 400, Position: 1200, Schema: "x-1", State: []byte("400")},
+		{Stream: "s-1", Version: 300, Position: 1000, Schema: "x-1", State: []byte("300")}, // behind: ignored
+		{Stream: "s-2", Version: 4, Position: 2, Schema: "x-2", State: []byte("new")},      // another schema: replaces
+	} {
+		if err := ss.SaveSnapshot(ctx, save); err != nil {
+			t.Fatalf("save %+v: %v", save, err)
+		}
+	}
+	for _, want := range []events.Snapshot{
+		{Stream: "s-1", Version: 400, Position: 1200, Schema: "x-1", State: []byte("400")},
+		{Stream: "s-2", Version: 4, Position: 2, Schema: "x-2", State: []byte("new")},
+	} {
+		got, found, err := ss.LoadSnapshot(ctx, want.Stream)
+		if err != nil || !found || got.Version != want.Version || got.Position != want.Position ||
+			got.Schema != want.Schema || string(got.State) != string(want.State) || got.Stream != want.Stream {
+			t.Fatalf("snapshot of %s = %+v, %v, %v; want %+v", want.Stream, got, found, err, want)
+		}
 	}
 }
 
