@@ -41,7 +41,8 @@ import (
 // shared by every connection, written straight to the socket (gorilla/websocket writes one
 // system call per message, which was half the server's CPU at 10,000 clients). Every write to a
 // socket goes that way, pings, pongs and close messages too, so that a frame the workers wrote
-// in part is never interleaved with another.
+// in part is never interleaved with another (only gorilla's own close answer to a client's
+// protocol error is written apart, and the socket ends with it).
 //
 // A client may also bind its socket to its session ({"op":"auth"}); the hub then keeps it among
 // the member's (or the ops users') sockets, to which capabilities push frames through
@@ -100,11 +101,11 @@ type wsSub struct {
 	mask chanMask // channels wanted; hub goroutine only
 	idx  int      // position in its symEntry's subs; hub goroutine only
 
-	// Guarded by conn.mu: where each channel's pending frame is in conn.held, if it is there
-	// (the entry at names this subscription and channel). Taking the frames leaves these
-	// stale rather than clearing them: at 10,000 connections that write, a cache miss per
-	// frame, was a tenth of the server's CPU. At most wsMaxSymbols × channels frames are held
-	// at once: their positions fit 16 bits.
+	// Guarded by conn.mu: where each channel's pending frame is in conn.held, when the entry
+	// there names this subscription and channel. Taking the frames leaves these stale rather
+	// than clearing them: clearing them, a cache miss per frame, was a tenth of the server's
+	// CPU at 10,000 connections. At most wsMaxSymbols × channels frames are held at once:
+	// their positions fit 16 bits.
 	at [len(wsChannels)]uint16
 }
 
