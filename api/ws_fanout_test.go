@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net"
+	"net/http/httptest"
 	"runtime"
 	"slices"
 	"testing"
@@ -197,5 +198,21 @@ func TestSocketStuckClientsDelayNoOne(t *testing.T) {
 		f := live.until(10*time.Second, "live 2330 quote", func(f wsFrame) bool { return isQuote("2330")(f) && f.quote(t).Time.After(last.Time) })
 		last = f.quote(t)
 		t.Logf("live quote %s after the change", time.Since(start).Round(time.Millisecond))
+	}
+}
+
+// TestSocketServerStops: a stopping server ends its sockets with a close message that says so.
+func TestSocketServerStops(t *testing.T) {
+	st, stop := openTestStack(t, testDB{kind: "sqlite"}, RateLimits{}, newTestClock())
+	srv := httptest.NewServer(st.Handler())
+	t.Cleanup(srv.Close)
+	h := &harness{t: t, st: st, srv: srv}
+	c := h.mustDial()
+	c.subscribe([]string{"2330"}, "quote")
+	c.until(10*time.Second, "2330 snapshot", isQuote("2330"))
+	stop()
+	var ce *websocket.CloseError
+	if err := c.readErr(10 * time.Second); !errors.As(err, &ce) || ce.Code != websocket.CloseGoingAway {
+		t.Fatalf("when the server stops: %v", err)
 	}
 }
