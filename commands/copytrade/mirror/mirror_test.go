@@ -34,6 +34,10 @@ func (f *fake) Reclaim(_ context.Context, _ commands.Meta, follower, orderNo, re
 	return copytrade.Result{}, nil
 }
 func (f *fake) Working(context.Context, string, string) ([]string, error) { return f.working, nil }
+func (f *fake) RequestStop(_ context.Context, _ commands.Meta, in copytrade.Stop) (copytrade.Result, error) {
+	f.calls = append(f.calls, "request stop "+in.FollowID)
+	return copytrade.Result{}, nil
+}
 func (f *fake) Stop(_ context.Context, _ commands.Meta, in copytrade.Stop) (copytrade.Result, error) {
 	f.calls = append(f.calls, "stop "+in.FollowID)
 	return copytrade.Result{}, nil
@@ -102,7 +106,7 @@ func TestEndDueCancelsWorkingOrdersFirst(t *testing.T) {
 	if err := p.EndDue(ctx, t0); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"reclaim m9 T1 order_done", "reclaim m9 T3 sold", "cancel m9 T1", "cancel m9 T2", "stop F1"}
+	want := []string{"reclaim m9 T1 order_done", "reclaim m9 T3 sold", "request stop F1", "cancel m9 T1", "cancel m9 T2", "stop F1"}
 	if len(f.calls) != len(want) {
 		t.Fatalf("calls %v, want %v", f.calls, want)
 	}
