@@ -117,6 +117,35 @@ func TestEndDueCancelsWorkingOrdersFirst(t *testing.T) {
 	}
 }
 
+// A stop goes one way every time: requested first (the commitment takes nothing more back), the
+// working orders cancelled, the positions read after the request and closed, then stopped. A
+// close refused leaves the follow stopping, not stopped: calling again goes on from there.
+func TestStopFollowOrder(t *testing.T) {
+	f := &fake{working: []string{"T1"}, state: events.FollowStopping, held: []copytrade.Position{{ID: "P1", Symbol: "2330", Shares: 1000}}}
+	in := copytrade.Stop{FollowerID: "m9", FollowID: "F1", ClosePositions: true}
+	closeAll := func(refuse bool) func([]copytrade.Position) error {
+		return func(held []copytrade.Position) error {
+			for _, p := range held {
+				f.calls = append(f.calls, "close "+p.ID)
+			}
+			if refuse {
+				return commands.Rule(commands.KeyNotTradingTime)
+			}
+			return nil
+		}
+	}
+	if _, err := StopFollow(context.Background(), f, f.Cancel, commands.Meta{CommandID: "k"}, in, closeAll(true)); err == nil {
+		t.Fatal("a refused close stopped the follow")
+	}
+	if _, err := StopFollow(context.Background(), f, f.Cancel, commands.Meta{CommandID: "k2"}, in, closeAll(false)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"request stop F1", "cancel m9 T1", "close P1", "request stop F1", "cancel m9 T1", "close P1", "stop F1"}
+	if fmt.Sprint(f.calls) != fmt.Sprint(want) {
+		t.Fatalf("calls %v, want %v", f.calls, want)
+	}
+}
+
 // An order placed for a follow that was stopped meanwhile is cancelled at once.
 func TestOrderOfAStoppedFollowIsCancelled(t *testing.T) {
 	f := &fake{state: events.FollowCancelled}
