@@ -19,9 +19,12 @@ type State interface {
 }
 
 // snapshotter is a state that keeps, per command, a copy of what the command's answer reports
-// (the account's balances right after it).
+// (the account's balances right after it). Aggregate snapshots carry the copies in their records:
+// appendCopy appends one's encoding, parseCopy reads it back.
 type snapshotter interface {
 	snapshot() any
+	appendCopy(out []byte, copy any) []byte
+	parseCopy(b []byte) (any, error)
 }
 
 // Record is what one command wrote to one stream: enough to give the same answer again.
@@ -31,6 +34,8 @@ type Record struct {
 	Snapshot any             // state snapshot after that event, when the state keeps one
 	binding  string          // the command's binding (Cmd.binding), from its first event's metadata
 	restored []restoredEvent // its first events, not decoded yet, when restored from a snapshot
+	// restoredCopy is Snapshot's encoding, not decoded yet, when restored from a snapshot.
+	restoredCopy []byte
 }
 
 // Entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
@@ -79,7 +84,7 @@ func (e *Entry) Replay(c Cmd) (*Record, error) {
 	case rec == nil:
 		return nil, nil
 	case rec.binding == c.binding, rec.binding == "" && c.Request == "":
-		if err := rec.decodeRestored(); err != nil {
+		if err := rec.decodeRestored(e.st); err != nil {
 			return nil, Unavailable(err)
 		}
 		return rec, nil
@@ -258,7 +263,7 @@ func (s *Service) apply(e *Entry, recs []events.RecordedEvent, own []events.Even
 			rec.Payloads = append(rec.Payloads, p)
 			rec.Position = r.Position
 			if sn, ok := e.st.(snapshotter); ok {
-				rec.Snapshot = sn.snapshot()
+				rec.Snapshot, rec.restoredCopy = sn.snapshot(), nil
 			}
 		}
 	}

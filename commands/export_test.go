@@ -36,7 +36,7 @@ func LoadedAggregate(ctx context.Context, s *Service, stream string) (State, map
 	}
 	defer e.mu.Unlock()
 	for _, rec := range e.seen {
-		if err := rec.decodeRestored(); err != nil {
+		if err := rec.decodeRestored(e.st); err != nil {
 			return nil, nil, 0, err
 		}
 	}
@@ -52,4 +52,29 @@ func SnapshotOf(ctx context.Context, s *Service, stream string) (events.Snapshot
 	}
 	defer e.mu.Unlock()
 	return encodeSnapshot(e)
+}
+
+// SnapshotPieces is each encodable piece of st by name (its shell's name, then the piece's: its
+// own fields, then its parts), and
+// whether the same piece of a new aggregate of stream encodes differently: whether st holds
+// state there.
+func SnapshotPieces(stream string, st State) (map[string]bool, error) {
+	names, pieces, ok := snapshotLayout(st)
+	if !ok {
+		return nil, nil
+	}
+	_, empty, _ := snapshotLayout(stateFor(stream))
+	held := make(map[string]bool, len(names))
+	for i, p := range pieces {
+		a, err := p.MarshalSnapshot()
+		if err != nil {
+			return nil, err
+		}
+		b, err := empty[i].MarshalSnapshot()
+		if err != nil {
+			return nil, err
+		}
+		held[names[0]+"."+names[i]] = string(a) != string(b)
+	}
+	return held, nil
 }

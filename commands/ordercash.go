@@ -1,6 +1,10 @@
 package commands
 
-import "github.com/shopspring/decimal"
+import (
+	"encoding/json"
+
+	"github.com/shopspring/decimal"
+)
 
 // OrderCash is, in an account part, the cash that ordinary orders placed from a held amount (a
 // copy-trade follow's commitment, an AI quant subscription) gave back to available cash, so the
@@ -47,4 +51,24 @@ func (o *OrderCash) Settle(ref string) { o.returned[ref] = o.back[ref] }
 func (o *OrderCash) Due(a *Account, ref string) (holder string, amount decimal.Decimal) {
 	owed := o.back[ref].Sub(o.returned[ref])
 	return o.holder[ref], decimal.Max(decimal.Zero, decimal.Min(owed, a.Balances[TWD].Available))
+}
+
+// orderCashSnapshot mirrors OrderCash in its parts' aggregate snapshots.
+type orderCashSnapshot struct {
+	Holder   map[string]string          `json:"holder"`
+	Back     map[string]decimal.Decimal `json:"back"`
+	Returned map[string]decimal.Decimal `json:"returned"`
+}
+
+func (o OrderCash) MarshalJSON() ([]byte, error) {
+	return json.Marshal(orderCashSnapshot{Holder: o.holder, Back: o.back, Returned: o.returned})
+}
+
+func (o *OrderCash) UnmarshalJSON(b []byte) error {
+	var s orderCashSnapshot
+	if err := json.Unmarshal(b, &s); err != nil {
+		return err
+	}
+	*o = OrderCash{holder: CloneMap(s.Holder), back: CloneMap(s.Back), returned: CloneMap(s.Returned)}
+	return nil
 }

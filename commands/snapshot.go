@@ -50,8 +50,9 @@ const (
 // A snapshot's state is its pieces' encodings (a JSON array, in layout order, after its length
 // as a uvarint), then what each command wrote to the stream (Entry.seen), so that a retry older
 // than the snapshot is answered with its own events exactly as after a replay. The records are
-// binary, their count first, then each: its event count, command id, binding and position, then each event's type and
-// data (strings as a uvarint length and the bytes). A member's thousand records would cost more
+// binary, their count first, then each: its event count, position, command id and binding, for
+// a state that keeps copies (snapshotter) the record's copy, then each event's type and data
+// (strings as a uvarint length and the bytes). A member's thousand records would cost more
 // to parse as JSON than the replay they save, and their events are decoded only when a retry
 // asks for them (Record.decodeRestored).
 
@@ -61,20 +62,16 @@ type restoredEvent struct {
 	data []byte
 }
 
-// snapshotLayout is st's encodable pieces with their names: a member's own fields then its
-// registered parts, or st itself for an aggregate that is not composed. ok is false when some
-// piece cannot be encoded, and for a state whose records carry copies of it (the account's
-// balances after each command), which snapshots do not encode.
+// snapshotLayout is st's encodable pieces with their names: a composed aggregate's own fields then
+// its registered parts (member, account), or st itself for an aggregate that is not composed. ok
+// is false when some piece cannot be encoded.
 func snapshotLayout(st State) (names []string, pieces []SnapshotPart, ok bool) {
-	if _, copies := st.(snapshotter); copies {
-		return nil, nil, false
-	}
 	all, named := []any{st}, []string{"self"}
-	if m, composed := st.(*Member); composed {
-		all, named = []any{(*memberShell)(m)}, append([]string{memberParts.shell}, memberParts.names...)
-		for _, p := range m.parts {
-			all = append(all, p)
-		}
+	switch a := st.(type) {
+	case *Member:
+		all, named = composedPieces((*memberShell)(a), a.parts), append([]string{memberParts.shell}, memberParts.names...)
+	case *Account:
+		all, named = composedPieces((*accountShell)(a), a.parts), append([]string{accountParts.shell}, accountParts.names...)
 	}
 	pieces = make([]SnapshotPart, len(all))
 	for i, p := range all {
@@ -83,6 +80,16 @@ func snapshotLayout(st State) (names []string, pieces []SnapshotPart, ok bool) {
 		}
 	}
 	return named, pieces, true
+}
+
+// composedPieces is a composed aggregate's shell followed by its parts.
+func composedPieces(shell any, parts []State) []any {
+	all := make([]any, 0, 1+len(parts))
+	all = append(all, shell)
+	for _, p := range parts {
+		all = append(all, p)
+	}
+	return all
 }
 
 // snapshotSchema names the encoding of an aggregate laid out as names and pieces: the envelope's
@@ -118,10 +125,18 @@ func encodeSnapshot(e *Entry) (snap events.Snapshot, ok bool, err error) {
 		return cmp.Or(cmp.Compare(e.seen[a].Position, e.seen[b].Position), strings.Compare(a, b))
 	})
 	state = binary.AppendUvarint(state, uint64(len(ids)))
+	sn, copies := e.st.(snapshotter)
 	for _, id := range ids {
 		rec := e.seen[id]
 		state = binary.AppendUvarint(state, uint64(len(rec.restored)+len(rec.Payloads)))
 		state = appendBytes(appendBytes(binary.AppendVarint(state, rec.Position), []byte(id)), []byte(rec.binding))
+		if copies {
+			cp := rec.restoredCopy // as restored, still undecoded
+			if cp == nil {
+				cp = sn.appendCopy(nil, rec.Snapshot)
+			}
+			state = appendBytes(state, cp)
+		}
 		for _, ev := range rec.restored { // as restored, still undecoded: they come first
 			state = appendBytes(appendBytes(state, []byte(ev.typ)), ev.data)
 		}
@@ -158,11 +173,15 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 			return false, fmt.Errorf("restore %s part %s: %w", e.stream, names[i], err)
 		}
 	}
+	_, copies := e.st.(snapshotter)
 	for count := r.uvarint(); count > 0 && !r.bad; count-- {
 		n := r.uvarint()
 		rec := &Record{Position: r.varint()}
 		id := string(r.bytes())
 		rec.binding = string(r.bytes())
+		if copies {
+			rec.restoredCopy = r.bytes()
+		}
 		rec.restored = make([]restoredEvent, 0, min(n, uint64(len(r.b))))
 		for i := uint64(0); i < n && !r.bad; i++ {
 			rec.restored = append(rec.restored, restoredEvent{typ: string(r.bytes()), data: r.bytes()})
@@ -221,8 +240,15 @@ func (r *reader) bytes() []byte {
 }
 
 // decodeRestored decodes the events of a record restored from a snapshot, before any the stream
-// added to it since.
-func (r *Record) decodeRestored() error {
+// added to it since, and its copy of st (a snapshotter) unless the stream replaced it since.
+func (r *Record) decodeRestored(st State) error {
+	if r.restoredCopy != nil {
+		c, err := st.(snapshotter).parseCopy(r.restoredCopy)
+		if err != nil {
+			return fmt.Errorf("restored record's copy: %w", err)
+		}
+		r.Snapshot, r.restoredCopy = c, nil
+	}
 	if r.restored == nil {
 		return nil
 	}
