@@ -19,6 +19,7 @@ type partSnapshot struct {
 	Cash      commands.OrderCash          `json:"cash"`
 	Positions map[string]positionSnapshot `json:"positions"`
 	Received  map[string]bool             `json:"received"`
+	Sold      map[string]bool             `json:"sold"`
 }
 
 type followSnapshot struct {
@@ -43,10 +44,10 @@ type positionSnapshot struct {
 	Held   decimal.Decimal `json:"held"`
 }
 
-func (p *part) SnapshotVersion() int { return 1 }
+func (p *part) SnapshotVersion() int { return 2 }
 
 func (p *part) MarshalSnapshot() ([]byte, error) {
-	return json.Marshal(partSnapshot{Profile: p.profile, Orders: p.orders, Working: p.working, Cash: p.cash, Received: p.received,
+	return json.Marshal(partSnapshot{Profile: p.profile, Orders: p.orders, Working: p.working, Cash: p.cash, Received: p.received, Sold: p.sold,
 		Follows: commands.MirrorMap(p.follows, func(f *follow) followSnapshot {
 			return followSnapshot{MentorID: f.mentorID, MentorName: f.mentorName, Amount: f.amount, Spent: f.spent, Returned: f.returned,
 				ProfitShare: f.profitShare, Ends: f.ends, State: f.state, Profit: f.profit, Spends: f.spends, Returns: f.returns}
@@ -69,7 +70,7 @@ func (p *part) UnmarshalSnapshot(b []byte) error {
 			spends: commands.CloneMap(f.Spends), returns: commands.CloneMap(f.Returns)}
 	}
 	*p = part{profile: s.Profile, follows: follows, orders: commands.CloneMap(s.Orders), working: commands.CloneMap(s.Working),
-		cash: s.Cash, received: commands.CloneMap(s.Received),
+		cash: s.Cash, received: commands.CloneMap(s.Received), sold: commands.CloneMap(s.Sold),
 		positions: commands.MirrorMap(s.Positions, func(o positionSnapshot) *position {
 			return &position{follow: o.Follow, symbol: o.Symbol, short: o.Short, shares: o.Shares, held: o.Held}
 		})}
