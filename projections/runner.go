@@ -50,6 +50,9 @@ type Runner struct {
 
 	reg      prometheus.Registerer // the router's metrics, when not nil
 	decoded  *shared               // entries the units share (set by Run)
+	units    []*unit
+	groups   grouper         // units applying pages at the same time share a transaction
+	marked   map[string]bool // unit -> applying a page or failed its last (Runner.mark)
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
 }
@@ -63,6 +66,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 	r := &Runner{
 		db: db, store: store, logger: logger.With("component", "projections"),
 		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), wake: make(chan struct{}, 1), hubCapacity: 4 * maxPage, reg: reg,
+		units: units(projectors), marked: map[string]bool{},
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lotbook_projection_failures_total",
 			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
@@ -228,7 +232,8 @@ func (r *Runner) skippable(u *unit, last int64) bool {
 	return true
 }
 
-// handler applies each page to every projector of u in one read-model transaction.
+// handler applies each page to every projector of u in one read-model transaction (shared with
+// the other units applying a page at the time, see grouper).
 func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
 		evs, err := pipeline.Page(msg)
@@ -238,6 +243,9 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 		page := r.decoded.entries(evs)
 		ctx := msg.Context()
 		last := page[len(page)-1].Ev.Position
+		if r.done(u, last) {
+			return nil
+		}
 		wanted := false
 		for _, p := range u.ps {
 			evs, serr := p.selectEvents(page)
@@ -250,20 +258,13 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 			}
 			return nil
 		}
-		pos := make([]int64, len(u.ps))
+		var pos []int64
 		if err == nil {
 			err = r.lagBehind(ctx)
 		}
 		if err == nil {
-			err = r.db.writeTx(ctx, func(w *Wtx) error {
-				for i, p := range u.ps {
-					var err error
-					if pos[i], err = p.applyPage(ctx, w, p.Name, page); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			// Marked until the page is applied: a failure (or a panic) leaves it marked.
+			pos, err = r.apply(ctx, u, page, r.mark(u, true))
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -277,14 +278,8 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 				"from", page[0].Ev.Position, "to", last, "err", err)
 			return err
 		}
-		now := time.Now()
-		for i, p := range u.ps {
-			r.stalled.WithLabelValues(p.Name).Set(0)
-			r.mu.Lock()
-			r.saved[p.Name] = saved{pos: pos[i], at: now}
-			r.mu.Unlock()
-			r.advance(p.Name, pos[i])
-		}
+		r.mark(u, false)
+		r.appliedUnit(u, pos, time.Now())
 		return nil
 	}
 }
