@@ -141,36 +141,35 @@ func schemaHash(version int, tables []*Table) string {
 const MaxParams = 30000
 
 // stmtRows are the row counts of the statements that write or read a variable number of rows
-// (Upsert, SelectIn, SelectKeys, DeleteIn), largest first. Every such statement text holds one of
-// them, so that each is parsed once and then runs prepared however many rows a page has: parsing
-// the SQL of statements of every length cost a page as much as running them. Rows to write are
-// split greedily into the largest that fit; a list of keys to read or delete goes in chunks of
-// the largest, the rest padded with NULL keys (which match no row) up to the smallest that holds
-// it.
-var stmtRows = []int{64, 16, 4, 1}
+// (Upsert, SelectIn, SelectKeys, DeleteIn) on SQLite, largest first. Every such statement text
+// holds one of them, so that each is parsed once and then runs prepared however many rows a page
+// has: parsing the SQL of statements of every length cost a page as much as running them. Rows
+// to write are split greedily into the largest that fit; a list of keys to read or delete goes
+// in chunks of the largest, the rest padded with NULL keys (which match no row) up to the
+// smallest that holds it. PostgreSQL parses every statement it is sent (nothing is prepared
+// there, see stmtCache), so there a statement takes as many rows as its parameters allow: fewer
+// round trips.
+var stmtRows = []int{256, 64, 16, 4, 1}
 
-// writeChunk is how many of n rows to write in the next statement.
-func writeChunk(n int) int {
-	for _, size := range stmtRows {
-		if size <= n {
-			return size
-		}
+// chunk is how many of n rows of width values go in the next statement, and the statement's row
+// count (more when the rows are keys, padded).
+func (d dialect) chunk(n, width int, keys bool) (rows, size int) {
+	if d.postgres {
+		rows = min(n, MaxParams/width)
+		return rows, rows
 	}
-	return n
-}
-
-// keyChunk is how many of n keys go in the next statement, and the statement's row count.
-func keyChunk(n int) (keys, rows int) {
 	if n >= stmtRows[0] {
 		return stmtRows[0], stmtRows[0]
 	}
-	size := stmtRows[0]
-	for _, s := range stmtRows {
-		if s >= n {
-			size = s
+	for i, s := range stmtRows {
+		if !keys && s <= n {
+			return s, s
+		}
+		if keys && (i == len(stmtRows)-1 || stmtRows[i+1] < n) {
+			return n, s
 		}
 	}
-	return n, size
+	return n, n
 }
 
 // Wtx is a read-model write transaction. suffix selects the table set a projector writes:
@@ -250,13 +249,36 @@ func (w *Wtx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 // (n one of stmtRows; its placeholders are n tuples of the row's values, in order), each text
 // prepared once.
 func (w *Wtx) WriteRows(ctx context.Context, rows [][]any, text func(n int) string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	width := len(rows[0])
+	// On PostgreSQL the full chunks of a big page (a rebuild's) share one statement prepared in
+	// the transaction: its text is rebound and parsed once.
+	var full *sql.Stmt
+	if per := MaxParams / width; w.d.postgres && len(rows) >= 2*per {
+		st, err := w.tx.PrepareContext(ctx, w.d.rebind(text(per)))
+		if err != nil {
+			return fmt.Errorf("prepare: %w", err)
+		}
+		defer st.Close()
+		full = st
+	}
 	for len(rows) > 0 {
-		n := writeChunk(len(rows))
-		args := make([]any, 0, n*len(rows[0]))
+		n, _ := w.d.chunk(len(rows), width, false)
+		args := make([]any, 0, n*width)
 		for _, r := range rows[:n] {
 			args = append(args, r...)
 		}
-		if err := w.execRows(ctx, text(n), args); err != nil {
+		var err error
+		if full != nil && n == MaxParams/width {
+			if _, err = full.ExecContext(ctx, args...); err != nil {
+				err = fmt.Errorf("exec %d rows: %w", n, err)
+			}
+		} else {
+			err = w.execRows(ctx, text(n), args)
+		}
+		if err != nil {
 			return err
 		}
 		rows = rows[n:]
@@ -302,9 +324,9 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 
 // keyRows runs the statement that text makes for n keys of width values (n one of stmtRows)
 // over keys, padding the last chunk with NULL keys.
-func keyRows(keys [][]any, width int, run func(q string, args []any) error, text func(n int) string) error {
+func (w *Wtx) keyRows(keys [][]any, width int, run func(q string, args []any) error, text func(n int) string) error {
 	for len(keys) > 0 {
-		k, n := keyChunk(len(keys))
+		k, n := w.d.chunk(len(keys), width, true)
 		args := make([]any, 0, n*width)
 		for _, key := range keys[:k] {
 			args = append(args, key...)
@@ -330,14 +352,14 @@ func single(vals []any) [][]any {
 // DeleteIn deletes the rows whose column col is one of vals.
 func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) error {
 	head := fmt.Sprintf("DELETE FROM %s WHERE %s IN (", w.T(tb), col)
-	return keyRows(single(vals), 1, func(q string, args []any) error { return w.execRows(ctx, q, args) },
+	return w.keyRows(single(vals), 1, func(q string, args []any) error { return w.execRows(ctx, q, args) },
 		func(n int) string { return head + Placeholders(n) + ")" })
 }
 
 // SelectIn scans the whole rows (column order of tb) whose column col is one of vals.
 func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, scan func(Rows) error) error {
 	head := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (", strings.Join(tb.colNames(), ", "), w.T(tb), col)
-	return keyRows(single(vals), 1, func(q string, args []any) error { return w.scanAll(ctx, tb, q, args, scan) },
+	return w.keyRows(single(vals), 1, func(q string, args []any) error { return w.scanAll(ctx, tb, q, args, scan) },
 		func(n int) string { return head + Placeholders(n) + ")" })
 }
 
@@ -362,7 +384,7 @@ func (w *Wtx) SelectKeys(ctx context.Context, tb *Table, keys [][]any, scan func
 	}
 	head := fmt.Sprintf("SELECT %s FROM (VALUES ", strings.Join(cols, ", "))
 	tail := fmt.Sprintf(") AS k JOIN %s t ON %s", w.T(tb), strings.Join(on, " AND "))
-	return keyRows(keys, n, func(q string, args []any) error { return w.scanAll(ctx, tb, q, args, scan) },
+	return w.keyRows(keys, n, func(q string, args []any) error { return w.scanAll(ctx, tb, q, args, scan) },
 		func(rows int) string { return head + Tuples(rows, n) + tail })
 }
 
