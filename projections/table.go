@@ -215,7 +215,7 @@ func (w *Wtx) cached(ctx context.Context, q string) *sql.Stmt {
 	return nil
 }
 
-// execRows runs q, a statement of stmtRows, with args.
+// execRows runs q, a statement of a variable number of rows (see stmtRows), with args.
 func (w *Wtx) execRows(ctx context.Context, q string, args []any) error {
 	var err error
 	if st := w.cached(ctx, q); st != nil {
@@ -246,8 +246,8 @@ func (w *Wtx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 }
 
 // WriteRows writes rows (each of the same width) with the statements that text makes for n rows
-// (n one of stmtRows; its placeholders are n tuples of the row's values, in order), each text
-// prepared once.
+// (its placeholders n tuples of the rows' values, in order; on SQLite n is one of stmtRows, each
+// text prepared once).
 func (w *Wtx) WriteRows(ctx context.Context, rows [][]any, text func(n int) string) error {
 	if len(rows) == 0 {
 		return nil
@@ -322,8 +322,8 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 	return nil
 }
 
-// keyRows runs the statement that text makes for n keys of width values (n one of stmtRows)
-// over keys, padding the last chunk with NULL keys.
+// keyRows runs the statements that text makes for n keys of width values (n from
+// dialect.chunk) over keys, padding the last chunk with NULL keys.
 func (w *Wtx) keyRows(keys [][]any, width int, run func(q string, args []any) error, text func(n int) string) error {
 	for len(keys) > 0 {
 		k, n := w.d.chunk(len(keys), width, true)
