@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/lotbook/lotbook/api/wire"
+	"github.com/lotbook/lotbook/commands/copytrade/mirror"
 )
 
 // A copy keeps trading with the follower's money, over HTTP on SQLite and PostgreSQL. A follower
@@ -17,8 +18,9 @@ import (
 // 50,000. The mentor buys 41 lots at 22: the follow buys 4 lots for 88,125 from the commitment,
 // which only has room for them thanks to the proceeds: the 1,908 realised, the 4 lots at 22 would
 // sell for 88,000 less 125 and 132 (382 below cost). The follower stops, closing the position at
-// market: the commitment is released, 10 % of the copy profit charged, and the closing sale's
-// proceeds (after the stop) stay available; nothing is left frozen. The harness checks the ledger
+// market: the stop is requested first, so the closing sale's proceeds stay available whenever the
+// mirror hears of them; the commitment is released, 10 % of the copy profit charged; nothing is
+// left frozen. The harness checks the ledger
 // and the read models against replay, and verify, after it.
 func TestCopyTradeProceedsScenario(t *testing.T) {
 	forEachBackend(t, func(t *testing.T, h *harness) {
@@ -86,22 +88,25 @@ func TestCopyTradeProceedsScenario(t *testing.T) {
 			f = follower.follow(fid)
 			return len(f.Positions) == 0 && len(f.Orders) == 4 && f.Orders[0].Status == "filled"
 		})
-		// The closing sale fills inside its own command, before the stop is recorded: the mirror
-		// may or may not have put its proceeds (87,544) back into the commitment by then. Either
-		// way the stop releases what the commitment holds and the member ends with the same cash;
-		// the records say which happened.
-		recs := follower.records("copy_return", h.head())
-		released := map[int]string{1: "13783.00", 2: "101327.00"}[len(recs.Items)]
-		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != released || f.Follow.Profit != "1327.00" || f.Follow.Share != "132.00" ||
+		// The stop is requested before the closing sale is placed: whenever the mirror hears of the
+		// sale, its proceeds stay available, and the stop releases the 13,783 the commitment held.
+		if f.Follow.State != wire.FollowCancelled || f.Follow.Released != "13783.00" || f.Follow.Profit != "1327.00" || f.Follow.Share != "132.00" ||
 			f.Follow.Remaining != "0.00" || f.Follow.Spent != "108153.00" {
-			t.Fatalf("stopped follow %+v with %d copy returns", f.Follow, len(recs.Items))
+			t.Fatalf("stopped follow %+v", f.Follow)
 		}
 		if f.Follow.Current != nil { // settled: profit and share are the stop's
 			t.Fatalf("stopped follow still valued now %+v", *f.Follow.Current)
 		}
 		follower.wantCash(h.head(), "151195.00", "0.00")
-		if after := follower.records("copy_return", h.head()); len(after.Items) != len(recs.Items) {
-			t.Fatalf("proceeds returned after the stop %+v", after)
+		// once the mirror has read past the closing sale, it has put nothing back
+		mp, head := h.registered(mirror.ProcessName).(*mirror.Process), h.head()
+		h.until("the mirror read past the stop", func() bool { return mp.Position() >= head })
+		h.catchUp()
+		if recs := follower.records("copy_return", h.head()); len(recs.Items) != 1 {
+			t.Fatalf("proceeds returned after the stop was requested %+v", recs)
+		}
+		if recs := follower.records("copy_release", h.head()); len(recs.Items) != 1 || recs.Items[0].Amount != "13783.00" {
+			t.Fatalf("follower's copy_release records %+v", recs)
 		}
 	})
 }

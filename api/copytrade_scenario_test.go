@@ -171,6 +171,20 @@ func TestCopyTradeScenario(t *testing.T) {
 			f := follower.follow(fid2)
 			return len(f.Positions) == 1 && len(f.Orders) == 1
 		})
+		// The market is closed: the stop is recorded, the close refused; the follow shows as
+		// stopping (its commitment not yet released, still valued) until it is stopped again.
+		th.mkt.setSession("closed", "closed")
+		want(t, follower.post("/api/vue/copytrade/follows/"+fid2+"/stop", map[string]any{"closePositions": true}), 422, "not_trading_time")
+		th.mkt.setSession("", "")
+		f = follower.follow(fid2)
+		if f.Follow.State != wire.FollowStopping || f.Follow.Remaining == "0.00" || f.Follow.Current == nil || len(f.Positions) != 1 {
+			t.Fatalf("follow left stopping %+v %+v", f.Follow, f.Positions)
+		}
+		var live wire.FollowPage
+		follower.at("/api/vue/copytrade/follows?state=stopping", h.head(), &live)
+		if len(live.Items) != 1 || live.Items[0].FollowId != fid2 {
+			t.Fatalf("stopping follows %+v", live.Items)
+		}
 		a = follower.post("/api/vue/copytrade/follows/"+fid2+"/stop", map[string]any{"closePositions": true})
 		want(t, a, 200, "follow_stopped")
 		f = follower.follow(fid2)

@@ -68,6 +68,10 @@ type Config struct {
 	// answers 503 system_busy, so that a database gone silent fails requests clearly instead of
 	// holding them.
 	RequestTimeout time.Duration
+	// Partition is the projector instance's share of the partitioned read models (role
+	// projector; the whole by default); Repartition resets those split another way.
+	Partition   projections.Partition
+	Repartition bool
 
 	// Tests and tools may override these; zero values are production defaults.
 	PasswordCost commands.PasswordCost
@@ -189,6 +193,9 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 	if cfg.Role != RoleAll && cfg.DatabaseURL == "" {
 		return nil, fmt.Errorf("api: role %s shares the read models: it needs a PostgreSQL database (DatabaseURL)", cfg.Role)
 	}
+	if cfg.Partition.Count > 1 && cfg.Role != RoleProjector {
+		return nil, fmt.Errorf("api: partition %s: only role projector runs a partition of the read models", cfg.Partition)
+	}
 	if cfg.Role == RoleAPI && cfg.NATSURL == "" {
 		return nil, fmt.Errorf("api: role api relays chat typing to the other API instances: it needs NATS (NATSURL)")
 	}
@@ -250,6 +257,7 @@ func OpenStack(ctx context.Context, cfg Config) (*Stack, error) {
 		trade: engine.New(engine.Config{Commands: tr, Store: store, Feed: feed, Market: mkt, Clock: cfg.Clock, Logger: cfg.Logger,
 			Registerer: reg}),
 	}
+	st.Runner.SetPartition(cfg.Partition, cfg.Repartition)
 	if cfg.Role.processes() {
 		deps := process.Deps{Commands: cmd, Market: mkt, Store: store, Feed: feed, Clock: cfg.Clock, Logger: cfg.Logger, Registerer: reg}
 		for _, p := range process.Registered() {

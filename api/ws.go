@@ -9,11 +9,13 @@ import (
 	"math/bits"
 	"net"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/gorilla/websocket"
@@ -34,10 +36,13 @@ import (
 // to the connections that want it; it also applies (un)subscriptions, so a snapshot (the latest
 // state it published) is always ordered before the changes that follow it. A connection holds
 // at most one pending frame per (symbol, channel), the newest, so a client that reads slowly
-// skips states instead of growing a queue; its writer sends what is pending whenever the socket
-// can take it, all of it in one write: frames are complete WebSocket messages encoded once and
+// skips states instead of growing a queue; what is pending goes out whenever the socket can take
+// it, all of it in one write (wsFanout): frames are complete WebSocket messages encoded once and
 // shared by every connection, written straight to the socket (gorilla/websocket writes one
-// system call per message, which was half the server's CPU at 10,000 clients).
+// system call per message, which was half the server's CPU at 10,000 clients). Every write to a
+// socket goes that way, pings, pongs and close messages too, so that a frame the workers wrote
+// in part is never interleaved with another (only gorilla's own close answer to a client's
+// protocol error is written apart, and the socket ends with it).
 //
 // A client may also bind its socket to its session ({"op":"auth"}); the hub then keeps it among
 // the member's (or the ops users') sockets, to which capabilities push frames through
@@ -96,10 +101,12 @@ type wsSub struct {
 	mask chanMask // channels wanted; hub goroutine only
 	idx  int      // position in its symEntry's subs; hub goroutine only
 
-	// Guarded by conn.mu: the channels with a frame in conn.held, and where (at most
-	// wsMaxSymbols × channels frames are held at once: their positions fit 16 bits).
-	waiting chanMask
-	at      [len(wsChannels)]uint16
+	// Guarded by conn.mu: where each channel's pending frame is in conn.held, when the entry
+	// there names this subscription and channel. Taking the frames leaves these stale rather
+	// than clearing them: clearing them, a cache miss per frame, was a tenth of the server's
+	// CPU at 10,000 connections. At most wsMaxSymbols × channels frames are held at once:
+	// their positions fit 16 bits.
+	at [len(wsChannels)]uint16
 }
 
 type wsMetrics struct {
@@ -141,6 +148,7 @@ type wsHub struct {
 	writeWait atomic.Int64
 	reqs      chan func()
 	stopped   chan struct{} // closed when run returns
+	fan       *wsFanout
 
 	// auth finds the session of a token and account, as the HTTP routes do; now is the clock
 	// sessions expire on.
@@ -154,6 +162,7 @@ type wsHub struct {
 
 	// Owned by the hub goroutine.
 	sub     *market.Subscription
+	wake    []*wsConn // broadcast's list of sockets to write, kept between broadcasts
 	syms    map[string]*symEntry
 	conns   map[*wsConn]struct{}
 	members map[string]map[*wsConn]struct{} // authenticated sockets by member id
@@ -161,10 +170,12 @@ type wsHub struct {
 }
 
 func newWSHub(mkt *market.Service, log *slog.Logger, reg prometheus.Registerer) *wsHub {
+	m := newWSMetrics(reg)
 	h := &wsHub{
 		mkt:     mkt,
 		log:     log,
-		metrics: newWSMetrics(reg),
+		metrics: m,
+		fan:     newWSFanout(m),
 		indices: map[string]bool{},
 		reqs:    make(chan func(), 256),
 		stopped: make(chan struct{}),
@@ -200,6 +211,8 @@ const wsNoSymbol = "\x00"
 // run fans out market changes and applies requests until ctx ends, then closes every socket.
 func (h *wsHub) run(ctx context.Context) {
 	defer close(h.stopped)
+	h.fan.start(runtime.GOMAXPROCS(0))
+	defer h.fan.stop()
 	defer h.closeAll()
 	for {
 		select {
@@ -223,11 +236,11 @@ func (h *wsHub) do(fn func()) bool {
 	}
 }
 
-// broadcast takes the changed quotes, renders each wanted channel once and offers it. Writers
-// are woken once the whole batch is pending, so each sends its share in one write.
+// broadcast takes the changed quotes, renders each wanted channel once and offers it. Sockets
+// are queued for writing once the whole batch is pending, so each gets its share in one write.
 func (h *wsHub) broadcast() {
 	quotes := h.sub.Take()
-	var wake []*wsConn
+	wake := h.wake[:0]
 	for _, q := range quotes {
 		e := h.syms[q.Symbol]
 		if e == nil {
@@ -256,9 +269,9 @@ func (h *wsHub) broadcast() {
 			}
 		}
 	}
-	for _, c := range wake {
-		c.wake()
-	}
+	h.fan.add(wake...)
+	clear(wake)
+	h.wake = wake
 }
 
 // render builds the frame of one channel of q: the quote itself, or the symbol's latest candle.
@@ -290,18 +303,29 @@ func prepare(v any) ([]byte, error) {
 	return textFrame(b), nil
 }
 
-// textFrame is one unfragmented, unmasked text frame (RFC 6455 section 5.2): FIN and opcode 1,
-// then the payload length in 7 bits, or 126 and 16 bits, or 127 and 64 bits, big-endian.
-func textFrame(payload []byte) []byte {
+// First bytes of the frames the server writes: FIN and the opcode.
+const (
+	wsText  = 0x81
+	wsClose = 0x88
+	wsPing  = 0x89
+	wsPong  = 0x8a
+)
+
+// textFrame is one unfragmented text frame.
+func textFrame(payload []byte) []byte { return encodeFrame(wsText, payload) }
+
+// encodeFrame is one unfragmented, unmasked frame (RFC 6455 section 5.2): FIN and the opcode
+// (first), then the payload length in 7 bits, or 126 and 16 bits, or 127 and 64 bits, big-endian.
+func encodeFrame(first byte, payload []byte) []byte {
 	n := len(payload)
 	var f []byte
 	switch {
 	case n < 126:
-		f = append(make([]byte, 0, 2+n), 0x81, byte(n))
+		f = append(make([]byte, 0, 2+n), first, byte(n))
 	case n < 1<<16:
-		f = append(make([]byte, 0, 4+n), 0x81, 126, byte(n>>8), byte(n))
+		f = append(make([]byte, 0, 4+n), first, 126, byte(n>>8), byte(n))
 	default:
-		f = append(make([]byte, 0, 10+n), 0x81, 127)
+		f = append(make([]byte, 0, 10+n), first, 127)
 		for shift := 56; shift >= 0; shift -= 8 {
 			f = append(f, byte(uint64(n)>>shift))
 		}
@@ -327,12 +351,15 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		return // the upgrader answered (400 not a handshake, 403 another origin)
 	}
+	c := newWSConn(ws, h.metrics, time.Duration(h.writeWait.Load()), h.fan)
 	if tc, ok := ws.NetConn().(*net.TCPConn); ok {
 		if err := tc.SetWriteBuffer(wsSendBuffer); err != nil {
 			h.log.Debug("socket send buffer", "err", err)
 		}
+		if c.raw, err = tc.SyscallConn(); err != nil {
+			h.log.Debug("socket raw conn", "err", err) // its writes then all wait (wsConn.wait)
+		}
 	}
-	c := newWSConn(ws, h.metrics, time.Duration(h.writeWait.Load()))
 	if !h.do(func() { h.conns[c] = struct{}{} }) {
 		c.close()
 		return
@@ -347,7 +374,7 @@ func (h *wsHub) serve(w http.ResponseWriter, r *http.Request) {
 	go func() {
 		defer func() {
 			h.do(func() { h.drop(c) })
-			c.close()
+			c.leave()
 			h.metrics.conns.Dec()
 		}()
 		defer func() {
@@ -758,10 +785,9 @@ func (h *wsHub) drop(c *wsConn) {
 // closeAll ends every connection (the server is stopping: hijacked sockets are not closed by
 // http.Server.Shutdown). Hub goroutine only.
 func (h *wsHub) closeAll() {
+	bye := encodeFrame(wsClose, websocket.FormatCloseMessage(websocket.CloseGoingAway, "server stopping"))
 	for c := range h.conns {
-		_ = c.ws.WriteControl(websocket.CloseMessage,
-			websocket.FormatCloseMessage(websocket.CloseGoingAway, "server stopping"), time.Now().Add(time.Second))
-		c.close()
+		c.end(bye)
 	}
 	h.sub.Close()
 }
@@ -770,18 +796,23 @@ func (h *wsHub) closeAll() {
 // pending for it (guarded by mu).
 type wsConn struct {
 	ws        *websocket.Conn
+	raw       syscall.RawConn // the TCP socket, for the workers' writes; nil: every write waits
+	fan       *wsFanout
 	metrics   *wsMetrics
 	writeWait time.Duration
 	subs      map[string]*wsSub // hub goroutine only
 
 	mu sync.Mutex
 	// held are the pending market frames, one per (symbol, channel), in the order their keys
-	// first changed since the writer last took them.
-	held   []heldFrame
-	errs   [][]byte
-	pushed [][]byte // frames pushed to the socket's session, in order
-	// writing: a writer goroutine runs (see wake); it ends when nothing is pending, so an idle
-	// socket holds no goroutine stack for writing.
+	// first changed since the socket was last written.
+	held    []heldFrame
+	errs    [][]byte
+	pushed  [][]byte // frames pushed to the socket's session, in order
+	pong    []byte   // the answer to the client's latest ping
+	pingDue bool
+	bye     []byte // the close message a writer sends last, then closes the socket (end)
+	// writing: the socket is queued for the fan-out's workers or a writer goroutine of its own
+	// writes it (see claim); it holds no goroutine while nothing is pending.
 	writing bool
 	closed  bool
 	ping    *time.Timer // pings every wsPingPeriod (nil in unit tests, which have no socket)
@@ -790,15 +821,15 @@ type wsConn struct {
 	sess     atomic.Pointer[wsSession] // set by an auth request (on the hub goroutine)
 }
 
-func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration) *wsConn {
+func newWSConn(ws *websocket.Conn, m *wsMetrics, writeWait time.Duration, fan *wsFanout) *wsConn {
 	return &wsConn{
-		ws: ws, metrics: m, writeWait: writeWait, subs: map[string]*wsSub{},
+		ws: ws, fan: fan, metrics: m, writeWait: writeWait, subs: map[string]*wsSub{},
 		requests: rate.NewLimiter(wsReqPerSec, wsReqBurst),
 	}
 }
 
-// claim makes the caller the one to start the writer: true unless a writer runs or the socket
-// closed. Callers hold mu, and have just queued something.
+// claim makes the caller the one to queue the socket for writing: true unless it is queued or
+// being written already, or closed. Callers hold mu, and have just queued something.
 func (c *wsConn) claim() bool {
 	if c.writing || c.closed {
 		return false
@@ -807,8 +838,8 @@ func (c *wsConn) claim() bool {
 	return true
 }
 
-// wake starts the writer that claim gave the caller to start.
-func (c *wsConn) wake() { go c.write() }
+// wake queues the socket for the workers, once claim gave the caller that.
+func (c *wsConn) wake() { c.fan.add(c) }
 
 // heldFrame is a pending market frame and the subscription channel it is the latest state of.
 type heldFrame struct {
@@ -824,54 +855,56 @@ func (c *wsConn) offer(s *wsSub, bit int, f []byte) {
 	}
 }
 
-// hold makes f the pending frame of channel bit of s (a subscription of c), replacing one the
-// writer has not taken yet, without waking the writer; true when the caller must wake it.
+// hold makes f the pending frame of channel bit of s (a subscription of c), replacing one not
+// written yet, without waking the writer; true when the caller must wake it.
 func (c *wsConn) hold(s *wsSub, bit int, f []byte) bool {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if c.closed {
 		return false
 	}
-	if s.waiting&(1<<bit) != 0 {
-		c.held[s.at[bit]].frame = f
+	if i := int(s.at[bit]); i < len(c.held) && c.held[i].sub == s && c.held[i].ch == bit {
+		c.held[i].frame = f
 		c.metrics.replaced.Inc()
 		return c.claim()
 	}
-	s.waiting |= 1 << bit
 	s.at[bit] = uint16(len(c.held))
 	c.held = append(c.held, heldFrame{sub: s, ch: bit, frame: f})
 	return c.claim()
 }
 
-// fail queues an error frame (at most wsMaxErrors wait; a client that ignores them loses some).
-func (c *wsConn) fail(key wire.MessageKey, symbol string) {
+// queue runs add on what is pending, under mu, and wakes the writer if need be; add reports
+// whether it queued anything. Nothing is queued on a closed socket.
+func (c *wsConn) queue(add func() bool) {
 	c.mu.Lock()
-	if c.closed || len(c.errs) >= wsMaxErrors {
-		c.mu.Unlock()
-		return
-	}
-	c.errs = append(c.errs, errorFrame(key, symbol))
-	start := c.claim()
+	start := !c.closed && add() && c.claim()
 	c.mu.Unlock()
 	if start {
 		c.wake()
 	}
 }
 
+// fail queues an error frame (at most wsMaxErrors wait; a client that ignores them loses some).
+func (c *wsConn) fail(key wire.MessageKey, symbol string) {
+	c.queue(func() bool {
+		if len(c.errs) >= wsMaxErrors {
+			return false
+		}
+		c.errs = append(c.errs, errorFrame(key, symbol))
+		return true
+	})
+}
+
 // push queues a frame pushed to the socket's session (at most wsMaxPushed wait; the client
 // reads what it lost over HTTP).
 func (c *wsConn) push(f []byte) {
-	c.mu.Lock()
-	if c.closed || len(c.pushed) >= wsMaxPushed {
-		c.mu.Unlock()
-		return
-	}
-	c.pushed = append(c.pushed, f)
-	start := c.claim()
-	c.mu.Unlock()
-	if start {
-		c.wake()
-	}
+	c.queue(func() bool {
+		if len(c.pushed) >= wsMaxPushed {
+			return false
+		}
+		c.pushed = append(c.pushed, f)
+		return true
+	})
 }
 
 // forget drops the pending frames of the channels in mask of s (an unsubscription, rare: the
@@ -879,14 +912,9 @@ func (c *wsConn) push(f []byte) {
 func (c *wsConn) forget(s *wsSub, mask chanMask) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	gone := s.waiting & mask
-	if gone == 0 {
-		return
-	}
-	s.waiting &^= gone
 	kept := c.held[:0]
 	for _, h := range c.held {
-		if h.sub == s && gone&(1<<h.ch) != 0 {
+		if h.sub == s && mask&(1<<h.ch) != 0 {
 			continue
 		}
 		h.sub.at[h.ch] = uint16(len(kept))
@@ -903,95 +931,120 @@ func (c *wsConn) pendingFrames() int {
 	return len(c.held)
 }
 
-// take returns what is pending, errors first, and clears it.
+// take returns what is pending and clears it.
 func (c *wsConn) take(buf [][]byte) [][]byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.takeLocked(buf)
-}
-
-func (c *wsConn) takeLocked(buf [][]byte) [][]byte {
-	buf = append(buf, c.errs...)
-	c.errs = c.errs[:0]
-	buf = append(buf, c.pushed...)
-	c.pushed = c.pushed[:0]
-	for _, h := range c.held {
-		buf = append(buf, h.frame)
-		h.sub.waiting &^= 1 << h.ch
-	}
-	clear(c.held) // the writer holds the frames now, not the connection
-	c.held = c.held[:0]
+	buf, _ = c.takeLocked(buf)
 	return buf
 }
 
+// wsPingFrame is the server's ping (no payload).
+var wsPingFrame = encodeFrame(wsPing, nil)
+
+// takeLocked appends what is pending to buf and clears it: control frames first, then errors,
+// pushed frames and market frames; last says that buf ends with the close message.
+func (c *wsConn) takeLocked(buf [][]byte) (_ [][]byte, last bool) {
+	if c.pong != nil {
+		buf = append(buf, c.pong)
+		c.pong = nil
+	}
+	if c.pingDue {
+		buf = append(buf, wsPingFrame)
+		c.pingDue = false
+	}
+	buf = append(buf, c.errs...)
+	clear(c.errs)
+	c.errs = c.errs[:0]
+	buf = append(buf, c.pushed...)
+	clear(c.pushed)
+	c.pushed = c.pushed[:0]
+	for _, h := range c.held {
+		buf = append(buf, h.frame)
+	}
+	clear(c.held) // the writer holds the frames now, not the connection
+	c.held = c.held[:0]
+	if c.bye != nil {
+		buf, last = append(buf, c.bye), true
+		c.bye = nil
+	}
+	return buf, last
+}
+
+// shutLocked marks the socket closed and drops what is pending (mu held); false when it was
+// closed already.
+func (c *wsConn) shutLocked() bool {
+	if c.closed {
+		return false
+	}
+	c.closed = true
+	c.held, c.errs, c.pushed, c.pong, c.pingDue = nil, nil, nil, nil, false
+	if c.ping != nil {
+		c.ping.Stop()
+	}
+	return true
+}
+
+// close ends the socket now.
 func (c *wsConn) close() {
 	c.mu.Lock()
-	if c.closed {
+	c.shutLocked()
+	c.mu.Unlock()
+	_ = c.ws.Close()
+}
+
+// end closes the socket after sending bye (a close message): at once when no writer owns the
+// socket, else its writer sends it after what it is writing and then closes the socket (within
+// writeWait, as any write).
+func (c *wsConn) end(bye []byte) {
+	c.mu.Lock()
+	if !c.shutLocked() {
 		c.mu.Unlock()
 		return
 	}
-	c.closed = true
-	c.held, c.errs, c.pushed = nil, nil, nil
-	ping := c.ping
+	owned := c.writing
+	if owned {
+		c.bye = bye
+	}
+	c.writing = true // no writer starts from now on
 	c.mu.Unlock()
-	if ping != nil {
-		ping.Stop()
+	if owned {
+		return
+	}
+	conn := c.ws.NetConn()
+	if conn.SetWriteDeadline(time.Now().Add(time.Second)) == nil {
+		_, _ = conn.Write(bye)
 	}
 	_ = c.ws.Close()
 }
 
-// write sends what is pending until nothing is, then ends (the next frame starts a writer
-// again). A write that does not finish within writeWait ends the connection: the client is gone
-// or not reading at all. Frames go straight to the socket in one writev; gorilla only writes
-// control frames (pings from the ping timer, pongs and close from its reader), each in a single
-// write, which the socket never interleaves with another.
-func (c *wsConn) write() {
-	bp := writeBufs.Get().(*[][]byte)
-	defer writeBufs.Put(bp)
-	conn := c.ws.NetConn()
-	for {
-		c.mu.Lock()
-		buf := c.takeLocked((*bp)[:0])
-		if len(buf) == 0 {
-			c.writing = false
-			c.mu.Unlock()
-			return
-		}
-		c.mu.Unlock()
-		*bp = buf
-		err := conn.SetWriteDeadline(time.Now().Add(c.writeWait))
-		if err == nil {
-			bufs := net.Buffers(buf) // WriteTo consumes bufs, never the frames' bytes
-			_, err = bufs.WriteTo(conn)
-		}
-		clear(buf)
-		if err != nil {
-			c.close() // writing stays set: no writer starts again
-			return
-		}
-		c.metrics.sent.Add(float64(len(buf)))
+// leave ends the socket once its reader is done: now, unless a close message is on its way out
+// (end), after which its writer closes it.
+func (c *wsConn) leave() {
+	c.mu.Lock()
+	ending := c.bye != nil
+	c.mu.Unlock()
+	if !ending {
+		c.close()
 	}
 }
 
-// writeBufs are the writers' lists of frames, kept between writes by the pool rather than by
-// each socket.
-var writeBufs = sync.Pool{New: func() any { return new([][]byte) }}
-
 // startPings pings the client every wsPingPeriod until the socket closes (a timer, not a
-// goroutine waiting on one).
+// goroutine waiting on one), and answers the client's pings: both go out as any frame.
 func (c *wsConn) startPings() {
+	c.ws.SetPingHandler(func(data string) error {
+		pong := encodeFrame(wsPong, []byte(data))
+		c.queue(func() bool { c.pong = pong; return true })
+		return nil
+	})
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.ping = time.AfterFunc(wsPingPeriod, func() {
-		if err := c.ws.WriteControl(websocket.PingMessage, nil, time.Now().Add(c.writeWait)); err != nil {
-			c.close()
-			return
-		}
-		c.mu.Lock()
-		defer c.mu.Unlock()
-		if !c.closed {
+		c.queue(func() bool {
+			c.pingDue = true
 			c.ping.Reset(wsPingPeriod)
-		}
+			return true
+		})
 	})
 }
 
@@ -1001,12 +1054,15 @@ func (c *wsConn) readLoop(ctx context.Context, h *wsHub) {
 	alive := func() error { return c.ws.SetReadDeadline(time.Now().Add(wsPongWait)) }
 	_ = alive()
 	c.ws.SetPongHandler(func(string) error { return alive() })
+	c.ws.SetCloseHandler(func(code int, _ string) error {
+		c.end(encodeFrame(wsClose, websocket.FormatCloseMessage(code, ""))) // the answer gorilla would write
+		return nil
+	})
 	for {
 		kind, msg, err := c.ws.ReadMessage()
 		if err != nil {
 			if errors.Is(err, websocket.ErrReadLimit) {
-				_ = c.ws.WriteControl(websocket.CloseMessage,
-					websocket.FormatCloseMessage(websocket.CloseMessageTooBig, ""), time.Now().Add(time.Second))
+				c.end(encodeFrame(wsClose, websocket.FormatCloseMessage(websocket.CloseMessageTooBig, "")))
 			}
 			return
 		}

@@ -516,7 +516,7 @@ func TestSocketReconnect(t *testing.T) {
 // keys first changed.
 func TestConnPending(t *testing.T) {
 	m := &wsMetrics{replaced: prometheus.NewCounter(prometheus.CounterOpts{Name: "x"})}
-	c := newWSConn(nil, m, time.Second)
+	c := newWSConn(nil, m, time.Second, nil)
 	c.writing = true // no writer starts: the test takes the frames itself
 	sub := func(sym string) *wsSub {
 		if c.subs[sym] == nil {

@@ -1,6 +1,7 @@
 package commands
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 	"time"
@@ -123,4 +124,23 @@ func TestAccountSnapshotsBalances(t *testing.T) {
 	if !snap["TWD"].Available.Equal(decimal.NewFromInt(5000)) || !a.Balances["TWD"].Available.Equal(decimal.NewFromInt(5100)) {
 		t.Fatalf("snapshot %+v, balances %+v", snap, a.Balances)
 	}
+}
+
+// testHold's snapshot is what the tests set in it (commands.SnapshotPart).
+type testHoldSnapshot struct {
+	Orders map[string]bool `json:"orders"`
+	Held   decimal.Decimal `json:"held"`
+}
+
+func (h *testHold) SnapshotVersion() int { return 1 }
+
+func (h *testHold) MarshalSnapshot() ([]byte, error) {
+	return json.Marshal(testHoldSnapshot{Orders: h.orders, Held: h.held})
+}
+
+func (h *testHold) UnmarshalSnapshot(b []byte) error {
+	var s testHoldSnapshot
+	err := json.Unmarshal(b, &s)
+	h.orders, h.held = s.Orders, s.Held
+	return err
 }

@@ -27,9 +27,10 @@ type snapshotter interface {
 // Record is what one command wrote to one stream: enough to give the same answer again.
 type Record struct {
 	Payloads []events.Payload
-	Position int64  // global position of the command's last event in the stream
-	Snapshot any    // state snapshot after that event, when the state keeps one
-	binding  string // the command's binding (Cmd.binding), from its first event's metadata
+	Position int64           // global position of the command's last event in the stream
+	Snapshot any             // state snapshot after that event, when the state keeps one
+	binding  string          // the command's binding (Cmd.binding), from its first event's metadata
+	restored []restoredEvent // its first events, not decoded yet, when restored from a snapshot
 }
 
 // Entry is one stream's aggregate in memory. mu serialises the commands of one stream inside
@@ -45,6 +46,7 @@ type Entry struct {
 	checked  time.Time          // when its last catch-up with the store began (zero: never)
 	weight   int64              // events the cache counts it as holding (under cache.mu)
 	noticed  atomic.Int64       // the highest version of its stream the follower saw
+	snapped  int64              // version of its last snapshot, stored or restored (snapshot.go)
 }
 
 // entryLock is an entry's mutex, whose waiters give up when their context ends: a request must
@@ -77,6 +79,9 @@ func (e *Entry) Replay(c Cmd) (*Record, error) {
 	case rec == nil:
 		return nil, nil
 	case rec.binding == c.binding, rec.binding == "" && c.Request == "":
+		if err := rec.decodeRestored(); err != nil {
+			return nil, Unavailable(err)
+		}
 		return rec, nil
 	}
 	return nil, KeyReused()
@@ -176,6 +181,7 @@ func (s *Service) loadWithin(ctx context.Context, stream string, fresh time.Dura
 }
 
 func (s *Service) catchUp(ctx context.Context, e *Entry) error {
+	s.loadSnapshot(ctx, e)
 	return s.catchUpAfter(ctx, e, nil, nil)
 }
 
@@ -190,8 +196,49 @@ func (s *Service) catchUpAfter(ctx context.Context, e *Entry, own []events.Event
 	if err != nil {
 		return Unavailable(fmt.Errorf("read %s after v%d: %w", e.stream, e.version, err))
 	}
+	return s.apply(e, recs, own, payloads, at)
+}
+
+// appended brings e past own (encoded from payloads), which this process appended at e's version
+// in an append that began at at and returned res. When the store says that append wrote them,
+// they are applied as written, without reading them back: the expected version proved e current
+// up to them. Otherwise they are read back (the store kept another command's events under these
+// ids, or does not say), so that what e records is what the store holds.
+func (s *Service) appended(ctx context.Context, e *Entry, own []events.EventData, payloads []events.Payload, res events.AppendResult, at time.Time) error {
+	recs := written(e, own, res)
+	if recs == nil {
+		return s.catchUpAfter(ctx, e, own, payloads)
+	}
+	return s.apply(e, recs, own, payloads, at)
+}
+
+// written is own as the store holds it after an append at e's version that returned res, or nil
+// when res does not say that this append wrote them (see events.AppendResult).
+func written(e *Entry, own []events.EventData, res events.AppendResult) []events.RecordedEvent {
+	n := int64(len(own))
+	if !res.Written || res.Version != e.version+n {
+		return nil
+	}
+	recs := make([]events.RecordedEvent, n)
+	for i, d := range own {
+		if d.Metadata.ServerTime.IsZero() {
+			return nil // the store stamped its own time: read it back
+		}
+		md := d.Metadata
+		md.ServerTime = md.ServerTime.UTC()
+		k := int64(i)
+		recs[i] = events.RecordedEvent{ID: d.ID, Stream: e.stream, Version: e.version + 1 + k, Position: res.Position - n + 1 + k,
+			Type: d.Type, Data: d.Data, Metadata: md}
+	}
+	return recs
+}
+
+// apply evolves e by recs, the stream's events after its version, as of a look at the store that
+// began at at; those among own are applied with their payloads (see catchUpAfter).
+func (s *Service) apply(e *Entry, recs []events.RecordedEvent, own []events.EventData, payloads []events.Payload, at time.Time) error {
 	for i, r := range recs {
 		var p events.Payload
+		var err error
 		if i < len(own) && isOwn(r, own[i]) {
 			p = payloads[i]
 		} else if p, err = events.DecodeRecorded(r); err != nil {
@@ -218,6 +265,7 @@ func (s *Service) catchUpAfter(ctx context.Context, e *Entry, own []events.Event
 	e.checked = at
 	if len(recs) > 0 {
 		s.cache.weigh(e, e.version)
+		s.offerSnapshot(e)
 	}
 	return nil
 }

@@ -13,9 +13,10 @@ import (
 // Execute runs one command against one stream: load, return the earlier record if this command
 // already wrote here (key-reused if another command wrote under its id), else decide and append
 // with the loaded version. On a write conflict it
-// reloads and decides again, at most maxAttempts times, then answers system_busy. After an
-// append it reads its own events back, so the record returned is what the store holds (a
-// concurrent duplicate of the same command may have written first).
+// reloads and decides again, at most maxAttempts times, then answers system_busy. The record
+// returned after an append is what the store holds: its own events as written when the store
+// says this append wrote them, else as read back (a concurrent duplicate of the same command,
+// or another command reusing its id, may have written first).
 //
 // The first decision uses the cached aggregate without reading the store: the append's expected
 // version proves it current (a write by another process is a conflict, and a duplicate of this
@@ -71,7 +72,8 @@ func Execute[S State](ctx context.Context, s *Service, c Cmd, stream string, dec
 			e.mu.Unlock()
 			return nil, Unavailable(err)
 		}
-		_, err = s.store.Append(ctx, stream, e.version, data)
+		at := time.Now()
+		res, err := s.store.Append(ctx, stream, e.version, data)
 		if errors.Is(err, events.ErrWrongExpectedVersion) {
 			e.mu.Unlock()
 			s.conflicts.Add(1)
@@ -89,7 +91,7 @@ func Execute[S State](ctx context.Context, s *Service, c Cmd, stream string, dec
 			s.log.ErrorContext(ctx, "append failed", "stream", stream, "command", c.CommandID, "err", err)
 			return nil, Unavailable(fmt.Errorf("append to %s: %w", stream, err))
 		}
-		err = s.catchUpAfter(ctx, e, data, payloads)
+		err = s.appended(ctx, e, data, payloads, res, at)
 		var rec *Record
 		if err == nil {
 			// Another command that reused the id may have written it first (its events' ids

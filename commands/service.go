@@ -116,6 +116,7 @@ type Service struct {
 	// kdfSlots bounds the argon2id computations running at once (Service.KDF).
 	kdfSlots chan struct{}
 	follow   follower // vouches for cached aggregates' freshness (Follow)
+	snaps    snapshots
 }
 
 // Calendar tells the exchange's holidays.
@@ -187,6 +188,7 @@ func New(store events.Store, opts Options) *Service {
 		budget = 2_000_000
 	}
 	s.cache = newCache(size, budget)
+	s.snaps = newSnapshots(store)
 	s.follow.wake = make(chan struct{}, 1)
 	s.kdfSlots = make(chan struct{}, runtime.GOMAXPROCS(0))
 	s.decoy = sync.OnceValues(func() (string, error) {

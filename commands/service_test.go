@@ -896,3 +896,96 @@ func TestSessionOf(t *testing.T) {
 		t.Fatal("a closed session is open")
 	}
 }
+
+// TestOwnAppendNotReadBack: a command applies its own events as the store says it wrote them,
+// without reading its stream back, and answers what an instance that reads the store replays.
+// An append the store answers from events already stored (another instance ran the command
+// first) is read back and answered from them, and a key another command used there is refused.
+func TestOwnAppendNotReadBack(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	proofs := make([]string, 6)
+	for i := range proofs {
+		proofs[i] = f.Upload(s.MemberID)
+	}
+	deposit := func(i int, amount string) funds.DepositInput {
+		return funds.DepositInput{ChannelID: "bank", Amount: amount, ProofFileID: proofs[i], ChannelPassword: "8888"}
+	}
+	reads := &streamReads{Store: f.Store, stream: events.AccountStream(s.MemberID)}
+	a := funds.New(commands.New(reads, commands.Options{Clock: f.Clock.Now, PasswordCost: secret.TestCost}))
+	_, err := a.RequestDeposit(f.Ctx, commandstest.Meta("member"), s.MemberID, deposit(0, "1000")) // loads the account
+	f.Must(err)
+	loaded := reads.n.Load()
+
+	type answered struct {
+		meta commands.Meta
+		run  func(*funds.Commands, commands.Meta) (funds.OrderResult, error)
+		res  funds.OrderResult
+	}
+	var done []answered
+	run := func(meta commands.Meta, cmd func(*funds.Commands, commands.Meta) (funds.OrderResult, error)) funds.OrderResult {
+		t.Helper()
+		res, err := cmd(a, meta)
+		f.Must(err)
+		done = append(done, answered{meta, cmd, res})
+		return res
+	}
+	for i := 1; i <= 3; i++ {
+		d := run(commandstest.Meta("member"), func(c *funds.Commands, m commands.Meta) (funds.OrderResult, error) {
+			return c.RequestDeposit(f.Ctx, m, s.MemberID, deposit(i, "1000"))
+		})
+		run(commandstest.Meta("ops:ops"), func(c *funds.Commands, m commands.Meta) (funds.OrderResult, error) {
+			return c.ApproveDeposit(f.Ctx, m, funds.ReviewOrder{MemberID: s.MemberID, OrderNo: d.OrderNo})
+		})
+	}
+	if got := reads.n.Load() - loaded; got != 0 {
+		t.Errorf("%d reads of the account stream for %d commands that appended to it", got, len(done))
+	}
+	if last := done[len(done)-1].res; last.Status != events.ReviewApproved || !last.Balances["TWD"].Available.Equal(decimal.NewFromInt(3000)) {
+		t.Fatalf("third approval answered %+v", last)
+	}
+	// Another instance, which reads the store, replays every answer as given.
+	replay := funds.New(f.Service())
+	for i, d := range done {
+		got, err := d.run(replay, d.meta)
+		f.Must(err)
+		if got.OrderNo != d.res.OrderNo || got.Status != d.res.Status || got.Position != d.res.Position || !sameBalances(got.Balances, d.res.Balances) {
+			t.Fatalf("command %d replayed as %+v, answered %+v", i, got, d.res)
+		}
+	}
+
+	// Commands the other instance ran first, sent here on a cache that has not seen them.
+	m := commandstest.Meta("member")
+	first, err := replay.RequestDeposit(f.Ctx, m, s.MemberID, deposit(4, "1000"))
+	f.Must(err)
+	before := reads.n.Load()
+	again, err := a.RequestDeposit(f.Ctx, m, s.MemberID, deposit(4, "1000"))
+	f.Must(err)
+	if again.OrderNo != first.OrderNo || again.Position != first.Position || reads.n.Load() == before {
+		t.Fatalf("retry on a stale cache answered %+v, first %+v (%d reads)", again, first, reads.n.Load()-before)
+	}
+	reused := commandstest.Meta("member")
+	reused.Request = "1000 TWD"
+	_, err = replay.RequestDeposit(f.Ctx, reused, s.MemberID, deposit(5, "1000"))
+	f.Must(err)
+	reused.Request = "2000 TWD" // the caller's fingerprint of another request under the same key
+	_, err = a.RequestDeposit(f.Ctx, reused, s.MemberID, deposit(5, "2000"))
+	commandstest.WantKey(t, err, commands.KeyIdempotencyKeyReused)
+	all := f.CheckLog()
+	if got := commandstest.Count(all, "DepositRequested"); got != 6 {
+		t.Fatalf("%d deposit requests, want 6", got)
+	}
+}
+
+func sameBalances(a, b map[string]commands.Balance) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for cur, x := range a {
+		if y, ok := b[cur]; !ok || !x.Available.Equal(y.Available) || !x.Frozen.Equal(y.Frozen) {
+			return false
+		}
+	}
+	return true
+}

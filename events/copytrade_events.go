@@ -12,8 +12,10 @@ import (
 // held from available cash in the follower's frozen cash. Each mentor fill is mirrored by the
 // copy-trade process: CopyFundsSpent moves the part of the commitment an order needs back to
 // available cash, and an ordinary order (trading's OrderPlaced, its Origin the follow) reserves
-// it again; a refused order gives it back (CopyFundsReturned). A stop or the window's end
-// (FollowStopped) releases what is left of the commitment; a disclosed share of a positive copy
+// it again; a refused order gives it back (CopyFundsReturned). A stop or the window's end is
+// recorded first (FollowStopRequested: the mirror spends and reclaims nothing more for it), then its
+// working orders are cancelled and, when asked, its positions closed, and then FollowStopped
+// releases what is left of the commitment; a disclosed share of a positive copy
 // profit goes from the follower to the platform's transit account (in the same FollowStopped) and
 // from there to the mentor (ProfitShareReceived on the mentor's stream, sent by the process).
 
@@ -23,9 +25,14 @@ var HouseCopyProfitShare = HouseAccount("copy_profit_share")
 // Follow states.
 const (
 	FollowInProgress = "in_progress"
+	FollowStopping   = "stopping"  // a stop is under way: orders cancelled, positions closed, then stopped
 	FollowEnded      = "ended"     // the window ended
 	FollowCancelled  = "cancelled" // stopped by the follower
 )
+
+// FollowLive tells whether a follow in state holds a commitment not yet released (in progress, or
+// stopping).
+func FollowLive(state string) bool { return state == FollowInProgress || state == FollowStopping }
 
 // MentorProfileSet opts the member in as a mentor, or changes the profile (later follows take it).
 type MentorProfileSet struct {
@@ -84,6 +91,16 @@ const (
 	CopyReturnSold      = "sold"
 )
 
+// FollowStopRequested starts a follow's stop (the follower's, or the window's end): from here
+// on the follow spends nothing more and takes nothing back into its commitment, so what its
+// cancelled orders and closing sales give back stays available cash, whenever the mirror hears
+// of them; FollowStopped then releases the commitment as it stood. ClosePositions is the
+// follower's choice.
+type FollowStopRequested struct {
+	FollowID       string `json:"followId"`
+	ClosePositions bool   `json:"closePositions"`
+}
+
 // FollowStopped ends a follow: State cancelled (the follower stopped it) or ended (its window
 // ended). Released is the unspent commitment back to available cash; Profit the copy profit
 // realised by the follow's orders; Share the profit share charged for the mentor.
@@ -111,6 +128,7 @@ func (FollowStarted) EventName() string       { return "FollowStarted" }
 func (CopyFundsSpent) EventName() string      { return "CopyFundsSpent" }
 func (CopyFundsReturned) EventName() string   { return "CopyFundsReturned" }
 func (FollowStopped) EventName() string       { return "FollowStopped" }
+func (FollowStopRequested) EventName() string { return "FollowStopRequested" }
 func (ProfitShareReceived) EventName() string { return "ProfitShareReceived" }
 
 func (e FollowStarted) MoneyPostings() []Posting       { return e.Postings }
@@ -191,6 +209,7 @@ func init() {
 	register(FollowStarted{}, 1, nil)
 	register(CopyFundsSpent{}, 1, nil)
 	register(CopyFundsReturned{}, 1, nil)
+	register(FollowStopRequested{}, 1, nil)
 	register(FollowStopped{}, 1, nil)
 	register(ProfitShareReceived{}, 1, nil)
 }

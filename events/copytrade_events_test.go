@@ -14,6 +14,7 @@ func init() {
 			Postings: FollowPostings(follower, "TWD", d("20028"), true)},
 		CopyFundsReturned{FollowID: "F26030200000000000001", Ref: "e1", Amount: d("20028"), Reason: "not_trading_time",
 			Postings: FollowPostings(follower, "TWD", d("20028"), false)},
+		FollowStopRequested{FollowID: "F26030200000000000001", ClosePositions: true},
 		FollowStopped{FollowID: "F26030200000000000001", MentorID: mentor, State: FollowCancelled, ClosePositions: true, Released: d("29972"),
 			Profit: d("5000"), Share: d("500"), Postings: StopPostings(follower, "TWD", d("29972"), d("500"))},
 		ProfitShareReceived{FollowID: "F26030200000000000001", FollowerID: follower, Amount: d("500"),

@@ -59,9 +59,18 @@ type RecordedEvent struct {
 }
 
 // AppendResult is the stream version and global position of the last event appended.
+//
+// Written says that this very call stored the events, as given, at versions and positions
+// consecutive up to Version and Position: the i-th of n events at Version-n+1+i and
+// Position-n+1+i, with the metadata's server time as given (in UTC; a zero one became the
+// store's clock, which the caller does not learn). A caller that appended them
+// therefore knows what ReadStream would return for them without reading. It is false for an
+// idempotent re-append (the stored result, nothing written), and a backend that cannot promise
+// it (sparse positions) always leaves it false; callers then read the events back.
 type AppendResult struct {
 	Version  int64
 	Position int64
+	Written  bool
 }
 
 // Store is the event store contract every backend passes (see events/storetest).
@@ -69,6 +78,8 @@ type AppendResult struct {
 //   - Append writes events atomically to one stream if its version equals expectedVersion
 //     (or AnyVersion). Re-appending events whose ids are already stored in that stream is
 //     idempotent: it returns the stored result and writes nothing, whatever expectedVersion is.
+//     A backend with dense positions reports a write of its own (AppendResult.Written) with the
+//     events' consecutive versions and positions; a re-append is never Written.
 //   - ReadStream returns the stream's events with Version > afterVersion, in order.
 //   - ReadStreamAfter returns up to limit of the stream's events with Position > afterPosition,
 //     in order: keyset paging of one stream by global position.

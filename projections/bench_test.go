@@ -129,39 +129,57 @@ func cpuTime() time.Duration {
 }
 
 // BenchmarkCatchUp times the live pipeline (Watermill router, all projectors at once) applying
-// the same log from position 0 to a fresh read database, and reports log events/s.
+// the same log from position 0 to a fresh read database, and reports log events/s; on
+// PostgreSQL also with the projectors split in two partitions (two runners, as two projector
+// instances would be), timed until both reach the head.
 func BenchmarkCatchUp(b *testing.B) {
 	e := sqliteEnv(b)
 	head := benchLog(b, e)
-	for _, kind := range []string{"sqlite", "postgres"} {
-		b.Run(kind, func(b *testing.B) {
+	for _, c := range []struct {
+		kind  string
+		parts int
+	}{{"sqlite", 1}, {"postgres", 1}, {"postgres", 2}} {
+		b.Run(fmt.Sprintf("%s/partitions=%d", c.kind, c.parts), func(b *testing.B) {
 			var elapsed, cpu time.Duration
 			for b.Loop() {
 				b.StopTimer()
-				db := readDBs(b, b.TempDir())[kind]()
-				r := NewRunner(db, e.Store, nil, nil)
+				open := readDBs(b, b.TempDir())[c.kind]
 				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan error, 1)
+				runners, dbs := make([]*Runner, c.parts), make([]*ReadDB, c.parts)
+				done := make(chan error, c.parts)
+				for i := range runners {
+					dbs[i] = open()
+					runners[i] = NewRunner(dbs[i], e.Store, nil, nil)
+					runners[i].SetPartition(Partition{Index: i, Count: c.parts}, false)
+				}
 				b.StartTimer()
 				start, cpu0 := time.Now(), cpuTime()
-				go func() { done <- r.Run(ctx) }()
+				for _, r := range runners {
+					go func() { done <- r.Run(ctx) }()
+				}
 				wctx, wcancel := context.WithTimeout(ctx, 5*time.Minute)
-				if err := r.WaitFor(wctx, head); err != nil {
-					b.Fatal(err)
+				for _, r := range runners {
+					if err := r.WaitFor(wctx, head); err != nil {
+						b.Fatal(err)
+					}
 				}
 				elapsed, cpu = elapsed+time.Since(start), cpu+cpuTime()-cpu0
 				wcancel()
 				cancel()
-				if err := <-done; err != nil {
-					b.Fatal(err)
+				for range runners {
+					if err := <-done; err != nil {
+						b.Fatal(err)
+					}
 				}
-				db.Close()
+				for _, db := range dbs {
+					db.Close()
+				}
 			}
 			rate := float64(head) * float64(b.N) / elapsed.Seconds()
 			b.ReportMetric(rate, "events/s")
 			b.ReportMetric(float64(head)*float64(b.N)/cpu.Seconds(), "events/cpu-s")
-			fmt.Printf("catch-up %-8s (5 projectors) %d events: %.0f events/s (%.0f events per CPU second of this process)\n",
-				kind, head, rate, float64(head)*float64(b.N)/cpu.Seconds())
+			fmt.Printf("catch-up %-8s partitions %d (%d projectors) %d events: %.0f events/s (%.0f events per CPU second of this process)\n",
+				c.kind, c.parts, len(projectors), head, rate, float64(head)*float64(b.N)/cpu.Seconds())
 		})
 	}
 }

@@ -63,13 +63,16 @@ const checkpointsDDL = `CREATE TABLE IF NOT EXISTS projection_checkpoints (
 	position BIGINT NOT NULL,
 	updated_at BIGINT NOT NULL)`
 
-// progressDDL is the one row a projector instance (lotbook serve --role projector) publishes its
-// lowest checkpoint in, as it moves in memory (Runner.Publish): checkpoints of projectors that
-// skipped pages reach projection_checkpoints only lazily.
-const progressDDL = `CREATE TABLE IF NOT EXISTS projection_progress (
-	id BIGINT NOT NULL PRIMARY KEY,
+// progressDDL is the row each projector instance (lotbook serve --role projector --partition
+// part/parts) publishes its lowest checkpoint in, as it moves in memory (Runner.Publish):
+// checkpoints of projectors that skipped pages reach projection_checkpoints only lazily. It
+// replaced the one-row projection_progress of a single projector instance.
+const progressDDL = `CREATE TABLE IF NOT EXISTS projection_progress_parts (
+	part BIGINT NOT NULL,
+	parts BIGINT NOT NULL,
 	position BIGINT NOT NULL,
-	updated_at BIGINT NOT NULL)`
+	updated_at BIGINT NOT NULL,
+	PRIMARY KEY (part, parts))`
 
 // OpenReadDB opens (and creates the schema of) the read-model database: SQLite in
 // dataDir/read.db unless databaseURL names a PostgreSQL database.
@@ -200,6 +203,9 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 		if err := w.Exec(ctx, progressDDL); err != nil {
 			return err
 		}
+		if err := w.Exec(ctx, "DROP TABLE IF EXISTS projection_progress"); err != nil {
+			return err
+		}
 		if err := w.Exec(ctx, fmt.Sprintf(`CREATE TABLE IF NOT EXISTS idempotency_records (
 			idem_key TEXT NOT NULL PRIMARY KEY, actor TEXT NOT NULL, request_hash TEXT NOT NULL,
 			http_status BIGINT NOT NULL, body %s NOT NULL, created_at BIGINT NOT NULL)`, db.d.typeName(KindBlob))); err != nil {
@@ -226,6 +232,10 @@ func (db *ReadDB) migrate(ctx context.Context) error {
 				}
 			}
 			if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), 0); err != nil {
+				return err
+			}
+			// Its partitions start again too (Runner.claim creates them).
+			if err := w.Exec(ctx, "DELETE FROM projection_checkpoints WHERE substr(name, 1, ?) = ?", len(p.Name)+1, p.Name+"#"); err != nil {
 				return err
 			}
 			// The published progress counted this read model as it was: void it until the

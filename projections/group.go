@@ -120,19 +120,19 @@ func (r *Runner) apply(ctx context.Context, u *unit, page []*entry, alone bool) 
 	}()
 	err := r.db.writeTx(ctx, func(w *Wtx) error {
 		var err error
-		if pos, err = applyUnit(ctx, w, u, page); err != nil {
+		if pos, err = r.applyUnit(ctx, w, u, page); err != nil {
 			return err
 		}
 		for _, o := range r.inStep(u, page) {
 			j := &groupJob{u: o, page: page}
 			along = append(along, j)
-			if j.pos, err = applyJoined(ctx, w, j); err != nil {
+			if j.pos, err = r.applyJoined(ctx, w, j); err != nil {
 				return err
 			}
 		}
 		for j := r.groups.next(g); j != nil; j = r.groups.next(g) {
 			joined = append(joined, j)
-			if j.pos, err = applyJoined(ctx, w, j); err != nil {
+			if j.pos, err = r.applyJoined(ctx, w, j); err != nil {
 				return err
 			}
 		}
@@ -157,18 +157,18 @@ func (r *Runner) applyAlone(ctx context.Context, u *unit, page []*entry) ([]int6
 	var pos []int64
 	err := r.db.writeTx(ctx, func(w *Wtx) error {
 		var err error
-		pos, err = applyUnit(ctx, w, u, page)
+		pos, err = r.applyUnit(ctx, w, u, page)
 		return err
 	})
 	return pos, err
 }
 
 // applyUnit applies page to every projector of u in w and returns their new checkpoints.
-func applyUnit(ctx context.Context, w *Wtx, u *unit, page []*entry) ([]int64, error) {
+func (r *Runner) applyUnit(ctx context.Context, w *Wtx, u *unit, page []*entry) ([]int64, error) {
 	pos := make([]int64, len(u.ps))
 	for i, p := range u.ps {
 		var err error
-		if pos[i], err = p.applyPage(ctx, w, p.Name, page); err != nil {
+		if pos[i], err = p.applyPage(ctx, w, r.cp(p), page); err != nil {
 			return nil, err
 		}
 	}
@@ -177,13 +177,13 @@ func applyUnit(ctx context.Context, w *Wtx, u *unit, page []*entry) ([]int64, er
 
 // applyJoined applies another unit's page in a group, its panic failing the group (the unit then
 // panics alone, under its own handler's recoverer) rather than the leader's handler.
-func applyJoined(ctx context.Context, w *Wtx, j *groupJob) (pos []int64, err error) {
+func (r *Runner) applyJoined(ctx context.Context, w *Wtx, j *groupJob) (pos []int64, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("unit %s panicked: %v", j.u.Name, p)
 		}
 	}()
-	return applyUnit(ctx, w, j.u, j.page)
+	return r.applyUnit(ctx, w, j.u, j.page)
 }
 
 // inStep is the units besides u that want events of page and have seen every event before it,
@@ -197,7 +197,7 @@ func (r *Runner) inStep(u *unit, page []*entry) []*unit {
 			continue
 		}
 		for _, p := range o.ps {
-			if evs, err := p.selectEvents(page); err != nil || len(evs) > 0 {
+			if evs, err := p.selectEvents(share(r.cp(p), page)); err != nil || len(evs) > 0 {
 				out = append(out, o) // an event that does not decode fails the group: o then fails alone
 				break
 			}
@@ -217,7 +217,7 @@ func (r *Runner) reached(o *unit, from, last int64) bool {
 	}
 	low := int64(-1)
 	for _, p := range o.ps {
-		if pos := r.pos[p.Name]; low < 0 || pos < low {
+		if pos := r.pos[r.cp(p)]; low < 0 || pos < low {
 			low = pos
 		}
 	}
@@ -230,7 +230,7 @@ func (r *Runner) done(u *unit, last int64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, p := range u.ps {
-		if r.saved[p.Name].pos < last {
+		if r.saved[r.cp(p)].pos < last {
 			return false
 		}
 	}
@@ -242,11 +242,11 @@ func (r *Runner) appliedUnit(u *unit, pos []int64, now time.Time) {
 	for i, p := range u.ps {
 		r.stalled.WithLabelValues(p.Name).Set(0)
 		r.mu.Lock()
-		if pos[i] > r.saved[p.Name].pos {
-			r.saved[p.Name] = saved{pos: pos[i], at: now}
+		if cp := r.cp(p); pos[i] > r.saved[cp].pos {
+			r.saved[cp] = saved{pos: pos[i], at: now}
 		}
 		r.mu.Unlock()
-		r.advance(p.Name, pos[i])
+		r.advance(r.cp(p), pos[i])
 	}
 }
 

@@ -31,6 +31,7 @@ func newUnitBed(t *testing.T, e *env) *unitBed {
 		t.Fatal(err)
 	}
 	r.decoded = &shared{max: r.hubCapacity}
+	r.units = units(r.own())
 	account, err := unitNamed(AccountUnit)
 	if err != nil {
 		t.Fatal(err)

@@ -47,8 +47,10 @@ var membersProjector = &Projector{
 	Name:    "members",
 	Version: 2,
 	Unit:    AccountUnit,
-	Tables:  []*Table{membersTable, memberFilesTable},
-	Retired: []string{"sessions"},
+	// Rows of the member of the event's stream (files too), and nothing of other members.
+	Partitioned: true,
+	Tables:      []*Table{membersTable, memberFilesTable},
+	Retired:     []string{"sessions"},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MemberRegistered, events.FundPasswordSet, events.AccountFlagChanged, events.FileUploaded, events.AvatarSet:

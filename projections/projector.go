@@ -23,8 +23,15 @@ type Projector struct {
 	// their tables always reflect one log position: a response that reads several of them (the
 	// mine screen's cash, positions and profit) sees one moment. Empty: the projector is its own
 	// unit and stalls or catches up alone.
-	Unit   string
-	Tables []*Table
+	Unit string
+	// Partitioned: each of its rows is changed only by the events of one member's streams
+	// (member-<id>, account-<id>) or of one other stream, and its Apply reads no rows that
+	// other streams' events write. Then instances of `serve --role projector --partition i/n`
+	// each apply the events of their own streams (partition.go); a read model that combines
+	// streams (totals, queues across members, config, a directory of other members' names)
+	// is not, and runs whole on partition 0.
+	Partitioned bool
+	Tables      []*Table
 	// Retired names tables the projector no longer keeps: the open that creates its new tables
 	// drops them, so that a database from before does not keep their rows.
 	Retired []string
@@ -168,7 +175,7 @@ func (p *Projector) applyPage(ctx context.Context, w *Wtx, cpName string, page [
 	if len(page) == 0 {
 		return cp, nil
 	}
-	evs, err := p.selectEvents(page)
+	evs, err := p.selectEvents(share(cpName, page))
 	if err != nil {
 		return 0, err
 	}

@@ -159,7 +159,7 @@ func (db *Reader) unitPosition(ctx context.Context, name string) (int64, error) 
 	if err != nil {
 		return 0, err
 	}
-	return u.from(cps), nil
+	return u.from(wholePositions(cps)), nil
 }
 
 func (r *memberRow) member() Member {

@@ -62,13 +62,14 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 	if err != nil {
 		return fmt.Errorf("rebuild %s: index: %w", name, err)
 	}
+	var live []string
 	err = r.db.writeTx(ctx, func(w *Wtx) error {
-		live, err := lockCheckpoint(ctx, w, name)
-		if err != nil {
+		var until int64
+		if live, until, err = lockLive(ctx, w, p); err != nil {
 			return err
 		}
 		w.suffix = suffix
-		if done, err = r.catchUpInTx(ctx, w, p, cpName, live); err != nil {
+		if done, err = r.catchUpInTx(ctx, w, p, cpName, until); err != nil {
 			return err
 		}
 		w.suffix = ""
@@ -80,15 +81,20 @@ func (r *Runner) Rebuild(ctx context.Context, name string, progress func(done, t
 				return err
 			}
 		}
-		if err := setCheckpoint(ctx, w, name, p.schemaHash(), done); err != nil {
-			return err
+		// Every partition goes on from the rebuilt position: the tables it wrote are gone.
+		for _, cp := range live {
+			if err := setCheckpoint(ctx, w, cp, p.schemaHash(), done); err != nil {
+				return err
+			}
 		}
 		return deleteCheckpoint(ctx, w, cpName)
 	})
 	if err != nil {
 		return fmt.Errorf("rebuild %s: swap: %w", name, err)
 	}
-	r.advance(name, done)
+	for _, cp := range live {
+		r.advance(cp, done)
+	}
 	report(done)
 	r.logger.Info("read model rebuilt and swapped in", "projector", name, "position", done)
 	return nil
@@ -198,6 +204,25 @@ func (r *Runner) scratch(ctx context.Context, p *Projector, suffix, cpName strin
 	})
 }
 
+// lockLive locks the live checkpoints of p (its partitions', or its own) and returns their names
+// and the highest of their positions.
+func lockLive(ctx context.Context, w *Wtx, p *Projector) ([]string, int64, error) {
+	cps, err := w.checkpoints(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	live := layout(cps, p)
+	var high int64
+	for _, cp := range live {
+		pos, err := lockCheckpoint(ctx, w, cp)
+		if err != nil {
+			return nil, 0, err
+		}
+		high = max(high, pos)
+	}
+	return live, high, nil
+}
+
 // maxDiffs bounds the differences Compare lists.
 const maxDiffs = 100
 
@@ -228,19 +253,26 @@ func (r *Runner) Compare(ctx context.Context, name string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if _, err := r.build(ctx, p, suffix, cpName, 0, cps[name], nil); err != nil {
+	if _, err := r.build(ctx, p, suffix, cpName, 0, wholePosition(cps, p), nil); err != nil {
 		return nil, fmt.Errorf("compare %s: %w", name, err)
 	}
 	var diffs []string
-	// The last stretch and the comparison run under the live checkpoint's lock, so that both
-	// sides stand at the same position.
+	// The last stretch and the comparison run under the live checkpoints' locks, so that both
+	// sides stand at the same position. The partitions of a partitioned read model may stand
+	// at different ones: those behind are first brought to the furthest, here, as their runners
+	// would, so that the whole read model compares with one replay of the whole log.
 	err = r.db.writeTx(ctx, func(w *Wtx) error {
-		live, err := lockCheckpoint(ctx, w, name)
+		live, until, err := lockLive(ctx, w, p)
 		if err != nil {
 			return err
 		}
+		for _, cp := range live {
+			if _, err := r.catchUpInTx(ctx, w, p, cp, until); err != nil {
+				return err
+			}
+		}
 		w.suffix = suffix
-		if _, err := r.catchUpInTx(ctx, w, p, cpName, live); err != nil {
+		if _, err := r.catchUpInTx(ctx, w, p, cpName, until); err != nil {
 			return err
 		}
 		for _, t := range p.Tables {

@@ -42,6 +42,12 @@ type Runner struct {
 	lag         atomic.Int64 // nanoseconds every page waits before it is applied (SetLag)
 	rebuildMu   sync.Mutex   // one rebuild at a time: they share the _rebuild table names
 
+	// The share of the partitioned read models this runner applies (SetPartition).
+	part        Partition
+	repartition bool                  // reset partitioned read models split another way
+	ps          []*Projector          // the projectors it runs
+	cps         map[*Projector]string // their checkpoints' names
+
 	// An instance that projects nothing (Watch) learns the positions from the database; its
 	// read-your-writes waits make it poll while they last.
 	watching atomic.Bool
@@ -50,9 +56,9 @@ type Runner struct {
 
 	reg      prometheus.Registerer // the router's metrics, when not nil
 	decoded  *shared               // entries the units share (set by Run)
-	units    []*unit
-	groups   grouper         // units applying pages at the same time share a transaction
-	marked   map[string]bool // unit -> applying a page or failed its last (Runner.mark)
+	units    []*unit               // the units Run runs
+	groups   grouper               // units applying pages at the same time share a transaction
+	marked   map[string]bool       // unit -> applying a page or failed its last (Runner.mark)
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
 }
@@ -66,7 +72,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 	r := &Runner{
 		db: db, store: store, logger: logger.With("component", "projections"),
 		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), wake: make(chan struct{}, 1), hubCapacity: 4 * maxPage, reg: reg,
-		units: units(projectors), marked: map[string]bool{},
+		marked: map[string]bool{},
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lotbook_projection_failures_total",
 			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
@@ -76,6 +82,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 			Help: "1 while a projector is stuck on a page that fails to apply.",
 		}, []string{"projector"}),
 	}
+	r.SetPartition(Partition{}, false)
 	for _, p := range projectors {
 		r.failures.WithLabelValues(p.Name)
 		r.stalled.WithLabelValues(p.Name).Set(0)
@@ -104,6 +111,9 @@ func (r *Runner) Names() []string {
 // every projector its own checkpoint: a failing unit stalls alone while the others go on, and one
 // behind the others catches up on its own. Units that keep up share one reader of the log.
 func (r *Runner) Run(ctx context.Context) error {
+	if err := r.claim(ctx); err != nil {
+		return err
+	}
 	if err := r.loadCheckpoints(ctx); err != nil {
 		return err
 	}
@@ -114,7 +124,7 @@ func (r *Runner) Run(ctx context.Context) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	us := map[string]*unit{}
-	for _, u := range units(projectors) {
+	for _, u := range units(r.own()) {
 		us[u.Name] = u
 	}
 	// The shared reader starts at the furthest checkpoint; units behind it read the store
@@ -129,11 +139,12 @@ func (r *Runner) Run(ctx context.Context) error {
 			if err != nil {
 				return 0, err
 			}
-			return u.from(cps), nil
+			return u.from(r.mine(cps)), nil
 		}})
 	r.decoded = &shared{max: r.hubCapacity}
 	go sub.Run(ctx)
-	for _, u := range units(projectors) {
+	r.units = units(r.own())
+	for _, u := range r.units {
 		router.AddConsumerHandler(u.Name, u.Name, sub, r.handler(u))
 	}
 	go func() {
@@ -158,9 +169,9 @@ func (r *Runner) flush(ctx context.Context) error {
 	defer cancel()
 	r.mu.Lock()
 	behind := map[string]int64{}
-	for _, p := range projectors {
-		if r.pos[p.Name] > r.saved[p.Name].pos {
-			behind[p.Name] = r.pos[p.Name]
+	for _, p := range r.own() {
+		if cp := r.cp(p); r.pos[cp] > r.saved[cp].pos {
+			behind[cp] = r.pos[cp]
 		}
 	}
 	r.mu.Unlock()
@@ -168,17 +179,17 @@ func (r *Runner) flush(ctx context.Context) error {
 		return nil
 	}
 	return r.db.writeTx(ctx, func(w *Wtx) error {
-		for _, p := range projectors {
-			pos, ok := behind[p.Name]
+		for _, p := range r.own() {
+			pos, ok := behind[r.cp(p)]
 			if !ok {
 				continue
 			}
-			cp, err := lockCheckpoint(ctx, w, p.Name)
+			cp, err := lockCheckpoint(ctx, w, r.cp(p))
 			if err != nil {
 				return err
 			}
 			if cp < pos {
-				if err := setCheckpoint(ctx, w, p.Name, p.schemaHash(), pos); err != nil {
+				if err := setCheckpoint(ctx, w, r.cp(p), p.schemaHash(), pos); err != nil {
 					return err
 				}
 			}
@@ -193,12 +204,12 @@ func (r *Runner) loadCheckpoints(ctx context.Context) error {
 		return err
 	}
 	r.mu.Lock()
-	for _, p := range projectors {
-		r.saved[p.Name] = saved{pos: cps[p.Name], at: time.Now()}
+	for _, p := range r.own() {
+		r.saved[r.cp(p)] = saved{pos: cps[r.cp(p)], at: time.Now()}
 	}
 	r.mu.Unlock()
-	for _, p := range projectors {
-		r.advance(p.Name, cps[p.Name])
+	for _, p := range r.own() {
+		r.advance(r.cp(p), cps[r.cp(p)])
 	}
 	return nil
 }
@@ -224,7 +235,7 @@ func (r *Runner) skippable(u *unit, last int64) bool {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	for _, p := range u.ps {
-		s := r.saved[p.Name]
+		s := r.saved[r.cp(p)]
 		if last-s.pos >= lazyEvents || time.Since(s.at) >= lazyAge {
 			return false
 		}
@@ -248,13 +259,13 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 		}
 		wanted := false
 		for _, p := range u.ps {
-			evs, serr := p.selectEvents(page)
+			evs, serr := p.selectEvents(share(r.cp(p), page))
 			wanted = wanted || len(evs) > 0
 			err = errors.Join(err, serr)
 		}
 		if err == nil && !wanted && r.skippable(u, last) {
 			for _, p := range u.ps {
-				r.advance(p.Name, last)
+				r.advance(r.cp(p), last)
 			}
 			return nil
 		}
@@ -324,8 +335,8 @@ func (r *Runner) Position() int64 {
 
 func (r *Runner) lowest() int64 {
 	low := int64(-1)
-	for _, p := range projectors {
-		pos := r.pos[p.Name]
+	for _, p := range r.own() {
+		pos := r.pos[r.cp(p)]
 		if low < 0 || pos < low {
 			low = pos
 		}
@@ -346,7 +357,7 @@ func (r *Runner) Snapshot(ctx context.Context, read func(*Reader) error) (int64,
 	r.mu.Lock()
 	reached := int64(-1)
 	for _, p := range u.ps {
-		if pos := r.pos[p.Name]; reached < 0 || pos < reached {
+		if pos := r.pos[r.cp(p)]; reached < 0 || pos < reached {
 			reached = pos
 		}
 	}
@@ -410,8 +421,8 @@ func (c *lagCollector) Collect(ch chan<- prometheus.Metric) {
 	defer cancel()
 	head, headErr := c.r.store.Head(ctx)
 	ages := map[int64]float64{}
-	for _, p := range projectors {
-		at := pos[p.Name]
+	for _, p := range c.r.own() {
+		at := pos[c.r.cp(p)]
 		ch <- prometheus.MustNewConstMetric(positionDesc, prometheus.GaugeValue, float64(at), p.Name)
 		if headErr != nil {
 			continue

@@ -25,16 +25,17 @@ const (
 const (
 	// Not only upwards: a projector instance that starts over a read model reset by a new
 	// version publishes the lower position, which is the true one.
-	sqlSetProgress = `INSERT INTO projection_progress (id, position, updated_at) VALUES (1, ?, ?)
-		ON CONFLICT (id) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`
-	sqlVoidProgress = "DELETE FROM projection_progress"
-	// One round trip for both: the progress row comes back under the name "", which no
-	// projector has.
-	sqlPositions = `SELECT name, position FROM projection_checkpoints
-		UNION ALL SELECT '', position FROM projection_progress`
+	sqlSetProgress = `INSERT INTO projection_progress_parts (part, parts, position, updated_at) VALUES (?, ?, ?, ?)
+		ON CONFLICT (part, parts) DO UPDATE SET position = excluded.position, updated_at = excluded.updated_at`
+	sqlVoidProgress = "DELETE FROM projection_progress_parts"
+	// One round trip for both: progress rows come back under the name "", which no projector
+	// has.
+	sqlPositions = `SELECT name, position, 0, 0 FROM projection_checkpoints
+		UNION ALL SELECT '', position, part, parts FROM projection_progress_parts`
 )
 
-// Publish writes the runner's lowest position to projection_progress whenever it moves, until
+// Publish writes the runner's lowest position to its partition's row of projection_progress_parts
+// whenever it moves, until
 // ctx ends; run it beside Run. Checkpoints of projectors whose pages held nothing for them move
 // in memory only (lazyAge), so without it another instance would see the read models up to that
 // long behind what they hold.
@@ -46,7 +47,7 @@ func (r *Runner) Publish(ctx context.Context) error {
 		r.mu.Unlock()
 		if low > written {
 			err := r.db.writeTx(ctx, func(w *Wtx) error {
-				return w.Exec(ctx, sqlSetProgress, low, time.Now().UnixMicro())
+				return w.Exec(ctx, sqlSetProgress, r.part.Index, r.part.count(), low, time.Now().UnixMicro())
 			})
 			if err != nil {
 				if ctx.Err() != nil {
@@ -68,9 +69,10 @@ func (r *Runner) Publish(ctx context.Context) error {
 	}
 }
 
-// Watch takes every projector's position from the database (its checkpoint, or the projector
-// instance's published progress when higher) until ctx ends, instead of Run: the instance
-// serves reads of read models another instance writes.
+// Watch takes every projector's position from the database (its checkpoint, the lowest of its
+// partitions' when it is partitioned, or the lowest progress the projector instances published
+// when higher) until ctx ends, instead of Run: the instance serves reads of read models other
+// instances write.
 func (r *Runner) Watch(ctx context.Context) error {
 	r.watching.Store(true)
 	defer r.watching.Store(false)
@@ -82,8 +84,9 @@ func (r *Runner) Watch(ctx context.Context) error {
 			}
 			r.logger.WarnContext(ctx, "watch projection positions", "err", err)
 		}
+		whole := wholePositions(cps)
 		for _, p := range projectors {
-			r.advance(p.Name, max(cps[p.Name], progress))
+			r.advance(p.Name, max(whole[p.Name], progress.low()))
 		}
 		pause := watchIdle
 		if r.waiters.Load() > 0 {
@@ -105,31 +108,31 @@ func (r *Runner) Watch(ctx context.Context) error {
 	}
 }
 
-// positions reads every checkpoint and the published progress (0 when none).
-func (r *Runner) positions(ctx context.Context) (map[string]int64, int64, error) {
+// positions reads every checkpoint and every partition's published progress.
+func (r *Runner) positions(ctx context.Context) (map[string]int64, progress, error) {
 	rows, err := r.db.r.QueryContext(ctx, r.db.d.rebind(sqlPositions))
 	if err != nil {
-		return nil, 0, fmt.Errorf("read positions: %w", err)
+		return nil, nil, fmt.Errorf("read positions: %w", err)
 	}
 	defer rows.Close()
-	cps := map[string]int64{}
-	var progress int64
+	cps, pr := map[string]int64{}, progress{}
 	for rows.Next() {
 		var name string
 		var pos int64
-		if err := rows.Scan(&name, &pos); err != nil {
-			return nil, 0, fmt.Errorf("read positions: %w", err)
+		var pt Partition
+		if err := rows.Scan(&name, &pos, &pt.Index, &pt.Count); err != nil {
+			return nil, nil, fmt.Errorf("read positions: %w", err)
 		}
 		if name == "" {
-			progress = pos
+			pr[pt] = pos
 		} else {
 			cps[name] = pos
 		}
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("read positions: %w", err)
+		return nil, nil, fmt.Errorf("read positions: %w", err)
 	}
-	return cps, progress, nil
+	return cps, pr, nil
 }
 
 // poke wakes Watch for a wait that just began.

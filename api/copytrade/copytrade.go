@@ -39,6 +39,7 @@ import (
 type Commands interface {
 	SetProfile(ctx context.Context, meta commands.Meta, memberID string, in copycmd.ProfileInput) (copycmd.Result, error)
 	Follow(ctx context.Context, meta commands.Meta, followerID string, in copycmd.FollowInput) (copycmd.Result, error)
+	RequestStop(ctx context.Context, meta commands.Meta, in copycmd.Stop) (copycmd.Result, error)
 	Stop(ctx context.Context, meta commands.Meta, in copycmd.Stop) (copycmd.Result, error)
 	Holdings(ctx context.Context, followerID, followID string) ([]copycmd.Position, string, error)
 	Working(ctx context.Context, followerID, followID string) ([]string, error)
@@ -241,14 +242,14 @@ func (m *Module) follow(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.Reply{Key: wire.MessageKeyFollowStarted, Data: resultOut(res)}, nil
 }
 
-// current values the follows of memberID among fs that are in progress, by follow id: the
+// current values the follows of memberID among fs not yet stopped (in progress or stopping), by follow id: the
 // profit of their mirrored positions realised so far and, at the market's last price, of those
 // still open (valuation.Holdings, as the mine screen reckons a member's profit), and the share a
 // stop now would charge. Computed on every read: only quantities and costs are stored.
 func (m *Module) current(ctx context.Context, rd *projections.Reader, memberID string, fs []readcopy.Follow) (map[string]*wire.FollowCurrent, error) {
 	var live []string
 	for _, f := range fs {
-		if f.State == events.FollowInProgress {
+		if events.FollowLive(f.State) {
 			live = append(live, f.FollowID)
 		}
 	}
@@ -262,7 +263,7 @@ func (m *Module) current(ctx context.Context, rd *projections.Reader, memberID s
 	}
 	prices, today := m.market(), engine.TradingDay(m.now())
 	for _, f := range fs {
-		if f.State != events.FollowInProgress {
+		if !events.FollowLive(f.State) {
 			continue
 		}
 		realised := decimal.Zero
@@ -362,9 +363,7 @@ func (m *Module) followDetail(c *httpx.Call) (httpx.Reply, error) {
 	return httpx.OK(out)
 }
 
-// stop cancels the follow's working mirrored orders, closes its positions at market when asked
-// (each command's id derived from the request's key, so a retry does nothing twice), then stops
-// the follow, which releases what is left of the commitment.
+// stop stops the follow (mirror.StopFollow), closing its positions at market when asked.
 func (m *Module) stop(c *httpx.Call) (httpx.Reply, error) {
 	var req wire.StopFollowRequest
 	if err := c.Decode("StopFollowRequest", &req); err != nil {
@@ -372,40 +371,31 @@ func (m *Module) stop(c *httpx.Call) (httpx.Reply, error) {
 	}
 	id := c.Var("followId")
 	meta := c.Meta()
-	held, state, err := m.cmd.Holdings(c.Ctx(), c.Sess.MemberID, id)
-	if err != nil {
-		return httpx.Reply{}, err
-	}
-	switch state {
-	case "":
-		return httpx.Reply{}, errNoFollow
-	case events.FollowInProgress:
-	default:
-		return httpx.Reply{}, commands.Rule(copycmd.KeyFollowNotInProgress)
-	}
-	if err := mirror.CancelWorking(c.Ctx(), m.cmd, cancelWith(m.trade), meta, c.Sess.MemberID, id); err != nil {
-		return httpx.Reply{}, err
-	}
+	var closeAll func([]copycmd.Position) error
 	if req.ClosePositions {
-		var name string // the mentor the closes are shown as copied from
-		err := c.Snapshot(func(rd *projections.Reader) error {
-			f, err := readcopy.FollowOf(c.Ctx(), rd, c.Sess.MemberID, id)
-			name = f.MentorName
-			return err
-		})
-		if err != nil && !errors.Is(err, projections.ErrNotFound) {
-			return httpx.Reply{}, fmt.Errorf("follow %s: %w", id, err)
-		}
-		for _, p := range held {
-			cm := meta
-			cm.CommandID = meta.CommandID + "/close/" + p.ID
-			if _, err := m.trade.ClosePosition(c.Ctx(), cm, tradingcmd.ClosePosition{MemberID: c.Sess.MemberID, PositionID: p.ID,
-				Close: tradingcmd.CloseInput{Type: events.OrderMarket, Origin: id, OriginName: name}, Market: engine.View(m.market(), p.Symbol, m.now())}); err != nil {
-				return httpx.Reply{}, err
+		closeAll = func(held []copycmd.Position) error {
+			var name string // the mentor the closes are shown as copied from
+			err := c.Snapshot(func(rd *projections.Reader) error {
+				f, err := readcopy.FollowOf(c.Ctx(), rd, c.Sess.MemberID, id)
+				name = f.MentorName
+				return err
+			})
+			if err != nil && !errors.Is(err, projections.ErrNotFound) {
+				return fmt.Errorf("follow %s: %w", id, err)
 			}
+			for _, p := range held {
+				cm := meta
+				cm.CommandID = meta.CommandID + "/close/" + p.ID
+				if _, err := m.trade.ClosePosition(c.Ctx(), cm, tradingcmd.ClosePosition{MemberID: c.Sess.MemberID, PositionID: p.ID,
+					Close: tradingcmd.CloseInput{Type: events.OrderMarket, Origin: id, OriginName: name}, Market: engine.View(m.market(), p.Symbol, m.now())}); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 	}
-	res, err := m.cmd.Stop(c.Ctx(), meta, copycmd.Stop{FollowerID: c.Sess.MemberID, FollowID: id, ClosePositions: req.ClosePositions})
+	res, err := mirror.StopFollow(c.Ctx(), m.cmd, cancelWith(m.trade), meta,
+		copycmd.Stop{FollowerID: c.Sess.MemberID, FollowID: id, ClosePositions: req.ClosePositions}, closeAll)
 	if err != nil {
 		return httpx.Reply{}, err
 	}

@@ -629,6 +629,7 @@ const (
 	FollowCancelled  FollowState = "cancelled"
 	FollowEnded      FollowState = "ended"
 	FollowInProgress FollowState = "in_progress"
+	FollowStopping   FollowState = "stopping"
 )
 
 // Valid indicates whether the value is a known member of the FollowState enum.
@@ -639,6 +640,8 @@ func (e FollowState) Valid() bool {
 	case FollowEnded:
 		return true
 	case FollowInProgress:
+		return true
+	case FollowStopping:
 		return true
 	default:
 		return false
@@ -3443,8 +3446,10 @@ type CopyTradeResult struct {
 	FollowId *string `json:"followId,omitempty"`
 
 	// Position global event position
-	Position Position     `json:"position"`
-	State    *FollowState `json:"state,omitempty"`
+	Position Position `json:"position"`
+
+	// State in_progress; stopping (a stop is under way - working orders cancelled, positions closed - and the commitment not yet released); ended (the window ended); cancelled (stopped by the follower)
+	State *FollowState `json:"state,omitempty"`
 }
 
 // CopyTradeRules defines model for CopyTradeRules.
@@ -4078,7 +4083,9 @@ type Follow struct {
 	// Spent a decimal number as a string, never a float
 	//
 	// Example: 1000.00
-	Spent     Decimal     `json:"spent"`
+	Spent Decimal `json:"spent"`
+
+	// State in_progress; stopping (a stop is under way - working orders cancelled, positions closed - and the commitment not yet released); ended (the window ended); cancelled (stopped by the follower)
 	State     FollowState `json:"state"`
 	UpdatedAt time.Time   `json:"updatedAt"`
 }
@@ -4127,7 +4134,7 @@ type FollowRequest struct {
 	MentorId string `json:"mentorId"`
 }
 
-// FollowState defines model for FollowState.
+// FollowState in_progress; stopping (a stop is under way - working orders cancelled, positions closed - and the commitment not yet released); ended (the window ended); cancelled (stopped by the follower)
 type FollowState string
 
 // FundRecord defines model for FundRecord.

@@ -133,19 +133,45 @@ func verify(ctx context.Context, args []string, stdout io.Writer, log *slog.Logg
 
 	// Bring the read models up to the log's head first, as serve would on start: a read model
 	// that is merely behind (the server was killed) is not wrong, and the balance check compares
-	// at the head. Projectors are safe to run next to a live server's.
-	runner := projections.NewRunner(db, store, log, nil)
-	rctx, stop := context.WithCancel(ctx)
-	done := make(chan error, 1)
-	go func() { done <- runner.Run(rctx) }()
-	defer func() { stop(); <-done }()
+	// at the head. Projectors are safe to run next to a live server's; a deployment of
+	// partitioned projector instances is brought up by one runner per partition.
+	parts, err := db.Partitions(ctx)
+	if err != nil {
+		return err
+	}
 	head, err := store.Head(ctx)
 	if err != nil {
 		return err
 	}
-	if err := runner.WaitFor(ctx, head); err != nil {
-		return fmt.Errorf("bring read models to position %d: %w", head, err)
+	rctx, stop := context.WithCancel(ctx)
+	defer stop()
+	// A runner that cannot run (its read models split another way) ends the waits.
+	wctx, abort := context.WithCancelCause(ctx)
+	defer abort(nil)
+	runners := make([]*projections.Runner, parts)
+	done := make(chan struct{}, parts)
+	for i := range runners {
+		runners[i] = projections.NewRunner(db, store, log, nil)
+		runners[i].SetPartition(projections.Partition{Index: i, Count: parts}, false)
+		go func() {
+			if err := runners[i].Run(rctx); err != nil {
+				abort(err)
+			}
+			done <- struct{}{}
+		}()
 	}
+	defer func() {
+		stop()
+		for range runners {
+			<-done
+		}
+	}()
+	for _, r := range runners {
+		if err := r.WaitFor(wctx, head); err != nil {
+			return fmt.Errorf("bring read models to position %d: %w", head, context.Cause(wctx))
+		}
+	}
+	runner := runners[0]
 
 	rep, err := audit.Verify(ctx, store, runner, audit.WithBalances(db), audit.WithShares(trading.HoldingsIn(db.Reader)))
 	if err != nil {

@@ -23,7 +23,7 @@ const usage = `lotbook: an event-sourced brokerage ledger for the Taiwan market
 
 usage:
   lotbook serve [--addr 127.0.0.1:8080] [--metrics-addr 127.0.0.1:9464] [--data ./data] [--demo] [--pprof ADDR] [--lock-minutes N] [--hold-days N]
-      [--role all|api|projector|process] [--nats nats://127.0.0.1:4222] [--nats-subject lotbook.sockets] [--request-timeout 5s]
+      [--role all|api|projector|process] [--partition i/n [--repartition]] [--nats nats://127.0.0.1:4222] [--nats-subject lotbook.sockets] [--request-timeout 5s]
   lotbook replay --account ACCOUNT [--data ./data]
   lotbook verify [--data ./data]
   lotbook rebuild NAME [--data ./data] | lotbook rebuild --list

@@ -44,7 +44,15 @@ func TestMain(m *testing.M) {
 // position), an order placed on A is filled by the process instance and seen on B, a chat
 // message sent on A reaches an ops socket on B (from the log), typing crosses both ways (over
 // NATS), and `lotbook verify` passes.
-func TestScaleOutJourney(t *testing.T) {
+func TestScaleOutJourney(t *testing.T) { scaleOutJourney(t, "0/1") }
+
+// TestScaleOutJourneyPartitioned is the journey with the projector role split in two instances
+// (--partition 0/2 and 1/2): reads on either API wait for both, and verify compares the read
+// models they share with their replay.
+func TestScaleOutJourneyPartitioned(t *testing.T) { scaleOutJourney(t, "0/2", "1/2") }
+
+// scaleOutJourney runs the journey with a projector instance of each partition.
+func scaleOutJourney(t *testing.T, partitions ...string) {
 	if os.Getenv("LOTBOOK_TEST_PG") == "" {
 		t.Skip("LOTBOOK_TEST_PG is not set")
 	}
@@ -59,14 +67,16 @@ func TestScaleOutJourney(t *testing.T) {
 	t.Setenv("LOTBOOK_SECRET_KEY", strings.Repeat("cd", 32))
 	subject := "lotbook.test." + strings.ReplaceAll(uuid.NewString(), "-", "")
 
-	start := func(role string) string {
+	start := func(role string, more ...string) string {
 		addr := freeAddr(t)
-		startInstance(t, "--role", role, "--addr", addr, "--data", data, "--demo", "--metrics-addr", "",
-			"--nats", natsURL, "--nats-subject", subject)
+		startInstance(t, append([]string{"--role", role, "--addr", addr, "--data", data, "--demo", "--metrics-addr", "",
+			"--nats", natsURL, "--nats-subject", subject}, more...)...)
 		return "http://" + addr
 	}
 	// The process instance seeds the demo first; the API instances' seeding then writes nothing.
-	start("projector")
+	for _, part := range partitions {
+		start("projector", "--partition", part)
+	}
 	start("process")
 	a := &instance{t: t, base: start("api")}
 	b := &instance{t: t, base: start("api")}

@@ -20,6 +20,7 @@ import (
 	"github.com/lotbook/lotbook/commands/trading"
 	"github.com/lotbook/lotbook/commands/trading/engine"
 	"github.com/lotbook/lotbook/ops/seed"
+	"github.com/lotbook/lotbook/projections"
 )
 
 func serve(ctx context.Context, args []string, log *slog.Logger) error {
@@ -34,6 +35,8 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	roleName := fs.String("role", string(api.RoleAll), "this instance's share of the work: all, api (HTTP and sockets), projector (read models) or process (matching engine and process managers); every role but all needs LOTBOOK_DATABASE_URL")
 	natsURL := fs.String("nats", os.Getenv("LOTBOOK_NATS_URL"), "NATS server relaying chat typing between API instances, e.g. nats://127.0.0.1:4222 (required for --role api)")
 	requestTimeout := fs.Duration("request-timeout", api.DefaultRequestTimeout, "bound on one HTTP request (session lookup, read-your-writes wait, reads and command; more than 2s); past it the request answers 503 system_busy")
+	partition := fs.String("partition", "0/1", "with --role projector: this instance's share i/n of the read models partitioned by stream (every instance 0..n-1 must run; the others run whole on 0)")
+	repartition := fs.Bool("repartition", false, "with --partition: when the partitioned read models were split in another count, reset them and project them again from the log (else the instance refuses to start)")
 	natsSubject := fs.String("nats-subject", api.DefaultNATSSubject, "NATS subject of the relayed socket frames: one per deployment")
 	if pos, err := parse(fs, args); err != nil {
 		return err
@@ -53,6 +56,13 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 	if role == api.RoleAPI && *natsURL == "" {
 		return fmt.Errorf("%w: --role api relays chat typing to the other API instances: set --nats (or LOTBOOK_NATS_URL)", errUsage)
 	}
+	part, err := projections.ParsePartition(*partition)
+	if err != nil {
+		return fmt.Errorf("%w: --partition: %v", errUsage, err)
+	}
+	if part.Count > 1 && role != api.RoleProjector {
+		return fmt.Errorf("%w: --partition %s: only --role projector runs a partition of the read models", errUsage, part)
+	}
 	marketSeed, err := parseMarketSeed(os.Getenv("LOTBOOK_MARKET_SEED"))
 	if err != nil {
 		return err
@@ -69,6 +79,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		MarketSeed: marketSeed, SecretKey: secretKey,
 		Trading: trading.TradingRules{LockMinutes: *lockMinutes, HoldDays: *holdDays},
 		Role:    role, NATSURL: *natsURL, NATSSubject: *natsSubject, RequestTimeout: *requestTimeout,
+		Partition: part, Repartition: *repartition,
 	})
 	if err != nil {
 		return err
@@ -128,7 +139,7 @@ func serve(ctx context.Context, args []string, log *slog.Logger) error {
 		}
 		log.Info("demo data seeded", "member", seed.MemberAccount, "ops", seed.OpsAccount, "auditor", seed.AuditorAccount)
 	}
-	log.Info("lotbook serving", "role", role, "addr", "http://"+*addr, "data", e.data, "demo", *demo,
+	log.Info("lotbook serving", "role", role, "partition", part, "addr", "http://"+*addr, "data", e.data, "demo", *demo,
 		"read models", dbKind(e.databaseURL), "events", dbKind(e.storeURL()))
 	serveErr := api.Serve(ctx, *addr, st.Handler())
 	cancel()

@@ -40,7 +40,8 @@ func TestServeRefusesNegativeBrokerRules(t *testing.T) {
 }
 
 // TestServeRefusesRolesItCannotRun: an unknown role, a role other than all without the shared
-// PostgreSQL, and an API instance without NATS are usage errors, before anything is opened.
+// PostgreSQL, an API instance without NATS, and a partition that is not i/n of a projector
+// instance are usage errors, before anything is opened.
 func TestServeRefusesRolesItCannotRun(t *testing.T) {
 	t.Setenv("LOTBOOK_NATS_URL", "")
 	for _, tc := range []struct {
@@ -51,6 +52,9 @@ func TestServeRefusesRolesItCannotRun(t *testing.T) {
 		{"", []string{"--role", "projector"}},
 		{"", []string{"--role", "api", "--nats", "nats://127.0.0.1:4222"}},
 		{"postgres://127.0.0.1:1/none", []string{"--role", "api"}},
+		{"postgres://127.0.0.1:1/none", []string{"--role", "projector", "--partition", "2/2"}},
+		{"postgres://127.0.0.1:1/none", []string{"--role", "process", "--partition", "0/2"}},
+		{"", []string{"--partition", "1/2"}},
 	} {
 		t.Setenv("LOTBOOK_DATABASE_URL", tc.db)
 		err := serve(t.Context(), append(tc.args, "--data", t.TempDir()), slog.New(slog.DiscardHandler))

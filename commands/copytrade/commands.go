@@ -217,17 +217,23 @@ func (s *Commands) Reclaim(ctx context.Context, meta commands.Meta, followerID, 
 	return out, nil
 }
 
-// Stop ends a follow: the unspent commitment is released and the profit share charged. The
-// positions it opened stay (the caller closes them first when the follower asked to).
-func (s *Commands) Stop(ctx context.Context, meta commands.Meta, in Stop) (Result, error) {
-	c, err := s.k.Begin(meta, "copytrade.stop")
+// RequestStop starts a follow's stop (decideStopRequest): the follow takes nothing more into its
+// commitment. Its State is stopping (also when a stop was already under way).
+func (s *Commands) RequestStop(ctx context.Context, meta commands.Meta, in Stop) (Result, error) {
+	rec, err := s.onFollow(ctx, meta, "copytrade.stop_request", in, func(a *commands.Account, _ commands.Cmd) ([]events.Payload, error) {
+		return decideStopRequest(a, in.FollowID, in.ClosePositions)
+	})
 	if err != nil {
 		return Result{}, err
 	}
-	if !commands.ValidMemberID(in.FollowerID) || in.FollowID == "" || len(in.FollowID) > 64 {
-		return Result{}, commands.NotFound(KeyFollowNotFound)
-	}
-	rec, err := commands.Execute(ctx, s.k, c, events.AccountStream(in.FollowerID), func(a *commands.Account) ([]events.Payload, error) {
+	return Result{FollowID: in.FollowID, State: events.FollowStopping, Position: rec.Position}, nil
+}
+
+// Stop ends a follow: the unspent commitment is released and the profit share charged. The
+// positions it opened stay (the caller requests the stop, then closes them first when the
+// follower asked to).
+func (s *Commands) Stop(ctx context.Context, meta commands.Meta, in Stop) (Result, error) {
+	rec, err := s.onFollow(ctx, meta, "copytrade.stop", in, func(a *commands.Account, c commands.Cmd) ([]events.Payload, error) {
 		return decideStop(a, in.FollowID, in.ClosePositions, c.Now)
 	})
 	if err != nil {
@@ -239,6 +245,21 @@ func (s *Commands) Stop(ctx context.Context, meta commands.Meta, in Stop) (Resul
 		}
 	}
 	return Result{}, commands.KeyReused()
+}
+
+// onFollow runs command name, deciding with decide, on the account stream of the follower in names.
+func (s *Commands) onFollow(ctx context.Context, meta commands.Meta, name string, in Stop,
+	decide func(*commands.Account, commands.Cmd) ([]events.Payload, error)) (*commands.Record, error) {
+	c, err := s.k.Begin(meta, name)
+	if err != nil {
+		return nil, err
+	}
+	if !commands.ValidMemberID(in.FollowerID) || in.FollowID == "" || len(in.FollowID) > 64 {
+		return nil, commands.NotFound(KeyFollowNotFound)
+	}
+	return commands.Execute(ctx, s.k, c, events.AccountStream(in.FollowerID), func(a *commands.Account) ([]events.Payload, error) {
+		return decide(a, c)
+	})
 }
 
 // ReceiveShare pays a stopped follow's profit share to its mentor once (the mirror process).

@@ -88,13 +88,14 @@ type part struct {
 	orders    map[string]string    // order number -> follow id ("" own) of the account's orders
 	working   map[string]bool      // mirrored orders (origin a follow) still working
 	cash      commands.OrderCash   // mirrored order -> cash trading gave back when it was done
+	sold      map[string]bool      // mirrored orders with a closing fill: what they gave back is proceeds
 	positions map[string]*position // open positions (own and copied) -> follow and shares
 	received  map[string]bool      // follow ids whose profit share the mentor received
 }
 
 var copyPart = commands.RegisterAccountPart("copytrade", func(commands.Ledger) *part {
 	return &part{follows: map[string]*follow{}, orders: map[string]string{}, positions: map[string]*position{}, received: map[string]bool{},
-		working: map[string]bool{}, cash: commands.NewOrderCash()}
+		working: map[string]bool{}, cash: commands.NewOrderCash(), sold: map[string]bool{}}
 })
 
 // Apply evolves the part.
@@ -119,6 +120,10 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 		}
 		if no, ok := strings.CutPrefix(e.Ref, reclaimPrefix); ok {
 			p.cash.Returned(no, e.Amount)
+		}
+	case events.FollowStopRequested:
+		if f := p.follows[e.FollowID]; f != nil {
+			f.state = events.FollowStopping
 		}
 	case events.FollowStopped:
 		if f := p.follows[e.FollowID]; f != nil {
@@ -157,6 +162,9 @@ func (p *part) Apply(_ events.RecordedEvent, pl events.Payload) {
 		// a closing fill's net proceeds (a cover's: released margin and profit) land in available
 		// cash: a mirrored order's are owed to its follow
 		p.cash.GaveBack(e.OrderNo, e.Cash)
+		if p.cash.Holder(e.OrderNo) != "" {
+			p.sold[e.OrderNo] = true
+		}
 		pos.held = pos.held.Sub(mentor.HeldShare(pos.held, e.Shares, pos.shares))
 		pos.shares -= e.Shares
 		if f := p.follows[pos.follow]; f != nil {
@@ -329,7 +337,7 @@ func decideReturn(a *commands.Account, followID, ref, reason string) ([]events.P
 		return nil, nil
 	}
 	if f.state != events.FollowInProgress {
-		return nil, nil // the stop released the commitment: the cash stays available
+		return nil, nil // a stop is under way or done: the cash stays available
 	}
 	return []events.Payload{events.CopyFundsReturned{FollowID: followID, Ref: ref, Amount: amount, Reason: reason, Symbol: sp.Symbol,
 		Direction: cmp.Or(sp.Direction, events.DirectionLong), Shares: sp.Shares, Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
@@ -343,7 +351,8 @@ const reclaimPrefix = "order:"
 // done (cancelled, expired, or filled for less than reserved; reason events.CopyReturnOrderDone)
 // and a closing fill's net proceeds (a sale's, a cover's released margin and profit; reason
 // events.CopyReturnSold). So the commitment keeps bounding what the mirror spends and does not
-// shrink with every round trip; once the follow is stopped the cash stays available. Never more
+// shrink with every round trip; once a stop is requested the cash stays available (what was due
+// before it, the request took back itself: decideStopRequest). Never more
 // than the order gave back and was not yet returned (commands.OrderCash) nor than is available.
 func decideReclaim(a *commands.Account, orderNo, reason string) ([]events.Payload, error) {
 	p := copyPart.Of(a)
@@ -356,14 +365,54 @@ func decideReclaim(a *commands.Account, orderNo, reason string) ([]events.Payloa
 		Postings: events.FollowPostings(a.MemberID, twd, amount, false)}}, nil
 }
 
+// decideStopRequest starts a follow's stop: it puts back into the commitment what the follow's
+// orders gave back to available cash and the mirror has not reclaimed yet, then records the
+// request, after which nothing more goes back into the commitment. So what the commitment holds
+// at the stop does not depend on how far the mirror has read: everything given back before the
+// request is in it, everything after (the stop's own cancels and closing sales) stays available.
+// A follow already stopping answers nothing (a retried stop goes on from where it was).
+func decideStopRequest(a *commands.Account, followID string, closed bool) ([]events.Payload, error) {
+	p := copyPart.Of(a)
+	f := p.follows[followID]
+	switch {
+	case f == nil:
+		return nil, commands.NotFound(KeyFollowNotFound)
+	case f.state == events.FollowStopping:
+		return nil, nil
+	case f.state != events.FollowInProgress:
+		return nil, commands.Rule(KeyFollowNotInProgress)
+	}
+	var out []events.Payload
+	left := a.Balances[twd].Available
+	for _, no := range slices.Sorted(maps.Keys(p.orders)) {
+		if p.orders[no] != followID {
+			continue
+		}
+		_, due := p.cash.Due(a, no)
+		if due = decimal.Min(due, left); !due.IsPositive() {
+			continue
+		}
+		left = left.Sub(due)
+		reason := events.CopyReturnOrderDone
+		if p.sold[no] {
+			reason = events.CopyReturnSold
+		}
+		out = append(out, events.CopyFundsReturned{FollowID: followID, Ref: reclaimPrefix + no, Amount: due, Reason: reason,
+			Postings: events.FollowPostings(a.MemberID, twd, due, false)})
+	}
+	return append(out, events.FollowStopRequested{FollowID: followID, ClosePositions: closed}), nil
+}
+
 // decideStop ends a follow: cancelled by the follower, or ended once its window is over. The
 // unspent commitment is released; the disclosed share of a positive copy profit is charged.
+// Callers request the stop first (decideStopRequest) so that the commitment is settled before
+// they cancel the follow's orders and close its positions.
 func decideStop(a *commands.Account, followID string, closed bool, now time.Time) ([]events.Payload, error) {
 	f := copyPart.Of(a).follows[followID]
 	switch {
 	case f == nil:
 		return nil, commands.NotFound(KeyFollowNotFound)
-	case f.state != events.FollowInProgress:
+	case !events.FollowLive(f.state):
 		return nil, commands.Rule(KeyFollowNotInProgress)
 	}
 	state := events.FollowCancelled

@@ -150,6 +150,79 @@ func TestDecideStop(t *testing.T) {
 	}
 }
 
+// A stop request first takes back into the commitment what the follow's orders gave back and the
+// mirror has not reclaimed yet (a mirrored sale's proceeds, a cancelled buy's reservation), each
+// with its reason, and never more than is available; from then on nothing goes back into the
+// commitment (a closing sale after it stays available), so the stop releases one amount whatever
+// the mirror has read. A second request answers nothing; a stopped follow refuses it.
+func TestDecideStopRequest(t *testing.T) {
+	spend := events.CopyFundsSpent{FollowID: "F1", Ref: "r", Amount: d("40056"), Postings: events.FollowPostings("m1", "TWD", d("40056"), true)}
+	buy := events.OrderPlaced{OrderNo: "T1", PositionID: "P1", Intent: events.IntentOpen, Direction: events.DirectionLong, Symbol: "2330", Origin: "F1"}
+	bought := events.OrderFilled{OrderNo: "T1", PositionID: "P1", Side: events.SideBuy, Shares: 2000, Cash: d("-40056"), Remaining: 0}
+	sale := func(no string, cash string) []events.Payload {
+		return []events.Payload{
+			events.OrderPlaced{OrderNo: no, PositionID: "P1", Intent: events.IntentClose, Side: events.SideSell, Direction: events.DirectionLong, Symbol: "2330", Origin: "F1"},
+			events.OrderFilled{OrderNo: no, PositionID: "P1", Side: events.SideSell, Shares: 1000, Cash: d(cash), Profit: d("1875"), Remaining: 0},
+		}
+	}
+	buy2 := events.OrderPlaced{OrderNo: "T3", PositionID: "P3", Intent: events.IntentOpen, Direction: events.DirectionLong, Symbol: "2603", Origin: "F1"}
+	released := events.TradeCashReleased{OrderNo: "T3", Amount: d("500"), Postings: events.FollowPostings("m1", "TWD", d("500"), true)}
+	log := append([]events.Payload{cash("100000"), started("50000"), spend, buy, bought}, sale("T2", "21903")...)
+	log = append(log, buy2, events.TradeCashFrozen{OrderNo: "T3", Amount: d("500"), Postings: events.FollowPostings("m1", "TWD", d("500"), false)}, released)
+	a := account(log...)
+	out, err := decideStopRequest(a, "F1", true)
+	if err != nil || len(out) != 3 {
+		t.Fatalf("request %v %v", out, err)
+	}
+	for i, want := range []struct{ ref, reason, amount string }{{"order:T2", events.CopyReturnSold, "21903"}, {"order:T3", events.CopyReturnOrderDone, "500"}} {
+		e, ok := out[i].(events.CopyFundsReturned)
+		if !ok || e.Ref != want.ref || e.Reason != want.reason || !e.Amount.Equal(d(want.amount)) || events.CheckBalanced(e.Postings) != nil {
+			t.Fatalf("return %d: %+v", i, out[i])
+		}
+	}
+	if e, ok := out[2].(events.FollowStopRequested); !ok || e.FollowID != "F1" || !e.ClosePositions {
+		t.Fatalf("request %+v", out[2])
+	}
+	for _, e := range out {
+		a.Apply(events.RecordedEvent{}, e)
+	}
+	// 50,000 − 40,056 + 21,903 + 500; the mirror's late reclaim of T2 finds nothing due
+	if f := copyPart.Of(a).follows["F1"]; f.state != events.FollowStopping || !f.remaining().Equal(d("32347")) {
+		t.Fatalf("after the request: %s, remaining %s", f.state, f.remaining())
+	}
+	if out, _ := decideReclaim(a, "T2", events.CopyReturnSold); len(out) != 0 {
+		t.Errorf("reclaimed twice %v", out)
+	}
+	if out, err := decideStopRequest(a, "F1", true); err != nil || len(out) != 0 {
+		t.Errorf("second request %v %v", out, err)
+	}
+	// the stop's own closing sale: its proceeds stay available
+	for _, e := range sale("T4", "22000") {
+		a.Apply(events.RecordedEvent{}, e)
+	}
+	if out, _ := decideReclaim(a, "T4", events.CopyReturnSold); len(out) != 0 {
+		t.Errorf("closing sale reclaimed while stopping %v", out)
+	}
+	out, err = decideStop(a, "F1", true, t0)
+	if err != nil || len(out) != 1 {
+		t.Fatalf("stop %v %v", out, err)
+	}
+	if e := out[0].(events.FollowStopped); e.State != events.FollowCancelled || !e.Released.Equal(d("32347")) {
+		t.Fatalf("stop %+v", e)
+	}
+	a.Apply(events.RecordedEvent{}, out[0])
+	if _, err := decideStopRequest(a, "F1", true); err == nil {
+		t.Error("stopped follow requested again")
+	}
+	// never more than is available: the member spent all but 1,000 meanwhile
+	short := account(append(append([]events.Payload{}, log...), events.TradeCashFrozen{OrderNo: "T9", Amount: d("89056"),
+		Postings: events.FollowPostings("m1", "TWD", d("89056"), false)})...)
+	out, _ = decideStopRequest(short, "F1", false)
+	if len(out) != 2 || !out[0].(events.CopyFundsReturned).Amount.Equal(d("1000")) {
+		t.Errorf("request with 1,000 available %+v", out)
+	}
+}
+
 // A mirrored buy reserves 20,028 of the spend; cancelled, trading gives it back to available
 // cash, and while the follow is in progress that cash goes back into the commitment, once.
 // After the stop it stays available. A filled order is no longer working.

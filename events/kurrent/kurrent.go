@@ -109,7 +109,8 @@ func (s *Store) ours(stream string) (string, bool) {
 	return stream[len(s.prefix):], true
 }
 
-// Append implements events.Store.
+// Append implements events.Store. Its results are never Written: commit positions are log
+// offsets, not consecutive, so callers read their events back.
 func (s *Store) Append(ctx context.Context, stream string, expected int64, evs []events.EventData) (events.AppendResult, error) {
 	if err := backend.Validate(stream, expected, evs); err != nil {
 		return events.AppendResult{}, err

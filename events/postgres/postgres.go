@@ -62,6 +62,13 @@ CREATE TABLE IF NOT EXISTS process_checkpoints (
 	name     text   PRIMARY KEY,
 	position bigint NOT NULL,
 	state    bytea  NOT NULL
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+	stream   text   PRIMARY KEY,
+	version  bigint NOT NULL,
+	position bigint NOT NULL,
+	schema   text   NOT NULL,
+	state    bytea  NOT NULL
 )`
 
 // appendFunction is the group commit's fast path: one statement, in its own implicit transaction,
@@ -163,8 +170,9 @@ type Store struct {
 const maxKnown = 100_000
 
 var (
-	_ events.Store       = (*Store)(nil)
-	_ events.Checkpoints = (*Store)(nil)
+	_ events.Store         = (*Store)(nil)
+	_ events.Checkpoints   = (*Store)(nil)
+	_ events.SnapshotStore = (*Store)(nil)
 )
 
 // Open connects to the database at dsn (a pgx connection string; pool_max_conns defaults to 8)
@@ -295,7 +303,7 @@ func (s *Store) direct(batch []*backend.Request) bool {
 		}
 		after[r.Stream] = cur
 		accepted = append(accepted, r)
-		results = append(results, events.AppendResult{Version: cur, Position: head})
+		results = append(results, events.AppendResult{Version: cur, Position: head, Written: true})
 	}
 	if len(accepted) == 0 {
 		return false
@@ -423,7 +431,7 @@ func (s *Store) fast(batch []*backend.Request) error {
 	var refused []*backend.Request
 	for i, r := range batch {
 		if out[i].ok {
-			r.Done(events.AppendResult{Version: out[i].ver, Position: out[i].pos}, nil)
+			r.Done(events.AppendResult{Version: out[i].ver, Position: out[i].pos, Written: true}, nil)
 		} else {
 			refused = append(refused, r)
 		}

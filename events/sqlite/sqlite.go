@@ -58,6 +58,13 @@ CREATE TABLE IF NOT EXISTS process_checkpoints (
 	name     TEXT    PRIMARY KEY,
 	position INTEGER NOT NULL,
 	state    BLOB    NOT NULL
+);
+CREATE TABLE IF NOT EXISTS snapshots (
+	stream   TEXT    PRIMARY KEY,
+	version  INTEGER NOT NULL,
+	position INTEGER NOT NULL,
+	schema   TEXT    NOT NULL,
+	state    BLOB    NOT NULL
 )`
 
 // Store is an events.Store on one SQLite file. Subscribers are woken by this store's writer and,
@@ -98,8 +105,9 @@ const (
 )
 
 var (
-	_ events.Store       = (*Store)(nil)
-	_ events.Checkpoints = (*Store)(nil)
+	_ events.Store         = (*Store)(nil)
+	_ events.Checkpoints   = (*Store)(nil)
+	_ events.SnapshotStore = (*Store)(nil)
 )
 
 // Open opens (creating if needed) the event store in the SQLite file at path.

@@ -44,6 +44,7 @@ func Run(t *testing.T, newStore func(t *testing.T) events.Store, opts ...Option)
 		{"MetadataRoundTrip", s.metadataRoundTrip},
 		{"ExpectedVersion", s.expectedVersion},
 		{"IdempotentReappend", s.idempotentReappend},
+		{"AppendReportsWrite", s.appendReportsWrite},
 		{"ReadAll", s.readAll},
 		{"Head", s.head},
 		{"SubscribeCatchUpThenLive", s.subscribeCatchUpThenLive},
@@ -53,6 +54,7 @@ func Run(t *testing.T, newStore func(t *testing.T) events.Store, opts ...Option)
 		{"Closed", s.closed},
 		{"ManyWriters", s.manyWriters},
 		{"Checkpoints", s.checkpoints},
+		{"Snapshots", s.snapshots},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, tc.fn)
@@ -400,8 +402,8 @@ func (s suite) idempotentReappend(t *testing.T) {
 		if err != nil {
 			t.Fatalf("re-append expecting %d: %v", expected, err)
 		}
-		if again != res {
-			t.Fatalf("re-append expecting %d returned %+v, want the stored %+v", expected, again, res)
+		if again.Version != res.Version || again.Position != res.Position || again.Written {
+			t.Fatalf("re-append expecting %d returned %+v, want the stored %+v, not written", expected, again, res)
 		}
 	}
 	if h := mustHead(t, st); h != head {
@@ -427,10 +429,17 @@ func (s suite) idempotentReappend(t *testing.T) {
 		}()
 	}
 	wg.Wait()
+	written := 0
 	for i, r := range results {
-		if r != results[0] || r.Version != 2 {
+		if r.Version != results[0].Version || r.Position != results[0].Position || r.Version != 2 {
 			t.Fatalf("concurrent retry %d got %+v, retry 0 got %+v", i, r, results[0])
 		}
+		if r.Written {
+			written++
+		}
+	}
+	if want := s.writesReported(); written != want {
+		t.Fatalf("%d of the concurrent retries say they wrote, want %d", written, want)
 	}
 	if n := len(mustReadStream(t, st, "member-y", 0)); n != 2 {
 		t.Fatalf("member-y has %d events after concurrent retries, want 2", n)
@@ -444,6 +453,82 @@ func (s suite) idempotentReappend(t *testing.T) {
 	}
 	if h := mustHead(t, st); h != head {
 		t.Fatalf("head moved from %d to %d on a refused mixed append", head, h)
+	}
+}
+
+// writesReported is how many appends of one write say so: one with dense positions, none with
+// sparse ones (see events.AppendResult).
+func (s suite) writesReported() int {
+	if s.cfg.sparse {
+		return 0
+	}
+	return 1
+}
+
+// appendReportsWrite: an append that stored its events says so, and ReadStream then returns them
+// exactly at the versions and positions the result implies (server time to the nanosecond), so a
+// caller can apply its own events without reading them back; appends that share one group commit
+// each learn their own places. An idempotent re-append says it wrote nothing.
+func (s suite) appendReportsWrite(t *testing.T) {
+	st := s.open(t)
+	ctx := testContext(t, 20*time.Second)
+	type appended struct {
+		stream string
+		evs    []events.EventData
+		res    events.AppendResult
+	}
+	var done []appended
+	for _, a := range []struct {
+		stream   string
+		expected int64
+		n        int
+	}{
+		{"w-a", events.NoStream, 3},
+		{"w-b", events.AnyVersion, 1},
+		{"w-a", 3, 2},
+	} {
+		evs := batch(len(done)*10, a.n)
+		done = append(done, appended{a.stream, evs, mustAppend(t, st, a.stream, a.expected, evs)})
+	}
+	racing := make([]appended, 8)
+	var wg sync.WaitGroup
+	for i := range racing {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			a := appended{stream: fmt.Sprintf("w-race-%d", i), evs: batch(100+10*i, 1+i%3)}
+			var err error
+			if a.res, err = st.Append(ctx, a.stream, events.NoStream, a.evs); err != nil {
+				t.Errorf("racing append %d: %v", i, err)
+			}
+			racing[i] = a
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	for _, a := range append(done, racing...) {
+		if a.res.Written == s.cfg.sparse {
+			t.Fatalf("append of %d events to %s: %+v, want written %v", len(a.evs), a.stream, a.res, !s.cfg.sparse)
+		}
+		n := int64(len(a.evs))
+		got := mustReadStream(t, st, a.stream, a.res.Version-n)
+		if int64(len(got)) < n || got[n-1].Version != a.res.Version || got[n-1].Position != a.res.Position {
+			t.Fatalf("%s after v%d: %d events, want the %d of %+v first", a.stream, a.res.Version-n, len(got), n, a.res)
+		}
+		got = got[:n]
+		for k, e := range got {
+			sameEvent(t, e, a.evs[k], a.stream, a.res.Version-n+1+int64(k))
+			if a.res.Written && (e.Position != a.res.Position-n+1+int64(k) || !e.Metadata.ServerTime.Equal(a.evs[k].Metadata.ServerTime)) {
+				t.Fatalf("event %d of %s at position %d, time %v; written as %d of an append ending at %d, time %v",
+					k, a.stream, e.Position, e.Metadata.ServerTime, k, a.res.Position, a.evs[k].Metadata.ServerTime)
+			}
+		}
+	}
+	again := mustAppend(t, st, "w-a", events.NoStream, done[0].evs)
+	if again.Written || again.Version != done[0].res.Version || again.Position != done[0].res.Position {
+		t.Fatalf("re-append = %+v, want the stored %+v, not written", again, done[0].res)
 	}
 }
 
@@ -835,6 +920,11 @@ func ManyWriters(t *testing.T, writers []events.Store, sub events.Store, sparse 
 				if k == len(a.ids)-1 && (e.Position != a.res.Position || e.Version != a.res.Version) {
 					t.Fatalf("event %s delivered at %d v%d, Append said %+v", id, e.Position, e.Version, a.res)
 				}
+				// A written append's events hold consecutive places ending at its result.
+				back := int64(len(a.ids) - 1 - k)
+				if a.res.Written && (e.Position != a.res.Position-back || e.Version != a.res.Version-back) {
+					t.Fatalf("event %s delivered at %d v%d, %d before the end of written %+v", id, e.Position, e.Version, back, a.res)
+				}
 			}
 		}
 	}
@@ -890,6 +980,41 @@ func (s suite) checkpoints(t *testing.T) {
 	}
 	if cp, err := cps.LoadCheckpoint(ctx, "b"); err != nil || cp.Position != 2 || len(cp.State) != 0 {
 		t.Fatalf("checkpoint b = %+v, %v; want 2 with no state", cp, err)
+	}
+}
+
+// snapshots: a backend that keeps snapshots returns the last saved per stream, never moves one
+// back within a schema, and lets a snapshot of another schema replace it.
+func (s suite) snapshots(t *testing.T) {
+	st := s.open(t)
+	ss, ok := st.(events.SnapshotStore)
+	if !ok {
+		t.Skip("the backend keeps no snapshots")
+	}
+	ctx := testContext(t, 10*time.Second)
+	if snap, found, err := ss.LoadSnapshot(ctx, "s-1"); err != nil || found {
+		t.Fatalf("unsaved snapshot = %+v, %v, %v; want none", snap, found, err)
+	}
+	for _, save := range []events.Snapshot{
+		{Stream: "s-1", Version: 200, Position: 900, Schema: "x-1", State: []byte("200")},
+		{Stream: "s-2", Version: 5, Position: 3, Schema: "x-1"},
+		{Stream: "s-1", Version: 400, Position: 1200, Schema: "x-1", State: []byte("400")},
+		{Stream: "s-1", Version: 300, Position: 1000, Schema: "x-1", State: []byte("300")}, // behind: ignored
+		{Stream: "s-2", Version: 4, Position: 2, Schema: "x-2", State: []byte("new")},      // another schema: replaces
+	} {
+		if err := ss.SaveSnapshot(ctx, save); err != nil {
+			t.Fatalf("save %+v: %v", save, err)
+		}
+	}
+	for _, want := range []events.Snapshot{
+		{Stream: "s-1", Version: 400, Position: 1200, Schema: "x-1", State: []byte("400")},
+		{Stream: "s-2", Version: 4, Position: 2, Schema: "x-2", State: []byte("new")},
+	} {
+		got, found, err := ss.LoadSnapshot(ctx, want.Stream)
+		if err != nil || !found || got.Version != want.Version || got.Position != want.Position ||
+			got.Schema != want.Schema || string(got.State) != string(want.State) || got.Stream != want.Stream {
+			t.Fatalf("snapshot of %s = %+v, %v, %v; want %+v", want.Stream, got, found, err, want)
+		}
 	}
 }
 

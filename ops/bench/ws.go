@@ -36,11 +36,21 @@ func wsFanout(bin string, conns, symbols int, duration string, runs int) ([]row,
 	return wsRows(results), nil
 }
 
+// serverMicros is the server's CPU per delivered message in µs: the figure a change to the
+// fan-out moves, where the delays follow the share of the cores the machine's load leaves.
+func serverMicros(r wsresult.Result) float64 {
+	if r.MessagesPerSec == 0 {
+		return 0
+	}
+	return r.ServerCPUPct / 100 * 1e6 / r.MessagesPerSec
+}
+
 // wsRows are the medians of the runs' figures (each figure's own median) next to their targets.
 func wsRows(results []wsresult.Result) []row {
 	med := func(get func(wsresult.Result) float64) float64 { return median(results, get) }
 	f0 := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
 	f1 := func(v float64) string { return strconv.FormatFloat(v, 'f', 1, 64) }
+	f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
 	r := results[0]
 	label := "WebSocket"
 	if len(results) > 1 {
@@ -54,6 +64,7 @@ func wsRows(results []wsresult.Result) []row {
 		{label, "server memory per connection (KB of Go heap and stacks)", f1(med(func(r wsresult.Result) float64 { return r.KBPerConn })), "≤30"},
 		{label, "CPU % of one core: server / wsbench clients",
 			f0(med(func(r wsresult.Result) float64 { return r.ServerCPUPct })) + " / " + f0(med(func(r wsresult.Result) float64 { return r.ClientCPUPct })), "2 cores in all"},
+		{label, "server CPU per delivered message (µs)", f2(med(serverMicros)), ""},
 		{label, "load average (1 min) at the start of the window: other processes share the cores",
 			f1(med(func(r wsresult.Result) float64 { return r.LoadAvg })), ""},
 		{"market", "server CPU % of one core with no client (simulator ticking)", f1(med(func(r wsresult.Result) float64 { return r.IdleCPUPct })), "<10"},

@@ -15,6 +15,7 @@ func TestWSRows(t *testing.T) {
 		{"WebSocket", "delivery delay p50 / p99 (ms, from the quote's due time)", "3.2 / 41.1", "p99 ≤50"},
 		{"WebSocket", "server memory per connection (KB of Go heap and stacks)", "36.4", "≤30"},
 		{"WebSocket", "CPU % of one core: server / wsbench clients", "99 / 71", "2 cores in all"},
+		{"WebSocket", "server CPU per delivered message (µs)", "16.10", ""},
 		{"WebSocket", "load average (1 min) at the start of the window: other processes share the cores", "3.0", ""},
 		{"market", "server CPU % of one core with no client (simulator ticking)", "7.2", "<10"},
 	}
@@ -27,7 +28,7 @@ func TestWSRows(t *testing.T) {
 	slow.DelayP99ms, slow.KBPerConn, slow.Dropped = 400, 40, 3
 	fast.DelayP99ms, fast.KBPerConn = 20, 20
 	got := wsRows([]wsresult.Result{slow, r, fast})
-	if len(got) != 7 || got[1].section != "WebSocket (median of 3)" || got[1].value != "3.2 / 41.1" || got[2].value != "36.4" || got[6].value != "3" {
+	if len(got) != 8 || got[1].section != "WebSocket (median of 3)" || got[1].value != "3.2 / 41.1" || got[2].value != "36.4" || got[7].value != "3" {
 		t.Fatalf("medians: %#v", got)
 	}
 }

@@ -44,6 +44,7 @@ type config struct {
 	apiInstances    int
 	nats            string
 	restart         bool
+	cold            bool
 }
 
 // Result is what one run measured; ops/bench reads it as JSON.
@@ -106,6 +107,7 @@ func main() {
 	flag.IntVar(&c.apiInstances, "api-instances", 0, "with -pg: start a deployment of this many API instances, a projector and a process instance (serve --role) instead of one serve; clients spread over the API instances")
 	flag.StringVar(&c.nats, "nats", "nats://127.0.0.1:4222", "with -api-instances: the NATS server the API instances relay typing over")
 	flag.BoolVar(&c.restart, "restart", false, "after the run, stop the server and time its start again on the same log (from its checkpoints), with its memory once quiet")
+	flag.BoolVar(&c.cold, "cold", false, "after each member's first read, start the server again on the same log, so that the load begins on an empty aggregate cache (each member's first command loads its streams, from their snapshots when stored)")
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
 	flag.Parse()
 
@@ -119,8 +121,8 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if c.apiInstances > 0 && (c.pg == "" || c.url != "" || c.cpuProfile != "") {
 		return nil, errors.New("-api-instances needs -pg, and takes neither -url nor -cpuprofile")
 	}
-	if c.restart && (c.url != "" || c.apiInstances > 0) {
-		return nil, errors.New("-restart needs the one server the tool starts (no -url, no -api-instances)")
+	if (c.restart || c.cold) && (c.url != "" || c.apiInstances > 0) {
+		return nil, errors.New("-restart and -cold need the one server the tool starts (no -url, no -api-instances)")
 	}
 	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs.
 	prefix := 10 + rand.IntN(80)
@@ -221,6 +223,15 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			log.Warn("the server never went quiet; measuring anyway")
 		}
 		res.RSSIdleMB = float64(fl.kb("VmRSS")) / 1024
+		if c.cold {
+			if err := fl[0].startAgain(ctx, fl[0].name+"-cold", c.cpuProfile != ""); err != nil {
+				return nil, err
+			}
+			if !fl.quiet(ctx, 60*time.Second) {
+				log.Warn("the server never went quiet; measuring anyway")
+			}
+			cl.base, cl.metrics = fl[0].base, fl[0].metrics
+		}
 	}
 
 	if c.duration > 0 {

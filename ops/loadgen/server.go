@@ -182,19 +182,27 @@ func (s *server) stop() error { return serve.Stop(s.cmd, s.done) }
 // from the checkpoints (projections, processes, the command follower at the head), not grow
 // with the log.
 func (s *server) restart(ctx context.Context, res *Result) error {
+	start := time.Now()
+	if err := s.startAgain(ctx, s.name+"-restart", false); err != nil {
+		return err
+	}
+	res.RestartSeconds = time.Since(start).Seconds()
+	if !(fleet{s}).quiet(ctx, 60*time.Second) {
+		s.log.Warn("the restarted server never went quiet; measuring anyway")
+	}
+	res.RestartRSSMB = float64(fleet{s}.kb("VmRSS")) / 1024
+	return nil
+}
+
+// startAgain stops s and starts it again on its log as name, with an empty aggregate cache.
+func (s *server) startAgain(ctx context.Context, name string, pprof bool) error {
 	if err := s.stop(); err != nil {
 		return fmt.Errorf("stop before restart: %w", err)
 	}
-	start := time.Now()
-	again, err := startServer(ctx, s.bin, s.dir, s.name+"-restart", false, s.log)
+	again, err := startServer(ctx, s.bin, s.dir, name, pprof, s.log)
 	if err != nil {
 		return fmt.Errorf("restart: %w", err)
 	}
-	res.RestartSeconds = time.Since(start).Seconds()
-	if !(fleet{again}).quiet(ctx, 60*time.Second) {
-		s.log.Warn("the restarted server never went quiet; measuring anyway")
-	}
-	res.RestartRSSMB = float64(fleet{again}.kb("VmRSS")) / 1024
 	*s = *again
 	return nil
 }

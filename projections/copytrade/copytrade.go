@@ -126,8 +126,8 @@ var projector = &projections.Projector{
 	Tables:  []*projections.Table{mentorsTable, fillsTable, ordersTable, followsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
-		case events.MentorProfileSet, events.FollowStarted, events.CopyFundsSpent, events.CopyFundsReturned, events.FollowStopped,
-			events.ProfitShareReceived, events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired:
+		case events.MentorProfileSet, events.FollowStarted, events.CopyFundsSpent, events.CopyFundsReturned, events.FollowStopRequested,
+			events.FollowStopped, events.ProfitShareReceived, events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired:
 			return true
 		}
 		return false
@@ -207,6 +207,8 @@ func (pg *page) load(ctx context.Context, w *projections.Wtx, evs []projections.
 		case events.CopyFundsSpent:
 			follows[e.FollowID] = true
 		case events.CopyFundsReturned:
+			follows[e.FollowID] = true
+		case events.FollowStopRequested:
 			follows[e.FollowID] = true
 		case events.FollowStopped:
 			follows[e.FollowID] = true
@@ -293,6 +295,12 @@ func (pg *page) apply(d projections.Decoded) error {
 		if e.Symbol != "" { // a refused order's part (not a done order's cash)
 			r.refusedReason, r.refusedSymbol, r.refusedDirection, r.refusedShares, r.refusedAt = e.Reason, e.Symbol, e.Direction, e.Shares, at
 		}
+	case events.FollowStopRequested:
+		r, err := follow(e.FollowID)
+		if err != nil {
+			return err
+		}
+		r.state = events.FollowStopping
 	case events.FollowStopped:
 		r, err := follow(e.FollowID)
 		if err != nil {
@@ -457,9 +465,9 @@ type Refusal struct {
 	At                        time.Time
 }
 
-// Remaining is what is left of the commitment.
+// Remaining is what is left of the commitment (until the stop releases it).
 func (f Follow) Remaining() decimal.Decimal {
-	if f.State != events.FollowInProgress {
+	if !events.FollowLive(f.State) {
 		return decimal.Zero
 	}
 	return f.Amount.Sub(f.Spent).Add(f.Returned).Add(f.Proceeds)

@@ -34,7 +34,9 @@ var favoritesTable = &projections.Table{
 var projector = &projections.Projector{
 	Name:    "favorites",
 	Version: 1,
-	Tables:  []*projections.Table{favoritesTable},
+	// Rows of the member of the event's stream only.
+	Partitioned: true,
+	Tables:      []*projections.Table{favoritesTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.FavoriteAdded, events.FavoriteRemoved:

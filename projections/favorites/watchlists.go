@@ -33,9 +33,11 @@ var watchlistsTable = &projections.Table{
 var watchlistsProjector = &projections.Projector{
 	Name:    "watchlists",
 	Version: 1,
-	Tables:  []*projections.Table{watchlistsTable},
-	Wants:   watchlist.Wants,
-	Apply:   applyWatchlists,
+	// One row per member, from the member's own stream.
+	Partitioned: true,
+	Tables:      []*projections.Table{watchlistsTable},
+	Wants:       watchlist.Wants,
+	Apply:       applyWatchlists,
 }
 
 func init() { projections.Register(watchlistsProjector) }

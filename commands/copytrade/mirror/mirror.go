@@ -78,6 +78,7 @@ type Copier interface {
 	Return(ctx context.Context, meta commands.Meta, followerID, followID, ref, reason string) (copytrade.Result, error)
 	Reclaim(ctx context.Context, meta commands.Meta, followerID, orderNo, reason string) (copytrade.Result, error)
 	Working(ctx context.Context, followerID, followID string) ([]string, error)
+	RequestStop(ctx context.Context, meta commands.Meta, in copytrade.Stop) (copytrade.Result, error)
 	Stop(ctx context.Context, meta commands.Meta, in copytrade.Stop) (copytrade.Result, error)
 	ReceiveShare(ctx context.Context, meta commands.Meta, mentorID, followID, followerID string, amount decimal.Decimal) (copytrade.Result, error)
 	Holdings(ctx context.Context, followerID, followID string) ([]copytrade.Position, string, error)
@@ -406,27 +407,52 @@ func cancel(ctx context.Context, fn CancelFunc, meta commands.Meta, follower, or
 	return nil
 }
 
-// CancelWorking cancels a follow's working mirrored orders (before a stop releases what is left
-// of its commitment), each command's id derived from base's.
-func CancelWorking(ctx context.Context, c interface {
+// Stopper is what a stop sends of the copy-trade commands (*copytrade.Commands).
+type Stopper interface {
+	RequestStop(ctx context.Context, meta commands.Meta, in copytrade.Stop) (copytrade.Result, error)
 	Working(ctx context.Context, followerID, followID string) ([]string, error)
-}, fn CancelFunc, base commands.Meta, followerID, followID string) error {
-	nos, err := c.Working(ctx, followerID, followID)
-	if err != nil {
-		return fmt.Errorf("working orders of %s: %w", followID, err)
-	}
-	for _, no := range nos {
-		meta := base
-		meta.CommandID = base.CommandID + "/cancel/" + no
-		if err := cancel(ctx, fn, meta, followerID, no); err != nil {
-			return err
-		}
-	}
-	return nil
+	Holdings(ctx context.Context, followerID, followID string) ([]copytrade.Position, string, error)
+	Stop(ctx context.Context, meta commands.Meta, in copytrade.Stop) (copytrade.Result, error)
 }
 
-// EndDue ends every follow whose window is over by at, keeping its positions: its working
-// mirrored orders are cancelled first.
+// StopFollow stops a follow in one order every time, whoever asks (the follower, or the
+// window's end): it requests the stop, so the commitment takes nothing more back; cancels the
+// follow's working mirrored orders; hands its open positions to closeAll (nil: they stay); then
+// stops it, releasing what is left of the commitment. Each command's id is derived from base's,
+// so a retry does nothing twice and a stop left half done goes on.
+func StopFollow(ctx context.Context, c Stopper, fn CancelFunc, base commands.Meta, in copytrade.Stop,
+	closeAll func([]copytrade.Position) error) (copytrade.Result, error) {
+	step := func(name string) commands.Meta {
+		m := base
+		m.CommandID = base.CommandID + "/" + name
+		return m
+	}
+	if _, err := c.RequestStop(ctx, step("request"), in); err != nil {
+		return copytrade.Result{}, err
+	}
+	nos, err := c.Working(ctx, in.FollowerID, in.FollowID)
+	if err != nil {
+		return copytrade.Result{}, fmt.Errorf("working orders of %s: %w", in.FollowID, err)
+	}
+	for _, no := range nos {
+		if err := cancel(ctx, fn, step("cancel/"+no), in.FollowerID, no); err != nil {
+			return copytrade.Result{}, err
+		}
+	}
+	if closeAll != nil {
+		// read after the request: an order that filled before it opened its position too
+		held, _, err := c.Holdings(ctx, in.FollowerID, in.FollowID)
+		if err != nil {
+			return copytrade.Result{}, fmt.Errorf("positions of %s: %w", in.FollowID, err)
+		}
+		if err := closeAll(held); err != nil {
+			return copytrade.Result{}, err
+		}
+	}
+	return c.Stop(ctx, base, in)
+}
+
+// EndDue ends every follow whose window is over by at, keeping its positions (StopFollow).
 func (p *Process) EndDue(ctx context.Context, at time.Time) error {
 	follows := p.Lock().Follows
 	type due struct{ id, follower string }
@@ -440,11 +466,7 @@ func (p *Process) EndDue(ctx context.Context, at time.Time) error {
 	var errs []error
 	for _, d := range ds {
 		meta := commands.Meta{CommandID: ProcessName + "/end/" + d.id, Actor: "system"}
-		err := CancelWorking(ctx, p.cmd, p.trader.Cancel, meta, d.follower, d.id)
-		if err == nil {
-			_, err = p.cmd.Stop(ctx, meta, copytrade.Stop{FollowerID: d.follower, FollowID: d.id})
-		}
-		if err != nil {
+		if _, err := StopFollow(ctx, p.cmd, p.trader.Cancel, meta, copytrade.Stop{FollowerID: d.follower, FollowID: d.id}, nil); err != nil {
 			if _, ok := refused(err); ok {
 				continue
 			}

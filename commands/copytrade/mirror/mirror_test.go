@@ -34,6 +34,10 @@ func (f *fake) Reclaim(_ context.Context, _ commands.Meta, follower, orderNo, re
 	return copytrade.Result{}, nil
 }
 func (f *fake) Working(context.Context, string, string) ([]string, error) { return f.working, nil }
+func (f *fake) RequestStop(_ context.Context, _ commands.Meta, in copytrade.Stop) (copytrade.Result, error) {
+	f.calls = append(f.calls, "request stop "+in.FollowID)
+	return copytrade.Result{}, nil
+}
 func (f *fake) Stop(_ context.Context, _ commands.Meta, in copytrade.Stop) (copytrade.Result, error) {
 	f.calls = append(f.calls, "stop "+in.FollowID)
 	return copytrade.Result{}, nil
@@ -102,7 +106,7 @@ func TestEndDueCancelsWorkingOrdersFirst(t *testing.T) {
 	if err := p.EndDue(ctx, t0); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"reclaim m9 T1 order_done", "reclaim m9 T3 sold", "cancel m9 T1", "cancel m9 T2", "stop F1"}
+	want := []string{"reclaim m9 T1 order_done", "reclaim m9 T3 sold", "request stop F1", "cancel m9 T1", "cancel m9 T2", "stop F1"}
 	if len(f.calls) != len(want) {
 		t.Fatalf("calls %v, want %v", f.calls, want)
 	}
@@ -110,6 +114,35 @@ func TestEndDueCancelsWorkingOrdersFirst(t *testing.T) {
 		if f.calls[i] != want[i] {
 			t.Fatalf("calls %v, want %v", f.calls, want)
 		}
+	}
+}
+
+// A stop goes one way every time: requested first (the commitment takes nothing more back), the
+// working orders cancelled, the positions read after the request and closed, then stopped. A
+// close refused leaves the follow stopping, not stopped: calling again goes on from there.
+func TestStopFollowOrder(t *testing.T) {
+	f := &fake{working: []string{"T1"}, state: events.FollowStopping, held: []copytrade.Position{{ID: "P1", Symbol: "2330", Shares: 1000}}}
+	in := copytrade.Stop{FollowerID: "m9", FollowID: "F1", ClosePositions: true}
+	closeAll := func(refuse bool) func([]copytrade.Position) error {
+		return func(held []copytrade.Position) error {
+			for _, p := range held {
+				f.calls = append(f.calls, "close "+p.ID)
+			}
+			if refuse {
+				return commands.Rule(commands.KeyNotTradingTime)
+			}
+			return nil
+		}
+	}
+	if _, err := StopFollow(context.Background(), f, f.Cancel, commands.Meta{CommandID: "k"}, in, closeAll(true)); err == nil {
+		t.Fatal("a refused close stopped the follow")
+	}
+	if _, err := StopFollow(context.Background(), f, f.Cancel, commands.Meta{CommandID: "k2"}, in, closeAll(false)); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"request stop F1", "cancel m9 T1", "close P1", "request stop F1", "cancel m9 T1", "close P1", "stop F1"}
+	if fmt.Sprint(f.calls) != fmt.Sprint(want) {
+		t.Fatalf("calls %v, want %v", f.calls, want)
 	}
 }
 

@@ -96,7 +96,7 @@ func NewPlan(head int64, batch []*Request, versions map[string]int64, stored map
 		}
 		versions[r.Stream] = cur
 		p.accepted = append(p.accepted, r)
-		p.results = append(p.results, events.AppendResult{Version: cur, Position: head})
+		p.results = append(p.results, events.AppendResult{Version: cur, Position: head, Written: true})
 	}
 	return p
 }

@@ -111,12 +111,12 @@ func TestNewPlan(t *testing.T) {
 	}
 	p.Commit()
 	want := map[int]events.AppendResult{
-		0: {Version: 4, Position: 102},
-		2: {Version: 5, Position: 103},
-		3: {Version: 1, Position: 104},
-		4: {Version: 8, Position: 105},
-		6: {Version: 3, Position: 50},
-		7: {Version: 1, Position: 104},
+		0: {Version: 4, Position: 102, Written: true},
+		2: {Version: 5, Position: 103, Written: true},
+		3: {Version: 1, Position: 104, Written: true},
+		4: {Version: 8, Position: 105, Written: true},
+		6: {Version: 3, Position: 50},  // a retry writes nothing
+		7: {Version: 1, Position: 104}, // nor does one racing its original
 	}
 	for i, w := range want {
 		res, ok, err := answer(reqs[i])

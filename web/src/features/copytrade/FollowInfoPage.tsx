@@ -103,7 +103,12 @@ function Detail({ d }: { d: FollowDetail }) {
             <p className="muted copy-note">{ct('currentNote')}</p>
           </>
         ) : null}
-        {f.state !== 'in_progress' ? (
+        {f.state === 'stopping' ? (
+          <p className="muted copy-note" data-testid="copy-follow-stopping">
+            {ct('stoppingNote')}
+          </p>
+        ) : null}
+        {f.state === 'ended' || f.state === 'cancelled' ? (
           <>
             <Row label={ct('released')}>{money(f.released)}</Row>
             <Row label={ct('share')}>{money(f.share)}</Row>
@@ -113,7 +118,7 @@ function Detail({ d }: { d: FollowDetail }) {
         <Row label={ct('ends')}>{taipeiTime(f.ends)}</Row>
       </div>
       {f.lastRefusal ? <Refusal r={f.lastRefusal} /> : null}
-      {f.state === 'in_progress' ? <Stop id={f.followId} /> : null}
+      {f.state === 'in_progress' || f.state === 'stopping' ? <Stop id={f.followId} /> : null}
       <div className="copy-section-title">{ct('positions')}</div>
       {d.positions.map((p) => (
         <div className="record" key={p.positionId} data-testid="copy-position" data-direction={p.direction}>

@@ -72,6 +72,9 @@ export function useFollow(id: string) {
     queryKey: copyKeys.follow(id),
     enabled: id !== '',
     queryFn: ({ signal }) => api.get('/api/vue/copytrade/follows/{followId}', { params: { followId: id }, signal }),
-    refetchInterval: (q) => (q.state.data?.follow.state === 'in_progress' ? 2000 : false),
+    refetchInterval: (q) => {
+      const state = q.state.data?.follow.state;
+      return state === 'in_progress' || state === 'stopping' ? 2000 : false;
+    },
   });
 }

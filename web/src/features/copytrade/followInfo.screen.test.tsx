@@ -54,4 +54,16 @@ describe('follow detail profit', () => {
     expect(screen.queryByTestId('copy-follow-unrealised')).not.toBeInTheDocument();
     expect(screen.queryByTestId('copy-follow-share-estimate')).not.toBeInTheDocument();
   });
+
+  it('shows a stop under way as stopping, still valued now, with the commitment not yet released and the stop offered again', async () => {
+    ctx.server.on('/api/vue/copytrade/follows/F1', () =>
+      detail(follow({ state: 'stopping', remaining: '13783.00', current: { realised: '1908.00', unrealised: '-382.00', profit: '1526.00', share: '152.00' } })),
+    );
+    renderPage('/gdindex/dsFllowInfo', FollowInfoPage, { url: '/gdindex/dsFllowInfo?id=F1' });
+    expect(await screen.findByTestId('copy-follow-state')).toHaveTextContent('停止中');
+    expect(screen.getByTestId('copy-follow-stopping')).toHaveTextContent('正在停止跟單');
+    expect(screen.getByTestId('copy-follow-profit')).toHaveTextContent('1,526.00');
+    expect(screen.queryByText('已釋放')).not.toBeInTheDocument();
+    expect(screen.getByTestId('copy-stop')).toBeInTheDocument();
+  });
 });

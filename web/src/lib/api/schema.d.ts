@@ -2992,10 +2992,13 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * @description Stops a follow in progress: with closePositions its positions are sold at market first,
-         *     otherwise they stay; the unspent commitment is released and the disclosed share of a
-         *     positive copy profit is paid to the mentor. Refusals: follow_not_found,
-         *     follow_not_in_progress, and a close's refusals (not_trading_time, ...).
+         * @description Stops a follow in progress: the stop is recorded first (state stopping: from then on what
+         *     the follow's orders give back stays available cash), its working orders are cancelled,
+         *     with closePositions its positions are sold at market, otherwise they stay; then the
+         *     unspent commitment is released and the disclosed share of a positive copy profit is paid
+         *     to the mentor. A follow left stopping (a close refused) is stopped by calling again.
+         *     Refusals: follow_not_found, follow_not_in_progress, and a close's refusals
+         *     (not_trading_time, ...).
          */
         post: operations["stopFollow"];
         delete?: never;
@@ -5652,8 +5655,11 @@ export interface components {
         };
         /** @enum {string} */
         MentorLevel: "junior" | "intermediate" | "senior";
-        /** @enum {string} */
-        FollowState: "in_progress" | "ended" | "cancelled";
+        /**
+         * @description in_progress; stopping (a stop is under way - working orders cancelled, positions closed - and the commitment not yet released); ended (the window ended); cancelled (stopped by the follower)
+         * @enum {string}
+         */
+        FollowState: "in_progress" | "stopping" | "ended" | "cancelled";
         LevelThreshold: {
             level: components["schemas"]["MentorLevel"];
             roundTrips: number;

@@ -20,7 +20,9 @@ const copytrade: CopyMessages = {
   becomeMentor: 'Become a mentor',
   rules: 'Mentor rules',
   level: { junior: 'Junior', intermediate: 'Intermediate', senior: 'Senior' },
-  state: { in_progress: 'In progress', ended: 'Ended', cancelled: 'Cancelled' },
+  state: { in_progress: 'In progress', stopping: 'Stopping', ended: 'Ended', cancelled: 'Cancelled' },
+  stoppingNote:
+    'Stopping: the follow\'s orders are being cancelled and, if you chose so, its positions closed at market; then what is left of the commitment is released. What those orders give back from now on goes straight to available cash. If the stop did not finish, stop following again.',
   stats: {
     equity: 'Fund scale',
     profit: 'Profit',

@@ -18,7 +18,8 @@ const copytrade = {
   becomeMentor: '成為導師',
   rules: '導師規則',
   level: { junior: '初級', intermediate: '中級', senior: '高級' },
-  state: { in_progress: '進行中', ended: '已結束', cancelled: '已取消' },
+  state: { in_progress: '進行中', stopping: '停止中', ended: '已結束', cancelled: '已取消' },
+  stoppingNote: '正在停止跟單：撤銷跟單委託，並依您的選擇以市價平倉，完成後釋放剩餘跟單金額。此後的委託退款與平倉所得直接進入可用資金。若停止未能完成，可再按一次停止跟單。',
   stats: {
     equity: '資金規模',
     profit: '收益',
