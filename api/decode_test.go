@@ -1,8 +1,13 @@
 package api
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"io"
 	"net/http"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -90,8 +95,9 @@ func TestNoDuplicateKeys(t *testing.T) {
 		{`{"a":1,"A":2}`, true}, // names are case-sensitive here; the schema check refuses "A"
 	}
 	for _, tc := range cases {
-		if err := noDuplicateKeys([]byte(tc.body)); (err == nil) != tc.ok {
-			t.Errorf("noDuplicateKeys(%s) = %v, want ok %v", tc.body, err, tc.ok)
+		w := nameWalker{body: []byte(tc.body)}
+		if err := w.value(); (err == nil) != tc.ok {
+			t.Errorf("names of %s: %v, want ok %v", tc.body, err, tc.ok)
 		}
 	}
 }
@@ -108,13 +114,21 @@ func FuzzDecodeStrict(f *testing.F) {
 		`{"channelId":"bank","amount":"1000","proofFileId":"f","channelPassword":"8888","\u0061mount":"1"}`,
 		`{"a":{"b":[{"c":1,"c":2}]}}`,
 		strings.Repeat(`{"a":`, 100),
+		`{"channelId":"bank","amount":"1000","proofFileId":"f","channelPassword":"8888","\u0063hannelId":"b"}`,
+		"{\"channelId\":\"bank\",\"amount\":\"1000\",\"proofFileId\":\"f\",\"channelPassword\":\"8888\",\"a\xff\":1,\"a\xfe\":2}",
+		`{"channelId" : "bank" , "amount":"1000","proofFileId":"f","channelPassword":"8888" }`,
+		`{"channelId":"bank","amount":"1000","proofFileId":"f","channelPassword":"8888","x":[{},[],{"y":[1,{"y":null}]}]}`,
 	} {
 		f.Add([]byte(s))
 	}
 	sh := contract.shape("DepositRequest")
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var req wire.DepositRequest
+		var req, before wire.DepositRequest
 		err := decodeStrict(body, sh, &req)
+		errBefore := decodeStrictBefore(body, sh, &before)
+		if (err == nil) != (errBefore == nil) || !reflect.DeepEqual(req, before) {
+			t.Fatalf("body %q: %+v, %v; the three-pass decoder: %+v, %v", body, req, err, before, errBefore)
+		}
 		if err == nil {
 			return
 		}
@@ -123,4 +137,95 @@ func FuzzDecodeStrict(f *testing.F) {
 			t.Fatalf("body %q: %v", body, err)
 		}
 	})
+}
+
+// decodeStrictBefore is the three-pass decoder decodeStrict replaced (a token walk for duplicate
+// names, a decode into a map for the schema's names, the typed decode): FuzzDecodeStrict holds
+// the two to the same answers.
+func decodeStrictBefore(body []byte, sh requestShape, dst any) error {
+	if err := noDuplicateKeysBefore(body); err != nil {
+		return httpx.InvalidRequest(err)
+	}
+	var fields map[string]json.RawMessage
+	if err := oneValueBefore(body, &fields, false); err != nil {
+		return httpx.InvalidRequest(err)
+	}
+	if fields == nil {
+		return httpx.InvalidRequest(errors.New("body is not an object"))
+	}
+	for k := range fields {
+		if !sh.props[k] {
+			return httpx.InvalidRequest(fmt.Errorf("%s: unknown field %q", sh.name, k))
+		}
+	}
+	for _, k := range sh.required {
+		v, ok := fields[k]
+		if !ok || bytes.Equal(bytes.TrimSpace(v), []byte("null")) {
+			return httpx.InvalidRequest(fmt.Errorf("%s: missing field %q", sh.name, k))
+		}
+	}
+	if err := oneValueBefore(body, dst, true); err != nil {
+		return httpx.InvalidRequest(err)
+	}
+	return nil
+}
+
+func oneValueBefore(body []byte, dst any, strict bool) error {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if strict {
+		dec.DisallowUnknownFields()
+	}
+	if err := dec.Decode(dst); err != nil {
+		return fmt.Errorf("decode: %w", err)
+	}
+	if _, err := dec.Token(); !errors.Is(err, io.EOF) {
+		return errors.New("more than one JSON value")
+	}
+	return nil
+}
+
+// noDuplicateKeys walks body's tokens and refuses a name given twice in one object, at any depth.
+// encoding/json silently keeps the last one, so a proxy, a log and this server could each read a
+// different request from the same bytes.
+func noDuplicateKeysBefore(body []byte) error {
+	type scope struct {
+		keys    map[string]bool // nil for an array
+		wantKey bool
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var stack []*scope
+	for {
+		tok, err := dec.Token()
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("decode: %w", err)
+		}
+		var top *scope
+		if len(stack) > 0 {
+			top = stack[len(stack)-1]
+		}
+		if d, ok := tok.(json.Delim); ok && (d == '}' || d == ']') {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if top != nil && top.keys != nil {
+			if top.wantKey {
+				k := tok.(string) // the decoder yields only strings where a name belongs
+				if top.keys[k] {
+					return fmt.Errorf("field %q given twice", k)
+				}
+				top.keys[k], top.wantKey = true, false
+				continue
+			}
+			top.wantKey = true // this token starts the value; the next one at this depth is a name
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, &scope{keys: map[string]bool{}, wantKey: true})
+		case json.Delim('['):
+			stack = append(stack, &scope{})
+		}
+	}
 }

@@ -78,9 +78,10 @@ func (s *server) accessLog(next http.Handler) http.Handler {
 			name = rt.GetName()
 		}
 		d := time.Since(start)
-		s.metrics.requests.WithLabelValues(name, strconv.Itoa(sw.status)).Inc()
+		series := s.metrics.of(name, sw.status)
+		series.requests.Inc()
 		if sw.status != http.StatusSwitchingProtocols { // a socket's lifetime is no latency
-			s.metrics.latency.WithLabelValues(name).Observe(d.Seconds())
+			series.latency.Observe(d.Seconds())
 		}
 		// Successes log at debug: a busy server neither builds nor writes their lines unless asked.
 		if level := levelFor(sw.status); s.log.Enabled(r.Context(), level) {
@@ -124,20 +125,39 @@ func tokenHash(token string) string {
 	return hex.EncodeToString(sum[:])
 }
 
+// admitted is the session a role subrouter admitted, with its token's hash (how the server
+// keys a session's own writes), computed once per request.
+type admitted struct {
+	sess      projections.Session
+	tokenHash string
+}
+
 // authenticate finds the session of the token and account headers.
-func (s *server) authenticate(r *http.Request) (projections.Session, error) {
-	return s.session(r.Context(), r.Header.Get("token"), r.Header.Get("account"))
+func (s *server) authenticate(ctx context.Context, h http.Header) (*admitted, error) {
+	token, account := h.Get("token"), h.Get("account")
+	if token == "" || account == "" {
+		return nil, httpx.ErrUnauthorized
+	}
+	a := &admitted{tokenHash: tokenHash(token)}
+	var err error
+	a.sess, err = s.sessionOf(ctx, a.tokenHash, account)
+	return a, err
 }
 
 // session is the live session of token, which must be account's (the HTTP headers, or a
-// socket's auth request). The write side's member aggregate answers (commands.SessionOf): it
-// holds a session as soon as its login is stored, with no query and no wait for the read
-// models, and drops it with the logout, the password change or the flag that ends it.
+// socket's auth request).
 func (s *server) session(ctx context.Context, token, account string) (projections.Session, error) {
 	if token == "" || account == "" {
 		return projections.Session{}, httpx.ErrUnauthorized
 	}
-	hash := tokenHash(token)
+	return s.sessionOf(ctx, tokenHash(token), account)
+}
+
+// sessionOf is the live session of the token hashed as hash. The write side's member aggregate
+// answers (commands.SessionOf): it holds a session as soon as its login is stored, with no query
+// and no wait for the read models, and drops it with the logout, the password change or the flag
+// that ends it.
+func (s *server) sessionOf(ctx context.Context, hash, account string) (projections.Session, error) {
 	sess, ok, err := s.cmd.SessionOf(ctx, account, hash)
 	if err != nil {
 		return projections.Session{}, fmt.Errorf("session lookup: %w", err)

@@ -3,9 +3,12 @@ package api
 import (
 	"go/ast"
 	"go/token"
+	"net/http/httptest"
 	"os"
+	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gorilla/mux"
@@ -98,4 +101,31 @@ func stringArgsOf(t *testing.T, dir, fn string) []string {
 		})
 	}
 	return out
+}
+
+// TestEveryOperationRoutesToItself: a request for each operation of openapi.yaml (its variables
+// filled in) is served by that operation's route, and the same path with a method no operation
+// has reaches none.
+func TestEveryOperationRoutesToItself(t *testing.T) {
+	st := newTestStack(t, testDB{kind: "sqlite"})
+	router := st.handler.(*mux.Router)
+	documented := contract.operations()
+	routedTo := func(method, path string) string {
+		var m mux.RouteMatch
+		if !router.Match(httptest.NewRequest(method, path, nil), &m) || m.Route == nil {
+			return ""
+		}
+		return m.Route.GetName()
+	}
+	fill := regexp.MustCompile(`\{[^}]*\}`)
+	for _, op := range documented {
+		method, template, _ := strings.Cut(op, " ")
+		path := fill.ReplaceAllString(template, "v1")
+		if got := routedTo(method, path); got != op {
+			t.Errorf("%s %s: routed to %q", method, path, got)
+		}
+		if got := routedTo("PURGE", path); slices.Contains(documented, got) {
+			t.Errorf("PURGE %s: routed to %q", path, got)
+		}
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
+	"strings"
+	"sync"
 	"time"
 
 	"github.com/gorilla/mux"
@@ -72,7 +74,8 @@ func (s *server) router(modules []httpx.Module) *mux.Router {
 	roles := s.roleRouters(m)
 	for _, mod := range modules {
 		for _, rt := range mod.Routes() {
-			roles[rt.Role].Handle(rt.Path, compressJSON(s.endpoint(rt))).Methods(rt.Method).Name(rt.Method + " " + rt.Path)
+			roles[rt.Role].NewRoute().MatcherFunc(literalPrefix(rt.Path)).Path(rt.Path).
+				Handler(compressJSON(s.endpoint(rt))).Methods(rt.Method).Name(rt.Method + " " + rt.Path)
 		}
 	}
 	m.HandleFunc("/healthz", s.healthz).Methods("GET").Name("GET /healthz")
@@ -89,6 +92,14 @@ func (s *server) router(modules []httpx.Module) *mux.Router {
 	m.PathPrefix("/api/").Handler(api.NotFoundHandler)
 	m.PathPrefix("/").Handler(s.static()).Methods("GET", "HEAD")
 	return m
+}
+
+// literalPrefix matches a request whose path starts with the template's text before its first
+// variable, as every path the template matches does. The routes are tried one after another, so
+// it spares the template's regular expression for nearly every route a request is not for.
+func literalPrefix(template string) mux.MatcherFunc {
+	prefix, _, _ := strings.Cut(template, "{")
+	return func(r *http.Request, _ *mux.RouteMatch) bool { return strings.HasPrefix(r.URL.Path, prefix) }
 }
 
 // compressJSON gzips a route's JSON answer of at least 1 KiB when the client accepts gzip (the
@@ -110,54 +121,49 @@ var compressJSON = func() func(http.Handler) http.HandlerFunc {
 }()
 
 // roleRouters makes one subrouter per role, in front of every other route: its middleware
-// admits that role only (and, but for Public, puts the session in the request's context), so a
-// route's role is where it is registered, not a check in its handler. The subrouters have no
-// not-found or method-not-allowed handler of their own: a request none of them serves falls
-// through to the routes after them, as in one flat table.
+// bounds the request's work (deadline) and admits that role only (and, but for Public, puts the
+// session in the request's context), so a route's role is where it is registered, not a check in
+// its handler. The subrouters have no not-found or method-not-allowed handler of their own: a
+// request none of them serves falls through to the routes after them, as in one flat table.
 func (s *server) roleRouters(m *mux.Router) map[httpx.Role]*mux.Router {
 	out := map[httpx.Role]*mux.Router{}
 	for _, role := range []httpx.Role{httpx.Public, httpx.AnyUser, httpx.Member, httpx.Ops, httpx.Auditor} {
 		sub := m.NewRoute().Subrouter()
-		sub.Use(s.deadline)
-		if role != httpx.Public {
-			sub.Use(s.requireRole(role))
-		}
+		sub.Use(s.admit(role))
 		out[role] = sub
 	}
 	return out
 }
 
-// requireRole authenticates the request and admits only the role's sessions (any role for
-// AnyUser); the session travels to the handler in the request's context.
-func (s *server) requireRole(role httpx.Role) mux.MiddlewareFunc {
+// admit bounds a route's work, session lookup, read-your-writes wait (waitBound, shorter) and
+// handler, by Config.RequestTimeout: a database that stops answering without closing the
+// connection fails the request with 503 system_busy (errorAnswer) instead of holding it. The
+// socket route, whose life is long, is not on the role subrouters and has no such bound. But for
+// Public, it then authenticates the request and admits only the role's sessions (any role for
+// AnyUser); the session travels to the handler in the request's context (one copy of the request
+// for both).
+func (s *server) admit(role httpx.Role) mux.MiddlewareFunc {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			sess, err := s.authenticate(r)
-			if err == nil {
-				err = roleAllows(role, sess.Role)
+			ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
+			defer cancel()
+			if role != httpx.Public {
+				a, err := s.authenticate(ctx, r.Header)
+				if err == nil {
+					err = roleAllows(role, a.sess.Role)
+				}
+				if err != nil {
+					writeError(w, r, s.log, err)
+					return
+				}
+				ctx = context.WithValue(ctx, sessionKey{}, a)
 			}
-			if err != nil {
-				writeError(w, r, s.log, err)
-				return
-			}
-			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), sessionKey{}, &sess)))
+			next.ServeHTTP(w, r.WithContext(ctx))
 		})
 	}
 }
 
-// deadline bounds a route's work, session lookup, read-your-writes wait (waitBound, shorter) and
-// handler, by Config.RequestTimeout: a database that stops answering without closing the
-// connection fails the request with 503 system_busy (errorAnswer) instead of holding it. The
-// socket route, whose life is long, is not on the role subrouters and has no such bound.
-func (s *server) deadline(next http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		ctx, cancel := context.WithTimeout(r.Context(), s.timeout)
-		defer cancel()
-		next.ServeHTTP(w, r.WithContext(ctx))
-	})
-}
-
-// sessionKey keys the session requireRole admitted in a request's context.
+// sessionKey keys the session (*admitted) a role subrouter admitted in a request's context.
 type sessionKey struct{}
 
 func roleAllows(role httpx.Role, sessRole string) error {
@@ -175,7 +181,9 @@ func roleAllows(role httpx.Role, sessRole string) error {
 func (s *server) endpoint(rt httpx.Route) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		c := httpx.NewCall(w, r, s)
-		c.Sess, _ = r.Context().Value(sessionKey{}).(*projections.Session)
+		if a, ok := r.Context().Value(sessionKey{}).(*admitted); ok {
+			c.Sess = &a.sess
+		}
 		if err := s.waitForPosition(c, rt); err != nil {
 			writeError(w, r, s.log, err)
 			return
@@ -209,7 +217,7 @@ func (s *server) waitForPosition(c *httpx.Call, rt httpx.Route) error {
 		pos = p
 	}
 	if c.Sess != nil && rt.Idem == httpx.IdemNone {
-		pos = max(pos, s.written.get(tokenHash(c.R.Header.Get("token"))))
+		pos = max(pos, s.written.get(sessionTokenHash(c)))
 	}
 	if pos > 0 {
 		s.CatchUpTo(c.Ctx(), pos)
@@ -223,8 +231,13 @@ func (s *server) noteWrite(c *httpx.Call, rep httpx.Reply) {
 		return
 	}
 	if pos := answerPosition(rep.Data); pos > 0 {
-		s.written.note(tokenHash(c.R.Header.Get("token")), pos)
+		s.written.note(sessionTokenHash(c), pos)
 	}
+}
+
+// sessionTokenHash is the token hash of the call's admitted session.
+func sessionTokenHash(c *httpx.Call) string {
+	return c.R.Context().Value(sessionKey{}).(*admitted).tokenHash
 }
 
 // Snapshot runs read over one snapshot of the read models and returns the log position that
@@ -278,6 +291,37 @@ func (s *server) finish(c *httpx.Call, rep httpx.Reply, err error) {
 type httpMetrics struct {
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+
+	// The series of each route and status, found once: looking them up by their label values
+	// on every request hashed and formatted them again.
+	mu     sync.RWMutex
+	series map[routeStatus]routeSeries
+}
+
+type routeStatus struct {
+	route  string
+	status int
+}
+
+type routeSeries struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
+// of returns the series of route and status.
+func (m *httpMetrics) of(route string, status int) routeSeries {
+	k := routeStatus{route, status}
+	m.mu.RLock()
+	s, ok := m.series[k]
+	m.mu.RUnlock()
+	if ok {
+		return s
+	}
+	s = routeSeries{requests: m.requests.WithLabelValues(route, strconv.Itoa(status)), latency: m.latency.WithLabelValues(route)}
+	m.mu.Lock()
+	m.series[k] = s
+	m.mu.Unlock()
+	return s
 }
 
 func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
@@ -289,6 +333,7 @@ func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
 			Name: "lotbook_http_request_seconds", Help: "HTTP request latency by route.",
 			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"route"}),
+		series: map[routeStatus]routeSeries{},
 	}
 	reg.MustRegister(m.requests, m.latency)
 	return m

@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/lotbook/lotbook/api/httpx"
 )
 
 func TestPanicAnswersSystemBusy(t *testing.T) {
@@ -29,7 +31,7 @@ func TestPanicAnswersSystemBusy(t *testing.T) {
 // system_busy, the answer a client retries with the same key.
 func TestServerDeadlineAnswersUnavailable(t *testing.T) {
 	s := &server{log: slog.New(slog.NewTextHandler(io.Discard, nil)), timeout: 50 * time.Millisecond}
-	h := s.deadline(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	h := s.admit(httpx.Public)(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		<-r.Context().Done() // the silent database: only the deadline ends the wait
 		writeError(w, r, s.log, fmt.Errorf("read member-1: %w", r.Context().Err()))
 	}))

@@ -40,6 +40,7 @@ type config struct {
 	fill            int
 	proofs          int
 	cpuProfile      string
+	allocProfile    string
 	pg              string
 	apiInstances    int
 	nats            string
@@ -102,6 +103,7 @@ func main() {
 	flag.BoolVar(&c.keep, "keep", false, "keep the temporary data folder")
 	flag.IntVar(&c.registerWorkers, "register-workers", 4, "concurrent registrations (each costs an argon2id hash)")
 	flag.StringVar(&c.cpuProfile, "cpuprofile", "", "write the started server's CPU profile during the load to this file (go tool pprof)")
+	flag.StringVar(&c.allocProfile, "allocprofile", "", "write the started server's allocations during the load to this file (go tool pprof -sample_index=alloc_space)")
 	flag.IntVar(&c.proofs, "proofs", 1000, "deposit proofs recorded per member before the load (one proof backs one deposit; with -url each member uploads one)")
 	flag.StringVar(&c.pg, "pg", "", "run the started server on a fresh PostgreSQL database created on this server (dropped after), e.g. "+pgtest.DefaultDSN)
 	flag.IntVar(&c.apiInstances, "api-instances", 0, "with -pg: start a deployment of this many API instances, a projector and a process instance (serve --role) instead of one serve; clients spread over the API instances")
@@ -118,8 +120,8 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if c.members < 1 || c.clients < 1 {
 		return nil, errors.New("need at least one member and one client")
 	}
-	if c.apiInstances > 0 && (c.pg == "" || c.url != "" || c.cpuProfile != "") {
-		return nil, errors.New("-api-instances needs -pg, and takes neither -url nor -cpuprofile")
+	if c.apiInstances > 0 && (c.pg == "" || c.url != "" || c.cpuProfile != "" || c.allocProfile != "") {
+		return nil, errors.New("-api-instances needs -pg, and takes neither -url nor -cpuprofile nor -allocprofile")
 	}
 	if (c.restart || c.cold) && (c.url != "" || c.apiInstances > 0) {
 		return nil, errors.New("-restart and -cold need the one server the tool starts (no -url, no -api-instances)")
@@ -174,7 +176,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			fl, err = startDeployment(ctx, c.bin, dir, c.nats, c.apiInstances, log)
 		} else {
 			var srv *server
-			srv, err = startServer(ctx, c.bin, dir, "serve", c.cpuProfile != "", log)
+			srv, err = startServer(ctx, c.bin, dir, "serve", c.cpuProfile != "" || c.allocProfile != "", log)
 			fl = fleet{srv}
 		}
 		if err != nil {
@@ -236,15 +238,20 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 
 	if c.duration > 0 {
 		log.Info("sending deposit commands", "clients", c.clients, "duration", c.duration)
-		profiled := make(chan error, 1)
-		if c.cpuProfile != "" && fl != nil {
-			go func() { profiled <- fl[0].profile(ctx, c.duration, c.cpuProfile) }()
-		} else {
-			profiled <- nil
+		profiles := []struct{ kind, file string }{{"profile", c.cpuProfile}, {"allocs", c.allocProfile}}
+		profiled := make(chan error, len(profiles))
+		for _, p := range profiles {
+			if p.file != "" && fl != nil {
+				go func() { profiled <- fl[0].profile(ctx, p.kind, c.duration, p.file) }()
+			} else {
+				profiled <- nil
+			}
 		}
 		drive(ctx, cls, ops, members, c, res, fl)
-		if err := <-profiled; err != nil {
-			return nil, err
+		for range profiles {
+			if err := <-profiled; err != nil {
+				return nil, err
+			}
 		}
 	}
 

@@ -247,21 +247,22 @@ func (s *server) rebuild(ctx context.Context, name string) (Rebuild, error) {
 	return Rebuild{Name: name, Events: n, Seconds: secs, EventsPerSec: float64(n) / secs}, nil
 }
 
-// profile saves the server's CPU profile over most of the load's duration to file.
-func (s *server) profile(ctx context.Context, d time.Duration, file string) error {
+// profile saves the server's profile of kind ("profile" for CPU, "allocs") over most of the
+// load's duration to file; for allocs, the difference between its start and its end.
+func (s *server) profile(ctx context.Context, kind string, d time.Duration, file string) error {
 	secs := max(1, int((d-time.Second)/time.Second))
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet,
-		fmt.Sprintf("http://%s/debug/pprof/profile?seconds=%d", s.pprof, secs), nil)
+		fmt.Sprintf("http://%s/debug/pprof/%s?seconds=%d", s.pprof, kind, secs), nil)
 	if err != nil {
 		return err
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
-		return fmt.Errorf("cpu profile: %w", err)
+		return fmt.Errorf("%s profile: %w", kind, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("cpu profile: HTTP %d", resp.StatusCode)
+		return fmt.Errorf("%s profile: HTTP %d", kind, resp.StatusCode)
 	}
 	f, err := os.Create(file)
 	if err != nil {
@@ -269,8 +270,8 @@ func (s *server) profile(ctx context.Context, d time.Duration, file string) erro
 	}
 	if _, err := io.Copy(f, resp.Body); err != nil {
 		f.Close()
-		return fmt.Errorf("cpu profile: %w", err)
+		return fmt.Errorf("%s profile: %w", kind, err)
 	}
-	s.log.Info("server CPU profile written", "file", file)
+	s.log.Info("server profile written", "kind", kind, "file", file)
 	return f.Close()
 }

@@ -59,6 +59,14 @@ func TestKeyedHash(t *testing.T) {
 		h == SHA256Hex("A123456789") || h == s.KeyedHash("idnumber", "A123456780") {
 		t.Fatal("keyed hash must depend on domain, key and value, and differ from a plain hash")
 	}
+	// Request fingerprints are stored in events and idempotency records: the same request must
+	// hash the same in every version, and after the pooled HMAC served other values.
+	const fingerprint = "feb1d522bf3352d638579c2792a81cb60e15a9d881e630c5bfad11713efe550e"
+	for range 3 {
+		if got := s.KeyedHash("request", "member:a\nPOST /api/x\n00"); got != fingerprint {
+			t.Fatalf("request fingerprint %s, want %s", got, fingerprint)
+		}
+	}
 }
 
 func TestParseKey(t *testing.T) {
