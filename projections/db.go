@@ -181,6 +181,7 @@ func (db *ReadDB) writeTx(ctx context.Context, fn func(w *Wtx) error) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("commit read-model tx: %w", err)
 	}
+	db.wstmts.prepareAll(ctx, w.unprepared)
 	return nil
 }
 

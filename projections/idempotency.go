@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"strings"
 	"sync"
 	"time"
 )
@@ -152,24 +151,21 @@ func (db *ReadDB) writeIdempotency(batch []idemRequest) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	return db.writeTx(ctx, func(w *Wtx) error {
-		var q strings.Builder
-		q.WriteString("INSERT INTO idempotency_records (idem_key, actor, request_hash, http_status, body, created_at) VALUES ")
-		args := make([]any, 0, 6*len(batch))
-		for i, req := range uniqueKeys(batch) {
-			if i > 0 {
-				q.WriteByte(',')
-			}
-			q.WriteString("(?, ?, ?, ?, ?, ?)")
+		uniq := uniqueKeys(batch)
+		rows := make([][]any, len(uniq))
+		for i, req := range uniq {
 			body := req.rec.Body
 			if body == nil {
 				body = []byte{}
 			}
-			args = append(args, req.rec.Key, req.rec.Actor, req.rec.RequestHash, req.rec.HTTPStatus, body, req.at)
+			rows[i] = []any{req.rec.Key, req.rec.Actor, req.rec.RequestHash, req.rec.HTTPStatus, body, req.at}
 		}
-		q.WriteString(` ON CONFLICT (idem_key) DO UPDATE SET http_status = excluded.http_status, body = excluded.body
+		return w.WriteRows(ctx, rows, func(n int) string {
+			return "INSERT INTO idempotency_records (idem_key, actor, request_hash, http_status, body, created_at) VALUES " +
+				Tuples(n, 6) + ` ON CONFLICT (idem_key) DO UPDATE SET http_status = excluded.http_status, body = excluded.body
 			WHERE idempotency_records.http_status = 0 AND excluded.http_status <> 0
-			AND idempotency_records.actor = excluded.actor AND idempotency_records.request_hash = excluded.request_hash`)
-		return w.Exec(ctx, q.String(), args...)
+			AND idempotency_records.actor = excluded.actor AND idempotency_records.request_hash = excluded.request_hash`
+		})
 	})
 }
 

@@ -56,6 +56,9 @@ type Runner struct {
 
 	reg      prometheus.Registerer // the router's metrics, when not nil
 	decoded  *shared               // entries the units share (set by Run)
+	units    []*unit               // the units Run runs
+	groups   grouper               // units applying pages at the same time share a transaction
+	marked   map[string]bool       // unit -> applying a page or failed its last (Runner.mark)
 	failures *prometheus.CounterVec
 	stalled  *prometheus.GaugeVec
 }
@@ -69,6 +72,7 @@ func NewRunner(db *ReadDB, store events.Store, logger *slog.Logger, reg promethe
 	r := &Runner{
 		db: db, store: store, logger: logger.With("component", "projections"),
 		pos: map[string]int64{}, saved: map[string]saved{}, changed: make(chan struct{}), wake: make(chan struct{}, 1), hubCapacity: 4 * maxPage, reg: reg,
+		marked: map[string]bool{},
 		failures: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "lotbook_projection_failures_total",
 			Help: "Pages a projector failed to apply (it retries the same page; it never skips).",
@@ -139,7 +143,8 @@ func (r *Runner) Run(ctx context.Context) error {
 		}})
 	r.decoded = &shared{max: r.hubCapacity}
 	go sub.Run(ctx)
-	for _, u := range units(r.own()) {
+	r.units = units(r.own())
+	for _, u := range r.units {
 		router.AddConsumerHandler(u.Name, u.Name, sub, r.handler(u))
 	}
 	go func() {
@@ -238,7 +243,8 @@ func (r *Runner) skippable(u *unit, last int64) bool {
 	return true
 }
 
-// handler applies each page to every projector of u in one read-model transaction.
+// handler applies each page to every projector of u in one read-model transaction (shared with
+// the other units applying a page at the time, see grouper).
 func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 	return func(msg *message.Message) error {
 		evs, err := pipeline.Page(msg)
@@ -248,6 +254,9 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 		page := r.decoded.entries(evs)
 		ctx := msg.Context()
 		last := page[len(page)-1].Ev.Position
+		if r.done(u, last) {
+			return nil
+		}
 		wanted := false
 		for _, p := range u.ps {
 			evs, serr := p.selectEvents(share(r.cp(p), page))
@@ -260,20 +269,13 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 			}
 			return nil
 		}
-		pos := make([]int64, len(u.ps))
+		var pos []int64
 		if err == nil {
 			err = r.lagBehind(ctx)
 		}
 		if err == nil {
-			err = r.db.writeTx(ctx, func(w *Wtx) error {
-				for i, p := range u.ps {
-					var err error
-					if pos[i], err = p.applyPage(ctx, w, r.cp(p), page); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			// Marked until the page is applied: a failure (or a panic) leaves it marked.
+			pos, err = r.apply(ctx, u, page, r.mark(u, true))
 		}
 		if err != nil {
 			if ctx.Err() != nil {
@@ -287,14 +289,8 @@ func (r *Runner) handler(u *unit) message.NoPublishHandlerFunc {
 				"from", page[0].Ev.Position, "to", last, "err", err)
 			return err
 		}
-		now := time.Now()
-		for i, p := range u.ps {
-			r.stalled.WithLabelValues(p.Name).Set(0)
-			r.mu.Lock()
-			r.saved[r.cp(p)] = saved{pos: pos[i], at: now}
-			r.mu.Unlock()
-			r.advance(r.cp(p), pos[i])
-		}
+		r.mark(u, false)
+		r.appliedUnit(u, pos, time.Now())
 		return nil
 	}
 }

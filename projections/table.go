@@ -140,6 +140,38 @@ func schemaHash(version int, tables []*Table) string {
 // MaxParams keeps every statement below SQLite's (32766) and PostgreSQL's (65535) limits.
 const MaxParams = 30000
 
+// stmtRows are the row counts of the statements that write or read a variable number of rows
+// (Upsert, SelectIn, SelectKeys, DeleteIn) on SQLite, largest first. Every such statement text
+// holds one of them, so that each is parsed once and then runs prepared however many rows a page
+// has: parsing the SQL of statements of every length cost a page as much as running them. Rows
+// to write are split greedily into the largest that fit; a list of keys to read or delete goes
+// in chunks of the largest, the rest padded with NULL keys (which match no row) up to the
+// smallest that holds it. PostgreSQL parses every statement it is sent (nothing is prepared
+// there, see stmtCache), so there a statement takes as many rows as its parameters allow: fewer
+// round trips.
+var stmtRows = []int{256, 64, 16, 4, 1}
+
+// chunk is how many of n rows of width values go in the next statement, and the statement's row
+// count (more when the rows are keys, padded).
+func (d dialect) chunk(n, width int, keys bool) (rows, size int) {
+	if d.postgres {
+		rows = min(n, MaxParams/width)
+		return rows, rows
+	}
+	if n >= stmtRows[0] {
+		return stmtRows[0], stmtRows[0]
+	}
+	for i, s := range stmtRows {
+		if !keys && s <= n {
+			return s, s
+		}
+		if keys && (i == len(stmtRows)-1 || stmtRows[i+1] < n) {
+			return n, s
+		}
+	}
+	return n, n
+}
+
 // Wtx is a read-model write transaction. suffix selects the table set a projector writes:
 // "" for the live tables, "_rebuild" or "_cmp..." for the fresh copies built from the log.
 type Wtx struct {
@@ -147,6 +179,9 @@ type Wtx struct {
 	d      dialect
 	suffix string
 	stmts  *stmtCache // the write connection's prepared statements (SQLite)
+	// unprepared are the statements of stmtRows that ran as text: the transaction holds the one
+	// write connection, so they are prepared once it has ended (ReadDB.writeTx).
+	unprepared map[string]bool
 }
 
 func (w *Wtx) T(tb *Table) string { return tb.Name + w.suffix }
@@ -159,6 +194,36 @@ func (w *Wtx) Exec(ctx context.Context, q string, args ...any) error {
 		return nil
 	}
 	if _, err := w.tx.ExecContext(ctx, w.d.rebind(q), args...); err != nil {
+		return fmt.Errorf("exec %.80q: %w", q, err)
+	}
+	return nil
+}
+
+// cached is the prepared statement of q, one of the texts of stmtRows, or nil when it runs as
+// text this time (and is prepared after the transaction).
+func (w *Wtx) cached(ctx context.Context, q string) *sql.Stmt {
+	if w.stmts == nil {
+		return nil
+	}
+	if st := w.stmts.lookup(q); st != nil {
+		return w.tx.StmtContext(ctx, st)
+	}
+	if w.unprepared == nil {
+		w.unprepared = map[string]bool{}
+	}
+	w.unprepared[q] = true
+	return nil
+}
+
+// execRows runs q, a statement of a variable number of rows (see stmtRows), with args.
+func (w *Wtx) execRows(ctx context.Context, q string, args []any) error {
+	var err error
+	if st := w.cached(ctx, q); st != nil {
+		_, err = st.ExecContext(ctx, args...)
+	} else {
+		_, err = w.tx.ExecContext(ctx, w.d.rebind(q), args...)
+	}
+	if err != nil {
 		return fmt.Errorf("exec %.80q: %w", q, err)
 	}
 	return nil
@@ -180,6 +245,53 @@ func (w *Wtx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, erro
 	return rows, nil
 }
 
+// WriteRows writes rows (each of the same width) with the statements that text makes for n rows
+// (its placeholders n tuples of the rows' values, in order; on SQLite n is one of stmtRows, each
+// text prepared once).
+func (w *Wtx) WriteRows(ctx context.Context, rows [][]any, text func(n int) string) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	width := len(rows[0])
+	// On PostgreSQL the full chunks of a big page (a rebuild's) share one statement prepared in
+	// the transaction: its text is rebound and parsed once.
+	var full *sql.Stmt
+	if per := MaxParams / width; w.d.postgres && len(rows) >= 2*per {
+		st, err := w.tx.PrepareContext(ctx, w.d.rebind(text(per)))
+		if err != nil {
+			return fmt.Errorf("prepare: %w", err)
+		}
+		defer st.Close()
+		full = st
+	}
+	for len(rows) > 0 {
+		n, _ := w.d.chunk(len(rows), width, false)
+		args := make([]any, 0, n*width)
+		for _, r := range rows[:n] {
+			args = append(args, r...)
+		}
+		var err error
+		if full != nil && n == MaxParams/width {
+			if _, err = full.ExecContext(ctx, args...); err != nil {
+				err = fmt.Errorf("exec %d rows: %w", n, err)
+			}
+		} else {
+			err = w.execRows(ctx, text(n), args)
+		}
+		if err != nil {
+			return err
+		}
+		rows = rows[n:]
+	}
+	return nil
+}
+
+// Tuples is n comma-separated tuples of width placeholders: the VALUES list of n rows.
+func Tuples(n, width int) string {
+	tuple := "(" + Placeholders(width) + ")"
+	return strings.TrimSuffix(strings.Repeat(tuple+",", n), ",")
+}
+
 // Upsert writes whole rows (column order of tb), replacing rows with the same key, in
 // multi-row statements.
 func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
@@ -187,6 +299,11 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 		return nil
 	}
 	cols := tb.colNames()
+	for _, r := range rows {
+		if len(r) != len(cols) {
+			return fmt.Errorf("upsert %s: row has %d values for %d columns", tb.Name, len(r), len(cols))
+		}
+	}
 	var set []string
 	for _, c := range cols {
 		if !slices.Contains(tb.Key, c) && !slices.Contains(tb.Fixed, c) {
@@ -197,67 +314,53 @@ func (w *Wtx) Upsert(ctx context.Context, tb *Table, rows [][]any) error {
 	if len(set) > 0 {
 		conflict = "DO UPDATE SET " + strings.Join(set, ", ")
 	}
-	tuple := "(" + Placeholders(len(cols)) + ")"
-	per := MaxParams / len(cols)
-	statement := func(n int) string {
-		return fmt.Sprintf("INSERT INTO %s (%s) VALUES %s ON CONFLICT (%s) %s", w.T(tb), strings.Join(cols, ", "),
-			strings.TrimSuffix(strings.Repeat(tuple+",", n), ","), strings.Join(tb.Key, ", "), conflict)
-	}
-	// The full chunks of a big page (a rebuild's) share one statement, parsed once: parsing
-	// thousands of tuples cost SQLite as much as binding them.
-	var full *sql.Stmt
-	if len(rows) >= 2*per {
-		st, err := w.tx.PrepareContext(ctx, w.d.rebind(statement(per)))
-		if err != nil {
-			return fmt.Errorf("upsert %s: prepare: %w", tb.Name, err)
-		}
-		defer st.Close()
-		full = st
-	}
-	for start := 0; start < len(rows); start += per {
-		chunk := rows[start:min(len(rows), start+per)]
-		args := make([]any, 0, len(chunk)*len(cols))
-		for _, r := range chunk {
-			if len(r) != len(cols) {
-				return fmt.Errorf("upsert %s: row has %d values for %d columns", tb.Name, len(r), len(cols))
-			}
-			args = append(args, r...)
-		}
-		var err error
-		if full != nil && len(chunk) == per {
-			_, err = full.ExecContext(ctx, args...)
-		} else {
-			err = w.Exec(ctx, statement(len(chunk)), args...)
-		}
-		if err != nil {
-			return fmt.Errorf("upsert %s: %w", tb.Name, err)
-		}
+	head := fmt.Sprintf("INSERT INTO %s (%s) VALUES ", w.T(tb), strings.Join(cols, ", "))
+	tail := fmt.Sprintf(" ON CONFLICT (%s) %s", strings.Join(tb.Key, ", "), conflict)
+	if err := w.WriteRows(ctx, rows, func(n int) string { return head + Tuples(n, len(cols)) + tail }); err != nil {
+		return fmt.Errorf("upsert %s: %w", tb.Name, err)
 	}
 	return nil
+}
+
+// keyRows runs the statements that text makes for n keys of width values (n from
+// dialect.chunk) over keys, padding the last chunk with NULL keys.
+func (w *Wtx) keyRows(keys [][]any, width int, run func(q string, args []any) error, text func(n int) string) error {
+	for len(keys) > 0 {
+		k, n := w.d.chunk(len(keys), width, true)
+		args := make([]any, 0, n*width)
+		for _, key := range keys[:k] {
+			args = append(args, key...)
+		}
+		args = append(args, make([]any, (n-k)*width)...)
+		if err := run(text(n), args); err != nil {
+			return err
+		}
+		keys = keys[k:]
+	}
+	return nil
+}
+
+// single makes one-value keys of vals.
+func single(vals []any) [][]any {
+	out := make([][]any, len(vals))
+	for i := range vals {
+		out[i] = vals[i : i+1]
+	}
+	return out
 }
 
 // DeleteIn deletes the rows whose column col is one of vals.
 func (w *Wtx) DeleteIn(ctx context.Context, tb *Table, col string, vals []any) error {
-	for start := 0; start < len(vals); start += MaxParams {
-		chunk := vals[start:min(len(vals), start+MaxParams)]
-		q := fmt.Sprintf("DELETE FROM %s WHERE %s IN (%s)", w.T(tb), col, Placeholders(len(chunk)))
-		if err := w.Exec(ctx, q, chunk...); err != nil {
-			return err
-		}
-	}
-	return nil
+	head := fmt.Sprintf("DELETE FROM %s WHERE %s IN (", w.T(tb), col)
+	return w.keyRows(single(vals), 1, func(q string, args []any) error { return w.execRows(ctx, q, args) },
+		func(n int) string { return head + Placeholders(n) + ")" })
 }
 
 // SelectIn scans the whole rows (column order of tb) whose column col is one of vals.
 func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, scan func(Rows) error) error {
-	for start := 0; start < len(vals); start += MaxParams {
-		chunk := vals[start:min(len(vals), start+MaxParams)]
-		q := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (%s)", strings.Join(tb.colNames(), ", "), w.T(tb), col, Placeholders(len(chunk)))
-		if err := w.scanAll(ctx, tb, q, chunk, scan); err != nil {
-			return err
-		}
-	}
-	return nil
+	head := fmt.Sprintf("SELECT %s FROM %s WHERE %s IN (", strings.Join(tb.colNames(), ", "), w.T(tb), col)
+	return w.keyRows(single(vals), 1, func(q string, args []any) error { return w.scanAll(ctx, tb, q, args, scan) },
+		func(n int) string { return head + Placeholders(n) + ")" })
 }
 
 // SelectKeys scans the whole rows of tb whose key (tb.Key, in order) is one of keys. A table
@@ -266,6 +369,11 @@ func (w *Wtx) SelectIn(ctx context.Context, tb *Table, col string, vals []any, s
 // on the key, which both databases look up in the primary key.
 func (w *Wtx) SelectKeys(ctx context.Context, tb *Table, keys [][]any, scan func(Rows) error) error {
 	n := len(tb.Key)
+	for _, k := range keys {
+		if len(k) != n {
+			return fmt.Errorf("select %s: key has %d values for %d columns", tb.Name, len(k), n)
+		}
+	}
 	on := make([]string, n)
 	for i, c := range tb.Key {
 		on[i] = fmt.Sprintf("t.%s = k.column%d", c, i+1)
@@ -274,31 +382,23 @@ func (w *Wtx) SelectKeys(ctx context.Context, tb *Table, keys [][]any, scan func
 	for i, c := range tb.colNames() {
 		cols[i] = "t." + c
 	}
-	tuple := "(" + Placeholders(n) + ")"
-	per := MaxParams / n
-	for start := 0; start < len(keys); start += per {
-		chunk := keys[start:min(len(keys), start+per)]
-		args := make([]any, 0, len(chunk)*n)
-		for _, k := range chunk {
-			if len(k) != n {
-				return fmt.Errorf("select %s: key has %d values for %d columns", tb.Name, len(k), n)
-			}
-			args = append(args, k...)
-		}
-		q := fmt.Sprintf("SELECT %s FROM (VALUES %s) AS k JOIN %s t ON %s", strings.Join(cols, ", "),
-			strings.TrimSuffix(strings.Repeat(tuple+",", len(chunk)), ","), w.T(tb), strings.Join(on, " AND "))
-		if err := w.scanAll(ctx, tb, q, args, scan); err != nil {
-			return err
-		}
-	}
-	return nil
+	head := fmt.Sprintf("SELECT %s FROM (VALUES ", strings.Join(cols, ", "))
+	tail := fmt.Sprintf(") AS k JOIN %s t ON %s", w.T(tb), strings.Join(on, " AND "))
+	return w.keyRows(keys, n, func(q string, args []any) error { return w.scanAll(ctx, tb, q, args, scan) },
+		func(rows int) string { return head + Tuples(rows, n) + tail })
 }
 
 // scanAll runs the select q of tb's rows and scans each.
 func (w *Wtx) scanAll(ctx context.Context, tb *Table, q string, args []any, scan func(Rows) error) error {
-	rows, err := w.Query(ctx, q, args...)
+	var rows *sql.Rows
+	var err error
+	if st := w.cached(ctx, q); st != nil {
+		rows, err = st.QueryContext(ctx, args...)
+	} else {
+		rows, err = w.tx.QueryContext(ctx, w.d.rebind(q), args...)
+	}
 	if err != nil {
-		return err
+		return fmt.Errorf("select %s: %w", tb.Name, err)
 	}
 	defer rows.Close()
 	for rows.Next() {
