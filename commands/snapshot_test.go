@@ -196,6 +196,8 @@ func demoLog(t *testing.T) events.Store {
 		events.AlertSet{AlertID: "a2", Symbol: "2317", Kind: "priceBelow", Value: decimal.RequireFromString("100")},
 		events.AlertCancelled{AlertID: "a2"},
 		events.NewsRead{ID: "n1"},
+		events.AlertNotificationsRead{Through: 7},
+		events.AccountFlagChanged{Flag: events.FlagWithdrawalBanned, On: true},
 	}
 	for i := range 1000 {
 		facts = append(facts, events.FileUploaded{FileID: fmt.Sprintf("proof-%d", i), ContentType: "image/png", Size: 100, Width: 32, Height: 32})
@@ -211,10 +213,17 @@ func demoLog(t *testing.T) events.Store {
 
 // accountFacts are commands that put state into the account parts that the demo's members leave
 // empty (its offerings and blocks are listed, not applied to), with the balances they move; some
-// commands write two events, so that a snapshot may fall between them.
+// commands write two events, so that a snapshot may fall between them. Every field of every part
+// is filled by one of them (SnapshotPieces), so that a field a part's mirror leaves out shows.
 func accountFacts(memberID string) [][]events.Payload {
 	d := decimal.RequireFromString
 	avail, frozen := events.MemberAvailable(memberID), events.MemberFrozen(memberID)
+	shares := events.MemberAccount(memberID, events.KindShares)
+	return append(offeringFacts(d, avail, frozen), tradeFacts(d, avail, frozen, shares, memberID)...)
+}
+
+// offeringFacts are the offerings' and blocks' commands of accountFacts.
+func offeringFacts(d func(string) decimal.Decimal, avail, frozen string) [][]events.Payload {
 	freeze := func(amount string) []events.Posting {
 		return []events.Posting{{Account: avail, Currency: "TWD", Amount: d(amount).Neg()}, {Account: frozen, Currency: "TWD", Amount: d(amount)}}
 	}
@@ -244,6 +253,59 @@ func accountFacts(memberID string) [][]events.Payload {
 			Fee: d("20"), Postings: freeze("25020")}},
 		{events.SubscriptionPaid{IssueID: "i1", ApplicationNo: "s1", Amount: d("25000"), Fee: d("20")},
 			events.SubscriptionAllotted{IssueID: "i1", ApplicationNo: "s1", Symbol: "7777", Shares: 1000, Price: d("25"), ListingDate: "2026-11-30"}},
+	}
+}
+
+// tradeFacts are the rest of accountFacts: the member as a mentor (a profile, a profit share
+// received) and as a follower (a mirrored buy filled, a mirrored sale half filled: a closing fill
+// of an order still working), an own margin buy topped up, an AI quant release, a check-in, a
+// seat application, a currency exchange and a lend the repair sweep abandoned.
+func tradeFacts(d func(string) decimal.Decimal, avail, frozen, shares, memberID string) [][]events.Payload {
+	const day, security = "2026-11-20", "TW:2884"
+	order := func(no, position, intent, side, origin string, n int64, price, leverage string) events.OrderPlaced {
+		return events.OrderPlaced{OrderNo: no, PositionID: position, Intent: intent, Symbol: "2884", Name: "E.SUN", Kind: "stock", Side: side,
+			Direction: events.DirectionLong, Type: events.OrderLimit, Shares: n, Price: d(price), Leverage: d(leverage), TradingDay: day,
+			By: events.OrderByMember, Origin: origin}
+	}
+	fill := func(no, position, side string, n, remaining int64, amount, commission, tax, loan, cash, profit, basis string) events.OrderFilled {
+		moved := n
+		if side == events.SideSell {
+			moved = -n
+		}
+		return events.OrderFilled{OrderNo: no, PositionID: position, Security: security, Seq: 1, Side: side, Shares: n, Amount: d(amount),
+			Commission: d(commission), Tax: d(tax), Loan: d(loan), Cash: d(cash), Profit: d(profit), Basis: d(basis), SettleDate: "2026-11-24",
+			Remaining: remaining, Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d(cash)},
+				{Account: shares, Security: security, Amount: decimal.NewFromInt(moved)}}}
+	}
+	quoted := events.ExchangeQuoted{QuoteID: "x1", From: "TWD", To: "USD", Amount: d("3100"), Rate: d("0.0312"), ToAmount: d("96.72"),
+		ExpiresAt: time.Date(2026, 11, 20, 2, 0, 0, 0, time.UTC)}
+	return [][]events.Payload{
+		{events.MentorProfileSet{DisplayName: "Snap", MinAmount: d("10000"), WindowDays: 30, ProfitShare: d("10")}},
+		{events.ProfitShareReceived{FollowID: "F9", FollowerID: "follower", Amount: d("120"),
+			Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d("120")}}}},
+		{events.FollowStarted{FollowID: "F1", MentorID: "mentor", MentorName: "M", Amount: d("50000"), ProfitShare: d("10"), Days: 30,
+			Ends: "2026-12-20T01:00:00Z", Postings: events.FollowPostings(memberID, "TWD", d("50000"), false)}},
+		{events.CopyFundsSpent{FollowID: "F1", Ref: "mf1", Symbol: "2884", Shares: 1000, Price: d("30"), Amount: d("30042"),
+			Postings: events.Transfer(frozen, avail, "TWD", d("30042"))},
+			order("t1", "t1", events.IntentOpen, events.SideBuy, "F1", 1000, "30", "1")},
+		{fill("t1", "t1", events.SideBuy, 1000, 0, "30000", "42", "0", "0", "-30042", "0", "30042")},
+		{order("t2", "t1", events.IntentClose, events.SideSell, "F1", 1000, "31", "1")},
+		{fill("t2", "t1", events.SideSell, 500, 500, "15500", "22", "46", "0", "15432", "411", "15021")},
+		{order("t3", "t3", events.IntentOpen, events.SideBuy, "", 2000, "30", "2")},
+		{fill("t3", "t3", events.SideBuy, 2000, 0, "60000", "85", "0", "30000", "-30085", "0", "60085")},
+		{events.MarginToppedUp{TopUpNo: "m1", PositionID: "t3", Symbol: "2884", Amount: d("3000"), Loan: d("3000"),
+			Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d("-3000")}}}},
+		{events.QuantSubscribed{SubID: "q1", Product: "p1", Currency: "TWD", Amount: d("20000"), MinAmount: d("10000"),
+			Postings: events.Transfer(avail, frozen, "TWD", d("20000"))}},
+		{events.QuantFundsReleased{SubID: "q1", Currency: "TWD", Amount: d("5000"), Symbol: "2330", Shares: 1000,
+			OrderCommandID: "quant-strategy/q1/" + day, Day: day, EntryClose: d("600"), Postings: events.Transfer(frozen, avail, "TWD", d("5000"))}},
+		{events.CheckedIn{Day: day, Streak: 1, CycleDay: 1}},
+		{events.SeatApplied{OrderNo: "st1"}},
+		{events.SeatApproved{OrderNo: "st1", Remark: "ok"}},
+		{quoted},
+		{events.ExchangeExecuted{OrderNo: "e1", QuoteID: "x1", From: "TWD", To: "USD", FromAmount: d("3100"), ToAmount: d("96.72"), Rate: d("0.0312"),
+			Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d("-3100")}, {Account: avail, Currency: "USD", Amount: d("96.72")}}}},
+		{events.LendingAbandoned{LendNo: "l1", Symbol: "2330"}},
 	}
 }
 
