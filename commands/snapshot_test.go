@@ -16,10 +16,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
-	_ "github.com/lotbook/lotbook/commands/alerts" // every capability with parts, so that each is checked
+	"github.com/lotbook/lotbook/commands/alerts"
 	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/commands/commandstest/scenario"
-	_ "github.com/lotbook/lotbook/commands/favorites"
+	"github.com/lotbook/lotbook/commands/coupons"
+	"github.com/lotbook/lotbook/commands/credit"
+	_ "github.com/lotbook/lotbook/commands/favorites" // every capability with parts, so that each is checked
 	"github.com/lotbook/lotbook/commands/funds"
 	_ "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/rules/secret"
@@ -77,8 +79,9 @@ func TestSnapshotRestoreThenReplayEqualsReplay(t *testing.T) {
 	}
 }
 
-// scenarioLog is the log of the funds scenario: a verified member with a card, deposits and a
-// withdrawal, through the commands.
+// scenarioLog is the log of the funds scenario: a verified member with a card, deposits, a
+// withdrawal and a currency exchange, a check-in, a seat approved, notifications read and a flag
+// ops set, through the commands.
 func scenarioLog(t *testing.T) events.Store {
 	f := scenario.New(t)
 	f.Seed(true)
@@ -90,6 +93,21 @@ func scenarioLog(t *testing.T) events.Store {
 		f.Fund(m, "1000")
 	}
 	_, err := f.Funds.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, funds.WithdrawalInput{Amount: "3000", CardID: card, FundPassword: "123456"})
+	f.Must(err)
+	q, err := f.Funds.QuoteExchange(f.Ctx, commandstest.Meta("member"), m, funds.QuoteInput{From: "TWD", To: "USD", Amount: "1000"})
+	f.Must(err)
+	_, err = f.Funds.Exchange(f.Ctx, commandstest.Meta("member"), funds.Exchange{MemberID: m, QuoteID: q.QuoteID})
+	f.Must(err)
+	_, err = coupons.New(f.Svc).CheckIn(f.Ctx, commandstest.Meta("member"), m)
+	f.Must(err)
+	cr := credit.New(f.Svc)
+	seat, err := cr.ApplySeat(f.Ctx, commandstest.Meta("member"), m)
+	f.Must(err)
+	_, err = cr.ApproveSeat(f.Ctx, commandstest.Meta("ops:ops"), credit.Review{MemberID: m, OrderNo: seat.OrderNo, Remark: "ok"})
+	f.Must(err)
+	_, err = alerts.New(f.Svc).ReadNotifications(f.Ctx, commandstest.Meta("member"), m, q.Position)
+	f.Must(err)
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagWithdrawalBanned, On: true, Reason: "review"})
 	f.Must(err)
 	return f.Store
 }
@@ -196,8 +214,6 @@ func demoLog(t *testing.T) events.Store {
 		events.AlertSet{AlertID: "a2", Symbol: "2317", Kind: "priceBelow", Value: decimal.RequireFromString("100")},
 		events.AlertCancelled{AlertID: "a2"},
 		events.NewsRead{ID: "n1"},
-		events.AlertNotificationsRead{Through: 7},
-		events.AccountFlagChanged{Flag: events.FlagWithdrawalBanned, On: true},
 	}
 	for i := range 1000 {
 		facts = append(facts, events.FileUploaded{FileID: fmt.Sprintf("proof-%d", i), ContentType: "image/png", Size: 100, Width: 32, Height: 32})
@@ -258,8 +274,8 @@ func offeringFacts(d func(string) decimal.Decimal, avail, frozen string) [][]eve
 
 // tradeFacts are the rest of accountFacts: the member as a mentor (a profile, a profit share
 // received) and as a follower (a mirrored buy filled, a mirrored sale half filled: a closing fill
-// of an order still working), an own margin buy topped up, an AI quant release, a check-in, a
-// seat application, a currency exchange and a lend the repair sweep abandoned.
+// of an order still working), an own margin buy topped up, an AI quant release and a lend the
+// repair sweep abandoned.
 func tradeFacts(d func(string) decimal.Decimal, avail, frozen, shares, memberID string) [][]events.Payload {
 	const day, security = "2026-11-20", "TW:2884"
 	order := func(no, position, intent, side, origin string, n int64, price, leverage string) events.OrderPlaced {
@@ -277,8 +293,6 @@ func tradeFacts(d func(string) decimal.Decimal, avail, frozen, shares, memberID 
 			Remaining: remaining, Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d(cash)},
 				{Account: shares, Security: security, Amount: decimal.NewFromInt(moved)}}}
 	}
-	quoted := events.ExchangeQuoted{QuoteID: "x1", From: "TWD", To: "USD", Amount: d("3100"), Rate: d("0.0312"), ToAmount: d("96.72"),
-		ExpiresAt: time.Date(2026, 11, 20, 2, 0, 0, 0, time.UTC)}
 	return [][]events.Payload{
 		{events.MentorProfileSet{DisplayName: "Snap", MinAmount: d("10000"), WindowDays: 30, ProfitShare: d("10")}},
 		{events.ProfitShareReceived{FollowID: "F9", FollowerID: "follower", Amount: d("120"),
@@ -299,12 +313,6 @@ func tradeFacts(d func(string) decimal.Decimal, avail, frozen, shares, memberID 
 			Postings: events.Transfer(avail, frozen, "TWD", d("20000"))}},
 		{events.QuantFundsReleased{SubID: "q1", Currency: "TWD", Amount: d("5000"), Symbol: "2330", Shares: 1000,
 			OrderCommandID: "quant-strategy/q1/" + day, Day: day, EntryClose: d("600"), Postings: events.Transfer(frozen, avail, "TWD", d("5000"))}},
-		{events.CheckedIn{Day: day, Streak: 1, CycleDay: 1}},
-		{events.SeatApplied{OrderNo: "st1"}},
-		{events.SeatApproved{OrderNo: "st1", Remark: "ok"}},
-		{quoted},
-		{events.ExchangeExecuted{OrderNo: "e1", QuoteID: "x1", From: "TWD", To: "USD", FromAmount: d("3100"), ToAmount: d("96.72"), Rate: d("0.0312"),
-			Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d("-3100")}, {Account: avail, Currency: "USD", Amount: d("96.72")}}}},
 		{events.LendingAbandoned{LendNo: "l1", Symbol: "2330"}},
 	}
 }
