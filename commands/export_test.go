@@ -5,6 +5,7 @@ package commands
 
 import (
 	"context"
+	"reflect"
 
 	"github.com/lotbook/lotbook/events"
 )
@@ -75,6 +76,17 @@ func SnapshotPieces(stream string, st State) (map[string]bool, error) {
 			return nil, err
 		}
 		held[names[0]+"."+names[i]] = string(a) != string(b)
+		// Each field on its own too: a field a part's mirror leaves out restores empty, which
+		// the comparison cannot tell from a field no event of the logs filled.
+		if v := reflect.ValueOf(p); v.Kind() == reflect.Pointer && v.Elem().Kind() == reflect.Struct {
+			v = v.Elem()
+			for j := range v.NumField() {
+				f := v.Field(j)
+				filled := !f.IsZero() && !((f.Kind() == reflect.Map || f.Kind() == reflect.Slice) && f.Len() == 0)
+				key := names[0] + "." + names[i] + "." + v.Type().Field(j).Name
+				held[key] = held[key] || filled
+			}
+		}
 	}
 	return held, nil
 }

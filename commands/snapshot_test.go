@@ -16,10 +16,12 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/commands"
-	_ "github.com/lotbook/lotbook/commands/alerts" // every capability with parts, so that each is checked
+	"github.com/lotbook/lotbook/commands/alerts"
 	"github.com/lotbook/lotbook/commands/commandstest"
 	"github.com/lotbook/lotbook/commands/commandstest/scenario"
-	_ "github.com/lotbook/lotbook/commands/favorites"
+	"github.com/lotbook/lotbook/commands/coupons"
+	"github.com/lotbook/lotbook/commands/credit"
+	_ "github.com/lotbook/lotbook/commands/favorites" // every capability with parts, so that each is checked
 	"github.com/lotbook/lotbook/commands/funds"
 	_ "github.com/lotbook/lotbook/commands/identity"
 	"github.com/lotbook/lotbook/commands/rules/secret"
@@ -77,8 +79,9 @@ func TestSnapshotRestoreThenReplayEqualsReplay(t *testing.T) {
 	}
 }
 
-// scenarioLog is the log of the funds scenario: a verified member with a card, deposits and a
-// withdrawal, through the commands.
+// scenarioLog is the log of the funds scenario: a verified member with a card, deposits, a
+// withdrawal and a currency exchange, a check-in, a seat approved, notifications read and a flag
+// ops set, through the commands.
 func scenarioLog(t *testing.T) events.Store {
 	f := scenario.New(t)
 	f.Seed(true)
@@ -90,6 +93,21 @@ func scenarioLog(t *testing.T) events.Store {
 		f.Fund(m, "1000")
 	}
 	_, err := f.Funds.RequestWithdrawal(f.Ctx, commandstest.Meta("member"), m, funds.WithdrawalInput{Amount: "3000", CardID: card, FundPassword: "123456"})
+	f.Must(err)
+	q, err := f.Funds.QuoteExchange(f.Ctx, commandstest.Meta("member"), m, funds.QuoteInput{From: "TWD", To: "USD", Amount: "1000"})
+	f.Must(err)
+	_, err = f.Funds.Exchange(f.Ctx, commandstest.Meta("member"), funds.Exchange{MemberID: m, QuoteID: q.QuoteID})
+	f.Must(err)
+	_, err = coupons.New(f.Svc).CheckIn(f.Ctx, commandstest.Meta("member"), m)
+	f.Must(err)
+	cr := credit.New(f.Svc)
+	seat, err := cr.ApplySeat(f.Ctx, commandstest.Meta("member"), m)
+	f.Must(err)
+	_, err = cr.ApproveSeat(f.Ctx, commandstest.Meta("ops:ops"), credit.Review{MemberID: m, OrderNo: seat.OrderNo, Remark: "ok"})
+	f.Must(err)
+	_, err = alerts.New(f.Svc).ReadNotifications(f.Ctx, commandstest.Meta("member"), m, q.Position)
+	f.Must(err)
+	_, err = f.Svc.SetAccountFlag(f.Ctx, commandstest.Meta("ops:ops"), commands.SetFlag{Account: "0912345678", Flag: events.FlagWithdrawalBanned, On: true, Reason: "review"})
 	f.Must(err)
 	return f.Store
 }
@@ -211,10 +229,17 @@ func demoLog(t *testing.T) events.Store {
 
 // accountFacts are commands that put state into the account parts that the demo's members leave
 // empty (its offerings and blocks are listed, not applied to), with the balances they move; some
-// commands write two events, so that a snapshot may fall between them.
+// commands write two events, so that a snapshot may fall between them. Every field of every part
+// is filled by one of them (SnapshotPieces), so that a field a part's mirror leaves out shows.
 func accountFacts(memberID string) [][]events.Payload {
 	d := decimal.RequireFromString
 	avail, frozen := events.MemberAvailable(memberID), events.MemberFrozen(memberID)
+	shares := events.MemberAccount(memberID, events.KindShares)
+	return append(offeringFacts(d, avail, frozen), tradeFacts(d, avail, frozen, shares, memberID)...)
+}
+
+// offeringFacts are the offerings' and blocks' commands of accountFacts.
+func offeringFacts(d func(string) decimal.Decimal, avail, frozen string) [][]events.Payload {
 	freeze := func(amount string) []events.Posting {
 		return []events.Posting{{Account: avail, Currency: "TWD", Amount: d(amount).Neg()}, {Account: frozen, Currency: "TWD", Amount: d(amount)}}
 	}
@@ -244,6 +269,51 @@ func accountFacts(memberID string) [][]events.Payload {
 			Fee: d("20"), Postings: freeze("25020")}},
 		{events.SubscriptionPaid{IssueID: "i1", ApplicationNo: "s1", Amount: d("25000"), Fee: d("20")},
 			events.SubscriptionAllotted{IssueID: "i1", ApplicationNo: "s1", Symbol: "7777", Shares: 1000, Price: d("25"), ListingDate: "2026-11-30"}},
+	}
+}
+
+// tradeFacts are the rest of accountFacts: the member as a mentor (a profile, a profit share
+// received) and as a follower (a mirrored buy filled, a mirrored sale half filled: a closing fill
+// of an order still working), an own margin buy topped up, an AI quant release and a lend the
+// repair sweep abandoned.
+func tradeFacts(d func(string) decimal.Decimal, avail, frozen, shares, memberID string) [][]events.Payload {
+	const day, security = "2026-11-20", "TW:2884"
+	order := func(no, position, intent, side, origin string, n int64, price, leverage string) events.OrderPlaced {
+		return events.OrderPlaced{OrderNo: no, PositionID: position, Intent: intent, Symbol: "2884", Name: "E.SUN", Kind: "stock", Side: side,
+			Direction: events.DirectionLong, Type: events.OrderLimit, Shares: n, Price: d(price), Leverage: d(leverage), TradingDay: day,
+			By: events.OrderByMember, Origin: origin}
+	}
+	fill := func(no, position, side string, n, remaining int64, amount, commission, tax, loan, cash, profit, basis string) events.OrderFilled {
+		moved := n
+		if side == events.SideSell {
+			moved = -n
+		}
+		return events.OrderFilled{OrderNo: no, PositionID: position, Security: security, Seq: 1, Side: side, Shares: n, Amount: d(amount),
+			Commission: d(commission), Tax: d(tax), Loan: d(loan), Cash: d(cash), Profit: d(profit), Basis: d(basis), SettleDate: "2026-11-24",
+			Remaining: remaining, Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d(cash)},
+				{Account: shares, Security: security, Amount: decimal.NewFromInt(moved)}}}
+	}
+	return [][]events.Payload{
+		{events.MentorProfileSet{DisplayName: "Snap", MinAmount: d("10000"), WindowDays: 30, ProfitShare: d("10")}},
+		{events.ProfitShareReceived{FollowID: "F9", FollowerID: "follower", Amount: d("120"),
+			Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d("120")}}}},
+		{events.FollowStarted{FollowID: "F1", MentorID: "mentor", MentorName: "M", Amount: d("50000"), ProfitShare: d("10"), Days: 30,
+			Ends: "2026-12-20T01:00:00Z", Postings: events.FollowPostings(memberID, "TWD", d("50000"), false)}},
+		{events.CopyFundsSpent{FollowID: "F1", Ref: "mf1", Symbol: "2884", Shares: 1000, Price: d("30"), Amount: d("30042"),
+			Postings: events.Transfer(frozen, avail, "TWD", d("30042"))},
+			order("t1", "t1", events.IntentOpen, events.SideBuy, "F1", 1000, "30", "1")},
+		{fill("t1", "t1", events.SideBuy, 1000, 0, "30000", "42", "0", "0", "-30042", "0", "30042")},
+		{order("t2", "t1", events.IntentClose, events.SideSell, "F1", 1000, "31", "1")},
+		{fill("t2", "t1", events.SideSell, 500, 500, "15500", "22", "46", "0", "15432", "411", "15021")},
+		{order("t3", "t3", events.IntentOpen, events.SideBuy, "", 2000, "30", "2")},
+		{fill("t3", "t3", events.SideBuy, 2000, 0, "60000", "85", "0", "30000", "-30085", "0", "60085")},
+		{events.MarginToppedUp{TopUpNo: "m1", PositionID: "t3", Symbol: "2884", Amount: d("3000"), Loan: d("3000"),
+			Postings: []events.Posting{{Account: avail, Currency: "TWD", Amount: d("-3000")}}}},
+		{events.QuantSubscribed{SubID: "q1", Product: "p1", Currency: "TWD", Amount: d("20000"), MinAmount: d("10000"),
+			Postings: events.Transfer(avail, frozen, "TWD", d("20000"))}},
+		{events.QuantFundsReleased{SubID: "q1", Currency: "TWD", Amount: d("5000"), Symbol: "2330", Shares: 1000,
+			OrderCommandID: "quant-strategy/q1/" + day, Day: day, EntryClose: d("600"), Postings: events.Transfer(frozen, avail, "TWD", d("5000"))}},
+		{events.LendingAbandoned{LendNo: "l1", Symbol: "2330"}},
 	}
 }
 
