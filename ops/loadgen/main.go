@@ -126,8 +126,9 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if (c.restart || c.cold) && (c.url != "" || c.apiInstances > 0) {
 		return nil, errors.New("-restart and -cold need the one server the tool starts (no -url, no -api-instances)")
 	}
-	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs.
-	prefix := 10 + rand.IntN(80)
+	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs;
+	// 20–59 stays clear of the demo seed's accounts (0912…, 0966…), which --demo registers.
+	prefix := 20 + rand.IntN(40)
 	accounts := make([]string, c.members)
 	for i := range accounts {
 		accounts[i] = fmt.Sprintf("09%02d%06d", prefix, i)
