@@ -392,6 +392,11 @@ func (db *ReadDB) checkpoints(ctx context.Context) (map[string]int64, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read checkpoints: %w", err)
 	}
+	return scanCheckpoints(rows)
+}
+
+// scanCheckpoints reads rows of (name, position) into a map and closes them.
+func scanCheckpoints(rows *sql.Rows) (map[string]int64, error) {
 	defer rows.Close()
 	out := map[string]int64{}
 	for rows.Next() {

@@ -280,17 +280,7 @@ func (w *Wtx) checkpoints(ctx context.Context) (map[string]int64, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	out := map[string]int64{}
-	for rows.Next() {
-		var name string
-		var pos int64
-		if err := rows.Scan(&name, &pos); err != nil {
-			return nil, fmt.Errorf("read checkpoints: %w", err)
-		}
-		out[name] = pos
-	}
-	return out, rows.Err()
+	return scanCheckpoints(rows)
 }
 
 // progress is the published position of every partition (Publish), as read by Watch.
