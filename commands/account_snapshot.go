@@ -8,6 +8,8 @@ import (
 	"slices"
 
 	"github.com/shopspring/decimal"
+
+	"github.com/lotbook/lotbook/events/varbuf"
 )
 
 // accountShell is the account aggregate's own fields, as a snapshot piece (its parts encode
@@ -36,18 +38,18 @@ func (a *Account) appendCopy(out []byte, copy any) []byte {
 	bs, _ := copy.(map[string]Balance)
 	out = binary.AppendUvarint(out, uint64(len(bs)))
 	for _, c := range slices.Sorted(maps.Keys(bs)) {
-		out = appendBytes(out, []byte(c))
+		out = varbuf.Append(out, []byte(c))
 		out = appendDecimal(appendDecimal(out, bs[c].Available), bs[c].Frozen)
 	}
 	return out
 }
 
 func (a *Account) parseCopy(b []byte) (any, error) {
-	r := reader{b: b}
-	n := r.uvarint()
+	r := varbuf.Reader{B: b}
+	n := r.Uvarint()
 	bs := make(map[string]Balance, min(n, uint64(len(b))))
-	for ; n > 0 && !r.bad; n-- {
-		c := string(r.bytes())
+	for ; n > 0 && !r.Bad; n-- {
+		c := string(r.Bytes())
 		avail, err := readDecimal(&r)
 		if err != nil {
 			return nil, err
@@ -58,7 +60,7 @@ func (a *Account) parseCopy(b []byte) (any, error) {
 		}
 		bs[c] = Balance{Available: avail, Frozen: frozen}
 	}
-	if r.bad || len(r.b) > 0 {
+	if r.Bad || len(r.B) > 0 {
 		return nil, fmt.Errorf("balances: %w", errBadSnapshot)
 	}
 	return bs, nil
@@ -66,13 +68,13 @@ func (a *Account) parseCopy(b []byte) (any, error) {
 
 func appendDecimal(out []byte, d decimal.Decimal) []byte {
 	b, _ := d.MarshalBinary() // never fails
-	return appendBytes(out, b)
+	return varbuf.Append(out, b)
 }
 
-func readDecimal(r *reader) (decimal.Decimal, error) {
+func readDecimal(r *varbuf.Reader) (decimal.Decimal, error) {
 	var d decimal.Decimal
-	b := r.bytes()
-	if r.bad {
+	b := r.Bytes()
+	if r.Bad {
 		return d, errBadSnapshot
 	}
 	if err := d.UnmarshalBinary(b); err != nil {

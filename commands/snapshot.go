@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/varbuf"
 )
 
 // Aggregate snapshots: a stream's aggregate, encoded with the records its replay answers from, is
@@ -120,7 +121,7 @@ func encodeSnapshot(e *Entry) (snap events.Snapshot, ok bool, err error) {
 	if err != nil {
 		return events.Snapshot{}, false, fmt.Errorf("snapshot %s: %w", e.stream, err)
 	}
-	state := appendBytes(nil, head)
+	state := varbuf.Append(nil, head)
 	ids := slices.SortedFunc(maps.Keys(e.seen), func(a, b string) int {
 		return cmp.Or(cmp.Compare(e.seen[a].Position, e.seen[b].Position), strings.Compare(a, b))
 	})
@@ -129,23 +130,23 @@ func encodeSnapshot(e *Entry) (snap events.Snapshot, ok bool, err error) {
 	for _, id := range ids {
 		rec := e.seen[id]
 		state = binary.AppendUvarint(state, uint64(len(rec.restored)+len(rec.Payloads)))
-		state = appendBytes(appendBytes(binary.AppendVarint(state, rec.Position), []byte(id)), []byte(rec.binding))
+		state = varbuf.Append(varbuf.Append(binary.AppendVarint(state, rec.Position), []byte(id)), []byte(rec.binding))
 		if copies {
 			cp := rec.restoredCopy // as restored, still undecoded
 			if cp == nil {
 				cp = sn.appendCopy(nil, rec.Snapshot)
 			}
-			state = appendBytes(state, cp)
+			state = varbuf.Append(state, cp)
 		}
 		for _, ev := range rec.restored { // as restored, still undecoded: they come first
-			state = appendBytes(appendBytes(state, []byte(ev.typ)), ev.data)
+			state = varbuf.Append(varbuf.Append(state, []byte(ev.typ)), ev.data)
 		}
 		for _, p := range rec.Payloads {
 			typ, data, err := events.Encode(p)
 			if err != nil {
 				return events.Snapshot{}, false, fmt.Errorf("snapshot %s record %s: %w", e.stream, id, err)
 			}
-			state = appendBytes(appendBytes(state, []byte(typ)), data)
+			state = varbuf.Append(varbuf.Append(state, []byte(typ)), data)
 		}
 	}
 	return events.Snapshot{Stream: e.stream, Version: e.version, Position: e.position,
@@ -160,9 +161,9 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 	if !ok || snap.Schema != snapshotSchema(names, pieces) {
 		return false, nil
 	}
-	r := reader{b: snap.State}
+	r := varbuf.Reader{B: snap.State}
 	var parts []json.RawMessage
-	if err := json.Unmarshal(r.bytes(), &parts); err != nil || r.bad {
+	if err := json.Unmarshal(r.Bytes(), &parts); err != nil || r.Bad {
 		return false, fmt.Errorf("restore %s: parts: %v", e.stream, cmp.Or(err, errBadSnapshot))
 	}
 	if len(parts) != len(pieces) {
@@ -174,21 +175,21 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 		}
 	}
 	_, copies := e.st.(snapshotter)
-	for count := r.uvarint(); count > 0 && !r.bad; count-- {
-		n := r.uvarint()
-		rec := &Record{Position: r.varint()}
-		id := string(r.bytes())
-		rec.binding = string(r.bytes())
+	for count := r.Uvarint(); count > 0 && !r.Bad; count-- {
+		n := r.Uvarint()
+		rec := &Record{Position: r.Varint()}
+		id := string(r.Bytes())
+		rec.binding = string(r.Bytes())
 		if copies {
-			rec.restoredCopy = r.bytes()
+			rec.restoredCopy = r.Bytes()
 		}
-		rec.restored = make([]restoredEvent, 0, min(n, uint64(len(r.b))))
-		for i := uint64(0); i < n && !r.bad; i++ {
-			rec.restored = append(rec.restored, restoredEvent{typ: string(r.bytes()), data: r.bytes()})
+		rec.restored = make([]restoredEvent, 0, min(n, uint64(len(r.B))))
+		for i := uint64(0); i < n && !r.Bad; i++ {
+			rec.restored = append(rec.restored, restoredEvent{typ: string(r.Bytes()), data: r.Bytes()})
 		}
 		e.seen[id] = rec
 	}
-	if r.bad || len(r.b) > 0 {
+	if r.Bad || len(r.B) > 0 {
 		return false, fmt.Errorf("restore %s: records: %w", e.stream, errBadSnapshot)
 	}
 	e.version, e.position, e.snapped = snap.Version, snap.Position, snap.Version
@@ -196,48 +197,6 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 }
 
 var errBadSnapshot = errors.New("truncated or malformed")
-
-// appendBytes appends b with its length before it.
-func appendBytes(out, b []byte) []byte {
-	return append(binary.AppendUvarint(out, uint64(len(b))), b...)
-}
-
-// reader reads what encodeSnapshot appended; bad tells that the input ended early.
-type reader struct {
-	b   []byte
-	bad bool
-}
-
-func (r *reader) uvarint() uint64 {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.bad, r.b = true, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) bytes() []byte {
-	n := r.uvarint()
-	if n > uint64(len(r.b)) {
-		r.bad, r.b = true, nil
-		return nil
-	}
-	out := r.b[:n:n]
-	r.b = r.b[n:]
-	return out
-}
 
 // decodeRestored decodes the events of a record restored from a snapshot, before any the stream
 // added to it since, and its copy of st (a snapshotter) unless the stream replaced it since.

@@ -11,6 +11,7 @@ import (
 	"github.com/ThreeDotsLabs/watermill/message"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/varbuf"
 )
 
 // Metadata keys of a page message: the global positions of its first and last event.
@@ -108,60 +109,23 @@ func encodePage(page []events.RecordedEvent) ([]byte, error) {
 		b = binary.AppendVarint(b, e.Position)
 		b = binary.AppendVarint(b, e.Version)
 		b = append(b, e.ID[:]...)
-		b = appendBytes(b, []byte(e.Stream))
-		b = appendBytes(b, []byte(e.Type))
-		b = appendBytes(b, e.Data)
+		b = varbuf.Append(b, []byte(e.Stream))
+		b = varbuf.Append(b, []byte(e.Type))
+		b = varbuf.Append(b, e.Data)
 		m := &e.Metadata
 		for _, s := range []string{m.CommandID, m.Actor, m.CorrelationID, m.CausationID, m.Request} {
-			b = appendBytes(b, []byte(s))
+			b = varbuf.Append(b, []byte(s))
 		}
 		t, err := m.ServerTime.MarshalBinary()
 		if err != nil {
 			return nil, fmt.Errorf("event at %d: server time: %w", e.Position, err)
 		}
-		b = appendBytes(b, t)
+		b = varbuf.Append(b, t)
 	}
 	return b, nil
 }
 
-func appendBytes(b, s []byte) []byte {
-	return append(binary.AppendUvarint(b, uint64(len(s))), s...)
-}
-
 var errShort = errors.New("payload ends early")
-
-type reader struct {
-	b   []byte
-	err error
-}
-
-func (r *reader) varint() int64 {
-	v, n := binary.Varint(r.b)
-	if n <= 0 {
-		r.fail()
-		return 0
-	}
-	r.b = r.b[n:]
-	return v
-}
-
-func (r *reader) bytes() []byte {
-	l, n := binary.Uvarint(r.b)
-	if n <= 0 || uint64(len(r.b)-n) < l {
-		r.fail()
-		return nil
-	}
-	out := r.b[n : n+int(l) : n+int(l)]
-	r.b = r.b[n+int(l):]
-	return out
-}
-
-func (r *reader) fail() {
-	if r.err == nil {
-		r.err = errShort
-	}
-	r.b = nil
-}
 
 func decodePage(payload []byte) ([]events.RecordedEvent, error) {
 	if len(payload) == 0 || payload[0] != pageFormat {
@@ -171,38 +135,33 @@ func decodePage(payload []byte) ([]events.RecordedEvent, error) {
 	if n <= 0 || count > uint64(len(payload)) {
 		return nil, errShort
 	}
-	r := &reader{b: payload[1+n:]}
+	r := &varbuf.Reader{B: payload[1+n:]}
 	page := make([]events.RecordedEvent, count)
 	for i := range page {
 		e := &page[i]
-		e.Position = r.varint()
-		e.Version = r.varint()
-		if len(r.b) < len(e.ID) {
-			r.fail()
-			break
-		}
-		copy(e.ID[:], r.b)
-		r.b = r.b[len(e.ID):]
-		e.Stream = string(r.bytes())
-		e.Type = string(r.bytes())
-		e.Data = r.bytes()
+		e.Position = r.Varint()
+		e.Version = r.Varint()
+		copy(e.ID[:], r.Take(uint64(len(e.ID))))
+		e.Stream = string(r.Bytes())
+		e.Type = string(r.Bytes())
+		e.Data = r.Bytes()
 		m := &e.Metadata
 		for _, s := range []*string{&m.CommandID, &m.Actor, &m.CorrelationID, &m.CausationID, &m.Request} {
-			*s = string(r.bytes())
+			*s = string(r.Bytes())
 		}
-		if r.err != nil {
+		if r.Bad {
 			break
 		}
 		var t time.Time
-		if err := t.UnmarshalBinary(r.bytes()); err != nil {
+		if err := t.UnmarshalBinary(r.Bytes()); err != nil {
 			return nil, fmt.Errorf("event %d: server time: %w", i, err)
 		}
 		m.ServerTime = t
 	}
-	if r.err != nil {
-		return nil, r.err
+	if r.Bad {
+		return nil, errShort
 	}
-	if len(r.b) != 0 {
+	if len(r.B) != 0 {
 		return nil, errors.New("bytes after the last event")
 	}
 	return page, nil
