@@ -54,6 +54,12 @@ type Entry struct {
 	snapped  int64              // version of its last snapshot, stored or restored (snapshot.go)
 }
 
+// reset makes e its stream's aggregate before any event: a fresh entry, or one whose state a
+// failed catch-up or restore may have left half applied.
+func (e *Entry) reset() {
+	e.version, e.position, e.snapped, e.st, e.seen, e.checked = 0, 0, 0, stateFor(e.stream), map[string]*Record{}, time.Time{}
+}
+
 // entryLock is an entry's mutex, whose waiters give up when their context ends: a request must
 // not outwait its deadline behind a holder stuck on a silent store (sync.Mutex hands over in no
 // set order, so a waiter could sit through several holders' deadlines in turn).
@@ -71,7 +77,9 @@ func (l entryLock) Lock(ctx context.Context) error {
 func (l entryLock) Unlock() { <-l }
 
 func newEntry(stream string) *Entry {
-	return &Entry{mu: make(entryLock, 1), stream: stream, st: stateFor(stream), seen: map[string]*Record{}}
+	e := &Entry{mu: make(entryLock, 1), stream: stream}
+	e.reset()
+	return e
 }
 
 // Replay is what command c already wrote to this stream, if anything. Events of c's id that
@@ -249,7 +257,7 @@ func (s *Service) apply(e *Entry, recs []events.RecordedEvent, own []events.Even
 		} else if p, err = events.DecodeRecorded(r); err != nil {
 			// The state may be half applied: start this stream over next time.
 			s.cache.drop(e)
-			e.version, e.position, e.st, e.seen, e.checked = 0, 0, stateFor(e.stream), map[string]*Record{}, time.Time{}
+			e.reset()
 			return Unavailable(err)
 		}
 		e.st.Apply(r, p)

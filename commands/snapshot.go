@@ -253,7 +253,7 @@ func (s *Service) loadSnapshot(ctx context.Context, e *Entry) {
 		if err != nil {
 			s.log.WarnContext(ctx, "snapshot ignored", "stream", e.stream, "err", err)
 		}
-		e.version, e.position, e.snapped, e.st, e.seen = 0, 0, 0, stateFor(e.stream), map[string]*Record{}
+		e.reset()
 		return
 	}
 	s.cache.weigh(e, e.version)
