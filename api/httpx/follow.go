@@ -2,157 +2,90 @@ package httpx
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"reflect"
 	"sync"
-	"time"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/pipeline"
 )
 
 // The FollowLog callers of a store (the chat and alert pushes, the socket hub's session
-// follower) share one subscription of its log, a tail: it reads each page once and queues it
-// for every follower, which handles it on its own goroutine, so a slow follower holds nobody
-// back. Each follower skips what it has handled (by position) and so sees every event after its
-// start exactly once, in order. One that falls more than followerCap events behind is let go of
-// the tail and reads the store itself from where it is until it catches up: memory stays bounded
-// and nothing is lost. The tail ends with its last follower.
+// follower) share one pipeline.Subscriber of its log, as the projectors and the process managers
+// share theirs: it reads each page once into a buffer every follower pages from on its own
+// goroutine, so a slow follower holds nobody back (NeverWait), and one that falls more than
+// followerCap events behind reads the store itself until it catches up: memory stays bounded
+// and nothing is lost. The subscriber ends with its last follower.
 
-// followerCap bounds the events queued for one follower (a variable for the tests).
+// followerCap bounds the events buffered for the followers (a variable for the tests).
 var followerCap = 10_000
 
-// tails are the shared tails by store.
-var tails = struct {
+// followPage is how many events a follower takes at a time.
+const followPage = 1000
+
+// followed are the shared subscribers by store.
+var followed = struct {
 	sync.Mutex
-	m map[events.Store]*tail
-}{m: map[events.Store]*tail{}}
+	m map[events.Store]*followers
+}{m: map[events.Store]*followers{}}
 
-// tail is one store subscription handing its pages to the followers.
-type tail struct {
-	store  events.Store
-	log    *slog.Logger
-	cancel context.CancelFunc
-
-	mu        sync.Mutex
-	pos       int64 // the last position handed to the followers
-	followers map[*follower]struct{}
+// followers is one store's subscriber and how many FollowLog calls are on it.
+type followers struct {
+	sub  *pipeline.Subscriber
+	stop context.CancelFunc
+	n    int
 }
 
-// follower is one FollowLog caller on a tail. Its fields are guarded by the tail's mu.
-type follower struct {
-	wake     chan struct{} // one pending signal: pages queued, or let go
-	pages    [][]events.RecordedEvent
-	queued   int  // events in pages
-	attached bool // receiving pages; when not, it reads the store
-}
-
-// shareable tells whether store can key the shared tails: a pointer, as every backend is. Any
-// other store gets a tail of its own.
+// shareable tells whether store can key the shared subscribers: a pointer, as every backend is.
+// Any other store gets a subscriber of its own.
 func shareable(store events.Store) bool {
 	return reflect.TypeOf(store).Kind() == reflect.Pointer
 }
 
-// join adds a follower starting after position from to store's tail, starting the tail (at
-// from) when store has none.
-func join(store events.Store, log *slog.Logger, from int64) (*tail, *follower) {
-	f := &follower{wake: make(chan struct{}, 1)}
-	tails.Lock()
-	defer tails.Unlock()
-	t := tails.m[store]
-	if t == nil {
+// FollowLog calls handle with every event appended from now on, in order, until ctx ends. The
+// callers on one store share one subscription of its log; handle runs on the caller's goroutine,
+// and a slow one loses nothing. When the store fails it goes on from the last event handled after
+// a pause. For pushes: a missed push is read over HTTP, so events from before the call are not
+// replayed.
+func FollowLog(ctx context.Context, store events.Store, log *slog.Logger, what string, handle func(ctx context.Context, r events.RecordedEvent)) error {
+	from, err := store.Head(ctx)
+	if err != nil {
+		return fmt.Errorf("%s: head: %w", what, err)
+	}
+	sub, leave := join(store, log, from)
+	defer leave()
+	return sub.Follow(ctx, what, from, func(ctx context.Context, page []events.RecordedEvent) {
+		for _, r := range page {
+			handle(ctx, r)
+		}
+	})
+}
+
+// join counts a follower on store's subscriber, starting one (reading after position from) when
+// store has none; leave takes it off, ending the subscriber after its last follower.
+func join(store events.Store, log *slog.Logger, from int64) (sub *pipeline.Subscriber, leave func()) {
+	followed.Lock()
+	defer followed.Unlock()
+	f := followed.m[store]
+	if f == nil {
 		ctx, cancel := context.WithCancel(context.Background())
-		t = &tail{store: store, log: log, cancel: cancel, pos: from, followers: map[*follower]struct{}{}}
+		f = &followers{stop: cancel, sub: pipeline.NewSubscriber(pipeline.Config{Store: store, Logger: log,
+			MaxPage: followPage, HubCapacity: followerCap, NeverWait: true, After: from})}
 		if shareable(store) {
-			tails.m[store] = t
+			followed.m[store] = f
 		}
-		go t.run(ctx)
+		go func() { f.sub.Run(ctx) }() // a frame of its own: profiles tell this reader from the projectors'
 	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	// behind the tail, the events in between come from the store first
-	f.attached = from >= t.pos
-	t.followers[f] = struct{}{}
-	return t, f
-}
-
-// leave takes f off the tail, ending the tail when f was its last follower.
-func (t *tail) leave(f *follower) {
-	tails.Lock()
-	defer tails.Unlock()
-	t.mu.Lock()
-	delete(t.followers, f)
-	last := len(t.followers) == 0
-	t.mu.Unlock()
-	if last {
-		t.cancel()
-		if tails.m[t.store] == t {
-			delete(tails.m, t.store)
+	f.n++
+	return f.sub, func() {
+		followed.Lock()
+		defer followed.Unlock()
+		if f.n--; f.n == 0 {
+			f.stop()
+			if followed.m[store] == f {
+				delete(followed.m, store)
+			}
 		}
 	}
-}
-
-// run subscribes to the log after the last position handed out until ctx ends, again after a
-// pause when the store fails.
-func (t *tail) run(ctx context.Context) {
-	for {
-		t.mu.Lock()
-		from := t.pos
-		t.mu.Unlock()
-		err := t.store.Subscribe(ctx, from, func(_ context.Context, page []events.RecordedEvent) error {
-			t.hand(page)
-			return nil
-		})
-		if ctx.Err() != nil {
-			return
-		}
-		t.mu.Lock()
-		from = t.pos
-		t.mu.Unlock()
-		t.log.WarnContext(ctx, "log tail: following the log", "err", err, "position", from)
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(followRetry):
-		}
-	}
-}
-
-// hand queues page for every attached follower; one whose queue would pass followerCap is let go.
-func (t *tail) hand(page []events.RecordedEvent) {
-	if len(page) == 0 {
-		return
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	for f := range t.followers {
-		if !f.attached {
-			continue
-		}
-		if f.queued+len(page) > followerCap {
-			f.attached, f.pages, f.queued = false, nil, 0
-		} else {
-			f.pages, f.queued = append(f.pages, page), f.queued+len(page)
-		}
-		select {
-		case f.wake <- struct{}{}:
-		default:
-		}
-	}
-	t.pos = page[len(page)-1].Position
-}
-
-// take returns the pages queued for f, and whether f is still attached.
-func (t *tail) take(f *follower) ([][]events.RecordedEvent, bool) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	pages := f.pages
-	f.pages, f.queued = nil, 0
-	return pages, f.attached
-}
-
-// attach puts f back on the tail once it has handled up to pos, when that reaches the tail.
-func (t *tail) attach(f *follower, pos int64) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	f.attached = pos >= t.pos
 }
