@@ -13,7 +13,10 @@
 // One store subscription (the hub's reader) reads the log once into a bounded buffer that every
 // subscription pages from, so the log is read once, not once per consumer. A subscription whose
 // position is behind the buffer (a consumer that restarts from an older checkpoint, or one that
-// was stalled) reads the store directly until it reaches it.
+// was stalled) reads the store directly until it reaches it. Follow reads the same way for a
+// consumer in the process that takes pages by a call rather than as messages (the API's pushes to
+// sockets), and with Config.NeverWait the reader waits for no consumer: one that falls further
+// behind than the buffer holds reads the store until it catches up.
 //
 // The next page is sent only after the handler acks the previous one. A nacked page is sent
 // again after a growing pause, for ever: a consumer stalls on a failing event and never skips it
@@ -58,9 +61,14 @@ type Config struct {
 	// HubCapacity bounds the events the shared reader buffers ahead of the slowest healthy
 	// subscription (default 4 pages).
 	HubCapacity int
+	// NeverWait: the shared reader never waits for a subscription; one that falls more than
+	// HubCapacity events behind it reads the store on its own until it catches up. For consumers
+	// that must not hold each other back, such as pushes to sockets.
+	NeverWait bool
 	// After is where the shared reader starts: the furthest checkpoint of the consumers.
 	After int64
-	// From is where a topic's subscription starts: after the position it returns.
+	// From is where a topic's subscription starts: after the position it returns (Subscribe
+	// only: Follow is given its start).
 	From func(ctx context.Context, topic string) (int64, error)
 }
 
@@ -91,7 +99,7 @@ func NewSubscriber(cfg Config) *Subscriber {
 	if cfg.HubCapacity <= 0 {
 		cfg.HubCapacity = 4 * cfg.MaxPage
 	}
-	return &Subscriber{cfg: cfg, hub: newHub(cfg.Store, cfg.Logger, cfg.HubCapacity, cfg.After)}
+	return &Subscriber{cfg: cfg, hub: newHub(cfg.Store, cfg.Logger, cfg.HubCapacity, cfg.NeverWait, cfg.After)}
 }
 
 // Run reads the log into the shared buffer until ctx ends.
@@ -99,67 +107,111 @@ func (s *Subscriber) Run(ctx context.Context) { s.hub.run(ctx) }
 
 // Subscribe implements message.Subscriber.
 func (s *Subscriber) Subscribe(ctx context.Context, topic string) (<-chan *message.Message, error) {
+	pos, err := s.cfg.From(ctx, topic)
+	if err != nil {
+		return nil, fmt.Errorf("pipeline subscriber: start of %s: %w", topic, err)
+	}
+	ctx, r, err := s.open(ctx, pos)
+	if err != nil {
+		return nil, err
+	}
+	out := make(chan *message.Message)
+	go func() {
+		defer r.close()
+		defer close(out)
+		err := r.read(ctx, topic, func(page []events.RecordedEvent) error {
+			return s.deliver(ctx, out, topic, r.id, page)
+		})
+		if ctx.Err() == nil {
+			s.cfg.Logger.Error("pipeline subscriber stopped", "topic", topic, "err", err)
+		}
+	}()
+	return out, nil
+}
+
+// Follow calls handle with every page of events after position after, in order and on the
+// caller's goroutine, until ctx ends or the subscriber closes. It reads as a subscription does
+// (from the shared buffer, and from the store while behind it) without the messages and their
+// acks: for consumers in the process that handle every event and need no checkpoint, such as
+// pushes to sockets; name is for the logs.
+func (s *Subscriber) Follow(ctx context.Context, name string, after int64, handle func(ctx context.Context, page []events.RecordedEvent)) error {
+	ctx, r, err := s.open(ctx, after)
+	if err != nil {
+		return err
+	}
+	defer r.close()
+	return r.read(ctx, name, func(page []events.RecordedEvent) error {
+		handle(ctx, page)
+		return nil
+	})
+}
+
+// subscription is one consumer's reading of the log, tracked by the hub from its start.
+type subscription struct {
+	s      *Subscriber
+	id     int
+	pos    int64 // the last position handed on
+	cancel context.CancelFunc
+}
+
+// open starts a subscription after pos, under a context that Close ends.
+func (s *Subscriber) open(ctx context.Context, pos int64) (context.Context, *subscription, error) {
 	s.mu.Lock()
+	defer s.mu.Unlock()
 	if s.closed {
-		s.mu.Unlock()
-		return nil, errors.New("pipeline subscriber: closed")
+		return nil, nil, errors.New("pipeline subscriber: closed")
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	s.cancels = append(s.cancels, cancel)
 	s.nextID++
-	reader := s.nextID
 	s.wg.Add(1)
-	s.mu.Unlock()
+	r := &subscription{s: s, id: s.nextID, pos: pos, cancel: cancel}
+	s.hub.track(r.id, pos)
+	return ctx, r, nil
+}
 
-	pos, err := s.cfg.From(ctx, topic)
-	if err != nil {
-		cancel()
-		s.wg.Done()
-		return nil, fmt.Errorf("pipeline subscriber: start of %s: %w", topic, err)
-	}
-	s.hub.track(reader, pos)
-	out := make(chan *message.Message)
-	go func() {
-		defer s.wg.Done()
-		defer close(out)
-		defer cancel()
-		defer s.hub.untrack(reader)
-		pause := newBackoff()
-		for ctx.Err() == nil {
-			page, wait := s.hub.next(pos, s.cfg.MaxPage)
-			if page == nil && wait == nil {
-				evs, err := s.cfg.Store.ReadAll(ctx, pos, s.cfg.MaxPage)
-				if err != nil {
-					if ctx.Err() == nil {
-						s.cfg.Logger.Warn("read event log", "topic", topic, "after", pos, "err", err)
-						_ = pause.wait(ctx)
-					}
-					continue
-				}
-				pause.reset()
-				if len(evs) == 0 {
-					wait = s.hub.wait()
-				}
-				page = evs
-			}
-			if len(page) == 0 {
-				select {
-				case <-wait:
-				case <-ctx.Done():
+func (r *subscription) close() {
+	r.s.hub.untrack(r.id)
+	r.cancel()
+	r.s.wg.Done()
+}
+
+// read hands deliver the pages after the subscription's position, in order: from the shared
+// buffer, or from the store while behind it, until ctx ends or deliver fails.
+func (r *subscription) read(ctx context.Context, name string, deliver func(page []events.RecordedEvent) error) error {
+	s := r.s
+	pause := newBackoff()
+	for ctx.Err() == nil {
+		page, wait := s.hub.next(r.pos, s.cfg.MaxPage)
+		if page == nil && wait == nil {
+			evs, err := s.cfg.Store.ReadAll(ctx, r.pos, s.cfg.MaxPage)
+			if err != nil {
+				if ctx.Err() == nil {
+					s.cfg.Logger.Warn("read event log", "topic", name, "after", r.pos, "err", err)
+					_ = pause.wait(ctx)
 				}
 				continue
 			}
-			if err := s.deliver(ctx, out, topic, reader, page); err != nil {
-				if ctx.Err() == nil {
-					s.cfg.Logger.Error("pipeline subscriber stopped", "topic", topic, "err", err)
-				}
-				return
+			pause.reset()
+			if len(evs) == 0 {
+				wait = s.hub.wait()
 			}
-			pos = page[len(page)-1].Position
-			s.hub.consumed(reader, pos)
+			page = evs
 		}
-	}()
-	return out, nil
+		if len(page) == 0 {
+			select {
+			case <-wait:
+			case <-ctx.Done():
+			}
+			continue
+		}
+		if err := deliver(page); err != nil {
+			return err
+		}
+		r.pos = page[len(page)-1].Position
+		s.hub.consumed(r.id, r.pos)
+	}
+	return ctx.Err()
 }
 
 func (s *Subscriber) deliver(ctx context.Context, out chan<- *message.Message, topic string, reader int, page []events.RecordedEvent) error {
@@ -229,18 +281,23 @@ func (s *Subscriber) Close() error {
 // subscription to page from. It holds at most capacity events beyond what every healthy
 // subscription inside it has consumed: the reader waits for the slowest of them rather than drop
 // events they still need (so in catch-up the projectors move together), but a stalled projector
-// holds nobody back; it reads the store directly once it recovers.
+// holds nobody back; it reads the store directly once it recovers. With neverWait the reader
+// drops the oldest events past capacity instead, and a subscription behind them reads the store.
 type hub struct {
-	store    events.Store
-	logger   *slog.Logger
-	capacity int
+	store     events.Store
+	logger    *slog.Logger
+	capacity  int
+	neverWait bool
 
 	mu      sync.Mutex
 	buf     []events.RecordedEvent // the events after start, in order
 	start   int64                  // buf holds every event after start up to end
 	end     int64
 	readers map[int]*hubReader
-	changed chan struct{} // closed and replaced on every change
+	// grown is closed when events are added (readers at the end wait on it), freed when a
+	// reader moves or leaves (the full buffer's reader waits on it); nil while nobody waits, so
+	// that a reader's every page does not wake the others for nothing.
+	grown, freed chan struct{}
 }
 
 type hubReader struct {
@@ -249,14 +306,25 @@ type hubReader struct {
 }
 
 // newHub returns a hub whose buffer starts after position from.
-func newHub(store events.Store, logger *slog.Logger, capacity int, from int64) *hub {
-	return &hub{store: store, logger: logger, capacity: capacity, start: from, end: from,
-		readers: map[int]*hubReader{}, changed: make(chan struct{})}
+func newHub(store events.Store, logger *slog.Logger, capacity int, neverWait bool, from int64) *hub {
+	return &hub{store: store, logger: logger, capacity: capacity, neverWait: neverWait, start: from, end: from,
+		readers: map[int]*hubReader{}}
 }
 
-func (h *hub) broadcast() {
-	close(h.changed)
-	h.changed = make(chan struct{})
+// waitOn returns the channel *ch, made if nobody waits on it yet. Called with mu held.
+func waitOn(ch *chan struct{}) <-chan struct{} {
+	if *ch == nil {
+		*ch = make(chan struct{})
+	}
+	return *ch
+}
+
+// signal wakes whoever waits on *ch. Called with mu held.
+func signal(ch *chan struct{}) {
+	if *ch != nil {
+		close(*ch)
+		*ch = nil
+	}
 }
 
 // run reads the log into the buffer until ctx ends.
@@ -281,15 +349,15 @@ func (h *hub) last() int64 {
 	return h.end
 }
 
-// push appends a page, first waiting (bounded by ctx) until the buffer has room.
+// push appends a page, first waiting (bounded by ctx) until the buffer has room unless neverWait.
 func (h *hub) push(ctx context.Context, page []events.RecordedEvent) error {
 	h.mu.Lock()
-	for {
+	for !h.neverWait {
 		h.evict()
 		if len(h.buf) == 0 || len(h.buf)+len(page) <= h.capacity {
 			break
 		}
-		wait := h.changed
+		wait := waitOn(&h.freed)
 		h.mu.Unlock()
 		select {
 		case <-wait:
@@ -301,11 +369,15 @@ func (h *hub) push(ctx context.Context, page []events.RecordedEvent) error {
 	defer h.mu.Unlock()
 	h.buf = append(h.buf, page...)
 	h.end = page[len(page)-1].Position
-	h.broadcast()
+	if h.neverWait {
+		h.evict()
+	}
+	signal(&h.grown)
 	return nil
 }
 
-// evict drops the events every healthy reader inside the buffer has consumed.
+// evict drops the events every healthy reader inside the buffer has consumed, and with neverWait
+// those past capacity.
 func (h *hub) evict() {
 	low := h.end
 	for _, r := range h.readers {
@@ -314,6 +386,9 @@ func (h *hub) evict() {
 		}
 	}
 	n := sort.Search(len(h.buf), func(i int) bool { return h.buf[i].Position > low })
+	if h.neverWait {
+		n = max(n, len(h.buf)-h.capacity)
+	}
 	if n == 0 {
 		return
 	}
@@ -330,17 +405,17 @@ func (h *hub) next(pos int64, max int) ([]events.RecordedEvent, <-chan struct{})
 		return nil, nil
 	}
 	if pos >= h.end {
-		return nil, h.changed
+		return nil, waitOn(&h.grown)
 	}
 	i := sort.Search(len(h.buf), func(i int) bool { return h.buf[i].Position > pos })
 	return slices.Clone(h.buf[i:min(len(h.buf), i+max)]), nil
 }
 
-// wait is a channel closed at the hub's next change.
+// wait is a channel closed when events are next added.
 func (h *hub) wait() <-chan struct{} {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.changed
+	return waitOn(&h.grown)
 }
 
 func (h *hub) track(reader int, pos int64) {
@@ -353,7 +428,7 @@ func (h *hub) untrack(reader int) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	delete(h.readers, reader)
-	h.broadcast()
+	signal(&h.freed)
 }
 
 func (h *hub) consumed(reader int, pos int64) {
@@ -361,7 +436,7 @@ func (h *hub) consumed(reader int, pos int64) {
 	defer h.mu.Unlock()
 	if r := h.readers[reader]; r != nil {
 		r.pos, r.stalled = pos, false
-		h.broadcast()
+		signal(&h.freed)
 	}
 }
 
@@ -370,7 +445,7 @@ func (h *hub) stalled(reader int) {
 	defer h.mu.Unlock()
 	if r := h.readers[reader]; r != nil && !r.stalled {
 		r.stalled = true
-		h.broadcast()
+		signal(&h.freed)
 	}
 }
 

@@ -2,6 +2,7 @@ package pipeline_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"sync"
@@ -36,8 +37,14 @@ func add(t *testing.T, st events.Store, n int) {
 // subscriber returns a running subscriber whose topics start after from[topic].
 func subscriber(t *testing.T, st events.Store, maxPage int, from map[string]int64) *pipeline.Subscriber {
 	t.Helper()
-	sub := pipeline.NewSubscriber(pipeline.Config{Store: st, MaxPage: maxPage, HubCapacity: 2 * maxPage, Logger: slog.New(slog.DiscardHandler),
+	return running(t, pipeline.Config{Store: st, MaxPage: maxPage, HubCapacity: 2 * maxPage, Logger: slog.New(slog.DiscardHandler),
 		From: func(_ context.Context, topic string) (int64, error) { return from[topic], nil }})
+}
+
+// running returns a subscriber of cfg whose reader runs until the test ends.
+func running(t *testing.T, cfg pipeline.Config) *pipeline.Subscriber {
+	t.Helper()
+	sub := pipeline.NewSubscriber(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { sub.Run(ctx); close(done) }()
@@ -273,4 +280,82 @@ func TestTheRouterRetriesAFailingPageAndNeverSkipsIt(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-done
+}
+
+// follower collects what Follow hands it; hold, when set, blocks it at that position until release.
+type follower struct {
+	hold    int64
+	held    chan struct{}
+	release chan struct{}
+	got     chan int64
+}
+
+func newFollower(hold int64) *follower {
+	return &follower{hold: hold, held: make(chan struct{}), release: make(chan struct{}), got: make(chan int64, 100)}
+}
+
+func (f *follower) handle(ctx context.Context, page []events.RecordedEvent) {
+	for _, ev := range page {
+		if ev.Position == f.hold {
+			close(f.held)
+			select {
+			case <-f.release:
+			case <-ctx.Done():
+			}
+		}
+		f.got <- ev.Position
+	}
+}
+
+// expect waits for the positions from first to last, in order, and nothing else between.
+func (f *follower) expect(t *testing.T, who string, first, last int64) {
+	t.Helper()
+	for want := first; want <= last; want++ {
+		select {
+		case p := <-f.got:
+			if p != want {
+				t.Fatalf("%s: position %d, want %d", who, p, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: no position %d", who, want)
+		}
+	}
+}
+
+// Followers of a subscriber that never waits: each starts after the position it is given (one
+// behind the shared reader's start reads the store until it reaches the buffer), one held on an
+// event holds nobody back while the log passes what the buffer holds, and once released it
+// catches up from the store in order, without a gap or a repeat. Its context ends it, as does
+// the subscriber's Close.
+func TestFollowersNeverWaitForALaggard(t *testing.T) {
+	st := openStore(t)
+	add(t, st, 5)
+	sub := running(t, pipeline.Config{Store: st, MaxPage: 2, HubCapacity: 2, NeverWait: true, After: 5,
+		Logger: slog.New(slog.DiscardHandler)})
+	fast, slow := newFollower(0), newFollower(7)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	slowDone, fastDone := make(chan error, 1), make(chan error, 1)
+	go func() { slowDone <- sub.Follow(ctx, "slow", 2, slow.handle) }()
+	go func() { fastDone <- sub.Follow(context.Background(), "fast", 5, fast.handle) }()
+
+	add(t, st, 10) // 6 to 15
+	fast.expect(t, "fast", 6, 15)
+	<-slow.held
+	close(slow.release)
+	slow.expect(t, "slow", 3, 15)
+	add(t, st, 1) // caught up, both go on
+	fast.expect(t, "fast", 16, 16)
+	slow.expect(t, "slow", 16, 16)
+
+	cancel()
+	if err := <-slowDone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("slow follower ended with %v", err)
+	}
+	if err := sub.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-fastDone; !errors.Is(err, context.Canceled) {
+		t.Fatalf("after Close the fast follower ended with %v", err)
+	}
 }

@@ -32,6 +32,18 @@ func (s *countingStore) Subscribe(ctx context.Context, after int64, handle func(
 	return s.Store.Subscribe(ctx, after, handle)
 }
 
+// sharedOnly fails the test unless the followers read the log through one subscription, with
+// no direct read since the counter was last reset.
+func (s *countingStore) sharedOnly(t *testing.T, when string) {
+	t.Helper()
+	if n := s.subs.Load(); n != 1 {
+		t.Fatalf("%s: %d store subscriptions", when, n)
+	}
+	if n := s.reads.Load(); n != 0 {
+		t.Fatalf("%s: %d direct reads of the log", when, n)
+	}
+}
+
 func openStore(t *testing.T) *countingStore {
 	t.Helper()
 	st, err := sqlite.Open(context.Background(), filepath.Join(t.TempDir(), "events.db"))
@@ -57,18 +69,23 @@ func appendEvents(t *testing.T, st events.Store, stream string, n int) []int64 {
 	return out
 }
 
-// seen collects the positions a follower handled.
+// seen collects the positions a follower handled, apart from the probes (see started).
 type seen struct {
-	mu   sync.Mutex
-	pos  []int64
-	more chan struct{} // signalled on every event
+	mu    sync.Mutex
+	pos   []int64
+	probe int64         // the last probe handled
+	more  chan struct{} // signalled on every event
 }
 
 func newSeen() *seen { return &seen{more: make(chan struct{}, 1)} }
 
 func (s *seen) add(r events.RecordedEvent) {
 	s.mu.Lock()
-	s.pos = append(s.pos, r.Position)
+	if r.Stream == "probe" {
+		s.probe = r.Position
+	} else {
+		s.pos = append(s.pos, r.Position)
+	}
 	s.mu.Unlock()
 	select {
 	case s.more <- struct{}{}:
@@ -95,27 +112,37 @@ func (s *seen) waitFor(t *testing.T, n int) []int64 {
 	}
 }
 
-// following waits until n followers are on st's tail.
-func following(t *testing.T, st events.Store, n int) {
+// started appends probe events until every follower has handled the last one: each has then
+// joined the shared subscriber (its start, the log's head, is read before) and is at its end, so
+// the store's reads counted from here are those of the events after. A follower's start is
+// unknown to the test, hence a new probe while one is missing.
+func started(t *testing.T, st *countingStore, ss ...*seen) {
 	t.Helper()
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		tails.Lock()
-		tl := tails.m[st]
-		tails.Unlock()
-		got := 0
-		if tl != nil {
-			tl.mu.Lock()
-			got = len(tl.followers)
-			tl.mu.Unlock()
+		p := appendEvents(t, st, "probe", 1)[0]
+		round := time.After(50 * time.Millisecond)
+	wait:
+		for {
+			all := true
+			for _, s := range ss {
+				s.mu.Lock()
+				all = all && s.probe >= p
+				s.mu.Unlock()
+			}
+			if all {
+				st.reads.Store(0)
+				return
+			}
+			if time.Now().After(deadline) {
+				t.Fatal("followers never started")
+			}
+			select {
+			case <-round:
+				break wait
+			case <-time.After(5 * time.Millisecond):
+			}
 		}
-		if got == n {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%d followers on the tail, want %d", got, n)
-		}
-		time.Sleep(5 * time.Millisecond)
 	}
 }
 
@@ -131,8 +158,8 @@ func follow(t *testing.T, ctx context.Context, wg *sync.WaitGroup, st events.Sto
 
 // Three pushers follow one store (chat, alerts, socket sessions): they share one subscription of
 // its log, each handles every event appended after it started exactly once and in order, one
-// that is slow to handle holds the others back in nothing and loses nothing, and the tail ends
-// with the last of them.
+// that is slow to handle holds the others back in nothing and loses nothing, and the shared
+// subscriber ends with the last of them.
 func TestFollowLogSharesOneSubscription(t *testing.T) {
 	st := openStore(t)
 	appendEvents(t, st, "before", 3) // before the pushers start: not theirs
@@ -143,13 +170,15 @@ func TestFollowLogSharesOneSubscription(t *testing.T) {
 	follow(t, ctx, &wg, st, "chat", chat.add)
 	follow(t, ctx, &wg, st, "alerts", alerts.add)
 	follow(t, ctx, &wg, st, "sessions", func(r events.RecordedEvent) {
-		select { // slow: handles nothing until the others have all
-		case <-release:
-		case <-ctx.Done():
+		if r.Stream == "after" {
+			select { // slow: handles nothing until the others have all
+			case <-release:
+			case <-ctx.Done():
+			}
 		}
 		sessions.add(r)
 	})
-	following(t, st, 3)
+	started(t, st, chat, alerts, sessions)
 
 	want := appendEvents(t, st, "after", 40)
 	for _, s := range []*seen{chat, alerts} {
@@ -161,26 +190,21 @@ func TestFollowLogSharesOneSubscription(t *testing.T) {
 	if got := sessions.waitFor(t, len(want)); !slices.Equal(got, want) {
 		t.Fatalf("the slow pusher handled %v, want %v", got, want)
 	}
-	if n := st.subs.Load(); n != 1 {
-		t.Fatalf("%d store subscriptions for three pushers", n)
-	}
-	if n := st.reads.Load(); n != 0 {
-		t.Fatalf("%d direct reads of the log by pushers on the tail", n)
-	}
+	st.sharedOnly(t, "three pushers keeping up")
 
 	cancel()
 	wg.Wait()
-	tails.Lock()
-	_, open := tails.m[st]
-	tails.Unlock()
+	followed.Lock()
+	_, open := followed.m[st]
+	followed.Unlock()
 	if open {
-		t.Fatal("the tail outlived its followers")
+		t.Fatal("the shared subscriber outlived its followers")
 	}
 }
 
-// A pusher that falls further behind than a follower may queue is let go of the tail: it reads
-// the rest from the store, in order and without a gap or a repeat, and is back on the tail once
-// it has caught up, while the others go on receiving from the one subscription.
+// A pusher that falls further behind than the shared buffer holds is let go of it: it reads the
+// rest from the store, in order and without a gap or a repeat, and is back on the buffer once it
+// has caught up, while the others go on receiving from the one subscription.
 func TestFollowLogSlowPusherCatchesUpFromTheStore(t *testing.T) {
 	defer func(n int) { followerCap = n }(followerCap)
 	followerCap = 3
@@ -193,20 +217,22 @@ func TestFollowLogSlowPusherCatchesUpFromTheStore(t *testing.T) {
 	entered, release := make(chan struct{}, 1), make(chan struct{})
 	follow(t, ctx, &wg, st, "fast", fast.add)
 	follow(t, ctx, &wg, st, "slow", func(r events.RecordedEvent) {
-		select {
-		case entered <- struct{}{}:
-		default:
-		}
-		select {
-		case <-release:
-		case <-ctx.Done():
+		if r.Stream == "s" {
+			select {
+			case entered <- struct{}{}:
+			default:
+			}
+			select {
+			case <-release:
+			case <-ctx.Done():
+			}
 		}
 		slow.add(r)
 	})
-	following(t, st, 2)
+	started(t, st, fast, slow)
 
 	want := appendEvents(t, st, "s", 1)
-	<-entered // the slow pusher holds its first event: the next 11 queue past its 3
+	<-entered // the slow pusher holds its first event: the next 11 pass the buffer's 3
 	want = append(want, appendEvents(t, st, "s", 11)...)
 	if got := fast.waitFor(t, len(want)); !slices.Equal(got, want) {
 		t.Fatalf("fast pusher handled %v, want %v", got, want)
@@ -215,7 +241,11 @@ func TestFollowLogSlowPusherCatchesUpFromTheStore(t *testing.T) {
 	if got := slow.waitFor(t, len(want)); !slices.Equal(got, want) {
 		t.Fatalf("slow pusher handled %v, want %v", got, want)
 	}
-	// caught up, it is fed by the tail again
+	if st.reads.Load() == 0 {
+		t.Fatal("the slow pusher was never let go of the shared buffer")
+	}
+	// caught up, it is fed by the shared subscriber again
+	st.reads.Store(0)
 	more := appendEvents(t, st, "s", 2)
 	want = append(want, more...)
 	for _, s := range []*seen{fast, slow} {
@@ -223,10 +253,5 @@ func TestFollowLogSlowPusherCatchesUpFromTheStore(t *testing.T) {
 			t.Fatalf("handled %v, want %v", got, want)
 		}
 	}
-	if n := st.subs.Load(); n != 1 {
-		t.Fatalf("%d store subscriptions", n)
-	}
-	if st.reads.Load() == 0 {
-		t.Fatal("the slow pusher was never let go of the tail")
-	}
+	st.sharedOnly(t, "caught up")
 }
