@@ -117,7 +117,7 @@ func prepareOffline(ctx context.Context, log *slog.Logger, dir string, accounts 
 		return nil, 0, err
 	}
 	if cycles > 0 {
-		head, err := growLog(ctx, log, svc, members, cycles, grow)
+		head, err := growLog(ctx, log, svc, members, cycles, last, grow)
 		return members, max(last, head), err
 	}
 	if fill <= 0 {
@@ -133,11 +133,12 @@ const growWorkers = 32
 
 // growLog sends up to cycles deposit requests per member, each approved at once, through the
 // command side (the same handlers as the HTTP routes), member by member, until the log's head
-// reaches target: a big log the server has to project, made of events exactly as the running
+// reaches target from the head from: a big log the server has to project, made of events exactly as the running
 // system writes them. It consumes the members' first proofs and returns the head.
-func growLog(ctx context.Context, log *slog.Logger, svc *commands.Service, members []*member, cycles int, target int64) (int64, error) {
+func growLog(ctx context.Context, log *slog.Logger, svc *commands.Service, members []*member, cycles int, from, target int64) (int64, error) {
 	f := funds.New(svc)
 	var head atomic.Int64
+	head.Store(from)
 	start := time.Now()
 	var done atomic.Int64
 	err := parallel(ctx, len(members), growWorkers, func(i int) error {
@@ -160,7 +161,7 @@ func growLog(ctx context.Context, log *slog.Logger, svc *commands.Service, membe
 			raise(&head, ap.Position)
 		}
 		if n := done.Add(1); n%10000 == 0 {
-			log.Info("growing the log", "members", n, "head", head.Load(), "events/s", int(float64(head.Load())/time.Since(start).Seconds()))
+			log.Info("growing the log", "members", n, "head", head.Load(), "events/s", int(float64(head.Load()-from)/time.Since(start).Seconds()))
 		}
 		return nil
 	})
