@@ -196,6 +196,10 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			if c.grow > 0 {
 				res.GrowSeconds = time.Since(grown).Seconds()
 				log.Info("log grown", "head", registered, "seconds", res.GrowSeconds)
+				// Kept before the first start too, which projects the whole log and may be cut.
+				if err := writeMembers(dir, members, registered); err != nil {
+					return nil, err
+				}
 			}
 		}
 		started := time.Now()
@@ -258,8 +262,9 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	// per command, so it is paid before the load as start-up work. With -cold the balances are
 	// read too, which loads each account stream, so that the restart below finds the account
 	// snapshots that load wrote as well as the members'. A -reuse run measures the cold cache of
-	// a server just started on a big log, whose first touches are the load's.
-	if !c.reuse {
+	// a server just started on a big log, whose first touches are the load's; without a load
+	// there is nothing to warm.
+	if !c.reuse && c.duration > 0 {
 		if err := parallel(ctx, len(members), c.registerWorkers, func(i int) error {
 			if err := cl.readAt(ctx, members[i].s, 0); err != nil || !c.cold {
 				return err
