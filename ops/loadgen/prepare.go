@@ -242,7 +242,7 @@ func writeMembers(dir string, members []*member, head int64) error {
 	return os.Rename(tmp, filepath.Join(dir, membersFile))
 }
 
-// readMembers reads what writeMembers kept in dir.
+// readMembers reads what writeMembers kept in dir, the members with proofs left.
 func readMembers(dir string) ([]*member, int64, error) {
 	raw, err := os.ReadFile(filepath.Join(dir, membersFile))
 	if err != nil {
@@ -252,12 +252,16 @@ func readMembers(dir string) ([]*member, int64, error) {
 	if err := json.Unmarshal(raw, &in); err != nil {
 		return nil, 0, fmt.Errorf("%s: %w", membersFile, err)
 	}
-	members := make([]*member, len(in.Members))
-	for i, m := range in.Members {
-		if len(m.Proofs) == 0 {
-			return nil, 0, fmt.Errorf("%s: member %s has no unused proof left (grow the log again with more -proofs)", membersFile, m.Account)
+	// Members whose proofs earlier runs used up are left out: each run's load begins with the
+	// first members, so the others keep theirs.
+	var members []*member
+	for _, m := range in.Members {
+		if len(m.Proofs) > 0 {
+			members = append(members, &member{s: &session{Account: m.Account, Token: m.Token}, id: m.ID, proofs: m.Proofs})
 		}
-		members[i] = &member{s: &session{Account: m.Account, Token: m.Token}, id: m.ID, proofs: m.Proofs}
+	}
+	if len(members) == 0 {
+		return nil, 0, fmt.Errorf("%s: no member has an unused proof left (grow the log again with more -proofs)", membersFile)
 	}
 	return members, in.Head, nil
 }

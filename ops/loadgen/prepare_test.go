@@ -5,8 +5,9 @@ import (
 	"testing"
 )
 
-// A -reuse run must deposit only with the proofs earlier runs left unused, and refuse a log
-// whose members have none left rather than send deposits the server refuses.
+// A -reuse run must deposit only with the proofs earlier runs left unused, leave out the members
+// with none left, and refuse a log where no member has any rather than send deposits the server
+// refuses.
 func TestMembersKeepOnlyUnusedProofs(t *testing.T) {
 	dir := t.TempDir()
 	a := &member{s: &session{Account: "0920000000", Token: "t0"}, id: "m0", proofs: []string{"p1", "p2", "p3"}}
@@ -30,7 +31,16 @@ func TestMembersKeepOnlyUnusedProofs(t *testing.T) {
 	if err := writeMembers(dir, got, 43); err != nil {
 		t.Fatal(err)
 	}
+	left, _, err := readMembers(dir)
+	if err != nil || len(left) != 1 || left[0].id != "m0" {
+		t.Fatalf("read back %v, %v: want only the member with proofs left", left, err)
+	}
+	left[0].proof()
+	left[0].proof()
+	if err := writeMembers(dir, left, 44); err != nil {
+		t.Fatal(err)
+	}
 	if _, _, err := readMembers(dir); err == nil {
-		t.Fatal("a member without proofs left was read back without an error")
+		t.Fatal("members without proofs left were read back without an error")
 	}
 }
