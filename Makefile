@@ -67,8 +67,9 @@ lint: web/dist/index.html
 	$(NPM) --prefix web run typecheck
 	$(NPM) --prefix web run lint
 
+# BENCH_FLAGS passes options to ops/bench, e.g. BENCH_FLAGS="-growth-log DIR" (ops/deploy/SCALING.md).
 bench: $(BIN)
-	$(GO) run ./ops/bench -bin $(BIN)
+	$(GO) run ./ops/bench -bin $(BIN) $(BENCH_FLAGS)
 
 clean:
 	rm -rf bin web/dist

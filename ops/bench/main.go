@@ -39,6 +39,7 @@ func main() {
 	manyMembers := flag.Int("many-members", 2000, "members of the SQLite load run that shows the cost per command as members grow (0 skips it)")
 	rebuild := flag.String("rebuild", "all", "read models whose rebuild is timed on a big log (comma-separated, or all)")
 	fill := flag.Int("fill", 300000, "events in the big log the rebuilds replay")
+	growthLog := flag.String("growth-log", "", "data folder of a big log made by `go run ./ops/loadgen -grow N -data DIR -members M` (see ops/deploy/SCALING.md): start, memory and cold-cache CPU per command on it beside a small log's (empty skips it)")
 	storeRuns := flag.Int("store-runs", 3, "runs per append benchmark configuration (medians)")
 	storeDuration := flag.String("store-duration", "3s", "length of each append benchmark run")
 	wsConns := flag.Int("ws-conns", 10000, "WebSocket clients of the fan-out run (0 skips it)")
@@ -113,6 +114,15 @@ func main() {
 			fail("load with many members", err)
 		} else {
 			rows = append(rows, growthRows(few, res)...)
+		}
+	}
+
+	if *growthLog != "" {
+		fmt.Fprintf(os.Stderr, "bench: growth, a small log against %s, %d run(s) each of %s\n", *growthLog, *runs, *duration)
+		if r, err := growthLogRuns(*runs, *growthLog, "-bin", *bin, "-duration", *duration, "-clients", strconv.Itoa(*clients)); err != nil {
+			fail("growth log", err)
+		} else {
+			rows = append(rows, r...)
 		}
 	}
 
@@ -442,6 +452,44 @@ func growthRows(few, many []loadResult) []row {
 			cpuPerCmd(cpu(few)) + " / " + cpuPerCmd(cpu(many)), "flat, ≤0.25"},
 		{label, fmt.Sprintf("deposit commands/s with %d members", many[0].Members),
 			strconv.FormatFloat(median(many, func(r loadResult) float64 { return r.CommandsPerSec }), 'f', 0, 64), "≥5,000"},
+	}
+}
+
+// growthLogRuns sets the two ends of growth side by side, runs alternated: a server started on
+// a small log (the default members, -cold) and on the big log in dir (-reuse), each measured
+// from its start with an empty aggregate cache: time to ready, memory once quiet and under the
+// load, and the CPU per command while each member's first command loads its streams.
+func growthLogRuns(runs int, dir string, args ...string) ([]row, error) {
+	var small, big []loadResult
+	for range runs {
+		s, err := loadgen(1, "growth: small log", append([]string{"-cold"}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		b, err := loadgen(1, "growth: big log", append([]string{"-reuse", "-data", dir}, args...)...)
+		if err != nil {
+			return nil, err
+		}
+		small, big = append(small, s...), append(big, b...)
+	}
+	return growthLogRows(small, big), nil
+}
+
+// growthLogRows are the figures of growthLogRuns' results (medians), small end first.
+func growthLogRows(small, big []loadResult) []row {
+	label := fmt.Sprintf("growth (median of %d)", len(big))
+	both := func(get func(loadResult) float64, format func(float64) string) string {
+		return format(median(small, get)) + " / " + format(median(big, get))
+	}
+	f0 := func(v float64) string { return strconv.FormatFloat(v, 'f', 0, 64) }
+	f2 := func(v float64) string { return strconv.FormatFloat(v, 'f', 2, 64) }
+	ends := fmt.Sprintf("%d-event log, %d members / %d-event log, %d members", small[0].Head, small[0].Members, big[0].Head, big[0].Members)
+	return []row{
+		{label, "serve start to ready (s): " + ends, both(func(r loadResult) float64 { return r.RestartSeconds }, f2), "<1 s, flat"},
+		{label, "server RSS once quiet after start / under load (MB): " + ends,
+			both(func(r loadResult) float64 { return r.RestartRSSMB }, f0) + ", " + both(func(r loadResult) float64 { return r.RSSLoadMB }, f0), "flat"},
+		{label, "server CPU per command, cold cache (ms): " + ends, both(func(r loadResult) float64 { return r.ServerCPUPerCmd }, cpuPerCmd), "flat"},
+		{label, "deposit commands/s: " + ends, both(func(r loadResult) float64 { return r.CommandsPerSec }, f0), ""},
 	}
 }
 

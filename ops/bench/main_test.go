@@ -60,3 +60,21 @@ func TestScriptRowsTakeEachFigureLine(t *testing.T) {
 		t.Fatal("a script that fails gave no error")
 	}
 }
+
+func TestGrowthLogRowsSetTheEndsSideBySide(t *testing.T) {
+	small := []loadResult{{Head: 138000, Members: 128, RestartSeconds: 0.9, RestartRSSMB: 110, RSSLoadMB: 300, ServerCPUPerCmd: 0.5, CommandsPerSec: 1000},
+		{Head: 138000, Members: 128, RestartSeconds: 0.7, RestartRSSMB: 100, RSSLoadMB: 290, ServerCPUPerCmd: 0.4, CommandsPerSec: 1200},
+		{Head: 138000, Members: 128, RestartSeconds: 0.8, RestartRSSMB: 120, RSSLoadMB: 280, ServerCPUPerCmd: 0.6, CommandsPerSec: 1100}}
+	big := []loadResult{{Head: 2000000, Members: 100000, RestartSeconds: 0.75, RestartRSSMB: 105, RSSLoadMB: 400, ServerCPUPerCmd: 0.7, CommandsPerSec: 900}}
+	rows := growthLogRows(small, big)
+	ends := "138000-event log, 128 members / 2000000-event log, 100000 members"
+	want := []row{
+		{"growth (median of 1)", "serve start to ready (s): " + ends, "0.80 / 0.75", "<1 s, flat"},
+		{"growth (median of 1)", "server RSS once quiet after start / under load (MB): " + ends, "110 / 105, 290 / 400", "flat"},
+		{"growth (median of 1)", "server CPU per command, cold cache (ms): " + ends, "0.500 / 0.700", "flat"},
+		{"growth (median of 1)", "deposit commands/s: " + ends, "1100 / 900", ""},
+	}
+	if !slices.Equal(rows, want) {
+		t.Fatalf("rows = %q\nwant %q", rows, want)
+	}
+}

@@ -224,6 +224,12 @@ func (c *client) approve(ctx context.Context, ops *session, orderNo string) (ord
 	return out, err
 }
 
+// balances reads the member's balances, which loads its account stream on the command side
+// (what a withdrawal accepts).
+func (c *client) balances(ctx context.Context, s *session) error {
+	return c.do(ctx, s, http.MethodGet, "/api/vue/funds/balances", "", nil, nil, nil)
+}
+
 // readAt reads the member's info once projections reached position (read-your-writes).
 func (c *client) readAt(ctx context.Context, s *session, position int64) error {
 	return c.do(ctx, s, http.MethodGet, "/api/vue/user/info", "", nil, nil,

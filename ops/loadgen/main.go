@@ -46,6 +46,8 @@ type config struct {
 	nats            string
 	restart         bool
 	cold            bool
+	grow            int64
+	reuse           bool
 }
 
 // Result is what one run measured; ops/bench reads it as JSON.
@@ -77,6 +79,10 @@ type Result struct {
 	// -restart: the server started again on the run's log, from its checkpoints
 	RestartSeconds float64 `json:"restartSeconds,omitempty"` // start until /readyz answers
 	RestartRSSMB   float64 `json:"restartRssMB,omitempty"`   // when it went quiet after
+	// -grow: the log's making through the command side, and the server's first start on it
+	// (ready once its projections caught up with the whole log)
+	GrowSeconds       float64 `json:"growSeconds,omitempty"`
+	FirstStartSeconds float64 `json:"firstStartSeconds,omitempty"`
 }
 
 // Rebuild is one `lotbook rebuild NAME` over the run's log.
@@ -111,6 +117,9 @@ func main() {
 	flag.BoolVar(&c.restart, "restart", false, "after the run, stop the server and time its start again on the same log (from its checkpoints), with its memory once quiet")
 	flag.BoolVar(&c.cold, "cold", false, "after each member's first read, start the server again on the same log, so that the load begins on an empty aggregate cache (each member's first command loads its streams, from their snapshots when stored)")
 	flag.IntVar(&c.fill, "fill", 0, "deposit events appended straight to the log before the server starts (a big log for the rebuild timing)")
+	flag.Int64Var(&c.grow, "grow", 0, "grow the log to this many events through the command side before the server starts (deposits requested and approved over all the members, member by member), time the server's first start on it, and keep it with its members in -data for -reuse")
+	flag.BoolVar(&c.reuse, "reuse", false, "run on the log a -grow run left in -data, with its members, instead of preparing one: the server's start on it is timed as a restart, and the load begins on an empty aggregate cache")
+	flag.DurationVar(&readyWait, "ready-wait", readyWait, "how long a started server may take to answer ready (its first start on a big log projects the whole log)")
 	flag.Parse()
 
 	serve.Main("loadgen", c.jsonOut, func(ctx context.Context, log *slog.Logger) (*Result, error) { return run(ctx, c, log) }, printResult)
@@ -123,8 +132,11 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if c.apiInstances > 0 && (c.pg == "" || c.url != "" || c.cpuProfile != "" || c.allocProfile != "") {
 		return nil, errors.New("-api-instances needs -pg, and takes neither -url nor -cpuprofile nor -allocprofile")
 	}
-	if (c.restart || c.cold) && (c.url != "" || c.apiInstances > 0) {
-		return nil, errors.New("-restart and -cold need the one server the tool starts (no -url, no -api-instances)")
+	if (c.restart || c.cold || c.grow > 0 || c.reuse) && (c.url != "" || c.apiInstances > 0) {
+		return nil, errors.New("-restart, -cold, -grow and -reuse need the one server the tool starts (no -url, no -api-instances)")
+	}
+	if (c.grow > 0 || c.reuse) && (c.data == "" || c.pg != "" || c.fill > 0) {
+		return nil, errors.New("-grow and -reuse need -data (the log is kept there), and take neither -pg nor -fill")
 	}
 	// A run-specific prefix keeps accounts fresh when targeting a server that has seen earlier runs;
 	// 20–59 stays clear of the demo seed's accounts (0912…, 0966…), which --demo registers.
@@ -135,6 +147,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	}
 	const password = "load1234"
 
+	res := &Result{APIInstances: c.apiInstances, Members: c.members, Clients: c.clients, Errors: map[string]int{}}
 	var fl fleet
 	var members []*member
 	var registered int64
@@ -168,11 +181,28 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			}
 			os.Unsetenv("LOTBOOK_EVENTS_URL")
 		}
-		log.Info("registering members through the command side", "n", c.members, "data", dir)
 		var err error
-		if members, registered, err = prepareOffline(ctx, dir, accounts, password, c.registerWorkers, c.fill, c.proofs); err != nil {
-			return nil, err
+		if c.reuse {
+			if members, registered, err = readMembers(dir); err != nil {
+				return nil, err
+			}
+			res.Members = len(members)
+		} else {
+			log.Info("registering members through the command side", "n", c.members, "data", dir)
+			grown := time.Now()
+			if members, registered, err = prepareOffline(ctx, log, dir, accounts, password, c.registerWorkers, c.fill, c.proofs, c.grow); err != nil {
+				return nil, err
+			}
+			if c.grow > 0 {
+				res.GrowSeconds = time.Since(grown).Seconds()
+				log.Info("log grown", "head", registered, "seconds", res.GrowSeconds)
+				// Kept before the first start too, which projects the whole log and may be cut.
+				if err := writeMembers(dir, members, registered); err != nil {
+					return nil, err
+				}
+			}
 		}
+		started := time.Now()
 		if c.apiInstances > 0 {
 			fl, err = startDeployment(ctx, c.bin, dir, c.nats, c.apiInstances, log)
 		} else {
@@ -184,6 +214,22 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 			return nil, err
 		}
 		defer fl.stop()
+		switch {
+		case c.reuse:
+			fl[0].started(ctx, started, res)
+			res.RSSIdleMB = res.RestartRSSMB
+		case c.grow > 0:
+			res.FirstStartSeconds = time.Since(started).Seconds()
+			log.Info("first start on the grown log", "seconds", res.FirstStartSeconds)
+		}
+		if c.grow > 0 || c.reuse {
+			// The next -reuse run deposits with the proofs this one leaves unused.
+			defer func() {
+				if err := writeMembers(dir, members, max(registered, res.Head)); err != nil {
+					log.Warn("keep the members for -reuse", "err", err)
+				}
+			}()
+		}
 		metrics = fl.metrics()
 	}
 	var cls []*client
@@ -213,12 +259,23 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 
 	// Each member's first request loads its streams into the server's aggregate cache (a member
 	// stream holding the proofs is a thousand events): a cost once per member and process, not
-	// per command, so it is paid before the load as start-up work.
-	if err := parallel(ctx, len(members), c.registerWorkers, func(i int) error { return cl.readAt(ctx, members[i].s, 0) }); err != nil {
-		return nil, fmt.Errorf("first read of each member: %w", err)
+	// per command, so it is paid before the load as start-up work. With -cold the balances are
+	// read too, which loads each account stream, so that the restart below finds the account
+	// snapshots that load wrote as well as the members'. A -reuse run measures the cold cache of
+	// a server just started on a big log, whose first touches are the load's; without a load
+	// there is nothing to warm.
+	if !c.reuse && c.duration > 0 {
+		if err := parallel(ctx, len(members), c.registerWorkers, func(i int) error {
+			if err := cl.readAt(ctx, members[i].s, 0); err != nil || !c.cold {
+				return err
+			}
+			return cl.balances(ctx, members[i].s)
+		}); err != nil {
+			return nil, fmt.Errorf("first read of each member: %w", err)
+		}
 	}
-	res := &Result{APIInstances: c.apiInstances, Members: c.members, Clients: c.clients, Errors: map[string]int{}, Head: registered}
-	if fl != nil {
+	res.Head = registered
+	if fl != nil && !c.reuse {
 		// Start-up work (projections catching up, the market simulator building its history,
 		// the cache's first loads) must not count against the load, nor its memory as the idle
 		// reading.
@@ -227,11 +284,8 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 		}
 		res.RSSIdleMB = float64(fl.kb("VmRSS")) / 1024
 		if c.cold {
-			if err := fl[0].startAgain(ctx, fl[0].name+"-cold", c.cpuProfile != ""); err != nil {
+			if err := fl[0].restart(ctx, "-cold", c.cpuProfile != "", res); err != nil {
 				return nil, err
-			}
-			if !fl.quiet(ctx, 60*time.Second) {
-				log.Warn("the server never went quiet; measuring anyway")
 			}
 			cl.base, cl.metrics = fl[0].base, fl[0].metrics
 		}
@@ -259,7 +313,7 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 	if fl != nil {
 		res.HWMMB = float64(fl.kb("VmHWM")) / 1024
 		if c.restart {
-			if err := fl[0].restart(ctx, res); err != nil {
+			if err := fl[0].restart(ctx, "-restart", false, res); err != nil {
 				return nil, err
 			}
 		}
@@ -286,8 +340,15 @@ func run(ctx context.Context, c config, log *slog.Logger) (*Result, error) {
 // member is a registered member with proof images for its deposits, each backing one.
 type member struct {
 	s      *session
+	id     string
 	proofs []string
 	next   atomic.Int64
+}
+
+// raise sets a to v if v is larger, under concurrent raises.
+func raise(a *atomic.Int64, v int64) {
+	for h := a.Load(); v > h && !a.CompareAndSwap(h, v); h = a.Load() {
+	}
 }
 
 // proof is the next unused proof; when none is left the deposit is refused (deposit_proof_used),
@@ -440,12 +501,7 @@ func drive(ctx context.Context, cls []*client, ops *session, members []*member, 
 				}
 				now := time.Now()
 				st.latencies = append(st.latencies, now.Sub(t0))
-				for {
-					h := head.Load()
-					if pos <= h || head.CompareAndSwap(h, pos) {
-						break
-					}
-				}
+				raise(&head, pos)
 				n++
 				if c.lagEvery > 0 && n%c.lagEvery == 0 {
 					select {

@@ -169,29 +169,35 @@ func (f fleet) stop() error {
 	return errors.Join(errs...)
 }
 
-// readyWait bounds the wait for a started server's /readyz.
-const readyWait = 5 * time.Minute
+// readyWait bounds the wait for a started server's /readyz (-ready-wait).
+var readyWait = 5 * time.Minute
 
 func (s *server) pid() int { return s.cmd.Process.Pid }
 
 // stop ends the server gracefully (SIGTERM), killing it if it does not exit within 20 s.
 func (s *server) stop() error { return serve.Stop(s.cmd, s.done) }
 
-// restart stops s and starts it again on the same data, in place: the start-up time to ready
-// and the memory once quiet are the cost of a restart on a log of this size, which must come
-// from the checkpoints (projections, processes, the command follower at the head), not grow
-// with the log.
-func (s *server) restart(ctx context.Context, res *Result) error {
+// restart stops s and starts it again on the same data, in place, as its name with suffix
+// (with the profiler for pprof), and measures the start (started).
+func (s *server) restart(ctx context.Context, suffix string, pprof bool, res *Result) error {
 	start := time.Now()
-	if err := s.startAgain(ctx, s.name+"-restart", false); err != nil {
+	if err := s.startAgain(ctx, s.name+suffix, pprof); err != nil {
 		return err
 	}
+	s.started(ctx, start, res)
+	return nil
+}
+
+// started records the start of s on a log it had projected before, begun at start and now
+// ready: the time to ready and the memory once quiet are the cost of a restart on a log of this
+// size, which must come from the checkpoints (projections, processes, the command follower at
+// the head), not grow with the log.
+func (s *server) started(ctx context.Context, start time.Time, res *Result) {
 	res.RestartSeconds = time.Since(start).Seconds()
 	if !(fleet{s}).quiet(ctx, 60*time.Second) {
-		s.log.Warn("the restarted server never went quiet; measuring anyway")
+		s.log.Warn("the started server never went quiet; measuring anyway")
 	}
 	res.RestartRSSMB = float64(fleet{s}.kb("VmRSS")) / 1024
-	return nil
 }
 
 // startAgain stops s and starts it again on its log as name, with an empty aggregate cache.
