@@ -136,7 +136,11 @@ func encode(c Cmd, stream string, payloads []events.Payload) ([]events.EventData
 	out := make([]events.EventData, len(payloads))
 	for i, p := range payloads {
 		if m, ok := p.(events.MovesMoney); ok {
-			if err := events.CheckBalanced(m.MoneyPostings()); err != nil {
+			ps := m.MoneyPostings()
+			if err := events.CheckBalanced(ps); err != nil {
+				return nil, fmt.Errorf("%s in %s: %w", p.EventName(), stream, err)
+			}
+			if err := events.CheckOwnPostings(stream, ps); err != nil {
 				return nil, fmt.Errorf("%s in %s: %w", p.EventName(), stream, err)
 			}
 		}

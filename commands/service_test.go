@@ -989,3 +989,37 @@ func sameBalances(a, b map[string]commands.Balance) bool {
 	}
 	return true
 }
+
+// TestOwnPostingsOnly: an event on a member's account stream that posts to another member's
+// account is refused before its append, and nothing is written; the same event posting to the
+// stream's own member is appended. The read models of money are split over projector
+// instances by the stream's member, so one member's stream must never move another's money.
+func TestOwnPostingsOnly(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	a, b := f.Register("0912345678", "LOTBOOK"), f.Register("0912345679", "LOTBOOK")
+	approve := func(to string) func(*commands.Account) ([]events.Payload, error) {
+		return func(*commands.Account) ([]events.Payload, error) {
+			amount := decimal.NewFromInt(100)
+			return []events.Payload{events.DepositApproved{OrderNo: "D-cross", Currency: "TWD", Amount: amount,
+				Postings: events.Transfer(events.HouseBankClearing, events.MemberAvailable(to), "TWD", amount)}}, nil
+		}
+	}
+	k := f.Svc
+	stream := events.AccountStream(a.MemberID)
+	before := len(f.CheckLog())
+	c, err := k.Begin(commandstest.Meta("ops:ops"), "test.cross")
+	f.Must(err)
+	_, err = commands.Execute(f.Ctx, k, c, stream, approve(b.MemberID))
+	if e, ok := commands.AsError(err); !ok || e.Kind != commands.KindUnavailable || !strings.Contains(err.Error(), events.MemberAvailable(b.MemberID)) {
+		t.Fatalf("posting to member B on A's account stream: %v, want it refused naming B's account", err)
+	}
+	if after := len(f.CheckLog()); after != before {
+		t.Fatalf("the refused event was written: %d events, %d before", after, before)
+	}
+	c, err = k.Begin(commandstest.Meta("ops:ops"), "test.own")
+	f.Must(err)
+	if _, err := commands.Execute(f.Ctx, k, c, stream, approve(a.MemberID)); err != nil {
+		t.Fatalf("posting to member A on A's account stream: %v", err)
+	}
+}

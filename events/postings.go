@@ -118,3 +118,24 @@ func (p Posting) check() error {
 	}
 	return nil
 }
+
+// CheckOwnPostings is the rule that keeps each member's money on that member's own streams: an
+// event of member M's streams (member-M, account-M) posts to no other member's account, and an
+// event of any other stream to no member's account at all (a move between members goes through
+// a house account, each member's leg on that member's stream). The read models of members'
+// money (balances, wallet) are split over projector instances by the member of the stream, so
+// they hold only where this holds; the command side refuses to append an event that breaks it,
+// and those read models stall on one.
+func CheckOwnPostings(stream string, ps []Posting) error {
+	owner, ok := StreamMember(stream)
+	for _, p := range ps {
+		a, err := ParseAccount(p.Account)
+		if err != nil {
+			return err
+		}
+		if a.Kind.Member && (!ok || a.MemberID != owner) {
+			return fmt.Errorf("events: posting to %s in stream %s: a member's accounts move only on the member's own streams", p.Account, stream)
+		}
+	}
+	return nil
+}

@@ -117,3 +117,31 @@ func TestPostingJSONUnchanged(t *testing.T) {
 func init() {
 	DeclareAccountKind(AccountKind{Name: "test_lending_pool2", Holds: HoldsShares})
 }
+
+func TestCheckOwnPostings(t *testing.T) {
+	amount := decimal.NewFromInt(5)
+	own := Transfer(HouseBankClearing, MemberAvailable("a"), "TWD", amount)
+	other := Transfer(HouseBankClearing, MemberAvailable("b"), "TWD", amount)
+	between := Transfer(MemberAvailable("a"), MemberAvailable("b"), "TWD", amount)
+	house := Transfer(HouseBankClearing, HouseFeesRevenue, "TWD", amount)
+	for _, tc := range []struct {
+		stream string
+		ps     []Posting
+		ok     bool
+	}{
+		{AccountStream("a"), own, true},
+		{MemberStream("a"), own, true},
+		{AccountStream("a"), house, true},
+		{"placement-p1", house, true},
+		{AccountStream("a"), other, false},
+		{MemberStream("a"), other, false},
+		{AccountStream("a"), between, false},
+		{AccountStream("ab"), own, false},
+		{"placement-p1", own, false},
+		{"account-", own, false},
+	} {
+		if err := CheckOwnPostings(tc.stream, tc.ps); (err == nil) != tc.ok {
+			t.Errorf("%s posting to %s and %s: %v, want ok %v", tc.stream, tc.ps[0].Account, tc.ps[1].Account, err, tc.ok)
+		}
+	}
+}

@@ -1,6 +1,10 @@
 package events
 
-import "github.com/google/uuid"
+import (
+	"strings"
+
+	"github.com/google/uuid"
+)
 
 // Stream names. Member ids are derived from the normalised login account, so the first append to
 // a member stream (expected version NoStream) is also the uniqueness check of the account.
@@ -21,3 +25,14 @@ func AccountStream(memberID string) string { return "account-" + memberID }
 
 // InviteStream exists once an invite code has been issued; its first event names the inviter.
 func InviteStream(code string) string { return "invite-" + code }
+
+// StreamMember is the member whose stream this is (member-<id> or account-<id>); ok is false for
+// every other stream.
+func StreamMember(stream string) (memberID string, ok bool) {
+	for _, prefix := range [...]string{"member-", "account-"} {
+		if id, found := strings.CutPrefix(stream, prefix); found && id != "" {
+			return id, true
+		}
+	}
+	return "", false
+}

@@ -11,8 +11,10 @@ import (
 
 // The balances projection sums the postings of every event that moves an asset: one row per
 // member, account kind and asset (cash available and frozen per currency today; any kind a
-// capability declares, shares included, without a change here) and one per house account and
-// asset. events.ParseAccount reads the account names.
+// capability declares, shares included, without a change here). events.ParseAccount reads the
+// account names. The house accounts' totals are a read model of their own (house_balances):
+// every member's events change them, so they run whole on partition 0, while a member's rows
+// change only by the member's own streams (events.CheckOwnPostings) and are split with them.
 
 var balancesTable = &Table{
 	Name: "balances",
@@ -27,16 +29,31 @@ var houseBalancesTable = &Table{
 }
 
 var balancesProjector = &Projector{
-	Name:    "balances",
-	Version: 2, // v2: a row per declared account kind and asset instead of currency columns
+	Name:        "balances",
+	Version:     3, // v3: the house accounts moved to house_balances
+	Unit:        AccountUnit,
+	Money:       true,
+	Partitioned: true,
+	Tables:      []*Table{balancesTable},
+	Wants:       movesMoney,
+	Apply:       func(ctx context.Context, w *Wtx, evs []Decoded) error { return applyBalances(ctx, w, evs, true) },
+}
+
+// houseBalancesProjector stays in the account unit: on partition 0 (and with one instance) the
+// house totals move in one transaction with the members' rows there, as they did in balances.
+var houseBalancesProjector = &Projector{
+	Name:    "house_balances",
+	Version: 1,
 	Unit:    AccountUnit,
 	Money:   true,
-	Tables:  []*Table{balancesTable, houseBalancesTable},
-	Wants: func(p events.Payload) bool {
-		_, ok := p.(events.MovesMoney)
-		return ok
-	},
-	Apply: applyBalances,
+	Tables:  []*Table{houseBalancesTable},
+	Wants:   movesMoney,
+	Apply:   func(ctx context.Context, w *Wtx, evs []Decoded) error { return applyBalances(ctx, w, evs, false) },
+}
+
+func movesMoney(p events.Payload) bool {
+	_, ok := p.(events.MovesMoney)
+	return ok
 }
 
 // sumRow is the running total of one balance row.
@@ -57,12 +74,21 @@ func (s sums) add(k [3]string, amount decimal.Decimal, position int64) {
 	r.amount, r.position = r.amount.Add(amount), position
 }
 
-func applyBalances(ctx context.Context, w *Wtx, evs []Decoded) error {
-	member, house := sums{}, sums{}
-	members, accounts := map[string]struct{}{}, map[string]struct{}{}
+// applyBalances adds the postings of evs to the members' rows (member) or the house accounts'.
+// An event that is unbalanced, or that moves a member's account from a stream not the member's,
+// fails: the split over partitions counts on the second.
+func applyBalances(ctx context.Context, w *Wtx, evs []Decoded, member bool) error {
+	t, keyCol, n := houseBalancesTable, "account", 2
+	if member {
+		t, keyCol, n = balancesTable, "member_id", 3
+	}
+	s, keys := sums{}, map[string]struct{}{}
 	for _, d := range evs {
 		ps := d.P.(events.MovesMoney).MoneyPostings()
 		if err := events.CheckBalanced(ps); err != nil {
+			return d.Fail(err)
+		}
+		if err := events.CheckOwnPostings(d.Ev.Stream, ps); err != nil {
 			return d.Fail(err)
 		}
 		for _, p := range ps {
@@ -70,39 +96,29 @@ func applyBalances(ctx context.Context, w *Wtx, evs []Decoded) error {
 			if err != nil {
 				return d.Fail(err)
 			}
-			if a.Kind.Member {
-				member.add([3]string{a.MemberID, a.Kind.Name, p.Asset()}, p.Amount, d.Ev.Position)
-				members[a.MemberID] = struct{}{}
-			} else {
-				house.add([3]string{p.Account, p.Asset()}, p.Amount, d.Ev.Position)
-				accounts[p.Account] = struct{}{}
+			switch {
+			case a.Kind.Member != member:
+			case member:
+				s.add([3]string{a.MemberID, a.Kind.Name, p.Asset()}, p.Amount, d.Ev.Position)
+				keys[a.MemberID] = struct{}{}
+			default:
+				s.add([3]string{p.Account, p.Asset()}, p.Amount, d.Ev.Position)
+				keys[p.Account] = struct{}{}
 			}
 		}
 	}
-	if err := addStored(ctx, w, balancesTable, "member_id", members, member, 3); err != nil {
+	if err := addStored(ctx, w, t, keyCol, keys, s, n); err != nil {
 		return err
 	}
-	if err := addStored(ctx, w, houseBalancesTable, "account", accounts, house, 2); err != nil {
-		return err
-	}
-	for _, u := range []struct {
-		t    *Table
-		s    sums
-		keys int
-	}{{balancesTable, member, 3}, {houseBalancesTable, house, 2}} {
-		rows := make([][]any, 0, len(u.s))
-		for k, r := range u.s {
-			row := make([]any, 0, u.keys+2)
-			for _, v := range k[:u.keys] {
-				row = append(row, v)
-			}
-			rows = append(rows, append(row, r.amount.String(), r.position))
+	rows := make([][]any, 0, len(s))
+	for k, r := range s {
+		row := make([]any, 0, n+2)
+		for _, v := range k[:n] {
+			row = append(row, v)
 		}
-		if err := w.Upsert(ctx, u.t, rows); err != nil {
-			return err
-		}
+		rows = append(rows, append(row, r.amount.String(), r.position))
 	}
-	return nil
+	return w.Upsert(ctx, t, rows)
 }
 
 // addStored adds the stored amounts of the rows a batch touched (selected by col in keys) to

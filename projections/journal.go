@@ -56,12 +56,14 @@ var journalOrdersTable = &Table{
 	Key:  []string{"member_id", "order_no"},
 }
 
+// Partitioned: every row is keyed by the member of the stream whose events write it.
 var journalProjector = &Projector{
-	Name:    "journal",
-	Version: 2, // v2: a fill's trade line names its side and shares
-	Unit:    AccountUnit,
-	Money:   true,
-	Tables:  []*Table{journalTable, journalOrdersTable},
+	Name:        "journal",
+	Version:     2, // v2: a fill's trade line names its side and shares
+	Unit:        AccountUnit,
+	Money:       true,
+	Partitioned: true,
+	Tables:      []*Table{journalTable, journalOrdersTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.Journaled, events.OrderLabeler:

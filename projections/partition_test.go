@@ -13,8 +13,8 @@ import (
 )
 
 // partitioned adds eight members (accounts from from on) spread over both partitions of two: registrations, fund
-// passwords, flags and uploads (the members read model, partitioned) and deposits (balances,
-// journal and wallet, run whole by partition 0).
+// passwords, flags and uploads (the members read model) and deposits (balances, journal and
+// wallet, partitioned, and house_balances, run whole by partition 0).
 func (e *env) partitioned(t *testing.T, from int) {
 	t.Helper()
 	seen := map[int]int{}
@@ -54,28 +54,15 @@ func TestPartitionsEqualOneReplay(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, name := range []string{"members#0/2", "members#1/2", "balances"} {
+		for _, name := range []string{"members#0/2", "members#1/2", "balances#0/2", "balances#1/2", "journal#1/2", "wallet#1/2", "house_balances"} {
 			if cps[name] != head {
 				t.Errorf("checkpoint %s at %d, want the head %d (checkpoints %v)", name, cps[name], head, cps)
 			}
 		}
-		if _, ok := cps["balances#1/2"]; ok {
-			t.Errorf("balances, which sums the house accounts of every stream, was partitioned: %v", cps)
+		if _, ok := cps["house_balances#1/2"]; ok {
+			t.Errorf("house_balances, which sums the house accounts of every stream, was partitioned: %v", cps)
 		}
-
-		one, err := OpenReadDB(t.Context(), t.TempDir(), "")
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { one.Close() })
-		e.runWith(NewRunner(one, e.Store, nil, nil)).waitFor(t, head)
-		for _, p := range projectors {
-			for _, tb := range p.Tables {
-				if got, want := dump(t, db, tb), dump(t, one, tb); !slices.Equal(got, want) {
-					t.Errorf("%s by two partitions:\n%s\nby one runner:\n%s", tb.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
-				}
-			}
-		}
+		sameAsOneRunner(t, e, db, head, projectors)
 
 		// With partition 1 stopped behind partition 0, the comparison (lotbook verify) brings
 		// it to partition 0's position and compares the whole read model with one replay.
@@ -97,6 +84,96 @@ func TestPartitionsEqualOneReplay(t *testing.T) {
 		}
 		noDiffs(t, a.Runner)
 	})
+}
+
+// sameAsOneRunner fails the test unless the tables of ps in db, projected by partitions, equal
+// those of one runner replaying the log to head alone.
+func sameAsOneRunner(t *testing.T, e *env, db *ReadDB, head int64, ps []*Projector) {
+	t.Helper()
+	one, err := OpenReadDB(t.Context(), t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { one.Close() })
+	e.runWith(NewRunner(one, e.Store, nil, nil)).waitFor(t, head)
+	for _, p := range ps {
+		for _, tb := range p.Tables {
+			if got, want := dump(t, db, tb), dump(t, one, tb); !slices.Equal(got, want) {
+				t.Errorf("%s by two partitions:\n%s\nby one runner:\n%s", tb.Name, strings.Join(got, "\n"), strings.Join(want, "\n"))
+			}
+		}
+	}
+}
+
+// TestMoneySplitLikeOne: a journey of deposits and withdrawals (frozen holds opened, paid out
+// and released, over several pages of the two partitions) gives the journal, wallet and balances
+// read models of two partitions the same rows as one runner, and the house accounts' totals,
+// summed by partition 0 alone, the same too.
+func TestMoneySplitLikeOne(t *testing.T) {
+	backends(t, func(t *testing.T, e *env) {
+		db := e.open()
+		a, b := e.runPart(db, 0, 2), e.runPart(e.open(), 1, 2)
+		seen := map[int]int{}
+		for i := range 6 {
+			id := e.Register(fmt.Sprintf("09223456%02d", i))
+			seen[streamPart(events.AccountStream(id), 2)]++
+			e.Deposit(id, fmt.Sprintf("D%d", i), "1000")
+			for j, approve := range []bool{true, false} {
+				no, amount := fmt.Sprintf("W%d-%d", i, j), dec("100")
+				e.Add(events.AccountStream(id), "member:m", events.WithdrawalRequested{OrderNo: no, ChannelID: "bank", ChannelName: "Bank",
+					Currency: "TWD", Amount: amount, CardID: "c", Postings: events.Transfer(events.MemberAvailable(id), events.MemberFrozen(id), "TWD", amount)})
+				if i%2 == 0 {
+					continue // left frozen: an open hold
+				}
+				if approve {
+					e.Add(events.AccountStream(id), "ops:ops", events.WithdrawalApproved{OrderNo: no, Currency: "TWD", Amount: amount,
+						Postings: events.Transfer(events.MemberFrozen(id), events.HouseBankClearing, "TWD", amount)})
+				} else {
+					e.Add(events.AccountStream(id), "ops:ops", events.WithdrawalRejected{OrderNo: no, Currency: "TWD", Amount: amount, Remark: "r",
+						Postings: events.Transfer(events.MemberFrozen(id), events.MemberAvailable(id), "TWD", amount)})
+				}
+			}
+			// Part of the journey lands while the partitions run, part before they read it.
+			if i == 2 {
+				a.waitFor(t, e.Head())
+			}
+		}
+		if seen[0] == 0 || seen[1] == 0 {
+			t.Fatalf("members per partition %v: the test needs both partitions to own some", seen)
+		}
+		head := e.Head()
+		a.waitFor(t, head)
+		b.waitFor(t, head)
+		money := []*Projector{journalProjector, walletProjector, balancesProjector, houseBalancesProjector}
+		sameAsOneRunner(t, e, db, head, money)
+		for _, tb := range []*Table{journalTable, walletHoldsTable, cashMonthsTable, balancesTable, houseBalancesTable} {
+			if len(dump(t, db, tb)) == 0 {
+				t.Errorf("%s: no rows, nothing compared", tb.Name)
+			}
+		}
+		noDiffs(t, a.Runner)
+	})
+}
+
+// TestForeignPostingStalls: an event of one member's account stream that posts to another
+// member's account (which the command side refuses to append) stops the read models of money
+// rather than be applied to a partition that does not own the other member.
+func TestForeignPostingStalls(t *testing.T) {
+	e := sqliteEnv(t)
+	amount := dec("5")
+	e.Add(events.AccountStream("a"), "ops:ops", events.DepositApproved{OrderNo: "D1", Currency: "TWD", Amount: amount,
+		Postings: events.Transfer(events.HouseBankClearing, events.MemberAvailable("b"), "TWD", amount)})
+	log, err := e.Store.ReadAll(t.Context(), 0, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := e.open()
+	for _, p := range []*Projector{balancesProjector, houseBalancesProjector, walletProjector} {
+		err := db.writeTx(t.Context(), func(w *Wtx) error { _, err := p.applyPage(t.Context(), w, p.Name, wrap(log)); return err })
+		if err == nil || !strings.Contains(err.Error(), events.MemberAvailable("b")) {
+			t.Errorf("%s applied a posting to member b from member a's stream: %v", p.Name, err)
+		}
+	}
 }
 
 // dump is every row of t, as text, sorted.

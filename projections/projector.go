@@ -55,7 +55,7 @@ func (d Decoded) Fail(err error) error {
 
 // projectors is the registry of read models, in the order Names reports them: the core's own
 // first, then each capability's as its package registers it.
-var projectors = []*Projector{membersProjector, balancesProjector}
+var projectors = []*Projector{membersProjector, balancesProjector, houseBalancesProjector}
 
 // Register adds a capability's read model to the registry that the runner applies, OpenReadDB
 // creates and `lotbook rebuild` names. A capability package calls it once, from init, so that
@@ -193,10 +193,8 @@ func (p *Projector) applyPage(ctx context.Context, w *Wtx, cpName string, page [
 
 // MemberOf is the member id of a member-<id> or account-<id> stream.
 func MemberOf(stream string) (string, error) {
-	for _, prefix := range []string{"member-", "account-"} {
-		if len(stream) > len(prefix) && stream[:len(prefix)] == prefix {
-			return stream[len(prefix):], nil
-		}
+	if id, ok := events.StreamMember(stream); ok {
+		return id, nil
 	}
 	return "", fmt.Errorf("stream %q is not a member or account stream", stream)
 }

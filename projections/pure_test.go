@@ -85,7 +85,7 @@ func TestUnits(t *testing.T) {
 	for _, p := range acc.ps {
 		names = append(names, p.Name)
 	}
-	if got := strings.Join(names, ","); got != "members,balances,journal,wallet" {
+	if got := strings.Join(names, ","); got != "members,balances,house_balances,journal,wallet" {
 		t.Fatalf("account unit = %s", got)
 	}
 }

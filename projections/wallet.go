@@ -69,17 +69,17 @@ var cashMonthsTable = &Table{
 	Key:  []string{"member_id", "asset", "month"},
 }
 
+// Partitioned: its rows are a member's, keyed by the member of the postings, which is the
+// member of the event's stream (events.CheckOwnPostings).
 var walletProjector = &Projector{
-	Name:    "wallet",
-	Version: 1,
-	Unit:    AccountUnit,
-	Money:   true,
-	Tables:  []*Table{walletHoldsTable, cashMonthsTable},
-	Wants: func(p events.Payload) bool {
-		_, ok := p.(events.MovesMoney)
-		return ok
-	},
-	Apply: applyWallet,
+	Name:        "wallet",
+	Version:     1,
+	Unit:        AccountUnit,
+	Money:       true,
+	Partitioned: true,
+	Tables:      []*Table{walletHoldsTable, cashMonthsTable},
+	Wants:       movesMoney,
+	Apply:       applyWallet,
 }
 
 func init() { Register(walletProjector) }
@@ -116,7 +116,11 @@ func applyWallet(ctx context.Context, w *Wtx, evs []Decoded) error {
 	months := sums{}
 	members := map[string]struct{}{}
 	for _, d := range evs {
-		for _, p := range d.P.(events.MovesMoney).MoneyPostings() {
+		ps := d.P.(events.MovesMoney).MoneyPostings()
+		if err := events.CheckOwnPostings(d.Ev.Stream, ps); err != nil {
+			return d.Fail(err) // the split over partitions counts on it
+		}
+		for _, p := range ps {
 			a, err := events.ParseAccount(p.Account)
 			if err != nil {
 				return d.Fail(err)

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -24,6 +25,7 @@ import (
 	"github.com/lotbook/lotbook/api/wire"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
 	"github.com/lotbook/lotbook/ops/seed"
+	"github.com/lotbook/lotbook/projections"
 )
 
 // childEnv makes the test binary run lotbook's main: the deployment test starts its instances
@@ -154,6 +156,16 @@ func scaleOutJourney(t *testing.T, partitions ...string) {
 	var out, errs bytes.Buffer
 	if err := run(t.Context(), []string{"verify", "--data", data}, strings.NewReader(""), &out, &errs, slog.New(slog.DiscardHandler)); err != nil {
 		t.Fatalf("verify: %v\n%s%s", err, out.String(), errs.String())
+	}
+	// Every read model split over the partitions (journal, wallet, balances, trading, ...) is
+	// compared whole with one replay of the log: the rows of both partitions together.
+	_, compared, _ := strings.Cut(out.String(), "read models compared with their replay: ")
+	compared, _, _ = strings.Cut(compared, "\n")
+	names := strings.Split(compared, ", ")
+	for _, p := range projections.Registered() {
+		if p.Partitioned && !slices.Contains(names, p.Name) {
+			t.Errorf("verify did not compare the partitioned read model %s:\n%s", p.Name, out.String())
+		}
 	}
 }
 

@@ -73,12 +73,16 @@ var (
 		What: "alert reads", Changes: projections.KeyBy(projections.OnMember[events.AlertNotificationsRead]())}
 )
 
+// Partitioned: an alert is set, cancelled and fired on its member's stream only (the member
+// aggregate knows its own alert ids, which derive from the member), and the reads row is keyed by
+// the stream's member.
 var projector = &projections.Projector{
-	Name:    "alerts",
-	Version: 1,
-	Tables:  []*projections.Table{alertsTable, readsTable},
-	Wants:   projections.Wanting(events.AlertSet{}, events.AlertCancelled{}, events.AlertFired{}, events.AlertNotificationsRead{}),
-	Apply:   apply,
+	Name:        "alerts",
+	Version:     1,
+	Partitioned: true,
+	Tables:      []*projections.Table{alertsTable, readsTable},
+	Wants:       projections.Wanting(events.AlertSet{}, events.AlertCancelled{}, events.AlertFired{}, events.AlertNotificationsRead{}),
+	Apply:       apply,
 }
 
 func init() { projections.Register(projector) }

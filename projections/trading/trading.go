@@ -78,12 +78,16 @@ var tradeNoticesTable = &projections.Table{
 	Indexes: []string{"member_id, seq"},
 }
 
+// Partitioned: an order, position or notice row is made with the member of the stream of the
+// event that makes it, and changed only by later events of that stream (the account aggregate
+// decides only on its own order numbers and positions; order numbers derive from the member).
 var tradingProjector = &projections.Projector{
-	Name:    "trading",
-	Version: 1,
-	Unit:    projections.AccountUnit,
-	Money:   true,
-	Tables:  []*projections.Table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
+	Name:        "trading",
+	Version:     1,
+	Unit:        projections.AccountUnit,
+	Money:       true,
+	Partitioned: true,
+	Tables:      []*projections.Table{tradeOrdersTable, tradePositionsTable, tradeNoticesTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.OrderPlaced, events.OrderFilled, events.OrderCancelled, events.OrderExpired,
