@@ -137,18 +137,34 @@ func decodePage(payload []byte) ([]events.RecordedEvent, error) {
 	}
 	r := &varbuf.Reader{B: payload[1+n:]}
 	page := make([]events.RecordedEvent, count)
+	// A page repeats most of its strings, and each distinct one is allocated once instead of
+	// once per field (most of a page decode's allocations were these strings): types, streams
+	// and actors recur across a page's commands, a command's ids recur in its own events.
+	names := map[string]string{}
+	name := func(b []byte) string {
+		if s, ok := names[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		names[s] = s
+		return s
+	}
+	var prev events.Metadata
 	for i := range page {
 		e := &page[i]
 		e.Position = r.Varint()
 		e.Version = r.Varint()
 		copy(e.ID[:], r.Take(uint64(len(e.ID))))
-		e.Stream = string(r.Bytes())
-		e.Type = string(r.Bytes())
+		e.Stream = name(r.Bytes())
+		e.Type = name(r.Bytes())
 		e.Data = r.Bytes()
 		m := &e.Metadata
-		for _, s := range []*string{&m.CommandID, &m.Actor, &m.CorrelationID, &m.CausationID, &m.Request} {
-			*s = string(r.Bytes())
-		}
+		m.CommandID = reuse(r.Bytes(), prev.CommandID)
+		m.Actor = name(r.Bytes())
+		m.CorrelationID = reuse(r.Bytes(), m.CommandID, prev.CorrelationID)
+		m.CausationID = reuse(r.Bytes(), m.CommandID, prev.CausationID)
+		m.Request = reuse(r.Bytes(), prev.Request)
+		prev = *m
 		if r.Bad {
 			break
 		}
@@ -165,4 +181,14 @@ func decodePage(payload []byte) ([]events.RecordedEvent, error) {
 		return nil, errors.New("bytes after the last event")
 	}
 	return page, nil
+}
+
+// reuse is b as a string: one of known when equal to it, else a new one.
+func reuse(b []byte, known ...string) string {
+	for _, s := range known {
+		if s == string(b) {
+			return s
+		}
+	}
+	return string(b)
 }

@@ -3,6 +3,7 @@ package pipeline
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -73,5 +74,26 @@ func TestAPageIsEncodedOnceForEverySubscriptionSentIt(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Fatalf("the shorter page decoded to %d events", len(got))
+	}
+}
+
+func BenchmarkDecodePage(b *testing.B) {
+	at := time.Now()
+	page := make([]events.RecordedEvent, 64)
+	for i := range page {
+		cmd := uuid.NewString()
+		page[i] = events.RecordedEvent{ID: uuid.New(), Stream: "account-m" + strconv.Itoa(i%8), Version: int64(i), Position: int64(i + 1),
+			Type: "DepositRequested.v1", Data: []byte(`{"amount":"100"}`),
+			Metadata: events.Metadata{CommandID: cmd, Actor: "member:m" + strconv.Itoa(i%8), CorrelationID: cmd, Request: "deposit:" + cmd, ServerTime: at}}
+	}
+	payload, err := encodePage(page)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodePage(payload); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
