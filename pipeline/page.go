@@ -81,15 +81,56 @@ func (c *encodedPages) encode(page []events.RecordedEvent) ([]byte, error) {
 }
 
 // Page is the page of events a message carries in its payload. The events' Data share the
-// payload's bytes: they are read, never written.
+// payload's bytes, and the page itself is shared by the messages that share the payload: they
+// are read, never written.
 func Page(msg *message.Message) ([]events.RecordedEvent, error) {
-	page, err := decodePage(msg.Payload)
+	page, err := decoded.decode(msg.Payload)
 	if err != nil {
 		return nil, fmt.Errorf("message %s: decode page: %w", msg.UUID, err)
 	}
 	if len(page) == 0 {
 		return nil, fmt.Errorf("message %s carries no events", msg.UUID)
 	}
+	return page, nil
+}
+
+// decoded keeps the pages decoded last. Every projector unit and process runtime that keeps up
+// is sent the same payload (see encodedPages), and each decoded all of it for itself: a fifth of
+// the server's allocations under load. A payload is known by its first byte's address and its
+// length; the entry holds the payload, so that address is not reused while it is kept.
+var decoded decodedPages
+
+type decodedPages struct {
+	mu    sync.Mutex
+	pages [8]decodedPage
+	next  int
+}
+
+type decodedPage struct {
+	payload []byte
+	page    []events.RecordedEvent
+}
+
+func (c *decodedPages) decode(payload []byte) ([]events.RecordedEvent, error) {
+	if len(payload) == 0 {
+		return decodePage(payload)
+	}
+	c.mu.Lock()
+	for _, p := range c.pages {
+		if len(p.payload) == len(payload) && &p.payload[0] == &payload[0] {
+			c.mu.Unlock()
+			return p.page, nil
+		}
+	}
+	c.mu.Unlock()
+	page, err := decodePage(payload)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.pages[c.next] = decodedPage{payload: payload, page: page}
+	c.next = (c.next + 1) % len(c.pages)
+	c.mu.Unlock()
 	return page, nil
 }
 

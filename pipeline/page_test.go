@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"strconv"
@@ -74,6 +75,33 @@ func TestAPageIsEncodedOnceForEverySubscriptionSentIt(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Fatalf("the shorter page decoded to %d events", len(got))
+	}
+}
+
+// The units and runtimes sent one payload share its decoded page; another payload is decoded.
+func TestAPayloadIsDecodedOnceForEveryMessageThatCarriesIt(t *testing.T) {
+	page := []events.RecordedEvent{{ID: uuid.New(), Stream: "s", Version: 1, Position: 1, Type: "T.v1", Data: []byte(`{}`)}}
+	payload, err := encodePage(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Page(pageMessage("a", page, payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Page(pageMessage("b", page, payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &a[0] != &b[0] {
+		t.Fatal("one payload was decoded twice")
+	}
+	c, err := Page(pageMessage("c", page, bytes.Clone(payload)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &c[0] == &a[0] || !reflect.DeepEqual(a, c) {
+		t.Fatalf("a copy of the payload decoded to %+v, shared %v", c, &c[0] == &a[0])
 	}
 }
 
