@@ -368,6 +368,12 @@ type clientStats struct {
 // drive sends the load from c.clients clients spread over cls (one per API instance), and lag
 // probes that read on every instance in turn.
 func drive(ctx context.Context, cls []*client, ops *session, members []*member, c config, res *Result, fl fleet) {
+	allocated := func() (bytes, objects float64, err error) {
+		// A fresh context: the count after the load is read once the load's context ended.
+		actx, acancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer acancel()
+		return cls[0].allocated(actx)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
 	probes := make(chan ack, 1024)
@@ -422,7 +428,7 @@ func drive(ctx context.Context, cls []*client, ops *session, members []*member, 
 	var bytes0, objects0 float64
 	if countAllocs {
 		var err error
-		if bytes0, objects0, err = cls[0].allocated(ctx); err != nil {
+		if bytes0, objects0, err = allocated(); err != nil {
 			slog.Warn("server allocations not counted", "err", err)
 			countAllocs = false
 		}
@@ -498,7 +504,7 @@ func drive(ctx context.Context, cls []*client, ops *session, members []*member, 
 		}()
 	}
 	if countAllocs {
-		if bytes1, objects1, err := cls[0].allocated(ctx); err != nil {
+		if bytes1, objects1, err := allocated(); err != nil {
 			slog.Warn("server allocations not counted", "err", err)
 		} else {
 			defer func() {
