@@ -46,11 +46,7 @@ func pageMessage(id string, page []events.RecordedEvent, payload []byte) *messag
 // known by its first and last positions and its length (positions are unique and a page holds
 // every event between them that a read returned, so two pages alike in all three are one).
 // Payloads are shared between messages: they are read, never written (see Page).
-type encodedPages struct {
-	mu    sync.Mutex
-	pages [8]encodedPage
-	next  int
-}
+type encodedPages struct{ lastPages[encodedPage] }
 
 type encodedPage struct {
 	first, last int64
@@ -60,24 +56,45 @@ type encodedPage struct {
 
 func (c *encodedPages) encode(page []events.RecordedEvent) ([]byte, error) {
 	key := encodedPage{first: page[0].Position, last: page[len(page)-1].Position, n: len(page)}
-	c.mu.Lock()
-	for _, p := range c.pages {
-		if p.payload != nil && p.first == key.first && p.last == key.last && p.n == key.n {
-			c.mu.Unlock()
-			return p.payload, nil
-		}
+	if p, ok := c.find(func(p *encodedPage) bool {
+		return p.payload != nil && p.first == key.first && p.last == key.last && p.n == key.n
+	}); ok {
+		return p.payload, nil
 	}
-	c.mu.Unlock()
 	payload, err := encodePage(page)
 	if err != nil {
 		return nil, err
 	}
 	key.payload = payload
-	c.mu.Lock()
-	c.pages[c.next] = key
-	c.next = (c.next + 1) % len(c.pages)
-	c.mu.Unlock()
+	c.add(key)
 	return payload, nil
+}
+
+// lastPages keeps the pages a cache made last, the newest in place of the oldest.
+type lastPages[T any] struct {
+	mu    sync.Mutex
+	pages [8]T
+	next  int
+}
+
+// find is the first kept page that match accepts.
+func (c *lastPages[T]) find(match func(*T) bool) (T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.pages {
+		if match(&c.pages[i]) {
+			return c.pages[i], true
+		}
+	}
+	var none T
+	return none, false
+}
+
+func (c *lastPages[T]) add(p T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pages[c.next] = p
+	c.next = (c.next + 1) % len(c.pages)
 }
 
 // Page is the page of events a message carries in its payload. The events' Data share the
@@ -100,11 +117,7 @@ func Page(msg *message.Message) ([]events.RecordedEvent, error) {
 // length; the entry holds the payload, so that address is not reused while it is kept.
 var decoded decodedPages
 
-type decodedPages struct {
-	mu    sync.Mutex
-	pages [8]decodedPage
-	next  int
-}
+type decodedPages struct{ lastPages[decodedPage] }
 
 type decodedPage struct {
 	payload []byte
@@ -115,22 +128,16 @@ func (c *decodedPages) decode(payload []byte) ([]events.RecordedEvent, error) {
 	if len(payload) == 0 {
 		return decodePage(payload)
 	}
-	c.mu.Lock()
-	for _, p := range c.pages {
-		if len(p.payload) == len(payload) && &p.payload[0] == &payload[0] {
-			c.mu.Unlock()
-			return p.page, nil
-		}
+	if p, ok := c.find(func(p *decodedPage) bool {
+		return len(p.payload) == len(payload) && &p.payload[0] == &payload[0]
+	}); ok {
+		return p.page, nil
 	}
-	c.mu.Unlock()
 	page, err := decodePage(payload)
 	if err != nil {
 		return nil, err
 	}
-	c.mu.Lock()
-	c.pages[c.next] = decodedPage{payload: payload, page: page}
-	c.next = (c.next + 1) % len(c.pages)
-	c.mu.Unlock()
+	c.add(decodedPage{payload: payload, page: page})
 	return page, nil
 }
 
