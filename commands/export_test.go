@@ -52,7 +52,7 @@ func SnapshotOf(ctx context.Context, s *Service, stream string) (events.Snapshot
 		return events.Snapshot{}, false, err
 	}
 	defer e.mu.Unlock()
-	return encodeSnapshot(e)
+	return encodeSnapshot(e, nil)
 }
 
 // SnapshotPieces is each encodable piece of st by name (its shell's name, then the piece's: its

@@ -25,11 +25,11 @@ func TestPartWithoutSnapshotDisablesSnapshots(t *testing.T) {
 	m := NewMember("m1")
 	e := newEntry(events.MemberStream("m1"))
 	e.st, e.version = m, 1
-	if _, ok, err := encodeSnapshot(e); !ok || err != nil {
+	if _, ok, err := encodeSnapshot(e, nil); !ok || err != nil {
 		t.Fatalf("a member whose parts all encode: snapshot ok %v, %v", ok, err)
 	}
 	m.parts = append(m.parts, plainPart{})
-	if _, ok, err := encodeSnapshot(e); ok || err != nil {
+	if _, ok, err := encodeSnapshot(e, nil); ok || err != nil {
 		t.Fatalf("a member with a part that does not encode: snapshot ok %v, %v; want none", ok, err)
 	}
 }
@@ -92,7 +92,7 @@ func TestSnapshotWrittenThenRestored(t *testing.T) {
 		t.Fatalf("retry of the stream's first command after a restore: %+v, %v; want its upload f0", rec, err)
 	}
 	// Its next snapshot carries the records on, those a retry decoded and those still as restored.
-	again, ok, err := encodeSnapshot(got)
+	again, ok, err := encodeSnapshot(got, nil)
 	if err != nil || !ok {
 		t.Fatalf("snapshot of a restored member: %v, %v", ok, err)
 	}

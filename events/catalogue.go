@@ -19,6 +19,7 @@ type Upcaster func(old json.RawMessage) (json.RawMessage, error)
 
 type entry struct {
 	version   int
+	stored    string // the type at this version, "Name.vN": built once, not on every encode
 	typ       reflect.Type
 	upcasters map[int]Upcaster // from version -> to version+1
 }
@@ -41,7 +42,7 @@ func register(p Payload, version int, upcasters map[int]Upcaster) {
 	if t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	registry[name] = &entry{version: version, typ: t, upcasters: upcasters}
+	registry[name] = &entry{version: version, stored: name + ".v" + strconv.Itoa(version), typ: t, upcasters: upcasters}
 }
 
 // TypeName is the stored type of a payload at its current version, e.g. "DepositApproved.v1".
@@ -50,7 +51,7 @@ func TypeName(p Payload) string {
 	if !ok {
 		panic("events: unregistered event " + p.EventName())
 	}
-	return p.EventName() + ".v" + strconv.Itoa(e.version)
+	return e.stored
 }
 
 // SplitType splits "Name.vN" into name and version.

@@ -20,7 +20,8 @@ type Snapshot struct {
 //
 //   - LoadSnapshot returns the stream's snapshot; ok is false when none is stored.
 //   - SaveSnapshot stores it unless the stored one of the same schema is further (two writers
-//     never move it back); one of another schema is replaced.
+//     never move it back); one of another schema is replaced. It keeps nothing of s.State once
+//     it returns: the caller reuses its bytes.
 type SnapshotStore interface {
 	LoadSnapshot(ctx context.Context, stream string) (s Snapshot, ok bool, err error)
 	SaveSnapshot(ctx context.Context, s Snapshot) error

@@ -46,11 +46,7 @@ func pageMessage(id string, page []events.RecordedEvent, payload []byte) *messag
 // known by its first and last positions and its length (positions are unique and a page holds
 // every event between them that a read returned, so two pages alike in all three are one).
 // Payloads are shared between messages: they are read, never written (see Page).
-type encodedPages struct {
-	mu    sync.Mutex
-	pages [8]encodedPage
-	next  int
-}
+type encodedPages struct{ lastPages[encodedPage] }
 
 type encodedPage struct {
 	first, last int64
@@ -60,36 +56,88 @@ type encodedPage struct {
 
 func (c *encodedPages) encode(page []events.RecordedEvent) ([]byte, error) {
 	key := encodedPage{first: page[0].Position, last: page[len(page)-1].Position, n: len(page)}
-	c.mu.Lock()
-	for _, p := range c.pages {
-		if p.payload != nil && p.first == key.first && p.last == key.last && p.n == key.n {
-			c.mu.Unlock()
-			return p.payload, nil
-		}
+	if p, ok := c.find(func(p *encodedPage) bool {
+		return p.payload != nil && p.first == key.first && p.last == key.last && p.n == key.n
+	}); ok {
+		return p.payload, nil
 	}
-	c.mu.Unlock()
 	payload, err := encodePage(page)
 	if err != nil {
 		return nil, err
 	}
 	key.payload = payload
-	c.mu.Lock()
-	c.pages[c.next] = key
-	c.next = (c.next + 1) % len(c.pages)
-	c.mu.Unlock()
+	c.add(key)
 	return payload, nil
 }
 
+// lastPages keeps the pages a cache made last, the newest in place of the oldest.
+type lastPages[T any] struct {
+	mu    sync.Mutex
+	pages [8]T
+	next  int
+}
+
+// find is the first kept page that match accepts.
+func (c *lastPages[T]) find(match func(*T) bool) (T, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for i := range c.pages {
+		if match(&c.pages[i]) {
+			return c.pages[i], true
+		}
+	}
+	var none T
+	return none, false
+}
+
+func (c *lastPages[T]) add(p T) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.pages[c.next] = p
+	c.next = (c.next + 1) % len(c.pages)
+}
+
 // Page is the page of events a message carries in its payload. The events' Data share the
-// payload's bytes: they are read, never written.
+// payload's bytes, and the page itself is shared by the messages that share the payload: they
+// are read, never written.
 func Page(msg *message.Message) ([]events.RecordedEvent, error) {
-	page, err := decodePage(msg.Payload)
+	page, err := decoded.decode(msg.Payload)
 	if err != nil {
 		return nil, fmt.Errorf("message %s: decode page: %w", msg.UUID, err)
 	}
 	if len(page) == 0 {
 		return nil, fmt.Errorf("message %s carries no events", msg.UUID)
 	}
+	return page, nil
+}
+
+// decoded keeps the pages decoded last. Every projector unit and process runtime that keeps up
+// is sent the same payload (see encodedPages), and each decoded all of it for itself: a fifth of
+// the server's allocations under load. A payload is known by its first byte's address and its
+// length; the entry holds the payload, so that address is not reused while it is kept.
+var decoded decodedPages
+
+type decodedPages struct{ lastPages[decodedPage] }
+
+type decodedPage struct {
+	payload []byte
+	page    []events.RecordedEvent
+}
+
+func (c *decodedPages) decode(payload []byte) ([]events.RecordedEvent, error) {
+	if len(payload) == 0 {
+		return decodePage(payload)
+	}
+	if p, ok := c.find(func(p *decodedPage) bool {
+		return len(p.payload) == len(payload) && &p.payload[0] == &payload[0]
+	}); ok {
+		return p.page, nil
+	}
+	page, err := decodePage(payload)
+	if err != nil {
+		return nil, err
+	}
+	c.add(decodedPage{payload: payload, page: page})
 	return page, nil
 }
 
@@ -137,18 +185,34 @@ func decodePage(payload []byte) ([]events.RecordedEvent, error) {
 	}
 	r := &varbuf.Reader{B: payload[1+n:]}
 	page := make([]events.RecordedEvent, count)
+	// A page repeats most of its strings, and each distinct one is allocated once instead of
+	// once per field (most of a page decode's allocations were these strings): types, streams
+	// and actors recur across a page's commands, a command's ids recur in its own events.
+	names := map[string]string{}
+	name := func(b []byte) string {
+		if s, ok := names[string(b)]; ok {
+			return s
+		}
+		s := string(b)
+		names[s] = s
+		return s
+	}
+	var prev events.Metadata
 	for i := range page {
 		e := &page[i]
 		e.Position = r.Varint()
 		e.Version = r.Varint()
 		copy(e.ID[:], r.Take(uint64(len(e.ID))))
-		e.Stream = string(r.Bytes())
-		e.Type = string(r.Bytes())
+		e.Stream = name(r.Bytes())
+		e.Type = name(r.Bytes())
 		e.Data = r.Bytes()
 		m := &e.Metadata
-		for _, s := range []*string{&m.CommandID, &m.Actor, &m.CorrelationID, &m.CausationID, &m.Request} {
-			*s = string(r.Bytes())
-		}
+		m.CommandID = reuse(r.Bytes(), prev.CommandID)
+		m.Actor = name(r.Bytes())
+		m.CorrelationID = reuse(r.Bytes(), m.CommandID, prev.CorrelationID)
+		m.CausationID = reuse(r.Bytes(), m.CommandID, prev.CausationID)
+		m.Request = reuse(r.Bytes(), prev.Request)
+		prev = *m
 		if r.Bad {
 			break
 		}
@@ -165,4 +229,14 @@ func decodePage(payload []byte) ([]events.RecordedEvent, error) {
 		return nil, errors.New("bytes after the last event")
 	}
 	return page, nil
+}
+
+// reuse is b as a string: one of known when equal to it, else a new one.
+func reuse(b []byte, known ...string) string {
+	for _, s := range known {
+		if s == string(b) {
+			return s
+		}
+	}
+	return string(b)
 }

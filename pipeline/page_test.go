@@ -1,8 +1,10 @@
 package pipeline
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 	"time"
 
@@ -73,5 +75,53 @@ func TestAPageIsEncodedOnceForEverySubscriptionSentIt(t *testing.T) {
 	}
 	if len(got) != 2 {
 		t.Fatalf("the shorter page decoded to %d events", len(got))
+	}
+}
+
+// The units and runtimes sent one payload share its decoded page; another payload is decoded.
+func TestAPayloadIsDecodedOnceForEveryMessageThatCarriesIt(t *testing.T) {
+	page := []events.RecordedEvent{{ID: uuid.New(), Stream: "s", Version: 1, Position: 1, Type: "T.v1", Data: []byte(`{}`)}}
+	payload, err := encodePage(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := Page(pageMessage("a", page, payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Page(pageMessage("b", page, payload))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &a[0] != &b[0] {
+		t.Fatal("one payload was decoded twice")
+	}
+	c, err := Page(pageMessage("c", page, bytes.Clone(payload)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if &c[0] == &a[0] || !reflect.DeepEqual(a, c) {
+		t.Fatalf("a copy of the payload decoded to %+v, shared %v", c, &c[0] == &a[0])
+	}
+}
+
+func BenchmarkDecodePage(b *testing.B) {
+	at := time.Now()
+	page := make([]events.RecordedEvent, 64)
+	for i := range page {
+		cmd := uuid.NewString()
+		page[i] = events.RecordedEvent{ID: uuid.New(), Stream: "account-m" + strconv.Itoa(i%8), Version: int64(i), Position: int64(i + 1),
+			Type: "DepositRequested.v1", Data: []byte(`{"amount":"100"}`),
+			Metadata: events.Metadata{CommandID: cmd, Actor: "member:m" + strconv.Itoa(i%8), CorrelationID: cmd, Request: "deposit:" + cmd, ServerTime: at}}
+	}
+	payload, err := encodePage(page)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := decodePage(payload); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

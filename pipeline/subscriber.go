@@ -43,7 +43,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"slices"
 	"sort"
 	"sync"
 	"time"
@@ -408,7 +407,12 @@ func (h *hub) next(pos int64, max int) ([]events.RecordedEvent, <-chan struct{})
 		return nil, waitOn(&h.grown)
 	}
 	i := sort.Search(len(h.buf), func(i int) bool { return h.buf[i].Position > pos })
-	return slices.Clone(h.buf[i:min(len(h.buf), i+max)]), nil
+	// Shared, not copied (a page's copy was 5 % of the server's allocated bytes): the buffer
+	// only appends past its length and drops from its front, so no event handed out is written
+	// again, and readers only read them. The capacity is cut so that no append by a reader
+	// could reach the buffer's next events.
+	j := min(len(h.buf), i+max)
+	return h.buf[i:j:j], nil
 }
 
 // wait is a channel closed when events are next added.

@@ -405,10 +405,10 @@ func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]
 func scan(rows *sql.Rows) ([]events.RecordedEvent, error) {
 	defer rows.Close()
 	var out []events.RecordedEvent
+	// The id and metadata are decoded from the driver's bytes, not copies of their own.
+	var id, meta sql.RawBytes
 	for rows.Next() {
 		var e events.RecordedEvent
-		var id []byte
-		var meta string
 		if err := rows.Scan(&e.Position, &id, &e.Stream, &e.Version, &e.Type, &e.Data, &meta); err != nil {
 			return nil, fmt.Errorf("sqlite events: scan: %w", err)
 		}
@@ -416,7 +416,7 @@ func scan(rows *sql.Rows) ([]events.RecordedEvent, error) {
 		if e.ID, err = uuid.FromBytes(id); err != nil {
 			return nil, fmt.Errorf("sqlite events: event at %d: %w", e.Position, err)
 		}
-		if e.Metadata, err = backend.UnmarshalMetadata([]byte(meta)); err != nil {
+		if e.Metadata, err = backend.UnmarshalMetadata(meta); err != nil {
 			return nil, fmt.Errorf("sqlite events: event at %d: %w", e.Position, err)
 		}
 		out = append(out, e)

@@ -74,6 +74,8 @@ type Result struct {
 	HWMMB           float64        `json:"hwmMB,omitempty"`
 	ServerCPUPct    float64        `json:"serverCpuPct,omitempty"`      // of one core, during the load
 	ServerCPUPerCmd float64        `json:"serverCpuPerCmdMs,omitempty"` // server CPU milliseconds per command
+	AllocKBPerCmd   float64        `json:"allocKbPerCmd,omitempty"`     // server heap allocations per command, KB (one server only)
+	AllocsPerCmd    float64        `json:"allocsPerCmd,omitempty"`      // and objects
 	LoadgenCPUPct   float64        `json:"loadgenCpuPct"`               // this tool's own share of the machine
 	Rebuilds        []Rebuild      `json:"rebuilds,omitempty"`
 	// -restart: the server started again on the run's log, from its checkpoints
@@ -427,6 +429,12 @@ type clientStats struct {
 // drive sends the load from c.clients clients spread over cls (one per API instance), and lag
 // probes that read on every instance in turn.
 func drive(ctx context.Context, cls []*client, ops *session, members []*member, c config, res *Result, fl fleet) {
+	allocated := func() (bytes, objects float64, err error) {
+		// A fresh context: the count after the load is read once the load's context ended.
+		actx, acancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+		defer acancel()
+		return cls[0].allocated(actx)
+	}
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
 	probes := make(chan ack, 1024)
@@ -475,6 +483,16 @@ func drive(ctx context.Context, cls []*client, ops *session, members []*member, 
 	var cpu0 time.Duration
 	if fl != nil {
 		cpu0 = fl.cpu()
+	}
+	// Allocations are read from one server's metrics, so a fleet of several is not counted.
+	countAllocs := len(fl) == 1
+	var bytes0, objects0 float64
+	if countAllocs {
+		var err error
+		if bytes0, objects0, err = allocated(); err != nil {
+			slog.Warn("server allocations not counted", "err", err)
+			countAllocs = false
+		}
 	}
 	self0 := serve.CPU(os.Getpid())
 	start := time.Now()
@@ -541,6 +559,18 @@ func drive(ctx context.Context, cls []*client, ops *session, members []*member, 
 			}
 		}()
 	}
+	if countAllocs {
+		if bytes1, objects1, err := allocated(); err != nil {
+			slog.Warn("server allocations not counted", "err", err)
+		} else {
+			defer func() {
+				if res.Commands > 0 {
+					res.AllocKBPerCmd = (bytes1 - bytes0) / 1024 / float64(res.Commands)
+					res.AllocsPerCmd = (objects1 - objects0) / float64(res.Commands)
+				}
+			}()
+		}
+	}
 	res.LoadgenCPUPct = 100 * (serve.CPU(os.Getpid()) - self0).Seconds() / elapsed.Seconds()
 	close(probes)
 	probeWG.Wait()
@@ -590,6 +620,10 @@ func printResult(r *Result) {
 		row("server peak RSS (MB)", "%.0f", r.HWMMB)
 		row("server CPU (% of a core)", "%.0f", r.ServerCPUPct)
 		row("server CPU per command (ms)", "%.2f", r.ServerCPUPerCmd)
+	}
+	if r.AllocsPerCmd > 0 {
+		row("server allocated per command (KB)", "%.1f", r.AllocKBPerCmd)
+		row("server allocations per command", "%.0f", r.AllocsPerCmd)
 	}
 	row("loadgen CPU (% of a core)", "%.0f", r.LoadgenCPUPct)
 	if r.RestartSeconds > 0 {

@@ -61,7 +61,7 @@ func parseMetadata(b []byte, m *metadata) (ok bool) {
 		return skipSpace(b, i+1) == len(b)
 	}
 	for {
-		var key, val string
+		var key, val []byte
 		if key, i, ok = plainString(b, i); !ok {
 			return false
 		}
@@ -71,19 +71,21 @@ func parseMetadata(b []byte, m *metadata) (ok bool) {
 		if val, i, ok = plainString(b, skipSpace(b, i+1)); !ok {
 			return false
 		}
-		switch key {
+		// Keys are matched without a string of their own, and a flow or cause that is the
+		// command itself shares its id's string: these were most of a read's allocations.
+		switch string(key) {
 		case "commandId":
-			m.CommandID = val
+			m.CommandID = string(val)
 		case "actor":
-			m.Actor = val
+			m.Actor = string(val)
 		case "correlationId":
-			m.CorrelationID = val
+			m.CorrelationID = m.commandOr(val)
 		case "causationId":
-			m.CausationID = val
+			m.CausationID = m.commandOr(val)
 		case "request":
-			m.Request = val
+			m.Request = string(val)
 		case "serverTime":
-			m.ServerTime = val
+			m.ServerTime = string(val)
 		default:
 			return false
 		}
@@ -101,20 +103,29 @@ func parseMetadata(b []byte, m *metadata) (ok bool) {
 	}
 }
 
-// plainString reads a JSON string at b[i] that holds printable ASCII without escapes.
-func plainString(b []byte, i int) (string, int, bool) {
+// commandOr is the command's id when v is the same, else v.
+func (m *metadata) commandOr(v []byte) string {
+	if string(v) == m.CommandID {
+		return m.CommandID
+	}
+	return string(v)
+}
+
+// plainString reads a JSON string at b[i] that holds printable ASCII without escapes: its
+// contents, within b.
+func plainString(b []byte, i int) ([]byte, int, bool) {
 	if i >= len(b) || b[i] != '"' {
-		return "", i, false
+		return nil, i, false
 	}
 	for j := i + 1; j < len(b); j++ {
 		switch c := b[j]; {
 		case c == '"':
-			return string(b[i+1 : j]), j + 1, true
+			return b[i+1 : j], j + 1, true
 		case c == '\\' || c < 0x20 || c > 0x7e:
-			return "", i, false
+			return nil, i, false
 		}
 	}
-	return "", i, false
+	return nil, i, false
 }
 
 func skipSpace(b []byte, i int) int {
