@@ -35,9 +35,9 @@ import (
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/stdlib"
-	_ "modernc.org/sqlite" // database/sql driver "sqlite"
 
 	"github.com/lotbook/lotbook/events/postgres/pgnet"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitedb"
 )
 
 // ErrNotFound is returned by queries for a single row that does not exist.
@@ -101,25 +101,13 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 		// synchronous=NORMAL in WAL mode does not fsync each commit: the SQLite twin of
 		// synchronous_commit=off. A crash loses at most the last commits, each whole with its
 		// checkpoint, and the projector resumes from there.
-		base := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=busy_timeout(10000)&_pragma=synchronous(NORMAL)&_pragma=cache_size(-65536)"
-		w, err := sql.Open("sqlite", base+fmt.Sprintf("&_txlock=immediate&_pragma=wal_autocheckpoint(%d)", walAutoCheckpoint))
-		if err != nil {
-			return nil, fmt.Errorf("open read db: %w", err)
-		}
+		base := []string{"journal_mode=WAL", "busy_timeout=10000", "synchronous=NORMAL", "cache_size=-65536"}
+		w := sqlitedb.Open(path, true, append(base, fmt.Sprintf("wal_autocheckpoint=%d", walAutoCheckpoint))...)
 		w.SetMaxOpenConns(1) // SQLite has one writer; queueing in Go beats spinning on busy_timeout
-		r, err := sql.Open("sqlite", base+"&_pragma=query_only(1)")
-		if err != nil {
-			w.Close()
-			return nil, fmt.Errorf("open read db: %w", err)
-		}
+		r := sqlitedb.Open(path, false, append(base, "query_only=1")...)
 		r.SetMaxOpenConns(8)
 		r.SetMaxIdleConns(8)
-		ck, err := sql.Open("sqlite", base)
-		if err != nil {
-			w.Close()
-			r.Close()
-			return nil, fmt.Errorf("open read db: %w", err)
-		}
+		ck := sqlitedb.Open(path, false, base...)
 		ck.SetMaxOpenConns(1)
 		db.d, db.w, db.r, db.ckpt = dialect{}, w, r, startWALCheckpointer(ck)
 	}

@@ -6,7 +6,7 @@ import (
 	"sync"
 )
 
-// stmtCache keeps SQLite statements prepared: modernc's SQLite spent as much CPU parsing the
+// stmtCache keeps SQLite statements prepared: SQLite spent as much CPU parsing the
 // SQL of every small query as running it. database/sql keeps one prepared copy per connection
 // of the pool and re-prepares on a new one; SQLite re-prepares by itself after a schema change
 // (a rebuild's table swap). PostgreSQL does not use it: there pgx sends each query in one round

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"database/sql"
 	"errors"
 	"io"
 	"log/slog"
@@ -12,13 +11,13 @@ import (
 	"testing"
 
 	"github.com/google/uuid"
-	_ "modernc.org/sqlite" // to tamper with the read model in a test
 
 	"github.com/lotbook/lotbook/commands"
 	"github.com/lotbook/lotbook/commands/funds"
 	"github.com/lotbook/lotbook/commands/rules/secret"
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/backend"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitedb"
 	"github.com/lotbook/lotbook/ops/seed"
 )
 
@@ -103,10 +102,7 @@ func TestCommands(t *testing.T) {
 	}
 
 	// A tampered balance row makes verify fail with a report naming it.
-	raw, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "read.db")+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := sqlitedb.Open(filepath.Join(dir, "read.db"), false, "busy_timeout=10000")
 	defer raw.Close()
 	if _, err := raw.Exec("UPDATE balances SET amount = '99999' WHERE member_id = ? AND kind = 'available'", events.MemberID(seed.MemberAccount)); err != nil {
 		t.Fatal(err)

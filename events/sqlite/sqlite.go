@@ -1,4 +1,4 @@
-// Package sqlite is the default events.Store: one SQLite file (modernc.org/sqlite, pure Go) in WAL
+// Package sqlite is the default events.Store: one SQLite file (the C SQLite, through sqlitedb) in WAL
 // mode. One writer goroutine group-commits concurrent appends: every append that queued while the
 // previous transaction committed shares the next BEGIN IMMEDIATE transaction and its fsync. Global
 // positions are assigned as max+1 inside that transaction, so they are gap-free and readers see
@@ -17,11 +17,10 @@ import (
 	"time"
 
 	"github.com/google/uuid"
-	sqlitedrv "modernc.org/sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/internal/backend"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitedb"
 )
 
 const (
@@ -116,11 +115,8 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		return nil, fmt.Errorf("sqlite events: unsupported path %q (need a file path without ? or #)", path)
 	}
 	// synchronous(FULL): an acknowledged append survives power loss, not only a crash.
-	dsn := path + fmt.Sprintf("?_pragma=busy_timeout(10000)&_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=wal_autocheckpoint(%d)", autoCheckpoint)
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite events: open %s: %w", path, err)
-	}
+	db := sqlitedb.Open(path, false, "busy_timeout=10000", "journal_mode=WAL", "synchronous=FULL",
+		fmt.Sprintf("wal_autocheckpoint=%d", autoCheckpoint))
 	db.SetMaxOpenConns(8)
 	db.SetMaxIdleConns(8)
 	s := &Store{db: db, ckptEnd: make(chan struct{}), known: map[string]int64{}, knownHead: -1}
@@ -241,7 +237,7 @@ func (s *Store) tx(batch []*backend.Request, trust bool) ([]*backend.Request, er
 	}
 	if err := s.insert(ctx, plan.Rows); err != nil {
 		s.rollback(ctx)
-		if isUnique(err) {
+		if sqlitedb.IsUnique(err) {
 			if trusted {
 				return plan.Accepted(), errUntrusted
 			}
@@ -362,11 +358,6 @@ func expectedHold(batch []*backend.Request, versions map[string]int64) bool {
 		after[r.Stream] = cur + int64(len(r.Events))
 	}
 	return true
-}
-
-func isUnique(err error) bool {
-	var e *sqlitedrv.Error
-	return errors.As(err, &e) && (e.Code() == sqlite3.SQLITE_CONSTRAINT_UNIQUE || e.Code() == sqlite3.SQLITE_CONSTRAINT_PRIMARYKEY)
 }
 
 // ReadStream implements events.Store.

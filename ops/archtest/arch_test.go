@@ -63,7 +63,7 @@ func (r rule) forbids(imp string) bool {
 
 var httpPkgs = []string{"net/http", "github.com/gorilla/mux", "github.com/gorilla/websocket"}
 
-var sqlPkgs = []string{"database/sql", "modernc.org/sqlite", "github.com/jackc/pgx", "github.com/lib/pq",
+var sqlPkgs = []string{"database/sql", "github.com/jackc/pgx", "github.com/lib/pq",
 	"github.com/mattn/go-sqlite3", "github.com/ThreeDotsLabs/watermill-sql"}
 
 // rules are the arrows of ARCHITECTURE.md ("Layout and dependency direction"). They apply to the
@@ -227,7 +227,7 @@ func TestRulesCatchBrokenArrows(t *testing.T) {
 		{"events", module + "/commands", true},
 		{"events", module + "/events/sqlite", true},
 		{"events/sqlite", module + "/events", false},
-		{"events/sqlite", "modernc.org/sqlite", false},
+		{"events/sqlite", "github.com/mattn/go-sqlite3", false},
 		{"events/postgres", "github.com/jackc/pgx/v5/pgxpool", false},
 		{"events/backend", module + "/events/postgres", false},
 		{"events/kurrent", "github.com/kurrent-io/KurrentDB-Client-Go/kurrentdb", false},

@@ -2,16 +2,14 @@ package audit
 
 import (
 	"context"
-	"database/sql"
 	"log/slog"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
-	_ "modernc.org/sqlite" // to tamper with the read model behind the projector's back
-
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitedb"
 	"github.com/lotbook/lotbook/projections"
 )
 
@@ -50,10 +48,7 @@ func TestVerifyReadModels(t *testing.T) {
 		t.Fatalf("clean log:\n%s", rep)
 	}
 
-	raw, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "read.db")+"?_pragma=busy_timeout(10000)")
-	if err != nil {
-		t.Fatal(err)
-	}
+	raw := sqlitedb.Open(filepath.Join(dir, "read.db"), false, "busy_timeout=10000")
 	defer raw.Close()
 	if _, err := raw.ExecContext(ctx, "UPDATE balances SET amount = '9000' WHERE member_id = ? AND kind = 'available' AND asset = 'TWD'", id); err != nil {
 		t.Fatal(err)
