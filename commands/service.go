@@ -80,8 +80,8 @@ type Options struct {
 	SessionTTL   time.Duration    // 7 days
 	PasswordCost PasswordCost     // secret.DefaultCost; tests use secret.TestCost
 	Logger       *slog.Logger     // slog.Default()
-	CacheStreams int              // aggregates kept in memory, least recently used evicted; 100,000
-	CacheEvents  int64            // events those aggregates may hold between them (their memory); 2,000,000
+	CacheStreams int              // aggregates kept in memory, least recently used evicted; 250,000
+	CacheEvents  int64            // events those aggregates may hold between them (their memory); 3,000,000
 	MaxAttempts  int              // tries of one command under write conflicts before system_busy; 10
 	// Sealer encrypts ID and card numbers and makes their keyed hashes. Without one, identity
 	// verification and card binding answer system_busy (api.OpenStack always sets it).
@@ -179,13 +179,16 @@ func New(store events.Store, opts Options) *Service {
 	if s.maxAttempts <= 0 {
 		s.maxAttempts = 10
 	}
+	// A member has two streams (its member stream and its account), so 250,000 streams keep
+	// 125,000 active members; at about 1 KB of RSS per cached event the event budget bounds the
+	// cache near 3 GB, room for 100,000 members of about 30 events each.
 	size := opts.CacheStreams
 	if size <= 0 {
-		size = 100_000
+		size = 250_000
 	}
 	budget := opts.CacheEvents
 	if budget <= 0 {
-		budget = 2_000_000
+		budget = 3_000_000
 	}
 	s.cache = newCache(size, budget)
 	s.snaps = newSnapshots(store)

@@ -11,7 +11,7 @@ import (
 
 // LoadSnapshot implements events.SnapshotStore.
 func (s *Store) LoadSnapshot(ctx context.Context, stream string) (events.Snapshot, bool, error) {
-	snap, ok, err := backend.ScanSnapshot(stream, s.db.QueryRowContext(ctx, backend.LoadSnapshotSQL, stream), sql.ErrNoRows)
+	snap, ok, err := backend.ScanSnapshot(stream, s.reads.snapshot.QueryRowContext(ctx, stream), sql.ErrNoRows)
 	if err != nil {
 		return events.Snapshot{}, false, s.w.ReadErr(fmt.Errorf("sqlite events: load snapshot of %s: %w", stream, err))
 	}
