@@ -412,6 +412,10 @@ func uploadProofs(ctx context.Context, cl *client, sessions []*session, workers 
 	return out, err
 }
 
+// probeWorkers is how many lag probes read at once: enough that one is free for most offers
+// (every lag-every-th command) while each waits out its projection lag.
+const probeWorkers = 32
+
 // ack is an acknowledged command handed to the lag probes.
 type ack struct {
 	position int64
@@ -437,11 +441,14 @@ func drive(ctx context.Context, cls []*client, ops *session, members []*member, 
 	}
 	ctx, cancel := context.WithTimeout(ctx, c.duration)
 	defer cancel()
-	probes := make(chan ack, 1024)
+	// Unbuffered, with a command's offer dropped when every probe is busy: a queued ack would
+	// add its wait in the queue to the lag it reports (up to seconds once the probes fall behind
+	// a faster server).
+	probes := make(chan ack)
 	var lagMu sync.Mutex
 	var lags []time.Duration
 	var probeWG sync.WaitGroup
-	for j := range 4 {
+	for j := range probeWorkers {
 		cl := cls[j%len(cls)]
 		probeWG.Go(func() {
 			for a := range probes {
