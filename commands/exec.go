@@ -136,11 +136,7 @@ func encode(c Cmd, stream string, payloads []events.Payload) ([]events.EventData
 	out := make([]events.EventData, len(payloads))
 	for i, p := range payloads {
 		if m, ok := p.(events.MovesMoney); ok {
-			ps := m.MoneyPostings()
-			if err := events.CheckBalanced(ps); err != nil {
-				return nil, fmt.Errorf("%s in %s: %w", p.EventName(), stream, err)
-			}
-			if err := events.CheckOwnPostings(stream, ps); err != nil {
+			if err := events.CheckPostings(stream, m.MoneyPostings()); err != nil {
 				return nil, fmt.Errorf("%s in %s: %w", p.EventName(), stream, err)
 			}
 		}

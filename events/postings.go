@@ -119,6 +119,15 @@ func (p Posting) check() error {
 	return nil
 }
 
+// CheckPostings is every rule an event's postings keep before it is appended or applied: they
+// balance (CheckBalanced) and move only the stream's own member's money (CheckOwnPostings).
+func CheckPostings(stream string, ps []Posting) error {
+	if err := CheckBalanced(ps); err != nil {
+		return err
+	}
+	return CheckOwnPostings(stream, ps)
+}
+
 // CheckOwnPostings is the rule that keeps each member's money on that member's own streams: an
 // event of member M's streams (member-M, account-M) posts to no other member's account, and an
 // event of any other stream to no member's account at all (a move between members goes through

@@ -85,10 +85,7 @@ func applyBalances(ctx context.Context, w *Wtx, evs []Decoded, member bool) erro
 	s, keys := sums{}, map[string]struct{}{}
 	for _, d := range evs {
 		ps := d.P.(events.MovesMoney).MoneyPostings()
-		if err := events.CheckBalanced(ps); err != nil {
-			return d.Fail(err)
-		}
-		if err := events.CheckOwnPostings(d.Ev.Stream, ps); err != nil {
+		if err := events.CheckPostings(d.Ev.Stream, ps); err != nil {
 			return d.Fail(err)
 		}
 		for _, p := range ps {
