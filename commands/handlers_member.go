@@ -33,6 +33,27 @@ func (s *Service) Verify(hash, password string) bool {
 	return ok
 }
 
+// HashFor hashes password for command c on stream, unless stream already holds c: a retry is
+// answered from rec with no hash. An argon2id hash costs tens of milliseconds of a core and 19 MiB,
+// which every retried request, and the demo seed at every start, would otherwise spend for
+// nothing. It only saves work: the command's own run still answers a retry it did not see here.
+func (s *Service) HashFor(ctx context.Context, c Cmd, stream, password string) (hash string, rec *Record, err error) {
+	if rec, err := View(ctx, s, stream, func(_ State, e *Entry) replayed {
+		rec, err := e.Replay(c)
+		return replayed{rec, err}
+	}); err != nil || rec.err != nil || rec.rec != nil {
+		return "", rec.rec, errors.Join(err, rec.err)
+	}
+	hash, err = s.Hash(password)
+	return hash, nil, err
+}
+
+// replayed is what a look for a command's record found.
+type replayed struct {
+	rec *Record
+	err error
+}
+
 // Hash is an argon2id hash of password at the service's cost.
 func (s *Service) Hash(password string) (string, error) {
 	var (
@@ -311,9 +332,9 @@ func (s *Service) ChangeLoginPassword(ctx context.Context, meta Meta, in ChangeP
 	if e := validatePasswordChange(oldPw, newPw, confirm); e != nil {
 		return Result{}, e
 	}
-	newHash, err := s.Hash(newPw)
-	if err != nil {
-		return Result{}, err
+	newHash, rec, err := s.hashForMember(ctx, c, memberID, newPw)
+	if rec != nil || err != nil {
+		return answered(rec, err)
 	}
 	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideChangeLoginPassword(m, oldPw, newHash, s.Verify)
@@ -327,9 +348,9 @@ type SetFundPassword struct{ MemberID, LoginPassword, FundPassword, Confirm stri
 // SetFundPassword sets the 6-digit fund password the first time; the login password confirms it.
 func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPassword) (Result, error) {
 	memberID, loginPassword := in.MemberID, in.LoginPassword
-	c, fundHash, err := s.beginFundPassword(meta, "fund-password.set", loginPassword, KeyPasswordRequired, in.FundPassword, in.Confirm)
-	if err != nil {
-		return Result{}, err
+	c, fundHash, rec, err := s.beginFundPassword(ctx, meta, "fund-password.set", memberID, loginPassword, KeyPasswordRequired, in.FundPassword, in.Confirm)
+	if rec != nil || err != nil {
+		return answered(rec, err)
 	}
 	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideSetFundPassword(m, loginPassword, fundHash, s.Verify)
@@ -339,9 +360,9 @@ func (s *Service) SetFundPassword(ctx context.Context, meta Meta, in SetFundPass
 // ChangeFundPassword replaces the fund password; a wrong old one counts towards the lock.
 func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePassword) (Result, error) {
 	memberID, oldFundPw := in.MemberID, in.Old
-	c, newHash, err := s.beginFundPassword(meta, "fund-password.change", oldFundPw, KeyFundPasswordRequired, in.New, in.Confirm)
-	if err != nil {
-		return Result{}, err
+	c, newHash, rec, err := s.beginFundPassword(ctx, meta, "fund-password.change", memberID, oldFundPw, KeyFundPasswordRequired, in.New, in.Confirm)
+	if rec != nil || err != nil {
+		return fundAnswered(rec, err)
 	}
 	return fundAnswered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideChangeFundPassword(m, oldFundPw, newHash, c.Now, s.Verify)
@@ -349,24 +370,30 @@ func (s *Service) ChangeFundPassword(ctx context.Context, meta Meta, in ChangePa
 }
 
 // beginFundPassword begins command name that sets fundPw (confirmed by confirm) as the fund
-// password on the word of another password, given (refused with emptyKey when empty), and hashes
-// the new one.
-func (s *Service) beginFundPassword(meta Meta, name, given, emptyKey, fundPw, confirm string) (Cmd, string, error) {
+// password of memberID on the word of another password, given (refused with emptyKey when
+// empty), and hashes the new one, unless the command is a retry: then rec answers it.
+func (s *Service) beginFundPassword(ctx context.Context, meta Meta, name, memberID, given, emptyKey, fundPw, confirm string) (Cmd, string, *Record, error) {
 	c, err := s.Begin(meta, name)
 	if err != nil {
-		return Cmd{}, "", err
+		return Cmd{}, "", nil, err
 	}
 	if given == "" {
-		return Cmd{}, "", Invalid(emptyKey)
+		return Cmd{}, "", nil, Invalid(emptyKey)
 	}
 	if e := validateFundPasswordPair(fundPw, confirm); e != nil {
-		return Cmd{}, "", e
+		return Cmd{}, "", nil, e
 	}
-	hash, err := s.Hash(fundPw)
-	if err != nil {
-		return Cmd{}, "", err
+	hash, rec, err := s.hashForMember(ctx, c, memberID, fundPw)
+	return c, hash, rec, err
+}
+
+// hashForMember is HashFor on memberID's stream, refused like MemberCommand for an id that
+// names no member.
+func (s *Service) hashForMember(ctx context.Context, c Cmd, memberID, password string) (string, *Record, error) {
+	if !ValidMemberID(memberID) {
+		return "", nil, NotFound(KeyAccountNotExist)
 	}
-	return c, hash, nil
+	return s.HashFor(ctx, c, events.MemberStream(memberID), password)
 }
 
 // fundAnswered is answered, refused as fundRefusal says when the command recorded a wrong fund
@@ -477,11 +504,11 @@ func (s *Service) ResetStaffPassword(ctx context.Context, meta Meta, in StaffPas
 	case !identity.ValidLoginPassword(password):
 		return Result{}, Invalid(KeyPasswordInvalid)
 	}
-	newHash, err := s.Hash(password)
-	if err != nil {
-		return Result{}, err
-	}
 	memberID := events.MemberID(identity.NormalizeAccount(account))
+	newHash, rec, err := s.hashForMember(ctx, c, memberID, password)
+	if rec != nil || err != nil {
+		return answered(rec, err)
+	}
 	return answered(s.MemberCommand(ctx, c, memberID, func(m *Member) ([]events.Payload, error) {
 		return decideResetStaffPassword(m, newHash)
 	}))

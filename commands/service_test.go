@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -1021,5 +1022,47 @@ func TestOwnPostingsOnly(t *testing.T) {
 	f.Must(err)
 	if _, err := commands.Execute(f.Ctx, k, c, stream, approve(a.MemberID)); err != nil {
 		t.Fatalf("posting to member A on A's account stream: %v", err)
+	}
+}
+
+// A retried password command is answered from its stored record before any argon2id hash: with
+// every KDF slot held, the retries still answer, with the first run's position.
+func TestRetryHashesNothing(t *testing.T) {
+	f := scenario.New(t)
+	f.Seed(true)
+	s := f.Register("0912345678", "LOTBOOK")
+	setMeta, changeMeta := commandstest.Meta("member"), commandstest.Meta("member")
+	set := commands.SetFundPassword{MemberID: s.MemberID, LoginPassword: "demo1234", FundPassword: "123456", Confirm: "123456"}
+	change := commands.ChangePassword{MemberID: s.MemberID, Old: "demo1234", New: "new12345", Confirm: "new12345"}
+	first, err := f.Svc.SetFundPassword(f.Ctx, setMeta, set)
+	f.Must(err)
+	changed, err := f.Svc.ChangeLoginPassword(f.Ctx, changeMeta, change)
+	f.Must(err)
+
+	release := make(chan struct{})
+	defer close(release)
+	var held sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		held.Add(1)
+		go f.Svc.KDF(func() { held.Done(); <-release })
+	}
+	held.Wait()
+	type answer struct {
+		pos int64
+		err error
+	}
+	done := make(chan [2]answer, 1)
+	go func() {
+		a, err1 := f.Svc.SetFundPassword(f.Ctx, setMeta, set)
+		b, err2 := f.Svc.ChangeLoginPassword(f.Ctx, changeMeta, change)
+		done <- [2]answer{{a.Position, err1}, {b.Position, err2}}
+	}()
+	select {
+	case got := <-done:
+		if got[0] != (answer{first.Position, nil}) || got[1] != (answer{changed.Position, nil}) {
+			t.Fatalf("retries answered %+v, want positions %d and %d", got, first.Position, changed.Position)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a retried password command waited for an argon2id slot: it hashed again")
 	}
 }

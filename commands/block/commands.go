@@ -41,18 +41,20 @@ func (s *Commands) ListBlock(ctx context.Context, meta commands.Meta, in ListBlo
 	if len(in.Password) > 64 {
 		return Result{}, commands.Invalid(commands.KeyInvalidRequest)
 	}
-	hash := ""
+	id := blockID(c.CommandID)
+	hash, rec := "", (*commands.Record)(nil)
 	if in.Password != "" {
-		if hash, err = s.k.Hash(in.Password); err != nil {
+		if hash, rec, err = s.k.HashFor(ctx, c, events.BlockStream(id), in.Password); err != nil {
 			return Result{}, err
 		}
 	}
-	id := blockID(c.CommandID)
-	rec, err := commands.Execute(ctx, s.k, c, events.BlockStream(id), func(b *blockState) ([]events.Payload, error) {
-		return decideListBlock(b, id, in, q, hash, c.Now)
-	})
-	if err != nil {
-		return Result{}, err
+	if rec == nil {
+		rec, err = commands.Execute(ctx, s.k, c, events.BlockStream(id), func(b *blockState) ([]events.Payload, error) {
+			return decideListBlock(b, id, in, q, hash, c.Now)
+		})
+		if err != nil {
+			return Result{}, err
+		}
 	}
 	for _, p := range rec.Payloads {
 		if _, ok := p.(events.BlockListed); ok {

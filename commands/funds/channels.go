@@ -125,17 +125,19 @@ func (s *Commands) ConfigureDepositChannel(ctx context.Context, meta commands.Me
 	if e != nil {
 		return commands.Result{}, e
 	}
-	var newHash string
+	newHash, rec := "", (*commands.Record)(nil)
 	if in.Password != "" {
-		if newHash, err = s.k.Hash(in.Password); err != nil {
+		if newHash, rec, err = s.k.HashFor(ctx, c, events.ConfigStream, in.Password); err != nil {
 			return commands.Result{}, err
 		}
 	}
-	rec, err := commands.Execute(ctx, s.k, c, events.ConfigStream, func(cfg *commands.Config) ([]events.Payload, error) {
-		return decideConfigureChannel(channelsPart.Of(cfg), ch, in.Password, newHash, s.channelPasswordOK)
-	})
-	if err != nil {
-		return commands.Result{}, err
+	if rec == nil {
+		rec, err = commands.Execute(ctx, s.k, c, events.ConfigStream, func(cfg *commands.Config) ([]events.Payload, error) {
+			return decideConfigureChannel(channelsPart.Of(cfg), ch, in.Password, newHash, s.channelPasswordOK)
+		})
+		if err != nil {
+			return commands.Result{}, err
+		}
 	}
 	return commands.Result{Position: rec.Position}, nil
 }
