@@ -10,6 +10,7 @@ import (
 
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/sqlite"
+	"github.com/lotbook/lotbook/events/sqlite/sqlitedb"
 	"github.com/lotbook/lotbook/events/storetest"
 )
 
@@ -85,7 +86,8 @@ func TestRefusedInsideMultiRowInsert(t *testing.T) {
 
 // A commit whose WAL frames far exceed one write call of the WAL-buffering VFS (about 2.5 MB here)
 // is stored whole: another Store on the file (another connection, as another process would be)
-// reads every event back, and so does the file opened again after both closed.
+// and a connection on the default VFS read every event back, and so does the file opened again
+// after both closed.
 func TestLargeCommit(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "events.db")
@@ -114,6 +116,13 @@ func TestLargeCommit(t *testing.T) {
 		}
 	}
 	readBack(b, "the other store")
+	// A program on SQLite's default VFS (the sqlite3 shell, a backup tool) sees the commit too.
+	plain := sqlitedb.Open(path, false)
+	defer plain.Close()
+	var n int
+	if err := plain.QueryRowContext(ctx, `SELECT count(*) FROM events WHERE length(data) = 4000`).Scan(&n); err != nil || n != len(evs) {
+		t.Fatalf("the default VFS counts %d events (%v), want %d", n, err, len(evs))
+	}
 	if err := errors.Join(a.Close(), b.Close()); err != nil {
 		t.Fatalf("close: %v", err)
 	}

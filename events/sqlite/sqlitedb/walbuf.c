@@ -17,7 +17,7 @@
 extern sqlite3_vfs *sqlite3_vfs_find(const char *) __attribute__((weak));
 extern int sqlite3_vfs_register(sqlite3_vfs *, int) __attribute__((weak));
 
-#define WALBUF_CAP (4 << 20)
+#define WALBUF_CAP (1 << 20) // a 64-event commit is about 550 KB
 
 typedef struct walbuf_file {
 	sqlite3_file base;
