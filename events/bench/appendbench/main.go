@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -27,14 +28,26 @@ import (
 	"github.com/lotbook/lotbook/events/sqlite"
 )
 
-func main() {
+func main() { os.Exit(measure()) }
+
+// measure runs the configurations and prints the table; it returns the exit code.
+func measure() int {
 	runs := flag.Int("runs", 3, "runs per configuration (medians are printed)")
 	duration := flag.Duration("duration", 3*time.Second, "length of each run")
 	writerList := flag.String("writers", "1,8,64", "concurrent writers, comma-separated")
 	backends := flag.String("backends", "sqlite,postgres", "backends, comma-separated")
 	perAppend := flag.Int("events", 1, "events per append")
 	pg := flag.String("pg", pgtest.AdminDSN(), "PostgreSQL server (a fresh database is created on it per run)")
+	cpuProfile := flag.String("cpuprofile", "", "write this process's CPU profile of all runs to this file")
 	flag.Parse()
+	if *cpuProfile != "" {
+		stop, err := startProfile(*cpuProfile)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "appendbench: %v\n", err)
+			return 2
+		}
+		defer stop()
+	}
 	// The writers make two random UUIDs per append: drawn from a pool, not a getrandom call
 	// each, so that the figures measure the store rather than the load's own randomness.
 	uuid.EnableRandPool()
@@ -44,7 +57,7 @@ func main() {
 		n, err := strconv.Atoi(strings.TrimSpace(f))
 		if err != nil || n < 1 {
 			fmt.Fprintf(os.Stderr, "appendbench: bad -writers %q\n", *writerList)
-			os.Exit(2)
+			return 2
 		}
 		writers = append(writers, n)
 	}
@@ -80,8 +93,27 @@ func main() {
 	}
 	tw.Flush()
 	if failed {
-		os.Exit(1)
+		return 1
 	}
+	return 0
+}
+
+// startProfile starts the CPU profile into path and returns what ends it.
+func startProfile(path string) (func(), error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		_ = f.Close()
+		return nil, fmt.Errorf("cpu profile: %w", err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(os.Stderr, "appendbench: cpu profile: %v\n", err)
+		}
+	}, nil
 }
 
 // run measures one configuration on a fresh store. For PostgreSQL it also returns the CPU time the

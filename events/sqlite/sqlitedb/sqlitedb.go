@@ -9,6 +9,7 @@ import (
 	"database/sql/driver"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/mattn/go-sqlite3"
 )
@@ -23,6 +24,32 @@ func Open(path string, immediate bool, pragmas ...string) *sql.DB {
 		dsn += "?_txlock=immediate"
 	}
 	return sql.OpenDB(connector{dsn: dsn, pragmas: pragmas})
+}
+
+// OpenWALBuffered is Open (without immediate) on the VFS that writes each commit's WAL frames in
+// one call (WALBufferVFS). The pragmas must set synchronous to FULL or EXTRA: the VFS relies on
+// every commit syncing the WAL before other connections may read its frames.
+func OpenWALBuffered(path string, pragmas ...string) (*sql.DB, error) {
+	if !syncsEveryCommit(pragmas) {
+		return nil, fmt.Errorf("sqlite: open %s on %s without synchronous=FULL", path, WALBufferVFS)
+	}
+	if err := registerOnce(); err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(connector{dsn: path + "?vfs=" + WALBufferVFS, pragmas: pragmas}), nil
+}
+
+// syncsEveryCommit reports whether pragmas set synchronous to FULL or EXTRA (the last setting
+// counts, as SQLite runs them in order).
+func syncsEveryCommit(pragmas []string) bool {
+	full := false
+	for _, p := range pragmas {
+		name, value, _ := strings.Cut(strings.ToUpper(strings.ReplaceAll(p, " ", "")), "=")
+		if name == "SYNCHRONOUS" {
+			full = value == "FULL" || value == "EXTRA" || value == "2" || value == "3"
+		}
+	}
+	return full
 }
 
 // drv is shared by every pool; it holds no state of its own.
