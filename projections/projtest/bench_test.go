@@ -86,9 +86,10 @@ func tradingLog(b *testing.B, e *projtest.Env) int64 {
 		case 1:
 			origin = "F" + account
 			ps = append(ps, events.FollowStarted{FollowID: origin, MentorID: mentor, MentorName: "M", Amount: d("100000"), ProfitShare: d("10"),
-				Days: 30, Ends: "2026-04-01T00:00:00Z"})
+				Days: 30, Ends: "2026-04-01T00:00:00Z", Postings: events.FollowPostings(id, "TWD", d("100000"), false)})
 		case 2:
-			ps = append(ps, events.QuantSubscribed{SubID: "Q" + account, Product: "momentum-0050", Currency: "TWD", Amount: d("150000")})
+			ps = append(ps, events.QuantSubscribed{SubID: "Q" + account, Product: "momentum-0050", Currency: "TWD", Amount: d("150000"),
+				Postings: events.Transfer(events.MemberAvailable(id), events.MemberFrozen(id), "TWD", d("150000"))})
 		}
 		for t := range (perMember - 3 - len(ps)) / 4 {
 			no := fmt.Sprintf("T%s%02d", account, t)
