@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strconv"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -15,6 +14,7 @@ import (
 
 	"github.com/lotbook/lotbook/events"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
+	"github.com/lotbook/lotbook/projections/projtest/eventlog"
 )
 
 // benchLog fills e's store with LOTBOOK_BENCH_EVENTS (default 200,000) deposit events: members
@@ -101,11 +101,11 @@ func BenchmarkRebuild(b *testing.B) {
 			b.Run(kind+"/"+name, func(b *testing.B) {
 				var elapsed, cpu time.Duration
 				for b.Loop() {
-					start, cpu0 := time.Now(), cpuTime()
+					start, cpu0 := time.Now(), eventlog.CPUTime()
 					if err := r.Rebuild(context.Background(), name, nil); err != nil {
 						b.Fatal(err)
 					}
-					elapsed, cpu = elapsed+time.Since(start), cpu+cpuTime()-cpu0
+					elapsed, cpu = elapsed+time.Since(start), cpu+eventlog.CPUTime()-cpu0
 				}
 				rate := float64(head) * float64(b.N) / elapsed.Seconds()
 				b.ReportMetric(rate, "events/s")
@@ -116,16 +116,6 @@ func BenchmarkRebuild(b *testing.B) {
 		}
 		db.Close()
 	}
-}
-
-// cpuTime is the user and system CPU time this process has used: on a shared machine, events
-// per CPU second says more than events per second of wall time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkCatchUp times the live pipeline (Watermill router, all projectors at once) applying
@@ -144,33 +134,15 @@ func BenchmarkCatchUp(b *testing.B) {
 			for b.Loop() {
 				b.StopTimer()
 				open := readDBs(b, b.TempDir())[c.kind]
-				ctx, cancel := context.WithCancel(context.Background())
 				runners, dbs := make([]*Runner, c.parts), make([]*ReadDB, c.parts)
-				done := make(chan error, c.parts)
 				for i := range runners {
 					dbs[i] = open()
 					runners[i] = NewRunner(dbs[i], e.Store, nil, nil)
 					runners[i].SetPartition(Partition{Index: i, Count: c.parts}, false)
 				}
 				b.StartTimer()
-				start, cpu0 := time.Now(), cpuTime()
-				for _, r := range runners {
-					go func() { done <- r.Run(ctx) }()
-				}
-				wctx, wcancel := context.WithTimeout(ctx, 5*time.Minute)
-				for _, r := range runners {
-					if err := r.WaitFor(wctx, head); err != nil {
-						b.Fatal(err)
-					}
-				}
-				elapsed, cpu = elapsed+time.Since(start), cpu+cpuTime()-cpu0
-				wcancel()
-				cancel()
-				for range runners {
-					if err := <-done; err != nil {
-						b.Fatal(err)
-					}
-				}
+				took, used := eventlog.CatchUp(b, runners, head)
+				elapsed, cpu = elapsed+took, cpu+used
 				for _, db := range dbs {
 					db.Close()
 				}

@@ -81,6 +81,10 @@ func streamPart(stream string, n int) int {
 	return int(h.Sum32() % uint32(n))
 }
 
+// Owns reports whether the events of stream are this partition's to apply (for the Partitioned
+// read models).
+func (pt Partition) Owns(stream string) bool { return streamPart(stream, pt.count()) == pt.Index }
+
 // share is the part of page that the checkpoint cpName applies: the events of its partition's
 // streams, or all of them for a whole checkpoint.
 func share(cpName string, page []*entry) []*entry {
@@ -90,7 +94,7 @@ func share(cpName string, page []*entry) []*entry {
 	}
 	out := make([]*entry, 0, len(page))
 	for _, e := range page {
-		if streamPart(e.Ev.Stream, pt.Count) == pt.Index {
+		if pt.Owns(e.Ev.Stream) {
 			out = append(out, e)
 		}
 	}

@@ -176,32 +176,14 @@ func TestForeignPostingStalls(t *testing.T) {
 	}
 }
 
-// dump is every row of t, as text, sorted.
+// dump is every row of tb, as text, sorted.
 func dump(t *testing.T, db *ReadDB, tb *Table) []string {
 	t.Helper()
-	cols := tb.colNames()
-	rows, err := db.r.QueryContext(t.Context(), "SELECT "+strings.Join(cols, ", ")+" FROM "+tb.Name)
+	rows, err := db.TableRows(t.Context(), tb)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		row := make([]string, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range row {
-			ptrs[i] = &row[i]
-		}
-		if err := rows.Scan(ptrs...); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, strings.Join(row, "|"))
-	}
-	if err := rows.Err(); err != nil {
-		t.Fatal(err)
-	}
-	slices.Sort(out)
-	return out
+	return rows
 }
 
 // TestReadsWaitForEveryPartition: an API instance's read-your-writes wait (Watch) ends only

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -219,4 +220,20 @@ func (db *ReadDB) ApplyOneByOne(ctx context.Context, p *Projector, evs []events.
 		}
 	}
 	return nil
+}
+
+// TableRows is every row of tb, each as its columns' text joined by "|", sorted: tests compare
+// the rows of read databases projected in different ways (one runner, partitions) with it.
+func (db *ReadDB) TableRows(ctx context.Context, tb *Table) ([]string, error) {
+	cols := tb.colNames()
+	rows, err := db.r.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+tb.Name)
+	if err != nil {
+		return nil, fmt.Errorf("rows of %s: %w", tb.Name, err)
+	}
+	var out []string
+	if err := textRows(rows, len(cols), func(row []string) { out = append(out, strings.Join(row, "|")) }); err != nil {
+		return nil, fmt.Errorf("rows of %s: %w", tb.Name, err)
+	}
+	slices.Sort(out)
+	return out, nil
 }

@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -316,19 +317,10 @@ func diffTable(ctx context.Context, w *Wtx, t *Table, suffix string) ([]string, 
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			row := make([]string, len(cols))
-			ptrs := make([]any, len(cols))
-			for i := range row {
-				ptrs[i] = &row[i]
-			}
-			if err := rows.Scan(ptrs...); err != nil {
-				return fmt.Errorf("scan %s: %w", name, err)
-			}
-			each(row)
+		if err := textRows(rows, len(cols), each); err != nil {
+			return fmt.Errorf("%s: %w", name, err)
 		}
-		return rows.Err()
+		return nil
 	}
 	replay := map[string][]string{}
 	if err := load(t.Name+suffix, func(row []string) { replay[keyOf(row)] = row }); err != nil {
@@ -361,4 +353,21 @@ func diffTable(ctx context.Context, w *Wtx, t *Table, suffix string) ([]string, 
 	}
 	sort.Strings(diffs)
 	return diffs, nil
+}
+
+// textRows calls each with every row of rows (of n columns) as text, and closes rows.
+func textRows(rows *sql.Rows, n int, each func(row []string)) error {
+	defer rows.Close()
+	for rows.Next() {
+		row := make([]string, n)
+		ptrs := make([]any, n)
+		for i := range row {
+			ptrs[i] = &row[i]
+		}
+		if err := rows.Scan(ptrs...); err != nil {
+			return fmt.Errorf("scan: %w", err)
+		}
+		each(row)
+	}
+	return rows.Err()
 }

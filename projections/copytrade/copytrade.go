@@ -120,10 +120,18 @@ var followsTable = &projections.Table{Name: "copytrade_follows", Cols: followFie
 	Indexes: []string{"follower_id, seq", "mentor_id, seq"},
 	Fixed:   []string{"follower_id", "mentor_id", "mentor_name", "amount", "profit_share", "days", "ends", "created_at", "seq"}}
 
+// Partitioned: every event it applies is on an account stream, and every row is made with the
+// member of that stream and changed only by later events of it: a mentor's profile, income and
+// fills by the mentor's (ProfitShareReceived too), a follow and the orders mirrored into it by
+// the follower's (the process places mirrored orders on the follower's stream with the follow as
+// their origin), a mentor's own orders by the mentor's. Follow ids and order numbers derive from
+// the member. What combines members (a mentor's followers and the amount they copy) is summed
+// when read (Mentors), not stored.
 var projector = &projections.Projector{
-	Name:    "copytrade",
-	Version: 3, // 2: order direction, follows' last refused mirrored order; fills without basis (Compute reads cash); 3: follows' proceeds
-	Tables:  []*projections.Table{mentorsTable, fillsTable, ordersTable, followsTable},
+	Name:        "copytrade",
+	Version:     3, // 2: order direction, follows' last refused mirrored order; fills without basis (Compute reads cash); 3: follows' proceeds
+	Partitioned: true,
+	Tables:      []*projections.Table{mentorsTable, fillsTable, ordersTable, followsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.MentorProfileSet, events.FollowStarted, events.CopyFundsSpent, events.CopyFundsReturned, events.FollowStopRequested,

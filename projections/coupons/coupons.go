@@ -78,10 +78,15 @@ var (
 			projections.On(func(e events.CouponRedeemed) string { return e.CouponID }))}
 )
 
+// Partitioned: a check-in row is keyed by the member of its account stream; a coupon is granted
+// on its member's account stream (a check-in's or ops' grant, its id derived from the command's
+// id) and reserved, released and redeemed only there (the member's book decides on its own
+// coupons). There is no count shared between members (no campaign's remaining uses).
 var projector = &projections.Projector{
-	Name:    "coupons",
-	Version: 1,
-	Tables:  []*projections.Table{checkinsTable, couponsTable},
+	Name:        "coupons",
+	Version:     1,
+	Partitioned: true,
+	Tables:      []*projections.Table{checkinsTable, couponsTable},
 	Wants: projections.Wanting(events.CheckedIn{}, events.CouponGranted{}, events.CouponReserved{}, events.CouponReleased{},
 		events.CouponRedeemed{}),
 	Apply: apply,

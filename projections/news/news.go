@@ -86,10 +86,15 @@ var readsTable = &projections.Table{
 	Key:  []string{"member_id", "news_id"},
 }
 
+// Partitioned: an item and its history are written by the events of its own stream news-<id>
+// only (a stream of no member, so it goes to the partition its name hashes to), and a member's
+// read marks by the member's stream. What combines them (unread counts, the drafts queue) is
+// counted when read.
 var projector = &projections.Projector{
-	Name:    "news",
-	Version: 1,
-	Tables:  []*projections.Table{itemsTable, logTable, readsTable},
+	Name:        "news",
+	Version:     1,
+	Partitioned: true,
+	Tables:      []*projections.Table{itemsTable, logTable, readsTable},
 	Wants: func(p events.Payload) bool {
 		switch p.(type) {
 		case events.NewsDrafted, events.NewsEdited, events.NewsScheduled, events.NewsPublished, events.NewsWithdrawn, events.NewsRead:

@@ -2,6 +2,7 @@ package news
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -130,4 +131,28 @@ func TestNewsOneByOne(t *testing.T) {
 	m := e.Register("0912345678")
 	write(e, m, time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC))
 	e.OneByOne(projector)
+}
+
+// TestNewsSplitLikeOne: items on their own streams and members' read marks, over both
+// partitions of two, give two partitions the same rows as one runner: the scenario, then (applied
+// by partitions that already hold the items) the scheduled article edited and published, four
+// more items, and five more members reading.
+func TestNewsSplitLikeOne(t *testing.T) {
+	projtest.Backends(t, func(t *testing.T, e *projtest.Env) {
+		t0 := time.Date(2026, 3, 2, 2, 0, 0, 0, time.UTC)
+		id := func(i int) string { return fmt.Sprintf("0a1b2c3d-0000-5000-8000-0000000001%02d", i) }
+		e.SplitLikeOne(t, projector, func() {
+			write(e, e.Register("0912345678"), t0)
+		}, func() {
+			e.Add(events.NewsStream(a2), "ops:ops", events.NewsEdited{NewsText: text("a2 corrected")}, events.NewsPublished{At: t0.Add(time.Minute)})
+			for i := range 4 {
+				e.Add(events.NewsStream(id(i)), "ops:ops", events.NewsDrafted{ID: id(i), Kind: events.NewsKindNotice, NewsText: text(id(i))},
+					events.NewsPublished{At: t0})
+			}
+			for i := range 5 {
+				m := e.Register(fmt.Sprintf("09444444%02d", i))
+				e.Add(events.MemberStream(m), "member:m", events.NewsRead{ID: a1}, events.NewsRead{ID: id(i % 4)})
+			}
+		})
+	})
 }

@@ -114,10 +114,15 @@ var (
 		}}
 )
 
+// Partitioned: a subscription, its order intents and its positions are made on the subscriber's
+// account stream, with its member, and changed only by events of the same member (sub and the
+// intent and position look-ups check it); the strategy's orders and fills are on that stream too.
+// Subscription ids derive from the member, an order's command id from the subscription.
 var projector = &projections.Projector{
-	Name:    "quant",
-	Version: 1,
-	Tables:  []*projections.Table{subsTable, positionsTable, intentsTable},
+	Name:        "quant",
+	Version:     1,
+	Partitioned: true,
+	Tables:      []*projections.Table{subsTable, positionsTable, intentsTable},
 	Wants: projections.Wanting(events.QuantSubscribed{}, events.QuantFundsReleased{}, events.QuantFundsReturned{}, events.QuantLeft{},
 		events.OrderPlaced{}, events.OrderFilled{}),
 	Apply: apply,
