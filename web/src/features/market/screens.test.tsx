@@ -65,7 +65,12 @@ async function openSocket() {
 /** Pushes a quote and waits a frame for the cache write. */
 async function push(ws: FakeSocket, data: object) {
   act(() => ws.push({ type: 'quote', data }));
+  // The quote batch flushes on the next frame (a 16 ms timer here) and the query cache tells its
+  // subscribers on a 0 ms timer after that: wait past the frame, then one more turn of timers, so
+  // that on a loaded machine, where both fall due in the same turn, they still run before the
+  // test looks.
   await act(() => new Promise((r) => setTimeout(r, 40)));
+  await act(() => new Promise((r) => setTimeout(r, 0)));
 }
 
 describe('market list', () => {
