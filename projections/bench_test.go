@@ -13,6 +13,7 @@ import (
 	"github.com/google/uuid"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/bench"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
 	"github.com/lotbook/lotbook/projections/projtest/eventlog"
 )
@@ -101,11 +102,11 @@ func BenchmarkRebuild(b *testing.B) {
 			b.Run(kind+"/"+name, func(b *testing.B) {
 				var elapsed, cpu time.Duration
 				for b.Loop() {
-					start, cpu0 := time.Now(), eventlog.CPUTime()
+					start, cpu0 := time.Now(), bench.ProcessCPU()
 					if err := r.Rebuild(context.Background(), name, nil); err != nil {
 						b.Fatal(err)
 					}
-					elapsed, cpu = elapsed+time.Since(start), cpu+eventlog.CPUTime()-cpu0
+					elapsed, cpu = elapsed+time.Since(start), cpu+bench.ProcessCPU()-cpu0
 				}
 				rate := float64(head) * float64(b.N) / elapsed.Seconds()
 				b.ReportMetric(rate, "events/s")

@@ -76,7 +76,7 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 	if cfg.Duration > 0 {
 		deadline = time.Now().Add(cfg.Duration)
 	}
-	cpu0 := processCPU()
+	cpu0 := ProcessCPU()
 	var remaining atomic.Int64
 	remaining.Store(int64(cfg.Appends))
 	lat := make([][]time.Duration, cfg.Writers)
@@ -125,7 +125,7 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 	}
 	all := slices.Concat(lat...)
 	slices.Sort(all)
-	r := Result{Appends: int64(len(all)), Events: int64(len(all) * cfg.EventsPerAppend), Elapsed: elapsed, ProcessCPU: processCPU() - cpu0}
+	r := Result{Appends: int64(len(all)), Events: int64(len(all) * cfg.EventsPerAppend), Elapsed: elapsed, ProcessCPU: ProcessCPU() - cpu0}
 	if len(all) > 0 {
 		r.P50 = all[len(all)/2]
 		r.P99 = all[min(len(all)-1, len(all)*99/100)]
@@ -140,8 +140,8 @@ func Run(ctx context.Context, st events.Store, cfg Config) (Result, error) {
 	return r, nil
 }
 
-// processCPU is the user and system CPU time this process has used.
-func processCPU() time.Duration {
+// ProcessCPU is the user and system CPU time this process has used.
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0

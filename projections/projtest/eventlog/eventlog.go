@@ -10,7 +10,6 @@ import (
 	"io"
 	"path/filepath"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/shopspring/decimal"
 
 	"github.com/lotbook/lotbook/events"
+	"github.com/lotbook/lotbook/events/bench"
 	"github.com/lotbook/lotbook/events/postgres"
 	"github.com/lotbook/lotbook/events/postgres/pgtest"
 	"github.com/lotbook/lotbook/events/sqlite"
@@ -231,7 +231,7 @@ func CatchUp[R Runner](tb testing.TB, runners []R, head int64) (elapsed, cpu tim
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	done := make(chan error, len(runners))
-	start, cpu0 := time.Now(), CPUTime()
+	start, cpu0 := time.Now(), bench.ProcessCPU()
 	for _, r := range runners {
 		go func() { done <- r.Run(ctx) }()
 	}
@@ -242,7 +242,7 @@ func CatchUp[R Runner](tb testing.TB, runners []R, head int64) (elapsed, cpu tim
 			tb.Fatal(err)
 		}
 	}
-	elapsed, cpu = time.Since(start), CPUTime()-cpu0
+	elapsed, cpu = time.Since(start), bench.ProcessCPU()-cpu0
 	cancel()
 	for range runners {
 		if err := <-done; err != nil {
@@ -250,13 +250,4 @@ func CatchUp[R Runner](tb testing.TB, runners []R, head int64) (elapsed, cpu tim
 		}
 	}
 	return elapsed, cpu
-}
-
-// cpuTime is the user and system CPU time this process has used.
-func CPUTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
