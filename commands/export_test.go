@@ -5,6 +5,7 @@ package commands
 
 import (
 	"context"
+	"maps"
 	"reflect"
 
 	"github.com/lotbook/lotbook/events"
@@ -36,12 +37,14 @@ func LoadedAggregate(ctx context.Context, s *Service, stream string) (State, map
 		return nil, nil, 0, err
 	}
 	defer e.mu.Unlock()
-	for _, rec := range e.seen {
+	// A copy: the snapshot writer, which the load may have started, replaces records in e.seen.
+	seen := maps.Clone(e.seen)
+	for _, rec := range seen {
 		if err := rec.decodeRestored(e.st); err != nil {
 			return nil, nil, 0, err
 		}
 	}
-	return e.st, e.seen, e.version, nil
+	return e.st, seen, e.version, nil
 }
 
 // SnapshotOf is the snapshot s would write of stream as it loads it; ok is false when the

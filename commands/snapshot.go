@@ -129,25 +129,21 @@ func encodeSnapshot(e *Entry, buf []byte) (snap events.Snapshot, ok bool, err er
 	state = binary.AppendUvarint(state, uint64(len(ids)))
 	sn, copies := e.st.(snapshotter)
 	for _, id := range ids {
-		rec := e.seen[id]
-		state = binary.AppendUvarint(state, uint64(len(rec.restored)+len(rec.Payloads)))
+		rec, err := e.seen[id].encoded(sn, copies)
+		if err != nil {
+			return events.Snapshot{}, false, fmt.Errorf("snapshot %s record %s: %w", e.stream, id, err)
+		}
+		// Kept encoded, as a restore would leave it: the stream's next snapshot copies its bytes
+		// instead of encoding every event of the stream again (which made a busy account's
+		// snapshots cost more the longer its day grew), and only a retry decodes it.
+		e.seen[id] = rec
+		state = binary.AppendUvarint(state, uint64(len(rec.restored)))
 		state = varbuf.Append(varbuf.Append(binary.AppendVarint(state, rec.Position), []byte(id)), []byte(rec.binding))
 		if copies {
-			cp := rec.restoredCopy // as restored, still undecoded
-			if cp == nil {
-				cp = sn.appendCopy(nil, rec.Snapshot)
-			}
-			state = varbuf.Append(state, cp)
+			state = varbuf.Append(state, rec.restoredCopy)
 		}
-		for _, ev := range rec.restored { // as restored, still undecoded: they come first
+		for _, ev := range rec.restored {
 			state = varbuf.Append(varbuf.Append(state, []byte(ev.typ)), ev.data)
-		}
-		for _, p := range rec.Payloads {
-			typ, data, err := events.Encode(p)
-			if err != nil {
-				return events.Snapshot{}, false, fmt.Errorf("snapshot %s record %s: %w", e.stream, id, err)
-			}
-			state = varbuf.Append(varbuf.Append(state, []byte(typ)), data)
 		}
 	}
 	return events.Snapshot{Stream: e.stream, Version: e.version, Position: e.position,
@@ -198,6 +194,30 @@ func restoreSnapshot(e *Entry, snap events.Snapshot) (ok bool, err error) {
 }
 
 var errBadSnapshot = errors.New("truncated or malformed")
+
+// encoded is r with every event and its copy (when the state keeps copies) in their snapshot
+// encoding, as restoreSnapshot makes them: r itself when it has nothing decoded, else a new
+// record, so that a caller still reading r (the answer of the command that wrote it) sees it
+// unchanged.
+func (r *Record) encoded(sn snapshotter, copies bool) (*Record, error) {
+	if len(r.Payloads) == 0 && (!copies || r.restoredCopy != nil) {
+		return r, nil
+	}
+	out := &Record{Position: r.Position, binding: r.binding, restoredCopy: r.restoredCopy,
+		restored: make([]restoredEvent, 0, len(r.restored)+len(r.Payloads))}
+	if copies && out.restoredCopy == nil {
+		out.restoredCopy = sn.appendCopy(nil, r.Snapshot)
+	}
+	out.restored = append(out.restored, r.restored...) // as restored, still undecoded: they come first
+	for _, p := range r.Payloads {
+		typ, data, err := events.Encode(p)
+		if err != nil {
+			return nil, err
+		}
+		out.restored = append(out.restored, restoredEvent{typ: typ, data: data})
+	}
+	return out, nil
+}
 
 // decodeRestored decodes the events of a record restored from a snapshot, before any the stream
 // added to it since, and its copy of st (a snapshotter) unless the stream replaced it since.

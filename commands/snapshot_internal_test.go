@@ -1,8 +1,10 @@
 package commands
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"reflect"
 	"testing"
 	"time"
 
@@ -133,11 +135,64 @@ func TestSnapshotWrittenThenRestored(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		version, records := e.version, len(e.seen) // under its lock: the snapshot writer may hold it next
 		e.mu.Unlock()
-		if len(store.after) != 1 || store.after[0] != 0 || e.version != snapshotEvery+15 || len(e.seen) != snapshotEvery+15 {
-			t.Fatalf("a snapshot %s: read after %v to v%d with %d records; want a replay from 0", name, store.after, e.version, len(e.seen))
+		if len(store.after) != 1 || store.after[0] != 0 || version != snapshotEvery+15 || records != snapshotEvery+15 {
+			t.Fatalf("a snapshot %s: read after %v to v%d with %d records; want a replay from 0", name, store.after, version, records)
 		}
 	}
+}
+
+// TestSnapshotKeepsRecordsEncoded: a snapshot leaves the records it encoded in their encoded
+// form, so that the next one copies them: both encode the same bytes, a retry after them is
+// answered as before, and a record a command still holds (its own answer) is not changed under
+// it.
+func TestSnapshotKeepsRecordsEncoded(t *testing.T) {
+	ctx := context.Background()
+	store := sqlitetest.Open(t)
+	appendDeposits(t, store, "m1", 20)
+	s := New(store, Options{})
+	e, _, err := s.loadWithin(ctx, events.AccountStream("m1"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.mu.Unlock()
+	id := ""
+	for k, rec := range e.seen {
+		if id == "" || rec.Position < e.seen[id].Position {
+			id = k
+		}
+	}
+	held, err := e.Replay(Cmd{Meta: Meta{CommandID: id}})
+	if err != nil || held == nil || len(held.Payloads) != 1 || held.Snapshot == nil {
+		t.Fatalf("the first command's record: %+v, %v", held, err)
+	}
+	want := held.Payloads[0].(events.DepositRequested)
+	first, ok, err := encodeSnapshot(e, nil)
+	if err != nil || !ok {
+		t.Fatalf("first snapshot: %v, %v", ok, err)
+	}
+	if rec := e.seen[id]; rec == held || len(rec.Payloads) != 0 || len(rec.restored) != 1 || rec.restoredCopy == nil {
+		t.Fatalf("record after a snapshot: %d decoded, %d encoded events, copy %v; want it kept encoded in a new record",
+			len(rec.Payloads), len(rec.restored), rec.restoredCopy != nil)
+	}
+	if len(held.Payloads) != 1 || held.Payloads[0].(events.DepositRequested).OrderNo != want.OrderNo || held.restored != nil || held.Snapshot == nil {
+		t.Fatalf("the record the command holds changed under it: %+v", held)
+	}
+	second, _, err := encodeSnapshot(e, nil)
+	if err != nil || !bytes.Equal(first.State, second.State) {
+		t.Fatalf("second snapshot of the same entry differs (%v): %d bytes against %d", err, len(second.State), len(first.State))
+	}
+	again, err := e.Replay(Cmd{Meta: Meta{CommandID: id}})
+	if err != nil || again == nil || len(again.Payloads) != 1 || !sameDeposit(again.Payloads[0], want) ||
+		!reflect.DeepEqual(again.Snapshot, held.Snapshot) {
+		t.Fatalf("retry after the snapshots: %+v, %v; want %+v with copy %v", again, err, want, held.Snapshot)
+	}
+}
+
+func sameDeposit(p events.Payload, want events.DepositRequested) bool {
+	d, ok := p.(events.DepositRequested)
+	return ok && d.OrderNo == want.OrderNo && d.Amount.Equal(want.Amount) && d.ProofFileID == want.ProofFileID
 }
 
 // appendUploads appends n FileUploaded events of their own commands to stream at version from,
@@ -214,5 +269,31 @@ func BenchmarkFirstLoad(b *testing.B) {
 				}
 			})
 		}
+	}
+}
+
+// BenchmarkSnapshotAgain is the snapshot of an account of a thousand events (500 deposits, each
+// requested and approved) that was snapshot before, as its next one is: what a busy account pays
+// every snapshotEvery events.
+func BenchmarkSnapshotAgain(b *testing.B) {
+	ctx := context.Background()
+	store := sqlitetest.Open(b)
+	appendDeposits(b, store, "m1", 500)
+	s := New(struct{ events.Store }{store}, Options{}) // no snapshot store: nothing writes in the background
+	e, _, err := s.loadWithin(ctx, events.AccountStream("m1"), 0)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer e.mu.Unlock()
+	if _, _, err := encodeSnapshot(e, nil); err != nil {
+		b.Fatal(err)
+	}
+	var buf []byte
+	for b.Loop() {
+		snap, _, err := encodeSnapshot(e, buf[:0])
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf = snap.State
 	}
 }

@@ -66,6 +66,11 @@ type Config struct {
 	NeverWait bool
 	// After is where the shared reader starts: the furthest checkpoint of the consumers.
 	After int64
+	// Linger is how long the shared reader waits after a short page (the live tail, a few
+	// commits) before it reads the log again, so that the commits meanwhile reach the consumers
+	// in one page instead of one page each (0: it reads again at once). The first commit after
+	// a quiet spell is read at once; only the ones that follow it wait, at most Linger.
+	Linger time.Duration
 	// From is where a topic's subscription starts: after the position it returns (Subscribe
 	// only: Follow is given its start).
 	From func(ctx context.Context, topic string) (int64, error)
@@ -98,7 +103,9 @@ func NewSubscriber(cfg Config) *Subscriber {
 	if cfg.HubCapacity <= 0 {
 		cfg.HubCapacity = 4 * cfg.MaxPage
 	}
-	return &Subscriber{cfg: cfg, hub: newHub(cfg.Store, cfg.Logger, cfg.HubCapacity, cfg.NeverWait, cfg.After)}
+	h := newHub(cfg.Store, cfg.Logger, cfg.HubCapacity, cfg.NeverWait, cfg.After)
+	h.linger = cfg.Linger
+	return &Subscriber{cfg: cfg, hub: h}
 }
 
 // Run reads the log into the shared buffer until ctx ends.
@@ -287,6 +294,7 @@ type hub struct {
 	logger    *slog.Logger
 	capacity  int
 	neverWait bool
+	linger    time.Duration // Config.Linger
 
 	mu      sync.Mutex
 	buf     []events.RecordedEvent // the events after start, in order
@@ -332,13 +340,34 @@ func (h *hub) run(ctx context.Context) {
 	for ctx.Err() == nil {
 		err := h.store.Subscribe(ctx, h.last(), func(ctx context.Context, page []events.RecordedEvent) error {
 			pause.reset()
-			return h.push(ctx, page)
+			if err := h.push(ctx, page); err != nil {
+				return err
+			}
+			if h.linger > 0 && len(page) < lingerUnder {
+				return sleep(ctx, h.linger)
+			}
+			return nil
 		})
 		if ctx.Err() != nil {
 			return
 		}
 		h.logger.Warn("event feed ended; subscribing again", "after", h.last(), "err", err)
 		_ = pause.wait(ctx)
+	}
+}
+
+// lingerUnder is the page below which the hub lingers: a longer one is a reader catching up, which
+// reads on at once.
+const lingerUnder = 256
+
+func sleep(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
 	}
 }
 

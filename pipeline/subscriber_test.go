@@ -359,3 +359,44 @@ func TestFollowersNeverWaitForALaggard(t *testing.T) {
 		t.Fatalf("after Close the fast follower ended with %v", err)
 	}
 }
+
+// TestLingerGathersTheCommitsThatFollowOne: with Linger, the first commit after a quiet spell is
+// handed on at once, and the commits that follow it within Linger come together in the next page
+// instead of a page each.
+func TestLingerGathersTheCommitsThatFollowOne(t *testing.T) {
+	st := openStore(t)
+	const linger = 300 * time.Millisecond
+	sub := running(t, pipeline.Config{Store: st, MaxPage: 100, Linger: linger, Logger: slog.New(slog.DiscardHandler)})
+	pages := make(chan []int64, 16)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		_ = sub.Follow(ctx, "t", 0, func(_ context.Context, page []events.RecordedEvent) {
+			pos := make([]int64, len(page))
+			for i, e := range page {
+				pos[i] = e.Position
+			}
+			pages <- pos
+		})
+	}()
+	next := func() []int64 {
+		t.Helper()
+		select {
+		case p := <-pages:
+			return p
+		case <-time.After(10 * time.Second):
+			t.Fatal("no page")
+			return nil
+		}
+	}
+	time.Sleep(50 * time.Millisecond) // the follower waits at the head
+	t0 := time.Now()
+	add(t, st, 1)
+	if p, took := next(), time.Since(t0); !slices.Equal(p, []int64{1}) || took > linger/2 {
+		t.Fatalf("first commit after a quiet spell: page %v after %v; want [1] at once", p, took)
+	}
+	add(t, st, 3) // three commits while the reader lingers
+	if p := next(); !slices.Equal(p, []int64{2, 3, 4}) {
+		t.Fatalf("commits within the linger: page %v; want [2 3 4] in one", p)
+	}
+}

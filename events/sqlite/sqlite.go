@@ -84,6 +84,7 @@ type Store struct {
 	// knownHead, the head its last commit left; knownHead -1 knows nothing.
 	known     map[string]int64
 	knownHead int64
+	recent    recent // the events the writer committed last
 }
 
 type writerStmts struct {
@@ -270,6 +271,7 @@ func (s *Store) tx(batch []*backend.Request, trust bool) ([]*backend.Request, er
 		return plan.Accepted(), fmt.Errorf("sqlite events: commit: %w", err)
 	}
 	s.knownHead = plan.Rows[len(plan.Rows)-1].Position
+	s.recent.add(plan.Rows) // before the readers are woken
 	s.w.Counted(len(plan.Rows))
 	plan.Commit()
 	s.w.Notify()
@@ -403,6 +405,13 @@ func (s *Store) ReadStreamAfter(ctx context.Context, stream string, afterPositio
 func (s *Store) ReadAll(ctx context.Context, afterPosition int64, limit int) ([]events.RecordedEvent, error) {
 	if limit <= 0 {
 		return nil, fmt.Errorf("sqlite events: read all: limit %d must be positive", limit)
+	}
+	select {
+	case <-s.w.Closed(): // answered by the file, as it answers a closed store
+	default:
+		if evs, ok := s.recent.read(afterPosition, limit); ok {
+			return evs, nil
+		}
 	}
 	rows, err := s.reads.all.QueryContext(ctx, afterPosition, limit)
 	if err != nil {
