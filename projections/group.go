@@ -165,10 +165,19 @@ func (r *Runner) applyAlone(ctx context.Context, u *unit, page []*entry) ([]int6
 
 // applyUnit applies page to every projector of u in w and returns their new checkpoints.
 func (r *Runner) applyUnit(ctx context.Context, w *Wtx, u *unit, page []*entry) ([]int64, error) {
+	names := make([]string, len(u.ps))
+	for i, p := range u.ps {
+		names[i] = r.cp(p)
+	}
+	// The unit's checkpoints are locked up front, in its order as before: on PostgreSQL one
+	// round trip instead of one per read model.
+	cps, err := lockCheckpoints(ctx, w, names)
+	if err != nil {
+		return nil, err
+	}
 	pos := make([]int64, len(u.ps))
 	for i, p := range u.ps {
-		var err error
-		if pos[i], err = p.applyPage(ctx, w, r.cp(p), page); err != nil {
+		if pos[i], err = p.applyAbove(ctx, w, names[i], cps[i], page); err != nil {
 			return nil, err
 		}
 	}
