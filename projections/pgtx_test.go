@@ -192,3 +192,41 @@ func TestPipelinedTxFailures(t *testing.T) {
 		}
 	})
 }
+
+// TestLockJobs: a group locks the checkpoints of every unit it applies in one round trip on
+// PostgreSQL (most units in a group only move their checkpoint), gives each unit its own, and
+// refuses a checkpoint twice in one set (its second read would precede the first's move).
+func TestLockJobs(t *testing.T) {
+	e, db, n := pgCounted(t)
+	ctx := t.Context()
+	r := NewRunner(db, e.Store, nil, nil)
+	var jobs []*groupJob
+	want := 0
+	for _, u := range units(r.own()) {
+		jobs = append(jobs, &groupJob{u: u})
+		want += len(u.ps)
+	}
+	err := db.writeTx(ctx, func(w *Wtx) error {
+		before := n.Load()
+		cps, err := r.lockJobs(ctx, w, jobs)
+		if err != nil {
+			return err
+		}
+		if trips := n.Load() - before; trips != 1 {
+			t.Errorf("locking %d checkpoints of %d units took %d round trips, want 1", want, len(jobs), trips)
+		}
+		for i, j := range jobs {
+			if len(cps[i]) != len(j.u.ps) {
+				t.Errorf("unit %s: %d checkpoints, want %d", j.u.Name, len(cps[i]), len(j.u.ps))
+			}
+		}
+		_, err = r.lockJobs(ctx, w, append(jobs[:1:1], jobs[0]))
+		if err == nil || !strings.Contains(err.Error(), "twice") {
+			t.Errorf("a unit twice in one set: %v, want refused", err)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
