@@ -2,6 +2,7 @@ package projections
 
 import (
 	"context"
+	"fmt"
 	"net"
 	"strings"
 	"sync/atomic"
@@ -228,5 +229,47 @@ func TestLockJobs(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestBigWriteRowsPrepared: the full chunks of a big write run as one statement prepared in the
+// transaction (pipelined behind what was pending, the table made in the same transaction), every
+// row lands, and the statement is dropped after.
+func TestBigWriteRowsPrepared(t *testing.T) {
+	e := postgresEnv(t)
+	db := e.open()
+	ctx := t.Context()
+	per := MaxParams / 2
+	rows := make([][]any, 2*per+5)
+	for i := range rows {
+		rows[i] = []any{fmt.Sprintf("m%d", i), int64(i)}
+	}
+	err := db.writeTx(ctx, func(w *Wtx) error {
+		if err := w.Exec(ctx, "CREATE TABLE big_rows (member_id TEXT PRIMARY KEY, position BIGINT NOT NULL)"); err != nil {
+			return err
+		}
+		if err := w.WriteRows(ctx, rows, func(n int) string {
+			return "INSERT INTO big_rows (member_id, position) VALUES " + Tuples(n, 2)
+		}); err != nil {
+			return err
+		}
+		var prepared int
+		if err := w.QueryRow(ctx, "SELECT COUNT(*) FROM pg_prepared_statements").Scan(&prepared); err != nil {
+			return err
+		}
+		if prepared != 0 {
+			t.Errorf("%d statements still prepared after the write", prepared)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var n, sum int64
+	if err := db.QueryRow(ctx, "SELECT COUNT(*), SUM(position) FROM big_rows").Scan(&n, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if total := int64(len(rows)); n != total || sum != total*(total-1)/2 {
+		t.Fatalf("%d rows summing to %d, want %d summing to %d", n, sum, total, total*(total-1)/2)
 	}
 }
