@@ -23,7 +23,8 @@ import (
 // change afterwards (the row slices of an upsert are built for it).
 type pgTx struct {
 	conn    *pgx.Conn
-	pending *pgx.Batch // statements not sent yet, in order
+	pending []read // statements not sent yet, in order: a write has no scan
+	hold    int    // inside Wtx.Together: its selects wait too
 }
 
 // read is a query whose rows go to scan.
@@ -47,7 +48,7 @@ func pgWriteTx(ctx context.Context, db *sql.DB, d dialect, fn func(w *Wtx) error
 		if !ok {
 			return fmt.Errorf("begin read-model tx: driver connection is a %T, not pgx's", dc)
 		}
-		t := &pgTx{conn: sc.Conn(), pending: &pgx.Batch{}}
+		t := &pgTx{conn: sc.Conn()}
 		defer t.end()
 		// Sent with the first read. Read models can always be rebuilt from the log, so commits
 		// do not wait for the WAL flush; event appends stay durable.
@@ -70,19 +71,19 @@ func pgWriteTx(ctx context.Context, db *sql.DB, d dialect, fn func(w *Wtx) error
 }
 
 // queue adds a statement whose result nobody reads; q is in PostgreSQL's placeholders.
-func (t *pgTx) queue(q string, args []any) { t.pending.Queue(q, args...) }
+func (t *pgTx) queue(q string, args []any) { t.pending = append(t.pending, read{q: q, args: args}) }
 
 // send sends the pending statements and then reads, in one round trip, hands each read's rows to
-// its scan, and returns the command tag of the last pending statement.
+// its scan, and returns the command tag of the last statement without a scan.
 func (t *pgTx) send(ctx context.Context, reads ...read) (last pgconn.CommandTag, err error) {
-	b := t.pending
-	t.pending = &pgx.Batch{}
-	writes := b.Len()
-	for _, r := range reads {
-		b.Queue(r.q, r.args...)
-	}
-	if b.Len() == 0 {
+	items := append(t.pending, reads...)
+	t.pending = nil
+	if len(items) == 0 {
 		return last, nil
+	}
+	b := &pgx.Batch{}
+	for _, it := range items {
+		b.Queue(it.q, it.args...)
 	}
 	br := t.conn.SendBatch(ctx, b)
 	defer func() {
@@ -90,13 +91,13 @@ func (t *pgTx) send(ctx context.Context, reads ...read) (last pgconn.CommandTag,
 			err = fmt.Errorf("end pipeline: %w", cerr)
 		}
 	}()
-	for i := range writes {
-		if last, err = br.Exec(); err != nil {
-			return last, fmt.Errorf("exec %.80q: %w", b.QueuedQueries[i].SQL, err)
+	for _, it := range items {
+		if it.scan != nil {
+			err = scanRows(br, it)
+		} else if last, err = br.Exec(); err != nil {
+			err = fmt.Errorf("exec %.80q: %w", it.q, err)
 		}
-	}
-	for _, r := range reads {
-		if err := scanRows(br, r); err != nil {
+		if err != nil {
 			return last, err
 		}
 	}

@@ -273,3 +273,40 @@ func TestBigWriteRowsPrepared(t *testing.T) {
 		t.Fatalf("%d rows summing to %d, want %d summing to %d", n, sum, total, total*(total-1)/2)
 	}
 }
+
+// TestTogether: the selects inside Together go in one round trip on PostgreSQL, and their rows
+// are there by the time it returns.
+func TestTogether(t *testing.T) {
+	_, db, n := pgCounted(t)
+	ctx := t.Context()
+	err := db.writeTx(ctx, func(w *Wtx) error {
+		return w.Upsert(ctx, probeTable, [][]any{{"a", int64(1)}, {"b", int64(2)}, {"c", int64(3)}})
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]int64{}
+	put := func(r *probeRow) { got[r.memberID] = r.position }
+	err = db.writeTx(ctx, func(w *Wtx) error {
+		if _, err := lockCheckpoint(ctx, w, "probe"); err != nil { // BEGIN sent: count the selects alone
+			return err
+		}
+		before := n.Load()
+		err := w.Together(ctx, func() error {
+			if err := probeFields.SelectIn(ctx, w, probeTable, "member_id", []any{"a"}, put); err != nil {
+				return err
+			}
+			return probeFields.SelectKeys(ctx, w, probeTable, [][]any{{"b"}, {"c"}}, put)
+		})
+		if trips := n.Load() - before; trips != 1 {
+			t.Errorf("two selects together: %d round trips, want 1", trips)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 3 || got["a"] != 1 || got["b"] != 2 || got["c"] != 3 {
+		t.Fatalf("rows read together: %v, want a:1 b:2 c:3", got)
+	}
+}

@@ -239,6 +239,23 @@ func (w *Wtx) cached(ctx context.Context, q string) *sql.Stmt {
 	return nil
 }
 
+// Together runs fn, whose SelectIn and SelectKeys hand their rows to their scans only by the time
+// Together returns: on PostgreSQL they go together in one round trip. fn's selects must not
+// depend on one another's rows (as the tables of a page, read before it is folded).
+func (w *Wtx) Together(ctx context.Context, fn func() error) error {
+	if w.pg == nil {
+		return fn()
+	}
+	w.pg.hold++
+	err := fn()
+	w.pg.hold--
+	if err != nil || w.pg.hold > 0 {
+		return err
+	}
+	_, err = w.pg.send(ctx)
+	return err
+}
+
 // Row is the row of a single-row query: Scan returns sql.ErrNoRows when there is none.
 type Row interface{ Scan(dest ...any) error }
 
@@ -448,6 +465,10 @@ func (w *Wtx) scanAll(ctx context.Context, tb *Table, q string, args []any, scan
 		if err := scan(rows); err != nil {
 			return fmt.Errorf("scan %s: %w", tb.Name, err)
 		}
+		return nil
+	}
+	if w.pg != nil && w.pg.hold > 0 {
+		w.pg.pending = append(w.pg.pending, read{q: w.d.rebind(q), args: args, scan: each})
 		return nil
 	}
 	if err := w.read(ctx, read{q: q, args: args, scan: each}, w.cached(ctx, q)); err != nil {
