@@ -24,7 +24,7 @@ import (
 type pgTx struct {
 	conn    *pgx.Conn
 	pending []read // statements not sent yet, in order: a write has no scan
-	hold    int    // inside Wtx.Together: its selects wait too
+	hold    bool   // inside Wtx.Together: its selects wait too
 }
 
 // read is a query whose rows go to scan.

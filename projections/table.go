@@ -246,13 +246,14 @@ func (w *Wtx) Together(ctx context.Context, fn func() error) error {
 	if w.pg == nil {
 		return fn()
 	}
-	w.pg.hold++
+	held := w.pg.hold
+	w.pg.hold = true
 	err := fn()
-	w.pg.hold--
-	if err != nil || w.pg.hold > 0 {
+	w.pg.hold = held
+	if err != nil {
 		return err
 	}
-	_, err = w.pg.send(ctx)
+	_, err = w.pg.send(ctx) // also when nested: every Together's rows are there when it returns
 	return err
 }
 
@@ -467,7 +468,7 @@ func (w *Wtx) scanAll(ctx context.Context, tb *Table, q string, args []any, scan
 		}
 		return nil
 	}
-	if w.pg != nil && w.pg.hold > 0 {
+	if w.pg != nil && w.pg.hold {
 		w.pg.pending = append(w.pg.pending, read{q: w.d.rebind(q), args: args, scan: each})
 		return nil
 	}
