@@ -28,6 +28,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,6 +78,12 @@ const progressDDL = `CREATE TABLE IF NOT EXISTS projection_progress_parts (
 // OpenReadDB opens (and creates the schema of) the read-model database: SQLite in
 // dataDir/read.db unless databaseURL names a PostgreSQL database.
 func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, error) {
+	return openReadDB(ctx, dataDir, databaseURL, nil)
+}
+
+// openReadDB is OpenReadDB; on PostgreSQL wrap, when not nil, wraps every connection it dials
+// (tests count round trips with it).
+func openReadDB(ctx context.Context, dataDir, databaseURL string, wrap func(net.Conn) net.Conn) (*ReadDB, error) {
 	db := &ReadDB{idem: newIdemWriter()}
 	if databaseURL != "" {
 		cfg, err := pgx.ParseConfig(databaseURL)
@@ -89,6 +96,15 @@ func OpenReadDB(ctx context.Context, dataDir, databaseURL string) (*ReadDB, erro
 			cfg.DefaultQueryExecMode = pgx.QueryExecModeExec
 		}
 		pgnet.Configure(&cfg.Config, databaseURL)
+		if dial := cfg.DialFunc; wrap != nil {
+			cfg.DialFunc = func(ctx context.Context, network, addr string) (net.Conn, error) {
+				c, err := dial(ctx, network, addr)
+				if err != nil {
+					return nil, err
+				}
+				return wrap(c), nil
+			}
+		}
 		pg := stdlib.OpenDB(*cfg)
 		pg.SetMaxOpenConns(16)
 		pg.SetMaxIdleConns(16)
@@ -149,6 +165,9 @@ func (db *ReadDB) Close() error {
 // writeTx runs fn in one read-model write transaction. On PostgreSQL it does not wait for the
 // WAL flush: read models can always be rebuilt from the log, while event appends stay durable.
 func (db *ReadDB) writeTx(ctx context.Context, fn func(w *Wtx) error) error {
+	if db.d.postgres {
+		return pgWriteTx(ctx, db.w, db.d, fn)
+	}
 	tx, err := db.w.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("begin read-model tx: %w", err)
@@ -158,11 +177,6 @@ func (db *ReadDB) writeTx(ctx context.Context, fn func(w *Wtx) error) error {
 	// Commit it is a no-op.
 	defer tx.Rollback()
 	w := &Wtx{tx: tx, d: db.d, stmts: db.wstmts}
-	if db.d.postgres {
-		if err := w.Exec(ctx, "SET LOCAL synchronous_commit = off"); err != nil {
-			return err
-		}
-	}
 	if err := fn(w); err != nil {
 		return err
 	}
@@ -243,21 +257,15 @@ const abandonedAfter = time.Hour
 // dropAbandoned drops the scratch tables (and checkpoint) of rebuilds and comparisons that
 // stopped long ago.
 func (db *ReadDB) dropAbandoned(ctx context.Context, w *Wtx) error {
-	rows, err := w.Query(ctx, "SELECT name FROM projection_checkpoints WHERE updated_at < ?", time.Now().Add(-abandonedAfter).UnixMicro())
-	if err != nil {
-		return err
-	}
 	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return fmt.Errorf("read checkpoints: %w", err)
-		}
-		names = append(names, n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	err := w.Query(ctx, "SELECT name FROM projection_checkpoints WHERE updated_at < ?", []any{time.Now().Add(-abandonedAfter).UnixMicro()},
+		func(rows Rows) error {
+			var n string
+			err := rows.Scan(&n)
+			names = append(names, n)
+			return err
+		})
+	if err != nil {
 		return fmt.Errorf("read checkpoints: %w", err)
 	}
 	for _, n := range names {
@@ -316,7 +324,7 @@ func (db *ReadDB) tablesExist(ctx context.Context, w *Wtx, tables []*Table, suff
 	}
 	for _, t := range tables {
 		var n int
-		if err := w.tx.QueryRowContext(ctx, db.d.rebind(q), t.Name+suffix).Scan(&n); err != nil {
+		if err := w.QueryRow(ctx, q, t.Name+suffix).Scan(&n); err != nil {
 			return false, fmt.Errorf("look up table %s: %w", t.Name+suffix, err)
 		}
 		if n == 0 {
@@ -336,7 +344,7 @@ func randomTag() string {
 
 func checkpointSchema(ctx context.Context, w *Wtx, name string) (string, bool, error) {
 	var hash string
-	err := w.tx.QueryRowContext(ctx, w.d.rebind("SELECT schema_hash FROM projection_checkpoints WHERE name = ?"), name).Scan(&hash)
+	err := w.QueryRow(ctx, "SELECT schema_hash FROM projection_checkpoints WHERE name = ?", name).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
 		return "", false, nil
 	}
@@ -349,13 +357,32 @@ func checkpointSchema(ctx context.Context, w *Wtx, name string) (string, bool, e
 // lockCheckpoint reads a checkpoint inside a write transaction, locking its row on PostgreSQL so
 // that a projector and a rebuild swap (maybe in another process) never interleave.
 func lockCheckpoint(ctx context.Context, w *Wtx, name string) (int64, error) {
-	var pos int64
-	err := w.QueryRow(ctx, sqlLockCheckpoint+w.d.forUpdate(), name).Scan(&pos)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("checkpoint %s: %w", name, ErrNotFound)
-	}
+	pos, err := lockCheckpoints(ctx, w, []string{name})
 	if err != nil {
-		return 0, fmt.Errorf("read checkpoint %s: %w", name, err)
+		return 0, err
+	}
+	return pos[0], nil
+}
+
+// lockCheckpoints is lockCheckpoint of each of names, locked in that order: on PostgreSQL in
+// one round trip.
+func lockCheckpoints(ctx context.Context, w *Wtx, names []string) ([]int64, error) {
+	pos := make([]int64, len(names))
+	found := make([]bool, len(names))
+	rs := make([]read, len(names))
+	for i, name := range names {
+		rs[i] = read{q: sqlLockCheckpoint + w.d.forUpdate(), args: []any{name}, scan: func(rows Rows) error {
+			found[i] = true
+			return rows.Scan(&pos[i])
+		}}
+	}
+	if err := w.reads(ctx, rs...); err != nil {
+		return nil, fmt.Errorf("read checkpoints %s: %w", strings.Join(names, ", "), err)
+	}
+	for i, name := range names {
+		if !found[i] {
+			return nil, fmt.Errorf("checkpoint %s: %w", name, ErrNotFound)
+		}
 	}
 	return pos, nil
 }
@@ -376,29 +403,24 @@ func deleteCheckpoint(ctx context.Context, w *Wtx, name string) error {
 
 // checkpoints returns every live projector's position.
 func (db *ReadDB) checkpoints(ctx context.Context) (map[string]int64, error) {
-	rows, err := db.r.QueryContext(ctx, "SELECT name, position FROM projection_checkpoints")
-	if err != nil {
-		return nil, fmt.Errorf("read checkpoints: %w", err)
+	out := map[string]int64{}
+	if err := db.Reader.Query(ctx, "read checkpoints", "SELECT name, position FROM projection_checkpoints", nil, scanCheckpoint(out)); err != nil {
+		return nil, err
 	}
-	return scanCheckpoints(rows)
+	return out, nil
 }
 
-// scanCheckpoints reads rows of (name, position) into a map and closes them.
-func scanCheckpoints(rows *sql.Rows) (map[string]int64, error) {
-	defer rows.Close()
-	out := map[string]int64{}
-	for rows.Next() {
+// scanCheckpoint reads a row of (name, position) into out.
+func scanCheckpoint(out map[string]int64) func(Rows) error {
+	return func(rows Rows) error {
 		var name string
 		var pos int64
 		if err := rows.Scan(&name, &pos); err != nil {
-			return nil, fmt.Errorf("read checkpoints: %w", err)
+			return err
 		}
 		out[name] = pos
+		return nil
 	}
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("read checkpoints: %w", err)
-	}
-	return out, nil
 }
 
 // likePattern escapes a user's search text for LIKE ... ESCAPE '\'.

@@ -58,14 +58,13 @@ func (gs *grouper) join(u *unit, page []*entry) (*group, *groupJob) {
 	return g, nil
 }
 
-// next is the next unit that joined g, or nil when there is none: g then takes no more.
-func (gs *grouper) next(g *group) *groupJob {
+// drain takes every unit that joined g so far; when none has, g takes no more and it returns nil.
+func (gs *grouper) drain(g *group) []*groupJob {
 	gs.mu.Lock()
 	defer gs.mu.Unlock()
-	if len(g.waiting) > 0 {
-		j := g.waiting[0]
-		g.waiting = g.waiting[1:]
-		return j
+	if js := g.waiting; len(js) > 0 {
+		g.waiting = nil
+		return js
 	}
 	gs.closeLocked(g)
 	return nil
@@ -119,21 +118,36 @@ func (r *Runner) apply(ctx context.Context, u *unit, page []*entry, alone bool) 
 		}
 	}()
 	err := r.db.writeTx(ctx, func(w *Wtx) error {
-		var err error
-		if pos, err = r.applyUnit(ctx, w, u, page); err != nil {
+		// The checkpoints of the units in step are locked with this unit's, and those of the
+		// units that joined meanwhile together: on PostgreSQL one round trip for each set instead
+		// of one per unit (most units that join only move their checkpoint over a page with
+		// nothing for them).
+		jobs := []*groupJob{{u: u, page: page}}
+		for _, o := range r.inStep(u, page) {
+			jobs = append(jobs, &groupJob{u: o, page: page})
+		}
+		along = jobs[1:]
+		cps, err := r.lockJobs(ctx, w, jobs)
+		if err != nil {
 			return err
 		}
-		for _, o := range r.inStep(u, page) {
-			j := &groupJob{u: o, page: page}
-			along = append(along, j)
-			if j.pos, err = r.applyJoined(ctx, w, j); err != nil {
+		if pos, err = r.applyLocked(ctx, w, u, cps[0], page); err != nil {
+			return err
+		}
+		for i, j := range along {
+			if j.pos, err = r.applyJoined(ctx, w, j, cps[i+1]); err != nil {
 				return err
 			}
 		}
-		for j := r.groups.next(g); j != nil; j = r.groups.next(g) {
-			joined = append(joined, j)
-			if j.pos, err = r.applyJoined(ctx, w, j); err != nil {
+		for js := r.groups.drain(g); js != nil; js = r.groups.drain(g) {
+			joined = append(joined, js...)
+			if cps, err = r.lockJobs(ctx, w, js); err != nil {
 				return err
+			}
+			for i, j := range js {
+				if j.pos, err = r.applyJoined(ctx, w, j, cps[i]); err != nil {
+					return err
+				}
 			}
 		}
 		return nil
@@ -165,10 +179,48 @@ func (r *Runner) applyAlone(ctx context.Context, u *unit, page []*entry) ([]int6
 
 // applyUnit applies page to every projector of u in w and returns their new checkpoints.
 func (r *Runner) applyUnit(ctx context.Context, w *Wtx, u *unit, page []*entry) ([]int64, error) {
+	cps, err := r.lockJobs(ctx, w, []*groupJob{{u: u, page: page}})
+	if err != nil {
+		return nil, err
+	}
+	return r.applyLocked(ctx, w, u, cps[0], page)
+}
+
+// lockJobs locks the checkpoints of the units of jobs, in order (on PostgreSQL in one round trip),
+// and returns each job's. A checkpoint may come once: a second application of its read model in
+// the same set would have read it before the first moved it, so a repeat fails the group (each
+// unit then applies its page alone).
+func (r *Runner) lockJobs(ctx context.Context, w *Wtx, jobs []*groupJob) ([][]int64, error) {
+	var names []string
+	seen := map[string]bool{}
+	for _, j := range jobs {
+		for _, p := range j.u.ps {
+			name := r.cp(p)
+			if seen[name] {
+				return nil, fmt.Errorf("checkpoint %s twice in one group", name)
+			}
+			seen[name] = true
+			names = append(names, name)
+		}
+	}
+	cps, err := lockCheckpoints(ctx, w, names)
+	if err != nil {
+		return nil, err
+	}
+	out := make([][]int64, len(jobs))
+	for i, j := range jobs {
+		out[i], cps = cps[:len(j.u.ps)], cps[len(j.u.ps):]
+	}
+	return out, nil
+}
+
+// applyLocked applies page to every projector of u, whose checkpoints are locked at cps, and
+// returns their new checkpoints.
+func (r *Runner) applyLocked(ctx context.Context, w *Wtx, u *unit, cps []int64, page []*entry) ([]int64, error) {
 	pos := make([]int64, len(u.ps))
 	for i, p := range u.ps {
 		var err error
-		if pos[i], err = p.applyPage(ctx, w, r.cp(p), page); err != nil {
+		if pos[i], err = p.applyAbove(ctx, w, r.cp(p), cps[i], page); err != nil {
 			return nil, err
 		}
 	}
@@ -177,13 +229,13 @@ func (r *Runner) applyUnit(ctx context.Context, w *Wtx, u *unit, page []*entry) 
 
 // applyJoined applies another unit's page in a group, its panic failing the group (the unit then
 // panics alone, under its own handler's recoverer) rather than the leader's handler.
-func (r *Runner) applyJoined(ctx context.Context, w *Wtx, j *groupJob) (pos []int64, err error) {
+func (r *Runner) applyJoined(ctx context.Context, w *Wtx, j *groupJob, cps []int64) (pos []int64, err error) {
 	defer func() {
 		if p := recover(); p != nil {
 			err = fmt.Errorf("unit %s panicked: %v", j.u.Name, p)
 		}
 	}()
-	return r.applyUnit(ctx, w, j.u, j.page)
+	return r.applyLocked(ctx, w, j.u, cps, j.page)
 }
 
 // inStep is the units besides u that want events of page and have seen every event before it,

@@ -140,10 +140,13 @@ func applyJournal(ctx context.Context, w *Wtx, evs []Decoded) error {
 			}
 		}
 	}
-	if err := journalFields.SelectKeys(ctx, w, journalTable, needed(keys), func(r *journalRow) { pg.lines[[2]string{r.memberID, r.lineID}] = r }); err != nil {
-		return err
-	}
-	if err := journalOrderFields.SelectKeys(ctx, w, journalOrdersTable, needed(orderNos), func(r *journalOrderRow) { pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel }); err != nil {
+	err := w.Together(ctx, func() error {
+		if err := journalFields.SelectKeys(ctx, w, journalTable, needed(keys), func(r *journalRow) { pg.lines[[2]string{r.memberID, r.lineID}] = r }); err != nil {
+			return err
+		}
+		return journalOrderFields.SelectKeys(ctx, w, journalOrdersTable, needed(orderNos), func(r *journalOrderRow) { pg.orders[[2]string{r.member, r.orderNo}] = &r.orderLabel })
+	})
+	if err != nil {
 		return err
 	}
 	touched := map[[2]string]*journalRow{}

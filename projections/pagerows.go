@@ -104,13 +104,19 @@ type PageTable interface {
 	Write(ctx context.Context, w *Wtx) error
 }
 
-// FoldPage applies a page the set-based way: it loads the rows of tables that the page needs,
-// folds the events one by one in order and writes the rows back.
+// FoldPage applies a page the set-based way: it loads the rows of tables that the page needs (in
+// one round trip on PostgreSQL), folds the events one by one in order and writes the rows back.
 func FoldPage(ctx context.Context, w *Wtx, evs []Decoded, fold func(Decoded) error, tables ...PageTable) error {
-	for _, t := range tables {
-		if err := t.Load(ctx, w); err != nil {
-			return err
+	err := w.Together(ctx, func() error {
+		for _, t := range tables {
+			if err := t.Load(ctx, w); err != nil {
+				return err
+			}
 		}
+		return nil
+	})
+	if err != nil {
+		return err
 	}
 	for _, d := range evs {
 		if err := fold(d); err != nil {

@@ -280,11 +280,12 @@ func allZero(cps map[string]int64, names []string) bool {
 
 // checkpoints reads every checkpoint inside the transaction.
 func (w *Wtx) checkpoints(ctx context.Context) (map[string]int64, error) {
-	rows, err := w.Query(ctx, "SELECT name, position FROM projection_checkpoints")
+	out := map[string]int64{}
+	err := w.Query(ctx, "SELECT name, position FROM projection_checkpoints", nil, scanCheckpoint(out))
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("read checkpoints: %w", err)
 	}
-	return scanCheckpoints(rows)
+	return out, nil
 }
 
 // progress is the published position of every partition (Publish), as read by Watch.

@@ -170,6 +170,11 @@ func (p *Projector) applyPage(ctx context.Context, w *Wtx, cpName string, page [
 	if err != nil {
 		return 0, err
 	}
+	return p.applyAbove(ctx, w, cpName, cp, page)
+}
+
+// applyAbove is applyPage once the checkpoint cpName, at cp, is locked in w.
+func (p *Projector) applyAbove(ctx context.Context, w *Wtx, cpName string, cp int64, page []*entry) (int64, error) {
 	for len(page) > 0 && page[0].Ev.Position <= cp {
 		page = page[1:]
 	}
@@ -226,13 +231,11 @@ func (db *ReadDB) ApplyOneByOne(ctx context.Context, p *Projector, evs []events.
 // the rows of read databases projected in different ways (one runner, partitions) with it.
 func (db *ReadDB) TableRows(ctx context.Context, tb *Table) ([]string, error) {
 	cols := tb.colNames()
-	rows, err := db.r.QueryContext(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+tb.Name)
-	if err != nil {
-		return nil, fmt.Errorf("rows of %s: %w", tb.Name, err)
-	}
 	var out []string
-	if err := textRows(rows, len(cols), func(row []string) { out = append(out, strings.Join(row, "|")) }); err != nil {
-		return nil, fmt.Errorf("rows of %s: %w", tb.Name, err)
+	err := db.Reader.Query(ctx, "rows of "+tb.Name, "SELECT "+strings.Join(cols, ", ")+" FROM "+tb.Name, nil,
+		textRow(len(cols), func(row []string) { out = append(out, strings.Join(row, "|")) }))
+	if err != nil {
+		return nil, err
 	}
 	slices.Sort(out)
 	return out, nil

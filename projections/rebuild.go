@@ -2,7 +2,6 @@ package projections
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"sort"
 	"strings"
@@ -313,11 +312,7 @@ func diffTable(ctx context.Context, w *Wtx, t *Table, suffix string) ([]string, 
 		return strings.Join(parts, " ")
 	}
 	load := func(name string, each func(row []string)) error {
-		rows, err := w.Query(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+name)
-		if err != nil {
-			return err
-		}
-		if err := textRows(rows, len(cols), each); err != nil {
+		if err := w.Query(ctx, "SELECT "+strings.Join(cols, ", ")+" FROM "+name, nil, textRow(len(cols), each)); err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 		return nil
@@ -355,10 +350,9 @@ func diffTable(ctx context.Context, w *Wtx, t *Table, suffix string) ([]string, 
 	return diffs, nil
 }
 
-// textRows calls each with every row of rows (of n columns) as text, and closes rows.
-func textRows(rows *sql.Rows, n int, each func(row []string)) error {
-	defer rows.Close()
-	for rows.Next() {
+// textRow scans a row of n columns as text and hands it to each.
+func textRow(n int, each func(row []string)) func(Rows) error {
+	return func(rows Rows) error {
 		row := make([]string, n)
 		ptrs := make([]any, n)
 		for i := range row {
@@ -368,6 +362,6 @@ func textRows(rows *sql.Rows, n int, each func(row []string)) error {
 			return fmt.Errorf("scan: %w", err)
 		}
 		each(row)
+		return nil
 	}
-	return rows.Err()
 }

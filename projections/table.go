@@ -175,7 +175,8 @@ func (d dialect) chunk(n, width int, keys bool) (rows, size int) {
 // Wtx is a read-model write transaction. suffix selects the table set a projector writes:
 // "" for the live tables, "_rebuild" or "_cmp..." for the fresh copies built from the log.
 type Wtx struct {
-	tx     *sql.Tx
+	tx     *sql.Tx // SQLite
+	pg     *pgTx   // PostgreSQL: statements pipelined (see pgTx)
 	d      dialect
 	suffix string
 	stmts  *stmtCache // the write connection's prepared statements (SQLite)
@@ -186,15 +187,38 @@ type Wtx struct {
 
 func (w *Wtx) T(tb *Table) string { return tb.Name + w.suffix }
 
+// Exec runs a statement whose result is not read. On PostgreSQL it goes with the transaction's
+// next read or its commit, which returns its error.
 func (w *Wtx) Exec(ctx context.Context, q string, args ...any) error {
-	if st := w.stmts.lookup(q); st != nil {
-		if _, err := w.tx.StmtContext(ctx, st).ExecContext(ctx, args...); err != nil {
-			return fmt.Errorf("exec %.80q: %w", q, err)
-		}
-		return nil
+	return w.exec(ctx, q, args, w.prepared(ctx, q))
+}
+
+// execRows runs q, a statement of a variable number of rows (see stmtRows), with args.
+func (w *Wtx) execRows(ctx context.Context, q string, args []any) error {
+	return w.exec(ctx, q, args, w.cached(ctx, q))
+}
+
+// exec runs q with args, as st when prepared.
+func (w *Wtx) exec(ctx context.Context, q string, args []any, st *sql.Stmt) error {
+	var err error
+	switch {
+	case w.pg != nil:
+		w.pg.queue(w.d.rebind(q), args)
+	case st != nil:
+		_, err = st.ExecContext(ctx, args...)
+	default:
+		_, err = w.tx.ExecContext(ctx, w.d.rebind(q), args...)
 	}
-	if _, err := w.tx.ExecContext(ctx, w.d.rebind(q), args...); err != nil {
+	if err != nil {
 		return fmt.Errorf("exec %.80q: %w", q, err)
+	}
+	return nil
+}
+
+// prepared is q's statement in the transaction when it is cached (SQLite), else nil.
+func (w *Wtx) prepared(ctx context.Context, q string) *sql.Stmt {
+	if st := w.stmts.lookup(q); st != nil {
+		return w.tx.StmtContext(ctx, st)
 	}
 	return nil
 }
@@ -205,8 +229,8 @@ func (w *Wtx) cached(ctx context.Context, q string) *sql.Stmt {
 	if w.stmts == nil {
 		return nil
 	}
-	if st := w.stmts.lookup(q); st != nil {
-		return w.tx.StmtContext(ctx, st)
+	if st := w.prepared(ctx, q); st != nil {
+		return st
 	}
 	if w.unprepared == nil {
 		w.unprepared = map[string]bool{}
@@ -215,34 +239,86 @@ func (w *Wtx) cached(ctx context.Context, q string) *sql.Stmt {
 	return nil
 }
 
-// execRows runs q, a statement of a variable number of rows (see stmtRows), with args.
-func (w *Wtx) execRows(ctx context.Context, q string, args []any) error {
-	var err error
-	if st := w.cached(ctx, q); st != nil {
-		_, err = st.ExecContext(ctx, args...)
-	} else {
-		_, err = w.tx.ExecContext(ctx, w.d.rebind(q), args...)
+// Together runs fn, whose SelectIn and SelectKeys hand their rows to their scans only by the time
+// Together returns: on PostgreSQL they go together in one round trip. fn's selects must not
+// depend on one another's rows (as the tables of a page, read before it is folded).
+func (w *Wtx) Together(ctx context.Context, fn func() error) error {
+	if w.pg == nil {
+		return fn()
 	}
+	held := w.pg.hold
+	w.pg.hold = true
+	err := fn()
+	w.pg.hold = held
 	if err != nil {
-		return fmt.Errorf("exec %.80q: %w", q, err)
+		return err
 	}
-	return nil
+	_, err = w.pg.send(ctx) // also when nested: every Together's rows are there when it returns
+	return err
 }
 
-// queryRow runs a single-row query, prepared when the statement is cached.
-func (w *Wtx) QueryRow(ctx context.Context, q string, args ...any) *sql.Row {
-	if st := w.stmts.lookup(q); st != nil {
-		return w.tx.StmtContext(ctx, st).QueryRowContext(ctx, args...)
+// Row is the row of a single-row query: Scan returns sql.ErrNoRows when there is none.
+type Row interface{ Scan(dest ...any) error }
+
+// QueryRow runs a single-row query, prepared when the statement is cached.
+func (w *Wtx) QueryRow(ctx context.Context, q string, args ...any) Row {
+	if w.pg != nil {
+		return pgRow{ctx: ctx, t: w.pg, q: w.d.rebind(q), args: args}
+	}
+	if st := w.prepared(ctx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
 	}
 	return w.tx.QueryRowContext(ctx, w.d.rebind(q), args...)
 }
 
-func (w *Wtx) Query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
-	rows, err := w.tx.QueryContext(ctx, w.d.rebind(q), args...)
-	if err != nil {
-		return nil, fmt.Errorf("query %.80q: %w", q, err)
+// Query runs q and hands each row to scan.
+func (w *Wtx) Query(ctx context.Context, q string, args []any, scan func(Rows) error) error {
+	return w.read(ctx, read{q: q, args: args, scan: scan}, w.prepared(ctx, q))
+}
+
+// reads runs the queries rs in order: on PostgreSQL in one round trip, on SQLite prepared when
+// cached.
+func (w *Wtx) reads(ctx context.Context, rs ...read) error {
+	if w.pg != nil {
+		for i := range rs {
+			rs[i].q = w.d.rebind(rs[i].q)
+		}
+		_, err := w.pg.send(ctx, rs...)
+		return err
 	}
-	return rows, nil
+	for _, r := range rs {
+		if err := w.read(ctx, r, w.prepared(ctx, r.q)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read runs r, as st when prepared (SQLite).
+func (w *Wtx) read(ctx context.Context, r read, st *sql.Stmt) error {
+	if w.pg != nil {
+		return w.reads(ctx, r)
+	}
+	var rows *sql.Rows
+	var err error
+	if st != nil {
+		rows, err = st.QueryContext(ctx, r.args...)
+	} else {
+		rows, err = w.tx.QueryContext(ctx, w.d.rebind(r.q), r.args...)
+	}
+	if err != nil {
+		return fmt.Errorf("query %.80q: %w", r.q, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("query %.80q: %w", r.q, err)
+	}
+	return nil
 }
 
 // WriteRows writes rows (each of the same width) with the statements that text makes for n rows
@@ -255,14 +331,13 @@ func (w *Wtx) WriteRows(ctx context.Context, rows [][]any, text func(n int) stri
 	width := len(rows[0])
 	// On PostgreSQL the full chunks of a big page (a rebuild's) share one statement prepared in
 	// the transaction: its text is rebound and parsed once.
-	var full *sql.Stmt
-	if per := MaxParams / width; w.d.postgres && len(rows) >= 2*per {
-		st, err := w.tx.PrepareContext(ctx, w.d.rebind(text(per)))
-		if err != nil {
-			return fmt.Errorf("prepare: %w", err)
+	per := MaxParams / width
+	var full string
+	if w.pg != nil && len(rows) >= 2*per {
+		full = w.d.rebind(text(per))
+		if err := w.pg.prepare(ctx, full); err != nil {
+			return err
 		}
-		defer st.Close()
-		full = st
 	}
 	for len(rows) > 0 {
 		n, _ := w.d.chunk(len(rows), width, false)
@@ -270,18 +345,15 @@ func (w *Wtx) WriteRows(ctx context.Context, rows [][]any, text func(n int) stri
 		for _, r := range rows[:n] {
 			args = append(args, r...)
 		}
-		var err error
-		if full != nil && n == MaxParams/width {
-			if _, err = full.ExecContext(ctx, args...); err != nil {
-				err = fmt.Errorf("exec %d rows: %w", n, err)
-			}
-		} else {
-			err = w.execRows(ctx, text(n), args)
-		}
-		if err != nil {
+		if full != "" && n == per {
+			w.pg.queue(full, args) // runs prepared: pgx finds the statement by its text
+		} else if err := w.execRows(ctx, text(n), args); err != nil {
 			return err
 		}
 		rows = rows[n:]
+	}
+	if full != "" {
+		return w.pg.unprepare(ctx, full)
 	}
 	return nil
 }
@@ -390,23 +462,17 @@ func (w *Wtx) SelectKeys(ctx context.Context, tb *Table, keys [][]any, scan func
 
 // scanAll runs the select q of tb's rows and scans each.
 func (w *Wtx) scanAll(ctx context.Context, tb *Table, q string, args []any, scan func(Rows) error) error {
-	var rows *sql.Rows
-	var err error
-	if st := w.cached(ctx, q); st != nil {
-		rows, err = st.QueryContext(ctx, args...)
-	} else {
-		rows, err = w.tx.QueryContext(ctx, w.d.rebind(q), args...)
-	}
-	if err != nil {
-		return fmt.Errorf("select %s: %w", tb.Name, err)
-	}
-	defer rows.Close()
-	for rows.Next() {
+	each := func(rows Rows) error {
 		if err := scan(rows); err != nil {
 			return fmt.Errorf("scan %s: %w", tb.Name, err)
 		}
+		return nil
 	}
-	if err := rows.Err(); err != nil {
+	if w.pg != nil && w.pg.hold {
+		w.pg.pending = append(w.pg.pending, read{q: w.d.rebind(q), args: args, scan: each})
+		return nil
+	}
+	if err := w.read(ctx, read{q: q, args: args, scan: each}, w.cached(ctx, q)); err != nil {
 		return fmt.Errorf("select %s: %w", tb.Name, err)
 	}
 	return nil

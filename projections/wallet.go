@@ -146,15 +146,22 @@ func applyWallet(ctx context.Context, w *Wtx, evs []Decoded) error {
 	if len(members) == 0 {
 		return nil
 	}
-	// The holds stored by earlier pages keep their reason and start.
-	if err := holdFields.SelectIn(ctx, w, walletHoldsTable, "hold_id", KeysOf(holds), func(r *holdRow) {
-		h := holds[r.holdID]
-		a, err := decimal.NewFromString(r.amount)
-		if err == nil {
-			deltas[r.holdID] = deltas[r.holdID].Add(a)
+	// The holds stored by earlier pages keep their reason and start; the months add to their
+	// stored sums.
+	err := w.Together(ctx, func() error {
+		if err := holdFields.SelectIn(ctx, w, walletHoldsTable, "hold_id", KeysOf(holds), func(r *holdRow) {
+			h := holds[r.holdID]
+			a, err := decimal.NewFromString(r.amount)
+			if err == nil {
+				deltas[r.holdID] = deltas[r.holdID].Add(a)
+			}
+			h.reason, h.since = r.reason, r.since
+		}); err != nil {
+			return err
 		}
-		h.reason, h.since = r.reason, r.since
-	}); err != nil {
+		return addStored(ctx, w, cashMonthsTable, "member_id", members, months, 3)
+	})
+	if err != nil {
 		return err
 	}
 	var rows [][]any
@@ -171,9 +178,6 @@ func applyWallet(ctx context.Context, w *Wtx, evs []Decoded) error {
 		return err
 	}
 	if err := w.Upsert(ctx, walletHoldsTable, rows); err != nil {
-		return err
-	}
-	if err := addStored(ctx, w, cashMonthsTable, "member_id", members, months, 3); err != nil {
 		return err
 	}
 	out := make([][]any, 0, len(months))

@@ -82,7 +82,16 @@ func applyReviewQueue(ctx context.Context, w *projections.Wtx, evs []projections
 			}
 		}
 	}
-	accounts, err := directory.Apply(ctx, w, evs, isRequest)
+	// The accounts and the reviews the page decides are read together (FoldPage's load then
+	// finds nothing more to read).
+	var accounts map[string]string
+	err := w.Together(ctx, func() error {
+		var err error
+		if accounts, err = directory.Apply(ctx, w, evs, isRequest); err != nil {
+			return err
+		}
+		return rows.Load(ctx, w)
+	})
 	if err != nil {
 		return err
 	}
