@@ -85,16 +85,27 @@ describe('the first screen', () => {
   const slot = window as unknown as Record<string, unknown>;
   let fetchMock: ReturnType<typeof vi.fn>;
 
-  /** Runs the loader at url (token: the stored session) and returns what it asked for. */
-  async function boot(url: string, token = '') {
+  const asked = () => [...document.head.querySelectorAll('link')].map((l) => `${l.rel}${l.rel === 'preload' ? `:${l.as}` : ''} ${l.getAttribute('href')}`);
+
+  /**
+   * Runs the loader at url (token: the stored session) and returns what it asked for. In a hidden
+   * tab, where it requests at once rather than after a frame: a loaded machine's late frame would
+   * otherwise leave this boot's requests to the next one's page.
+   */
+  async function boot(url: string, token = '', code = loader) {
     window.history.replaceState(null, '', url);
     if (token) localStorage.setItem('tokend', token);
     document.head.innerHTML = '';
-    new Function(loader)();
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    try {
+      new Function(code)();
+    } finally {
+      delete (document as { visibilityState?: string }).visibilityState;
+    }
+    const first = document.head.children.length;
     await new Promise((r) => setTimeout(r, 50));
-    const links = [...document.head.querySelectorAll('link')].map((l) => `${l.rel}${l.rel === 'preload' ? `:${l.as}` : ''} ${l.getAttribute('href')}`);
     const script = document.head.querySelector('script[type=module]')?.getAttribute('src');
-    return { links, script };
+    return { links: asked(), script, first };
   }
 
   beforeEach(() => {
@@ -137,6 +148,16 @@ describe('the first screen', () => {
     expect((await boot('/#/ops/chats/0912345678', 'tok')).links.slice(2)).toEqual(['modulepreload ./assets/Chat-6.js']);
     expect((await boot('/#/market/market/x')).links).toHaveLength(2);
     expect(fetchMock).not.toHaveBeenCalled();
+  });
+
+  it('requests at most 8 files a task, all of them in order', async () => {
+    const files = Array.from({ length: 10 }, (_, i) => `./assets/Big-${i}.js`);
+    const big = paintBeforeScripts(built, { 'assets/index-4d.css': 'body{margin:0}' }, [{ path: 'big', files, session: false }], names);
+    const { links, script, first } = await boot('/#/big', '', big.slice(big.lastIndexOf('<script>') + '<script>'.length, big.lastIndexOf('</script>')));
+    // The entry, its two preloads and five of the screen's files; the other five in the next task.
+    expect(first).toBe(8);
+    expect(script).toBe('./assets/index-1a.js');
+    expect(links).toEqual(['modulepreload ./assets/react-2b.js', 'modulepreload ./assets/i18n-3c.js', ...files.map((f) => `modulepreload ${f}`)]);
   });
 });
 

@@ -10,15 +10,17 @@ export function detailPath(symbol: string): string {
   return `/market/marketDetail?symbol=${encodeURIComponent(symbol)}`;
 }
 
+// The cells of a row take the row's t: one translation hook per row, not one per cell (each hook
+// subscribes to i18next and checks its namespaces: on a list's first render that added up).
+type T = ReturnType<typeof useTranslation>['t'];
+
 /** The market badge shown beside a code (上市 / 上櫃 in short). */
-export function MarketBadge({ market }: { market: Quote['market'] }) {
-  const { t } = useTranslation();
+function marketBadge(t: T, market: Quote['market']) {
   return <span className={`mkt-badge mkt-badge-${market}`}>{t(`market.short.${market}`)}</span>;
 }
 
 /** 漲停 / 跌停 beside the code of a stock at its limit. */
-export function LimitTag({ q }: { q: Quote }) {
-  const { t } = useTranslation();
+function limitTag(t: T, q: Quote) {
   const at = atLimit(q);
   if (!at) return null;
   return (
@@ -28,12 +30,13 @@ export function LimitTag({ q }: { q: Quote }) {
   );
 }
 
-/**
- * 注意 / 處置 beside the code of a stock the exchange's rule flags today (market/status on the
- * server); its title says what the status means.
- */
-export function StatusTag({ q, className = 'status-tag', testId = 'quote-status' }: { q: Pick<Quote, 'tradingStatus'>; className?: string; testId?: string }) {
-  const { t } = useTranslation();
+interface StatusProps {
+  q: Pick<Quote, 'tradingStatus'>;
+  className?: string;
+  testId?: string;
+}
+
+function statusTag(t: T, { q, className = 'status-tag', testId = 'quote-status' }: StatusProps) {
   if (q.tradingStatus === 'normal') return null;
   return (
     <span className={`${className} status-${q.tradingStatus}`} data-testid={testId} data-status={q.tradingStatus} title={t(`market.statusHint.${q.tradingStatus}`)}>
@@ -42,11 +45,19 @@ export function StatusTag({ q, className = 'status-tag', testId = 'quote-status'
   );
 }
 
+/**
+ * 注意 / 處置 beside the code of a stock the exchange's rule flags today (market/status on the
+ * server); its title says what the status means.
+ */
+export function StatusTag(props: StatusProps) {
+  const { t } = useTranslation();
+  return statusTag(t, props);
+}
+
 /** An extra figure beside the code: the day's volume (lots) or turnover. */
 export type RowExtra = 'volume' | 'turnover';
 
-function Extra({ q, kind }: { q: Quote; kind: RowExtra }) {
-  const { t } = useTranslation();
+function extra(t: T, q: Quote, kind: RowExtra) {
   if (kind === 'volume') {
     return (
       <span className="qrow-note" data-testid="quote-volume">
@@ -76,7 +87,7 @@ interface RowProps {
  * Memoised: a live update re-renders only the rows whose quote object changed.
  */
 export const QuoteRow = memo(function QuoteRow(props: RowProps) {
-  useTranslation(); // re-render on language change
+  const { t } = useTranslation();
   const { q } = props;
   const trend = priceTrend(q.price, q.prevClose);
   const body = (
@@ -87,11 +98,11 @@ export const QuoteRow = memo(function QuoteRow(props: RowProps) {
           {displayName(q, currentLang())}
         </span>
         <span className="qrow-code num">
-          <MarketBadge market={q.market} />
+          {marketBadge(t, q.market)}
           <span data-testid="quote-code">{q.symbol}</span>
-          <LimitTag q={q} />
-          <StatusTag q={q} />
-          {props.extra ? <Extra q={q} kind={props.extra} /> : null}
+          {limitTag(t, q)}
+          {statusTag(t, { q })}
+          {props.extra ? extra(t, q, props.extra) : null}
         </span>
       </span>
       <span className={`qrow-price num ${trend}`} data-testid="quote-price">

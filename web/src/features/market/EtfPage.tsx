@@ -1,9 +1,9 @@
-import { Tabs } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { LiveNotice } from '@/components/market/LiveNotice';
 import { Page } from '@/components/Page';
-import { LIST_TABS, type ListTab, type MarketKind } from '@/domain/market/types';
+import type { ListTab, MarketKind } from '@/domain/market/types';
+import { ListTabs } from './ListTabs';
 import { MarketSwitch } from './MarketSwitch';
 import { QuoteList } from './QuoteList';
 import './market-pages.css';
@@ -16,11 +16,7 @@ export default function EtfPage() {
   return (
     <Page title={t('market.etfTitle')} testId="etf-page" right={<MarketSwitch value={market} onChange={setMarket} testPrefix="etf" />} className="flush-page">
       <LiveNotice />
-      <Tabs activeKey={tab} onChange={(k) => setTab(k as ListTab)} className="market-tabs">
-        {LIST_TABS.map((k) => (
-          <Tabs.Tab key={k} title={<span data-testid={`etf-tab-${k}`}>{t(`market.tabs.${k}`)}</span>} />
-        ))}
-      </Tabs>
+      <ListTabs value={tab} onChange={setTab} testPrefix="etf" />
       <QuoteList key={`${tab}/${market}`} tab={tab} market={market} type="etf" />
     </Page>
   );

@@ -1,10 +1,10 @@
-import { Tabs } from 'antd-mobile';
 import { FireFill, SearchOutline, StarOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { AppLink } from '@/components/AppLink';
 import { LiveNotice } from '@/components/market/LiveNotice';
-import { LIST_TABS, type ListTab, type MarketKind } from '@/domain/market/types';
+import type { ListTab, MarketKind } from '@/domain/market/types';
+import { ListTabs } from './ListTabs';
 import { MarketSwitch } from './MarketSwitch';
 import { QuoteList } from './QuoteList';
 import './market-pages.css';
@@ -33,11 +33,7 @@ export default function MarketPage() {
             </AppLink>
           </span>
         </div>
-        <Tabs activeKey={tab} onChange={(k) => setTab(k as ListTab)} className="market-tabs">
-          {LIST_TABS.map((k) => (
-            <Tabs.Tab key={k} title={<span data-testid={`market-tab-${k}`}>{t(`market.tabs.${k}`)}</span>} />
-          ))}
-        </Tabs>
+        <ListTabs value={tab} onChange={setTab} testPrefix="market" />
       </div>
       <QuoteList key={`${tab}/${market}`} tab={tab} market={market} type="stock" />
     </div>
