@@ -34,6 +34,23 @@ type read struct {
 	scan func(Rows) error
 }
 
+// each scans every row of rows, from pgx or database/sql, and reports the rows' error with r's query.
+func (r read) each(rows interface {
+	Rows
+	Next() bool
+	Err() error
+}) error {
+	for rows.Next() {
+		if err := r.scan(rows); err != nil {
+			return err
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("query %.80q: %w", r.q, err)
+	}
+	return nil
+}
+
 // pgWriteTx runs fn in one transaction on a connection of db's pool, driven by pgx itself.
 func pgWriteTx(ctx context.Context, db *sql.DB, d dialect, fn func(w *Wtx) error) error {
 	c, err := db.Conn(ctx)
@@ -110,15 +127,7 @@ func scanRows(br pgx.BatchResults, r read) error {
 		return fmt.Errorf("query %.80q: %w", r.q, err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := r.scan(rows); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("query %.80q: %w", r.q, err)
-	}
-	return nil
+	return r.each(rows)
 }
 
 // end rolls back a transaction that did not commit, and closes the connection when it cannot, so

@@ -310,15 +310,7 @@ func (w *Wtx) read(ctx context.Context, r read, st *sql.Stmt) error {
 		return fmt.Errorf("query %.80q: %w", r.q, err)
 	}
 	defer rows.Close()
-	for rows.Next() {
-		if err := r.scan(rows); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("query %.80q: %w", r.q, err)
-	}
-	return nil
+	return r.each(rows)
 }
 
 // WriteRows writes rows (each of the same width) with the statements that text makes for n rows
