@@ -490,13 +490,7 @@ func newBackoff() *backoff { return &backoff{d: 50 * time.Millisecond} }
 func (b *backoff) reset() { b.d = 50 * time.Millisecond }
 
 func (b *backoff) wait(ctx context.Context) error {
-	t := time.NewTimer(b.d)
-	defer t.Stop()
+	d := b.d
 	b.d = min(2*b.d, 10*time.Second)
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	}
+	return sleep(ctx, d)
 }

@@ -310,14 +310,10 @@ func (r *Runner) lagBehind(ctx context.Context) error {
 	if d <= 0 {
 		return nil
 	}
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return nil
-	case <-ctx.Done():
+	if !sleep(ctx, d) {
 		return ctx.Err()
 	}
+	return nil
 }
 
 func (r *Runner) advance(name string, pos int64) {
